@@ -1,0 +1,117 @@
+/* The benchmark contract: what a benchmark file provides and what it may call.
+ *
+ * A benchmark is one file under bench/<family>/ that ends in a descriptor:
+ *
+ *     TM_BENCH(sys_getppid) = {
+ *         .name = "sys.getppid", .summary = "...", .unit = "call",
+ *         .ops_per_iter = 10, .run = run_getppid,
+ *     };
+ *
+ * run(ctx, iters) performs iters iterations of the operation body (each iteration does
+ * ops_per_iter operations) and nothing else; the runner owns calibration, warm-up, samples,
+ * timing and output. tools/genlist.sh collects the TM_BENCH lines into src/bench_list.h.
+ */
+#ifndef TICKMARK_BENCH_H
+#define TICKMARK_BENCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define TM_MAX_PARAMS 4
+#define TM_MAX_SUBS 6
+
+/* Return codes of setup(). */
+#define TM_OK 0
+#define TM_SKIP 1
+#define TM_FAIL 2
+
+/* What a benchmark needs from the port (tm_port_caps() reports what it has). */
+enum {
+    TM_REQ_PROCESSES = 1u << 0, /* fork, wait, exit */
+    TM_REQ_THREADS = 1u << 1,   /* threads, mutexes, condition variables, semaphores */
+    TM_REQ_FILES = 1u << 2,     /* a file system with open/read/write/stat */
+    TM_REQ_PIPES = 1u << 3,
+    TM_REQ_SOCKETS = 1u << 4,   /* loopback UNIX and TCP/UDP sockets */
+    TM_REQ_SIGNALS = 1u << 5,
+    TM_REQ_SYSCALLS = 1u << 6,  /* a kernel to trap into */
+    TM_REQ_EXEC = 1u << 7,      /* exec of a program file */
+    TM_REQ_MULTICORE = 1u << 8, /* at least two CPUs that can be pinned */
+    TM_REQ_MMAP = 1u << 9       /* anonymous mmap/munmap, madvise */
+};
+
+/* How the headline value of a result is chosen (the harness applies it). */
+enum { TM_STAT_MEDIAN = 0, TM_STAT_MIN = 1, TM_STAT_MAX_RATE = 2 };
+
+/* Behaviour flags. */
+enum {
+    TM_F_BLOCKING = 1u << 0, /* the operation blocks or involves a second party: context
+                                switches during a sample are part of it, never retaken */
+    TM_F_SLOW = 1u << 1,     /* heavy operation: at least 10 operations per sample */
+    TM_F_NO_WARMUP = 1u << 2 /* skip the discarded warm-up sample */
+};
+
+typedef struct tm_ctx tm_ctx;
+
+typedef struct tm_param_def {
+    const char *name;  /* e.g. "procs" */
+    const char *sweep; /* default values, comma separated integers, K/M/G suffixes allowed */
+    const char *help;
+} tm_param_def;
+
+typedef struct tm_bench {
+    const char *name;        /* hierarchical, stable: "family.what" */
+    const char *summary;     /* one line: what one operation is */
+    const char *unit;        /* name of one operation: "call", "switch", "load", "iteration" */
+    unsigned ops_per_iter;   /* operations per iteration of run(); 0 means 1 */
+    unsigned requires;       /* TM_REQ_* bits */
+    unsigned flags;          /* TM_F_* bits */
+    int stat;                /* TM_STAT_* */
+    const char *subs;        /* optional comma list of sub-metric names ("lock,unlock") */
+    tm_param_def params[TM_MAX_PARAMS];
+    int (*setup)(tm_ctx *ctx);                    /* optional; TM_OK, or tm_skip()/tm_fail() */
+    void (*run)(tm_ctx *ctx, uint64_t iters);     /* required */
+    void (*run_x2)(tm_ctx *ctx, uint64_t iters);  /* optional: run() with the body doubled,
+                                                     enables differential timing for tiny ops */
+    void (*teardown)(tm_ctx *ctx);                /* optional; always called after setup */
+} tm_bench;
+
+/* The part of the context a benchmark uses directly. */
+struct tm_ctx {
+    void *user;             /* the benchmark's own state, set by setup */
+    uint64_t ops_per_iter;  /* from the descriptor; setup may change it (param dependent) */
+    uint64_t bytes_per_op;  /* bytes moved per operation (bandwidth); 0 when not a bandwidth */
+    const tm_bench *bench;
+    struct tm_runtime *rt;  /* runner private */
+};
+
+#define TM_BENCH(id) const tm_bench tm_bench_##id
+
+/* Value of a parameter for this instance (the descriptor's default sweep or --param). */
+int64_t tm_param(const tm_ctx *ctx, const char *name);
+
+/* Mark the instance skipped / failed with a reason; both return the matching setup code.
+ * tm_fail may be called from run() (e.g. a kernel whose output does not verify): the sample
+ * is discarded and the benchmark ends with status "failed". */
+int tm_skip(tm_ctx *ctx, const char *fmt, ...);
+int tm_fail(tm_ctx *ctx, const char *fmt, ...);
+int tm_failed(const tm_ctx *ctx);
+
+/* Sub-metrics: add nanoseconds to sub-metric idx (index in .subs) for the current sample;
+ * the harness reports each as ns per operation beside the main figure. */
+void tm_sub_add(tm_ctx *ctx, int idx, uint64_t ns);
+
+/* Per-event latency histogram (log-linear buckets, ~3% resolution); emitted once per instance. */
+void tm_hist_add(tm_ctx *ctx, uint64_t ns);
+
+/* Clocks for benchmark bodies that time events themselves. */
+uint64_t tm_now_ns(void);        /* monotonic nanoseconds */
+uint64_t tm_ticks(void);         /* the cheapest raw time counter of the architecture */
+uint64_t tm_ticks_to_ns(uint64_t ticks);
+
+/* Keep the optimiser from deleting or folding benchmark work. */
+#define tm_escape(p) __asm__ __volatile__("" : : "r"(p) : "memory")
+#define tm_clobber() __asm__ __volatile__("" : : : "memory")
+extern volatile uint64_t tm_sink;
+uint64_t tm_opaque(uint64_t x); /* returns x; the compiler cannot know that */
+
+#endif

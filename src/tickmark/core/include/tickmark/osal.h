@@ -1,0 +1,75 @@
+/* The port contract: everything a benchmark or the runner asks of the operating system.
+ *
+ * A port is one folder under port/ (posix, linux; later baremetal, an RTOS). Files in a more
+ * specific port replace the file of the same name in port/posix (see the Makefile), so a port
+ * fills in only what differs. Benchmarks include this header and never call the OS directly;
+ * a port that lacks a capability leaves it out of tm_port_caps() and the benchmarks that need
+ * it report "skip: <reason>".
+ *
+ * Conventions: functions return 0 or a non-negative value on success and -1 on failure.
+ * The per-port header tm_port_types.h supplies the concrete handle types.
+ */
+#ifndef TICKMARK_OSAL_H
+#define TICKMARK_OSAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tm_port_types.h"
+
+/* ---- identity and capabilities ---- */
+const char *tm_port_name(void);  /* "linux", "posix", ... */
+unsigned tm_port_caps(void);     /* TM_REQ_* bits the port provides */
+
+/* ---- time ---- */
+uint64_t tm_os_now_ns(void);       /* monotonic clock, nanoseconds */
+uint64_t tm_os_clock_res_ns(void); /* resolution the OS claims for it */
+const char *tm_os_clock_name(void);
+
+/* ---- CPUs and scheduling ---- */
+int tm_os_cpu_count(void);        /* online CPUs */
+int tm_os_cpu_current(void);      /* CPU this thread runs on, -1 if unknown */
+int tm_os_pin_cpu(int cpu);       /* pin the calling thread; -1 if unsupported */
+int tm_os_yield(void);
+long tm_os_nivcsw(void);          /* involuntary context switches of this thread so far, -1 unknown */
+long tm_os_minflt(void);          /* minor page faults of this process so far, -1 unknown */
+
+/* ---- the null system call ---- */
+long tm_os_null_syscall(void);    /* a real trap into the kernel (getppid), never a cached value */
+
+/* ---- memory ---- */
+void *tm_os_alloc(size_t bytes);            /* general heap (malloc) */
+void tm_os_free(void *p);
+void *tm_os_map(size_t bytes);              /* page-aligned, zeroed, released with tm_os_unmap */
+int tm_os_unmap(void *p, size_t bytes);
+size_t tm_os_page_size(void);
+
+/* ---- threads and synchronisation ---- */
+int tm_os_thread_create(tm_os_thread *t, void *(*fn)(void *), void *arg);
+int tm_os_thread_join(tm_os_thread t);
+int tm_os_mutex_init(tm_os_mutex *m);
+int tm_os_mutex_lock(tm_os_mutex *m);
+int tm_os_mutex_unlock(tm_os_mutex *m);
+int tm_os_mutex_destroy(tm_os_mutex *m);
+
+/* ---- processes (TM_REQ_PROCESSES) ---- */
+tm_os_pid tm_os_fork(void);                 /* 0 in the child, -1 on failure */
+void tm_os_exit_now(int code);              /* leave without flushing stdio */
+int tm_os_wait(tm_os_pid pid, int *status); /* blocking wait; status as the OS reports it */
+int tm_os_kill(tm_os_pid pid, int sig);
+
+/* ---- files and pipes (TM_REQ_FILES, TM_REQ_PIPES) ---- */
+int tm_os_open(const char *path, int flags_rw_create); /* see TM_O_* */
+int tm_os_close(int fd);
+long tm_os_read(int fd, void *buf, size_t n);
+long tm_os_write(int fd, const void *buf, size_t n);
+int tm_os_stat_size(const char *path, uint64_t *size);
+int tm_os_fstat_size(int fd, uint64_t *size);
+int tm_os_unlink(const char *path);
+int tm_os_pipe(int fds[2]);
+enum { TM_O_READ = 1, TM_O_WRITE = 2, TM_O_CREATE = 4, TM_O_TRUNC = 8 };
+
+/* A private scratch directory for file benchmarks (created on first use, removed at exit). */
+const char *tm_os_scratch_dir(void);
+
+#endif
