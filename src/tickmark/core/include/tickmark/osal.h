@@ -43,6 +43,10 @@ void tm_os_free(void *p);
 void *tm_os_map(size_t bytes);              /* page-aligned, zeroed, released with tm_os_unmap */
 int tm_os_unmap(void *p, size_t bytes);
 size_t tm_os_page_size(void);
+/* Advise a mapping for (on=1) or against (on=0) transparent huge pages; -1 where the OS cannot
+ * honour the request (no huge pages, or disabled system-wide), and the pages stay as they are. */
+int tm_os_huge_advise(void *p, size_t bytes, int on);
+uint64_t tm_os_mem_available(void); /* bytes allocatable without swapping; 0 if unknown */
 
 /* ---- threads and synchronisation ---- */
 int tm_os_thread_create(tm_os_thread *t, void *(*fn)(void *), void *arg);

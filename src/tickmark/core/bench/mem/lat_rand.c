@@ -1,0 +1,77 @@
+/* mem.lat_rand: load-to-use latency of a dependent random pointer chase.
+ *
+ * One operation is one load whose address is the value of the previous load (p = *p), over a
+ * working set of `size` bytes cut into 32-byte slots linked in one random cycle (so consecutive
+ * loads hit random lines in different pages, and prefetchers cannot guess the next address).
+ * `thp` 1 advises transparent huge pages for the set (sets of 2 MiB and more), 0 advises
+ * against them: the difference between the two is the cost of TLB misses.
+ * Timed: the chase only. Not timed: mapping, touching and linking the set (setup). The chase
+ * goes on across samples from where it stopped; the headline is the minimum (cache levels
+ * appear as plateaus of the curve over `size`).
+ */
+#include "memutil.h"
+#include "tickmark/osal.h"
+
+#define SLOT 32
+
+typedef struct {
+    tm_membuf buf;
+    void **cur;
+} lat_rand_state;
+
+static int setup_lat_rand(tm_ctx *ctx)
+{
+    static lat_rand_state st;
+    int64_t size = tm_param(ctx, "size"), thp = tm_param(ctx, "thp");
+    int rc;
+    if (size < 2 * SLOT)
+        return tm_fail(ctx, "size %ld is below %d bytes", (long)size, 2 * SLOT);
+    if (thp && size < (2 << 20))
+        return tm_skip(ctx, "huge pages only matter for sets of 2 MiB and more");
+    rc = tm_membuf_get(ctx, &st.buf, (size_t)size, thp != 0);
+    if (rc != TM_OK)
+        return rc;
+    ctx->user = &st;
+    st.cur = tm_chain_random(st.buf.p, (size_t)size, SLOT, tm_now_ns() ^ (uint64_t)size);
+    if (!st.cur)
+        return tm_skip(ctx, "cannot allocate the chain index");
+    return TM_OK;
+}
+
+#define L1_ p = (void **)*p;
+#define L8_ L1_ L1_ L1_ L1_ L1_ L1_ L1_ L1_
+#define L64_ L8_ L8_ L8_ L8_ L8_ L8_ L8_ L8_
+
+static void run_lat_rand(tm_ctx *ctx, uint64_t iters)
+{
+    lat_rand_state *st = ctx->user;
+    void **p = st->cur;
+    while (iters--) {
+        L64_
+    }
+    st->cur = p;
+    tm_escape(p);
+}
+
+static void teardown_lat_rand(tm_ctx *ctx)
+{
+    lat_rand_state *st = ctx->user;
+    if (st)
+        tm_membuf_put(&st->buf);
+}
+
+TM_BENCH(mem_lat_rand) = {
+    .name = "mem.lat_rand",
+    .summary = "dependent load in a random pointer chase over a working set",
+    .unit = "load",
+    .ops_per_iter = 64,
+    .stat = TM_STAT_MIN,
+    .params = {{"size", "1K,1536,2K,3K,4K,6K,8K,12K,16K,24K,32K,48K,64K,96K,128K,192K,256K,"
+                        "384K,512K,768K,1M,1536K,2M,3M,4M,6M,8M,12M,16M,24M,32M,48M,64M,96M,"
+                        "128M,192M,256M",
+                "working set in bytes"},
+               {"thp", "0,1", "1: transparent huge pages advised (sets >= 2 MiB), 0: advised off"}},
+    .setup = setup_lat_rand,
+    .run = run_lat_rand,
+    .teardown = teardown_lat_rand,
+};

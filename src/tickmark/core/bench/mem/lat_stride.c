@@ -1,0 +1,83 @@
+/* mem.lat_stride: dependent loads in pairs, `stride` bytes apart, for the cache line size.
+ *
+ * The working set (`size`, beyond the caches by default) is cut into blocks of 1 KiB (or
+ * 2 x stride when larger) linked in one random cycle. In each block the chase loads offset 0,
+ * then offset `stride` (whose address it got from the first load), then jumps to the next
+ * block. One operation is one load. While stride is below the line size the second load hits
+ * the line the first one brought in, so the mean load costs (miss + hit) / 2; from the line
+ * size on it is a second miss (or a partial one where an adjacent-line prefetcher helps), so
+ * the curve over `stride` steps up at the line size.
+ * A plain sequential chase at a stride is not used: current stream prefetchers hide its misses
+ * (the curve stays flat or jumps around), whereas a random block order defeats them.
+ * Timed: the chase only; mapping and linking are setup. Headline: the minimum.
+ */
+#include "memutil.h"
+#include "tickmark/osal.h"
+
+typedef struct {
+    tm_membuf buf;
+    void **cur;
+} lat_stride_state;
+
+static int setup_lat_stride(tm_ctx *ctx)
+{
+    static lat_stride_state st;
+    int64_t size = tm_param(ctx, "size"), stride = tm_param(ctx, "stride");
+    size_t block, i;
+    int rc;
+    if (stride < (int64_t)sizeof(void *) || stride % (int64_t)sizeof(void *))
+        return tm_fail(ctx, "stride %ld is not a multiple of the pointer size", (long)stride);
+    block = stride * 2 > 1024 ? (size_t)stride * 2 : 1024;
+    if (size < (int64_t)(4 * block))
+        return tm_fail(ctx, "size %ld is below 4 blocks of %lu bytes", (long)size,
+                       (unsigned long)block);
+    rc = tm_membuf_get(ctx, &st.buf, (size_t)size, 0);
+    if (rc != TM_OK)
+        return rc;
+    ctx->user = &st;
+    st.cur = tm_chain_random(st.buf.p, (size_t)size, block, tm_now_ns() ^ (uint64_t)stride);
+    if (!st.cur)
+        return tm_skip(ctx, "cannot allocate the chain index");
+    /* block+0 -> block+stride -> next block+0 */
+    for (i = 0; i + block <= (size_t)size; i += block) {
+        char *b = st.buf.p + i;
+        *(void **)(b + stride) = *(void **)b;
+        *(void **)b = b + stride;
+    }
+    return TM_OK;
+}
+
+#define L1_ p = (void **)*p;
+#define L8_ L1_ L1_ L1_ L1_ L1_ L1_ L1_ L1_
+#define L64_ L8_ L8_ L8_ L8_ L8_ L8_ L8_ L8_
+
+static void run_lat_stride(tm_ctx *ctx, uint64_t iters)
+{
+    lat_stride_state *st = ctx->user;
+    void **p = st->cur;
+    while (iters--) {
+        L64_
+    }
+    st->cur = p;
+    tm_escape(p);
+}
+
+static void teardown_lat_stride(tm_ctx *ctx)
+{
+    lat_stride_state *st = ctx->user;
+    if (st)
+        tm_membuf_put(&st->buf);
+}
+
+TM_BENCH(mem_lat_stride) = {
+    .name = "mem.lat_stride",
+    .summary = "dependent load pair in a random block, stride bytes apart (line size)",
+    .unit = "load",
+    .ops_per_iter = 64,
+    .stat = TM_STAT_MIN,
+    .params = {{"size", "64M", "working set in bytes (beyond the caches)"},
+               {"stride", "8,16,32,64,128,256,512", "distance of the second load in a block"}},
+    .setup = setup_lat_stride,
+    .run = run_lat_stride,
+    .teardown = teardown_lat_stride,
+};

@@ -1,0 +1,77 @@
+/* Buffers and pointer chains shared by the mem.* benchmarks (see memutil.h). */
+#include "memutil.h"
+#include "tickmark/osal.h"
+
+#define HUGE_ALIGN ((size_t)2 << 20)
+
+uint64_t tm_rand64(uint64_t *s)
+{
+    uint64_t x = *s ? *s : 0x9E3779B97F4A7C15ull;
+    x ^= x >> 12;
+    x ^= x << 25;
+    x ^= x >> 27;
+    *s = x;
+    return x * 0x2545F4914F6CDD1Dull;
+}
+
+size_t tm_rand_below(uint64_t *s, size_t n)
+{
+    return (size_t)(((tm_rand64(s) >> 32) * (uint64_t)n) >> 32);
+}
+
+int tm_membuf_get(tm_ctx *ctx, tm_membuf *b, size_t bytes, int thp)
+{
+    uint64_t avail = tm_os_mem_available();
+    size_t page = tm_os_page_size(), i;
+    b->map = NULL;
+    if (avail && bytes > avail / 4)
+        return tm_skip(ctx, "%lu MiB is more than a quarter of the available memory (%lu MiB)",
+                       (unsigned long)(bytes >> 20), (unsigned long)(avail >> 20));
+    b->map_bytes = bytes + (thp > 0 ? HUGE_ALIGN : 0);
+    b->map = tm_os_map(b->map_bytes);
+    if (!b->map)
+        return tm_skip(ctx, "cannot map %lu KiB", (unsigned long)(b->map_bytes >> 10));
+    b->p = b->map;
+    if (thp > 0)
+        b->p = (char *)(((uintptr_t)b->map + HUGE_ALIGN - 1) & ~(uintptr_t)(HUGE_ALIGN - 1));
+    b->bytes = bytes;
+    if (thp >= 0 && tm_os_huge_advise(b->p, bytes, thp) != 0 && thp) {
+        tm_membuf_put(b);
+        return tm_skip(ctx, "transparent huge pages not available");
+    }
+    for (i = 0; i < bytes; i += page)
+        b->p[i] = 1;
+    return TM_OK;
+}
+
+void tm_membuf_put(tm_membuf *b)
+{
+    if (b->map)
+        tm_os_unmap(b->map, b->map_bytes);
+    b->map = NULL;
+}
+
+void **tm_chain_random(char *p, size_t bytes, size_t slot, uint64_t seed)
+{
+    size_t n = bytes / slot, i;
+    uint32_t *ix;
+    void **start;
+    if (n < 2)
+        n = 2;
+    ix = tm_os_alloc(n * sizeof *ix);
+    if (!ix)
+        return NULL;
+    for (i = 0; i < n; i++)
+        ix[i] = (uint32_t)i;
+    for (i = n - 1; i > 0; i--) { /* Sattolo: one cycle through all n slots */
+        size_t j = tm_rand_below(&seed, i);
+        uint32_t t = ix[i];
+        ix[i] = ix[j];
+        ix[j] = t;
+    }
+    for (i = 0; i < n; i++)
+        *(void **)(p + (size_t)ix[i] * slot) = p + (size_t)ix[(i + 1) % n] * slot;
+    start = (void **)(p + (size_t)ix[tm_rand_below(&seed, n)] * slot);
+    tm_os_free(ix);
+    return start;
+}

@@ -1,0 +1,34 @@
+/* Buffers and pointer chains shared by the mem.* benchmarks. */
+#ifndef TM_BENCH_MEMUTIL_H
+#define TM_BENCH_MEMUTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tickmark/bench.h"
+
+typedef struct tm_membuf {
+    char *p;          /* usable start, 2 MiB aligned when huge pages were asked for */
+    size_t bytes;     /* usable length */
+    void *map;        /* what tm_os_map returned */
+    size_t map_bytes;
+} tm_membuf;
+
+/* Map a buffer of `bytes` with huge pages advised on (thp=1) or off (thp=0) or left to the OS
+ * default (thp=-1), and touch every page. Skips when the buffer would take more than a quarter of the available memory, or when
+ * huge pages were asked for and the OS cannot give them. Returns TM_OK / tm_skip / tm_fail. */
+int tm_membuf_get(tm_ctx *ctx, tm_membuf *b, size_t bytes, int thp);
+void tm_membuf_put(tm_membuf *b);
+
+/* Write a single random cycle (Sattolo) through all `slot`-byte slots of [p, p+bytes): each slot
+ * starts with a pointer to the next slot of the cycle. Consecutive slots of the cycle are
+ * uniformly random, so on a set larger than a page they lie in different pages. Returns a
+ * random slot of the cycle, or NULL when the index array cannot be allocated. */
+void **tm_chain_random(char *p, size_t bytes, size_t slot, uint64_t seed);
+
+/* A small fast generator (xorshift64*) for setup code. */
+uint64_t tm_rand64(uint64_t *state);
+/* A uniformly distributed integer in [0, n). */
+size_t tm_rand_below(uint64_t *state, size_t n);
+
+#endif
