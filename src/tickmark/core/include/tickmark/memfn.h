@@ -31,4 +31,20 @@ const tm_memfns *tm_memfns_active(void);
 const tm_memfns *tm_memfns_libc(void);
 const tm_memfns *tm_memfns_user(void);
 
+/* A plain bytewise reference (ref) and a word-at-a-time C version (word), in variants/. */
+const tm_memfns *tm_memfns_ref(void);
+const tm_memfns *tm_memfns_word(void);
+
+/* The implementations side by side, numbered as the memfn.* benchmarks' `impl` parameter:
+ * 0 libc, 1 ref, 2 word, 3 user. NULL for an unknown number, or 3 without a user file. */
+enum { TM_MEMFN_IMPLS = 4 };
+const tm_memfns *tm_memfns_impl(int idx);
+
+/* Check routine `fn` ("memcpy", "memmove", "memset", "memcmp", "strlen", "strcmp", "strcpy")
+ * of `f` against the reference semantics over randomised sizes, alignments and overlaps,
+ * including bytes outside the destination and the return value. 0 when every case is right;
+ * -1 with the first failing case described in msg, e.g.
+ * "memcpy[user] wrong at size 37 src+3 dst+1: byte 12 is 0x00, expected 0x5a". */
+int tm_memfns_verify(const tm_memfns *f, const char *fn, char *msg, size_t len);
+
 #endif
