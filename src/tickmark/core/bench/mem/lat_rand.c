@@ -68,7 +68,7 @@ TM_BENCH(mem_lat_rand) = {
     .stat = TM_STAT_MIN,
     .params = {{"size", "1K,1536,2K,3K,4K,6K,8K,12K,16K,24K,32K,48K,64K,96K,128K,192K,256K,"
                         "384K,512K,768K,1M,1536K,2M,3M,4M,6M,8M,12M,16M,24M,32M,48M,64M,96M,"
-                        "128M,192M,256M",
+                        "128M",
                 "working set in bytes"},
                {"thp", "0,1", "1: transparent huge pages advised (sets >= 2 MiB), 0: advised off"}},
     .setup = setup_lat_rand,

@@ -1,6 +1,6 @@
 /* mem.lat_stride: dependent loads in pairs, `stride` bytes apart, for the cache line size.
  *
- * The working set (`size`, beyond the caches by default) is cut into blocks of 1 KiB (or
+ * The working set (`span`, beyond the caches by default) is cut into blocks of 1 KiB (or
  * 2 x stride when larger) linked in one random cycle. In each block the chase loads offset 0,
  * then offset `stride` (whose address it got from the first load), then jumps to the next
  * block. One operation is one load. While stride is below the line size the second load hits
@@ -22,14 +22,14 @@ typedef struct {
 static int setup_lat_stride(tm_ctx *ctx)
 {
     static lat_stride_state st;
-    int64_t size = tm_param(ctx, "size"), stride = tm_param(ctx, "stride");
+    int64_t size = tm_param(ctx, "span"), stride = tm_param(ctx, "stride");
     size_t block, i;
     int rc;
     if (stride < (int64_t)sizeof(void *) || stride % (int64_t)sizeof(void *))
         return tm_fail(ctx, "stride %ld is not a multiple of the pointer size", (long)stride);
     block = stride * 2 > 1024 ? (size_t)stride * 2 : 1024;
     if (size < (int64_t)(4 * block))
-        return tm_fail(ctx, "size %ld is below 4 blocks of %lu bytes", (long)size,
+        return tm_fail(ctx, "span %ld is below 4 blocks of %lu bytes", (long)size,
                        (unsigned long)block);
     rc = tm_membuf_get(ctx, &st.buf, (size_t)size, 0);
     if (rc != TM_OK)
@@ -75,7 +75,7 @@ TM_BENCH(mem_lat_stride) = {
     .unit = "load",
     .ops_per_iter = 64,
     .stat = TM_STAT_MIN,
-    .params = {{"size", "64M", "working set in bytes (beyond the caches)"},
+    .params = {{"span", "64M", "working set in bytes (beyond the caches)"},
                {"stride", "8,16,32,64,128,256,512", "distance of the second load in a block"}},
     .setup = setup_lat_stride,
     .run = run_lat_stride,

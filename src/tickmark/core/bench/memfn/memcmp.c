@@ -66,7 +66,7 @@ TM_BENCH(memfn_memcmp) = {
     .unit = "call",
     .params = {TM_MEMFN_IMPL_PARAM,
                {"size", TM_MEMFN_SIZES, "bytes compared"},
-               {"aalign", "0,3", "first area's offset from a page boundary"},
+               {"aalign", "0", "first area's offset from a page boundary"},
                {"balign", "0", "second area's offset from a page boundary"}},
     .setup = setup_memcmp,
     .run = run_memcmp,

@@ -57,7 +57,7 @@ TM_BENCH(memfn_memmove) = {
     .params = {TM_MEMFN_IMPL_PARAM,
                {"size", TM_MEMFN_SIZES, "bytes moved"},
                {"dir", "0,1", "0: destination below the source (forward), 1: above (backward)"},
-               {"shift", "3,64", "distance between source and destination in bytes"}},
+               {"shift", "3", "distance between source and destination in bytes"}},
     .setup = setup_memmove,
     .run = run_memmove,
     .teardown = teardown_memmove,

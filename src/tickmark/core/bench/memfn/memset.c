@@ -51,7 +51,7 @@ TM_BENCH(memfn_memset) = {
     .unit = "call",
     .params = {TM_MEMFN_IMPL_PARAM,
                {"size", TM_MEMFN_SIZES, "bytes set"},
-               {"align", "0,3", "destination offset from a page boundary"}},
+               {"align", "0", "destination offset from a page boundary"}},
     .setup = setup_memset,
     .run = run_memset,
     .teardown = teardown_memset,

@@ -64,7 +64,7 @@ TM_BENCH(memfn_strcmp) = {
     .unit = "call",
     .params = {TM_MEMFN_IMPL_PARAM,
                {"size", TM_MEMFN_SIZES, "string length"},
-               {"aalign", "0,3", "first string's offset from a page boundary"},
+               {"aalign", "0", "first string's offset from a page boundary"},
                {"balign", "0", "second string's offset from a page boundary"}},
     .setup = setup_strcmp,
     .run = run_strcmp,

@@ -58,7 +58,7 @@ TM_BENCH(memfn_strcpy) = {
     .unit = "call",
     .params = {TM_MEMFN_IMPL_PARAM,
                {"size", TM_MEMFN_SIZES, "string length"},
-               {"salign", "0,3", "source offset from a page boundary"},
+               {"salign", "0", "source offset from a page boundary"},
                {"dalign", "0", "destination offset from a page boundary"}},
     .setup = setup_strcpy,
     .run = run_strcpy,

@@ -52,7 +52,7 @@ TM_BENCH(memfn_strlen) = {
     .unit = "call",
     .params = {TM_MEMFN_IMPL_PARAM,
                {"size", TM_MEMFN_SIZES, "string length"},
-               {"align", "0,3", "string offset from a page boundary"}},
+               {"align", "0", "string offset from a page boundary"}},
     .setup = setup_strlen,
     .run = run_strlen,
     .teardown = teardown_strlen,
