@@ -9,14 +9,17 @@ whose OS reports nothing; the OS values are read separately and shown beside it.
   minimum over this and all larger sets); a noisy point is thereby replaced by a later one.
   Where huge pages were measured (`thp=1`) the smaller of the two values is used, which takes
   most TLB misses out of the cache curve. A *transition* is a run of consecutive steps where the
-  latency rises by more than RISE per step; the cache size is the last size before it (the
-  largest set that still fits), and the level's latency is read on its plateau where at most a
+  latency rises faster than RISE_PER_OCTAVE, TRANSITION times in total; the cache size is the
+  last size before it (the largest set that still fits), and the level's latency is read on its plateau where at most a
   quarter of the loads can still hit the level below. The last plateau is memory.
 * Confidence of a level = jump score (how large the latency step is) x flatness of the plateau
   below it x resolution (are there points closely around the knee) x noise (how many raw points
   had to be replaced by the envelope). Each factor is in [0, 1].
-* The line size comes from `mem.lat_stride`: the first stride whose pair costs LINE_RISE more
-  than the smallest strides (the second load stopped hitting the line of the first).
+* The line size comes from `mem.lat_stride` (on its lower non-decreasing envelope, as above):
+  the first stride whose pair costs LINE_RISE times the smallest strides (the second load
+  stopped hitting the line of the first). An adjacent-line prefetcher can hide part of that
+  step; the pair runs in DRAM (span 4x the largest cache found) where the prefetch has the
+  least time to arrive.
 * The TLB reach is the largest set at which 4 KiB pages cost no more than TLB_RISE over huge
   pages, with divergence after it.
 """
@@ -25,10 +28,12 @@ import math
 import re
 from pathlib import Path
 
-RISE = 1.25       # a step (half an octave or less) rising more than this is part of a transition
-PLATEAU_OK = 1.25  # latency spread along a plateau that still counts as perfectly flat
-LINE_RISE = 1.3
+RISE_PER_OCTAVE = 1.2  # a step whose latency rises faster than this per octave of size is rising
+TRANSITION = 1.5       # a run of rising steps is a transition when it rises at least this much
+PLATEAU_OK = 1.1   # latency spread (half size .. size) that still counts as a flat plateau
+LINE_RISE = 1.25
 TLB_RISE = 1.12
+TLB_MIN = 1 << 20
 NICE = (1.0, 1.25, 1.5, 1.75)
 
 
@@ -70,20 +75,24 @@ def detect_levels(points, fcore_khz=0):
     lat = [v for _, v in env]
     raw = [v for _, v in pts]
     n = len(env)
-    rising = [lat[i + 1] / lat[i] > RISE for i in range(n - 1)]
-    # transitions: maximal runs of rising steps -> (a, b): a = last point before, b = first after
+    # slope of log latency per octave of size (points need not be evenly spaced)
+    rising = [math.log(lat[i + 1] / lat[i]) / math.log2(sizes[i + 1] / sizes[i]) > math.log(RISE_PER_OCTAVE)
+              for i in range(n - 1)]
+    # transitions: maximal runs of rising steps -> (a, b): a = last point before, b = first after;
+    # a run that rises less than TRANSITION in total is a sloping plateau (e.g. TLB misses)
     trans, i = [], 0
     while i < n - 1:
         if rising[i]:
             j = i
             while j + 1 < n - 1 and rising[j + 1]:
                 j += 1
-            trans.append((i, j + 1))
+            if lat[j + 1] / lat[i] >= TRANSITION:
+                trans.append((i, j + 1))
             i = j + 1
         else:
             i += 1
     levels, start = [], 0
-    for k, (a, b) in enumerate(trans):
+    for a, b in trans:
         plateau = list(range(start, a + 1))
         prev_size = levels[-1]["size"] if levels else 0
         lat_i = _plateau_point(sizes, plateau, prev_size)
@@ -93,9 +102,8 @@ def detect_levels(points, fcore_khz=0):
                        "why": why})
         start = b
     plateau = list(range(start, n))
-    prev_size = levels[-1]["size"] if levels else 0
     mem_i = plateau[-1]
-    still_rising = len(plateau) < 2 or lat[-1] / lat[plateau[0]] > RISE
+    still_rising = len(plateau) < 2 or lat[-1] / lat[plateau[0]] > 1.25
     levels.append({"name": "memory", "size": None, "latency_ns": lat[mem_i], "at_size": sizes[mem_i],
                    "confidence": None, "still_rising": still_rising})
     for lv in levels:
@@ -115,7 +123,7 @@ def _confidence(sizes, lat, raw, plateau, lat_i, a, b):
     jump = lat[b] / lat[a]
     jump_s = _clamp(math.log(jump) / math.log(1.8))
     spread = lat[a] / lat[lat_i]
-    flat_s = 1.0 if spread <= PLATEAU_OK else _clamp(1 - math.log(spread / PLATEAU_OK) / math.log(2))
+    flat_s = 1.0 if spread <= PLATEAU_OK else _clamp(1 - math.log(spread / PLATEAU_OK) / math.log(2 / PLATEAU_OK))
     if len(plateau) < 2:
         flat_s *= 0.6
     res_s = 1.0 if sizes[a + 1] / sizes[a] <= 1.2 else 0.85
@@ -149,6 +157,7 @@ def detect_line(points):
     pts = sorted((int(s), float(v)) for s, v in points if v and v > 0)
     if len(pts) < 3:
         return None
+    pts = envelope(pts)  # a longer stride never makes the pair cheaper: noise only adds
     base = min(v for _, v in pts[:2])
     for i, (s, v) in enumerate(pts):
         if v >= LINE_RISE * base:
@@ -170,7 +179,8 @@ def detect_line(points):
 
 def detect_tlb(p4k, phuge):
     """{size: ns} with 4 KiB pages and with huge pages -> {"bytes", "bound", "confidence", "why"}."""
-    both = sorted(s for s in p4k if s in phuge and p4k[s] > 0 and phuge[s] > 0)
+    # below TLB_MIN the page sizes differ mostly by how frames spread over the cache sets
+    both = sorted(s for s in p4k if s in phuge and s >= TLB_MIN and p4k[s] > 0 and phuge[s] > 0)
     if len(both) < 2:
         return {"bytes": None, "confidence": 0.0, "why": "no huge-page measurements"}
     ratio = [(s, p4k[s] / phuge[s]) for s in both]
@@ -343,3 +353,192 @@ def to_json(detected, osr, run_ids):
                        "comparison": [{"what": w, "detected": d, "os": o, "verdict": v}
                                       for w, d, o, v in compare(detected, osr)],
                        "points": detected.get("points")}, indent=1)
+
+
+# ---- the command ----
+
+def _parse_size(text):
+    m = re.fullmatch(r"(\d+)([KMG]?)", text.strip(), re.I)
+    return int(m.group(1)) << {"": 0, "K": 10, "M": 20, "G": 30}[m.group(2).upper()] if m else None
+
+
+def _sweep_of(benches, bench, param):
+    for b in benches:
+        if b.get("name") == bench:
+            for p in b.get("params", []):
+                if p["name"] == param:
+                    return [_parse_size(x) for x in p["sweep"].split(",")]
+    return []
+
+
+def _mem_available():
+    for line in (_read("/proc/meminfo") or "").splitlines():
+        if line.startswith("MemAvailable:"):
+            return int(line.split()[1]) * 1024
+    return None
+
+
+def _nice(n):
+    """The largest size of the form {1, 1.5} x 2^k not above n."""
+    k = max(0, n.bit_length() - 1)
+    return (3 << (k - 1)) if k >= 1 and (3 << (k - 1)) <= n else (1 << k)
+
+
+def measure(ctx, rounds=1, samples=7, max_size=None, refine=True, quiet=False, name=None):
+    """Run the sweeps through the harness (stored like any run) -> (run ids, results, hello)."""
+    from .cli import _core, _store, check_patterns
+    from .hostrun import HostRun, Progress, RunConfig
+
+    store = _store(ctx)
+    argv, build = _core(ctx)
+    benches = check_patterns(argv, ["mem.lat_rand", "mem.lat_stride"])
+    runs = []
+
+    def one(patterns, params, tag):
+        cfg = RunConfig(patterns=patterns, rounds=rounds, max_rounds=rounds, samples=samples,
+                        params=params, name=f"{name}-{tag}" if name else None, suite="topology", quiet=quiet)
+        hr = HostRun(store, argv, cfg, build)
+        with Progress(rounds, enabled=False if quiet else None) as prog:
+            hr.progress = prog
+            rid = hr.execute()
+        runs.append(rid)
+        return store.results(rid)
+
+    sizes = _sweep_of(benches, "mem.lat_rand", "size")
+    avail = _mem_available()
+    params = []
+    if max_size or avail:
+        cap = min(x for x in (max_size, avail // 4 if avail else None) if x)
+        sizes = [s for s in sizes if s <= cap]
+        params = ["size=" + ",".join(str(s) for s in sizes), "thp=0,1"]
+    results = one(["mem.lat_rand"], params, "sweep")
+    hello = store.run(runs[0]).get("hello") or {}
+    det = analyse(results, hello.get("fcore_khz") or 0)
+    caches = [lv for lv in det["levels"] if lv["size"]]
+    extra = refine_sizes(caches, measured_sizes(results)) if refine else []
+    mem = det["levels"][-1] if det["levels"] else None
+    top = max(sizes) if sizes else 0
+    # the memory plateau not reached yet: extend by up to two octaves where memory allows
+    if refine and mem and mem.get("still_rising") and (not max_size or max_size > top):
+        cap = min(x for x in (max_size, avail // 4 if avail else None, 4 * top) if x)
+        s = top * 2
+        while s <= cap:
+            extra += [s]
+            s *= 2
+    biggest = max([lv["size"] for lv in caches] + [16 << 20])
+    span = 4 * biggest
+    if avail:
+        span = min(span, _nice(avail // 4))
+    if max_size:
+        span = min(span, max_size)
+    span = max(span, 4 << 20)
+    params2 = [f"span={span}"]
+    pats2 = ["mem.lat_stride"]
+    if extra:
+        pats2.append("mem.lat_rand")
+        params2 += ["size=" + ",".join(str(s) for s in sorted(set(extra))), "thp=0,1"]
+    results = results + one(pats2, params2, "refine")
+    return runs, results, hello
+
+
+def command(ctx, as_json, rounds, samples, max_size, from_runs, refine, quiet):
+    from .cli import _store
+    from .errors import TickmarkError
+
+    store = _store(ctx)
+    if from_runs:
+        runs, results = [], []
+        for ref in from_runs:
+            r = store.run(ref)
+            runs.append(r["id"])
+            results += store.results(r["id"])
+        hello = store.run(runs[0]).get("hello") or {}
+    else:
+        size = None
+        if max_size:
+            size = _parse_size(max_size)
+            if not size or size < 64 << 10:
+                raise TickmarkError(f"bad --max-size '{max_size}' (a size like 64M, at least 64K)")
+        runs, results, hello = measure(ctx, rounds, samples, size, refine, quiet or as_json)
+    det = analyse(results, hello.get("fcore_khz") or 0)
+    if not det["levels"]:
+        raise TickmarkError("no mem.lat_rand results to analyse in the given run(s)")
+    osr = os_report()
+    notes = store.run(runs[0]).get("notes") or {}
+    notes["topology"] = {k: v for k, v in det.items() if k != "points"}
+    store.update_run(runs[0], notes=notes)
+    if as_json:
+        print(to_json(det, osr, runs))
+    else:
+        print_text(det, osr, runs)
+
+
+def print_text(det, osr, runs):
+    from rich.console import Console
+    from rich.table import Table
+
+    con = Console(highlight=False)
+    cyc = "calibrated-freq" if det.get("fcore_khz") else None
+    con.print(f"memory hierarchy detected from runs {', '.join(map(str, runs))} "
+              f"(OS values from {osr.get('source') or 'nothing: the OS reports no caches'})")
+    t = Table(box=None, pad_edge=False)
+    for c in ("level", "detected", "OS reports", "", "latency", "cycles", "confidence", "evidence"):
+        t.add_column(c, justify="right" if c in ("latency", "cycles", "confidence") else "left")
+    rows = {w: (o, v) for w, d, o, v in compare(det, osr)}
+    oslv = osr.get("levels", [])
+    caches = [lv for lv in det["levels"] if lv["size"]]
+    for i, lv in enumerate(det["levels"]):
+        if lv["size"] is None:
+            lat = f"{lv['latency_ns']:.1f} ns"
+            if lv.get("latency_ns_4k"):
+                lat = f"{lv['latency_ns_4k']:.1f} ns 4K pages / {lv.get('latency_ns_huge', 0):.1f} ns huge"
+            note = f"at {fmt_size(lv['at_size'])}" + (" (still rising: larger sets would cost more)" if lv.get("still_rising") else "")
+            t.add_row("memory", "", "", "", lat, _cyc(lv, "latency_ns"), "", note)
+            continue
+        o = oslv[i] if i < len(oslv) else None
+        key = f"{(o or {}).get('name') or lv['name']} size"
+        verdict = rows.get(key, (None, ""))[1]
+        t.add_row(lv["name"], fmt_size(lv["size"]), (f"{fmt_size(o['size'])} ({o['name']})" if o else "-"),
+                  _flag(verdict), f"{lv['latency_ns']:.2f} ns", _cyc(lv, "latency_ns"),
+                  f"{lv['confidence']:.2f}", f"read at {fmt_size(lv['at_size'])}; {lv['why']}")
+    for lv in oslv[len(caches):]:
+        t.add_row("-", "not found", f"{fmt_size(lv['size'])} ({lv['name']})", _flag("DISAGREE"), "", "", "", "")
+    line = det.get("line_size") or {}
+    o, v = rows.get("line size", (None, ""))
+    t.add_row("line", f"{line.get('bytes')} B" if line.get("bytes") else "not found", f"{o} B" if o else "-",
+              _flag(v), "", "", f"{line.get('confidence', 0):.2f}", line.get("why", ""))
+    tlb = det.get("tlb_reach") or {}
+    o, v = rows.get("TLB reach (4K pages)", (None, ""))
+    d = (("<= " if tlb.get("bound") else "") + fmt_size(tlb["bytes"])) if tlb.get("bytes") else "not found"
+    t.add_row("TLB reach", d, fmt_size(o) if o else "-", _flag(v), "", "", f"{tlb.get('confidence', 0):.2f}",
+              tlb.get("why", ""))
+    con.print(t)
+    if cyc:
+        con.print(f"cycles: ns x {det['fcore_khz'] / 1e6:.2f} GHz ({cyc}, the core's dependent-add estimate)")
+
+
+def _cyc(lv, k):
+    return f"{lv['latency_cycles']:.1f}" if lv.get("latency_cycles") else "-"
+
+
+def _flag(v):
+    return {"agree": "=", "DISAGREE": "DISAGREE"}.get(v, "")
+
+
+import click  # noqa: E402  (the command object, registered by cli.py)
+
+
+@click.command("topology")
+@click.option("--json", "as_json", is_flag=True, help="Detected and OS-reported values as JSON.")
+@click.option("--rounds", type=click.IntRange(1, 20), default=1, show_default=True, help="Rounds per sweep.")
+@click.option("--samples", type=click.IntRange(1, 1000), default=7, show_default=True, help="Samples per round.")
+@click.option("--max-size", metavar="SIZE", help="Largest working set (e.g. 64M); default: the sweep, "
+              "bounded by a quarter of the available memory.")
+@click.option("--from", "from_runs", multiple=True, metavar="RUN",
+              help="Analyse stored run(s) instead of measuring (repeatable).")
+@click.option("--no-refine", is_flag=True, help="Skip the second pass around the knees.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@click.pass_context
+def topology_cmd(ctx, as_json, rounds, samples, max_size, from_runs, no_refine, quiet):
+    """Detect cache levels, line size and TLB reach from latency sweeps; compare with the OS."""
+    command(ctx, as_json, rounds, samples, max_size, from_runs, not no_refine, quiet)

@@ -27,7 +27,8 @@ int tm_membuf_get(tm_ctx *ctx, tm_membuf *b, size_t bytes, int thp)
     if (avail && bytes > avail / 4)
         return tm_skip(ctx, "%lu MiB is more than a quarter of the available memory (%lu MiB)",
                        (unsigned long)(bytes >> 20), (unsigned long)(avail >> 20));
-    b->map_bytes = bytes + (thp > 0 ? HUGE_ALIGN : 0);
+    /* with huge pages: room to align, and at least one whole huge page even for a small set */
+    b->map_bytes = thp > 0 ? (bytes > HUGE_ALIGN ? bytes : HUGE_ALIGN) + HUGE_ALIGN : bytes;
     b->map = tm_os_map(b->map_bytes);
     if (!b->map)
         return tm_skip(ctx, "cannot map %lu KiB", (unsigned long)(b->map_bytes >> 10));

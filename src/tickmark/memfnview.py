@@ -1,0 +1,85 @@
+"""The memfn.* comparison: per routine and size, which implementation wins and by how much.
+
+Each memfn.* instance is one implementation (`impl`: 0 libc, 1 ref, 2 word, 3 user) at one
+size and alignment. Implementations that failed verification are listed with their first
+failing case and take no part in the ranking (they were never timed).
+"""
+import math
+from collections import defaultdict
+
+import click
+
+IMPLS = {0: "libc", 1: "ref", 2: "word", 3: "user"}
+
+
+def _gmean(xs):
+    return math.exp(sum(math.log(x) for x in xs) / len(xs))
+
+
+def table_rows(results):
+    """-> (rows, failures). rows: (routine, size, {impl: ns}, winner, margin); the ns of an
+    implementation at a size is the geometric mean over the other parameters (alignments,
+    directions); margin = second best / best."""
+    cells = defaultdict(lambda: defaultdict(list))
+    failures = {}
+    for r in results:
+        if not r["bench"].startswith("memfn."):
+            continue
+        routine = r["bench"].split(".", 1)[1]
+        p = dict(r.get("params") or {})
+        impl = IMPLS.get(p.pop("impl", None), "?")
+        if r["status"] == "failed":
+            failures.setdefault((routine, impl), r.get("reason") or "failed")
+            continue
+        st = (r.get("stats") or {}).get("")
+        if r["status"] != "ok" or not st:
+            continue
+        cells[(routine, p.get("size"))][impl].append(st["value"])
+    rows = []
+    for (routine, size), by_impl in sorted(cells.items(), key=lambda kv: (kv[0][0], kv[0][1] or 0)):
+        ns = {i: _gmean(v) for i, v in by_impl.items()}
+        ranked = sorted(ns, key=ns.get)
+        margin = ns[ranked[1]] / ns[ranked[0]] if len(ranked) > 1 else None
+        rows.append((routine, size, ns, ranked[0], margin))
+    return rows, failures
+
+
+def show(results, file=None):
+    from rich.console import Console
+    from rich.table import Table
+
+    from .report import fmt_time
+    from .topology import fmt_size
+
+    rows, failures = table_rows(results)
+    con = Console(file=file, highlight=False, soft_wrap=False, width=200 if file else None)
+    if not rows and not failures:
+        con.print("(no memfn.* results in this run)")
+        return
+    for (routine, impl), reason in sorted(failures.items()):
+        con.print(f"FAILED verification, not timed: {routine}[{impl}]: {reason}", markup=False)
+    impls = [i for i in IMPLS.values() if any(i in ns for _, _, ns, _, _ in rows)]
+    t = Table(box=None, pad_edge=False)
+    t.add_column("routine")
+    t.add_column("size", justify="right")
+    for i in impls:
+        t.add_column(i, justify="right")
+    t.add_column("winner")
+    t.add_column("by", justify="right")
+    for routine, size, ns, win, margin in rows:
+        t.add_row(routine, fmt_size(size), *[fmt_time(ns[i]) if i in ns else "-" for i in impls],
+                  win, f"x{margin:.2f}" if margin else "-")
+    con.print(t)
+    con.print("time per call (median; geometric mean over alignments and directions); "
+              "'by' = second best / winner")
+
+
+@click.command("memfn")
+@click.argument("run_ref", default="latest", metavar="[RUN]")
+@click.pass_context
+def memfn_cmd(ctx, run_ref):
+    """Compare the memfn.* implementations of a stored run: winner per routine and size."""
+    from .cli import _store
+
+    store = _store(ctx)
+    show(store.results(store.run(run_ref)["id"]))
