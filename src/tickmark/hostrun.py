@@ -268,13 +268,13 @@ class HostRun:
 
     def _extend(self, rnd, base_s):
         """Extra rounds for the instances whose round-to-round CV is above 3 %, worst first."""
-        budget = self.cfg.budget_s if self.cfg.budget_s is not None else base_s
+        budget = self.cfg.budget_s if self.cfg.budget_s is not None else max(base_s, 5.0)
         spent = 0.0
         extra = {}
         while rnd <= self.cfg.max_rounds:
             cvs = self._round_cv()
             noisy = sorted((k for k, v in cvs.items() if v > NOISY_ROUND_CV), key=lambda k: -cvs[k])
-            chosen, cost = [], 0.5  # process start and calibration of the clock
+            chosen, cost = [], 0.2  # process start and the core's own start-up calibration
             for k in noisy:
                 k_cost = self.wall_ns.get(k, 1e9) / 1e9
                 if spent + cost + k_cost <= budget:
