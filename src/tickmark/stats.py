@@ -139,6 +139,7 @@ def summarize(samples, stat="median", bytes_per_op=0, hists=(), cycles_method="n
     if not good:
         return {}
     retaken = any(s.get("retaken") for s in good)
+    multiplexed = any(s.get("multiplexed") for s in good)
     bandwidth = stat == "max" and bytes_per_op > 0
     out = {}
 
@@ -164,7 +165,8 @@ def summarize(samples, stat="median", bytes_per_op=0, hists=(), cycles_method="n
         d["cycles_method"] = cycles_method
     ctrs = {}
     for k in sorted({k for s in good for k in (s.get("ctr") or {})}):
-        per_op, _ = _per_op(good, lambda s, k=k: (s.get("ctr") or {}).get(k))
+        # counters may have counted over more operations than ns did (differential timing)
+        per_op = [s["ctr"][k] / (s.get("ctr_ops") or s["ops"]) for s in good if k in (s.get("ctr") or {})]
         ctrs[k] = float(np.median(per_op))
     if ctrs:
         d["counters_per_op"] = ctrs
@@ -172,7 +174,7 @@ def summarize(samples, stat="median", bytes_per_op=0, hists=(), cycles_method="n
     if h:
         d["hist"] = h
     env = [f for f in env_flags if f != "kernel-excluded" or d.get("cycles_method") == "perf"]
-    d["flags"] = flags_for(d, retaken, extended) + env
+    d["flags"] = flags_for(d, retaken, extended) + (["multiplexed"] if multiplexed else []) + env
     out[""] = d
 
     sub_names = []
