@@ -54,7 +54,8 @@ def test_stable_data_has_no_flags_and_cycles_counters():
     ss = samples(vals, ops=10)
     for s in ss:
         s["cyc"] = s["ns"] * 3
-        s["ctr"] = {"task_clock": s["ns"], "context_switches": 0}
+        s["ctr"] = {"task_clock": 3 * s["ns"], "context_switches": 0}
+        s["ctr_ops"] = 3 * s["ops"]  # counters ran over run + run_x2
     d = stats.summarize(ss, cycles_method="perf", env_flags=["virtualized", "kernel-excluded"])[""]
     assert d["cycles_per_op"] == 300 and d["cycles_method"] == "perf"
     assert d["counters_per_op"] == {"context_switches": 0, "task_clock": 100}
@@ -67,7 +68,11 @@ def test_preempted_and_outlier_by_mad():
     vals = [100] * 4 + [101] * 6 + [99] * 4 + [130]
     ss = samples({1: vals})
     ss[0]["retaken"] = 1
+    ss[1].update(retaken=1, nivcsw=0, cpu0=0, cpu1=0)
+    assert "preempted" not in stats.summarize(ss[1:])[""]["flags"]  # the retake was clean
+    ss[0].update(nivcsw=1)  # ... and here the retake was hit again
     d = stats.summarize(ss)[""]
+    assert d["retaken"] == 2
     assert d["mad"] == 1
     assert "outliers" in d["flags"] and "preempted" in d["flags"]
     assert "unstable" not in d["flags"]

@@ -120,7 +120,7 @@ def _make(src, out, cc, cflags, ldflags, cross_compile, memfn_path):
     tmp = out.parent / f"{out.name}.tmp{os.getpid()}"
     shutil.rmtree(tmp, ignore_errors=True)
     tmp.mkdir()
-    cmd = ["make", "-C", str(src), f"O={tmp}", f"CC={cc}", f"CFLAGS={cflags}"]
+    cmd = ["make", f"-j{os.cpu_count() or 1}", "-C", str(src), f"O={tmp}", f"CC={cc}", f"CFLAGS={cflags}"]
     if ldflags:
         cmd.append(f"LDFLAGS={ldflags}")
     if cross_compile:
