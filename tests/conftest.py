@@ -49,3 +49,18 @@ def row_counts(path):
                 for t in ("runs", "results", "samples", "hists")}
     finally:
         db.close()
+
+
+def wait_results(store, n=1, timeout=60):
+    """Poll a store that another process is writing until it holds n results."""
+    import time
+
+    t = time.time()
+    while time.time() - t < timeout:
+        try:
+            if Path(store).exists() and row_counts(store)["results"] >= n:
+                return
+        except sqlite3.Error:  # not created yet, or locked
+            pass
+        time.sleep(0.05)
+    raise AssertionError(f"no results arrived in {store}")

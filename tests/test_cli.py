@@ -1,12 +1,11 @@
 import json
 import os
 import signal
-import sqlite3
 import time
 
 import pytest
 
-from conftest import row_counts, tickmark_proc
+from conftest import row_counts, tickmark_proc, wait_results
 
 
 @pytest.fixture
@@ -116,26 +115,11 @@ def test_show_incomplete_run(env, cli):
     assert "INCOMPLETE (interrupted): stopped in round 2 after 1 of 7 instances" in out
 
 
-def _wait_results(store, n, timeout=20):
-    t = time.time()
-    while time.time() - t < timeout:
-        try:
-            db = sqlite3.connect(str(store))
-            k = db.execute("SELECT count(*) FROM results").fetchone()[0]
-            db.close()
-            if k >= n:
-                return
-        except sqlite3.Error:
-            pass
-        time.sleep(0.1)
-    raise AssertionError("no results arrived")
-
-
 def test_sigterm_marks_incomplete_and_keeps_results(env, cli):
     p = tickmark_proc(["run", "sys.fast", "ipc.ping", "--rounds", "1", "--seed", "1"],
                       env={"FAKECORE_MODE": "slowkey=ipc.ping"}, start_new_session=True)
     try:
-        _wait_results(env, 1)
+        wait_results(env)
         time.sleep(0.3)
         p.send_signal(signal.SIGTERM)
         out, err = p.communicate(timeout=20)
@@ -152,7 +136,7 @@ def test_sigkill_leaves_run_that_shows_incomplete(env, cli):
     p = tickmark_proc(["run", "sys.fast", "ipc.ping", "--rounds", "1", "--seed", "1"],
                       env={"FAKECORE_MODE": "slowkey=ipc.ping"}, start_new_session=True)
     try:
-        _wait_results(env, 1)
+        wait_results(env)
         time.sleep(0.3)
     finally:
         os.killpg(p.pid, signal.SIGKILL)  # the harness and its core

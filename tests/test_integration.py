@@ -3,11 +3,10 @@ import json
 import os
 import shutil
 import signal
-import time
 
 import pytest
 
-from conftest import row_counts, tickmark_proc
+from conftest import tickmark_proc, wait_results
 
 HAVE_CC = bool(shutil.which("make") and (shutil.which(os.environ.get("CC", "cc")) or shutil.which("gcc")))
 pytestmark = [pytest.mark.integration,
@@ -89,9 +88,7 @@ def test_ctrl_c_on_real_run(real, cli):
     cli("list")  # build before timing anything
     p = tickmark_proc(["run", "sys.*", "loop.control", "--rounds", "3"], start_new_session=True)
     try:
-        t = time.time()
-        while time.time() - t < 60 and (not real.exists() or row_counts(real)["results"] < 1):
-            time.sleep(0.05)
+        wait_results(real)
         os.killpg(p.pid, signal.SIGINT)  # what a terminal's Ctrl-C does
         out, err = p.communicate(timeout=30)
     finally:
