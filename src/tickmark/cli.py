@@ -136,6 +136,13 @@ def run(ctx, patterns, suite, rounds, max_rounds, samples, sample_ms, seed, para
     report.show(store, store.run(run_id))
 
 
+@cli.command()
+def suites():
+    """List the named suites and their patterns."""
+    for name in sorted(SUITES):
+        click.echo(f"{name:<12}  {' '.join(SUITES[name])}")
+
+
 @cli.command("list")
 @click.argument("patterns", nargs=-1)
 @click.option("--json", "as_json", is_flag=True, help="Print the bench records as JSON.")
