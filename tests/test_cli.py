@@ -112,7 +112,7 @@ def test_show_incomplete_run(env, cli):
     st.close()
     rc, out, err = cli("show")
     assert rc == 0
-    assert "INCOMPLETE (interrupted): stopped in round 2 after 1 of 7 instances" in out
+    assert "INCOMPLETE: interrupted in round 2 after 1 of 7 instances" in out
 
 
 def test_sigterm_marks_incomplete_and_keeps_results(env, cli):
@@ -127,7 +127,7 @@ def test_sigterm_marks_incomplete_and_keeps_results(env, cli):
         if p.poll() is None:
             os.killpg(p.pid, signal.SIGKILL)
     assert p.returncode == 130, err
-    assert "INCOMPLETE (interrupted)" in out and "sys.fast" in out
+    assert "INCOMPLETE: interrupted" in out and "sys.fast" in out
     rc, out, _ = cli("runs")
     assert "incomplete" in out
 
@@ -143,7 +143,7 @@ def test_sigkill_leaves_run_that_shows_incomplete(env, cli):
         p.communicate()
     rc, out, err = cli("show")
     assert rc == 0
-    assert "status running" in out and "INCOMPLETE (still running or killed)" in out
+    assert "status running" in out and "INCOMPLETE: killed or still running" in out
 
 
 def test_no_arguments_prints_help(cli):

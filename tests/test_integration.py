@@ -76,10 +76,12 @@ def test_real_run_sys_getppid(real, cli):
     assert len(d["run"]["fingerprint"]["binary_sha256"]) == 64
     (r,) = d["results"]
     assert r["status"] == "ok" and r["key"] == "sys.getppid"
-    assert sorted({s["round"] for s in r["samples"]}) == [1, 2] and len(r["samples"]) == 10
+    rounds = sorted({s["round"] for s in r["samples"]})  # 2, plus extra rounds if it was noisy
+    assert rounds == list(range(1, len(rounds) + 1)) and len(rounds) >= 2
+    assert len(r["samples"]) == 5 * len(rounds) and d["run"]["notes"]["rounds"] == len(rounds)
     assert len({s["iters"] for s in r["samples"]}) == 1  # frozen across rounds
     st = r["stats"][""]
-    assert 1 < st["value"] < 1e6 and st["n"] == 10 and st["ops_per_s"] > 0
+    assert 1 < st["value"] < 1e6 and st["n"] == 5 * len(rounds) and st["ops_per_s"] > 0
     rc, out, err = cli("list", "sys.*")
     assert rc == 0 and "sys.getppid" in out
 
@@ -95,6 +97,6 @@ def test_ctrl_c_on_real_run(real, cli):
         if p.poll() is None:
             os.killpg(p.pid, signal.SIGKILL)
     assert p.returncode == 130, err
-    assert "INCOMPLETE (interrupted)" in out
+    assert "INCOMPLETE: interrupted" in out
     rc, out, _ = cli("runs")
     assert "incomplete" in out

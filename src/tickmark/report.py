@@ -95,8 +95,8 @@ def incomplete_line(run, n_results):
     of = f" of {planned}" if planned else ""
     rnd = notes.get("round_in_progress")
     where = f" in round {rnd}" if rnd else ""
-    how = "interrupted" if run["status"] == "incomplete" else "still running or killed"
-    return f"INCOMPLETE ({how}): stopped{where} after {n_results}{of} instances"
+    how = "interrupted" if run["status"] == "incomplete" else "killed or still running"
+    return f"INCOMPLETE: {how}{where} after {n_results}{of} instances"
 
 
 def build_table(results, env_flags=(), plain=False):
