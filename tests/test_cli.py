@@ -149,3 +149,16 @@ def test_sigkill_leaves_run_that_shows_incomplete(env, cli):
 def test_no_arguments_prints_help(cli):
     rc, out, err = cli()
     assert rc == 0 and "Commands" in out
+
+
+def test_info_json_and_list(env, cli):
+    rc, out, err = cli("info", "--json")
+    assert rc == 0, err
+    fp = json.loads(out)
+    assert fp["cycles_method"] == "calibrated-freq" and fp["clock"] == "CLOCK_MONOTONIC"
+    assert len(fp["binary_sha256"]) == 64
+    assert {"rt_priority", "affinity", "perf_event_paranoid", "virtualization", "caches"} <= set(fp)
+    rc, out, err = cli("list", "sys.*")
+    assert rc == 0 and "sys.skipme" in out and "skip: needs a unicorn" in out and "lat.sweep" not in out
+    rc, out, err = cli("suites")
+    assert rc == 0 and out.startswith("default")

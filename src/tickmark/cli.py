@@ -32,7 +32,10 @@ def _core(ctx, cc=None, cflags=None, memfn=None):
         argv = shlex.split(given)
         if not argv or not (os.path.isfile(argv[0]) or _which(argv[0])):
             raise TickmarkError(f"core binary '{given}' not found")
-        return argv, None
+        from .build import sha256_file
+
+        exe = argv[-1] if len(argv) > 1 and os.path.isfile(argv[-1]) else (_which(argv[0]) or argv[0])
+        return argv, {"binary": exe, "binary_sha256": sha256_file(exe), "prebuilt": True}
     from .build import build_core
 
     b = build_core(cc=cc, cflags=cflags, memfn=memfn)

@@ -327,4 +327,7 @@ class Progress:
 
     def advance(self, key, rnd):
         if self.task is not None:
+            task = next(t for t in self.rp.tasks if t.id == self.task)
+            if task.total is not None and task.completed + 1 > task.total:  # sweeps: more instances
+                self.rp.update(self.task, total=task.completed + 1)
             self.rp.update(self.task, advance=1, description=f"round {rnd}: {key}")
