@@ -5,6 +5,7 @@ Used by the harness tests so they run without a C compiler. FAKECORE_MODE (comma
   noise     junk and malformed lines around the records
   die=N     exit with status 3 after N instances, no 'bye'
   slowkey=K sleep 30 s inside instance K (for interrupt tests)
+  usage     refuse 'run' as bad usage (exit 2, a message on stderr)
   noisy=K   instance K is 20 % slower in every second invocation (needs FAKECORE_LOG)
 FAKECORE_LOG: append each argv (one line) to this file.
 """
@@ -51,6 +52,9 @@ def main(argv):
         with open(os.environ["FAKECORE_LOG"], "a") as f:
             f.write(json.dumps(argv) + "\n")
     cmd, rest = argv[0], argv[1:]
+    if "usage" in MODE and cmd == "run":
+        print("tickmark-core: --samples wants 1..10000 (try: tickmark-core help)", file=sys.stderr)
+        return 2
     globs, opts, iters, params = [], {"samples": 5, "seed": 1}, {}, {}
     i = 0
     while i < len(rest):

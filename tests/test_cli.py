@@ -24,6 +24,7 @@ BAD = [
     (["run", "sys.*", "--samples", "many"], "--samples"),
     (["run", "sys.*", "--param", "size"], "bad --param 'size'"),
     (["run", "sys.*", "--param", "size=1,x"], "bad --param"),
+    (["run", "sys.*", "--param", "size=1,2"], "no selected benchmark has a parameter 'size'"),
     (["run", "sys.*", "--name", "base"], "a run named 'base' exists already"),
     (["run", "sys.*", "--name", "12"], "bad --name"),
     (["run", "sys.*", "--suite", "default"], "not both"),
@@ -162,3 +163,9 @@ def test_info_json_and_list(env, cli):
     assert rc == 0 and "sys.skipme" in out and "skip: needs a unicorn" in out and "lat.sweep" not in out
     rc, out, err = cli("suites")
     assert rc == 0 and out.startswith("default")
+
+
+def test_param_sweep_override(env, cli):
+    rc, out, err = cli("run", "lat.*", "--param", "size=4096", "--rounds", "1", "-q")
+    assert rc == 0, err
+    assert "lat.sweep[size=4096]" in out and "size=1024" not in out

@@ -72,3 +72,16 @@ def test_core_that_dies_keeps_finished_instances(tmp_path, monkeypatch):
     assert any("exited with status 3" in p and "no 'bye'" in p and "simulated crash" in p
                for p in r["notes"]["problems"])
     assert len(st.results(r["id"])) == 2
+
+
+def test_core_refusing_its_command_line_leaves_no_run(tmp_path, monkeypatch):
+    import pytest
+
+    from tickmark.errors import TickmarkError
+
+    monkeypatch.setenv("FAKECORE_MODE", "usage")
+    st = Store(tmp_path / "s.db")
+    hr = HostRun(st, [sys.executable, FAKECORE], RunConfig(patterns=["sys.fast"]))
+    with pytest.raises(TickmarkError, match="refused the run: tickmark-core: --samples wants"):
+        hr.execute()
+    assert st.runs() == []

@@ -122,7 +122,12 @@ def run(ctx, patterns, suite, rounds, max_rounds, samples, sample_ms, seed, para
     if name and store.name_taken(name):
         raise TickmarkError(f"a run named '{name}' exists already (choose another --name)")
     argv, build = _core(ctx, cc, cflags, memfn)
-    check_patterns(argv, pats)
+    benches = check_patterns(argv, pats)
+    chosen = [b for b in benches if any(fnmatch.fnmatchcase(b["name"], p) for p in pats)]
+    for p in params:
+        pname = p.split("=", 1)[0]
+        if not any(pname == d.get("name") for b in chosen for d in b.get("params", [])):
+            raise TickmarkError(f"--param {pname}: no selected benchmark has a parameter '{pname}'")
     cfg = RunConfig(patterns=pats, rounds=rounds, max_rounds=max_rounds, samples=samples,
                     sample_ms=sample_ms, seed=seed, params=list(params), timeout=timeout, name=name,
                     suite=suite, quiet=quiet)

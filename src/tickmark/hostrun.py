@@ -168,6 +168,8 @@ class HostRun:
         self.notes["malformed"] += core.parser.malformed
         if rnd == 1 and saw_bye and "instances" in bye:
             self.notes["planned"] = bye["instances"]
+        if rnd == 1 and rc == 2 and not self.hello:  # the core refused its command line
+            raise TickmarkError(f"tickmark-core refused the run: {last_err or 'bad usage'}")
         if rc != 0 or not saw_bye:
             how = f"was killed by signal {-rc}" if rc < 0 else f"exited with status {rc}"
             msg = f"round {rnd}: tickmark-core {how}" + ("" if saw_bye else " without finishing (no 'bye')")
@@ -248,6 +250,10 @@ class HostRun:
                 self._extend(c.rounds + 1, time.monotonic() - t0)
             self.notes.pop("round_in_progress", None)
             self.store.update_run(self.run_id, status="complete", finished=time.time(), notes=self.notes)
+        except TickmarkError:
+            if not self.store.results(self.run_id):  # nothing measured: leave no empty run behind
+                self.store.delete_run(self.run_id)
+            raise
         except KeyboardInterrupt:
             if getattr(self, "_core", None):
                 self._core.stop()
