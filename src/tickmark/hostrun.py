@@ -5,7 +5,6 @@ frozen (`--iters KEY=N`) and a fresh seed (the core shuffles the order by it). E
 separate process. Afterwards, instances whose round-to-round CV is above 3 % get extra rounds (only
 those instances), up to max_rounds, within a time budget.
 """
-import os
 import random
 import re
 import signal
