@@ -142,6 +142,10 @@ def run(ctx, patterns, suite, rounds, max_rounds, samples, sample_ms, seed, para
         click.echo("tickmark: interrupted; the finished instances are stored", err=True)
         sys.exit(130)
     report.show(store, store.run(run_id))
+    if any(p.startswith("memfn") for p in pats):
+        from . import memfnview
+
+        memfnview.show(store.results(run_id))
 
 
 @cli.command()
@@ -289,6 +293,13 @@ def import_cmd(ctx, file):
     store = _store(ctx)
     rid = export.import_document(store, doc)
     click.echo(f"imported as run {rid}" + (f" '{store.run(rid)['name']}'" if store.run(rid)["name"] else ""))
+
+
+from .memfnview import memfn_cmd  # noqa: E402
+from .topology import topology_cmd  # noqa: E402
+
+cli.add_command(topology_cmd)
+cli.add_command(memfn_cmd)
 
 
 def _error(msg, detail=""):

@@ -2,6 +2,7 @@
 
 SUITES = {
     "default": ["sys.*", "loop.control"],
+    "memory": ["mem.*", "memfn.*"],
 }
 
 

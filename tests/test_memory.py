@@ -1,0 +1,329 @@
+"""The memory family: hierarchy detection on synthetic curves (known knees), the OS report,
+and, with the real core, the mem.* benchmarks, verification of memfn implementations (a
+broken user memcpy is caught and never timed, a correct one is compared), and the topology
+and memfn commands."""
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tickmark import memfnview, topology as topo
+
+ROOT = Path(__file__).resolve().parents[1]
+CORE = ROOT / "src" / "tickmark" / "core"
+DATA = Path(__file__).resolve().parent / "data"
+HAVE_CC = bool(shutil.which("make") and shutil.which("gcc"))
+needs_cc = pytest.mark.skipif(not HAVE_CC, reason="no C compiler/make")
+
+K, M = 1 << 10, 1 << 20
+
+
+def sweep(lo=1 * K, hi=256 * M):
+    out, s = [], lo
+    while s <= hi:
+        out += [s, s * 3 // 2]
+        s *= 2
+    return [x for x in out if x <= hi]
+
+
+def uniform(S, caches, lats):
+    """Random replacement model: a load is served by level i with probability C_i/S - C_{i-1}/S."""
+    tot = prev = 0.0
+    for C, L in zip(list(caches) + [None], lats):
+        p = 1.0 if C is None else min(1.0, C / S)
+        tot += (p - prev) * L
+        prev = p
+    return tot
+
+
+def lru(S, caches, lats):
+    """Sharp knees: a set that fits is served by that level, one that does not by the next."""
+    for C, L in zip(caches, lats):
+        if S <= C:
+            return L
+    return lats[-1]
+
+
+def sizes_of(levels):
+    return [lv["size"] for lv in levels if lv["size"]]
+
+
+@pytest.mark.parametrize("model", [uniform, lru])
+@pytest.mark.parametrize("caches,lats", [
+    ((32 * K, 512 * K, 32 * M), (1.24, 4.2, 14, 100)),     # a server core
+    ((16 * K, 256 * K), (3.0, 20.0, 160.0)),                # Cortex-A8-like: L1, L2, DRAM
+    ((64 * K, 2 * M, 8 * M), (1.0, 5.0, 12.0, 90.0)),
+])
+def test_levels_found_at_the_known_knees(model, caches, lats):
+    pts = [(s, model(s, caches, lats)) for s in sweep()]
+    levels = topo.detect_levels(pts, fcore_khz=2_000_000)
+    assert sizes_of(levels) == list(caches)
+    assert levels[-1]["name"] == "memory" and levels[-1]["size"] is None
+    for lv, lat in zip(levels, lats):
+        assert lv["confidence"] is None or lv["confidence"] >= 0.6
+        # a level only 4x the one below cannot be read pure in the uniform model (1/4 hits below)
+        assert lv["latency_ns"] == pytest.approx(lat, rel=0.2)
+        assert lv["latency_cycles"] == pytest.approx(lv["latency_ns"] * 2, rel=1e-9)
+
+
+def test_noise_spikes_do_not_move_knees_but_lower_confidence():
+    caches, lats = (32 * K, 512 * K, 32 * M), (1.24, 4.2, 14, 100)
+    clean = [(s, uniform(s, caches, lats)) for s in sweep()]
+    rnd = random.Random(7)
+    noisy = [(s, v * (1 + (rnd.random() * 3 if i % 5 == 2 else rnd.random() * 0.03)))
+             for i, (s, v) in enumerate(clean)]
+    a, b = topo.detect_levels(clean), topo.detect_levels(noisy)
+    assert sizes_of(b) == sizes_of(a) == list(caches)
+    assert sum(lv["confidence"] for lv in b[:-1]) < sum(lv["confidence"] for lv in a[:-1])
+
+
+def test_flat_curve_has_no_cache_levels():
+    levels = topo.detect_levels([(s, 80.0) for s in sweep()])
+    assert [lv["name"] for lv in levels] == ["memory"]
+
+
+def test_refinement_adds_sizes_between_the_bracket():
+    pts = [(s, uniform(s, (32 * K, 512 * K), (1.2, 4.0, 90))) for s in sweep(hi=64 * M)]
+    levels = topo.detect_levels(pts)
+    extra = topo.refine_sizes(levels[:-1], {s for s, _ in pts})
+    assert 36 * K in extra and 40 * K in extra and 576 * K in extra and 640 * K in extra
+    assert not set(extra) & {s for s, _ in pts}
+    refined = sorted(pts + [(s, uniform(s, (32 * K, 512 * K), (1.2, 4.0, 90))) for s in extra])
+    again = topo.detect_levels(refined)
+    assert sizes_of(again) == [32 * K, 512 * K]
+    assert all(lv["next_size"] / lv["size"] <= 1.2 for lv in again[:-1])
+
+
+@pytest.mark.parametrize("line", [32, 64, 128])
+def test_line_size_from_the_pair_curve(line):
+    miss, hit = 90.0, 1.5
+    pts = [(s, (miss + (hit if s < line else miss * 0.9)) / 2) for s in (8, 16, 32, 64, 128, 256, 512)]
+    pts = [(s, v * (1.6 if s in (8, 256) else 1.0)) for s, v in pts]  # noisy points
+    got = topo.detect_line(pts)
+    assert got["bytes"] == line and got["confidence"] >= 0.6
+
+
+def test_line_size_partly_hidden_by_an_adjacent_line_prefetcher():
+    pts = [(8, 20.6), (16, 19.7), (32, 19.5), (64, 36.5), (128, 56.7), (256, 56.5), (512, 106.0)]
+    assert topo.detect_line(pts)["bytes"] == 64
+
+
+def test_tlb_reach():
+    huge = {s: 15.0 if s <= 32 * M else 100.0 for s in sweep(2 * M, 256 * M)}
+    p4k = {s: v * (1.0 if s <= 8 * M else 1.3 if s <= 32 * M else 1.25) for s, v in huge.items()}
+    got = topo.detect_tlb(p4k, huge)
+    assert got["bytes"] == 8 * M and got["confidence"] >= 0.8
+    assert topo.detect_tlb(p4k, {})["bytes"] is None
+
+
+def test_os_report_from_sysfs_and_device_tree(tmp_path):
+    base = tmp_path / "sys/devices/system/cpu/cpu0/cache"
+    for i, (lvl, typ, size) in enumerate([(1, "Data", "32K"), (1, "Instruction", "32K"),
+                                          (2, "Unified", "512K"), (3, "Unified", "32768K")]):
+        d = base / f"index{i}"
+        d.mkdir(parents=True)
+        for k, v in (("level", lvl), ("type", typ), ("size", size), ("coherency_line_size", 64)):
+            (d / k).write_text(f"{v}\n")
+    (tmp_path / "proc").mkdir()
+    (tmp_path / "proc/cpuinfo").write_text("processor\t: 0\nTLB size\t: 2560 4K pages\n")
+    r = topo.os_report(tmp_path)
+    assert r["source"] == "sysfs" and [lv["size"] for lv in r["levels"]] == [32 * K, 512 * K, 32 * M]
+    assert r["line_size"] == 64 and r["tlb_reach"] == 2560 * 4096
+
+    dt = tmp_path / "dt"
+    cpu = dt / "proc/device-tree/cpus/cpu@0"
+    l2 = dt / "proc/device-tree/cpus/l2-cache0"
+    cpu.mkdir(parents=True)
+    l2.mkdir(parents=True)
+    (cpu / "d-cache-size").write_bytes((32 * K).to_bytes(4, "big"))
+    (cpu / "d-cache-line-size").write_bytes((64).to_bytes(4, "big"))
+    (l2 / "cache-level").write_bytes((2).to_bytes(4, "big"))
+    (l2 / "cache-size").write_bytes((256 * K).to_bytes(4, "big"))
+    r = topo.os_report(dt)
+    assert r["source"] == "device tree" and [lv["size"] for lv in r["levels"]] == [32 * K, 256 * K]
+
+
+def test_detection_stands_alone_when_the_os_reports_nothing(tmp_path):
+    osr = topo.os_report(tmp_path)  # an empty tree: no sysfs, no device tree, no cpuinfo
+    assert osr["levels"] == [] and osr["line_size"] is None and osr["source"] is None
+    results = [{"bench": "mem.lat_rand", "params": {"size": s, "thp": 0}, "status": "ok",
+                "stats": {"": {"min": uniform(s, (16 * K, 256 * K), (3.0, 20.0, 160.0))}}}
+               for s in sweep(hi=64 * M)]
+    det = topo.analyse(results)
+    assert sizes_of(det["levels"]) == [16 * K, 256 * K]
+    rows = topo.compare(det, osr)
+    assert all(v == "" for _, _, _, v in rows)
+    doc = json.loads(topo.to_json(det, osr, [1]))
+    assert set(doc) >= {"detected", "os", "comparison"}
+    assert doc["os"]["levels"] == [] and len(doc["detected"]["levels"]) == 3
+
+
+def test_compare_flags_disagreement():
+    det = {"levels": [{"name": "L1", "size": 32 * K}, {"name": "L2", "size": 256 * K},
+                      {"name": "memory", "size": None}],
+           "line_size": {"bytes": 128}, "tlb_reach": {}}
+    osr = {"levels": [{"name": "L1d", "level": 1, "size": 32 * K}, {"name": "L2", "level": 2, "size": 512 * K}],
+           "line_size": 64, "tlb_reach": None}
+    verdicts = {w: v for w, _, _, v in topo.compare(det, osr)}
+    assert verdicts == {"L1d size": "agree", "L2 size": "DISAGREE", "line size": "DISAGREE",
+                        "TLB reach (4K pages)": ""}
+
+
+def test_memfn_view_picks_winners_and_lists_failures():
+    def res(routine, impl, size, ns, status="ok", reason=""):
+        return {"bench": f"memfn.{routine}", "params": {"impl": impl, "size": size, "salign": 0},
+                "status": status, "reason": reason, "stats": {"": {"value": ns}} if status == "ok" else {}}
+    results = [res("memcpy", 0, 64, 4.0), res("memcpy", 1, 64, 40.0), res("memcpy", 2, 64, 10.0),
+               res("memcpy", 3, 64, 0, "failed", "memcpy[user] wrong at size 1 src+0 dst+0: byte 0 is 0x01, expected 0xb6"),
+               res("strlen", 0, 64, 3.0), res("strlen", 2, 64, 2.0)]
+    rows, failures = memfnview.table_rows(results)
+    assert [(r[0], r[1], r[3]) for r in rows] == [("memcpy", 64, "libc"), ("strlen", 64, "word")]
+    assert rows[0][4] == pytest.approx(2.5) and rows[1][4] == pytest.approx(1.5)
+    assert "wrong at size 1" in failures[("memcpy", "user")]
+
+
+# ---- with the real core ----
+
+def records(text):
+    return [json.loads(line.split("TM1 ", 1)[1]) for line in text.splitlines() if "TM1 {" in line]
+
+
+@pytest.fixture(scope="module")
+def builds(tmp_path_factory):
+    if not HAVE_CC:
+        pytest.skip("no C compiler/make")
+    base = tmp_path_factory.mktemp("memcore")
+
+    def build(name, *args):
+        out = base / name
+        if not (out / "tickmark-core").exists():
+            r = subprocess.run(["make", "-s", "-C", str(CORE), f"O={out}", "WERROR=1", *args],
+                               capture_output=True, text=True)
+            assert r.returncode == 0, r.stdout + r.stderr
+        return str(out / "tickmark-core")
+    return build
+
+
+def core_run(binary, *args, timeout=300):
+    r = subprocess.run([binary, "run", *args, "--samples", "2", "--sample-ms", "2"],
+                       capture_output=True, text=True, timeout=timeout)
+    assert r.returncode == 0, r.stderr
+    return records(r.stdout)
+
+
+def ends(recs):
+    return {r["key"]: r for r in recs if r["t"] == "end"}
+
+
+@needs_cc
+def test_every_builtin_implementation_verifies(builds):
+    recs = core_run(builds("plain"), "memfn.*", "--param", "size=1,1K", "--param", "impl=0,1,2")
+    e = ends(recs)
+    assert len(e) >= 7 * 3 * 2
+    bad = {k: r["reason"] for k, r in e.items() if r["status"] != "ok"}
+    assert not bad
+
+
+@needs_cc
+def test_user_memcpy_absent_is_a_skip(builds):
+    e = ends(core_run(builds("plain"), "memfn.memcpy", "--param", "impl=3", "--param", "size=16"))
+    assert {r["status"] for r in e.values()} == {"skip"}
+    assert all("--memfn" in r["reason"] for r in e.values())
+
+
+@needs_cc
+def test_broken_user_memcpy_is_caught_and_never_timed(builds):
+    binary = builds("broken", f"MEMFN={DATA / 'memfn_broken_memcpy.c'}")
+    recs = core_run(binary, "memfn.memcpy", "memfn.strlen", "--param", "impl=3", "--param", "size=64")
+    e = ends(recs)
+    for k, r in e.items():
+        if k.startswith("memfn.memcpy"):
+            assert r["status"] == "failed"
+            assert r["reason"].startswith("memcpy[user] wrong at size 1 src+")
+            assert "expected 0x" in r["reason"]
+        else:
+            assert r["status"] == "skip" and "defines no strlen" in r["reason"]
+    assert not [r for r in recs if r["t"] == "sample" and r["key"].startswith("memfn.memcpy")]
+
+
+@needs_cc
+def test_mem_benchmarks_run_and_order_sensibly(builds):
+    recs = core_run(builds("plain"), "mem.*", "--param", "size=4K,64M", "--param", "thp=0",
+                    "--param", "span=8M", "--param", "stride=8,256")
+    e = ends(recs)
+    assert all(r["status"] == "ok" for r in e.values()), {k: r["reason"] for k, r in e.items()}
+    per_op = {}
+    for r in recs:
+        if r["t"] == "sample":
+            per_op[r["key"]] = min(per_op.get(r["key"], 1e18), r["ns"] / r["ops"])
+    assert per_op["mem.lat_rand[size=4096,thp=0]"] * 5 < per_op["mem.lat_rand[size=67108864,thp=0]"]
+    meta = {r["key"]: r for r in recs if r["t"] == "meta"}
+    assert meta["mem.bw_copy[size=4096]"]["bytes_per_op"] == 4096
+    assert meta["mem.bw_copy[size=4096]"]["stat"] == "max"
+    assert meta["mem.lat_rand[size=4096,thp=0]"]["stat"] == "min"
+
+
+@needs_cc
+def test_bad_parameters_fail_with_a_reason(builds):
+    e = ends(core_run(builds("plain"), "mem.lat_stride", "memfn.memcpy", "--param", "stride=12",
+                      "--param", "impl=7", "--param", "size=16"))
+    assert all(r["status"] == "failed" for r in e.values())
+    assert any("multiple of the pointer size" in r["reason"] for r in e.values())
+    assert any("impl 7" in r["reason"] for r in e.values())
+
+
+# ---- the commands ----
+
+@pytest.fixture
+def real(tmp_path, monkeypatch, tmp_path_factory):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.getbasetemp() / "memcache"))
+    monkeypatch.setenv("TICKMARK_STORE", str(tmp_path / "results.db"))
+    monkeypatch.delenv("TICKMARK_CORE", raising=False)
+    return tmp_path / "results.db"
+
+
+@needs_cc
+def test_run_with_memfn_reports_failure_and_comparison(real, cli):
+    rc, out, err = cli("run", "memfn.memcpy", "--memfn", str(DATA / "memfn_broken_memcpy.c"), "--rounds", "1",
+                       "--param", "size=64", "--param", "impl=0,3", "--samples", "2", "-q")
+    assert rc == 0, err
+    assert "FAILED verification, not timed: memcpy[user]: memcpy[user] wrong at size" in out
+    rc, out, err = cli("run", "memfn.memcpy", "--memfn", str(DATA / "memfn_good_memcpy.c"), "--rounds", "1",
+                       "--param", "size=64,4K", "--param", "impl=0,1,3", "--samples", "2", "-q")
+    assert rc == 0, err
+    assert "FAILED" not in out
+    rc, out, err = cli("memfn")
+    header = next(line for line in out.splitlines() if line.lstrip().startswith("routine"))
+    assert header.split()[:6] == ["routine", "size", "libc", "ref", "user", "winner"]
+    assert sum(1 for line in out.splitlines() if line.lstrip().startswith("memcpy")) == 2
+
+
+@needs_cc
+def test_topology_json_stores_runs_and_separates_os_values(real, cli):
+    rc, out, err = cli("topology", "--json", "--max-size", "1M", "--samples", "3", "-q")
+    assert rc == 0, err
+    doc = json.loads(out)
+    assert set(doc) >= {"detected", "os", "comparison", "runs"}
+    assert doc["detected"]["levels"][0]["name"] == "L1"
+    assert 4 * K <= doc["detected"]["levels"][0]["size"] <= 256 * K
+    assert doc["detected"]["levels"][-1]["name"] == "memory"
+    assert isinstance(doc["os"]["levels"], list)
+    rc, out, err = cli("runs")
+    assert out.count("topology") == len(doc["runs"]) == 2
+    rc, out2, err = cli("topology", "--json", "--from", str(doc["runs"][0]), "--from", str(doc["runs"][1]))
+    assert rc == 0 and json.loads(out2)["detected"]["levels"] == doc["detected"]["levels"]
+
+
+def test_topology_bad_input(env, cli):
+    rc, out, err = cli("topology", "--max-size", "lots")
+    assert rc == 2 and err.startswith("tickmark: error: bad --max-size 'lots'")
+
+
+def test_memory_suite_is_listed(env, cli):
+    rc, out, err = cli("suites")
+    assert rc == 0 and "memory" in out and "memfn.*" in out
