@@ -52,7 +52,10 @@ def show(results, file=None):
     from .topology import fmt_size
 
     rows, failures = table_rows(results)
-    con = Console(file=file, highlight=False, soft_wrap=False, width=200 if file else None)
+    import sys
+
+    plain = not (file or sys.stdout).isatty()
+    con = Console(file=file, highlight=False, soft_wrap=False, width=200 if plain else None, no_color=plain)
     if not rows and not failures:
         con.print("(no memfn.* results in this run)")
         return
