@@ -10,7 +10,7 @@
 /* The `impl` parameter's help and default sweep, the same for every memfn.* benchmark. */
 #define TM_MEMFN_IMPL_PARAM \
     {"impl", "0,1,2,3", "0 libc, 1 ref (bytewise), 2 word (word-at-a-time C), 3 user (--memfn)"}
-#define TM_MEMFN_SIZES "1,32,1K,32K,1M"
+#define TM_MEMFN_SIZES "1,64,4K,1M"
 
 /* Pick the table the `impl` parameter names and check routine `fn` of it against the reference
  * semantics (tm_memfns_verify). TM_OK with *out set; tm_skip when the build has no such
