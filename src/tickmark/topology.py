@@ -17,9 +17,9 @@ whose OS reports nothing; the OS values are read separately and shown beside it.
   had to be replaced by the envelope). Each factor is in [0, 1].
 * The line size comes from `mem.lat_stride` (on its lower non-decreasing envelope, as above):
   the first stride whose pair costs LINE_RISE times the smallest strides (the second load
-  stopped hitting the line of the first). An adjacent-line prefetcher can hide part of that
-  step; the pair runs in DRAM (span 4x the largest cache found) where the prefetch has the
-  least time to arrive.
+  stopped hitting the line of the first). The pairs run in a span that misses L1 and hits L2
+  (8x the L1 found, at most half the L2): a miss to DRAM gives region prefetchers time to bring
+  the neighbouring lines before the dependent second load issues.
 * The TLB reach is the largest set at which 4 KiB pages cost no more than TLB_RISE over huge
   pages, with divergence after it.
 """
@@ -31,7 +31,7 @@ from pathlib import Path
 RISE_PER_OCTAVE = 1.2  # a step whose latency rises faster than this per octave of size is rising
 TRANSITION = 1.5       # a run of rising steps is a transition when it rises at least this much
 PLATEAU_OK = 1.1   # latency spread (half size .. size) that still counts as a flat plateau
-LINE_RISE = 1.25
+LINE_RISE = 1.15
 TLB_RISE = 1.12
 TLB_MIN = 1 << 20
 NICE = (1.0, 1.25, 1.5, 1.75)
@@ -171,7 +171,7 @@ def detect_line(points):
             persist = 1.0 if all(w >= LINE_RISE * base for w in later) else 0.5
             flat = max(below) / min(below)
             flat_s = 1.0 if flat <= 1.1 else _clamp(1 - (flat - 1.1) / 0.4)
-            conf = round(_clamp((jump - 1) / 0.6) * flat_s * persist, 2)
+            conf = round(_clamp((jump - 1) / 0.3) * flat_s * persist, 2)
             return {"bytes": s, "confidence": conf,
                     "why": f"pair cost x{jump:.2f} from stride {pts[i - 1][0]} to {s}"}
     return {"bytes": None, "confidence": 0.0, "why": "no stride up to the largest measured made the pair cost more"}
@@ -427,13 +427,11 @@ def measure(ctx, rounds=1, samples=7, max_size=None, refine=True, quiet=False, n
         while s <= cap:
             extra += [s]
             s *= 2
-    biggest = max([lv["size"] for lv in caches] + [16 << 20])
-    span = 4 * biggest
-    if avail:
-        span = min(span, _nice(avail // 4))
-    if max_size:
-        span = min(span, max_size)
-    span = max(span, 4 << 20)
+    # the line-size pairs: a span that misses L1 and hits L2 (see bench/mem/lat_stride.c)
+    l1 = caches[0]["size"] if caches else 32 << 10
+    span = 8 * l1
+    if len(caches) > 1:
+        span = max(4 * l1, min(span, _nice(caches[1]["size"] // 2)))
     params2 = [f"span={span}"]
     pats2 = ["mem.lat_stride"]
     if extra:

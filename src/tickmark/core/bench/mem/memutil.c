@@ -36,7 +36,9 @@ int tm_membuf_get(tm_ctx *ctx, tm_membuf *b, size_t bytes, int thp)
     if (thp > 0)
         b->p = (char *)(((uintptr_t)b->map + HUGE_ALIGN - 1) & ~(uintptr_t)(HUGE_ALIGN - 1));
     b->bytes = bytes;
-    if (thp >= 0 && tm_os_huge_advise(b->p, bytes, thp) != 0 && thp) {
+    /* a huge page needs the advice on a whole aligned 2 MiB range, also for a smaller set */
+    if (thp >= 0 && tm_os_huge_advise(b->p, thp > 0 ? b->map_bytes - HUGE_ALIGN : bytes, thp) != 0 &&
+        thp) {
         tm_membuf_put(b);
         return tm_skip(ctx, "transparent huge pages not available");
     }
