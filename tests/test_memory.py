@@ -305,7 +305,7 @@ def test_run_with_memfn_reports_failure_and_comparison(real, cli):
 
 @needs_cc
 def test_topology_json_stores_runs_and_separates_os_values(real, cli):
-    rc, out, err = cli("topology", "--json", "--max-size", "1M", "--samples", "3", "-q")
+    rc, out, err = cli("topology", "--json", "--max-size", "1M", "--rounds", "1", "--samples", "3", "-q")
     assert rc == 0, err
     doc = json.loads(out)
     assert set(doc) >= {"detected", "os", "comparison", "runs"}

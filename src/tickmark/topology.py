@@ -546,7 +546,8 @@ import click  # noqa: E402  (the command object, registered by cli.py)
 
 @click.command("topology")
 @click.option("--json", "as_json", is_flag=True, help="Detected and OS-reported values as JSON.")
-@click.option("--rounds", type=click.IntRange(1, 20), default=1, show_default=True, help="Rounds per sweep.")
+@click.option("--rounds", type=click.IntRange(1, 20), default=3, show_default=True,
+              help="Rounds per sweep (each a process; the minimum over all samples is used).")
 @click.option("--samples", type=click.IntRange(1, 1000), default=7, show_default=True, help="Samples per round.")
 @click.option("--max-size", metavar="SIZE", help="Largest working set (e.g. 64M); default: the sweep, "
               "bounded by a quarter of the available memory.")
