@@ -3,7 +3,7 @@
  * One operation is one load whose address is the value of the previous load (p = *p), over a
  * working set of `size` bytes cut into 32-byte slots linked in one random cycle (so consecutive
  * loads hit random lines in different pages, and prefetchers cannot guess the next address).
- * `thp` 1 advises transparent huge pages for the set (sets of 256 KiB and more; smaller ones are
+ * `thp` 1 advises transparent huge pages for the set (sets of 1 MiB and more; smaller ones are
  * covered by the TLB anyway and report skip), 0 advises against them. The difference between
  * the two is the cost of TLB misses.
  * Timed: the chase only. Not timed: mapping, touching and linking the set (setup). The chase
@@ -27,8 +27,8 @@ static int setup_lat_rand(tm_ctx *ctx)
     int rc;
     if (size < 2 * SLOT)
         return tm_fail(ctx, "size %ld is below %d bytes", (long)size, 2 * SLOT);
-    if (thp && size < (256 << 10))
-        return tm_skip(ctx, "huge pages are measured from 256 KiB on (the TLB covers smaller sets)");
+    if (thp && size < (1 << 20))
+        return tm_skip(ctx, "huge pages are measured from 1 MiB on (the TLB covers smaller sets)");
     rc = tm_membuf_get(ctx, &st.buf, (size_t)size, thp != 0);
     if (rc != TM_OK)
         return rc;
@@ -71,7 +71,7 @@ TM_BENCH(mem_lat_rand) = {
                         "384K,512K,768K,1M,1536K,2M,3M,4M,6M,8M,12M,16M,24M,32M,48M,64M,96M,"
                         "128M",
                 "working set in bytes"},
-               {"thp", "0,1", "1: transparent huge pages advised (sets >= 256 KiB), 0: advised off"}},
+               {"thp", "0,1", "1: transparent huge pages advised (sets >= 1 MiB), 0: advised off"}},
     .setup = setup_lat_rand,
     .run = run_lat_rand,
     .teardown = teardown_lat_rand,
