@@ -33,7 +33,7 @@ static void peer_source(int rfd, int wfd, unsigned chunk)
     uint64_t n;
     if (chunk > sizeof tp_buf)
         chunk = sizeof tp_buf;
-    while (tp_read_full(rfd, &n, sizeof n, sizeof n) == 0 && n) {
+    while (tp_read_full(rfd, &n, sizeof n, sizeof n, 1) == 0 && n) {
         while (n) {
             long w = tm_os_write(wfd, tp_buf, n < chunk ? (size_t)n : chunk);
             if (w <= 0)
@@ -91,7 +91,7 @@ void tp_pingpong(tm_ctx *ctx, int wfd, int rfd, uint64_t iters, unsigned div)
     }
 }
 
-int tp_read_full(int fd, void *buf, uint64_t n, unsigned chunk)
+int tp_read_full(int fd, void *buf, uint64_t n, unsigned chunk, int advance)
 {
     char *p = buf;
     while (n) {
@@ -99,7 +99,55 @@ int tp_read_full(int fd, void *buf, uint64_t n, unsigned chunk)
         if (r <= 0)
             return -1;
         n -= (uint64_t)r;
-        p += r;
+        if (advance)
+            p += r;
     }
     return 0;
+}
+
+int tp_link_open(tm_ctx *ctx, tp_link *l, int kind, int cpu, int mode, unsigned chunk)
+{
+    int a[2], b[2], close_fd[4] = {-1, -1, -1, -1};
+    int child_r, child_w;
+    l->pid = -1;
+    l->wfd = l->rfd = -1;
+    l->dgram = kind == TM_SOCK_UNIX_DGRAM || kind == TM_SOCK_UDP;
+    if (kind == TP_PIPE) {
+        if (tm_os_pipe(a) != 0)
+            return tm_fail(ctx, "pipe failed");
+        if (tm_os_pipe(b) != 0) {
+            tm_os_close(a[0]);
+            tm_os_close(a[1]);
+            return tm_fail(ctx, "pipe failed");
+        }
+        l->wfd = a[1];
+        l->rfd = b[0];
+        child_r = a[0];
+        child_w = b[1];
+        close_fd[0] = a[1];
+        close_fd[1] = b[0];
+    } else {
+        if (tm_os_sock_pair(kind, a) != 0)
+            return tm_fail(ctx, "cannot open a loopback socket pair of this kind");
+        l->wfd = l->rfd = a[0];
+        child_r = child_w = a[1];
+        close_fd[0] = a[0];
+    }
+    l->pid = tp_fork_peer(mode, child_r, child_w, cpu, close_fd, chunk);
+    tm_os_close(child_r);
+    if (child_w != child_r)
+        tm_os_close(child_w);
+    if (l->pid < 0) {
+        tp_link_close(l);
+        return tm_fail(ctx, "fork failed");
+    }
+    return TM_OK;
+}
+
+void tp_link_close(tp_link *l)
+{
+    if (l->wfd >= 0 || l->pid > 0)
+        tp_stop_peer(l->pid, l->wfd, l->rfd, l->dgram);
+    l->pid = -1;
+    l->wfd = l->rfd = -1;
 }

@@ -27,11 +27,25 @@ tm_os_pid tp_fork_peer(int mode, int rfd, int wfd, int cpu, const int close_fd[4
  * and reap the child. */
 void tp_stop_peer(tm_os_pid pid, int wfd, int rfd, int dgram);
 
+/* A channel to a peer process: TP_PIPE (two pipes) or a TM_SOCK_* kind (one socket pair). */
+enum { TP_PIPE = 0 };
+typedef struct {
+    tm_os_pid pid;
+    int wfd, rfd; /* our ends: write to the peer, read from it */
+    int dgram;
+} tp_link;
+
+/* Open the channel and fork the peer (mode TP_ECHO or TP_SOURCE) on CPU cpu. Returns TM_OK
+ * or a tm_fail() code; on failure whatever was opened is closed again. */
+int tp_link_open(tm_ctx *ctx, tp_link *l, int kind, int cpu, int mode, unsigned chunk);
+void tp_link_close(tp_link *l); /* stop the peer, close, reap; harmless when not open */
+
 /* iters round trips of one byte: write to wfd, read the answer from rfd. Each round trip is
  * timed with tm_ticks() and added to the histogram divided by div. tm_fail() on error. */
 void tp_pingpong(tm_ctx *ctx, int wfd, int rfd, uint64_t iters, unsigned div);
 
-/* Read exactly n bytes into buf, chunk bytes at most per read; 0 on success. */
-int tp_read_full(int fd, void *buf, uint64_t n, unsigned chunk);
+/* Read exactly n bytes, chunk bytes at most per read, into buf (advance 1) or each read over
+ * the start of buf (advance 0, for draining a stream); 0 on success. */
+int tp_read_full(int fd, void *buf, uint64_t n, unsigned chunk, int advance);
 
 #endif

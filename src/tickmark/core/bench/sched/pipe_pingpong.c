@@ -6,46 +6,22 @@
  * teardown. Each round trip is also timed alone (tm_ticks) into the histogram. */
 #include "../common/twoparty.h"
 
-typedef struct {
-    tm_os_pid pid;
-    int to_child, from_child;
-} pp_state;
-
-static pp_state pp;
+static tp_link pp;
 
 static int setup(tm_ctx *ctx)
 {
-    int mine, peer, a[2], b[2], r;
-    int close_fd[4];
+    int mine, peer, r;
     if ((r = tp_place(ctx, (int)tm_param(ctx, "cross"), &mine, &peer)) != TM_OK)
         return r;
-    if (tm_os_pipe(a) != 0)
-        return tm_fail(ctx, "pipe failed");
-    if (tm_os_pipe(b) != 0) {
-        tm_os_close(a[0]);
-        tm_os_close(a[1]);
-        return tm_fail(ctx, "pipe failed");
-    }
-    close_fd[0] = a[1];
-    close_fd[1] = b[0];
-    close_fd[2] = close_fd[3] = -1;
-    pp.pid = tp_fork_peer(TP_ECHO, a[0], b[1], peer, close_fd, 0);
-    tm_os_close(a[0]);
-    tm_os_close(b[1]);
-    pp.to_child = a[1];
-    pp.from_child = b[0];
     ctx->user = &pp;
-    if (pp.pid < 0)
-        return tm_fail(ctx, "fork failed");
-    return TM_OK;
+    return tp_link_open(ctx, &pp, TP_PIPE, peer, TP_ECHO, 0);
 }
 
-static void run(tm_ctx *ctx, uint64_t iters) { tp_pingpong(ctx, pp.to_child, pp.from_child, iters, 1); }
+static void run(tm_ctx *ctx, uint64_t iters) { tp_pingpong(ctx, pp.wfd, pp.rfd, iters, 1); }
 
 static void teardown(tm_ctx *ctx)
 {
-    if (ctx->user)
-        tp_stop_peer(pp.pid, pp.to_child, pp.from_child, 0);
+    tp_link_close(&pp);
     ctx->user = NULL;
 }
 
