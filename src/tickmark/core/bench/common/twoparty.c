@@ -50,7 +50,7 @@ tm_os_pid tp_fork_peer(int mode, int rfd, int wfd, int cpu, const int close_fd[4
     int i;
     if (pid != 0)
         return pid;
-    tm_os_child_init(parent);
+    tm_os_peer_init(parent);
     for (i = 0; i < 4; i++)
         if (close_fd[i] >= 0)
             tm_os_close(close_fd[i]);

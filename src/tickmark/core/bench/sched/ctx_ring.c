@@ -117,7 +117,7 @@ static int setup(tm_ctx *ctx)
         tm_os_pid parent = tm_os_getpid();
         rs.pid[i] = tm_os_fork();
         if (rs.pid[i] == 0) {
-            tm_os_child_init(parent);
+            tm_os_peer_init(parent);
             member(i, mine);
             tm_os_exit_now(0);
         }

@@ -33,7 +33,7 @@ void tm_os_spin_destroy(tm_os_spin *s);
 /* ---- processes (TM_REQ_PROCESSES, TM_REQ_EXEC) ---- */
 /* Call first thing in a forked child that outlives one operation: the child is killed when
  * its parent dies (PR_SET_PDEATHSIG on linux; elsewhere it relies on EOF of its pipes). */
-int tm_os_child_init(tm_os_pid parent);
+int tm_os_peer_init(tm_os_pid parent);
 tm_os_pid tm_os_getpid(void);
 /* Path of the running program, for re-executing it; NULL when the OS cannot tell. */
 const char *tm_os_self_exe(void);

@@ -5,7 +5,7 @@
 
 #include "tickmark/osal_prim.h"
 
-int tm_os_child_init(tm_os_pid parent)
+int tm_os_peer_init(tm_os_pid parent)
 {
     if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0)
         return -1;

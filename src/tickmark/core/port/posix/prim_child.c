@@ -3,7 +3,7 @@
  * program: children rely on EOF of their pipes, and re-exec benchmarks report skip. */
 #include "tickmark/osal_prim.h"
 
-int tm_os_child_init(tm_os_pid parent)
+int tm_os_peer_init(tm_os_pid parent)
 {
     (void)parent;
     return 0;
