@@ -310,7 +310,8 @@ int tm_run_one(const tm_instance *inst, const tm_options *opt, const tm_env *env
     }
     if (ctx.ops_per_iter == 0)
         ctx.ops_per_iter = 1;
-    tm_ctr_open();
+    if (!(b->flags & TM_F_NO_COUNTERS))
+        tm_ctr_open();
 
     iters = fixed_iters(inst, opt);
     if (!iters)

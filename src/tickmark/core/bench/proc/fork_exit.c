@@ -18,6 +18,6 @@ TM_BENCH(proc_fork_exit) = {
     .summary = "fork + child exit + wait",
     .unit = "process",
     .requires = TM_REQ_PROCESSES,
-    .flags = TM_F_BLOCKING | TM_F_SLOW,
+    .flags = TM_F_BLOCKING | TM_F_NO_COUNTERS | TM_F_SLOW,
     .run = run,
 };

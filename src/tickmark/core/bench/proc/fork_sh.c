@@ -28,7 +28,7 @@ TM_BENCH(proc_fork_sh) = {
     .summary = "fork + /bin/sh -c running a program that exits at once + wait",
     .unit = "process",
     .requires = TM_REQ_PROCESSES | TM_REQ_EXEC,
-    .flags = TM_F_BLOCKING | TM_F_SLOW,
+    .flags = TM_F_BLOCKING | TM_F_NO_COUNTERS | TM_F_SLOW,
     .setup = setup,
     .run = run,
 };

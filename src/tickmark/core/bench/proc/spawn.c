@@ -10,7 +10,7 @@ TM_BENCH(proc_spawn) = {
     .summary = "posix_spawn of a program that exits at once (the core itself) + wait",
     .unit = "process",
     .requires = TM_REQ_PROCESSES | TM_REQ_EXEC,
-    .flags = TM_F_BLOCKING | TM_F_SLOW,
+    .flags = TM_F_BLOCKING | TM_F_NO_COUNTERS | TM_F_SLOW,
     .setup = need_self_exe,
     .run = run,
 };

@@ -179,7 +179,7 @@ TM_BENCH(sched_ctx_ring) = {
     .summary = "token hop in a ring of processes on one CPU, each touching size KiB (lmbench lat_ctx); sub switch_derived = hop - in-process pipe+touch overhead (derived)",
     .unit = "hop",
     .requires = TM_REQ_PROCESSES | TM_REQ_PIPES,
-    .flags = TM_F_BLOCKING,
+    .flags = TM_F_BLOCKING | TM_F_NO_COUNTERS,
     .subs = "switch_derived,overhead",
     .params = {{"procs", "2,8,32", "processes in the ring, 2..96"},
                {"size", "0,16", "private data each process sums per hop, in KiB (0..64 typical)"}},

@@ -52,7 +52,7 @@ TM_BENCH(thread_create_join) = {
     .unit = "thread",
     .ops_per_iter = NTHREADS,
     .requires = TM_REQ_THREADS,
-    .flags = TM_F_BLOCKING,
+    .flags = TM_F_BLOCKING | TM_F_NO_COUNTERS,
     .subs = "create,join",
     .run = run,
 };
