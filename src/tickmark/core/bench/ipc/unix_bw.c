@@ -2,7 +2,8 @@
  * sends over a UNIX stream socket pair (lmbench bw_unix). Per batch we ask the child
  * (one 8-byte request) for exactly iters*msg bytes, which it writes in msg-byte writes, and
  * read them all in reads of up to msg bytes, so nothing sits in the buffers between batches.
- * The child runs on another CPU when there is one (the two sides overlap), else on ours.
+ * cross=1 puts the child on another CPU (the two sides overlap, every message may need a
+ * cross-CPU wake-up); cross=0 on ours (the writer fills the buffer, then the reader drains it).
  * Timed: the request, the writes, the reads and the copies. Not timed: set-up and teardown.
  * Headline: the best sample's bandwidth (bytes_per_op = msg). */
 #include "../common/twoparty.h"
@@ -18,7 +19,7 @@ static int setup(tm_ctx *ctx)
     int mine, peer, r;
     if (msg < 1 || msg > (int64_t)MAX_MSG)
         return tm_fail(ctx, "msg must be 1 .. 1M bytes");
-    if ((r = tp_place(ctx, tm_os_cpu_count() > 1, &mine, &peer)) != TM_OK)
+    if ((r = tp_place(ctx, (int)tm_param(ctx, "cross"), &mine, &peer)) != TM_OK)
         return r;
     ctx->bytes_per_op = (uint64_t)msg;
     ctx->user = &lk;
@@ -46,7 +47,7 @@ TM_BENCH(ipc_unix_bw) = {
     .requires = TM_REQ_PROCESSES | TM_REQ_SOCKETS,
     .flags = TM_F_BLOCKING | TM_F_NO_COUNTERS,
     .stat = TM_STAT_MAX_RATE,
-    .params = {{"msg", "64K", "message size in bytes (K/M suffixes), up to 1M"}},
+    .params = {{"msg", "64K", "message size in bytes (K/M suffixes), up to 1M"}, TP_CROSS_PARAM},
     .setup = setup,
     .run = run,
     .teardown = teardown,
