@@ -8,7 +8,8 @@
  * overhead of the same pipe write+read and array sum done inside one process (measured in
  * setup, median of 5 batches), i.e. lmbench's per-switch figure; it is derived, not measured,
  * and includes refilling the cache with the array when the ring's footprint exceeds it.
- * Sub-metric "overhead" is that subtracted part. */
+ * Sub-metric "overhead" is that subtracted part. The histogram holds, per lap of the token,
+ * the lap time divided by procs (the mean hop of that lap). */
 #include "../common/twoparty.h"
 
 #define MAX_PROCS 96
@@ -144,11 +145,13 @@ static void run(tm_ctx *ctx, uint64_t iters)
     uint64_t t0 = tm_now_ns(), i, ns, ovh;
     char c = 'x';
     for (i = 0; i < iters; i++) {
+        uint64_t l0 = tm_ticks();
         touch(rs.data, rs.words);
         if (tm_os_write(out, &c, 1) != 1 || tm_os_read(in, &c, 1) != 1) {
             tm_fail(ctx, "token ring broken");
             return;
         }
+        tm_hist_add(ctx, tm_ticks_to_ns(tm_ticks() - l0) / (uint64_t)rs.procs);
     }
     ns = tm_now_ns() - t0;
     ovh = iters * (uint64_t)rs.procs * rs.ovh_ps / 1000;
