@@ -161,6 +161,9 @@ def show(store, run, file=None):
         if need > con.width:
             con.width = need
         con.print(table)
+        if run.get("suite") == "rtos-study":
+            from . import rtos_study
+            rtos_study.show(results, con)
     else:
         con.print("(no results)")
     notes = run.get("notes") or {}

@@ -2,6 +2,8 @@
 
 SUITES = {
     "default": ["sys.*", "loop.control"],
+    "os": ["sched.*", "sync.*", "thread.*", "heap.*", "proc.*", "signal.*", "ipc.*", "fs.*", "timer.*"],
+    "rtos-study": ["heap.malloc_free_4", "sync.mutex", "thread.create_join", "sched.yield_switch"],
 }
 
 
