@@ -2,7 +2,8 @@
  * wait (lmbench lat_proc exec). The program is this core binary re-executed with
  * TICKMARK_EXIT_NOW=1, which exits 0 in a constructor before main(); so the figure includes
  * loading the core binary (its size and static/dynamic linking), not a hand-made tiny one.
- * A non-zero exit status (exec failed) fails the run. */
+ * A non-zero exit status (exec failed) fails the run. Timed: fork, exec, the child's start-up
+ * to the constructor, exit and wait. Not timed: the one trial exec in setup. */
 #include "proc_common.h"
 
 static tm_os_pid start(void)

@@ -6,7 +6,8 @@
  * therefore about period + mean lateness (more when periods were skipped). The
  * lateness itself is in the histogram (min, p50, p99, p99.9, max) and in the sub-metric
  * "late" (mean ns per wake-up). Unlike cyclictest we do not hold /dev/cpu_dma_latency at 0
- * (deep idle states stay allowed) and run one thread on the runner's CPU. */
+ * (deep idle states stay allowed) and run one thread on the runner's CPU. Timed: the sleeps and
+ * wake-ups themselves (that is the period). Not timed: nothing is set up beforehand. */
 #include "cyclic_common.h"
 
 static int setup(tm_ctx *ctx) { return cyclic_setup(ctx, 0); }

@@ -1,6 +1,7 @@
 /* timer.cyclic_rt — timer.cyclic at SCHED_FIFO priority 80 with memory locked (mlockall),
  * as cyclictest -p80 -m runs. Where real-time priority is not permitted, the benchmark says
- * so as its skip reason instead of measuring at normal priority under this name. */
+ * so as its skip reason instead of measuring at normal priority under this name. Timed: as in
+ * timer.cyclic. Not timed: raising the priority and locking memory (setup). */
 #include "cyclic_common.h"
 
 static int setup(tm_ctx *ctx) { return cyclic_setup(ctx, 1); }
