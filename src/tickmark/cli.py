@@ -178,13 +178,10 @@ def list_cmd(ctx, patterns, as_json):
 
 
 def _hello(argv):
-    """The hello record of the core (timer, cycles method, counters): from a one-sample run of the
-    cheapest benchmark (the core has no way to print hello alone)."""
+    """The hello record of the core: timer, cycles method, counters."""
     try:
-        names = [r["name"] for r in core_records(argv, ["list"]) if r.get("t") == "bench"]
-        pick = "loop.control" if "loop.control" in names else names[0]
-        recs = core_records(argv, ["run", pick, "--samples", "1", "--iters", "1", "--timeout", "10"], timeout=60)
-    except (TickmarkError, IndexError):
+        recs = core_records(argv, ["hello"], timeout=60)
+    except TickmarkError:
         return {}
     return next((r for r in recs if r.get("t") == "hello"), {})
 
@@ -215,6 +212,7 @@ def info(ctx, as_json):
                   f"{(fp.get('timer_overhead_ps') or 0) / 1000:.1f} ns, ticks {fp.get('ticks') or '?'}"),
         ("cycles", f"{fp.get('cycles_method') or 'none'} (fcore {(fp.get('fcore_khz') or 0) / 1000:.0f} MHz)"),
         ("counters", f"{fp.get('counters') or 'none'}; perf_event_paranoid={par if par is not None else '?'}"),
+        ("not supported", hello.get("counters_unsupported") or "-"),
         ("real-time prio", ("yes" if fp["rt_priority"]["allowed"] else "no") + f" ({fp['rt_priority']['why']})"),
         ("CPU affinity", f"yes, CPUs {fp['affinity']['cpus']}" if fp["affinity"]["available"] else "no"),
         ("frequency", f"governor {fp.get('governor') or 'unknown'}, boost {fp.get('boost')}"),
