@@ -275,6 +275,41 @@ def import_cmd(ctx, file):
     click.echo(f"imported as run {rid}" + (f" '{store.run(rid)['name']}'" if store.run(rid)["name"] else ""))
 
 
+@cli.command()
+@click.argument("runs", nargs=-1, metavar="RUN_A RUN_B [RUN_C...]")
+@click.option("--baseline", metavar="RUN", help="Compare every RUN against this run.")
+@click.option("--fail-above", metavar="PCT", help="Exit 1 if a benchmark is significantly slower than "
+              "the baseline by more than this (e.g. 5%).")
+@click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
+@click.option("--no-counters", is_flag=True, help="Leave out the counter table.")
+@click.pass_context
+def compare(ctx, runs, baseline, fail_above, fmt, no_counters):
+    """Compare runs (id, name, latest, or an exported JSON file): B/A ratio, CI, p, verdict.
+
+    The first run (or --baseline) is A; each other run is compared against it."""
+    from . import compare as cmp
+
+    threshold = cmp.parse_threshold(fail_above) if fail_above is not None else None
+    if threshold is not None and baseline is None and len(runs) < 2:
+        raise TickmarkError("--fail-above needs a baseline (--baseline RUN) and a run to check")
+    needs_store = any(not (r.endswith(".json") or os.path.isfile(r)) for r in runs + ((baseline,) if baseline else ()))
+    store = _store(ctx) if needs_store else None
+    sides, pairs = cmp.run_compare(store, list(runs), baseline)
+    if fmt == "json":
+        click.echo(json.dumps(cmp.to_json(sides, pairs), indent=1, sort_keys=True))
+    else:
+        cmp.render(sides, pairs, show_counters=not no_counters)
+    if threshold is not None:
+        bad = [(B.label, r, slow) for (A, B), res in pairs for r, slow in cmp.regressions(res, threshold)]
+        if bad:
+            worst = ", ".join(f"{r['key']}{' ' + r['metric'] if r['metric'] else ''} +{slow * 100:.1f}%"
+                              for _, r, slow in sorted(bad, key=lambda x: -x[2])[:5])
+            click.echo(f"tickmark: {len(bad)} regression(s) above {threshold * 100:g}% against "
+                       f"{sides[0].label}: {worst}", err=True)
+            sys.exit(1)
+        click.echo(f"tickmark: no regression above {threshold * 100:g}% against {sides[0].label}", err=True)
+
+
 def _error(msg, detail=""):
     msg = " ".join(str(msg).split("\n")[0].split()) if msg else "unknown error"
     click.echo(f"tickmark: error: {msg}", err=True)
