@@ -5,7 +5,7 @@ side by side; a geometric mean per family; and how many rounds would resolve wha
 Verdict (criterion's noise threshold with google/benchmark's U-test; see docs/compare.md):
   band = max(2 %, 2 x pooled round_cv)   (pooled = root mean square of the two sides' round_cv)
   faster/slower      p < 0.01 and the CI of B/A - 1 lies entirely outside +-band
-  no difference      the CI lies entirely inside +-band
+  no difference      the CI lies entirely inside +-band, and the band is at most 10 %
   inconclusive       otherwise
   too few samples    fewer than 9 samples on a side: no verdict is called
 The CI comes from a two-level bootstrap (rounds with replacement, then samples within each
@@ -27,6 +27,7 @@ BAND_ROUND_CV = 2.0
 N_BOOT = 2000
 SEED = 20240229
 MAX_ROUNDS_HINT = 1000
+MAX_SAME_BAND = 0.10  # "no difference" is not claimed when the noise band is wider than this
 
 FASTER, SLOWER, SAME, INCONCLUSIVE, FEW = (
     "faster", "slower", "no difference beyond noise", "inconclusive", "too few samples")
@@ -189,7 +190,7 @@ def compare_metric(a, ra, b, rb, higher_is_better=False, rng=None):
     if p < P_LIMIT and (lo > band or hi < -band):
         better = (effect > 0) == higher_is_better
         out["verdict"] = FASTER if better else SLOWER
-    elif lo >= -band and hi <= band:
+    elif lo >= -band and hi <= band and band <= MAX_SAME_BAND:
         out["verdict"] = SAME
     else:
         out["verdict"] = INCONCLUSIVE
@@ -338,6 +339,7 @@ def to_json(sides, pairs):
                   "name": s.run.get("name"), "variant": s.fingerprint.get("variant"),
                   "counters": counters.availability(s.hello)} for s in sides],
         "rule": {"min_samples": MIN_SAMPLES, "p_limit": P_LIMIT, "min_band": MIN_BAND,
+                 "max_same_band": MAX_SAME_BAND,
                  "band_round_cv": BAND_ROUND_CV, "bootstrap": N_BOOT},
         "comparisons": [],
     }
