@@ -295,13 +295,20 @@ def info(ctx, as_json):
 
 @cli.command()
 @click.argument("run_ref", default="latest", metavar="[RUN]")
+@click.option("--counters", "with_counters", is_flag=True, help="Also the counter-derived figures "
+              "(IPC, stalls, misses, task-clock, context switches, page faults per op).")
 @click.pass_context
-def show(ctx, run_ref):
+def show(ctx, run_ref, with_counters):
     """Show a stored run (latest by default; id or name)."""
     from . import report
 
     store = _store(ctx)
-    report.show(store, store.run(run_ref))
+    run_ = store.run(run_ref)
+    report.show(store, run_)
+    if with_counters:
+        from . import counters
+
+        counters.show(store, run_)
 
 
 @cli.command()

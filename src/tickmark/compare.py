@@ -194,7 +194,10 @@ def compare_metric(a, ra, b, rb, higher_is_better=False, rng=None):
         out["verdict"] = SAME
     else:
         out["verdict"] = INCONCLUSIVE
-        out["rounds_needed"] = rounds_needed(min(rounds_a, rounds_b), (hi - lo) / 2, effect, band)
+        if band > MAX_SAME_BAND and abs(effect) <= band:
+            out["note"] = f"noise band ±{band * 100:.0f}%: more rounds will not settle it"
+        else:
+            out["rounds_needed"] = rounds_needed(min(rounds_a, rounds_b), (hi - lo) / 2, effect, band)
     return out
 
 
@@ -417,8 +420,8 @@ def render(sides, pairs, file=None, show_counters=True):
             if verdict == INCONCLUSIVE and r.get("rounds_needed"):
                 rn = r["rounds_needed"]
                 verdict += f" (~{rn}{'+' if rn >= MAX_ROUNDS_HINT else ''} rounds)"
-            elif verdict == FEW:
-                verdict += f" ({r.get('note')})"
+            elif r.get("note"):
+                verdict += f" ({r['note']})"
             ci = r.get("ci")
             det = "/".join("-" if x is None else f"{x:.1f}%" for x in (r.get("det_a"), r.get("det_b")))
             t.add_row(name, fa(r["median_a"]), fa(r["median_b"]), f"{r['ratio']:.3f}",
