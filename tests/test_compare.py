@@ -43,8 +43,8 @@ def store(tmp_path):
     st.close()
 
 
-def rows_by_key(pair):
-    return {r["key"]: r for r in pair["rows"]}
+def rows_by_key(pair, metric=""):
+    return {r["key"]: r for r in pair["rows"] if r["metric"] == metric}
 
 
 def test_known_shift_is_called_slower(store):
@@ -57,8 +57,11 @@ def test_known_shift_is_called_slower(store):
         assert 1.2 < r["ratio"] < 1.4
         assert r["ci"][0] > 0.1 and r["p"] < 0.01
         assert cmp.multiple(r["ratio"]).endswith("slower")
+    tc = rows_by_key(pairs[0][1], cmp.TASK_CLOCK)  # on-CPU time from the task-clock counter
+    assert set(tc) == set(rows) and all(r["verdict"] == cmp.SLOWER for r in tc.values())
     fam = pairs[0][1]["families"]
-    assert set(fam) == {"sys", "cpu"} and 1.2 < fam["cpu"]["geomean_time_ratio"] < 1.4
+    assert set(fam) == {"sys", "cpu", "sys (task-clock)", "cpu (task-clock)"}
+    assert 1.2 < fam["cpu"]["geomean_time_ratio"] < 1.4
 
 
 def test_faster_and_bandwidth_direction():
@@ -164,7 +167,7 @@ def test_json_format_and_exported_file(tmp_path, capsys):
     # the exported file from "another machine" against a stored run
     assert _exit(["--store", db, "compare", "a", str(out), "--format", "json"]) == 0
     doc = json.loads(capsys.readouterr().out)
-    rows = doc["comparisons"][0]["rows"]
+    rows = [r for r in doc["comparisons"][0]["rows"] if r["metric"] == ""]
     assert {r["key"] for r in rows} == {"sys.a", "sys.b", "cpu.x", "cpu.y"}
     for r in rows:
         assert r["verdict"] == "slower" and 1.4 < r["ratio"] < 1.6

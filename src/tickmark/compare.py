@@ -82,14 +82,22 @@ def load(store, ref):
 
 
 # ---------------------------------------------------------------- statistics
+TASK_CLOCK = "task-clock"
+
+
 def metric_values(result, sub=""):
-    """Per-sample values of one metric (ns/op, or MB/s for bandwidth) and their rounds."""
+    """Per-sample values of one metric (ns/op, or MB/s for bandwidth) and their rounds.
+    sub "task-clock": on-CPU time per operation from the task-clock counter (time the process
+    was descheduled does not count, so it resolves CPU-bound differences on a busy machine)."""
     bpo = (result.get("meta") or {}).get("bytes_per_op", 0)
     bandwidth = not sub and result.get("stat") == "max" and bpo > 0
     vals, rounds = [], []
     for s in result.get("samples") or []:
         ops = s.get("ops")
-        x = s.get("ns") if not sub else (s.get("sub") or {}).get(sub)
+        if sub == TASK_CLOCK:
+            ops, x = s.get("ctr_ops"), (s.get("ctr") or {}).get("task_clock")
+        else:
+            x = s.get("ns") if not sub else (s.get("sub") or {}).get(sub)
         if not ops or x is None or x <= 0:
             continue
         per_op = x / ops
@@ -213,8 +221,12 @@ def multiple(ratio, higher_is_better=False):
 
 
 # ---------------------------------------------------------------- one pair of runs
-def _metrics(result):
+def _metrics(result, other=None):
     subs = [k for k in (result.get("stats") or {}) if k]
+    both = [r for r in (result, other) if r]
+    if both and all(any("task_clock" in (s.get("ctr") or {}) for s in (r.get("samples") or [])[:1])
+                    for r in both):
+        subs.append(TASK_CLOCK)
     return [""] + subs
 
 
@@ -242,7 +254,7 @@ def compare_pair(A, B, seed=SEED):
         ra, rb = A.results.get(key), B.results.get(key)
         any_r = ra or rb
         bench = any_r.get("bench") or key.split("[")[0]
-        for sub in (_metrics(ra) if ra else _metrics(rb)):
+        for sub in (_metrics(ra, rb) if ra else _metrics(rb)):
             row = {"key": key, "bench": bench, "metric": sub or "", "family": family(bench)}
             if not ra or not rb or ra["status"] != "ok" or rb["status"] != "ok":
                 miss = "A" if not ra else "B" if not rb else None
@@ -258,7 +270,9 @@ def compare_pair(A, B, seed=SEED):
             row["det_a"], row["det_b"] = _determinism(ra, sub), _determinism(rb, sub)
             flags = set(((ra.get("stats") or {}).get(sub) or {}).get("flags", [])) | \
                 set(((rb.get("stats") or {}).get(sub) or {}).get("flags", []))
-            row["unstable"] = "unstable" in flags
+            row["unstable"] = "unstable" in flags if sub != TASK_CLOCK else bool(
+                row.get("round_cv_a") and row.get("round_cv_b") and
+                max(row["round_cv_a"], row["round_cv_b"]) >= 0.10)
             if not sub:
                 row["counters_a"], row["counters_b"] = _counters(ra), _counters(rb)
             rows.append(row)
@@ -267,21 +281,23 @@ def compare_pair(A, B, seed=SEED):
 
 def families(rows):
     """Geometric mean per family of the time ratios B/A (bandwidth inverted, so that above 1
-    always means B is slower), over main metrics that are not flagged unstable."""
+    always means B is slower), over the main metrics that are not flagged unstable (over all of
+    them, marked so, when every one is unstable); task-clock rows get their own line."""
     out = {}
     for fam in sorted({r["family"] for r in rows}):
-        logs, verdicts = [], {}
-        for r in rows:
-            if r["family"] != fam or r["metric"] or r.get("ratio") is None or r.get("unstable"):
+        for metric, label in (("", fam), (TASK_CLOCK, f"{fam} ({TASK_CLOCK})")):
+            cand = [r for r in rows if r["family"] == fam and r["metric"] == metric and r.get("ratio")
+                    and not math.isnan(r["ratio"])]
+            stable = [r for r in cand if not r.get("unstable")]
+            use = stable or cand
+            if not use:
                 continue
-            ratio = r["ratio"]
-            if not ratio or math.isnan(ratio):
-                continue
-            logs.append(math.log(1 / ratio if r.get("unit") == "MB/s" else ratio))
-            verdicts[r["verdict"]] = verdicts.get(r["verdict"], 0) + 1
-        if logs:
-            out[fam] = {"geomean_time_ratio": math.exp(sum(logs) / len(logs)), "n": len(logs),
-                        "verdicts": verdicts}
+            logs = [math.log(1 / r["ratio"] if r.get("unit") == "MB/s" else r["ratio"]) for r in use]
+            verdicts = {}
+            for r in use:
+                verdicts[r["verdict"]] = verdicts.get(r["verdict"], 0) + 1
+            out[label] = {"geomean_time_ratio": math.exp(sum(logs) / len(logs)), "n": len(logs),
+                          "verdicts": verdicts, "all_unstable": not stable}
     return out
 
 
@@ -436,8 +452,9 @@ def render(sides, pairs, file=None, show_counters=True):
             how = "slower" if g > 1 else "faster"
             m = g if g >= 1 else 1 / g
             vs = ", ".join(f"{n} {v}" for v, n in sorted(f["verdicts"].items()))
-            con.print(f"  {fam}.*: geometric mean of time ratios B/A {g:.3f} ({m:.3g}× {how}) over "
-                      f"{f['n']} benchmarks ({vs})", markup=False)
+            what = "benchmarks, all unstable" if f.get("all_unstable") else "benchmarks"
+            con.print(f"  {fam}: geometric mean of time ratios B/A {g:.3f} ({m:.3g}× {how}) over "
+                      f"{f['n']} {what} ({vs})", markup=False)
 
 
 def _render_counters(con, A, B, res, plain):
