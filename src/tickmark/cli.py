@@ -325,6 +325,9 @@ def runs(ctx):
     for r in rows:
         when = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(r["started"]))
         what = r["suite"] and f"suite {r['suite']}" or " ".join(r["patterns"])
+        variant = (r.get("fingerprint") or {}).get("variant")
+        if variant:
+            what += f"  [{variant}]"
         click.echo(f"{r['id']:>4}  {when}  {r['status']:<10}  {r['n_results']:>4} results  "
                    f"{r['name'] or '-':<16}  {what}")
 

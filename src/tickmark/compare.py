@@ -126,9 +126,11 @@ def boot_medians(vals, rounds, rng, n_boot=N_BOOT):
     else:
         per = max(1, int(round(n / nr)))
         pick = rng.integers(0, nr, size=(n_boot, nr))
-        u = rng.random((n_boot, nr, per))
-        idx = (start[pick][..., None] + (u * count[pick][..., None]).astype(np.int64)).reshape(n_boot, -1)
-    return np.median(v[idx], axis=1)
+        off = rng.integers(0, count[pick][..., None], size=(n_boot, nr, per))
+        idx = (start[pick][..., None] + off).reshape(n_boot, -1)
+    x = np.sort(v[idx], axis=1)
+    m = x.shape[1]
+    return x[:, m // 2] if m % 2 else (x[:, m // 2 - 1] + x[:, m // 2]) / 2
 
 
 def mann_whitney(a, b):
