@@ -217,9 +217,10 @@ def multiple(ratio, higher_is_better=False):
         return "-"
     slower = (ratio > 1) != higher_is_better
     m = ratio if ratio >= 1 else 1 / ratio
-    if m < 1.0005:
+    if m < 1.005:
         return "1.00×"
-    return f"{m:.3g}× {'slower' if slower else 'faster'}"
+    txt = f"{m:.2f}" if m < 10 else f"{m:.1f}" if m < 100 else f"{m:.0f}"
+    return f"{txt}× {'slower' if slower else 'faster'}"
 
 
 # ---------------------------------------------------------------- one pair of runs
@@ -451,11 +452,9 @@ def render(sides, pairs, file=None, show_counters=True):
             _render_counters(con, A, B, res, plain)
         for fam, f in res["families"].items():
             g = f["geomean_time_ratio"]
-            how = "slower" if g > 1 else "faster"
-            m = g if g >= 1 else 1 / g
             vs = ", ".join(f"{n} {v}" for v, n in sorted(f["verdicts"].items()))
             what = "benchmarks, all unstable" if f.get("all_unstable") else "benchmarks"
-            con.print(f"  {fam}: geometric mean of time ratios B/A {g:.3f} ({m:.3g}× {how}) over "
+            con.print(f"  {fam}: geometric mean of time ratios B/A {g:.3f} ({multiple(g)}) over "
                       f"{f['n']} {what} ({vs})", markup=False)
 
 
