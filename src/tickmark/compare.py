@@ -106,6 +106,14 @@ def metric_values(result, sub=""):
     return np.asarray(vals, float), np.asarray(rounds), ("MB/s" if bandwidth else "ns/op")
 
 
+def determinism(vals, rounds):
+    """Largest distance of a round median from the overall median, in % (as stats.py)."""
+    med = float(np.median(vals))
+    if not med:
+        return None
+    return max(abs(float(np.median(vals[rounds == r])) - med) for r in np.unique(rounds)) / med * 100
+
+
 def _round_cv(vals, rounds):
     meds = [np.median(vals[rounds == r]) for r in np.unique(rounds)]
     if len(meds) < 2:
@@ -185,7 +193,8 @@ def compare_metric(a, ra, b, rb, higher_is_better=False, rng=None):
     band = max(MIN_BAND, BAND_ROUND_CV * pooled)
     rounds_a, rounds_b = len(np.unique(ra)), len(np.unique(rb))
     out.update(median_a=ma, median_b=mb, ratio=ratio, round_cv_a=cva, round_cv_b=cvb,
-               rounds_a=rounds_a, rounds_b=rounds_b, band=band)
+               rounds_a=rounds_a, rounds_b=rounds_b, band=band,
+               det_a=determinism(a, ra), det_b=determinism(b, rb))
     if len(a) < 2 or len(b) < 2:
         out.update(verdict=FEW, note=f"n={len(a)}/{len(b)}, need {MIN_SAMPLES}+ per side")
         return out
@@ -233,11 +242,6 @@ def _metrics(result, other=None):
     return [""] + subs
 
 
-def _determinism(result, sub=""):
-    d = (result.get("stats") or {}).get(sub) or {}
-    return d.get("determinism")
-
-
 def _counters(result):
     d = ((result.get("stats") or {}).get("") or {})
     if "counters" in d or "counters_per_op" in d:
@@ -270,7 +274,6 @@ def compare_pair(A, B, seed=SEED):
             vb, rdb, _ = metric_values(rb, sub)
             row["unit"] = unit
             row.update(compare_metric(va, rda, vb, rdb, unit == "MB/s", rng))
-            row["det_a"], row["det_b"] = _determinism(ra, sub), _determinism(rb, sub)
             flags = set(((ra.get("stats") or {}).get(sub) or {}).get("flags", [])) | \
                 set(((rb.get("stats") or {}).get(sub) or {}).get("flags", []))
             row["unstable"] = "unstable" in flags if sub != TASK_CLOCK else bool(
