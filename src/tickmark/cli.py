@@ -384,7 +384,7 @@ def compare(ctx, runs, baseline, fail_above, fmt, no_counters):
     threshold = cmp.parse_threshold(fail_above) if fail_above is not None else None
     if threshold is not None and baseline is None and len(runs) < 2:
         raise TickmarkError("--fail-above needs a baseline (--baseline RUN) and a run to check")
-    needs_store = any(not (r.endswith(".json") or os.path.isfile(r)) for r in runs + ((baseline,) if baseline else ()))
+    needs_store = not all(cmp.is_file_ref(r) for r in runs + ((baseline,) if baseline else ()))
     store = _store(ctx) if needs_store else None
     sides, pairs = cmp.run_compare(store, list(runs), baseline)
     if fmt == "json":

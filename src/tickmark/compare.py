@@ -60,11 +60,16 @@ def _label(run, fallback):
     return f"{base} ({variant})" if variant and variant != name else base
 
 
+def is_file_ref(ref):
+    """An argument that names an exported file rather than a stored run."""
+    return ref.endswith(".json") or os.path.sep in ref
+
+
 def load(store, ref):
     """A run by id, name or 'latest' from the store, or an exported JSON file -> Side."""
     from . import export
 
-    if ref.endswith(".json") or (os.path.sep in ref) or (os.path.isfile(ref) and not ref.isdigit()):
+    if is_file_ref(ref) or (store is None and os.path.isfile(ref)):
         doc = export.read_document(ref)
         run = doc["run"]
         results = {}
@@ -73,7 +78,12 @@ def load(store, ref):
         return Side(_label(run, os.path.basename(ref)), ref, run, results, source=f"file {ref}")
     if store is None:
         raise TickmarkError(f"no run '{ref}': not a file, and no store to look in")
-    run = store.run(ref)
+    try:
+        run = store.run(ref)
+    except TickmarkError:
+        if os.path.isfile(ref):  # not a run, but a file of that name
+            return load(None, ref)
+        raise
     results = {}
     for r in store.results(run["id"]):
         r = dict(r, samples=store.samples(r["id"]))
