@@ -259,6 +259,16 @@ def _counters(result):
     return counters.derived(result.get("samples") or [])
 
 
+def on_cpu(result):
+    """Median fraction of the wall time the process was on a CPU (task-clock / ns), for
+    single-thread direct-method instances (where both count the same batch); else None."""
+    if (result.get("meta") or {}).get("blocking"):
+        return None
+    fr = [s["ctr"]["task_clock"] / s["ns"] for s in result.get("samples") or []
+          if s.get("ns") and "task_clock" in (s.get("ctr") or {}) and s.get("ctr_ops") == s.get("ops")]
+    return float(np.median(fr)) if fr else None
+
+
 def family(bench):
     return bench.split(".", 1)[0]
 
@@ -291,6 +301,12 @@ def compare_pair(A, B, seed=SEED):
                 max(row["round_cv_a"], row["round_cv_b"]) >= 0.10)
             if not sub:
                 row["counters_a"], row["counters_b"] = _counters(ra), _counters(rb)
+                oa, ob = on_cpu(ra), on_cpu(rb)
+                if oa is not None and ob is not None:
+                    row["counters_a"]["on_cpu"], row["counters_b"]["on_cpu"] = oa, ob
+                    if min(oa, ob) < 0.9 and abs(oa - ob) > 0.1 and row.get("verdict") != FEW:
+                        row["note"] = (f"contention: on CPU {oa * 100:.0f}% of the time in A, "
+                                       f"{ob * 100:.0f}% in B; see the task-clock row")
             rows.append(row)
     return {"a": A.label, "b": B.label, "rows": rows, "families": families(rows)}
 
@@ -449,11 +465,11 @@ def render(sides, pairs, file=None, show_counters=True):
             unit = r.get("unit")
             fa = (lambda v: f"{_sig(v)} MB/s") if unit == "MB/s" else fmt_time
             verdict = r["verdict"]
-            if verdict == INCONCLUSIVE and r.get("rounds_needed"):
+            if r.get("note"):
+                verdict += f" ({r['note']})"
+            elif verdict == INCONCLUSIVE and r.get("rounds_needed"):
                 rn = r["rounds_needed"]
                 verdict += f" (~{rn}{'+' if rn >= MAX_ROUNDS_HINT else ''} rounds)"
-            elif r.get("note"):
-                verdict += f" ({r['note']})"
             ci = r.get("ci")
             det = "/".join("-" if x is None else f"{x:.1f}%" for x in (r.get("det_a"), r.get("det_b")))
             t.add_row(name, fa(r["median_a"]), fa(r["median_b"]), f"{r['ratio']:.3f}",
@@ -480,12 +496,12 @@ def _render_counters(con, A, B, res, plain):
     if not rows:
         con.print("  counters: none recorded")
         return
-    ratio_cols = [n for n in ("ipc", "stall_fe", "stall_be", "branch_miss_rate", "cache_miss_rate")
+    ratio_cols = [n for n in ("on_cpu", "ipc", "stall_fe", "stall_be", "branch_miss_rate", "cache_miss_rate")
                   if any(n in (r.get("counters_a") or {}) or n in (r.get("counters_b") or {}) for r in rows)]
     per_cols = [n for n in ("cache_misses", "task_clock", "context_switches", "page_faults")
                 if any(n in (r.get("counters_a") or {}).get("per_op", {}) or
                        n in (r.get("counters_b") or {}).get("per_op", {}) for r in rows)]
-    heads = {"ipc": "IPC", "stall_fe": "FE stall", "stall_be": "BE stall", "branch_miss_rate": "br-miss",
+    heads = {"on_cpu": "on-CPU", "ipc": "IPC", "stall_fe": "FE stall", "stall_be": "BE stall", "branch_miss_rate": "br-miss",
              "cache_miss_rate": "cache-miss", "cache_misses": "misses/op", "task_clock": "task-clock/op",
              "context_switches": "ctx-sw/op", "page_faults": "faults/op"}
     t = Table(box=box.ASCII2 if plain else box.SIMPLE_HEAD, pad_edge=False, show_edge=False,
@@ -504,7 +520,7 @@ def _render_counters(con, A, B, res, plain):
         t.add_row(r["key"], *cells)
     con.print(t)
     hw = [f"{s}: {av['hardware_status']}" for s, av in (("A", av_a), ("B", av_b))]
-    if not ratio_cols:
+    if not [c for c in ratio_cols if c != "on_cpu"]:
         con.print(f"  hardware counters (IPC, stalls, branch and cache misses): {'; '.join(hw)}", markup=False)
     mux = [r["key"] for r in rows if (r.get("counters_a") or {}).get("multiplexed") or
            (r.get("counters_b") or {}).get("multiplexed")]
