@@ -77,8 +77,11 @@ def compiler_version(cc_argv):
     return text
 
 
-def build_core(cc=None, cflags=None, memfn=None, cross_compile=None, ldflags=None, quiet=True):
-    """Build (or reuse) tickmark-core for this compiler and flags -> BuildInfo."""
+def build_core(cc=None, cflags=None, memfn=None, cross_compile=None, ldflags=None, extra_srcs=()):
+    """Build (or reuse) tickmark-core for this compiler and flags -> BuildInfo.
+
+    memfn: a C/asm file with tm_user_* memory routines (make MEMFN=); extra_srcs: more source
+    files to link in (make EXTRA_SRCS=). Both are part of the cache key, path and content."""
     src = core_dir()
     cross_compile = cross_compile if cross_compile is not None else os.environ.get("CROSS_COMPILE", "")
     cc = cc or os.environ.get("CC") or (cross_compile + "gcc" if cross_compile else "cc")
@@ -94,13 +97,8 @@ def build_core(cc=None, cflags=None, memfn=None, cross_compile=None, ldflags=Non
     h = hashlib.sha256()
     for part in (version, cc, cflags, ldflags, cross_compile):
         h.update(part.encode() + b"\0")
-    memfn_path = ""
-    if memfn:
-        mp = Path(memfn).resolve()
-        if not mp.is_file():
-            raise TickmarkError(f"memfn file {memfn} does not exist")
-        memfn_path = str(mp)
-        h.update(memfn_path.encode() + b"\0" + mp.read_bytes() + b"\0")
+    memfn_path = _hash_file(h, memfn, "memfn") if memfn else ""
+    extra = [_hash_file(h, f, "extra source") for f in extra_srcs]
     for p in source_files(src):
         h.update(str(p.relative_to(src)).encode() + b"\0" + p.read_bytes() + b"\0")
     digest = h.hexdigest()[:20]
@@ -108,25 +106,35 @@ def build_core(cc=None, cflags=None, memfn=None, cross_compile=None, ldflags=Non
     out = cache_root() / digest
     binary = out / BINARY
     if not (binary.is_file() and os.access(binary, os.X_OK)):
-        _make(src, out, cc, cflags, ldflags, cross_compile, memfn_path)
+        _make(src, out, cc, cflags, ldflags, cross_compile, memfn_path, extra)
     return BuildInfo(binary=str(binary), cc=cc, cc_version=version.splitlines()[0] if version else "",
                      cflags=cflags, hash=digest, binary_sha256=sha256_file(binary),
                      ldflags=ldflags, cross_compile=cross_compile, memfn=memfn_path)
 
 
-def _make(src, out, cc, cflags, ldflags, cross_compile, memfn_path):
+def _hash_file(h, path, what):
+    p = Path(path).resolve()
+    if not p.is_file():
+        raise TickmarkError(f"{what} file {path} does not exist")
+    h.update(str(p).encode() + b"\0" + p.read_bytes() + b"\0")
+    return str(p)
+
+
+def _make(src, out, cc, cflags, ldflags, cross_compile, memfn_path, extra=()):
     """Build into a private folder, then move it into place (safe against concurrent builds)."""
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.parent / f"{out.name}.tmp{os.getpid()}"
     shutil.rmtree(tmp, ignore_errors=True)
     tmp.mkdir()
-    cmd = ["make", "-C", str(src), f"O={tmp}", f"CC={cc}", f"CFLAGS={cflags}"]
+    cmd = ["make", f"-j{os.cpu_count() or 1}", "-C", str(src), f"O={tmp}", f"CC={cc}", f"CFLAGS={cflags}"]
     if ldflags:
         cmd.append(f"LDFLAGS={ldflags}")
     if cross_compile:
         cmd.append(f"CROSS_COMPILE={cross_compile}")
     if memfn_path:
         cmd.append(f"MEMFN={memfn_path}")
+    if extra:
+        cmd.append("EXTRA_SRCS=" + " ".join(extra))
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode != 0 or not (tmp / BINARY).is_file():
         shutil.rmtree(tmp, ignore_errors=True)

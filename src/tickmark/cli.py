@@ -32,7 +32,10 @@ def _core(ctx, cc=None, cflags=None, memfn=None):
         argv = shlex.split(given)
         if not argv or not (os.path.isfile(argv[0]) or _which(argv[0])):
             raise TickmarkError(f"core binary '{given}' not found")
-        return argv, None
+        from .build import sha256_file
+
+        exe = argv[-1] if len(argv) > 1 and os.path.isfile(argv[-1]) else (_which(argv[0]) or argv[0])
+        return argv, {"binary": exe, "binary_sha256": sha256_file(exe), "prebuilt": True}
     from .build import build_core
 
     b = build_core(cc=cc, cflags=cflags, memfn=memfn)
@@ -119,7 +122,12 @@ def run(ctx, patterns, suite, rounds, max_rounds, samples, sample_ms, seed, para
     if name and store.name_taken(name):
         raise TickmarkError(f"a run named '{name}' exists already (choose another --name)")
     argv, build = _core(ctx, cc, cflags, memfn)
-    check_patterns(argv, pats)
+    benches = check_patterns(argv, pats)
+    chosen = [b for b in benches if any(fnmatch.fnmatchcase(b["name"], p) for p in pats)]
+    for p in params:
+        pname = p.split("=", 1)[0]
+        if not any(pname == d.get("name") for b in chosen for d in b.get("params", [])):
+            raise TickmarkError(f"--param {pname}: no selected benchmark has a parameter '{pname}'")
     cfg = RunConfig(patterns=pats, rounds=rounds, max_rounds=max_rounds, samples=samples,
                     sample_ms=sample_ms, seed=seed, params=list(params), timeout=timeout, name=name,
                     suite=suite, quiet=quiet)
@@ -218,6 +226,13 @@ def matrix(ctx, patterns, suite, ccs, cflags_list, memfns, rounds, max_rounds, s
         sys.exit(1)
 
 
+@cli.command()
+def suites():
+    """List the named suites and their patterns."""
+    for name in sorted(SUITES):
+        click.echo(f"{name:<12}  {' '.join(SUITES[name])}")
+
+
 @cli.command("list")
 @click.argument("patterns", nargs=-1)
 @click.option("--json", "as_json", is_flag=True, help="Print the bench records as JSON.")
@@ -245,9 +260,9 @@ def list_cmd(ctx, patterns, as_json):
 
 
 def _hello(argv):
-    """The hello record of a run that selects nothing (timer, cycles method, counters)."""
+    """The hello record of the core: timer, cycles method, counters."""
     try:
-        recs = core_records(argv, ["run", "--samples", "1", "tickmark-info-selects-nothing"], timeout=60)
+        recs = core_records(argv, ["hello"], timeout=60)
     except TickmarkError:
         return {}
     return next((r for r in recs if r.get("t") == "hello"), {})
@@ -279,6 +294,7 @@ def info(ctx, as_json):
                   f"{(fp.get('timer_overhead_ps') or 0) / 1000:.1f} ns, ticks {fp.get('ticks') or '?'}"),
         ("cycles", f"{fp.get('cycles_method') or 'none'} (fcore {(fp.get('fcore_khz') or 0) / 1000:.0f} MHz)"),
         ("counters", f"{fp.get('counters') or 'none'}; perf_event_paranoid={par if par is not None else '?'}"),
+        ("not supported", hello.get("counters_unsupported") or "-"),
         ("real-time prio", ("yes" if fp["rt_priority"]["allowed"] else "no") + f" ({fp['rt_priority']['why']})"),
         ("CPU affinity", f"yes, CPUs {fp['affinity']['cpus']}" if fp["affinity"]["available"] else "no"),
         ("frequency", f"governor {fp.get('governor') or 'unknown'}, boost {fp.get('boost')}"),

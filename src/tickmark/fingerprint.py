@@ -58,9 +58,13 @@ def governor_and_boost():
 
 
 def virtualization():
-    v = _cmd(["systemd-detect-virt"])
-    if v:
-        return v
+    vm = _cmd(["systemd-detect-virt", "--vm"])
+    ct = _cmd(["systemd-detect-virt", "--container"])
+    if vm or ct:
+        vm, ct = vm or "none", ct or "none"
+        if ct == "none":
+            return vm
+        return ct if vm == "none" else f"{vm} ({ct})"
     if "hypervisor" in cpuinfo().get("flags", "").split():
         vendor = _read("/sys/class/dmi/id/sys_vendor", "")
         return f"hypervisor ({vendor})" if vendor else "hypervisor"
@@ -138,7 +142,11 @@ def collect(build=None, hello=None):
         "ticks_khz": hello.get("ticks_khz"),
         "fcore_khz": hello.get("fcore_khz"),
         "cycles_method": hello.get("cycles", "none") if hello else None,
-        "counters": hello.get("counters"),
+        "counters": ",".join(hello["counters"]) if isinstance(hello.get("counters"), list) else hello.get("counters"),
+        "counters_unsupported": hello.get("counters_unsupported"),
+        "kernel_excluded": hello.get("kernel_excluded"),
+        "loop_overhead_ps": hello.get("loop_overhead_ps"),
+        "target": hello.get("target") or hello.get("arch"),
         "perf_event_paranoid": int(paranoid) if paranoid and paranoid.lstrip("-").isdigit() else None,
         "governor": gov,
         "boost": boost,
@@ -174,6 +182,9 @@ def env_flags(fp):
         flags.append("virtualized")
     if (fp.get("governor") not in (None, "performance")) or fp.get("boost"):
         flags.append("freq-scaling")
-    if fp.get("cycles_method") == "perf" and (fp.get("perf_event_paranoid") or 0) >= 2:
+    excluded = fp.get("kernel_excluded")
+    if excluded is None:
+        excluded = (fp.get("perf_event_paranoid") or 0) >= 2
+    if fp.get("cycles_method") == "perf" and excluded:
         flags.append("kernel-excluded")
     return flags

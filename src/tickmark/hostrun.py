@@ -5,7 +5,6 @@ frozen (`--iters KEY=N`) and a fresh seed (the core shuffles the order by it). E
 separate process. Afterwards, instances whose round-to-round CV is above 3 % get extra rounds (only
 those instances), up to max_rounds, within a time budget.
 """
-import os
 import random
 import re
 import signal
@@ -168,6 +167,8 @@ class HostRun:
         self.notes["malformed"] += core.parser.malformed
         if rnd == 1 and saw_bye and "instances" in bye:
             self.notes["planned"] = bye["instances"]
+        if rnd == 1 and rc == 2 and not self.hello:  # the core refused its command line
+            raise TickmarkError(f"tickmark-core refused the run: {last_err or 'bad usage'}")
         if rc != 0 or not saw_bye:
             how = f"was killed by signal {-rc}" if rc < 0 else f"exited with status {rc}"
             msg = f"round {rnd}: tickmark-core {how}" + ("" if saw_bye else " without finishing (no 'bye')")
@@ -248,6 +249,10 @@ class HostRun:
                 self._extend(c.rounds + 1, time.monotonic() - t0)
             self.notes.pop("round_in_progress", None)
             self.store.update_run(self.run_id, status="complete", finished=time.time(), notes=self.notes)
+        except TickmarkError:
+            if not self.store.results(self.run_id):  # nothing measured: leave no empty run behind
+                self.store.delete_run(self.run_id)
+            raise
         except KeyboardInterrupt:
             if getattr(self, "_core", None):
                 self._core.stop()
@@ -268,13 +273,13 @@ class HostRun:
 
     def _extend(self, rnd, base_s):
         """Extra rounds for the instances whose round-to-round CV is above 3 %, worst first."""
-        budget = self.cfg.budget_s if self.cfg.budget_s is not None else base_s
+        budget = self.cfg.budget_s if self.cfg.budget_s is not None else max(base_s, 5.0)
         spent = 0.0
         extra = {}
         while rnd <= self.cfg.max_rounds:
             cvs = self._round_cv()
             noisy = sorted((k for k, v in cvs.items() if v > NOISY_ROUND_CV), key=lambda k: -cvs[k])
-            chosen, cost = [], 0.5  # process start and calibration of the clock
+            chosen, cost = [], 0.2  # process start and the core's own start-up calibration
             for k in noisy:
                 k_cost = self.wall_ns.get(k, 1e9) / 1e9
                 if spent + cost + k_cost <= budget:
@@ -327,4 +332,7 @@ class Progress:
 
     def advance(self, key, rnd):
         if self.task is not None:
+            task = next(t for t in self.rp.tasks if t.id == self.task)
+            if task.total is not None and task.completed + 1 > task.total:  # sweeps: more instances
+                self.rp.update(self.task, total=task.completed + 1)
             self.rp.update(self.task, advance=1, description=f"round {rnd}: {key}")

@@ -147,6 +147,11 @@ class Matrix:
             for c in self.cells:
                 c.run.notes.pop("round_in_progress", None)
                 self.store.update_run(c.run.run_id, status="complete", finished=time.time(), notes=c.run.notes)
+        except TickmarkError:
+            for c in self.cells:  # nothing measured: leave no empty run behind
+                if c.run.run_id is not None and not self.store.results(c.run.run_id):
+                    self.store.delete_run(c.run.run_id)
+            raise
         except KeyboardInterrupt:
             for c in self.cells:
                 if getattr(c.run, "_core", None):
@@ -158,7 +163,7 @@ class Matrix:
     def _extend(self, rnd, base_s):
         """Extra rounds (interleaved too) for the instances whose round-to-round CV is above 3 %,
         within as much time again as the base rounds took."""
-        budget = self.cfg.budget_s if self.cfg.budget_s is not None else base_s
+        budget = self.cfg.budget_s if self.cfg.budget_s is not None else max(base_s, 5.0)
         spent = 0.0
         while rnd <= self.cfg.max_rounds:
             did = False
@@ -166,7 +171,7 @@ class Matrix:
                 hr = c.run
                 cvs = hr._round_cv()
                 noisy = sorted((k for k, v in cvs.items() if v > NOISY_ROUND_CV), key=lambda k: -cvs[k])
-                chosen, cost = [], 0.5
+                chosen, cost = [], 0.2  # process start and the core's own start-up calibration
                 for k in noisy:
                     k_cost = hr.wall_ns.get(k, 1e9) / 1e9
                     if spent + cost + k_cost <= budget:

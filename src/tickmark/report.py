@@ -5,8 +5,13 @@ import time
 
 from rich import box
 from rich.console import Console
+from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
+
+
+# Short tags of the cycles methods for the table (the header names the method in full).
+METHOD_TAG = {"calibrated-freq": "cal", "perf": "perf", "pmu": "pmu", "none": ""}
 
 
 def fmt_time(ns):
@@ -69,11 +74,17 @@ def header_lines(run):
     lines.append(
         f"{fp.get('cpu_model', '?')} ({fp.get('arch', '?')}, {fp.get('cpus_online', '?')} cpus) | "
         f"kernel {fp.get('kernel', '?')} | {fp.get('compiler') or '?'} {fp.get('cflags') or ''} | "
-        f"timer {timer} | cycles {fp.get('cycles_method') or 'none'} | "
+        f"timer {timer} | cycles {_method(fp.get('cycles_method'))} | "
         f"virt {fp.get('virtualization', '?')}")
     if fp.get("flags"):
         lines.append("on every result: " + ", ".join(fp["flags"]))
     return lines
+
+
+def _method(m):
+    m = m or "none"
+    tag = METHOD_TAG.get(m)
+    return f"{m} ({tag})" if tag and tag != m else m
 
 
 def incomplete_line(run, n_results):
@@ -84,12 +95,13 @@ def incomplete_line(run, n_results):
     of = f" of {planned}" if planned else ""
     rnd = notes.get("round_in_progress")
     where = f" in round {rnd}" if rnd else ""
-    how = "interrupted" if run["status"] == "incomplete" else "still running or killed"
-    return f"INCOMPLETE ({how}): stopped{where} after {n_results}{of} instances"
+    how = "interrupted" if run["status"] == "incomplete" else "killed or still running"
+    return f"INCOMPLETE: {how}{where} after {n_results}{of} instances"
 
 
 def build_table(results, env_flags=(), plain=False):
-    t = Table(box=box.ASCII2 if plain else box.SIMPLE_HEAD, pad_edge=False, show_edge=False, header_style=None if plain else "bold")
+    t = Table(box=box.ASCII2 if plain else box.SIMPLE_HEAD, pad_edge=False, show_edge=False,
+              padding=(0, 1), header_style=None if plain else "bold")
     for col, just in (("benchmark", "left"), ("value", "right"), ("cycles/op", "right"),
                       ("ops/s", "right"), ("±CI", "right"), ("rcv", "right"),
                       ("round-cv", "right"), ("det", "right"), ("flags", "left")):
@@ -123,7 +135,7 @@ def _order(r):
 
 def _cells(d, env_flags):
     cyc = d.get("cycles_per_op")
-    cyc_s = "-" if cyc is None else f"{_sig(cyc)} ({d.get('cycles_method', '?')})"
+    cyc_s = "-" if cyc is None else f"{_sig(cyc)} {METHOD_TAG.get(d.get('cycles_method'), d.get('cycles_method'))}"
     flags = [f for f in d.get("flags", []) if f not in env_flags]
     return (fmt_value(d), cyc_s, fmt_rate(d.get("ops_per_s")), "±" + fmt_pct(ci_pct(d)) if ci_pct(d) is not None else "-",
             fmt_pct(d.get("rcv")), fmt_pct(d.get("round_cv")),
@@ -143,7 +155,12 @@ def show(store, run, file=None):
         con.print(Text(inc, style=None if plain else "bold red"))
     if results:
         fp = run.get("fingerprint") or {}
-        con.print(build_table(results, fp.get("flags") or [], plain))
+        table = build_table(results, fp.get("flags") or [], plain)
+        # never cut numbers: on a narrow terminal let the lines run long rather than truncate
+        need = Measurement.get(con, con.options.update_width(1000), table).maximum
+        if need > con.width:
+            con.width = need
+        con.print(table)
     else:
         con.print("(no results)")
     notes = run.get("notes") or {}

@@ -102,7 +102,7 @@ def hist_percentiles(hists):
     return out
 
 
-def flags_for(d, retaken=False, extended=True):
+def flags_for(d, preempted=False, extended=True):
     """Noise flags of one metric's distribution `d` (see module doc for thresholds)."""
     flags = []
     if d["rcv"] is not None and d["rcv"] >= UNSTABLE_RCV:
@@ -113,7 +113,7 @@ def flags_for(d, retaken=False, extended=True):
     far = med and (abs(d["min"] - med) / med >= OUTLIER_FAR or abs(d["max"] - med) / med >= OUTLIER_FAR)
     if far or (mad > 0 and max(abs(d["max"] - med), abs(d["min"] - med)) > OUTLIER_MADS * mad):
         flags.append("outliers")
-    if retaken:
+    if preempted:
         flags.append("preempted")
     if d["n"] < FEW_SAMPLES:
         flags.append("few-samples")
@@ -135,12 +135,17 @@ def summarize(samples, stat="median", bytes_per_op=0, hists=(), cycles_method="n
               env_flags=(), extended=True):
     """Statistics of one instance: {"": main metric, "<sub>": ...} -> dict of stats.
 
-    samples: dicts with round, ops, ns and optionally cyc, retaken, sub {name: ns}, ctr {name: n}.
+    samples: dicts with round, ops, ns and optionally cyc, retaken, nivcsw, cpu0, cpu1, sub {name: ns},
+    ctr {name: n}, ctr_ops.
     """
     good = [s for s in samples if s.get("ops") and s.get("ns") is not None and s["ns"] > 0]
     if not good:
         return {}
-    retaken = any(s.get("retaken") for s in good)
+    # A sample hit by a context switch or a migration is taken again once by the core (retaken=1);
+    # `preempted` means the second attempt was hit as well (methodology: preempted flag).
+    retaken = [s for s in good if s.get("retaken")]
+    preempted = any(s.get("nivcsw", 0) > 0 or s.get("cpu0", 0) != s.get("cpu1", 0) for s in retaken)
+    multiplexed = any(s.get("multiplexed") for s in good)
     bandwidth = stat == "max" and bytes_per_op > 0
     out = {}
 
@@ -172,7 +177,8 @@ def summarize(samples, stat="median", bytes_per_op=0, hists=(), cycles_method="n
     if h:
         d["hist"] = h
     env = [f for f in env_flags if f != "kernel-excluded" or d.get("cycles_method") == "perf"]
-    d["flags"] = flags_for(d, retaken, extended) + env
+    d["retaken"] = len(retaken)
+    d["flags"] = flags_for(d, preempted, extended) + (["multiplexed"] if multiplexed else []) + env
     out[""] = d
 
     sub_names = []

@@ -143,6 +143,10 @@ class Store:
         vals = [_dump(v) if k in _JSON_COLS else v for k, v in fields.items()]
         self._x(f"UPDATE runs SET {sets} WHERE id = ?", (*vals, run_id))
 
+    def delete_run(self, run_id):
+        with self.transaction():
+            self._x("DELETE FROM runs WHERE id = ?", (run_id,))
+
     def run(self, ref):
         """A run by numeric id, name, or 'latest' -> dict; TickmarkError if none."""
         ref = str(ref)
