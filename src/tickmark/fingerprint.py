@@ -157,8 +157,8 @@ def collect(build=None, hello=None):
         "loadavg": _read("/proc/loadavg"),
     }
     fp["memfn"] = os.path.basename((build or {}).get("memfn") or "") or hello.get("memfn") or None
-    fp["variant"] = (build or {}).get("variant") or variant_label(fp.get("cc") or " ".join((hello.get("cc") or "").split()[:1]),
-                                                                  fp.get("cflags"), fp["memfn"])
+    cc_name = fp.get("cc") or " ".join((hello.get("cc") or "").split()[:1])
+    fp["variant"] = (build or {}).get("variant") or variant_label(cc_name, fp.get("cflags"), fp["memfn"])
     fp["flags"] = env_flags(fp)
     return fp
 
