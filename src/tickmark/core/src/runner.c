@@ -12,6 +12,7 @@ typedef struct tm_measure {
     int64_t cyc;                 /* net cycles (perf), or -1 */
     uint64_t ctr[TM_CTR_MAX];    /* counter deltas over the whole measurement */
     uint64_t ctr_ops;            /* operations done while the counters counted */
+    int multiplexed;             /* an event did not count all the time during a batch */
 } tm_measure;
 
 static uint64_t sub_sat(uint64_t a, uint64_t b) { return a > b ? a - b : 0; }
@@ -45,8 +46,10 @@ static void measure(tm_ctx *ctx, uint64_t iters, const tm_env *env, int want_ctr
     memset(m, 0, sizeof *m);
     m->cyc = -1;
     if (differential(b)) {
-        uint64_t t1 = time_batch(ctx, b->run, iters, env, nctr ? d1 : NULL);
-        uint64_t t2 = time_batch(ctx, b->run_x2, iters, env, nctr ? d2 : NULL);
+        uint64_t t1 = time_batch(ctx, b->run, iters, env, nctr ? d1 : NULL), t2;
+        m->multiplexed = nctr ? tm_ctr_multiplexed() : 0;
+        t2 = time_batch(ctx, b->run_x2, iters, env, nctr ? d2 : NULL);
+        m->multiplexed |= nctr ? tm_ctr_multiplexed() : 0;
         m->ns = sub_sat(t2, t1);
         m->ctr_ops = 3 * iters * ctx->ops_per_iter;
         for (i = 0; i < nctr; i++)
@@ -55,6 +58,7 @@ static void measure(tm_ctx *ctx, uint64_t iters, const tm_env *env, int want_ctr
             m->cyc = (int64_t)d2[cyc_idx] - (int64_t)d1[cyc_idx];
     } else {
         uint64_t t = time_batch(ctx, b->run, iters, env, nctr ? d1 : NULL);
+        m->multiplexed = nctr ? tm_ctr_multiplexed() : 0;
         m->ns = (b->flags & TM_F_CONTROL) ? t : sub_sat(t, iters * env->loop_overhead_ps / 1000);
         m->ctr_ops = iters * ctx->ops_per_iter;
         for (i = 0; i < nctr; i++)
@@ -192,7 +196,7 @@ static void emit_sample(tm_ctx *ctx, int idx, uint64_t iters, const tm_measure *
         for (i = 0; i < nctr; i++)
             tm_json_uint(&j, tm_ctr_name(i), m->ctr[i]);
         tm_json_close(&j, '}');
-        tm_json_int(&j, "multiplexed", tm_ctr_multiplexed());
+        tm_json_int(&j, "multiplexed", m->multiplexed);
     }
     tm_json_end(&j, stdout);
 }
