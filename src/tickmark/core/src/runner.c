@@ -162,6 +162,8 @@ static void emit_meta(tm_ctx *ctx, uint64_t iters, uint64_t calib_ns, const tm_e
 typedef struct tm_sample_side {
     long nivcsw, minflt;
     int cpu0, cpu1, retaken;
+    int have_usage;    /* usage below is valid (used when no perf counters are open) */
+    tm_os_usage usage; /* deltas over the sample */
 } tm_sample_side;
 
 static void emit_sample(tm_ctx *ctx, int idx, uint64_t iters, const tm_measure *m, const tm_sample_side *side)
@@ -197,6 +199,14 @@ static void emit_sample(tm_ctx *ctx, int idx, uint64_t iters, const tm_measure *
             tm_json_uint(&j, tm_ctr_name(i), m->ctr[i]);
         tm_json_close(&j, '}');
         tm_json_int(&j, "multiplexed", m->multiplexed);
+    } else if (side->have_usage) { /* software counters from getrusage, for the whole process */
+        tm_json_uint(&j, "ctr_ops", m->ctr_ops);
+        tm_json_str(&j, "ctr_src", "rusage");
+        tm_json_open(&j, "ctr", '{');
+        tm_json_uint(&j, "task_clock", side->usage.cpu_ns);
+        tm_json_uint(&j, "context_switches", side->usage.switches);
+        tm_json_uint(&j, "page_faults", side->usage.faults);
+        tm_json_close(&j, '}');
     }
     tm_json_end(&j, stdout);
 }
@@ -334,12 +344,20 @@ int tm_run_one(const tm_instance *inst, const tm_options *opt, const tm_env *env
         memset(&side, 0, sizeof side);
         for (attempt = 0; attempt < 2; attempt++) {
             long iv0 = tm_os_nivcsw(), mf0 = tm_os_minflt(), iv1, mf1;
+            tm_os_usage u0, u1;
+            int have_u0 = tm_os_usage_now(&u0) == 0;
             memset(rt.sub_ns, 0, sizeof rt.sub_ns);
             side.cpu0 = tm_os_cpu_current();
             measure(&ctx, iters, env, 1, &m);
             side.cpu1 = tm_os_cpu_current();
             iv1 = tm_os_nivcsw();
             mf1 = tm_os_minflt();
+            side.have_usage = have_u0 && tm_os_usage_now(&u1) == 0;
+            if (side.have_usage) {
+                side.usage.cpu_ns = u1.cpu_ns - u0.cpu_ns;
+                side.usage.switches = u1.switches - u0.switches;
+                side.usage.faults = u1.faults - u0.faults;
+            }
             side.nivcsw = (iv0 >= 0 && iv1 >= 0) ? iv1 - iv0 : -1;
             side.minflt = (mf0 >= 0 && mf1 >= 0) ? mf1 - mf0 : -1;
             if (tm_failed(&ctx) || (b->flags & TM_F_BLOCKING))
