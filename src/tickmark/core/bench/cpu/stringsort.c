@@ -23,6 +23,7 @@ typedef struct ss_state {
     unsigned char *buf, *pristine, *expect;
     unsigned long off[SS_MAXSTR], off0[SS_MAXSTR], offx[SS_MAXSTR];
     size_t n;
+    int bad; /* the buffer got inconsistent (a broken memmove): stop moving, fail */
     void *(*move)(void *, const void *, size_t);
 } ss_state;
 
@@ -40,7 +41,9 @@ static int ss_less(const unsigned char *a, const unsigned char *b)
     return a[0] > b[0];
 }
 
-/* Resize slot i to length len: move the whole tail after it, even when the length is the same. */
+/* Resize slot i to length len: move the whole tail after it, even when the length is the same.
+ * The bounds check costs two compares per move and keeps a corrupted buffer from taking the
+ * process down before verification can report it. */
 static void ss_resize(ss_state *s, size_t i, unsigned len)
 {
     unsigned char *buf = s->buf;
@@ -50,6 +53,10 @@ static void ss_resize(ss_state *s, size_t i, unsigned len)
         size_t end = s->off[last] + buf[s->off[last]] + 1u;
         long delta = (long)len - (long)buf[s->off[i]];
         size_t t;
+        if (end > SS_LEN + SS_SLACK || (long)end + delta > SS_LEN + SS_SLACK) {
+            s->bad = 1;
+            return;
+        }
         s->move(buf + s->off[i] + len + 1, buf + src, end - src);
         for (t = i + 1; t < s->n; t++)
             s->off[t] = (unsigned long)((long)s->off[t] + delta);
@@ -63,6 +70,8 @@ static void ss_swap(ss_state *s, size_t i, size_t k)
     unsigned char tmp[256];
     unsigned char *buf = s->buf;
     unsigned tl = buf[s->off[k]];
+    if (s->bad)
+        return;
     s->move(tmp, buf + s->off[k], tl + 1u);
     ss_resize(s, k, buf[s->off[i]]);
     s->move(buf + s->off[k], buf + s->off[i], buf[s->off[i]] + 1u);
@@ -125,7 +134,7 @@ static int ss_setup(tm_ctx *ctx)
         return tm_fail(ctx, "out of memory");
     ctx->user = s;
     s->move = tm_memfns_active()->memmove_fn;
-    s->buf = nb_alloc(SS_LEN + SS_SLACK, &s->raw[0]);
+    s->buf = nb_alloc(SS_LEN + SS_SLACK + 256, &s->raw[0]); /* + reads past a corrupted length */
     s->pristine = nb_alloc(SS_LEN + SS_SLACK, &s->raw[1]);
     s->expect = nb_alloc(SS_LEN + SS_SLACK, &s->raw[2]);
     if (!s->buf || !s->pristine || !s->expect)
@@ -180,10 +189,11 @@ static void ss_run(tm_ctx *ctx, uint64_t iters)
     while (iters--) {
         memcpy(s->buf, s->pristine, SS_LEN);
         memcpy(s->off, s->off0, s->n * sizeof s->off[0]);
+        s->bad = 0;
         tm_escape(s->buf);
         ss_heapsort(s);
         tm_escape(s->buf);
-        if (memcmp(s->buf, s->expect, SS_LEN) != 0 ||
+        if (s->bad || memcmp(s->buf, s->expect, SS_LEN) != 0 ||
             memcmp(s->off, s->offx, s->n * sizeof s->off[0]) != 0) {
             tm_fail(ctx, "stringsort: sorted strings are wrong (memmove routine '%s' broken?)",
                     tm_memfns_active()->name);
