@@ -47,7 +47,8 @@ enum {
     TM_F_BLOCKING = 1u << 0, /* the operation blocks or involves a second party: context
                                 switches during a sample are part of it, never retaken */
     TM_F_SLOW = 1u << 1,     /* heavy operation: at least 10 operations per sample */
-    TM_F_NO_WARMUP = 1u << 2 /* skip the discarded warm-up sample */
+    TM_F_NO_WARMUP = 1u << 2, /* skip the discarded warm-up sample */
+    TM_F_CONTROL = 1u << 3    /* the control loop itself: no loop overhead is subtracted */
 };
 
 typedef struct tm_ctx tm_ctx;

@@ -1,0 +1,120 @@
+/* Event counters on Linux through perf_event_open: hardware events where the PMU has them
+ * (none in most VMs), and the software events task-clock, context switches, migrations and
+ * page faults. Each event is opened on its own for the calling process and its future
+ * threads; an event the kernel refuses is listed as unsupported and the rest go on. When
+ * perf_event_paranoid forbids kernel counting, events count user space only (kernel-excluded). */
+#include <linux/perf_event.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "runner.h"
+
+typedef struct event_def {
+    const char *name;
+    uint32_t type;
+    uint64_t config;
+} event_def;
+
+static const event_def events[] = {
+    {"cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES},
+    {"instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS},
+    {"branches", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS},
+    {"branch_misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES},
+    {"stalled_frontend", PERF_TYPE_HARDWARE, PERF_COUNT_HW_STALLED_CYCLES_FRONTEND},
+    {"stalled_backend", PERF_TYPE_HARDWARE, PERF_COUNT_HW_STALLED_CYCLES_BACKEND},
+    {"cache_references", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_REFERENCES},
+    {"cache_misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES},
+    {"task_clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK},
+    {"context_switches", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES},
+    {"cpu_migrations", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS},
+    {"page_faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS},
+};
+#define NEVENTS (int)(sizeof events / sizeof events[0])
+
+static int fds[NEVENTS], opened[NEVENTS], nopen = -1, kernel_excluded, multiplexed;
+static char unsupported[512];
+
+static int open_event(const event_def *e, int exclude_kernel)
+{
+    struct perf_event_attr attr;
+    memset(&attr, 0, sizeof attr);
+    attr.size = sizeof attr;
+    attr.type = e->type;
+    attr.config = e->config;
+    attr.inherit = 1;
+    attr.exclude_kernel = (unsigned)exclude_kernel;
+    attr.exclude_hv = 1;
+    attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+    return (int)syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0);
+}
+
+int tm_ctr_open(void)
+{
+    int i, used = 0;
+    if (nopen >= 0)
+        return nopen;
+    nopen = 0;
+    kernel_excluded = 0;
+    unsupported[0] = '\0';
+    for (i = 0; i < NEVENTS; i++) {
+        int fd = open_event(&events[i], 0);
+        if (fd < 0) {
+            fd = open_event(&events[i], 1);
+            if (fd >= 0)
+                kernel_excluded = 1;
+        }
+        if (fd < 0) {
+            used += snprintf(unsupported + used, used < (int)sizeof unsupported ? sizeof unsupported - (size_t)used : 0,
+                             "%s%s", used ? "," : "", events[i].name);
+            continue;
+        }
+        fds[nopen] = fd;
+        opened[nopen++] = i;
+    }
+    return nopen;
+}
+
+int tm_ctr_count(void) { return nopen > 0 ? nopen : 0; }
+const char *tm_ctr_name(int i) { return events[opened[i]].name; }
+int tm_ctr_multiplexed(void) { return multiplexed; }
+int tm_ctr_kernel_excluded(void) { return kernel_excluded; }
+const char *tm_ctr_unsupported(void) { return unsupported; }
+
+int tm_ctr_cycles_index(void)
+{
+    int i;
+    for (i = 0; i < tm_ctr_count(); i++)
+        if (events[opened[i]].config == PERF_COUNT_HW_CPU_CYCLES && events[opened[i]].type == PERF_TYPE_HARDWARE)
+            return i;
+    return -1;
+}
+
+int tm_ctr_read(uint64_t *values)
+{
+    int i;
+    multiplexed = 0;
+    for (i = 0; i < tm_ctr_count(); i++) {
+        uint64_t v[3] = {0, 0, 0}; /* value, time enabled, time running */
+        if (read(fds[i], v, sizeof v) != (ssize_t)sizeof v) {
+            values[i] = 0;
+            continue;
+        }
+        if (v[2] && v[2] < v[1]) {
+            multiplexed = 1;
+            v[0] = (uint64_t)((double)v[0] * (double)v[1] / (double)v[2]);
+        }
+        values[i] = v[0];
+    }
+    return 0;
+}
+
+void tm_ctr_close(void)
+{
+    int i;
+    for (i = 0; i < tm_ctr_count(); i++)
+        close(fds[i]);
+    nopen = -1;
+}

@@ -1,0 +1,50 @@
+/* The benchmark-facing helpers of bench.h: skip/fail, sub-metrics, sinks. */
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "runner.h"
+
+volatile uint64_t tm_sink;
+
+uint64_t tm_opaque(uint64_t x)
+{
+    __asm__ __volatile__("" : "+r"(x));
+    return x;
+}
+
+static int set_status(tm_ctx *ctx, int status, const char *fmt, va_list ap)
+{
+    if (ctx->rt->status == TM_OK) { /* the first reason wins */
+        ctx->rt->status = status;
+        vsnprintf(ctx->rt->reason, sizeof ctx->rt->reason, fmt, ap);
+    }
+    return status;
+}
+
+int tm_skip(tm_ctx *ctx, const char *fmt, ...)
+{
+    va_list ap;
+    int r;
+    va_start(ap, fmt);
+    r = set_status(ctx, TM_SKIP, fmt, ap);
+    va_end(ap);
+    return r;
+}
+
+int tm_fail(tm_ctx *ctx, const char *fmt, ...)
+{
+    va_list ap;
+    int r;
+    va_start(ap, fmt);
+    r = set_status(ctx, TM_FAIL, fmt, ap);
+    va_end(ap);
+    return r;
+}
+
+int tm_failed(const tm_ctx *ctx) { return ctx->rt->status == TM_FAIL; }
+
+void tm_sub_add(tm_ctx *ctx, int idx, uint64_t ns)
+{
+    if (idx >= 0 && idx < ctx->rt->nsubs)
+        ctx->rt->sub_ns[idx] += ns;
+}

@@ -1,0 +1,122 @@
+/* Start-up measurements: clock-read overhead, empty-loop overhead, the time-counter rate,
+ * and the core frequency from a dependent ALU chain (differential: 250 vs 50 dependent adds
+ * per loop iteration, so the loop's own cost cancels). */
+#include "runner.h"
+#include "tickmark/osal.h"
+
+/* One add whose result the compiler must produce before the next (no folding). */
+#define DEP_ADD(x) do { x += 1; __asm__ __volatile__("" : "+r"(x)); } while (0)
+#define DEP10(x) DEP_ADD(x); DEP_ADD(x); DEP_ADD(x); DEP_ADD(x); DEP_ADD(x); \
+                 DEP_ADD(x); DEP_ADD(x); DEP_ADD(x); DEP_ADD(x); DEP_ADD(x)
+#define DEP50(x) DEP10(x); DEP10(x); DEP10(x); DEP10(x); DEP10(x)
+
+static uint64_t chain50(uint64_t n)
+{
+    uint64_t x = tm_opaque(0);
+    while (n--) {
+        DEP50(x);
+    }
+    return x;
+}
+
+static uint64_t chain250(uint64_t n)
+{
+    uint64_t x = tm_opaque(0);
+    while (n--) {
+        DEP50(x); DEP50(x); DEP50(x); DEP50(x); DEP50(x);
+    }
+    return x;
+}
+
+static uint64_t time_chain(uint64_t (*fn)(uint64_t), uint64_t n)
+{
+    uint64_t t0 = tm_os_now_ns();
+    tm_sink = fn(n);
+    return tm_os_now_ns() - t0;
+}
+
+uint64_t tm_fcore_estimate_khz(void)
+{
+    uint64_t n = 1000, t50 = 0, t250 = 0, best50 = UINT64_MAX, best250 = UINT64_MAX;
+    int i;
+    while ((t50 = time_chain(chain50, n)) < 2000000 && n < (UINT64_C(1) << 40))
+        n *= 2;
+    for (i = 0; i < 3; i++) {
+        t50 = time_chain(chain50, n);
+        t250 = time_chain(chain250, n);
+        if (t50 < best50)
+            best50 = t50;
+        if (t250 < best250)
+            best250 = t250;
+    }
+    if (best250 <= best50)
+        return 0;
+    return n * 200 * UINT64_C(1000000) / (best250 - best50);
+}
+
+static uint64_t measure_timer_overhead_ps(void)
+{
+    uint64_t best = UINT64_MAX;
+    int rep, i;
+    for (rep = 0; rep < 7; rep++) {
+        uint64_t t0 = tm_os_now_ns(), t1;
+        for (i = 0; i < 1000; i++)
+            tm_sink += tm_os_now_ns();
+        t1 = tm_os_now_ns();
+        if (t1 - t0 < best)
+            best = t1 - t0;
+    }
+    return best; /* ns per 1000 calls == ps per call */
+}
+
+static uint64_t measure_loop_overhead_ps(void)
+{
+    const uint64_t n = 1000000;
+    uint64_t best = UINT64_MAX, i;
+    int rep;
+    for (rep = 0; rep < 5; rep++) {
+        uint64_t t0 = tm_os_now_ns(), t1;
+        for (i = 0; i < n; i++)
+            tm_clobber();
+        t1 = tm_os_now_ns();
+        if (t1 - t0 < best)
+            best = t1 - t0;
+    }
+    return best * 1000 / n;
+}
+
+uint64_t tm_ticks_khz(void)
+{
+    static uint64_t khz;
+    uint64_t t0, c0, t1, c1;
+    if (khz)
+        return khz;
+    khz = tm_arch_ticks_known_khz();
+    if (khz)
+        return khz;
+    t0 = tm_os_now_ns();
+    c0 = tm_ticks();
+    do
+        t1 = tm_os_now_ns();
+    while (t1 - t0 < 20000000);
+    c1 = tm_ticks();
+    khz = (c1 - c0) * UINT64_C(1000000) / (t1 - t0);
+    return khz ? khz : 1;
+}
+
+uint64_t tm_ticks_to_ns(uint64_t ticks) { return ticks * UINT64_C(1000000) / tm_ticks_khz(); }
+
+uint64_t tm_now_ns(void) { return tm_os_now_ns(); }
+
+void tm_env_measure(tm_env *env)
+{
+    env->timer_overhead_ps = measure_timer_overhead_ps();
+    env->loop_overhead_ps = measure_loop_overhead_ps();
+    env->fcore_khz = tm_fcore_estimate_khz();
+    tm_ticks_khz();
+    if (tm_ctr_open() > 0 && tm_ctr_cycles_index() >= 0)
+        env->cycles_method = "perf";
+    else
+        env->cycles_method = env->fcore_khz ? "calibrated-freq" : "none";
+    /* left open for the hello record; the runner closes them before any child starts */
+}

@@ -1,0 +1,322 @@
+/* tickmark-core: command line, the hello/bye records, the seeded random order of instances,
+ * and the isolation of each instance in a child process. See docs/protocol.md. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runner.h"
+#include "tickmark/osal.h"
+
+#define TM_MAX_INSTANCES 4096
+
+static tm_instance instances[TM_MAX_INSTANCES];
+
+static int usage_error(const char *msg, const char *arg)
+{
+    fprintf(stderr, "tickmark-core: %s%s%s (try: tickmark-core help)\n", msg, arg ? ": " : "", arg ? arg : "");
+    return 2;
+}
+
+static void print_help(void)
+{
+    puts("usage: tickmark-core list [GLOB...]\n"
+         "       tickmark-core run [GLOB...] [--samples N] [--sample-ms MS] [--seed N]\n"
+         "                     [--iters N | --iters KEY=N]... [--param NAME=V,V]... [--timeout SEC]\n"
+         "                     [--cpu N] [--no-fork] [--text]\n"
+         "Records are described in docs/protocol.md.");
+}
+
+static uint64_t splitmix64(uint64_t *state)
+{
+    uint64_t z = (*state += UINT64_C(0x9e3779b97f4a7c15));
+    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+    return z ^ (z >> 31);
+}
+
+/* NAME=VALUE; at_last splits at the last '=' (instance keys contain '=' themselves). */
+static int split_override(const char *arg, tm_override *o, int at_last)
+{
+    const char *eq = at_last ? strrchr(arg, '=') : strchr(arg, '=');
+    size_t len;
+    if (!eq || eq == arg)
+        return -1;
+    len = (size_t)(eq - arg);
+    if (len >= sizeof o->name || strlen(eq + 1) >= sizeof o->value || !eq[1])
+        return -1;
+    memcpy(o->name, arg, len);
+    o->name[len] = '\0';
+    strcpy(o->value, eq + 1);
+    return 0;
+}
+
+static int matches(const char *name, char **globs, int nglobs)
+{
+    int i;
+    if (nglobs == 0)
+        return 1;
+    for (i = 0; i < nglobs; i++)
+        if (tm_glob_match(globs[i], name))
+            return 1;
+    return 0;
+}
+
+static void emit_bench(const tm_bench *b)
+{
+    tm_json j;
+    char buf[128];
+    unsigned missing = tm_missing_caps(b);
+    int i;
+    tm_json_begin(&j, "bench");
+    tm_json_str(&j, "name", b->name);
+    tm_json_str(&j, "summary", b->summary ? b->summary : "");
+    tm_json_str(&j, "unit", b->unit ? b->unit : "op");
+    tm_json_str(&j, "requires", tm_requires_text(b->requires, buf, sizeof buf));
+    tm_json_open(&j, "params", '[');
+    for (i = 0; i < TM_MAX_PARAMS && b->params[i].name; i++) {
+        tm_json_open(&j, NULL, '{');
+        tm_json_str(&j, "name", b->params[i].name);
+        tm_json_str(&j, "sweep", b->params[i].sweep ? b->params[i].sweep : "");
+        tm_json_str(&j, "help", b->params[i].help ? b->params[i].help : "");
+        tm_json_close(&j, '}');
+    }
+    tm_json_close(&j, ']');
+    tm_json_str(&j, "subs", b->subs ? b->subs : "");
+    tm_json_str(&j, "stat", b->stat == TM_STAT_MIN ? "min" : b->stat == TM_STAT_MAX_RATE ? "max" : "median");
+    tm_json_int(&j, "supported", missing ? 0 : 1);
+    tm_json_str(&j, "reason", missing ? tm_requires_text(missing, buf, sizeof buf) : "");
+    tm_json_end(&j, stdout);
+}
+
+static int cmd_list(char **globs, int nglobs, int text)
+{
+    const tm_bench *const *all = tm_registry();
+    int i;
+    for (i = 0; all[i]; i++) {
+        if (!matches(all[i]->name, globs, nglobs))
+            continue;
+        if (text)
+            printf("%-28s %-10s %s\n", all[i]->name, all[i]->unit ? all[i]->unit : "op",
+                   all[i]->summary ? all[i]->summary : "");
+        else
+            emit_bench(all[i]);
+    }
+    return 0;
+}
+
+static void emit_hello(const tm_options *opt, const tm_env *env, int n)
+{
+    tm_json j;
+    int i;
+    tm_json_begin(&j, "hello");
+    tm_json_int(&j, "v", 1);
+    tm_json_str(&j, "core", TM_VERSION);
+    tm_json_str(&j, "target", tm_build_target);
+    tm_json_str(&j, "port", tm_port_name());
+    tm_json_str(&j, "cc", tm_build_cc);
+    tm_json_str(&j, "cflags", tm_build_cflags);
+    tm_json_str(&j, "memfn", tm_build_memfn);
+    tm_json_uint(&j, "seed", opt->seed);
+    tm_json_int(&j, "samples", opt->samples);
+    tm_json_int(&j, "sample_ms", opt->sample_ms);
+    tm_json_str(&j, "clock", tm_os_clock_name());
+    tm_json_uint(&j, "clock_res_ns", tm_os_clock_res_ns());
+    tm_json_uint(&j, "timer_overhead_ps", env->timer_overhead_ps);
+    tm_json_uint(&j, "loop_overhead_ps", env->loop_overhead_ps);
+    tm_json_str(&j, "ticks", tm_arch_ticks_name());
+    tm_json_uint(&j, "ticks_khz", tm_ticks_khz());
+    tm_json_uint(&j, "fcore_khz", env->fcore_khz);
+    tm_json_str(&j, "cycles", env->cycles_method);
+    tm_json_int(&j, "kernel_excluded", tm_ctr_kernel_excluded());
+    tm_json_str(&j, "counters_unsupported", tm_ctr_unsupported());
+    tm_json_open(&j, "counters", '[');
+    for (i = 0; i < tm_ctr_count(); i++)
+        tm_json_str(&j, NULL, tm_ctr_name(i));
+    tm_json_close(&j, ']');
+    tm_json_int(&j, "cpus", tm_os_cpu_count());
+    tm_json_int(&j, "cpu", opt->cpu);
+    tm_json_open(&j, "order", '[');
+    for (i = 0; i < n; i++)
+        tm_json_str(&j, NULL, instances[i].key);
+    tm_json_close(&j, ']');
+    tm_json_end(&j, stdout);
+}
+
+typedef struct child_args {
+    const tm_instance *inst;
+    const tm_options *opt;
+    const tm_env *env;
+} child_args;
+
+static void run_child(void *p)
+{
+    child_args *a = p;
+    tm_run_one(a->inst, a->opt, a->env);
+}
+
+static int cmd_run(char **globs, int nglobs, tm_options *opt)
+{
+    const tm_bench *const *all = tm_registry();
+    tm_env env;
+    int n = 0, i, g;
+    uint64_t start = tm_os_now_ns(), rng;
+    char err[256];
+
+    for (g = 0; g < nglobs; g++) { /* every pattern must name something */
+        int found = 0;
+        for (i = 0; all[i] && !found; i++)
+            found = tm_glob_match(globs[g], all[i]->name);
+        if (!found)
+            return usage_error("no benchmark matches", globs[g]);
+    }
+    for (i = 0; all[i]; i++) {
+        int got;
+        if (!matches(all[i]->name, globs, nglobs))
+            continue;
+        got = tm_expand(all[i], opt, instances + n, TM_MAX_INSTANCES - n, err, sizeof err);
+        if (got < 0)
+            return usage_error(err, NULL);
+        n += got;
+    }
+    rng = opt->seed;
+    for (i = n - 1; i > 0; i--) { /* Fisher-Yates with the recorded seed */
+        int k = (int)(splitmix64(&rng) % (uint64_t)(i + 1));
+        tm_instance t = instances[i];
+        instances[i] = instances[k];
+        instances[k] = t;
+    }
+    if (opt->cpu < 0)
+        opt->cpu = tm_os_cpu_current();
+    tm_os_pin_cpu(opt->cpu);
+    tm_os_scratch_clean(); /* fixes the scratch name to this process before any child runs */
+    tm_env_measure(&env);
+    if (opt->text)
+        printf("tickmark-core %s on %s (%s), %s, core ~%llu MHz, cycles: %s\n", TM_VERSION, tm_build_target,
+               tm_port_name(), tm_build_cc, (unsigned long long)(env.fcore_khz / 1000), env.cycles_method);
+    else
+        emit_hello(opt, &env, n);
+    tm_ctr_close(); /* each instance opens its own, in its own process */
+
+    for (i = 0; i < n; i++) {
+        child_args args;
+        char detail[128] = "";
+        int rc;
+        args.inst = &instances[i];
+        args.opt = opt;
+        args.env = &env;
+        fflush(stdout);
+        if (opt->no_fork) {
+            run_child(&args);
+            continue;
+        }
+        rc = tm_os_run_isolated(run_child, &args, opt->timeout_s, detail, sizeof detail);
+        tm_os_scratch_clean();
+        if (rc == TM_ISO_TIMEOUT)
+            tm_emit_end(&instances[i], "timeout", detail, (uint64_t)opt->timeout_s * 1000000000u, opt);
+        else if (rc == TM_ISO_CRASHED || rc == TM_ISO_EXITED)
+            tm_emit_end(&instances[i], "crashed", detail, 0, opt);
+        else if (rc == TM_ISO_ERROR) {
+            tm_emit_end(&instances[i], "crashed", detail, 0, opt);
+            if (strcmp(detail, "interrupted") == 0)
+                return 130;
+        }
+    }
+    if (!opt->text) {
+        tm_json j;
+        tm_json_begin(&j, "bye");
+        tm_json_int(&j, "instances", n);
+        tm_json_uint(&j, "wall_ns", tm_os_now_ns() - start);
+        tm_json_end(&j, stdout);
+    }
+    return 0;
+}
+
+static int parse_positive(const char *arg, int64_t min, int64_t max, int64_t *out)
+{
+    return tm_parse_int(arg, out) == 0 && *out >= min && *out <= max ? 0 : -1;
+}
+
+int main(int argc, char **argv)
+{
+    static tm_options opt;
+    char *globs[TM_MAX_GLOBS];
+    int nglobs = 0, i, list;
+    int64_t v;
+
+    if (argc < 2 || strcmp(argv[1], "help") == 0 || strcmp(argv[1], "--help") == 0) {
+        print_help();
+        return argc < 2 ? 2 : 0;
+    }
+    if (strcmp(argv[1], "list") != 0 && strcmp(argv[1], "run") != 0)
+        return usage_error("unknown command", argv[1]);
+    list = strcmp(argv[1], "list") == 0;
+    opt.samples = 5;
+    opt.sample_ms = 10;
+    opt.timeout_s = 60;
+    opt.cpu = -1;
+    opt.seed = tm_os_now_ns() ^ ((uint64_t)tm_os_cpu_count() << 32);
+    setvbuf(stdout, NULL, _IOLBF, 0);
+
+    for (i = 2; i < argc; i++) {
+        const char *a = argv[i];
+        const char *val = i + 1 < argc ? argv[i + 1] : NULL;
+        if (a[0] != '-') {
+            if (nglobs == TM_MAX_GLOBS)
+                return usage_error("too many patterns", a);
+            globs[nglobs++] = argv[i];
+            continue;
+        }
+        if (strcmp(a, "--text") == 0) {
+            opt.text = 1;
+            continue;
+        }
+        if (strcmp(a, "--no-fork") == 0) {
+            opt.no_fork = 1;
+            continue;
+        }
+        if (!val)
+            return usage_error("option needs a value", a);
+        i++;
+        if (strcmp(a, "--samples") == 0) {
+            if (parse_positive(val, 1, TM_MAX_SAMPLES, &v))
+                return usage_error("--samples wants 1..1000", val);
+            opt.samples = (int)v;
+        } else if (strcmp(a, "--sample-ms") == 0) {
+            if (parse_positive(val, 1, 10000, &v))
+                return usage_error("--sample-ms wants 1..10000", val);
+            opt.sample_ms = (int)v;
+        } else if (strcmp(a, "--timeout") == 0) {
+            if (parse_positive(val, 1, 86400, &v))
+                return usage_error("--timeout wants seconds, 1..86400", val);
+            opt.timeout_s = (int)v;
+        } else if (strcmp(a, "--cpu") == 0) {
+            if (parse_positive(val, 0, 4095, &v))
+                return usage_error("--cpu wants a CPU number", val);
+            opt.cpu = (int)v;
+        } else if (strcmp(a, "--seed") == 0) {
+            if (parse_positive(val, 0, INT64_MAX, &v))
+                return usage_error("--seed wants a non-negative integer", val);
+            opt.seed = (uint64_t)v;
+        } else if (strcmp(a, "--iters") == 0) {
+            if (strchr(val, '=')) {
+                if (opt.niters == TM_MAX_ITERS)
+                    return usage_error("too many --iters", val);
+                if (split_override(val, &opt.iters[opt.niters], 1) ||
+                    parse_positive(opt.iters[opt.niters].value, 1, INT64_MAX, &v))
+                    return usage_error("--iters wants N or KEY=N", val);
+                opt.niters++;
+            } else if (parse_positive(val, 1, INT64_MAX, &v)) {
+                return usage_error("--iters wants N or KEY=N", val);
+            } else {
+                opt.iters_all = (uint64_t)v;
+            }
+        } else if (strcmp(a, "--param") == 0) {
+            if (opt.nparams == TM_MAX_OVERRIDES || split_override(val, &opt.params[opt.nparams], 0))
+                return usage_error("--param wants NAME=V,V,...", val);
+            opt.nparams++;
+        } else {
+            return usage_error("unknown option", a);
+        }
+    }
+    return list ? cmd_list(globs, nglobs, opt.text) : cmd_run(globs, nglobs, &opt);
+}

@@ -1,0 +1,165 @@
+/* The list of benchmarks (generated bench_list.h), name matching, parameter sweeps. */
+#include <stdio.h>
+#include <string.h>
+
+#include "runner.h"
+#include "tickmark/osal.h"
+
+#define TM_BENCH_ENTRY(id) extern const tm_bench tm_bench_##id;
+#include "bench_list.h"
+#undef TM_BENCH_ENTRY
+
+/* Extra descriptors linked into special builds (the test suite's crash benchmarks). */
+extern const tm_bench *const tm_extra_benches[] __attribute__((weak));
+
+#define TM_BENCH_ENTRY(id) &tm_bench_##id,
+static const tm_bench *const builtin[] = {
+#include "bench_list.h"
+    NULL};
+#undef TM_BENCH_ENTRY
+
+const tm_bench *const *tm_registry(void)
+{
+    static const tm_bench *all[sizeof builtin / sizeof builtin[0] + 16];
+    size_t n = 0, i;
+    if (all[0])
+        return all;
+    for (i = 0; builtin[i]; i++)
+        all[n++] = builtin[i];
+    for (i = 0; tm_extra_benches && tm_extra_benches[i] && n + 1 < sizeof all / sizeof all[0]; i++)
+        all[n++] = tm_extra_benches[i];
+    all[n] = NULL;
+    return all;
+}
+
+/* Shell-style match: '*' any run, '?' any one character. */
+int tm_glob_match(const char *p, const char *s)
+{
+    if (*p == '\0')
+        return *s == '\0';
+    if (*p == '*')
+        return tm_glob_match(p + 1, s) || (*s && tm_glob_match(p, s + 1));
+    if (*s && (*p == '?' || *p == *s))
+        return tm_glob_match(p + 1, s + 1);
+    return 0;
+}
+
+/* Integer with an optional binary suffix K, M or G. */
+int tm_parse_int(const char *s, int64_t *out)
+{
+    int64_t v = 0;
+    int neg = 0, digits = 0;
+    if (*s == '-') {
+        neg = 1;
+        s++;
+    }
+    for (; *s >= '0' && *s <= '9'; s++, digits++) {
+        if (v > (INT64_MAX - 9) / 10)
+            return -1;
+        v = v * 10 + (*s - '0');
+    }
+    if (!digits)
+        return -1;
+    if (*s == 'K' || *s == 'k')
+        v <<= 10, s++;
+    else if (*s == 'M' || *s == 'm')
+        v <<= 20, s++;
+    else if (*s == 'G' || *s == 'g')
+        v <<= 30, s++;
+    if (*s != '\0')
+        return -1;
+    *out = neg ? -v : v;
+    return 0;
+}
+
+static int parse_list(const char *text, int64_t *vals, int max)
+{
+    char item[64];
+    int n = 0;
+    while (*text) {
+        size_t len = strcspn(text, ",");
+        if (len == 0 || len >= sizeof item || n == max)
+            return -1;
+        memcpy(item, text, len);
+        item[len] = '\0';
+        if (tm_parse_int(item, &vals[n++]) != 0)
+            return -1;
+        text += len;
+        if (*text == ',')
+            text++;
+    }
+    return n;
+}
+
+/* Expand a benchmark into instances: the cartesian product of its parameter sweeps. */
+int tm_expand(const tm_bench *b, const tm_options *opt, tm_instance *out, int max, char *err, size_t errlen)
+{
+    int64_t sweep[TM_MAX_PARAMS][TM_MAX_SWEEP];
+    int count[TM_MAX_PARAMS], np = 0, total = 1, i, k;
+    for (i = 0; i < TM_MAX_PARAMS && b->params[i].name; i++, np++) {
+        const char *text = b->params[i].sweep;
+        for (k = 0; k < opt->nparams; k++)
+            if (strcmp(opt->params[k].name, b->params[i].name) == 0)
+                text = opt->params[k].value;
+        count[i] = parse_list(text ? text : "0", sweep[i], TM_MAX_SWEEP);
+        if (count[i] <= 0) {
+            snprintf(err, errlen, "bad values for parameter %s of %s: '%s' (want integers like 4,16,64K)",
+                     b->params[i].name, b->name, text ? text : "");
+            return -1;
+        }
+        total *= count[i];
+    }
+    if (total > max) {
+        snprintf(err, errlen, "sweep of %s has %d points, more than %d", b->name, total, max);
+        return -1;
+    }
+    for (k = 0; k < total; k++) {
+        tm_instance *inst = &out[k];
+        int rest = k, len;
+        inst->bench = b;
+        inst->nparams = np;
+        len = snprintf(inst->key, sizeof inst->key, "%s", b->name);
+        for (i = np - 1; i >= 0; i--) { /* last parameter varies fastest */
+            inst->values[i] = sweep[i][rest % count[i]];
+            rest /= count[i];
+        }
+        for (i = 0; i < np; i++)
+            len += snprintf(inst->key + len, sizeof inst->key - (size_t)len, "%s%s=%lld", i ? "," : "[",
+                            b->params[i].name, (long long)inst->values[i]);
+        if (np)
+            snprintf(inst->key + len, sizeof inst->key - (size_t)len, "]");
+    }
+    return total;
+}
+
+static const char *const req_names[] = {"processes", "threads", "files", "pipes", "sockets",
+                                        "signals", "syscalls", "exec", "multicore", "mmap"};
+
+const char *tm_requires_text(unsigned req, char *buf, size_t len)
+{
+    size_t i, used = 0;
+    buf[0] = '\0';
+    for (i = 0; i < sizeof req_names / sizeof req_names[0]; i++)
+        if (req & (1u << i))
+            used += (size_t)snprintf(buf + used, used < len ? len - used : 0, "%s%s", used ? "," : "",
+                                     req_names[i]);
+    return buf;
+}
+
+unsigned tm_missing_caps(const tm_bench *b)
+{
+    unsigned have = tm_port_caps();
+    if (tm_os_cpu_count() < 2)
+        have &= ~(unsigned)TM_REQ_MULTICORE;
+    return b->requires & ~have;
+}
+
+int64_t tm_param(const tm_ctx *ctx, const char *name)
+{
+    const tm_instance *inst = ctx->rt->inst;
+    int i;
+    for (i = 0; i < inst->nparams; i++)
+        if (strcmp(inst->bench->params[i].name, name) == 0)
+            return inst->values[i];
+    return 0;
+}

@@ -1,0 +1,366 @@
+/* The runner: for one benchmark instance, set up, calibrate N so a sample lasts about
+ * sample_ms, freeze N, warm up, take samples (retaking a preempted one once), emit records,
+ * tear down. Each instance runs isolated in a child process where the port allows it. */
+#include <stdio.h>
+#include <string.h>
+
+#include "runner.h"
+#include "tickmark/osal.h"
+
+typedef struct tm_measure {
+    uint64_t ns;                 /* net time of ops operations */
+    int64_t cyc;                 /* net cycles (perf), or -1 */
+    uint64_t ctr[TM_CTR_MAX];    /* counter deltas over the whole measurement */
+    uint64_t ctr_ops;            /* operations done while the counters counted */
+} tm_measure;
+
+static uint64_t sub_sat(uint64_t a, uint64_t b) { return a > b ? a - b : 0; }
+
+/* Time one batch of iters iterations of fn; counters are read around it when asked. */
+static uint64_t time_batch(tm_ctx *ctx, void (*fn)(tm_ctx *, uint64_t), uint64_t iters,
+                           const tm_env *env, uint64_t *ctr_delta)
+{
+    uint64_t c0[TM_CTR_MAX], c1[TM_CTR_MAX], t0, t1;
+    int i, nctr = ctr_delta ? tm_ctr_count() : 0;
+    if (nctr)
+        tm_ctr_read(c0);
+    t0 = tm_os_now_ns();
+    fn(ctx, iters);
+    t1 = tm_os_now_ns();
+    if (nctr) {
+        tm_ctr_read(c1);
+        for (i = 0; i < nctr; i++)
+            ctr_delta[i] = c1[i] - c0[i];
+    }
+    return sub_sat(t1 - t0, env->timer_overhead_ps / 1000);
+}
+
+static int differential(const tm_bench *b) { return b->run_x2 != NULL; }
+
+static void measure(tm_ctx *ctx, uint64_t iters, const tm_env *env, int want_ctr, tm_measure *m)
+{
+    const tm_bench *b = ctx->bench;
+    uint64_t d1[TM_CTR_MAX], d2[TM_CTR_MAX];
+    int i, nctr = want_ctr ? tm_ctr_count() : 0, cyc_idx = tm_ctr_cycles_index();
+    memset(m, 0, sizeof *m);
+    m->cyc = -1;
+    if (differential(b)) {
+        uint64_t t1 = time_batch(ctx, b->run, iters, env, nctr ? d1 : NULL);
+        uint64_t t2 = time_batch(ctx, b->run_x2, iters, env, nctr ? d2 : NULL);
+        m->ns = sub_sat(t2, t1);
+        m->ctr_ops = 3 * iters * ctx->ops_per_iter;
+        for (i = 0; i < nctr; i++)
+            m->ctr[i] = d1[i] + d2[i];
+        if (nctr && cyc_idx >= 0)
+            m->cyc = (int64_t)d2[cyc_idx] - (int64_t)d1[cyc_idx];
+    } else {
+        uint64_t t = time_batch(ctx, b->run, iters, env, nctr ? d1 : NULL);
+        m->ns = (b->flags & TM_F_CONTROL) ? t : sub_sat(t, iters * env->loop_overhead_ps / 1000);
+        m->ctr_ops = iters * ctx->ops_per_iter;
+        for (i = 0; i < nctr; i++)
+            m->ctr[i] = d1[i];
+        if (nctr && cyc_idx >= 0)
+            m->cyc = (int64_t)d1[cyc_idx];
+    }
+    if (m->cyc < 0 && env->fcore_khz)
+        m->cyc = (int64_t)(m->ns * env->fcore_khz / 1000000);
+}
+
+/* Next iteration count towards target_ns: x10 while far below, else proportional with 10%
+ * headroom (google/benchmark's growth with lmbench's correction). */
+uint64_t tm_calibrate_next(uint64_t n, uint64_t t_ns, uint64_t target_ns)
+{
+    double next;
+    if (t_ns < target_ns / 10)
+        return n * 10;
+    next = (double)n * 1.1 * (double)target_ns / (double)t_ns;
+    if (next < 1)
+        return 1;
+    return (uint64_t)next + (next > (double)n ? 1 : 0);
+}
+
+static uint64_t calibrate(tm_ctx *ctx, const tm_env *env, uint64_t target_ns, uint64_t *spent_ns)
+{
+    uint64_t n = 1, start = tm_os_now_ns();
+    int attempt;
+    tm_measure m;
+    for (attempt = 0; attempt < 30; attempt++) {
+        measure(ctx, n, env, 0, &m);
+        if (tm_failed(ctx))
+            break;
+        if (m.ns * 10 >= target_ns * 9 && m.ns * 10 <= target_ns * 13)
+            break;
+        if (m.ns > target_ns && n == 1)
+            break; /* one iteration is already longer than a sample */
+        if (tm_os_now_ns() - start > 20 * target_ns + 2000000000ull)
+            break;
+        n = tm_calibrate_next(n, m.ns, target_ns);
+    }
+    if ((ctx->bench->flags & TM_F_SLOW) && n * ctx->ops_per_iter < 10)
+        n = (10 + ctx->ops_per_iter - 1) / ctx->ops_per_iter;
+    *spent_ns = tm_os_now_ns() - start;
+    return n;
+}
+
+static const char *stat_name(int stat)
+{
+    return stat == TM_STAT_MIN ? "min" : stat == TM_STAT_MAX_RATE ? "max" : "median";
+}
+
+static void emit_params(tm_json *j, const tm_instance *inst)
+{
+    int i;
+    tm_json_open(j, "params", '{');
+    for (i = 0; i < inst->nparams; i++)
+        tm_json_int(j, inst->bench->params[i].name, inst->values[i]);
+    tm_json_close(j, '}');
+}
+
+void tm_emit_end(const tm_instance *inst, const char *status, const char *reason, uint64_t wall_ns,
+                 const tm_options *opt)
+{
+    tm_json j;
+    if (opt->text) {
+        if (strcmp(status, "ok") != 0)
+            printf("%-40s %s%s%s\n", inst->key, status, reason[0] ? ": " : "", reason);
+        fflush(stdout);
+        return;
+    }
+    tm_json_begin(&j, "end");
+    tm_json_str(&j, "key", inst->key);
+    tm_json_str(&j, "status", status);
+    tm_json_str(&j, "reason", reason);
+    tm_json_uint(&j, "wall_ns", wall_ns);
+    tm_json_end(&j, stdout);
+}
+
+static void emit_meta(tm_ctx *ctx, uint64_t iters, uint64_t calib_ns, const tm_env *env)
+{
+    const tm_bench *b = ctx->bench;
+    tm_json j;
+    tm_json_begin(&j, "meta");
+    tm_json_str(&j, "bench", b->name);
+    tm_json_str(&j, "key", ctx->rt->inst->key);
+    emit_params(&j, ctx->rt->inst);
+    tm_json_str(&j, "unit", b->unit ? b->unit : "op");
+    tm_json_uint(&j, "iters", iters);
+    tm_json_uint(&j, "ops_per_iter", ctx->ops_per_iter);
+    tm_json_uint(&j, "bytes_per_op", ctx->bytes_per_op);
+    tm_json_str(&j, "method", differential(b) ? "differential" : "direct");
+    tm_json_str(&j, "stat", stat_name(b->stat));
+    tm_json_int(&j, "blocking", (b->flags & TM_F_BLOCKING) ? 1 : 0);
+    tm_json_uint(&j, "calib_ns", calib_ns);
+    tm_json_uint(&j, "fcore_khz", env->fcore_khz);
+    tm_json_uint(&j, "loop_overhead_ps", differential(b) || (b->flags & TM_F_CONTROL) ? 0 : env->loop_overhead_ps);
+    tm_json_end(&j, stdout);
+}
+
+typedef struct tm_sample_side {
+    long nivcsw, minflt;
+    int cpu0, cpu1, retaken;
+} tm_sample_side;
+
+static void emit_sample(tm_ctx *ctx, int idx, uint64_t iters, const tm_measure *m, const tm_sample_side *side)
+{
+    struct tm_runtime *rt = ctx->rt;
+    tm_json j;
+    int i, nctr = tm_ctr_count();
+    tm_json_begin(&j, "sample");
+    tm_json_str(&j, "key", rt->inst->key);
+    tm_json_int(&j, "i", idx);
+    tm_json_uint(&j, "iters", iters);
+    tm_json_uint(&j, "ops", iters * ctx->ops_per_iter);
+    tm_json_uint(&j, "ns", m->ns);
+    if (m->cyc >= 0)
+        tm_json_int(&j, "cyc", m->cyc);
+    if (side->nivcsw >= 0)
+        tm_json_int(&j, "nivcsw", side->nivcsw);
+    if (side->minflt >= 0)
+        tm_json_int(&j, "minflt", side->minflt);
+    tm_json_int(&j, "cpu0", side->cpu0);
+    tm_json_int(&j, "cpu1", side->cpu1);
+    tm_json_int(&j, "retaken", side->retaken);
+    if (rt->nsubs) {
+        tm_json_open(&j, "sub", '{');
+        for (i = 0; i < rt->nsubs; i++)
+            tm_json_uint(&j, rt->sub_names[i], rt->sub_ns[i]);
+        tm_json_close(&j, '}');
+    }
+    if (nctr) {
+        tm_json_uint(&j, "ctr_ops", m->ctr_ops);
+        tm_json_open(&j, "ctr", '{');
+        for (i = 0; i < nctr; i++)
+            tm_json_uint(&j, tm_ctr_name(i), m->ctr[i]);
+        tm_json_close(&j, '}');
+        tm_json_int(&j, "multiplexed", tm_ctr_multiplexed());
+    }
+    tm_json_end(&j, stdout);
+}
+
+static void emit_hist(const struct tm_runtime *rt)
+{
+    tm_json j;
+    int i;
+    if (!rt->hist_count)
+        return;
+    tm_json_begin(&j, "hist");
+    tm_json_str(&j, "key", rt->inst->key);
+    tm_json_str(&j, "unit", "ns");
+    tm_json_uint(&j, "count", rt->hist_count);
+    tm_json_uint(&j, "min", rt->hist_min);
+    tm_json_uint(&j, "max", rt->hist_max);
+    tm_json_open(&j, "buckets", '[');
+    for (i = 0; i < TM_HIST_BUCKETS; i++) {
+        if (!rt->hist[i])
+            continue;
+        tm_json_open(&j, NULL, '[');
+        tm_json_raw_int(&j, (int64_t)tm_hist_lower(i));
+        tm_json_raw_int(&j, (int64_t)rt->hist[i]);
+        tm_json_close(&j, ']');
+    }
+    tm_json_close(&j, ']');
+    tm_json_end(&j, stdout);
+}
+
+static void parse_subs(struct tm_runtime *rt, const char *subs)
+{
+    rt->nsubs = 0;
+    while (subs && *subs && rt->nsubs < TM_MAX_SUBS) {
+        size_t len = strcspn(subs, ",");
+        if (len >= sizeof rt->sub_names[0])
+            len = sizeof rt->sub_names[0] - 1;
+        memcpy(rt->sub_names[rt->nsubs], subs, len);
+        rt->sub_names[rt->nsubs++][len] = '\0';
+        subs += strcspn(subs, ",");
+        if (*subs == ',')
+            subs++;
+    }
+}
+
+static uint64_t fixed_iters(const tm_instance *inst, const tm_options *opt)
+{
+    int i;
+    int64_t v;
+    for (i = 0; i < opt->niters; i++)
+        if (strcmp(opt->iters[i].name, inst->key) == 0 && tm_parse_int(opt->iters[i].value, &v) == 0 && v > 0)
+            return (uint64_t)v;
+    return opt->iters_all;
+}
+
+/* Text mode: print the median time per operation of the samples, in integer arithmetic. */
+static void print_text_summary(const tm_ctx *ctx, uint64_t *ps_per_op, int n, const tm_env *env)
+{
+    uint64_t med, rate_x10;
+    int i, k;
+    for (i = 1; i < n; i++) /* insertion sort: a handful of samples */
+        for (k = i; k > 0 && ps_per_op[k - 1] > ps_per_op[k]; k--) {
+            uint64_t t = ps_per_op[k];
+            ps_per_op[k] = ps_per_op[k - 1];
+            ps_per_op[k - 1] = t;
+        }
+    med = ps_per_op[n / 2];
+    rate_x10 = med ? UINT64_C(10000000000000) / med : 0;
+    printf("%-40s %10llu.%03llu ns/%s", ctx->rt->inst->key, (unsigned long long)(med / 1000),
+           (unsigned long long)(med % 1000), ctx->bench->unit ? ctx->bench->unit : "op");
+    if (env->fcore_khz)
+        printf("  %8llu cycles", (unsigned long long)(med * env->fcore_khz / 1000000000ull));
+    printf("  %10llu.%llu %s/s  (%d samples)\n", (unsigned long long)(rate_x10 / 10),
+           (unsigned long long)(rate_x10 % 10), ctx->bench->unit ? ctx->bench->unit : "op", n);
+    fflush(stdout);
+}
+
+int tm_run_one(const tm_instance *inst, const tm_options *opt, const tm_env *env)
+{
+    static struct tm_runtime rt;
+    static uint64_t ps_per_op[TM_MAX_SAMPLES];
+    const tm_bench *b = inst->bench;
+    tm_ctx ctx;
+    uint64_t start = tm_os_now_ns(), target = (uint64_t)opt->sample_ms * 1000000, iters, calib_ns = 0;
+    unsigned missing = tm_missing_caps(b);
+    char reqbuf[128];
+    int s, nsamples = 0, setup_rc = TM_OK;
+
+    memset(&rt, 0, sizeof rt);
+    memset(&ctx, 0, sizeof ctx);
+    rt.inst = inst;
+    ctx.rt = &rt;
+    ctx.bench = b;
+    ctx.ops_per_iter = b->ops_per_iter ? b->ops_per_iter : 1;
+    parse_subs(&rt, b->subs);
+
+    if (missing) {
+        snprintf(rt.reason, sizeof rt.reason, "the %s port lacks %s", tm_port_name(),
+                 tm_requires_text(missing, reqbuf, sizeof reqbuf));
+        tm_emit_end(inst, "skip", rt.reason, 0, opt);
+        return 0;
+    }
+    if (opt->cpu >= 0)
+        tm_os_pin_cpu(opt->cpu);
+    if (b->setup)
+        setup_rc = b->setup(&ctx);
+    if (setup_rc != TM_OK || rt.status != TM_OK) {
+        if (rt.status == TM_OK) {
+            rt.status = setup_rc;
+            snprintf(rt.reason, sizeof rt.reason, "setup returned %d", setup_rc);
+        }
+        if (b->teardown)
+            b->teardown(&ctx);
+        tm_emit_end(inst, rt.status == TM_SKIP ? "skip" : "failed", rt.reason, tm_os_now_ns() - start, opt);
+        return 0;
+    }
+    if (ctx.ops_per_iter == 0)
+        ctx.ops_per_iter = 1;
+    tm_ctr_open();
+
+    iters = fixed_iters(inst, opt);
+    if (!iters)
+        iters = calibrate(&ctx, env, target, &calib_ns);
+    if (!tm_failed(&ctx) && !(b->flags & TM_F_NO_WARMUP)) {
+        tm_measure warm;
+        measure(&ctx, iters, env, 0, &warm);
+    }
+    if (!opt->text && !tm_failed(&ctx))
+        emit_meta(&ctx, iters, calib_ns, env);
+
+    for (s = 0; s < opt->samples && !tm_failed(&ctx); s++) {
+        tm_measure m;
+        tm_sample_side side;
+        int attempt;
+        memset(&side, 0, sizeof side);
+        for (attempt = 0; attempt < 2; attempt++) {
+            long iv0 = tm_os_nivcsw(), mf0 = tm_os_minflt(), iv1, mf1;
+            memset(rt.sub_ns, 0, sizeof rt.sub_ns);
+            side.cpu0 = tm_os_cpu_current();
+            measure(&ctx, iters, env, 1, &m);
+            side.cpu1 = tm_os_cpu_current();
+            iv1 = tm_os_nivcsw();
+            mf1 = tm_os_minflt();
+            side.nivcsw = (iv0 >= 0 && iv1 >= 0) ? iv1 - iv0 : -1;
+            side.minflt = (mf0 >= 0 && mf1 >= 0) ? mf1 - mf0 : -1;
+            if (tm_failed(&ctx) || (b->flags & TM_F_BLOCKING))
+                break;
+            if (side.nivcsw <= 0 && side.cpu0 == side.cpu1)
+                break;
+            side.retaken = 1; /* preempted or migrated: take it once more */
+        }
+        if (tm_failed(&ctx))
+            break;
+        if (opt->text) {
+            uint64_t ops = iters * ctx.ops_per_iter;
+            ps_per_op[nsamples] = ops ? m.ns * 1000 / ops : 0;
+        } else {
+            emit_sample(&ctx, s, iters, &m, &side);
+        }
+        nsamples++;
+    }
+    tm_ctr_close();
+    if (!opt->text)
+        emit_hist(&rt);
+    if (b->teardown)
+        b->teardown(&ctx);
+    if (opt->text && nsamples && rt.status == TM_OK)
+        print_text_summary(&ctx, ps_per_op, nsamples, env);
+    tm_emit_end(inst, rt.status == TM_OK ? "ok" : rt.status == TM_SKIP ? "skip" : "failed", rt.reason,
+                tm_os_now_ns() - start, opt);
+    return 0;
+}

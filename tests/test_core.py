@@ -1,0 +1,92 @@
+"""Tests of the C core on its own: unit tests, the committed benchmark list, warning-free
+builds with gcc and clang, isolation of crashing benchmarks, and cross builds run under
+qemu-user producing valid TM1 streams."""
+import json
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+CORE = Path(__file__).resolve().parent.parent / "src" / "tickmark" / "core"
+RECORD = re.compile(r"TM1 (\{.*\})\s*$")
+
+
+def records(text):
+    return [json.loads(m.group(1)) for line in text.splitlines() if (m := RECORD.search(line))]
+
+
+def make(tmp_path, name, *args, env=None):
+    out = tmp_path / name
+    cmd = ["make", "-s", "-C", str(CORE), f"O={out}", "WERROR=1", *args]
+    res = subprocess.run(cmd, capture_output=True, text=True, env=env)
+    assert res.returncode == 0, res.stdout + res.stderr
+    assert "warning" not in (res.stdout + res.stderr).lower()
+    return out
+
+
+def test_c_unit_tests(tmp_path):
+    out = make(tmp_path, "unit", "check")
+    res = subprocess.run([str(out / "tickmark-unit")], capture_output=True, text=True)
+    assert res.returncode == 0, res.stdout
+    assert re.search(r"^\d+ passed, 0 failed$", res.stdout, re.M)
+
+
+def test_bench_list_is_current():
+    res = subprocess.run(["sh", "tools/genlist.sh", "bench"], cwd=CORE, capture_output=True, text=True, check=True)
+    committed = (CORE / "src" / "bench_list.h").read_text()
+    assert res.stdout == committed, "src/bench_list.h is stale: run 'make -C src/tickmark/core list'"
+
+
+@pytest.mark.skipif(not shutil.which("clang"), reason="clang not installed")
+def test_clang_builds_without_warnings(tmp_path):
+    out = make(tmp_path, "clang", "CC=clang")
+    res = subprocess.run([str(out / "tickmark-core"), "list"], capture_output=True, text=True, check=True)
+    assert {r["name"] for r in records(res.stdout)} >= {"sys.getppid", "loop.control"}
+
+
+def test_crashing_benchmarks_are_isolated(tmp_path):
+    out = make(tmp_path, "crash", "EXTRA_SRCS=tests/crash_bench.c")
+    env = dict(os.environ, TMPDIR=str(tmp_path))
+    res = subprocess.run([str(out / "tickmark-core"), "run", "test.*", "sys.getppid", "--timeout", "2",
+                          "--samples", "2"], capture_output=True, text=True, env=env, timeout=60)
+    assert res.returncode == 0, res.stderr
+    recs = records(res.stdout)
+    ends = {r["key"]: r for r in recs if r["t"] == "end"}
+    assert ends["test.crash"]["status"] == "crashed" and ends["test.crash"]["reason"] == "SIGSEGV"
+    assert ends["test.hang"]["status"] == "timeout"
+    assert ends["test.wrong"]["status"] == "failed" and "does not verify" in ends["test.wrong"]["reason"]
+    assert ends["sys.getppid"]["status"] == "ok"
+    assert recs[-1]["t"] == "bye"
+    assert not list(tmp_path.glob("tickmark-*")), "scratch directory left behind"
+
+
+def test_bad_usage_is_one_line_exit_2(tmp_path):
+    out = make(tmp_path, "usage")
+    for args in (["run", "nosuch.*"], ["run", "--samples", "0"], ["run", "--param", "x"], ["frobnicate"]):
+        res = subprocess.run([str(out / "tickmark-core"), *args], capture_output=True, text=True)
+        assert res.returncode == 2, args
+        assert len(res.stderr.strip().splitlines()) == 1, res.stderr
+
+
+CROSS = [("arm-linux-gnueabihf", "arm"), ("aarch64-linux-gnu", "aarch64"), ("riscv64-linux-gnu", "riscv64")]
+
+
+@pytest.mark.parametrize("prefix,qemu", CROSS)
+def test_cross_build_runs_under_qemu(tmp_path, prefix, qemu):
+    if not shutil.which(f"{prefix}-gcc") or not shutil.which(f"qemu-{qemu}"):
+        pytest.skip(f"{prefix}-gcc or qemu-{qemu} not installed")
+    out = make(tmp_path, prefix, f"CROSS_COMPILE={prefix}-", "LDFLAGS=-static")
+    res = subprocess.run([f"qemu-{qemu}", str(out / "tickmark-core"), "run", "sys.getppid", "loop.control",
+                          "--samples", "3", "--sample-ms", "5"], capture_output=True, text=True, timeout=120)
+    assert res.returncode == 0, res.stderr
+    recs = records(res.stdout)
+    hello = recs[0]
+    assert hello["t"] == "hello" and hello["target"].startswith(prefix.split("-")[0])
+    samples = [r for r in recs if r["t"] == "sample"]
+    assert len(samples) == 6
+    assert all(isinstance(r["ns"], int) and r["ns"] > 0 and r["ops"] > 0 for r in samples)
+    assert [r["status"] for r in recs if r["t"] == "end"] == ["ok", "ok"]
+    assert recs[-1]["t"] == "bye"
