@@ -23,15 +23,15 @@ typedef struct id_state {
 
 static uint16_t id_mul(uint16_t a, uint16_t b)
 {
-    uint32_t p, lo, hi;
-    if (!a)
-        return (uint16_t)(1u - b);
-    if (!b)
+    if (a) {
+        if (b) {
+            uint32_t p = (uint32_t)a * b;
+            uint16_t lo = (uint16_t)p, hi = (uint16_t)(p >> 16);
+            return (uint16_t)(lo - hi + (lo < hi));
+        }
         return (uint16_t)(1u - a);
-    p = (uint32_t)a * b;
-    lo = p & 0xffffu;
-    hi = p >> 16;
-    return (uint16_t)(lo - hi + (lo < hi));
+    }
+    return (uint16_t)(1u - b);
 }
 
 /* Multiplicative inverse modulo 65537 (0 and 1 are their own inverses). */
