@@ -58,8 +58,14 @@ static void ss_resize(ss_state *s, size_t i, unsigned len)
             return;
         }
         s->move(buf + s->off[i] + len + 1, buf + src, end - src);
-        for (t = i + 1; t < s->n; t++)
-            s->off[t] = (unsigned long)((long)s->off[t] + delta);
+        {
+            unsigned char mag = (unsigned char)(delta < 0 ? -delta : delta);
+            for (t = i + 1; t < s->n; t++)
+                if (delta < 0)
+                    s->off[t] -= mag;
+                else
+                    s->off[t] += mag;
+        }
     }
     buf[s->off[i]] = (unsigned char)len;
 }
