@@ -193,7 +193,7 @@ static void fe_addsub(fe_num *z, const fe_num *x, const fe_num *y, unsigned sub)
 
 static void fe_mul(fe_num *z, const fe_num *x, const fe_num *y)
 {
-    uint16_t mult[4], prod[4] = {0, 0, 0, 0}, ext[4] = {0, 0, 0, 0};
+    uint16_t mult[4], ext[4] = {0, 0, 0, 0}, *prod = z->m;
     unsigned sign = (x->sign ^ y->sign) & 1u;
     int exp, step, i;
     if (!fe_real(x) || !fe_real(y)) {
@@ -208,6 +208,7 @@ static void fe_mul(fe_num *z, const fe_num *x, const fe_num *y)
     }
     memcpy(mult, y->m, sizeof mult);
     exp = x->exp + y->exp;
+    prod[0] = prod[1] = prod[2] = prod[3] = 0; /* the product accumulates in the result */
     for (step = 0; step < 64; step++) {
         unsigned carry = 0;
         if (fe_shr1(mult, 0)) {
@@ -227,7 +228,6 @@ static void fe_mul(fe_num *z, const fe_num *x, const fe_num *y)
         prod[3] |= 1u;
     z->type = FE_NORMAL;
     z->sign = (uint8_t)sign;
-    memcpy(z->m, prod, sizeof prod);
     fe_round(z, exp);
 }
 
@@ -242,7 +242,7 @@ static int fe_ge(const uint16_t *a, const uint16_t *b)
 
 static void fe_div(fe_num *z, const fe_num *x, const fe_num *y)
 {
-    uint16_t dvd[4], quot[4] = {0, 0, 0, 0}, rem[4] = {0, 0, 0, 0};
+    uint16_t dvd[4], rem[4] = {0, 0, 0, 0}, *quot = z->m;
     unsigned sign = (x->sign ^ y->sign) & 1u;
     int exp, i;
     if (!fe_real(x) || !fe_real(y) || fe_iszero(y->m)) {
@@ -257,6 +257,7 @@ static void fe_div(fe_num *z, const fe_num *x, const fe_num *y)
     }
     memcpy(dvd, x->m, sizeof dvd);
     exp = x->exp - y->exp + 128;
+    quot[0] = quot[1] = quot[2] = quot[3] = 0; /* the quotient builds up in the result */
     while (!(quot[0] & 0x8000u)) {
         unsigned ovf = fe_shl1(rem, fe_shl1(dvd, 0));
         if (ovf || fe_ge(rem, y->m)) {
@@ -274,7 +275,6 @@ static void fe_div(fe_num *z, const fe_num *x, const fe_num *y)
     }
     z->type = FE_NORMAL;
     z->sign = (uint8_t)sign;
-    memcpy(z->m, quot, sizeof quot);
     fe_round(z, exp);
 }
 

@@ -27,18 +27,13 @@ typedef struct ss_state {
     void *(*move)(void *, const void *, size_t);
 } ss_state;
 
-/* a < b with the reference's rule: strncmp semantics over min(La, Lb) bytes starting at the
- * length bytes; on equality, a < b when a is the longer. */
+/* a < b with the reference's rule: the C library's strncmp over min(La, Lb) bytes starting at
+ * the length bytes; on equality, a < b when a is the longer. */
 static int ss_less(const unsigned char *a, const unsigned char *b)
 {
-    size_t m = a[0] < b[0] ? a[0] : b[0], i;
-    for (i = 0; i < m; i++) {
-        if (a[i] != b[i])
-            return a[i] < b[i];
-        if (a[i] == 0)
-            break;
-    }
-    return a[0] > b[0];
+    size_t m = a[0] < b[0] ? a[0] : b[0];
+    int c = strncmp((const char *)a, (const char *)b, m);
+    return c ? c < 0 : a[0] > b[0];
 }
 
 /* Resize slot i to length len: move the whole tail after it, even when the length is the same.
