@@ -20,6 +20,7 @@ static int usage_error(const char *msg, const char *arg)
 static void print_help(void)
 {
     puts("usage: tickmark-core list [GLOB...]\n"
+         "       tickmark-core hello              the hello record alone (timer, cycles, counters)\n"
          "       tickmark-core run [GLOB...] [--samples N] [--sample-ms MS] [--seed N]\n"
          "                     [--iters N | --iters KEY=N]... [--param NAME=V,V]... [--timeout SEC]\n"
          "                     [--cpu N] [--no-fork] [--text]\n"
@@ -246,6 +247,14 @@ int main(int argc, char **argv)
     if (argc < 2 || strcmp(argv[1], "help") == 0 || strcmp(argv[1], "--help") == 0) {
         print_help();
         return argc < 2 ? 2 : 0;
+    }
+    if (strcmp(argv[1], "hello") == 0) { /* what this target offers, without running anything */
+        tm_env env;
+        opt.seed = 0;
+        opt.cpu = tm_os_cpu_current();
+        tm_env_measure(&env);
+        emit_hello(&opt, &env, 0);
+        return 0;
     }
     if (strcmp(argv[1], "list") != 0 && strcmp(argv[1], "run") != 0)
         return usage_error("unknown command", argv[1]);

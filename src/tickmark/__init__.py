@@ -1,0 +1,3 @@
+"""tickmark: OS and processor performance evaluation toolkit (host harness)."""
+
+__version__ = "0.1.0"

@@ -1,0 +1,327 @@
+"""The `tickmark` command line. Every error is one line `tickmark: error: ...` and exit status 2."""
+import fnmatch
+import json
+import os
+import re
+import shlex
+import subprocess
+import sys
+
+import click
+
+from . import __version__
+from .errors import TickmarkError
+from .suites import SUITES, patterns_for
+
+_PARAM = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=[0-9]+[KMGkmg]?(,[0-9]+[KMGkmg]?)*")
+
+
+def _store(ctx):
+    from .store import Store
+
+    obj = ctx.find_root().obj
+    if obj.get("store") is None:
+        obj["store"] = Store(obj["store_path"])
+    return obj["store"]
+
+
+def _core(ctx, cc=None, cflags=None, memfn=None):
+    """argv of the core and its BuildInfo (None for a prebuilt core named by --core/TICKMARK_CORE)."""
+    given = ctx.find_root().obj.get("core")
+    if given:
+        argv = shlex.split(given)
+        if not argv or not (os.path.isfile(argv[0]) or _which(argv[0])):
+            raise TickmarkError(f"core binary '{given}' not found")
+        from .build import sha256_file
+
+        exe = argv[-1] if len(argv) > 1 and os.path.isfile(argv[-1]) else (_which(argv[0]) or argv[0])
+        return argv, {"binary": exe, "binary_sha256": sha256_file(exe), "prebuilt": True}
+    from .build import build_core
+
+    b = build_core(cc=cc, cflags=cflags, memfn=memfn)
+    return [b.binary], b
+
+
+def _which(name):
+    import shutil
+
+    return shutil.which(name)
+
+
+def core_records(argv, args, timeout=120):
+    from .tm1 import parse_text
+
+    try:
+        r = subprocess.run(argv + args, capture_output=True, text=True, timeout=timeout, errors="replace")
+    except OSError as e:
+        raise TickmarkError(f"cannot start {argv[0]}: {e.strerror}")
+    except subprocess.TimeoutExpired:
+        raise TickmarkError(f"tickmark-core {' '.join(args)} did not finish in {timeout} s")
+    if r.returncode != 0:
+        last = (r.stderr.strip().splitlines() or [f"exit status {r.returncode}"])[-1]
+        raise TickmarkError(f"tickmark-core {args[0]} failed: {last}")
+    return parse_text(r.stdout)[0]
+
+
+def check_patterns(argv, patterns):
+    benches = [r for r in core_records(argv, ["list"]) if r.get("t") == "bench"]
+    names = [b["name"] for b in benches]
+    for p in patterns:
+        if not any(fnmatch.fnmatchcase(n, p) for n in names):
+            raise TickmarkError(f"no benchmark matches '{p}' (tickmark list shows them)")
+    return benches
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--store", "store_path", envvar="TICKMARK_STORE", type=click.Path(dir_okay=False),
+              help="SQLite result store (default: ~/.local/share/tickmark/results.db).")
+@click.option("--core", envvar="TICKMARK_CORE", hidden=True,
+              help="Use this prebuilt tickmark-core instead of building one.")
+@click.version_option(__version__, prog_name="tickmark")
+@click.pass_context
+def cli(ctx, store_path, core):
+    """tickmark: OS and processor performance evaluation."""
+    ctx.obj = {"store_path": store_path, "store": None, "core": core}
+
+
+@cli.command()
+@click.argument("patterns", nargs=-1)
+@click.option("--suite", help=f"Named suite ({', '.join(sorted(SUITES))}).")
+@click.option("--rounds", type=click.IntRange(1, 100), default=3, show_default=True, help="Rounds (processes).")
+@click.option("--max-rounds", type=click.IntRange(1, 100), default=5, show_default=True,
+              help="Upper bound of rounds with the adaptive extension for noisy results.")
+@click.option("--samples", type=click.IntRange(1, 10000), default=5, show_default=True, help="Samples per round.")
+@click.option("--sample-ms", type=click.IntRange(1, 100000), help="Target length of one sample (ms).")
+@click.option("--seed", type=click.IntRange(0, 2**31 - 1), help="Seed of the benchmark orders.")
+@click.option("--param", "params", multiple=True, metavar="NAME=V,V", help="Override a parameter sweep.")
+@click.option("--timeout", type=click.IntRange(1, 86400), help="Per-instance time limit (s).")
+@click.option("--name", help="Name of the run (unique).")
+@click.option("--cc", help="C compiler for the core.")
+@click.option("--cflags", help="CFLAGS for the core (default -O2).")
+@click.option("--memfn", type=click.Path(dir_okay=False), help="C/asm file with tm_user_mem* routines.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@click.pass_context
+def run(ctx, patterns, suite, rounds, max_rounds, samples, sample_ms, seed, params, timeout, name,
+        cc, cflags, memfn, quiet):
+    """Run benchmarks (patterns or a suite; default suite: default)."""
+    from . import report
+    from .hostrun import HostRun, Progress, RunConfig
+
+    for p in params:
+        if not _PARAM.fullmatch(p):
+            raise TickmarkError(f"bad --param '{p}' (expected NAME=V[,V...] with integer values)")
+    if max_rounds < rounds:
+        max_rounds = rounds
+    if patterns and suite:
+        raise TickmarkError("give patterns or --suite, not both")
+    pats = list(patterns) if patterns else patterns_for(suite or "default")
+    suite = None if patterns else (suite or "default")
+    if name is not None and (not name or name == "latest" or name.isdigit()):
+        raise TickmarkError(f"bad --name '{name}' (not empty, not a number, not 'latest')")
+    store = _store(ctx)
+    if name and store.name_taken(name):
+        raise TickmarkError(f"a run named '{name}' exists already (choose another --name)")
+    argv, build = _core(ctx, cc, cflags, memfn)
+    benches = check_patterns(argv, pats)
+    chosen = [b for b in benches if any(fnmatch.fnmatchcase(b["name"], p) for p in pats)]
+    for p in params:
+        pname = p.split("=", 1)[0]
+        if not any(pname == d.get("name") for b in chosen for d in b.get("params", [])):
+            raise TickmarkError(f"--param {pname}: no selected benchmark has a parameter '{pname}'")
+    cfg = RunConfig(patterns=pats, rounds=rounds, max_rounds=max_rounds, samples=samples,
+                    sample_ms=sample_ms, seed=seed, params=list(params), timeout=timeout, name=name,
+                    suite=suite, quiet=quiet)
+    hr = HostRun(store, argv, cfg, build)
+    try:
+        with Progress(rounds, enabled=False if quiet else None) as prog:
+            hr.progress = prog
+            run_id = hr.execute()
+    except KeyboardInterrupt:
+        if hr.run_id is not None:
+            report.show(store, store.run(hr.run_id))
+        click.echo("tickmark: interrupted; the finished instances are stored", err=True)
+        sys.exit(130)
+    report.show(store, store.run(run_id))
+
+
+@cli.command()
+def suites():
+    """List the named suites and their patterns."""
+    for name in sorted(SUITES):
+        click.echo(f"{name:<12}  {' '.join(SUITES[name])}")
+
+
+@cli.command("list")
+@click.argument("patterns", nargs=-1)
+@click.option("--json", "as_json", is_flag=True, help="Print the bench records as JSON.")
+@click.pass_context
+def list_cmd(ctx, patterns, as_json):
+    """List the benchmarks of the core."""
+    from rich.console import Console
+    from rich.table import Table
+
+    argv, _ = _core(ctx)
+    benches = check_patterns(argv, patterns)
+    if patterns:
+        benches = [b for b in benches if any(fnmatch.fnmatchcase(b["name"], p) for p in patterns)]
+    if as_json:
+        click.echo(json.dumps(benches, indent=1))
+        return
+    t = Table(box=None, pad_edge=False)
+    for col in ("name", "unit", "params", "summary", "supported"):
+        t.add_column(col, no_wrap=col != "summary")
+    for b in benches:
+        params = " ".join(f"{p['name']}={p['sweep']}" for p in b.get("params", []))
+        sup = "yes" if b.get("supported", 1) else f"skip: {b.get('reason', '')}"
+        t.add_row(b["name"], b.get("unit", ""), params, b.get("summary", ""), sup)
+    Console(width=None if sys.stdout.isatty() else 200).print(t)
+
+
+def _hello(argv):
+    """The hello record of the core: timer, cycles method, counters."""
+    try:
+        recs = core_records(argv, ["hello"], timeout=60)
+    except TickmarkError:
+        return {}
+    return next((r for r in recs if r.get("t") == "hello"), {})
+
+
+@cli.command()
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@click.pass_context
+def info(ctx, as_json):
+    """This machine: fingerprint and what it supports."""
+    from . import fingerprint
+
+    argv, build = _core(ctx)
+    hello = _hello(argv)
+    fp = fingerprint.collect(build, hello)
+    fp["rt_priority"] = fingerprint.rt_priority()
+    fp["affinity"] = fingerprint.affinity()
+    if as_json:
+        click.echo(json.dumps(fp, indent=1, sort_keys=True))
+        return
+    par = fp.get("perf_event_paranoid")
+    lines = [
+        ("CPU", f"{fp['cpu_model']} ({fp['arch']}, {fp['cpus_online']} online)"),
+        ("caches", ", ".join(f"L{c['level']} {c['type']} {c['size']}" for c in fp["caches"]) or "unknown"),
+        ("OS", f"{fp['os']}, kernel {fp['kernel']}, {fp.get('libc') or 'libc unknown'}"),
+        ("compiler", f"{fp.get('compiler') or '?'} {fp.get('cflags') or ''}".strip()),
+        ("core binary", fp.get("binary_sha256") or (argv[0] if not build else "?")),
+        ("timer", f"{fp.get('clock') or '?'} res {fp.get('clock_res_ns', '?')} ns, overhead "
+                  f"{(fp.get('timer_overhead_ps') or 0) / 1000:.1f} ns, ticks {fp.get('ticks') or '?'}"),
+        ("cycles", f"{fp.get('cycles_method') or 'none'} (fcore {(fp.get('fcore_khz') or 0) / 1000:.0f} MHz)"),
+        ("counters", f"{fp.get('counters') or 'none'}; perf_event_paranoid={par if par is not None else '?'}"),
+        ("not supported", hello.get("counters_unsupported") or "-"),
+        ("real-time prio", ("yes" if fp["rt_priority"]["allowed"] else "no") + f" ({fp['rt_priority']['why']})"),
+        ("CPU affinity", f"yes, CPUs {fp['affinity']['cpus']}" if fp["affinity"]["available"] else "no"),
+        ("frequency", f"governor {fp.get('governor') or 'unknown'}, boost {fp.get('boost')}"),
+        ("virtualization", fp.get("virtualization")),
+        ("memory", f"page {fp.get('page_size')} B, THP {fp.get('thp')}"),
+        ("clocksource", fp.get("clocksource")),
+        ("loadavg", fp.get("loadavg")),
+        ("flags", ", ".join(fp["flags"]) or "none"),
+    ]
+    w = max(len(k) for k, _ in lines)
+    for k, v in lines:
+        click.echo(f"{k:<{w}}  {v}")
+
+
+@cli.command()
+@click.argument("run_ref", default="latest", metavar="[RUN]")
+@click.pass_context
+def show(ctx, run_ref):
+    """Show a stored run (latest by default; id or name)."""
+    from . import report
+
+    store = _store(ctx)
+    report.show(store, store.run(run_ref))
+
+
+@cli.command()
+@click.pass_context
+def runs(ctx):
+    """List the stored runs."""
+    import time
+
+    store = _store(ctx)
+    rows = store.runs()
+    if not rows:
+        click.echo("no runs stored yet")
+        return
+    for r in rows:
+        when = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(r["started"]))
+        what = r["suite"] and f"suite {r['suite']}" or " ".join(r["patterns"])
+        click.echo(f"{r['id']:>4}  {when}  {r['status']:<10}  {r['n_results']:>4} results  "
+                   f"{r['name'] or '-':<16}  {what}")
+
+
+@cli.command("export")
+@click.argument("run_ref", metavar="RUN")
+@click.option("--format", "fmt", type=click.Choice(["json", "csv"]), default="json", show_default=True)
+@click.option("-o", "--output", type=click.Path(dir_okay=False), help="File to write (default: stdout).")
+@click.pass_context
+def export_cmd(ctx, run_ref, fmt, output):
+    """Export a run (id, name or latest) as JSON or CSV."""
+    from . import export
+
+    store = _store(ctx)
+    run_ = store.run(run_ref)
+    text = export.to_json(store, run_) if fmt == "json" else export.to_csv(store, run_)
+    if output:
+        try:
+            with open(output, "w", encoding="utf-8") as f:
+                f.write(text)
+        except OSError as e:
+            raise TickmarkError(f"cannot write {output}: {e.strerror}")
+    else:
+        click.echo(text, nl=False)
+
+
+@cli.command("import")
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.pass_context
+def import_cmd(ctx, file):
+    """Import a run exported as JSON (it gets a new id)."""
+    from . import export
+
+    doc = export.read_document(file)
+    store = _store(ctx)
+    rid = export.import_document(store, doc)
+    click.echo(f"imported as run {rid}" + (f" '{store.run(rid)['name']}'" if store.run(rid)["name"] else ""))
+
+
+def _error(msg, detail=""):
+    msg = " ".join(str(msg).split("\n")[0].split()) if msg else "unknown error"
+    click.echo(f"tickmark: error: {msg}", err=True)
+    if detail:
+        click.echo(detail, err=True)
+    return 2
+
+
+def main(argv=None):
+    args = sys.argv[1:] if argv is None else list(argv)
+    try:
+        if not args:
+            click.echo(cli.get_help(click.Context(cli, info_name="tickmark")))
+            return 0
+        cli.main(args=args, prog_name="tickmark", standalone_mode=False)
+        return 0
+    except click.exceptions.Exit as e:
+        return e.exit_code
+    except click.exceptions.Abort:
+        return 130
+    except click.ClickException as e:
+        return _error(e.format_message())
+    except TickmarkError as e:
+        return _error(str(e), e.detail)
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0
+    finally:
+        sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

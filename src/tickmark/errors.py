@@ -1,0 +1,9 @@
+"""The one exception type the command line turns into `tickmark: error: ...` (exit 2)."""
+
+
+class TickmarkError(Exception):
+    """A user-facing error: a one-line message, plus optional detail lines (e.g. compiler output)."""
+
+    def __init__(self, message, detail=""):
+        super().__init__(message)
+        self.detail = detail

@@ -1,0 +1,338 @@
+"""Run benchmarks on this machine in rounds and store what they measure as it arrives.
+
+Round 1 lets the core calibrate iterations; rounds 2..R rerun every instance with those iterations
+frozen (`--iters KEY=N`) and a fresh seed (the core shuffles the order by it). Each round is a
+separate process. Afterwards, instances whose round-to-round CV is above 3 % get extra rounds (only
+those instances), up to max_rounds, within a time budget.
+"""
+import random
+import re
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+
+from . import fingerprint, stats
+from .errors import TickmarkError
+from .tm1 import Parser
+
+NOISY_ROUND_CV = stats.NOISY_ROUND_CV
+
+
+@dataclass
+class RunConfig:
+    patterns: list
+    rounds: int = 3
+    max_rounds: int = 5
+    samples: int = 5
+    sample_ms: int = None
+    seed: int = None
+    params: list = field(default_factory=list)
+    timeout: int = None
+    name: str = None
+    suite: str = None
+    budget_s: float = None  # time for extra rounds; default: as long as the base rounds took
+    quiet: bool = False
+
+    def options(self):
+        return {k: getattr(self, k) for k in ("rounds", "max_rounds", "samples", "sample_ms", "seed",
+                                               "params", "timeout", "budget_s")}
+
+
+def split_key(key):
+    """'sched.ring[procs=4,size=16]' -> ('sched.ring', {'procs': 4, 'size': 16})."""
+    m = re.fullmatch(r"([^\[]+)(?:\[(.*)\])?", key)
+    if not m:
+        return key, {}
+    params = {}
+    for part in filter(None, (m.group(2) or "").split(",")):
+        k, _, v = part.partition("=")
+        params[k] = int(v) if re.fullmatch(r"-?\d+", v) else v
+    return m.group(1), params
+
+
+def result_metric(meta):
+    bw = meta.get("stat") == "max" and meta.get("bytes_per_op", 0) > 0
+    return "MB/s" if bw else "ns/op"
+
+
+class CoreProcess:
+    """One round: a tickmark-core process whose stdout is parsed as it arrives."""
+
+    def __init__(self, argv):
+        self.argv = argv
+        self.parser = Parser()
+        self.errfile = tempfile.TemporaryFile(mode="w+")
+        try:
+            self.proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=self.errfile,
+                                         stdin=subprocess.DEVNULL, text=True, bufsize=1,
+                                         errors="replace")
+        except OSError as e:
+            raise TickmarkError(f"cannot start {argv[0]}: {e.strerror}")
+
+    def records(self):
+        for line in self.proc.stdout:
+            rec = self.parser.feed_line(line)
+            if rec is not None:
+                yield rec
+
+    def finish(self):
+        self.proc.stdout.close()
+        rc = self.proc.wait()
+        self.errfile.seek(0)
+        err = self.errfile.read().strip().splitlines()
+        self.errfile.close()
+        return rc, err[-1] if err else ""
+
+    def stop(self):
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(2)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+
+
+class _Interrupt(KeyboardInterrupt):
+    pass
+
+
+def _on_sigterm(signum, frame):
+    raise _Interrupt()
+
+
+class HostRun:
+    def __init__(self, store, core_argv, cfg, build=None, progress=None):
+        self.store, self.core_argv, self.cfg, self.build = store, list(core_argv), cfg, build
+        self.progress = progress
+        self.run_id = None
+        self.hello = {}
+        self.cycles_method = "none"
+        self.env_flags = []
+        self.iters = {}       # key -> frozen iterations (from round 1)
+        self.wall_ns = {}     # key -> wall time of its last round
+        self.notes = {"rounds": 0, "planned": None, "problems": [], "junk": 0, "malformed": 0, "seeds": []}
+        self.rng = random.Random(cfg.seed) if cfg.seed is not None else random.SystemRandom()
+
+    # ---- one round ----
+    def _argv(self, patterns, seed, keys=None):
+        c = self.cfg
+        argv = self.core_argv + ["run", *patterns, "--samples", str(c.samples), "--seed", str(seed)]
+        if c.sample_ms is not None:
+            argv += ["--sample-ms", str(c.sample_ms)]
+        for p in c.params:
+            argv += ["--param", p]
+        if c.timeout is not None:
+            argv += ["--timeout", str(c.timeout)]
+        for k in keys or ():
+            argv += ["--iters", f"{k}={self.iters[k]}"]
+        return argv
+
+    def _round(self, rnd, patterns, keys=None):
+        seed = self.rng.randrange(1, 2**31)
+        self.notes["seeds"].append(seed)
+        self.notes["round_in_progress"] = rnd
+        self.store.update_run(self.run_id, notes=self.notes)
+        core = CoreProcess(self._argv(patterns, seed, keys))
+        self._core = core
+        wanted = set(keys) if keys is not None else None
+        cur, saw_bye, bye = {}, False, {}
+        try:
+            for rec in core.records():
+                t = rec.get("t")
+                key = rec.get("key")
+                if t == "hello":
+                    self._hello(rec, rnd, keys)
+                elif t == "meta" and key:
+                    cur[key] = {"meta": rec, "samples": [], "hists": []}
+                elif t == "sample" and key in cur:
+                    cur[key]["samples"].append(rec)
+                elif t == "hist" and key in cur:
+                    cur[key]["hists"].append(rec)
+                elif t == "end" and key:
+                    inst = cur.pop(key, {"meta": {}, "samples": [], "hists": []})
+                    if wanted is None or key in wanted:
+                        self._finish(key, rnd, inst, rec)
+                    if self.progress:
+                        self.progress.advance(key, rnd)
+                elif t == "bye":
+                    saw_bye, bye = True, rec
+        finally:
+            core.stop()
+        rc, last_err = core.finish()
+        self.notes["junk"] += core.parser.junk
+        self.notes["malformed"] += core.parser.malformed
+        if rnd == 1 and saw_bye and "instances" in bye:
+            self.notes["planned"] = bye["instances"]
+        if rnd == 1 and rc == 2 and not self.hello:  # the core refused its command line
+            raise TickmarkError(f"tickmark-core refused the run: {last_err or 'bad usage'}")
+        if rc != 0 or not saw_bye:
+            how = f"was killed by signal {-rc}" if rc < 0 else f"exited with status {rc}"
+            msg = f"round {rnd}: tickmark-core {how}" + ("" if saw_bye else " without finishing (no 'bye')")
+            if last_err:
+                msg += f": {last_err}"
+            self.notes["problems"].append(msg)
+            for key, inst in cur.items():  # instances it was in the middle of
+                if (wanted is None or key in wanted) and self.store.result_id(self.run_id, key) is None:
+                    self._finish(key, rnd, {"meta": inst["meta"], "samples": [], "hists": []},
+                                 {"status": "crashed", "reason": "tickmark-core died during this instance"})
+        self.notes["rounds"] = rnd
+        self.store.update_run(self.run_id, notes=self.notes)
+
+    def _hello(self, rec, rnd, keys):
+        if rnd == 1:
+            self.hello = rec
+            self.cycles_method = rec.get("cycles", "none")
+            fp = fingerprint.collect(self.build, rec)
+            self.env_flags = fp["flags"]
+            order = rec.get("order") or []
+            self.notes["planned"] = len(order) or None
+            self.store.update_run(self.run_id, hello=rec, fingerprint=fp)
+        if self.progress:
+            n = len(keys) if keys is not None else len(rec.get("order") or [])
+            self.progress.round_started(rnd, n)
+
+    def _finish(self, key, rnd, inst, end):
+        meta = inst["meta"]
+        status, reason = end.get("status", "failed"), end.get("reason", "")
+        st = self.store
+        with st.transaction():
+            rid = st.result_id(self.run_id, key)
+            if rid is None:
+                bench, params = split_key(key)
+                rid = st.add_result(
+                    self.run_id, key=key, bench=meta.get("bench", bench),
+                    params=meta.get("params", params), metric=result_metric(meta), status=status,
+                    reason=reason, unit=meta.get("unit", ""), stat=meta.get("stat", "median"), meta=meta)
+                row_status = status
+            else:
+                row_status = None
+                if status not in ("ok", "skip"):
+                    st.update_result(rid, status=status, reason=f"round {rnd}: {reason}" if rnd > 1 else reason)
+            if inst["samples"]:
+                st.add_samples(rid, rnd, [dict(s, round=rnd) for s in inst["samples"]])
+            for h in inst["hists"]:
+                st.add_hist(rid, rnd, {k: v for k, v in h.items() if k not in ("t", "key")})
+            if row_status is not None and status == "ok" and meta.get("iters"):
+                self.iters[key] = meta["iters"]
+            if "wall_ns" in end:
+                self.wall_ns[key] = end["wall_ns"]
+            self._restat(rid, meta or None)
+
+    def _restat(self, rid, meta=None):
+        st = self.store
+        row = next(r for r in st.results(self.run_id) if r["id"] == rid) if meta is None else None
+        meta = meta or row["meta"]
+        s = stats.summarize(st.samples(rid), stat=meta.get("stat", "median"),
+                            bytes_per_op=meta.get("bytes_per_op", 0), hists=st.hists(rid),
+                            cycles_method=self.cycles_method, env_flags=self.env_flags)
+        st.update_result(rid, stats=s)
+        return s
+
+    # ---- the whole run ----
+    def execute(self):
+        c = self.cfg
+        self.run_id = self.store.create_run(
+            name=c.name, suite=c.suite, patterns=c.patterns, options=c.options(),
+            fingerprint=fingerprint.collect(self.build, None), notes=self.notes)
+        old = signal.signal(signal.SIGTERM, _on_sigterm) if _main_thread() else None
+        t0 = time.monotonic()
+        try:
+            self._round(1, c.patterns)
+            if self.iters:
+                benches = sorted({split_key(k)[0] for k in self.iters})
+                for rnd in range(2, c.rounds + 1):
+                    self._round(rnd, benches, sorted(self.iters))
+                self._extend(c.rounds + 1, time.monotonic() - t0)
+            self.notes.pop("round_in_progress", None)
+            self.store.update_run(self.run_id, status="complete", finished=time.time(), notes=self.notes)
+        except TickmarkError:
+            if not self.store.results(self.run_id):  # nothing measured: leave no empty run behind
+                self.store.delete_run(self.run_id)
+            raise
+        except KeyboardInterrupt:
+            if getattr(self, "_core", None):
+                self._core.stop()
+            self.store.update_run(self.run_id, status="incomplete", finished=time.time(), notes=self.notes)
+            raise
+        finally:
+            if old is not None:
+                signal.signal(signal.SIGTERM, old)
+        return self.run_id
+
+    def _round_cv(self):
+        out = {}
+        for r in self.store.results(self.run_id):
+            main = (r["stats"] or {}).get("")
+            if r["key"] in self.iters and main and main.get("round_cv") is not None:
+                out[r["key"]] = main["round_cv"]
+        return out
+
+    def _extend(self, rnd, base_s):
+        """Extra rounds for the instances whose round-to-round CV is above 3 %, worst first."""
+        budget = self.cfg.budget_s if self.cfg.budget_s is not None else max(base_s, 5.0)
+        spent = 0.0
+        extra = {}
+        while rnd <= self.cfg.max_rounds:
+            cvs = self._round_cv()
+            noisy = sorted((k for k, v in cvs.items() if v > NOISY_ROUND_CV), key=lambda k: -cvs[k])
+            chosen, cost = [], 0.2  # process start and the core's own start-up calibration
+            for k in noisy:
+                k_cost = self.wall_ns.get(k, 1e9) / 1e9
+                if spent + cost + k_cost <= budget:
+                    chosen.append(k)
+                    cost += k_cost
+            if not chosen:
+                break
+            t = time.monotonic()
+            self._round(rnd, sorted({split_key(k)[0] for k in chosen}), chosen)
+            spent += time.monotonic() - t
+            for k in chosen:
+                extra[k] = extra.get(k, 0) + 1
+            rnd += 1
+        self.notes["extended"] = extra
+
+
+def _main_thread():
+    import threading
+
+    return threading.current_thread() is threading.main_thread()
+
+
+class Progress:
+    """Rich progress bar on stderr, shown only on a terminal."""
+
+    def __init__(self, rounds, enabled=None):
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress as RP, TextColumn, TimeElapsedColumn
+
+        self.enabled = sys.stderr.isatty() if enabled is None else enabled
+        self.rounds = rounds
+        self.rp = RP(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                     TimeElapsedColumn(), console=Console(stderr=True), transient=True,
+                     disable=not self.enabled)
+        self.task = None
+
+    def __enter__(self):
+        self.rp.__enter__()
+        return self
+
+    def __exit__(self, *a):
+        return self.rp.__exit__(*a)
+
+    def round_started(self, rnd, n):
+        label = f"round {rnd}/{self.rounds}" if rnd <= self.rounds else f"extra round {rnd}"
+        if self.task is None:
+            self.task = self.rp.add_task(label, total=n)
+        else:
+            self.rp.reset(self.task, total=n, description=label)
+
+    def advance(self, key, rnd):
+        if self.task is not None:
+            task = next(t for t in self.rp.tasks if t.id == self.task)
+            if task.total is not None and task.completed + 1 > task.total:  # sweeps: more instances
+                self.rp.update(self.task, total=task.completed + 1)
+            self.rp.update(self.task, advance=1, description=f"round {rnd}: {key}")

@@ -1,0 +1,170 @@
+"""Terminal report of one stored run: a header with the machine essentials and one table row per
+benchmark instance (sub-metrics indented below it). Plain ASCII text when stdout is not a TTY."""
+import sys
+import time
+
+from rich import box
+from rich.console import Console
+from rich.measure import Measurement
+from rich.table import Table
+from rich.text import Text
+
+
+# Short tags of the cycles methods for the table (the header names the method in full).
+METHOD_TAG = {"calibrated-freq": "cal", "perf": "perf", "pmu": "pmu", "none": ""}
+
+
+def fmt_time(ns):
+    if ns is None:
+        return "-"
+    for unit, scale in (("s", 1e9), ("ms", 1e6), ("us", 1e3)):
+        if abs(ns) >= scale:
+            return f"{_sig(ns / scale)} {unit}"
+    return f"{_sig(ns)} ns"
+
+
+def _sig(x):
+    """Three significant digits, no exponent."""
+    if x == 0:
+        return "0"
+    if abs(x) >= 100:
+        return f"{x:.0f}"
+    if abs(x) >= 10:
+        return f"{x:.1f}"
+    if abs(x) >= 1:
+        return f"{x:.2f}"
+    return f"{x:.3g}"
+
+
+def fmt_rate(per_s):
+    if per_s is None:
+        return "-"
+    for suffix, scale in (("G", 1e9), ("M", 1e6), ("k", 1e3)):
+        if per_s >= scale:
+            return f"{_sig(per_s / scale)}{suffix}/s"
+    return f"{_sig(per_s)}/s"
+
+
+def fmt_pct(x):
+    return "-" if x is None else f"{x * 100:.1f}%"
+
+
+def fmt_value(d):
+    if d.get("unit") == "MB/s":
+        return f"{_sig(d['value'])} MB/s"
+    return fmt_time(d.get("value")) + "/op"
+
+
+def ci_pct(d):
+    lo, hi, med = d.get("ci95_lo"), d.get("ci95_hi"), d.get("median")
+    if lo is None or hi is None or not med:
+        return None
+    return (hi - lo) / 2 / med
+
+
+def header_lines(run):
+    fp = run.get("fingerprint") or {}
+    notes = run.get("notes") or {}
+    name = f" '{run['name']}'" if run.get("name") else ""
+    started = time.strftime("%Y-%m-%d %H:%M", time.localtime(run["started"]))
+    lines = [f"run {run['id']}{name}  {started}  status {run['status']}  rounds {notes.get('rounds', '?')}"]
+    timer = fp.get("clock") or "?"
+    if fp.get("clock_res_ns") is not None:
+        timer += f" (res {fp['clock_res_ns']} ns)"
+    lines.append(
+        f"{fp.get('cpu_model', '?')} ({fp.get('arch', '?')}, {fp.get('cpus_online', '?')} cpus) | "
+        f"kernel {fp.get('kernel', '?')} | {fp.get('compiler') or '?'} {fp.get('cflags') or ''} | "
+        f"timer {timer} | cycles {_method(fp.get('cycles_method'))} | "
+        f"virt {fp.get('virtualization', '?')}")
+    if fp.get("flags"):
+        lines.append("on every result: " + ", ".join(fp["flags"]))
+    return lines
+
+
+def _method(m):
+    m = m or "none"
+    tag = METHOD_TAG.get(m)
+    return f"{m} ({tag})" if tag and tag != m else m
+
+
+def incomplete_line(run, n_results):
+    if run["status"] == "complete":
+        return None
+    notes = run.get("notes") or {}
+    planned = notes.get("planned")
+    of = f" of {planned}" if planned else ""
+    rnd = notes.get("round_in_progress")
+    where = f" in round {rnd}" if rnd else ""
+    how = "interrupted" if run["status"] == "incomplete" else "killed or still running"
+    return f"INCOMPLETE: {how}{where} after {n_results}{of} instances"
+
+
+def build_table(results, env_flags=(), plain=False):
+    t = Table(box=box.ASCII2 if plain else box.SIMPLE_HEAD, pad_edge=False, show_edge=False,
+              padding=(0, 1), header_style=None if plain else "bold")
+    for col, just in (("benchmark", "left"), ("value", "right"), ("cycles/op", "right"),
+                      ("ops/s", "right"), ("±CI", "right"), ("rcv", "right"),
+                      ("round-cv", "right"), ("det", "right"), ("flags", "left")):
+        t.add_column(col, justify=just, no_wrap=(col != "flags"))
+    for r in sorted(results, key=_order):
+        name = Text(r["key"])
+        st = r["stats"] or {}
+        main = st.get("")
+        if r["status"] != "ok" or not main:
+            status = r["status"] if r["status"] != "ok" else "no data"
+            style = "yellow" if r["status"] == "skip" else "red"
+            t.add_row(name, Text(status, style=None if plain else style), "", "", "", "", "", "",
+                      Text(r.get("reason") or ""))
+            continue
+        t.add_row(name, *_cells(main, env_flags))
+        h = main.get("hist")
+        if h:
+            vals = " / ".join(fmt_time(h.get(k)) for k in ("p50", "p99", "p99.9", "max"))
+            t.add_row(Text("  events p50/p99/p99.9/max"), vals, "", "", "", "", "", "", f"{h['count']} events")
+        for sub, d in st.items():
+            if sub:
+                t.add_row(Text(f"  {sub}"), *_cells(d, env_flags))
+    return t
+
+
+def _order(r):
+    """Group by benchmark name, then parameters in numeric order."""
+    return (r["bench"], [(k, (0, v, "") if isinstance(v, (int, float)) else (1, 0, str(v)))
+                         for k, v in sorted((r["params"] or {}).items())])
+
+
+def _cells(d, env_flags):
+    cyc = d.get("cycles_per_op")
+    cyc_s = "-" if cyc is None else f"{_sig(cyc)} {METHOD_TAG.get(d.get('cycles_method'), d.get('cycles_method'))}"
+    flags = [f for f in d.get("flags", []) if f not in env_flags]
+    return (fmt_value(d), cyc_s, fmt_rate(d.get("ops_per_s")), "±" + fmt_pct(ci_pct(d)) if ci_pct(d) is not None else "-",
+            fmt_pct(d.get("rcv")), fmt_pct(d.get("round_cv")),
+            "-" if d.get("determinism") is None else f"{d['determinism']:.1f}%", ", ".join(flags))
+
+
+def show(store, run, file=None):
+    file = file or sys.stdout
+    plain = not file.isatty()
+    con = Console(file=file, force_terminal=not plain, width=None if not plain else 250,
+                  highlight=False, soft_wrap=False, no_color=plain)
+    results = store.results(run["id"])
+    for line in header_lines(run):
+        con.print(line, markup=False)
+    inc = incomplete_line(run, len(results))
+    if inc:
+        con.print(Text(inc, style=None if plain else "bold red"))
+    if results:
+        fp = run.get("fingerprint") or {}
+        table = build_table(results, fp.get("flags") or [], plain)
+        # never cut numbers: on a narrow terminal let the lines run long rather than truncate
+        need = Measurement.get(con, con.options.update_width(1000), table).maximum
+        if need > con.width:
+            con.width = need
+        con.print(table)
+    else:
+        con.print("(no results)")
+    notes = run.get("notes") or {}
+    for p in notes.get("problems", []):
+        con.print(Text("problem: " + p, style=None if plain else "red"))
+    if notes.get("malformed"):
+        con.print(f"{notes['malformed']} malformed TM1 line(s) ignored")

@@ -1,0 +1,243 @@
+"""The result store: one SQLite database (WAL) with runs, results, raw samples and histograms.
+
+Default path: ${XDG_DATA_HOME:-~/.local/share}/tickmark/results.db; `--store PATH` or
+TICKMARK_STORE override it. A file that is not a tickmark store is never written to.
+"""
+import json
+import os
+import sqlite3
+import time
+from pathlib import Path
+
+from .errors import TickmarkError
+
+SCHEMA_VERSION = 1
+_SQLITE_MAGIC = b"SQLite format 3\x00"
+
+_SCHEMA = """
+CREATE TABLE tickmark_schema (version INTEGER NOT NULL);
+CREATE TABLE runs (
+    id INTEGER PRIMARY KEY, name TEXT UNIQUE, started REAL NOT NULL, finished REAL,
+    status TEXT NOT NULL CHECK (status IN ('running', 'complete', 'incomplete')),
+    suite TEXT, patterns TEXT NOT NULL, options TEXT NOT NULL, fingerprint TEXT NOT NULL,
+    hello TEXT NOT NULL, notes TEXT NOT NULL DEFAULT '{}');
+CREATE TABLE results (
+    id INTEGER PRIMARY KEY, run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+    key TEXT NOT NULL, bench TEXT NOT NULL, params TEXT NOT NULL, metric TEXT NOT NULL,
+    status TEXT NOT NULL, reason TEXT NOT NULL, unit TEXT NOT NULL, stat TEXT NOT NULL,
+    meta TEXT NOT NULL, stats TEXT NOT NULL, UNIQUE (run_id, key));
+CREATE TABLE samples (
+    result_id INTEGER NOT NULL REFERENCES results(id) ON DELETE CASCADE, round INTEGER NOT NULL,
+    idx INTEGER NOT NULL, iters INTEGER NOT NULL, ops INTEGER NOT NULL, ns INTEGER NOT NULL,
+    cyc INTEGER, extra TEXT NOT NULL);
+CREATE INDEX samples_result ON samples(result_id);
+CREATE TABLE hists (
+    result_id INTEGER NOT NULL REFERENCES results(id) ON DELETE CASCADE, round INTEGER NOT NULL,
+    data TEXT NOT NULL);
+"""
+
+RUN_COLS = ("id", "name", "started", "finished", "status", "suite", "patterns", "options",
+            "fingerprint", "hello", "notes")
+RESULT_COLS = ("id", "run_id", "key", "bench", "params", "metric", "status", "reason", "unit",
+               "stat", "meta", "stats")
+_JSON_COLS = {"patterns", "options", "fingerprint", "hello", "notes", "params", "meta", "stats"}
+
+
+def default_path():
+    env = os.environ.get("TICKMARK_STORE")
+    if env:
+        return Path(env)
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
+    return Path(base) / "tickmark" / "results.db"
+
+
+def _row(cols, row):
+    d = dict(zip(cols, row))
+    for k in _JSON_COLS & d.keys():
+        d[k] = json.loads(d[k]) if d[k] is not None else None
+    return d
+
+
+def _dump(x):
+    return json.dumps(x, sort_keys=True)
+
+
+# Extra fields of a sample record beside the columns (kept in `extra`).
+_SAMPLE_COLS = ("iters", "ops", "ns", "cyc")
+
+
+class Store:
+    def __init__(self, path=None):
+        self.path = Path(path) if path else default_path()
+        self.db = self._open()
+
+    def _open(self):
+        p = self.path
+        if p.is_dir():
+            raise TickmarkError(f"store {p} is a directory, not a database file")
+        exists = p.exists() and p.stat().st_size > 0
+        if exists:
+            try:
+                with open(p, "rb") as f:
+                    magic = f.read(16)
+            except OSError as e:
+                raise TickmarkError(f"store {p} is unreadable: {e.strerror}")
+            if magic != _SQLITE_MAGIC:
+                raise TickmarkError(f"store {p} is not an SQLite database (left untouched)")
+        else:
+            try:
+                p.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as e:
+                raise TickmarkError(f"cannot create store directory {p.parent}: {e.strerror}")
+        try:
+            db = sqlite3.connect(str(p), timeout=30, isolation_level=None)
+            db.execute("PRAGMA foreign_keys = ON")
+            tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+            if not tables:
+                db.execute("PRAGMA journal_mode = WAL")
+                db.executescript("BEGIN;" + _SCHEMA + f"INSERT INTO tickmark_schema VALUES ({SCHEMA_VERSION});COMMIT;")
+            elif "tickmark_schema" not in tables:
+                db.close()
+                raise TickmarkError(f"store {p} is an SQLite database but not a tickmark store (left untouched)")
+            else:
+                (ver,) = db.execute("SELECT max(version) FROM tickmark_schema").fetchone()
+                if ver != SCHEMA_VERSION:
+                    db.close()
+                    raise TickmarkError(f"store {p} has schema version {ver}; this tickmark reads version {SCHEMA_VERSION}")
+        except sqlite3.DatabaseError as e:
+            raise TickmarkError(f"store {p} is unreadable or corrupt: {e}")
+        return db
+
+    def close(self):
+        self.db.close()
+
+    def _x(self, sql, args=()):
+        try:
+            return self.db.execute(sql, args)
+        except sqlite3.IntegrityError:
+            raise
+        except sqlite3.DatabaseError as e:
+            raise TickmarkError(f"store {self.path}: {e}")
+
+    def transaction(self):
+        return _Tx(self.db)
+
+    # ---- runs ----
+    def create_run(self, *, name=None, suite=None, patterns=(), options=None, fingerprint=None,
+                   hello=None, status="running", started=None, finished=None, notes=None):
+        try:
+            cur = self._x(
+                "INSERT INTO runs (name, started, finished, status, suite, patterns, options,"
+                " fingerprint, hello, notes) VALUES (?,?,?,?,?,?,?,?,?,?)",
+                (name, started or time.time(), finished, status, suite, _dump(list(patterns)),
+                 _dump(options or {}), _dump(fingerprint or {}), _dump(hello or {}), _dump(notes or {})))
+        except sqlite3.IntegrityError:
+            raise TickmarkError(f"a run named '{name}' exists already (choose another --name)")
+        return cur.lastrowid
+
+    def name_taken(self, name):
+        return self._x("SELECT 1 FROM runs WHERE name = ?", (name,)).fetchone() is not None
+
+    def update_run(self, run_id, **fields):
+        sets = ", ".join(f"{k} = ?" for k in fields)
+        vals = [_dump(v) if k in _JSON_COLS else v for k, v in fields.items()]
+        self._x(f"UPDATE runs SET {sets} WHERE id = ?", (*vals, run_id))
+
+    def delete_run(self, run_id):
+        with self.transaction():
+            self._x("DELETE FROM runs WHERE id = ?", (run_id,))
+
+    def run(self, ref):
+        """A run by numeric id, name, or 'latest' -> dict; TickmarkError if none."""
+        ref = str(ref)
+        cols = ", ".join(RUN_COLS)
+        if ref == "latest":
+            row = self._x(f"SELECT {cols} FROM runs ORDER BY id DESC LIMIT 1").fetchone()
+            if not row:
+                raise TickmarkError(f"no runs stored yet in {self.path} (tickmark run makes one)")
+        else:
+            row = self._x(f"SELECT {cols} FROM runs WHERE name = ?", (ref,)).fetchone()
+            if not row and ref.isdigit():
+                row = self._x(f"SELECT {cols} FROM runs WHERE id = ?", (int(ref),)).fetchone()
+            if not row:
+                raise TickmarkError(f"no run '{ref}' in {self.path} (tickmark runs lists them)")
+        return _row(RUN_COLS, row)
+
+    def runs(self):
+        cols = ", ".join(RUN_COLS)
+        runs = [_row(RUN_COLS, r) for r in self._x(f"SELECT {cols} FROM runs ORDER BY id")]
+        counts = dict(self._x("SELECT run_id, count(*) FROM results GROUP BY run_id").fetchall())
+        for r in runs:
+            r["n_results"] = counts.get(r["id"], 0)
+        return runs
+
+    # ---- results ----
+    def result_id(self, run_id, key):
+        row = self._x("SELECT id FROM results WHERE run_id = ? AND key = ?", (run_id, key)).fetchone()
+        return row[0] if row else None
+
+    def add_result(self, run_id, *, key, bench, params=None, metric="ns/op", status="ok", reason="",
+                   unit="", stat="median", meta=None, stats=None):
+        cur = self._x(
+            "INSERT INTO results (run_id, key, bench, params, metric, status, reason, unit, stat,"
+            " meta, stats) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+            (run_id, key, bench, _dump(params or {}), metric, status, reason or "", unit or "",
+             stat, _dump(meta or {}), _dump(stats or {})))
+        return cur.lastrowid
+
+    def update_result(self, result_id, **fields):
+        sets = ", ".join(f"{k} = ?" for k in fields)
+        vals = [_dump(v) if k in _JSON_COLS else v for k, v in fields.items()]
+        self._x(f"UPDATE results SET {sets} WHERE id = ?", (*vals, result_id))
+
+    def results(self, run_id):
+        cols = ", ".join(RESULT_COLS)
+        return [_row(RESULT_COLS, r) for r in
+                self._x(f"SELECT {cols} FROM results WHERE run_id = ? ORDER BY id", (run_id,))]
+
+    def add_samples(self, result_id, rnd, samples):
+        rows = []
+        for i, s in enumerate(samples):
+            extra = {k: v for k, v in s.items() if k not in _SAMPLE_COLS + ("t", "key", "i", "round")}
+            rows.append((result_id, rnd, s.get("i", i), s["iters"], s["ops"], s["ns"], s.get("cyc"), _dump(extra)))
+        try:
+            self.db.executemany("INSERT INTO samples VALUES (?,?,?,?,?,?,?,?)", rows)
+        except sqlite3.DatabaseError as e:
+            raise TickmarkError(f"store {self.path}: {e}")
+
+    def samples(self, result_id):
+        out = []
+        for rnd, idx, iters, ops, ns, cyc, extra in self._x(
+                "SELECT round, idx, iters, ops, ns, cyc, extra FROM samples WHERE result_id = ?"
+                " ORDER BY round, idx, rowid", (result_id,)):
+            s = {"round": rnd, "i": idx, "iters": iters, "ops": ops, "ns": ns}
+            if cyc is not None:
+                s["cyc"] = cyc
+            s.update(json.loads(extra))
+            out.append(s)
+        return out
+
+    def add_hist(self, result_id, rnd, data):
+        self._x("INSERT INTO hists VALUES (?,?,?)", (result_id, rnd, _dump(data)))
+
+    def hists(self, result_id):
+        return [dict(json.loads(d), round=r) for r, d in
+                self._x("SELECT round, data FROM hists WHERE result_id = ? ORDER BY round, rowid", (result_id,))]
+
+    def count(self, table):
+        return self._x(f"SELECT count(*) FROM {table}").fetchone()[0]
+
+
+class _Tx:
+    """BEGIN/COMMIT, ROLLBACK on any exception (autocommit connection)."""
+
+    def __init__(self, db):
+        self.db = db
+
+    def __enter__(self):
+        self.db.execute("BEGIN IMMEDIATE")
+        return self
+
+    def __exit__(self, et, ev, tb):
+        self.db.execute("ROLLBACK" if et else "COMMIT")
+        return False

@@ -1,0 +1,13 @@
+"""Named suites: a suite is a list of benchmark patterns (fnmatch style), one entry per suite."""
+
+SUITES = {
+    "default": ["sys.*", "loop.control"],
+}
+
+
+def patterns_for(name):
+    from .errors import TickmarkError
+
+    if name not in SUITES:
+        raise TickmarkError(f"unknown suite '{name}' (known: {', '.join(sorted(SUITES))})")
+    return list(SUITES[name])

@@ -1,0 +1,66 @@
+import os
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "src"))
+FAKECORE = str(Path(__file__).resolve().parent / "fakecore.py")
+
+
+@pytest.fixture
+def env(tmp_path, monkeypatch):
+    """A private store and the synthetic core for CLI calls."""
+    store = tmp_path / "results.db"
+    monkeypatch.setenv("TICKMARK_STORE", str(store))
+    monkeypatch.setenv("TICKMARK_CORE", f"{sys.executable} {FAKECORE}")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.delenv("FAKECORE_MODE", raising=False)
+    return store
+
+
+@pytest.fixture
+def cli(capsys):
+    """Call the command line in-process -> (exit status, stdout, stderr)."""
+    from tickmark.cli import main
+
+    def call(*args):
+        rc = main(list(args))
+        out, err = capsys.readouterr()
+        return rc, out, err
+    return call
+
+
+def tickmark_proc(args, **kw):
+    """The command line as a child process (for signals)."""
+    envv = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
+    envv.update(kw.pop("env", {}))
+    return subprocess.Popen([sys.executable, "-m", "tickmark.cli", *args], env=envv,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kw)
+
+
+def row_counts(path):
+    db = sqlite3.connect(str(path))
+    try:
+        return {t: db.execute(f"SELECT count(*) FROM {t}").fetchone()[0]
+                for t in ("runs", "results", "samples", "hists")}
+    finally:
+        db.close()
+
+
+def wait_results(store, n=1, timeout=60):
+    """Poll a store that another process is writing until it holds n results."""
+    import time
+
+    t = time.time()
+    while time.time() - t < timeout:
+        try:
+            if Path(store).exists() and row_counts(store)["results"] >= n:
+                return
+        except sqlite3.Error:  # not created yet, or locked
+            pass
+        time.sleep(0.05)
+    raise AssertionError(f"no results arrived in {store}")

@@ -1,0 +1,138 @@
+#!/usr/bin/env python3
+"""A stand-in for tickmark-core that speaks TM1 (docs/protocol.md) with synthetic numbers.
+
+Used by the harness tests so they run without a C compiler. FAKECORE_MODE (comma list):
+  noise     junk and malformed lines around the records
+  die=N     exit with status 3 after N instances, no 'bye'
+  slowkey=K sleep 30 s inside instance K (for interrupt tests)
+  usage     refuse 'run' as bad usage (exit 2, a message on stderr)
+  noisy=K   instance K is 20 % slower in every second invocation (needs FAKECORE_LOG)
+FAKECORE_LOG: append each argv (one line) to this file.
+"""
+import fnmatch
+import json
+import os
+import random
+import sys
+import time
+
+BENCHES = [
+    {"name": "sys.fast", "unit": "call", "stat": "median", "params": [], "subs": [], "ns": 100},
+    {"name": "sys.skipme", "unit": "call", "stat": "median", "params": [], "subs": [], "skip": "needs a unicorn"},
+    {"name": "sys.crashy", "unit": "call", "stat": "median", "params": [], "subs": [], "crash": "SIGSEGV"},
+    {"name": "lat.sweep", "unit": "load", "stat": "min", "params": [{"name": "size", "sweep": "1024,65536", "help": "bytes"}], "subs": [], "ns": 2},
+    {"name": "bw.copy", "unit": "byte", "stat": "max", "params": [], "subs": [], "ns": 5, "bpo": 64},
+    {"name": "sync.lockpair", "unit": "pair", "stat": "median", "params": [], "subs": ["lock", "unlock"], "ns": 40},
+    {"name": "ipc.ping", "unit": "round trip", "stat": "median", "params": [], "subs": [], "ns": 5000, "hist": True},
+]
+
+MODE = dict((m.split("=") + [""])[:2] for m in os.environ.get("FAKECORE_MODE", "").split(",") if m)
+
+
+def emit(obj):
+    if "noise" in MODE:
+        print("[  12.345] uart: noise before TM1 record")
+        print('TM1 {"t": "sample", broken')
+        print("garbage TM1 " + json.dumps(obj, separators=(",", ":")) + "\r")
+    else:
+        print("TM1 " + json.dumps(obj, separators=(",", ":")))
+    sys.stdout.flush()
+
+
+def instances(b, overrides):
+    if not b["params"]:
+        return [(b["name"], {})]
+    p = b["params"][0]
+    vals = overrides.get(p["name"], p["sweep"]).split(",")
+    return [(f'{b["name"]}[{p["name"]}={v}]', {p["name"]: int(v)}) for v in vals]
+
+
+def main(argv):
+    if os.environ.get("FAKECORE_LOG"):
+        with open(os.environ["FAKECORE_LOG"], "a") as f:
+            f.write(json.dumps(argv) + "\n")
+    cmd, rest = argv[0], argv[1:]
+    if "usage" in MODE and cmd == "run":
+        print("tickmark-core: --samples wants 1..10000 (try: tickmark-core help)", file=sys.stderr)
+        return 2
+    globs, opts, iters, params = [], {"samples": 5, "seed": 1}, {}, {}
+    i = 0
+    while i < len(rest):
+        a = rest[i]
+        if a.startswith("--"):
+            v = rest[i + 1]
+            i += 2
+            if a == "--iters":
+                k, _, n = v.rpartition("=")
+                iters[k] = int(n)
+            elif a == "--param":
+                k, _, vs = v.partition("=")
+                params[k] = vs
+            elif a in ("--samples", "--seed", "--sample-ms", "--timeout"):
+                opts[a[2:]] = int(v)
+            else:
+                print(f"tickmark-core: unknown option {a}", file=sys.stderr)
+                return 2
+        else:
+            globs.append(a)
+            i += 1
+    sel = [b for b in BENCHES if not globs or any(fnmatch.fnmatchcase(b["name"], g) for g in globs)]
+    if cmd == "list":
+        for b in sel:
+            emit({"t": "bench", "name": b["name"], "summary": "synthetic " + b["name"], "unit": b["unit"],
+                  "requires": "", "params": b["params"], "subs": b["subs"], "stat": b["stat"],
+                  "supported": 0 if "skip" in b else 1, "reason": b.get("skip", "")})
+        return 0
+    rng = random.Random(opts["seed"])
+    order = [b["name"] for b in sel]
+    rng.shuffle(order)
+    emit({"t": "hello", "v": 1, "core": "0.1.0", "arch": "x86_64", "port": "fake", "cc": "fakecc 1",
+          "cflags": "-O2", "seed": opts["seed"], "samples": opts["samples"], "sample_ms": 10,
+          "clock": "CLOCK_MONOTONIC", "clock_res_ns": 1, "timer_overhead_ps": 20000, "ticks": "rdtsc",
+          "ticks_khz": 3000000, "fcore_khz": 3000000, "cycles": "calibrated-freq", "counters": "task_clock",
+          "cpus": 2, "order": order})
+    done = 0
+    calls = 0
+    if os.environ.get("FAKECORE_LOG"):
+        with open(os.environ["FAKECORE_LOG"]) as f:
+            calls = sum(1 for _ in f)
+    for name in order:
+        b = next(x for x in BENCHES if x["name"] == name)
+        for key, p in instances(b, params):
+            if "die" in MODE and done >= int(MODE["die"]):
+                sys.stderr.write("fake core: simulated crash of the runner\n")
+                return 3
+            done += 1
+            if "skip" in b:
+                emit({"t": "end", "key": key, "status": "skip", "reason": b["skip"], "wall_ns": 1000})
+                continue
+            n = iters.get(key, 1000)
+            emit({"t": "meta", "bench": name, "key": key, "params": p, "unit": b["unit"], "iters": n,
+                  "ops_per_iter": 10, "bytes_per_op": b.get("bpo", 0), "method": "direct", "stat": b["stat"],
+                  "blocking": 0, "calib_ns": 1000000, "fcore_khz": 3000000})
+            if "crash" in b:
+                emit({"t": "end", "key": key, "status": "crashed", "reason": b["crash"], "wall_ns": 5000})
+                continue
+            if MODE.get("slowkey") == key:
+                time.sleep(30)
+            for i in range(opts["samples"]):
+                ops = n * 10
+                bias = 1.2 if MODE.get("noisy") == key and calls % 2 else 1.0
+                per = b["ns"] * bias * (1 + 0.01 * rng.random()) * (1 + p.get("size", 0) / 65536)
+                ns = int(ops * per)
+                s = {"t": "sample", "key": key, "i": i, "iters": n, "ops": ops, "ns": ns, "cyc": ns * 3,
+                     "nivcsw": 0, "minflt": 0, "cpu0": 1, "cpu1": 1, "retaken": 0,
+                     "ctr": {"task_clock": ns}}
+                if b["subs"]:
+                    s["sub"] = {"lock": ns * 6 // 10, "unlock": ns * 4 // 10}
+                emit(s)
+            if b.get("hist"):
+                emit({"t": "hist", "key": key, "unit": "ns", "count": 100, "min": 4000, "max": 90000,
+                      "buckets": [[4096, 50], [4992, 45], [8192, 4], [65536, 1]]})
+            emit({"t": "end", "key": key, "status": "ok", "reason": "", "wall_ns": 60_000_000})
+    emit({"t": "bye", "instances": done, "wall_ns": 1})
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,87 @@
+import json
+import sys
+
+from tickmark.hostrun import HostRun, RunConfig, split_key
+from tickmark.store import Store
+
+from conftest import FAKECORE
+
+
+def run(tmp_path, monkeypatch, patterns, mode="", **kw):
+    log = tmp_path / "argv.log"
+    monkeypatch.setenv("FAKECORE_LOG", str(log))
+    monkeypatch.setenv("FAKECORE_MODE", mode)
+    st = Store(tmp_path / "s.db")
+    cfg = RunConfig(patterns=patterns, **kw)
+    rid = HostRun(st, [sys.executable, FAKECORE], cfg).execute()
+    calls = [json.loads(line) for line in log.read_text().splitlines()]
+    return st, st.run(rid), calls
+
+
+def opt(argv, name):
+    return [argv[i + 1] for i, a in enumerate(argv) if a == name]
+
+
+def test_split_key():
+    assert split_key("sys.getppid") == ("sys.getppid", {})
+    assert split_key("sched.ring[procs=4,size=16]") == ("sched.ring", {"procs": 4, "size": 16})
+
+
+def test_rounds_freeze_iterations_and_change_seed(tmp_path, monkeypatch):
+    st, r, calls = run(tmp_path, monkeypatch, ["sys.*", "lat.*"], rounds=3, seed=11)
+    assert len(calls) == 3 and r["status"] == "complete" and r["notes"]["rounds"] == 3
+    assert opt(calls[0], "--iters") == []
+    assert calls[1][1:3] == ["lat.sweep", "sys.fast"]  # only benchmarks that ran ok
+    assert sorted(opt(calls[1], "--iters")) == ["lat.sweep[size=1024]=1000", "lat.sweep[size=65536]=1000",
+                                                "sys.fast=1000"]
+    seeds = [opt(c, "--seed")[0] for c in calls]
+    assert len(set(seeds)) == 3
+    res = {x["key"]: x for x in st.results(r["id"])}
+    assert res["sys.skipme"]["status"] == "skip" and res["sys.skipme"]["reason"] == "needs a unicorn"
+    assert res["sys.crashy"]["status"] == "crashed" and res["sys.crashy"]["reason"] == "SIGSEGV"
+    fast = st.samples(res["sys.fast"]["id"])
+    assert [s["round"] for s in fast] == [1] * 5 + [2] * 5 + [3] * 5
+    assert res["sys.fast"]["stats"][""]["n"] == 15
+    assert res["lat.sweep[size=1024]"]["params"] == {"size": 1024}
+    assert res["lat.sweep[size=1024]"]["stat"] == "min"
+
+
+def test_adaptive_extension_only_for_noisy_instances(tmp_path, monkeypatch):
+    st, r, calls = run(tmp_path, monkeypatch, ["sys.fast", "sync.*"], mode="noisy=sys.fast",
+                       rounds=3, max_rounds=5, budget_s=60)
+    assert len(calls) == 5
+    assert calls[3][1:2] == ["sys.fast"] and "sync.lockpair" not in calls[3]
+    assert r["notes"]["extended"] == {"sys.fast": 2}
+    res = {x["key"]: x for x in st.results(r["id"])}
+    assert res["sys.fast"]["stats"][""]["rounds"] == 5
+    assert "noisy" in res["sys.fast"]["stats"][""]["flags"]
+    assert res["sync.lockpair"]["stats"][""]["rounds"] == 3
+    assert "noisy" not in res["sync.lockpair"]["stats"][""]["flags"]
+
+
+def test_noise_in_stream_is_ignored_and_counted(tmp_path, monkeypatch):
+    st, r, _ = run(tmp_path, monkeypatch, ["sys.fast"], mode="noise", rounds=2)
+    assert r["notes"]["malformed"] > 0 and r["notes"]["junk"] > 0
+    (res,) = st.results(r["id"])
+    assert res["stats"][""]["n"] == 10
+
+
+def test_core_that_dies_keeps_finished_instances(tmp_path, monkeypatch):
+    st, r, calls = run(tmp_path, monkeypatch, ["sys.*", "lat.*", "sync.*"], mode="die=2", rounds=2, seed=3)
+    assert r["status"] == "complete"
+    assert any("exited with status 3" in p and "no 'bye'" in p and "simulated crash" in p
+               for p in r["notes"]["problems"])
+    assert len(st.results(r["id"])) == 2
+
+
+def test_core_refusing_its_command_line_leaves_no_run(tmp_path, monkeypatch):
+    import pytest
+
+    from tickmark.errors import TickmarkError
+
+    monkeypatch.setenv("FAKECORE_MODE", "usage")
+    st = Store(tmp_path / "s.db")
+    hr = HostRun(st, [sys.executable, FAKECORE], RunConfig(patterns=["sys.fast"]))
+    with pytest.raises(TickmarkError, match="refused the run: tickmark-core: --samples wants"):
+        hr.execute()
+    assert st.runs() == []

@@ -1,0 +1,102 @@
+"""The harness with the real C core: build (and its cache), a real run, Ctrl-C on a real run."""
+import json
+import os
+import shutil
+import signal
+
+import pytest
+
+from conftest import tickmark_proc, wait_results
+
+HAVE_CC = bool(shutil.which("make") and (shutil.which(os.environ.get("CC", "cc")) or shutil.which("gcc")))
+pytestmark = [pytest.mark.integration,
+              pytest.mark.skipif(not HAVE_CC, reason="no C compiler/make (install gcc: apt-get install build-essential)")]
+
+
+@pytest.fixture(scope="module")
+def cache(tmp_path_factory):
+    return tmp_path_factory.mktemp("cache")
+
+
+@pytest.fixture
+def real(tmp_path, monkeypatch, cache):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(cache))
+    monkeypatch.setenv("TICKMARK_STORE", str(tmp_path / "results.db"))
+    monkeypatch.delenv("TICKMARK_CORE", raising=False)
+    monkeypatch.delenv("CFLAGS", raising=False)
+    return tmp_path / "results.db"
+
+
+def test_build_is_cached_and_keyed(real, tmp_path):
+    from tickmark.build import build_core, sha256_file
+
+    a = build_core()
+    assert os.access(a.binary, os.X_OK) and a.cflags == "-O2"
+    assert a.binary_sha256 == sha256_file(a.binary) and a.cc_version
+    mtime = os.stat(a.binary).st_mtime_ns
+    b = build_core()
+    assert b.binary == a.binary and os.stat(b.binary).st_mtime_ns == mtime  # reused
+    c = build_core(cflags="-O1")
+    assert c.hash != a.hash and c.binary != a.binary
+    m = tmp_path / "mymemcpy.c"
+    m.write_text("#include <stddef.h>\nvoid *tm_user_memcpy(void *d, const void *s, size_t n);\n"
+                 "void *tm_user_memcpy(void *d, const void *s, size_t n)\n"
+                 "{ char *o = d; const char *i = s; while (n--) *o++ = *i++; return d; }\n")
+    d = build_core(memfn=str(m))
+    assert d.hash != a.hash
+    m.write_text(m.read_text() + "/* changed */\n")
+    assert build_core(memfn=str(m)).hash != d.hash
+
+
+def test_build_errors_are_one_line_with_the_fix(real):
+    from tickmark.build import build_core
+    from tickmark.errors import TickmarkError
+
+    with pytest.raises(TickmarkError, match="install gcc: apt-get install build-essential"):
+        build_core(cc="no-such-compiler-xyz")
+    with pytest.raises(TickmarkError, match="building tickmark-core failed") as e:
+        build_core(cflags="-fno-such-option-xyz")
+    assert "no-such-option-xyz" in e.value.detail
+
+
+def test_cli_build_failure_shows_compiler_message(real, cli):
+    rc, out, err = cli("run", "sys.getppid", "--cflags", "-fno-such-option-xyz")
+    lines = err.splitlines()
+    assert rc == 2 and lines[0].startswith("tickmark: error: building tickmark-core failed")
+    assert any("no-such-option-xyz" in line for line in lines[1:])
+
+
+def test_real_run_sys_getppid(real, cli):
+    rc, out, err = cli("run", "sys.getppid", "--rounds", "2", "--quiet", "--name", "real")
+    assert rc == 0, err
+    assert "sys.getppid" in out and "ns/op" in out and "INCOMPLETE" not in out
+    rc, doc, _ = cli("export", "real")
+    d = json.loads(doc)
+    assert d["run"]["status"] == "complete" and d["run"]["hello"]["t"] == "hello"
+    assert len(d["run"]["fingerprint"]["binary_sha256"]) == 64
+    (r,) = d["results"]
+    assert r["status"] == "ok" and r["key"] == "sys.getppid"
+    rounds = sorted({s["round"] for s in r["samples"]})  # 2, plus extra rounds if it was noisy
+    assert rounds == list(range(1, len(rounds) + 1)) and len(rounds) >= 2
+    assert len(r["samples"]) == 5 * len(rounds) and d["run"]["notes"]["rounds"] == len(rounds)
+    assert len({s["iters"] for s in r["samples"]}) == 1  # frozen across rounds
+    st = r["stats"][""]
+    assert 1 < st["value"] < 1e6 and st["n"] == 5 * len(rounds) and st["ops_per_s"] > 0
+    rc, out, err = cli("list", "sys.*")
+    assert rc == 0 and "sys.getppid" in out
+
+
+def test_ctrl_c_on_real_run(real, cli):
+    cli("list")  # build before timing anything
+    p = tickmark_proc(["run", "sys.*", "loop.control", "--rounds", "3"], start_new_session=True)
+    try:
+        wait_results(real)
+        os.killpg(p.pid, signal.SIGINT)  # what a terminal's Ctrl-C does
+        out, err = p.communicate(timeout=30)
+    finally:
+        if p.poll() is None:
+            os.killpg(p.pid, signal.SIGKILL)
+    assert p.returncode == 130, err
+    assert "INCOMPLETE: interrupted" in out
+    rc, out, _ = cli("runs")
+    assert "incomplete" in out

@@ -1,0 +1,105 @@
+import json
+
+import pytest
+
+from tickmark import export
+from tickmark.errors import TickmarkError
+from tickmark.hostrun import HostRun, RunConfig
+from tickmark.store import Store
+
+from conftest import FAKECORE
+
+
+def fake_run(store, patterns=("sys.*", "lat.*", "bw.*", "sync.*", "ipc.*"), name="r1", **kw):
+    import sys
+
+    cfg = RunConfig(patterns=list(patterns), rounds=kw.pop("rounds", 2), name=name, seed=5, **kw)
+    return HostRun(store, [sys.executable, FAKECORE], cfg).execute()
+
+
+def test_round_trip_export_import(tmp_path):
+    st = Store(tmp_path / "a.db")
+    rid = fake_run(st)
+    doc1 = export.to_document(st, st.run(rid))
+    assert doc1["format"] == "tickmark-results" and doc1["version"] == 1
+    keys = {r["key"] for r in doc1["results"]}
+    assert {"sys.fast", "sys.skipme", "sys.crashy", "lat.sweep[size=1024]", "ipc.ping"} <= keys
+    ping = next(r for r in doc1["results"] if r["key"] == "ipc.ping")
+    assert len(ping["samples"]) == 10 and len(ping["hist"]) == 2
+    assert ping["samples"][0]["ctr"] == {"task_clock": ping["samples"][0]["ns"]}
+
+    path = tmp_path / "run.json"
+    path.write_text(export.to_json(st, st.run(rid)))
+    st2 = Store(tmp_path / "b.db")
+    fake_run(st2, patterns=["sys.fast"], name="other")  # so the import gets another id
+    new = export.import_document(st2, export.read_document(path))
+    doc2 = export.to_document(st2, st2.run(new))
+    assert new != rid
+    r1, r2 = dict(doc1["run"]), dict(doc2["run"])
+    assert r2.pop("notes")["imported_from"] == rid
+    r1.pop("notes")
+    assert r1.pop("id") != r2.pop("id")
+    assert r1 == r2
+    assert doc1["results"] == doc2["results"]
+
+    # importing again: the name clashes and gets a suffix
+    again = export.import_document(st2, export.read_document(path))
+    assert st2.run(again)["name"] == "r1-2"
+
+
+def test_import_rejects_bad_documents_without_writing(tmp_path):
+    st = Store(tmp_path / "a.db")
+    rid = fake_run(st)
+    good = export.to_document(st, st.run(rid))
+    before = st.count("results")
+
+    def bad(mutate, needle):
+        doc = json.loads(json.dumps(good))
+        mutate(doc)
+        with pytest.raises(TickmarkError, match=needle):
+            export.validate(doc)
+
+    bad(lambda d: d.update(format="x"), "format")
+    bad(lambda d: d.update(version=2), "version 2")
+    bad(lambda d: d["run"].pop("started"), "run: missing 'started'")
+    bad(lambda d: d["results"][0].update(status="great"), r"results\[0\].status")
+    bad(lambda d: d["results"][1]["samples"].append({"round": 1, "iters": 1, "ops": "1", "ns": 3}),
+        r"results\[1\].samples\[\d+\].ops: expected int, got str")
+    bad(lambda d: d["results"].append(d["results"][0]), "duplicate key")
+    bad(lambda d: d["run"].update(patterns="sys.*"), "run.patterns")
+    assert st.count("results") == before
+
+
+def test_store_refuses_foreign_files(tmp_path):
+    p = tmp_path / "notes.txt"
+    p.write_text("my precious notes\n")
+    with pytest.raises(TickmarkError, match="not an SQLite database"):
+        Store(p)
+    assert p.read_text() == "my precious notes\n"
+
+    import sqlite3
+    q = tmp_path / "other.db"
+    db = sqlite3.connect(q)
+    db.execute("CREATE TABLE t (x)")
+    db.commit()
+    db.close()
+    with pytest.raises(TickmarkError, match="not a tickmark store"):
+        Store(q)
+
+    c = tmp_path / "corrupt.db"
+    c.write_bytes(b"SQLite format 3\x00" + b"\xff" * 2000)
+    with pytest.raises(TickmarkError, match="unreadable or corrupt"):
+        Store(c)
+
+
+def test_run_lookup(tmp_path):
+    st = Store(tmp_path / "a.db")
+    with pytest.raises(TickmarkError, match="no runs stored yet"):
+        st.run("latest")
+    a = fake_run(st, patterns=["sys.fast"], name="base", rounds=1)
+    b = fake_run(st, patterns=["sys.fast"], name=None, rounds=1)
+    assert st.run("latest")["id"] == b
+    assert st.run("base")["id"] == a
+    assert st.run(str(a))["name"] == "base"
+    with pytest.raises(TickmarkError, match="no run 'nope'"):
+        st.run("nope")
