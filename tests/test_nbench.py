@@ -108,3 +108,30 @@ def test_all_kernels_verify_with_libc(tmp_path):
     ends, samples = run_core(tmp_path, "good", pattern="cpu.*")
     assert set(ends) == set(nbench.NAMES)
     assert all(e["status"] == "ok" for e in ends.values()), ends
+
+
+@pytest.fixture
+def real_store(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setenv("TICKMARK_STORE", str(tmp_path / "results.db"))
+    monkeypatch.delenv("TICKMARK_CORE", raising=False)
+    monkeypatch.delenv("CFLAGS", raising=False)
+    return tmp_path / "results.db"
+
+
+@pytest.mark.integration
+def test_run_and_show_print_the_indices(real_store, cli):
+    rc, out, err = cli("run", "cpu.numsort", "cpu.lu", "--rounds", "1", "--samples", "3", "--quiet",
+                       "--name", "nb")
+    assert rc == 0, err
+    assert re.search(r"^NUMERIC SORT\s*:\s*[\d.e+]+ :\s*[\d.]+ :\s*[\d.]+", out, re.M)
+    assert re.search(r"^LU DECOMPOSITION\s*:", out, re.M)
+    assert "INTEGER INDEX" in out and "(a group index needs all of its kernels" in out
+    rc, shown, _ = cli("show", "nb")
+    assert rc == 0 and "NUMERIC SORT" in shown and "AMD K6/233" in shown
+
+
+def test_nbench_suite_is_the_ten_kernels():
+    from tickmark.suites import patterns_for
+    from fnmatch import fnmatch
+    assert all(any(fnmatch(n, p) for p in patterns_for("nbench")) for n in nbench.NAMES)

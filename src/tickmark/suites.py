@@ -2,6 +2,7 @@
 
 SUITES = {
     "default": ["sys.*", "loop.control"],
+    "nbench": ["cpu.*"],  # the ten nbench 2.2.3 workloads; `show` adds the BYTEmark indices
 }
 
 
