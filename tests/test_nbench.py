@@ -72,12 +72,16 @@ def test_t_halfwidth_known_data():
 def test_summarize_and_render():
     results = [result(k[0], 2 * k[4]) for k in nbench.KERNELS]
     results[1] = result("cpu.stringsort", 0, status="failed")
-    samples = {"cpu.numsort": [{"iters": 1, "ns": ns_for("cpu.numsort", r)} for r in (100, 150, 60)]}
+    samples = {"cpu.numsort": [{"iters": 1, "ns": ns_for("cpu.numsort", r)} for r in (100, 150, 60)],
+               "cpu.lu": [{"iters": 2, "ns": 1000, "ctr_ops": 2, "ctr": {"task_clock": t}}
+                          for t in (1e6, 1.01e6, 0.99e6, 1e6, 1e6)]}
     rows, (orig, linux) = nbench.summarize(results, lambda r: samples.get(r["key"]))
     by = {r["name"]: r for r in rows}
     assert by["cpu.lu"]["new"] == pytest.approx(2.0)
     assert "rate" not in by["cpu.stringsort"]
     assert by["cpu.numsort"]["certain"] is False and by["cpu.numsort"]["n"] == 3
+    assert by["cpu.numsort"]["basis"] == "wall"
+    assert by["cpu.lu"]["basis"] == "cpu" and by["cpu.lu"]["certain"] is True  # task-clock, not ns
     assert linux["INTEGER"] == pytest.approx(2.0) and linux["MEMORY"] is None
     text = "\n".join(nbench.render(rows, (orig, linux)))
     assert re.search(r"^STRING SORT\s*:\s*FAILED : bad$", text, re.M)

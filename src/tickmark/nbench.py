@@ -77,6 +77,16 @@ def t_halfwidth(values):
     return t * s / math.sqrt(n) / mean
 
 
+def sample_rates(samples, units):
+    """Per-sample nbench rates for the confidence criterion: on process CPU time (the task-clock
+    counter) when every sample has it, as nbench's clock() timer measures; else on wall time."""
+    cpu = [units * s["ctr_ops"] * 1e9 / s["ctr"]["task_clock"] for s in samples
+           if (s.get("ctr") or {}).get("task_clock") and s.get("ctr_ops")]
+    if cpu and len(cpu) == len(samples):
+        return "cpu", cpu
+    return "wall", [units * s["iters"] * 1e9 / s["ns"] for s in samples if s.get("ns", 0) > 0]
+
+
 def summarize(results, samples_of=None):
     """Rows for the cpu.* results of a run: results are store result dicts; samples_of(result)
     returns its samples (dicts with iters and ns) or None. Kernels not in the run are left out."""
@@ -93,7 +103,7 @@ def summarize(results, samples_of=None):
             row["old"], row["new"] = indices(name, row["rate"])
             smp = samples_of(r) if samples_of else None
             if smp:
-                vals = [units * s["iters"] * 1e9 / s["ns"] for s in smp if s.get("ns", 0) > 0]
+                row["basis"], vals = sample_rates(smp, units)
                 row["n"] = len(vals)
                 row["ci"] = t_halfwidth(vals)
                 row["certain"] = row["ci"] is not None and row["ci"] <= CI_TARGET
@@ -124,7 +134,8 @@ def render(rows, groups):
         if row.get("certain") is False:
             note = "  *"
             uncertain.append(row["label"])
-        ci = f"  ±{row['ci'] * 100:.1f}% n={row['n']}" if row.get("ci") is not None else ""
+        ci = (f"  ±{row['ci'] * 100:.1f}% n={row['n']} {row['basis']}"
+              if row.get("ci") is not None else "")
         lines.append(f"{row['label']:<20}: {row['rate']:>16.6g} : {_num(row['old'], 11, 2)} : "
                      f"{_num(row['new'], 11, 2)}{ci}{note}")
     lines.append("=" * 22 + " ORIGINAL BYTEMARK INDICES (Pentium 90 = 1) " + "=" * 12)
@@ -135,6 +146,9 @@ def render(rows, groups):
         lines.append(f"{group + ' INDEX':<20}: {_num(linux[group], 10, 3)}")
     if any(v is None for v in list(orig.values()) + list(linux.values())):
         lines.append("(a group index needs all of its kernels in the run)")
+    if any(row.get("ci") is not None for row in rows):
+        lines.append("±: Student-t 95% half-width of the mean of the per-sample rates (cpu: on "
+                     "process CPU time, like nbench's timer; wall: on wall time)")
     if uncertain:
         lines.append(f"* 95% CI half-width above ±{CI_TARGET * 100:.0f}% of the mean "
                      f"(nbench's criterion): {', '.join(uncertain)}")
