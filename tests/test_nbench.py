@@ -139,3 +139,15 @@ def test_nbench_suite_is_the_ten_kernels():
     from tickmark.suites import patterns_for
     from fnmatch import fnmatch
     assert all(any(fnmatch(n, p) for p in patterns_for("nbench")) for n in nbench.NAMES)
+
+
+def test_unsettled_kernels_get_extra_rounds():
+    class Store:
+        def results(self, run_id):
+            return [{"id": 1, "key": "cpu.lu", "status": "ok"}, {"id": 2, "key": "cpu.idea", "status": "ok"},
+                    {"id": 3, "key": "sys.getppid", "status": "ok"}]
+
+        def samples(self, rid):
+            spread = {1: (1.0, 1.5, 0.6, 1.2, 0.8), 2: (1.0, 1.01, 0.99, 1.0, 1.0), 3: (1.0, 9.0)}[rid]
+            return [{"iters": 1, "ns": 1e6 * f} for f in spread]
+    assert nbench.unsettled(Store(), 1) == ["cpu.lu"]

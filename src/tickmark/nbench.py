@@ -155,6 +155,19 @@ def render(rows, groups):
     return lines
 
 
+def unsettled(store, run_id):
+    """Keys of the run's cpu.* results that do not meet nbench's criterion yet (half-width above
+    ±5 % with fewer than 30 samples): the harness gives them extra rounds like noisy results."""
+    out = []
+    for r in store.results(run_id):
+        if r["key"] in _BY_NAME and r["status"] == "ok":
+            smp = store.samples(r["id"])
+            h = t_halfwidth(sample_rates(smp, _BY_NAME[r["key"]][2])[1])
+            if len(smp) < MAX_SAMPLES and (h is None or h > CI_TARGET):
+                out.append(r["key"])
+    return out
+
+
 def report_lines(store, run):
     """The nbench table for a stored run, or [] when it has no cpu.* kernel results."""
     results = [r for r in store.results(run["id"]) if r["key"] in _BY_NAME]
