@@ -135,6 +135,16 @@ def test_run_and_show_print_the_indices(real_store, cli):
     assert rc == 0 and "NUMERIC SORT" in shown and "AMD K6/233" in shown
 
 
+@pytest.mark.integration
+def test_run_with_broken_memfn_reports_string_sort_failed(real_store, cli):
+    broken = Path(__file__).parent / "data" / "broken_memmove.c"
+    rc, out, err = cli("run", "cpu.stringsort", "--memfn", str(broken), "--rounds", "1", "--samples", "2",
+                       "--quiet")
+    assert rc == 0, err
+    assert re.search(r"^STRING SORT\s*:\s*FAILED : .*memmove", out, re.M)
+    assert "Iterations/sec" in out and not re.search(r"^STRING SORT\s*:\s*[\d.]", out, re.M)
+
+
 def test_nbench_suite_is_the_ten_kernels():
     from tickmark.suites import patterns_for
     from fnmatch import fnmatch
