@@ -149,6 +149,88 @@ def run(ctx, patterns, suite, rounds, max_rounds, samples, sample_ms, seed, para
 
 
 @cli.command()
+@click.argument("patterns", nargs=-1)
+@click.option("--suite", help=f"Named suite ({', '.join(sorted(SUITES))}).")
+@click.option("--cc", "ccs", multiple=True, metavar="CC[,CC...]",
+              help="Compiler axis: names, full paths or cross prefixes (aarch64-linux-gnu-); repeatable.")
+@click.option("--cflags", "cflags_list", multiple=True, metavar="FLAGS", help="Flag-set axis; repeatable.")
+@click.option("--memfn", "memfns", multiple=True, type=click.Path(dir_okay=False),
+              help="Routine-file axis (a libc cell is added); repeatable.")
+@click.option("--rounds", type=click.IntRange(1, 100), default=3, show_default=True, help="Rounds per variant.")
+@click.option("--max-rounds", type=click.IntRange(1, 100), default=5, show_default=True,
+              help="Upper bound of rounds with the adaptive extension for noisy results.")
+@click.option("--samples", type=click.IntRange(1, 10000), default=5, show_default=True, help="Samples per round.")
+@click.option("--sample-ms", type=click.IntRange(1, 100000), help="Target length of one sample (ms).")
+@click.option("--seed", type=click.IntRange(0, 2**31 - 1), help="Seed of the variant and benchmark orders.")
+@click.option("--param", "params", multiple=True, metavar="NAME=V,V", help="Override a parameter sweep.")
+@click.option("--timeout", type=click.IntRange(1, 86400), help="Per-instance time limit (s).")
+@click.option("--name", help="Prefix of the run names (NAME-<variant>).")
+@click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True,
+              help="Format of the final comparison.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress lines.")
+@click.pass_context
+def matrix(ctx, patterns, suite, ccs, cflags_list, memfns, rounds, max_rounds, samples, sample_ms, seed,
+           params, timeout, name, fmt, quiet):
+    """Build variants (compiler x flags x routines), run them interleaved, compare them.
+
+    Exit status 1 when a variant failed to build (the others are still run and compared)."""
+    from . import compare as cmp
+    from . import matrix as mx
+    from .hostrun import RunConfig
+
+    for p in params:
+        if not _PARAM.fullmatch(p):
+            raise TickmarkError(f"bad --param '{p}' (expected NAME=V[,V...] with integer values)")
+    if patterns and suite:
+        raise TickmarkError("give patterns or --suite, not both")
+    if name is not None and (not name or name == "latest" or name.isdigit()):
+        raise TickmarkError(f"bad --name '{name}' (not empty, not a number, not 'latest')")
+    ccs = [c.strip() for cc in ccs for c in cc.split(",") if c.strip()]
+    for m in memfns:
+        if not os.path.isfile(m):
+            raise TickmarkError(f"memfn file {m} does not exist")
+    cells = mx.cells(ccs, cflags_list, memfns)
+    if len(cells) < 2:
+        raise TickmarkError("a matrix needs two variants at least (give --cc, --cflags or --memfn more than once)")
+    pats = list(patterns) if patterns else patterns_for(suite or "default")
+    echo = mx.stderr_echo(quiet)
+    store = _store(ctx)
+    mx.build_all(cells, echo)
+    built = [c for c in cells if c.build is not None]
+    failed = [c for c in cells if c.build is None]
+    if not built:
+        raise TickmarkError(f"no variant could be built ({failed[0].label}: {failed[0].error})")
+    check_patterns(built[0].argv, pats)
+    cfg = RunConfig(patterns=pats, rounds=rounds, max_rounds=max(max_rounds, rounds), samples=samples,
+                    sample_ms=sample_ms, seed=seed, params=list(params), timeout=timeout,
+                    suite=None if patterns else (suite or "default"), quiet=quiet)
+    m = mx.Matrix(store, built, cfg, name=name, echo=echo)
+    try:
+        ids = m.execute()
+    except KeyboardInterrupt:
+        click.echo("tickmark: interrupted; the finished instances are stored", err=True)
+        sys.exit(130)
+    refs = [str(i) for i in ids]
+    if len(refs) >= 2:
+        sides, pairs = cmp.run_compare(store, refs)
+        if fmt == "json":
+            click.echo(json.dumps(dict(cmp.to_json(sides, pairs), failed_builds=[
+                {"variant": c.label, "error": c.error} for c in failed]), indent=1, sort_keys=True))
+        else:
+            cmp.render(sides, pairs)
+    elif fmt == "table":
+        from . import report
+
+        report.show(store, store.run(refs[0]))
+    if fmt == "table":
+        click.echo("runs: " + ", ".join(f"{c.label} = {c.run.run_id}" for c in built))
+    for c in failed:
+        click.echo(f"tickmark: variant '{c.label}' failed to build: {c.error}", err=True)
+    if failed:
+        sys.exit(1)
+
+
+@cli.command()
 def suites():
     """List the named suites and their patterns."""
     for name in sorted(SUITES):
@@ -233,13 +315,20 @@ def info(ctx, as_json):
 
 @cli.command()
 @click.argument("run_ref", default="latest", metavar="[RUN]")
+@click.option("--counters", "with_counters", is_flag=True, help="Also the counter-derived figures "
+              "(IPC, stalls, misses, task-clock, context switches, page faults per op).")
 @click.pass_context
-def show(ctx, run_ref):
+def show(ctx, run_ref, with_counters):
     """Show a stored run (latest by default; id or name)."""
     from . import report
 
     store = _store(ctx)
-    report.show(store, store.run(run_ref))
+    run_ = store.run(run_ref)
+    report.show(store, run_)
+    if with_counters:
+        from . import counters
+
+        counters.show(store, run_)
 
 
 @cli.command()
@@ -256,6 +345,9 @@ def runs(ctx):
     for r in rows:
         when = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(r["started"]))
         what = r["suite"] and f"suite {r['suite']}" or " ".join(r["patterns"])
+        variant = (r.get("fingerprint") or {}).get("variant")
+        if variant:
+            what += f"  [{variant}]"
         click.echo(f"{r['id']:>4}  {when}  {r['status']:<10}  {r['n_results']:>4} results  "
                    f"{r['name'] or '-':<16}  {what}")
 
@@ -293,6 +385,41 @@ def import_cmd(ctx, file):
     store = _store(ctx)
     rid = export.import_document(store, doc)
     click.echo(f"imported as run {rid}" + (f" '{store.run(rid)['name']}'" if store.run(rid)["name"] else ""))
+
+
+@cli.command()
+@click.argument("runs", nargs=-1, metavar="RUN_A RUN_B [RUN_C...]")
+@click.option("--baseline", metavar="RUN", help="Compare every RUN against this run.")
+@click.option("--fail-above", metavar="PCT", help="Exit 1 if a benchmark is significantly slower than "
+              "the baseline by more than this (e.g. 5%).")
+@click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
+@click.option("--no-counters", is_flag=True, help="Leave out the counter table.")
+@click.pass_context
+def compare(ctx, runs, baseline, fail_above, fmt, no_counters):
+    """Compare runs (id, name, latest, or an exported JSON file): B/A ratio, CI, p, verdict.
+
+    The first run (or --baseline) is A; each other run is compared against it."""
+    from . import compare as cmp
+
+    threshold = cmp.parse_threshold(fail_above) if fail_above is not None else None
+    if threshold is not None and baseline is None and len(runs) < 2:
+        raise TickmarkError("--fail-above needs a baseline (--baseline RUN) and a run to check")
+    needs_store = not all(cmp.is_file_ref(r) for r in runs + ((baseline,) if baseline else ()))
+    store = _store(ctx) if needs_store else None
+    sides, pairs = cmp.run_compare(store, list(runs), baseline)
+    if fmt == "json":
+        click.echo(json.dumps(cmp.to_json(sides, pairs), indent=1, sort_keys=True))
+    else:
+        cmp.render(sides, pairs, show_counters=not no_counters)
+    if threshold is not None:
+        bad = [(B.label, r, slow) for (A, B), res in pairs for r, slow in cmp.regressions(res, threshold)]
+        if bad:
+            worst = ", ".join(f"{r['key']}{' ' + r['metric'] if r['metric'] else ''} +{slow * 100:.1f}%"
+                              for _, r, slow in sorted(bad, key=lambda x: -x[2])[:5])
+            click.echo(f"tickmark: {len(bad)} regression(s) above {threshold * 100:g}% against "
+                       f"{sides[0].label}: {worst}", err=True)
+            sys.exit(1)
+        click.echo(f"tickmark: no regression above {threshold * 100:g}% against {sides[0].label}", err=True)
 
 
 from .memfnview import memfn_cmd  # noqa: E402

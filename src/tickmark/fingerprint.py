@@ -156,8 +156,23 @@ def collect(build=None, hello=None):
         "clocksource": _read("/sys/devices/system/clocksource/clocksource0/current_clocksource"),
         "loadavg": _read("/proc/loadavg"),
     }
+    fp["memfn"] = os.path.basename((build or {}).get("memfn") or "") or hello.get("memfn") or None
+    cc_name = fp.get("cc") or " ".join((hello.get("cc") or "").split()[:1])
+    fp["variant"] = (build or {}).get("variant") or variant_label(cc_name, fp.get("cflags"), fp["memfn"])
     fp["flags"] = env_flags(fp)
     return fp
+
+
+def variant_label(cc, cflags, memfn=None):
+    """A readable name of a build variant: 'gcc -O2', 'clang -Os memfn=fast.c'."""
+    if not cc and not cflags:
+        return None
+    words = (cc or "").split()
+    name = os.path.basename(words[0]) if words else "cc"
+    label = " ".join([name] + words[1:] + ([cflags] if cflags else []))
+    if memfn:
+        label += f" memfn={os.path.basename(memfn)}"
+    return label
 
 
 def env_flags(fp):

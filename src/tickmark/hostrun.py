@@ -2,8 +2,9 @@
 
 Round 1 lets the core calibrate iterations; rounds 2..R rerun every instance with those iterations
 frozen (`--iters KEY=N`) and a fresh seed (the core shuffles the order by it). Each round is a
-separate process. Afterwards, instances whose round-to-round CV is above 3 % get extra rounds (only
-those instances), up to max_rounds, within a time budget.
+separate process. Afterwards, instances whose round-to-round CV is above 3 % (and cpu.* kernels not yet
+within nbench's ±5 % criterion) get extra rounds (only those instances), up to max_rounds, within a
+time budget.
 """
 import random
 import re
@@ -14,7 +15,7 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 
-from . import fingerprint, stats
+from . import fingerprint, nbench, stats
 from .errors import TickmarkError
 from .tm1 import Parser
 
@@ -279,6 +280,7 @@ class HostRun:
         while rnd <= self.cfg.max_rounds:
             cvs = self._round_cv()
             noisy = sorted((k for k, v in cvs.items() if v > NOISY_ROUND_CV), key=lambda k: -cvs[k])
+            noisy += [k for k in nbench.unsettled(self.store, self.run_id) if k in self.iters and k not in noisy]
             chosen, cost = [], 0.2  # process start and the core's own start-up calibration
             for k in noisy:
                 k_cost = self.wall_ns.get(k, 1e9) / 1e9

@@ -161,8 +161,14 @@ def show(store, run, file=None):
         if need > con.width:
             con.width = need
         con.print(table)
+        if run.get("suite") == "rtos-study":
+            from . import rtos_study
+            rtos_study.show(results, con)
     else:
         con.print("(no results)")
+    from . import nbench
+    for line in nbench.report_lines(store, run):  # runs with cpu.* results: nbench-style indices
+        con.print(line, markup=False, highlight=False)
     notes = run.get("notes") or {}
     for p in notes.get("problems", []):
         con.print(Text("problem: " + p, style=None if plain else "red"))

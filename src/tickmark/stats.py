@@ -13,6 +13,8 @@ import math
 import numpy as np
 from scipy.stats import binom
 
+from . import counters
+
 UNSTABLE_RCV = 0.10
 NOISY_ROUND_CV = 0.03
 OUTLIER_MADS = 14.8
@@ -167,13 +169,10 @@ def summarize(samples, stat="median", bytes_per_op=0, hists=(), cycles_method="n
     if cyc and len(cyc) == len(good):
         d["cycles_per_op"] = float(np.median(cyc))
         d["cycles_method"] = cycles_method
-    ctrs = {}
-    for k in sorted({k for s in good for k in (s.get("ctr") or {})}):
-        # counters may have counted over more operations than ns did (differential timing)
-        per_op = [s["ctr"][k] / (s.get("ctr_ops") or s["ops"]) for s in good if k in (s.get("ctr") or {})]
-        ctrs[k] = float(np.median(per_op))
-    if ctrs:
-        d["counters_per_op"] = ctrs
+    ctr = counters.derived(good)  # counts are over ctr_ops operations (3x ops if differential)
+    if ctr:
+        d["counters_per_op"] = ctr.pop("per_op")
+        d["counters"] = ctr
     h = hist_percentiles(hists)
     if h:
         d["hist"] = h

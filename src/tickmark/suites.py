@@ -2,6 +2,9 @@
 
 SUITES = {
     "default": ["sys.*", "loop.control"],
+    "os": ["sched.*", "sync.*", "thread.*", "heap.*", "proc.*", "signal.*", "ipc.*", "fs.*", "timer.*"],
+    "rtos-study": ["heap.malloc_free_4", "sync.mutex", "thread.create_join", "sched.yield_switch"],
+    "nbench": ["cpu.*"],  # the ten nbench 2.2.3 workloads; `show` adds the BYTEmark indices
     "memory": ["mem.*", "memfn.*"],
 }
 

@@ -129,6 +129,7 @@ static void emit_hello(const tm_options *opt, const tm_env *env, int n)
     tm_json_uint(&j, "fcore_khz", env->fcore_khz);
     tm_json_str(&j, "cycles", env->cycles_method);
     tm_json_int(&j, "kernel_excluded", tm_ctr_kernel_excluded());
+    tm_json_int(&j, "counters_grouped", tm_ctr_grouped());
     tm_json_str(&j, "counters_unsupported", tm_ctr_unsupported());
     tm_json_open(&j, "counters", '[');
     for (i = 0; i < tm_ctr_count(); i++)

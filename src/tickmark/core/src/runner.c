@@ -12,6 +12,7 @@ typedef struct tm_measure {
     int64_t cyc;                 /* net cycles (perf), or -1 */
     uint64_t ctr[TM_CTR_MAX];    /* counter deltas over the whole measurement */
     uint64_t ctr_ops;            /* operations done while the counters counted */
+    int multiplexed;             /* an event did not count all the time during a batch */
 } tm_measure;
 
 static uint64_t sub_sat(uint64_t a, uint64_t b) { return a > b ? a - b : 0; }
@@ -45,8 +46,10 @@ static void measure(tm_ctx *ctx, uint64_t iters, const tm_env *env, int want_ctr
     memset(m, 0, sizeof *m);
     m->cyc = -1;
     if (differential(b)) {
-        uint64_t t1 = time_batch(ctx, b->run, iters, env, nctr ? d1 : NULL);
-        uint64_t t2 = time_batch(ctx, b->run_x2, iters, env, nctr ? d2 : NULL);
+        uint64_t t1 = time_batch(ctx, b->run, iters, env, nctr ? d1 : NULL), t2;
+        m->multiplexed = nctr ? tm_ctr_multiplexed() : 0;
+        t2 = time_batch(ctx, b->run_x2, iters, env, nctr ? d2 : NULL);
+        m->multiplexed |= nctr ? tm_ctr_multiplexed() : 0;
         m->ns = sub_sat(t2, t1);
         m->ctr_ops = 3 * iters * ctx->ops_per_iter;
         for (i = 0; i < nctr; i++)
@@ -55,6 +58,7 @@ static void measure(tm_ctx *ctx, uint64_t iters, const tm_env *env, int want_ctr
             m->cyc = (int64_t)d2[cyc_idx] - (int64_t)d1[cyc_idx];
     } else {
         uint64_t t = time_batch(ctx, b->run, iters, env, nctr ? d1 : NULL);
+        m->multiplexed = nctr ? tm_ctr_multiplexed() : 0;
         m->ns = (b->flags & TM_F_CONTROL) ? t : sub_sat(t, iters * env->loop_overhead_ps / 1000);
         m->ctr_ops = iters * ctx->ops_per_iter;
         for (i = 0; i < nctr; i++)
@@ -158,6 +162,8 @@ static void emit_meta(tm_ctx *ctx, uint64_t iters, uint64_t calib_ns, const tm_e
 typedef struct tm_sample_side {
     long nivcsw, minflt;
     int cpu0, cpu1, retaken;
+    int have_usage;    /* usage below is valid (used when no perf counters are open) */
+    tm_os_usage usage; /* deltas over the sample */
 } tm_sample_side;
 
 static void emit_sample(tm_ctx *ctx, int idx, uint64_t iters, const tm_measure *m, const tm_sample_side *side)
@@ -192,7 +198,15 @@ static void emit_sample(tm_ctx *ctx, int idx, uint64_t iters, const tm_measure *
         for (i = 0; i < nctr; i++)
             tm_json_uint(&j, tm_ctr_name(i), m->ctr[i]);
         tm_json_close(&j, '}');
-        tm_json_int(&j, "multiplexed", tm_ctr_multiplexed());
+        tm_json_int(&j, "multiplexed", m->multiplexed);
+    } else if (side->have_usage) { /* software counters from getrusage, for the whole process */
+        tm_json_uint(&j, "ctr_ops", m->ctr_ops);
+        tm_json_str(&j, "ctr_src", "rusage");
+        tm_json_open(&j, "ctr", '{');
+        tm_json_uint(&j, "task_clock", side->usage.cpu_ns);
+        tm_json_uint(&j, "context_switches", side->usage.switches);
+        tm_json_uint(&j, "page_faults", side->usage.faults);
+        tm_json_close(&j, '}');
     }
     tm_json_end(&j, stdout);
 }
@@ -310,7 +324,8 @@ int tm_run_one(const tm_instance *inst, const tm_options *opt, const tm_env *env
     }
     if (ctx.ops_per_iter == 0)
         ctx.ops_per_iter = 1;
-    tm_ctr_open();
+    if (!(b->flags & TM_F_NO_COUNTERS))
+        tm_ctr_open();
 
     iters = fixed_iters(inst, opt);
     if (!iters)
@@ -329,12 +344,20 @@ int tm_run_one(const tm_instance *inst, const tm_options *opt, const tm_env *env
         memset(&side, 0, sizeof side);
         for (attempt = 0; attempt < 2; attempt++) {
             long iv0 = tm_os_nivcsw(), mf0 = tm_os_minflt(), iv1, mf1;
+            tm_os_usage u0, u1;
+            int have_u0 = tm_os_usage_now(&u0) == 0;
             memset(rt.sub_ns, 0, sizeof rt.sub_ns);
             side.cpu0 = tm_os_cpu_current();
             measure(&ctx, iters, env, 1, &m);
             side.cpu1 = tm_os_cpu_current();
             iv1 = tm_os_nivcsw();
             mf1 = tm_os_minflt();
+            side.have_usage = have_u0 && tm_os_usage_now(&u1) == 0;
+            if (side.have_usage) {
+                side.usage.cpu_ns = u1.cpu_ns - u0.cpu_ns;
+                side.usage.switches = u1.switches - u0.switches;
+                side.usage.faults = u1.faults - u0.faults;
+            }
             side.nivcsw = (iv0 >= 0 && iv1 >= 0) ? iv1 - iv0 : -1;
             side.minflt = (mf0 >= 0 && mf1 >= 0) ? mf1 - mf0 : -1;
             if (tm_failed(&ctx) || (b->flags & TM_F_BLOCKING))

@@ -109,8 +109,9 @@ int tm_ctr_open(void);                 /* number of events opened for this proce
 int tm_ctr_count(void);
 const char *tm_ctr_name(int i);
 int tm_ctr_read(uint64_t *values);     /* values[tm_ctr_count()], scaled if multiplexed */
-int tm_ctr_multiplexed(void);          /* 1 when the last read had to be scaled */
+int tm_ctr_multiplexed(void);          /* 1 when an event did not count all the time since the read before */
 int tm_ctr_kernel_excluded(void);
+int tm_ctr_grouped(void);              /* hardware events counted as one group (0: none) */
 int tm_ctr_cycles_index(void);        /* index of the cycles event, -1 if not opened */
 void tm_ctr_close(void);
 const char *tm_ctr_unsupported(void);  /* comma list of events that could not be opened */

@@ -48,7 +48,10 @@ enum {
                                 switches during a sample are part of it, never retaken */
     TM_F_SLOW = 1u << 1,     /* heavy operation: at least 10 operations per sample */
     TM_F_NO_WARMUP = 1u << 2, /* skip the discarded warm-up sample */
-    TM_F_CONTROL = 1u << 3    /* the control loop itself: no loop overhead is subtracted */
+    TM_F_CONTROL = 1u << 3,   /* the control loop itself: no loop overhead is subtracted */
+    TM_F_NO_COUNTERS = 1u << 4 /* open no perf counters: each counter the task carries is saved
+                                  and restored on every context switch, which costs a switch
+                                  benchmark a good part of what it measures */
 };
 
 typedef struct tm_ctx tm_ctx;

@@ -34,6 +34,14 @@ int tm_os_yield(void);
 long tm_os_nivcsw(void);          /* involuntary context switches of this thread so far, -1 unknown */
 long tm_os_minflt(void);          /* minor page faults of this process so far, -1 unknown */
 
+/* Process-wide usage so far (all threads of this process, not its children): CPU time (user +
+ * system) in ns, context switches (voluntary + involuntary), page faults. The software counters
+ * of benchmarks that run without perf counters come from it. Returns -1 if unknown. */
+typedef struct tm_os_usage {
+    uint64_t cpu_ns, switches, faults;
+} tm_os_usage;
+int tm_os_usage_now(tm_os_usage *u);
+
 /* ---- the null system call ---- */
 long tm_os_null_syscall(void);    /* a real trap into the kernel (getppid), never a cached value */
 

@@ -1,8 +1,12 @@
 /* Event counters on Linux through perf_event_open: hardware events where the PMU has them
  * (none in most VMs), and the software events task-clock, context switches, migrations and
- * page faults. Each event is opened on its own for the calling process and its future
- * threads; an event the kernel refuses is listed as unsupported and the rest go on. When
- * perf_event_paranoid forbids kernel counting, events count user space only (kernel-excluded). */
+ * page faults, for the calling process and its future threads. The hardware events are opened
+ * as one group led by cycles, so the PMU schedules them together and ratios such as IPC come
+ * from the same intervals; an event that does not fit the group is opened on its own. An event
+ * the kernel refuses is listed as unsupported and the rest go on. A read reports multiplexing
+ * when, since the previous read, some event ran for less time than it was enabled (its count
+ * is then scaled). When perf_event_paranoid forbids kernel counting, events count user space
+ * only (kernel-excluded). */
 #include <linux/perf_event.h>
 #include <stdio.h>
 #include <string.h>
@@ -34,10 +38,11 @@ static const event_def events[] = {
 };
 #define NEVENTS (int)(sizeof events / sizeof events[0])
 
-static int fds[NEVENTS], opened[NEVENTS], nopen = -1, kernel_excluded, multiplexed;
+static int fds[NEVENTS], opened[NEVENTS], nopen = -1, kernel_excluded, multiplexed, ngrouped;
+static uint64_t last_enabled[NEVENTS], last_running[NEVENTS];
 static char unsupported[512];
 
-static int open_event(const event_def *e, int exclude_kernel)
+static int open_event(const event_def *e, int exclude_kernel, int group_fd)
 {
     struct perf_event_attr attr;
     memset(&attr, 0, sizeof attr);
@@ -48,30 +53,51 @@ static int open_event(const event_def *e, int exclude_kernel)
     attr.exclude_kernel = (unsigned)exclude_kernel;
     attr.exclude_hv = 1;
     attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
-    return (int)syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0);
+    return (int)syscall(SYS_perf_event_open, &attr, 0, -1, group_fd, 0);
+}
+
+/* Open one event: in the hardware group where there is one (else on its own), counting the
+ * kernel too where allowed. */
+static int open_one(const event_def *e, int *leader)
+{
+    int excl, fd, hw = e->type == PERF_TYPE_HARDWARE;
+    for (excl = kernel_excluded; excl <= 1; excl++) {
+        fd = (hw && *leader >= 0) ? open_event(e, excl, *leader) : -1;
+        if (fd >= 0)
+            ngrouped++;
+        else
+            fd = open_event(e, excl, -1);
+        if (fd < 0)
+            continue;
+        if (excl)
+            kernel_excluded = 1;
+        if (hw && *leader < 0) {
+            *leader = fd;
+            ngrouped = 1;
+        }
+        return fd;
+    }
+    return -1;
 }
 
 int tm_ctr_open(void)
 {
-    int i, used = 0;
+    int i, used = 0, leader = -1;
     if (nopen >= 0)
         return nopen;
     nopen = 0;
+    ngrouped = 0;
     kernel_excluded = 0;
     unsupported[0] = '\0';
     for (i = 0; i < NEVENTS; i++) {
-        int fd = open_event(&events[i], 0);
-        if (fd < 0) {
-            fd = open_event(&events[i], 1);
-            if (fd >= 0)
-                kernel_excluded = 1;
-        }
+        int fd = open_one(&events[i], &leader);
         if (fd < 0) {
             used += snprintf(unsupported + used, used < (int)sizeof unsupported ? sizeof unsupported - (size_t)used : 0,
                              "%s%s", used ? "," : "", events[i].name);
             continue;
         }
         fds[nopen] = fd;
+        last_enabled[nopen] = last_running[nopen] = 0;
         opened[nopen++] = i;
     }
     return nopen;
@@ -81,6 +107,7 @@ int tm_ctr_count(void) { return nopen > 0 ? nopen : 0; }
 const char *tm_ctr_name(int i) { return events[opened[i]].name; }
 int tm_ctr_multiplexed(void) { return multiplexed; }
 int tm_ctr_kernel_excluded(void) { return kernel_excluded; }
+int tm_ctr_grouped(void) { return nopen > 0 ? ngrouped : 0; }
 const char *tm_ctr_unsupported(void) { return unsupported; }
 
 int tm_ctr_cycles_index(void)
@@ -102,10 +129,12 @@ int tm_ctr_read(uint64_t *values)
             values[i] = 0;
             continue;
         }
-        if (v[2] && v[2] < v[1]) {
-            multiplexed = 1;
+        if (v[2] - last_running[i] < v[1] - last_enabled[i])
+            multiplexed = 1; /* not counting all of the time since the previous read */
+        last_enabled[i] = v[1];
+        last_running[i] = v[2];
+        if (v[2] && v[2] < v[1])
             v[0] = (uint64_t)((double)v[0] * (double)v[1] / (double)v[2]);
-        }
         values[i] = v[0];
     }
     return 0;

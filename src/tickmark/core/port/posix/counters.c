@@ -7,6 +7,7 @@ const char *tm_ctr_name(int i) { (void)i; return ""; }
 int tm_ctr_read(uint64_t *values) { (void)values; return 0; }
 int tm_ctr_multiplexed(void) { return 0; }
 int tm_ctr_kernel_excluded(void) { return 0; }
+int tm_ctr_grouped(void) { return 0; }
 int tm_ctr_cycles_index(void) { return -1; }
 void tm_ctr_close(void) {}
 const char *tm_ctr_unsupported(void) { return "all (no counter interface in this port)"; }

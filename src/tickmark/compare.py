@@ -1,0 +1,549 @@
+"""Compare stored runs (or exported JSON documents): per benchmark instance and metric, the ratio
+of medians B/A with a bootstrap 95 % CI, a Mann–Whitney U p-value and a verdict; counter figures
+side by side; a geometric mean per family; and how many rounds would resolve what is unresolved.
+
+Verdict (criterion's noise threshold with google/benchmark's U-test; see docs/compare.md):
+  band = max(2 %, 2 x pooled round_cv)   (pooled = root mean square of the two sides' round_cv)
+  faster/slower      p < 0.01 and the CI of B/A - 1 lies entirely outside +-band
+  no difference      the CI lies entirely inside +-band, and the band is at most 10 %
+  inconclusive       otherwise
+  too few samples    fewer than 9 samples on a side: no verdict is called
+The CI comes from a two-level bootstrap (rounds with replacement, then samples within each
+chosen round), because most of the variance sits between processes, not between samples.
+"""
+import math
+import os
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from . import counters
+from .errors import TickmarkError
+
+MIN_SAMPLES = 9
+P_LIMIT = 0.01
+MIN_BAND = 0.02
+BAND_ROUND_CV = 2.0
+N_BOOT = 2000
+SEED = 20240229
+MAX_ROUNDS_HINT = 1000
+MAX_SAME_BAND = 0.10  # "no difference" is not claimed when the noise band is wider than this
+
+FASTER, SLOWER, SAME, INCONCLUSIVE, FEW = (
+    "faster", "slower", "no difference beyond noise", "inconclusive", "too few samples")
+
+
+# ---------------------------------------------------------------- loading
+@dataclass
+class Side:
+    label: str            # what the user sees: variant label, name or id
+    ref: str              # how it was given
+    run: dict
+    results: dict = field(default_factory=dict)  # key -> result dict with "samples"
+    source: str = ""
+
+    @property
+    def fingerprint(self):
+        return self.run.get("fingerprint") or {}
+
+    @property
+    def hello(self):
+        return self.run.get("hello") or {}
+
+
+def _label(run, fallback):
+    fp = run.get("fingerprint") or {}
+    name = run.get("name")
+    variant = fp.get("variant")
+    rid = run.get("id")
+    base = name or (f"run {rid}" if rid is not None else fallback)
+    return f"{base} ({variant})" if variant and variant != name else base
+
+
+def is_file_ref(ref):
+    """An argument that names an exported file rather than a stored run."""
+    return ref.endswith(".json") or os.path.sep in ref
+
+
+def load(store, ref):
+    """A run by id, name or 'latest' from the store, or an exported JSON file -> Side."""
+    from . import export
+
+    if is_file_ref(ref) or (store is None and os.path.isfile(ref)):
+        doc = export.read_document(ref)
+        run = doc["run"]
+        results = {}
+        for r in doc["results"]:
+            results[r["key"]] = dict(r, bench=r["benchmark"])
+        return Side(_label(run, os.path.basename(ref)), ref, run, results, source=f"file {ref}")
+    if store is None:
+        raise TickmarkError(f"no run '{ref}': not a file, and no store to look in")
+    try:
+        run = store.run(ref)
+    except TickmarkError:
+        if os.path.isfile(ref):  # not a run, but a file of that name
+            return load(None, ref)
+        raise
+    results = {}
+    for r in store.results(run["id"]):
+        r = dict(r, samples=store.samples(r["id"]))
+        results[r["key"]] = r
+    return Side(_label(run, ref), ref, run, results, source=f"run {run['id']}")
+
+
+# ---------------------------------------------------------------- statistics
+TASK_CLOCK = "task-clock"
+
+
+def metric_values(result, sub=""):
+    """Per-sample values of one metric (ns/op, or MB/s for bandwidth) and their rounds.
+    sub "task-clock": on-CPU time per operation from the task-clock counter (time the process
+    was descheduled does not count, so it resolves CPU-bound differences on a busy machine)."""
+    bpo = (result.get("meta") or {}).get("bytes_per_op", 0)
+    bandwidth = not sub and result.get("stat") == "max" and bpo > 0
+    vals, rounds = [], []
+    for s in result.get("samples") or []:
+        ops = s.get("ops")
+        if sub == TASK_CLOCK:
+            ops, x = s.get("ctr_ops"), (s.get("ctr") or {}).get("task_clock")
+        else:
+            x = s.get("ns") if not sub else (s.get("sub") or {}).get(sub)
+        if not ops or x is None or x <= 0:
+            continue
+        per_op = x / ops
+        vals.append(bpo * 1000.0 / per_op if bandwidth else per_op)
+        rounds.append(s.get("round", 1))
+    return np.asarray(vals, float), np.asarray(rounds), ("MB/s" if bandwidth else "ns/op")
+
+
+def determinism(vals, rounds):
+    """Largest distance of a round median from the overall median, in % (as stats.py)."""
+    med = float(np.median(vals))
+    if not med:
+        return None
+    return max(abs(float(np.median(vals[rounds == r])) - med) for r in np.unique(rounds)) / med * 100
+
+
+def _round_cv(vals, rounds):
+    meds = [np.median(vals[rounds == r]) for r in np.unique(rounds)]
+    if len(meds) < 2:
+        return None
+    m = np.mean(meds)
+    return float(np.std(meds, ddof=1) / m) if m else None
+
+
+def boot_medians(vals, rounds, rng, n_boot=N_BOOT):
+    """Bootstrap replicates of the median: rounds drawn with replacement, then samples drawn
+    with replacement inside each drawn round (vectorised: one index array for all replicates)."""
+    order = np.argsort(rounds, kind="stable")
+    v, r = vals[order], rounds[order]
+    _, start, count = np.unique(r, return_index=True, return_counts=True)
+    n, nr = len(v), len(start)
+    if nr < 2:
+        idx = rng.integers(0, n, size=(n_boot, n))
+    else:
+        per = max(1, int(round(n / nr)))
+        pick = rng.integers(0, nr, size=(n_boot, nr))
+        off = rng.integers(0, count[pick][..., None], size=(n_boot, nr, per))
+        idx = (start[pick][..., None] + off).reshape(n_boot, -1)
+    x = np.sort(v[idx], axis=1)
+    m = x.shape[1]
+    return x[:, m // 2] if m % 2 else (x[:, m // 2 - 1] + x[:, m // 2]) / 2
+
+
+def mann_whitney(a, b):
+    """Two-sided Mann–Whitney U p-value. Above 8 samples a side (or with ties) this is scipy's
+    asymptotic method (normal approximation, tie and continuity corrections) in numpy, so that a
+    comparison does not pay for importing scipy.stats; smaller tie-free samples use scipy's exact
+    distribution."""
+    a, b = np.asarray(a, float), np.asarray(b, float)
+    n1, n2 = len(a), len(b)
+    x = np.concatenate([a, b])
+    _, inv, counts = np.unique(x, return_inverse=True, return_counts=True)
+    if (n1 <= 8 or n2 <= 8) and len(counts) == len(x):
+        from scipy.stats import mannwhitneyu
+
+        return float(mannwhitneyu(a, b, alternative="two-sided", method="exact").pvalue)
+    ends = np.cumsum(counts)
+    ranks = (ends - (counts - 1) / 2.0)[inv]  # average ranks, 1-based
+    u1 = ranks[:n1].sum() - n1 * (n1 + 1) / 2.0
+    u = max(u1, n1 * n2 - u1)
+    n = n1 + n2
+    ties = float((counts ** 3 - counts).sum())
+    var = n1 * n2 / 12.0 * ((n + 1) - ties / (n * (n - 1)))
+    if var <= 0:
+        return 1.0
+    z = (u - n1 * n2 / 2.0 - 0.5) / math.sqrt(var)
+    return float(min(1.0, math.erfc(z / math.sqrt(2))))
+
+
+def rounds_needed(n_rounds, half_width, effect, band):
+    """Rounds per side at which the CI (half-width shrinking as 1/sqrt(rounds)) would resolve
+    the comparison: clear of the band if the effect lies outside it, inside it otherwise."""
+    room = abs(abs(effect) - band)
+    if half_width <= 0 or n_rounds <= 0:
+        return None
+    if room < 1e-4:
+        return MAX_ROUNDS_HINT
+    need = math.ceil(n_rounds * (half_width / room) ** 2)
+    return min(max(need, n_rounds + 1), MAX_ROUNDS_HINT)
+
+
+def compare_metric(a, ra, b, rb, higher_is_better=False, rng=None):
+    """Statistics of B against A for one metric -> dict (see module doc)."""
+    rng = rng if rng is not None else np.random.default_rng(SEED)
+    out = {"n_a": int(len(a)), "n_b": int(len(b))}
+    if len(a) == 0 or len(b) == 0:
+        out.update(verdict="missing", note="no samples on one side")
+        return out
+    ma, mb = float(np.median(a)), float(np.median(b))
+    ratio = mb / ma if ma else float("nan")
+    cva, cvb = _round_cv(a, ra), _round_cv(b, rb)
+    pooled = math.sqrt(((cva or 0) ** 2 + (cvb or 0) ** 2) / 2)
+    band = max(MIN_BAND, BAND_ROUND_CV * pooled)
+    rounds_a, rounds_b = len(np.unique(ra)), len(np.unique(rb))
+    out.update(median_a=ma, median_b=mb, ratio=ratio, round_cv_a=cva, round_cv_b=cvb,
+               rounds_a=rounds_a, rounds_b=rounds_b, band=band,
+               det_a=determinism(a, ra), det_b=determinism(b, rb))
+    if len(a) < 2 or len(b) < 2:
+        out.update(verdict=FEW, note=f"n={len(a)}/{len(b)}, need {MIN_SAMPLES}+ per side")
+        return out
+    boot = boot_medians(b, rb, rng) / boot_medians(a, ra, rng) - 1
+    lo, hi = (float(x) for x in np.percentile(boot, [2.5, 97.5]))
+    p = mann_whitney(a, b)
+    out.update(ci=[lo, hi], p=p)
+    effect = ratio - 1
+    if min(len(a), len(b)) < MIN_SAMPLES:
+        out.update(verdict=FEW, note=f"n={len(a)}/{len(b)}, need {MIN_SAMPLES}+ per side")
+        return out
+    if p < P_LIMIT and (lo > band or hi < -band):
+        better = (effect > 0) == higher_is_better
+        out["verdict"] = FASTER if better else SLOWER
+    elif lo >= -band and hi <= band and band <= MAX_SAME_BAND:
+        out["verdict"] = SAME
+    else:
+        out["verdict"] = INCONCLUSIVE
+        if band > MAX_SAME_BAND and abs(effect) <= band:
+            out["note"] = f"noise band ±{band * 100:.0f}%: more rounds will not settle it"
+        else:
+            out["rounds_needed"] = rounds_needed(min(rounds_a, rounds_b), (hi - lo) / 2, effect, band)
+    return out
+
+
+def multiple(ratio, higher_is_better=False):
+    """'11.2x slower' / '1.52x faster' (B relative to A) from the ratio of B/A."""
+    if ratio is None or not ratio or math.isnan(ratio):
+        return "-"
+    slower = (ratio > 1) != higher_is_better
+    m = ratio if ratio >= 1 else 1 / ratio
+    if m < 1.005:
+        return "1.00×"
+    txt = f"{m:.2f}" if m < 10 else f"{m:.1f}" if m < 100 else f"{m:.0f}"
+    return f"{txt}× {'slower' if slower else 'faster'}"
+
+
+# ---------------------------------------------------------------- one pair of runs
+def _metrics(result, other=None):
+    subs = [k for k in (result.get("stats") or {}) if k]
+    both = [r for r in (result, other) if r]
+    if both and all(any("task_clock" in (s.get("ctr") or {}) for s in (r.get("samples") or [])[:1])
+                    for r in both):
+        subs.append(TASK_CLOCK)
+    return [""] + subs
+
+
+def _counters(result):
+    d = ((result.get("stats") or {}).get("") or {})
+    if "counters" in d or "counters_per_op" in d:
+        return dict(d.get("counters") or {}, per_op=d.get("counters_per_op") or {})
+    return counters.derived(result.get("samples") or [])
+
+
+def on_cpu(result):
+    """Median fraction of the wall time the process was on a CPU (task-clock / ns), for
+    single-thread direct-method instances (where both count the same batch); else None."""
+    if (result.get("meta") or {}).get("blocking"):
+        return None
+    fr = [s["ctr"]["task_clock"] / s["ns"] for s in result.get("samples") or []
+          if s.get("ns") and "task_clock" in (s.get("ctr") or {}) and s.get("ctr_ops") == s.get("ops")]
+    return float(np.median(fr)) if fr else None
+
+
+def family(bench):
+    return bench.split(".", 1)[0]
+
+
+def compare_pair(A, B, seed=SEED):
+    """All rows of B against A, plus the per-family geometric means."""
+    rng = np.random.default_rng(seed)
+    rows = []
+    for key in sorted(set(A.results) | set(B.results)):
+        ra, rb = A.results.get(key), B.results.get(key)
+        any_r = ra or rb
+        bench = any_r.get("bench") or key.split("[")[0]
+        for sub in (_metrics(ra, rb) if ra else _metrics(rb)):
+            row = {"key": key, "bench": bench, "metric": sub or "", "family": family(bench)}
+            if not ra or not rb or ra["status"] != "ok" or rb["status"] != "ok":
+                miss = "A" if not ra else "B" if not rb else None
+                row["verdict"] = "missing"
+                row["note"] = (f"not in {miss}" if miss else
+                               f"A {ra['status']}, B {rb['status']}")
+                rows.append(row)
+                continue
+            va, rda, unit = metric_values(ra, sub)
+            vb, rdb, _ = metric_values(rb, sub)
+            row["unit"] = unit
+            row.update(compare_metric(va, rda, vb, rdb, unit == "MB/s", rng))
+            flags = set(((ra.get("stats") or {}).get(sub) or {}).get("flags", [])) | \
+                set(((rb.get("stats") or {}).get(sub) or {}).get("flags", []))
+            row["unstable"] = "unstable" in flags if sub != TASK_CLOCK else bool(
+                row.get("round_cv_a") and row.get("round_cv_b") and
+                max(row["round_cv_a"], row["round_cv_b"]) >= 0.10)
+            if not sub:
+                row["counters_a"], row["counters_b"] = _counters(ra), _counters(rb)
+                oa, ob = on_cpu(ra), on_cpu(rb)
+                if oa is not None and ob is not None:
+                    row["counters_a"]["on_cpu"], row["counters_b"]["on_cpu"] = oa, ob
+                    if min(oa, ob) < 0.9 and abs(oa - ob) > 0.1 and row.get("verdict") != FEW:
+                        row["note"] = (f"contention: on CPU {oa * 100:.0f}% of the time in A, "
+                                       f"{ob * 100:.0f}% in B; see the task-clock row")
+            rows.append(row)
+    return {"a": A.label, "b": B.label, "rows": rows, "families": families(rows)}
+
+
+def families(rows):
+    """Geometric mean per family of the time ratios B/A (bandwidth inverted, so that above 1
+    always means B is slower), over the main metrics that are not flagged unstable (over all of
+    them, marked so, when every one is unstable); task-clock rows get their own line."""
+    out = {}
+    for fam in sorted({r["family"] for r in rows}):
+        for metric, label in (("", fam), (TASK_CLOCK, f"{fam} ({TASK_CLOCK})")):
+            cand = [r for r in rows if r["family"] == fam and r["metric"] == metric and r.get("ratio")
+                    and not math.isnan(r["ratio"])]
+            stable = [r for r in cand if not r.get("unstable")]
+            use = stable or cand
+            if not use:
+                continue
+            logs = [math.log(1 / r["ratio"] if r.get("unit") == "MB/s" else r["ratio"]) for r in use]
+            verdicts = {}
+            for r in use:
+                verdicts[r["verdict"]] = verdicts.get(r["verdict"], 0) + 1
+            out[label] = {"geomean_time_ratio": math.exp(sum(logs) / len(logs)), "n": len(logs),
+                          "verdicts": verdicts, "all_unstable": not stable}
+    return out
+
+
+def fingerprint_differences(A, B):
+    """Settings that differ between the machines/builds of two runs (printed before the table)."""
+    keys = ("cpu_model", "arch", "kernel", "os", "libc", "compiler", "cflags", "variant", "governor",
+            "boost", "page_size", "thp", "virtualization", "cycles_method")
+    fa, fb = A.fingerprint, B.fingerprint
+    return [(k, fa.get(k), fb.get(k)) for k in keys if fa.get(k) != fb.get(k)]
+
+
+# ---------------------------------------------------------------- regressions
+def regressions(result, threshold):
+    """Rows of a pair that are significantly slower by more than threshold (a fraction)."""
+    out = []
+    for r in result["rows"]:
+        if r.get("verdict") != SLOWER or r.get("ratio") is None:
+            continue
+        slow = (1 / r["ratio"] - 1) if r.get("unit") == "MB/s" else r["ratio"] - 1
+        if slow > threshold:
+            out.append((r, slow))
+    return out
+
+
+def parse_threshold(text):
+    t = text.strip()
+    try:
+        v = float(t[:-1]) / 100 if t.endswith("%") else float(t)
+    except ValueError:
+        raise TickmarkError(f"bad --fail-above '{text}' (expected a percentage such as 5%)")
+    if v < 0:
+        raise TickmarkError(f"bad --fail-above '{text}' (must not be negative)")
+    return v
+
+
+# ---------------------------------------------------------------- output
+def _num(x):
+    if x is None:
+        return None
+    if isinstance(x, float) and (math.isnan(x) or math.isinf(x)):
+        return None
+    return x
+
+
+def to_json(sides, pairs):
+    def clean(o):
+        if isinstance(o, dict):
+            return {k: clean(v) for k, v in o.items()}
+        if isinstance(o, (list, tuple)):
+            return [clean(v) for v in o]
+        if isinstance(o, (np.floating, np.integer)):
+            o = o.item()
+        return _num(o)
+
+    doc = {
+        "format": "tickmark-compare", "version": 1,
+        "runs": [{"label": s.label, "ref": s.ref, "source": s.source, "id": s.run.get("id"),
+                  "name": s.run.get("name"), "variant": s.fingerprint.get("variant"),
+                  "counters": counters.availability(s.hello)} for s in sides],
+        "rule": {"min_samples": MIN_SAMPLES, "p_limit": P_LIMIT, "min_band": MIN_BAND,
+                 "max_same_band": MAX_SAME_BAND,
+                 "band_round_cv": BAND_ROUND_CV, "bootstrap": N_BOOT},
+        "comparisons": [],
+    }
+    for (A, B), res in pairs:
+        rows = []
+        for r in res["rows"]:
+            row = {k: r.get(k) for k in ("key", "bench", "metric", "unit", "median_a", "median_b", "ratio",
+                                         "ci", "p", "verdict", "n_a", "n_b", "rounds_a", "rounds_b",
+                                         "round_cv_a", "round_cv_b", "band", "det_a", "det_b",
+                                         "rounds_needed", "note", "counters_a", "counters_b")
+                   if r.get(k) is not None}
+            if r.get("ratio") is not None:
+                row["multiple"] = multiple(r["ratio"], r.get("unit") == "MB/s")
+            rows.append(row)
+        doc["comparisons"].append({"a": A.label, "b": B.label, "rows": rows, "families": res["families"],
+                                   "differences": [{"field": k, "a": a, "b": b}
+                                                   for k, a, b in fingerprint_differences(A, B)]})
+    return clean(doc)
+
+
+def _pct(x, signed=True):
+    if x is None:
+        return "-"
+    return f"{x * 100:+.1f}%" if signed else f"{x * 100:.1f}%"
+
+
+def _fmt_p(p):
+    if p is None:
+        return "-"
+    return "<0.001" if p < 0.001 else f"{p:.3f}"
+
+
+_VERDICT_STYLE = {FASTER: "green", SLOWER: "red", SAME: "dim", INCONCLUSIVE: "yellow", FEW: "yellow",
+                  "missing": "red"}
+
+
+def render(sides, pairs, file=None, show_counters=True):
+    """Print the comparison tables (one per pair: baseline against each other run)."""
+    import sys
+
+    from rich import box
+    from rich.console import Console
+    from rich.table import Table
+    from rich.text import Text
+
+    from .report import fmt_time, _sig
+
+    file = file or sys.stdout
+    plain = not file.isatty()
+    con = Console(file=file, force_terminal=not plain, width=250 if plain else None,
+                  highlight=False, soft_wrap=False, no_color=plain)
+    for s in sides:
+        av = counters.availability(s.hello)
+        con.print(f"{s.label}: {s.source}, hardware counters: {av['hardware_status']}", markup=False)
+    for (A, B), res in pairs:
+        con.print()
+        con.print(Text(f"B = {B.label}  vs  A = {A.label}", style=None if plain else "bold"))
+        for k, a, b in fingerprint_differences(A, B):
+            con.print(f"  differs: {k}: {a} | {b}", markup=False)
+        t = Table(box=box.ASCII2 if plain else box.SIMPLE_HEAD, pad_edge=False, show_edge=False,
+                  header_style=None if plain else "bold")
+        for col, just in (("benchmark", "left"), ("A", "right"), ("B", "right"), ("B/A", "right"),
+                          ("95% CI", "right"), ("multiple", "right"), ("p", "right"),
+                          ("verdict", "left"), ("det A/B", "right")):
+            t.add_column(col, justify=just, no_wrap=True)
+        for r in res["rows"]:
+            name = r["key"] + (f" {r['metric']}" if r["metric"] else "")
+            if r.get("median_a") is None:
+                t.add_row(name, "", "", "", "", "", "", Text(f"{r['verdict']}: {r.get('note', '')}",
+                                                           style=None if plain else "red"), "")
+                continue
+            unit = r.get("unit")
+            fa = (lambda v: f"{_sig(v)} MB/s") if unit == "MB/s" else fmt_time
+            verdict = r["verdict"]
+            if r.get("note"):
+                verdict += f" ({r['note']})"
+            elif verdict == INCONCLUSIVE and r.get("rounds_needed"):
+                rn = r["rounds_needed"]
+                verdict += f" (~{rn}{'+' if rn >= MAX_ROUNDS_HINT else ''} rounds)"
+            ci = r.get("ci")
+            det = "/".join("-" if x is None else f"{x:.1f}%" for x in (r.get("det_a"), r.get("det_b")))
+            t.add_row(name, fa(r["median_a"]), fa(r["median_b"]), f"{r['ratio']:.3f}",
+                      f"{_pct(ci[0])}..{_pct(ci[1])}" if ci else "-",
+                      multiple(r["ratio"], unit == "MB/s"), _fmt_p(r.get("p")),
+                      Text(verdict, style=None if plain else _VERDICT_STYLE.get(r["verdict"])), det)
+        con.print(t)
+        if show_counters:
+            _render_counters(con, A, B, res, plain)
+        for fam, f in res["families"].items():
+            g = f["geomean_time_ratio"]
+            vs = ", ".join(f"{n} {v}" for v, n in sorted(f["verdicts"].items()))
+            what = "benchmarks, all unstable" if f.get("all_unstable") else "benchmarks"
+            con.print(f"  {fam}: geometric mean of time ratios B/A {g:.3f} ({multiple(g)}) over "
+                      f"{f['n']} {what} ({vs})", markup=False)
+
+
+def _render_counters(con, A, B, res, plain):
+    from rich import box
+    from rich.table import Table
+
+    av_a, av_b = counters.availability(A.hello), counters.availability(B.hello)
+    rows = [r for r in res["rows"] if not r["metric"] and (r.get("counters_a") or r.get("counters_b"))]
+    if not rows:
+        con.print("  counters: none recorded")
+        return
+    ratio_cols = [n for n in ("on_cpu", "ipc", "stall_fe", "stall_be", "branch_miss_rate", "cache_miss_rate")
+                  if any(n in (r.get("counters_a") or {}) or n in (r.get("counters_b") or {}) for r in rows)]
+    per_cols = [n for n in ("cache_misses", "task_clock", "context_switches", "page_faults")
+                if any(n in (r.get("counters_a") or {}).get("per_op", {}) or
+                       n in (r.get("counters_b") or {}).get("per_op", {}) for r in rows)]
+    heads = {"on_cpu": "on-CPU", "ipc": "IPC", "stall_fe": "FE stall", "stall_be": "BE stall", "branch_miss_rate": "br-miss",
+             "cache_miss_rate": "cache-miss", "cache_misses": "misses/op", "task_clock": "task-clock/op",
+             "context_switches": "ctx-sw/op", "page_faults": "faults/op"}
+    t = Table(box=box.ASCII2 if plain else box.SIMPLE_HEAD, pad_edge=False, show_edge=False,
+              header_style=None if plain else "bold", title_justify="left")
+    t.add_column("counters A -> B", no_wrap=True)
+    for c in ratio_cols + per_cols:
+        t.add_column(heads[c], justify="right", no_wrap=True)
+    for r in rows:
+        ca, cb = r.get("counters_a") or {}, r.get("counters_b") or {}
+        cells = []
+        for c in ratio_cols:
+            cells.append(f"{counters.fmt_ratio(c, ca.get(c))} -> {counters.fmt_ratio(c, cb.get(c))}")
+        for c in per_cols:
+            a, b = ca.get("per_op", {}).get(c), cb.get("per_op", {}).get(c)
+            cells.append(f"{counters.fmt_per_op(c, a)} -> {counters.fmt_per_op(c, b)}")
+        t.add_row(r["key"], *cells)
+    con.print(t)
+    hw = [f"{s}: {av['hardware_status']}" for s, av in (("A", av_a), ("B", av_b))]
+    if not [c for c in ratio_cols if c != "on_cpu"]:
+        con.print(f"  hardware counters (IPC, stalls, branch and cache misses): {'; '.join(hw)}", markup=False)
+    mux = [r["key"] for r in rows if (r.get("counters_a") or {}).get("multiplexed") or
+           (r.get("counters_b") or {}).get("multiplexed")]
+    if mux:
+        con.print(f"  multiplexed counters (scaled counts) in: {', '.join(mux)}", markup=False)
+    if av_a["kernel_excluded"] or av_b["kernel_excluded"]:
+        con.print("  kernel-excluded: counters count user space only (perf_event_paranoid)", markup=False)
+
+
+def run_compare(store, refs, baseline=None):
+    """Load the runs and compare the baseline (first, or --baseline) with each of the others."""
+    sides = []
+    if baseline is not None:
+        sides.append(load(store, baseline))
+    sides += [load(store, r) for r in refs]
+    if len(sides) < 2:
+        raise TickmarkError("compare needs two runs at least (RUN_A RUN_B, or --baseline RUN and a run)")
+    seen = {}
+    for s in sides:  # make labels unique for the reader
+        n = seen.get(s.label, 0)
+        seen[s.label] = n + 1
+        if n:
+            s.label = f"{s.label} #{n + 1}"
+    base = sides[0]
+    pairs = [((base, other), compare_pair(base, other)) for other in sides[1:]]
+    return sides, pairs

@@ -1,0 +1,153 @@
+/* Helpers shared by the two-party benchmarks; see twoparty.h. */
+#include "twoparty.h"
+
+static char tp_buf[1 << 20];
+
+int tp_place(tm_ctx *ctx, int cross, int *mine, int *peer)
+{
+    int ncpu = tm_os_cpu_count();
+    int cur = tm_os_cpu_current();
+    if (cur < 0)
+        cur = 0;
+    if (cross && ncpu < 2)
+        return tm_skip(ctx, "cross-CPU placement needs two CPUs (have %d)", ncpu);
+    if (tm_os_pin_cpu(cur) != 0)
+        return tm_skip(ctx, "cannot pin threads to a CPU on this port");
+    *mine = cur;
+    *peer = cross ? (cur + 1) % ncpu : cur;
+    return TM_OK;
+}
+
+static void peer_echo(int rfd, int wfd)
+{
+    char b[64];
+    for (;;) {
+        long n = tm_os_read(rfd, b, sizeof b);
+        if (n <= 0 || tm_os_write(wfd, b, (size_t)n) != n)
+            return;
+    }
+}
+
+static void peer_source(int rfd, int wfd, unsigned chunk)
+{
+    uint64_t n;
+    if (chunk > sizeof tp_buf)
+        chunk = sizeof tp_buf;
+    while (tp_read_full(rfd, &n, sizeof n, sizeof n, 1) == 0 && n) {
+        while (n) {
+            long w = tm_os_write(wfd, tp_buf, n < chunk ? (size_t)n : chunk);
+            if (w <= 0)
+                return;
+            n -= (uint64_t)w;
+        }
+    }
+}
+
+tm_os_pid tp_fork_peer(int mode, int rfd, int wfd, int cpu, const int close_fd[4], unsigned chunk)
+{
+    tm_os_pid parent = tm_os_getpid();
+    tm_os_pid pid = tm_os_fork();
+    int i;
+    if (pid != 0)
+        return pid;
+    tm_os_peer_init(parent);
+    for (i = 0; i < 4; i++)
+        if (close_fd[i] >= 0)
+            tm_os_close(close_fd[i]);
+    if (tm_os_pin_cpu(cpu) == 0) {
+        if (mode == TP_ECHO)
+            peer_echo(rfd, wfd);
+        else
+            peer_source(rfd, wfd, chunk);
+    }
+    tm_os_exit_now(0);
+    return -1;
+}
+
+void tp_stop_peer(tm_os_pid pid, int wfd, int rfd, int dgram)
+{
+    int status;
+    if (dgram && wfd >= 0)
+        tm_os_write(wfd, tp_buf, 0);
+    if (wfd >= 0)
+        tm_os_close(wfd);
+    if (rfd >= 0 && rfd != wfd)
+        tm_os_close(rfd);
+    if (pid > 0)
+        tm_os_wait(pid, &status);
+}
+
+void tp_pingpong(tm_ctx *ctx, int wfd, int rfd, uint64_t iters, unsigned div)
+{
+    char c = 'x';
+    uint64_t i;
+    for (i = 0; i < iters; i++) {
+        uint64_t t0 = tm_ticks();
+        if (tm_os_write(wfd, &c, 1) != 1 || tm_os_read(rfd, &c, 1) != 1) {
+            tm_fail(ctx, "ping-pong peer went away");
+            return;
+        }
+        tm_hist_add(ctx, tm_ticks_to_ns(tm_ticks() - t0) / div);
+    }
+}
+
+int tp_read_full(int fd, void *buf, uint64_t n, unsigned chunk, int advance)
+{
+    char *p = buf;
+    while (n) {
+        long r = tm_os_read(fd, p, n < chunk ? (size_t)n : chunk);
+        if (r <= 0)
+            return -1;
+        n -= (uint64_t)r;
+        if (advance)
+            p += r;
+    }
+    return 0;
+}
+
+int tp_link_open(tm_ctx *ctx, tp_link *l, int kind, int cpu, int mode, unsigned chunk)
+{
+    int a[2], b[2], close_fd[4] = {-1, -1, -1, -1};
+    int child_r, child_w;
+    l->pid = -1;
+    l->wfd = l->rfd = -1;
+    l->dgram = kind == TM_SOCK_UNIX_DGRAM || kind == TM_SOCK_UDP;
+    if (kind == TP_PIPE) {
+        if (tm_os_pipe(a) != 0)
+            return tm_fail(ctx, "pipe failed");
+        if (tm_os_pipe(b) != 0) {
+            tm_os_close(a[0]);
+            tm_os_close(a[1]);
+            return tm_fail(ctx, "pipe failed");
+        }
+        l->wfd = a[1];
+        l->rfd = b[0];
+        child_r = a[0];
+        child_w = b[1];
+        close_fd[0] = a[1];
+        close_fd[1] = b[0];
+    } else {
+        if (tm_os_sock_pair(kind, a) != 0)
+            return tm_fail(ctx, "cannot open a loopback socket pair of this kind");
+        l->wfd = l->rfd = a[0];
+        child_r = child_w = a[1];
+        close_fd[0] = a[0];
+    }
+    l->pid = tp_fork_peer(mode, child_r, child_w, cpu, close_fd, chunk);
+    tm_os_close(child_r);
+    if (child_w != child_r)
+        tm_os_close(child_w);
+    if (l->pid < 0) {
+        tp_link_close(l);
+        return tm_fail(ctx, "fork failed");
+    }
+    return TM_OK;
+}
+
+void tp_link_close(tp_link *l)
+{
+    if (l->wfd >= 0 || l->pid > 0)
+        tp_stop_peer(l->pid, l->wfd, l->rfd, l->dgram);
+    l->pid = -1;
+    l->wfd = l->rfd = -1;
+}

@@ -1,0 +1,51 @@
+/* Helpers shared by the two-party benchmarks (sched, sync, ipc): CPU placement, an echo or
+ * source peer process that dies with its parent, and a timed ping-pong loop that records
+ * per-event latencies. Not a benchmark itself. */
+#ifndef TICKMARK_TWOPARTY_H
+#define TICKMARK_TWOPARTY_H
+
+#include <stdint.h>
+
+#include "tickmark/bench.h"
+#include "tickmark/osal_prim.h"
+
+#define TP_CROSS_PARAM {"cross", "0,1", "0: both parties pinned to one CPU (switch cost); 1: pinned to two CPUs (wake-up latency)"}
+
+/* Choose and pin CPUs: *mine is the CPU the runner put us on, *peer is the same CPU (cross 0)
+ * or another one (cross 1). Pins the caller. Returns TM_OK or a tm_skip()/tm_fail() code. */
+int tp_place(tm_ctx *ctx, int cross, int *mine, int *peer);
+
+/* Fork a peer pinned to cpu that serves fd (read side rfd, write side wfd) until EOF or a
+ * zero-length message: mode TP_ECHO answers every message with the same bytes; mode
+ * TP_SOURCE reads an 8-byte count n and then writes n bytes in chunks of chunk bytes.
+ * close_fd lists up to 4 of the parent's descriptors the child must close (-1 = none).
+ * Returns the child's pid or -1. */
+enum { TP_ECHO = 0, TP_SOURCE = 1 };
+tm_os_pid tp_fork_peer(int mode, int rfd, int wfd, int cpu, const int close_fd[4], unsigned chunk);
+
+/* End a peer: close the parent's descriptors (a zero-length message first when dgram is set)
+ * and reap the child. */
+void tp_stop_peer(tm_os_pid pid, int wfd, int rfd, int dgram);
+
+/* A channel to a peer process: TP_PIPE (two pipes) or a TM_SOCK_* kind (one socket pair). */
+enum { TP_PIPE = 0 };
+typedef struct {
+    tm_os_pid pid;
+    int wfd, rfd; /* our ends: write to the peer, read from it */
+    int dgram;
+} tp_link;
+
+/* Open the channel and fork the peer (mode TP_ECHO or TP_SOURCE) on CPU cpu. Returns TM_OK
+ * or a tm_fail() code; on failure whatever was opened is closed again. */
+int tp_link_open(tm_ctx *ctx, tp_link *l, int kind, int cpu, int mode, unsigned chunk);
+void tp_link_close(tp_link *l); /* stop the peer, close, reap; harmless when not open */
+
+/* iters round trips of one byte: write to wfd, read the answer from rfd. Each round trip is
+ * timed with tm_ticks() and added to the histogram divided by div. tm_fail() on error. */
+void tp_pingpong(tm_ctx *ctx, int wfd, int rfd, uint64_t iters, unsigned div);
+
+/* Read exactly n bytes, chunk bytes at most per read, into buf (advance 1) or each read over
+ * the start of buf (advance 0, for draining a stream); 0 on success. */
+int tp_read_full(int fd, void *buf, uint64_t n, unsigned chunk, int advance);
+
+#endif

@@ -1,0 +1,61 @@
+/* heap.malloc_free — one operation is one malloc of size bytes and one free of it; each
+ * iteration allocates 64 blocks, then frees them in allocation order, the two phases timed
+ * apart into the sub-metrics "malloc" and "free". The blocks are not touched (their addresses
+ * escape to the optimiser), so pages are not faulted in: this is the cost of the allocator
+ * and its system calls (brk/mmap/munmap for large sizes), not of first touching the memory.
+ * Timed: the mallocs and frees (and three tick reads per 128 calls). Not timed: nothing else. */
+#include "tickmark/bench.h"
+#include "tickmark/osal.h"
+
+#define NBLOCKS 64
+
+static void *blk[NBLOCKS];
+
+static void run(tm_ctx *ctx, uint64_t iters)
+{
+    size_t size = (size_t)tm_param(ctx, "size");
+    uint64_t ta = 0, tf = 0, i;
+    int k;
+    for (i = 0; i < iters; i++) {
+        uint64_t t0 = tm_ticks(), t1, t2;
+        for (k = 0; k < NBLOCKS; k++) {
+            blk[k] = tm_os_alloc(size);
+            if (!blk[k])
+                break;
+            tm_escape(blk[k]);
+        }
+        t1 = tm_ticks();
+        if (k < NBLOCKS) {
+            while (k > 0)
+                tm_os_free(blk[--k]);
+            tm_fail(ctx, "malloc(%lu) failed", (unsigned long)size);
+            return;
+        }
+        for (k = 0; k < NBLOCKS; k++)
+            tm_os_free(blk[k]);
+        t2 = tm_ticks();
+        ta += t1 - t0;
+        tf += t2 - t1;
+    }
+    tm_sub_add(ctx, 0, tm_ticks_to_ns(ta));
+    tm_sub_add(ctx, 1, tm_ticks_to_ns(tf));
+}
+
+static int setup(tm_ctx *ctx)
+{
+    int64_t size = tm_param(ctx, "size");
+    if (size < 1 || size > (int64_t)1 << 30)
+        return tm_fail(ctx, "size must be 1 B .. 1 GiB");
+    return TM_OK;
+}
+
+TM_BENCH(heap_malloc_free) = {
+    .name = "heap.malloc_free",
+    .summary = "malloc + free of a size-byte block, 64 allocations then 64 frees (subs: malloc, free)",
+    .unit = "malloc+free",
+    .ops_per_iter = NBLOCKS,
+    .subs = "malloc,free",
+    .params = {{"size", "16,256,4K,64K,1M", "block size in bytes (K/M suffixes)"}},
+    .setup = setup,
+    .run = run,
+};

@@ -1,0 +1,38 @@
+/* ipc.unix_stream_lat — one operation is one round trip of a 1-byte message between this process and
+ * an echo child over a UNIX stream socket pair (lmbench lat_unix): our send, the child's
+ * receive and send back, our receive. cross=0 pins both to one CPU (two context switches per
+ * round trip), cross=1 to two CPUs (two cross-CPU wake-ups). Timed: the four calls and the
+ * switches or wake-ups. Not timed: opening the channel, fork, teardown. Each round trip is
+ * also timed alone (tm_ticks) into the histogram. */
+#include "../common/twoparty.h"
+
+static tp_link lk;
+
+static int setup(tm_ctx *ctx)
+{
+    int mine, peer, r;
+    if ((r = tp_place(ctx, (int)tm_param(ctx, "cross"), &mine, &peer)) != TM_OK)
+        return r;
+    ctx->user = &lk;
+    return tp_link_open(ctx, &lk, TM_SOCK_UNIX_STREAM, peer, TP_ECHO, 0);
+}
+
+static void run(tm_ctx *ctx, uint64_t iters) { tp_pingpong(ctx, lk.wfd, lk.rfd, iters, 1); }
+
+static void teardown(tm_ctx *ctx)
+{
+    tp_link_close(&lk);
+    ctx->user = NULL;
+}
+
+TM_BENCH(ipc_unix_stream_lat) = {
+    .name = "ipc.unix_stream_lat",
+    .summary = "1-byte round trip between two processes over UNIX stream socket",
+    .unit = "round trip",
+    .requires = TM_REQ_PROCESSES | TM_REQ_SOCKETS,
+    .flags = TM_F_BLOCKING | TM_F_NO_COUNTERS,
+    .params = {TP_CROSS_PARAM},
+    .setup = setup,
+    .run = run,
+    .teardown = teardown,
+};

@@ -1,0 +1,177 @@
+"""nbench (BYTEmark 2.2.3) view of the cpu.* kernels: iterations/s in nbench's units, the
+original index (Pentium 90 baseline) and the new index (AMD K6/233 baseline) per kernel, and the
+group indices as geometric means over the published groupings.
+
+One iteration of a cpu.* kernel does the work of one nbench iteration at nbench's starting
+workload. nbench counts some workloads in smaller units: bitfield counts bits (2,258,842 per
+iteration) and Fourier counts coefficients (199 per iteration); `units` below converts.
+"""
+import math
+
+# name, nbench label, units per iteration, P90 baseline, K6/233 baseline, original group, Linux group
+KERNELS = (
+    ("cpu.numsort", "NUMERIC SORT", 1, 38.993, 118.73, "INTEGER", "INTEGER"),
+    ("cpu.stringsort", "STRING SORT", 1, 2.238, 14.459, "INTEGER", "MEMORY"),
+    ("cpu.bitfield", "BITFIELD", 2258842, 5829704.0, 27910000.0, "INTEGER", "MEMORY"),
+    ("cpu.fpemu", "FP EMULATION", 1, 2.084, 9.0314, "INTEGER", "INTEGER"),
+    ("cpu.fourier", "FOURIER", 199, 879.278, 1565.5, "FLOATING-POINT", "FLOATING-POINT"),
+    ("cpu.assign", "ASSIGNMENT", 1, 0.2628, 1.0132, "INTEGER", "MEMORY"),
+    ("cpu.idea", "IDEA", 1, 65.382, 220.21, "INTEGER", "INTEGER"),
+    ("cpu.huffman", "HUFFMAN", 1, 36.062, 112.93, "INTEGER", "INTEGER"),
+    ("cpu.nnet", "NEURAL NET", 1, 0.6225, 1.4799, "FLOATING-POINT", "FLOATING-POINT"),
+    ("cpu.lu", "LU DECOMPOSITION", 1, 19.3031, 26.732, "FLOATING-POINT", "FLOATING-POINT"),
+)
+NAMES = tuple(k[0] for k in KERNELS)
+_BY_NAME = {k[0]: k for k in KERNELS}
+
+# nbench raises each group product to these literal exponents (not exact fractions).
+ORIGINAL_GROUPS = (("INTEGER", 0.142857), ("FLOATING-POINT", 0.33333))
+LINUX_GROUPS = (("MEMORY", 0.3333333333), ("INTEGER", 0.25), ("FLOATING-POINT", 0.3333333333))
+
+# Two-sided 95 % Student-t values by degrees of freedom 1..29 (nbench's stopping rule).
+_T95 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179,
+        2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060,
+        2.056, 2.052, 2.048, 2.045)
+CI_TARGET = 0.05
+MAX_SAMPLES = 30
+
+
+def rate(name, ns_per_iteration):
+    """nbench's Iterations/sec for a kernel from nanoseconds per cpu.* iteration."""
+    if not ns_per_iteration or ns_per_iteration <= 0:
+        raise ValueError(f"{name}: no time per iteration")
+    return _BY_NAME[name][2] * 1e9 / ns_per_iteration
+
+
+def indices(name, it_per_s):
+    """(original index vs Pentium 90, new index vs AMD K6/233) of one kernel."""
+    k = _BY_NAME[name]
+    return it_per_s / k[3], it_per_s / k[4]
+
+
+def group_indices(rates):
+    """Group indices from {name: nbench it/s}; a group is None unless all its kernels are there."""
+    def groups(spec, col, base_col):
+        out = {}
+        for group, exponent in spec:
+            members = [k for k in KERNELS if k[col] == group]
+            if all(k[0] in rates for k in members):
+                prod = math.prod(rates[k[0]] / k[base_col] for k in members)
+                out[group] = prod ** exponent
+            else:
+                out[group] = None
+        return out
+    return groups(ORIGINAL_GROUPS, 5, 3), groups(LINUX_GROUPS, 6, 4)
+
+
+def t_halfwidth(values):
+    """nbench's criterion: Student-t 95 % half-width of the mean, relative to the mean."""
+    n = len(values)
+    if n < 2:
+        return None
+    mean = sum(values) / n
+    if mean <= 0:
+        return None
+    s = math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1))
+    t = _T95[n - 2] if n - 1 <= len(_T95) else 1.96
+    return t * s / math.sqrt(n) / mean
+
+
+def sample_rates(samples, units):
+    """Per-sample nbench rates for the confidence criterion: on process CPU time (the task-clock
+    counter) when every sample has it, as nbench's clock() timer measures; else on wall time."""
+    cpu = [units * s["ctr_ops"] * 1e9 / s["ctr"]["task_clock"] for s in samples
+           if (s.get("ctr") or {}).get("task_clock") and s.get("ctr_ops")]
+    if cpu and len(cpu) == len(samples):
+        return "cpu", cpu
+    return "wall", [units * s["iters"] * 1e9 / s["ns"] for s in samples if s.get("ns", 0) > 0]
+
+
+def summarize(results, samples_of=None):
+    """Rows for the cpu.* results of a run: results are store result dicts; samples_of(result)
+    returns its samples (dicts with iters and ns) or None. Kernels not in the run are left out."""
+    by_key = {r["key"]: r for r in results}
+    rows = []
+    for name, label, units, *_ in KERNELS:
+        r = by_key.get(name)
+        if r is None:
+            continue
+        row = {"name": name, "label": label, "status": r["status"], "reason": r.get("reason") or ""}
+        main = (r.get("stats") or {}).get("")
+        if r["status"] == "ok" and main and main.get("value"):
+            row["rate"] = rate(name, main["value"])
+            row["old"], row["new"] = indices(name, row["rate"])
+            smp = samples_of(r) if samples_of else None
+            if smp:
+                row["basis"], vals = sample_rates(smp, units)
+                row["n"] = len(vals)
+                row["ci"] = t_halfwidth(vals)
+                row["certain"] = row["ci"] is not None and row["ci"] <= CI_TARGET
+        rows.append(row)
+    rates = {row["name"]: row["rate"] for row in rows if "rate" in row}
+    return rows, group_indices(rates)
+
+
+def _num(x, width, places):
+    return f"{x:>{width}.{places}f}" if x is not None else f"{'-':>{width}}"
+
+
+def render(rows, groups):
+    """Text table laid out like nbench's report, so it can sit beside old results."""
+    orig, linux = groups
+    lines = [
+        "nbench 2.2.3 workloads (cpu.*): iterations/s in nbench units and BYTEmark indices",
+        f"{'TEST':<20}: {'Iterations/sec.':>16} : {'Old Index':>11} : {'New Index':>11}",
+        f"{'':<20}: {'':>16} : {'Pentium 90':>11} : {'AMD K6/233':>11}",
+        f"{'-' * 20}:{'-' * 18}:{'-' * 13}:{'-' * 12}",
+    ]
+    uncertain = []
+    for row in rows:
+        if "rate" not in row:
+            lines.append(f"{row['label']:<20}: {row['status'].upper():>16} : {row['reason']}")
+            continue
+        note = ""
+        if row.get("certain") is False:
+            note = "  *"
+            uncertain.append(row["label"])
+        ci = (f"  ±{row['ci'] * 100:.1f}% n={row['n']} {row['basis']}"
+              if row.get("ci") is not None else "")
+        lines.append(f"{row['label']:<20}: {row['rate']:>16.6g} : {_num(row['old'], 11, 2)} : "
+                     f"{_num(row['new'], 11, 2)}{ci}{note}")
+    lines.append("=" * 22 + " ORIGINAL BYTEMARK INDICES (Pentium 90 = 1) " + "=" * 12)
+    for group, _ in ORIGINAL_GROUPS:
+        lines.append(f"{group + ' INDEX':<20}: {_num(orig[group], 10, 3)}")
+    lines.append("=" * 22 + " LINUX INDICES (AMD K6/233 = 1) " + "=" * 23)
+    for group, _ in LINUX_GROUPS:
+        lines.append(f"{group + ' INDEX':<20}: {_num(linux[group], 10, 3)}")
+    if any(v is None for v in list(orig.values()) + list(linux.values())):
+        lines.append("(a group index needs all of its kernels in the run)")
+    if any(row.get("ci") is not None for row in rows):
+        lines.append("±: Student-t 95% half-width of the mean of the per-sample rates (cpu: on "
+                     "process CPU time, like nbench's timer; wall: on wall time)")
+    if uncertain:
+        lines.append(f"* 95% CI half-width above ±{CI_TARGET * 100:.0f}% of the mean "
+                     f"(nbench's criterion): {', '.join(uncertain)}")
+    return lines
+
+
+def unsettled(store, run_id):
+    """Keys of the run's cpu.* results that do not meet nbench's criterion yet (half-width above
+    ±5 % with fewer than 30 samples): the harness gives them extra rounds like noisy results."""
+    out = []
+    for r in store.results(run_id):
+        if r["key"] in _BY_NAME and r["status"] == "ok":
+            smp = store.samples(r["id"])
+            h = t_halfwidth(sample_rates(smp, _BY_NAME[r["key"]][2])[1])
+            if len(smp) < MAX_SAMPLES and (h is None or h > CI_TARGET):
+                out.append(r["key"])
+    return out
+
+
+def report_lines(store, run):
+    """The nbench table for a stored run, or [] when it has no cpu.* kernel results."""
+    results = [r for r in store.results(run["id"]) if r["key"] in _BY_NAME]
+    if not results:
+        return []
+    rows, groups = summarize(results, lambda r: store.samples(r["id"]))
+    return render(rows, groups)

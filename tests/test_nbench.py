@@ -1,0 +1,163 @@
+"""nbench view of the cpu.* kernels: index arithmetic against known numbers, the table, and the
+kernels' own verification (a broken memmove makes string sort fail, never a speed)."""
+import json
+import math
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tickmark import nbench
+
+CORE = Path(__file__).resolve().parent.parent / "src" / "tickmark" / "core"
+DATA = Path(__file__).resolve().parent / "data"
+
+
+def ns_for(name, it_per_s):
+    """Nanoseconds per cpu.* iteration that give nbench rate it_per_s."""
+    return nbench._BY_NAME[name][2] * 1e9 / it_per_s
+
+
+def result(name, it_per_s, status="ok"):
+    stats = {"": {"value": ns_for(name, it_per_s)}} if status == "ok" else {}
+    return {"key": name, "status": status, "reason": "" if status == "ok" else "bad", "stats": stats}
+
+
+def test_baselines_give_index_one():
+    for name, _, _, p90, k6, _, _ in nbench.KERNELS:
+        old, _ = nbench.indices(name, nbench.rate(name, ns_for(name, p90)))
+        _, new = nbench.indices(name, nbench.rate(name, ns_for(name, k6)))
+        assert old == pytest.approx(1.0) and new == pytest.approx(1.0)
+    orig, _ = nbench.group_indices({k[0]: k[3] for k in nbench.KERNELS})
+    _, linux = nbench.group_indices({k[0]: k[4] for k in nbench.KERNELS})
+    assert all(v == pytest.approx(1.0) for v in list(orig.values()) + list(linux.values()))
+
+
+def test_unit_conversion():
+    # one bitfield iteration is 2,258,842 bits; one Fourier iteration is 199 coefficients
+    assert nbench.rate("cpu.bitfield", 1e9) == 2258842
+    assert nbench.rate("cpu.fourier", 1e6) == pytest.approx(199000)
+    assert nbench.rate("cpu.idea", 1e5) == pytest.approx(10000)
+
+
+def test_published_reference_indices():
+    # measured stock nbench 2.2.3 figures and the Linux indices printed with them
+    rates = {"cpu.numsort": 2062, "cpu.stringsort": 1807, "cpu.bitfield": 9.19e8, "cpu.fpemu": 934,
+             "cpu.fourier": 1.52e5, "cpu.assign": 64.4, "cpu.idea": 15464, "cpu.huffman": 9089,
+             "cpu.nnet": 207.7, "cpu.lu": 4241}
+    _, linux = nbench.group_indices(rates)
+    assert linux["MEMORY"] == pytest.approx(64.0, rel=2e-3)
+    assert linux["INTEGER"] == pytest.approx(56.5, rel=2e-3)
+    assert linux["FLOATING-POINT"] == pytest.approx(129.2, rel=2e-3)
+
+
+def test_literal_exponents_and_partial_groups():
+    rates = {k[0]: 10 * k[3] for k in nbench.KERNELS}  # every old index is 10
+    orig, _ = nbench.group_indices(rates)
+    assert orig["INTEGER"] == pytest.approx(10 ** (7 * 0.142857), rel=1e-12)
+    assert orig["INTEGER"] != pytest.approx(10.0, rel=1e-7)
+    del rates["cpu.lu"]
+    orig, linux = nbench.group_indices(rates)
+    assert orig["FLOATING-POINT"] is None and linux["FLOATING-POINT"] is None
+    assert linux["MEMORY"] is not None
+
+
+def test_t_halfwidth_known_data():
+    vals = [10.0, 11.0, 9.0, 10.0, 10.0]  # mean 10, s = sqrt(0.5), df 4 -> t 2.776
+    assert nbench.t_halfwidth(vals) == pytest.approx(2.776 * math.sqrt(0.5) / math.sqrt(5) / 10)
+    assert nbench.t_halfwidth([5.0]) is None
+
+
+def test_summarize_and_render():
+    results = [result(k[0], 2 * k[4]) for k in nbench.KERNELS]
+    results[1] = result("cpu.stringsort", 0, status="failed")
+    samples = {"cpu.numsort": [{"iters": 1, "ns": ns_for("cpu.numsort", r)} for r in (100, 150, 60)],
+               "cpu.lu": [{"iters": 2, "ns": 1000, "ctr_ops": 2, "ctr": {"task_clock": t}}
+                          for t in (1e6, 1.01e6, 0.99e6, 1e6, 1e6)]}
+    rows, (orig, linux) = nbench.summarize(results, lambda r: samples.get(r["key"]))
+    by = {r["name"]: r for r in rows}
+    assert by["cpu.lu"]["new"] == pytest.approx(2.0)
+    assert "rate" not in by["cpu.stringsort"]
+    assert by["cpu.numsort"]["certain"] is False and by["cpu.numsort"]["n"] == 3
+    assert by["cpu.numsort"]["basis"] == "wall"
+    assert by["cpu.lu"]["basis"] == "cpu" and by["cpu.lu"]["certain"] is True  # task-clock, not ns
+    assert linux["INTEGER"] == pytest.approx(2.0) and linux["MEMORY"] is None
+    text = "\n".join(nbench.render(rows, (orig, linux)))
+    assert re.search(r"^STRING SORT\s*:\s*FAILED : bad$", text, re.M)
+    assert re.search(r"^LU DECOMPOSITION\s*:\s*53\.464 :", text, re.M)
+    assert "* 95% CI half-width above" in text and "NUMERIC SORT" in text.splitlines()[-1]
+
+
+def run_core(tmp_path, name, *make_args, pattern="cpu.stringsort"):
+    out = tmp_path / name
+    res = subprocess.run(["make", "-s", "-C", str(CORE), f"O={out}", "WERROR=1", *make_args],
+                         capture_output=True, text=True)
+    assert res.returncode == 0, res.stdout + res.stderr
+    res = subprocess.run([str(out / "tickmark-core"), "run", pattern, "--samples", "2", "--timeout", "60"],
+                         capture_output=True, text=True, timeout=300)
+    assert res.returncode == 0, res.stderr
+    recs = [json.loads(line.split("TM1 ", 1)[1]) for line in res.stdout.splitlines() if "TM1 {" in line]
+    return {r["key"]: r for r in recs if r["t"] == "end"}, [r for r in recs if r["t"] == "sample"]
+
+
+def test_broken_memmove_fails_string_sort(tmp_path):
+    ends, samples = run_core(tmp_path, "broken", f"MEMFN={DATA / 'broken_memmove.c'}")
+    assert ends["cpu.stringsort"]["status"] == "failed"
+    assert "stringsort" in ends["cpu.stringsort"]["reason"]
+    assert not [s for s in samples if s["key"] == "cpu.stringsort"]
+
+
+def test_all_kernels_verify_with_libc(tmp_path):
+    ends, samples = run_core(tmp_path, "good", pattern="cpu.*")
+    assert set(ends) == set(nbench.NAMES)
+    assert all(e["status"] == "ok" for e in ends.values()), ends
+
+
+@pytest.fixture
+def real_store(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setenv("TICKMARK_STORE", str(tmp_path / "results.db"))
+    monkeypatch.delenv("TICKMARK_CORE", raising=False)
+    monkeypatch.delenv("CFLAGS", raising=False)
+    return tmp_path / "results.db"
+
+
+@pytest.mark.integration
+def test_run_and_show_print_the_indices(real_store, cli):
+    rc, out, err = cli("run", "cpu.numsort", "cpu.lu", "--rounds", "1", "--samples", "3", "--quiet",
+                       "--name", "nb")
+    assert rc == 0, err
+    assert re.search(r"^NUMERIC SORT\s*:\s*[\d.e+]+ :\s*[\d.]+ :\s*[\d.]+", out, re.M)
+    assert re.search(r"^LU DECOMPOSITION\s*:", out, re.M)
+    assert "INTEGER INDEX" in out and "(a group index needs all of its kernels" in out
+    rc, shown, _ = cli("show", "nb")
+    assert rc == 0 and "NUMERIC SORT" in shown and "AMD K6/233" in shown
+
+
+@pytest.mark.integration
+def test_run_with_broken_memfn_reports_string_sort_failed(real_store, cli):
+    broken = Path(__file__).parent / "data" / "broken_memmove.c"
+    rc, out, err = cli("run", "cpu.stringsort", "--memfn", str(broken), "--rounds", "1", "--samples", "2",
+                       "--quiet")
+    assert rc == 0, err
+    assert re.search(r"^STRING SORT\s*:\s*FAILED : .*memmove", out, re.M)
+    assert "Iterations/sec" in out and not re.search(r"^STRING SORT\s*:\s*[\d.]", out, re.M)
+
+
+def test_nbench_suite_is_the_ten_kernels():
+    from tickmark.suites import patterns_for
+    from fnmatch import fnmatch
+    assert all(any(fnmatch(n, p) for p in patterns_for("nbench")) for n in nbench.NAMES)
+
+
+def test_unsettled_kernels_get_extra_rounds():
+    class Store:
+        def results(self, run_id):
+            return [{"id": 1, "key": "cpu.lu", "status": "ok"}, {"id": 2, "key": "cpu.idea", "status": "ok"},
+                    {"id": 3, "key": "sys.getppid", "status": "ok"}]
+
+        def samples(self, rid):
+            spread = {1: (1.0, 1.5, 0.6, 1.2, 0.8), 2: (1.0, 1.01, 0.99, 1.0, 1.0), 3: (1.0, 9.0)}[rid]
+            return [{"iters": 1, "ns": 1e6 * f} for f in spread]
+    assert nbench.unsettled(Store(), 1) == ["cpu.lu"]
