@@ -290,7 +290,7 @@ class HostRun:
             if not chosen:
                 break
             t = time.monotonic()
-            self._round(rnd, sorted({split_key(k)[0] for k in chosen}), chosen)
+            self._round(rnd, sorted(chosen), chosen)  # instance keys: only those points rerun
             spent += time.monotonic() - t
             for k in chosen:
                 extra[k] = extra.get(k, 0) + 1

@@ -51,15 +51,48 @@ static int split_override(const char *arg, tm_override *o, int at_last)
     return 0;
 }
 
+/* A pattern names benchmarks by glob ("sys.*"), or, when it has a '[', instances by their key
+ * ("mem.lat_rand[size=4096,thp=0]", globs allowed), so that a later round can rerun a few
+ * points of a sweep. */
+static int is_key_pattern(const char *glob) { return strchr(glob, '[') != NULL; }
+
+static int bench_pattern_match(const char *glob, const char *name)
+{
+    char prefix[160];
+    size_t len = strcspn(glob, "[");
+    if (!is_key_pattern(glob))
+        return tm_glob_match(glob, name);
+    if (len >= sizeof prefix)
+        return 0;
+    memcpy(prefix, glob, len);
+    prefix[len] = '\0';
+    return tm_glob_match(prefix, name);
+}
+
 static int matches(const char *name, char **globs, int nglobs)
 {
     int i;
     if (nglobs == 0)
         return 1;
     for (i = 0; i < nglobs; i++)
-        if (tm_glob_match(globs[i], name))
+        if (bench_pattern_match(globs[i], name))
             return 1;
     return 0;
+}
+
+/* Does an instance of a selected benchmark stay selected? (key patterns pick single points) */
+static int instance_selected(const tm_instance *inst, char **globs, int nglobs, int *used)
+{
+    int i, keep = nglobs == 0;
+    for (i = 0; i < nglobs; i++) {
+        int hit = is_key_pattern(globs[i]) ? tm_glob_match(globs[i], inst->key)
+                                           : tm_glob_match(globs[i], inst->bench->name);
+        if (hit) {
+            used[i] = 1;
+            keep = 1;
+        }
+    }
+    return keep;
 }
 
 static void emit_bench(const tm_bench *b)
@@ -160,26 +193,25 @@ static int cmd_run(char **globs, int nglobs, tm_options *opt)
 {
     const tm_bench *const *all = tm_registry();
     tm_env env;
-    int n = 0, i, g;
+    int n = 0, i, g, used[TM_MAX_GLOBS] = {0};
     uint64_t start = tm_os_now_ns(), rng;
     char err[256];
 
-    for (g = 0; g < nglobs; g++) { /* every pattern must name something */
-        int found = 0;
-        for (i = 0; all[i] && !found; i++)
-            found = tm_glob_match(globs[g], all[i]->name);
-        if (!found)
-            return usage_error("no benchmark matches", globs[g]);
-    }
     for (i = 0; all[i]; i++) {
-        int got;
+        int got, k, kept = 0;
         if (!matches(all[i]->name, globs, nglobs))
             continue;
         got = tm_expand(all[i], opt, instances + n, TM_MAX_INSTANCES - n, err, sizeof err);
         if (got < 0)
             return usage_error(err, NULL);
-        n += got;
+        for (k = 0; k < got; k++)
+            if (instance_selected(&instances[n + k], globs, nglobs, used))
+                instances[n + kept++] = instances[n + k];
+        n += kept;
     }
+    for (g = 0; g < nglobs; g++) /* every pattern must name something */
+        if (!used[g])
+            return usage_error("no benchmark matches", globs[g]);
     rng = opt->seed;
     for (i = n - 1; i > 0; i--) { /* Fisher-Yates with the recorded seed */
         int k = (int)(splitmix64(&rng) % (uint64_t)(i + 1));
