@@ -90,3 +90,17 @@ def test_cross_build_runs_under_qemu(tmp_path, prefix, qemu):
     assert all(isinstance(r["ns"], int) and r["ns"] > 0 and r["ops"] > 0 for r in samples)
     assert [r["status"] for r in recs if r["t"] == "end"] == ["ok", "ok"]
     assert recs[-1]["t"] == "bye"
+
+
+def test_instance_key_patterns_select_single_points(tmp_path):
+    """Extra rounds rerun single sweep points by key, possibly hundreds of them at once."""
+    out = make(tmp_path, "keys")
+    keys = [f"mem.lat_rand[size={s},thp=0]" for s in (1024, 2048)]
+    res = subprocess.run([str(out / "tickmark-core"), "run", *keys, *(["sys.getppid"] * 200),
+                          "--samples", "1", "--sample-ms", "1"], capture_output=True, text=True, timeout=120)
+    assert res.returncode == 0, res.stderr
+    hello = records(res.stdout)[0]
+    assert sorted(hello["order"]) == sorted(keys + ["sys.getppid"])
+    res = subprocess.run([str(out / "tickmark-core"), "run", "mem.lat_rand[size=7,thp=0]"],
+                         capture_output=True, text=True)
+    assert res.returncode == 2 and "no benchmark matches" in res.stderr

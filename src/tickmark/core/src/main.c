@@ -193,7 +193,8 @@ static int cmd_run(char **globs, int nglobs, tm_options *opt)
 {
     const tm_bench *const *all = tm_registry();
     tm_env env;
-    int n = 0, i, g, used[TM_MAX_GLOBS] = {0};
+    static int used[TM_MAX_GLOBS]; /* static: small target stacks */
+    int n = 0, i, g;
     uint64_t start = tm_os_now_ns(), rng;
     char err[256];
 
@@ -273,7 +274,7 @@ static int parse_positive(const char *arg, int64_t min, int64_t max, int64_t *ou
 int main(int argc, char **argv)
 {
     static tm_options opt;
-    char *globs[TM_MAX_GLOBS];
+    static char *globs[TM_MAX_GLOBS];
     int nglobs = 0, i, list;
     int64_t v;
 

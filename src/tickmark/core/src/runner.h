@@ -8,7 +8,7 @@
 #include "tickmark/bench.h"
 
 #define TM_VERSION "0.1.0"
-#define TM_MAX_GLOBS 64
+#define TM_MAX_GLOBS 4096
 #define TM_MAX_OVERRIDES 64
 #define TM_MAX_ITERS 4096
 #define TM_MAX_SWEEP 64
