@@ -144,11 +144,16 @@ def boot_medians(vals, rounds, rng, n_boot=N_BOOT):
     else:
         per = max(1, int(round(n / nr)))
         pick = rng.integers(0, nr, size=(n_boot, nr))
-        off = rng.integers(0, count[pick][..., None], size=(n_boot, nr, per))
+        # uniform offsets inside each drawn round (floats scaled: much faster than integers()
+        # with a per-element upper bound)
+        off = (rng.random((n_boot, nr, per)) * count[pick][..., None]).astype(np.intp)
         idx = (start[pick][..., None] + off).reshape(n_boot, -1)
-    x = np.sort(v[idx], axis=1)
+    x = v[idx]
     m = x.shape[1]
-    return x[:, m // 2] if m % 2 else (x[:, m // 2 - 1] + x[:, m // 2]) / 2
+    if m % 2:
+        return np.partition(x, m // 2, axis=1)[:, m // 2]
+    x = np.partition(x, (m // 2 - 1, m // 2), axis=1)
+    return (x[:, m // 2 - 1] + x[:, m // 2]) / 2
 
 
 def mann_whitney(a, b):
@@ -425,15 +430,33 @@ def _fmt_p(p):
 
 _VERDICT_STYLE = {FASTER: "green", SLOWER: "red", SAME: "dim", INCONCLUSIVE: "yellow", FEW: "yellow",
                   "missing": "red"}
+_ANSI = {"green": "32", "red": "31", "yellow": "33", "dim": "2", "bold": "1"}
+
+
+def _print_table(file, headers, rows, right, plain, styles=None):
+    """A fixed-width table written line by line. Rich's Table costs milliseconds a row, which
+    for a full suite (hundreds of rows) is most of the time of a comparison."""
+    w = [len(h) for h in headers]
+    for r in rows:
+        w = [max(a, len(c)) for a, c in zip(w, r)]
+
+    def cell(i, text, style=None):
+        text = text.rjust(w[i]) if right[i] else text.ljust(w[i])
+        return f"\x1b[{_ANSI[style]}m{text}\x1b[0m" if style and not plain else text
+
+    lines = [" | ".join(cell(i, h, "bold") for i, h in enumerate(headers)).rstrip(),
+             "-+-".join("-" * x for x in w)]
+    for k, r in enumerate(rows):
+        st = styles[k] if styles else [None] * len(r)
+        lines.append(" | ".join(cell(i, c, st[i]) for i, c in enumerate(r)).rstrip())
+    file.write("\n".join(lines) + "\n")
 
 
 def render(sides, pairs, file=None, show_counters=True):
     """Print the comparison tables (one per pair: baseline against each other run)."""
     import sys
 
-    from rich import box
     from rich.console import Console
-    from rich.table import Table
     from rich.text import Text
 
     from .report import fmt_time, _sig
@@ -450,17 +473,14 @@ def render(sides, pairs, file=None, show_counters=True):
         con.print(Text(f"B = {B.label}  vs  A = {A.label}", style=None if plain else "bold"))
         for k, a, b in fingerprint_differences(A, B):
             con.print(f"  differs: {k}: {a} | {b}", markup=False)
-        t = Table(box=box.ASCII2 if plain else box.SIMPLE_HEAD, pad_edge=False, show_edge=False,
-                  header_style=None if plain else "bold")
-        for col, just in (("benchmark", "left"), ("A", "right"), ("B", "right"), ("B/A", "right"),
-                          ("95% CI", "right"), ("multiple", "right"), ("p", "right"),
-                          ("verdict", "left"), ("det A/B", "right")):
-            t.add_column(col, justify=just, no_wrap=True)
+        headers = ["benchmark", "A", "B", "B/A", "95% CI", "multiple", "p", "verdict", "det A/B"]
+        right = [False, True, True, True, True, True, True, False, True]
+        rows, styles = [], []
         for r in res["rows"]:
             name = r["key"] + (f" {r['metric']}" if r["metric"] else "")
             if r.get("median_a") is None:
-                t.add_row(name, "", "", "", "", "", "", Text(f"{r['verdict']}: {r.get('note', '')}",
-                                                           style=None if plain else "red"), "")
+                rows.append([name, "", "", "", "", "", "", f"{r['verdict']}: {r.get('note', '')}", ""])
+                styles.append([None] * 7 + ["red", None])
                 continue
             unit = r.get("unit")
             fa = (lambda v: f"{_sig(v)} MB/s") if unit == "MB/s" else fmt_time
@@ -472,11 +492,12 @@ def render(sides, pairs, file=None, show_counters=True):
                 verdict += f" (~{rn}{'+' if rn >= MAX_ROUNDS_HINT else ''} rounds)"
             ci = r.get("ci")
             det = "/".join("-" if x is None else f"{x:.1f}%" for x in (r.get("det_a"), r.get("det_b")))
-            t.add_row(name, fa(r["median_a"]), fa(r["median_b"]), f"{r['ratio']:.3f}",
-                      f"{_pct(ci[0])}..{_pct(ci[1])}" if ci else "-",
-                      multiple(r["ratio"], unit == "MB/s"), _fmt_p(r.get("p")),
-                      Text(verdict, style=None if plain else _VERDICT_STYLE.get(r["verdict"])), det)
-        con.print(t)
+            rows.append([name, fa(r["median_a"]), fa(r["median_b"]), f"{r['ratio']:.3f}",
+                         f"{_pct(ci[0])}..{_pct(ci[1])}" if ci else "-",
+                         multiple(r["ratio"], unit == "MB/s"), _fmt_p(r.get("p")), verdict, det])
+            styles.append([None] * 7 + [_VERDICT_STYLE.get(r["verdict"]), None])
+        con.file.flush()
+        _print_table(con.file, headers, rows, right, plain, styles)
         if show_counters:
             _render_counters(con, A, B, res, plain)
         for fam, f in res["families"].items():
@@ -488,9 +509,6 @@ def render(sides, pairs, file=None, show_counters=True):
 
 
 def _render_counters(con, A, B, res, plain):
-    from rich import box
-    from rich.table import Table
-
     av_a, av_b = counters.availability(A.hello), counters.availability(B.hello)
     rows = [r for r in res["rows"] if not r["metric"] and (r.get("counters_a") or r.get("counters_b"))]
     if not rows:
@@ -504,21 +522,19 @@ def _render_counters(con, A, B, res, plain):
     heads = {"on_cpu": "on-CPU", "ipc": "IPC", "stall_fe": "FE stall", "stall_be": "BE stall", "branch_miss_rate": "br-miss",
              "cache_miss_rate": "cache-miss", "cache_misses": "misses/op", "task_clock": "task-clock/op",
              "context_switches": "ctx-sw/op", "page_faults": "faults/op"}
-    t = Table(box=box.ASCII2 if plain else box.SIMPLE_HEAD, pad_edge=False, show_edge=False,
-              header_style=None if plain else "bold", title_justify="left")
-    t.add_column("counters A -> B", no_wrap=True)
-    for c in ratio_cols + per_cols:
-        t.add_column(heads[c], justify="right", no_wrap=True)
+    headers = ["counters A -> B"] + [heads[c] for c in ratio_cols + per_cols]
+    table = []
     for r in rows:
         ca, cb = r.get("counters_a") or {}, r.get("counters_b") or {}
-        cells = []
+        cells = [r["key"]]
         for c in ratio_cols:
             cells.append(f"{counters.fmt_ratio(c, ca.get(c))} -> {counters.fmt_ratio(c, cb.get(c))}")
         for c in per_cols:
             a, b = ca.get("per_op", {}).get(c), cb.get("per_op", {}).get(c)
             cells.append(f"{counters.fmt_per_op(c, a)} -> {counters.fmt_per_op(c, b)}")
-        t.add_row(r["key"], *cells)
-    con.print(t)
+        table.append(cells)
+    con.file.flush()
+    _print_table(con.file, headers, table, [False] + [True] * (len(headers) - 1), plain)
     hw = [f"{s}: {av['hardware_status']}" for s, av in (("A", av_a), ("B", av_b))]
     if not [c for c in ratio_cols if c != "on_cpu"]:
         con.print(f"  hardware counters (IPC, stalls, branch and cache misses): {'; '.join(hw)}", markup=False)
