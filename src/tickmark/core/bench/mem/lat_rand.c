@@ -3,8 +3,8 @@
  * One operation is one load whose address is the value of the previous load (p = *p), over a
  * working set of `size` bytes cut into 32-byte slots linked in one random cycle (so consecutive
  * loads hit random lines in different pages, and prefetchers cannot guess the next address).
- * `thp` 1 advises transparent huge pages for the set (sets of 1 MiB and more; smaller ones are
- * covered by the TLB anyway and report skip), 0 advises against them. The difference between
+ * `thp` 1 advises transparent huge pages for the set (sets of 1 MiB and more, where TLB misses
+ * start to matter for the cache knees; smaller ones report skip), 0 advises against them. The difference between
  * the two is the cost of TLB misses.
  * Timed: the chase only. Not timed: mapping, touching and linking the set (setup). The chase
  * goes on across samples from where it stopped; the headline is the minimum (cache levels
@@ -28,7 +28,7 @@ static int setup_lat_rand(tm_ctx *ctx)
     if (size < 2 * SLOT)
         return tm_fail(ctx, "size %ld is below %d bytes", (long)size, 2 * SLOT);
     if (thp && size < (1 << 20))
-        return tm_skip(ctx, "huge pages are measured from 1 MiB on (the TLB covers smaller sets)");
+        return tm_skip(ctx, "huge pages are measured for sets of 1 MiB and more");
     rc = tm_membuf_get(ctx, &st.buf, (size_t)size, thp != 0);
     if (rc != TM_OK)
         return rc;
