@@ -3,11 +3,9 @@ and, with the real core, the mem.* benchmarks, verification of memfn implementat
 broken user memcpy is caught and never timed, a correct one is compared), and the topology
 and memfn commands."""
 import json
-import os
 import random
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest

@@ -272,21 +272,27 @@ class HostRun:
                 out[r["key"]] = main["round_cv"]
         return out
 
+    def pick_extra(self, budget_left):
+        """Instance keys that deserve an extra round (round-to-round CV above 3 %, worst first,
+        then nbench kernels not yet within ±5 %), as many as fit in budget_left seconds."""
+        cvs = self._round_cv()
+        noisy = sorted((k for k, v in cvs.items() if v > NOISY_ROUND_CV), key=lambda k: -cvs[k])
+        noisy += [k for k in nbench.unsettled(self.store, self.run_id) if k in self.iters and k not in noisy]
+        chosen, cost = [], 0.2  # process start and the core's own start-up calibration
+        for k in noisy:
+            k_cost = self.wall_ns.get(k, 1e9) / 1e9
+            if cost + k_cost <= budget_left:
+                chosen.append(k)
+                cost += k_cost
+        return chosen
+
     def _extend(self, rnd, base_s):
         """Extra rounds for the instances whose round-to-round CV is above 3 %, worst first."""
         budget = self.cfg.budget_s if self.cfg.budget_s is not None else max(base_s, 5.0)
         spent = 0.0
         extra = {}
         while rnd <= self.cfg.max_rounds:
-            cvs = self._round_cv()
-            noisy = sorted((k for k, v in cvs.items() if v > NOISY_ROUND_CV), key=lambda k: -cvs[k])
-            noisy += [k for k in nbench.unsettled(self.store, self.run_id) if k in self.iters and k not in noisy]
-            chosen, cost = [], 0.2  # process start and the core's own start-up calibration
-            for k in noisy:
-                k_cost = self.wall_ns.get(k, 1e9) / 1e9
-                if spent + cost + k_cost <= budget:
-                    chosen.append(k)
-                    cost += k_cost
+            chosen = self.pick_extra(budget - spent)
             if not chosen:
                 break
             t = time.monotonic()

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from . import fingerprint
 from .errors import TickmarkError
-from .hostrun import NOISY_ROUND_CV, HostRun, RunConfig, split_key
+from .hostrun import HostRun, RunConfig, split_key
 
 
 @dataclass
@@ -169,19 +169,12 @@ class Matrix:
             did = False
             for c in self._order():
                 hr = c.run
-                cvs = hr._round_cv()
-                noisy = sorted((k for k, v in cvs.items() if v > NOISY_ROUND_CV), key=lambda k: -cvs[k])
-                chosen, cost = [], 0.2  # process start and the core's own start-up calibration
-                for k in noisy:
-                    k_cost = hr.wall_ns.get(k, 1e9) / 1e9
-                    if spent + cost + k_cost <= budget:
-                        chosen.append(k)
-                        cost += k_cost
+                chosen = hr.pick_extra(budget - spent)
                 if not chosen:
                     continue
                 self.echo(f"extra round {rnd}: {c.label} ({len(chosen)} noisy)")
                 t = time.monotonic()
-                hr._round(rnd, sorted({split_key(k)[0] for k in chosen}), chosen)
+                hr._round(rnd, sorted(chosen), chosen)  # instance keys: only those points rerun
                 spent += time.monotonic() - t
                 for k in chosen:
                     hr.notes.setdefault("extended", {})[k] = hr.notes.get("extended", {}).get(k, 0) + 1
