@@ -151,3 +151,48 @@ void tp_link_close(tp_link *l)
     l->pid = -1;
     l->wfd = l->rfd = -1;
 }
+
+/* ---- the channel benchmarks ---- */
+
+#define TP_MAX_MSG (1u << 20)
+
+static tp_link channel;
+static char bw_buf[TP_MAX_MSG];
+
+int tp_lat_setup(tm_ctx *ctx, int kind)
+{
+    int mine, peer, r;
+    if ((r = tp_place(ctx, (int)tm_param(ctx, "cross"), &mine, &peer)) != TM_OK)
+        return r;
+    ctx->user = &channel;
+    return tp_link_open(ctx, &channel, kind, peer, TP_ECHO, 0);
+}
+
+void tp_lat_run(tm_ctx *ctx, uint64_t iters) { tp_pingpong(ctx, channel.wfd, channel.rfd, iters, 1); }
+
+int tp_bw_setup(tm_ctx *ctx, int kind)
+{
+    int64_t msg = tm_param(ctx, "msg");
+    int mine, peer, r;
+    if (msg < 1 || msg > (int64_t)TP_MAX_MSG)
+        return tm_fail(ctx, "msg must be 1 .. 1M bytes");
+    if ((r = tp_place(ctx, (int)tm_param(ctx, "cross"), &mine, &peer)) != TM_OK)
+        return r;
+    ctx->bytes_per_op = (uint64_t)msg;
+    ctx->user = &channel;
+    return tp_link_open(ctx, &channel, kind, peer, TP_SOURCE, (unsigned)msg);
+}
+
+void tp_bw_run(tm_ctx *ctx, uint64_t iters)
+{
+    uint64_t n = iters * ctx->bytes_per_op;
+    if (tm_os_write(channel.wfd, &n, sizeof n) != (long)sizeof n ||
+        tp_read_full(channel.rfd, bw_buf, n, (unsigned)ctx->bytes_per_op, 0) != 0)
+        tm_fail(ctx, "the sending child went away");
+}
+
+void tp_channel_teardown(tm_ctx *ctx)
+{
+    tp_link_close(&channel);
+    ctx->user = NULL;
+}

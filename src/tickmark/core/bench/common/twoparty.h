@@ -48,4 +48,14 @@ void tp_pingpong(tm_ctx *ctx, int wfd, int rfd, uint64_t iters, unsigned div);
  * the start of buf (advance 0, for draining a stream); 0 on success. */
 int tp_read_full(int fd, void *buf, uint64_t n, unsigned chunk, int advance);
 
+/* The channel benchmarks (ipc.*_lat, ipc.*_bw, sched.pipe_pingpong) differ only in the kind of
+ * channel; these do the rest. Latency: an echo child, 1-byte round trips. Bandwidth: a source
+ * child asked for iters * msg bytes per batch, read in msg-byte reads (msg: 1 .. 1M). */
+int tp_lat_setup(tm_ctx *ctx, int kind);
+void tp_lat_run(tm_ctx *ctx, uint64_t iters);
+int tp_bw_setup(tm_ctx *ctx, int kind);
+void tp_bw_run(tm_ctx *ctx, uint64_t iters);
+void tp_channel_teardown(tm_ctx *ctx);
+#define TP_MSG_PARAM {"msg", "64K", "message size in bytes (K/M suffixes), up to 1M"}
+
 #endif

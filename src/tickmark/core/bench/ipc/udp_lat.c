@@ -6,24 +6,7 @@
  * also timed alone (tm_ticks) into the histogram. */
 #include "../common/twoparty.h"
 
-static tp_link lk;
-
-static int setup(tm_ctx *ctx)
-{
-    int mine, peer, r;
-    if ((r = tp_place(ctx, (int)tm_param(ctx, "cross"), &mine, &peer)) != TM_OK)
-        return r;
-    ctx->user = &lk;
-    return tp_link_open(ctx, &lk, TM_SOCK_UDP, peer, TP_ECHO, 0);
-}
-
-static void run(tm_ctx *ctx, uint64_t iters) { tp_pingpong(ctx, lk.wfd, lk.rfd, iters, 1); }
-
-static void teardown(tm_ctx *ctx)
-{
-    tp_link_close(&lk);
-    ctx->user = NULL;
-}
+static int setup(tm_ctx *ctx) { return tp_lat_setup(ctx, TM_SOCK_UDP); }
 
 TM_BENCH(ipc_udp_lat) = {
     .name = "ipc.udp_lat",
@@ -33,6 +16,6 @@ TM_BENCH(ipc_udp_lat) = {
     .flags = TM_F_BLOCKING | TM_F_NO_COUNTERS,
     .params = {TP_CROSS_PARAM},
     .setup = setup,
-    .run = run,
-    .teardown = teardown,
+    .run = tp_lat_run,
+    .teardown = tp_channel_teardown,
 };
