@@ -120,6 +120,32 @@ def flags_for(d, preempted=False, extended=True):
     return flags
 
 
+def _hit_again(s):
+    return s.get("nivcsw", 0) > 0 or s.get("cpu0", 0) != s.get("cpu1", 0)
+
+
+def preemption_moved(good, stat="median", bytes_per_op=0):
+    """Did the preempted samples (retaken and hit again) measurably move the headline? Yes when
+    the headline of all samples lies outside the 95 % CI of the median of the clean samples
+    (for a min/max headline: outside the clean samples' range), or no clean samples are left."""
+    clean = [s for s in good if not (s.get("retaken") and _hit_again(s))]
+    if len(clean) < 2:
+        return True
+
+    def per_op(ss):
+        v = np.array([s["ns"] / s["ops"] for s in ss], dtype=float)
+        return bytes_per_op * 1000.0 / v if bytes_per_op else v
+
+    allv, cv = per_op(good), np.sort(per_op(clean))
+    if stat == "median":
+        lo, hi, _ = median_ci(cv)
+        head = float(np.median(allv))
+    else:
+        lo, hi = float(cv[0]), float(cv[-1])
+        head = float(allv.max() if bytes_per_op else allv.min())
+    return not (lo <= head <= hi)
+
+
 def _per_op(samples, getter):
     vals, rounds = [], []
     for s in samples:
@@ -142,9 +168,11 @@ def summarize(samples, stat="median", bytes_per_op=0, hists=(), cycles_method="n
     if not good:
         return {}
     # A sample hit by a context switch or a migration is taken again once by the core (retaken=1);
-    # `preempted` means the second attempt was hit as well (methodology: preempted flag).
+    # a sample whose second attempt was hit as well is a preempted sample. `preempted` is flagged
+    # only where those samples moved the result (preemption_moved); how many results had any is
+    # said once per run.
     retaken = [s for s in good if s.get("retaken")]
-    preempted = any(s.get("nivcsw", 0) > 0 or s.get("cpu0", 0) != s.get("cpu1", 0) for s in retaken)
+    hit = [s for s in retaken if _hit_again(s)]
     multiplexed = any(s.get("multiplexed") for s in good)
     bandwidth = stat == "max" and bytes_per_op > 0
     out = {}
@@ -178,6 +206,8 @@ def summarize(samples, stat="median", bytes_per_op=0, hists=(), cycles_method="n
         d["hist"] = h
     env = [f for f in env_flags if f != "kernel-excluded" or d.get("cycles_method") == "perf"]
     d["retaken"] = len(retaken)
+    d["preempted_samples"] = len(hit)
+    preempted = bool(hit) and preemption_moved(good, stat, bytes_per_op if bandwidth else 0)
     d["flags"] = flags_for(d, preempted, extended) + (["multiplexed"] if multiplexed else []) + env
     out[""] = d
 
