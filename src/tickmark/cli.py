@@ -422,6 +422,35 @@ def compare(ctx, runs, baseline, fail_above, fmt, no_counters):
         click.echo(f"tickmark: no regression above {threshold * 100:g}% against {sides[0].label}", err=True)
 
 
+@cli.command("report")
+@click.argument("runs", nargs=-1, metavar="[RUN...]")
+@click.option("-o", "--output", type=click.Path(dir_okay=False),
+              help="File to write (default: stdout). Its extension picks the format when --format is not given.")
+@click.option("--format", "fmt", type=click.Choice(["html", "md", "json"]),
+              help="html: one self-contained page with plots; md: Markdown; json: the report model.")
+@click.pass_context
+def report_cmd(ctx, runs, output, fmt):
+    """A report of stored runs (latest by default): one HTML file, Markdown or JSON.
+
+    With two runs or more, the first is compared with each other."""
+    from . import model, views
+
+    if fmt is None:
+        ext = os.path.splitext(output or "")[1].lower()
+        fmt = {".md": "md", ".markdown": "md", ".json": "json"}.get(ext, "html")
+    store = _store(ctx)
+    text = views.RENDER[fmt](model.build(store, list(runs) or ["latest"]))
+    if output:
+        try:
+            with open(output, "w", encoding="utf-8") as f:
+                f.write(text)
+        except OSError as e:
+            raise TickmarkError(f"cannot write {output}: {e.strerror}")
+        click.echo(f"tickmark: wrote {output} ({len(text.encode()) // 1024} KiB, {fmt})", err=True)
+    else:
+        click.echo(text, nl=False)
+
+
 from .memfnview import memfn_cmd  # noqa: E402
 from .topology import topology_cmd  # noqa: E402
 

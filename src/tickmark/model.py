@@ -305,7 +305,8 @@ def ctx_ring_series(results):
 def hist_series(store, results):
     """Event-latency histograms (timer.cyclic*, ping-pongs): merged buckets and percentiles."""
     out = []
-    for r, d in _ok(results, lambda r: bool(((r.get("stats") or {}).get("") or {}).get("hist"))):
+    has_hist = [r for r in results if ((r.get("stats") or {}).get("") or {}).get("hist")]
+    for r, d in _ok(sorted(has_hist, key=_order), lambda r: True):
         counts = {}
         for h in store.hists(r["id"]):
             for lower, count in h.get("buckets", []):
@@ -369,6 +370,20 @@ def profile_series(store, run):
 
 
 # ---------------------------------------------------------------- comparison
+def _key_order(key):
+    """'bench[a=1,b=64K]' -> a sort key with the parameters in numeric order."""
+    bench, _, rest = key.partition("[")
+    params = []
+    for kv in rest.rstrip("]").split(","):
+        k, _, v = kv.partition("=")
+        params.append((k, (0, int(v), "") if v.isdigit() else (1, 0, v)))
+    return (bench, params)
+
+
+ROW_KEYS = ("metric", "unit", "median_a", "median_b", "ratio", "ci", "p", "verdict", "multiple",
+            "det_a", "det_b", "rounds_needed", "note")
+
+
 def compare_model(store, refs):
     """The first run against each other: rows with ratio, CI, verdict; family geometric means;
     fingerprint differences (compare.py's statistics, as its JSON)."""
@@ -377,6 +392,11 @@ def compare_model(store, refs):
     sides, pairs = compare.run_compare(store, refs)
     doc = compare.to_json(sides, pairs)
     for c in doc["comparisons"]:
+        c["rows"].sort(key=lambda r: _key_order(r["key"]) + (r.get("metric") or "",))
+        for f in c["families"].values():
+            f["multiple"] = compare.multiple(f["geomean_time_ratio"])
         for r in c["rows"]:
             r["family"] = r["bench"].split(".", 1)[0]
+            for k in ROW_KEYS:  # every row has every field (None where compare has nothing)
+                r.setdefault(k, None)
     return doc["comparisons"]
