@@ -243,8 +243,8 @@ def suites():
 @click.pass_context
 def list_cmd(ctx, patterns, as_json):
     """List the benchmarks of the core."""
-    from rich.console import Console
     from rich.table import Table
+    from rich.text import Text
 
     argv, _ = _core(ctx)
     benches = check_patterns(argv, patterns)
@@ -253,14 +253,23 @@ def list_cmd(ctx, patterns, as_json):
     if as_json:
         click.echo(json.dumps(benches, indent=1))
         return
-    t = Table(box=None, pad_edge=False)
-    for col in ("name", "unit", "params", "summary", "supported"):
-        t.add_column(col, no_wrap=col != "summary")
+    from .fmt import console, fit_table, fmt_sweep
+
+    con = console()
+    t = Table(box=None, pad_edge=False, padding=(0, 2, 0, 0))
+    t.add_column("name", no_wrap=True)
+    t.add_column("unit", no_wrap=True)
+    t.add_column("summary and parameters", ratio=1, min_width=24)
+    t.add_column("supported", max_width=24)
     for b in benches:
-        params = " ".join(f"{p['name']}={p['sweep']}" for p in b.get("params", []))
+        params = ", ".join(f"{p['name']}={fmt_sweep(p['sweep'])}" for p in b.get("params", []))
+        text = Text(b.get("summary", ""))
+        if params:
+            text.append("\n" + params, style="dim")
         sup = "yes" if b.get("supported", 1) else f"skip: {b.get('reason', '')}"
-        t.add_row(b["name"], b.get("unit", ""), params, b.get("summary", ""), sup)
-    Console(width=None if sys.stdout.isatty() else 200).print(t)
+        t.add_row(b["name"], b.get("unit", ""), text, sup)
+    fit_table(con, t)
+    con.print(t)
 
 
 def _hello(argv):
@@ -456,6 +465,20 @@ from .topology import topology_cmd  # noqa: E402
 
 cli.add_command(topology_cmd)
 cli.add_command(memfn_cmd)
+
+
+def _store_after_subcommand(ctx, param, value):
+    if value is not None:
+        ctx.find_root().obj["store_path"] = value
+        ctx.find_root().obj["store"] = None
+
+
+# `--store` is accepted after the subcommand too (tickmark run --store X); it wins over the one
+# before the subcommand, which wins over TICKMARK_STORE.
+for _cmd in cli.commands.values():
+    _cmd.params.append(click.Option(["--store"], type=click.Path(dir_okay=False), expose_value=False,
+                                    callback=_store_after_subcommand, is_eager=True,
+                                    help="SQLite result store (also before the subcommand, or TICKMARK_STORE)."))
 
 
 def _error(msg, detail=""):

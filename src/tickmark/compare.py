@@ -476,15 +476,13 @@ def render(sides, pairs, file=None, show_counters=True):
     """Print the comparison tables (one per pair: baseline against each other run)."""
     import sys
 
-    from rich.console import Console
     from rich.text import Text
 
-    from .report import fmt_time, _sig
+    from .fmt import console, fmt_time
+    from .fmt import sig as _sig
 
-    file = file or sys.stdout
-    plain = not file.isatty()
-    con = Console(file=file, force_terminal=not plain, width=250 if plain else None,
-                  highlight=False, soft_wrap=False, no_color=plain)
+    con = console(file or sys.stdout)
+    plain = not con.is_terminal
     for s in sides:
         av = counters.availability(s.hello)
         con.print(f"{s.label}: {s.source}, hardware counters: {av['hardware_status']}", markup=False)

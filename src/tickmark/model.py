@@ -50,7 +50,8 @@ def build(store, refs=("latest",), with_compare=True):
 
 
 # ---------------------------------------------------------------- one run
-def run_model(store, run):
+def run_model(store, run, with_series=True):
+    """The model of one run; with_series=False leaves out the plot series (the terminal view)."""
     results = store.results(run["id"])
     fp = run.get("fingerprint") or {}
     notes = run.get("notes") or {}
@@ -71,7 +72,7 @@ def run_model(store, run):
         "problems": list(notes.get("problems") or []), "malformed": notes.get("malformed") or 0,
         "rows": rows,
         "families": families(rows),
-        "series": series(store, run, results),
+        "series": series(store, run, results) if with_series else {},
     }
 
 
