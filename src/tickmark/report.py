@@ -56,7 +56,7 @@ def _cells(r):
             "flags": ", ".join(r.get("flags") or [])}
 
 
-BENCH_MIN, FLAGS_MIN = 22, 16
+FLAGS_MIN = 12
 
 
 def table_width(t):
@@ -73,12 +73,16 @@ def build_table(rows, plain=False, drop=(), narrow=False):
               padding=(0, 1), header_style=None if plain else "bold")
     for col, just, _ in cols:
         if col == "benchmark":
-            t.add_column(col, justify=just, overflow="fold", min_width=BENCH_MIN)
+            t.add_column(col, justify=just, overflow="fold")
         elif col == "flags":
             t.add_column(col, justify=just, overflow="fold", min_width=FLAGS_MIN)
         else:
             t.add_column(col, justify=just, no_wrap=True)
     names = [c[0] for c in cols]
+    # the benchmark column folds only between parameters (narrow) or not at all
+    keys = [r["key"] for r in rows] or ["benchmark"]
+    t.columns[0].min_width = min(40, max(len(part) for k in keys
+                                         for part in (k.replace(",", ", ").split(" ") if narrow else [k])))
     for r in rows:
         if r["status"] != "ok":
             style = None if plain else ("yellow" if r["status"] == "skip" else "red")
@@ -118,6 +122,10 @@ def fitting_table(con, rows, plain):
         drop.append(order[len(drop)][0])
     if need > con.width:  # never cut a number: the lines run longer than the width
         con.width = need
+    # the flags column takes what is left; a word longer than that (a path in a reason) folds
+    # (without the cap, Rich would make room for the longest word by cutting every column)
+    flags = t.columns[-1]
+    flags.max_width = max(FLAGS_MIN, con.width - (need - flags.min_width))
     return t, drop
 
 
