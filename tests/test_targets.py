@@ -37,8 +37,9 @@ def test_core_call_failure_and_unmatched_patterns():
     assert [b["name"] for b in check_patterns(core, ["sys.f*"])] == ["sys.fast"]
     with pytest.raises(TickmarkError, match="no benchmark matches 'nope.*'"):
         check_patterns(core, ["sys.fast", "nope.*"])
-    with pytest.raises(TickmarkError, match="failed"):
-        core.call(["bogus-command"])
+    failing = open_target("local", prebuilt=shutil.which("false")).prepare()
+    with pytest.raises(TickmarkError, match="tickmark-core list failed on local: exit status 1"):
+        failing.call(["list"])
 
 
 @pytest.mark.integration

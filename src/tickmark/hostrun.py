@@ -124,8 +124,9 @@ class HostRun:
                         self.progress.advance(key, rnd)
                 elif t == "bye":
                     saw_bye, bye = True, rec
-        finally:
+        except BaseException:
             session.stop()
+            raise
         rc, last_err = session.finish()
         self.notes["junk"] += parser.junk
         self.notes["malformed"] += parser.malformed

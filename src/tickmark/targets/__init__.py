@@ -37,8 +37,8 @@ def schemes():
 def open_target(uri=None, **options):
     """A Target for URI (None, "" or "local": this machine). Raises TickmarkError for a bad URI."""
     _load_all()
-    uri = (uri or "local").strip()
-    if any(ord(c) < 32 for c in uri):
+    uri = uri or "local"
+    if any(ord(c) < 32 or ord(c) == 127 for c in uri):
         raise TickmarkError("bad --target: control characters in the URI")
     scheme = uri.split(":", 1)[0] if ":" in uri else uri
     cls = registered().get(scheme)

@@ -109,9 +109,11 @@ class Core:
                 rec = p.feed_line(line)
                 if rec is not None:
                     out.append(rec)
+        except BaseException:
+            s.stop()
+            raise
         finally:
             timer.cancel()
-            s.stop()
         rc, err = s.finish()
         if timer.fired:
             raise TickmarkError(f"tickmark-core {args[0]} on {self.target.uri} did not finish in {timeout} s")
