@@ -2,6 +2,7 @@
 a random TCP port on 127.0.0.1 and a Unix socket directory of its own, trust authentication.
 PostgreSQL refuses to run as root, so as root the cluster belongs to the unprivileged user
 `nobody` (the server runs as nobody through runuser)."""
+
 import glob
 import os
 import pwd
@@ -53,18 +54,34 @@ class PgServer:
 
     def start(self):
         env = dict(os.environ, LC_ALL="C", TZ="UTC")
-        r = subprocess.run(self._cmd("initdb", "-D", self.data, "-U", SUPERUSER, "-A", "trust", "-E", "UTF8",
-                                     "--no-sync"), capture_output=True, text=True, env=env, cwd=self.root)
+        r = subprocess.run(
+            self._cmd("initdb", "-D", self.data, "-U", SUPERUSER, "-A", "trust", "-E", "UTF8", "--no-sync"),
+            capture_output=True,
+            text=True,
+            env=env,
+            cwd=self.root,
+        )
         if r.returncode:
             raise RuntimeError(f"initdb failed: {r.stderr.strip()[-500:]}")
-        opts = (f"-p {self.port} -k {self.sock} -c listen_addresses=127.0.0.1 -c fsync=off "
-                "-c max_connections=60 -c shared_buffers=16MB")
-        r = subprocess.run(self._cmd("pg_ctl", "-D", self.data, "-l", os.path.join(self.root, "log"),
-                                     "-o", opts, "-w", "-t", "60", "start"),
-                           capture_output=True, text=True, env=env, cwd=self.root)
+        opts = (
+            f"-p {self.port} -k {self.sock} -c listen_addresses=127.0.0.1 -c fsync=off "
+            "-c max_connections=60 -c shared_buffers=16MB"
+        )
+        r = subprocess.run(
+            self._cmd(
+                "pg_ctl", "-D", self.data, "-l", os.path.join(self.root, "log"), "-o", opts, "-w", "-t", "60", "start"
+            ),
+            capture_output=True,
+            text=True,
+            env=env,
+            cwd=self.root,
+        )
         if r.returncode:
-            log = open(os.path.join(self.root, "log")).read()[-800:] if os.path.exists(
-                os.path.join(self.root, "log")) else ""
+            log = (
+                open(os.path.join(self.root, "log")).read()[-800:]
+                if os.path.exists(os.path.join(self.root, "log"))
+                else ""
+            )
             raise RuntimeError(f"pg_ctl start failed: {r.stderr.strip()[-300:]} {log}")
         return self
 
@@ -82,6 +99,7 @@ class PgServer:
         return self.url(name)
 
     def stop(self):
-        subprocess.run(self._cmd("pg_ctl", "-D", self.data, "-m", "immediate", "-w", "stop"),
-                       capture_output=True, cwd=self.root)
+        subprocess.run(
+            self._cmd("pg_ctl", "-D", self.data, "-m", "immediate", "-w", "stop"), capture_output=True, cwd=self.root
+        )
         shutil.rmtree(self.root, ignore_errors=True)

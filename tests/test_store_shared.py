@@ -1,6 +1,7 @@
 """Several runners writing to one store at once (SQLite WAL and PostgreSQL), a runner killed with
 SIGKILL in the middle, and what only the PostgreSQL store has to get right (its URL, a foreign
 database, an unreachable server)."""
+
 import os
 import signal
 import sys
@@ -8,19 +9,20 @@ import time
 
 import pytest
 
+from conftest import FAKECORE, row_counts, tickmark_proc, wait_results
 from tickmark.errors import TickmarkError
 from tickmark.store import Store
-
-from conftest import FAKECORE, row_counts, tickmark_proc, wait_results
 
 PATTERNS = ["sys.*", "lat.*", "bw.*", "sync.*", "ipc.*"]
 
 
 def runner(store, name, *extra, mode=""):
-    env = {"TICKMARK_STORE": str(store), "TICKMARK_CORE": f"{sys.executable} {FAKECORE}",
-           "FAKECORE_MODE": mode}
-    return tickmark_proc(["run", *PATTERNS, "--rounds", "3", "--max-rounds", "3", "--name", name, "-q", *extra],
-                         env=env, start_new_session=True)
+    env = {"TICKMARK_STORE": str(store), "TICKMARK_CORE": f"{sys.executable} {FAKECORE}", "FAKECORE_MODE": mode}
+    return tickmark_proc(
+        ["run", *PATTERNS, "--rounds", "3", "--max-rounds", "3", "--name", name, "-q", *extra],
+        env=env,
+        start_new_session=True,
+    )
 
 
 def per_run_counts(store):
@@ -30,8 +32,12 @@ def per_run_counts(store):
         out = {}
         for r in st.runs():
             res = st.results(r["id"])
-            out[r["name"]] = (r["status"], len(res), sum(len(st.samples(x["id"])) for x in res),
-                              sum(len(st.hists(x["id"])) for x in res))
+            out[r["name"]] = (
+                r["status"],
+                len(res),
+                sum(len(st.samples(x["id"])) for x in res),
+                sum(len(st.hists(x["id"])) for x in res),
+            )
         return out
     finally:
         st.close()
@@ -54,7 +60,7 @@ def finish(procs, timeout=180):
 def solo(tmp_path_factory):
     """What one runner alone stores (the reference the concurrent runs are counted against)."""
     db = tmp_path_factory.mktemp("solo") / "solo.db"
-    (rc, out, err), = finish([runner(db, "solo")])
+    ((rc, out, err),) = finish([runner(db, "solo")])
     assert rc == 0, err
     counts = per_run_counts(db)["solo"]
     assert counts[0] == "complete" and counts[1] == 8 and counts[2] > 0 and counts[3] > 0
@@ -65,7 +71,7 @@ def test_concurrent_runners_lose_nothing(new_store, solo, n=4):
     store = new_store("shared")
     Store(store).close()  # the schema exists; the runners race on everything else
     procs = [runner(store, f"r{i}") for i in range(n)]
-    for rc, out, err in finish(procs):
+    for rc, _out, err in finish(procs):
         assert rc == 0, err
     counts = per_run_counts(store)
     assert sorted(counts) == [f"r{i}" for i in range(n)]
@@ -90,14 +96,14 @@ def test_sigkill_of_one_runner_leaves_the_others_intact(new_store, solo):
     finally:
         os.killpg(victim.pid, signal.SIGKILL)  # the harness and its core, mid-run
         victim.communicate()
-    (rc, out, err), = finish(others)
+    ((rc, out, err),) = finish(others)
     assert rc == 0, err
     counts = per_run_counts(store)
     assert counts["other"] == solo
     status, n_res, n_samples, _ = counts["victim"]
     assert status == "running" and 1 <= n_res < solo[1] and n_samples > 0
     # the store takes new runs afterwards
-    (rc, out, err), = finish([runner(store, "after")])
+    ((rc, out, err),) = finish([runner(store, "after")])
     assert rc == 0, err
     assert per_run_counts(store)["after"] == solo
 
@@ -130,8 +136,9 @@ def test_postgresql_foreign_database_and_bad_urls(pg_server):
     with pytest.raises(TickmarkError, match="not a tickmark store"):
         Store(url)
     with psycopg.connect(url, autocommit=True) as c:
-        assert c.execute("SELECT count(*) FROM information_schema.tables WHERE table_schema = 'public'"
-                         ).fetchone()[0] == 1
+        assert (
+            c.execute("SELECT count(*) FROM information_schema.tables WHERE table_schema = 'public'").fetchone()[0] == 1
+        )
     bad = f"postgresql://tickmark:sekrit@127.0.0.1:{pg_server.port}/no_such_db"
     with pytest.raises(TickmarkError) as e:
         Store(bad)

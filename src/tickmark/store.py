@@ -106,7 +106,8 @@ class Store:
             (ver,) = b.execute("SELECT max(version) FROM tickmark_schema").fetchone()
             if ver != SCHEMA_VERSION:
                 b.close()
-                raise TickmarkError(f"store {self.path} has schema version {ver}; this tickmark reads version {SCHEMA_VERSION}")
+                raise TickmarkError(
+                    f"store {self.path} has schema version {ver}; this tickmark reads version {SCHEMA_VERSION}")
         except b.DatabaseError as e:
             raise TickmarkError(f"store {self.path} is unreadable or corrupt: {_one_line(e)}")
 

@@ -6,6 +6,7 @@ that "in insertion order" means the same on both. Every statement commits on its
 unless the store opens a transaction, so results are visible to others as they arrive and a runner
 that dies takes only its open transaction with it.
 """
+
 import re
 from urllib.parse import urlsplit, urlunsplit
 
@@ -61,13 +62,17 @@ class PostgresBackend:
             stmt = re.sub(r"\bINTEGER\b", "BIGINT", stmt)
             stmt = re.sub(r"\bREAL\b", "DOUBLE PRECISION", stmt)
             if stmt.upper().startswith("CREATE TABLE") and "PRIMARY KEY" not in stmt.upper():
-                stmt = stmt[:stmt.rindex(")")] + ", rowid BIGSERIAL)"
+                stmt = stmt[: stmt.rindex(")")] + ", rowid BIGSERIAL)"
             out.append(stmt)
         return out
 
     def tables(self):
-        return {r[0] for r in self.conn.execute(
-            "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()")}
+        return {
+            r[0]
+            for r in self.conn.execute(
+                "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()"
+            )
+        }
 
     def before_create(self):
         pass

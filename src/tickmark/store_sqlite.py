@@ -2,6 +2,7 @@
 
 A backend opens the connection and knows its dialect; the tables and every query live in store.py.
 """
+
 import sqlite3
 from pathlib import Path
 
