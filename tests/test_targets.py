@@ -1,20 +1,24 @@
 """The target seam: URIs, the local target, qemu-user, and the core deciding what patterns select."""
+
 import os
 import shutil
 import sys
 
 import pytest
 
+from conftest import FAKECORE
 from tickmark.clicommon import check_patterns
 from tickmark.errors import TickmarkError
 from tickmark.targets import open_target, schemes
 
-from conftest import FAKECORE
-
 
 def test_unknown_and_bad_uris_are_one_line_errors():
-    for uri, words in [("nosuch:x", "unknown target"), ("qemu-user:sparc", "qemu-user:ARCH"),
-                       ("local:x", "bad target"), ("qemu-user:aarch64\n", "control characters")]:
+    for uri, words in [
+        ("nosuch:x", "unknown target"),
+        ("qemu-user:sparc", "qemu-user:ARCH"),
+        ("local:x", "bad target"),
+        ("qemu-user:aarch64\n", "control characters"),
+    ]:
         with pytest.raises(TickmarkError, match=words):
             open_target(uri)
     assert {"local", "qemu-user"} <= set(schemes())
@@ -66,8 +70,21 @@ def test_qemu_user_aarch64_run_is_flagged_emulated(tmp_path, monkeypatch, cli):
     _need("qemu-aarch64", "qemu-user")
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     store = tmp_path / "s.db"
-    rc, out, err = cli("--store", str(store), "run", "-q", "--rounds", "1", "--samples", "2",
-                       "--target", "qemu-user:aarch64", "cpu.numsort", "--name", "a64")
+    rc, out, err = cli(
+        "--store",
+        str(store),
+        "run",
+        "-q",
+        "--rounds",
+        "1",
+        "--samples",
+        "2",
+        "--target",
+        "qemu-user:aarch64",
+        "cpu.numsort",
+        "--name",
+        "a64",
+    )
     assert rc == 0, err
     from tickmark.store import Store
 

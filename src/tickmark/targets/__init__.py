@@ -10,6 +10,7 @@
 A target is one module in this package that subclasses Target (and Core/Session where it must)
 and registers its URI scheme with @register.
 """
+
 from ..errors import TickmarkError
 from .base import Core, ProcessSession, Session, Target, Variant, register, registered
 
