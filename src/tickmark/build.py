@@ -190,9 +190,7 @@ def _build(src, out, cc, cflags, ldflags, memfn_path, extra=(), version=""):
                         f'const char tm_build_memfn[] = "{_c_string(Path(memfn_path).name if memfn_path else "")}";\n')
         jobs.append(cc_argv + cflags_argv + ["-c", "-o", str(tmp / "obj" / "buildinfo.o"), str(info)])
         objs = [j[j.index("-o") + 1] for j in jobs]
-        with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
-            results = list(pool.map(lambda argv: _compile(argv, src), jobs))
-        bad = [r for r in results if r is not None]
+        bad = _compile_all(jobs, src)
         if not bad:
             bad = [r for r in [_compile(cc_argv + cflags_argv + ld_argv + ["-o", str(tmp / BINARY), *objs, *libs], src)]
                    if r is not None]
@@ -207,6 +205,28 @@ def _build(src, out, cc, cflags, ldflags, memfn_path, extra=(), version=""):
             pass
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _compile_all(jobs, cwd):
+    """Compile in parallel; stop at the first failure (a bad flag fails every file alike) or on an
+    interrupt (the queued files are dropped) -> [first failure] or []."""
+    failed, stop = [], []
+
+    def one(argv):
+        if failed or stop:
+            return
+        r = _compile(argv, cwd)
+        if r is not None:
+            failed.append(r)
+
+    pool = ThreadPoolExecutor(max_workers=os.cpu_count() or 1)
+    try:
+        for f in [pool.submit(one, j) for j in jobs]:
+            f.result()
+    finally:
+        stop.append(True)
+        pool.shutdown(wait=True, cancel_futures=True)
+    return failed[:1]
 
 
 def _compile(argv, cwd):
