@@ -4,6 +4,7 @@
 Sections: commands through the build (canary, real compiler), bad record streams (synthetic core),
 import documents, interruptions, gates and limits, read-only stores and terminal escapes.
 """
+
 import shutil
 from pathlib import Path
 
@@ -44,6 +45,7 @@ def no_canary(*dirs):
 
 # ---- 1. commands through the build: every string reaches the compiler as an argument ----
 
+
 @pytest.fixture
 def real(tmp_path, monkeypatch, tmp_path_factory):
     """The real core, a private store, a build cache whose path has a space and metacharacters."""
@@ -83,8 +85,18 @@ def test_memfn_and_cache_paths_with_spaces_and_metacharacters(real, cli, tmp_pat
     good = Path(__file__).parent / "data" / "memfn_good_memcpy.c"
     odd = tmp_path / f"good space $(touch {CANARY}); `touch {CANARY}`.c"
     odd.write_bytes(good.read_bytes())
-    rc, out, err = cli(*RUN, "memfn.memcpy", "--param", "size=64", "--param", "impl=3", "--memfn", str(odd),
-                       "--name", f"n $(touch {CANARY}) `touch {CANARY}`;x")
+    rc, out, err = cli(
+        *RUN,
+        "memfn.memcpy",
+        "--param",
+        "size=64",
+        "--param",
+        "impl=3",
+        "--memfn",
+        str(odd),
+        "--name",
+        f"n $(touch {CANARY}) `touch {CANARY}`;x",
+    )
     assert rc == 0, err
     assert "FAILED" not in out and "memfn.memcpy" in out
     no_canary(tmp_path, real)
@@ -101,4 +113,3 @@ def test_name_is_data_only(env, cli, tmp_path, monkeypatch):
     rc, out, err = cli("show", name)
     assert rc == 0 and name in out
     no_canary(tmp_path)
-

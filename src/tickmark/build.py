@@ -5,6 +5,7 @@ compiler (its --version output), CC, CFLAGS, LDFLAGS, CROSS_COMPILE, an optional
 (path and content) and the content of every core source file, so a change to any of them
 gives a fresh build and an unchanged set reuses the binary.
 """
+
 import hashlib
 import os
 import re
@@ -120,9 +121,17 @@ def build_core(cc=None, cflags=None, memfn=None, cross_compile=None, ldflags=Non
     binary = out / BINARY
     if not (binary.is_file() and os.access(binary, os.X_OK)):
         _build(src, out, cc, cflags, ldflags, memfn_path, extra, version)
-    return BuildInfo(binary=str(binary), cc=cc, cc_version=version.splitlines()[0] if version else "",
-                     cflags=cflags, hash=digest, binary_sha256=sha256_file(binary),
-                     ldflags=ldflags, cross_compile=cross_compile, memfn=memfn_path)
+    return BuildInfo(
+        binary=str(binary),
+        cc=cc,
+        cc_version=version.splitlines()[0] if version else "",
+        cflags=cflags,
+        hash=digest,
+        binary_sha256=sha256_file(binary),
+        ldflags=ldflags,
+        cross_compile=cross_compile,
+        memfn=memfn_path,
+    )
 
 
 def _hash_file(h, path, what):
@@ -134,8 +143,23 @@ def _hash_file(h, path, what):
 
 
 # Variables a user's environment could hand to make; the file lists are asked for without them.
-_MAKE_ENV = ("CC", "CFLAGS", "LDFLAGS", "CROSS_COMPILE", "MEMFN", "EXTRA_SRCS", "O", "ARCH", "PORT",
-             "WERROR", "MACHINE", "MAKEFLAGS", "MFLAGS", "MAKEFILES", "GNUMAKEFLAGS")
+_MAKE_ENV = (
+    "CC",
+    "CFLAGS",
+    "LDFLAGS",
+    "CROSS_COMPILE",
+    "MEMFN",
+    "EXTRA_SRCS",
+    "O",
+    "ARCH",
+    "PORT",
+    "WERROR",
+    "MACHINE",
+    "MAKEFLAGS",
+    "MFLAGS",
+    "MAKEFILES",
+    "GNUMAKEFLAGS",
+)
 _SAFE = re.compile(r"[A-Za-z0-9_.+-]+")
 
 
@@ -144,11 +168,16 @@ def _plan(src, cc_argv):
     r = subprocess.run(cc_argv + ["-dumpmachine"], capture_output=True, text=True, timeout=60)
     machine = r.stdout.strip()
     if r.returncode != 0 or not _SAFE.fullmatch(machine):
-        raise TickmarkError(f"compiler '{shlex.join(cc_argv)}' does not work (-dumpmachine failed)",
-                            (r.stderr or "").strip())
+        raise TickmarkError(
+            f"compiler '{shlex.join(cc_argv)}' does not work (-dumpmachine failed)", (r.stderr or "").strip()
+        )
     env = {k: v for k, v in os.environ.items() if k not in _MAKE_ENV}
-    r = subprocess.run(["make", "-s", "--no-print-directory", "-C", str(src), f"MACHINE={machine}",
-                        "print-build"], capture_output=True, text=True, env=env)
+    r = subprocess.run(
+        ["make", "-s", "--no-print-directory", "-C", str(src), f"MACHINE={machine}", "print-build"],
+        capture_output=True,
+        text=True,
+        env=env,
+    )
     if r.returncode != 0:
         raise TickmarkError("the core's Makefile did not list its sources", (r.stdout + r.stderr).strip())
     v = dict(line.split("=", 1) for line in r.stdout.splitlines() if "=" in line)
@@ -167,7 +196,11 @@ def _c_string(text):
 def _build(src, out, cc, cflags, ldflags, memfn_path, extra=(), version=""):
     """Compile every source into a private folder, link, then move the folder into place (safe
     against concurrent builds; an interrupted or failed build leaves nothing behind)."""
-    cc_argv, cflags_argv, ld_argv = split_words("compiler", cc), split_words("CFLAGS", cflags), split_words("LDFLAGS", ldflags)
+    cc_argv, cflags_argv, ld_argv = (
+        split_words("compiler", cc),
+        split_words("CFLAGS", cflags),
+        split_words("LDFLAGS", ldflags),
+    )
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.parent / f"{out.name}.tmp{os.getpid()}"
     shutil.rmtree(tmp, ignore_errors=True)
@@ -180,20 +213,27 @@ def _build(src, out, cc, cflags, ldflags, memfn_path, extra=(), version=""):
             flags = cflags_argv if s.endswith((".S", ".s")) else tm_cflags + cflags_argv
             jobs.append(cc_argv + flags + ["-c", "-o", str(obj), s])
         if memfn_path:  # a user's routine file, compiled as it is (no project warnings imposed)
-            jobs.append(cc_argv + cflags_argv + ["-Iinclude", "-c", "-o", str(tmp / "obj" / "memfn-user.o"), memfn_path])
+            jobs.append(
+                cc_argv + cflags_argv + ["-Iinclude", "-c", "-o", str(tmp / "obj" / "memfn-user.o"), memfn_path]
+            )
         info = tmp / "obj" / "buildinfo.c"
         (tmp / "obj").mkdir()
         first = version.splitlines()[0] if version else ""
-        info.write_text(f'const char tm_build_cc[] = "{_c_string(first)}";\n'
-                        f'const char tm_build_cflags[] = "{_c_string(cflags)}";\n'
-                        f'const char tm_build_target[] = "{_c_string(machine)}";\n'
-                        f'const char tm_build_memfn[] = "{_c_string(Path(memfn_path).name if memfn_path else "")}";\n')
+        info.write_text(
+            f'const char tm_build_cc[] = "{_c_string(first)}";\n'
+            f'const char tm_build_cflags[] = "{_c_string(cflags)}";\n'
+            f'const char tm_build_target[] = "{_c_string(machine)}";\n'
+            f'const char tm_build_memfn[] = "{_c_string(Path(memfn_path).name if memfn_path else "")}";\n'
+        )
         jobs.append(cc_argv + cflags_argv + ["-c", "-o", str(tmp / "obj" / "buildinfo.o"), str(info)])
         objs = [j[j.index("-o") + 1] for j in jobs]
         bad = _compile_all(jobs, src)
         if not bad:
-            bad = [r for r in [_compile(cc_argv + cflags_argv + ld_argv + ["-o", str(tmp / BINARY), *objs, *libs], src)]
-                   if r is not None]
+            bad = [
+                r
+                for r in [_compile(cc_argv + cflags_argv + ld_argv + ["-o", str(tmp / BINARY), *objs, *libs], src)]
+                if r is not None
+            ]
         if bad or not (tmp / BINARY).is_file():
             rc, text = bad[0] if bad else (0, "no binary was written")
             lines = text.strip().splitlines()
@@ -236,4 +276,3 @@ def _compile(argv, cwd):
     except OSError as e:
         return 127, f"cannot run {argv[0]}: {e.strerror}"
     return None if r.returncode == 0 else (r.returncode, r.stdout + r.stderr)
-
