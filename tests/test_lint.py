@@ -24,6 +24,8 @@ FORMAT_CHECKED = [
     "src/tickmark/targets/local.py",
     "src/tickmark/targets/qemu_user.py",
     "tests/test_targets.py",
+    "src/tickmark/build.py",
+    "tests/test_hostile.py",
 ]
 
 
