@@ -20,7 +20,8 @@ BENCHES = [
     {"name": "sys.fast", "unit": "call", "stat": "median", "params": [], "subs": [], "ns": 100},
     {"name": "sys.skipme", "unit": "call", "stat": "median", "params": [], "subs": [], "skip": "needs a unicorn"},
     {"name": "sys.crashy", "unit": "call", "stat": "median", "params": [], "subs": [], "crash": "SIGSEGV"},
-    {"name": "lat.sweep", "unit": "load", "stat": "min", "params": [{"name": "size", "sweep": "1024,65536", "help": "bytes"}], "subs": [], "ns": 2},
+    {"name": "lat.sweep", "unit": "load", "stat": "min",
+     "params": [{"name": "size", "sweep": "1024,65536", "help": "bytes"}], "subs": [], "ns": 2},
     {"name": "bw.copy", "unit": "byte", "stat": "max", "params": [], "subs": [], "ns": 5, "bpo": 64},
     {"name": "sync.lockpair", "unit": "pair", "stat": "median", "params": [], "subs": ["lock", "unlock"], "ns": 40},
     {"name": "ipc.ping", "unit": "round trip", "stat": "median", "params": [], "subs": [], "ns": 5000, "hist": True},
@@ -76,12 +77,15 @@ def main(argv):
         else:
             globs.append(a)
             i += 1
-    sel = [b for b in BENCHES if not globs or any(fnmatch.fnmatchcase(b["name"], g) for g in globs)]
+    sel = [b for b in BENCHES if not globs or any(fnmatch.fnmatchcase(b["name"], g.split("[")[0]) for g in globs)]
     if cmd == "list":
         for b in sel:
             emit({"t": "bench", "name": b["name"], "summary": "synthetic " + b["name"], "unit": b["unit"],
                   "requires": "", "params": b["params"], "subs": b["subs"], "stat": b["stat"],
                   "supported": 0 if "skip" in b else 1, "reason": b.get("skip", "")})
+        for g in globs:
+            if not any(fnmatch.fnmatchcase(b["name"], g.split("[")[0] if "[" in g else g) for b in BENCHES):
+                emit({"t": "unmatched", "pattern": g})
         return 0
     rng = random.Random(opts["seed"])
     order = [b["name"] for b in sel]

@@ -288,7 +288,8 @@ def compare(detected, osr):
         name = (o or {}).get("name") or (d or {}).get("name")
         rows.append((f"{name} size", d and d["size"], o and o["size"], _verdict(d and d["size"], o and o["size"], 1.3)))
     line = detected.get("line_size") or {}
-    rows.append(("line size", line.get("bytes"), osr.get("line_size"), _verdict(line.get("bytes"), osr.get("line_size"), 1.01)))
+    rows.append(("line size", line.get("bytes"), osr.get("line_size"),
+                 _verdict(line.get("bytes"), osr.get("line_size"), 1.01)))
     tlb = detected.get("tlb_reach") or {}
     v = _verdict(tlb.get("bytes"), osr.get("tlb_reach"), 2.0)
     if tlb.get("bound") == "at most" and tlb.get("bytes") and osr.get("tlb_reach"):
@@ -388,18 +389,18 @@ def _nice(n):
 
 def measure(ctx, rounds=1, samples=7, max_size=None, refine=True, quiet=False, name=None):
     """Run the sweeps through the harness (stored like any run) -> (run ids, results, hello)."""
-    from .cli import _core, _store, check_patterns
+    from .clicommon import check_patterns, prepare_core, store_of
     from .hostrun import HostRun, Progress, RunConfig
 
-    store = _store(ctx)
-    argv, build = _core(ctx)
-    benches = check_patterns(argv, ["mem.lat_rand", "mem.lat_stride"])
+    store = store_of(ctx)
+    core = prepare_core(ctx)
+    benches = check_patterns(core, ["mem.lat_rand", "mem.lat_stride"])
     runs = []
 
     def one(patterns, params, tag):
         cfg = RunConfig(patterns=patterns, rounds=rounds, max_rounds=rounds, samples=samples,
-                        params=params, name=f"{name}-{tag}" if name else None, suite="topology", quiet=quiet)
-        hr = HostRun(store, argv, cfg, build)
+                        params=params, name=f"{name}-{tag}" if name else None, suite="topology")
+        hr = HostRun(store, core, cfg)
         with Progress(rounds, enabled=False if quiet else None) as prog:
             hr.progress = prog
             rid = hr.execute()
@@ -442,10 +443,10 @@ def measure(ctx, rounds=1, samples=7, max_size=None, refine=True, quiet=False, n
 
 
 def command(ctx, as_json, rounds, samples, max_size, from_runs, refine, quiet):
-    from .cli import _store
+    from .clicommon import store_of
     from .errors import TickmarkError
 
-    store = _store(ctx)
+    store = store_of(ctx)
     if from_runs:
         runs, results = [], []
         for ref in from_runs:
@@ -474,10 +475,10 @@ def command(ctx, as_json, rounds, samples, max_size, from_runs, refine, quiet):
 
 
 def print_text(det, osr, runs):
+    import sys
+
     from rich.console import Console
     from rich.table import Table
-
-    import sys
 
     plain = not sys.stdout.isatty()
     con = Console(highlight=False, soft_wrap=False, width=250 if plain else None, no_color=plain)
@@ -495,7 +496,9 @@ def print_text(det, osr, runs):
             lat = f"{lv['latency_ns']:.1f} ns"
             if lv.get("latency_ns_4k"):
                 lat = f"{lv['latency_ns_4k']:.1f} ns 4K pages / {lv.get('latency_ns_huge', 0):.1f} ns huge"
-            note = f"at {fmt_size(lv['at_size'])}" + (" (still rising: larger sets would cost more)" if lv.get("still_rising") else "")
+            note = f"at {fmt_size(lv['at_size'])}"
+            if lv.get("still_rising"):
+                note += " (still rising: larger sets would cost more)"
             t.add_row("memory", "", "", "", lat, _cyc(lv, "latency_ns"), "", note)
             continue
         o = oslv[i] if i < len(oslv) else None
@@ -543,6 +546,8 @@ def _flag(v):
 
 import click  # noqa: E402  (the command object, registered by cli.py)
 
+from .clicommon import target_option  # noqa: E402
+
 
 @click.command("topology")
 @click.option("--json", "as_json", is_flag=True, help="Detected and OS-reported values as JSON.")
@@ -555,6 +560,7 @@ import click  # noqa: E402  (the command object, registered by cli.py)
               help="Analyse stored run(s) instead of measuring (repeatable).")
 @click.option("--no-refine", is_flag=True, help="Skip the second pass around the knees.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@target_option
 @click.pass_context
 def topology_cmd(ctx, as_json, rounds, samples, max_size, from_runs, no_refine, quiet):
     """Detect cache levels, line size and TLB reach from latency sweeps; compare with the OS."""
