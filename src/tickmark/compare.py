@@ -41,6 +41,7 @@ class Side:
     run: dict
     results: dict = field(default_factory=dict)  # key -> result dict with "samples"
     source: str = ""
+    profiles: dict = field(default_factory=dict)  # key -> profile (tickmark profile)
 
     @property
     def fingerprint(self):
@@ -75,7 +76,9 @@ def load(store, ref):
         results = {}
         for r in doc["results"]:
             results[r["key"]] = dict(r, bench=r["benchmark"])
-        return Side(_label(run, os.path.basename(ref)), ref, run, results, source=f"file {ref}")
+        profiles = {p["key"]: p for p in doc.get("profiles", [])}
+        return Side(_label(run, os.path.basename(ref)), ref, run, results, source=f"file {ref}",
+                    profiles=profiles)
     if store is None:
         raise TickmarkError(f"no run '{ref}': not a file, and no store to look in")
     try:
@@ -88,7 +91,8 @@ def load(store, ref):
     for r in store.results(run["id"]):
         r = dict(r, samples=store.samples(r["id"]))
         results[r["key"]] = r
-    return Side(_label(run, ref), ref, run, results, source=f"run {run['id']}")
+    return Side(_label(run, ref), ref, run, results, source=f"run {run['id']}",
+                profiles=store.profiles(run["id"]))
 
 
 # ---------------------------------------------------------------- statistics

@@ -36,6 +36,13 @@ CREATE TABLE hists (
     data TEXT NOT NULL);
 """
 
+# Tables added after schema version 1; created in stores that lack them (plain, portable SQL).
+_ADDED = """
+CREATE TABLE IF NOT EXISTS profiles (
+    run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE, key TEXT NOT NULL,
+    tool TEXT NOT NULL, created REAL NOT NULL, data TEXT NOT NULL, UNIQUE (run_id, key));
+"""
+
 RUN_COLS = ("id", "name", "started", "finished", "status", "suite", "patterns", "options",
             "fingerprint", "hello", "notes")
 RESULT_COLS = ("id", "run_id", "key", "bench", "params", "metric", "status", "reason", "unit",
@@ -104,6 +111,7 @@ class Store:
                 if ver != SCHEMA_VERSION:
                     db.close()
                     raise TickmarkError(f"store {p} has schema version {ver}; this tickmark reads version {SCHEMA_VERSION}")
+            db.executescript(_ADDED)
         except sqlite3.DatabaseError as e:
             raise TickmarkError(f"store {p} is unreadable or corrupt: {e}")
         return db
@@ -223,6 +231,20 @@ class Store:
     def hists(self, result_id):
         return [dict(json.loads(d), round=r) for r, d in
                 self._x("SELECT round, data FROM hists WHERE result_id = ? ORDER BY round, rowid", (result_id,))]
+
+    # ---- profiles (one per run and instance key; a new one replaces the old) ----
+    def add_profile(self, run_id, key, data, created=None):
+        if not self.db.in_transaction:
+            with self.transaction():
+                return self.add_profile(run_id, key, data, created)
+        self._x("DELETE FROM profiles WHERE run_id = ? AND key = ?", (run_id, key))
+        self._x("INSERT INTO profiles (run_id, key, tool, created, data) VALUES (?,?,?,?,?)",
+                (run_id, key, data.get("tool", ""), created or time.time(), _dump(data)))
+
+    def profiles(self, run_id):
+        """key -> profile dict of a run."""
+        return {k: json.loads(d) for k, d in
+                self._x("SELECT key, data FROM profiles WHERE run_id = ? ORDER BY key", (run_id,))}
 
     def count(self, table):
         return self._x(f"SELECT count(*) FROM {table}").fetchone()[0]
