@@ -316,6 +316,10 @@ def compare_pair(A, B, seed=SEED):
                     if min(oa, ob) < 0.9 and abs(oa - ob) > 0.1 and row.get("verdict") != FEW:
                         row["note"] = (f"contention: on CPU {oa * 100:.0f}% of the time in A, "
                                        f"{ob * 100:.0f}% in B; see the task-clock row")
+            if not sub and row.get("verdict") == SLOWER and key in A.profiles and key in B.profiles:
+                from .profile.model import top_change
+
+                row["profile_change"] = top_change(A.profiles[key], B.profiles[key])
             rows.append(row)
     return {"a": A.label, "b": B.label, "rows": rows, "families": families(rows)}
 
@@ -409,7 +413,7 @@ def to_json(sides, pairs):
             row = {k: r.get(k) for k in ("key", "bench", "metric", "unit", "median_a", "median_b", "ratio",
                                          "ci", "p", "verdict", "n_a", "n_b", "rounds_a", "rounds_b",
                                          "round_cv_a", "round_cv_b", "band", "det_a", "det_b",
-                                         "rounds_needed", "note", "counters_a", "counters_b")
+                                         "rounds_needed", "note", "profile_change", "counters_a", "counters_b")
                    if r.get(k) is not None}
             if r.get("ratio") is not None:
                 row["multiple"] = multiple(r["ratio"], r.get("unit") == "MB/s")
@@ -489,8 +493,10 @@ def render(sides, pairs, file=None, show_counters=True):
             unit = r.get("unit")
             fa = (lambda v: f"{_sig(v)} MB/s") if unit == "MB/s" else fmt_time
             verdict = r["verdict"]
-            if r.get("note"):
-                verdict += f" ({r['note']})"
+            why = "; ".join(x for x in (r.get("note"), r.get("profile_change") and
+                                        f"profile: {r['profile_change']}") if x)
+            if why:
+                verdict += f" ({why})"
             elif verdict == INCONCLUSIVE and r.get("rounds_needed"):
                 rn = r["rounds_needed"]
                 verdict += f" (~{rn}{'+' if rn >= MAX_ROUNDS_HINT else ''} rounds)"

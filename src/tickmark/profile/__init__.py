@@ -151,7 +151,7 @@ def _keep(routines, total):
         self_f, tot_f = r["self"] / total, r["total"] / total
         if self_f >= KEEP_SELF or tot_f >= KEEP_TOTAL:
             row = {"name": name, "symbols": r["symbols"], "group": r["group"], "dso": r.get("dso", ""),
-                   "self": round(self_f, 6), "total": round(max(tot_f, self_f), 6)}
+                   "self": round(self_f, 6), "total": round(min(1.0, max(tot_f, self_f)), 6)}
             if r.get("calls") is not None:
                 row["calls"] = r["calls"]
             rows.append(row)

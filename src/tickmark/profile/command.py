@@ -74,6 +74,7 @@ def _profile(ctx, store, bench, params, tool, seconds, variant, name, run, top):
     from ..hostrun import result_metric, split_key
     from . import view
 
+    tool = prof_mod.choose_tool(tool, bool(ctx.find_root().obj.get("core")))
     prebuilt = _prebuilt(ctx)
     if prebuilt is not None and any(variant.values()):
         raise TickmarkError("--cc/--cflags/--memfn build a core; a prebuilt core was given (--core)")

@@ -75,6 +75,8 @@ def run_gprof(prog, binary, gmon):
 
 
 _SAMPLE = re.compile(r"Each sample counts as ([\d.]+) seconds")
+# [idx] %time self children [called[+self]] name [idx]
+_PRIMARY = re.compile(r"^\[\d+\]\s+[\d.]+\s+([\d.]+)\s+([\d.]+)\s+(?:[\d+]+\s+)?(\S.*?)\s+\[\d+\]$")
 _FLAT = re.compile(r"^\s*([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+(?:(\d+)(?:\+\d+)?\s+([\d.]+)\s+([\d.]+)\s+)?(\S.*?)\s*$")
 
 
@@ -84,6 +86,7 @@ def parse(text, core_names):
     routines: name -> {"symbols", "group", "dso", "self", "total", "calls"} in seconds over the
     instance; total_s: the instance's sampled seconds; left_out_s: the runner's set-up."""
     flat_part, _, graph_part = text.partition("Call graph")
+    graph_part = graph_part.split("Index by function name")[0]
     m = _SAMPLE.search(flat_part)
     per_hit = float(m.group(1)) if m else 0.01
     flat = {}
@@ -105,12 +108,9 @@ def parse(text, core_names):
             s = line.strip()
             if not s or s.startswith("index") or s.startswith("granularity") or s == "Call graph":
                 continue
-            if s.startswith("["):
-                parts = re.sub(r"\s*\[\d+\]$", "", s).split()
-                # [idx] %time self children [called] name
-                if len(parts) >= 5:
-                    name = parts[-1]
-                    primary = (name, float(parts[2]), float(parts[3]))
+            m = _PRIMARY.match(s)
+            if m:
+                primary = (m.group(3), float(m.group(1)), float(m.group(2)))
                 continue
             if primary is None:
                 if s == "<spontaneous>":

@@ -28,7 +28,8 @@ def show(prof, top=15, file=None):
     for n in prof.get("notes") or ():
         lines.append(f"note: {n}")
     rows = [["self", "total", f"per {unit}", "group", "routine"]]
-    for r in prof["routines"][:top]:
+    shown = [r for r in prof["routines"] if r["self"] > 0][:top]  # callers with no time of their own: total only
+    for r in shown:
         syms = [s for s in r["symbols"] if s != r["name"]]
         name = r["name"] + (f" ({', '.join(syms[:2])})" if syms else "")
         rows.append([_pct(r["self"]), _pct(r["total"]), fmt_time(r["self"] * ns) if ns is not None else "-",
@@ -37,8 +38,9 @@ def show(prof, top=15, file=None):
     for row in rows:
         lines.append("  ".join(c.rjust(w[i]) if i < 3 else c.ljust(w[i]) for i, c in enumerate(row[:4]))
                      + "  " + row[4])
-    if len(prof["routines"]) > top:
-        lines.append(f"({len(prof['routines']) - top} more routines kept; --top N shows more)")
+    more = sum(1 for r in prof["routines"] if r["self"] > 0) - len(shown)
+    if more > 0:
+        lines.append(f"({more} more routines with samples not shown)")
     file.write("\n".join(lines) + "\n")
 
 
