@@ -2,12 +2,11 @@ import json
 
 import pytest
 
+from conftest import FAKECORE
 from tickmark import export
 from tickmark.errors import TickmarkError
 from tickmark.hostrun import HostRun, RunConfig
 from tickmark.store import Store
-
-from conftest import FAKECORE
 
 
 def fake_run(store, patterns=("sys.*", "lat.*", "bw.*", "sync.*", "ipc.*"), name="r1", **kw):

@@ -140,7 +140,8 @@ def _make(src, out, cc, cflags, ldflags, cross_compile, memfn_path, extra=()):
         shutil.rmtree(tmp, ignore_errors=True)
         lines = (r.stdout + r.stderr).strip().splitlines()
         detail = "\n".join("  " + line for line in lines[-15:])
-        raise TickmarkError(f"building tickmark-core failed (make exit {r.returncode}, CC={cc} CFLAGS={cflags}):", detail)
+        raise TickmarkError(
+            f"building tickmark-core failed (make exit {r.returncode}, CC={cc} CFLAGS={cflags}):", detail)
     try:
         os.replace(tmp, out)
     except OSError:  # another process finished the same build first

@@ -110,7 +110,8 @@ class Store:
                 (ver,) = db.execute("SELECT max(version) FROM tickmark_schema").fetchone()
                 if ver != SCHEMA_VERSION:
                     db.close()
-                    raise TickmarkError(f"store {p} has schema version {ver}; this tickmark reads version {SCHEMA_VERSION}")
+                    raise TickmarkError(
+                        f"store {p} has schema version {ver}; this tickmark reads version {SCHEMA_VERSION}")
             db.executescript(_ADDED)
         except sqlite3.DatabaseError as e:
             raise TickmarkError(f"store {p} is unreadable or corrupt: {e}")
