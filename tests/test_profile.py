@@ -1,5 +1,6 @@
 """tickmark profile: naming, perf and gprof read-back, the memmove story with the real core, storage,
 export and import, and the one-line refusals (stripped binary, no sampler)."""
+
 import json
 import os
 import shutil
@@ -8,7 +9,6 @@ import subprocess
 
 import pytest
 
-from tickmark.profile import gprof as gp
 from tickmark.profile import has_symtab, perf
 from tickmark.profile.model import describe, diff, dso_group, routine_name, top_change
 
@@ -35,8 +35,11 @@ def _perf_records():
     why = perf.available()
     if why:
         return why
-    r = subprocess.run(["perf", "record", "-q", "-e", perf.event(perf.user_only_needed()), "-o", "/dev/null",
-                        "--", "true"], capture_output=True, text=True)
+    r = subprocess.run(
+        ["perf", "record", "-q", "-e", perf.event(perf.user_only_needed()), "-o", "/dev/null", "--", "true"],
+        capture_output=True,
+        text=True,
+    )
     return None if r.returncode == 0 else f"perf record is not allowed here: {r.stderr.strip()[-200:]}"
 
 
@@ -66,15 +69,26 @@ def test_dso_groups():
 
 
 def _prof(ns, routines, unit="iteration"):
-    return {"key": "cpu.stringsort", "tool": "perf", "unit": unit, "ns_per_op": ns,
-            "routines": [dict(name=n, symbols=[s], group=g, self=a, total=t) for n, s, g, a, t in routines]}
+    return {
+        "key": "cpu.stringsort",
+        "tool": "perf",
+        "unit": unit,
+        "ns_per_op": ns,
+        "routines": [dict(name=n, symbols=[s], group=g, self=a, total=t) for n, s, g, a, t in routines],
+    }
 
 
 def test_diff_ranks_time_per_operation_and_says_it_in_words():
-    a = _prof(1.0e6, [("ss_resize", "ss_resize", "core", 0.66, 0.9),
-                      ("memmove", "__memmove_avx512_unaligned_erms", "libc", 0.25, 0.25)])
-    b = _prof(10.0e6, [("memmove", "tm_user_memmove", "core", 0.90, 0.92),
-                       ("ss_resize", "ss_resize", "core", 0.07, 0.98)])
+    a = _prof(
+        1.0e6,
+        [
+            ("ss_resize", "ss_resize", "core", 0.66, 0.9),
+            ("memmove", "__memmove_avx512_unaligned_erms", "libc", 0.25, 0.25),
+        ],
+    )
+    b = _prof(
+        10.0e6, [("memmove", "tm_user_memmove", "core", 0.90, 0.92), ("ss_resize", "ss_resize", "core", 0.07, 0.98)]
+    )
     rows = diff(a, b)
     assert rows[0]["name"] == "memmove"
     assert rows[0]["dns"] == pytest.approx(9.0e6 - 0.25e6)
@@ -96,28 +110,28 @@ def test_diff_without_times_ranks_by_share():
 PERF_SCRIPT = """\
     0/0     PERF_RECORD_COMM: perf-exec:100/100
 100/100 PERF_RECORD_COMM exec: tickmark-core:100/100
-100/100    1000000 
+100/100    1000000
 \t            87e0 tm_env_measure (/c/tickmark-core)
 \t            a0ce cmd_run.constprop.0 (/c/tickmark-core)
 
 100/100 PERF_RECORD_FORK(101:101):(100:100)
-101/101    1000000 
+101/101    1000000
 \t          16d899 __memmove_avx512_unaligned_erms (/usr/lib/x86_64-linux-gnu/libc.so.6)
 \t           1357b ss_resize (/c/tickmark-core)
 \t           13d4c ss_run (/c/tickmark-core)
 \tffffffffffffffff [unknown] ([unknown])
 
-101/101    1000000 
+101/101    1000000
 \t           1346f ss_resize (/c/tickmark-core)
 \t           13d4c ss_run (/c/tickmark-core)
 
-101/101    1000000 
+101/101    1000000
 \tffffffff81341977 finish_task_switch.isra.0 ([kernel.kallsyms])
 \tffffffff81341900 schedule ([kernel.kallsyms])
 \t           1346f ss_resize (/c/tickmark-core)
 \t           13d4c ss_run (/c/tickmark-core)
 
-101/102    1000000 
+101/102    1000000
 \t           1346f ss_resize (/c/tickmark-core)
 \t           1346f ss_resize (/c/tickmark-core)
 101/101 PERF_RECORD_EXIT(101:101):(100:100)
@@ -230,8 +244,9 @@ def test_profile_attaches_to_a_run_built_the_same_way(real, cli, tmp_path):
 @pytest.mark.integration
 def test_gprof_profile_of_a_pg_build(real, cli):
     _need("gprof")
-    rc, out, err = cli("profile", "cpu.stringsort", "--tool", "gprof", "--seconds", "1", "--memfn", BYTEWISE,
-                       "--name", "g")
+    rc, out, err = cli(
+        "profile", "cpu.stringsort", "--tool", "gprof", "--seconds", "1", "--memfn", BYTEWISE, "--name", "g"
+    )
     assert rc == 0, err
     lines = out.splitlines()
     assert lines[0].startswith("cpu.stringsort: gprof (") and "per iteration" in lines[0]
@@ -255,8 +270,10 @@ def test_stripped_core_is_refused(real, cli, tmp_path, monkeypatch):
     monkeypatch.setenv("TICKMARK_CORE", str(stripped))
     rc, out, err = cli("profile", "cpu.stringsort", "--tool", "perf")
     assert rc == 2 and out == ""
-    assert err.strip() == (f"tickmark: error: the core binary {stripped} is stripped (no symbol table): a profile "
-                           "cannot name its routines; profile an unstripped build")
+    assert err.strip() == (
+        f"tickmark: error: the core binary {stripped} is stripped (no symbol table): a profile "
+        "cannot name its routines; profile an unstripped build"
+    )
 
 
 @pytest.mark.integration
@@ -276,15 +293,20 @@ def test_no_sampler_is_one_line(env, cli, tmp_path, monkeypatch):
     monkeypatch.setenv("TICKMARK_PERF", str(tmp_path / "no-such-perf"))
     rc, out, err = cli("profile", "cpu.stringsort")
     assert rc == 2 and out == ""
-    assert err.strip() == ("tickmark: error: cannot profile here: perf is not installed (apt-get install "
-                           "linux-perf), and gprof needs a core built from source with -pg (a prebuilt core "
-                           "was given)")
+    assert err.strip() == (
+        "tickmark: error: cannot profile here: perf is not installed (apt-get install "
+        "linux-perf), and gprof needs a core built from source with -pg (a prebuilt core "
+        "was given)"
+    )
     rc, out, err = cli("profile", "cpu.stringsort", "--tool", "perf")
-    assert rc == 2 and err.strip() == ("tickmark: error: cannot profile with perf: perf is not installed "
-                                       "(apt-get install linux-perf)")
+    assert rc == 2 and err.strip() == (
+        "tickmark: error: cannot profile with perf: perf is not installed (apt-get install linux-perf)"
+    )
     rc, out, err = cli("profile", "cpu.stringsort", "--tool", "gprof")
-    assert rc == 2 and err.strip() == ("tickmark: error: cannot profile with gprof: gprof needs a core built "
-                                       "from source with -pg (a prebuilt core was given)")
+    assert rc == 2 and err.strip() == (
+        "tickmark: error: cannot profile with gprof: gprof needs a core built "
+        "from source with -pg (a prebuilt core was given)"
+    )
 
 
 def test_profile_refuses_a_command_that_is_no_elf_binary(env, cli):

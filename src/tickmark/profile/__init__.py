@@ -5,8 +5,8 @@ between two such profiles.
 Samplers: Linux `perf record` (cpu-clock, DWARF call chains; see perf.py) and gprof on a `-pg`
 build (gprof.py). Symbols are resolved on the host from the unstripped core binary.
 """
+
 import os
-import shutil
 import struct
 import subprocess
 import tempfile
@@ -17,9 +17,9 @@ from . import gprof, perf
 from .model import GROUPS, describe, diff, group_shares, top_change  # noqa: F401
 
 TOOLS = ("auto", "perf", "gprof")
-SAMPLES = 10            # samples of the instance, each seconds/SAMPLES long
-KEEP_SELF = 0.001       # routines kept in a stored profile: self share at least 0.1 % ...
-KEEP_TOTAL = 0.01       # ... or total share at least 1 %
+SAMPLES = 10  # samples of the instance, each seconds/SAMPLES long
+KEEP_SELF = 0.001  # routines kept in a stored profile: self share at least 0.1 % ...
+KEEP_TOTAL = 0.01  # ... or total share at least 1 %
 KEEP_MAX = 60
 
 
@@ -34,14 +34,14 @@ def has_symtab(path):
             is64, end = ident[4] == 2, "<" if ident[5] == 1 else ">"
             hdr = f.read(48 if is64 else 36)
             if is64:
-                shoff, = struct.unpack(end + "Q", hdr[24:32])
+                (shoff,) = struct.unpack(end + "Q", hdr[24:32])
                 shentsize, shnum = struct.unpack(end + "HH", hdr[42:46])
             else:
-                shoff, = struct.unpack(end + "I", hdr[16:20])
+                (shoff,) = struct.unpack(end + "I", hdr[16:20])
                 shentsize, shnum = struct.unpack(end + "HH", hdr[30:34])
             for i in range(shnum):
                 f.seek(shoff + i * shentsize + 4)
-                sh_type, = struct.unpack(end + "I", f.read(4))
+                (sh_type,) = struct.unpack(end + "I", f.read(4))
                 if sh_type == 2:  # SHT_SYMTAB
                     return True
     except (OSError, struct.error) as e:
@@ -51,8 +51,10 @@ def has_symtab(path):
 
 def check_symbols(binary):
     if not has_symtab(binary):
-        raise TickmarkError(f"the core binary {binary} is stripped (no symbol table): a profile cannot "
-                            "name its routines; profile an unstripped build")
+        raise TickmarkError(
+            f"the core binary {binary} is stripped (no symbol table): a profile cannot "
+            "name its routines; profile an unstripped build"
+        )
 
 
 # ---------------------------------------------------------------- choosing the sampler
@@ -66,8 +68,11 @@ def choose_tool(tool, prebuilt, target=None):
         if perf_why:
             raise TickmarkError(f"cannot profile with perf: {perf_why}")
         return "perf"
-    gprof_why = "gprof needs a core built from source with -pg (a prebuilt core was given)" if prebuilt \
+    gprof_why = (
+        "gprof needs a core built from source with -pg (a prebuilt core was given)"
+        if prebuilt
         else gprof.available(gprof.tool(None, None, "gprof"))
+    )
     if gprof_why:
         if tool == "gprof":
             raise TickmarkError(f"cannot profile with gprof: {gprof_why}")
@@ -92,8 +97,16 @@ def _run_core(argv, cwd, timeout):
     inst, parser = Instance(), Parser()
     err = tempfile.TemporaryFile(mode="w+")
     try:
-        proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=err, stdin=subprocess.DEVNULL,
-                                cwd=cwd, text=True, bufsize=1, errors="replace")
+        proc = subprocess.Popen(
+            argv,
+            stdout=subprocess.PIPE,
+            stderr=err,
+            stdin=subprocess.DEVNULL,
+            cwd=cwd,
+            text=True,
+            bufsize=1,
+            errors="replace",
+        )
     except OSError as e:
         raise TickmarkError(f"cannot start {argv[0]}: {e.strerror}")
     deadline = time.monotonic() + timeout
@@ -133,15 +146,19 @@ def _run_core(argv, cwd, timeout):
     err.close()
     if too_many is not None:
         shown = ", ".join(too_many[:4]) + (" ..." if len(too_many) > 4 else "")
-        raise TickmarkError(f"a profile takes one benchmark instance; this selects {len(too_many)} "
-                            f"({shown}): give one key or --param with one value")
+        raise TickmarkError(
+            f"a profile takes one benchmark instance; this selects {len(too_many)} "
+            f"({shown}): give one key or --param with one value"
+        )
     if proc.returncode == 2 and not inst.hello:
         raise TickmarkError(f"tickmark-core refused the run: {errlines[-1] if errlines else 'bad usage'}")
     if inst.end is None:
         how = f"exit status {proc.returncode}" if proc.returncode >= 0 else f"signal {-proc.returncode}"
-        raise TickmarkError(f"the profiled run did not finish ({how}): {errlines[-1] if errlines else 'no end record'}")
+        last = errlines[-1] if errlines else "no end record"
+        raise TickmarkError(f"the profiled run did not finish ({how}): {last}")
     if inst.end.get("status") != "ok":
-        raise TickmarkError(f"{inst.key}: {inst.end.get('status')} under the profiler: {inst.end.get('reason', '')}".rstrip(": "))
+        why = inst.end.get("reason") or "no reason given"
+        raise TickmarkError(f"{inst.key}: {inst.end.get('status')} under the profiler: {why}")
     return inst
 
 
@@ -150,8 +167,14 @@ def _keep(routines, total):
     for name, r in routines.items():
         self_f, tot_f = r["self"] / total, r["total"] / total
         if self_f >= KEEP_SELF or tot_f >= KEEP_TOTAL:
-            row = {"name": name, "symbols": r["symbols"], "group": r["group"], "dso": r.get("dso", ""),
-                   "self": round(self_f, 6), "total": round(min(1.0, max(tot_f, self_f)), 6)}
+            row = {
+                "name": name,
+                "symbols": r["symbols"],
+                "group": r["group"],
+                "dso": r.get("dso", ""),
+                "self": round(self_f, 6),
+                "total": round(min(1.0, max(tot_f, self_f)), 6),
+            }
             if r.get("calls") is not None:
                 row["calls"] = r["calls"]
             rows.append(row)
@@ -198,10 +221,12 @@ def profile(variant, pattern, params=(), tool="auto", seconds=2.0, prebuilt=None
                 raise TickmarkError("perf record wrote no data")
             routines, hits, total, kernel, unknown_core = perf.parse(perf.script(data), [binary])
             event = f"{perf.event(user_only)} {perf.FREQ_HZ} Hz, DWARF call chains"
-            kernel_note = ("not sampled (perf_event_paranoid >= 2: user space only)" if user_only else "sampled")
+            kernel_note = "not sampled (perf_event_paranoid >= 2: user space only)" if user_only else "sampled"
             if total and unknown_core / total > 0.5:
-                raise TickmarkError(f"perf found no symbols for the core binary {binary} (stripped?): "
-                                    "a profile cannot name its routines")
+                raise TickmarkError(
+                    f"perf found no symbols for the core binary {binary} (stripped?): "
+                    "a profile cannot name its routines"
+                )
             seconds_sampled = total / 1e9
         else:
             inst = _run_core(gprof.wrap(work) + [binary] + args + ["--no-fork"], work, limit + 60)
@@ -223,10 +248,17 @@ def profile(variant, pattern, params=(), tool="auto", seconds=2.0, prebuilt=None
     if not hits or not total:
         raise TickmarkError(f"the sampler caught no samples of {inst.key} (too short? try --seconds 5)")
     prof = {
-        "key": inst.key, "tool": tool, "event": event, "hits": hits, "seconds": round(seconds_sampled, 4),
-        "wall_s": round(wall, 3), "unit": inst.meta.get("unit") or "op", "kernel": kernel_note,
+        "key": inst.key,
+        "tool": tool,
+        "event": event,
+        "hits": hits,
+        "seconds": round(seconds_sampled, 4),
+        "wall_s": round(wall, 3),
+        "unit": inst.meta.get("unit") or "op",
+        "kernel": kernel_note,
         "binary_sha256": getattr(build, "binary_sha256", None) or (build or {}).get("binary_sha256"),
-        "notes": notes, "routines": _keep(routines, total),
+        "notes": notes,
+        "routines": _keep(routines, total),
     }
     if hits < 100:
         prof["notes"].append(f"only {hits} samples: shares below ~{100 / max(hits, 1):.0f} % are noise")

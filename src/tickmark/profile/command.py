@@ -1,5 +1,6 @@
 """The `tickmark profile` command: profile one instance (stored as a run of its own, or with an
 existing run built the same way), or show how two profiled runs differ."""
+
 import fnmatch
 import re
 
@@ -13,20 +14,39 @@ _PARAM = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=[0-9]+[KMGkmg]?")
 
 @click.command("profile")
 @click.argument("bench", required=False, metavar="BENCH")
-@click.option("--diff", "diff_refs", nargs=2, metavar="A B",
-              help="Compare the profiles of two runs (id, name, or an exported JSON file).")
+@click.option(
+    "--diff",
+    "diff_refs",
+    nargs=2,
+    metavar="A B",
+    help="Compare the profiles of two runs (id, name, or an exported JSON file).",
+)
 @click.option("--param", "params", multiple=True, metavar="NAME=V", help="Pick one point of a parameter sweep.")
-@click.option("--tool", type=click.Choice(TOOLS), default="auto", show_default=True,
-              help="Sampler: perf (Linux), gprof (a -pg build), or the first that works here.")
-@click.option("--seconds", type=click.FloatRange(0.2, 120), default=2.0, show_default=True,
-              help="Length of the profiled instance's samples, together.")
+@click.option(
+    "--tool",
+    type=click.Choice(TOOLS),
+    default="auto",
+    show_default=True,
+    help="Sampler: perf (Linux), gprof (a -pg build), or the first that works here.",
+)
+@click.option(
+    "--seconds",
+    type=click.FloatRange(0.2, 120),
+    default=2.0,
+    show_default=True,
+    help="Length of the profiled instance's samples, together.",
+)
 @click.option("--cc", help="C compiler for the core.")
 @click.option("--cflags", help="CFLAGS for the core (default -O2).")
 @click.option("--memfn", type=click.Path(dir_okay=False), help="C/asm file with tm_user_mem* routines.")
 @click.option("--name", help="Name of the run that keeps the profile (unique).")
-@click.option("--run", "run_ref", metavar="RUN",
-              help="Keep the profile with this stored run instead (built with the same --cc/--cflags/--memfn); "
-                   "its measured time per operation is used.")
+@click.option(
+    "--run",
+    "run_ref",
+    metavar="RUN",
+    help="Keep the profile with this stored run instead (built with the same --cc/--cflags/--memfn); "
+    "its measured time per operation is used.",
+)
 @click.option("--top", type=click.IntRange(1, 1000), default=15, show_default=True, help="Routines shown.")
 @click.pass_context
 def profile_cmd(ctx, bench, diff_refs, params, tool, seconds, cc, cflags, memfn, name, run_ref, top):
@@ -69,7 +89,8 @@ def _prebuilt(ctx):
 
 
 def _profile(ctx, store, bench, params, tool, seconds, variant, name, run, top):
-    from .. import fingerprint, profile as prof_mod, stats
+    from .. import fingerprint, stats
+    from .. import profile as prof_mod
     from ..build import build_core
     from ..hostrun import result_metric, split_key
     from . import view
@@ -81,9 +102,11 @@ def _profile(ctx, store, bench, params, tool, seconds, variant, name, run, top):
     if run is not None:  # the profile must describe the core that measured the run
         sha = prebuilt["binary_sha256"] if prebuilt else build_core(**variant).binary_sha256
         if sha != (run.get("fingerprint") or {}).get("binary_sha256"):
-            raise TickmarkError(f"run '{run['name'] or run['id']}' was measured with another core "
-                                f"({(run.get('fingerprint') or {}).get('variant') or 'unknown variant'}); "
-                                "give the same --cc/--cflags/--memfn as that run")
+            raise TickmarkError(
+                f"run '{run['name'] or run['id']}' was measured with another core "
+                f"({(run.get('fingerprint') or {}).get('variant') or 'unknown variant'}); "
+                "give the same --cc/--cflags/--memfn as that run"
+            )
     prof, inst, build = prof_mod.profile(variant, bench, params, tool, seconds, prebuilt)
     key = inst.key
     meta = inst.meta
@@ -102,16 +125,35 @@ def _profile(ctx, store, bench, params, tool, seconds, variant, name, run, top):
     else:
         prof_mod.attach_ns(prof, own_ns, "measured under the sampler")
         fp = fingerprint.collect(build, inst.hello)
-        opts = {"profile": {"tool": prof["tool"], "seconds": seconds}, "samples": prof_mod.SAMPLES,
-                "rounds": 1, "params": list(params)}
+        opts = {
+            "profile": {"tool": prof["tool"], "seconds": seconds},
+            "samples": prof_mod.SAMPLES,
+            "rounds": 1,
+            "params": list(params),
+        }
         with store.transaction():
-            run_id = store.create_run(name=name, patterns=[bench], options=opts, fingerprint=fp,
-                                      hello=inst.hello, status="complete",
-                                      notes={"rounds": 1, "profiled": prof["tool"]})
+            run_id = store.create_run(
+                name=name,
+                patterns=[bench],
+                options=opts,
+                fingerprint=fp,
+                hello=inst.hello,
+                status="complete",
+                notes={"rounds": 1, "profiled": prof["tool"]},
+            )
             b, p = split_key(key)
-            rid = store.add_result(run_id, key=key, bench=meta.get("bench", b), params=meta.get("params", p),
-                                   metric=result_metric(meta), status="ok", unit=meta.get("unit", ""),
-                                   stat=meta.get("stat", "median"), meta=meta, stats=st)
+            rid = store.add_result(
+                run_id,
+                key=key,
+                bench=meta.get("bench", b),
+                params=meta.get("params", p),
+                metric=result_metric(meta),
+                status="ok",
+                unit=meta.get("unit", ""),
+                stat=meta.get("stat", "median"),
+                meta=meta,
+                stats=st,
+            )
             store.add_samples(rid, 1, [dict(s, round=1) for s in inst.samples])
             store.add_profile(run_id, key, prof)
         import time
@@ -137,8 +179,10 @@ def _diff(ctx, refs, bench, top):
     if bench:
         keys = [k for k in keys if fnmatch.fnmatchcase(k, bench) or fnmatch.fnmatchcase(k.split("[")[0], bench)]
     if not keys:
-        raise TickmarkError(f"no benchmark is profiled in both {A.label} ({', '.join(sorted(A.profiles))}) "
-                            f"and {B.label} ({', '.join(sorted(B.profiles))})")
+        raise TickmarkError(
+            f"no benchmark is profiled in both {A.label} ({', '.join(sorted(A.profiles))}) "
+            f"and {B.label} ({', '.join(sorted(B.profiles))})"
+        )
     for i, k in enumerate(keys):
         if i:
             click.echo()

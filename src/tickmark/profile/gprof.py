@@ -6,6 +6,7 @@ gprof samples the program counter 100 times a second (ITIMER_PROF); time in the 
 charged to the user address that made the call. The runner's environment measurement, which
 runs in the same process with --no-fork, is left out of the shares through the call graph.
 """
+
 import os
 import re
 import shutil
@@ -62,8 +63,9 @@ def core_symbols(objdir, nm):
 
 def run_gprof(prog, binary, gmon):
     try:
-        r = subprocess.run([prog, "-b", "-p", "-q", binary, gmon], capture_output=True, text=True,
-                           timeout=120, errors="replace")
+        r = subprocess.run(
+            [prog, "-b", "-p", "-q", binary, gmon], capture_output=True, text=True, timeout=120, errors="replace"
+        )
     except OSError as e:
         raise TickmarkError(f"cannot start {prog}: {e.strerror} ({_FIX})")
     except subprocess.TimeoutExpired:
@@ -142,8 +144,9 @@ def parse(text, core_names):
         group = "core" if sym in core_names else "libc"
         name = routine_name(sym, group)
         tot = sum(graph[sym][:2]) if sym in graph else self_s
-        r = routines.setdefault(name, {"symbols": [], "group": group, "dso": "", "self": 0.0, "total": 0.0,
-                                       "calls": None})
+        r = routines.setdefault(
+            name, {"symbols": [], "group": group, "dso": "", "self": 0.0, "total": 0.0, "calls": None}
+        )
         r["symbols"].append(sym)
         r["self"] += self_s
         r["total"] = max(r["total"], tot)

@@ -11,18 +11,58 @@ A profile is a plain dict (stored as JSON with the run, exported in the results 
 `self` and `total` are fractions of the instance's sampled time (the benchmark's own process,
 not the runner that starts it); time per operation is share x ns_per_op.
 """
+
 import re
 
 GROUPS = ("core", "libc", "kernel", "other")
 
 # Shared objects of the C library (and its loader and maths library) on Linux.
-_LIBC_DSO = re.compile(r"^(libc|libm|libpthread|librt|libdl|ld-linux[^/]*|ld-musl[^/]*|ld)([.-].*)?\.so([.\d]*)$"
-                       r"|^(libc|ld)-[\d.]+\.so$")
+_LIBC_DSO = re.compile(
+    r"^(libc|libm|libpthread|librt|libdl|ld-linux[^/]*|ld-musl[^/]*|ld)([.-].*)?\.so([.\d]*)$"
+    r"|^(libc|ld)-[\d.]+\.so$"
+)
 # Tags of the CPU-specific copies a libc selects at load time (ifuncs): __memmove_avx512_unaligned_erms.
-_ISA_TAGS = {"sse2", "ssse3", "sse4", "sse42", "avx", "avx2", "avx512", "evex", "evex512", "erms", "unaligned",
-             "aligned", "rtm", "generic", "asimd", "neon", "sve", "mops", "zva", "thunderx", "thunderx2",
-             "falkor", "kunpeng", "a64fx", "oryon1", "emag", "power7", "power8", "power9", "power10", "vsx",
-             "rvv", "ifunc", "ermsb", "fsrm", "nt", "chk", "base", "nocancel"}
+_ISA_TAGS = {
+    "sse2",
+    "ssse3",
+    "sse4",
+    "sse42",
+    "avx",
+    "avx2",
+    "avx512",
+    "evex",
+    "evex512",
+    "erms",
+    "unaligned",
+    "aligned",
+    "rtm",
+    "generic",
+    "asimd",
+    "neon",
+    "sve",
+    "mops",
+    "zva",
+    "thunderx",
+    "thunderx2",
+    "falkor",
+    "kunpeng",
+    "a64fx",
+    "oryon1",
+    "emag",
+    "power7",
+    "power8",
+    "power9",
+    "power10",
+    "vsx",
+    "rvv",
+    "ifunc",
+    "ermsb",
+    "fsrm",
+    "nt",
+    "chk",
+    "base",
+    "nocancel",
+}
 _CLONE_SUFFIX = re.compile(r"(\.(constprop|isra|part|cold|lto_priv|localalias)(\.\d+)?)+$")
 _USER = "tm_user_"
 
@@ -33,7 +73,7 @@ def routine_name(symbol, group):
     (.constprop.0, .isra.0, .part.0) are dropped."""
     s = _CLONE_SUFFIX.sub("", symbol)
     if s.startswith(_USER) and len(s) > len(_USER):
-        return s[len(_USER):]
+        return s[len(_USER) :]
     if group == "libc":
         m = re.fullmatch(r"_*([a-z][a-z0-9]*)_([a-z0-9_]+)", s)
         if m and any(t in _ISA_TAGS for t in m.group(2).split("_")):
@@ -49,8 +89,14 @@ def dso_group(dso, core_paths):
     base = dso.rsplit("/", 1)[-1]
     if dso in core_paths or base in {p.rsplit("/", 1)[-1] for p in core_paths}:
         return "core"
-    if dso.startswith("[kernel") or dso in ("[vdso]", "[vsyscall]") or dso.endswith(".ko") or \
-            dso.startswith("[") and dso.endswith("]") and dso not in ("[unknown]", "[anon]", "[heap]", "[stack]"):
+    if (
+        dso.startswith("[kernel")
+        or dso in ("[vdso]", "[vsyscall]")
+        or dso.endswith(".ko")
+        or dso.startswith("[")
+        and dso.endswith("]")
+        and dso not in ("[unknown]", "[anon]", "[heap]", "[stack]")
+    ):
         return "kernel"
     if _LIBC_DSO.match(base):
         return "libc"
@@ -77,11 +123,17 @@ def diff(a, b):
     rows = []
     for name in set(ra) | set(rb):
         x, y = ra.get(name), rb.get(name)
-        row = {"name": name,
-               "group_a": x["group"] if x else None, "group_b": y["group"] if y else None,
-               "symbols_a": x["symbols"] if x else [], "symbols_b": y["symbols"] if y else [],
-               "self_a": x["self"] if x else 0.0, "self_b": y["self"] if y else 0.0,
-               "total_a": x["total"] if x else 0.0, "total_b": y["total"] if y else 0.0}
+        row = {
+            "name": name,
+            "group_a": x["group"] if x else None,
+            "group_b": y["group"] if y else None,
+            "symbols_a": x["symbols"] if x else [],
+            "symbols_b": y["symbols"] if y else [],
+            "self_a": x["self"] if x else 0.0,
+            "self_b": y["self"] if y else 0.0,
+            "total_a": x["total"] if x else 0.0,
+            "total_b": y["total"] if y else 0.0,
+        }
         if nsa is not None and nsb is not None:
             row["ns_a"], row["ns_b"] = row["self_a"] * nsa, row["self_b"] * nsb
             row["dns"] = row["ns_b"] - row["ns_a"]

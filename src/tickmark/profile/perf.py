@@ -5,6 +5,7 @@ Only the samples of the benchmark instance's own process (and whatever it forks)
 the runner that starts it (its environment measurement, its record output) is left out, so a
 share is a share of the operation's time.
 """
+
 import os
 import re
 import shutil
@@ -57,14 +58,34 @@ def user_only_needed():
 
 
 def record_argv(data_path, user_only):
-    return [program(), "record", "-q", "-e", event(user_only), "-F", str(FREQ_HZ),
-            "--call-graph", f"dwarf,{STACK_BYTES}", "-o", data_path, "--"]
+    return [
+        program(),
+        "record",
+        "-q",
+        "-e",
+        event(user_only),
+        "-F",
+        str(FREQ_HZ),
+        "--call-graph",
+        f"dwarf,{STACK_BYTES}",
+        "-o",
+        data_path,
+        "--",
+    ]
 
 
 def script(data_path, symfs=None, timeout=120):
     """`perf script` text of a recording (call chains, task events)."""
-    argv = [program(), "script", "-i", data_path, "-F", "pid,tid,period,ip,sym,dso",
-            "--show-task-events", "--no-inline"]
+    argv = [
+        program(),
+        "script",
+        "-i",
+        data_path,
+        "-F",
+        "pid,tid,period,ip,sym,dso",
+        "--show-task-events",
+        "--no-inline",
+    ]
     if symfs:
         argv += ["--symfs", symfs]
     try:
@@ -148,8 +169,9 @@ def parse(text, core_paths):
                 name = f"[unknown in {os.path.basename(dso) or 'unknown'}]"
             else:
                 name = routine_name(sym, group)
-            r = routines.setdefault(name, {"symbols": [], "group": group, "dso": os.path.basename(dso),
-                                           "self": 0, "total": 0})
+            r = routines.setdefault(
+                name, {"symbols": [], "group": group, "dso": os.path.basename(dso), "self": 0, "total": 0}
+            )
             if sym not in r["symbols"] and sym != "[unknown]":
                 r["symbols"].append(sym)
             if depth == 0:

@@ -1,4 +1,5 @@
 """Terminal views of profiles: the ranked routine table of one profile, and the changes between two."""
+
 import sys
 
 from ..report import fmt_time
@@ -13,8 +14,10 @@ def header(prof):
     ns = prof.get("ns_per_op")
     per = f"{fmt_time(ns)} per {prof.get('unit') or 'op'}" if ns is not None else "no time per operation"
     src = f" ({prof['ns_source']})" if prof.get("ns_source") else ""
-    return (f"{prof['key']}: {prof['tool']} ({prof['event']}), {prof['hits']} samples over "
-            f"{prof['seconds']:.2f} s; {per}{src}")
+    return (
+        f"{prof['key']}: {prof['tool']} ({prof['event']}), {prof['hits']} samples over "
+        f"{prof['seconds']:.2f} s; {per}{src}"
+    )
 
 
 def show(prof, top=15, file=None):
@@ -22,9 +25,10 @@ def show(prof, top=15, file=None):
     unit = prof.get("unit") or "op"
     ns = prof.get("ns_per_op")
     shares = group_shares(prof)
-    lines = [header(prof),
-             "groups (self): " + "  ".join(f"{g} {_pct(shares[g])}" for g in GROUPS) +
-             f"; kernel {prof.get('kernel', '')}"]
+    lines = [
+        header(prof),
+        "groups (self): " + "  ".join(f"{g} {_pct(shares[g])}" for g in GROUPS) + f"; kernel {prof.get('kernel', '')}",
+    ]
     for n in prof.get("notes") or ():
         lines.append(f"note: {n}")
     rows = [["self", "total", f"per {unit}", "group", "routine"]]
@@ -32,12 +36,14 @@ def show(prof, top=15, file=None):
     for r in shown:
         syms = [s for s in r["symbols"] if s != r["name"]]
         name = r["name"] + (f" ({', '.join(syms[:2])})" if syms else "")
-        rows.append([_pct(r["self"]), _pct(r["total"]), fmt_time(r["self"] * ns) if ns is not None else "-",
-                     r["group"], name])
+        rows.append(
+            [_pct(r["self"]), _pct(r["total"]), fmt_time(r["self"] * ns) if ns is not None else "-", r["group"], name]
+        )
     w = [max(len(row[i]) for row in rows) for i in range(4)]
     for row in rows:
-        lines.append("  ".join(c.rjust(w[i]) if i < 3 else c.ljust(w[i]) for i, c in enumerate(row[:4]))
-                     + "  " + row[4])
+        lines.append(
+            "  ".join(c.rjust(w[i]) if i < 3 else c.ljust(w[i]) for i, c in enumerate(row[:4])) + "  " + row[4]
+        )
     more = sum(1 for r in prof["routines"] if r["self"] > 0) - len(shown)
     if more > 0:
         lines.append(f"({more} more routines with samples not shown)")
@@ -54,10 +60,14 @@ def show_diff(a, b, label_a, label_b, top=8, file=None):
         head += f": {fmt_time(nsa)} \u2192 {fmt_time(nsb)} per {unit} ({nsb / nsa:.2f}x)"
     lines = [head]
     if a["tool"] != b["tool"]:
-        lines.append(f"  note: different samplers (A {a['tool']}, B {b['tool']}): shares compare, "
-                     "their resolution differs")
-    rows = [r for r in diff(a, b) if abs(r["self_b"] - r["self_a"]) >= 0.001 or
-            (r.get("dns") is not None and abs(r["dns"]) > 0)]
+        lines.append(
+            f"  note: different samplers (A {a['tool']}, B {b['tool']}): shares compare, their resolution differs"
+        )
+    rows = [
+        r
+        for r in diff(a, b)
+        if abs(r["self_b"] - r["self_a"]) >= 0.001 or (r.get("dns") is not None and abs(r["dns"]) > 0)
+    ]
     for r in rows[:top]:
         lines.append("  " + describe(r, unit))
     if not rows:
