@@ -337,8 +337,10 @@ def test_old_store_gets_the_profiles_table(tmp_path):
     st = Store(str(path))
     rid = st.create_run(patterns=["x"])
     st.add_result(rid, key="x", bench="x")
-    st.add_profile(rid, "x", {"tool": "perf", "routines": []})
-    st.add_profile(rid, "x", {"tool": "gprof", "routines": []})  # replaces
+    with st.transaction():
+        st.add_profile(rid, "x", {"tool": "perf", "routines": []})
+    with st.transaction():
+        st.add_profile(rid, "x", {"tool": "gprof", "routines": []})  # replaces
     assert st.profiles(rid) == {"x": {"tool": "gprof", "routines": []}}
     st.delete_run(rid)
     assert st.count("profiles") == 0

@@ -120,7 +120,8 @@ def _profile(ctx, store, bench, params, tool, seconds, variant, name, run, top):
         prof_mod.attach_ns(prof, ns, f"median of run {run['name'] or run['id']}")
         if prof["tool"] == "gprof":
             prof["notes"].append("sampled on a -pg build of this run's variant")
-        store.add_profile(run["id"], key, prof)
+        with store.transaction():
+            store.add_profile(run["id"], key, prof)
         run_id = run["id"]
     else:
         prof_mod.attach_ns(prof, own_ns, "measured under the sampler")
