@@ -14,7 +14,6 @@ ROOT = Path(__file__).resolve().parent.parent
 # Files kept in `ruff format` style (paths relative to the repository root).
 FORMAT_CHECKED = [
     "tests/test_lint.py",
-<<<<<<< HEAD
     "src/tickmark/profile/__init__.py",
     "src/tickmark/profile/command.py",
     "src/tickmark/profile/gprof.py",
@@ -22,14 +21,12 @@ FORMAT_CHECKED = [
     "src/tickmark/profile/perf.py",
     "src/tickmark/profile/view.py",
     "tests/test_profile.py",
-=======
     "src/tickmark/store_sqlite.py",
     "src/tickmark/store_postgres.py",
     "tests/pgserver.py",
     "tests/test_store_shared.py",
     "src/tickmark/build.py",
     "tests/test_hostile.py",
->>>>>>> main
 ]
 
 
