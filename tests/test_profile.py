@@ -325,16 +325,16 @@ def test_bad_usage(env, cli):
     assert rc == 2 and "a profile takes one point" in err
 
 
-def test_old_store_gets_the_profiles_table(tmp_path):
+def test_store_keeps_profiles_and_adds_the_table_to_an_older_store(new_store):
+    """On both backends: the table is made in a store that predates it; a new profile of the same
+    instance replaces the old; deleting the run deletes its profiles."""
     from tickmark.store import Store
 
-    path = tmp_path / "old.db"
-    Store(str(path)).close()
-    db = sqlite3.connect(str(path))
-    db.execute("DROP TABLE profiles")
-    db.commit()
-    db.close()
-    st = Store(str(path))
+    target = new_store()
+    st = Store(target)
+    st._x("DROP TABLE profiles")  # a store written before profiles existed
+    st.close()
+    st = Store(target)
     rid = st.create_run(patterns=["x"])
     st.add_result(rid, key="x", bench="x")
     with st.transaction():
@@ -342,5 +342,7 @@ def test_old_store_gets_the_profiles_table(tmp_path):
     with st.transaction():
         st.add_profile(rid, "x", {"tool": "gprof", "routines": []})  # replaces
     assert st.profiles(rid) == {"x": {"tool": "gprof", "routines": []}}
+    assert st.count("profiles") == 1
     st.delete_run(rid)
     assert st.count("profiles") == 0
+    st.close()
