@@ -14,6 +14,10 @@ ROOT = Path(__file__).resolve().parent.parent
 # Files kept in `ruff format` style (paths relative to the repository root).
 FORMAT_CHECKED = [
     "tests/test_lint.py",
+    "src/tickmark/store_sqlite.py",
+    "src/tickmark/store_postgres.py",
+    "tests/pgserver.py",
+    "tests/test_store_shared.py",
 ]
 
 

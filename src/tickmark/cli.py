@@ -74,7 +74,8 @@ def check_patterns(argv, patterns):
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--store", "store_path", envvar="TICKMARK_STORE", type=click.Path(dir_okay=False),
-              help="SQLite result store (default: ~/.local/share/tickmark/results.db).")
+              help="Result store: an SQLite file (default: ~/.local/share/tickmark/results.db) "
+              "or a postgresql://USER@HOST/DB URL (a team's shared store).")
 @click.option("--core", envvar="TICKMARK_CORE", hidden=True,
               help="Use this prebuilt tickmark-core instead of building one.")
 @click.version_option(__version__, prog_name="tickmark")
