@@ -116,10 +116,10 @@ def test_stale_statistics_are_recomputed_on_read(tmp_path):
     for r in st.results(rid):
         if r["stats"]:
             st.update_result(r["id"], stats={k: {"value": -1.0, "flags": []} for k in r["stats"]})
-    raw = json.loads(st.db.execute("SELECT stats FROM results WHERE key = 'sys.fast'").fetchone()[0])
+    raw = json.loads(st.backend.execute("SELECT stats FROM results WHERE key = 'sys.fast'").fetchone()[0])
     assert raw[""]["value"] == -1.0
     again = {r["key"]: r["stats"] for r in st.results(rid)}
     assert again == fresh
-    raw = json.loads(st.db.execute("SELECT stats FROM results WHERE key = 'sys.fast'").fetchone()[0])
+    raw = json.loads(st.backend.execute("SELECT stats FROM results WHERE key = 'sys.fast'").fetchone()[0])
     assert raw == fresh["sys.fast"]  # written back
     st.close()

@@ -223,7 +223,7 @@ class Store:
             r["stats"] = new.to_dict()
             try:
                 self.update_result(r["id"], stats=r["stats"])
-            except (TickmarkError, sqlite3.DatabaseError):
+            except (TickmarkError, self.backend.DatabaseError):
                 pass  # a read-only store: the fresh statistics are used without being kept
 
     def add_samples(self, result_id, rnd, samples):
