@@ -25,6 +25,12 @@ FORMAT_CHECKED = [
     "src/tickmark/store_postgres.py",
     "tests/pgserver.py",
     "tests/test_store_shared.py",
+    "src/tickmark/clicommon.py",
+    "src/tickmark/targets/__init__.py",
+    "src/tickmark/targets/base.py",
+    "src/tickmark/targets/local.py",
+    "src/tickmark/targets/qemu_user.py",
+    "tests/test_targets.py",
     "src/tickmark/build.py",
     "tests/test_hostile.py",
 ]

@@ -17,8 +17,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import counters
+from . import counters, stats
 from .errors import TickmarkError
+from .stats import TASK_CLOCK, Stats
 
 MIN_SAMPLES = 9
 P_LIMIT = 0.01
@@ -96,44 +97,14 @@ def load(store, ref):
 
 
 # ---------------------------------------------------------------- statistics
-TASK_CLOCK = "task-clock"
-
-
 def metric_values(result, sub=""):
     """Per-sample values of one metric (ns/op, or MB/s for bandwidth) and their rounds.
     sub "task-clock": on-CPU time per operation from the task-clock counter (time the process
     was descheduled does not count, so it resolves CPU-bound differences on a busy machine)."""
     bpo = (result.get("meta") or {}).get("bytes_per_op", 0)
-    bandwidth = not sub and result.get("stat") == "max" and bpo > 0
-    vals, rounds = [], []
-    for s in result.get("samples") or []:
-        ops = s.get("ops")
-        if sub == TASK_CLOCK:
-            ops, x = s.get("ctr_ops"), (s.get("ctr") or {}).get("task_clock")
-        else:
-            x = s.get("ns") if not sub else (s.get("sub") or {}).get(sub)
-        if not ops or x is None or x <= 0:
-            continue
-        per_op = x / ops
-        vals.append(bpo * 1000.0 / per_op if bandwidth else per_op)
-        rounds.append(s.get("round", 1))
-    return np.asarray(vals, float), np.asarray(rounds), ("MB/s" if bandwidth else "ns/op")
-
-
-def determinism(vals, rounds):
-    """Largest distance of a round median from the overall median, in % (as stats.py)."""
-    med = float(np.median(vals))
-    if not med:
-        return None
-    return max(abs(float(np.median(vals[rounds == r])) - med) for r in np.unique(rounds)) / med * 100
-
-
-def _round_cv(vals, rounds):
-    meds = [np.median(vals[rounds == r]) for r in np.unique(rounds)]
-    if len(meds) < 2:
-        return None
-    m = np.mean(meds)
-    return float(np.std(meds, ddof=1) / m) if m else None
+    unit = stats.unit_for(result.get("stat"), bpo) if not sub else stats.NS_OP
+    vals, rounds = stats.metric_values(result.get("samples") or [], sub, bpo if unit == stats.MB_S else 0)
+    return vals, rounds, unit
 
 
 def boot_medians(vals, rounds, rng, n_boot=N_BOOT):
@@ -207,13 +178,13 @@ def compare_metric(a, ra, b, rb, higher_is_better=False, rng=None):
         return out
     ma, mb = float(np.median(a)), float(np.median(b))
     ratio = mb / ma if ma else float("nan")
-    cva, cvb = _round_cv(a, ra), _round_cv(b, rb)
+    cva, cvb = stats.round_cv(a, ra), stats.round_cv(b, rb)
     pooled = math.sqrt(((cva or 0) ** 2 + (cvb or 0) ** 2) / 2)
     band = max(MIN_BAND, BAND_ROUND_CV * pooled)
     rounds_a, rounds_b = len(np.unique(ra)), len(np.unique(rb))
     out.update(median_a=ma, median_b=mb, ratio=ratio, round_cv_a=cva, round_cv_b=cvb,
                rounds_a=rounds_a, rounds_b=rounds_b, band=band,
-               det_a=determinism(a, ra), det_b=determinism(b, rb))
+               det_a=stats.determinism(a, ra), det_b=stats.determinism(b, rb))
     if len(a) < 2 or len(b) < 2:
         out.update(verdict=FEW, note=f"n={len(a)}/{len(b)}, need {MIN_SAMPLES}+ per side")
         return out
@@ -253,7 +224,7 @@ def multiple(ratio, higher_is_better=False):
 
 # ---------------------------------------------------------------- one pair of runs
 def _metrics(result, other=None):
-    subs = [k for k in (result.get("stats") or {}) if k]
+    subs = list(Stats.of(result).subs)
     both = [r for r in (result, other) if r]
     if both and all(any("task_clock" in (s.get("ctr") or {}) for s in (r.get("samples") or [])[:1])
                     for r in both):
@@ -262,10 +233,8 @@ def _metrics(result, other=None):
 
 
 def _counters(result):
-    d = ((result.get("stats") or {}).get("") or {})
-    if "counters" in d or "counters_per_op" in d:
-        return dict(d.get("counters") or {}, per_op=d.get("counters_per_op") or {})
-    return counters.derived(result.get("samples") or [])
+    main = Stats.of(result).main
+    return (main and main.counter_figures()) or counters.derived(result.get("samples") or [])
 
 
 def on_cpu(result):
@@ -303,8 +272,7 @@ def compare_pair(A, B, seed=SEED):
             vb, rdb, _ = metric_values(rb, sub)
             row["unit"] = unit
             row.update(compare_metric(va, rda, vb, rdb, unit == "MB/s", rng))
-            flags = set(((ra.get("stats") or {}).get(sub) or {}).get("flags", [])) | \
-                set(((rb.get("stats") or {}).get(sub) or {}).get("flags", []))
+            flags = {f for r in (ra, rb) for f in getattr(Stats.of(r).get(sub), "flags", [])}
             row["unstable"] = "unstable" in flags if sub != TASK_CLOCK else bool(
                 row.get("round_cv_a") and row.get("round_cv_b") and
                 max(row["round_cv_a"], row["round_cv_b"]) >= 0.10)

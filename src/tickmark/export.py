@@ -5,6 +5,7 @@ import io
 import json
 
 from .errors import TickmarkError
+from .stats import Stats
 
 FORMAT = "tickmark-results"
 VERSION = 1
@@ -44,12 +45,11 @@ def to_csv(store, run):
     w.writerow(["run", "key", "benchmark", "params", "sub", "metric", "status", "reason", "unit_op",
                 "stat", "value_unit", *CSV_STATS, "flags"])
     for r in store.results(run["id"]):
-        subs = (r["stats"] or {}).items() or [("", None)]
-        for sub, d in subs:
-            d = d or {}
+        st = Stats.of(r)
+        for sub, d in st.items() if st else [("", None)]:
             w.writerow([run["id"], r["key"], r["bench"], json.dumps(r["params"], sort_keys=True), sub,
-                        r["metric"], r["status"], r["reason"], r["unit"], r["stat"], d.get("unit", ""),
-                        *[_csv(d.get(k)) for k in CSV_STATS], " ".join(d.get("flags", []))])
+                        r["metric"], r["status"], r["reason"], r["unit"], r["stat"], d.unit if d else "",
+                        *[_csv(getattr(d, k, None)) for k in CSV_STATS], " ".join(d.flags if d else [])])
     return out.getvalue()
 
 

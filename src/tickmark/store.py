@@ -219,8 +219,30 @@ class Store:
 
     def results(self, run_id):
         cols = ", ".join(RESULT_COLS)
-        return [_row(RESULT_COLS, r) for r in
+        rows = [_row(RESULT_COLS, r) for r in
                 self._x(f"SELECT {cols} FROM results WHERE run_id = ? ORDER BY id", (run_id,))]
+        self._refresh_stats(run_id, rows)
+        return rows
+
+    def _refresh_stats(self, run_id, rows):
+        """Statistics stored by another version of stats.py are recomputed from the raw samples
+        (and written back where the store is writable)."""
+        from . import stats
+
+        stale = [r for r in rows if not stats.is_current(r["stats"])]
+        if not stale:
+            return
+        run = self._x("SELECT hello, fingerprint FROM runs WHERE id = ?", (run_id,)).fetchone()
+        hello, fp = (json.loads(x or "{}") for x in run) if run else ({}, {})
+        hello, fp = (x if isinstance(x, dict) else {} for x in (hello, fp))
+        for r in stale:
+            new = stats.recompute(r, self.samples(r["id"]), self.hists(r["id"]),
+                                  cycles_method=hello.get("cycles", "none"), env_flags=fp.get("flags") or ())
+            r["stats"] = new.to_dict()
+            try:
+                self.update_result(r["id"], stats=r["stats"])
+            except (TickmarkError, self.backend.DatabaseError):
+                pass  # a read-only store: the fresh statistics are used without being kept
 
     def add_samples(self, result_id, rnd, samples):
         rows = []
