@@ -6,6 +6,7 @@ request, console message and exception, evaluate expressions, take a screenshot.
         b.evaluate("document.querySelectorAll('svg').length")
         png = b.screenshot()
 """
+
 import base64
 import json
 import os
@@ -29,11 +30,11 @@ def find_chromium():
 @dataclass
 class Page:
     url: str
-    requests: list = field(default_factory=list)     # every URL the page asked for
-    console: list = field(default_factory=list)      # (level, text)
+    requests: list = field(default_factory=list)  # every URL the page asked for
+    console: list = field(default_factory=list)  # (level, text)
     exceptions: list = field(default_factory=list)
-    dialogs: list = field(default_factory=list)      # alert()/confirm() texts
-    failed: list = field(default_factory=list)       # (url, error) of failed loads
+    dialogs: list = field(default_factory=list)  # alert()/confirm() texts
+    failed: list = field(default_factory=list)  # (url, error) of failed loads
 
 
 class Browser:
@@ -51,10 +52,22 @@ class Browser:
         if exe is None:
             raise RuntimeError("chromium not found")
         self.profile = tempfile.mkdtemp(prefix="tickmark-chromium-")
-        args = [exe, "--headless=new", "--remote-debugging-port=0", f"--user-data-dir={self.profile}",
-                "--no-first-run", "--no-default-browser-check", "--disable-gpu", "--disable-extensions",
-                "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                "--hide-scrollbars", f"--window-size={self.width},{self.height}", "about:blank"]
+        args = [
+            exe,
+            "--headless=new",
+            "--remote-debugging-port=0",
+            f"--user-data-dir={self.profile}",
+            "--no-first-run",
+            "--no-default-browser-check",
+            "--disable-gpu",
+            "--disable-extensions",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--hide-scrollbars",
+            f"--window-size={self.width},{self.height}",
+            "about:blank",
+        ]
         if os.geteuid() == 0:
             args.insert(1, "--no-sandbox")
         self.proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -73,12 +86,16 @@ class Browser:
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/json/list", timeout=10) as f:
             targets = json.load(f)
         page = next(t for t in targets if t.get("type") == "page")
-        self.ws = websocket.create_connection(page["webSocketDebuggerUrl"], timeout=self.timeout,
-                                              suppress_origin=True)
+        self.ws = websocket.create_connection(page["webSocketDebuggerUrl"], timeout=self.timeout, suppress_origin=True)
         for domain in ("Page", "Network", "Runtime", "Log"):
             self.call(f"{domain}.enable")
-        self.call("Emulation.setDeviceMetricsOverride", width=self.width, height=self.height,
-                  deviceScaleFactor=1, mobile=False)
+        self.call(
+            "Emulation.setDeviceMetricsOverride",
+            width=self.width,
+            height=self.height,
+            deviceScaleFactor=1,
+            mobile=False,
+        )
         return self
 
     def __exit__(self, *exc):
@@ -142,8 +159,9 @@ class Browser:
             elif m == "Network.loadingFailed":
                 page.failed.append((p.get("requestId"), p.get("errorText")))
             elif m == "Runtime.consoleAPICalled":
-                page.console.append((p.get("type"), " ".join(str(a.get("value", a.get("description", "")))
-                                                              for a in p.get("args", []))))
+                page.console.append(
+                    (p.get("type"), " ".join(str(a.get("value", a.get("description", ""))) for a in p.get("args", [])))
+                )
             elif m == "Log.entryAdded":
                 entry = p.get("entry", {})
                 page.console.append((entry.get("level"), entry.get("text", "")))
@@ -165,7 +183,8 @@ class Browser:
         params = {"format": "png"}
         if full_page:
             size = self.call("Page.getLayoutMetrics")["cssContentSize"]
-            params.update(captureBeyondViewport=True,
-                          clip={"x": 0, "y": 0, "width": size["width"], "height": min(size["height"], 16000),
-                                "scale": 1})
+            params.update(
+                captureBeyondViewport=True,
+                clip={"x": 0, "y": 0, "width": size["width"], "height": min(size["height"], 16000), "scale": 1},
+            )
         return base64.b64decode(self.call("Page.captureScreenshot", **params)["data"])

@@ -1,5 +1,6 @@
 """The report model (golden values from a synthetic store), its HTML/Markdown/JSON views, the HTML
 page in headless Chromium, and the terminal output at 80 columns and in a pipe."""
+
 import io
 import json
 import os
@@ -35,10 +36,15 @@ def test_model_golden(syn):
     # rows: name order, parameters in numeric order, sub-metrics after their headline
     keys = [(r["key"], r["metric"]) for r in run["rows"]]
     lat = [k for k, _ in keys if k.startswith("mem.lat_rand")]
-    assert lat[:3] == ["mem.lat_rand[size=4096,thp=0]", "mem.lat_rand[size=8192,thp=0]",
-                       "mem.lat_rand[size=16384,thp=0]"]
-    assert keys[keys.index(("sync.mutex", "")) + 1:keys.index(("sync.mutex", "")) + 3] == [
-        ("sync.mutex", "lock"), ("sync.mutex", "unlock")]
+    assert lat[:3] == [
+        "mem.lat_rand[size=4096,thp=0]",
+        "mem.lat_rand[size=8192,thp=0]",
+        "mem.lat_rand[size=16384,thp=0]",
+    ]
+    assert keys[keys.index(("sync.mutex", "")) + 1 : keys.index(("sync.mutex", "")) + 3] == [
+        ("sync.mutex", "lock"),
+        ("sync.mutex", "unlock"),
+    ]
     byk = {(r["key"], r["metric"]): r for r in run["rows"]}
     assert byk[("sys.skipper", "")]["status"] == "skip" and byk[("sys.skipper", "")]["reason"] == "needs a unicorn"
     assert byk[("sys.crasher", "")]["status"] == "crashed"
@@ -52,11 +58,18 @@ def test_model_golden(syn):
 
     s = run["series"]
     levels = s["latency"]["levels"]
-    assert [(lv["name"], lv["size"]) for lv in levels] == [("L1", 32768), ("L2", 1048576), ("L3", 16777216),
-                                                            ("memory", None)]
+    assert [(lv["name"], lv["size"]) for lv in levels] == [
+        ("L1", 32768),
+        ("L2", 1048576),
+        ("L3", 16777216),
+        ("memory", None),
+    ]
     assert levels[0]["latency_ns"] == pytest.approx(1.2 * 0.996, rel=1e-3)
-    assert s["latency"]["os_levels"] == [{"name": "L1", "size": 32768}, {"name": "L2", "size": 1048576},
-                                         {"name": "L3", "size": 16777216}]
+    assert s["latency"]["os_levels"] == [
+        {"name": "L1", "size": 32768},
+        {"name": "L2", "size": 1048576},
+        {"name": "L3", "size": 16777216},
+    ]
     assert len(s["latency"]["points_4k"]) == len(reportdata.LAT) and s["latency"]["points_huge"] == []
     ring = {ln["size_kib"]: ln["points"] for ln in s["ctx_ring"]}
     assert sorted(ring) == [0, 16] and [p[0] for p in ring[0]] == [2, 8, 32]
@@ -72,10 +85,21 @@ def test_model_golden(syn):
     assert nb["cpu.numsort"]["new"] == pytest.approx(1e9 / 2.0e6 / 118.73)
     assert s["nbench"]["linux_groups"]["INTEGER"] is not None
 
+    (prof,) = s["profiles"]
+    assert prof["key"] == "cpu.stringsort" and [r["name"] for r in prof["routines"]] == [
+        "stringsort_kernel",
+        "memmove",
+        "page_fault",
+    ]  # ranked by their own share; main has none
+    assert prof["routines"][1]["ns_per_op"] == pytest.approx(0.25 * 9.0e6)
+    assert dict(prof["groups"])["libc"] == pytest.approx(0.25)
+
     (c,) = m["compare"]
     assert (c["a"], c["b"]) == ("base", "slow")
-    assert {(d["field"], d["a"], d["b"]) for d in c["differences"]} == {("cflags", "-O2", "-Os"),
-                                                                        ("variant", "base", "slow")}
+    assert {(d["field"], d["a"], d["b"]) for d in c["differences"]} == {
+        ("cflags", "-O2", "-Os"),
+        ("variant", "base", "slow"),
+    }
     assert c["families"]["sys"]["geomean_time_ratio"] == pytest.approx(1.25, rel=1e-3)
     assert c["families"]["mem"]["geomean_time_ratio"] == pytest.approx(1.25, rel=1e-3)  # bandwidth inverted
     assert c["families"]["cpu"]["verdicts"] == {"slower": 10} and c["families"]["cpu"]["multiple"] == "1.25× slower"
@@ -128,6 +152,7 @@ def test_html_is_self_contained_and_escaped(tmp_path):
     assert not re.search(r'(src|href)\s*=\s*"(?!#)', page)
     assert "@import" not in page and not re.search(r"url\((?!#)", page)  # url(#id): inside the SVG
     assert page.count("<svg") >= 4 and "Content-Security-Policy" in page
+    assert '<h3 id="run-1-profiles">Profiles</h3>' in page and "stringsort_kernel" in page
 
 
 def _chromium_or_skip():
@@ -181,8 +206,12 @@ def test_html_in_headless_chromium(tmp_path):
             assert XSS_NAME in text and 'sys.param[name=&<>"]' in text
             assert b.evaluate("document.title").startswith("tickmark report: " + XSS_NAME)
             # the plots have a size on the page (rendered, not collapsed)
-            assert b.evaluate("Math.min(...[...document.querySelectorAll('svg.plot')]"
-                              ".map(s => s.getBoundingClientRect().height))") > 100
+            assert (
+                b.evaluate(
+                    "Math.min(...[...document.querySelectorAll('svg.plot')].map(s => s.getBoundingClientRect().height))"
+                )
+                > 100
+            )
             png = b.screenshot(full_page=False)
             assert png[:8] == b"\x89PNG\r\n\x1a\n"
             assert _non_white(png) > 0.02, f"{f.name}: the screenshot is (nearly) blank"
@@ -200,8 +229,15 @@ def test_show_at_80_columns_and_in_a_pipe(syn, cli, monkeypatch):
     rc, out, _ = cli("show", "base")
     assert rc == 0 and "\x1b[" not in out  # a pipe: no colour codes
     assert max(len(x) for x in _lines(out)) <= 80
-    for needle in ("sys.getppid", "50.0 ns/op", "sched.pipe_pingpong[cross=0]", "needs a unicorn", "crashed",
-                   "  lock", "p50 3.20 us"):
+    for needle in (
+        "sys.getppid",
+        "50.0 ns/op",
+        "sched.pipe_pingpong[cross=0]",
+        "needs a unicorn",
+        "crashed",
+        "  lock",
+        "p50 3.20 us",
+    ):
         assert needle in out, needle
     assert "on every result: virtualized" in out
     monkeypatch.setenv("COLUMNS", "200")
@@ -247,8 +283,7 @@ def test_preempted_said_once_in_the_header(tmp_path, cli, monkeypatch):
     from tickmark.store import Store
 
     st = Store(str(tmp_path / "p.db"))
-    rid = st.create_run(name="p", patterns=["*"], fingerprint=reportdata.FP, status="complete",
-                        notes={"rounds": 1})
+    rid = st.create_run(name="p", patterns=["*"], fingerprint=reportdata.FP, status="complete", notes={"rounds": 1})
     for i, moved in enumerate((False, False, True)):
         ss = reportdata.samples(100, rounds=1, per_round=12)
         hit = ss[:9] if moved else ss[:2]

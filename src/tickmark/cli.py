@@ -2,12 +2,13 @@
 import json
 import os
 import re
+import shutil
 import sys
 
 import click
 
 from . import __version__
-from .clicommon import check_patterns, hello_of, prepare_core, store_of, target_of, target_option
+from .clicommon import add_store_option, check_patterns, hello_of, prepare_core, store_of, target_of, target_option
 from .errors import TickmarkError
 from .suites import SUITES, patterns_for
 
@@ -277,6 +278,21 @@ def show(ctx, run_ref, with_counters):
         from . import counters
 
         counters.show(store, run_)
+    profiles = store.profiles(run_["id"])
+    if profiles:
+        import io
+        import textwrap
+
+        from .fmt import PIPE_WIDTH, width
+        from .profile import view
+
+        w = width() or shutil.get_terminal_size((PIPE_WIDTH, 24)).columns
+        for key in sorted(profiles):
+            buf = io.StringIO()
+            view.show(profiles[key], file=buf)
+            click.echo()
+            for line in buf.getvalue().splitlines():  # the terminal's width, as every table
+                click.echo(textwrap.fill(line, w, subsequent_indent="    ", drop_whitespace=False) if line else "")
 
 
 @cli.command()
@@ -386,7 +402,7 @@ def report_cmd(ctx, runs, output, fmt):
     if fmt is None:
         ext = os.path.splitext(output or "")[1].lower()
         fmt = {".md": "md", ".markdown": "md", ".json": "json"}.get(ext, "html")
-    store = _store(ctx)
+    store = store_of(ctx)
     text = views.RENDER[fmt](model.build(store, list(runs) or ["latest"]))
     if output:
         try:
@@ -400,24 +416,17 @@ def report_cmd(ctx, runs, output, fmt):
 
 
 from .memfnview import memfn_cmd  # noqa: E402
+from .profile.command import profile_cmd  # noqa: E402
 from .topology import topology_cmd  # noqa: E402
 
 cli.add_command(topology_cmd)
 cli.add_command(memfn_cmd)
+cli.add_command(profile_cmd)
 
 
-def _store_after_subcommand(ctx, param, value):
-    if value is not None:
-        ctx.find_root().obj["store_path"] = value
-        ctx.find_root().obj["store"] = None
-
-
-# `--store` is accepted after the subcommand too (tickmark run --store X); it wins over the one
-# before the subcommand, which wins over TICKMARK_STORE.
+# `--store` is accepted after the subcommand too (tickmark run --store X): every command gets it
 for _cmd in cli.commands.values():
-    _cmd.params.append(click.Option(["--store"], type=click.Path(dir_okay=False), expose_value=False,
-                                    callback=_store_after_subcommand, is_eager=True,
-                                    help="SQLite result store (also before the subcommand, or TICKMARK_STORE)."))
+    add_store_option(_cmd)
 
 
 def _error(msg, detail=""):

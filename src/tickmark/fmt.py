@@ -5,6 +5,7 @@ when it is set, else PIPE_WIDTH. Tables wrap their text columns (summaries, flag
 never cut a number: when the numbers alone do not fit, the line runs longer than the width.
 Colours only on a terminal (and never with NO_COLOR set).
 """
+
 import os
 import sys
 
@@ -58,16 +59,21 @@ def fmt_size(n):
     return f"{n}B"
 
 
+def _get(d, k):
+    return d.get(k) if isinstance(d, dict) else getattr(d, k, None)
+
+
 def fmt_value(d):
-    """The headline of one metric's statistics: MB/s for bandwidth, else time per operation."""
-    if d.get("unit") == "MB/s":
-        return f"{sig(d.get('value'))} MB/s"
-    return fmt_time(d.get("value")) + "/op"
+    """The headline of one metric's statistics (a stats.Summary or its stored dict): MB/s for
+    bandwidth, else time per operation."""
+    if _get(d, "unit") == "MB/s":
+        return f"{sig(_get(d, 'value'))} MB/s"
+    return fmt_time(_get(d, "value")) + "/op"
 
 
 def ci_pct(d):
     """Half-width of the 95 % CI of the median relative to the median, or None."""
-    lo, hi, med = d.get("ci95_lo"), d.get("ci95_hi"), d.get("median")
+    lo, hi, med = _get(d, "ci95_lo"), _get(d, "ci95_hi"), _get(d, "median")
     if lo is None or hi is None or not med:
         return None
     return (hi - lo) / 2 / med
@@ -105,9 +111,16 @@ def console(file=None, stderr=False):
     if file is None:
         file = sys.stderr if stderr else sys.stdout
     plain = is_plain(file)
-    return Console(file=file, force_terminal=not plain, width=width(file), highlight=False,
-                   soft_wrap=False, no_color=plain or bool(os.environ.get("NO_COLOR")),
-                   emoji=False, markup=False)
+    return Console(
+        file=file,
+        force_terminal=not plain,
+        width=width(file),
+        highlight=False,
+        soft_wrap=False,
+        no_color=plain or bool(os.environ.get("NO_COLOR")),
+        emoji=False,
+        markup=False,
+    )
 
 
 def fit_table(con, table):

@@ -9,10 +9,12 @@ plain JSON-ready data, and rendered by every view (terminal `show`, Markdown, HT
 
 Nothing here formats for a medium beyond short texts shared by all views (value_text etc.).
 """
+
 import math
 import time
 
 from . import fmt
+from .stats import Stats
 
 FORMAT = "tickmark-report"
 VERSION = 1
@@ -23,17 +25,16 @@ FLAG_MEANINGS = {
     "noisy": "rounds disagree (CV of the round medians above 3 %)",
     "outliers": "some samples lie far from the median (more than 14.8 MADs, or 50 %)",
     "preempted": "samples hit by a context switch or a CPU migration even after one retake moved "
-                 "the result (outside the clean samples' 95 % CI)",
+    "the result (outside the clean samples' 95 % CI)",
     "few-samples": "fewer than 9 samples: the CI is wide or uncovered",
     "multiplexed": "the kernel time-shared the hardware counters: counts are scaled estimates",
     "virtualized": "the run was in a virtual machine or container: a neighbour can steal time, "
-                   "and the timer and counters may be emulated",
+    "and the timer and counters may be emulated",
     "freq-scaling": "the CPU frequency may change during the run (governor not 'performance', or "
-                    "turbo boost on): times can drift between samples",
+    "turbo boost on): times can drift between samples",
     "kernel-excluded": "the hardware counters count user space only (perf_event_paranoid), so "
-                       "cycles miss the time spent in the kernel",
-    "emulated": "the core ran under an emulator: times are the emulator's, not the target "
-                "processor's",
+    "cycles miss the time spent in the kernel",
+    "emulated": "the core ran under an emulator: times are the emulator's, not the target processor's",
 }
 
 IMPL_NAMES = {0: "libc", 1: "ref", 2: "word", 3: "user"}
@@ -42,8 +43,7 @@ IMPL_NAMES = {0: "libc", 1: "ref", 2: "word", 3: "user"}
 def build(store, refs=("latest",), with_compare=True):
     """The model of the runs `refs` (ids, names or 'latest') from `store`."""
     runs = [store.run(r) for r in (refs or ("latest",))]
-    model = {"format": FORMAT, "version": VERSION,
-             "runs": [run_model(store, run) for run in runs], "compare": []}
+    model = {"format": FORMAT, "version": VERSION, "runs": [run_model(store, run) for run in runs], "compare": []}
     if with_compare and len(runs) >= 2:
         model["compare"] = compare_model(store, [str(r["id"]) for r in runs])
     return model
@@ -61,15 +61,21 @@ def run_model(store, run, with_series=True):
     rows = result_rows(results, env)
     used = sorted({f for r in rows for f in r["flags"]})
     return {
-        "id": run["id"], "name": run.get("name"), "label": run_label(run),
+        "id": run["id"],
+        "name": run.get("name"),
+        "label": run_label(run),
         "started": time.strftime("%Y-%m-%d %H:%M", time.localtime(run["started"])),
-        "status": run["status"], "suite": run.get("suite"), "patterns": run.get("patterns") or [],
-        "rounds": notes.get("rounds"), "incomplete": incomplete_text(run, len(results)),
+        "status": run["status"],
+        "suite": run.get("suite"),
+        "patterns": run.get("patterns") or [],
+        "rounds": notes.get("rounds"),
+        "incomplete": incomplete_text(run, len(results)),
         "machine": machine(fp, run.get("hello") or {}),
         "env_flags": [{"flag": f, "meaning": FLAG_MEANINGS.get(f, "")} for f in env],
         "flag_meanings": {f: FLAG_MEANINGS.get(f, "") for f in used},
         "preemption": preemption_note(results),
-        "problems": list(notes.get("problems") or []), "malformed": notes.get("malformed") or 0,
+        "problems": list(notes.get("problems") or []),
+        "malformed": notes.get("malformed") or 0,
         "rows": rows,
         "families": families(rows),
         "series": series(store, run, results) if with_series else {},
@@ -97,6 +103,7 @@ def incomplete_text(run, n_results):
 
 def machine(fp, hello):
     """The fingerprint essentials as (what, value) pairs, in words."""
+
     def j(*xs):
         return " ".join(str(x) for x in xs if x not in (None, "")) or "unknown"
 
@@ -106,14 +113,22 @@ def machine(fp, hello):
     if fp.get("timer_overhead_ps"):
         timer += f", read costs {fp['timer_overhead_ps'] / 1000:.1f} ns"
     cyc = fp.get("cycles_method") or "none"
-    cyc_words = {"perf": "hardware cycle counter (perf)", "pmu": "hardware cycle counter (PMU registers)",
-                 "calibrated-freq": "time x a core frequency calibrated from a dependent-add chain "
-                                    "(no cycle counter reachable)",
-                 "none": "not available"}.get(cyc, cyc)
+    cyc_words = {
+        "perf": "hardware cycle counter (perf)",
+        "pmu": "hardware cycle counter (PMU registers)",
+        "calibrated-freq": "time x a core frequency calibrated from a dependent-add chain (no cycle counter reachable)",
+        "none": "not available",
+    }.get(cyc, cyc)
     if cyc == "calibrated-freq" and fp.get("fcore_khz"):
         cyc_words += f", {fp['fcore_khz'] / 1e6:.2f} GHz"
-    caches = ", ".join(f"L{c.get('level')} {c.get('type', '').lower()} {c.get('size')}".replace("  ", " ")
-                       for c in fp.get("caches") or [] if c.get("size")) or "not reported"
+    caches = (
+        ", ".join(
+            f"L{c.get('level')} {c.get('type', '').lower()} {c.get('size')}".replace("  ", " ")
+            for c in fp.get("caches") or []
+            if c.get("size")
+        )
+        or "not reported"
+    )
     out = [
         ("CPU", j(fp.get("cpu_model"), f"({fp.get('arch')}, {fp.get('cpus_online')} CPUs)")),
         ("caches (OS)", caches),
@@ -139,17 +154,21 @@ def preemption_note(results):
     """One sentence on preemption for the run header (None when no sample was preempted)."""
     hit = moved = 0
     for r in results:
-        d = (r.get("stats") or {}).get("") or {}
-        n = d.get("preempted_samples")
-        if n is None:  # stored before this count existed: the flag is all there is
-            n = 1 if "preempted" in d.get("flags", []) else 0
+        d = Stats.of(r).main
+        if d is None:
+            continue
+        n = d.preempted_samples
+        if n is None:  # statistics without this count: the flag is all there is
+            n = 1 if "preempted" in d.flags else 0
         if n:
             hit += 1
-            moved += "preempted" in d.get("flags", [])
+            moved += "preempted" in d.flags
     if not hit:
         return None
-    return (f"{hit} of {len(results)} results had samples preempted even after a retake; "
-            f"it moved the result in {moved} (flagged 'preempted')")
+    return (
+        f"{hit} of {len(results)} results had samples preempted even after a retake; "
+        f"it moved the result in {moved} (flagged 'preempted')"
+    )
 
 
 def _num(x):
@@ -159,19 +178,34 @@ def _num(x):
 
 
 def _metric_row(r, sub, d, env):
-    ci = fmt.ci_pct(d)
+    """One table row of a metric (d: a stats.Summary)."""
     return {
-        "key": r["key"], "bench": r["bench"], "family": r["bench"].split(".", 1)[0],
-        "params": r.get("params") or {}, "metric": sub, "status": "ok", "reason": "",
-        "unit": d.get("unit", "ns/op"), "stat": r.get("stat"), "value": _num(d.get("value")),
-        "value_text": fmt.fmt_value(d), "ns_per_op": _num(d.get("ns_per_op")),
-        "cycles_per_op": _num(d.get("cycles_per_op")), "cycles_method": d.get("cycles_method"),
-        "ops_per_s": _num(d.get("ops_per_s")), "median": _num(d.get("median")),
-        "ci95_lo": _num(d.get("ci95_lo")), "ci95_hi": _num(d.get("ci95_hi")), "ci_pct": _num(ci),
-        "rcv": _num(d.get("rcv")), "round_cv": _num(d.get("round_cv")),
-        "determinism": _num(d.get("determinism")), "n": d.get("n"), "rounds": d.get("rounds"),
-        "flags": [f for f in d.get("flags", []) if f not in env],
-        "hist": d.get("hist") if not sub else None,
+        "key": r["key"],
+        "bench": r["bench"],
+        "family": r["bench"].split(".", 1)[0],
+        "params": r.get("params") or {},
+        "metric": sub,
+        "status": "ok",
+        "reason": "",
+        "unit": d.unit,
+        "stat": r.get("stat"),
+        "value": _num(d.value),
+        "value_text": fmt.fmt_value(d),
+        "ns_per_op": _num(d.ns_per_op),
+        "cycles_per_op": _num(d.cycles_per_op),
+        "cycles_method": d.cycles_method,
+        "ops_per_s": _num(d.ops_per_s),
+        "median": _num(d.median),
+        "ci95_lo": _num(d.ci95_lo),
+        "ci95_hi": _num(d.ci95_hi),
+        "ci_pct": _num(d.ci_rel),
+        "rcv": _num(d.rcv),
+        "round_cv": _num(d.round_cv),
+        "determinism": _num(d.determinism),
+        "n": d.n,
+        "rounds": d.rounds,
+        "flags": [f for f in d.flags if f not in env],
+        "hist": d.hist if not sub else None,
     }
 
 
@@ -181,24 +215,37 @@ def result_rows(results, env=()):
     keep their status and reason."""
     rows = []
     for r in sorted(results, key=_order):
-        st = r.get("stats") or {}
-        main = st.get("")
+        st = Stats.of(r)
+        main = st.main
         if r["status"] != "ok" or not main:
-            rows.append({"key": r["key"], "bench": r["bench"], "family": r["bench"].split(".", 1)[0],
-                         "params": r.get("params") or {}, "metric": "",
-                         "status": r["status"] if r["status"] != "ok" else "no data",
-                         "reason": r.get("reason") or "", "flags": [], "hist": None})
+            rows.append(
+                {
+                    "key": r["key"],
+                    "bench": r["bench"],
+                    "family": r["bench"].split(".", 1)[0],
+                    "params": r.get("params") or {},
+                    "metric": "",
+                    "status": r["status"] if r["status"] != "ok" else "no data",
+                    "reason": r.get("reason") or "",
+                    "flags": [],
+                    "hist": None,
+                }
+            )
             continue
         rows.append(_metric_row(r, "", main, env))
-        for sub, d in st.items():
-            if sub:
-                rows.append(_metric_row(r, sub, d, env))
+        for sub, d in st.subs.items():
+            rows.append(_metric_row(r, sub, d, env))
     return rows
 
 
 def _order(r):
-    return (r["bench"], [(k, (0, v, "") if isinstance(v, (int, float)) else (1, 0, str(v)))
-                         for k, v in sorted((r.get("params") or {}).items())])
+    return (
+        r["bench"],
+        [
+            (k, (0, v, "") if isinstance(v, (int, float)) else (1, 0, str(v)))
+            for k, v in sorted((r.get("params") or {}).items())
+        ],
+    )
 
 
 def families(rows):
@@ -207,8 +254,7 @@ def families(rows):
     for r in rows:
         if r["metric"]:
             continue
-        f = out.setdefault(r["family"], {"family": r["family"], "n": 0, "ok": 0, "flagged": 0,
-                                         "max_determinism": None})
+        f = out.setdefault(r["family"], {"family": r["family"], "n": 0, "ok": 0, "flagged": 0, "max_determinism": None})
         f["n"] += 1
         if r["status"] == "ok":
             f["ok"] += 1
@@ -221,9 +267,12 @@ def families(rows):
 
 # ---------------------------------------------------------------- series for the plots
 def _ok(results, pred):
+    """(result, headline Summary) of the results that are ok and match pred."""
     for r in results:
-        main = (r.get("stats") or {}).get("")
-        if r["status"] == "ok" and main and pred(r):
+        if r["status"] != "ok" or not pred(r):
+            continue
+        main = Stats.of(r).main
+        if main is not None:
             yield r, main
 
 
@@ -280,15 +329,27 @@ def latency_series(run, results):
         return None
     fp = run.get("fingerprint") or {}
     det = topology.analyse(results, fp.get("fcore_khz") or 0)
-    levels = [{"name": lv["name"], "size": lv.get("size"), "latency_ns": lv.get("latency_ns"),
-               "at_size": lv.get("at_size"), "confidence": lv.get("confidence"),
-               "latency_cycles": lv.get("latency_cycles")} for lv in det.get("levels", [])]
+    levels = [
+        {
+            "name": lv["name"],
+            "size": lv.get("size"),
+            "latency_ns": lv.get("latency_ns"),
+            "at_size": lv.get("at_size"),
+            "confidence": lv.get("confidence"),
+            "latency_cycles": lv.get("latency_cycles"),
+        }
+        for lv in det.get("levels", [])
+    ]
     line = det.get("line_size") or {}
     tlb = det.get("tlb_reach") or {}
-    return {"points_4k": [list(p) for p in det["points"]["lat_4k"]],
-            "points_huge": [list(p) for p in det["points"]["lat_huge"]],
-            "levels": levels, "os_levels": os_levels(fp),
-            "line_size": line.get("bytes"), "tlb_reach": tlb.get("bytes")}
+    return {
+        "points_4k": [list(p) for p in det["points"]["lat_4k"]],
+        "points_huge": [list(p) for p in det["points"]["lat_huge"]],
+        "levels": levels,
+        "os_levels": os_levels(fp),
+        "line_size": line.get("bytes"),
+        "tlb_reach": tlb.get("bytes"),
+    }
 
 
 def ctx_ring_series(results):
@@ -298,24 +359,33 @@ def ctx_ring_series(results):
         p = r.get("params") or {}
         if "procs" not in p:
             continue
-        lines.setdefault(p.get("size", 0), []).append(
-            [p["procs"], d.get("value"), d.get("ci95_lo"), d.get("ci95_hi")])
+        lines.setdefault(p.get("size", 0), []).append([p["procs"], d.value, d.ci95_lo, d.ci95_hi])
     return [{"size_kib": s, "points": sorted(pts)} for s, pts in sorted(lines.items())]
 
 
 def hist_series(store, results):
     """Event-latency histograms (timer.cyclic*, ping-pongs): merged buckets and percentiles."""
     out = []
-    has_hist = [r for r in results if ((r.get("stats") or {}).get("") or {}).get("hist")]
-    for r, d in _ok(sorted(has_hist, key=_order), lambda r: True):
+    for r, d in _ok(sorted(results, key=_order), lambda r: True):
+        if not d.hist:
+            continue
         counts = {}
         for h in store.hists(r["id"]):
             for lower, count in h.get("buckets", []):
                 counts[lower] = counts.get(lower, 0) + count
-        h = d["hist"]
-        out.append({"key": r["key"], "buckets": [[b, counts[b]] for b in sorted(counts)],
-                    "count": h.get("count"), "min": h.get("min"), "p50": h.get("p50"),
-                    "p99": h.get("p99"), "p99.9": h.get("p99.9"), "max": h.get("max")})
+        h = d.hist
+        out.append(
+            {
+                "key": r["key"],
+                "buckets": [[b, counts[b]] for b in sorted(counts)],
+                "count": h.get("count"),
+                "min": h.get("min"),
+                "p50": h.get("p50"),
+                "p99": h.get("p99"),
+                "p99.9": h.get("p99.9"),
+                "max": h.get("max"),
+            }
+        )
     return out
 
 
@@ -328,10 +398,9 @@ def bandwidth_series(results):
     mem = {}
     for r, d in _ok(results, lambda r: r["bench"].startswith("mem.bw_")):
         size = (r.get("params") or {}).get("size")
-        if size and d.get("unit") == "MB/s":
-            mem.setdefault(r["bench"].split("_", 1)[1], []).append([size, d["value"]])
-    out = [{"group": "mem.bw", "routine": k, "impl": None, "points": sorted(v)}
-           for k, v in sorted(mem.items())]
+        if size and d.is_bandwidth:
+            mem.setdefault(r["bench"].split("_", 1)[1], []).append([size, d.value])
+    out = [{"group": "mem.bw", "routine": k, "impl": None, "points": sorted(v)} for k, v in sorted(mem.items())]
     rows, failures = table_rows(results)
     lines = {}
     for routine, size, ns, _, _ in rows:
@@ -339,10 +408,18 @@ def bandwidth_series(results):
             if size and t:
                 lines.setdefault((routine, impl), []).append([size, size * 1000.0 / t])
     order = list(IMPL_NAMES.values())
-    for (routine, impl), pts in sorted(lines.items(), key=lambda kv: (kv[0][0], order.index(kv[0][1])
-                                                                       if kv[0][1] in order else 9)):
-        out.append({"group": f"memfn.{routine}", "routine": routine, "impl": impl,
-                    "points": sorted(pts), "failed": failures.get((routine, impl))})
+    for (routine, impl), pts in sorted(
+        lines.items(), key=lambda kv: (kv[0][0], order.index(kv[0][1]) if kv[0][1] in order else 9)
+    ):
+        out.append(
+            {
+                "group": f"memfn.{routine}",
+                "routine": routine,
+                "impl": impl,
+                "points": sorted(pts),
+                "failed": failures.get((routine, impl)),
+            }
+        )
     return out
 
 
@@ -353,21 +430,57 @@ def nbench_series(store, results):
     if not mine:
         return None
     rows, (orig, linux) = nbench.summarize(mine, lambda r: store.samples(r["id"]))
-    return {"rows": [{k: row.get(k) for k in ("name", "label", "status", "reason", "rate", "old",
-                                              "new", "ci", "n", "basis", "certain")} for row in rows],
-            "original_groups": orig, "linux_groups": linux}
+    return {
+        "rows": [
+            {
+                k: row.get(k)
+                for k in ("name", "label", "status", "reason", "rate", "old", "new", "ci", "n", "basis", "certain")
+            }
+            for row in rows
+        ],
+        "original_groups": orig,
+        "linux_groups": linux,
+    }
 
 
-def profile_series(store, run):
-    """Stored profiles (hot functions per benchmark), where the store keeps them."""
+def profile_series(store, run, top=15):
+    """Stored profiles (tickmark run --profile): per benchmark, its routines ranked by their own
+    share of the sampled time, with the time per operation that share stands for."""
+    from .profile.model import GROUPS, group_shares
+
     get = getattr(store, "profiles", None)
-    if get is None:
-        return None
-    try:
-        profs = get(run["id"])
-    except Exception:  # a store without the table
-        return None
-    return profs or None
+    profs = get(run["id"]) if get else {}
+    out = []
+    for key in sorted(profs or {}):
+        p = profs[key]
+        ns = p.get("ns_per_op")
+        ranked = sorted((r for r in p.get("routines") or [] if r.get("self", 0) > 0), key=lambda r: -r["self"])
+        shares = group_shares(p)
+        out.append(
+            {
+                "key": key,
+                "tool": p.get("tool"),
+                "event": p.get("event"),
+                "hits": p.get("hits"),
+                "ns_per_op": ns,
+                "unit": p.get("unit") or "op",
+                "kernel": p.get("kernel"),
+                "notes": list(p.get("notes") or []),
+                "groups": [[g, shares.get(g, 0.0)] for g in GROUPS],
+                "routines": [
+                    {
+                        "name": r["name"],
+                        "group": r.get("group"),
+                        "self": r["self"],
+                        "total": r.get("total"),
+                        "ns_per_op": r["self"] * ns if ns is not None else None,
+                    }
+                    for r in ranked[:top]
+                ],
+                "more": max(0, len(ranked) - top),
+            }
+        )
+    return out or None
 
 
 # ---------------------------------------------------------------- comparison
@@ -381,8 +494,21 @@ def _key_order(key):
     return (bench, params)
 
 
-ROW_KEYS = ("metric", "unit", "median_a", "median_b", "ratio", "ci", "p", "verdict", "multiple",
-            "det_a", "det_b", "rounds_needed", "note")
+ROW_KEYS = (
+    "metric",
+    "unit",
+    "median_a",
+    "median_b",
+    "ratio",
+    "ci",
+    "p",
+    "verdict",
+    "multiple",
+    "det_a",
+    "det_b",
+    "rounds_needed",
+    "note",
+)
 
 
 def compare_model(store, refs):

@@ -5,6 +5,7 @@ markup of one figure, without the XML prolog, ready to be placed in an HTML page
 Speed: a report of two full runs is drawn in a few seconds because every figure has one or few
 axes, fixed margins (no layout engine) and tick positions computed here (matplotlib's automatic
 log locators and minor ticks cost most of the drawing time)."""
+
 import io
 import math
 import re
@@ -18,9 +19,9 @@ from matplotlib.ticker import FixedLocator, FuncFormatter, NullLocator  # noqa: 
 from .fmt import fmt_size, fmt_time  # noqa: E402
 
 RC = {
-    "svg.fonttype": "none",        # <text> elements instead of glyph paths: much smaller
-    "svg.hashsalt": "tickmark",    # stable element ids: the same data gives the same file
-    "text.parse_math": False,      # a '$' in a run name is text, not TeX
+    "svg.fonttype": "none",  # <text> elements instead of glyph paths: much smaller
+    "svg.hashsalt": "tickmark",  # stable element ids: the same data gives the same file
+    "text.parse_math": False,  # a '$' in a run name is text, not TeX
     "font.family": "sans-serif",
     "font.size": 8.5,
     "axes.titlesize": 9.5,
@@ -40,8 +41,7 @@ _PROLOG = re.compile(r"^.*?(?=<svg)", re.S)
 def _fig(w, h, left=0.8, right=0.25, top=0.35, bottom=0.55):
     """A figure of w x h inches with fixed margins (inches)."""
     fig = Figure(figsize=(w, h))
-    fig.subplots_adjust(left=left / w, right=1 - right / w, top=1 - top / h, bottom=bottom / h,
-                        wspace=0.3, hspace=0.55)
+    fig.subplots_adjust(left=left / w, right=1 - right / w, top=1 - top / h, bottom=bottom / h, wspace=0.3, hspace=0.55)
     return fig
 
 
@@ -63,7 +63,7 @@ def log_ticks(lo, hi, base=10, most=8):
     if not lo or not hi or lo <= 0 or hi <= 0:
         return [1]
     a, b = math.floor(math.log(lo, base) + 1e-9), math.ceil(math.log(hi, base) - 1e-9)
-    ticks = [base ** k for k in range(a, max(b, a + 1) + 1)]
+    ticks = [base**k for k in range(a, max(b, a + 1) + 1)]
     step = max(1, math.ceil(len(ticks) / most))
     return ticks[::step]
 
@@ -76,8 +76,9 @@ def _log_axis(ax, which, lo, hi, base, fmt):
     axis.set_minor_locator(NullLocator())
     axis.set_major_formatter(FuncFormatter(lambda v, _: fmt(v)))
     pad = 1.15
-    (ax.set_xlim if which == "x" else ax.set_ylim)(min(lo, ticks[0]) / pad if lo > 0 else None,
-                                                   max(hi, ticks[-1]) * pad)
+    (ax.set_xlim if which == "x" else ax.set_ylim)(
+        min(lo, ticks[0]) / pad if lo > 0 else None, max(hi, ticks[-1]) * pad
+    )
 
 
 def _size(v):
@@ -99,8 +100,10 @@ def latency(lat, title):
         fig = _fig(7.5, 3.8, top=0.4)
         ax = fig.add_subplot()
         xs, ys = [], []
-        for pts, label, c in ((lat["points_4k"], "4 KiB pages", COLORS[0]),
-                              (lat["points_huge"], "huge pages", COLORS[4])):
+        for pts, label, c in (
+            (lat["points_4k"], "4 KiB pages", COLORS[0]),
+            (lat["points_huge"], "huge pages", COLORS[4]),
+        ):
             if pts:
                 ax.plot([p[0] for p in pts], [p[1] for p in pts], "o-", ms=3, lw=1.2, color=c, label=label)
                 xs += [p[0] for p in pts]
@@ -113,14 +116,30 @@ def latency(lat, title):
         for lv in lat["levels"]:
             if lv.get("size"):
                 ax.axvline(lv["size"], color=COLORS[1], lw=1.2, ls="--")
-                ax.text(lv["size"], top, f"{lv['name']} {fmt_size(lv['size'])} ", color=COLORS[1],
-                        rotation=90, va="top", ha="right", fontsize=7.5)
+                ax.text(
+                    lv["size"],
+                    top,
+                    f"{lv['name']} {fmt_size(lv['size'])} ",
+                    color=COLORS[1],
+                    rotation=90,
+                    va="top",
+                    ha="right",
+                    fontsize=7.5,
+                )
             if lv.get("latency_ns") and lv.get("at_size"):
                 ax.plot([lv["at_size"]], [lv["latency_ns"]], "s", ms=7, mfc="none", mec=COLORS[1], mew=1.2)
         for lv in lat["os_levels"]:
             ax.axvline(lv["size"], color=COLORS[2], lw=1.2, ls=":")
-            ax.text(lv["size"], top, f" OS {lv['name']} {fmt_size(lv['size'])}", color=COLORS[2],
-                    rotation=90, va="top", ha="left", fontsize=7.5)
+            ax.text(
+                lv["size"],
+                top,
+                f" OS {lv['name']} {fmt_size(lv['size'])}",
+                color=COLORS[2],
+                rotation=90,
+                va="top",
+                ha="left",
+                fontsize=7.5,
+            )
         ax.plot([], [], "--", color=COLORS[1], label="detected level (square: latency read there)")
         ax.plot([], [], ":", color=COLORS[2], label="level the OS reports")
         ax.legend(loc="lower right")
@@ -141,10 +160,21 @@ def ctx_ring(lines, title):
             x = [p[0] for p in pts]
             y = [p[1] for p in pts]
             xs += x
-            err = [[max(0, p[1] - (p[2] if p[2] is not None else p[1])) for p in pts],
-                   [max(0, (p[3] if p[3] is not None else p[1]) - p[1]) for p in pts]]
-            ax.errorbar(x, y, yerr=err, fmt="o-", ms=3, lw=1.2, capsize=2, color=COLORS[i % len(COLORS)],
-                        label=f"{ln['size_kib']} KiB per process")
+            err = [
+                [max(0, p[1] - (p[2] if p[2] is not None else p[1])) for p in pts],
+                [max(0, (p[3] if p[3] is not None else p[1]) - p[1]) for p in pts],
+            ]
+            ax.errorbar(
+                x,
+                y,
+                yerr=err,
+                fmt="o-",
+                ms=3,
+                lw=1.2,
+                capsize=2,
+                color=COLORS[i % len(COLORS)],
+                label=f"{ln['size_kib']} KiB per process",
+            )
         _log_axis(ax, "x", *_range(xs), 2, _num)
         ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: fmt_time(v)))
         ax.set_ylim(bottom=0)
@@ -170,8 +200,15 @@ def bandwidth(groups, title):
             for i, g in enumerate(x for x in groups if x["group"] == name):
                 pts = g["points"]
                 label = (g["impl"] or g["routine"]) + (" (failed)" if g.get("failed") else "")
-                ax.plot([p[0] for p in pts], [p[1] for p in pts], "o-", ms=3, lw=1.2,
-                        color=COLORS[i % len(COLORS)], label=label)
+                ax.plot(
+                    [p[0] for p in pts],
+                    [p[1] for p in pts],
+                    "o-",
+                    ms=3,
+                    lw=1.2,
+                    color=COLORS[i % len(COLORS)],
+                    label=label,
+                )
                 xs += [p[0] for p in pts]
                 ys += [p[1] for p in pts]
             _log_axis(ax, "x", *_range(xs), 2, _size)
@@ -192,10 +229,20 @@ def nbench(nb, title):
         fig = _fig(7, 0.32 * len(rows) + 1.6, left=1.5, bottom=0.95)
         ax = fig.add_subplot()
         y = list(range(len(rows)))
-        ax.barh([v - 0.2 for v in y], [r["new"] for r in rows], height=0.4, color=COLORS[0],
-                label="new index (AMD K6/233 = 1)")
-        ax.barh([v + 0.2 for v in y], [r["old"] for r in rows], height=0.4, color=COLORS[4],
-                label="original index (Pentium 90 = 1)")
+        ax.barh(
+            [v - 0.2 for v in y],
+            [r["new"] for r in rows],
+            height=0.4,
+            color=COLORS[0],
+            label="new index (AMD K6/233 = 1)",
+        )
+        ax.barh(
+            [v + 0.2 for v in y],
+            [r["old"] for r in rows],
+            height=0.4,
+            color=COLORS[4],
+            label="original index (Pentium 90 = 1)",
+        )
         ax.set_yticks(y, [r["label"] for r in rows])
         ax.set_ylim(len(rows) - 0.5, -0.5)
         vals = [r["new"] for r in rows] + [r["old"] for r in rows] + [1]

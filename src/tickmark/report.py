@@ -2,6 +2,7 @@
 report model (model.py): a header with the machine essentials, then one table row per benchmark
 instance (sub-metrics indented below it). Plain text without colours in a pipe; the table fits
 the width of fmt.console (optional columns are left out on a narrow terminal, flags wrap)."""
+
 from rich import box
 from rich.table import Table
 from rich.text import Text
@@ -13,9 +14,17 @@ from .fmt import ci_pct, fmt_pct, fmt_rate, fmt_time, fmt_value  # noqa: F401  (
 METHOD_TAG = {"calibrated-freq": "cal", "perf": "perf", "pmu": "pmu", "none": ""}
 
 # (column, justify, drop order: the higher, the earlier it goes on a narrow terminal)
-COLUMNS = (("benchmark", "left", 0), ("value", "right", 0), ("cycles/op", "right", 3),
-           ("ops/s", "right", 5), ("±CI", "right", 1), ("rcv", "right", 4), ("round-cv", "right", 2),
-           ("det", "right", 0), ("flags", "left", 0))
+COLUMNS = (
+    ("benchmark", "left", 0),
+    ("value", "right", 0),
+    ("cycles/op", "right", 3),
+    ("ops/s", "right", 5),
+    ("±CI", "right", 1),
+    ("rcv", "right", 4),
+    ("round-cv", "right", 2),
+    ("det", "right", 0),
+    ("flags", "left", 0),
+)
 
 
 def header_lines(run):
@@ -33,7 +42,8 @@ def header_lines(run):
         f"{fp.get('cpu_model', '?')} ({fp.get('arch', '?')}, {fp.get('cpus_online', '?')} cpus) | "
         f"kernel {fp.get('kernel', '?')} | {fp.get('compiler') or '?'} {fp.get('cflags') or ''} | "
         f"timer {timer} | cycles {_method(fp.get('cycles_method'))} | "
-        f"virt {fp.get('virtualization', '?')}")
+        f"virt {fp.get('virtualization', '?')}"
+    )
     if fp.get("flags"):
         lines.append("on every result: " + ", ".join(fp["flags"]))
     return lines
@@ -47,13 +57,22 @@ def _method(m):
 
 def _cells(r):
     cyc = r.get("cycles_per_op")
-    cyc_s = "-" if cyc is None else f"{fmt.sig(cyc)} {METHOD_TAG.get(r.get('cycles_method'), r.get('cycles_method'))}".strip()
+    cyc_s = (
+        "-"
+        if cyc is None
+        else f"{fmt.sig(cyc)} {METHOD_TAG.get(r.get('cycles_method'), r.get('cycles_method'))}".strip()
+    )
     ci = r.get("ci_pct")
-    return {"value": r["value_text"], "cycles/op": cyc_s, "ops/s": fmt_rate(r.get("ops_per_s")),
-            "±CI": "-" if ci is None else "±" + fmt_pct(ci), "rcv": fmt_pct(r.get("rcv")),
-            "round-cv": fmt_pct(r.get("round_cv")),
-            "det": "-" if r.get("determinism") is None else f"{r['determinism']:.1f}%",
-            "flags": ", ".join(r.get("flags") or [])}
+    return {
+        "value": r["value_text"],
+        "cycles/op": cyc_s,
+        "ops/s": fmt_rate(r.get("ops_per_s")),
+        "±CI": "-" if ci is None else "±" + fmt_pct(ci),
+        "rcv": fmt_pct(r.get("rcv")),
+        "round-cv": fmt_pct(r.get("round_cv")),
+        "det": "-" if r.get("determinism") is None else f"{r['determinism']:.1f}%",
+        "flags": ", ".join(r.get("flags") or []),
+    }
 
 
 FLAGS_MIN = 12
@@ -69,8 +88,13 @@ def build_table(rows, plain=False, drop=(), narrow=False):
     """A Rich table of model rows (model.result_rows), without the columns in `drop`; `narrow`
     lets a long key wrap after the commas between its parameters."""
     cols = [c for c in COLUMNS if c[0] not in drop]
-    t = Table(box=box.ASCII2 if plain else box.SIMPLE_HEAD, pad_edge=False, show_edge=False,
-              padding=(0, 1), header_style=None if plain else "bold")
+    t = Table(
+        box=box.ASCII2 if plain else box.SIMPLE_HEAD,
+        pad_edge=False,
+        show_edge=False,
+        padding=(0, 1),
+        header_style=None if plain else "bold",
+    )
     for col, just, _ in cols:
         if col == "benchmark":
             t.add_column(col, justify=just, overflow="fold")
@@ -81,14 +105,18 @@ def build_table(rows, plain=False, drop=(), narrow=False):
     names = [c[0] for c in cols]
     # the benchmark column folds only between parameters (narrow) or not at all
     keys = [r["key"] for r in rows] or ["benchmark"]
-    t.columns[0].min_width = min(40, max(len(part) for k in keys
-                                         for part in (k.replace(",", ", ").split(" ") if narrow else [k])))
+    t.columns[0].min_width = min(
+        40, max(len(part) for k in keys for part in (k.replace(",", ", ").split(" ") if narrow else [k]))
+    )
     for r in rows:
         if r["status"] != "ok":
             style = None if plain else ("yellow" if r["status"] == "skip" else "red")
             key = r["key"].replace(",", ", ") if narrow else r["key"]
-            cells = {"benchmark": Text(key), "value": Text(r["status"], style=style),
-                     "flags": Text(r.get("reason") or "")}
+            cells = {
+                "benchmark": Text(key),
+                "value": Text(r["status"], style=style),
+                "flags": Text(r.get("reason") or ""),
+            }
             t.add_row(*[cells.get(n, "") for n in names])
             continue
         cells = _cells(r)

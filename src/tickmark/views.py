@@ -3,6 +3,7 @@ no script, nothing fetched), Markdown for a pull request or a mailing list, and 
 
 The HTML and Markdown come from Jinja2 templates shipped in tickmark/templates; HTML autoescaping
 is on, so a run name or a parameter is always text, never markup."""
+
 import json
 import math
 
@@ -17,11 +18,26 @@ _ENV = None
 def env():
     global _ENV
     if _ENV is None:
-        e = Environment(loader=PackageLoader("tickmark", "templates"),
-                        autoescape=select_autoescape(enabled_extensions=("html",), default=False),
-                        trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
-        e.filters.update(time=fmt.fmt_time, pct=_pct, size=fmt.fmt_size, sig=fmt.sig, md=md_escape,
-                         ratio=_ratio, signed=_signed, pval=_pval, cycles=_cycles, det=_det, ci=_ci)
+        e = Environment(
+            loader=PackageLoader("tickmark", "templates"),
+            autoescape=select_autoescape(enabled_extensions=("html",), default=False),
+            trim_blocks=True,
+            lstrip_blocks=True,
+            keep_trailing_newline=True,
+        )
+        e.filters.update(
+            time=fmt.fmt_time,
+            pct=_pct,
+            size=fmt.fmt_size,
+            sig=fmt.sig,
+            md=md_escape,
+            ratio=_ratio,
+            signed=_signed,
+            pval=_pval,
+            cycles=_cycles,
+            det=_det,
+            ci=_ci,
+        )
         _ENV = e
     return _ENV
 
@@ -64,8 +80,17 @@ def _ci(r):
 def md_escape(s):
     """Text for a Markdown table cell: no HTML, no column breaks."""
     s = "" if s is None else str(s)
-    for a, b in (("\\", "\\\\"), ("&", "&amp;"), ("<", "&lt;"), (">", "&gt;"), ("|", "\\|"),
-                 ("`", "\\`"), ("*", "\\*"), ("_", "\\_"), ("\n", " ")):
+    for a, b in (
+        ("\\", "\\\\"),
+        ("&", "&amp;"),
+        ("<", "&lt;"),
+        (">", "&gt;"),
+        ("|", "\\|"),
+        ("`", "\\`"),
+        ("*", "\\*"),
+        ("_", "\\_"),
+        ("\n", " "),
+    ):
         s = s.replace(a, b)
     return s
 
@@ -80,25 +105,38 @@ def _figures(run):
 
     s, label, out = run["series"], run["label"], []
     if s.get("latency"):
-        out.append(("latency", "Load latency over the working set (mem.lat_rand)",
-                    plots.latency(s["latency"], f"{label}: latency vs working set")))
+        out.append(
+            (
+                "latency",
+                "Load latency over the working set (mem.lat_rand)",
+                plots.latency(s["latency"], f"{label}: latency vs working set"),
+            )
+        )
     if s.get("ctx_ring"):
-        out.append(("ctx-ring", "Context switch in a ring of processes (sched.ctx_ring)",
-                    plots.ctx_ring(s["ctx_ring"], f"{label}: sched.ctx_ring")))
+        out.append(
+            (
+                "ctx-ring",
+                "Context switch in a ring of processes (sched.ctx_ring)",
+                plots.ctx_ring(s["ctx_ring"], f"{label}: sched.ctx_ring"),
+            )
+        )
     if s.get("bandwidth"):
-        out.append(("bandwidth", "Bandwidth over size",
-                    plots.bandwidth(s["bandwidth"], f"{label}: bandwidth vs size")))
+        out.append(("bandwidth", "Bandwidth over size", plots.bandwidth(s["bandwidth"], f"{label}: bandwidth vs size")))
     if s.get("nbench") and any(r.get("new") is not None for r in s["nbench"]["rows"]):
-        out.append(("nbench", "nbench (BYTEmark) indices",
-                    plots.nbench(s["nbench"], f"{label}: BYTEmark indices")))
+        out.append(("nbench", "nbench (BYTEmark) indices", plots.nbench(s["nbench"], f"{label}: BYTEmark indices")))
     return [(a, t, Markup(svg)) for a, t, svg in out]
 
 
 # ---- small inline SVGs drawn here (one per table row: hundreds of them cost milliseconds,
 # where a matplotlib axis with hundreds of labelled rows costs seconds)
 W, H = 260, 14
-VERDICT_COLORS = {"faster": "#2ca02c", "slower": "#d62728", "no difference beyond noise": "#8c8c8c",
-                  "inconclusive": "#e6a100", "too few samples": "#b07cc6"}
+VERDICT_COLORS = {
+    "faster": "#2ca02c",
+    "slower": "#d62728",
+    "no difference beyond noise": "#8c8c8c",
+    "inconclusive": "#e6a100",
+    "too few samples": "#b07cc6",
+}
 
 
 class LogScale:
@@ -135,13 +173,16 @@ def whisker(r, scale, gmean=None):
     b = _ratio_bounds(r)
     parts = [f'<line x1="{scale(1)}" y1="0" x2="{scale(1)}" y2="{H}" stroke="#000" stroke-width="1"/>']
     if gmean:
-        parts.append(f'<line x1="{scale(gmean)}" y1="0" x2="{scale(gmean)}" y2="{H}" stroke="#1f77b4" '
-                     f'stroke-dasharray="3,2"/>')
+        parts.append(
+            f'<line x1="{scale(gmean)}" y1="0" x2="{scale(gmean)}" y2="{H}" stroke="#1f77b4" stroke-dasharray="3,2"/>'
+        )
     if b:
         c = VERDICT_COLORS.get(r.get("verdict"), "#444")
         ratio, lo, hi = b
-        parts.append(f'<line x1="{scale(lo)}" y1="7" x2="{scale(hi)}" y2="7" stroke="{c}" stroke-width="2"/>'
-                     f'<circle cx="{scale(ratio)}" cy="7" r="3.2" fill="{c}"/>')
+        parts.append(
+            f'<line x1="{scale(lo)}" y1="7" x2="{scale(hi)}" y2="7" stroke="{c}" stroke-width="2"/>'
+            f'<circle cx="{scale(ratio)}" cy="7" r="3.2" fill="{c}"/>'
+        )
     return Markup(f'<svg class="w" width="{W}" height="{H}" viewBox="0 0 {W} {H}">{"".join(parts)}</svg>')
 
 
@@ -152,8 +193,10 @@ def axis_svg(scale, ticks, fmt_tick, label=""):
         x = scale(t)
         if scale.lo <= math.log(t) <= scale.hi:
             anchor = "start" if x < 12 else "end" if x > scale.w - 12 else "middle"
-            parts.append(f'<line x1="{x}" y1="0" x2="{x}" y2="4" stroke="#555"/>'
-                         f'<text x="{x}" y="14" font-size="9" text-anchor="{anchor}">{escape(fmt_tick(t))}</text>')
+            parts.append(
+                f'<line x1="{x}" y1="0" x2="{x}" y2="4" stroke="#555"/>'
+                f'<text x="{x}" y="14" font-size="9" text-anchor="{anchor}">{escape(fmt_tick(t))}</text>'
+            )
     if label:
         parts.append(f'<text x="{scale.w / 2}" y="26" font-size="9" text-anchor="middle">{escape(label)}</text>')
     return Markup(f'<svg class="w" width="{scale.w}" height="28" viewBox="0 0 {scale.w} 28">{"".join(parts)}</svg>')
@@ -192,7 +235,7 @@ def _hist_axis(hists):
 
 def _decades(scale):
     a, b = math.floor(scale.lo / math.log(10)), math.ceil(scale.hi / math.log(10))
-    return [10.0 ** k for k in range(a, b + 1)]
+    return [10.0**k for k in range(a, b + 1)]
 
 
 def html(model):
@@ -200,25 +243,48 @@ def html(model):
     for r in model["runs"]:
         hists = r["series"].get("hists") or []
         hscale = _hist_axis(hists) if hists else None
-        runs.append(dict(r, figures=_figures(r), hist_rows=[(h, hist_svg(h, hscale)) for h in hists],
-                         hist_axis=axis_svg(hscale, _decades(hscale), fmt.fmt_time, "event latency (log)")
-                         if hists else None))
+        runs.append(
+            dict(
+                r,
+                figures=_figures(r),
+                hist_rows=[(h, hist_svg(h, hscale)) for h in hists],
+                hist_axis=axis_svg(hscale, _decades(hscale), fmt.fmt_time, "event latency (log)") if hists else None,
+            )
+        )
     comps = []
     for c in model["compare"]:
         main = [r for r in c["rows"] if not r.get("metric")]
         scale = _compare_axis(main)
         fams = {f: (g.get("geomean_time_ratio")) for f, g in c["families"].items()}
-        comps.append(dict(c, chart=[(r, whisker(r, scale, fams.get(r["family"]))) for r in main],
-                          fam_chart={f: whisker({"ratio": g, "verdict": None}, scale) for f, g in fams.items() if g},
-                          axis=axis_svg(scale, _ratio_ticks(scale), lambda t: f"{t:g}", "time ratio B/A (log)")))
-    return env().get_template("report.html").render(
-        model=model, runs=runs, comparisons=comps, version=__version__, row_name=_row_name,
-        by_family=_by_family, verdict_colors=VERDICT_COLORS)
+        comps.append(
+            dict(
+                c,
+                chart=[(r, whisker(r, scale, fams.get(r["family"]))) for r in main],
+                fam_chart={f: whisker({"ratio": g, "verdict": None}, scale) for f, g in fams.items() if g},
+                axis=axis_svg(scale, _ratio_ticks(scale), lambda t: f"{t:g}", "time ratio B/A (log)"),
+            )
+        )
+    return (
+        env()
+        .get_template("report.html")
+        .render(
+            model=model,
+            runs=runs,
+            comparisons=comps,
+            version=__version__,
+            row_name=_row_name,
+            by_family=_by_family,
+            verdict_colors=VERDICT_COLORS,
+        )
+    )
 
 
 def markdown(model):
-    return env().get_template("report.md").render(model=model, version=__version__,
-                                                 row_name=_row_name, by_family=_by_family)
+    return (
+        env()
+        .get_template("report.md")
+        .render(model=model, version=__version__, row_name=_row_name, by_family=_by_family)
+    )
 
 
 def to_json(model):
