@@ -444,7 +444,7 @@ def nbench_series(store, results):
 
 
 def profile_series(store, run, top=15):
-    """Stored profiles (tickmark run --profile): per benchmark, its routines ranked by their own
+    """Stored profiles (tickmark profile): per benchmark, its routines ranked by their own
     share of the sampled time, with the time per operation that share stands for."""
     from .profile.model import GROUPS, group_shares
 
