@@ -91,8 +91,9 @@ def test_preempted_only_where_it_moved_the_result():
         s.update(retaken=1, cpu0=0, cpu1=1)  # migrated, but as fast as the clean samples
     d2 = stats.summarize(ss2)[""]
     assert d2["preempted_samples"] == 2 and "preempted" not in d2["flags"]
-    # a min headline moves only when the preempted samples hold the minimum
+    # preemption only adds time: a min headline is not moved while two clean samples are left
     assert not stats.preemption_moved(ss, "min")
+    assert stats.preemption_moved(ss[:1] + ss[len(clean):], "min")
 
 
 def test_sub_metrics():

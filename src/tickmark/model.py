@@ -25,7 +25,7 @@ FLAG_MEANINGS = {
     "noisy": "rounds disagree (CV of the round medians above 3 %)",
     "outliers": "some samples lie far from the median (more than 14.8 MADs, or 50 %)",
     "preempted": "samples hit by a context switch or a CPU migration even after one retake moved "
-    "the result (outside the clean samples' 95 % CI)",
+    "the median (outside the clean samples' 95 % CI), or too few clean samples are left",
     "few-samples": "fewer than 9 samples: the CI is wide or uncovered",
     "multiplexed": "the kernel time-shared the hardware counters: counts are scaled estimates",
     "virtualized": "the run was in a virtual machine or container: a neighbour can steal time, "

@@ -6,6 +6,8 @@ is on, so a run name or a parameter is always text, never markup."""
 
 import json
 import math
+import multiprocessing
+import os
 
 from jinja2 import Environment, PackageLoader, select_autoescape
 from markupsafe import Markup, escape
@@ -99,17 +101,16 @@ def _row_name(r):
     return r["key"] + (f" {r['metric']}" if r.get("metric") else "")
 
 
-def _figures(run):
-    """SVG plots of one run's series: [(anchor, title, svg)]."""
-    from . import plots
-
+def _figure_jobs(run):
+    """The matplotlib figures of one run's series: [(anchor, title, plot function name, args)]."""
     s, label, out = run["series"], run["label"], []
     if s.get("latency"):
         out.append(
             (
                 "latency",
                 "Load latency over the working set (mem.lat_rand)",
-                plots.latency(s["latency"], f"{label}: latency vs working set"),
+                "latency",
+                (s["latency"], f"{label}: latency vs working set"),
             )
         )
     if s.get("ctx_ring"):
@@ -117,14 +118,34 @@ def _figures(run):
             (
                 "ctx-ring",
                 "Context switch in a ring of processes (sched.ctx_ring)",
-                plots.ctx_ring(s["ctx_ring"], f"{label}: sched.ctx_ring"),
+                "ctx_ring",
+                (s["ctx_ring"], f"{label}: sched.ctx_ring"),
             )
         )
     if s.get("bandwidth"):
-        out.append(("bandwidth", "Bandwidth over size", plots.bandwidth(s["bandwidth"], f"{label}: bandwidth vs size")))
+        out.append(("bandwidth", "Bandwidth over size", "bandwidth", (s["bandwidth"], f"{label}: bandwidth vs size")))
     if s.get("nbench") and any(r.get("new") is not None for r in s["nbench"]["rows"]):
-        out.append(("nbench", "nbench (BYTEmark) indices", plots.nbench(s["nbench"], f"{label}: BYTEmark indices")))
-    return [(a, t, Markup(svg)) for a, t, svg in out]
+        out.append(("nbench", "nbench (BYTEmark) indices", "nbench", (s["nbench"], f"{label}: BYTEmark indices")))
+    return out
+
+
+def _draw(job):
+    from . import plots
+
+    return getattr(plots, job[0])(*job[1])
+
+
+def draw_all(jobs):
+    """SVG markup of each (plot function name, args) job. With several figures and several CPUs
+    the figures are drawn by forked workers in parallel (matplotlib is imported once, before the
+    fork); the result does not depend on it."""
+    from . import plots  # noqa: F401  (imported before forking: the workers inherit it)
+
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    if len(jobs) < 3 or cpus < 2 or "fork" not in multiprocessing.get_all_start_methods():
+        return [_draw(j) for j in jobs]
+    with multiprocessing.get_context("fork").Pool(min(cpus, len(jobs))) as pool:
+        return pool.map(_draw, jobs, chunksize=1)
 
 
 # ---- small inline SVGs drawn here (one per table row: hundreds of them cost milliseconds,
@@ -239,14 +260,19 @@ def _decades(scale):
 
 
 def html(model):
+    jobs = [(i, j) for i, r in enumerate(model["runs"]) for j in _figure_jobs(r)]
+    svgs = draw_all([(j[2], j[3]) for _, j in jobs])
+    figures = {}
+    for (i, (anchor, title, _, _)), svg in zip(jobs, svgs):
+        figures.setdefault(i, []).append((anchor, title, Markup(svg)))
     runs = []
-    for r in model["runs"]:
+    for i, r in enumerate(model["runs"]):
         hists = r["series"].get("hists") or []
         hscale = _hist_axis(hists) if hists else None
         runs.append(
             dict(
                 r,
-                figures=_figures(r),
+                figures=figures.get(i, []),
                 hist_rows=[(h, hist_svg(h, hscale)) for h in hists],
                 hist_axis=axis_svg(hscale, _decades(hscale), fmt.fmt_time, "event latency (log)") if hists else None,
             )
