@@ -168,8 +168,112 @@ def test_compare_flags_disagreement():
     osr = {"levels": [{"name": "L1d", "level": 1, "size": 32 * K}, {"name": "L2", "level": 2, "size": 512 * K}],
            "line_size": 64, "tlb_reach": None}
     verdicts = {w: v for w, _, _, v in topo.compare(det, osr)}
-    assert verdicts == {"L1d size": "agree", "L2 size": "DISAGREE", "line size": "DISAGREE",
-                        "TLB reach (4K pages)": ""}
+    assert verdicts == {"L1d size": "agree", "L2 size": "DISAGREE", "line size": "DISAGREE"}
+    det["tlb"] = [{"entries": 60, "reach": 60 * 4096}, {"entries": 2048, "reach": 8 * M}]
+    det["tlb_cpuid"] = {"levels": [{"level": 1, "entries": 64}, {"level": 2, "entries": 1536}]}
+    osr["tlb_reach"] = 8 * M
+    verdicts = {w: v for w, _, _, v in topo.compare(det, osr)}
+    assert verdicts["L1 TLB entries"] == "agree"  # within 10 %
+    assert verdicts["L2 TLB entries"] == "DISAGREE" and verdicts["TLB reach (4K pages)"] == "agree"
+
+
+def tlb_model(l1=64, l2=1536, hit=1.25, l1_lines=512, l2_lat=4.0, stlb=2.0, walk=20.0, lru=True):
+    """One line per page (spread) and the same lines packed: cache part + translation part."""
+    def cache(n):
+        return hit if n <= l1_lines else l2_lat
+
+    def trans(n):
+        if lru:
+            return 0.0 if n <= l1 else stlb if n <= l2 else walk
+        # not LRU: misses set in gradually around the capacity (as measured on a KVM guest)
+        return stlb * min(1.0, max(0.0, (n - l1) / (0.33 * l1))) + \
+            (walk - stlb) * min(1.0, max(0.0, (n - 0.7 * l2) / (0.6 * l2)))
+    pages = [8, 16, 24, 32, 40, 48, 56, 64, 72, 80, 88, 96, 104, 112, 128, 144, 160, 192, 256, 384, 512,
+             768, 1024, 1280, 1536, 1792, 2048, 2304, 2560, 3072, 4096, 6144, 8192, 12288, 16384]
+    spread = {n: cache(n) + trans(n) for n in pages}
+    packed = {n: cache(n) for n in topo.TLB_PACKED}
+    return spread, packed
+
+
+@pytest.mark.parametrize("l1,l2", [(64, 1536), (96, 2048), (48, 1024), (72, 3072)])
+def test_tlb_levels_from_the_page_chase(l1, l2):
+    spread, packed = tlb_model(l1, l2)
+    rng = random.Random(l1)
+    noisy = {n: v * (1.0 if rng.random() > 0.15 else 1.0 + rng.random()) for n, v in spread.items()}
+    got = topo.detect_tlb_levels(noisy, packed)
+    assert [t["entries"] for t in got] == [l1, l2]
+    assert got[0]["miss_ns"] == pytest.approx(2.0, rel=0.05) and got[1]["walk"]
+
+
+def test_tlb_levels_with_random_replacement_within_ten_percent():
+    spread, packed = tlb_model(96, 2048, lru=False)
+    got = topo.detect_tlb_levels(spread, packed)
+    assert len(got) == 2
+    assert abs(got[0]["entries"] / 96 - 1) <= 0.1 and abs(got[1]["entries"] / 2048 - 1) <= 0.25
+
+
+def test_no_tlb_step_no_level():
+    spread, packed = tlb_model(l1=10 ** 6, l2=10 ** 7)
+    assert topo.detect_tlb_levels(spread, packed) == []
+
+
+def test_cache_knee_at_a_tlb_reach_is_the_tlb_when_huge_pages_do_not_help():
+    spread, packed = tlb_model(96, 2048)
+    tlb = topo.detect_tlb_levels(spread, packed)
+    huge_like_small = {256: spread[256], 512: spread[512]}
+    hon = topo.huge_honoured(spread, huge_like_small, tlb)
+    assert hon["honoured"] is False and "small pages" in hon["why"]
+    assert topo.huge_honoured(spread, {256: packed[256], 512: packed[512]}, tlb)["honoured"] is True
+    pts = [(s, lru(s, (48 * K, 384 * K, 2 * M, 8 * M), (1.7, 4.0, 6.0, 9.0, 40.0))) for s in sweep(hi=128 * M)]
+    levels = topo.detect_levels(pts)
+    assert sizes_of(levels) == [48 * K, 384 * K, 2 * M, 8 * M]
+    kept, moved = topo.attribute_tlb_knees([lv for lv in levels if lv["size"]], tlb, hon["honoured"])
+    assert sizes_of(kept) == [48 * K, 2 * M] and [lv["name"] for lv in kept] == ["L1", "L2"]
+    assert [m["tlb"] for m in moved] == ["L1 TLB", "L2 TLB"]
+    kept, moved = topo.attribute_tlb_knees([lv for lv in levels if lv["size"]], tlb, True)
+    assert len(kept) == 4 and moved == []
+
+
+def test_llc_cause_named_from_measurements():
+    det = {"levels": [{"name": "L1", "size": 48 * K}, {"name": "L2", "size": 2 * M}, {"name": "L3", "size": 8 * M},
+                      {"name": "memory", "size": None}]}
+    osr = {"levels": [{"name": "L1d", "size": 48 * K}, {"name": "L2", "size": 2 * M}, {"name": "L3", "size": 260 * M}]}
+    got = topo.llc_cause(det, osr, {(4 * M, 0): 30.0, (4 * M, 256 * M): 90.0})
+    assert got["cause"] == "shared" and "x3.00" in got["why"]
+    got = topo.llc_cause(det, osr, {(4 * M, 0): 30.0, (4 * M, 256 * M): 31.0}, [8 * M, 8 * M, 8 * M])
+    assert got["cause"] == "partition"
+    got = topo.llc_cause(det, osr, {(4 * M, 0): 30.0, (4 * M, 256 * M): 31.0}, [4 * M, 8 * M, 16 * M])
+    assert got["cause"] == "varies"
+    osr["levels"][-1]["size"] = 8 * M
+    assert topo.llc_cause(det, osr, {}) is None
+    det["llc"] = topo.llc_cause(det, dict(osr, levels=osr["levels"][:2] + [{"name": "L3", "size": 64 * M}]),
+                                {(4 * M, 0): 30.0, (4 * M, 64 * M): 90.0})
+    rows = topo.compare(det, dict(osr, levels=osr["levels"][:2] + [{"name": "L3", "size": 64 * M}], line_size=None))
+    assert ("L3 size", 8 * M, 64 * M, "shared") in rows
+
+
+def test_stability_lowers_confidence_when_rounds_disagree():
+    def results(l2):
+        return [{"bench": "mem.lat_rand", "params": {"size": s, "thp": 1}, "status": "ok",
+                 "stats": {"": {"min": lru(s, (32 * K, l2), (1.2, 4.0, 80.0))}}} for s in sweep(hi=64 * M)]
+    levels = topo.detect_levels(sorted(topo.curves(results(1 * M))[1].items()))
+    same = topo.stability([dict(lv) for lv in levels], {1: results(1 * M), 2: results(1 * M)})
+    assert same["stable"] is True
+    lv = [dict(x) for x in levels]
+    moved = topo.stability(lv, {1: results(1 * M), 2: results(4 * M)})
+    assert moved["stable"] is False
+    assert lv[1]["confidence"] == pytest.approx(levels[1]["confidence"] * 0.6, abs=0.01)
+    assert "rounds alone found 1M, 4M" in lv[1]["why"]
+
+
+def test_huge_pages_not_granted_are_left_out_and_flagged():
+    res = [{"bench": "mem.lat_rand", "params": {"size": s, "thp": 1}, "status": "ok",
+            "meta": {"info": {"huge_pct": 0 if s == 96 * K else 100}},
+            "stats": {"": {"min": lru(s, (32 * K, 512 * K), (1.2, 4.0, 80.0)) * (3 if s == 96 * K else 1)}}}
+           for s in sweep(hi=64 * M)]
+    det = topo.analyse(res)
+    assert sizes_of(det["levels"]) == [32 * K, 512 * K]
+    assert any("not granted at 96K (0%)" in f for f in det["flags"])
 
 
 def test_memfn_view_picks_winners_and_lists_failures():
