@@ -1,10 +1,9 @@
 import json
 import sys
 
+from conftest import FAKECORE
 from tickmark.hostrun import HostRun, RunConfig, split_key
 from tickmark.store import Store
-
-from conftest import FAKECORE
 
 
 def run(tmp_path, monkeypatch, patterns, mode="", **kw):

@@ -2,6 +2,7 @@
 and, with the real core, the mem.* benchmarks, verification of memfn implementations (a
 broken user memcpy is caught and never timed, a correct one is compared), and the topology
 and memfn commands."""
+
 import json
 import random
 import shutil
@@ -10,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from tickmark import memfnview, topology as topo
+from tickmark import memfnview
+from tickmark import topology as topo
 
 ROOT = Path(__file__).resolve().parents[1]
 CORE = ROOT / "src" / "tickmark" / "core"
@@ -52,11 +54,14 @@ def sizes_of(levels):
 
 
 @pytest.mark.parametrize("model", [uniform, lru])
-@pytest.mark.parametrize("caches,lats", [
-    ((32 * K, 512 * K, 32 * M), (1.24, 4.2, 14, 100)),     # a server core
-    ((16 * K, 256 * K), (3.0, 20.0, 160.0)),                # Cortex-A8-like: L1, L2, DRAM
-    ((64 * K, 2 * M, 8 * M), (1.0, 5.0, 12.0, 90.0)),
-])
+@pytest.mark.parametrize(
+    "caches,lats",
+    [
+        ((32 * K, 512 * K, 32 * M), (1.24, 4.2, 14, 100)),  # a server core
+        ((16 * K, 256 * K), (3.0, 20.0, 160.0)),  # Cortex-A8-like: L1, L2, DRAM
+        ((64 * K, 2 * M, 8 * M), (1.0, 5.0, 12.0, 90.0)),
+    ],
+)
 def test_levels_found_at_the_known_knees(model, caches, lats):
     pts = [(s, model(s, caches, lats)) for s in sweep()]
     levels = topo.detect_levels(pts, fcore_khz=2_000_000)
@@ -73,8 +78,7 @@ def test_noise_spikes_do_not_move_knees_but_lower_confidence():
     caches, lats = (32 * K, 512 * K, 32 * M), (1.24, 4.2, 14, 100)
     clean = [(s, uniform(s, caches, lats)) for s in sweep()]
     rnd = random.Random(7)
-    noisy = [(s, v * (1 + (rnd.random() * 3 if i % 5 == 2 else rnd.random() * 0.03)))
-             for i, (s, v) in enumerate(clean)]
+    noisy = [(s, v * (1 + (rnd.random() * 3 if i % 5 == 2 else rnd.random() * 0.03))) for i, (s, v) in enumerate(clean)]
     a, b = topo.detect_levels(clean), topo.detect_levels(noisy)
     assert sizes_of(b) == sizes_of(a) == list(caches)
     assert sum(lv["confidence"] for lv in b[:-1]) < sum(lv["confidence"] for lv in a[:-1])
@@ -121,8 +125,9 @@ def test_tlb_reach():
 
 def test_os_report_from_sysfs_and_device_tree(tmp_path):
     base = tmp_path / "sys/devices/system/cpu/cpu0/cache"
-    for i, (lvl, typ, size) in enumerate([(1, "Data", "32K"), (1, "Instruction", "32K"),
-                                          (2, "Unified", "512K"), (3, "Unified", "32768K")]):
+    for i, (lvl, typ, size) in enumerate(
+        [(1, "Data", "32K"), (1, "Instruction", "32K"), (2, "Unified", "512K"), (3, "Unified", "32768K")]
+    ):
         d = base / f"index{i}"
         d.mkdir(parents=True)
         for k, v in (("level", lvl), ("type", typ), ("size", size), ("coherency_line_size", 64)):
@@ -149,9 +154,15 @@ def test_os_report_from_sysfs_and_device_tree(tmp_path):
 def test_detection_stands_alone_when_the_os_reports_nothing(tmp_path):
     osr = topo.os_report(tmp_path)  # an empty tree: no sysfs, no device tree, no cpuinfo
     assert osr["levels"] == [] and osr["line_size"] is None and osr["source"] is None
-    results = [{"bench": "mem.lat_rand", "params": {"size": s, "thp": 0}, "status": "ok",
-                "stats": {"": {"min": uniform(s, (16 * K, 256 * K), (3.0, 20.0, 160.0))}}}
-               for s in sweep(hi=64 * M)]
+    results = [
+        {
+            "bench": "mem.lat_rand",
+            "params": {"size": s, "thp": 0},
+            "status": "ok",
+            "stats": {"": {"min": uniform(s, (16 * K, 256 * K), (3.0, 20.0, 160.0))}},
+        }
+        for s in sweep(hi=64 * M)
+    ]
     det = topo.analyse(results)
     assert sizes_of(det["levels"]) == [16 * K, 256 * K]
     rows = topo.compare(det, osr)
@@ -162,11 +173,16 @@ def test_detection_stands_alone_when_the_os_reports_nothing(tmp_path):
 
 
 def test_compare_flags_disagreement():
-    det = {"levels": [{"name": "L1", "size": 32 * K}, {"name": "L2", "size": 256 * K},
-                      {"name": "memory", "size": None}],
-           "line_size": {"bytes": 128}, "tlb_reach": {}}
-    osr = {"levels": [{"name": "L1d", "level": 1, "size": 32 * K}, {"name": "L2", "level": 2, "size": 512 * K}],
-           "line_size": 64, "tlb_reach": None}
+    det = {
+        "levels": [{"name": "L1", "size": 32 * K}, {"name": "L2", "size": 256 * K}, {"name": "memory", "size": None}],
+        "line_size": {"bytes": 128},
+        "tlb_reach": {},
+    }
+    osr = {
+        "levels": [{"name": "L1d", "level": 1, "size": 32 * K}, {"name": "L2", "level": 2, "size": 512 * K}],
+        "line_size": 64,
+        "tlb_reach": None,
+    }
     verdicts = {w: v for w, _, _, v in topo.compare(det, osr)}
     assert verdicts == {"L1d size": "agree", "L2 size": "DISAGREE", "line size": "DISAGREE"}
     det["tlb"] = [{"entries": 60, "reach": 60 * 4096}, {"entries": 2048, "reach": 8 * M}]
@@ -179,6 +195,7 @@ def test_compare_flags_disagreement():
 
 def tlb_model(l1=64, l2=1536, hit=1.25, l1_lines=512, l2_lat=4.0, stlb=2.0, walk=20.0, lru=True):
     """One line per page (spread) and the same lines packed: cache part + translation part."""
+
     def cache(n):
         return hit if n <= l1_lines else l2_lat
 
@@ -186,10 +203,47 @@ def tlb_model(l1=64, l2=1536, hit=1.25, l1_lines=512, l2_lat=4.0, stlb=2.0, walk
         if lru:
             return 0.0 if n <= l1 else stlb if n <= l2 else walk
         # not LRU: misses set in gradually around the capacity (as measured on a KVM guest)
-        return stlb * min(1.0, max(0.0, (n - l1) / (0.33 * l1))) + \
-            (walk - stlb) * min(1.0, max(0.0, (n - 0.7 * l2) / (0.6 * l2)))
-    pages = [8, 16, 24, 32, 40, 48, 56, 64, 72, 80, 88, 96, 104, 112, 128, 144, 160, 192, 256, 384, 512,
-             768, 1024, 1280, 1536, 1792, 2048, 2304, 2560, 3072, 4096, 6144, 8192, 12288, 16384]
+        return stlb * min(1.0, max(0.0, (n - l1) / (0.33 * l1))) + (walk - stlb) * min(
+            1.0, max(0.0, (n - 0.7 * l2) / (0.6 * l2))
+        )
+
+    pages = [
+        8,
+        16,
+        24,
+        32,
+        40,
+        48,
+        56,
+        64,
+        72,
+        80,
+        88,
+        96,
+        104,
+        112,
+        128,
+        144,
+        160,
+        192,
+        256,
+        384,
+        512,
+        768,
+        1024,
+        1280,
+        1536,
+        1792,
+        2048,
+        2304,
+        2560,
+        3072,
+        4096,
+        6144,
+        8192,
+        12288,
+        16384,
+    ]
     spread = {n: cache(n) + trans(n) for n in pages}
     packed = {n: cache(n) for n in topo.TLB_PACKED}
     return spread, packed
@@ -213,7 +267,7 @@ def test_tlb_levels_with_random_replacement_within_ten_percent():
 
 
 def test_no_tlb_step_no_level():
-    spread, packed = tlb_model(l1=10 ** 6, l2=10 ** 7)
+    spread, packed = tlb_model(l1=10**6, l2=10**7)
     assert topo.detect_tlb_levels(spread, packed) == []
 
 
@@ -235,8 +289,14 @@ def test_cache_knee_at_a_tlb_reach_is_the_tlb_when_huge_pages_do_not_help():
 
 
 def test_llc_cause_named_from_measurements():
-    det = {"levels": [{"name": "L1", "size": 48 * K}, {"name": "L2", "size": 2 * M}, {"name": "L3", "size": 8 * M},
-                      {"name": "memory", "size": None}]}
+    det = {
+        "levels": [
+            {"name": "L1", "size": 48 * K},
+            {"name": "L2", "size": 2 * M},
+            {"name": "L3", "size": 8 * M},
+            {"name": "memory", "size": None},
+        ]
+    }
     osr = {"levels": [{"name": "L1d", "size": 48 * K}, {"name": "L2", "size": 2 * M}, {"name": "L3", "size": 260 * M}]}
     got = topo.llc_cause(det, osr, {(4 * M, 0): 30.0, (4 * M, 256 * M): 90.0})
     assert got["cause"] == "shared" and "x3.00" in got["why"]
@@ -246,16 +306,27 @@ def test_llc_cause_named_from_measurements():
     assert got["cause"] == "varies"
     osr["levels"][-1]["size"] = 8 * M
     assert topo.llc_cause(det, osr, {}) is None
-    det["llc"] = topo.llc_cause(det, dict(osr, levels=osr["levels"][:2] + [{"name": "L3", "size": 64 * M}]),
-                                {(4 * M, 0): 30.0, (4 * M, 64 * M): 90.0})
+    det["llc"] = topo.llc_cause(
+        det,
+        dict(osr, levels=osr["levels"][:2] + [{"name": "L3", "size": 64 * M}]),
+        {(4 * M, 0): 30.0, (4 * M, 64 * M): 90.0},
+    )
     rows = topo.compare(det, dict(osr, levels=osr["levels"][:2] + [{"name": "L3", "size": 64 * M}], line_size=None))
     assert ("L3 size", 8 * M, 64 * M, "shared") in rows
 
 
 def test_stability_lowers_confidence_when_rounds_disagree():
     def results(l2):
-        return [{"bench": "mem.lat_rand", "params": {"size": s, "thp": 1}, "status": "ok",
-                 "stats": {"": {"min": lru(s, (32 * K, l2), (1.2, 4.0, 80.0))}}} for s in sweep(hi=64 * M)]
+        return [
+            {
+                "bench": "mem.lat_rand",
+                "params": {"size": s, "thp": 1},
+                "status": "ok",
+                "stats": {"": {"min": lru(s, (32 * K, l2), (1.2, 4.0, 80.0))}},
+            }
+            for s in sweep(hi=64 * M)
+        ]
+
     levels = topo.detect_levels(sorted(topo.curves(results(1 * M))[1].items()))
     same = topo.stability([dict(lv) for lv in levels], {1: results(1 * M), 2: results(1 * M)})
     assert same["stable"] is True
@@ -267,10 +338,16 @@ def test_stability_lowers_confidence_when_rounds_disagree():
 
 
 def test_huge_pages_not_granted_are_left_out_and_flagged():
-    res = [{"bench": "mem.lat_rand", "params": {"size": s, "thp": 1}, "status": "ok",
+    res = [
+        {
+            "bench": "mem.lat_rand",
+            "params": {"size": s, "thp": 1},
+            "status": "ok",
             "meta": {"info": {"huge_pct": 0 if s == 96 * K else 100}},
-            "stats": {"": {"min": lru(s, (32 * K, 512 * K), (1.2, 4.0, 80.0)) * (3 if s == 96 * K else 1)}}}
-           for s in sweep(hi=64 * M)]
+            "stats": {"": {"min": lru(s, (32 * K, 512 * K), (1.2, 4.0, 80.0)) * (3 if s == 96 * K else 1)}},
+        }
+        for s in sweep(hi=64 * M)
+    ]
     det = topo.analyse(res)
     assert sizes_of(det["levels"]) == [32 * K, 512 * K]
     assert any("not granted at 96K (0%)" in f for f in det["flags"])
@@ -278,11 +355,22 @@ def test_huge_pages_not_granted_are_left_out_and_flagged():
 
 def test_memfn_view_picks_winners_and_lists_failures():
     def res(routine, impl, size, ns, status="ok", reason=""):
-        return {"bench": f"memfn.{routine}", "params": {"impl": impl, "size": size, "salign": 0},
-                "status": status, "reason": reason, "stats": {"": {"value": ns}} if status == "ok" else {}}
-    results = [res("memcpy", 0, 64, 4.0), res("memcpy", 1, 64, 40.0), res("memcpy", 2, 64, 10.0),
-               res("memcpy", 3, 64, 0, "failed", "memcpy[user] wrong at size 1 src+0 dst+0: byte 0 is 0x01, expected 0xb6"),
-               res("strlen", 0, 64, 3.0), res("strlen", 2, 64, 2.0)]
+        return {
+            "bench": f"memfn.{routine}",
+            "params": {"impl": impl, "size": size, "salign": 0},
+            "status": status,
+            "reason": reason,
+            "stats": {"": {"value": ns}} if status == "ok" else {},
+        }
+
+    results = [
+        res("memcpy", 0, 64, 4.0),
+        res("memcpy", 1, 64, 40.0),
+        res("memcpy", 2, 64, 10.0),
+        res("memcpy", 3, 64, 0, "failed", "memcpy[user] wrong at size 1 src+0 dst+0: byte 0 is 0x01, expected 0xb6"),
+        res("strlen", 0, 64, 3.0),
+        res("strlen", 2, 64, 2.0),
+    ]
     rows, failures = memfnview.table_rows(results)
     assert [(r[0], r[1], r[3]) for r in rows] == [("memcpy", 64, "libc"), ("strlen", 64, "word")]
     assert rows[0][4] == pytest.approx(2.5) and rows[1][4] == pytest.approx(1.5)
@@ -290,6 +378,7 @@ def test_memfn_view_picks_winners_and_lists_failures():
 
 
 # ---- with the real core ----
+
 
 def records(text):
     return [json.loads(line.split("TM1 ", 1)[1]) for line in text.splitlines() if "TM1 {" in line]
@@ -304,16 +393,19 @@ def builds(tmp_path_factory):
     def build(name, *args):
         out = base / name
         if not (out / "tickmark-core").exists():
-            r = subprocess.run(["make", "-s", "-C", str(CORE), f"O={out}", "WERROR=1", *args],
-                               capture_output=True, text=True)
+            r = subprocess.run(
+                ["make", "-s", "-C", str(CORE), f"O={out}", "WERROR=1", *args], capture_output=True, text=True
+            )
             assert r.returncode == 0, r.stdout + r.stderr
         return str(out / "tickmark-core")
+
     return build
 
 
 def core_run(binary, *args, timeout=300):
-    r = subprocess.run([binary, "run", *args, "--samples", "2", "--sample-ms", "2"],
-                       capture_output=True, text=True, timeout=timeout)
+    r = subprocess.run(
+        [binary, "run", *args, "--samples", "2", "--sample-ms", "2"], capture_output=True, text=True, timeout=timeout
+    )
     assert r.returncode == 0, r.stderr
     return records(r.stdout)
 
@@ -355,8 +447,18 @@ def test_broken_user_memcpy_is_caught_and_never_timed(builds):
 
 @needs_cc
 def test_mem_benchmarks_run_and_order_sensibly(builds):
-    recs = core_run(builds("plain"), "mem.*", "--param", "size=4K,64M", "--param", "thp=0",
-                    "--param", "span=8M", "--param", "stride=8,256")
+    recs = core_run(
+        builds("plain"),
+        "mem.*",
+        "--param",
+        "size=4K,64M",
+        "--param",
+        "thp=0",
+        "--param",
+        "span=8M",
+        "--param",
+        "stride=8,256",
+    )
     e = ends(recs)
     assert all(r["status"] == "ok" for r in e.values()), {k: r["reason"] for k, r in e.items()}
     per_op = {}
@@ -372,14 +474,26 @@ def test_mem_benchmarks_run_and_order_sensibly(builds):
 
 @needs_cc
 def test_bad_parameters_fail_with_a_reason(builds):
-    e = ends(core_run(builds("plain"), "mem.lat_stride", "memfn.memcpy", "--param", "stride=12",
-                      "--param", "impl=7", "--param", "size=16"))
+    e = ends(
+        core_run(
+            builds("plain"),
+            "mem.lat_stride",
+            "memfn.memcpy",
+            "--param",
+            "stride=12",
+            "--param",
+            "impl=7",
+            "--param",
+            "size=16",
+        )
+    )
     assert all(r["status"] == "failed" for r in e.values())
     assert any("multiple of the pointer size" in r["reason"] for r in e.values())
     assert any("impl 7" in r["reason"] for r in e.values())
 
 
 # ---- the commands ----
+
 
 @pytest.fixture
 def real(tmp_path, monkeypatch, tmp_path_factory):
@@ -391,12 +505,38 @@ def real(tmp_path, monkeypatch, tmp_path_factory):
 
 @needs_cc
 def test_run_with_memfn_reports_failure_and_comparison(real, cli):
-    rc, out, err = cli("run", "memfn.memcpy", "--memfn", str(DATA / "memfn_broken_memcpy.c"), "--rounds", "1",
-                       "--param", "size=64", "--param", "impl=0,3", "--samples", "2", "-q")
+    rc, out, err = cli(
+        "run",
+        "memfn.memcpy",
+        "--memfn",
+        str(DATA / "memfn_broken_memcpy.c"),
+        "--rounds",
+        "1",
+        "--param",
+        "size=64",
+        "--param",
+        "impl=0,3",
+        "--samples",
+        "2",
+        "-q",
+    )
     assert rc == 0, err
     assert "FAILED verification, not timed: memcpy[user]: memcpy[user] wrong at size" in out
-    rc, out, err = cli("run", "memfn.memcpy", "--memfn", str(DATA / "memfn_good_memcpy.c"), "--rounds", "1",
-                       "--param", "size=64,4K", "--param", "impl=0,1,3", "--samples", "2", "-q")
+    rc, out, err = cli(
+        "run",
+        "memfn.memcpy",
+        "--memfn",
+        str(DATA / "memfn_good_memcpy.c"),
+        "--rounds",
+        "1",
+        "--param",
+        "size=64,4K",
+        "--param",
+        "impl=0,1,3",
+        "--samples",
+        "2",
+        "-q",
+    )
     assert rc == 0, err
     assert "FAILED" not in out
     rc, out, err = cli("memfn")

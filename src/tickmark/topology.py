@@ -34,14 +34,15 @@ are read separately and shown beside it. The public entry point is `analyse(resu
   the latency on its plateau with another CPU streaming through a large buffer against idle,
   and the knee of each round on its own.
 """
+
 import json
 import math
 import re
 from pathlib import Path
 
 RISE_PER_OCTAVE = 1.2  # a step whose latency rises faster than this per octave of size is rising
-TRANSITION = 1.5       # a run of rising steps is a transition when it rises at least this much
-PLATEAU_OK = 1.1   # latency spread (half size .. size) that still counts as a flat plateau
+TRANSITION = 1.5  # a run of rising steps is a transition when it rises at least this much
+PLATEAU_OK = 1.1  # latency spread (half size .. size) that still counts as a flat plateau
 LINE_RISE = 1.15
 TLB_RISE = 1.12
 TLB_MIN = 1 << 20
@@ -88,8 +89,10 @@ def detect_levels(points, fcore_khz=0):
     raw = [v for _, v in pts]
     n = len(env)
     # slope of log latency per octave of size (points need not be evenly spaced)
-    rising = [math.log(lat[i + 1] / lat[i]) / math.log2(sizes[i + 1] / sizes[i]) > math.log(RISE_PER_OCTAVE)
-              for i in range(n - 1)]
+    rising = [
+        math.log(lat[i + 1] / lat[i]) / math.log2(sizes[i + 1] / sizes[i]) > math.log(RISE_PER_OCTAVE)
+        for i in range(n - 1)
+    ]
     # transitions: maximal runs of rising steps -> (a, b): a = last point before, b = first after;
     # a run that rises less than TRANSITION in total is a sloping plateau (e.g. TLB misses)
     trans, i = [], 0
@@ -109,15 +112,31 @@ def detect_levels(points, fcore_khz=0):
         prev_size = levels[-1]["size"] if levels else 0
         lat_i = _plateau_point(sizes, plateau, prev_size)
         conf, why = _confidence(sizes, lat, raw, plateau, lat_i, a, b)
-        levels.append({"name": f"L{len(levels) + 1}", "size": sizes[a], "next_size": sizes[a + 1],
-                       "latency_ns": lat[lat_i], "at_size": sizes[lat_i], "confidence": conf,
-                       "why": why})
+        levels.append(
+            {
+                "name": f"L{len(levels) + 1}",
+                "size": sizes[a],
+                "next_size": sizes[a + 1],
+                "latency_ns": lat[lat_i],
+                "at_size": sizes[lat_i],
+                "confidence": conf,
+                "why": why,
+            }
+        )
         start = b
     plateau = list(range(start, n))
     mem_i = plateau[-1]
     still_rising = len(plateau) < 2 or lat[-1] / lat[plateau[0]] > 1.25
-    levels.append({"name": "memory", "size": None, "latency_ns": lat[mem_i], "at_size": sizes[mem_i],
-                   "confidence": None, "still_rising": still_rising})
+    levels.append(
+        {
+            "name": "memory",
+            "size": None,
+            "latency_ns": lat[mem_i],
+            "at_size": sizes[mem_i],
+            "confidence": None,
+            "still_rising": still_rising,
+        }
+    )
     for lv in levels:
         lv["latency_cycles"] = lv["latency_ns"] * fcore_khz / 1e6 if fcore_khz else None
     return levels
@@ -143,8 +162,10 @@ def _confidence(sizes, lat, raw, plateau, lat_i, a, b):
     replaced = sum(1 for i in span if raw[i] > lat[i] * 1.1)
     noise_s = 1 - 0.5 * replaced / max(1, len(span))
     conf = round(jump_s * flat_s * res_s * noise_s, 2)
-    why = f"jump x{jump:.2f}, plateau spread x{spread:.2f}, knee between {fmt_size(sizes[a])} and " \
-          f"{fmt_size(sizes[a + 1])}, {replaced} noisy point(s)"
+    why = (
+        f"jump x{jump:.2f}, plateau spread x{spread:.2f}, knee between {fmt_size(sizes[a])} and "
+        f"{fmt_size(sizes[a + 1])}, {replaced} noisy point(s)"
+    )
     return conf, why
 
 
@@ -175,17 +196,19 @@ def detect_line(points):
         if v >= LINE_RISE * base:
             below = [w for _, w in pts[:i]]
             if not below:
-                return {"bytes": s, "confidence": 0.1,
-                        "why": "already the smallest stride costs more: the line may be smaller"}
+                return {
+                    "bytes": s,
+                    "confidence": 0.1,
+                    "why": "already the smallest stride costs more: the line may be smaller",
+                }
             jump = v / max(below)
             # the step should persist: strides past it are not cheaper again
-            later = [w for _, w in pts[i + 1:]]
+            later = [w for _, w in pts[i + 1 :]]
             persist = 1.0 if all(w >= LINE_RISE * base for w in later) else 0.5
             flat = max(below) / min(below)
             flat_s = 1.0 if flat <= 1.1 else _clamp(1 - (flat - 1.1) / 0.4)
             conf = round(_clamp((jump - 1) / 0.3) * flat_s * persist, 2)
-            return {"bytes": s, "confidence": conf,
-                    "why": f"pair cost x{jump:.2f} from stride {pts[i - 1][0]} to {s}"}
+            return {"bytes": s, "confidence": conf, "why": f"pair cost x{jump:.2f} from stride {pts[i - 1][0]} to {s}"}
     return {"bytes": None, "confidence": 0.0, "why": "no stride up to the largest measured made the pair cost more"}
 
 
@@ -205,17 +228,27 @@ def detect_tlb(p4k, phuge):
             break
     top = max(r for _, r in ratio)
     if first_bad is None:
-        return {"bytes": None, "confidence": round(_clamp(1 - (top - 1) / 0.3), 2),
-                "why": f"4 KiB pages cost at most x{top:.2f} over huge pages up to {fmt_size(both[-1])}"}
+        return {
+            "bytes": None,
+            "confidence": round(_clamp(1 - (top - 1) / 0.3), 2),
+            "why": f"4 KiB pages cost at most x{top:.2f} over huge pages up to {fmt_size(both[-1])}",
+        }
     conf = _clamp((top - 1) / 0.3)
     if first_bad == 0:
-        return {"bytes": both[0], "bound": "at most", "confidence": round(conf * 0.5, 2),
-                "why": f"4 KiB pages already cost x{ratio[0][1]:.2f} at the smallest huge-page set"}
+        return {
+            "bytes": both[0],
+            "bound": "at most",
+            "confidence": round(conf * 0.5, 2),
+            "why": f"4 KiB pages already cost x{ratio[0][1]:.2f} at the smallest huge-page set",
+        }
     if len(ratio) - first_bad < 2:
         conf *= 0.6
-    return {"bytes": ratio[first_bad - 1][0], "confidence": round(conf, 2),
-            "why": f"4 KiB/huge x{ratio[first_bad - 1][1]:.2f} at {fmt_size(ratio[first_bad - 1][0])}, "
-                   f"x{ratio[first_bad][1]:.2f} at {fmt_size(ratio[first_bad][0])}, up to x{top:.2f}"}
+    return {
+        "bytes": ratio[first_bad - 1][0],
+        "confidence": round(conf, 2),
+        "why": f"4 KiB/huge x{ratio[first_bad - 1][1]:.2f} at {fmt_size(ratio[first_bad - 1][0])}, "
+        f"x{ratio[first_bad][1]:.2f} at {fmt_size(ratio[first_bad][0])}, up to x{top:.2f}",
+    }
 
 
 def detect_tlb_levels(spread, packed, page=4096):
@@ -272,7 +305,7 @@ def detect_tlb_levels(spread, packed, page=4096):
             kept.append((a, b, nxt))
     out = []
     for a, b, end in kept:
-        plateau = dv[b:end + 1]
+        plateau = dv[b : end + 1]
         cost = plateau[len(plateau) // 2] if plateau else dv[b]
         # the entries: the last page count that pays at most half the step (a sharp LRU step
         # has it right before the step; random replacement spreads the step over several points)
@@ -284,11 +317,18 @@ def detect_tlb_levels(spread, packed, page=4096):
         span = range(max(0, a - 2), min(k, b + 3))
         noisy = sum(1 for x in span if raw.get(ns[x], 0) > dv[x] + step)
         noise_s = 1 - 0.5 * noisy / max(1, len(span))
-        out.append({"name": f"L{len(out) + 1} TLB", "entries": ns[e], "next": ns[e + 1], "reach": ns[e] * page,
-                    "miss_ns": round(cost, 3),
-                    "confidence": round(jump_s * res_s * noise_s, 2),
-                    "why": f"translation cost {dv[a]:.2f} ns up to {ns[a]} pages, {cost:.2f} ns on the plateau "
-                           f"after; half-way between {ns[e]} and {ns[e + 1]} pages, {noisy} noisy point(s)"})
+        out.append(
+            {
+                "name": f"L{len(out) + 1} TLB",
+                "entries": ns[e],
+                "next": ns[e + 1],
+                "reach": ns[e] * page,
+                "miss_ns": round(cost, 3),
+                "confidence": round(jump_s * res_s * noise_s, 2),
+                "why": f"translation cost {dv[a]:.2f} ns up to {ns[a]} pages, {cost:.2f} ns on the plateau "
+                f"after; half-way between {ns[e]} and {ns[e + 1]} pages, {noisy} noisy point(s)",
+            }
+        )
     if out:  # the last level ends where page walks begin
         out[-1]["walk"] = True
         if dv[-1] > 1.5 * out[-1]["miss_ns"]:
@@ -312,10 +352,13 @@ def huge_honoured(spread, huge, levels):
     if extra_4k <= 0:
         return {"honoured": None, "why": f"small pages cost nothing extra at {n} pages"}
     honoured = extra_huge < 0.5 * extra_4k
-    return {"honoured": honoured, "at_pages": n,
-            "why": f"at {n} pages (past {n0} entries) small pages cost {extra_4k:+.2f} ns over an L1 hit, "
-                   f"huge pages {extra_huge:+.2f} ns" + ("" if honoured else
-                   ": the TLB still sees small pages (a hypervisor backing this guest with small pages)")}
+    return {
+        "honoured": honoured,
+        "at_pages": n,
+        "why": f"at {n} pages (past {n0} entries) small pages cost {extra_4k:+.2f} ns over an L1 hit, "
+        f"huge pages {extra_huge:+.2f} ns"
+        + ("" if honoured else ": the TLB still sees small pages (a hypervisor backing this guest with small pages)"),
+    }
 
 
 def attribute_tlb_knees(levels, tlb_levels, honoured):
@@ -333,8 +376,13 @@ def attribute_tlb_knees(levels, tlb_levels, honoured):
                 if lo / 1.34 <= lv["size"] <= hi * 1.34:
                     hit = t
         if hit:
-            moved.append(dict(lv, tlb=hit["name"], why=f"{lv['why']}; at the {hit['name']}'s reach "
-                                                       f"({hit['entries']} x 4K = {fmt_size(hit['reach'])})"))
+            moved.append(
+                dict(
+                    lv,
+                    tlb=hit["name"],
+                    why=f"{lv['why']}; at the {hit['name']}'s reach ({hit['entries']} x 4K = {fmt_size(hit['reach'])})",
+                )
+            )
         else:
             keep.append(lv)
     n = 0
@@ -390,9 +438,13 @@ def stability(levels, per_round, tlb=None):
             stable = False
             t["confidence"] = round(t["confidence"] * 0.6, 2)
             t["why"] += "; rounds alone found " + ", ".join(str(g) if g else "none" for g in got)
-    return {"rounds": len(per_round), "stable": stable,
-            "why": "every round alone finds the same sizes" if stable else
-                   "rounds alone disagree (see the levels' evidence): confidence lowered"}
+    return {
+        "rounds": len(per_round),
+        "stable": stable,
+        "why": "every round alone finds the same sizes"
+        if stable
+        else "rounds alone disagree (see the levels' evidence): confidence lowered",
+    }
 
 
 def llc_cause(det, osr, shared, per_round_llc=None):
@@ -416,8 +468,10 @@ def llc_cause(det, osr, shared, per_round_llc=None):
     if effect:
         s, idle, busy = max(effect, key=lambda e: e[2] / e[1])
         ratio = busy / idle
-        parts.append(f"with another CPU streaming through a large buffer a {fmt_size(s)} set costs "
-                     f"{busy:.1f} ns against {idle:.1f} ns idle (x{ratio:.2f})")
+        parts.append(
+            f"with another CPU streaming through a large buffer a {fmt_size(s)} set costs "
+            f"{busy:.1f} ns against {idle:.1f} ns idle (x{ratio:.2f})"
+        )
         if ratio >= 1.3:
             cause = "shared"
     if per_round_llc and len(per_round_llc) > 1:
@@ -427,21 +481,30 @@ def llc_cause(det, osr, shared, per_round_llc=None):
             cause = cause or "varies"
             parts[-1] += " (it moves with what else runs)"
     if cause == "shared":
-        text = (f"capacity taken by others: the {olast['name']} is shared, and other cores' traffic evicts "
-                f"this core's lines; of the {fmt_size(olast['size'])} the OS reports, about "
-                f"{fmt_size(last['size'])} was usable during the sweep")
+        text = (
+            f"capacity taken by others: the {olast['name']} is shared, and other cores' traffic evicts "
+            f"this core's lines; of the {fmt_size(olast['size'])} the OS reports, about "
+            f"{fmt_size(last['size'])} was usable during the sweep"
+        )
     elif cause == "varies":
         text = "capacity taken by others: the usable size changes from round to round"
     elif effect:
-        text = (f"not taken by the other CPU here, and stable: this core can use about {fmt_size(last['size'])} "
-                f"of the {fmt_size(olast['size'])} (a partitioned cache, or the OS reports a whole "
-                f"socket's cache of which this core or guest gets a part)")
+        text = (
+            f"not taken by the other CPU here, and stable: this core can use about {fmt_size(last['size'])} "
+            f"of the {fmt_size(olast['size'])} (a partitioned cache, or the OS reports a whole "
+            f"socket's cache of which this core or guest gets a part)"
+        )
         cause = "partition"
     else:
         text = "cause not measured (no mem.lat_shared results)"
         cause = None
-    return {"cause": cause, "level": last["name"], "detected": last["size"], "os": olast["size"],
-            "why": text + (" — " + "; ".join(parts) if parts else "")}
+    return {
+        "cause": cause,
+        "level": last["name"],
+        "detected": last["size"],
+        "os": olast["size"],
+        "why": text + (" — " + "; ".join(parts) if parts else ""),
+    }
 
 
 def tlb_curves(results):
@@ -488,6 +551,7 @@ def page_walk_costs(p4k, phuge):
 
 # ---- what the OS reports ----
 
+
 def _read(p):
     try:
         return Path(p).read_text().strip()
@@ -515,8 +579,14 @@ def os_report(root="/"):
         lvl, size = _read(d / "level"), _size(_read(d / "size"))
         line = _read(d / "coherency_line_size")
         if lvl and lvl.isdigit() and size:
-            levels.append({"name": f"L{lvl}" + ("d" if typ == "Data" else ""), "level": int(lvl),
-                           "size": size, "line": int(line) if line and line.isdigit() else None})
+            levels.append(
+                {
+                    "name": f"L{lvl}" + ("d" if typ == "Data" else ""),
+                    "level": int(lvl),
+                    "size": size,
+                    "line": int(line) if line and line.isdigit() else None,
+                }
+            )
             source = "sysfs"
     if not levels:
         levels = _device_tree(root)
@@ -528,8 +598,13 @@ def os_report(root="/"):
     if m:
         tlb = int(m.group(1)) * 4096
     line = next((lv["line"] for lv in levels if lv.get("line")), None)
-    return {"source": source, "levels": levels, "line_size": line, "tlb_reach": tlb,
-            "tlb_source": "cpuinfo" if tlb else None}
+    return {
+        "source": source,
+        "levels": levels,
+        "line_size": line,
+        "tlb_reach": tlb,
+        "tlb_source": "cpuinfo" if tlb else None,
+    }
 
 
 def _be32(p):
@@ -573,12 +648,15 @@ def compare(detected, osr):
             v = llc["cause"]
         rows.append((f"{name} size", d and d["size"], o and o["size"], v))
     line = detected.get("line_size") or {}
-    rows.append(("line size", line.get("bytes"), osr.get("line_size"), _verdict(line.get("bytes"), osr.get("line_size"), 1.01)))
+    rows.append(
+        ("line size", line.get("bytes"), osr.get("line_size"), _verdict(line.get("bytes"), osr.get("line_size"), 1.01))
+    )
     cpuid = (detected.get("tlb_cpuid") or {}).get("levels") or []
     for i, t in enumerate(detected.get("tlb") or []):
         c = next((x for x in cpuid if x["level"] == i + 1), None)
-        rows.append((f"L{i + 1} TLB entries", t["entries"], c and c["entries"],
-                     _verdict(t["entries"], c and c["entries"], 1.1)))
+        rows.append(
+            (f"L{i + 1} TLB entries", t["entries"], c and c["entries"], _verdict(t["entries"], c and c["entries"], 1.1))
+        )
     if osr.get("tlb_reach"):
         tlb = detected.get("tlb") or []
         reach = tlb[-1]["reach"] if tlb else None
@@ -593,6 +671,7 @@ def _verdict(d, o, tol):
 
 
 # ---- from stored results ----
+
 
 def curves(results):
     """Stored results -> ({size: ns} 4K pages, {size: ns} huge pages, {stride: ns}, cycles/ns)."""
@@ -631,9 +710,11 @@ def analyse(results, fcore_khz=0, hello=None, per_round=None, osr=None):
     if phuge:
         granted = {s: v for s, v in phuge.items() if s not in missing}
         if missing:
-            flags.append("huge pages not granted at " + ", ".join(
-                f"{fmt_size(s)} ({'unknown' if v < 0 else f'{v}%'})" for s, v in sorted(missing.items()))
-                + ": those points left out of the cache curve")
+            flags.append(
+                "huge pages not granted at "
+                + ", ".join(f"{fmt_size(s)} ({'unknown' if v < 0 else f'{v}%'})" for s, v in sorted(missing.items()))
+                + ": those points left out of the cache curve"
+            )
         cache_pts = sorted(granted.items()) if len(granted) >= 4 else merge_thp(p4k, phuge)
     else:
         cache_pts = sorted(p4k.items())
@@ -653,12 +734,27 @@ def analyse(results, fcore_khz=0, hello=None, per_round=None, osr=None):
         mem["latency_ns_4k"] = p4k.get(big)
         mem["latency_ns_huge"] = phuge.get(big)
     stab = stability(levels, per_round or {}, tlb)
-    det = {"levels": levels, "line_size": detect_line(stride.items()), "tlb": tlb, "tlb_knees": knees,
-           "huge": hon, "page_walk": page_walk_costs(p4k, phuge), "stability": stab, "flags": flags,
-           "tlb_cpuid": cpuid_tlb(hello), "tlb_reach": detect_tlb(p4k, phuge), "fcore_khz": fcore_khz or None,
-           "points": {"lat_4k": sorted(p4k.items()), "lat_huge": sorted(phuge.items()),
-                      "stride": sorted(stride.items()), "tlb_spread": sorted(t["spread"].items()),
-                      "tlb_packed": sorted(t["packed"].items()), "tlb_huge": sorted(t["huge"].items())}}
+    det = {
+        "levels": levels,
+        "line_size": detect_line(stride.items()),
+        "tlb": tlb,
+        "tlb_knees": knees,
+        "huge": hon,
+        "page_walk": page_walk_costs(p4k, phuge),
+        "stability": stab,
+        "flags": flags,
+        "tlb_cpuid": cpuid_tlb(hello),
+        "tlb_reach": detect_tlb(p4k, phuge),
+        "fcore_khz": fcore_khz or None,
+        "points": {
+            "lat_4k": sorted(p4k.items()),
+            "lat_huge": sorted(phuge.items()),
+            "stride": sorted(stride.items()),
+            "tlb_spread": sorted(t["spread"].items()),
+            "tlb_packed": sorted(t["packed"].items()),
+            "tlb_huge": sorted(t["huge"].items()),
+        },
+    }
     if osr is not None:
         llc_rounds = None
         if per_round and len(per_round) > 1 and caches:
@@ -693,13 +789,20 @@ def measured_sizes(results):
 def to_json(detected, osr, run_ids):
     det = {k: v for k, v in detected.items() if k != "points"}
     det["warning"] = cycle_warning(detected)
-    return json.dumps({"runs": run_ids, "detected": det, "os": osr,
-                       "comparison": [{"what": w, "detected": d, "os": o, "verdict": v}
-                                      for w, d, o, v in compare(detected, osr)],
-                       "points": detected.get("points")}, indent=1)
+    return json.dumps(
+        {
+            "runs": run_ids,
+            "detected": det,
+            "os": osr,
+            "comparison": [{"what": w, "detected": d, "os": o, "verdict": v} for w, d, o, v in compare(detected, osr)],
+            "points": detected.get("points"),
+        },
+        indent=1,
+    )
 
 
 # ---- the command ----
+
 
 def _parse_size(text):
     m = re.fullmatch(r"(\d+)([KMG]?)", text.strip(), re.I)
@@ -738,8 +841,8 @@ def _join(values):
 
 # the cache-only reference of mem.lat_tlb needs fewer points: it is flat between cache knees
 TLB_PACKED = (8, 256, 384, 512, 768, 1024, 1536, 2048, 3072, 4096, 6144, 8192, 12288, 16384)
-TLB_HUGE = (256, 512)
-SAMPLE_MS = 5  # short samples: more of them fit the time, and the minimum is what counts  # past any first-level DTLB, below any second level: is a huge page one entry?
+TLB_HUGE = (256, 512)  # past any first-level DTLB, below any second level: is a huge page one entry?
+SAMPLE_MS = 5  # short samples: more of them fit the time, and the minimum is what counts
 
 
 def measure(ctx, rounds=1, samples=7, max_size=None, refine=True, quiet=False, name=None):
@@ -759,8 +862,16 @@ def measure(ctx, rounds=1, samples=7, max_size=None, refine=True, quiet=False, n
     runs = []
 
     def one(patterns, params, tag):
-        cfg = RunConfig(patterns=patterns, rounds=rounds, max_rounds=rounds, samples=samples, sample_ms=SAMPLE_MS,
-                        params=params, name=f"{name}-{tag}" if name else None, suite="topology", quiet=quiet)
+        cfg = RunConfig(
+            patterns=patterns,
+            rounds=rounds,
+            max_rounds=rounds,
+            samples=samples,
+            sample_ms=SAMPLE_MS,
+            params=params,
+            name=f"{name}-{tag}" if name else None,
+            suite="topology",
+        )
         hr = HostRun(store, argv, cfg, build)
         with Progress(rounds, enabled=False if quiet else None) as prog:
             hr.progress = prog
@@ -776,11 +887,15 @@ def measure(ctx, rounds=1, samples=7, max_size=None, refine=True, quiet=False, n
     small = [s for s in sizes if s >= 16 << 10 and s & (s - 1) == 0 and (s.bit_length() - 15) % 2 == 0]
     small = sorted(set(small + sizes[-1:]))
     pages = _sweep_of(benches, "mem.lat_tlb", "pages")
-    keys = _keys("mem.lat_rand", [(("size", s), ("thp", 1)) for s in sizes] +
-                 [(("size", s), ("thp", 0)) for s in small])
-    keys += _keys("mem.lat_tlb", [(("pages", n), ("packed", 0), ("thp", 0)) for n in pages] +
-                  [(("pages", n), ("packed", 1), ("thp", 0)) for n in TLB_PACKED if n in pages] +
-                  [(("pages", n), ("packed", 0), ("thp", 1)) for n in TLB_HUGE if n in pages])
+    keys = _keys(
+        "mem.lat_rand", [(("size", s), ("thp", 1)) for s in sizes] + [(("size", s), ("thp", 0)) for s in small]
+    )
+    keys += _keys(
+        "mem.lat_tlb",
+        [(("pages", n), ("packed", 0), ("thp", 0)) for n in pages]
+        + [(("pages", n), ("packed", 1), ("thp", 0)) for n in TLB_PACKED if n in pages]
+        + [(("pages", n), ("packed", 0), ("thp", 1)) for n in TLB_HUGE if n in pages],
+    )
     params = ["size=" + _join(sizes), "thp=0,1", "pages=" + _join(pages), "packed=0,1"]
     results = one(keys, params, "sweep")
     hello = store.run(runs[0]).get("hello") or {}
@@ -859,16 +974,18 @@ def command(ctx, as_json, rounds, samples, max_size, from_runs, refine, quiet):
 
 
 def print_text(det, osr, runs):
+    import sys
+
     from rich.console import Console
     from rich.table import Table
-
-    import sys
 
     plain = not sys.stdout.isatty()
     con = Console(highlight=False, soft_wrap=False, width=250 if plain else None, no_color=plain)
     cyc = "calibrated-freq" if det.get("fcore_khz") else None
-    con.print(f"memory hierarchy detected from runs {', '.join(map(str, runs))} "
-              f"(OS values from {osr.get('source') or 'nothing: the OS reports no caches'})")
+    con.print(
+        f"memory hierarchy detected from runs {', '.join(map(str, runs))} "
+        f"(OS values from {osr.get('source') or 'nothing: the OS reports no caches'})"
+    )
     t = Table(box=None, pad_edge=False)
     for c in ("level", "detected", "OS reports", "", "latency", "cycles", "confidence", "evidence"):
         t.add_column(c, justify="right" if c in ("latency", "cycles", "confidence") else "left")
@@ -880,46 +997,97 @@ def print_text(det, osr, runs):
             lat = f"{lv['latency_ns']:.1f} ns"
             if lv.get("latency_ns_4k"):
                 lat = f"{lv['latency_ns_4k']:.1f} ns 4K pages / {lv.get('latency_ns_huge', 0):.1f} ns huge"
-            note = f"at {fmt_size(lv['at_size'])}" + (" (still rising: larger sets would cost more)" if lv.get("still_rising") else "")
+            note = f"at {fmt_size(lv['at_size'])}"
+            if lv.get("still_rising"):
+                note += " (still rising: larger sets would cost more)"
             t.add_row("memory", "", "", "", lat, _cyc(lv, "latency_ns"), "", note)
             continue
         o = oslv[i] if i < len(oslv) else None
         key = f"{(o or {}).get('name') or lv['name']} size"
         verdict = rows.get(key, (None, ""))[1]
-        t.add_row(lv["name"], fmt_size(lv["size"]), (f"{fmt_size(o['size'])} ({o['name']})" if o else "-"),
-                  _flag(verdict), f"{lv['latency_ns']:.2f} ns", _cyc(lv, "latency_ns"),
-                  f"{lv['confidence']:.2f}", f"read at {fmt_size(lv['at_size'])}; {lv['why']}")
-    for lv in oslv[len(caches):]:
+        t.add_row(
+            lv["name"],
+            fmt_size(lv["size"]),
+            (f"{fmt_size(o['size'])} ({o['name']})" if o else "-"),
+            _flag(verdict),
+            f"{lv['latency_ns']:.2f} ns",
+            _cyc(lv, "latency_ns"),
+            f"{lv['confidence']:.2f}",
+            f"read at {fmt_size(lv['at_size'])}; {lv['why']}",
+        )
+    for lv in oslv[len(caches) :]:
         t.add_row("-", "not found", f"{fmt_size(lv['size'])} ({lv['name']})", _flag("DISAGREE"), "", "", "", "")
     line = det.get("line_size") or {}
     o, v = rows.get("line size", (None, ""))
-    t.add_row("line", f"{line.get('bytes')} B" if line.get("bytes") else "not found", f"{o} B" if o else "-",
-              _flag(v), "", "", f"{line.get('confidence', 0):.2f}", line.get("why", ""))
+    t.add_row(
+        "line",
+        f"{line.get('bytes')} B" if line.get("bytes") else "not found",
+        f"{o} B" if o else "-",
+        _flag(v),
+        "",
+        "",
+        f"{line.get('confidence', 0):.2f}",
+        line.get("why", ""),
+    )
     cpuid = det.get("tlb_cpuid") or {}
     for i, tl in enumerate(det.get("tlb") or []):
         o, v = rows.get(f"L{i + 1} TLB entries", (None, ""))
         what = "page walk" if tl.get("walk") else f"L{i + 2} TLB hit"
-        t.add_row(tl["name"], f"{tl['entries']} x 4K", f"{o} (cpuid)" if o else "-", _flag(v),
-                  f"+{tl['miss_ns']:.2f} ns", _cyc({"latency_cycles": tl["miss_ns"] * det["fcore_khz"] / 1e6}
-                                                 if det.get("fcore_khz") else {}, ""),
-                  f"{tl['confidence']:.2f}", f"a miss costs a {what}; reach {fmt_size(tl['reach'])}; {tl['why']}")
+        t.add_row(
+            tl["name"],
+            f"{tl['entries']} x 4K",
+            f"{o} (cpuid)" if o else "-",
+            _flag(v),
+            f"+{tl['miss_ns']:.2f} ns",
+            _cyc({"latency_cycles": tl["miss_ns"] * det["fcore_khz"] / 1e6} if det.get("fcore_khz") else {}, ""),
+            f"{tl['confidence']:.2f}",
+            f"a miss costs a {what}; reach {fmt_size(tl['reach'])}; {tl['why']}",
+        )
     if not det.get("tlb"):
-        t.add_row("TLB", "not found", "-", "", "", "", "", "no mem.lat_tlb results" if not
-                  det.get("points", {}).get("tlb_spread") else "no step in the translation cost")
+        t.add_row(
+            "TLB",
+            "not found",
+            "-",
+            "",
+            "",
+            "",
+            "",
+            "no mem.lat_tlb results"
+            if not det.get("points", {}).get("tlb_spread")
+            else "no step in the translation cost",
+        )
     if "TLB reach (4K pages)" in rows:
         o, v = rows["TLB reach (4K pages)"]
-        t.add_row("TLB reach", fmt_size(det["tlb"][-1]["reach"]) if det.get("tlb") else "-",
-                  f"{fmt_size(o)} (cpuinfo)", _flag(v), "", "", "", "")
+        t.add_row(
+            "TLB reach",
+            fmt_size(det["tlb"][-1]["reach"]) if det.get("tlb") else "-",
+            f"{fmt_size(o)} (cpuinfo)",
+            _flag(v),
+            "",
+            "",
+            "",
+            "",
+        )
     for k in det.get("tlb_knees") or []:
-        t.add_row("(TLB)", fmt_size(k["size"]), "", "", f"{k['latency_ns']:.2f} ns", "", "",
-                  f"a knee of the cache curve that is the {k['tlb']}'s reach, not a cache; {k['why']}")
+        t.add_row(
+            "(TLB)",
+            fmt_size(k["size"]),
+            "",
+            "",
+            f"{k['latency_ns']:.2f} ns",
+            "",
+            "",
+            f"a knee of the cache curve that is the {k['tlb']}'s reach, not a cache; {k['why']}",
+        )
     con.print(t)
     if cpuid.get("source") and not cpuid.get("levels"):
         con.print(f"cpuid TLB figures: {cpuid['source']}")
     walk = det.get("page_walk") or []
     if walk:
-        con.print("4 KiB pages over huge pages (page-walk cost): " + ", ".join(
-            f"{fmt_size(sz)} {a - b:+.1f} ns" for sz, a, b in walk))
+        con.print(
+            "4 KiB pages over huge pages (page-walk cost): "
+            + ", ".join(f"{fmt_size(sz)} {a - b:+.1f} ns" for sz, a, b in walk)
+        )
     hon = det.get("huge") or {}
     if hon.get("honoured") is not None:
         con.print(f"huge pages in the TLB: {'yes' if hon['honoured'] else 'no'} ({hon['why']})")
@@ -943,8 +1111,10 @@ def cycle_warning(det):
     l1 = next((lv for lv in det.get("levels", []) if lv["size"]), None)
     c = l1 and l1.get("latency_cycles")
     if c and not 2.5 <= c <= 6:
-        return (f"warning: L1 latency is {c:.1f} cycles (expected 3-5): the core-frequency estimate "
-                "was probably disturbed (a busy or throttled machine); trust the ns figures")
+        return (
+            f"warning: L1 latency is {c:.1f} cycles (expected 3-5): the core-frequency estimate "
+            "was probably disturbed (a busy or throttled machine); trust the ns figures"
+        )
     return None
 
 
@@ -953,8 +1123,13 @@ def _cyc(lv, k):
 
 
 def _flag(v):
-    return {"agree": "=", "DISAGREE": "DISAGREE", "shared": "shared (measured)",
-            "varies": "varies (measured)", "partition": "partitioned (measured)"}.get(v, "")
+    return {
+        "agree": "=",
+        "DISAGREE": "DISAGREE",
+        "shared": "shared (measured)",
+        "varies": "varies (measured)",
+        "partition": "partitioned (measured)",
+    }.get(v, "")
 
 
 import click  # noqa: E402  (the command object, registered by cli.py)
@@ -962,14 +1137,28 @@ import click  # noqa: E402  (the command object, registered by cli.py)
 
 @click.command("topology")
 @click.option("--json", "as_json", is_flag=True, help="Detected and OS-reported values as JSON.")
-@click.option("--rounds", type=click.IntRange(1, 20), default=3, show_default=True,
-              help="Rounds per sweep (each a process; the minimum over all samples is used).")
-@click.option("--samples", type=click.IntRange(1, 1000), default=5, show_default=True,
-              help=f"Samples per round (each {SAMPLE_MS} ms).")
-@click.option("--max-size", metavar="SIZE", help="Largest working set (e.g. 64M); default: the sweep, "
-              "bounded by a quarter of the available memory.")
-@click.option("--from", "from_runs", multiple=True, metavar="RUN",
-              help="Analyse stored run(s) instead of measuring (repeatable).")
+@click.option(
+    "--rounds",
+    type=click.IntRange(1, 20),
+    default=3,
+    show_default=True,
+    help="Rounds per sweep (each a process; the minimum over all samples is used).",
+)
+@click.option(
+    "--samples",
+    type=click.IntRange(1, 1000),
+    default=5,
+    show_default=True,
+    help=f"Samples per round (each {SAMPLE_MS} ms).",
+)
+@click.option(
+    "--max-size",
+    metavar="SIZE",
+    help="Largest working set (e.g. 64M); default: the sweep, bounded by a quarter of the available memory.",
+)
+@click.option(
+    "--from", "from_runs", multiple=True, metavar="RUN", help="Analyse stored run(s) instead of measuring (repeatable)."
+)
 @click.option("--no-refine", is_flag=True, help="Skip the second pass around the knees.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 @click.pass_context
