@@ -23,7 +23,7 @@ static int intel_0x18(tm_json *j)
     static const int pages_kb[] = {4, 2048, 4096, 1048576};
     unsigned a, b, c, d, max, s, n = 0;
     int k;
-    if (__get_cpuid_max(0, 0) < 0x18)
+    if ((unsigned)__get_cpuid_max(0, 0) < 0x18u)
         return 0;
     __cpuid_count(0x18, 0, max, b, c, d);
     for (s = 0; s <= max && s < 64; s++) {
@@ -57,7 +57,7 @@ static int amd_ext(tm_json *j)
 {
     unsigned a, b, c, d, n = 0;
     unsigned l1[2], l2[2];
-    if (__get_cpuid_max(0x80000000, 0) < 0x80000006)
+    if ((unsigned)__get_cpuid_max(0x80000000u, 0) < 0x80000006u)
         return 0;
     __cpuid(0x80000005, a, b, c, d);
     l1[0] = b; /* 4 KiB: [31:24] ways, [23:16] entries (data) */
