@@ -40,6 +40,8 @@ import math
 import re
 from pathlib import Path
 
+from .stats import Stats
+
 RISE_PER_OCTAVE = 1.2  # a step whose latency rises faster than this per octave of size is rising
 TRANSITION = 1.5  # a run of rising steps is a transition when it rises at least this much
 PLATEAU_OK = 1.1  # latency spread (half size .. size) that still counts as a flat plateau
@@ -507,15 +509,21 @@ def llc_cause(det, osr, shared, per_round_llc=None):
     }
 
 
+def _headline(r):
+    st = Stats.of(r).main
+    if not st:
+        return None
+    return st.min if st.min is not None else st.value
+
+
 def tlb_curves(results):
     """Stored results -> {"spread": {pages: ns}, "packed": {lines: ns}, "huge": {pages: ns}}."""
     out = {"spread": {}, "packed": {}, "huge": {}}
     for r in results:
-        st = (r.get("stats") or {}).get("")
+        v = _headline(r)
         p = r.get("params") or {}
-        if r.get("status") != "ok" or not st or r["bench"] != "mem.lat_tlb" or "pages" not in p:
+        if r.get("status") != "ok" or v is None or r["bench"] != "mem.lat_tlb" or "pages" not in p:
             continue
-        v = st.get("min", st.get("value"))
         d = out["huge"] if p.get("thp") == 1 else out["packed"] if p.get("packed") == 1 else out["spread"]
         d[p["pages"]] = min(v, d.get(p["pages"], math.inf))
     return out
@@ -536,11 +544,11 @@ def huge_not_granted(results):
 def shared_points(results):
     out = {}
     for r in results:
-        st = (r.get("stats") or {}).get("")
+        v = _headline(r)
         p = r.get("params") or {}
-        if r.get("status") == "ok" and st and r["bench"] == "mem.lat_shared":
+        if r.get("status") == "ok" and v is not None and r["bench"] == "mem.lat_shared":
             k = (p["size"], p["hog"])
-            out[k] = min(st.get("min", st.get("value")), out.get(k, math.inf))
+            out[k] = min(v, out.get(k, math.inf))
     return out
 
 
@@ -677,10 +685,10 @@ def curves(results):
     """Stored results -> ({size: ns} 4K pages, {size: ns} huge pages, {stride: ns}, cycles/ns)."""
     p4k, phuge, stride, ratio = {}, {}, {}, []
     for r in results:
-        st = (r.get("stats") or {}).get("")
+        st = Stats.of(r).main
         if r.get("status") != "ok" or not st:
             continue
-        v = st.get("min", st.get("value"))
+        v = st.min if st.min is not None else st.value
         p = r.get("params") or {}
         if r["bench"] == "mem.lat_rand" and "size" in p:
             d = phuge if p.get("thp") == 1 else p4k
@@ -689,8 +697,8 @@ def curves(results):
             stride[p["stride"]] = min(v, stride.get(p["stride"], math.inf))
         else:
             continue
-        if st.get("cycles_per_op") and st.get("ns_per_op"):
-            ratio.append(st["cycles_per_op"] / st["ns_per_op"])
+        if st.cycles_per_op and st.ns_per_op:
+            ratio.append(st.cycles_per_op / st.ns_per_op)
     ratio.sort()
     return p4k, phuge, stride, (ratio[len(ratio) // 2] if ratio else None)
 
@@ -852,12 +860,12 @@ def measure(ctx, rounds=1, samples=7, max_size=None, refine=True, quiet=False, n
     (page-walk cost), and mem.lat_tlb. Pass 2: sizes around each knee, more octaves when the
     memory plateau is not reached, mem.lat_stride in a span set from the L1 found, and
     mem.lat_shared when the last cache came out smaller than the OS says."""
-    from .cli import _core, _store, check_patterns
+    from .clicommon import check_patterns, prepare_core, store_of
     from .hostrun import HostRun, Progress, RunConfig
 
-    store = _store(ctx)
-    argv, build = _core(ctx)
-    benches = check_patterns(argv, ["mem.lat_rand", "mem.lat_stride", "mem.lat_tlb"])
+    store = store_of(ctx)
+    core = prepare_core(ctx)
+    benches = check_patterns(core, ["mem.lat_rand", "mem.lat_stride", "mem.lat_tlb"])
     have_shared = any(b.get("name") == "mem.lat_shared" for b in benches)
     runs = []
 
@@ -872,7 +880,7 @@ def measure(ctx, rounds=1, samples=7, max_size=None, refine=True, quiet=False, n
             name=f"{name}-{tag}" if name else None,
             suite="topology",
         )
-        hr = HostRun(store, argv, cfg, build)
+        hr = HostRun(store, core, cfg)
         with Progress(rounds, enabled=False if quiet else None) as prog:
             hr.progress = prog
             rid = hr.execute()
@@ -942,10 +950,10 @@ def measure(ctx, rounds=1, samples=7, max_size=None, refine=True, quiet=False, n
 
 
 def command(ctx, as_json, rounds, samples, max_size, from_runs, refine, quiet):
-    from .cli import _store
+    from .clicommon import store_of
     from .errors import TickmarkError
 
-    store = _store(ctx)
+    store = store_of(ctx)
     if from_runs:
         runs, results = [], []
         for ref in from_runs:
@@ -1134,6 +1142,8 @@ def _flag(v):
 
 import click  # noqa: E402  (the command object, registered by cli.py)
 
+from .clicommon import target_option  # noqa: E402
+
 
 @click.command("topology")
 @click.option("--json", "as_json", is_flag=True, help="Detected and OS-reported values as JSON.")
@@ -1161,6 +1171,7 @@ import click  # noqa: E402  (the command object, registered by cli.py)
 )
 @click.option("--no-refine", is_flag=True, help="Skip the second pass around the knees.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@target_option
 @click.pass_context
 def topology_cmd(ctx, as_json, rounds, samples, max_size, from_runs, no_refine, quiet):
     """Detect cache levels, line size and TLB reach from latency sweeps; compare with the OS."""
