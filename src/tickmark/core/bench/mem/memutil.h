@@ -15,8 +15,9 @@ typedef struct tm_membuf {
 } tm_membuf;
 
 /* Map a buffer of `bytes` with huge pages advised on (thp=1) or off (thp=0) or left to the OS
- * default (thp=-1), and touch every page. Skips when the buffer would take more than a quarter of the available memory, or when
- * huge pages were asked for and the OS cannot give them. Returns TM_OK / tm_skip / tm_fail. */
+ * default (thp=-1), and touch every page. Skips when the buffer would take more than a quarter
+ * of the available memory, or when huge pages were asked for and the OS cannot give them.
+ * Returns TM_OK / tm_skip / tm_fail. */
 int tm_membuf_get(tm_ctx *ctx, tm_membuf *b, size_t bytes, int thp);
 void tm_membuf_put(tm_membuf *b);
 
