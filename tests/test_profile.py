@@ -314,7 +314,7 @@ def test_profile_refuses_a_command_that_is_no_elf_binary(env, cli):
     _need("perf", _perf_records)
     rc, out, err = cli("profile", "cpu.stringsort", "--tool", "perf")
     assert rc == 2 and len(err.strip().splitlines()) == 1
-    assert "a profile needs the core binary itself" in err
+    assert "is not an ELF executable; profiles read ELF binaries only" in err
 
 
 def test_bad_usage(env, cli):

@@ -58,20 +58,28 @@ def check_symbols(binary):
 
 
 # ---------------------------------------------------------------- choosing the sampler
-def choose_tool(tool, prebuilt, target=None):
-    """'perf' or 'gprof' for this target, or a TickmarkError saying in one line why neither works."""
-    if target is not None and getattr(target, "scheme", "local") != "local":
-        why = getattr(target, "profile_unsupported", None)
-        raise TickmarkError(why or f"profiles are not supported on {target.uri} targets")
-    perf_why = perf.available()
+def choose_tool(tool, prebuilt, core=None):
+    """'perf' or 'gprof' for this core, or a TickmarkError saying in one line why neither works.
+
+    core: the prepared core (None: this machine, natively)."""
+    from ..targets.local import LocalCore
+
+    if core is not None and not isinstance(core, LocalCore):
+        raise TickmarkError(
+            f"profiles are not supported on {core.target.uri}: perf and gprof run only where tickmark "
+            "starts the core as a process of this machine (local, qemu-user)"
+        )
+    emulated = core is not None and core.emulated
+    perf_why = "perf would sample the emulator, not the core (qemu-user)" if emulated else perf.available()
     if tool == "perf" or (tool == "auto" and perf_why is None):
         if perf_why:
             raise TickmarkError(f"cannot profile with perf: {perf_why}")
         return "perf"
+    build = (core.build if core is not None else None) or {}
     gprof_why = (
         "gprof needs a core built from source with -pg (a prebuilt core was given)"
         if prebuilt
-        else gprof.available(gprof.tool(None, None, "gprof"))
+        else gprof.available(gprof.tool(build.get("cc"), build.get("cross_compile"), "gprof"))
     )
     if gprof_why:
         if tool == "gprof":
@@ -182,27 +190,27 @@ def _keep(routines, total):
     return rows[:KEEP_MAX]
 
 
-def profile(variant, pattern, params=(), tool="auto", seconds=2.0, prebuilt=None, target=None, timeout=None):
-    """Profile one instance -> (profile dict, Instance, BuildInfo or prebuilt dict).
+def profile(target, variant, pattern, params=(), tool="auto", seconds=2.0, timeout=None):
+    """Profile one instance on target -> (profile dict, Instance, the profiled Core).
 
-    variant: dict cc/cflags/memfn for a build; prebuilt: a dict with "binary" for a given core."""
-    from ..build import build_core
+    variant: a targets.Variant (cc, cflags, memfn); with gprof it is rebuilt with -pg."""
+    from dataclasses import replace
 
-    tool = choose_tool(tool, prebuilt is not None, target)
+    core = target.prepare(variant)
+    prebuilt = bool((core.build or {}).get("prebuilt"))
+    tool = choose_tool(tool, prebuilt, core)
+    static = True
     if tool == "gprof":
-        cflags = (variant.get("cflags") or os.environ.get("CFLAGS") or "-O2") + " -pg"
+        cflags = (variant.cflags or os.environ.get("CFLAGS") or "-O2") + " -pg"
         try:
-            build = build_core(cc=variant.get("cc"), cflags=cflags, memfn=variant.get("memfn"), ldflags="-static")
-            static = True
+            core = target.prepare(replace(variant, cflags=cflags, ldflags="-static"))
         except TickmarkError:  # no static C library: the libc's routines stay outside the histogram
-            build = build_core(cc=variant.get("cc"), cflags=cflags, memfn=variant.get("memfn"))
+            core = target.prepare(replace(variant, cflags=cflags))
             static = False
-        binary = build.binary
-    elif prebuilt is not None:
-        build, binary = prebuilt, prebuilt["binary"]
-    else:
-        build = build_core(cc=variant.get("cc"), cflags=variant.get("cflags"), memfn=variant.get("memfn"))
-        binary = build.binary
+    build = core.build or {}
+    binary = build["binary"]
+    if core.argv[-1] != binary:
+        raise TickmarkError(f"a profile needs the core binary itself, not a command ('{' '.join(core.argv)}')")
     check_symbols(binary)
 
     sample_ms = max(1, int(seconds * 1000 / SAMPLES))
@@ -216,7 +224,7 @@ def profile(variant, pattern, params=(), tool="auto", seconds=2.0, prebuilt=None
         if tool == "perf":
             user_only = perf.user_only_needed()
             data = os.path.join(work, "perf.data")
-            inst = _run_core(perf.record_argv(data, user_only) + [binary] + args, work, limit + 60)
+            inst = _run_core(perf.record_argv(data, user_only) + core.argv + args, work, limit + 60)
             if not os.path.isfile(data):
                 raise TickmarkError("perf record wrote no data")
             routines, hits, total, kernel, unknown_core = perf.parse(perf.script(data), [binary])
@@ -229,11 +237,11 @@ def profile(variant, pattern, params=(), tool="auto", seconds=2.0, prebuilt=None
                 )
             seconds_sampled = total / 1e9
         else:
-            inst = _run_core(gprof.wrap(work) + [binary] + args + ["--no-fork"], work, limit + 60)
+            inst = _run_core(gprof.wrap(work) + core.argv + args + ["--no-fork"], work, limit + 60)
             gmon = gprof.gmon_file(work)
             if gmon is None:
                 raise TickmarkError("the -pg core wrote no gmon.out (did it exit normally?)")
-            cc, cross = getattr(build, "cc", None), getattr(build, "cross_compile", None)
+            cc, cross = build.get("cc"), build.get("cross_compile")
             names = gprof.core_symbols(os.path.join(os.path.dirname(binary), "obj"), gprof.tool(cc, cross, "nm"))
             text = gprof.run_gprof(gprof.tool(cc, cross, "gprof"), binary, gmon)
             routines, hits, seconds_sampled, env_s = gprof.parse(text, names)
@@ -256,13 +264,13 @@ def profile(variant, pattern, params=(), tool="auto", seconds=2.0, prebuilt=None
         "wall_s": round(wall, 3),
         "unit": inst.meta.get("unit") or "op",
         "kernel": kernel_note,
-        "binary_sha256": getattr(build, "binary_sha256", None) or (build or {}).get("binary_sha256"),
+        "binary_sha256": build.get("binary_sha256"),
         "notes": notes,
         "routines": _keep(routines, total),
     }
     if hits < 100:
         prof["notes"].append(f"only {hits} samples: shares below ~{100 / max(hits, 1):.0f} % are noise")
-    return prof, inst, build
+    return prof, inst, core
 
 
 def attach_ns(prof, ns_per_op, source):
