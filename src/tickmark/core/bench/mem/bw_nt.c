@@ -10,6 +10,8 @@
  * Timed: the stores (and loads) only; buffers are mapped and touched in setup. Headline: maximum
  * rate.
  */
+#include <string.h>
+
 #include "memutil.h"
 #include "tickmark/osal.h"
 
@@ -21,6 +23,7 @@ static struct {
 static int setup_bw_nt(tm_ctx *ctx)
 {
     int64_t size = tm_param(ctx, "size"), op = tm_param(ctx, "op");
+    size_t i;
     int rc;
     if (size < 256 || size % 64)
         return tm_fail(ctx, "size %ld is not a multiple of 64 of at least 256", (long)size);
@@ -36,6 +39,18 @@ static int setup_bw_nt(tm_ctx *ctx)
         return tm_skip(ctx, "%s", tm_arch_nt_name());
     if (op == 1 && (rc = tm_membuf_get(ctx, &bw_nt.src, (size_t)size, -1)) != TM_OK)
         return rc;
+    /* the stores do what they should: a fill of a known word, a copy of known bytes */
+    tm_arch_nt_fill(bw_nt.dst.p, 256, 0x0123456789abcdefull);
+    for (i = 0; i < 256 / 8; i++)
+        if (((uint64_t *)bw_nt.dst.p)[i] != 0x0123456789abcdefull)
+            return tm_fail(ctx, "%s fill wrote a wrong word at %lu", tm_arch_nt_name(), (unsigned long)i * 8);
+    if (op == 1) {
+        for (i = 0; i < 256; i++)
+            bw_nt.src.p[i] = (char)(i * 7 + 1);
+        tm_arch_nt_copy(bw_nt.dst.p, bw_nt.src.p, 256);
+        if (memcmp(bw_nt.dst.p, bw_nt.src.p, 256) != 0)
+            return tm_fail(ctx, "%s copy does not reproduce its source", tm_arch_nt_name());
+    }
     ctx->bytes_per_op = (uint64_t)size;
     return TM_OK;
 }
