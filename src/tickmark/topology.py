@@ -883,7 +883,7 @@ def measure(ctx, rounds=1, samples=7, max_size=None, refine=True, quiet=False, n
 
     store = store_of(ctx)
     core = prepare_core(ctx)
-    benches = check_patterns(core, ["mem.lat_rand", "mem.lat_stride", "mem.lat_tlb"])
+    benches = check_patterns(core, ["mem.lat_rand", "mem.lat_stride", "mem.lat_tlb", "mem.lat_shared"])
     have_shared = any(b.get("name") == "mem.lat_shared" for b in benches)
     runs = []
 
