@@ -104,6 +104,11 @@ int tm_failed(const tm_ctx *ctx);
  * the harness reports each as ns per operation beside the main figure. */
 void tm_sub_add(tm_ctx *ctx, int idx, uint64_t ns);
 
+/* A fact about this instance found in setup (e.g. how much of a buffer got huge pages), sent
+ * with the instance's meta record as "info": {key: value}; up to TM_MAX_INFO keys. */
+#define TM_MAX_INFO 4
+void tm_info(tm_ctx *ctx, const char *key, int64_t value);
+
 /* Per-event latency histogram (log-linear buckets, ~3% resolution); emitted once per instance. */
 void tm_hist_add(tm_ctx *ctx, uint64_t ns);
 
