@@ -14,6 +14,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # Files kept in `ruff format` style (paths relative to the repository root).
 FORMAT_CHECKED = [
     "tests/test_lint.py",
+    "tests/test_core_style.py",
     "src/tickmark/profile/__init__.py",
     "src/tickmark/profile/command.py",
     "src/tickmark/profile/gprof.py",

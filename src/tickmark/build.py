@@ -164,7 +164,8 @@ _SAFE = re.compile(r"[A-Za-z0-9_.+-]+")
 
 
 def _plan(src, cc_argv):
-    """Ask the Makefile what to compile for this compiler's target -> (machine, srcs, tm_cflags, libs)."""
+    """Ask the Makefile what to compile for this compiler's target
+    -> (machine, srcs, bench_srcs, tm_cflags, libs)."""
     r = subprocess.run(cc_argv + ["-dumpmachine"], capture_output=True, text=True, timeout=60)
     machine = r.stdout.strip()
     if r.returncode != 0 or not _SAFE.fullmatch(machine):
@@ -181,7 +182,18 @@ def _plan(src, cc_argv):
     if r.returncode != 0:
         raise TickmarkError("the core's Makefile did not list its sources", (r.stdout + r.stderr).strip())
     v = dict(line.split("=", 1) for line in r.stdout.splitlines() if "=" in line)
-    return machine, v["SRCS"].split(), v["TM_CFLAGS"].split(), v["LIBS"].split()
+    return machine, v["SRCS"].split(), v["BENCH_SRCS"].split(), v["TM_CFLAGS"].split(), v["LIBS"].split()
+
+
+def _bench_list(src, bench_srcs, gen):
+    """Write the benchmark list header (tools/genlist.sh, as the Makefile does) into gen/."""
+    gen.mkdir(parents=True, exist_ok=True)
+    with open(gen / "tm_bench_list.h", "w") as f:
+        r = subprocess.run(
+            ["sh", "tools/genlist.sh", *bench_srcs], cwd=str(src), stdout=f, stderr=subprocess.PIPE, text=True
+        )
+    if r.returncode != 0:
+        raise TickmarkError("tools/genlist.sh could not list the benchmarks", r.stderr.strip())
 
 
 def _c_string(text):
@@ -206,7 +218,9 @@ def _build(src, out, cc, cflags, ldflags, memfn_path, extra=(), version=""):
     shutil.rmtree(tmp, ignore_errors=True)
     tmp.mkdir()
     try:
-        machine, srcs, tm_cflags, libs = _plan(src, cc_argv)
+        machine, srcs, bench_srcs, tm_cflags, libs = _plan(src, cc_argv)
+        _bench_list(src, bench_srcs, tmp / "gen")
+        tm_cflags = [*tm_cflags, "-I", str(tmp / "gen")]
         jobs = []
         for s in srcs + list(extra):
             obj = tmp / "obj" / (Path(s).name + f".{len(jobs)}.o")

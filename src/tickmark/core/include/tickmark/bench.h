@@ -9,7 +9,7 @@
  *
  * run(ctx, iters) performs iters iterations of the operation body (each iteration does
  * ops_per_iter operations) and nothing else; the runner owns calibration, warm-up, samples,
- * timing and output. tools/genlist.sh collects the TM_BENCH lines into src/bench_list.h.
+ * timing and output. Each build collects the TM_BENCH lines into tm_bench_list.h (tools/genlist.sh).
  */
 #ifndef TICKMARK_BENCH_H
 #define TICKMARK_BENCH_H
