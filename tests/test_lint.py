@@ -20,6 +20,7 @@ FORMAT_CHECKED = [
     "src/tickmark/profile/gprof.py",
     "src/tickmark/profile/model.py",
     "src/tickmark/profile/perf.py",
+    "src/tickmark/profile/runners.py",
     "src/tickmark/profile/view.py",
     "tests/test_profile.py",
     "src/tickmark/store_sqlite.py",

@@ -87,5 +87,6 @@ static int amd_ext(tm_json *j)
 void tm_arch_tlb_json(tm_json *j)
 {
     if (!intel_0x18(j) && !amd_ext(j))
-        tm_json_str(j, "tlb_src", "none: cpuid leaves 0x18 and 0x80000005/6 report no TLB (often so under a hypervisor)");
+        tm_json_str(j, "tlb_src",
+                    "none: cpuid leaves 0x18 and 0x80000005/6 report no TLB (often so under a hypervisor)");
 }
