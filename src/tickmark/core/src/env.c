@@ -127,7 +127,7 @@ void tm_env_measure(tm_env *env)
     env->fcore_khz = tm_fcore_estimate_khz();
     tm_ticks_khz();
     if (tm_ctr_open() > 0 && tm_ctr_cycles_index() >= 0)
-        env->cycles_method = "perf";
+        env->cycles_method = tm_ctr_source();
     else
         env->cycles_method = env->fcore_khz ? "calibrated-freq" : "none";
     /* left open for the hello record; the runner closes them before any child starts */

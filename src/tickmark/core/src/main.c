@@ -7,8 +7,6 @@
 #include "runner.h"
 #include "tickmark/osal.h"
 
-#define TM_MAX_INSTANCES 4096
-
 static tm_instance instances[TM_MAX_INSTANCES];
 
 static int usage_error(const char *msg, const char *arg)
