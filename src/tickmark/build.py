@@ -77,11 +77,13 @@ def compiler_version(cc_argv):
     return text
 
 
-def build_core(cc=None, cflags=None, memfn=None, cross_compile=None, ldflags=None, extra_srcs=()):
+def build_core(cc=None, cflags=None, memfn=None, cross_compile=None, ldflags=None, extra_srcs=(), make_vars=None):
     """Build (or reuse) tickmark-core for this compiler and flags -> BuildInfo.
 
     memfn: a C/asm file with tm_user_* memory routines (make MEMFN=); extra_srcs: more source
-    files to link in (make EXTRA_SRCS=). Both are part of the cache key, path and content."""
+    files to link in (make EXTRA_SRCS=). Both are part of the cache key, path and content.
+    make_vars: more make variables, such as {"PORT": "baremetal", "BOARD": "mps2-an500"}."""
+    make_vars = dict(make_vars or {})
     src = core_dir()
     cross_compile = cross_compile if cross_compile is not None else os.environ.get("CROSS_COMPILE", "")
     cc = cc or os.environ.get("CC") or (cross_compile + "gcc" if cross_compile else "cc")
@@ -95,7 +97,7 @@ def build_core(cc=None, cflags=None, memfn=None, cross_compile=None, ldflags=Non
     version = compiler_version(cc_argv)
 
     h = hashlib.sha256()
-    for part in (version, cc, cflags, ldflags, cross_compile):
+    for part in (version, cc, cflags, ldflags, cross_compile, *[f"{k}={v}" for k, v in sorted(make_vars.items())]):
         h.update(part.encode() + b"\0")
     memfn_path = _hash_file(h, memfn, "memfn") if memfn else ""
     extra = [_hash_file(h, f, "extra source") for f in extra_srcs]
@@ -106,7 +108,7 @@ def build_core(cc=None, cflags=None, memfn=None, cross_compile=None, ldflags=Non
     out = cache_root() / digest
     binary = out / BINARY
     if not (binary.is_file() and os.access(binary, os.X_OK)):
-        _make(src, out, cc, cflags, ldflags, cross_compile, memfn_path, extra)
+        _make(src, out, cc, cflags, ldflags, cross_compile, memfn_path, extra, make_vars)
     return BuildInfo(binary=str(binary), cc=cc, cc_version=version.splitlines()[0] if version else "",
                      cflags=cflags, hash=digest, binary_sha256=sha256_file(binary),
                      ldflags=ldflags, cross_compile=cross_compile, memfn=memfn_path)
@@ -120,7 +122,7 @@ def _hash_file(h, path, what):
     return str(p)
 
 
-def _make(src, out, cc, cflags, ldflags, cross_compile, memfn_path, extra=()):
+def _make(src, out, cc, cflags, ldflags, cross_compile, memfn_path, extra=(), make_vars=None):
     """Build into a private folder, then move it into place (safe against concurrent builds)."""
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.parent / f"{out.name}.tmp{os.getpid()}"
@@ -135,6 +137,7 @@ def _make(src, out, cc, cflags, ldflags, cross_compile, memfn_path, extra=()):
         cmd.append(f"MEMFN={memfn_path}")
     if extra:
         cmd.append("EXTRA_SRCS=" + " ".join(extra))
+    cmd += [f"{k}={v}" for k, v in sorted((make_vars or {}).items())]
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode != 0 or not (tmp / BINARY).is_file():
         shutil.rmtree(tmp, ignore_errors=True)

@@ -11,7 +11,8 @@ from rich.text import Text
 
 
 # Short tags of the cycles methods for the table (the header names the method in full).
-METHOD_TAG = {"calibrated-freq": "cal", "perf": "perf", "pmu": "pmu", "none": ""}
+METHOD_TAG = {"calibrated-freq": "cal", "perf": "perf", "pmu": "pmu", "given-freq": "given",
+              "icount-insns": "insn", "none": ""}
 
 
 def fmt_time(ns):
@@ -76,6 +77,9 @@ def header_lines(run):
         f"kernel {fp.get('kernel', '?')} | {fp.get('compiler') or '?'} {fp.get('cflags') or ''} | "
         f"timer {timer} | cycles {_method(fp.get('cycles_method'))} | "
         f"virt {fp.get('virtualization', '?')}")
+    if fp.get("qemu_icount"):
+        lines.append(f"QEMU -icount {fp['qemu_icount']}: time is virtual, 1 ns = 1 guest instruction; "
+                     "cycles/op are guest instructions per operation (insn), the same on every run")
     if fp.get("flags"):
         lines.append("on every result: " + ", ".join(fp["flags"]))
     return lines

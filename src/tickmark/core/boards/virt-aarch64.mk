@@ -14,3 +14,4 @@ BM_CLOCK_HZ = 1000000000
 BM_COUNTER_ADDR = 0
 BM_COUNTER_HZ = 62500000
 QEMU = qemu-system-aarch64 -M virt -cpu cortex-a53 -m 128M -nic none
+PACKAGES = gcc-aarch64-linux-gnu picolibc-aarch64-linux-gnu qemu-system-arm

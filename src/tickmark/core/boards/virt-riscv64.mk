@@ -14,3 +14,4 @@ BM_CLOCK_HZ = 1000000000
 BM_COUNTER_ADDR = 0
 BM_COUNTER_HZ = 10000000
 QEMU = qemu-system-riscv64 -M virt -bios none -m 128M -nic none
+PACKAGES = gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf qemu-system-misc

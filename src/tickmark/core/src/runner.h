@@ -45,6 +45,7 @@ typedef struct tm_options {
     int timeout_s;
     int cpu;
     uint64_t seed;
+    uint64_t fcore_khz; /* --fcore-khz: known core clock, 0 to calibrate */
     uint64_t iters_all;
     int niters;
     tm_override iters[TM_MAX_ITERS];
@@ -102,7 +103,8 @@ void tm_json_raw_int(tm_json *j, int64_t v); /* array element */
 void tm_json_end(tm_json *j, FILE *out);     /* writes "TM1 {...}\n" and flushes */
 
 /* env.c */
-void tm_env_measure(tm_env *env);
+/* given_fcore_khz: the core clock when it is known (--fcore-khz), else 0: calibrate it */
+void tm_env_measure(tm_env *env, uint64_t given_fcore_khz);
 uint64_t tm_fcore_estimate_khz(void);
 
 /* runner.c */

@@ -19,7 +19,7 @@ ARCH := generic
 LIBS := -lm
 PORT_EXTRA_SRCS := $(wildcard port/baremetal/arch/$(BM_ARCH)/*.c)
 PORT_CFLAGS := $(BM_CPU) --specs=$(BM_SPECS) --oslib=semihost --crt0=semihost \
-  -DTM_MAX_GLOBS=256 -DTM_MAX_ITERS=64 -DTM_MAX_INSTANCES=512 \
+  -DTM_MAX_GLOBS=256 -DTM_MAX_ITERS=256 -DTM_MAX_INSTANCES=512 \
   -DTM_BM_CLOCK_HZ=$(BM_CLOCK_HZ)u -DTM_BM_COUNTER_ADDR=$(BM_COUNTER_ADDR)u -DTM_BM_COUNTER_HZ=$(BM_COUNTER_HZ)u
 PORT_LDFLAGS := -Wl,--defsym=__flash=$(BM_FLASH) -Wl,--defsym=__flash_size=$(BM_FLASH_SIZE) \
   -Wl,--defsym=__ram=$(BM_RAM) -Wl,--defsym=__ram_size=$(BM_RAM_SIZE) \
