@@ -119,10 +119,10 @@ class QemuSystemTarget(Target):
             q = dict(parse_qsl(query, keep_blank_values=True, strict_parsing=bool(query)))
         except ValueError:
             raise TickmarkError(f"bad target '{uri}' (options go as ?icount=0&kernel=PATH)")
-        unknown = set(q) - {"icount", "kernel", "append"}
+        unknown = set(q) - {"icount", "kernel", "append", "accel"}
         if unknown:
             raise TickmarkError(f"bad target '{uri}': unknown option {', '.join(sorted(unknown))} "
-                                "(known: icount, kernel, append)")
+                                "(known: icount, kernel, append, accel)")
         if q.get("icount", "1") not in ("0", "1"):
             raise TickmarkError(f"bad target '{uri}': icount is 0 or 1")
         kernel = kernel or q.get("kernel")
@@ -130,8 +130,9 @@ class QemuSystemTarget(Target):
         if name in KERNEL_MACHINES:
             from ..kernelimage import KernelTarget
 
-            return KernelTarget(f"qemu-system:{name}", machine=name, kernel=kernel, append=append,
-                                icount=q.get("icount") == "1", **options)
+            accel = q.get("accel")
+            return KernelTarget(f"qemu-system:{name}" + (f"?accel={accel}" if accel else ""), machine=name,
+                                kernel=kernel, append=append, icount=q.get("icount") == "1", accel=accel, **options)
         if not name:
             raise TickmarkError(f"bad target '{uri}' (qemu-system:BOARD, BOARD one of: "
                                 f"{', '.join(baremetal.board_names() + list(KERNEL_MACHINES))})")
