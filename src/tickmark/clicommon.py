@@ -1,4 +1,5 @@
 """Helpers shared by the commands: the result store, the target, the core and pattern checks."""
+
 import atexit
 
 from .errors import TickmarkError
@@ -24,8 +25,10 @@ def target_of(ctx):
         extra = {k: obj[k] for k in ("kernel", "append") if obj.get(k) is not None}
         uri = obj.get("target_uri") or "local"
         if extra and not uri.startswith("qemu-system:"):
-            raise TickmarkError("--kernel and --append boot a kernel image under qemu-system: "
-                                "use them with --target qemu-system:x86_64 (or :aarch64)")
+            raise TickmarkError(
+                "--kernel and --append boot a kernel image under qemu-system: "
+                "use them with --target qemu-system:x86_64 (or :aarch64)"
+            )
         tgt = open_target(uri, prebuilt=obj.get("core"), **extra)
         obj["target"] = tgt
         ctx.find_root().call_on_close(tgt.close)
@@ -69,6 +72,7 @@ def _set_obj(name):
         if value is not None:
             ctx.find_root().obj[name] = value
         return value
+
     return cb
 
 
@@ -77,12 +81,31 @@ def target_option(f):
     --kernel IMAGE [--append ARGS] for a kernel image under qemu-system."""
     import click
 
-    f = click.option("--kernel", metavar="IMAGE", type=click.Path(dir_okay=False), expose_value=False,
-                     callback=_set_obj("kernel"), is_eager=True,
-                     help="With --target qemu-system:x86_64|aarch64: the Linux kernel image to boot.")(f)
-    f = click.option("--append", metavar="ARGS", expose_value=False, callback=_set_obj("append"), is_eager=True,
-                     help="With --kernel: more kernel command-line arguments.")(f)
-    return click.option("--target", "target_uri", metavar="URI", envvar="TICKMARK_TARGET", expose_value=False,
-                        callback=_set_target, is_eager=True,
-                        help="Where to run: local (default), qemu-user:ARCH, ssh://[user@]host[:port], "
-                             "ssh:ALIAS, serial:DEVICE[?baud=N], qemu-system:BOARD, labgrid:PLACE.")(f)
+    f = click.option(
+        "--kernel",
+        metavar="IMAGE",
+        type=click.Path(dir_okay=False),
+        expose_value=False,
+        callback=_set_obj("kernel"),
+        is_eager=True,
+        help="With --target qemu-system:x86_64|aarch64: the Linux kernel image to boot.",
+    )(f)
+    f = click.option(
+        "--append",
+        metavar="ARGS",
+        expose_value=False,
+        callback=_set_obj("append"),
+        is_eager=True,
+        help="With --kernel: more kernel command-line arguments.",
+    )(f)
+    return click.option(
+        "--target",
+        "target_uri",
+        metavar="URI",
+        envvar="TICKMARK_TARGET",
+        expose_value=False,
+        callback=_set_target,
+        is_eager=True,
+        help="Where to run: local (default), qemu-user:ARCH, ssh://[user@]host[:port], "
+        "ssh:ALIAS, serial:DEVICE[?baud=N], qemu-system:BOARD, labgrid:PLACE.",
+    )(f)

@@ -34,7 +34,8 @@ def cpuinfo():
     for line in text.splitlines():
         k, _, v = line.partition(":")
         k, v = k.strip(), v.strip()
-        if k in ("model name", "Model", "uarch", "isa", "CPU part", "CPU implementer", "flags", "Features") and k not in info:
+        wanted = ("model name", "Model", "uarch", "isa", "CPU part", "CPU implementer", "flags", "Features")
+        if k in wanted and k not in info:
             info[k] = v
     return info
 
