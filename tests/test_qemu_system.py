@@ -1,5 +1,6 @@
 """Bare-metal boards under qemu-system: the core built with each board's compiler and picolibc,
 booted as the machine's only program, records through semihosting, counts in guest instructions."""
+
 import os
 import shutil
 
@@ -10,8 +11,18 @@ from tickmark.errors import TickmarkError
 
 BOARDS = ["mps2-an500", "mps2-an385", "virt-aarch64", "virt-riscv64"]
 # small slices of the four families, so a board takes seconds
-PATTERNS = ["cpu.numsort", "memfn.memcpy", "loop.control", "heap.malloc_free",
-            "--param", "size=64,16", "--param", "salign=0", "--param", "impl=0,1"]
+PATTERNS = [
+    "cpu.numsort",
+    "memfn.memcpy",
+    "loop.control",
+    "heap.malloc_free",
+    "--param",
+    "size=64,16",
+    "--param",
+    "salign=0",
+    "--param",
+    "impl=0,1",
+]
 
 
 def _tools_or_skip(name):
@@ -40,9 +51,11 @@ def real(tmp_path, monkeypatch, cache):
     return tmp_path / "results.db"
 
 
-TRAP_MEMCPY = ("#include <stddef.h>\nvoid *tm_user_memcpy(void *d, const void *s, size_t n);\n"
-               "void *tm_user_memcpy(void *d, const void *s, size_t n)\n"
-               "{ (void)s; (void)n; __builtin_trap(); return d; }\n")
+TRAP_MEMCPY = (
+    "#include <stddef.h>\nvoid *tm_user_memcpy(void *d, const void *s, size_t n);\n"
+    "void *tm_user_memcpy(void *d, const void *s, size_t n)\n"
+    "{ (void)s; (void)n; __builtin_trap(); return d; }\n"
+)
 
 
 @pytest.fixture(scope="module")
@@ -55,8 +68,24 @@ def trap_memcpy(tmp_path_factory):
 
 
 def _run(cli, board, name, *extra):
-    rc, out, err = cli("run", "--target", f"qemu-system:{board}", "--rounds", "1", "--samples", "2",
-                       "--sample-ms", "2", "--seed", "7", "--name", name, "-q", *PATTERNS, *extra)
+    rc, out, err = cli(
+        "run",
+        "--target",
+        f"qemu-system:{board}",
+        "--rounds",
+        "1",
+        "--samples",
+        "2",
+        "--sample-ms",
+        "2",
+        "--seed",
+        "7",
+        "--name",
+        name,
+        "-q",
+        *PATTERNS,
+        *extra,
+    )
     assert rc == 0, err + out
     return out
 
@@ -89,7 +118,10 @@ def test_bad_board_files_and_names():
 def test_long_argument_lists_go_through_a_file(tmp_path):
     short = semihost_args(["run", "cpu.*"], tmp_path / "a")
     assert short == ["arg=run", "arg=cpu.*"]
-    assert semihost_args(["run", "mem.lat_rand[size=4096,thp=0]"], None) == ["arg=run", "arg=mem.lat_rand[size=4096,,thp=0]"]
+    assert semihost_args(["run", "mem.lat_rand[size=4096,thp=0]"], None) == [
+        "arg=run",
+        "arg=mem.lat_rand[size=4096,,thp=0]",
+    ]
     keys = [f"--iters=memfn.memcpy[impl=0,size={n}]=5" for n in range(200)]
     long = semihost_args(["run", *keys], tmp_path / "a")
     assert long == [f"arg=@{tmp_path / 'a'}"]
@@ -106,8 +138,13 @@ def test_board_runs_and_verifies_and_counts_are_identical(board, real, cli, trap
     assert fp["emulated"] is True and "emulated" in fp["flags"] and fp["board"] == board
     assert fp["cycles_method"] == "icount-insns" and fp["qemu_icount"] == "shift=0,sleep=off"
     assert run["hello"]["port"] == "baremetal"
-    for key in ("cpu.numsort", "loop.control", "heap.malloc_free[size=16]",
-                "memfn.memcpy[impl=0,size=64,salign=0,dalign=0]", "memfn.memcpy[impl=1,size=64,salign=0,dalign=0]"):
+    for key in (
+        "cpu.numsort",
+        "loop.control",
+        "heap.malloc_free[size=16]",
+        "memfn.memcpy[impl=0,size=64,salign=0,dalign=0]",
+        "memfn.memcpy[impl=1,size=64,salign=0,dalign=0]",
+    ):
         r = res[key]
         assert r["status"] == "ok", (key, r["reason"])
         main = r["stats"][""]
@@ -129,9 +166,27 @@ def test_board_runs_and_verifies_and_counts_are_identical(board, real, cli, trap
 
 def test_what_needs_an_os_skips_with_its_reason(real, cli, trap_memcpy):
     _tools_or_skip("mps2-an500")
-    rc, out, err = cli("run", "--target", "qemu-system:mps2-an500", "--rounds", "1", "--samples", "1",
-                       "--sample-ms", "1", "--name", "os", "-q", "--memfn", trap_memcpy, "sys.getppid", "thread.create_join",
-                       "heap.malloc_free", "--param", "size=1M")
+    rc, out, err = cli(
+        "run",
+        "--target",
+        "qemu-system:mps2-an500",
+        "--rounds",
+        "1",
+        "--samples",
+        "1",
+        "--sample-ms",
+        "1",
+        "--name",
+        "os",
+        "-q",
+        "--memfn",
+        trap_memcpy,
+        "sys.getppid",
+        "thread.create_join",
+        "heap.malloc_free",
+        "--param",
+        "size=1M",
+    )
     assert rc == 0, err + out
     _, res = _results(real, "os")
     assert res["sys.getppid"]["status"] == "skip" and "baremetal port lacks syscalls" in res["sys.getppid"]["reason"]
@@ -153,9 +208,29 @@ def test_a_fault_is_reported(real, cli, trap_memcpy):
     """A benchmark that faults ends the machine: that instance is 'crashed', the exit status
     and the fault text are kept in the run's problems."""
     _tools_or_skip("mps2-an500")
-    rc, out, err = cli("run", "--target", "qemu-system:mps2-an500", "--rounds", "1", "--samples", "1",
-                       "--sample-ms", "1", "--name", "bad", "-q", "--memfn", trap_memcpy, "memfn.memcpy",
-                       "--param", "impl=3", "--param", "size=64", "--param", "salign=0")
+    rc, out, err = cli(
+        "run",
+        "--target",
+        "qemu-system:mps2-an500",
+        "--rounds",
+        "1",
+        "--samples",
+        "1",
+        "--sample-ms",
+        "1",
+        "--name",
+        "bad",
+        "-q",
+        "--memfn",
+        trap_memcpy,
+        "memfn.memcpy",
+        "--param",
+        "impl=3",
+        "--param",
+        "size=64",
+        "--param",
+        "salign=0",
+    )
     run, res = _results(real, "bad")
     assert res["memfn.memcpy[impl=3,size=64,salign=0,dalign=0]"]["status"] == "crashed"
     problems = " ".join(run["notes"]["problems"])

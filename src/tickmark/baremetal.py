@@ -11,6 +11,7 @@ instruction, so every time the core measures is a count of guest instructions, t
 every run. The harness then gives the core its "core clock" as 1 GHz (`--fcore-khz 1000000`),
 so cycles per operation are instructions per operation, and labels them so (icount-insns).
 """
+
 import re
 import shlex
 import shutil
@@ -51,8 +52,9 @@ class Board:
         if spec and not Path(spec).is_file():
             missing.append(spec)
         if missing:
-            raise TickmarkError(f"board {self.name} needs {', '.join(missing)}: "
-                                f"apt-get install {' '.join(self.packages)}")
+            raise TickmarkError(
+                f"board {self.name} needs {', '.join(missing)}: apt-get install {' '.join(self.packages)}"
+            )
 
 
 def boards_dir():
@@ -91,9 +93,14 @@ def load_board(name):
 def build_for_board(board, cc=None, cflags=None, memfn=None):
     """Build (or reuse) the core for the board -> BuildInfo (the ELF image is .binary)."""
     board.check_tools()
-    return build_core(cc=cc or board.cross_compile + "gcc", cflags=cflags, memfn=memfn,
-                      cross_compile=board.cross_compile, ldflags="",
-                      make_vars={"PORT": "baremetal", "BOARD": board.name})
+    return build_core(
+        cc=cc or board.cross_compile + "gcc",
+        cflags=cflags,
+        memfn=memfn,
+        cross_compile=board.cross_compile,
+        ldflags="",
+        make_vars={"PORT": "baremetal", "BOARD": board.name},
+    )
 
 
 def _qemu_arg(value):
@@ -121,8 +128,18 @@ def qemu_argv(board, image, args, icount=True, args_file=None):
     """The QEMU command line that boots IMAGE on BOARD with the core's ARGS; semihosting on
     QEMU's stdout, no display, no monitor, no UART."""
     semi = ",".join(["enable=on", "target=native", "chardev=tm0", *semihost_args(args, args_file)])
-    argv = board.qemu + ["-display", "none", "-monitor", "none", "-serial", "none",
-                         "-chardev", "stdio,id=tm0", "-semihosting-config", semi]
+    argv = board.qemu + [
+        "-display",
+        "none",
+        "-monitor",
+        "none",
+        "-serial",
+        "none",
+        "-chardev",
+        "stdio,id=tm0",
+        "-semihosting-config",
+        semi,
+    ]
     if icount:
         argv += ["-icount", ICOUNT]
     return argv + ["-kernel", str(image)]

@@ -179,8 +179,16 @@ def _plan(src, cc_argv, make_vars=None):
         )
     env = {k: v for k, v in os.environ.items() if k not in _MAKE_ENV}
     r = subprocess.run(
-        ["make", "-s", "--no-print-directory", "-C", str(src), f"MACHINE={machine}",
-         *[f"{k}={v}" for k, v in sorted((make_vars or {}).items())], "print-build"],
+        [
+            "make",
+            "-s",
+            "--no-print-directory",
+            "-C",
+            str(src),
+            f"MACHINE={machine}",
+            *[f"{k}={v}" for k, v in sorted((make_vars or {}).items())],
+            "print-build",
+        ],
         capture_output=True,
         text=True,
         env=env,
@@ -188,8 +196,14 @@ def _plan(src, cc_argv, make_vars=None):
     if r.returncode != 0:
         raise TickmarkError("the core's Makefile did not list its sources", (r.stdout + r.stderr).strip())
     v = dict(line.split("=", 1) for line in r.stdout.splitlines() if "=" in line)
-    return (machine, v["SRCS"].split(), v["TM_CFLAGS"].split(), v["LIBS"].split(),
-            v.get("PORT_CFLAGS", "").split(), v.get("PORT_LDFLAGS", "").split())
+    return (
+        machine,
+        v["SRCS"].split(),
+        v["TM_CFLAGS"].split(),
+        v["LIBS"].split(),
+        v.get("PORT_CFLAGS", "").split(),
+        v.get("PORT_LDFLAGS", "").split(),
+    )
 
 
 def _c_string(text):

@@ -11,12 +11,12 @@ KVM is used only when a short boot probe with it really produces the core's hell
 open /dev/kvm proves nothing: on some hosts Linux guests abort or hang under KVM); otherwise TCG,
 and every result is flagged `emulated`.
 """
+
 import hashlib
 import os
 import shlex
 import shutil
 import stat
-import subprocess
 from pathlib import Path
 
 from . import fingerprint
@@ -30,11 +30,18 @@ EXIT_MARK = "TICKMARK-EXIT "
 GUEST_MARK = "TICKMARK-GUEST "
 PROBE_TIMEOUT = 20
 MACHINES = {
-    "x86_64": {"qemu": ["qemu-system-x86_64", "-m", "1024M", "-smp", "2"], "console": "ttyS0",
-               "cc": None, "packages": "qemu-system-x86 busybox-static"},
-    "aarch64": {"qemu": ["qemu-system-aarch64", "-M", "virt", "-cpu", "cortex-a57", "-m", "1024M", "-smp", "2"],
-                "console": "ttyAMA0", "cc": "aarch64-linux-gnu-",
-                "packages": "qemu-system-arm gcc-aarch64-linux-gnu busybox-static:arm64"},
+    "x86_64": {
+        "qemu": ["qemu-system-x86_64", "-m", "1024M", "-smp", "2"],
+        "console": "ttyS0",
+        "cc": None,
+        "packages": "qemu-system-x86 busybox-static",
+    },
+    "aarch64": {
+        "qemu": ["qemu-system-aarch64", "-M", "virt", "-cpu", "cortex-a57", "-m", "1024M", "-smp", "2"],
+        "console": "ttyAMA0",
+        "cc": "aarch64-linux-gnu-",
+        "packages": "qemu-system-arm gcc-aarch64-linux-gnu busybox-static:arm64",
+    },
 }
 
 INIT = """#!/bin/busybox sh
@@ -44,7 +51,8 @@ mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev 2>/dev/null
 mount -t tmpfs tmpfs /tmp
-echo "TICKMARK-GUEST kernel=$(uname -r) cpus=$(grep -c ^processor /proc/cpuinfo) cpu=$(grep -m1 -E '^(model name|CPU part)' /proc/cpuinfo | cut -d: -f2-)"
+cpu=$(grep -m1 -E '^(model name|CPU part)' /proc/cpuinfo | cut -d: -f2-)
+echo "TICKMARK-GUEST kernel=$(uname -r) cpus=$(grep -c ^processor /proc/cpuinfo) cpu=$cpu"
 /tickmark-core @/tickmark-args
 echo "TICKMARK-EXIT $?"
 sync
@@ -55,8 +63,10 @@ reboot -f
 # ---- cpio newc ----
 def _cpio_entry(name, mode, data=b"", rdev=(0, 0), ino=1):
     name_b = name.encode() + b"\0"
-    hdr = "070701" + "".join(f"{v:08X}" for v in (
-        ino, mode, 0, 0, 2 if stat.S_ISDIR(mode) else 1, 0, len(data), 0, 0, rdev[0], rdev[1], len(name_b), 0))
+    hdr = "070701" + "".join(
+        f"{v:08X}"
+        for v in (ino, mode, 0, 0, 2 if stat.S_ISDIR(mode) else 1, 0, len(data), 0, 0, rdev[0], rdev[1], len(name_b), 0)
+    )
     out = hdr.encode() + name_b
     out += b"\0" * (-len(out) % 4)
     out += data + b"\0" * (-len(data) % 4)
@@ -65,8 +75,9 @@ def _cpio_entry(name, mode, data=b"", rdev=(0, 0), ino=1):
 
 def cpio_newc(entries):
     """entries: (name, mode, data[, rdev]) -> the bytes of a cpio newc archive with its trailer."""
-    out = b"".join(_cpio_entry(e[0], e[1], e[2], e[3] if len(e) > 3 else (0, 0), ino=i + 1)
-                   for i, e in enumerate(entries))
+    out = b"".join(
+        _cpio_entry(e[0], e[1], e[2], e[3] if len(e) > 3 else (0, 0), ino=i + 1) for i, e in enumerate(entries)
+    )
     return out + _cpio_entry("TRAILER!!!", 0, ino=0)
 
 
@@ -82,9 +93,13 @@ def base_initramfs(core_binary, busybox=BUSYBOX):
         return path
     d, x = stat.S_IFDIR | 0o755, stat.S_IFREG | 0o755
     entries = [(n, d, b"") for n in ("bin", "dev", "proc", "sys", "tmp", "root")]
-    entries += [("dev/console", stat.S_IFCHR | 0o600, b"", (5, 1)), ("dev/null", stat.S_IFCHR | 0o666, b"", (1, 3)),
-                ("bin/busybox", x, Path(busybox).read_bytes()), ("init", x, INIT.encode()),
-                ("tickmark-core", x, Path(core_binary).read_bytes())]
+    entries += [
+        ("dev/console", stat.S_IFCHR | 0o600, b"", (5, 1)),
+        ("dev/null", stat.S_IFCHR | 0o666, b"", (1, 3)),
+        ("bin/busybox", x, Path(busybox).read_bytes()),
+        ("init", x, INIT.encode()),
+        ("tickmark-core", x, Path(core_binary).read_bytes()),
+    ]
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(f".tmp{os.getpid()}")
     tmp.write_bytes(cpio_newc(entries))
@@ -108,12 +123,12 @@ class KernelSession(QemuSession):
         for line in super().lines():
             if line.startswith(EXIT_MARK):
                 try:
-                    self.exit_code = int(line[len(EXIT_MARK):].strip())
+                    self.exit_code = int(line[len(EXIT_MARK) :].strip())
                 except ValueError:
                     pass
                 continue
             if line.startswith(GUEST_MARK):
-                self.core.guest = _guest_fields(line[len(GUEST_MARK):])
+                self.core.guest = _guest_fields(line[len(GUEST_MARK) :])
                 continue
             yield line
 
@@ -147,9 +162,23 @@ class KernelCore(Core):
         t = self.target
         m = MACHINES[t.machine]
         accel = accel or self.accel
-        argv = list(m["qemu"]) + ["-display", "none", "-monitor", "none", "-serial", "stdio", "-nic", "none",
-                                  "-no-reboot", "-kernel", t.kernel, "-initrd", str(initrd),
-                                  "-append", t.cmdline()]
+        argv = list(m["qemu"]) + [
+            "-display",
+            "none",
+            "-monitor",
+            "none",
+            "-serial",
+            "stdio",
+            "-nic",
+            "none",
+            "-no-reboot",
+            "-kernel",
+            t.kernel,
+            "-initrd",
+            str(initrd),
+            "-append",
+            t.cmdline(),
+        ]
         if accel == "kvm":
             argv += ["-accel", "kvm", "-cpu", "host"]
         else:
@@ -185,8 +214,11 @@ class KernelTarget(Target):
         self._tmp = None
 
     def cmdline(self):
-        return " ".join(filter(None, [f"console={MACHINES[self.machine]['console']}", "panic=-1", "quiet",
-                                      "loglevel=1", self.append]))
+        return " ".join(
+            filter(
+                None, [f"console={MACHINES[self.machine]['console']}", "panic=-1", "quiet", "loglevel=1", self.append]
+            )
+        )
 
     def scratch(self, name):
         import tempfile
@@ -195,13 +227,19 @@ class KernelTarget(Target):
             self._tmp = tempfile.mkdtemp(prefix="tickmark-kernel-")
         return os.path.join(self._tmp, name)
 
-    def prepare(self, variant=Variant()):
+    def prepare(self, variant=None):
+        variant = variant or Variant()
         m = MACHINES[self.machine]
         if not shutil.which(m["qemu"][0]):
             raise TickmarkError(f"{m['qemu'][0]} not found: apt-get install {m['packages']}")
         cross = m["cc"] or ""
-        b = build_core(cc=variant.cc or (cross + "gcc" if cross else None), cflags=variant.cflags,
-                       memfn=variant.memfn, cross_compile=cross or None, ldflags="-static")
+        b = build_core(
+            cc=variant.cc or (cross + "gcc" if cross else None),
+            cflags=variant.cflags,
+            memfn=variant.memfn,
+            cross_compile=cross or None,
+            ldflags="-static",
+        )
         initramfs = base_initramfs(b.binary)
         build = dict(b.as_dict(), kernel_image=self.kernel, kernel_sha256=sha256_file(self.kernel))
         accel = self.accel or self._probe(initramfs, build)
@@ -221,7 +259,7 @@ class KernelTarget(Target):
         timer.start()
         ok = False
         try:
-            ok = any(line.startswith("TM1 {\"t\":\"hello\"") for line in s.lines())
+            ok = any(line.startswith('TM1 {"t":"hello"') for line in s.lines())
         finally:
             timer.cancel()
             s.stop()
@@ -238,16 +276,27 @@ class KernelTarget(Target):
         fp = fingerprint.collect(core.build, hello)
         g = getattr(core, "guest", {}) or {}
         m = MACHINES[self.machine]
-        fp.update({
-            "arch": self.machine,
-            "cpu_model": f"QEMU {self.machine} ({core.accel}): {g.get('cpu') or '?'}",
-            "cpus_online": int(g["cpus"]) if g.get("cpus", "").isdigit() else None,
-            "caches": [], "os": "Linux (tickmark initramfs, busybox)", "kernel": g.get("kernel"),
-            "kernel_image": os.path.basename(self.kernel), "kernel_cmdline": self.cmdline(),
-            "qemu": qemu_version(m["qemu"][0]), "qemu_accel": core.accel, "accel_probe": self.probe_note,
-            "virtualization": f"qemu-{core.accel}", "governor": None, "boost": None, "thp": None,
-            "clocksource": None, "loadavg": None,
-        })
+        fp.update(
+            {
+                "arch": self.machine,
+                "cpu_model": f"QEMU {self.machine} ({core.accel}): {g.get('cpu') or '?'}",
+                "cpus_online": int(g["cpus"]) if g.get("cpus", "").isdigit() else None,
+                "caches": [],
+                "os": "Linux (tickmark initramfs, busybox)",
+                "kernel": g.get("kernel"),
+                "kernel_image": os.path.basename(self.kernel),
+                "kernel_cmdline": self.cmdline(),
+                "qemu": qemu_version(m["qemu"][0]),
+                "qemu_accel": core.accel,
+                "accel_probe": self.probe_note,
+                "virtualization": f"qemu-{core.accel}",
+                "governor": None,
+                "boost": None,
+                "thp": None,
+                "clocksource": None,
+                "loadavg": None,
+            }
+        )
         fp["flags"] = fingerprint.env_flags(fp)
         return self.base_fingerprint(fp, core)
 

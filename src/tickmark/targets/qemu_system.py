@@ -12,6 +12,7 @@ Two kinds of machine:
 
 Every result is flagged `emulated`: these are never timings of real hardware.
 """
+
 import os
 import shutil
 import subprocess
@@ -25,7 +26,7 @@ from .base import Core, ProcessSession, Target, Variant, register
 
 KERNEL_MACHINES = ("x86_64", "aarch64")
 DEFAULT_TIMEOUT = 60  # the core's own per-benchmark limit
-SLACK = 60            # extra seconds of silence allowed to the emulated machine
+SLACK = 60  # extra seconds of silence allowed to the emulated machine
 
 
 def _opt_timeout(args):
@@ -96,8 +97,9 @@ class BoardCore(Core):
         args = list(args)
         if self.target.icount and args and args[0] == "run":
             args += ["--fcore-khz", str(baremetal.INSN_FCORE_KHZ)]
-        argv = baremetal.qemu_argv(self.target.board, self.image, args, icount=self.target.icount,
-                                   args_file=self.target.scratch("args"))
+        argv = baremetal.qemu_argv(
+            self.target.board, self.image, args, icount=self.target.icount, args_file=self.target.scratch("args")
+        )
         return QemuSession(argv, _opt_timeout(args) + SLACK)
 
 
@@ -121,8 +123,10 @@ class QemuSystemTarget(Target):
             raise TickmarkError(f"bad target '{uri}' (options go as ?icount=0&kernel=PATH)")
         unknown = set(q) - {"icount", "kernel", "append", "accel"}
         if unknown:
-            raise TickmarkError(f"bad target '{uri}': unknown option {', '.join(sorted(unknown))} "
-                                "(known: icount, kernel, append, accel)")
+            raise TickmarkError(
+                f"bad target '{uri}': unknown option {', '.join(sorted(unknown))} "
+                "(known: icount, kernel, append, accel)"
+            )
         if q.get("icount", "1") not in ("0", "1"):
             raise TickmarkError(f"bad target '{uri}': icount is 0 or 1")
         kernel = kernel or q.get("kernel")
@@ -131,14 +135,25 @@ class QemuSystemTarget(Target):
             from ..kernelimage import KernelTarget
 
             accel = q.get("accel")
-            return KernelTarget(f"qemu-system:{name}" + (f"?accel={accel}" if accel else ""), machine=name,
-                                kernel=kernel, append=append, icount=q.get("icount") == "1", accel=accel, **options)
+            return KernelTarget(
+                f"qemu-system:{name}" + (f"?accel={accel}" if accel else ""),
+                machine=name,
+                kernel=kernel,
+                append=append,
+                icount=q.get("icount") == "1",
+                accel=accel,
+                **options,
+            )
         if not name:
-            raise TickmarkError(f"bad target '{uri}' (qemu-system:BOARD, BOARD one of: "
-                                f"{', '.join(baremetal.board_names() + list(KERNEL_MACHINES))})")
+            raise TickmarkError(
+                f"bad target '{uri}' (qemu-system:BOARD, BOARD one of: "
+                f"{', '.join(baremetal.board_names() + list(KERNEL_MACHINES))})"
+            )
         if kernel:
-            raise TickmarkError(f"--kernel boots a Linux kernel: use it with qemu-system:{' or qemu-system:'.join(KERNEL_MACHINES)}, "
-                                f"not with the bare-metal board {name}")
+            raise TickmarkError(
+                f"--kernel boots a Linux kernel: use it with qemu-system:{' or qemu-system:'.join(KERNEL_MACHINES)}, "
+                f"not with the bare-metal board {name}"
+            )
         board = baremetal.load_board(name)
         icount = q.get("icount", "1") == "1"
         return cls(f"qemu-system:{name}" + ("" if icount else "?icount=0"), board=board, icount=icount, **options)
@@ -148,7 +163,8 @@ class QemuSystemTarget(Target):
             self._tmp = tempfile.mkdtemp(prefix="tickmark-qemu-")
         return os.path.join(self._tmp, name)
 
-    def prepare(self, variant=Variant()):
+    def prepare(self, variant=None):
+        variant = variant or Variant()
         if variant.cross_compile or variant.ldflags:
             raise TickmarkError(f"{self.uri} builds with the board's own compiler and link flags")
         b = baremetal.build_for_board(self.board, cc=variant.cc, cflags=variant.cflags, memfn=variant.memfn)
@@ -159,15 +175,29 @@ class QemuSystemTarget(Target):
         hello = hello or {}
         fp = fingerprint.collect(core.build, hello)
         qemu = self.board.qemu
-        fp.update({
-            "arch": self.board.vars.get("BM_ARCH"),
-            "cpu_model": f"QEMU {self.board.name}: {self.board.summary}",
-            "cpus_online": 1, "caches": [], "os": "bare metal (picolibc)", "kernel": None, "libc": "picolibc",
-            "board": self.board.name, "qemu": qemu_version(qemu[0]), "qemu_args": " ".join(qemu),
-            "qemu_icount": baremetal.ICOUNT if self.icount else None,
-            "virtualization": "qemu-tcg", "governor": None, "boost": None, "thp": None, "page_size": None,
-            "clocksource": None, "perf_event_paranoid": None, "loadavg": None,
-        })
+        fp.update(
+            {
+                "arch": self.board.vars.get("BM_ARCH"),
+                "cpu_model": f"QEMU {self.board.name}: {self.board.summary}",
+                "cpus_online": 1,
+                "caches": [],
+                "os": "bare metal (picolibc)",
+                "kernel": None,
+                "libc": "picolibc",
+                "board": self.board.name,
+                "qemu": qemu_version(qemu[0]),
+                "qemu_args": " ".join(qemu),
+                "qemu_icount": baremetal.ICOUNT if self.icount else None,
+                "virtualization": "qemu-tcg",
+                "governor": None,
+                "boost": None,
+                "thp": None,
+                "page_size": None,
+                "clocksource": None,
+                "perf_event_paranoid": None,
+                "loadavg": None,
+            }
+        )
         if self.icount:
             fp["cycles_method"] = "icount-insns"
         fp["flags"] = fingerprint.env_flags(fp)
