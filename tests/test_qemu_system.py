@@ -182,10 +182,14 @@ def test_what_needs_an_os_skips_with_its_reason(real, cli, trap_memcpy):
         "--memfn",
         trap_memcpy,
         "sys.getppid",
-        "thread.create_join",
         "heap.malloc_free",
         "--param",
         "size=1M",
+        "thread.create_join",
+        "heap.malloc_free_4",
+        "sync.mutex",
+        "sched.yield_switch",
+        "loop.control",
     )
     assert rc == 0, err + out
     _, res = _results(real, "os")
@@ -193,6 +197,11 @@ def test_what_needs_an_os_skips_with_its_reason(real, cli, trap_memcpy):
     assert res["thread.create_join"]["status"] == "skip" and "threads" in res["thread.create_join"]["reason"]
     r = res["heap.malloc_free[size=1048576]"]  # 64 MiB of blocks in 4 MiB of RAM: skipped, not crashed
     assert r["status"] == "skip" and "free memory" in r["reason"]
+    # the rtos-study view with this bare-metal run in columns of its own (beside itself here)
+    rc, out, err = cli("show", "os", "--beside", "os")
+    assert rc == 0, err
+    heap = next(line for line in out.splitlines() if line.startswith("heap alloc (4 B)"))
+    assert "(icount-insns)" in heap and "mps2-an500: cycles" in out
 
 
 def test_bad_targets_are_one_line_errors(real, cli):

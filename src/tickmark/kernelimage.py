@@ -13,6 +13,7 @@ and every result is flagged `emulated`.
 """
 
 import hashlib
+import json
 import os
 import shlex
 import shutil
@@ -22,13 +23,13 @@ from pathlib import Path
 from . import fingerprint
 from .build import build_core, cache_root, sha256_file
 from .errors import TickmarkError
-from .targets.base import Core, Target, Variant
+from .targets.base import Core, ProcessSession, Target, Variant
 from .targets.qemu_system import SLACK, QemuSession, _opt_timeout, qemu_version
 
 BUSYBOX = "/bin/busybox"
 EXIT_MARK = "TICKMARK-EXIT "
 GUEST_MARK = "TICKMARK-GUEST "
-PROBE_TIMEOUT = 20
+PROBE_TIMEOUT = 15
 MACHINES = {
     "x86_64": {
         "qemu": ["qemu-system-x86_64", "-m", "1024M", "-smp", "2"],
@@ -186,6 +187,9 @@ class KernelCore(Core):
         return argv
 
     def start(self, args, accel=None, silence_s=None):
+        if args and args[0] == "list" and self.target.machine == os.uname().machine:
+            # what the core offers is in the binary itself: no boot needed to list it
+            return ProcessSession([self.build["binary"], *args])
         initrd = self.target.scratch("initrd.cpio")
         with open(initrd, "wb") as f:
             with open(self.initramfs, "rb") as base:
@@ -247,10 +251,32 @@ class KernelTarget(Target):
         return KernelCore(self, initramfs, build, accel)
 
     def _probe(self, initramfs, build):
-        """KVM only if a boot with it gets as far as the core's hello record in a short time."""
+        """KVM only if a boot with it gets as far as the core's hello record in a short time. The
+        verdict is kept (per kernel image, QEMU and host kernel) so that later runs skip the probe."""
         if not (self.machine == "x86_64" == os.uname().machine and os.access("/dev/kvm", os.R_OK | os.W_OK)):
             self.probe_note = "tcg: no usable /dev/kvm for this machine"
             return "tcg"
+        m = MACHINES[self.machine]
+        key = f"{build['kernel_sha256']} {qemu_version(m['qemu'][0])} {os.uname().release}"
+        memo = cache_root().parent / "kvm-probe.json"
+        try:
+            known = json.loads(memo.read_text())
+        except (OSError, ValueError):
+            known = {}
+        if key in known:
+            accel, self.probe_note = known[key]
+            self.probe_note += " (probed before)"
+            return accel
+        accel = self._probe_boot(initramfs, build)
+        known[key] = [accel, self.probe_note]
+        try:
+            memo.parent.mkdir(parents=True, exist_ok=True)
+            memo.write_text(json.dumps(known))
+        except OSError:
+            pass
+        return accel
+
+    def _probe_boot(self, initramfs, build):
         core = KernelCore(self, initramfs, build, "kvm")
         s = core.start(["hello"], accel="kvm", silence_s=PROBE_TIMEOUT)
         import threading

@@ -146,7 +146,8 @@ def _cells(d, env_flags):
             "-" if d.get("determinism") is None else f"{d['determinism']:.1f}%", ", ".join(flags))
 
 
-def show(store, run, file=None):
+def show(store, run, file=None, beside=None):
+    """beside: another run (bare metal, another OS) shown next to this one in the rtos-study view."""
     file = file or sys.stdout
     plain = not file.isatty()
     con = Console(file=file, force_terminal=not plain, width=None if not plain else 250,
@@ -165,9 +166,14 @@ def show(store, run, file=None):
         if need > con.width:
             con.width = need
         con.print(table)
-        if run.get("suite") == "rtos-study":
+        if run.get("suite") == "rtos-study" or beside is not None:
             from . import rtos_study
-            rtos_study.show(results, con)
+            other = None
+            if beside is not None:
+                bfp = beside.get("fingerprint") or {}
+                label = bfp.get("board") or beside.get("name") or f"run {beside['id']}"
+                other = (label, store.results(beside["id"]))
+            rtos_study.show(results, con, beside=other)
     else:
         con.print("(no results)")
     from . import nbench
