@@ -270,6 +270,13 @@ def show(ctx, run_ref, with_counters, beside):
         from . import counters
 
         counters.show(store, run_)
+    profiles = store.profiles(run_["id"])
+    if profiles:
+        from .profile import view
+
+        for key in sorted(profiles):
+            click.echo()
+            view.show(profiles[key])
 
 
 @cli.command()
@@ -364,10 +371,12 @@ def compare(ctx, runs, baseline, fail_above, fmt, no_counters):
 
 
 from .memfnview import memfn_cmd  # noqa: E402
+from .profile.command import profile_cmd  # noqa: E402
 from .topology import topology_cmd  # noqa: E402
 
 cli.add_command(topology_cmd)
 cli.add_command(memfn_cmd)
+cli.add_command(profile_cmd)
 
 
 def _error(msg, detail=""):

@@ -52,8 +52,7 @@ def split_key(key):
 
 
 def result_metric(meta):
-    bw = meta.get("stat") == "max" and meta.get("bytes_per_op", 0) > 0
-    return "MB/s" if bw else "ns/op"
+    return stats.unit_for(meta.get("stat"), meta.get("bytes_per_op", 0))
 
 
 class _Interrupt(KeyboardInterrupt):
@@ -238,9 +237,9 @@ class HostRun:
     def _round_cv(self):
         out = {}
         for r in self.store.results(self.run_id):
-            main = (r["stats"] or {}).get("")
-            if r["key"] in self.iters and main and main.get("round_cv") is not None:
-                out[r["key"]] = main["round_cv"]
+            main = stats.Stats.of(r).main
+            if r["key"] in self.iters and main and main.round_cv is not None:
+                out[r["key"]] = main.round_cv
         return out
 
     def pick_extra(self, budget_left):

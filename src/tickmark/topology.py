@@ -28,6 +28,8 @@ import math
 import re
 from pathlib import Path
 
+from .stats import Stats
+
 RISE_PER_OCTAVE = 1.2  # a step whose latency rises faster than this per octave of size is rising
 TRANSITION = 1.5       # a run of rising steps is a transition when it rises at least this much
 PLATEAU_OK = 1.1   # latency spread (half size .. size) that still counts as a flat plateau
@@ -310,10 +312,10 @@ def curves(results):
     """Stored results -> ({size: ns} 4K pages, {size: ns} huge pages, {stride: ns}, cycles/ns)."""
     p4k, phuge, stride, ratio = {}, {}, {}, []
     for r in results:
-        st = (r.get("stats") or {}).get("")
+        st = Stats.of(r).main
         if r.get("status") != "ok" or not st:
             continue
-        v = st.get("min", st.get("value"))
+        v = st.min if st.min is not None else st.value
         p = r.get("params") or {}
         if r["bench"] == "mem.lat_rand" and "size" in p:
             d = phuge if p.get("thp") == 1 else p4k
@@ -322,8 +324,8 @@ def curves(results):
             stride[p["stride"]] = min(v, stride.get(p["stride"], math.inf))
         else:
             continue
-        if st.get("cycles_per_op") and st.get("ns_per_op"):
-            ratio.append(st["cycles_per_op"] / st["ns_per_op"])
+        if st.cycles_per_op and st.ns_per_op:
+            ratio.append(st.cycles_per_op / st.ns_per_op)
     ratio.sort()
     return p4k, phuge, stride, (ratio[len(ratio) // 2] if ratio else None)
 
