@@ -141,7 +141,9 @@ class HostRun:
             if last_err:
                 msg += f": {last_err}"
             self.notes["problems"].append(msg)
-            if not cur and not saw_bye:  # died before the next instance's first record (in its setup)
+            if not cur and not saw_bye and getattr(self.core, "in_process", False):
+                # a core without isolation (bare metal) that died before the next instance's
+                # first record died in that instance's setup
                 nxt = next((k for k in order if k not in ended), None)
                 if nxt is not None:
                     cur[nxt] = {"meta": {}, "samples": [], "hists": []}

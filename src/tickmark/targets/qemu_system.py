@@ -92,6 +92,7 @@ class BoardCore(Core):
         self.image = image
         # under icount the "time" is guest instructions: cycles per op are instructions per op
         self.cycles_method = "icount-insns" if target.icount else None
+        self.in_process = True  # every benchmark runs in the one program: a fault ends the round
 
     def start(self, args):
         args = list(args)
