@@ -14,11 +14,13 @@ ROOT = Path(__file__).resolve().parent.parent
 # Files kept in `ruff format` style (paths relative to the repository root).
 FORMAT_CHECKED = [
     "tests/test_lint.py",
+    "tests/test_core_style.py",
     "src/tickmark/profile/__init__.py",
     "src/tickmark/profile/command.py",
     "src/tickmark/profile/gprof.py",
     "src/tickmark/profile/model.py",
     "src/tickmark/profile/perf.py",
+    "src/tickmark/profile/runners.py",
     "src/tickmark/profile/view.py",
     "tests/test_profile.py",
     "src/tickmark/store_sqlite.py",

@@ -169,8 +169,8 @@ _SAFE = re.compile(r"[A-Za-z0-9_.+-]+")
 
 
 def _plan(src, cc_argv, make_vars=None):
-    """Ask the Makefile what to compile for this compiler's target ->
-    (machine, srcs, tm_cflags, libs, port_cflags, port_ldflags)."""
+    """Ask the Makefile what to compile for this compiler's target
+    -> (machine, srcs, bench_srcs, tm_cflags, libs, port_cflags, port_ldflags)."""
     r = subprocess.run(cc_argv + ["-dumpmachine"], capture_output=True, text=True, timeout=60)
     machine = r.stdout.strip()
     if r.returncode != 0 or not _SAFE.fullmatch(machine):
@@ -199,11 +199,23 @@ def _plan(src, cc_argv, make_vars=None):
     return (
         machine,
         v["SRCS"].split(),
+        v["BENCH_SRCS"].split(),
         v["TM_CFLAGS"].split(),
         v["LIBS"].split(),
         v.get("PORT_CFLAGS", "").split(),
         v.get("PORT_LDFLAGS", "").split(),
     )
+
+
+def _bench_list(src, bench_srcs, gen):
+    """Write the benchmark list header (tools/genlist.sh, as the Makefile does) into gen/."""
+    gen.mkdir(parents=True, exist_ok=True)
+    with open(gen / "tm_bench_list.h", "w") as f:
+        r = subprocess.run(
+            ["sh", "tools/genlist.sh", *bench_srcs], cwd=str(src), stdout=f, stderr=subprocess.PIPE, text=True
+        )
+    if r.returncode != 0:
+        raise TickmarkError("tools/genlist.sh could not list the benchmarks", r.stderr.strip())
 
 
 def _c_string(text):
@@ -228,7 +240,9 @@ def _build(src, out, cc, cflags, ldflags, memfn_path, extra=(), version="", make
     shutil.rmtree(tmp, ignore_errors=True)
     tmp.mkdir()
     try:
-        machine, srcs, tm_cflags, libs, port_cflags, port_ldflags = _plan(src, cc_argv, make_vars)
+        machine, srcs, bench_srcs, tm_cflags, libs, port_cflags, port_ldflags = _plan(src, cc_argv, make_vars)
+        _bench_list(src, bench_srcs, tmp / "gen")
+        tm_cflags = [*tm_cflags, "-I", str(tmp / "gen")]
         cflags_argv = port_cflags + cflags_argv  # the port's CPU and C library flags go everywhere
         ld_argv = ld_argv + port_ldflags
         jobs = []

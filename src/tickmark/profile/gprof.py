@@ -33,14 +33,9 @@ def available(prog):
     return None if shutil.which(prog) else f"{prog} is not installed ({_FIX})"
 
 
-def wrap(workdir):
+def wrap(prefix):
     """glibc writes PREFIX.<pid> instead of ./gmon.out when GMON_OUT_PREFIX is set."""
-    return ["env", f"GMON_OUT_PREFIX={os.path.join(workdir, 'gmon')}"]
-
-
-def gmon_file(workdir):
-    found = sorted(Path(workdir).glob("gmon.*"), key=lambda p: p.stat().st_mtime)
-    return str(found[-1]) if found else None
+    return ["env", f"GMON_OUT_PREFIX={prefix}"]
 
 
 def core_symbols(objdir, nm):

@@ -57,9 +57,9 @@ def user_only_needed():
         return True
 
 
-def record_argv(data_path, user_only):
+def record_argv(data_path, user_only, prog=None):
     return [
-        program(),
+        prog or program(),
         "record",
         "-q",
         "-e",
@@ -106,7 +106,7 @@ _HEAD = re.compile(r"^\s*(\d+)/(\d+)\s+(\d+)\s*$")
 _FRAME = re.compile(r"^\s+([0-9a-f]+)\s+(.*?)\s+\((.*)\)\s*$")
 
 
-def parse(text, core_paths):
+def parse(text, core_paths, static_names=None):
     """perf script text -> (routines, hits, total, kernel, unknown_core).
 
     routines: name -> {"symbols", "group", "dso", "self", "total"} in sampled time (the periods,
@@ -161,6 +161,8 @@ def parse(text, core_paths):
         seen = set()
         for depth, (sym, dso) in enumerate(frames):
             group = dso_group(dso, core_paths)
+            if static_names and group == "core" and sym not in static_names and not sym.endswith("@plt"):
+                group = "libc"  # a static binary: the C library's routines are linked in
             if sym == "[unknown]":
                 if depth == 0 and group == "core":
                     unknown_core += period

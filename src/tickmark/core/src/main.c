@@ -189,6 +189,7 @@ static void emit_hello(const tm_options *opt, const tm_env *env, int n)
     tm_json_close(&j, ']');
     tm_json_int(&j, "cpus", tm_os_cpu_count());
     tm_json_int(&j, "cpu", opt->cpu);
+    tm_arch_tlb_json(&j);
     tm_json_open(&j, "order", '[');
     for (i = 0; i < n; i++)
         tm_json_str(&j, NULL, instances[i].key);
