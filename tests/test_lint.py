@@ -15,6 +15,8 @@ ROOT = Path(__file__).resolve().parent.parent
 FORMAT_CHECKED = [
     "tests/test_lint.py",
     "tests/test_core_style.py",
+    "src/tickmark/profile/hosttool.py",
+    "tests/test_hosttool.py",
     "src/tickmark/profile/__init__.py",
     "src/tickmark/profile/command.py",
     "src/tickmark/profile/gprof.py",
