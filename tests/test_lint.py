@@ -37,6 +37,10 @@ FORMAT_CHECKED = [
     "tests/test_targets.py",
     "src/tickmark/build.py",
     "tests/test_hostile.py",
+    "src/tickmark/baremetal.py",
+    "src/tickmark/kernelimage.py",
+    "src/tickmark/targets/qemu_system.py",
+    "tests/test_qemu_system.py",
 ]
 
 
