@@ -260,14 +260,16 @@ def info(ctx, as_json):
 @click.argument("run_ref", default="latest", metavar="[RUN]")
 @click.option("--counters", "with_counters", is_flag=True, help="Also the counter-derived figures "
               "(IPC, stalls, misses, task-clock, context switches, page faults per op).")
+@click.option("--beside", metavar="RUN", help="Another run (e.g. the rtos-study suite on bare metal) "
+              "shown in columns of its own beside this one in the rtos-study view.")
 @click.pass_context
-def show(ctx, run_ref, with_counters):
+def show(ctx, run_ref, with_counters, beside):
     """Show a stored run (latest by default; id or name)."""
     from . import report
 
     store = store_of(ctx)
     run_ = store.run(run_ref)
-    report.show(store, run_)
+    report.show(store, run_, beside=store.run(beside) if beside else None)
     if with_counters:
         from . import counters
 

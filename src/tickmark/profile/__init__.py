@@ -157,6 +157,7 @@ def _profile(core, runner, tool, static, pattern, params, seconds, timeout):
     for p in params:
         args += ["--param", p]
     notes = []
+    totals = True
     t0 = time.monotonic()
     if tool == "perf":
         user_only = runner.user_only()
@@ -172,7 +173,7 @@ def _profile(core, runner, tool, static, pattern, params, seconds, timeout):
             os.makedirs(os.path.dirname(mirror), exist_ok=True)
             os.symlink(os.path.abspath(binary), mirror)
         static_names = core_names if "-static" in (build.get("ldflags") or "") else None
-        routines, hits, total, kernel, unknown_core = perf.parse(
+        routines, hits, total, kernel, unknown_core, chained = perf.parse(
             perf.script(data, symfs), [runner.binary_path], static_names
         )
         event = f"{perf.event(user_only)} {perf.FREQ_HZ} Hz, DWARF call chains"
@@ -184,6 +185,9 @@ def _profile(core, runner, tool, static, pattern, params, seconds, timeout):
                 f"perf found no symbols for the core binary {binary} (stripped?): a profile cannot name its routines"
             )
         seconds_sampled = total / 1e9
+        if hits and chained < hits / 2:  # perf 6.1 does not unwind static non-PIE binaries, for one
+            totals = False
+            notes.append("the call chains could not be unwound: totals are not known (shown as -)")
     else:
         inst = runner.run(gprof.wrap(runner.path("gmon")), args + ["--no-fork"], limit + 60)
         name = runner.glob("gmon.")
@@ -213,6 +217,7 @@ def _profile(core, runner, tool, static, pattern, params, seconds, timeout):
         "kernel": kernel_note,
         "binary_sha256": build.get("binary_sha256"),
         "notes": notes,
+        "totals": totals,
         "routines": _keep(routines, total),
     }
     if hits < 100:

@@ -11,7 +11,7 @@ import re
 import shutil
 import subprocess
 
-from ..errors import TickmarkError
+from . import hosttool
 from .model import dso_group, routine_name
 
 FREQ_HZ = 999
@@ -88,16 +88,7 @@ def script(data_path, symfs=None, timeout=120):
     ]
     if symfs:
         argv += ["--symfs", symfs]
-    try:
-        r = subprocess.run(argv, capture_output=True, text=True, timeout=timeout, errors="replace")
-    except OSError as e:
-        raise TickmarkError(f"cannot start perf: {e.strerror}")
-    except subprocess.TimeoutExpired:
-        raise TickmarkError(f"perf script did not finish in {timeout} s")
-    if r.returncode != 0:
-        last = (r.stderr.strip().splitlines() or [f"exit status {r.returncode}"])[-1]
-        raise TickmarkError(f"perf script failed: {last}")
-    return r.stdout
+    return hosttool.output(argv, timeout, what="perf script", fix=_FIX)
 
 
 _FORK = re.compile(r"PERF_RECORD_FORK\((\d+):\d+\):\((\d+):\d+\)")
@@ -107,11 +98,12 @@ _FRAME = re.compile(r"^\s+([0-9a-f]+)\s+(.*?)\s+\((.*)\)\s*$")
 
 
 def parse(text, core_paths, static_names=None):
-    """perf script text -> (routines, hits, total, kernel, unknown_core).
+    """perf script text -> (routines, hits, total, kernel, unknown_core, chained).
 
     routines: name -> {"symbols", "group", "dso", "self", "total"} in sampled time (the periods,
     ns); hits: samples counted; total, kernel, unknown_core: sampled time in all, in the kernel,
-    and at core addresses without a symbol (a stripped binary)."""
+    and at core addresses without a symbol (a stripped binary); chained: samples whose call chain
+    was unwound beyond the leaf's caller."""
     parent, root = {}, None
     samples = []  # (pid, period, [(sym, dso), ...]) leaf first
     cur = None
@@ -152,11 +144,13 @@ def parse(text, core_paths, static_names=None):
     # With --no-fork (or a core that runs the instance in its own process) all samples count.
     keep = (lambda pid: pid in children) if children else (lambda pid: True)
     routines = {}
-    hits = total = kernel = unknown_core = 0
+    hits = total = kernel = unknown_core = chained = 0
     for pid, period, frames in samples:
         if not keep(pid) or not frames:
             continue
         hits += 1
+        if sum(1 for sym, _ in frames if sym != "[unknown]") >= 3:
+            chained += 1  # the unwinder got past the leaf and its caller
         total += period
         seen = set()
         for depth, (sym, dso) in enumerate(frames):
@@ -183,4 +177,4 @@ def parse(text, core_paths, static_names=None):
             if name not in seen:
                 seen.add(name)
                 r["total"] += period
-    return routines, hits, total, kernel, unknown_core
+    return routines, hits, total, kernel, unknown_core, chained
