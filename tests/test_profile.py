@@ -139,8 +139,8 @@ PERF_SCRIPT = """\
 
 
 def test_perf_script_counts_the_instance_process_only():
-    routines, hits, total, kernel, unknown = perf.parse(PERF_SCRIPT, ["/c/tickmark-core"])
-    assert hits == 4 and total == 4_000_000 and kernel == 1_000_000 and unknown == 0
+    routines, hits, total, kernel, unknown, chained = perf.parse(PERF_SCRIPT, ["/c/tickmark-core"])
+    assert hits == 4 and total == 4_000_000 and kernel == 1_000_000 and unknown == 0 and chained == 2
     assert "tm_env_measure" not in routines  # the runner's process is left out
     assert routines["ss_resize"]["self"] == 2_000_000
     assert routines["ss_resize"]["total"] == 4_000_000  # counted once per sample, recursion or not
@@ -314,7 +314,7 @@ def test_profile_refuses_a_command_that_is_no_elf_binary(env, cli):
     _need("perf", _perf_records)
     rc, out, err = cli("profile", "cpu.stringsort", "--tool", "perf")
     assert rc == 2 and len(err.strip().splitlines()) == 1
-    assert "a profile needs the core binary itself" in err
+    assert "is not an ELF executable; profiles read ELF binaries only" in err
 
 
 def test_bad_usage(env, cli):

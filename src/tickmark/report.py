@@ -11,7 +11,14 @@ from . import fmt
 from .fmt import ci_pct, fmt_pct, fmt_rate, fmt_time, fmt_value  # noqa: F401  (shared helpers)
 
 # Short tags of the cycles methods for the table (the header names the method in full).
-METHOD_TAG = {"calibrated-freq": "cal", "perf": "perf", "pmu": "pmu", "none": ""}
+METHOD_TAG = {
+    "calibrated-freq": "cal",
+    "perf": "perf",
+    "pmu": "pmu",
+    "given-freq": "given",
+    "icount-insns": "insn",
+    "none": "",
+}
 
 # (column, justify, drop order: the higher, the earlier it goes on a narrow terminal)
 COLUMNS = (
@@ -44,6 +51,11 @@ def header_lines(run):
         f"timer {timer} | cycles {_method(fp.get('cycles_method'))} | "
         f"virt {fp.get('virtualization', '?')}"
     )
+    if fp.get("qemu_icount"):
+        lines.append(
+            f"QEMU -icount {fp['qemu_icount']}: time is virtual, 1 ns = 1 guest instruction; "
+            "cycles/op are guest instructions per operation (insn), the same on every run"
+        )
     if fp.get("flags"):
         lines.append("on every result: " + ", ".join(fp["flags"]))
     return lines
@@ -157,7 +169,8 @@ def fitting_table(con, rows, plain):
     return t, drop
 
 
-def show(store, run, file=None):
+def show(store, run, file=None, beside=None):
+    """beside: another run (bare metal, another OS) shown next to this one in the rtos-study view."""
     from . import model, nbench
 
     con = fmt.console(file)
@@ -174,10 +187,15 @@ def show(store, run, file=None):
         con.print(table)
         if dropped:
             con.print(f"(left out at this width: {', '.join(dropped)}; tickmark report has every column)")
-        if run.get("suite") == "rtos-study":
+        if run.get("suite") == "rtos-study" or beside is not None:
             from . import rtos_study
 
-            rtos_study.show(store.results(run["id"]), con)
+            other = None
+            if beside is not None:
+                bfp = beside.get("fingerprint") or {}
+                label = bfp.get("board") or beside.get("name") or f"run {beside['id']}"
+                other = (label, store.results(beside["id"]))
+            rtos_study.show(store.results(run["id"]), con, beside=other)
     else:
         con.print("(no results)")
     for line in nbench.report_lines(store, run):  # runs with cpu.* results: nbench-style indices
