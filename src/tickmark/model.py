@@ -117,6 +117,8 @@ def machine(fp, hello):
         "perf": "hardware cycle counter (perf)",
         "pmu": "hardware cycle counter (PMU registers)",
         "calibrated-freq": "time x a core frequency calibrated from a dependent-add chain (no cycle counter reachable)",
+        "given-freq": "time x the core frequency given on the command line (--fcore-khz)",
+        "icount-insns": "guest instructions counted by QEMU -icount (not cycles; the same on every run)",
         "none": "not available",
     }.get(cyc, cyc)
     if cyc == "calibrated-freq" and fp.get("fcore_khz"):
@@ -141,6 +143,10 @@ def machine(fp, hello):
         ("virtualization", fp.get("virtualization") or "unknown"),
         ("memory", f"page {fp.get('page_size') or '?'} B, transparent huge pages {fp.get('thp') or '?'}"),
     ]
+    if fp.get("board"):
+        out.append(("board", str(fp["board"])))
+    if fp.get("qemu_icount"):
+        out.append(("time base", f"QEMU -icount {fp['qemu_icount']}: virtual time, 1 ns = 1 guest instruction"))
     if fp.get("target"):
         out.append(("target", str(fp["target"])))
     if fp.get("host"):
