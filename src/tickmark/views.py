@@ -182,6 +182,10 @@ def _ratio_bounds(r):
     return ratio, max(lo, 1e-3), max(hi, 1e-3)
 
 
+def _both_skipped(r):
+    return r.get("verdict") == "missing" and (r.get("note") or "") == "A skip, B skip"
+
+
 def _compare_axis(rows):
     b = [x for x in (_ratio_bounds(r) for r in rows) if x]
     lo = min([x[1] for x in b] + [0.8])
@@ -279,7 +283,8 @@ def html(model):
         )
     comps = []
     for c in model["compare"]:
-        main = [r for r in c["rows"] if not r.get("metric")]
+        # the chart: headline rows, without instances that were skipped on both sides
+        main = [r for r in c["rows"] if not r.get("metric") and not _both_skipped(r)]
         scale = _compare_axis(main)
         fams = {f: (g.get("geomean_time_ratio")) for f, g in c["families"].items()}
         comps.append(
