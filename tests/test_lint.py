@@ -14,10 +14,25 @@ ROOT = Path(__file__).resolve().parent.parent
 # Files kept in `ruff format` style (paths relative to the repository root).
 FORMAT_CHECKED = [
     "tests/test_lint.py",
+    "src/tickmark/profile/__init__.py",
+    "src/tickmark/profile/command.py",
+    "src/tickmark/profile/gprof.py",
+    "src/tickmark/profile/model.py",
+    "src/tickmark/profile/perf.py",
+    "src/tickmark/profile/view.py",
+    "tests/test_profile.py",
     "src/tickmark/store_sqlite.py",
     "src/tickmark/store_postgres.py",
     "tests/pgserver.py",
     "tests/test_store_shared.py",
+    "src/tickmark/clicommon.py",
+    "src/tickmark/targets/__init__.py",
+    "src/tickmark/targets/base.py",
+    "src/tickmark/targets/local.py",
+    "src/tickmark/targets/qemu_user.py",
+    "tests/test_targets.py",
+    "src/tickmark/build.py",
+    "tests/test_hostile.py",
 ]
 
 
