@@ -25,6 +25,8 @@ FORMAT_CHECKED = [
     "src/tickmark/store_postgres.py",
     "tests/pgserver.py",
     "tests/test_store_shared.py",
+    "src/tickmark/campaign.py",
+    "tests/test_campaign.py",
     "src/tickmark/clicommon.py",
     "src/tickmark/targets/__init__.py",
     "src/tickmark/targets/base.py",

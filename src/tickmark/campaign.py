@@ -19,6 +19,7 @@ File format (README.md has the user's version):
     [workloads]                       # NAME = "SUITE" or ["PATTERN", ...]
     os = "os"
 """
+
 import os
 import re
 import socket
@@ -31,19 +32,25 @@ from .errors import TickmarkError
 
 _NAME = re.compile(r"[A-Za-z0-9_.+-]+")
 _PARAM = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=[0-9]+[KMGkmg]?(,[0-9]+[KMGkmg]?)*")
-_RUN_KEYS = {"rounds": (1, 100), "max_rounds": (1, 100), "samples": (1, 10000), "sample_ms": (1, 100000),
-             "seed": (0, 2**31 - 1), "timeout": (1, 86400)}
+_RUN_KEYS = {
+    "rounds": (1, 100),
+    "max_rounds": (1, 100),
+    "samples": (1, 10000),
+    "sample_ms": (1, 100000),
+    "seed": (0, 2**31 - 1),
+    "timeout": (1, 86400),
+}
 _TOP_KEYS = {"name", "targets", "variants", "workloads", "params", "baseline", *_RUN_KEYS}
 
 
 @dataclass
 class Spec:
     name: str
-    targets: dict           # name -> URI
-    variants: dict          # name -> {"cc", "cflags", "memfn"}
-    workloads: dict         # name -> {"suite": str|None, "patterns": [..]}
-    options: dict = field(default_factory=dict)   # RunConfig fields
-    baseline: str = None    # the target the others are compared against (default: the first)
+    targets: dict  # name -> URI
+    variants: dict  # name -> {"cc", "cflags", "memfn"}
+    workloads: dict  # name -> {"suite": str|None, "patterns": [..]}
+    options: dict = field(default_factory=dict)  # RunConfig fields
+    baseline: str = None  # the target the others are compared against (default: the first)
     path: str = ""
 
 
@@ -113,7 +120,7 @@ def parse(doc, path="campaign"):
     base_dir = os.path.dirname(os.path.abspath(path)) if path else os.getcwd()
     for vname, v in list(variants.items()):
         if not isinstance(v, dict):
-            bad(f"variants.{vname}: expected a table such as {{ cflags = \"-O2\" }}")
+            bad(f'variants.{vname}: expected a table such as {{ cflags = "-O2" }}')
         extra = sorted(set(v) - {"cc", "cflags", "memfn"})
         if extra:
             bad(f"variants.{vname}: unknown key '{extra[0]}' (known: cc, cflags, memfn)")
@@ -181,13 +188,23 @@ def mark_finished(store, spec, cs):
             c.results = len(store.results(run["id"]))
             continue
         owner = notes.get("campaign_runner") or {}
-        if (run["status"] == "running" and owner.get("host") == socket.gethostname()
-                and owner.get("pid") != os.getpid() and _alive(owner.get("pid"))):
-            raise TickmarkError(f"campaign '{spec.name}' is being run by process {owner['pid']} on this "
-                                f"host (cell {c.id}); wait for it or stop it")
+        if (
+            run["status"] == "running"
+            and owner.get("host") == socket.gethostname()
+            and owner.get("pid") != os.getpid()
+            and _alive(owner.get("pid"))
+        ):
+            raise TickmarkError(
+                f"campaign '{spec.name}' is being run by process {owner['pid']} on this "
+                f"host (cell {c.id}); wait for it or stop it"
+            )
         aside = f"{c.run_name}~{run['id']}"
-        store.update_run(run["id"], name=aside, status="incomplete" if run["status"] == "running" else run["status"],
-                         notes=dict(notes, superseded_by_rerun=True))
+        store.update_run(
+            run["id"],
+            name=aside,
+            status="incomplete" if run["status"] == "running" else run["status"],
+            notes=dict(notes, superseded_by_rerun=True),
+        )
 
 
 def _alive(pid):
@@ -211,7 +228,7 @@ class Campaign:
         self.cells = cells(spec)
         self.cancel = threading.Event()
         self.lock = threading.Lock()
-        self.active = {}    # target name -> HostRun in progress
+        self.active = {}  # target name -> HostRun in progress
 
     def by_target(self):
         out = {}
@@ -222,18 +239,21 @@ class Campaign:
     def execute(self):
         """Run every pending cell; returns the cells. KeyboardInterrupt after stopping the workers."""
         todo = {t: [c for c in cs if c.state == "pending"] for t, cs in self.by_target().items()}
-        workers = [threading.Thread(target=self._worker, args=(t, cs), name=f"campaign-{t}", daemon=True)
-                   for t, cs in todo.items() if cs]
-        for w in workers:
-            w.start()
+        todo = {t: cs for t, cs in todo.items() if cs}
+        # Completion is kept in events of our own: after a Thread.join() that Ctrl-C interrupted,
+        # is_alive() said False here while the worker still ran (CPython 3.11).
+        self.finished = {t: threading.Event() for t in todo}
+        for t, cs in todo.items():
+            threading.Thread(target=self._worker, args=(t, cs), name=f"campaign-{t}", daemon=True).start()
         try:
-            for w in workers:
-                while w.is_alive():
-                    w.join(0.2)
+            while not all(e.is_set() for e in self.finished.values()):
+                time.sleep(0.1)
         except KeyboardInterrupt:
-            self.stop()
-            for w in workers:
-                w.join(30)
+            # stop what runs, again and again: a worker may be starting its next round just now
+            deadline = time.monotonic() + 60
+            while not all(e.is_set() for e in self.finished.values()) and time.monotonic() < deadline:
+                self.stop()
+                time.sleep(0.2)
             raise
         return self.cells
 
@@ -263,7 +283,7 @@ class Campaign:
                         continue
                     self._cell(store, tgt, cores, c)
                     if c.state == "failed" and _target_gone(c.message):
-                        for rest in cs[cs.index(c) + 1:]:
+                        for rest in cs[cs.index(c) + 1 :]:
                             rest.state, rest.message = "not run", f"target {tname} became unavailable"
                         break
         except TickmarkError as e:
@@ -282,6 +302,7 @@ class Campaign:
                     c.state = "interrupted" if self.cancel.is_set() else "not run"
             if store is not None:
                 store.close()
+            self.finished[tname].set()
 
     def _cell(self, store, tgt, cores, c):
         from .clicommon import check_patterns
@@ -302,15 +323,28 @@ class Campaign:
             core = cores[c.variant]
             check_patterns(core, wl["patterns"])
             o = spec.options
-            cfg = RunConfig(patterns=wl["patterns"], rounds=o.get("rounds", 3), max_rounds=o.get("max_rounds", 5),
-                            samples=o.get("samples", 5), sample_ms=o.get("sample_ms"), seed=o.get("seed"),
-                            params=o.get("params", []), timeout=o.get("timeout"), name=c.run_name,
-                            suite=wl["suite"])
+            cfg = RunConfig(
+                patterns=wl["patterns"],
+                rounds=o.get("rounds", 3),
+                max_rounds=o.get("max_rounds", 5),
+                samples=o.get("samples", 5),
+                sample_ms=o.get("sample_ms"),
+                seed=o.get("seed"),
+                params=o.get("params", []),
+                timeout=o.get("timeout"),
+                name=c.run_name,
+                suite=wl["suite"],
+            )
             hr = HostRun(store, core, cfg)
             hr.cancel = self.cancel
             hr.notes["campaign"] = spec.name
-            hr.notes["cell"] = {"target": c.target, "target_uri": spec.targets[c.target], "variant": c.variant,
-                                "workload": c.workload, "id": c.id}
+            hr.notes["cell"] = {
+                "target": c.target,
+                "target_uri": spec.targets[c.target],
+                "variant": c.variant,
+                "workload": c.workload,
+                "id": c.id,
+            }
             hr.notes["campaign_runner"] = {"host": socket.gethostname(), "pid": os.getpid()}
             with self.lock:
                 self.active[c.target] = hr
@@ -330,14 +364,27 @@ class Campaign:
             c.seconds = time.monotonic() - t0
         if c.run_id is not None and store.name_taken(c.run_name):
             c.results = len(store.results(c.run_id))
+        elif c.run_id is not None:  # nothing measured: HostRun left no run behind
+            c.run_id = None
         self.echo(f"{c.target}: {c.id} {c.state}" + (f": {c.message}" if c.message else ""))
 
 
 def _target_gone(message):
     """A failure that says the target itself went away (the rest of its cells cannot run)."""
     m = message.lower()
-    return any(w in m for w in ("unavailable", "not acquired", "connection refused", "connection closed",
-                                "orphaned", "timed out", "no route", "could not resolve"))
+    return any(
+        w in m
+        for w in (
+            "unavailable",
+            "not acquired",
+            "connection refused",
+            "connection closed",
+            "orphaned",
+            "timed out",
+            "no route",
+            "could not resolve",
+        )
+    )
 
 
 # ---------------------------------------------------------------- summary
@@ -347,9 +394,11 @@ def summary(store, spec, cs, file=None):
 
     file = file or sys.stdout
     w = max(len(c.id) for c in cs)
-    print(f"campaign {spec.name}: {len(cs)} cells "
-          f"({len(spec.targets)} targets x {len(spec.variants)} variants x {len(spec.workloads)} workloads)",
-          file=file)
+    print(
+        f"campaign {spec.name}: {len(cs)} cells "
+        f"({len(spec.targets)} targets x {len(spec.variants)} variants x {len(spec.workloads)} workloads)",
+        file=file,
+    )
     for c in cs:
         extra = f"run {c.run_id}, {c.results} results" if c.run_id is not None else ""
         if c.state == "done":

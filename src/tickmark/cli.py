@@ -174,6 +174,51 @@ def matrix(ctx, patterns, suite, ccs, cflags_list, memfns, rounds, max_rounds, s
         sys.exit(1)
 
 
+@cli.command("campaign")
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--status", "status_only", is_flag=True, help="Show the cells and which are stored; run nothing.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress lines.")
+@click.pass_context
+def campaign_cmd(ctx, file, status_only, quiet):
+    """Run a campaign file: targets x variants x workloads, resumable (see README).
+
+    Targets run in parallel, one cell at a time on each. Exit status 1 when a cell failed or
+    could not run (start it again to run only those), 130 when interrupted."""
+    import signal
+    import threading
+
+    from . import campaign as cp
+    from .hostrun import _on_sigterm
+
+    spec = cp.load(file)
+    store = store_of(ctx)
+    root = ctx.find_root().obj
+    camp = cp.Campaign(spec, root["store_path"], echo=(lambda m: None) if quiet else
+                       (lambda m: click.echo(f"campaign: {m}", err=True)), prebuilt=root.get("core"))
+    cp.mark_finished(store, spec, camp.cells)
+    if status_only:
+        cp.summary(store, spec, camp.cells)
+        return
+    skipped = sum(c.state == "finished" for c in camp.cells)
+    if skipped and not quiet:
+        rest = "nothing to run" if skipped == len(camp.cells) else "running the others"
+        click.echo(f"campaign: {skipped} of {len(camp.cells)} cells are stored complete; {rest}", err=True)
+    old = signal.signal(signal.SIGTERM, _on_sigterm) if threading.current_thread() is threading.main_thread() else None
+    try:
+        camp.execute()
+    except KeyboardInterrupt:
+        cp.summary(store, spec, camp.cells)
+        click.echo("tickmark: interrupted; finished cells are stored, start the campaign again to resume", err=True)
+        ctx.exit(130)
+    finally:
+        if old is not None:
+            signal.signal(signal.SIGTERM, old)
+    counts = cp.summary(store, spec, camp.cells)
+    if set(counts) - {"done", "finished"}:
+        click.echo("tickmark: some cells did not finish; start the campaign again to run only those", err=True)
+        ctx.exit(1)
+
+
 @cli.command()
 def suites():
     """List the named suites and their patterns."""
@@ -391,8 +436,8 @@ def main(argv=None):
         if not args:
             click.echo(cli.get_help(click.Context(cli, info_name="tickmark")))
             return 0
-        cli.main(args=args, prog_name="tickmark", standalone_mode=False)
-        return 0
+        rv = cli.main(args=args, prog_name="tickmark", standalone_mode=False)
+        return rv if isinstance(rv, int) and not isinstance(rv, bool) else 0  # ctx.exit(N) -> N
     except click.exceptions.Exit as e:
         return e.exit_code
     except click.exceptions.Abort:

@@ -22,7 +22,16 @@ def target_of(ctx):
 
     obj = ctx.find_root().obj
     if obj.get("target") is None:
-        tgt = open_target(obj.get("target_uri"), prebuilt=obj.get("core"))
+        opts = {"prebuilt": obj.get("core")}
+        if obj.get("power_cycle"):
+            opts["power_cycle"] = True
+            uri = obj.get("target_uri") or "local"
+            from .targets import registered, schemes
+
+            schemes()  # every target module registered
+            if not getattr(registered().get(uri.split(":", 1)[0]), "power_cycles", False):
+                raise TickmarkError(f"--power-cycle: target '{uri}' has no power control (labgrid:PLACE has)")
+        tgt = open_target(obj.get("target_uri"), **opts)
         obj["target"] = tgt
         ctx.find_root().call_on_close(tgt.close)
         atexit.register(tgt.close)
@@ -60,10 +69,23 @@ def _set_target(ctx, param, value):
     return value
 
 
+def _set_power_cycle(ctx, param, value):
+    if value:
+        ctx.find_root().obj["power_cycle"] = True
+    return value
+
+
 def target_option(f):
-    """--target URI on a command (also TICKMARK_TARGET): where the core runs."""
+    """--target URI on a command (also TICKMARK_TARGET): where the core runs; --power-cycle."""
     import click
 
+    f = click.option(
+        "--power-cycle",
+        is_flag=True,
+        expose_value=False,
+        callback=_set_power_cycle,
+        help="Switch the board off and on before it is used (a target with power control: labgrid:PLACE).",
+    )(f)
     return click.option(
         "--target",
         "target_uri",

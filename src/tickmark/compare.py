@@ -440,7 +440,7 @@ def render(sides, pairs, file=None, show_counters=True):
     file = file or sys.stdout
     plain = not file.isatty()
     con = Console(file=file, force_terminal=not plain, width=250 if plain else None,
-                  highlight=False, soft_wrap=False, no_color=plain)
+                  highlight=False, soft_wrap=False, no_color=plain, emoji=False)
     for s in sides:
         av = counters.availability(s.hello)
         con.print(f"{s.label}: {s.source}, hardware counters: {av['hardware_status']}", markup=False)
