@@ -15,6 +15,8 @@ ROOT = Path(__file__).resolve().parent.parent
 FORMAT_CHECKED = [
     "tests/test_lint.py",
     "tests/test_core_style.py",
+    "src/tickmark/profile/hosttool.py",
+    "tests/test_hosttool.py",
     "src/tickmark/profile/__init__.py",
     "src/tickmark/profile/command.py",
     "src/tickmark/profile/gprof.py",
@@ -35,6 +37,10 @@ FORMAT_CHECKED = [
     "tests/test_targets.py",
     "src/tickmark/build.py",
     "tests/test_hostile.py",
+    "src/tickmark/baremetal.py",
+    "src/tickmark/kernelimage.py",
+    "src/tickmark/targets/qemu_system.py",
+    "tests/test_qemu_system.py",
 ]
 
 

@@ -11,7 +11,7 @@ import re
 import shutil
 import subprocess
 
-from ..errors import TickmarkError
+from . import hosttool
 from .model import dso_group, routine_name
 
 FREQ_HZ = 999
@@ -88,16 +88,7 @@ def script(data_path, symfs=None, timeout=120):
     ]
     if symfs:
         argv += ["--symfs", symfs]
-    try:
-        r = subprocess.run(argv, capture_output=True, text=True, timeout=timeout, errors="replace")
-    except OSError as e:
-        raise TickmarkError(f"cannot start perf: {e.strerror}")
-    except subprocess.TimeoutExpired:
-        raise TickmarkError(f"perf script did not finish in {timeout} s")
-    if r.returncode != 0:
-        last = (r.stderr.strip().splitlines() or [f"exit status {r.returncode}"])[-1]
-        raise TickmarkError(f"perf script failed: {last}")
-    return r.stdout
+    return hosttool.output(argv, timeout, what="perf script", fix=_FIX)
 
 
 _FORK = re.compile(r"PERF_RECORD_FORK\((\d+):\d+\):\((\d+):\d+\)")

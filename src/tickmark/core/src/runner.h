@@ -8,9 +8,17 @@
 #include "tickmark/bench.h"
 
 #define TM_VERSION "0.1.0"
-#define TM_MAX_GLOBS 4096
+/* Table sizes. A port for a target with little RAM lowers the first three in its port.mk. */
+#ifndef TM_MAX_GLOBS
+#define TM_MAX_GLOBS 4096 /* patterns on the command line */
+#endif
+#ifndef TM_MAX_ITERS
+#define TM_MAX_ITERS 4096 /* --iters KEY=N */
+#endif
+#ifndef TM_MAX_INSTANCES
+#define TM_MAX_INSTANCES 4096 /* benchmark instances in one run */
+#endif
 #define TM_MAX_OVERRIDES 64
-#define TM_MAX_ITERS 4096
 #define TM_MAX_SWEEP 64
 #define TM_MAX_SAMPLES 1000
 #define TM_HIST_SUB 32 /* sub-buckets per power of two */
@@ -37,6 +45,7 @@ typedef struct tm_options {
     int timeout_s;
     int cpu;
     uint64_t seed;
+    uint64_t fcore_khz; /* --fcore-khz: known core clock, 0 to calibrate */
     uint64_t iters_all;
     int niters;
     tm_override iters[TM_MAX_ITERS];
@@ -97,7 +106,8 @@ void tm_json_raw_int(tm_json *j, int64_t v); /* array element */
 void tm_json_end(tm_json *j, FILE *out);     /* writes "TM1 {...}\n" and flushes */
 
 /* env.c */
-void tm_env_measure(tm_env *env);
+/* given_fcore_khz: the core clock when it is known (--fcore-khz), else 0: calibrate it */
+void tm_env_measure(tm_env *env, uint64_t given_fcore_khz);
 uint64_t tm_fcore_estimate_khz(void);
 
 /* runner.c */
@@ -118,6 +128,7 @@ int tm_ctr_grouped(void);              /* hardware events counted as one group (
 int tm_ctr_cycles_index(void);        /* index of the cycles event, -1 if not opened */
 void tm_ctr_close(void);
 const char *tm_ctr_unsupported(void);  /* comma list of events that could not be opened */
+const char *tm_ctr_source(void);       /* how the cycles event is counted: "perf", "pmu", ... */
 
 /* isolation (port) */
 enum { TM_ISO_OK = 0, TM_ISO_CRASHED, TM_ISO_TIMEOUT, TM_ISO_EXITED, TM_ISO_ERROR };
