@@ -366,3 +366,12 @@ def test_gprof_on_qemu_user_uses_the_cross_toolchain(real, cli):
     assert rc == 2 and err.strip() == (
         "tickmark: error: cannot profile with perf: perf would sample the emulator, not the core (qemu-user)"
     )
+
+
+def test_bare_metal_target_is_unsupported_in_one_line(env, cli):
+    rc, out, err = cli("profile", "cpu.stringsort", "--target", "qemu-system:mps2-an500")
+    assert rc == 2 and out == ""
+    assert err.strip() == (
+        "tickmark: error: profiles are not supported on qemu-system:mps2-an500: perf and gprof run only where "
+        "the core is a process of this machine (local, qemu-user) or of an SSH board"
+    )
