@@ -368,7 +368,8 @@ def test_gprof_on_qemu_user_uses_the_cross_toolchain(real, cli):
     )
 
 
-def test_bare_metal_target_is_unsupported_in_one_line(env, cli):
+def test_bare_metal_target_is_unsupported_in_one_line(env, cli, monkeypatch):
+    monkeypatch.delenv("TICKMARK_CORE")
     rc, out, err = cli("profile", "cpu.stringsort", "--target", "qemu-system:mps2-an500")
     assert rc == 2 and out == ""
     assert err.strip() == (
