@@ -912,7 +912,7 @@ def measure(ctx, rounds=1, samples=7, max_size=None, refine=True, quiet=False, n
     # 4 KiB pages for the page-walk cost: every other octave from 16K, and the largest set
     small = [s for s in sizes if s >= 16 << 10 and s & (s - 1) == 0 and (s.bit_length() - 15) % 2 == 0]
     small = sorted(set(small + sizes[-1:]))
-    pages = [n for n in _sweep_of(benches, "mem.lat_tlb", "pages") if n not in TLB_SKIP]
+    pages = [n for n in _sweep_of(benches, "mem.lat_tlb", "pages") if n not in TLB_SKIP and n * 4096 <= cap]
     keys = _keys(
         "mem.lat_rand", [(("size", s), ("thp", 1)) for s in sizes] + [(("size", s), ("thp", 0)) for s in small]
     )
