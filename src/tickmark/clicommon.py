@@ -23,15 +23,21 @@ def target_of(ctx):
     obj = ctx.find_root().obj
     if obj.get("target") is None:
         opts = {"prebuilt": obj.get("core")}
+        opts.update({k: obj[k] for k in ("kernel", "append") if obj.get(k) is not None})
+        uri = obj.get("target_uri") or "local"
+        if ("kernel" in opts or "append" in opts) and not uri.startswith("qemu-system:"):
+            raise TickmarkError(
+                "--kernel and --append boot a kernel image under qemu-system: "
+                "use them with --target qemu-system:x86_64 (or :aarch64)"
+            )
         if obj.get("power_cycle"):
             opts["power_cycle"] = True
-            uri = obj.get("target_uri") or "local"
             from .targets import registered, schemes
 
             schemes()  # every target module registered
             if not getattr(registered().get(uri.split(":", 1)[0]), "power_cycles", False):
                 raise TickmarkError(f"--power-cycle: target '{uri}' has no power control (labgrid:PLACE has)")
-        tgt = open_target(obj.get("target_uri"), **opts)
+        tgt = open_target(uri, **opts)
         obj["target"] = tgt
         ctx.find_root().call_on_close(tgt.close)
         atexit.register(tgt.close)
@@ -69,6 +75,15 @@ def _set_target(ctx, param, value):
     return value
 
 
+def _set_obj(name):
+    def cb(ctx, param, value):
+        if value is not None:
+            ctx.find_root().obj[name] = value
+        return value
+
+    return cb
+
+
 def _set_power_cycle(ctx, param, value):
     if value:
         ctx.find_root().obj["power_cycle"] = True
@@ -76,7 +91,8 @@ def _set_power_cycle(ctx, param, value):
 
 
 def target_option(f):
-    """--target URI on a command (also TICKMARK_TARGET): where the core runs; --power-cycle."""
+    """--target URI on a command (also TICKMARK_TARGET): where the core runs; with
+    --kernel IMAGE [--append ARGS] for a kernel image under qemu-system; --power-cycle."""
     import click
 
     f = click.option(
@@ -85,6 +101,23 @@ def target_option(f):
         expose_value=False,
         callback=_set_power_cycle,
         help="Switch the board off and on before it is used (a target with power control: labgrid:PLACE).",
+    )(f)
+    f = click.option(
+        "--kernel",
+        metavar="IMAGE",
+        type=click.Path(dir_okay=False),
+        expose_value=False,
+        callback=_set_obj("kernel"),
+        is_eager=True,
+        help="With --target qemu-system:x86_64|aarch64: the Linux kernel image to boot.",
+    )(f)
+    f = click.option(
+        "--append",
+        metavar="ARGS",
+        expose_value=False,
+        callback=_set_obj("append"),
+        is_eager=True,
+        help="With --kernel: more kernel command-line arguments.",
     )(f)
     return click.option(
         "--target",

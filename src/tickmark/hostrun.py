@@ -109,11 +109,13 @@ class HostRun:
         parser = Parser()
         wanted = set(keys) if keys is not None else None
         cur, saw_bye, bye = {}, False, {}
+        order, ended = [], set()
         try:
             for rec in filter(None, map(parser.feed_line, session.lines())):
                 t = rec.get("t")
                 key = rec.get("key")
                 if t == "hello":
+                    order = list(rec.get("order") or [])
                     self._hello(rec, rnd, keys)
                 elif t == "meta" and key:
                     cur[key] = {"meta": rec, "samples": [], "hists": []}
@@ -122,6 +124,7 @@ class HostRun:
                 elif t == "hist" and key in cur:
                     cur[key]["hists"].append(rec)
                 elif t == "end" and key:
+                    ended.add(key)
                     inst = cur.pop(key, {"meta": {}, "samples": [], "hists": []})
                     if wanted is None or key in wanted:
                         self._finish(key, rnd, inst, rec)
@@ -146,6 +149,12 @@ class HostRun:
             if last_err:
                 msg += f": {last_err}"
             self.notes["problems"].append(msg)
+            if not cur and not saw_bye and getattr(self.core, "in_process", False):
+                # a core without isolation (bare metal) that died before the next instance's
+                # first record died in that instance's setup
+                nxt = next((k for k in order if k not in ended), None)
+                if nxt is not None:
+                    cur[nxt] = {"meta": {}, "samples": [], "hists": []}
             for key, inst in cur.items():  # instances it was in the middle of
                 if (wanted is None or key in wanted) and self.store.result_id(self.run_id, key) is None:
                     self._finish(key, rnd, {"meta": inst["meta"], "samples": [], "hists": []},
@@ -156,7 +165,8 @@ class HostRun:
     def _hello(self, rec, rnd, keys):
         if rnd == 1:
             self.hello = rec
-            self.cycles_method = rec.get("cycles", "none")
+            # a target may know better what the core's cycles are (QEMU icount: instructions)
+            self.cycles_method = getattr(self.core, "cycles_method", None) or rec.get("cycles", "none")
             fp = self.core.fingerprint(rec)
             self.env_flags = fp["flags"]
             order = rec.get("order") or []

@@ -6,6 +6,7 @@ import re
 
 import click
 
+from ..clicommon import store_of, target_of, target_option
 from ..errors import TickmarkError
 from . import TOOLS
 
@@ -13,6 +14,7 @@ _PARAM = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=[0-9]+[KMGkmg]?")
 
 
 @click.command("profile")
+@target_option
 @click.argument("bench", required=False, metavar="BENCH")
 @click.option(
     "--diff",
@@ -54,8 +56,6 @@ def profile_cmd(ctx, bench, diff_refs, params, tool, seconds, cc, cflags, memfn,
 
     tickmark profile cpu.stringsort [--memfn FILE] [--name N | --run RUN]
     tickmark profile --diff A B [BENCH]    the routines that changed most between two profiled runs"""
-    from ..cli import _store
-
     if diff_refs:
         if any(x is not None for x in (cc, cflags, memfn, name, run_ref)) or params:
             raise TickmarkError("--diff compares stored profiles; it takes no build, --name, --run or --param options")
@@ -69,52 +69,41 @@ def profile_cmd(ctx, bench, diff_refs, params, tool, seconds, cc, cflags, memfn,
         raise TickmarkError(f"bad --name '{name}' (not empty, not a number, not 'latest')")
     if name and run_ref:
         raise TickmarkError("give --name (a new run) or --run (an existing one), not both")
-    store = _store(ctx)
+    store = store_of(ctx)
     if name and store.name_taken(name):
         raise TickmarkError(f"a run named '{name}' exists already (choose another --name)")
     run = store.run(run_ref) if run_ref else None
     _profile(ctx, store, bench, params, tool, seconds, dict(cc=cc, cflags=cflags, memfn=memfn), name, run, top)
 
 
-def _prebuilt(ctx):
-    given = ctx.find_root().obj.get("core")
-    if not given:
-        return None
-    from ..cli import _core
-
-    argv, build = _core(ctx)
-    if len(argv) != 1:
-        raise TickmarkError(f"a profile needs the core binary itself, not a command ('{given}')")
-    return build
-
-
 def _profile(ctx, store, bench, params, tool, seconds, variant, name, run, top):
-    from .. import fingerprint, stats
     from .. import profile as prof_mod
-    from ..build import build_core
+    from .. import stats
     from ..hostrun import result_metric, split_key
+    from ..targets import Variant
     from . import view
 
-    tool = prof_mod.choose_tool(tool, bool(ctx.find_root().obj.get("core")))
-    prebuilt = _prebuilt(ctx)
-    if prebuilt is not None and any(variant.values()):
+    variant = Variant(**variant)
+    if ctx.find_root().obj.get("core") and any((variant.cc, variant.cflags, variant.memfn)):
         raise TickmarkError("--cc/--cflags/--memfn build a core; a prebuilt core was given (--core)")
+    target = target_of(ctx)
     if run is not None:  # the profile must describe the core that measured the run
-        sha = prebuilt["binary_sha256"] if prebuilt else build_core(**variant).binary_sha256
+        sha = (target.prepare(variant).build or {}).get("binary_sha256")
         if sha != (run.get("fingerprint") or {}).get("binary_sha256"):
             raise TickmarkError(
                 f"run '{run['name'] or run['id']}' was measured with another core "
                 f"({(run.get('fingerprint') or {}).get('variant') or 'unknown variant'}); "
                 "give the same --cc/--cflags/--memfn as that run"
             )
-    prof, inst, build = prof_mod.profile(variant, bench, params, tool, seconds, prebuilt)
+    prof, inst, core = prof_mod.profile(target, variant, bench, params, tool, seconds)
     key = inst.key
     meta = inst.meta
-    st = stats.summarize(inst.samples, stat=meta.get("stat", "median"), bytes_per_op=meta.get("bytes_per_op", 0))
-    own_ns = (st.get("") or {}).get("ns_per_op")
+    st = stats.compute(inst.samples, stat=meta.get("stat", "median"), bytes_per_op=meta.get("bytes_per_op", 0))
+    own_ns = st.main.ns_per_op if st.main else None
     if run is not None:
         res = next((r for r in store.results(run["id"]) if r["key"] == key), None)
-        ns = ((res or {}).get("stats") or {}).get("", {}).get("ns_per_op") if res and res["status"] == "ok" else None
+        main = stats.Stats.of(res).main if res and res["status"] == "ok" else None
+        ns = main.ns_per_op if main else None
         if ns is None:
             raise TickmarkError(f"run '{run['name'] or run['id']}' has no result for {key} to keep the profile with")
         prof_mod.attach_ns(prof, ns, f"median of run {run['name'] or run['id']}")
@@ -125,7 +114,7 @@ def _profile(ctx, store, bench, params, tool, seconds, variant, name, run, top):
         run_id = run["id"]
     else:
         prof_mod.attach_ns(prof, own_ns, "measured under the sampler")
-        fp = fingerprint.collect(build, inst.hello)
+        fp = core.fingerprint(inst.hello)
         opts = {
             "profile": {"tool": prof["tool"], "seconds": seconds},
             "samples": prof_mod.SAMPLES,
@@ -153,7 +142,7 @@ def _profile(ctx, store, bench, params, tool, seconds, variant, name, run, top):
                 unit=meta.get("unit", ""),
                 stat=meta.get("stat", "median"),
                 meta=meta,
-                stats=st,
+                stats=st.to_dict(),
             )
             store.add_samples(rid, 1, [dict(s, round=1) for s in inst.samples])
             store.add_profile(run_id, key, prof)
@@ -167,11 +156,10 @@ def _profile(ctx, store, bench, params, tool, seconds, variant, name, run, top):
 
 def _diff(ctx, refs, bench, top):
     from .. import compare as cmp
-    from ..cli import _store
     from . import view
 
     needs_store = not all(cmp.is_file_ref(r) for r in refs)
-    store = _store(ctx) if needs_store else None
+    store = store_of(ctx) if needs_store else None
     A, B = (cmp.load(store, r) for r in refs)
     for side in (A, B):
         if not side.profiles:
