@@ -89,7 +89,7 @@ def test_sigkill_of_one_runner_leaves_the_others_intact(new_store, solo):
     try:
         wait_results(store, 1)
         deadline = time.time() + 60
-        while time.time() < deadline and per_run_counts(store).get("victim", ("", 0))[1] < 1:
+        while time.time() < deadline and per_run_counts(store).get("victim", ("", 0, 0))[2] < 1:
             time.sleep(0.1)
         time.sleep(0.3)
     finally:
