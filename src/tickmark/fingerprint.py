@@ -238,7 +238,7 @@ def from_texts(texts, build=None, hello=None):
         "tickmark": __version__,
         "arch": arch,
         "cpu_model": (ci.get("model name") or ci.get("Model") or ci.get("uarch") or ci.get("cpu model")
-                      or ci.get("Hardware") or ("unknown" if texts else None)),
+                      or ci.get("Hardware") or "unknown"),
         "board": texts.get("board"),
         "hostname": texts.get("hostname"),
         "cpus_online": cpu_count(texts) or hello.get("cpus"),
