@@ -7,14 +7,14 @@ from tickmark.errors import TickmarkError
 from tickmark.hostrun import HostRun, RunConfig
 from tickmark.store import Store
 
-from conftest import FAKECORE
+from conftest import FAKECORE, fake_core
 
 
 def fake_run(store, patterns=("sys.*", "lat.*", "bw.*", "sync.*", "ipc.*"), name="r1", **kw):
     import sys
 
     cfg = RunConfig(patterns=list(patterns), rounds=kw.pop("rounds", 2), name=name, seed=5, **kw)
-    return HostRun(store, [sys.executable, FAKECORE], cfg).execute()
+    return HostRun(store, fake_core(), cfg).execute()
 
 
 def test_round_trip_export_import(tmp_path):

@@ -9,13 +9,11 @@ time budget.
 import random
 import re
 import signal
-import subprocess
 import sys
-import tempfile
 import time
 from dataclasses import dataclass, field
 
-from . import fingerprint, nbench, stats
+from . import nbench, stats
 from .errors import TickmarkError
 from .tm1 import Parser
 
@@ -59,44 +57,6 @@ def result_metric(meta):
     return "MB/s" if bw else "ns/op"
 
 
-class CoreProcess:
-    """One round: a tickmark-core process whose stdout is parsed as it arrives."""
-
-    def __init__(self, argv):
-        self.argv = argv
-        self.parser = Parser()
-        self.errfile = tempfile.TemporaryFile(mode="w+")
-        try:
-            self.proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=self.errfile,
-                                         stdin=subprocess.DEVNULL, text=True, bufsize=1,
-                                         errors="replace")
-        except OSError as e:
-            raise TickmarkError(f"cannot start {argv[0]}: {e.strerror}")
-
-    def records(self):
-        for line in self.proc.stdout:
-            rec = self.parser.feed_line(line)
-            if rec is not None:
-                yield rec
-
-    def finish(self):
-        self.proc.stdout.close()
-        rc = self.proc.wait()
-        self.errfile.seek(0)
-        err = self.errfile.read().strip().splitlines()
-        self.errfile.close()
-        return rc, err[-1] if err else ""
-
-    def stop(self):
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(2)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
-
-
 class _Interrupt(KeyboardInterrupt):
     pass
 
@@ -106,8 +66,10 @@ def _on_sigterm(signum, frame):
 
 
 class HostRun:
-    def __init__(self, store, core_argv, cfg, build=None, progress=None):
-        self.store, self.core_argv, self.cfg, self.build = store, list(core_argv), cfg, build
+    def __init__(self, store, core, cfg, progress=None):
+        """core: a targets.Core (the core prepared for the target and variant)."""
+        self.store, self.core, self.cfg = store, core, cfg
+        self.build = core.build
         self.progress = progress
         self.run_id = None
         self.hello = {}
@@ -121,7 +83,7 @@ class HostRun:
     # ---- one round ----
     def _argv(self, patterns, seed, keys=None):
         c = self.cfg
-        argv = self.core_argv + ["run", *patterns, "--samples", str(c.samples), "--seed", str(seed)]
+        argv = ["run", *patterns, "--samples", str(c.samples), "--seed", str(seed)]
         if c.sample_ms is not None:
             argv += ["--sample-ms", str(c.sample_ms)]
         for p in c.params:
@@ -137,12 +99,13 @@ class HostRun:
         self.notes["seeds"].append(seed)
         self.notes["round_in_progress"] = rnd
         self.store.update_run(self.run_id, notes=self.notes)
-        core = CoreProcess(self._argv(patterns, seed, keys))
-        self._core = core
+        session = self.core.start(self._argv(patterns, seed, keys))
+        self._session = session
+        parser = Parser()
         wanted = set(keys) if keys is not None else None
         cur, saw_bye, bye = {}, False, {}
         try:
-            for rec in core.records():
+            for rec in filter(None, map(parser.feed_line, session.lines())):
                 t = rec.get("t")
                 key = rec.get("key")
                 if t == "hello":
@@ -162,10 +125,10 @@ class HostRun:
                 elif t == "bye":
                     saw_bye, bye = True, rec
         finally:
-            core.stop()
-        rc, last_err = core.finish()
-        self.notes["junk"] += core.parser.junk
-        self.notes["malformed"] += core.parser.malformed
+            session.stop()
+        rc, last_err = session.finish()
+        self.notes["junk"] += parser.junk
+        self.notes["malformed"] += parser.malformed
         if rnd == 1 and saw_bye and "instances" in bye:
             self.notes["planned"] = bye["instances"]
         if rnd == 1 and rc == 2 and not self.hello:  # the core refused its command line
@@ -187,7 +150,7 @@ class HostRun:
         if rnd == 1:
             self.hello = rec
             self.cycles_method = rec.get("cycles", "none")
-            fp = fingerprint.collect(self.build, rec)
+            fp = self.core.fingerprint(rec)
             self.env_flags = fp["flags"]
             order = rec.get("order") or []
             self.notes["planned"] = len(order) or None
@@ -238,7 +201,7 @@ class HostRun:
         c = self.cfg
         self.run_id = self.store.create_run(
             name=c.name, suite=c.suite, patterns=c.patterns, options=c.options(),
-            fingerprint=fingerprint.collect(self.build, None), notes=self.notes)
+            fingerprint=self.core.fingerprint(None), notes=self.notes)
         old = signal.signal(signal.SIGTERM, _on_sigterm) if _main_thread() else None
         t0 = time.monotonic()
         try:
@@ -255,8 +218,8 @@ class HostRun:
                 self.store.delete_run(self.run_id)
             raise
         except KeyboardInterrupt:
-            if getattr(self, "_core", None):
-                self._core.stop()
+            if getattr(self, "_session", None):
+                self._session.stop()
             self.store.update_run(self.run_id, status="incomplete", finished=time.time(), notes=self.notes)
             raise
         finally:

@@ -82,7 +82,7 @@ def show(results, file=None):
 @click.pass_context
 def memfn_cmd(ctx, run_ref):
     """Compare the memfn.* implementations of a stored run: winner per routine and size."""
-    from .cli import _store
+    from .clicommon import store_of
 
-    store = _store(ctx)
+    store = store_of(ctx)
     show(store.results(store.run(run_ref)["id"]))

@@ -388,18 +388,18 @@ def _nice(n):
 
 def measure(ctx, rounds=1, samples=7, max_size=None, refine=True, quiet=False, name=None):
     """Run the sweeps through the harness (stored like any run) -> (run ids, results, hello)."""
-    from .cli import _core, _store, check_patterns
+    from .clicommon import check_patterns, prepare_core, store_of
     from .hostrun import HostRun, Progress, RunConfig
 
-    store = _store(ctx)
-    argv, build = _core(ctx)
-    benches = check_patterns(argv, ["mem.lat_rand", "mem.lat_stride"])
+    store = store_of(ctx)
+    core = prepare_core(ctx)
+    benches = check_patterns(core, ["mem.lat_rand", "mem.lat_stride"])
     runs = []
 
     def one(patterns, params, tag):
         cfg = RunConfig(patterns=patterns, rounds=rounds, max_rounds=rounds, samples=samples,
                         params=params, name=f"{name}-{tag}" if name else None, suite="topology", quiet=quiet)
-        hr = HostRun(store, argv, cfg, build)
+        hr = HostRun(store, core, cfg)
         with Progress(rounds, enabled=False if quiet else None) as prog:
             hr.progress = prog
             rid = hr.execute()
@@ -442,10 +442,10 @@ def measure(ctx, rounds=1, samples=7, max_size=None, refine=True, quiet=False, n
 
 
 def command(ctx, as_json, rounds, samples, max_size, from_runs, refine, quiet):
-    from .cli import _store
+    from .clicommon import store_of
     from .errors import TickmarkError
 
-    store = _store(ctx)
+    store = store_of(ctx)
     if from_runs:
         runs, results = [], []
         for ref in from_runs:
@@ -543,6 +543,8 @@ def _flag(v):
 
 import click  # noqa: E402  (the command object, registered by cli.py)
 
+from .clicommon import target_option  # noqa: E402
+
 
 @click.command("topology")
 @click.option("--json", "as_json", is_flag=True, help="Detected and OS-reported values as JSON.")
@@ -555,6 +557,7 @@ import click  # noqa: E402  (the command object, registered by cli.py)
               help="Analyse stored run(s) instead of measuring (repeatable).")
 @click.option("--no-refine", is_flag=True, help="Skip the second pass around the knees.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@target_option
 @click.pass_context
 def topology_cmd(ctx, as_json, rounds, samples, max_size, from_runs, no_refine, quiet):
     """Detect cache levels, line size and TLB reach from latency sweeps; compare with the OS."""
