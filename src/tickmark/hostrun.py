@@ -57,6 +57,10 @@ def result_metric(meta):
     return "MB/s" if bw else "ns/op"
 
 
+class TransportLost(TickmarkError):
+    """The connection to the target dropped twice in a round (or could not be restored)."""
+
+
 class _Interrupt(KeyboardInterrupt):
     pass
 
@@ -94,7 +98,7 @@ class HostRun:
             argv += ["--iters", f"{k}={self.iters[k]}"]
         return argv
 
-    def _round(self, rnd, patterns, keys=None):
+    def _round(self, rnd, patterns, keys=None, retried=False):
         seed = self.rng.randrange(1, 2**31)
         self.notes["seeds"].append(seed)
         self.notes["round_in_progress"] = rnd
@@ -104,11 +108,13 @@ class HostRun:
         parser = Parser()
         wanted = set(keys) if keys is not None else None
         cur, saw_bye, bye = {}, False, {}
+        done, order = set(), None
         try:
             for rec in filter(None, map(parser.feed_line, session.lines())):
                 t = rec.get("t")
                 key = rec.get("key")
                 if t == "hello":
+                    order = rec.get("order")
                     self._hello(rec, rnd, keys)
                 elif t == "meta" and key:
                     cur[key] = {"meta": rec, "samples": [], "hists": []}
@@ -117,6 +123,7 @@ class HostRun:
                 elif t == "hist" and key in cur:
                     cur[key]["hists"].append(rec)
                 elif t == "end" and key:
+                    done.add(key)
                     inst = cur.pop(key, {"meta": {}, "samples": [], "hists": []})
                     if wanted is None or key in wanted:
                         self._finish(key, rnd, inst, rec)
@@ -131,6 +138,10 @@ class HostRun:
         self.notes["malformed"] += parser.malformed
         if rnd == 1 and saw_bye and "instances" in bye:
             self.notes["planned"] = bye["instances"]
+        lost = getattr(session, "transport_lost", None)
+        if lost:
+            self._transport_lost(rnd, patterns, keys, lost, done, order, retried)
+            return
         if rnd == 1 and rc == 2 and not self.hello:  # the core refused its command line
             raise TickmarkError(f"tickmark-core refused the run: {last_err or 'bad usage'}")
         if rc != 0 or not saw_bye:
@@ -146,8 +157,32 @@ class HostRun:
         self.notes["rounds"] = rnd
         self.store.update_run(self.run_id, notes=self.notes)
 
+    def _transport_lost(self, rnd, patterns, keys, why, done, order, retried):
+        """The round's connection dropped: what finished is stored; reconnect and retry the
+        instances it had not finished, once; a second loss ends the run (incomplete)."""
+        target = self.core.target
+        self.notes["problems"].append(f"round {rnd}: connection to {target.uri} lost: {why}")
+        self.store.update_run(self.run_id, notes=self.notes)
+        if retried:
+            raise TransportLost(f"connection to {target.uri} lost again in round {rnd} after a retry: {why}")
+        reconnect = getattr(target, "reconnect", None)
+        if reconnect is None:
+            raise TransportLost(f"connection to {target.uri} lost in round {rnd}: {why}")
+        try:
+            reconnect()
+        except TickmarkError as e:
+            raise TransportLost(f"connection to {target.uri} lost in round {rnd} and not restored: {e}")
+        todo = [k for k in order if k not in done] if order is not None else None
+        if todo == []:
+            return
+        self.notes.setdefault("retried_rounds", []).append(rnd)
+        if todo is None:  # lost before the round said what it would run: the whole round again
+            self._round(rnd, patterns, keys, retried=True)
+        else:
+            self._round(rnd, todo, [k for k in keys if k in todo] if keys is not None else None, retried=True)
+
     def _hello(self, rec, rnd, keys):
-        if rnd == 1:
+        if rnd == 1 and not self.hello:
             self.hello = rec
             self.cycles_method = rec.get("cycles", "none")
             fp = self.core.fingerprint(rec)
@@ -213,6 +248,10 @@ class HostRun:
                 self._extend(c.rounds + 1, time.monotonic() - t0)
             self.notes.pop("round_in_progress", None)
             self.store.update_run(self.run_id, status="complete", finished=time.time(), notes=self.notes)
+        except TransportLost as e:
+            self.notes["incomplete"] = str(e)
+            self.store.update_run(self.run_id, status="incomplete", finished=time.time(), notes=self.notes)
+            raise
         except TickmarkError:
             if not self.store.results(self.run_id):  # nothing measured: leave no empty run behind
                 self.store.delete_run(self.run_id)
