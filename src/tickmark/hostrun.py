@@ -136,7 +136,7 @@ class HostRun:
         rc, last_err = session.finish()
         self.notes["junk"] += parser.junk
         self.notes["malformed"] += parser.malformed
-        if rnd == 1 and saw_bye and "instances" in bye:
+        if rnd == 1 and saw_bye and "instances" in bye and not retried:
             self.notes["planned"] = bye["instances"]
         lost = getattr(session, "transport_lost", None)
         if lost:

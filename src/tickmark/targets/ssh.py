@@ -114,7 +114,7 @@ class SshSession(Session):
         other = [ln for ln in lines if ln.strip() and not ln.startswith("@@tickmark-")]
         self._last = other[-1].strip() if other else ""
         if rc is None or not rc.strip().isdigit():
-            self.transport_lost = self._last or f"ssh exited with status {ssh_rc}"
+            self.transport_lost = self._last or f"ssh exited with status {ssh_rc} (the connection closed)"
             self._rc = -9 if ssh_rc < 0 else 255
             self._last = f"connection to {self.target.uri} lost: {self.transport_lost}"
         else:
@@ -230,8 +230,8 @@ class SshTarget(Target):
         cores = dict(self._uploaded)
         self._drop_master()
         self.connect()
-        for binary in cores:
-            self._upload(binary)
+        for binary, name in cores.items():
+            self._upload(binary, name)
 
     # ---- the core ----
     def toolchain(self):
@@ -254,10 +254,9 @@ class SshTarget(Target):
                                 f"(install {_PKG.get(cross, 'a cross compiler')}, or give --cc)")
         b = build_core(cc=cc, cflags=variant.cflags, memfn=variant.memfn, cross_compile=cross or None,
                        ldflags=variant.ldflags if variant.ldflags is not None else "-static")
-        return SshCore(self, b.as_dict(), self._upload(b.binary, b.hash))
+        return SshCore(self, b.as_dict(), self._upload(b.binary, f"tickmark-core-{b.hash}"))
 
-    def _upload(self, binary, tag=None):
-        name = self._uploaded.get(binary) or f"tickmark-core-{tag or len(self._uploaded)}"
+    def _upload(self, binary, name):
         with open(binary, "rb") as f:
             r = self.run_remote(f"cd {shlex.quote(self.remote_dir)} && cat > {name}.part && chmod 700 {name}.part "
                                 f"&& mv {name}.part {name}", timeout=600, check=False, stdin=f)
