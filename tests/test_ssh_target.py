@@ -61,7 +61,7 @@ def test_uri_forms():
 def test_run_over_ssh_stores_the_targets_fingerprint(sshd, cli):
     before = set(glob.glob("/tmp/tickmark-ssh-*"))
     rc, out, err = cli("run", "--target", sshd.uri, "sys.getppid", "sys.clock_gettime", "--rounds", "2",
-                       "--samples", "3", "-q", "--name", "board")
+                       "--max-rounds", "2", "--samples", "3", "-q", "--name", "board")
     assert rc == 0, err
     assert "INCOMPLETE" not in out and "sys.getppid" in out
     rc, doc, _ = cli("export", "board")

@@ -8,9 +8,11 @@ console, noise, CR/LF and terminal escapes around them tolerated, until the run'
 * Without `core=`, the board runs by itself (its built-in arguments, see port/README.md):
   tickmark waits for one run per start (reset the board after starting tickmark). Such a
   target cannot take new arguments, so a run has one round.
-* With `core=PATH` the console has a shell: tickmark types `PATH run ARGS` for every round,
-  and rounds, `list` and `info` work as on any other target.
+* With `core=PATH` the console has a shell: tickmark types `PATH run ARGS; echo "@@tickmark-rc $?"`
+  for every round (the echo tells it the command ended and how), and rounds, `list` and `info`
+  work as on any other target.
 """
+import re
 import time
 import urllib.parse
 
@@ -18,6 +20,7 @@ from .. import fingerprint
 from ..errors import TickmarkError
 from .base import Core, Session, Target, Variant, register
 
+_RC = re.compile(r"@@tickmark-rc (\d+)")
 _BAUDS = (300, 1200, 2400, 4800, 9600, 19200, 38400, 57600, 115200, 230400, 460800, 500000, 576000,
           921600, 1000000, 1500000, 2000000, 3000000, 4000000)
 
@@ -57,11 +60,12 @@ class SerialSession(Session):
         self.transport_lost = None
         self._done = False
         self._bye = False
+        self._rc = None
         self._why = ""
         port = target.port()
         port.reset_input_buffer()
         if target.core_path:
-            line = " ".join([target.core_path, *(_shell_word(a) for a in args)])
+            line = " ".join([target.core_path, *(_shell_word(a) for a in args)]) + '; echo "@@tickmark-rc $?"'
             port.write(line.encode() + b"\r")
             port.flush()
 
@@ -85,9 +89,14 @@ class SerialSession(Session):
                 while b"\n" in buf:
                     raw, buf = buf.split(b"\n", 1)
                     text = clean_line(raw)
+                    m = _RC.search(text)
+                    if m and self.target.core_path:  # the shell's answer: the command ended
+                        self._rc = int(m.group(1))
+                        self._done = True
+                        return
                     if '"t":"bye"' in text.replace(" ", "") and "TM1 " in text:
                         self._bye = True
-                        self._done = True
+                        self._done = not self.target.core_path  # with a shell: wait for its answer
                     yield text + "\n"
                     if self._done:
                         return
@@ -97,7 +106,11 @@ class SerialSession(Session):
 
     def finish(self):
         self._done = True
-        return (0, "") if self._bye else (1, self._why or "stopped before the run's final record (bye)")
+        if self._rc is not None:
+            return self._rc, ""
+        if self._bye and not self.target.core_path:
+            return 0, ""
+        return 1, self._why or "stopped before the run's final record (bye)"
 
     def stop(self):
         if not self._done and not self._bye and self.target.core_path:
