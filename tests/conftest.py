@@ -50,10 +50,16 @@ def tickmark_proc(args, **kw):
 
 
 def row_counts(path):
+    """Rows per table of a store (an SQLite path or a postgresql:// URL), read without tickmark."""
+    tables = ("runs", "results", "samples", "hists")
+    if str(path).startswith("postgresql://"):
+        import psycopg
+
+        with psycopg.connect(str(path), autocommit=True) as db:
+            return {t: db.execute(f"SELECT count(*) FROM {t}").fetchone()[0] for t in tables}
     db = sqlite3.connect(str(path))
     try:
-        return {t: db.execute(f"SELECT count(*) FROM {t}").fetchone()[0]
-                for t in ("runs", "results", "samples", "hists")}
+        return {t: db.execute(f"SELECT count(*) FROM {t}").fetchone()[0] for t in tables}
     finally:
         db.close()
 
@@ -63,11 +69,50 @@ def wait_results(store, n=1, timeout=60):
     import time
 
     t = time.time()
+    pg = str(store).startswith("postgresql://")
     while time.time() - t < timeout:
         try:
-            if Path(store).exists() and row_counts(store)["results"] >= n:
+            if (pg or Path(store).exists()) and row_counts(store)["results"] >= n:
                 return
-        except sqlite3.Error:  # not created yet, or locked
+        except Exception:  # not created yet, or locked
             pass
         time.sleep(0.05)
     raise AssertionError(f"no results arrived in {store}")
+
+
+def need_tool(why):
+    """Skip, or fail under CI=true (where bootstrap installs the tool)."""
+    if os.environ.get("CI"):
+        pytest.fail(f"{why} (CI=true: bootstrap installs it)")
+    pytest.skip(why)
+
+
+@pytest.fixture(scope="session")
+def pg_server():
+    """A PostgreSQL server of Debian's packages in a temporary directory, for the whole session."""
+    from pgserver import PgServer, pg_bindir
+
+    try:
+        import psycopg  # noqa: F401
+    except ImportError:
+        need_tool("psycopg is not installed")
+    bindir = pg_bindir()
+    if not bindir:
+        need_tool("PostgreSQL server binaries (initdb, pg_ctl) not found; install postgresql")
+    srv = PgServer(bindir)
+    try:
+        srv.start()
+    except RuntimeError as e:
+        srv.stop()
+        pytest.fail(f"cannot start PostgreSQL: {e}")
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def new_store(request, tmp_path):
+    """A factory of empty stores of each kind: new_store("a") -> an SQLite path or a postgresql:// URL."""
+    if request.param == "postgresql":
+        srv = request.getfixturevalue("pg_server")
+        return lambda name="s": srv.new_database()
+    return lambda name="s": str(tmp_path / f"{name}.db")

@@ -1,6 +1,7 @@
 """A real OpenSSH server on 127.0.0.1 for the SSH target's tests: a random port, throwaway host
 and user keys, its own sshd_config, and a client config with a generated known_hosts so that
 host-key checking stays on. Works as root (logs in as root) and as any other user (as that user)."""
+
 import getpass
 import os
 import shutil
@@ -28,8 +29,10 @@ class Sshd:
         self.user = getpass.getuser()
         self.port = _free_port()
         for name in ("host_key", "user_key"):
-            subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", "tickmark-test",
-                            "-f", str(self.root / name)], check=True)
+            subprocess.run(
+                ["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", "tickmark-test", "-f", str(self.root / name)],
+                check=True,
+            )
         (self.root / "authorized_keys").write_text((self.root / "user_key.pub").read_text())
         os.chmod(self.root / "authorized_keys", 0o600)
         host_pub = (self.root / "host_key.pub").read_text().split()
@@ -39,14 +42,16 @@ class Sshd:
             f"AuthorizedKeysFile {self.root}/authorized_keys\nPidFile {self.root}/sshd.pid\n"
             "UsePAM no\nPasswordAuthentication no\nKbdInteractiveAuthentication no\n"
             "PubkeyAuthentication yes\nStrictModes no\nPermitRootLogin prohibit-password\n"
-            f"AllowUsers {self.user}\nLogLevel ERROR\nMaxSessions 50\nMaxStartups 50\n")
+            f"AllowUsers {self.user}\nLogLevel ERROR\nMaxSessions 50\nMaxStartups 50\n"
+        )
         # The client side: the user's own config is replaced by this one (ssh -F).
         self.config = self.root / "ssh_config"
         self.config.write_text(
             f"Host board\n  HostName 127.0.0.1\n  Port {self.port}\n  User {self.user}\n"
             f"Host *\n  IdentityFile {self.root}/user_key\n  IdentitiesOnly yes\n"
             f"  UserKnownHostsFile {self.root}/known_hosts\n  StrictHostKeyChecking yes\n"
-            "  BatchMode yes\n  ConnectTimeout 10\n")
+            "  BatchMode yes\n  ConnectTimeout 10\n"
+        )
         self.proc = None
 
     @property
@@ -56,8 +61,11 @@ class Sshd:
     def start(self):
         if os.geteuid() == 0:
             os.makedirs("/run/sshd", mode=0o755, exist_ok=True)  # privilege separation directory
-        self.proc = subprocess.Popen([SSHD, "-D", "-e", "-f", str(self.root / "sshd_config")],
-                                     stdout=subprocess.DEVNULL, stderr=open(self.root / "sshd.log", "ab"))
+        self.proc = subprocess.Popen(
+            [SSHD, "-D", "-e", "-f", str(self.root / "sshd_config")],
+            stdout=subprocess.DEVNULL,
+            stderr=open(self.root / "sshd.log", "ab"),
+        )
         t = time.time()
         while time.time() - t < 10:
             if self.proc.poll() is not None:
@@ -94,5 +102,6 @@ class Sshd:
             self.proc.wait()
 
     def ssh(self, *cmd):
-        return subprocess.run(["ssh", "-F", str(self.config), "board", *cmd], capture_output=True, text=True,
-                              timeout=30)
+        return subprocess.run(
+            ["ssh", "-F", str(self.config), "board", *cmd], capture_output=True, text=True, timeout=30
+        )

@@ -117,8 +117,9 @@ def test_inconclusive_gets_a_rounds_estimate():
     a = 100 * np.repeat(rng.lognormal(0, 0.015, 3), 5) * rng.lognormal(0, 0.01, 15)
     b = 104 * np.repeat(rng.lognormal(0, 0.015, 3), 5) * rng.lognormal(0, 0.01, 15)
     r = cmp.compare_metric(a, rd, b, rd, rng=rng)
-    if r["verdict"] == cmp.INCONCLUSIVE and "note" not in r:
-        assert r["rounds_needed"] > 3
+    assert r["verdict"] == cmp.INCONCLUSIVE  # a 4 % shift within 1.5 % round-to-round noise, 3 rounds
+    assert "note" not in r
+    assert r["rounds_needed"] > 3
 
 
 def test_mann_whitney_matches_scipy():

@@ -1,10 +1,8 @@
 import json
-import sys
 
+from conftest import fake_core
 from tickmark.hostrun import HostRun, RunConfig, split_key
 from tickmark.store import Store
-
-from conftest import FAKECORE, fake_core
 
 
 def run(tmp_path, monkeypatch, patterns, mode="", **kw):

@@ -1,5 +1,6 @@
 """tickmark ingest: console logs of the real core with noise, CRLF, bytes that are not UTF-8,
 terminal escapes, bad and out-of-order records, a cut-off end and two runs in one log."""
+
 import io
 import json
 import os
@@ -16,8 +17,9 @@ def recorded(tmp_path_factory):
     from tickmark.build import build_core
 
     core = build_core().binary
-    out = subprocess.run([core, "run", "sys.getppid", "sys.clock_gettime", "--samples", "4"],
-                         capture_output=True, check=True).stdout
+    out = subprocess.run(
+        [core, "run", "sys.getppid", "sys.clock_gettime", "--samples", "4"], capture_output=True, check=True
+    ).stdout
     return out.splitlines()
 
 
@@ -48,10 +50,10 @@ def test_noisy_log_keeps_every_valid_record(recorded, store, cli, tmp_path):
         prefix = b"[ 3.14] \x1b[32m" if i % 2 else b""
         out.append(prefix + ln)
         if i == first_sample:
-            out.append(ln)                    # a duplicate sample
-            out.append(bad_ns)                # a sample with a string where a number belongs
-            out.append(ln[: len(ln) // 2])    # a record cut in the middle
-            out.append(b"TM1 {\"t\":\"sample\",\"key\":\"nope\",\"i\":0,\"iters\":1,\"ops\":1,\"ns\":5}")
+            out.append(ln)  # a duplicate sample
+            out.append(bad_ns)  # a sample with a string where a number belongs
+            out.append(ln[: len(ln) // 2])  # a record cut in the middle
+            out.append(b'TM1 {"t":"sample","key":"nope","i":0,"iters":1,"ops":1,"ns":5}')
             out.append(b"kernel: \xc3\x28 invalid utf-8 between records")
     log = tmp_path / "board.log"
     log.write_bytes(b"\r\n".join(out) + b"\r\n")
@@ -95,8 +97,20 @@ def test_stdin_and_compare_with_a_local_run(recorded, store, cli, monkeypatch):
     monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b"\r\n".join(recorded) + b"\r\n")))
     rc, text, err = cli("ingest", "-", "--name", "piped")
     assert rc == 0, err
-    rc, out, err = cli("run", "sys.getppid", "sys.clock_gettime", "--rounds", "1", "--max-rounds", "1",
-                       "--samples", "3", "-q", "--name", "here")
+    rc, out, err = cli(
+        "run",
+        "sys.getppid",
+        "sys.clock_gettime",
+        "--rounds",
+        "1",
+        "--max-rounds",
+        "1",
+        "--samples",
+        "3",
+        "-q",
+        "--name",
+        "here",
+    )
     assert rc == 0, err
     rc, out, err = cli("compare", "piped", "here")
     assert rc == 0, err

@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from tickmark import memfnview, topology as topo
+from tickmark import memfnview
+from tickmark import topology as topo
 
 ROOT = Path(__file__).resolve().parents[1]
 CORE = ROOT / "src" / "tickmark" / "core"
@@ -177,7 +178,8 @@ def test_memfn_view_picks_winners_and_lists_failures():
         return {"bench": f"memfn.{routine}", "params": {"impl": impl, "size": size, "salign": 0},
                 "status": status, "reason": reason, "stats": {"": {"value": ns}} if status == "ok" else {}}
     results = [res("memcpy", 0, 64, 4.0), res("memcpy", 1, 64, 40.0), res("memcpy", 2, 64, 10.0),
-               res("memcpy", 3, 64, 0, "failed", "memcpy[user] wrong at size 1 src+0 dst+0: byte 0 is 0x01, expected 0xb6"),
+               res("memcpy", 3, 64, 0, "failed",
+                   "memcpy[user] wrong at size 1 src+0 dst+0: byte 0 is 0x01, expected 0xb6"),
                res("strlen", 0, 64, 3.0), res("strlen", 2, 64, 2.0)]
     rows, failures = memfnview.table_rows(results)
     assert [(r[0], r[1], r[3]) for r in rows] == [("memcpy", 64, "libc"), ("strlen", 64, "word")]

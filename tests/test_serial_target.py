@@ -1,8 +1,8 @@
 """The serial target over a pseudo-terminal pair: a writer plays the board at a real baud rate,
 either replaying a recorded core output with console noise (a board without a shell), or acting
 as a shell that runs the real core for each command line typed (a board with one)."""
+
 import os
-import shlex
 import subprocess
 import threading
 import time
@@ -13,8 +13,12 @@ pytestmark = pytest.mark.integration
 serial = pytest.importorskip("serial", reason="pyserial missing (pip install pyserial)")
 
 BAUD = 115200
-NOISE = [b"\x1b[1;32m[  OK  ]\x1b[0m Started getty on ttyS0.", b"\xff\xfe\x00 line noise \x80",
-         b"[   12.345678] random: crng init done", b""]
+NOISE = [
+    b"\x1b[1;32m[  OK  ]\x1b[0m Started getty on ttyS0.",
+    b"\xff\xfe\x00 line noise \x80",
+    b"[   12.345678] random: crng init done",
+    b"",
+]
 
 
 @pytest.fixture(scope="module")
@@ -56,7 +60,7 @@ def wait_run_started(path, timeout=60):
 def paced_write(fd, data, baud=BAUD):
     """Write at the line rate of BAUD (10 bits per byte), in small chunks as a UART would."""
     for i in range(0, len(data), 64):
-        chunk = data[i:i + 64]
+        chunk = data[i : i + 64]
         os.write(fd, chunk)
         time.sleep(len(chunk) * 10 / baud)
 
@@ -75,13 +79,15 @@ def with_noise(out):
 def test_board_without_shell_one_round_per_start(core, pty_pair, tmp_path, cli, monkeypatch):
     master, dev = pty_pair
     monkeypatch.setenv("TICKMARK_STORE", str(tmp_path / "s.db"))
-    recorded = subprocess.run([core, "run", "sys.getppid", "sys.clock_gettime", "--samples", "3"],
-                              capture_output=True, check=True).stdout
+    recorded = subprocess.run(
+        [core, "run", "sys.getppid", "sys.clock_gettime", "--samples", "3"], capture_output=True, check=True
+    ).stdout
     from tickmark.store import Store
 
     def board():  # the board starts when the run is waiting for it (a reset)
         wait_run_started(tmp_path / "s.db")
         paced_write(master, with_noise(recorded))
+
     w = threading.Thread(target=board, daemon=True)
     w.start()
     uri = f"serial:{dev}?baud={BAUD}&silence=20"
@@ -103,8 +109,9 @@ def test_board_without_shell_one_round_per_start(core, pty_pair, tmp_path, cli, 
 def test_silence_ends_the_round(core, pty_pair, tmp_path, cli, monkeypatch):
     master, dev = pty_pair
     monkeypatch.setenv("TICKMARK_STORE", str(tmp_path / "s.db"))
-    recorded = subprocess.run([core, "run", "sys.getppid", "sys.clock_gettime", "--samples", "3"],
-                              capture_output=True, check=True).stdout
+    recorded = subprocess.run(
+        [core, "run", "sys.getppid", "sys.clock_gettime", "--samples", "3"], capture_output=True, check=True
+    ).stdout
     lines = recorded.splitlines()
     cut = next(i for i, ln in enumerate(lines) if b'"t":"end"' in ln) + 2  # one instance and a bit
     from tickmark.store import Store
@@ -112,6 +119,7 @@ def test_silence_ends_the_round(core, pty_pair, tmp_path, cli, monkeypatch):
     def board():
         wait_run_started(tmp_path / "s.db")
         paced_write(master, b"\r\n".join(lines[:cut]) + b"\r\n")  # then the board hangs
+
     threading.Thread(target=board, daemon=True).start()
     t = time.time()
     rc, out, err = cli("run", "--target", f"serial:{dev}?silence=2", "-q")
@@ -145,10 +153,24 @@ def test_board_with_shell_takes_every_round(core, pty_pair, tmp_path, cli, monke
                 paced_write(master, line + b"\r\n")
                 r = subprocess.run(["sh", "-c", line.decode()], capture_output=True)
                 paced_write(master, with_noise(r.stdout))
+
     threading.Thread(target=shell, daemon=True).start()
     uri = f"serial:{dev}?baud={BAUD}&core={board_core}"
-    rc, out, err = cli("run", "--target", uri, "sys.getppid", "--rounds", "2", "--max-rounds", "2",
-                       "--samples", "3", "-q", "--name", "shell")
+    rc, out, err = cli(
+        "run",
+        "--target",
+        uri,
+        "sys.getppid",
+        "--rounds",
+        "2",
+        "--max-rounds",
+        "2",
+        "--samples",
+        "3",
+        "-q",
+        "--name",
+        "shell",
+    )
     assert rc == 0, err
     assert "one round per start" not in err
     from tickmark.store import Store
@@ -163,9 +185,12 @@ def test_board_with_shell_takes_every_round(core, pty_pair, tmp_path, cli, monke
 
 
 def test_bad_serial_uris(cli):
-    for uri, msg in (("serial:", "expected serial:DEVICE"), ("serial:/dev/x?baud=12", "baud must be one of"),
-                     ("serial:/dev/x?speed=9600", "unknown option speed"),
-                     ("serial:/dev/x?core=a;reboot", "plain path"),
-                     ("serial:/nonexistent/ttyX", "cannot open /nonexistent/ttyX")):
+    for uri, msg in (
+        ("serial:", "expected serial:DEVICE"),
+        ("serial:/dev/x?baud=12", "baud must be one of"),
+        ("serial:/dev/x?speed=9600", "unknown option speed"),
+        ("serial:/dev/x?core=a;reboot", "plain path"),
+        ("serial:/nonexistent/ttyX", "cannot open /nonexistent/ttyX"),
+    ):
         rc, out, err = cli("info", "--target", uri)
         assert rc == 2 and err.startswith("tickmark: error:") and msg in err, (uri, err)

@@ -1,6 +1,7 @@
 """The SSH target against a real OpenSSH server on 127.0.0.1 (tests/sshfix.py): host-key checking
 on, one multiplexed connection, the folder on the target removed at the end, after Ctrl-C, and
 when the connection drops; a dropped round is retried once, a second loss ends the run incomplete."""
+
 import glob
 import json
 import os
@@ -60,15 +61,31 @@ def test_uri_forms():
 
 def test_run_over_ssh_stores_the_targets_fingerprint(sshd, cli):
     before = set(glob.glob("/tmp/tickmark-ssh-*"))
-    rc, out, err = cli("run", "--target", sshd.uri, "sys.getppid", "sys.clock_gettime", "--rounds", "2",
-                       "--max-rounds", "2", "--samples", "3", "-q", "--name", "board")
+    rc, out, err = cli(
+        "run",
+        "--target",
+        sshd.uri,
+        "sys.getppid",
+        "sys.clock_gettime",
+        "--rounds",
+        "2",
+        "--max-rounds",
+        "2",
+        "--samples",
+        "3",
+        "-q",
+        "--name",
+        "board",
+    )
     assert rc == 0, err
     assert "INCOMPLETE" not in out and "sys.getppid" in out
     rc, doc, _ = cli("export", "board")
     d = json.loads(doc)
     fp = d["run"]["fingerprint"]
-    texts = {k: sshd.ssh(c).stdout.strip() for k, c in (("arch", "uname -m"), ("kernel", "uname -r"),
-                                                        ("hostname", "uname -n"))}
+    texts = {
+        k: sshd.ssh(c).stdout.strip()
+        for k, c in (("arch", "uname -m"), ("kernel", "uname -r"), ("hostname", "uname -n"))
+    }
     assert fp["target_uri"] == sshd.uri and fp["host"]
     assert (fp["arch"], fp["kernel"], fp["hostname"]) == (texts["arch"], texts["kernel"], texts["hostname"])
     assert fp["cpu_model"] and fp["cpus_online"] >= 1 and fp["caches"] is not None
@@ -85,8 +102,9 @@ def test_run_over_ssh_stores_the_targets_fingerprint(sshd, cli):
 
 def test_host_key_checking_stays_on(sshd, cli, tmp_path):
     kh = tmp_path / "other_known_hosts"
-    kh.write_text(f"[127.0.0.1]:{sshd.port} ssh-ed25519 "
-                  "AAAAC3NzaC1lZDI1NTE5AAAAIIk6aVKFf1sGQpTzKW0K4nZ5x0w7R8x3m3xWbq9rU5vH\n")
+    kh.write_text(
+        f"[127.0.0.1]:{sshd.port} ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIIk6aVKFf1sGQpTzKW0K4nZ5x0w7R8x3m3xWbq9rU5vH\n"
+    )
     cfg = tmp_path / "cfg"
     cfg.write_text(sshd.config.read_text().replace(str(sshd.root / "known_hosts"), str(kh)))
     os.environ["TICKMARK_SSH_CONFIG"] = str(cfg)
@@ -118,6 +136,7 @@ def _run_in_thread(path, uri, benches, rounds=1):
             box["error"] = e
         finally:
             tgt.close()
+
     t = threading.Thread(target=go)
     t.start()
     return t, box

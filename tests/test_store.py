@@ -2,23 +2,21 @@ import json
 
 import pytest
 
+from conftest import fake_core
 from tickmark import export
 from tickmark.errors import TickmarkError
 from tickmark.hostrun import HostRun, RunConfig
 from tickmark.store import Store
 
-from conftest import FAKECORE, fake_core
-
 
 def fake_run(store, patterns=("sys.*", "lat.*", "bw.*", "sync.*", "ipc.*"), name="r1", **kw):
-    import sys
 
     cfg = RunConfig(patterns=list(patterns), rounds=kw.pop("rounds", 2), name=name, seed=5, **kw)
     return HostRun(store, fake_core(), cfg).execute()
 
 
-def test_round_trip_export_import(tmp_path):
-    st = Store(tmp_path / "a.db")
+def test_round_trip_export_import(tmp_path, new_store):
+    st = Store(new_store("a"))
     rid = fake_run(st)
     doc1 = export.to_document(st, st.run(rid))
     assert doc1["format"] == "tickmark-results" and doc1["version"] == 1
@@ -30,7 +28,7 @@ def test_round_trip_export_import(tmp_path):
 
     path = tmp_path / "run.json"
     path.write_text(export.to_json(st, st.run(rid)))
-    st2 = Store(tmp_path / "b.db")
+    st2 = Store(new_store("b"))
     fake_run(st2, patterns=["sys.fast"], name="other")  # so the import gets another id
     new = export.import_document(st2, export.read_document(path))
     doc2 = export.to_document(st2, st2.run(new))
@@ -47,8 +45,8 @@ def test_round_trip_export_import(tmp_path):
     assert st2.run(again)["name"] == "r1-2"
 
 
-def test_import_rejects_bad_documents_without_writing(tmp_path):
-    st = Store(tmp_path / "a.db")
+def test_import_rejects_bad_documents_without_writing(new_store):
+    st = Store(new_store("a"))
     rid = fake_run(st)
     good = export.to_document(st, st.run(rid))
     before = st.count("results")
@@ -92,8 +90,8 @@ def test_store_refuses_foreign_files(tmp_path):
         Store(c)
 
 
-def test_run_lookup(tmp_path):
-    st = Store(tmp_path / "a.db")
+def test_run_lookup(new_store):
+    st = Store(new_store("a"))
     with pytest.raises(TickmarkError, match="no runs stored yet"):
         st.run("latest")
     a = fake_run(st, patterns=["sys.fast"], name="base", rounds=1)

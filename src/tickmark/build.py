@@ -5,11 +5,14 @@ compiler (its --version output), CC, CFLAGS, LDFLAGS, CROSS_COMPILE, an optional
 (path and content) and the content of every core source file, so a change to any of them
 gives a fresh build and an unchanged set reuses the binary.
 """
+
 import hashlib
 import os
+import re
 import shlex
 import shutil
 import subprocess
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -77,17 +80,28 @@ def compiler_version(cc_argv):
     return text
 
 
+def split_words(what, text):
+    """A flag or command string -> argument list, split like a POSIX shell would but never run by one."""
+    try:
+        return shlex.split(text or "")
+    except ValueError as e:
+        raise TickmarkError(f"bad {what} '{text}': {e}")
+
+
 def build_core(cc=None, cflags=None, memfn=None, cross_compile=None, ldflags=None, extra_srcs=()):
     """Build (or reuse) tickmark-core for this compiler and flags -> BuildInfo.
 
-    memfn: a C/asm file with tm_user_* memory routines (make MEMFN=); extra_srcs: more source
-    files to link in (make EXTRA_SRCS=). Both are part of the cache key, path and content."""
+    memfn: a C/asm file with tm_user_* memory routines; extra_srcs: more source files to link
+    in. Both are part of the cache key, path and content. Every string reaches the compiler as
+    an argument list: nothing here goes through a shell or a make variable."""
     src = core_dir()
     cross_compile = cross_compile if cross_compile is not None else os.environ.get("CROSS_COMPILE", "")
     cc = cc or os.environ.get("CC") or (cross_compile + "gcc" if cross_compile else "cc")
     cflags = cflags if cflags is not None else os.environ.get("CFLAGS", DEFAULT_CFLAGS)
     ldflags = ldflags if ldflags is not None else os.environ.get("LDFLAGS", "")
-    cc_argv = shlex.split(cc)
+    cc_argv = split_words("compiler", cc)
+    split_words("CFLAGS", cflags)
+    split_words("LDFLAGS", ldflags)
     if not cc_argv or not shutil.which(cc_argv[0]):
         raise TickmarkError(f"C compiler '{cc}' not found; install gcc: {_FIX}")
     if not shutil.which("make"):
@@ -106,10 +120,18 @@ def build_core(cc=None, cflags=None, memfn=None, cross_compile=None, ldflags=Non
     out = cache_root() / digest
     binary = out / BINARY
     if not (binary.is_file() and os.access(binary, os.X_OK)):
-        _make(src, out, cc, cflags, ldflags, cross_compile, memfn_path, extra)
-    return BuildInfo(binary=str(binary), cc=cc, cc_version=version.splitlines()[0] if version else "",
-                     cflags=cflags, hash=digest, binary_sha256=sha256_file(binary),
-                     ldflags=ldflags, cross_compile=cross_compile, memfn=memfn_path)
+        _build(src, out, cc, cflags, ldflags, memfn_path, extra, version)
+    return BuildInfo(
+        binary=str(binary),
+        cc=cc,
+        cc_version=version.splitlines()[0] if version else "",
+        cflags=cflags,
+        hash=digest,
+        binary_sha256=sha256_file(binary),
+        ldflags=ldflags,
+        cross_compile=cross_compile,
+        memfn=memfn_path,
+    )
 
 
 def _hash_file(h, path, what):
@@ -120,28 +142,137 @@ def _hash_file(h, path, what):
     return str(p)
 
 
-def _make(src, out, cc, cflags, ldflags, cross_compile, memfn_path, extra=()):
-    """Build into a private folder, then move it into place (safe against concurrent builds)."""
+# Variables a user's environment could hand to make; the file lists are asked for without them.
+_MAKE_ENV = (
+    "CC",
+    "CFLAGS",
+    "LDFLAGS",
+    "CROSS_COMPILE",
+    "MEMFN",
+    "EXTRA_SRCS",
+    "O",
+    "ARCH",
+    "PORT",
+    "WERROR",
+    "MACHINE",
+    "MAKEFLAGS",
+    "MFLAGS",
+    "MAKEFILES",
+    "GNUMAKEFLAGS",
+)
+_SAFE = re.compile(r"[A-Za-z0-9_.+-]+")
+
+
+def _plan(src, cc_argv):
+    """Ask the Makefile what to compile for this compiler's target -> (machine, srcs, tm_cflags, libs)."""
+    r = subprocess.run(cc_argv + ["-dumpmachine"], capture_output=True, text=True, timeout=60)
+    machine = r.stdout.strip()
+    if r.returncode != 0 or not _SAFE.fullmatch(machine):
+        raise TickmarkError(
+            f"compiler '{shlex.join(cc_argv)}' does not work (-dumpmachine failed)", (r.stderr or "").strip()
+        )
+    env = {k: v for k, v in os.environ.items() if k not in _MAKE_ENV}
+    r = subprocess.run(
+        ["make", "-s", "--no-print-directory", "-C", str(src), f"MACHINE={machine}", "print-build"],
+        capture_output=True,
+        text=True,
+        env=env,
+    )
+    if r.returncode != 0:
+        raise TickmarkError("the core's Makefile did not list its sources", (r.stdout + r.stderr).strip())
+    v = dict(line.split("=", 1) for line in r.stdout.splitlines() if "=" in line)
+    return machine, v["SRCS"].split(), v["TM_CFLAGS"].split(), v["LIBS"].split()
+
+
+def _c_string(text):
+    """A C string literal's content: quotes, backslashes and control bytes escaped."""
+    out = []
+    for b in text.encode():
+        ch = chr(b)
+        out.append("\\" + ch if ch in '"\\?' else ch if 32 <= b < 127 else f"\\{b:03o}")
+    return "".join(out)
+
+
+def _build(src, out, cc, cflags, ldflags, memfn_path, extra=(), version=""):
+    """Compile every source into a private folder, link, then move the folder into place (safe
+    against concurrent builds; an interrupted or failed build leaves nothing behind)."""
+    cc_argv, cflags_argv, ld_argv = (
+        split_words("compiler", cc),
+        split_words("CFLAGS", cflags),
+        split_words("LDFLAGS", ldflags),
+    )
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.parent / f"{out.name}.tmp{os.getpid()}"
     shutil.rmtree(tmp, ignore_errors=True)
     tmp.mkdir()
-    cmd = ["make", f"-j{os.cpu_count() or 1}", "-C", str(src), f"O={tmp}", f"CC={cc}", f"CFLAGS={cflags}"]
-    if ldflags:
-        cmd.append(f"LDFLAGS={ldflags}")
-    if cross_compile:
-        cmd.append(f"CROSS_COMPILE={cross_compile}")
-    if memfn_path:
-        cmd.append(f"MEMFN={memfn_path}")
-    if extra:
-        cmd.append("EXTRA_SRCS=" + " ".join(extra))
-    r = subprocess.run(cmd, capture_output=True, text=True)
-    if r.returncode != 0 or not (tmp / BINARY).is_file():
-        shutil.rmtree(tmp, ignore_errors=True)
-        lines = (r.stdout + r.stderr).strip().splitlines()
-        detail = "\n".join("  " + line for line in lines[-15:])
-        raise TickmarkError(f"building tickmark-core failed (make exit {r.returncode}, CC={cc} CFLAGS={cflags}):", detail)
     try:
-        os.replace(tmp, out)
-    except OSError:  # another process finished the same build first
+        machine, srcs, tm_cflags, libs = _plan(src, cc_argv)
+        jobs = []
+        for s in srcs + list(extra):
+            obj = tmp / "obj" / (Path(s).name + f".{len(jobs)}.o")
+            flags = cflags_argv if s.endswith((".S", ".s")) else tm_cflags + cflags_argv
+            jobs.append(cc_argv + flags + ["-c", "-o", str(obj), s])
+        if memfn_path:  # a user's routine file, compiled as it is (no project warnings imposed)
+            jobs.append(
+                cc_argv + cflags_argv + ["-Iinclude", "-c", "-o", str(tmp / "obj" / "memfn-user.o"), memfn_path]
+            )
+        info = tmp / "obj" / "buildinfo.c"
+        (tmp / "obj").mkdir()
+        first = version.splitlines()[0] if version else ""
+        info.write_text(
+            f'const char tm_build_cc[] = "{_c_string(first)}";\n'
+            f'const char tm_build_cflags[] = "{_c_string(cflags)}";\n'
+            f'const char tm_build_target[] = "{_c_string(machine)}";\n'
+            f'const char tm_build_memfn[] = "{_c_string(Path(memfn_path).name if memfn_path else "")}";\n'
+        )
+        jobs.append(cc_argv + cflags_argv + ["-c", "-o", str(tmp / "obj" / "buildinfo.o"), str(info)])
+        objs = [j[j.index("-o") + 1] for j in jobs]
+        bad = _compile_all(jobs, src)
+        if not bad:
+            bad = [
+                r
+                for r in [_compile(cc_argv + cflags_argv + ld_argv + ["-o", str(tmp / BINARY), *objs, *libs], src)]
+                if r is not None
+            ]
+        if bad or not (tmp / BINARY).is_file():
+            rc, text = bad[0] if bad else (0, "no binary was written")
+            lines = text.strip().splitlines()
+            detail = "\n".join("  " + line for line in lines[-15:])
+            raise TickmarkError(f"building tickmark-core failed (compiler exit {rc}, CC={cc} CFLAGS={cflags}):", detail)
+        try:
+            os.replace(tmp, out)
+        except OSError:  # another process finished the same build first
+            pass
+    finally:
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _compile_all(jobs, cwd):
+    """Compile in parallel; stop at the first failure (a bad flag fails every file alike) or on an
+    interrupt (the queued files are dropped) -> [first failure] or []."""
+    failed, stop = [], []
+
+    def one(argv):
+        if failed or stop:
+            return
+        r = _compile(argv, cwd)
+        if r is not None:
+            failed.append(r)
+
+    pool = ThreadPoolExecutor(max_workers=os.cpu_count() or 1)
+    try:
+        for f in [pool.submit(one, j) for j in jobs]:
+            f.result()
+    finally:
+        stop.append(True)
+        pool.shutdown(wait=True, cancel_futures=True)
+    return failed[:1]
+
+
+def _compile(argv, cwd):
+    """Run one compiler command (an argument list, no shell) -> None, or (exit status, output)."""
+    try:
+        r = subprocess.run(argv, cwd=str(cwd), capture_output=True, text=True, errors="replace")
+    except OSError as e:
+        return 127, f"cannot run {argv[0]}: {e.strerror}"
+    return None if r.returncode == 0 else (r.returncode, r.stdout + r.stderr)

@@ -16,7 +16,8 @@ _PARAM = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=[0-9]+[KMGkmg]?(,[0-9]+[KMGkmg]?)*"
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--store", "store_path", envvar="TICKMARK_STORE", type=click.Path(dir_okay=False),
-              help="SQLite result store (default: ~/.local/share/tickmark/results.db).")
+              help="Result store: an SQLite file (default: ~/.local/share/tickmark/results.db) "
+              "or a postgresql://USER@HOST/DB URL (a team's shared store).")
 @click.option("--core", envvar="TICKMARK_CORE", hidden=True,
               help="Use this prebuilt tickmark-core instead of building one.")
 @click.version_option(__version__, prog_name="tickmark")
@@ -76,7 +77,7 @@ def run(ctx, patterns, suite, rounds, max_rounds, samples, sample_ms, seed, para
             raise TickmarkError(f"--param {pname}: no selected benchmark has a parameter '{pname}'")
     cfg = RunConfig(patterns=pats, rounds=rounds, max_rounds=max_rounds, samples=samples,
                     sample_ms=sample_ms, seed=seed, params=list(params), timeout=timeout, name=name,
-                    suite=suite, quiet=quiet)
+                    suite=suite)
     hr = HostRun(store, core, cfg)
     try:
         with Progress(rounds, enabled=False if quiet else None) as prog:
@@ -153,7 +154,7 @@ def matrix(ctx, patterns, suite, ccs, cflags_list, memfns, rounds, max_rounds, s
     check_patterns(built[0].core, pats)
     cfg = RunConfig(patterns=pats, rounds=rounds, max_rounds=max(max_rounds, rounds), samples=samples,
                     sample_ms=sample_ms, seed=seed, params=list(params), timeout=timeout,
-                    suite=None if patterns else (suite or "default"), quiet=quiet)
+                    suite=None if patterns else (suite or "default"))
     m = mx.Matrix(store, built, cfg, name=name, echo=echo)
     try:
         ids = m.execute()

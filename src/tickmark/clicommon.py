@@ -1,4 +1,5 @@
 """Helpers shared by the commands: the result store, the target, the core and pattern checks."""
+
 import atexit
 
 from .errors import TickmarkError
@@ -63,7 +64,14 @@ def target_option(f):
     """--target URI on a command (also TICKMARK_TARGET): where the core runs."""
     import click
 
-    return click.option("--target", "target_uri", metavar="URI", envvar="TICKMARK_TARGET", expose_value=False,
-                        callback=_set_target, is_eager=True,
-                        help="Where to run: local (default), qemu-user:ARCH, ssh://[user@]host[:port], "
-                             "ssh:ALIAS, serial:DEVICE[?baud=N], qemu-system:BOARD, labgrid:PLACE.")(f)
+    return click.option(
+        "--target",
+        "target_uri",
+        metavar="URI",
+        envvar="TICKMARK_TARGET",
+        expose_value=False,
+        callback=_set_target,
+        is_eager=True,
+        help="Where to run: local (default), qemu-user:ARCH, ssh://[user@]host[:port], "
+        "ssh:ALIAS, serial:DEVICE[?baud=N], qemu-system:BOARD, labgrid:PLACE.",
+    )(f)

@@ -468,7 +468,7 @@ def render(sides, pairs, file=None, show_counters=True):
     from rich.console import Console
     from rich.text import Text
 
-    from .report import fmt_time, _sig
+    from .report import _sig, fmt_time
 
     file = file or sys.stdout
     plain = not file.isatty()
@@ -528,7 +528,8 @@ def _render_counters(con, A, B, res, plain):
     per_cols = [n for n in ("cache_misses", "task_clock", "context_switches", "page_faults")
                 if any(n in (r.get("counters_a") or {}).get("per_op", {}) or
                        n in (r.get("counters_b") or {}).get("per_op", {}) for r in rows)]
-    heads = {"on_cpu": "on-CPU", "ipc": "IPC", "stall_fe": "FE stall", "stall_be": "BE stall", "branch_miss_rate": "br-miss",
+    heads = {"on_cpu": "on-CPU", "ipc": "IPC", "stall_fe": "FE stall", "stall_be": "BE stall",
+             "branch_miss_rate": "br-miss",
              "cache_miss_rate": "cache-miss", "cache_misses": "misses/op", "task_clock": "task-clock/op",
              "context_switches": "ctx-sw/op", "page_faults": "faults/op"}
     headers = ["counters A -> B"] + [heads[c] for c in ratio_cols + per_cols]

@@ -77,36 +77,13 @@ def fmt_ratio(name, v):
 
 def fmt_per_op(name, v):
     """A per-operation counter value: task_clock in time units, others as counts."""
-    from .report import fmt_time, _sig
+    from .report import _sig, fmt_time
 
     if v is None:
         return "-"
     if name == "task_clock":
         return fmt_time(v)
     return _sig(v)
-
-
-def summary_cells(d, avail=None):
-    """Compact text of the derived figures of one result (for `show`)."""
-    if not d:
-        return ""
-    parts = []
-    for name in ("ipc", "stall_fe", "stall_be", "branch_miss_rate"):
-        if name in d:
-            label = {"ipc": "IPC", "stall_fe": "FE", "stall_be": "BE", "branch_miss_rate": "br-miss"}[name]
-            parts.append(f"{label} {fmt_ratio(name, d[name])}")
-    per = d.get("per_op", {})
-    if "cache_misses" in per:
-        parts.append(f"miss/op {fmt_per_op('cache_misses', per['cache_misses'])}")
-    if "task_clock" in per:
-        parts.append(f"task {fmt_per_op('task_clock', per['task_clock'])}/op")
-    if "context_switches" in per:
-        parts.append(f"cs/op {fmt_per_op('context_switches', per['context_switches'])}")
-    if "page_faults" in per:
-        parts.append(f"pf/op {fmt_per_op('page_faults', per['page_faults'])}")
-    if d.get("multiplexed"):
-        parts.append(f"multiplexed {d['multiplexed'] * 100:.0f}%")
-    return ", ".join(parts)
 
 
 def show(store, run, file=None):

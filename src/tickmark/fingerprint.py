@@ -8,6 +8,7 @@ script that prints the same texts on another machine in one go (over SSH, for ex
 parsing is the same wherever the texts came from. A target without a shell (a serial console, a
 captured log) has only what its `hello` record carries: `from_texts({}, build, hello)`.
 """
+
 import glob
 import os
 import platform
@@ -58,8 +59,10 @@ def _probe_script():
     for name, cmd in COMMANDS.items():
         out.append(f"echo '{_MARK}{name}'; ({cmd}) 2>/dev/null; echo")
     keys = " ".join(_CACHE_KEYS)
-    out.append(f"for d in {_CACHE_DIR}/index*; do [ -d \"$d\" ] || continue; for k in {keys}; do "
-               f"echo \"{_MARK}cache/${{d##*/}}/$k\"; cat \"$d/$k\" 2>/dev/null; echo; done; done")
+    out.append(
+        f'for d in {_CACHE_DIR}/index*; do [ -d "$d" ] || continue; for k in {keys}; do '
+        f'echo "{_MARK}cache/${{d##*/}}/$k"; cat "$d/$k" 2>/dev/null; echo; done; done'
+    )
     return "\n".join(out) + "\n"
 
 
@@ -73,7 +76,7 @@ def parse_probe(text):
         if line.startswith(_MARK):
             if name is not None:
                 texts[name] = "\n".join(buf).strip()
-            name, buf = line[len(_MARK):].strip(), []
+            name, buf = line[len(_MARK) :].strip(), []
         elif name is not None:
             buf.append(line)
     if name is not None:
@@ -102,9 +105,14 @@ def read_local():
     """The texts of this machine (no shell needed)."""
     texts = {name: _read(path) for name, path in FILES.items()}
     u = platform.uname()
-    texts.update(uname_s=u.system, uname_r=u.release, uname_m=u.machine, hostname=u.node,
-                 virt_vm=_cmd(["systemd-detect-virt", "--vm"]),
-                 virt_ct=_cmd(["systemd-detect-virt", "--container"]))
+    texts.update(
+        uname_s=u.system,
+        uname_r=u.release,
+        uname_m=u.machine,
+        hostname=u.node,
+        virt_vm=_cmd(["systemd-detect-virt", "--vm"]),
+        virt_ct=_cmd(["systemd-detect-virt", "--container"]),
+    )
     if hasattr(os, "sysconf"):
         texts["page_size"] = str(os.sysconf("SC_PAGE_SIZE"))
     lib, ver = platform.libc_ver()
@@ -121,8 +129,19 @@ def cpuinfo(texts):
     for line in (texts.get("cpuinfo") or "").splitlines():
         k, _, v = line.partition(":")
         k, v = k.strip(), v.strip()
-        if k in ("model name", "Model", "uarch", "isa", "CPU part", "CPU implementer", "flags", "Features",
-                 "Hardware", "cpu model") and k not in info:
+        wanted = (
+            "model name",
+            "Model",
+            "uarch",
+            "isa",
+            "CPU part",
+            "CPU implementer",
+            "flags",
+            "Features",
+            "Hardware",
+            "cpu model",
+        )
+        if k in wanted and k not in info:
             info[k] = v
     return info
 
@@ -237,8 +256,14 @@ def from_texts(texts, build=None, hello=None):
     fp = {
         "tickmark": __version__,
         "arch": arch,
-        "cpu_model": (ci.get("model name") or ci.get("Model") or ci.get("uarch") or ci.get("cpu model")
-                      or ci.get("Hardware") or "unknown"),
+        "cpu_model": (
+            ci.get("model name")
+            or ci.get("Model")
+            or ci.get("uarch")
+            or ci.get("cpu model")
+            or ci.get("Hardware")
+            or "unknown"
+        ),
         "board": texts.get("board"),
         "hostname": texts.get("hostname"),
         "cpus_online": cpu_count(texts) or hello.get("cpus"),

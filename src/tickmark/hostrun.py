@@ -33,7 +33,6 @@ class RunConfig:
     name: str = None
     suite: str = None
     budget_s: float = None  # time for extra rounds; default: as long as the base rounds took
-    quiet: bool = False
 
     def options(self):
         return {k: getattr(self, k) for k in ("rounds", "max_rounds", "samples", "sample_ms", "seed",
@@ -131,8 +130,9 @@ class HostRun:
                         self.progress.advance(key, rnd)
                 elif t == "bye":
                     saw_bye, bye = True, rec
-        finally:
+        except BaseException:
             session.stop()
+            raise
         rc, last_err = session.finish()
         self.notes["junk"] += parser.junk
         self.notes["malformed"] += parser.malformed
@@ -317,7 +317,8 @@ class Progress:
 
     def __init__(self, rounds, enabled=None):
         from rich.console import Console
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress as RP, TextColumn, TimeElapsedColumn
+        from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
+        from rich.progress import Progress as RP
 
         self.enabled = sys.stderr.isatty() if enabled is None else enabled
         self.rounds = rounds

@@ -9,6 +9,7 @@ kept. The records of a run are then replayed through the same code that stores a
 (HostRun, over a Target that reads the log), so an ingested run is shown and compared like any
 other; its fingerprint is what the hello record says about the board.
 """
+
 import json
 import os
 import re
@@ -61,7 +62,7 @@ class _RunReader:
 
     def __init__(self, run):
         self.run = run
-        self.open = {}      # key -> set of sample indexes seen
+        self.open = {}  # key -> set of sample indexes seen
         self.ended = set()
 
     def add(self, n, rec):
@@ -77,8 +78,10 @@ class _RunReader:
         """The run ends without its bye: instances still open are left out (and named)."""
         for key in self.open:
             mine = [(n, r) for n, r in self.run.records if r.get("key") == key]
-            self.run.problems.append(f"line {mine[0][0]}: {key} was cut off before its 'end'; its "
-                                     f"{len(mine) - 1} sample/histogram records are left out")
+            self.run.problems.append(
+                f"line {mine[0][0]}: {key} was cut off before its 'end'; its "
+                f"{len(mine) - 1} sample/histogram records are left out"
+            )
         self.run.records = [(n, r) for n, r in self.run.records if r.get("key") not in self.open]
         self.open = {}
 
@@ -161,6 +164,7 @@ def split_runs(stream):
 
 # ---- the replay: a Target that reads the log instead of starting a core ----
 
+
 class _LogSession(Session):
     def __init__(self, run):
         self.run = run
@@ -188,6 +192,7 @@ class _LogCore(Core):
 
 class LogTarget(Target):
     """A captured log: the board is known only by what its hello record says."""
+
     scheme = "log"
     reruns = False
 
@@ -211,13 +216,24 @@ def store_run(store, run, name, source):
 
     order = run.hello.get("order") or []
     benches = sorted({k.split("[", 1)[0] for k in order}) or sorted(
-        {r.get("bench") or r["key"].split("[", 1)[0] for _, r in run.records if r.get("t") == "meta"})
-    cfg = RunConfig(patterns=benches, rounds=1, max_rounds=1, samples=run.hello.get("samples") or 5,
-                    seed=run.hello.get("seed"), name=name)
+        {r.get("bench") or r["key"].split("[", 1)[0] for _, r in run.records if r.get("t") == "meta"}
+    )
+    cfg = RunConfig(
+        patterns=benches,
+        rounds=1,
+        max_rounds=1,
+        samples=run.hello.get("samples") or 5,
+        seed=run.hello.get("seed"),
+        name=name,
+    )
     tgt = LogTarget(f"log:{source}")
     hr = HostRun(store, _LogCore(tgt, run), cfg)
-    hr.notes["ingested"] = {"source": source, "lines": [run.first_line, run.last_line],
-                            "problems": run.problems[:200], "problem_count": len(run.problems)}
+    hr.notes["ingested"] = {
+        "source": source,
+        "lines": [run.first_line, run.last_line],
+        "problems": run.problems[:200],
+        "problem_count": len(run.problems),
+    }
     hr.notes["reruns"] = "one round per start: a captured log cannot rerun anything"
     rid = hr.execute()
     if run.bye is None:
@@ -241,8 +257,9 @@ def ingest(store, stream, source, name=None, echo=print):
     for p in outside:
         echo(p)
     if not runs:
-        raise TickmarkError(f"no tickmark run in {source} (no 'hello' record; "
-                            f"{parser.records} records, {parser.junk} other lines)")
+        raise TickmarkError(
+            f"no tickmark run in {source} (no 'hello' record; {parser.records} records, {parser.junk} other lines)"
+        )
     ids = []
     for run, nm in zip(runs, _names(name, len(runs), store)):
         for p in run.problems:
@@ -252,9 +269,12 @@ def ingest(store, stream, source, name=None, echo=print):
         row = store.run(str(rid))
         results = len(store.results(rid))
         state = "" if run.bye is not None else ", incomplete: cut off before its end"
-        echo(f"lines {run.first_line}-{run.last_line}: stored as run {rid}"
-             + (f" '{row['name']}'" if row["name"] else "") + f" ({results} results{state}; "
-             f"{len(run.problems)} problem(s) above)")
+        echo(
+            f"lines {run.first_line}-{run.last_line}: stored as run {rid}"
+            + (f" '{row['name']}'" if row["name"] else "")
+            + f" ({results} results{state}; "
+            f"{len(run.problems)} problem(s) above)"
+        )
     return ids
 
 
@@ -279,4 +299,3 @@ def ingest_cmd(ctx, file, name):
             ingest(store, f, os.path.basename(file), name, echo=click.echo)
     except OSError as e:
         raise TickmarkError(f"cannot read {file}: {e.strerror}")
-

@@ -9,7 +9,6 @@ from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
-
 # Short tags of the cycles methods for the table (the header names the method in full).
 METHOD_TAG = {"calibrated-freq": "cal", "perf": "perf", "pmu": "pmu", "none": ""}
 
@@ -137,7 +136,8 @@ def _cells(d, env_flags):
     cyc = d.get("cycles_per_op")
     cyc_s = "-" if cyc is None else f"{_sig(cyc)} {METHOD_TAG.get(d.get('cycles_method'), d.get('cycles_method'))}"
     flags = [f for f in d.get("flags", []) if f not in env_flags]
-    return (fmt_value(d), cyc_s, fmt_rate(d.get("ops_per_s")), "±" + fmt_pct(ci_pct(d)) if ci_pct(d) is not None else "-",
+    ci = "±" + fmt_pct(ci_pct(d)) if ci_pct(d) is not None else "-"
+    return (fmt_value(d), cyc_s, fmt_rate(d.get("ops_per_s")), ci,
             fmt_pct(d.get("rcv")), fmt_pct(d.get("round_cv")),
             "-" if d.get("determinism") is None else f"{d['determinism']:.1f}%", ", ".join(flags))
 

@@ -1,18 +1,19 @@
-"""The result store: one SQLite database (WAL) with runs, results, raw samples and histograms.
+"""The result store: runs, results, raw samples and histograms, written as they arrive.
 
-Default path: ${XDG_DATA_HOME:-~/.local/share}/tickmark/results.db; `--store PATH` or
-TICKMARK_STORE override it. A file that is not a tickmark store is never written to.
+One API (Store) over two backends: an SQLite file in WAL mode (the default,
+${XDG_DATA_HOME:-~/.local/share}/tickmark/results.db; store_sqlite.py) and a shared PostgreSQL
+database named by a postgresql:// URL (store_postgres.py). `--store PATH|URL` or TICKMARK_STORE
+choose. The schema below is written once (SQLite's dialect; the PostgreSQL backend translates it).
+A file or database that is not a tickmark store is never written to.
 """
 import json
 import os
-import sqlite3
 import time
 from pathlib import Path
 
 from .errors import TickmarkError
 
 SCHEMA_VERSION = 1
-_SQLITE_MAGIC = b"SQLite format 3\x00"
 
 _SCHEMA = """
 CREATE TABLE tickmark_schema (version INTEGER NOT NULL);
@@ -44,9 +45,10 @@ _JSON_COLS = {"patterns", "options", "fingerprint", "hello", "notes", "params", 
 
 
 def default_path():
+    """TICKMARK_STORE (a path or a postgresql:// URL), else the per-user SQLite file."""
     env = os.environ.get("TICKMARK_STORE")
     if env:
-        return Path(env)
+        return env if is_pg_url(env) else Path(env)
     base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
     return Path(base) / "tickmark" / "results.db"
 
@@ -67,73 +69,81 @@ _SAMPLE_COLS = ("iters", "ops", "ns", "cyc")
 
 
 class Store:
+    """The result store API; `target` is a file path (SQLite) or a postgresql:// URL."""
+
     def __init__(self, path=None):
-        self.path = Path(path) if path else default_path()
-        self.db = self._open()
+        target = path if path is not None else default_path()
+        if is_pg_url(target):
+            from .store_postgres import PostgresBackend
+
+            self.backend = PostgresBackend(str(target))
+        else:
+            from .store_sqlite import SQLiteBackend
+
+            self.backend = SQLiteBackend(target)
+        self.kind = self.backend.kind
+        self.path = self.backend.label  # what messages name (a URL without its password)
+        self._open()
 
     def _open(self):
-        p = self.path
-        if p.is_dir():
-            raise TickmarkError(f"store {p} is a directory, not a database file")
-        exists = p.exists() and p.stat().st_size > 0
-        if exists:
-            try:
-                with open(p, "rb") as f:
-                    magic = f.read(16)
-            except OSError as e:
-                raise TickmarkError(f"store {p} is unreadable: {e.strerror}")
-            if magic != _SQLITE_MAGIC:
-                raise TickmarkError(f"store {p} is not an SQLite database (left untouched)")
-        else:
-            try:
-                p.parent.mkdir(parents=True, exist_ok=True)
-            except OSError as e:
-                raise TickmarkError(f"cannot create store directory {p.parent}: {e.strerror}")
+        b = self.backend
         try:
-            db = sqlite3.connect(str(p), timeout=30, isolation_level=None)
-            db.execute("PRAGMA foreign_keys = ON")
-            tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+            tables = b.tables()
             if not tables:
-                db.execute("PRAGMA journal_mode = WAL")
-                db.executescript("BEGIN;" + _SCHEMA + f"INSERT INTO tickmark_schema VALUES ({SCHEMA_VERSION});COMMIT;")
-            elif "tickmark_schema" not in tables:
-                db.close()
-                raise TickmarkError(f"store {p} is an SQLite database but not a tickmark store (left untouched)")
-            else:
-                (ver,) = db.execute("SELECT max(version) FROM tickmark_schema").fetchone()
-                if ver != SCHEMA_VERSION:
-                    db.close()
-                    raise TickmarkError(f"store {p} has schema version {ver}; this tickmark reads version {SCHEMA_VERSION}")
-        except sqlite3.DatabaseError as e:
-            raise TickmarkError(f"store {p} is unreadable or corrupt: {e}")
-        return db
+                b.before_create()
+                with self.transaction():
+                    b.lock_schema()
+                    tables = b.tables()  # another runner may have made them meanwhile
+                    if not tables:
+                        for stmt in b.ddl(_SCHEMA):
+                            b.execute(stmt)
+                        b.execute("INSERT INTO tickmark_schema VALUES (?)", (SCHEMA_VERSION,))
+                        tables = {"tickmark_schema"}
+            if "tickmark_schema" not in tables:
+                b.close()
+                what = "an SQLite database" if self.kind == "sqlite" else "a PostgreSQL database (schema)"
+                raise TickmarkError(f"store {self.path} is {what} but not a tickmark store (left untouched)")
+            (ver,) = b.execute("SELECT max(version) FROM tickmark_schema").fetchone()
+            if ver != SCHEMA_VERSION:
+                b.close()
+                raise TickmarkError(
+                    f"store {self.path} has schema version {ver}; this tickmark reads version {SCHEMA_VERSION}")
+        except b.DatabaseError as e:
+            raise TickmarkError(f"store {self.path} is unreadable or corrupt: {_one_line(e)}")
 
     def close(self):
-        self.db.close()
+        self.backend.close()
 
     def _x(self, sql, args=()):
         try:
-            return self.db.execute(sql, args)
-        except sqlite3.IntegrityError:
+            return self.backend.execute(sql, args)
+        except self.backend.IntegrityError:
             raise
-        except sqlite3.DatabaseError as e:
-            raise TickmarkError(f"store {self.path}: {e}")
+        except self.backend.DatabaseError as e:
+            raise TickmarkError(f"store {self.path}: {_one_line(e)}")
+
+    def _insert(self, sql, args):
+        try:
+            return self.backend.insert(sql, args)
+        except self.backend.IntegrityError:
+            raise
+        except self.backend.DatabaseError as e:
+            raise TickmarkError(f"store {self.path}: {_one_line(e)}")
 
     def transaction(self):
-        return _Tx(self.db)
+        return _Tx(self)
 
     # ---- runs ----
     def create_run(self, *, name=None, suite=None, patterns=(), options=None, fingerprint=None,
                    hello=None, status="running", started=None, finished=None, notes=None):
         try:
-            cur = self._x(
+            return self._insert(
                 "INSERT INTO runs (name, started, finished, status, suite, patterns, options,"
                 " fingerprint, hello, notes) VALUES (?,?,?,?,?,?,?,?,?,?)",
                 (name, started or time.time(), finished, status, suite, _dump(list(patterns)),
                  _dump(options or {}), _dump(fingerprint or {}), _dump(hello or {}), _dump(notes or {})))
-        except sqlite3.IntegrityError:
+        except self.backend.IntegrityError:
             raise TickmarkError(f"a run named '{name}' exists already (choose another --name)")
-        return cur.lastrowid
 
     def name_taken(self, name):
         return self._x("SELECT 1 FROM runs WHERE name = ?", (name,)).fetchone() is not None
@@ -178,12 +188,11 @@ class Store:
 
     def add_result(self, run_id, *, key, bench, params=None, metric="ns/op", status="ok", reason="",
                    unit="", stat="median", meta=None, stats=None):
-        cur = self._x(
+        return self._insert(
             "INSERT INTO results (run_id, key, bench, params, metric, status, reason, unit, stat,"
             " meta, stats) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
             (run_id, key, bench, _dump(params or {}), metric, status, reason or "", unit or "",
              stat, _dump(meta or {}), _dump(stats or {})))
-        return cur.lastrowid
 
     def update_result(self, result_id, **fields):
         sets = ", ".join(f"{k} = ?" for k in fields)
@@ -201,15 +210,15 @@ class Store:
             extra = {k: v for k, v in s.items() if k not in _SAMPLE_COLS + ("t", "key", "i", "round")}
             rows.append((result_id, rnd, s.get("i", i), s["iters"], s["ops"], s["ns"], s.get("cyc"), _dump(extra)))
         try:
-            self.db.executemany("INSERT INTO samples VALUES (?,?,?,?,?,?,?,?)", rows)
-        except sqlite3.DatabaseError as e:
-            raise TickmarkError(f"store {self.path}: {e}")
+            self.backend.executemany("INSERT INTO samples VALUES (?,?,?,?,?,?,?,?)", rows)
+        except self.backend.DatabaseError as e:
+            raise TickmarkError(f"store {self.path}: {_one_line(e)}")
 
     def samples(self, result_id):
         out = []
         for rnd, idx, iters, ops, ns, cyc, extra in self._x(
                 "SELECT round, idx, iters, ops, ns, cyc, extra FROM samples WHERE result_id = ?"
-                " ORDER BY round, idx, rowid", (result_id,)):
+                f" ORDER BY round, idx, {self.backend.order_col}", (result_id,)):
             s = {"round": rnd, "i": idx, "iters": iters, "ops": ops, "ns": ns}
             if cyc is not None:
                 s["cyc"] = cyc
@@ -222,22 +231,33 @@ class Store:
 
     def hists(self, result_id):
         return [dict(json.loads(d), round=r) for r, d in
-                self._x("SELECT round, data FROM hists WHERE result_id = ? ORDER BY round, rowid", (result_id,))]
+                self._x("SELECT round, data FROM hists WHERE result_id = ?"
+                        f" ORDER BY round, {self.backend.order_col}", (result_id,))]
 
     def count(self, table):
         return self._x(f"SELECT count(*) FROM {table}").fetchone()[0]
 
 
 class _Tx:
-    """BEGIN/COMMIT, ROLLBACK on any exception (autocommit connection)."""
+    """BEGIN/COMMIT, ROLLBACK on any exception (the connection is in autocommit otherwise)."""
 
-    def __init__(self, db):
-        self.db = db
+    def __init__(self, store):
+        self.store = store
 
     def __enter__(self):
-        self.db.execute("BEGIN IMMEDIATE")
+        self.store._x(self.store.backend.begin_sql)
         return self
 
     def __exit__(self, et, ev, tb):
-        self.db.execute("ROLLBACK" if et else "COMMIT")
+        self.store._x("ROLLBACK" if et else "COMMIT")
         return False
+
+
+def is_pg_url(target):
+    from .store_postgres import is_url
+
+    return is_url(target)
+
+
+def _one_line(e):
+    return " ".join(str(e).split()) or type(e).__name__

@@ -59,11 +59,3 @@ def parse_text(text):
     recs += p.close()
     return recs, p
 
-
-def iter_records(lines, parser=None):
-    """Records from an iterable of lines (e.g. a subprocess's stdout), as they arrive."""
-    p = parser or Parser()
-    for line in lines:
-        rec = p.feed_line(line)
-        if rec is not None:
-            yield rec

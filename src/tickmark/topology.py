@@ -288,7 +288,8 @@ def compare(detected, osr):
         name = (o or {}).get("name") or (d or {}).get("name")
         rows.append((f"{name} size", d and d["size"], o and o["size"], _verdict(d and d["size"], o and o["size"], 1.3)))
     line = detected.get("line_size") or {}
-    rows.append(("line size", line.get("bytes"), osr.get("line_size"), _verdict(line.get("bytes"), osr.get("line_size"), 1.01)))
+    rows.append(("line size", line.get("bytes"), osr.get("line_size"),
+                 _verdict(line.get("bytes"), osr.get("line_size"), 1.01)))
     tlb = detected.get("tlb_reach") or {}
     v = _verdict(tlb.get("bytes"), osr.get("tlb_reach"), 2.0)
     if tlb.get("bound") == "at most" and tlb.get("bytes") and osr.get("tlb_reach"):
@@ -398,7 +399,7 @@ def measure(ctx, rounds=1, samples=7, max_size=None, refine=True, quiet=False, n
 
     def one(patterns, params, tag):
         cfg = RunConfig(patterns=patterns, rounds=rounds, max_rounds=rounds, samples=samples,
-                        params=params, name=f"{name}-{tag}" if name else None, suite="topology", quiet=quiet)
+                        params=params, name=f"{name}-{tag}" if name else None, suite="topology")
         hr = HostRun(store, core, cfg)
         with Progress(rounds, enabled=False if quiet else None) as prog:
             hr.progress = prog
@@ -474,10 +475,10 @@ def command(ctx, as_json, rounds, samples, max_size, from_runs, refine, quiet):
 
 
 def print_text(det, osr, runs):
+    import sys
+
     from rich.console import Console
     from rich.table import Table
-
-    import sys
 
     plain = not sys.stdout.isatty()
     con = Console(highlight=False, soft_wrap=False, width=250 if plain else None, no_color=plain)
@@ -495,7 +496,9 @@ def print_text(det, osr, runs):
             lat = f"{lv['latency_ns']:.1f} ns"
             if lv.get("latency_ns_4k"):
                 lat = f"{lv['latency_ns_4k']:.1f} ns 4K pages / {lv.get('latency_ns_huge', 0):.1f} ns huge"
-            note = f"at {fmt_size(lv['at_size'])}" + (" (still rising: larger sets would cost more)" if lv.get("still_rising") else "")
+            note = f"at {fmt_size(lv['at_size'])}"
+            if lv.get("still_rising"):
+                note += " (still rising: larger sets would cost more)"
             t.add_row("memory", "", "", "", lat, _cyc(lv, "latency_ns"), "", note)
             continue
         o = oslv[i] if i < len(oslv) else None

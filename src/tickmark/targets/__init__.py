@@ -10,6 +10,7 @@
 A target is one module in this package that subclasses Target (and Core/Session where it must)
 and registers its URI scheme with @register.
 """
+
 from ..errors import TickmarkError
 from .base import Core, ProcessSession, Session, Target, Variant, register, registered
 
@@ -37,8 +38,8 @@ def schemes():
 def open_target(uri=None, **options):
     """A Target for URI (None, "" or "local": this machine). Raises TickmarkError for a bad URI."""
     _load_all()
-    uri = (uri or "local").strip()
-    if any(ord(c) < 32 for c in uri):
+    uri = uri or "local"
+    if any(ord(c) < 32 or ord(c) == 127 for c in uri):
         raise TickmarkError("bad --target: control characters in the URI")
     scheme = uri.split(":", 1)[0] if ":" in uri else uri
     cls = registered().get(scheme)

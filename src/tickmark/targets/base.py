@@ -1,4 +1,5 @@
 """The target interface: prepare a core for a target, start rounds, read its fingerprint."""
+
 import socket
 import subprocess
 import tempfile
@@ -11,10 +12,12 @@ _REGISTRY = {}
 
 def register(*schemes):
     """Class decorator: this Target handles URIs starting with SCHEME: (or equal to it)."""
+
     def deco(cls):
         for s in schemes:
             _REGISTRY[s] = cls
         return cls
+
     return deco
 
 
@@ -25,6 +28,7 @@ def registered():
 @dataclass(frozen=True)
 class Variant:
     """What to build: compiler, flags and memory-routine file (None: the target's default)."""
+
     cc: str = None
     cflags: str = None
     memfn: str = None
@@ -54,9 +58,16 @@ class ProcessSession(Session):
         self.argv, self.what = list(argv), what
         self.errfile = tempfile.TemporaryFile(mode="w+")
         try:
-            self.proc = subprocess.Popen(self.argv, stdout=subprocess.PIPE, stderr=self.errfile,
-                                         stdin=subprocess.DEVNULL, text=True, bufsize=1,
-                                         errors="replace", start_new_session=True)
+            self.proc = subprocess.Popen(
+                self.argv,
+                stdout=subprocess.PIPE,
+                stderr=self.errfile,
+                stdin=subprocess.DEVNULL,
+                text=True,
+                bufsize=1,
+                errors="replace",
+                start_new_session=True,
+            )
         except OSError as e:
             self.errfile.close()
             raise TickmarkError(f"cannot start {self.argv[0]}: {e.strerror}")
@@ -109,15 +120,16 @@ class Core:
                 rec = p.feed_line(line)
                 if rec is not None:
                     out.append(rec)
+        except BaseException:
+            s.stop()
+            raise
         finally:
             timer.cancel()
-            s.stop()
         rc, err = s.finish()
         if timer.fired:
             raise TickmarkError(f"tickmark-core {args[0]} on {self.target.uri} did not finish in {timeout} s")
         if rc != 0:
-            raise TickmarkError(f"tickmark-core {args[0]} failed on {self.target.uri}: "
-                                f"{err or f'exit status {rc}'}")
+            raise TickmarkError(f"tickmark-core {args[0]} failed on {self.target.uri}: {err or f'exit status {rc}'}")
         return out
 
     def fingerprint(self, hello=None):
@@ -133,6 +145,7 @@ class _Watchdog:
         def fire():
             self.fired = True
             action()
+
         self.t = threading.Timer(seconds, fire)
         self.t.daemon = True
         self.t.start()
@@ -143,9 +156,10 @@ class _Watchdog:
 
 class Target:
     """Where the core runs. Subclasses set scheme and implement prepare() and fingerprint()."""
+
     scheme = None
-    emulated = False   # every result of this target is flagged `emulated`
-    reruns = True      # False: cannot take new arguments per round (one round per start)
+    emulated = False  # every result of this target is flagged `emulated`
+    reruns = True  # False: cannot take new arguments per round (one round per start)
     takes_prebuilt = False  # accepts a prebuilt core binary instead of building one
 
     def __init__(self, uri, prebuilt=None):
@@ -158,7 +172,7 @@ class Target:
     def from_uri(cls, uri, **options):
         return cls(uri, **options)
 
-    def prepare(self, variant=Variant()):
+    def prepare(self, variant=None):
         raise NotImplementedError
 
     def fingerprint(self, core, hello=None):

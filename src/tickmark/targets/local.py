@@ -2,6 +2,7 @@
 
 A cross build for another architecture (a matrix cell with CROSS_COMPILE) runs under qemu-user
 and is flagged emulated."""
+
 import os
 import platform
 import shlex
@@ -12,8 +13,17 @@ from ..build import build_core, sha256_file
 from ..errors import TickmarkError
 from .base import Core, ProcessSession, Target, Variant, register
 
-QEMU_ARCH = {"armv7": "arm", "armhf": "arm", "arm": "arm", "aarch64": "aarch64", "riscv64": "riscv64",
-             "x86_64": "x86_64", "i686": "i386", "mips": "mips", "powerpc64le": "ppc64le"}
+QEMU_ARCH = {
+    "armv7": "arm",
+    "armhf": "arm",
+    "arm": "arm",
+    "aarch64": "aarch64",
+    "riscv64": "riscv64",
+    "x86_64": "x86_64",
+    "i686": "i386",
+    "mips": "mips",
+    "powerpc64le": "ppc64le",
+}
 
 
 class LocalCore(Core):
@@ -47,13 +57,19 @@ class LocalTarget(Target):
             raise TickmarkError(f"bad target '{uri}' (this machine is just 'local')")
         return cls(uri, **options)
 
-    def prepare(self, variant=Variant()):
+    def prepare(self, variant=None):
+        variant = variant or Variant()
         if self.prebuilt:
             return self._prebuilt(self.prebuilt)
         cross = variant.cross_compile or ""
         cc = variant.cc or (cross + "gcc" if cross else None)
-        b = build_core(cc=cc, cflags=variant.cflags, memfn=variant.memfn, cross_compile=cross or None,
-                       ldflags=variant.ldflags if variant.ldflags is not None else ("-static" if cross else None))
+        b = build_core(
+            cc=cc,
+            cflags=variant.cflags,
+            memfn=variant.memfn,
+            cross_compile=cross or None,
+            ldflags=variant.ldflags if variant.ldflags is not None else ("-static" if cross else None),
+        )
         argv, emulated = qemu_user_argv(b.cross_compile, b.binary) if b.cross_compile else ([b.binary], False)
         return LocalCore(self, argv, b.as_dict(), emulated=emulated)
 

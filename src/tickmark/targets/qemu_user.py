@@ -1,6 +1,7 @@
 """qemu-user:ARCH: the cross build of the core run under qemu-user on this machine.
 
 For CI and for checking a port, never for timing claims: every result is flagged `emulated`."""
+
 from ..build import build_core
 from ..errors import TickmarkError
 from .base import Variant, register
@@ -26,9 +27,15 @@ class QemuUserTarget(LocalTarget):
         t.arch = arch
         return t
 
-    def prepare(self, variant=Variant()):
+    def prepare(self, variant=None):
+        variant = variant or Variant()
         cross = CROSS[self.arch]
-        b = build_core(cc=variant.cc or cross + "gcc", cflags=variant.cflags, memfn=variant.memfn,
-                       cross_compile=cross, ldflags=variant.ldflags if variant.ldflags is not None else "-static")
+        b = build_core(
+            cc=variant.cc or cross + "gcc",
+            cflags=variant.cflags,
+            memfn=variant.memfn,
+            cross_compile=cross,
+            ldflags=variant.ldflags if variant.ldflags is not None else "-static",
+        )
         argv, _ = qemu_user_argv(cross, b.binary)
         return LocalCore(self, argv, b.as_dict(), emulated=True)

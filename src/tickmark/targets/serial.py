@@ -12,6 +12,7 @@ console, noise, CR/LF and terminal escapes around them tolerated, until the run'
   for every round (the echo tells it the command ended and how), and rounds, `list` and `info`
   work as on any other target.
 """
+
 import re
 import time
 import urllib.parse
@@ -21,8 +22,27 @@ from ..errors import TickmarkError
 from .base import Core, Session, Target, Variant, register
 
 _RC = re.compile(r"@@tickmark-rc (\d+)")
-_BAUDS = (300, 1200, 2400, 4800, 9600, 19200, 38400, 57600, 115200, 230400, 460800, 500000, 576000,
-          921600, 1000000, 1500000, 2000000, 3000000, 4000000)
+_BAUDS = (
+    300,
+    1200,
+    2400,
+    4800,
+    9600,
+    19200,
+    38400,
+    57600,
+    115200,
+    230400,
+    460800,
+    500000,
+    576000,
+    921600,
+    1000000,
+    1500000,
+    2000000,
+    3000000,
+    4000000,
+)
 
 
 def parse_uri(uri):
@@ -37,8 +57,9 @@ def parse_uri(uri):
         raise TickmarkError(f"bad --target '{uri}' (options: baud=N, core=PATH, silence=SECONDS)")
     unknown = set(q) - {"baud", "core", "silence"}
     if unknown:
-        raise TickmarkError(f"bad --target '{uri}': unknown option {sorted(unknown)[0]} "
-                            "(options: baud=N, core=PATH, silence=SECONDS)")
+        raise TickmarkError(
+            f"bad --target '{uri}': unknown option {sorted(unknown)[0]} (options: baud=N, core=PATH, silence=SECONDS)"
+        )
     baud = q.get("baud", "115200")
     if not baud.isdigit() or int(baud) not in _BAUDS:
         raise TickmarkError(f"bad --target '{uri}': baud must be one of {', '.join(map(str, _BAUDS))}")
@@ -124,8 +145,10 @@ class SerialSession(Session):
 class SerialCore(Core):
     def start(self, args):
         if not self.target.core_path and args and args[0] != "run":
-            raise TickmarkError(f"{self.target.uri} has no shell (no core=PATH): it cannot run "
-                                f"'{args[0]}'; it only reports the runs the board makes by itself")
+            raise TickmarkError(
+                f"{self.target.uri} has no shell (no core=PATH): it cannot run "
+                f"'{args[0]}'; it only reports the runs the board makes by itself"
+            )
         return SerialSession(self.target, args)
 
 
@@ -157,10 +180,13 @@ class SerialTarget(Target):
                 raise TickmarkError(f"cannot open {self.device}: {e}")
         return self._port
 
-    def prepare(self, variant=Variant()):
+    def prepare(self, variant=None):
+        variant = variant or Variant()
         if any(getattr(variant, f) for f in ("cc", "cflags", "memfn")):
-            raise TickmarkError(f"{self.uri}: the board runs the core it was flashed with; "
-                                "--cc/--cflags/--memfn do not apply (build it with make, see port/README.md)")
+            raise TickmarkError(
+                f"{self.uri}: the board runs the core it was flashed with; "
+                "--cc/--cflags/--memfn do not apply (build it with make, see port/README.md)"
+            )
         self.port()
         return SerialCore(self, None)
 

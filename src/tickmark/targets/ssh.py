@@ -15,6 +15,7 @@ musl boards work; --cc/--cflags override); the build cache keys it per compiler 
 A round whose connection drops is reported with `transport_lost` set on its session; the
 harness then calls reconnect() and retries the round once.
 """
+
 import os
 import platform
 import shlex
@@ -30,17 +31,29 @@ from ..errors import TickmarkError
 from .base import Core, Session, Target, Variant, register
 
 # uname -m of the board -> cross prefix (Debian's cross toolchains)
-CROSS = {"x86_64": "x86_64-linux-gnu-", "aarch64": "aarch64-linux-gnu-", "arm64": "aarch64-linux-gnu-",
-         "armv7l": "arm-linux-gnueabihf-", "armv6l": "arm-linux-gnueabihf-", "armv8l": "arm-linux-gnueabihf-",
-         "riscv64": "riscv64-linux-gnu-"}
-_PKG = {"aarch64-linux-gnu-": "gcc-aarch64-linux-gnu", "arm-linux-gnueabihf-": "gcc-arm-linux-gnueabihf",
-        "riscv64-linux-gnu-": "gcc-riscv64-linux-gnu", "x86_64-linux-gnu-": "gcc-x86-64-linux-gnu"}
+CROSS = {
+    "x86_64": "x86_64-linux-gnu-",
+    "aarch64": "aarch64-linux-gnu-",
+    "arm64": "aarch64-linux-gnu-",
+    "armv7l": "arm-linux-gnueabihf-",
+    "armv6l": "arm-linux-gnueabihf-",
+    "armv8l": "arm-linux-gnueabihf-",
+    "riscv64": "riscv64-linux-gnu-",
+}
+_PKG = {
+    "aarch64-linux-gnu-": "gcc-aarch64-linux-gnu",
+    "arm-linux-gnueabihf-": "gcc-arm-linux-gnueabihf",
+    "riscv64-linux-gnu-": "gcc-riscv64-linux-gnu",
+    "x86_64-linux-gnu-": "gcc-x86-64-linux-gnu",
+}
 _DIR_MARK = "@@tickmark-dir "
 _PID_MARK = "@@tickmark-pid "
 _RC_MARK = "@@tickmark-rc "
 # Holds the run's folder: created, announced, removed when stdin closes (end, Ctrl-C, drop).
-_HOLDER = ('if d=$(mktemp -d "${TMPDIR:-/tmp}/tickmark.XXXXXX"); then echo "' + _DIR_MARK + '$d"; '
-           'cat >/dev/null; rm -rf "$d"; else exit 97; fi')
+_HOLDER = (
+    'if d=$(mktemp -d "${TMPDIR:-/tmp}/tickmark.XXXXXX"); then echo "' + _DIR_MARK + '$d"; '
+    'cat >/dev/null; rm -rf "$d"; else exit 97; fi'
+)
 # A dead connection is noticed within about 15 s even when no packet comes back.
 _KEEPALIVE = ["-o", "ServerAliveInterval=5", "-o", "ServerAliveCountMax=3"]
 
@@ -56,8 +69,12 @@ def parse_uri(uri):
         if not host or u.path not in ("", "/") or u.query or u.fragment or u.password:
             raise TickmarkError(f"bad --target '{uri}' (expected ssh://[user@]host[:port] or ssh:ALIAS)")
         dest = (f"{user}@" if user else "") + (host if ":" not in host else host)
-        canon = "ssh://" + (f"{user}@" if user else "") + (f"[{host}]" if ":" in host else host) + \
-            (f":{port}" if port else "")
+        canon = (
+            "ssh://"
+            + (f"{user}@" if user else "")
+            + (f"[{host}]" if ":" in host else host)
+            + (f":{port}" if port else "")
+        )
     else:
         host, port = uri.partition(":")[2], None
         if not host or "/" in host or " " in host:
@@ -88,8 +105,10 @@ class SshSession(Session):
         self.transport_lost = None
         self._err = tempfile.TemporaryFile(mode="w+", errors="replace")
         q = " ".join(shlex.quote(a) for a in args)
-        script = (f"cd {shlex.quote(target.remote_dir)} || exit 97; ./{remote_name} {q} </dev/null & "
-                  f"echo \"{_PID_MARK}$!\" >&2; wait $!; echo \"{_RC_MARK}$?\" >&2")
+        script = (
+            f"cd {shlex.quote(target.remote_dir)} || exit 97; ./{remote_name} {q} </dev/null & "
+            f'echo "{_PID_MARK}$!" >&2; wait $!; echo "{_RC_MARK}$?" >&2'
+        )
         self.proc = target._popen(script, stdout=subprocess.PIPE, stderr=self._err)
         self._rc = None
 
@@ -110,7 +129,7 @@ class SshSession(Session):
         ssh_rc = self.proc.wait()
         lines = self._stderr()
         self._err.close()
-        rc = next((ln[len(_RC_MARK):] for ln in lines if ln.startswith(_RC_MARK)), None)
+        rc = next((ln[len(_RC_MARK) :] for ln in lines if ln.startswith(_RC_MARK)), None)
         other = [ln for ln in lines if ln.strip() and not ln.startswith("@@tickmark-")]
         self._last = other[-1].strip() if other else ""
         if rc is None or not rc.strip().isdigit():
@@ -125,7 +144,7 @@ class SshSession(Session):
     def stop(self):
         if self.proc.poll() is not None:
             return
-        pid = next((ln[len(_PID_MARK):].strip() for ln in self._stderr() if ln.startswith(_PID_MARK)), None)
+        pid = next((ln[len(_PID_MARK) :].strip() for ln in self._stderr() if ln.startswith(_PID_MARK)), None)
         if pid and pid.isdigit() and self.target.master_alive():
             self.target.run_remote(f"kill -TERM {pid} 2>/dev/null", timeout=10, check=False)
         try:
@@ -195,11 +214,13 @@ class SshTarget(Target):
             err.close()
             if self._master.returncode == 97:
                 why = ["mktemp -d failed on the target"]
-            raise TickmarkError(f"cannot connect to {self.uri}: {why[-1] if why else 'no answer'} "
-                                "(tickmark runs ssh without a terminal: use a key or ssh-agent, and accept "
-                                "the host key once with a plain ssh)")
+            raise TickmarkError(
+                f"cannot connect to {self.uri}: {why[-1] if why else 'no answer'} "
+                "(tickmark runs ssh without a terminal: use a key or ssh-agent, and accept "
+                "the host key once with a plain ssh)"
+            )
         err.close()
-        self.remote_dir = line[len(_DIR_MARK):].strip()
+        self.remote_dir = line[len(_DIR_MARK) :].strip()
         self._uploaded = {}
         r = self.run_remote(fingerprint.PROBE_SCRIPT, timeout=60)
         self.texts = fingerprint.parse_probe(r.stdout)
@@ -212,8 +233,12 @@ class SshTarget(Target):
 
     def run_remote(self, script, timeout=120, check=True, stdin=None):
         """Run a shell command on the board over the master connection -> CompletedProcess."""
-        p = self._popen(script, stdin=stdin if stdin is not None else subprocess.DEVNULL,
-                        stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        p = self._popen(
+            script,
+            stdin=stdin if stdin is not None else subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
         try:
             out, err = p.communicate(timeout=timeout)
         except subprocess.TimeoutExpired:
@@ -243,23 +268,36 @@ class SshTarget(Target):
             raise TickmarkError(f"{self.uri}: no known cross compiler for '{m}' (give --cc)")
         return CROSS[m]
 
-    def prepare(self, variant=Variant()):
+    def prepare(self, variant=None):
+        variant = variant or Variant()
         self.connect()
         cross = variant.cross_compile if variant.cross_compile is not None else self.toolchain()
         cc = variant.cc or (cross + "gcc" if cross else None)
         if cc is None and cross == "" and not shutil.which("cc") and not shutil.which("gcc"):
             raise TickmarkError("no C compiler found; install gcc: apt-get install build-essential")
         if variant.cc is None and cross and not shutil.which(cross + "gcc"):
-            raise TickmarkError(f"{self.uri} is {self.machine}: {cross}gcc not found "
-                                f"(install {_PKG.get(cross, 'a cross compiler')}, or give --cc)")
-        b = build_core(cc=cc, cflags=variant.cflags, memfn=variant.memfn, cross_compile=cross or None,
-                       ldflags=variant.ldflags if variant.ldflags is not None else "-static")
+            raise TickmarkError(
+                f"{self.uri} is {self.machine}: {cross}gcc not found "
+                f"(install {_PKG.get(cross, 'a cross compiler')}, or give --cc)"
+            )
+        b = build_core(
+            cc=cc,
+            cflags=variant.cflags,
+            memfn=variant.memfn,
+            cross_compile=cross or None,
+            ldflags=variant.ldflags if variant.ldflags is not None else "-static",
+        )
         return SshCore(self, b.as_dict(), self._upload(b.binary, f"tickmark-core-{b.hash}"))
 
     def _upload(self, binary, name):
         with open(binary, "rb") as f:
-            r = self.run_remote(f"cd {shlex.quote(self.remote_dir)} && cat > {name}.part && chmod 700 {name}.part "
-                                f"&& mv {name}.part {name}", timeout=600, check=False, stdin=f)
+            r = self.run_remote(
+                f"cd {shlex.quote(self.remote_dir)} && cat > {name}.part && chmod 700 {name}.part "
+                f"&& mv {name}.part {name}",
+                timeout=600,
+                check=False,
+                stdin=f,
+            )
         if r.returncode != 0:
             last = (r.stderr.strip().splitlines() or [f"exit status {r.returncode}"])[-1]
             raise TickmarkError(f"cannot copy the core to {self.uri}: {last}")
