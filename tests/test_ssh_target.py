@@ -32,6 +32,7 @@ def cache(tmp_path_factory):
 @pytest.fixture
 def sshd(tmp_path, monkeypatch, cache):
     s = Sshd(tmp_path / "sshd").start()
+    s.before = set(left_on_target(s))  # the "board" is this machine: only new folders count
     monkeypatch.setenv("TICKMARK_SSH_CONFIG", str(s.config))
     monkeypatch.setenv("XDG_CACHE_HOME", str(cache))
     monkeypatch.setenv("TICKMARK_STORE", str(tmp_path / "results.db"))
@@ -42,9 +43,10 @@ def sshd(tmp_path, monkeypatch, cache):
 
 
 def left_on_target(s):
+    """tickmark folders on the target made since the fixture started."""
     r = s.ssh("ls -d ${TMPDIR:-/tmp}/tickmark.* 2>/dev/null; true")
     assert r.returncode == 0, r.stderr
-    return r.stdout.split()
+    return sorted(set(r.stdout.split()) - getattr(s, "before", set()))
 
 
 def test_uri_forms():

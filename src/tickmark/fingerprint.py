@@ -20,6 +20,7 @@ from pathlib import Path
 from . import __version__
 
 # name -> file read on the target
+# The probe runs inside the SSH target's holder script: its variables are tm_-prefixed.
 FILES = {
     "cpuinfo": "/proc/cpuinfo",
     "online": "/sys/devices/system/cpu/online",
@@ -60,8 +61,8 @@ def _probe_script():
         out.append(f"echo '{_MARK}{name}'; ({cmd}) 2>/dev/null; echo")
     keys = " ".join(_CACHE_KEYS)
     out.append(
-        f'for d in {_CACHE_DIR}/index*; do [ -d "$d" ] || continue; for k in {keys}; do '
-        f'echo "{_MARK}cache/${{d##*/}}/$k"; cat "$d/$k" 2>/dev/null; echo; done; done'
+        f'for tm_i in {_CACHE_DIR}/index*; do [ -d "$tm_i" ] || continue; for tm_k in {keys}; do '
+        f'echo "{_MARK}cache/${{tm_i##*/}}/$tm_k"; cat "$tm_i/$tm_k" 2>/dev/null; echo; done; done'
     )
     return "\n".join(out) + "\n"
 

@@ -49,10 +49,17 @@ _PKG = {
 _DIR_MARK = "@@tickmark-dir "
 _PID_MARK = "@@tickmark-pid "
 _RC_MARK = "@@tickmark-rc "
-# Holds the run's folder: created, announced, removed when stdin closes (end, Ctrl-C, drop).
+_PROBE_END = "@@tickmark-probe-end"
+# Holds the run's folder: created and announced, the board's fingerprint texts printed, then
+# the folder removed when stdin closes (end of the run, Ctrl-C, a dropped connection).
 _HOLDER = (
-    'if d=$(mktemp -d "${TMPDIR:-/tmp}/tickmark.XXXXXX"); then echo "' + _DIR_MARK + '$d"; '
-    'cat >/dev/null; rm -rf "$d"; else exit 97; fi'
+    'if d=$(mktemp -d "${TMPDIR:-/tmp}/tickmark.XXXXXX"); then echo "'
+    + _DIR_MARK
+    + '$d"\n'
+    + fingerprint.PROBE_SCRIPT
+    + 'echo "'
+    + _PROBE_END
+    + '"; cat >/dev/null; rm -rf "$d"; else exit 97; fi'
 )
 # A dead connection is noticed within about 15 s even when no packet comes back.
 _KEEPALIVE = ["-o", "ServerAliveInterval=5", "-o", "ServerAliveCountMax=3"]
@@ -103,6 +110,7 @@ class SshSession(Session):
     def __init__(self, target, remote_name, args):
         self.target = target
         self.transport_lost = None
+        self._eof = False
         self._err = tempfile.TemporaryFile(mode="w+", errors="replace")
         q = " ".join(shlex.quote(a) for a in args)
         script = (
@@ -114,6 +122,7 @@ class SshSession(Session):
 
     def lines(self):
         yield from self.proc.stdout
+        self._eof = True
 
     def _stderr(self):
         try:
@@ -144,6 +153,12 @@ class SshSession(Session):
     def stop(self):
         if self.proc.poll() is not None:
             return
+        if self._eof:  # the round ended by itself: its ssh is about to exit
+            try:
+                self.proc.wait(10)
+                return
+            except subprocess.TimeoutExpired:
+                pass
         pid = next((ln[len(_PID_MARK) :].strip() for ln in self._stderr() if ln.startswith(_PID_MARK)), None)
         if pid and pid.isdigit() and self.target.master_alive():
             self.target.run_remote(f"kill -TERM {pid} 2>/dev/null", timeout=10, check=False)
@@ -205,8 +220,9 @@ class SshTarget(Target):
             pass
         err = tempfile.TemporaryFile(mode="w+", errors="replace")
         self._master = self._popen(_HOLDER, master=True, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err)
-        line = _readline(self._master.stdout, 60)
-        if not line.startswith(_DIR_MARK):
+        lines = _read_until(self._master.stdout, _PROBE_END, 60)
+        line = lines[0] if lines else ""
+        if not line.startswith(_DIR_MARK) or lines[-1].strip() != _PROBE_END:
             self._master.kill()
             self._master.wait()
             err.seek(0)
@@ -222,8 +238,7 @@ class SshTarget(Target):
         err.close()
         self.remote_dir = line[len(_DIR_MARK) :].strip()
         self._uploaded = {}
-        r = self.run_remote(fingerprint.PROBE_SCRIPT, timeout=60)
-        self.texts = fingerprint.parse_probe(r.stdout)
+        self.texts = fingerprint.parse_probe("".join(lines[1:-1]))
         self.machine = self.texts.get("uname_m")
         if not self.machine:
             raise TickmarkError(f"{self.uri}: 'uname -m' gave nothing; is this a Linux/POSIX target?")
@@ -331,10 +346,17 @@ class SshTarget(Target):
             self._ctl_dir = None
 
 
-def _readline(stream, timeout):
-    """One line from a pipe, or "" after timeout seconds."""
+def _read_until(stream, end, timeout):
+    """Lines from a pipe up to the line END (included), or what came before EOF or timeout."""
     box = []
-    t = threading.Thread(target=lambda: box.append(stream.readline()), daemon=True)
+
+    def read():
+        for line in stream:
+            box.append(line)
+            if line.strip() == end:
+                return
+
+    t = threading.Thread(target=read, daemon=True)
     t.start()
     t.join(timeout)
-    return box[0] if box else ""
+    return list(box)
