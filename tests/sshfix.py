@@ -22,7 +22,8 @@ def _free_port():
 
 
 class Sshd:
-    def __init__(self, root):
+    def __init__(self, root, home=None):
+        """home: a HOME for the sessions (e.g. an empty folder: no shell start-up files run)."""
         self.root = Path(root)
         self.root.mkdir(parents=True, exist_ok=True)
         os.chmod(self.root, 0o700)
@@ -43,6 +44,7 @@ class Sshd:
             "UsePAM no\nPasswordAuthentication no\nKbdInteractiveAuthentication no\n"
             "PubkeyAuthentication yes\nStrictModes no\nPermitRootLogin prohibit-password\n"
             f"AllowUsers {self.user}\nLogLevel ERROR\nMaxSessions 50\nMaxStartups 50\n"
+            + (f"SetEnv HOME={home}\n" if home else "")
         )
         # The client side: the user's own config is replaced by this one (ssh -F).
         self.config = self.root / "ssh_config"
