@@ -101,3 +101,24 @@ def test_run_lookup(new_store):
     assert st.run(str(a))["name"] == "base"
     with pytest.raises(TickmarkError, match="no run 'nope'"):
         st.run("nope")
+
+
+def test_stale_statistics_are_recomputed_on_read(tmp_path):
+    from tickmark import stats
+
+    path = tmp_path / "s.db"
+    st = Store(path)
+    rid = fake_run(st, patterns=["sys.fast", "sync.*"], name="v")
+    fresh = {r["key"]: r["stats"] for r in st.results(rid)}
+    assert all(stats.is_current(s) for s in fresh.values())
+    # what an older version stored: no version stamp, different figures
+    for r in st.results(rid):
+        if r["stats"]:
+            st.update_result(r["id"], stats={k: {"value": -1.0, "flags": []} for k in r["stats"]})
+    raw = json.loads(st.backend.execute("SELECT stats FROM results WHERE key = 'sys.fast'").fetchone()[0])
+    assert raw[""]["value"] == -1.0
+    again = {r["key"]: r["stats"] for r in st.results(rid)}
+    assert again == fresh
+    raw = json.loads(st.backend.execute("SELECT stats FROM results WHERE key = 'sys.fast'").fetchone()[0])
+    assert raw == fresh["sys.fast"]  # written back
+    st.close()

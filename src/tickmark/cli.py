@@ -96,6 +96,10 @@ def run(ctx, patterns, suite, rounds, max_rounds, samples, sample_ms, seed, para
         from . import memfnview
 
         memfnview.show(store.results(run_id))
+    if any(p.startswith("mem.") for p in pats):  # the bandwidth table, when there are mem.bw_* results
+        from . import bwtable
+
+        bwtable.show(store.results(run_id), store.run(run_id))
 
 
 @cli.command()
@@ -264,18 +268,27 @@ def info(ctx, as_json):
 @click.argument("run_ref", default="latest", metavar="[RUN]")
 @click.option("--counters", "with_counters", is_flag=True, help="Also the counter-derived figures "
               "(IPC, stalls, misses, task-clock, context switches, page faults per op).")
+@click.option("--beside", metavar="RUN", help="Another run (e.g. the rtos-study suite on bare metal) "
+              "shown in columns of its own beside this one in the rtos-study view.")
 @click.pass_context
-def show(ctx, run_ref, with_counters):
+def show(ctx, run_ref, with_counters, beside):
     """Show a stored run (latest by default; id or name)."""
     from . import report
 
     store = store_of(ctx)
     run_ = store.run(run_ref)
-    report.show(store, run_)
+    report.show(store, run_, beside=store.run(beside) if beside else None)
     if with_counters:
         from . import counters
 
         counters.show(store, run_)
+    profiles = store.profiles(run_["id"])
+    if profiles:
+        from .profile import view
+
+        for key in sorted(profiles):
+            click.echo()
+            view.show(profiles[key])
 
 
 @cli.command()
@@ -369,12 +382,16 @@ def compare(ctx, runs, baseline, fail_above, fmt, no_counters):
         click.echo(f"tickmark: no regression above {threshold * 100:g}% against {sides[0].label}", err=True)
 
 
+from .bwtable import bandwidth_cmd  # noqa: E402
 from .ingest import ingest_cmd  # noqa: E402
 from .memfnview import memfn_cmd  # noqa: E402
+from .profile.command import profile_cmd  # noqa: E402
 from .topology import topology_cmd  # noqa: E402
 
 cli.add_command(topology_cmd)
 cli.add_command(memfn_cmd)
+cli.add_command(bandwidth_cmd)
+cli.add_command(profile_cmd)
 cli.add_command(ingest_cmd)
 
 

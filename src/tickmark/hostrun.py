@@ -52,8 +52,7 @@ def split_key(key):
 
 
 def result_metric(meta):
-    bw = meta.get("stat") == "max" and meta.get("bytes_per_op", 0) > 0
-    return "MB/s" if bw else "ns/op"
+    return stats.unit_for(meta.get("stat"), meta.get("bytes_per_op", 0))
 
 
 class TransportLost(TickmarkError):
@@ -107,13 +106,13 @@ class HostRun:
         parser = Parser()
         wanted = set(keys) if keys is not None else None
         cur, saw_bye, bye = {}, False, {}
-        done, order = set(), None
+        order, ended = [], set()
         try:
             for rec in filter(None, map(parser.feed_line, session.lines())):
                 t = rec.get("t")
                 key = rec.get("key")
                 if t == "hello":
-                    order = rec.get("order")
+                    order = list(rec.get("order") or [])
                     self._hello(rec, rnd, keys)
                 elif t == "meta" and key:
                     cur[key] = {"meta": rec, "samples": [], "hists": []}
@@ -122,7 +121,7 @@ class HostRun:
                 elif t == "hist" and key in cur:
                     cur[key]["hists"].append(rec)
                 elif t == "end" and key:
-                    done.add(key)
+                    ended.add(key)
                     inst = cur.pop(key, {"meta": {}, "samples": [], "hists": []})
                     if wanted is None or key in wanted:
                         self._finish(key, rnd, inst, rec)
@@ -140,7 +139,7 @@ class HostRun:
             self.notes["planned"] = bye["instances"]
         lost = getattr(session, "transport_lost", None)
         if lost:
-            self._transport_lost(rnd, patterns, keys, lost, done, order, retried)
+            self._transport_lost(rnd, patterns, keys, lost, ended, order, retried)
             return
         if rnd == 1 and rc == 2 and not self.hello:  # the core refused its command line
             raise TickmarkError(f"tickmark-core refused the run: {last_err or 'bad usage'}")
@@ -150,6 +149,12 @@ class HostRun:
             if last_err:
                 msg += f": {last_err}"
             self.notes["problems"].append(msg)
+            if not cur and not saw_bye and getattr(self.core, "in_process", False):
+                # a core without isolation (bare metal) that died before the next instance's
+                # first record died in that instance's setup
+                nxt = next((k for k in order if k not in ended), None)
+                if nxt is not None:
+                    cur[nxt] = {"meta": {}, "samples": [], "hists": []}
             for key, inst in cur.items():  # instances it was in the middle of
                 if (wanted is None or key in wanted) and self.store.result_id(self.run_id, key) is None:
                     self._finish(key, rnd, {"meta": inst["meta"], "samples": [], "hists": []},
@@ -172,7 +177,7 @@ class HostRun:
             reconnect()
         except TickmarkError as e:
             raise TransportLost(f"connection to {target.uri} lost in round {rnd} and not restored: {e}")
-        todo = [k for k in order if k not in done] if order is not None else None
+        todo = [k for k in order if k not in done] if order else None
         if todo == []:
             return
         self.notes.setdefault("retried_rounds", []).append(rnd)
@@ -184,7 +189,8 @@ class HostRun:
     def _hello(self, rec, rnd, keys):
         if rnd == 1 and not self.hello:
             self.hello = rec
-            self.cycles_method = rec.get("cycles", "none")
+            # a target may know better what the core's cycles are (QEMU icount: instructions)
+            self.cycles_method = getattr(self.core, "cycles_method", None) or rec.get("cycles", "none")
             fp = self.core.fingerprint(rec)
             self.env_flags = fp["flags"]
             order = rec.get("order") or []
@@ -269,9 +275,9 @@ class HostRun:
     def _round_cv(self):
         out = {}
         for r in self.store.results(self.run_id):
-            main = (r["stats"] or {}).get("")
-            if r["key"] in self.iters and main and main.get("round_cv") is not None:
-                out[r["key"]] = main["round_cv"]
+            main = stats.Stats.of(r).main
+            if r["key"] in self.iters and main and main.round_cv is not None:
+                out[r["key"]] = main.round_cv
         return out
 
     def pick_extra(self, budget_left):

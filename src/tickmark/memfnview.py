@@ -9,6 +9,8 @@ from collections import defaultdict
 
 import click
 
+from .stats import Stats
+
 IMPLS = {0: "libc", 1: "ref", 2: "word", 3: "user"}
 
 
@@ -31,10 +33,10 @@ def table_rows(results):
         if r["status"] == "failed":
             failures.setdefault((routine, impl), r.get("reason") or "failed")
             continue
-        st = (r.get("stats") or {}).get("")
+        st = Stats.of(r).main
         if r["status"] != "ok" or not st:
             continue
-        cells[(routine, p.get("size"))][impl].append(st["value"])
+        cells[(routine, p.get("size"))][impl].append(st.value)
     rows = []
     for (routine, size), by_impl in sorted(cells.items(), key=lambda kv: (kv[0][0], kv[0][1] or 0)):
         ns = {i: _gmean(v) for i, v in by_impl.items()}

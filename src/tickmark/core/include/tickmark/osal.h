@@ -64,6 +64,8 @@ size_t tm_os_page_size(void);
 /* Advise a mapping for (on=1) or against (on=0) transparent huge pages; -1 where the OS cannot
  * honour the request (no huge pages, or disabled system-wide), and the pages stay as they are. */
 int tm_os_huge_advise(void *p, size_t bytes, int on);
+/* Bytes of [p, p+bytes) that the OS backs with huge pages right now; -1 where it cannot tell. */
+int64_t tm_os_huge_bytes(const void *p, size_t bytes);
 uint64_t tm_os_mem_available(void); /* bytes allocatable without swapping; 0 if unknown */
 
 /* ---- threads and synchronisation ---- */
