@@ -29,6 +29,8 @@ FORMAT_CHECKED = [
     "src/tickmark/store_postgres.py",
     "tests/pgserver.py",
     "tests/test_store_shared.py",
+    "src/tickmark/campaign.py",
+    "tests/test_campaign.py",
     "src/tickmark/clicommon.py",
     "src/tickmark/targets/__init__.py",
     "src/tickmark/targets/base.py",
@@ -49,6 +51,14 @@ FORMAT_CHECKED = [
     "src/tickmark/kernelimage.py",
     "src/tickmark/targets/qemu_system.py",
     "tests/test_qemu_system.py",
+    "src/tickmark/targets/ssh.py",
+    "src/tickmark/targets/serial.py",
+    "src/tickmark/ingest.py",
+    "src/tickmark/fingerprint.py",
+    "tests/sshfix.py",
+    "tests/test_ssh_target.py",
+    "tests/test_serial_target.py",
+    "tests/test_ingest.py",
 ]
 
 

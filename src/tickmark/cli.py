@@ -50,7 +50,7 @@ def run(ctx, patterns, suite, rounds, max_rounds, samples, sample_ms, seed, para
         cc, cflags, memfn, quiet):
     """Run benchmarks (patterns or a suite; default suite: default)."""
     from . import report
-    from .hostrun import HostRun, Progress, RunConfig
+    from .hostrun import HostRun, Progress, RunConfig, TransportLost
 
     for p in params:
         if not _PARAM.fullmatch(p):
@@ -67,7 +67,11 @@ def run(ctx, patterns, suite, rounds, max_rounds, samples, sample_ms, seed, para
     if name and store.name_taken(name):
         raise TickmarkError(f"a run named '{name}' exists already (choose another --name)")
     core = prepare_core(ctx, cc, cflags, memfn)
-    chosen = check_patterns(core, pats)
+    if not core.target.reruns:  # a console without a shell: the board runs what it was built to run
+        rounds = max_rounds = 1
+        click.echo(f"tickmark: {core.target.uri} cannot take new arguments: one round per start, with "
+                   "the board's own arguments; start (or reset) the board now", err=True)
+    chosen = check_patterns(core, pats) if core.target.reruns else []
     for p in params:
         pname = p.split("=", 1)[0]
         if not any(pname == d.get("name") for b in chosen for d in b.get("params", [])):
@@ -85,6 +89,9 @@ def run(ctx, patterns, suite, rounds, max_rounds, samples, sample_ms, seed, para
             report.show(store, store.run(hr.run_id))
         click.echo("tickmark: interrupted; the finished instances are stored", err=True)
         sys.exit(130)
+    except TransportLost as e:
+        report.show(store, store.run(hr.run_id))
+        raise TickmarkError(f"{e}; the finished instances are stored (run {hr.run_id}, incomplete)")
     report.show(store, store.run(run_id))
     if any(p.startswith("memfn") for p in pats):
         from . import memfnview
@@ -179,6 +186,51 @@ def matrix(ctx, patterns, suite, ccs, cflags_list, memfns, rounds, max_rounds, s
         sys.exit(1)
 
 
+@cli.command("campaign")
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--status", "status_only", is_flag=True, help="Show the cells and which are stored; run nothing.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress lines.")
+@click.pass_context
+def campaign_cmd(ctx, file, status_only, quiet):
+    """Run a campaign file: targets x variants x workloads, resumable (see README).
+
+    Targets run in parallel, one cell at a time on each. Exit status 1 when a cell failed or
+    could not run (start it again to run only those), 130 when interrupted."""
+    import signal
+    import threading
+
+    from . import campaign as cp
+    from .hostrun import _on_sigterm
+
+    spec = cp.load(file)
+    store = store_of(ctx)
+    root = ctx.find_root().obj
+    camp = cp.Campaign(spec, root["store_path"], echo=(lambda m: None) if quiet else
+                       (lambda m: click.echo(f"campaign: {m}", err=True)), prebuilt=root.get("core"))
+    cp.mark_finished(store, spec, camp.cells)
+    if status_only:
+        cp.summary(store, spec, camp.cells)
+        return
+    skipped = sum(c.state == "finished" for c in camp.cells)
+    if skipped and not quiet:
+        rest = "nothing to run" if skipped == len(camp.cells) else "running the others"
+        click.echo(f"campaign: {skipped} of {len(camp.cells)} cells are stored complete; {rest}", err=True)
+    old = signal.signal(signal.SIGTERM, _on_sigterm) if threading.current_thread() is threading.main_thread() else None
+    try:
+        camp.execute()
+    except KeyboardInterrupt:
+        cp.summary(store, spec, camp.cells)
+        click.echo("tickmark: interrupted; finished cells are stored, start the campaign again to resume", err=True)
+        ctx.exit(130)
+    finally:
+        if old is not None:
+            signal.signal(signal.SIGTERM, old)
+    counts = cp.summary(store, spec, camp.cells)
+    if set(counts) - {"done", "finished"}:
+        click.echo("tickmark: some cells did not finish; start the campaign again to run only those", err=True)
+        ctx.exit(1)
+
+
 @cli.command()
 def suites():
     """List the named suites and their patterns."""
@@ -238,7 +290,8 @@ def info(ctx, as_json):
         return
     par = fp.get("perf_event_paranoid")
     lines = [
-        ("CPU", f"{fp['cpu_model']} ({fp['arch']}, {fp['cpus_online']} online)"),
+        ("CPU", f"{fp['cpu_model']} ({fp['arch']}, {fp['cpus_online']} online)"
+                + (f", board {fp['board']}" if fp.get("board") else "")),
         ("caches", ", ".join(f"L{c['level']} {c['type']} {c['size']}" for c in fp["caches"]) or "unknown"),
         ("OS", f"{fp['os']}, kernel {fp['kernel']}, {fp.get('libc') or 'libc unknown'}"),
         ("compiler", f"{fp.get('compiler') or '?'} {fp.get('cflags') or ''}".strip()),
@@ -422,6 +475,7 @@ def report_cmd(ctx, runs, output, fmt):
 
 
 from .bwtable import bandwidth_cmd  # noqa: E402
+from .ingest import ingest_cmd  # noqa: E402
 from .memfnview import memfn_cmd  # noqa: E402
 from .profile.command import profile_cmd  # noqa: E402
 from .topology import topology_cmd  # noqa: E402
@@ -430,6 +484,7 @@ cli.add_command(topology_cmd)
 cli.add_command(memfn_cmd)
 cli.add_command(bandwidth_cmd)
 cli.add_command(profile_cmd)
+cli.add_command(ingest_cmd)
 
 
 # `--store` is accepted after the subcommand too (tickmark run --store X): every command gets it
@@ -451,8 +506,8 @@ def main(argv=None):
         if not args:
             click.echo(cli.get_help(click.Context(cli, info_name="tickmark")))
             return 0
-        cli.main(args=args, prog_name="tickmark", standalone_mode=False)
-        return 0
+        rv = cli.main(args=args, prog_name="tickmark", standalone_mode=False)
+        return rv if isinstance(rv, int) and not isinstance(rv, bool) else 0  # ctx.exit(N) -> N
     except click.exceptions.Exit as e:
         return e.exit_code
     except click.exceptions.Abort:

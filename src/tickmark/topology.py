@@ -45,6 +45,7 @@ from .stats import Stats
 
 RISE_PER_OCTAVE = 1.2  # a step whose latency rises faster than this per octave of size is rising
 TRANSITION = 1.5  # a run of rising steps is a transition when it rises at least this much
+MIN_PLATEAU = 1.25  # a level's plateau spans at least this factor of sizes
 PLATEAU_OK = 1.1  # latency spread (half size .. size) that still counts as a flat plateau
 LINE_RISE = 1.15
 TLB_RISE = 1.12
@@ -100,6 +101,15 @@ def detect_levels(points, fcore_khz=0):
             i = j + 1
         else:
             i += 1
+    # a plateau narrower than MIN_PLATEAU between two transitions is no level of its own (a
+    # noisy point split one knee in two; real levels lie at least 2x apart): merge them
+    merged = []
+    for a, b in trans:
+        if merged and sizes[a] / sizes[merged[-1][1]] < MIN_PLATEAU:
+            merged[-1] = (merged[-1][0], b)
+        else:
+            merged.append((a, b))
+    trans = merged
     levels, start = [], 0
     for a, b in trans:
         plateau = list(range(start, a + 1))
@@ -289,14 +299,18 @@ def detect_tlb_levels(spread, packed, page=4096):
         else:
             i += 1
     # a step is a TLB level when it is large against the cost so far (a slower page walk as the
-    # page tables leave the caches raises the cost by less) and a plateau follows it (an
-    # octave of page counts before the next step or the end of the sweep)
+    # page tables leave the caches raises the cost by less) and a plateau follows it (1.2x of
+    # page counts before the next step or the end of the sweep)
     big = [(a, b) for a, b in levels if dv[b] - dv[a] >= 0.5 * dv[a]]
     kept = []
     for lv, (a, b) in enumerate(big):
         nxt = big[lv + 1][0] if lv + 1 < len(big) else k - 1
-        if ns[nxt] >= 2 * ns[b]:
+        if ns[nxt] >= 1.2 * ns[b]:
             kept.append((a, b, nxt))
+    # at most two levels: no data TLB we know of has more, and past the last one the walks
+    # themselves grow dearer in steps as the page tables leave the caches
+    if len(kept) > 2:
+        kept = kept[:1] + [(kept[1][0], kept[1][1], kept[2][0])]
     out = []
     for a, b, end in kept:
         plateau = dv[b : end + 1]
@@ -367,7 +381,7 @@ def attribute_tlb_knees(levels, tlb_levels, honoured):
         if lv["size"]:
             for t in tlb_levels:
                 lo, hi = t["reach"], t["next"] * t["reach"] // t["entries"]
-                if lo / 1.34 <= lv["size"] <= hi * 1.34:
+                if lo / 1.5 <= lv["size"] <= hi * 1.34:  # a random chase slows a little before the reach
                     hit = t
         if hit:
             moved.append(
@@ -562,8 +576,11 @@ def shared_points(results):
 
 
 def page_walk_costs(p4k, phuge):
-    """[(size, ns with 4 KiB pages, ns with huge pages)] where both were measured."""
-    return [(s, p4k[s], phuge[s]) for s in sorted(set(p4k) & set(phuge)) if p4k[s] > 0 and phuge[s] > 0]
+    """[(size, ns with 4 KiB pages, ns with huge pages)] where both were measured (each curve on
+    its lower non-decreasing envelope: a noisy point of either would fake a cost or a gain)."""
+    e4 = dict(envelope(sorted((s, v) for s, v in p4k.items() if v > 0)))
+    eh = dict(envelope(sorted((s, v) for s, v in phuge.items() if v > 0)))
+    return [(s, e4[s], eh[s]) for s in sorted(set(e4) & set(eh))]
 
 
 # ---- what the OS reports ----
@@ -774,7 +791,7 @@ def analyse(results, fcore_khz=0, hello=None, per_round=None, osr=None):
     }
     if osr is not None:
         llc_rounds = None
-        if per_round and len(per_round) > 1 and caches:
+        if per_round and len(per_round) > 1 and llc_pair(caches, osr.get("levels", []))[0]:
             llc_rounds = []
             for res in per_round.values():
                 _, ph, _, _ = curves(res)
@@ -904,7 +921,7 @@ def measure(ctx, rounds=1, samples=7, max_size=None, refine=True, quiet=False, n
     # 4 KiB pages for the page-walk cost: every other octave from 16K, and the largest set
     small = [s for s in sizes if s >= 16 << 10 and s & (s - 1) == 0 and (s.bit_length() - 15) % 2 == 0]
     small = sorted(set(small + sizes[-1:]))
-    pages = [n for n in _sweep_of(benches, "mem.lat_tlb", "pages") if n not in TLB_SKIP]
+    pages = [n for n in _sweep_of(benches, "mem.lat_tlb", "pages") if n not in TLB_SKIP and n * 4096 <= cap]
     keys = _keys(
         "mem.lat_rand", [(("size", s), ("thp", 1)) for s in sizes] + [(("size", s), ("thp", 0)) for s in small]
     )
@@ -925,10 +942,10 @@ def measure(ctx, rounds=1, samples=7, max_size=None, refine=True, quiet=False, n
     extra = [s for s in extra if s <= cap]
     mem = det["levels"][-1] if det["levels"] else None
     top = max(sizes) if sizes else 0
-    # the memory plateau not reached yet: extend by up to two octaves where memory allows
+    # the memory plateau not reached yet: one more octave where memory allows
     if refine and mem and mem.get("still_rising") and cap > top:
         s = top * 2
-        while s <= min(cap, 4 * top):
+        while s <= min(cap, 2 * top):  # one octave: under a hypervisor walks keep the curve rising
             extra.append(s)
             s *= 2
     # the line-size pairs: a span that misses L1 and hits L2 (see bench/mem/lat_stride.c)
@@ -1035,8 +1052,10 @@ def print_text(det, osr, runs):
             f"{lv['confidence']:.2f}",
             f"read at {fmt_size(lv['at_size'])}; {lv['why']}",
         )
+    llc = det.get("llc") or {}
     for lv in oslv[len(caches) :]:
-        t.add_row("-", "not found", f"{fmt_size(lv['size'])} ({lv['name']})", _flag("DISAGREE"), "", "", "", "")
+        v = llc["cause"] if llc.get("cause") and llc.get("level") == lv["name"] else "DISAGREE"
+        t.add_row("-", "not found", f"{fmt_size(lv['size'])} ({lv['name']})", _flag(v), "", "", "", "")
     line = det.get("line_size") or {}
     o, v = rows.get("line size", (None, ""))
     t.add_row(
