@@ -3,6 +3,7 @@ existing run built the same way), or show how two profiled runs differ."""
 
 import fnmatch
 import re
+import time
 
 import click
 
@@ -129,6 +130,7 @@ def _profile(ctx, store, bench, params, tool, seconds, variant, name, run, top):
                 fingerprint=fp,
                 hello=inst.hello,
                 status="complete",
+                finished=time.time(),
                 notes={"rounds": 1, "profiled": prof["tool"]},
             )
             b, p = split_key(key)
@@ -146,9 +148,6 @@ def _profile(ctx, store, bench, params, tool, seconds, variant, name, run, top):
             )
             store.add_samples(rid, 1, [dict(s, round=1) for s in inst.samples])
             store.add_profile(run_id, key, prof)
-        import time
-
-        store.update_run(run_id, finished=time.time())
     view.show(prof, top=top or 15)
     label = store.run(run_id)["name"] or run_id
     click.echo(f"profile stored with run {label} (tickmark show {label}; tickmark profile --diff A B)")
