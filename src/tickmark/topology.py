@@ -309,7 +309,8 @@ def detect_tlb_levels(spread, packed, page=4096):
     # a step is a TLB level when it is large against the cost so far (a slower page walk as the
     # page tables leave the caches raises the cost by less) and a plateau follows it (1.2x of
     # page counts before the next step or the end of the sweep)
-    big = [(a, b) for a, b in levels if dv[b] - dv[a] >= 0.5 * dv[a]]
+    # (a later level's miss at least doubles the cost: a page walk against a second-level hit)
+    big = [(a, b) for a, b in levels if dv[b] - dv[a] >= dv[a]]
     kept = []
     for lv, (a, b) in enumerate(big):
         nxt = big[lv + 1][0] if lv + 1 < len(big) else k - 1
