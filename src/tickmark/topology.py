@@ -1190,14 +1190,14 @@ from .clicommon import target_option  # noqa: E402
 @click.option(
     "--rounds",
     type=click.IntRange(1, 20),
-    default=3,
+    default=2,
     show_default=True,
     help="Rounds per sweep (each a process; the minimum over all samples is used).",
 )
 @click.option(
     "--samples",
     type=click.IntRange(1, 1000),
-    default=3,
+    default=4,
     show_default=True,
     help=f"Samples per round (each {SAMPLE_MS} ms).",
 )
