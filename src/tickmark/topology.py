@@ -689,6 +689,16 @@ def compare(detected, osr):
         v = _verdict(d and d["size"], o and o["size"], 1.3)
         if v == "DISAGREE" and llc.get("cause") and d and d["name"] == llc.get("level"):
             v = llc["cause"]
+        elif (
+            v == "DISAGREE"
+            and d
+            and o
+            and d["size"] < o["size"]
+            and (detected.get("huge") or {}).get("honoured") is False
+        ):
+            # huge pages that do not reach the TLB are not contiguous in physical memory either:
+            # a physically indexed cache then overflows some of its page colours before it is full
+            v = "scattered"
         rows.append((f"{name} size", d and d["size"], o and o["size"], v))
     line = detected.get("line_size") or {}
     rows.append(
@@ -1139,6 +1149,12 @@ def print_text(det, osr, runs):
     hon = det.get("huge") or {}
     if hon.get("honoured") is not None:
         con.print(f"huge pages in the TLB: {'yes' if hon['honoured'] else 'no'} ({hon['why']})")
+    if any(v == "scattered" for _, _, _, v in compare(det, osr)):
+        con.print(
+            "smaller: scattered pages = the huge pages do not reach the TLB, so they are not contiguous in "
+            "physical memory either, and a physically indexed cache fills some of its page colours before "
+            "it is full"
+        )
     llc = det.get("llc")
     if llc:
         con.print(f"{llc['level']} smaller than the OS says: {llc['why']}")
@@ -1177,6 +1193,7 @@ def _flag(v):
         "shared": "shared (measured)",
         "varies": "varies (measured)",
         "partition": "partitioned (measured)",
+        "scattered": "smaller: scattered pages",
     }.get(v, "")
 
 
