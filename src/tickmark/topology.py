@@ -295,10 +295,14 @@ def detect_tlb_levels(spread, packed, page=4096):
     l1 = rf[0][1]
     step = TLB_STEP * l1
     levels, i, k = [], 0, len(d)
+
+    def up(x):  # the cost rises from point x to x+1 (by a third of a step, and by 5 % of itself)
+        return dv[x + 1] - dv[x] >= max(step / 3, 0.05 * dv[x])
+
     while i < k - 1:
-        if dv[i + 1] - dv[i] >= step / 3:
+        if up(i):
             j = i
-            while j + 1 < k - 1 and dv[j + 2] - dv[j + 1] >= step / 3:
+            while j + 1 < k - 1 and up(j + 1):
                 j += 1
             rise = dv[j + 1] - dv[i]
             if rise >= step:
@@ -314,7 +318,8 @@ def detect_tlb_levels(spread, packed, page=4096):
     kept = []
     for lv, (a, b) in enumerate(big):
         nxt = big[lv + 1][0] if lv + 1 < len(big) else k - 1
-        if ns[nxt] >= 1.2 * ns[b]:
+        # (the last step may run into the end of the sweep: a page walk needs no plateau after it)
+        if ns[nxt] >= 1.2 * ns[b] or (lv == len(big) - 1 and lv > 0):
             kept.append((a, b, nxt))
     # at most two levels: no data TLB we know of has more, and past the last one the walks
     # themselves grow dearer in steps as the page tables leave the caches
