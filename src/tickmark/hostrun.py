@@ -73,6 +73,7 @@ class HostRun:
         self.store, self.core, self.cfg = store, core, cfg
         self.build = core.build
         self.progress = progress
+        self.cancel = None  # a threading.Event that stops the run between and inside rounds
         self.run_id = None
         self.hello = {}
         self.cycles_method = "none"
@@ -96,7 +97,13 @@ class HostRun:
             argv += ["--iters", f"{k}={self.iters[k]}"]
         return argv
 
+    def _cancelled(self):
+        """Stopped from another thread (a campaign's Ctrl-C): end like an interrupt."""
+        if self.cancel is not None and self.cancel.is_set():
+            raise _Interrupt()
+
     def _round(self, rnd, patterns, keys=None, retried=False):
+        self._cancelled()
         seed = self.rng.randrange(1, 2**31)
         self.notes["seeds"].append(seed)
         self.notes["round_in_progress"] = rnd
@@ -133,6 +140,7 @@ class HostRun:
             session.stop()
             raise
         rc, last_err = session.finish()
+        self._cancelled()
         self.notes["junk"] += parser.junk
         self.notes["malformed"] += parser.malformed
         if rnd == 1 and saw_bye and "instances" in bye and not retried:

@@ -40,6 +40,7 @@ import math
 import re
 from pathlib import Path
 
+from .fmt import fmt_size  # noqa: F401  (also used by importers of topology)
 from .stats import Stats
 
 RISE_PER_OCTAVE = 1.2  # a step whose latency rises faster than this per octave of size is rising
@@ -51,15 +52,6 @@ TLB_RISE = 1.12
 TLB_MIN = 1 << 20
 TLB_STEP = 0.5  # a TLB level ends where the translation cost rises by half an L1 hit or more
 NICE = (1.0, 1.25, 1.5, 1.75)
-
-
-def fmt_size(n):
-    if n is None:
-        return "-"
-    for unit, k in (("G", 1 << 30), ("M", 1 << 20), ("K", 1 << 10)):
-        if n >= k:
-            return f"{n / k:.2f}".rstrip("0").rstrip(".") + unit
-    return f"{n}B"
 
 
 def envelope(points):
@@ -1037,11 +1029,11 @@ def command(ctx, as_json, rounds, samples, max_size, from_runs, refine, quiet):
 def print_text(det, osr, runs):
     import sys
 
-    from rich.console import Console
     from rich.table import Table
 
-    plain = not sys.stdout.isatty()
-    con = Console(highlight=False, soft_wrap=False, width=250 if plain else None, no_color=plain)
+    from .fmt import console
+
+    con = console(sys.stdout)
     cyc = "calibrated-freq" if det.get("fcore_khz") else None
     con.print(
         f"memory hierarchy detected from runs {', '.join(map(str, runs))} "
