@@ -316,7 +316,15 @@ class Campaign:
         try:
             if c.variant not in cores:
                 self.echo(f"{c.target}: preparing variant {c.variant}")
-                core = tgt.prepare(Variant(cc=var.get("cc"), cflags=var.get("cflags"), memfn=var.get("memfn")))
+                v = Variant(cc=var.get("cc"), cflags=var.get("cflags"), memfn=var.get("memfn"))
+                try:
+                    core = tgt.prepare(v)
+                except TickmarkError as e:  # the connection may have dropped since the last cell: once more
+                    if getattr(tgt, "reconnect", None) is None:
+                        raise
+                    self.echo(f"{c.target}: {e}; reconnecting")
+                    tgt.reconnect()
+                    core = tgt.prepare(v)
                 if core.build is not None:
                     core.build = dict(core.build, variant=c.variant)
                 cores[c.variant] = core
