@@ -2,12 +2,13 @@
 import json
 import os
 import re
+import shutil
 import sys
 
 import click
 
 from . import __version__
-from .clicommon import check_patterns, hello_of, prepare_core, store_of, target_of, target_option
+from .clicommon import add_store_option, check_patterns, hello_of, prepare_core, store_of, target_of, target_option
 from .errors import TickmarkError
 from .suites import SUITES, patterns_for
 
@@ -68,6 +69,8 @@ def run(ctx, patterns, suite, rounds, max_rounds, samples, sample_ms, seed, para
     core = prepare_core(ctx, cc, cflags, memfn)
     if not core.target.reruns:  # a console without a shell: the board runs what it was built to run
         rounds = max_rounds = 1
+        if not patterns:
+            pats, suite = [], None
         click.echo(f"tickmark: {core.target.uri} cannot take new arguments: one round per start, with "
                    "the board's own arguments; start (or reset) the board now", err=True)
     chosen = check_patterns(core, pats) if core.target.reruns else []
@@ -244,21 +247,30 @@ def suites():
 @click.pass_context
 def list_cmd(ctx, patterns, as_json):
     """List the benchmarks of the core."""
-    from rich.console import Console
     from rich.table import Table
+    from rich.text import Text
 
     benches = check_patterns(prepare_core(ctx), patterns)
     if as_json:
         click.echo(json.dumps(benches, indent=1))
         return
-    t = Table(box=None, pad_edge=False)
-    for col in ("name", "unit", "params", "summary", "supported"):
-        t.add_column(col, no_wrap=col != "summary")
+    from .fmt import console, fit_table, fmt_sweep
+
+    con = console()
+    t = Table(box=None, pad_edge=False, padding=(0, 2, 0, 0))
+    t.add_column("name", no_wrap=True)
+    t.add_column("unit", no_wrap=True)
+    t.add_column("summary and parameters", ratio=1, min_width=24)
+    t.add_column("supported", max_width=24)
     for b in benches:
-        params = " ".join(f"{p['name']}={p['sweep']}" for p in b.get("params", []))
+        params = ", ".join(f"{p['name']}={fmt_sweep(p['sweep'])}" for p in b.get("params", []))
+        text = Text(b.get("summary", ""))
+        if params:
+            text.append("\n" + params, style="dim")
         sup = "yes" if b.get("supported", 1) else f"skip: {b.get('reason', '')}"
-        t.add_row(b["name"], b.get("unit", ""), params, b.get("summary", ""), sup)
-    Console(width=None if sys.stdout.isatty() else 200).print(t)
+        t.add_row(b["name"], b.get("unit", ""), text, sup)
+    fit_table(con, t)
+    con.print(t)
 
 
 @cli.command()
@@ -329,11 +341,19 @@ def show(ctx, run_ref, with_counters, beside):
         counters.show(store, run_)
     profiles = store.profiles(run_["id"])
     if profiles:
+        import io
+        import textwrap
+
+        from .fmt import PIPE_WIDTH, width
         from .profile import view
 
+        w = width() or shutil.get_terminal_size((PIPE_WIDTH, 24)).columns
         for key in sorted(profiles):
+            buf = io.StringIO()
+            view.show(profiles[key], file=buf)
             click.echo()
-            view.show(profiles[key])
+            for line in buf.getvalue().splitlines():  # the terminal's width, as every table
+                click.echo(textwrap.fill(line, w, subsequent_indent="    ", drop_whitespace=False) if line else "")
 
 
 @cli.command()
@@ -427,6 +447,35 @@ def compare(ctx, runs, baseline, fail_above, fmt, no_counters):
         click.echo(f"tickmark: no regression above {threshold * 100:g}% against {sides[0].label}", err=True)
 
 
+@cli.command("report")
+@click.argument("runs", nargs=-1, metavar="[RUN...]")
+@click.option("-o", "--output", type=click.Path(dir_okay=False),
+              help="File to write (default: stdout). Its extension picks the format when --format is not given.")
+@click.option("--format", "fmt", type=click.Choice(["html", "md", "json"]),
+              help="html: one self-contained page with plots; md: Markdown; json: the report model.")
+@click.pass_context
+def report_cmd(ctx, runs, output, fmt):
+    """A report of stored runs (latest by default): one HTML file, Markdown or JSON.
+
+    With two runs or more, the first is compared with each other."""
+    from . import model, views
+
+    if fmt is None:
+        ext = os.path.splitext(output or "")[1].lower()
+        fmt = {".md": "md", ".markdown": "md", ".json": "json"}.get(ext, "html")
+    store = store_of(ctx)
+    text = views.RENDER[fmt](model.build(store, list(runs) or ["latest"]))
+    if output:
+        try:
+            with open(output, "w", encoding="utf-8") as f:
+                f.write(text)
+        except OSError as e:
+            raise TickmarkError(f"cannot write {output}: {e.strerror}")
+        click.echo(f"tickmark: wrote {output} ({len(text.encode()) // 1024} KiB, {fmt})", err=True)
+    else:
+        click.echo(text, nl=False)
+
+
 from .bwtable import bandwidth_cmd  # noqa: E402
 from .ingest import ingest_cmd  # noqa: E402
 from .memfnview import memfn_cmd  # noqa: E402
@@ -438,6 +487,11 @@ cli.add_command(memfn_cmd)
 cli.add_command(bandwidth_cmd)
 cli.add_command(profile_cmd)
 cli.add_command(ingest_cmd)
+
+
+# `--store` is accepted after the subcommand too (tickmark run --store X): every command gets it
+for _cmd in cli.commands.values():
+    add_store_option(_cmd)
 
 
 def _error(msg, detail=""):

@@ -69,6 +69,33 @@ def hello_of(core):
     return next((r for r in recs if r.get("t") == "hello"), {})
 
 
+def _set_store(ctx, param, value):
+    if value is not None:
+        obj = ctx.find_root().obj
+        if obj.get("store") is not None:
+            obj["store"].close()
+        obj["store_path"], obj["store"] = value, None
+    return value
+
+
+def add_store_option(cmd):
+    """--store after the subcommand too (tickmark run --store X): it wins over the one before
+    the subcommand, which wins over TICKMARK_STORE."""
+    import click
+
+    cmd.params.append(
+        click.Option(
+            ["--store"],
+            metavar="PATH|URL",
+            expose_value=False,
+            callback=_set_store,
+            is_eager=True,
+            help="Result store (SQLite file or postgresql:// URL); also before the subcommand or TICKMARK_STORE.",
+        )
+    )
+    return cmd
+
+
 def _set_target(ctx, param, value):
     if value is not None:
         ctx.find_root().obj["target_uri"] = value
