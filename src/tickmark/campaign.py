@@ -434,3 +434,10 @@ def summary(store, spec, cs, file=None):
     if not groups:
         print("\n(no cross-target compare: fewer than two targets finished any variant and workload)", file=file)
     return counts
+
+
+def report_order(spec, cs):
+    """Run names of the stored cells for a report: the baseline target's first, so that the
+    report compares every other cell with the baseline's first cell."""
+    stored = [c for c in cs if c.state in ("done", "finished")]
+    return [c.run_name for c in sorted(stored, key=lambda c: (c.target != spec.baseline,))]
