@@ -81,17 +81,18 @@ def main(argv):
     if cmd == "list":
         for b in sel:
             emit({"t": "bench", "name": b["name"], "summary": "synthetic " + b["name"], "unit": b["unit"],
-                  "requires": "", "params": b["params"], "subs": b["subs"], "stat": b["stat"],
+                  "requires": "", "params": b["params"], "subs": ",".join(b["subs"]), "stat": b["stat"],
                   "supported": 0 if "skip" in b else 1, "reason": b.get("skip", "")})
         return 0
     rng = random.Random(opts["seed"])
     order = [b["name"] for b in sel]
     rng.shuffle(order)
-    emit({"t": "hello", "v": 1, "core": "0.1.0", "arch": "x86_64", "port": "fake", "cc": "fakecc 1",
-          "cflags": "-O2", "seed": opts["seed"], "samples": opts["samples"], "sample_ms": 10,
-          "clock": "CLOCK_MONOTONIC", "clock_res_ns": 1, "timer_overhead_ps": 20000, "ticks": "rdtsc",
-          "ticks_khz": 3000000, "fcore_khz": 3000000, "cycles": "calibrated-freq", "counters": "task_clock",
-          "cpus": 2, "order": order})
+    emit({"t": "hello", "v": 1, "core": "0.1.0", "target": "x86_64-linux-gnu", "port": "fake", "cc": "fakecc 1",
+          "cflags": "-O2", "memfn": "", "seed": opts["seed"], "samples": opts["samples"], "sample_ms": 10,
+          "clock": "CLOCK_MONOTONIC", "clock_res_ns": 1, "timer_overhead_ps": 20000, "loop_overhead_ps": 500,
+          "ticks": "rdtsc", "kernel_excluded": 0, "counters_grouped": 0, "counters_unsupported": "cycles,instructions",
+          "ticks_khz": 3000000, "fcore_khz": 3000000, "cycles": "calibrated-freq", "counters": ["task_clock"],
+          "cpus": 2, "cpu": 0, "order": order})
     done = 0
     calls = 0
     if os.environ.get("FAKECORE_LOG"):
@@ -110,7 +111,7 @@ def main(argv):
             n = iters.get(key, 1000)
             emit({"t": "meta", "bench": name, "key": key, "params": p, "unit": b["unit"], "iters": n,
                   "ops_per_iter": 10, "bytes_per_op": b.get("bpo", 0), "method": "direct", "stat": b["stat"],
-                  "blocking": 0, "calib_ns": 1000000, "fcore_khz": 3000000})
+                  "blocking": 0, "calib_ns": 1000000, "fcore_khz": 3000000, "loop_overhead_ps": 500})
             if "crash" in b:
                 emit({"t": "end", "key": key, "status": "crashed", "reason": b["crash"], "wall_ns": 5000})
                 continue
@@ -123,7 +124,7 @@ def main(argv):
                 ns = int(ops * per)
                 s = {"t": "sample", "key": key, "i": i, "iters": n, "ops": ops, "ns": ns, "cyc": ns * 3,
                      "nivcsw": 0, "minflt": 0, "cpu0": 1, "cpu1": 1, "retaken": 0,
-                     "ctr": {"task_clock": ns}}
+                     "ctr_ops": ops, "ctr": {"task_clock": ns}, "multiplexed": 0}
                 if b["subs"]:
                     s["sub"] = {"lock": ns * 6 // 10, "unlock": ns * 4 // 10}
                 emit(s)

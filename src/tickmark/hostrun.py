@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from . import fingerprint, nbench, stats
 from .errors import TickmarkError
-from .tm1 import Parser
+from .tm1 import Reader
 
 NOISY_ROUND_CV = stats.NOISY_ROUND_CV
 
@@ -63,7 +63,7 @@ class CoreProcess:
 
     def __init__(self, argv):
         self.argv = argv
-        self.parser = Parser()
+        self.parser = Reader()
         self.errfile = tempfile.TemporaryFile(mode="w+")
         try:
             self.proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=self.errfile,
@@ -74,9 +74,8 @@ class CoreProcess:
 
     def records(self):
         for line in self.proc.stdout:
-            rec = self.parser.feed_line(line)
-            if rec is not None:
-                yield rec
+            yield from self.parser.feed_line(line)
+        yield from self.parser.close()
 
     def finish(self):
         self.proc.stdout.close()
@@ -165,6 +164,7 @@ class HostRun:
         rc, last_err = core.finish()
         self.notes["junk"] += core.parser.junk
         self.notes["malformed"] += core.parser.malformed
+        self.notes["problems"] += [f"round {rnd}: TM1 {p}" for p in core.parser.summary()]
         if rnd == 1 and saw_bye and "instances" in bye:
             self.notes["planned"] = bye["instances"]
         if rnd == 1 and rc == 2 and not self.hello:  # the core refused its command line

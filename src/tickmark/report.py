@@ -173,4 +173,4 @@ def show(store, run, file=None):
     for p in notes.get("problems", []):
         con.print(Text("problem: " + p, style=None if plain else "red"))
     if notes.get("malformed"):
-        con.print(f"{notes['malformed']} malformed TM1 line(s) ignored")
+        con.print(f"{notes['malformed']} bad TM1 record(s) ignored (malformed, invalid, out of order or duplicated)")
