@@ -54,7 +54,7 @@ def main(argv):
             f.write(json.dumps(argv) + "\n")
     cmd, rest = argv[0], argv[1:]
     if "usage" in MODE and cmd == "run":
-        print("tickmark-core: --samples wants 1..10000 (try: tickmark-core help)", file=sys.stderr)
+        print("tickmark-core: --samples wants 1..1000 (try: tickmark-core help)", file=sys.stderr)
         return 2
     globs, opts, iters, params = [], {"samples": 5, "seed": 1}, {}, {}
     i = 0

@@ -9,6 +9,8 @@ from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
+from .names import printable
+
 # Short tags of the cycles methods for the table (the header names the method in full).
 METHOD_TAG = {"calibrated-freq": "cal", "perf": "perf", "pmu": "pmu", "none": ""}
 
@@ -61,11 +63,19 @@ def ci_pct(d):
     return (hi - lo) / 2 / med
 
 
+def when(t, fmt="%Y-%m-%d %H:%M:%S"):
+    """A stored time for people; '?' for one the clock cannot show."""
+    try:
+        return time.strftime(fmt, time.localtime(t))
+    except (TypeError, ValueError, OverflowError, OSError):
+        return "?"
+
+
 def header_lines(run):
     fp = run.get("fingerprint") or {}
     notes = run.get("notes") or {}
     name = f" '{run['name']}'" if run.get("name") else ""
-    started = time.strftime("%Y-%m-%d %H:%M", time.localtime(run["started"]))
+    started = when(run["started"], "%Y-%m-%d %H:%M")
     lines = [f"run {run['id']}{name}  {started}  status {run['status']}  rounds {notes.get('rounds', '?')}"]
     timer = fp.get("clock") or "?"
     if fp.get("clock_res_ns") is not None:
@@ -76,8 +86,8 @@ def header_lines(run):
         f"timer {timer} | cycles {_method(fp.get('cycles_method'))} | "
         f"virt {fp.get('virtualization', '?')}")
     if fp.get("flags"):
-        lines.append("on every result: " + ", ".join(fp["flags"]))
-    return lines
+        lines.append("on every result: " + ", ".join(map(str, fp["flags"])))
+    return [printable(line) for line in lines]
 
 
 def _method(m):
@@ -106,7 +116,7 @@ def build_table(results, env_flags=(), plain=False):
                       ("round-cv", "right"), ("det", "right"), ("flags", "left")):
         t.add_column(col, justify=just, no_wrap=(col != "flags"))
     for r in sorted(results, key=_order):
-        name = Text(r["key"])
+        name = Text(printable(r["key"]))
         st = r["stats"] or {}
         main = st.get("")
         if r["status"] != "ok" or not main:
@@ -171,6 +181,6 @@ def show(store, run, file=None):
         con.print(line, markup=False, highlight=False)
     notes = run.get("notes") or {}
     for p in notes.get("problems", []):
-        con.print(Text("problem: " + p, style=None if plain else "red"))
+        con.print(Text("problem: " + printable(p), style=None if plain else "red"))
     if notes.get("malformed"):
         con.print(f"{notes['malformed']} bad TM1 record(s) ignored (malformed, invalid, out of order or duplicated)")
