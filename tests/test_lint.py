@@ -20,6 +20,9 @@ FORMAT_CHECKED = [
     "tests/test_store_shared.py",
     "src/tickmark/build.py",
     "tests/test_hostile.py",
+    "src/tickmark/tm1.py",
+    "tests/test_tm1.py",
+    "src/tickmark/names.py",
 ]
 
 

@@ -7,8 +7,8 @@ import subprocess
 import sys
 
 import pytest
-from conftest import FAKECORE
 
+from conftest import FAKECORE
 from tickmark.tm1 import Parser, Reader, parse_text, validate
 
 HELLO = '{"t":"hello","v":1,"core":"0.1.0"}'
@@ -63,7 +63,7 @@ BAD = [
     ('TM1 {"t":"hist","key":"a","buckets":[["1",2]]}', "'buckets'"),
     ('TM1 {"t":"end","key":"a","status":"great"}', "'status' is not one of"),
     ('TM1 {"t":"sample","key":"\\u001b[2J","i":0,"iters":1,"ops":1,"ns":1}', "control characters"),
-    ("TM1 {\"a\":" + "[" * 200000, "bad JSON"),
+    ('TM1 {"a":' + "[" * 200000, "bad JSON"),
     ("TM1 " + '{"a":' * 100000, "bad JSON"),
     (f"TM1 {sample(0, key='b')}", "without its meta"),
     (f"TM1 {sample(0)}\nTM1 {sample(0)}", "sample 0 of a twice (duplicate)"),
@@ -77,7 +77,7 @@ def test_bad_record_is_dropped_and_reported_with_its_line(line, says):
     recs, r = parse_text(text)
     assert [x["t"] for x in recs][-3:] == ["sample", "end", "bye"]  # what follows is kept
     assert r.malformed == 1
-    (n, msg), = r.problems
+    ((n, msg),) = r.problems
     assert says in msg
     assert n == 3 + line.count("\n")
 
@@ -120,8 +120,12 @@ def test_instance_without_end_and_a_new_run():
 def test_skipped_and_crashed_instances_need_no_meta():
     text = "\n".join(
         f"TM1 {x}"
-        for x in [HELLO, '{"t":"end","key":"s","status":"skip","reason":"no"}',
-                  '{"t":"end","key":"c","status":"crashed","reason":"SIGSEGV"}', BYE]
+        for x in [
+            HELLO,
+            '{"t":"end","key":"s","status":"skip","reason":"no"}',
+            '{"t":"end","key":"c","status":"crashed","reason":"SIGSEGV"}',
+            BYE,
+        ]
     )
     recs, r = parse_text(text)
     assert len(recs) == 4 and r.problems == []
@@ -140,7 +144,7 @@ def test_incremental_feed_across_chunk_boundaries():
 
 def test_truncated_stream_keeps_complete_records():
     r = Reader()
-    recs = r.feed(f"TM1 {HELLO}\nTM1 {META}\nTM1 {sample(0)}\nTM1 {{\"t\":\"sam")
+    recs = r.feed(f'TM1 {HELLO}\nTM1 {META}\nTM1 {sample(0)}\nTM1 {{"t":"sam')
     assert [x["t"] for x in recs] == ["hello", "meta", "sample"]
     assert r.close() == []
     assert r.malformed == 1 and r.problems[0][0] == 4
@@ -178,8 +182,19 @@ def test_fakecore_speaks_the_real_cores_protocol(core_binary):
     fake = [sys.executable, FAKECORE]
     fake_recs = _stream(fake + ["list"]) + _stream(fake + ["run", "--samples", "2"])
     real_recs = _stream([core_binary, "list"]) + _stream(
-        [core_binary, "run", "sys.getppid", "sync.mutex", "timer.cyclic", "--param", "count=20",
-         "--samples", "2", "--sample-ms", "1"]
+        [
+            core_binary,
+            "run",
+            "sys.getppid",
+            "sync.mutex",
+            "timer.cyclic",
+            "--param",
+            "count=20",
+            "--samples",
+            "2",
+            "--sample-ms",
+            "1",
+        ]
     )
     for recs in (fake_recs, real_recs):
         assert all(validate(x) is None for x in recs)

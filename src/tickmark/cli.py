@@ -29,7 +29,7 @@ def check_params(params):
     seen = set()
     for p in params:
         if not _PARAM.fullmatch(p):
-            raise TickmarkError(f"bad --param '{_clip(p)}' (expected NAME=V[,V...] with integer values, e.g. size=4K,64K)")
+            raise TickmarkError(f"bad --param '{_clip(p)}' (expected NAME=V[,V...] with integers, e.g. size=4K,64K)")
         name, _, vals = p.partition("=")
         if name in seen:
             raise TickmarkError(f"--param {name} given twice (list every value in one: {name}=A,B)")
@@ -43,7 +43,7 @@ def check_params(params):
             if n > 2**63 - 1:
                 raise TickmarkError(f"--param {name}: value {_clip(v, 30)} is too large (at most 2^63-1)")
             if n in got:
-                raise TickmarkError(f"--param {name}: value {_clip(v, 30)} is the same as {got[n]} (each point runs once)")
+                raise TickmarkError(f"--param {name}: value {_clip(v, 30)} is the same as {got[n]} (a point runs once)")
             got[n] = v
 
 
@@ -123,7 +123,8 @@ def cli(ctx, store_path, core):
 @click.option("--rounds", type=click.IntRange(1, 100), default=3, show_default=True, help="Rounds (processes).")
 @click.option("--max-rounds", type=click.IntRange(1, 100), default=5, show_default=True,
               help="Upper bound of rounds with the adaptive extension for noisy results.")
-@click.option("--samples", type=click.IntRange(1, 1000), default=5, show_default=True, help="Samples per round (1-1000).")
+@click.option("--samples", type=click.IntRange(1, 1000), default=5, show_default=True,
+              help="Samples per round (1-1000).")
 @click.option("--sample-ms", type=click.IntRange(1, 10000), help="Target length of one sample (ms, 1-10000).")
 @click.option("--seed", type=click.IntRange(0, 2**31 - 1), help="Seed of the benchmark orders.")
 @click.option("--param", "params", multiple=True, metavar="NAME=V,V", help="Override a parameter sweep.")
@@ -190,7 +191,8 @@ def run(ctx, patterns, suite, rounds, max_rounds, samples, sample_ms, seed, para
 @click.option("--rounds", type=click.IntRange(1, 100), default=3, show_default=True, help="Rounds per variant.")
 @click.option("--max-rounds", type=click.IntRange(1, 100), default=5, show_default=True,
               help="Upper bound of rounds with the adaptive extension for noisy results.")
-@click.option("--samples", type=click.IntRange(1, 1000), default=5, show_default=True, help="Samples per round (1-1000).")
+@click.option("--samples", type=click.IntRange(1, 1000), default=5, show_default=True,
+              help="Samples per round (1-1000).")
 @click.option("--sample-ms", type=click.IntRange(1, 10000), help="Target length of one sample (ms, 1-10000).")
 @click.option("--seed", type=click.IntRange(0, 2**31 - 1), help="Seed of the variant and benchmark orders.")
 @click.option("--param", "params", multiple=True, metavar="NAME=V,V", help="Override a parameter sweep.")

@@ -127,7 +127,7 @@ class Store:
         if "not a database" in low or "malformed" in low or "corrupt" in low:
             return TickmarkError(f"store {self.path} is unreadable or corrupt: {msg}")
         if "unable to open" in low or "permission" in low:
-            return TickmarkError(f"cannot open store {self.path}: {msg} (check the file's and its folder's permissions)")
+            return TickmarkError(f"cannot open store {self.path}: {msg} (check the permissions of the file and folder)")
         if "locked" in low or "busy" in low:
             return TickmarkError(f"store {self.path} is busy (another process holds it): {msg}")
         return TickmarkError(f"store {self.path}: {msg}")
