@@ -11,6 +11,13 @@ sys.path.insert(0, str(ROOT / "src"))
 FAKECORE = str(Path(__file__).resolve().parent / "fakecore.py")
 
 
+def fake_core():
+    """The synthetic core as a prepared Core of the local target."""
+    from tickmark.targets import open_target
+
+    return open_target("local", prebuilt=f"{sys.executable} {FAKECORE}").prepare()
+
+
 @pytest.fixture
 def env(tmp_path, monkeypatch):
     """A private store and the synthetic core for CLI calls."""

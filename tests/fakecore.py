@@ -77,12 +77,15 @@ def main(argv):
         else:
             globs.append(a)
             i += 1
-    sel = [b for b in BENCHES if not globs or any(fnmatch.fnmatchcase(b["name"], g) for g in globs)]
+    sel = [b for b in BENCHES if not globs or any(fnmatch.fnmatchcase(b["name"], g.split("[")[0]) for g in globs)]
     if cmd == "list":
         for b in sel:
             emit({"t": "bench", "name": b["name"], "summary": "synthetic " + b["name"], "unit": b["unit"],
                   "requires": "", "params": b["params"], "subs": ",".join(b["subs"]), "stat": b["stat"],
                   "supported": 0 if "skip" in b else 1, "reason": b.get("skip", "")})
+        for g in globs:
+            if not any(fnmatch.fnmatchcase(b["name"], g.split("[")[0] if "[" in g else g) for b in BENCHES):
+                emit({"t": "unmatched", "pattern": g})
         return 0
     rng = random.Random(opts["seed"])
     order = [b["name"] for b in sel]

@@ -8,6 +8,8 @@ from tickmark import matrix as mx
 from tickmark.build import BuildInfo
 from tickmark.hostrun import RunConfig
 from tickmark.store import Store
+from tickmark.targets import open_target
+from tickmark.targets.local import LocalCore
 
 FAKE = Path(__file__).resolve().parent / "fakecore.py"
 
@@ -24,9 +26,8 @@ def cell(tmp_path, tag, log):
     script.write_text(WRAPPER.format(log=str(log), tag=tag, fake=str(FAKE)))
     b = BuildInfo(binary=str(script), cc="cc", cc_version="cc 1", cflags=f"-O{tag}", hash=tag,
                   binary_sha256=tag)
-    c = mx.Cell(cflags=f"-O{tag}", label=f"cc -O{tag}", build=b)
-    c.argv = [sys.executable, str(script)]
-    return c
+    core = LocalCore(open_target("local"), [sys.executable, str(script)], b.as_dict())
+    return mx.Cell(cflags=f"-O{tag}", label=f"cc -O{tag}", core=core)
 
 
 def test_rounds_are_interleaved_across_variants(tmp_path):

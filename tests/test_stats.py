@@ -1,3 +1,4 @@
+import json
 import math
 
 import pytest
@@ -104,3 +105,37 @@ def test_hist_percentiles_merge_rounds():
 def test_empty_and_zero_samples():
     assert stats.summarize([]) == {}
     assert stats.summarize([{"round": 1, "iters": 1, "ops": 0, "ns": 5}]) == {}
+
+
+def test_typed_model_round_trip_and_helpers():
+    st = stats.compute(samples(ops=1000))
+    main = st.main
+    assert isinstance(main, stats.Summary) and main.version == stats.STATS_VERSION
+    assert main.value == 14 and main.ci == (12, 21) and main.ci_rel == pytest.approx(4.5 / 14)
+    assert not main.is_bandwidth and main.counter_figures() == {}
+    stored = st.to_dict()
+    assert stored[""]["v"] == stats.STATS_VERSION and stats.is_current(stored)
+    back = stats.Stats.of({"stats": json.loads(json.dumps(stored))})
+    assert back.main == main and back.current
+    bw = stats.compute(samples({1: [2, 4, 2, 2, 3]}, ops=1000), stat="max", bytes_per_op=64).main
+    assert bw.is_bandwidth and bw.higher_is_better and bw.unit == stats.MB_S
+
+
+def test_unversioned_stats_are_stale():
+    old = {"": {"value": 3.0, "median": 3.0, "flags": []}}
+    assert not stats.is_current(old)
+    assert stats.Stats.of({"stats": old}).main.version == 1
+    assert stats.is_current({})  # nothing measured: nothing to recompute
+
+
+def test_bandwidth_rule_is_one_function():
+    assert stats.is_bandwidth("max", 64) and stats.unit_for("max", 64) == "MB/s"
+    assert not stats.is_bandwidth("max", 0) and not stats.is_bandwidth("median", 64)
+    assert stats.unit_for("min", 64) == "ns/op"
+
+
+def test_round_cv_and_determinism_from_values():
+    v, r = stats.metric_values(samples(ops=1000))
+    main = stats.compute(samples(ops=1000)).main
+    assert stats.round_cv(v, r) == pytest.approx(main.round_cv)
+    assert stats.determinism(v, r) == pytest.approx(main.determinism)

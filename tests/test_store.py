@@ -2,7 +2,7 @@ import json
 
 import pytest
 
-from conftest import FAKECORE
+from conftest import fake_core
 from tickmark import export
 from tickmark.errors import TickmarkError
 from tickmark.hostrun import HostRun, RunConfig
@@ -10,10 +10,9 @@ from tickmark.store import Store
 
 
 def fake_run(store, patterns=("sys.*", "lat.*", "bw.*", "sync.*", "ipc.*"), name="r1", **kw):
-    import sys
 
     cfg = RunConfig(patterns=list(patterns), rounds=kw.pop("rounds", 2), name=name, seed=5, **kw)
-    return HostRun(store, [sys.executable, FAKECORE], cfg).execute()
+    return HostRun(store, fake_core(), cfg).execute()
 
 
 def test_round_trip_export_import(tmp_path, new_store):
@@ -102,3 +101,24 @@ def test_run_lookup(new_store):
     assert st.run(str(a))["name"] == "base"
     with pytest.raises(TickmarkError, match="no run 'nope'"):
         st.run("nope")
+
+
+def test_stale_statistics_are_recomputed_on_read(tmp_path):
+    from tickmark import stats
+
+    path = tmp_path / "s.db"
+    st = Store(path)
+    rid = fake_run(st, patterns=["sys.fast", "sync.*"], name="v")
+    fresh = {r["key"]: r["stats"] for r in st.results(rid)}
+    assert all(stats.is_current(s) for s in fresh.values())
+    # what an older version stored: no version stamp, different figures
+    for r in st.results(rid):
+        if r["stats"]:
+            st.update_result(r["id"], stats={k: {"value": -1.0, "flags": []} for k in r["stats"]})
+    raw = json.loads(st.backend.execute("SELECT stats FROM results WHERE key = 'sys.fast'").fetchone()[0])
+    assert raw[""]["value"] == -1.0
+    again = {r["key"]: r["stats"] for r in st.results(rid)}
+    assert again == fresh
+    raw = json.loads(st.backend.execute("SELECT stats FROM results WHERE key = 'sys.fast'").fetchone()[0])
+    assert raw == fresh["sys.fast"]  # written back
+    st.close()

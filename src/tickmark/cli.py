@@ -1,15 +1,13 @@
 """The `tickmark` command line. Every error is one line `tickmark: error: ...` and exit status 2."""
-import fnmatch
 import json
 import os
 import re
-import shlex
-import subprocess
 import sys
 
 import click
 
 from . import __version__
+from .clicommon import check_patterns, hello_of, prepare_core, store_of, target_of, target_option
 from .errors import TickmarkError
 from .names import check_name, printable
 from .suites import SUITES, patterns_for
@@ -47,63 +45,6 @@ def check_params(params):
             got[n] = v
 
 
-def _store(ctx, readonly=False):
-    """The result store; readonly for commands that only read (a store on read-only media works)."""
-    from .store import Store
-
-    obj = ctx.find_root().obj
-    if obj.get("store") is None:
-        obj["store"] = Store(obj["store_path"], readonly=readonly)
-    return obj["store"]
-
-
-def _core(ctx, cc=None, cflags=None, memfn=None):
-    """argv of the core and its BuildInfo (None for a prebuilt core named by --core/TICKMARK_CORE)."""
-    given = ctx.find_root().obj.get("core")
-    if given:
-        argv = shlex.split(given)
-        if not argv or not (os.path.isfile(argv[0]) or _which(argv[0])):
-            raise TickmarkError(f"core binary '{given}' not found")
-        from .build import sha256_file
-
-        exe = argv[-1] if len(argv) > 1 and os.path.isfile(argv[-1]) else (_which(argv[0]) or argv[0])
-        return argv, {"binary": exe, "binary_sha256": sha256_file(exe), "prebuilt": True}
-    from .build import build_core
-
-    b = build_core(cc=cc, cflags=cflags, memfn=memfn)
-    return [b.binary], b
-
-
-def _which(name):
-    import shutil
-
-    return shutil.which(name)
-
-
-def core_records(argv, args, timeout=120):
-    from .tm1 import parse_text
-
-    try:
-        r = subprocess.run(argv + args, capture_output=True, text=True, timeout=timeout, errors="replace")
-    except OSError as e:
-        raise TickmarkError(f"cannot start {argv[0]}: {e.strerror}")
-    except subprocess.TimeoutExpired:
-        raise TickmarkError(f"tickmark-core {' '.join(args)} did not finish in {timeout} s")
-    if r.returncode != 0:
-        last = (r.stderr.strip().splitlines() or [f"exit status {r.returncode}"])[-1]
-        raise TickmarkError(f"tickmark-core {args[0]} failed: {last}")
-    return parse_text(r.stdout)[0]
-
-
-def check_patterns(argv, patterns):
-    benches = [r for r in core_records(argv, ["list"]) if r.get("t") == "bench"]
-    names = [b["name"] for b in benches]
-    for p in patterns:
-        if not any(fnmatch.fnmatchcase(n, p) for n in names):
-            raise TickmarkError(f"no benchmark matches '{p}' (tickmark list shows them)")
-    return benches
-
-
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--store", "store_path", envvar="TICKMARK_STORE", type=click.Path(dir_okay=False),
               help="Result store: an SQLite file (default: ~/.local/share/tickmark/results.db) "
@@ -114,7 +55,7 @@ def check_patterns(argv, patterns):
 @click.pass_context
 def cli(ctx, store_path, core):
     """tickmark: OS and processor performance evaluation."""
-    ctx.obj = {"store_path": store_path, "store": None, "core": core}
+    ctx.obj = {"store_path": store_path, "store": None, "core": core, "target_uri": None, "target": None}
 
 
 @cli.command()
@@ -134,6 +75,7 @@ def cli(ctx, store_path, core):
 @click.option("--cflags", help="CFLAGS for the core (default -O2).")
 @click.option("--memfn", type=click.Path(dir_okay=False), help="C/asm file with tm_user_mem* routines.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@target_option
 @click.pass_context
 def run(ctx, patterns, suite, rounds, max_rounds, samples, sample_ms, seed, params, timeout, name,
         cc, cflags, memfn, quiet):
@@ -150,12 +92,11 @@ def run(ctx, patterns, suite, rounds, max_rounds, samples, sample_ms, seed, para
     suite = None if patterns else (suite or "default")
     if name is not None:
         check_name(name)
-    store = _store(ctx)
+    store = store_of(ctx)
     if name and store.name_taken(name):
         raise TickmarkError(f"a run named '{name}' exists already (choose another --name)")
-    argv, build = _core(ctx, cc, cflags, memfn)
-    benches = check_patterns(argv, pats)
-    chosen = [b for b in benches if any(fnmatch.fnmatchcase(b["name"], p) for p in pats)]
+    core = prepare_core(ctx, cc, cflags, memfn)
+    chosen = check_patterns(core, pats)
     for p in params:
         pname = p.split("=", 1)[0]
         if not any(pname == d.get("name") for b in chosen for d in b.get("params", [])):
@@ -163,7 +104,7 @@ def run(ctx, patterns, suite, rounds, max_rounds, samples, sample_ms, seed, para
     cfg = RunConfig(patterns=pats, rounds=rounds, max_rounds=max_rounds, samples=samples,
                     sample_ms=sample_ms, seed=seed, params=list(params), timeout=timeout, name=name,
                     suite=suite)
-    hr = HostRun(store, argv, cfg, build)
+    hr = HostRun(store, core, cfg)
     try:
         with Progress(rounds, enabled=False if quiet else None) as prog:
             hr.progress = prog
@@ -201,6 +142,7 @@ def run(ctx, patterns, suite, rounds, max_rounds, samples, sample_ms, seed, para
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True,
               help="Format of the final comparison.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress lines.")
+@target_option
 @click.pass_context
 def matrix(ctx, patterns, suite, ccs, cflags_list, memfns, rounds, max_rounds, samples, sample_ms, seed,
            params, timeout, name, fmt, quiet):
@@ -225,13 +167,13 @@ def matrix(ctx, patterns, suite, ccs, cflags_list, memfns, rounds, max_rounds, s
         raise TickmarkError("a matrix needs two variants at least (give --cc, --cflags or --memfn more than once)")
     pats = list(patterns) if patterns else patterns_for(suite or "default")
     echo = mx.stderr_echo(quiet)
-    store = _store(ctx)
-    mx.build_all(cells, echo)
-    built = [c for c in cells if c.build is not None]
-    failed = [c for c in cells if c.build is None]
+    store = store_of(ctx)
+    mx.build_all(target_of(ctx), cells, echo)
+    built = [c for c in cells if c.core is not None]
+    failed = [c for c in cells if c.core is None]
     if not built:
         raise TickmarkError(f"no variant could be built ({failed[0].label}: {failed[0].error})")
-    check_patterns(built[0].argv, pats)
+    check_patterns(built[0].core, pats)
     cfg = RunConfig(patterns=pats, rounds=rounds, max_rounds=max(max_rounds, rounds), samples=samples,
                     sample_ms=sample_ms, seed=seed, params=list(params), timeout=timeout,
                     suite=None if patterns else (suite or "default"))
@@ -271,16 +213,14 @@ def suites():
 @cli.command("list")
 @click.argument("patterns", nargs=-1)
 @click.option("--json", "as_json", is_flag=True, help="Print the bench records as JSON.")
+@target_option
 @click.pass_context
 def list_cmd(ctx, patterns, as_json):
     """List the benchmarks of the core."""
     from rich.console import Console
     from rich.table import Table
 
-    argv, _ = _core(ctx)
-    benches = check_patterns(argv, patterns)
-    if patterns:
-        benches = [b for b in benches if any(fnmatch.fnmatchcase(b["name"], p) for p in patterns)]
+    benches = check_patterns(prepare_core(ctx), patterns)
     if as_json:
         click.echo(json.dumps(benches, indent=1))
         return
@@ -294,27 +234,20 @@ def list_cmd(ctx, patterns, as_json):
     Console(width=None if sys.stdout.isatty() else 200).print(t)
 
 
-def _hello(argv):
-    """The hello record of the core: timer, cycles method, counters."""
-    try:
-        recs = core_records(argv, ["hello"], timeout=60)
-    except TickmarkError:
-        return {}
-    return next((r for r in recs if r.get("t") == "hello"), {})
-
-
 @cli.command()
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@target_option
 @click.pass_context
 def info(ctx, as_json):
-    """This machine: fingerprint and what it supports."""
+    """The target (this machine by default): fingerprint and what it supports."""
     from . import fingerprint
 
-    argv, build = _core(ctx)
-    hello = _hello(argv)
-    fp = fingerprint.collect(build, hello)
-    fp["rt_priority"] = fingerprint.rt_priority()
-    fp["affinity"] = fingerprint.affinity()
+    core = prepare_core(ctx)
+    hello = hello_of(core)
+    fp = core.fingerprint(hello)
+    if fp.get("target_uri") == "local":
+        fp["rt_priority"] = fingerprint.rt_priority()
+        fp["affinity"] = fingerprint.affinity()
     if as_json:
         click.echo(json.dumps(fp, indent=1, sort_keys=True))
         return
@@ -324,14 +257,18 @@ def info(ctx, as_json):
         ("caches", ", ".join(f"L{c['level']} {c['type']} {c['size']}" for c in fp["caches"]) or "unknown"),
         ("OS", f"{fp['os']}, kernel {fp['kernel']}, {fp.get('libc') or 'libc unknown'}"),
         ("compiler", f"{fp.get('compiler') or '?'} {fp.get('cflags') or ''}".strip()),
-        ("core binary", fp.get("binary_sha256") or (argv[0] if not build else "?")),
+        ("target", f"{fp.get('target_uri')} (driven from {fp.get('host')})"
+                   + (", emulated: not for timing claims" if fp.get("emulated") else "")),
+        ("core binary", fp.get("binary_sha256") or "?"),
         ("timer", f"{fp.get('clock') or '?'} res {fp.get('clock_res_ns', '?')} ns, overhead "
                   f"{(fp.get('timer_overhead_ps') or 0) / 1000:.1f} ns, ticks {fp.get('ticks') or '?'}"),
         ("cycles", f"{fp.get('cycles_method') or 'none'} (fcore {(fp.get('fcore_khz') or 0) / 1000:.0f} MHz)"),
         ("counters", f"{fp.get('counters') or 'none'}; perf_event_paranoid={par if par is not None else '?'}"),
         ("not supported", hello.get("counters_unsupported") or "-"),
-        ("real-time prio", ("yes" if fp["rt_priority"]["allowed"] else "no") + f" ({fp['rt_priority']['why']})"),
-        ("CPU affinity", f"yes, CPUs {fp['affinity']['cpus']}" if fp["affinity"]["available"] else "no"),
+        ("real-time prio", ("yes" if fp["rt_priority"]["allowed"] else "no") + f" ({fp['rt_priority']['why']})"
+         if "rt_priority" in fp else "unknown (not this machine)"),
+        ("CPU affinity", (f"yes, CPUs {fp['affinity']['cpus']}" if fp["affinity"]["available"] else "no")
+         if "affinity" in fp else "unknown (not this machine)"),
         ("frequency", f"governor {fp.get('governor') or 'unknown'}, boost {fp.get('boost')}"),
         ("virtualization", fp.get("virtualization")),
         ("memory", f"page {fp.get('page_size')} B, THP {fp.get('thp')}"),
@@ -353,13 +290,20 @@ def show(ctx, run_ref, with_counters):
     """Show a stored run (latest by default; id or name)."""
     from . import report
 
-    store = _store(ctx, readonly=True)
+    store = store_of(ctx, readonly=True)
     run_ = store.run(run_ref)
     report.show(store, run_)
     if with_counters:
         from . import counters
 
         counters.show(store, run_)
+    profiles = store.profiles(run_["id"])
+    if profiles:
+        from .profile import view
+
+        for key in sorted(profiles):
+            click.echo()
+            view.show(profiles[key])
 
 
 @cli.command()
@@ -368,7 +312,7 @@ def runs(ctx):
     """List the stored runs."""
     from . import report
 
-    store = _store(ctx, readonly=True)
+    store = store_of(ctx, readonly=True)
     rows = store.runs()
     if not rows:
         click.echo("no runs stored yet")
@@ -392,7 +336,7 @@ def export_cmd(ctx, run_ref, fmt, output):
     """Export a run (id, name or latest) as JSON or CSV."""
     from . import export
 
-    store = _store(ctx, readonly=True)
+    store = store_of(ctx, readonly=True)
     run_ = store.run(run_ref)
     text = export.to_json(store, run_) if fmt == "json" else export.to_csv(store, run_)
     if output:
@@ -413,7 +357,7 @@ def import_cmd(ctx, file):
     from . import export
 
     doc = export.read_document(file)
-    store = _store(ctx)
+    store = store_of(ctx)
     rid = export.import_document(store, doc)
     name = store.run(rid)["name"]
     click.echo(f"imported as run {rid}" + (f" '{printable(name)}'" if name else ""))
@@ -437,7 +381,7 @@ def compare(ctx, runs, baseline, fail_above, fmt, no_counters):
     if threshold is not None and baseline is None and len(runs) < 2:
         raise TickmarkError("--fail-above needs a baseline (--baseline RUN) and a run to check")
     needs_store = not all(cmp.is_file_ref(r) for r in runs + ((baseline,) if baseline else ()))
-    store = _store(ctx, readonly=True) if needs_store else None
+    store = store_of(ctx, readonly=True) if needs_store else None
     sides, pairs = cmp.run_compare(store, list(runs), baseline)
     for s in sides:
         status = s.run.get("status")
@@ -461,10 +405,12 @@ def compare(ctx, runs, baseline, fail_above, fmt, no_counters):
 
 
 from .memfnview import memfn_cmd  # noqa: E402
+from .profile.command import profile_cmd  # noqa: E402
 from .topology import topology_cmd  # noqa: E402
 
 cli.add_command(topology_cmd)
 cli.add_command(memfn_cmd)
+cli.add_command(profile_cmd)
 
 
 def _error(msg, detail=""):

@@ -17,9 +17,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import counters
+from . import counters, stats
 from .errors import TickmarkError
 from .names import printable
+from .stats import TASK_CLOCK, Stats
 
 MIN_SAMPLES = 9
 P_LIMIT = 0.01
@@ -42,6 +43,7 @@ class Side:
     run: dict
     results: dict = field(default_factory=dict)  # key -> result dict with "samples"
     source: str = ""
+    profiles: dict = field(default_factory=dict)  # key -> profile (tickmark profile)
 
     @property
     def fingerprint(self):
@@ -76,7 +78,9 @@ def load(store, ref):
         results = {}
         for r in doc["results"]:
             results[r["key"]] = dict(r, bench=r["benchmark"])
-        return Side(_label(run, os.path.basename(ref)), ref, run, results, source=f"file {ref}")
+        profiles = {p["key"]: p for p in doc.get("profiles", [])}
+        return Side(_label(run, os.path.basename(ref)), ref, run, results, source=f"file {ref}",
+                    profiles=profiles)
     if store is None:
         raise TickmarkError(f"no run '{ref}': not a file, and no store to look in")
     try:
@@ -89,48 +93,19 @@ def load(store, ref):
     for r in store.results(run["id"]):
         r = dict(r, samples=store.samples(r["id"]))
         results[r["key"]] = r
-    return Side(_label(run, ref), ref, run, results, source=f"run {run['id']}")
+    return Side(_label(run, ref), ref, run, results, source=f"run {run['id']}",
+                profiles=store.profiles(run["id"]))
 
 
 # ---------------------------------------------------------------- statistics
-TASK_CLOCK = "task-clock"
-
-
 def metric_values(result, sub=""):
     """Per-sample values of one metric (ns/op, or MB/s for bandwidth) and their rounds.
     sub "task-clock": on-CPU time per operation from the task-clock counter (time the process
     was descheduled does not count, so it resolves CPU-bound differences on a busy machine)."""
     bpo = (result.get("meta") or {}).get("bytes_per_op", 0)
-    bandwidth = not sub and result.get("stat") == "max" and bpo > 0
-    vals, rounds = [], []
-    for s in result.get("samples") or []:
-        ops = s.get("ops")
-        if sub == TASK_CLOCK:
-            ops, x = s.get("ctr_ops"), (s.get("ctr") or {}).get("task_clock")
-        else:
-            x = s.get("ns") if not sub else (s.get("sub") or {}).get(sub)
-        if not ops or x is None or x <= 0:
-            continue
-        per_op = x / ops
-        vals.append(bpo * 1000.0 / per_op if bandwidth else per_op)
-        rounds.append(s.get("round", 1))
-    return np.asarray(vals, float), np.asarray(rounds), ("MB/s" if bandwidth else "ns/op")
-
-
-def determinism(vals, rounds):
-    """Largest distance of a round median from the overall median, in % (as stats.py)."""
-    med = float(np.median(vals))
-    if not med:
-        return None
-    return max(abs(float(np.median(vals[rounds == r])) - med) for r in np.unique(rounds)) / med * 100
-
-
-def _round_cv(vals, rounds):
-    meds = [np.median(vals[rounds == r]) for r in np.unique(rounds)]
-    if len(meds) < 2:
-        return None
-    m = np.mean(meds)
-    return float(np.std(meds, ddof=1) / m) if m else None
+    unit = stats.unit_for(result.get("stat"), bpo) if not sub else stats.NS_OP
+    vals, rounds = stats.metric_values(result.get("samples") or [], sub, bpo if unit == stats.MB_S else 0)
+    return vals, rounds, unit
 
 
 def boot_medians(vals, rounds, rng, n_boot=N_BOOT):
@@ -204,13 +179,13 @@ def compare_metric(a, ra, b, rb, higher_is_better=False, rng=None):
         return out
     ma, mb = float(np.median(a)), float(np.median(b))
     ratio = mb / ma if ma else float("nan")
-    cva, cvb = _round_cv(a, ra), _round_cv(b, rb)
+    cva, cvb = stats.round_cv(a, ra), stats.round_cv(b, rb)
     pooled = math.sqrt(((cva or 0) ** 2 + (cvb or 0) ** 2) / 2)
     band = max(MIN_BAND, BAND_ROUND_CV * pooled)
     rounds_a, rounds_b = len(np.unique(ra)), len(np.unique(rb))
     out.update(median_a=ma, median_b=mb, ratio=ratio, round_cv_a=cva, round_cv_b=cvb,
                rounds_a=rounds_a, rounds_b=rounds_b, band=band,
-               det_a=determinism(a, ra), det_b=determinism(b, rb))
+               det_a=stats.determinism(a, ra), det_b=stats.determinism(b, rb))
     if len(a) < 2 or len(b) < 2:
         out.update(verdict=FEW, note=f"n={len(a)}/{len(b)}, need {MIN_SAMPLES}+ per side")
         return out
@@ -250,7 +225,7 @@ def multiple(ratio, higher_is_better=False):
 
 # ---------------------------------------------------------------- one pair of runs
 def _metrics(result, other=None):
-    subs = [k for k in (result.get("stats") or {}) if k]
+    subs = list(Stats.of(result).subs)
     both = [r for r in (result, other) if r]
     if both and all(any("task_clock" in (s.get("ctr") or {}) for s in (r.get("samples") or [])[:1])
                     for r in both):
@@ -259,10 +234,8 @@ def _metrics(result, other=None):
 
 
 def _counters(result):
-    d = ((result.get("stats") or {}).get("") or {})
-    if "counters" in d or "counters_per_op" in d:
-        return dict(d.get("counters") or {}, per_op=d.get("counters_per_op") or {})
-    return counters.derived(result.get("samples") or [])
+    main = Stats.of(result).main
+    return (main and main.counter_figures()) or counters.derived(result.get("samples") or [])
 
 
 def on_cpu(result):
@@ -300,8 +273,7 @@ def compare_pair(A, B, seed=SEED):
             vb, rdb, _ = metric_values(rb, sub)
             row["unit"] = unit
             row.update(compare_metric(va, rda, vb, rdb, unit == "MB/s", rng))
-            flags = set(((ra.get("stats") or {}).get(sub) or {}).get("flags", [])) | \
-                set(((rb.get("stats") or {}).get(sub) or {}).get("flags", []))
+            flags = {f for r in (ra, rb) for f in getattr(Stats.of(r).get(sub), "flags", [])}
             row["unstable"] = "unstable" in flags if sub != TASK_CLOCK else bool(
                 row.get("round_cv_a") and row.get("round_cv_b") and
                 max(row["round_cv_a"], row["round_cv_b"]) >= 0.10)
@@ -313,6 +285,10 @@ def compare_pair(A, B, seed=SEED):
                     if min(oa, ob) < 0.9 and abs(oa - ob) > 0.1 and row.get("verdict") != FEW:
                         row["note"] = (f"contention: on CPU {oa * 100:.0f}% of the time in A, "
                                        f"{ob * 100:.0f}% in B; see the task-clock row")
+            if not sub and row.get("verdict") == SLOWER and key in A.profiles and key in B.profiles:
+                from .profile.model import top_change
+
+                row["profile_change"] = top_change(A.profiles[key], B.profiles[key])
             rows.append(row)
     return {"a": A.label, "b": B.label, "rows": rows, "families": families(rows)}
 
@@ -408,7 +384,7 @@ def to_json(sides, pairs):
             row = {k: r.get(k) for k in ("key", "bench", "metric", "unit", "median_a", "median_b", "ratio",
                                          "ci", "p", "verdict", "n_a", "n_b", "rounds_a", "rounds_b",
                                          "round_cv_a", "round_cv_b", "band", "det_a", "det_b",
-                                         "rounds_needed", "note", "counters_a", "counters_b")
+                                         "rounds_needed", "note", "profile_change", "counters_a", "counters_b")
                    if r.get(k) is not None}
             if r.get("ratio") is not None:
                 row["multiple"] = multiple(r["ratio"], r.get("unit") == "MB/s")
@@ -488,8 +464,10 @@ def render(sides, pairs, file=None, show_counters=True):
             unit = r.get("unit")
             fa = (lambda v: f"{_sig(v)} MB/s") if unit == "MB/s" else fmt_time
             verdict = r["verdict"]
-            if r.get("note"):
-                verdict += f" ({r['note']})"
+            why = "; ".join(x for x in (r.get("note"), r.get("profile_change") and
+                                        f"profile: {r['profile_change']}") if x)
+            if why:
+                verdict += f" ({why})"
             elif verdict == INCONCLUSIVE and r.get("rounds_needed"):
                 rn = r["rounds_needed"]
                 verdict += f" (~{rn}{'+' if rn >= MAX_ROUNDS_HINT else ''} rounds)"

@@ -94,6 +94,8 @@ def show(store, run, file=None):
     from rich.console import Console
     from rich.table import Table
 
+    from .stats import Stats
+
     file = file or sys.stdout
     plain = not file.isatty()
     con = Console(file=file, force_terminal=not plain, width=250 if plain else None,
@@ -110,10 +112,8 @@ def show(store, run, file=None):
             ("migr/op", None, "cpu_migrations"), ("faults/op", None, "page_faults")]
     rows = []
     for r in store.results(run["id"]):
-        main = (r.get("stats") or {}).get("") or {}
-        d = dict(main.get("counters") or {}, per_op=main.get("counters_per_op") or {})
-        if not main.get("counters_per_op"):
-            d = derived(store.samples(r["id"]))
+        main = Stats.of(r).main
+        d = main.counter_figures() if main and main.counters_per_op else derived(store.samples(r["id"]))
         if d:
             rows.append((r["key"], d))
     used = [c for c in cols if any((c[1] and c[1] in d) or (c[2] and c[2] in d.get("per_op", {}))

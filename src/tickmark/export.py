@@ -5,6 +5,7 @@ import io
 import json
 
 from .errors import TickmarkError
+from .stats import Stats
 
 FORMAT = "tickmark-results"
 VERSION = 1
@@ -23,7 +24,11 @@ def to_document(store, run):
         })
     run_doc = {k: run[k] for k in ("id", "name", "started", "finished", "status", "suite",
                                    "patterns", "options", "fingerprint", "hello", "notes")}
-    return {"format": FORMAT, "version": VERSION, "run": run_doc, "results": results}
+    doc = {"format": FORMAT, "version": VERSION, "run": run_doc, "results": results}
+    profiles = store.profiles(run["id"])
+    if profiles:  # optional: runs with profiles (tickmark profile) only
+        doc["profiles"] = [profiles[k] for k in sorted(profiles)]
+    return doc
 
 
 def to_json(store, run):
@@ -40,12 +45,11 @@ def to_csv(store, run):
     w.writerow(["run", "key", "benchmark", "params", "sub", "metric", "status", "reason", "unit_op",
                 "stat", "value_unit", *CSV_STATS, "flags"])
     for r in store.results(run["id"]):
-        subs = (r["stats"] or {}).items() or [("", None)]
-        for sub, d in subs:
-            d = d or {}
+        st = Stats.of(r)
+        for sub, d in st.items() if st else [("", None)]:
             w.writerow([run["id"], r["key"], r["bench"], json.dumps(r["params"], sort_keys=True), sub,
-                        r["metric"], r["status"], r["reason"], r["unit"], r["stat"], d.get("unit", ""),
-                        *[_csv(d.get(k)) for k in CSV_STATS], " ".join(d.get("flags", []))])
+                        r["metric"], r["status"], r["reason"], r["unit"], r["stat"], d.unit if d else "",
+                        *[_csv(getattr(d, k, None)) for k in CSV_STATS], " ".join(d.flags if d else [])])
     return out.getvalue()
 
 
@@ -126,8 +130,38 @@ def validate(doc):
             for j, h in enumerate(_need(r, "hist", list, w)):
                 _need(h, "round", int, f"{w}.hist[{j}]")
                 _need(h, "buckets", list, f"{w}.hist[{j}]")
+        if "profiles" in doc:
+            _validate_profiles(_need(doc, "profiles", list, "document"), keys)
     except _Bad as e:
         raise TickmarkError(f"invalid results document: {e}")
+
+
+def _validate_profiles(profiles, keys):
+    from .profile.model import GROUPS
+
+    seen = set()
+    for i, p in enumerate(profiles):
+        w = f"profiles[{i}]"
+        key = _need(p, "key", str, w)
+        if key not in keys:
+            raise _Bad(f"{w}.key: {key!r} is not a result of this run")
+        if key in seen:
+            raise _Bad(f"{w}.key: duplicate key {key!r}")
+        seen.add(key)
+        for k in ("tool", "event", "unit"):
+            _need(p, k, str, w)
+        _need(p, "hits", int, w)
+        _need(p, "seconds", NUM, w)
+        _need(p, "ns_per_op", NUM + (type(None),), w)
+        for j, r in enumerate(_need(p, "routines", list, w)):
+            wr = f"{w}.routines[{j}]"
+            _need(r, "name", str, wr)
+            if _need(r, "group", str, wr) not in GROUPS:
+                raise _Bad(f"{wr}.group: unknown value {r['group']!r}")
+            for k in ("self", "total"):
+                if not 0 <= _need(r, k, NUM, wr) <= 1:
+                    raise _Bad(f"{wr}.{k}: a share between 0 and 1, got {r[k]!r}")
+            _need(r, "symbols", list, wr)
 
 
 def read_document(path):
@@ -172,4 +206,6 @@ def import_document(store, doc):
                 store.add_samples(rid, rnd, ss)
             for h in r["hist"]:
                 store.add_hist(rid, h["round"], {k: v for k, v in h.items() if k != "round"})
+        for p in doc.get("profiles", []):
+            store.add_profile(rid_run, p["key"], p)
     return rid_run

@@ -9,13 +9,11 @@ time budget.
 import random
 import re
 import signal
-import subprocess
 import sys
-import tempfile
 import time
 from dataclasses import dataclass, field
 
-from . import fingerprint, nbench, stats
+from . import nbench, stats
 from .errors import TickmarkError
 from .tm1 import Reader
 
@@ -54,45 +52,7 @@ def split_key(key):
 
 
 def result_metric(meta):
-    bw = meta.get("stat") == "max" and meta.get("bytes_per_op", 0) > 0
-    return "MB/s" if bw else "ns/op"
-
-
-class CoreProcess:
-    """One round: a tickmark-core process whose stdout is parsed as it arrives."""
-
-    def __init__(self, argv):
-        self.argv = argv
-        self.parser = Reader()
-        self.errfile = tempfile.TemporaryFile(mode="w+")
-        try:
-            self.proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=self.errfile,
-                                         stdin=subprocess.DEVNULL, text=True, bufsize=1,
-                                         errors="replace")
-        except OSError as e:
-            raise TickmarkError(f"cannot start {argv[0]}: {e.strerror}")
-
-    def records(self):
-        for line in self.proc.stdout:
-            yield from self.parser.feed_line(line)
-        yield from self.parser.close()
-
-    def finish(self):
-        self.proc.stdout.close()
-        rc = self.proc.wait()
-        self.errfile.seek(0)
-        err = self.errfile.read().strip().splitlines()
-        self.errfile.close()
-        return rc, err[-1] if err else ""
-
-    def stop(self):
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(2)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+    return stats.unit_for(meta.get("stat"), meta.get("bytes_per_op", 0))
 
 
 class _Interrupt(KeyboardInterrupt):
@@ -104,8 +64,10 @@ def _on_sigterm(signum, frame):
 
 
 class HostRun:
-    def __init__(self, store, core_argv, cfg, build=None, progress=None):
-        self.store, self.core_argv, self.cfg, self.build = store, list(core_argv), cfg, build
+    def __init__(self, store, core, cfg, progress=None):
+        """core: a targets.Core (the core prepared for the target and variant)."""
+        self.store, self.core, self.cfg = store, core, cfg
+        self.build = core.build
         self.progress = progress
         self.run_id = None
         self.hello = {}
@@ -119,7 +81,7 @@ class HostRun:
     # ---- one round ----
     def _argv(self, patterns, seed, keys=None):
         c = self.cfg
-        argv = self.core_argv + ["run", *patterns, "--samples", str(c.samples), "--seed", str(seed)]
+        argv = ["run", *patterns, "--samples", str(c.samples), "--seed", str(seed)]
         if c.sample_ms is not None:
             argv += ["--sample-ms", str(c.sample_ms)]
         for p in c.params:
@@ -135,12 +97,13 @@ class HostRun:
         self.notes["seeds"].append(seed)
         self.notes["round_in_progress"] = rnd
         self.store.update_run(self.run_id, notes=self.notes)
-        core = CoreProcess(self._argv(patterns, seed, keys))
-        self._core = core
+        session = self.core.start(self._argv(patterns, seed, keys))
+        self._session = session
+        parser = Reader()
         wanted = set(keys) if keys is not None else None
         cur, saw_bye, bye = {}, False, {}
         try:
-            for rec in core.records():
+            for rec in (r for line in session.lines() for r in parser.feed_line(line)):
                 t = rec.get("t")
                 key = rec.get("key")
                 if t == "hello":
@@ -159,12 +122,13 @@ class HostRun:
                         self.progress.advance(key, rnd)
                 elif t == "bye":
                     saw_bye, bye = True, rec
-        finally:
-            core.stop()
-        rc, last_err = core.finish()
-        self.notes["junk"] += core.parser.junk
-        self.notes["malformed"] += core.parser.malformed
-        self.notes["problems"] += [f"round {rnd}: TM1 {p}" for p in core.parser.summary()]
+        except BaseException:
+            session.stop()
+            raise
+        rc, last_err = session.finish()
+        self.notes["junk"] += parser.junk
+        self.notes["malformed"] += parser.malformed
+        self.notes["problems"] += [f"round {rnd}: TM1 {p}" for p in parser.summary()]
         if rnd == 1 and saw_bye and "instances" in bye:
             self.notes["planned"] = bye["instances"]
         if rnd == 1 and rc == 2 and not self.hello:  # the core refused its command line
@@ -186,7 +150,7 @@ class HostRun:
         if rnd == 1:
             self.hello = rec
             self.cycles_method = rec.get("cycles", "none")
-            fp = fingerprint.collect(self.build, rec)
+            fp = self.core.fingerprint(rec)
             self.env_flags = fp["flags"]
             order = rec.get("order") or []
             self.notes["planned"] = len(order) or None
@@ -237,7 +201,7 @@ class HostRun:
         c = self.cfg
         self.run_id = self.store.create_run(
             name=c.name, suite=c.suite, patterns=c.patterns, options=c.options(),
-            fingerprint=fingerprint.collect(self.build, None), notes=self.notes)
+            fingerprint=self.core.fingerprint(None), notes=self.notes)
         old = signal.signal(signal.SIGTERM, _on_sigterm) if _main_thread() else None
         t0 = time.monotonic()
         try:
@@ -254,8 +218,8 @@ class HostRun:
                 self.store.delete_run(self.run_id)
             raise
         except KeyboardInterrupt:
-            if getattr(self, "_core", None):
-                self._core.stop()
+            if getattr(self, "_session", None):
+                self._session.stop()
             self.store.update_run(self.run_id, status="incomplete", finished=time.time(), notes=self.notes)
             raise
         finally:
@@ -266,9 +230,9 @@ class HostRun:
     def _round_cv(self):
         out = {}
         for r in self.store.results(self.run_id):
-            main = (r["stats"] or {}).get("")
-            if r["key"] in self.iters and main and main.get("round_cv") is not None:
-                out[r["key"]] = main["round_cv"]
+            main = stats.Stats.of(r).main
+            if r["key"] in self.iters and main and main.round_cv is not None:
+                out[r["key"]] = main.round_cv
         return out
 
     def pick_extra(self, budget_left):

@@ -23,11 +23,10 @@ class Cell:
     cflags: str = None
     memfn: str = None       # None: the libc routines
     label: str = ""
-    build: object = None    # BuildInfo once built
+    core: object = None     # targets.Core once built
     error: str = None       # one line (and detail) when the build failed
     detail: str = ""
     run: object = None      # HostRun
-    argv: list = None       # how to start its core
 
 
 def cells(ccs, cflags_list, memfns):
@@ -61,40 +60,23 @@ def compiler_message(err):
     return "; ".join(errs[:3]) or (lines[-1] if lines else str(err))
 
 
-def build_all(cs, echo):
-    from .build import build_core
+def build_all(target, cs, echo):
+    """Prepare every cell's core on the target; a cell that fails keeps its compiler message."""
+    from .targets import Variant
 
     for c in cs:
         try:
-            if c.cc and c.cc.endswith("-"):
-                c.build = build_core(cc=c.cc + "gcc", cflags=c.cflags, memfn=c.memfn, cross_compile=c.cc,
-                                     ldflags="-static")
+            if c.cc and c.cc.endswith("-"):  # a cross prefix: run under qemu-user on this machine
+                v = Variant(cc=c.cc + "gcc", cflags=c.cflags, memfn=c.memfn, cross_compile=c.cc)
             else:
-                c.build = build_core(cc=c.cc, cflags=c.cflags, memfn=c.memfn)
-            c.argv = core_argv(c.build)
-            echo(f"built   {c.label}  ({c.build.hash})")
+                v = Variant(cc=c.cc, cflags=c.cflags, memfn=c.memfn)
+            c.core = target.prepare(v)
+            echo(f"built   {c.label}  ({(c.core.build or {}).get('hash', 'prebuilt')})")
         except TickmarkError as e:
-            c.build = None
+            c.core = None
             c.error = compiler_message(e)
             c.detail = e.detail
             echo(f"FAILED  {c.label}: {c.error}")
-
-
-def core_argv(build):
-    """How to start a built core: directly, or under qemu-user for a cross build."""
-    import platform
-    import shutil
-
-    if not build.cross_compile:
-        return [build.binary]
-    arch = build.cross_compile.split("-")[0]
-    arch = {"armv7": "arm", "armhf": "arm"}.get(arch, arch)
-    if arch == platform.machine():
-        return [build.binary]
-    qemu = shutil.which(f"qemu-{arch}")
-    if not qemu:
-        raise TickmarkError(f"cannot run the {arch} build here: qemu-{arch} not found (install qemu-user)")
-    return [qemu, build.binary]
 
 
 def _slug(label):
@@ -106,7 +88,7 @@ class Matrix:
 
     def __init__(self, store, cs, cfg, name=None, echo=None):
         self.store, self.cfg, self.echo = store, cfg, echo or (lambda s: None)
-        self.cells = [c for c in cs if c.build is not None]
+        self.cells = [c for c in cs if c.core is not None]
         self.rng = random.Random(cfg.seed) if cfg.seed is not None else random.SystemRandom()
         self.group = name or time.strftime("matrix-%Y%m%d-%H%M%S")
         for c in self.cells:
@@ -114,15 +96,16 @@ class Matrix:
             if run_name and store.name_taken(run_name):
                 raise TickmarkError(f"a run named '{run_name}' exists already (choose another --name)")
             ccfg = RunConfig(**{**cfg.__dict__, "name": run_name})
-            build = dict(c.build.as_dict(), variant=c.label)
-            c.run = HostRun(store, c.argv, ccfg, build)
+            if c.core.build is not None:
+                c.core.build = dict(c.core.build, variant=c.label)
+            c.run = HostRun(store, c.core, ccfg)
 
     def _start(self, hr):
         c = hr.cfg
         hr.notes["matrix"] = self.group
         hr.run_id = self.store.create_run(
             name=c.name, suite=c.suite, patterns=c.patterns, options=c.options(),
-            fingerprint=fingerprint.collect(hr.build, None), notes=hr.notes)
+            fingerprint=hr.core.fingerprint(None), notes=hr.notes)
 
     def _order(self):
         order = list(self.cells)
@@ -154,8 +137,8 @@ class Matrix:
             raise
         except KeyboardInterrupt:
             for c in self.cells:
-                if getattr(c.run, "_core", None):
-                    c.run._core.stop()
+                if getattr(c.run, "_session", None):
+                    c.run._session.stop()
                 self.store.update_run(c.run.run_id, status="incomplete", finished=time.time(), notes=c.run.notes)
             raise
         return [c.run.run_id for c in self.cells]

@@ -9,6 +9,8 @@ from collections import defaultdict
 
 import click
 
+from .stats import Stats
+
 IMPLS = {0: "libc", 1: "ref", 2: "word", 3: "user"}
 
 
@@ -31,10 +33,10 @@ def table_rows(results):
         if r["status"] == "failed":
             failures.setdefault((routine, impl), r.get("reason") or "failed")
             continue
-        st = (r.get("stats") or {}).get("")
+        st = Stats.of(r).main
         if r["status"] != "ok" or not st:
             continue
-        cells[(routine, p.get("size"))][impl].append(st["value"])
+        cells[(routine, p.get("size"))][impl].append(st.value)
     rows = []
     for (routine, size), by_impl in sorted(cells.items(), key=lambda kv: (kv[0][0], kv[0][1] or 0)):
         ns = {i: _gmean(v) for i, v in by_impl.items()}
@@ -82,7 +84,7 @@ def show(results, file=None):
 @click.pass_context
 def memfn_cmd(ctx, run_ref):
     """Compare the memfn.* implementations of a stored run: winner per routine and size."""
-    from .cli import _store
+    from .clicommon import store_of
 
-    store = _store(ctx)
+    store = store_of(ctx)
     show(store.results(store.run(run_ref)["id"]))

@@ -8,6 +8,8 @@ iteration) and Fourier counts coefficients (199 per iteration); `units` below co
 """
 import math
 
+from .stats import Stats
+
 # name, nbench label, units per iteration, P90 baseline, K6/233 baseline, original group, Linux group
 KERNELS = (
     ("cpu.numsort", "NUMERIC SORT", 1, 38.993, 118.73, "INTEGER", "INTEGER"),
@@ -97,9 +99,9 @@ def summarize(results, samples_of=None):
         if r is None:
             continue
         row = {"name": name, "label": label, "status": r["status"], "reason": r.get("reason") or ""}
-        main = (r.get("stats") or {}).get("")
-        if r["status"] == "ok" and main and main.get("value"):
-            row["rate"] = rate(name, main["value"])
+        main = Stats.of(r).main
+        if r["status"] == "ok" and main and main.value:
+            row["rate"] = rate(name, main.value)
             row["old"], row["new"] = indices(name, row["rate"])
             smp = samples_of(r) if samples_of else None
             if smp:

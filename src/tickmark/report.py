@@ -10,6 +10,7 @@ from rich.table import Table
 from rich.text import Text
 
 from .names import printable
+from .stats import Stats, Summary
 
 # Short tags of the cycles methods for the table (the header names the method in full).
 METHOD_TAG = {"calibrated-freq": "cal", "perf": "perf", "pmu": "pmu", "none": ""}
@@ -50,17 +51,21 @@ def fmt_pct(x):
     return "-" if x is None else f"{x * 100:.1f}%"
 
 
+def _summary(d):
+    return d if isinstance(d, Summary) else Summary.from_dict(d)
+
+
 def fmt_value(d):
-    if d.get("unit") == "MB/s":
-        return f"{_sig(d['value'])} MB/s"
-    return fmt_time(d.get("value")) + "/op"
+    """The headline of a stats.Summary (or its stored dict) with its unit."""
+    d = _summary(d)
+    if d.is_bandwidth:
+        return f"{_sig(d.value)} MB/s"
+    return fmt_time(d.value) + "/op"
 
 
 def ci_pct(d):
-    lo, hi, med = d.get("ci95_lo"), d.get("ci95_hi"), d.get("median")
-    if lo is None or hi is None or not med:
-        return None
-    return (hi - lo) / 2 / med
+    """Relative half-width of the median's CI of a stats.Summary (or its stored dict)."""
+    return _summary(d).ci_rel
 
 
 def when(t, fmt="%Y-%m-%d %H:%M:%S"):
@@ -117,8 +122,8 @@ def build_table(results, env_flags=(), plain=False):
         t.add_column(col, justify=just, no_wrap=(col != "flags"))
     for r in sorted(results, key=_order):
         name = Text(printable(r["key"]))
-        st = r["stats"] or {}
-        main = st.get("")
+        st = Stats.of(r)
+        main = st.main
         if r["status"] != "ok" or not main:
             status = r["status"] if r["status"] != "ok" else "no data"
             style = "yellow" if r["status"] == "skip" else "red"
@@ -126,13 +131,12 @@ def build_table(results, env_flags=(), plain=False):
                       Text(r.get("reason") or ""))
             continue
         t.add_row(name, *_cells(main, env_flags))
-        h = main.get("hist")
+        h = main.hist
         if h:
             vals = " / ".join(fmt_time(h.get(k)) for k in ("p50", "p99", "p99.9", "max"))
             t.add_row(Text("  events p50/p99/p99.9/max"), vals, "", "", "", "", "", "", f"{h['count']} events")
-        for sub, d in st.items():
-            if sub:
-                t.add_row(Text(f"  {sub}"), *_cells(d, env_flags))
+        for sub, d in st.subs.items():
+            t.add_row(Text(f"  {sub}"), *_cells(d, env_flags))
     return t
 
 
@@ -143,13 +147,13 @@ def _order(r):
 
 
 def _cells(d, env_flags):
-    cyc = d.get("cycles_per_op")
-    cyc_s = "-" if cyc is None else f"{_sig(cyc)} {METHOD_TAG.get(d.get('cycles_method'), d.get('cycles_method'))}"
-    flags = [f for f in d.get("flags", []) if f not in env_flags]
-    ci = "±" + fmt_pct(ci_pct(d)) if ci_pct(d) is not None else "-"
-    return (fmt_value(d), cyc_s, fmt_rate(d.get("ops_per_s")), ci,
-            fmt_pct(d.get("rcv")), fmt_pct(d.get("round_cv")),
-            "-" if d.get("determinism") is None else f"{d['determinism']:.1f}%", ", ".join(flags))
+    """Table cells of one stats.Summary."""
+    cyc = d.cycles_per_op
+    cyc_s = "-" if cyc is None else f"{_sig(cyc)} {METHOD_TAG.get(d.cycles_method, d.cycles_method)}"
+    flags = [f for f in d.flags if f not in env_flags]
+    ci = "-" if d.ci_rel is None else "±" + fmt_pct(d.ci_rel)
+    return (fmt_value(d), cyc_s, fmt_rate(d.ops_per_s), ci, fmt_pct(d.rcv), fmt_pct(d.round_cv),
+            "-" if d.determinism is None else f"{d.determinism:.1f}%", ", ".join(flags))
 
 
 def show(store, run, file=None):

@@ -10,6 +10,8 @@ board; this module only picks the figures out of the stored results and lays the
 from rich import box
 from rich.table import Table
 
+from .stats import Stats
+
 # (figure, benchmark key, sub-metric or "" for the headline)
 FIGURES = [
     ("heap alloc (4 B)", "heap.malloc_free_4", "malloc"),
@@ -40,17 +42,16 @@ def rows(results):
                "cycles_method": None, "det": None, "status": "missing", "reason": "not run"}
         r = by_key.get(key)
         if r is not None:
-            stats = r.get("stats") or {}
-            main, d = stats.get(""), stats.get(sub)
+            st = Stats.of(r)
+            main, d = st.main, st.get(sub)
             row["status"], row["reason"] = r["status"], r.get("reason") or ""
             if r["status"] == "ok" and d:
-                row["ns"] = d.get("median")
-                row["det"] = d.get("determinism")
+                row["ns"] = d.median
+                row["det"] = d.determinism
                 # cycles of a part: the headline's cycles per ns applied to the part's time
-                mc, mns = (main or {}).get("cycles_per_op"), (main or {}).get("median")
-                if mc is not None and mns:
-                    row["cycles"] = mc / mns * row["ns"]
-                    row["cycles_method"] = main.get("cycles_method")
+                if main and main.cycles_per_op is not None and main.median:
+                    row["cycles"] = main.cycles_per_op / main.median * row["ns"]
+                    row["cycles_method"] = main.cycles_method
             elif r["status"] == "ok":
                 row["status"], row["reason"] = "no data", f"no sub-metric '{sub}'"
         out.append(row)

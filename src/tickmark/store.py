@@ -37,6 +37,15 @@ CREATE TABLE hists (
     data TEXT NOT NULL);
 """
 
+# Tables added after schema version 1, made in stores that lack them (plain SQL both backends take).
+_ADDED = {
+    "profiles": """
+CREATE TABLE IF NOT EXISTS profiles (
+    run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE, key TEXT NOT NULL,
+    tool TEXT NOT NULL, created REAL NOT NULL, data TEXT NOT NULL, UNIQUE (run_id, key))
+""",
+}
+
 RUN_COLS = ("id", "name", "started", "finished", "status", "suite", "patterns", "options",
             "fingerprint", "hello", "notes")
 RESULT_COLS = ("id", "run_id", "key", "bench", "params", "metric", "status", "reason", "unit",
@@ -111,6 +120,15 @@ class Store:
                 b.close()
                 raise TickmarkError(
                     f"store {self.path} has schema version {ver}; this tickmark reads version {SCHEMA_VERSION}")
+            missing = [t for t in _ADDED if t not in tables]
+            if missing:
+                with self.transaction():
+                    b.lock_schema()
+                    have = b.tables()
+                    for t in missing:
+                        if t not in have:
+                            for stmt in b.ddl(_ADDED[t]):
+                                b.execute(stmt)
         except b.DatabaseError as e:
             raise self._db_error(e)
 
@@ -221,8 +239,30 @@ class Store:
 
     def results(self, run_id):
         cols = ", ".join(RESULT_COLS)
-        return [_row(RESULT_COLS, r) for r in
+        rows = [_row(RESULT_COLS, r) for r in
                 self._x(f"SELECT {cols} FROM results WHERE run_id = ? ORDER BY id", (run_id,))]
+        self._refresh_stats(run_id, rows)
+        return rows
+
+    def _refresh_stats(self, run_id, rows):
+        """Statistics stored by another version of stats.py are recomputed from the raw samples
+        (and written back where the store is writable)."""
+        from . import stats
+
+        stale = [r for r in rows if not stats.is_current(r["stats"])]
+        if not stale:
+            return
+        run = self._x("SELECT hello, fingerprint FROM runs WHERE id = ?", (run_id,)).fetchone()
+        hello, fp = (json.loads(x or "{}") for x in run) if run else ({}, {})
+        hello, fp = (x if isinstance(x, dict) else {} for x in (hello, fp))
+        for r in stale:
+            new = stats.recompute(r, self.samples(r["id"]), self.hists(r["id"]),
+                                  cycles_method=hello.get("cycles", "none"), env_flags=fp.get("flags") or ())
+            r["stats"] = new.to_dict()
+            try:
+                self.update_result(r["id"], stats=r["stats"])
+            except (TickmarkError, self.backend.DatabaseError):
+                pass  # a read-only store: the fresh statistics are used without being kept
 
     def add_samples(self, result_id, rnd, samples):
         rows = []
@@ -253,6 +293,18 @@ class Store:
         return [dict(json.loads(d), round=r) for r, d in
                 self._x("SELECT round, data FROM hists WHERE result_id = ?"
                         f" ORDER BY round, {self.backend.order_col}", (result_id,))]
+
+    # ---- profiles (one per run and instance key; a new one replaces the old) ----
+    def add_profile(self, run_id, key, data, created=None):
+        """Call inside a transaction (the old profile is deleted, then the new one written)."""
+        self._x("DELETE FROM profiles WHERE run_id = ? AND key = ?", (run_id, key))
+        self._x("INSERT INTO profiles (run_id, key, tool, created, data) VALUES (?,?,?,?,?)",
+                (run_id, key, data.get("tool", ""), created or time.time(), _dump(data)))
+
+    def profiles(self, run_id):
+        """key -> profile dict of a run."""
+        return {k: json.loads(d) for k, d in
+                self._x("SELECT key, data FROM profiles WHERE run_id = ? ORDER BY key", (run_id,))}
 
     def count(self, table):
         return self._x(f"SELECT count(*) FROM {table}").fetchone()[0]

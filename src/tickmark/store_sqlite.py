@@ -44,8 +44,10 @@ class SQLiteBackend:
                 raise TickmarkError(f"cannot create store directory {p.parent}: {e.strerror}")
         if p.exists() and not (os.access(p, os.W_OK) and os.access(p.parent, os.W_OK)):
             what = "file" if not os.access(p, os.W_OK) else "folder"
-            raise TickmarkError(f"store {p} is read-only (its {what} is not writable): cannot write here; "
-                                "reading commands (runs, show, export, compare) still work")
+            raise TickmarkError(
+                f"store {p} is read-only (its {what} is not writable): cannot write here; "
+                "reading commands (runs, show, export, compare) still work"
+            )
         if not p.exists() and not os.access(p.parent, os.W_OK):
             raise TickmarkError(f"cannot create store {p}: its folder is not writable")
         try:

@@ -118,6 +118,7 @@ SCHEMA = {
     "end": ({"key": _STR, "status": _STR}, {"reason": _STR, "wall_ns": _UINT}),
     "bye": ({"instances": _UINT}, {"wall_ns": _UINT}),
     "error": ({"reason": _STR}, {}),
+    "unmatched": ({"pattern": _STR}, {}),
 }
 ENUMS = {("end", "status"): STATUSES, ("meta", "stat"): ("median", "min", "max")}
 
@@ -269,7 +270,7 @@ class Reader:
     def _order(self, rec):
         """-> None when the record may come here in the stream, else what is wrong; updates the state."""
         t = rec["t"]
-        if t in ("bench", "error"):
+        if t in ("bench", "error", "unmatched"):
             return None
         key = rec.get("key")
         if t == "hello":  # a new run (a log may hold several)

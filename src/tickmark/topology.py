@@ -28,6 +28,8 @@ import math
 import re
 from pathlib import Path
 
+from .stats import Stats
+
 RISE_PER_OCTAVE = 1.2  # a step whose latency rises faster than this per octave of size is rising
 TRANSITION = 1.5       # a run of rising steps is a transition when it rises at least this much
 PLATEAU_OK = 1.1   # latency spread (half size .. size) that still counts as a flat plateau
@@ -310,10 +312,10 @@ def curves(results):
     """Stored results -> ({size: ns} 4K pages, {size: ns} huge pages, {stride: ns}, cycles/ns)."""
     p4k, phuge, stride, ratio = {}, {}, {}, []
     for r in results:
-        st = (r.get("stats") or {}).get("")
+        st = Stats.of(r).main
         if r.get("status") != "ok" or not st:
             continue
-        v = st.get("min", st.get("value"))
+        v = st.min if st.min is not None else st.value
         p = r.get("params") or {}
         if r["bench"] == "mem.lat_rand" and "size" in p:
             d = phuge if p.get("thp") == 1 else p4k
@@ -322,8 +324,8 @@ def curves(results):
             stride[p["stride"]] = min(v, stride.get(p["stride"], math.inf))
         else:
             continue
-        if st.get("cycles_per_op") and st.get("ns_per_op"):
-            ratio.append(st["cycles_per_op"] / st["ns_per_op"])
+        if st.cycles_per_op and st.ns_per_op:
+            ratio.append(st.cycles_per_op / st.ns_per_op)
     ratio.sort()
     return p4k, phuge, stride, (ratio[len(ratio) // 2] if ratio else None)
 
@@ -389,18 +391,18 @@ def _nice(n):
 
 def measure(ctx, rounds=1, samples=7, max_size=None, refine=True, quiet=False, name=None):
     """Run the sweeps through the harness (stored like any run) -> (run ids, results, hello)."""
-    from .cli import _core, _store, check_patterns
+    from .clicommon import check_patterns, prepare_core, store_of
     from .hostrun import HostRun, Progress, RunConfig
 
-    store = _store(ctx)
-    argv, build = _core(ctx)
-    benches = check_patterns(argv, ["mem.lat_rand", "mem.lat_stride"])
+    store = store_of(ctx)
+    core = prepare_core(ctx)
+    benches = check_patterns(core, ["mem.lat_rand", "mem.lat_stride"])
     runs = []
 
     def one(patterns, params, tag):
         cfg = RunConfig(patterns=patterns, rounds=rounds, max_rounds=rounds, samples=samples,
                         params=params, name=f"{name}-{tag}" if name else None, suite="topology")
-        hr = HostRun(store, argv, cfg, build)
+        hr = HostRun(store, core, cfg)
         with Progress(rounds, enabled=False if quiet else None) as prog:
             hr.progress = prog
             rid = hr.execute()
@@ -443,10 +445,10 @@ def measure(ctx, rounds=1, samples=7, max_size=None, refine=True, quiet=False, n
 
 
 def command(ctx, as_json, rounds, samples, max_size, from_runs, refine, quiet):
-    from .cli import _store
+    from .clicommon import store_of
     from .errors import TickmarkError
 
-    store = _store(ctx)
+    store = store_of(ctx)
     if from_runs:
         runs, results = [], []
         for ref in from_runs:
@@ -546,6 +548,8 @@ def _flag(v):
 
 import click  # noqa: E402  (the command object, registered by cli.py)
 
+from .clicommon import target_option  # noqa: E402
+
 
 @click.command("topology")
 @click.option("--json", "as_json", is_flag=True, help="Detected and OS-reported values as JSON.")
@@ -558,6 +562,7 @@ import click  # noqa: E402  (the command object, registered by cli.py)
               help="Analyse stored run(s) instead of measuring (repeatable).")
 @click.option("--no-refine", is_flag=True, help="Skip the second pass around the knees.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@target_option
 @click.pass_context
 def topology_cmd(ctx, as_json, rounds, samples, max_size, from_runs, no_refine, quiet):
     """Detect cache levels, line size and TLB reach from latency sweeps; compare with the OS."""

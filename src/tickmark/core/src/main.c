@@ -122,10 +122,24 @@ static void emit_bench(const tm_bench *b)
     tm_json_end(&j, stdout);
 }
 
+/* A pattern that selects no benchmark: one "unmatched" record, so the harness never needs a
+ * matcher of its own. */
+static void emit_unmatched(const char *glob, int text)
+{
+    tm_json j;
+    if (text) {
+        printf("no benchmark matches '%s'\n", glob);
+        return;
+    }
+    tm_json_begin(&j, "unmatched");
+    tm_json_str(&j, "pattern", glob);
+    tm_json_end(&j, stdout);
+}
+
 static int cmd_list(char **globs, int nglobs, int text)
 {
     const tm_bench *const *all = tm_registry();
-    int i;
+    int i, g;
     for (i = 0; all[i]; i++) {
         if (!matches(all[i]->name, globs, nglobs))
             continue;
@@ -134,6 +148,12 @@ static int cmd_list(char **globs, int nglobs, int text)
                    all[i]->summary ? all[i]->summary : "");
         else
             emit_bench(all[i]);
+    }
+    for (g = 0; g < nglobs; g++) {
+        for (i = 0; all[i] && !bench_pattern_match(globs[g], all[i]->name); i++)
+            ;
+        if (!all[i])
+            emit_unmatched(globs[g], text);
     }
     return 0;
 }

@@ -1,0 +1,78 @@
+"""Helpers shared by the commands: the result store, the target, the core and pattern checks."""
+
+import atexit
+
+from .errors import TickmarkError
+
+
+def store_of(ctx, readonly=False):
+    """The result store of this invocation (opened once, on first use); readonly for commands
+    that only read (then a store on read-only media works)."""
+    from .store import Store
+
+    obj = ctx.find_root().obj
+    if obj.get("store") is None:
+        obj["store"] = Store(obj["store_path"], readonly=readonly)
+    return obj["store"]
+
+
+def target_of(ctx):
+    """The target of this invocation (--target / TICKMARK_TARGET; default: this machine).
+    Opened once and closed when the command ends, whatever way it ends."""
+    from .targets import open_target
+
+    obj = ctx.find_root().obj
+    if obj.get("target") is None:
+        tgt = open_target(obj.get("target_uri"), prebuilt=obj.get("core"))
+        obj["target"] = tgt
+        ctx.find_root().call_on_close(tgt.close)
+        atexit.register(tgt.close)
+    return obj["target"]
+
+
+def prepare_core(ctx, cc=None, cflags=None, memfn=None):
+    """The core for this invocation's target, built (or picked) for the variant."""
+    from .targets import Variant
+
+    return target_of(ctx).prepare(Variant(cc=cc, cflags=cflags, memfn=memfn))
+
+
+def check_patterns(core, patterns):
+    """The bench records the patterns select, as the core decides; error when one selects nothing."""
+    recs = core.call(["list", *patterns])
+    for r in recs:
+        if r.get("t") == "unmatched":
+            raise TickmarkError(f"no benchmark matches '{r.get('pattern')}' (tickmark list shows them)")
+    return [r for r in recs if r.get("t") == "bench"]
+
+
+def hello_of(core):
+    """The hello record of the core: timer, cycles method, counters ({} if it cannot be had)."""
+    try:
+        recs = core.call(["hello"], timeout=60)
+    except TickmarkError:
+        return {}
+    return next((r for r in recs if r.get("t") == "hello"), {})
+
+
+def _set_target(ctx, param, value):
+    if value is not None:
+        ctx.find_root().obj["target_uri"] = value
+    return value
+
+
+def target_option(f):
+    """--target URI on a command (also TICKMARK_TARGET): where the core runs."""
+    import click
+
+    return click.option(
+        "--target",
+        "target_uri",
+        metavar="URI",
+        envvar="TICKMARK_TARGET",
+        expose_value=False,
+        callback=_set_target,
+        is_eager=True,
+        help="Where to run: local (default), qemu-user:ARCH, ssh://[user@]host[:port], "
+        "ssh:ALIAS, serial:DEVICE[?baud=N], qemu-system:BOARD, labgrid:PLACE.",
+    )(f)

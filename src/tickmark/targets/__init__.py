@@ -1,0 +1,48 @@
+"""Targets: where the core runs. Everything that starts tickmark-core goes through here.
+
+    tgt = open_target("ssh://root@board")      # or None / "local", "qemu-user:aarch64", ...
+    with tgt:
+        core = tgt.prepare(Variant(cflags="-Os"))   # build or pick the core for this target
+        core.call(["list", "sys.*"])                 # run to completion -> records
+        session = core.start(["run", "sys.*"])       # one round: lines as they arrive
+        tgt.fingerprint(core, hello)                 # the target's own fingerprint
+
+A target is one module in this package that subclasses Target (and Core/Session where it must)
+and registers its URI scheme with @register.
+"""
+
+from ..errors import TickmarkError
+from .base import Core, ProcessSession, Session, Target, Variant, register, registered
+
+__all__ = ["Core", "ProcessSession", "Session", "Target", "Variant", "open_target", "register", "schemes"]
+
+_MODULES = ("local", "qemu_user", "ssh", "serial", "qemu_system", "labgrid")
+
+
+def _load_all():
+    import importlib
+
+    for m in _MODULES:
+        try:
+            importlib.import_module(f"{__name__}.{m}")
+        except ModuleNotFoundError as e:  # a target module that is not part of this installation
+            if e.name != f"{__name__}.{m}":
+                raise
+
+
+def schemes():
+    _load_all()
+    return sorted(registered())
+
+
+def open_target(uri=None, **options):
+    """A Target for URI (None, "" or "local": this machine). Raises TickmarkError for a bad URI."""
+    _load_all()
+    uri = uri or "local"
+    if any(ord(c) < 32 or ord(c) == 127 for c in uri):
+        raise TickmarkError("bad --target: control characters in the URI")
+    scheme = uri.split(":", 1)[0] if ":" in uri else uri
+    cls = registered().get(scheme)
+    if cls is None:
+        raise TickmarkError(f"unknown target '{uri}' (known: {', '.join(schemes())})")
+    return cls.from_uri(uri, **options)

@@ -1,0 +1,88 @@
+"""The machine tickmark runs on (the default target): build the core here and run it here.
+
+A cross build for another architecture (a matrix cell with CROSS_COMPILE) runs under qemu-user
+and is flagged emulated."""
+
+import os
+import platform
+import shlex
+import shutil
+
+from .. import fingerprint
+from ..build import build_core, sha256_file
+from ..errors import TickmarkError
+from .base import Core, ProcessSession, Target, Variant, register
+
+QEMU_ARCH = {
+    "armv7": "arm",
+    "armhf": "arm",
+    "arm": "arm",
+    "aarch64": "aarch64",
+    "riscv64": "riscv64",
+    "x86_64": "x86_64",
+    "i686": "i386",
+    "mips": "mips",
+    "powerpc64le": "ppc64le",
+}
+
+
+class LocalCore(Core):
+    def __init__(self, target, argv, build=None, label=None, emulated=None):
+        super().__init__(target, build, label, emulated)
+        self.argv = list(argv)
+
+    def start(self, args):
+        return ProcessSession(self.argv + list(args))
+
+
+def qemu_user_argv(cross_compile, binary):
+    """How to start a cross-built core on this machine: directly, or under qemu-user."""
+    arch = QEMU_ARCH.get(cross_compile.split("-")[0], cross_compile.split("-")[0])
+    if arch == platform.machine():
+        return [binary], False
+    qemu = shutil.which(f"qemu-{arch}-static") or shutil.which(f"qemu-{arch}")
+    if not qemu:
+        raise TickmarkError(f"cannot run the {arch} build here: qemu-{arch} not found (install qemu-user)")
+    return [qemu, binary], True
+
+
+@register("local")
+class LocalTarget(Target):
+    scheme = "local"
+    takes_prebuilt = True
+
+    @classmethod
+    def from_uri(cls, uri, **options):
+        if uri != "local":
+            raise TickmarkError(f"bad target '{uri}' (this machine is just 'local')")
+        return cls(uri, **options)
+
+    def prepare(self, variant=None):
+        variant = variant or Variant()
+        if self.prebuilt:
+            return self._prebuilt(self.prebuilt)
+        cross = variant.cross_compile or ""
+        cc = variant.cc or (cross + "gcc" if cross else None)
+        b = build_core(
+            cc=cc,
+            cflags=variant.cflags,
+            memfn=variant.memfn,
+            cross_compile=cross or None,
+            ldflags=variant.ldflags if variant.ldflags is not None else ("-static" if cross else None),
+        )
+        argv, emulated = qemu_user_argv(b.cross_compile, b.binary) if b.cross_compile else ([b.binary], False)
+        return LocalCore(self, argv, b.as_dict(), emulated=emulated)
+
+    def _prebuilt(self, given):
+        argv = shlex.split(given)
+        if not argv or not (os.path.isfile(argv[0]) or shutil.which(argv[0])):
+            raise TickmarkError(f"core binary '{given}' not found")
+        exe = argv[-1] if len(argv) > 1 and os.path.isfile(argv[-1]) else (shutil.which(argv[0]) or argv[0])
+        return LocalCore(self, argv, {"binary": exe, "binary_sha256": sha256_file(exe), "prebuilt": True})
+
+    def fingerprint(self, core, hello=None):
+        fp = fingerprint.collect(core.build, hello)
+        if core.emulated:
+            fp["arch"] = (hello or {}).get("target", "").split("-")[0] or fp["arch"]
+            fp["cpu_model"] = f"qemu-user on {fp['cpu_model']}"
+        return self.base_fingerprint(fp, core)

@@ -1,0 +1,348 @@
+"""tickmark profile: naming, perf and gprof read-back, the memmove story with the real core, storage,
+export and import, and the one-line refusals (stripped binary, no sampler)."""
+
+import json
+import os
+import shutil
+import sqlite3
+import subprocess
+
+import pytest
+
+from tickmark.profile import has_symtab, perf
+from tickmark.profile.model import describe, diff, dso_group, routine_name, top_change
+
+DATA = os.path.join(os.path.dirname(__file__), "data")
+BYTEWISE = os.path.join(DATA, "bytewise_memmove.c")
+FIXED = os.path.join(DATA, "my_memmove.c")
+
+
+def _need(tool, usable=None):
+    """Skip (fail under CI=true) when a tool that bootstrap installs is missing."""
+    if shutil.which(tool) is None:
+        msg = f"{tool} is not installed (bootstrap test installs it)"
+        if os.environ.get("CI"):
+            pytest.fail(msg)
+        pytest.skip(msg)
+    if usable:
+        why = usable()
+        if why:
+            pytest.skip(why)
+
+
+def _perf_records():
+    """perf is installed, but may not be allowed to sample here (perf_event_paranoid, seccomp)."""
+    why = perf.available()
+    if why:
+        return why
+    r = subprocess.run(
+        ["perf", "record", "-q", "-e", perf.event(perf.user_only_needed()), "-o", "/dev/null", "--", "true"],
+        capture_output=True,
+        text=True,
+    )
+    return None if r.returncode == 0 else f"perf record is not allowed here: {r.stderr.strip()[-200:]}"
+
+
+# ---------------------------------------------------------------- naming and grouping
+def test_routine_names():
+    assert routine_name("__memmove_avx512_unaligned_erms", "libc") == "memmove"
+    assert routine_name("__strncmp_evex", "libc") == "strncmp"
+    assert routine_name("__memcpy_sse2_unaligned", "libc") == "memcpy"
+    assert routine_name("__memmove_generic", "libc") == "memmove"
+    assert routine_name("__libc_start_main", "libc") == "__libc_start_main"
+    assert routine_name("tm_user_memmove", "core") == "memmove"
+    assert routine_name("cmd_run.constprop.0", "core") == "cmd_run"
+    assert routine_name("finish_task_switch.isra.0", "kernel") == "finish_task_switch"
+    assert routine_name("ss_resize", "core") == "ss_resize"
+
+
+def test_dso_groups():
+    core = ["/cache/abc/tickmark-core"]
+    assert dso_group("/cache/abc/tickmark-core", core) == "core"
+    assert dso_group("/usr/lib/x86_64-linux-gnu/libc.so.6", core) == "libc"
+    assert dso_group("/lib/ld-linux-aarch64.so.1", core) == "libc"
+    assert dso_group("/usr/lib/x86_64-linux-gnu/libm.so.6", core) == "libc"
+    assert dso_group("[kernel.kallsyms]", core) == "kernel"
+    assert dso_group("[vdso]", core) == "kernel"
+    assert dso_group("/usr/lib/libfoo.so.1", core) == "other"
+    assert dso_group("[unknown]", core) == "other"
+
+
+def _prof(ns, routines, unit="iteration"):
+    return {
+        "key": "cpu.stringsort",
+        "tool": "perf",
+        "unit": unit,
+        "ns_per_op": ns,
+        "routines": [dict(name=n, symbols=[s], group=g, self=a, total=t) for n, s, g, a, t in routines],
+    }
+
+
+def test_diff_ranks_time_per_operation_and_says_it_in_words():
+    a = _prof(
+        1.0e6,
+        [
+            ("ss_resize", "ss_resize", "core", 0.66, 0.9),
+            ("memmove", "__memmove_avx512_unaligned_erms", "libc", 0.25, 0.25),
+        ],
+    )
+    b = _prof(
+        10.0e6, [("memmove", "tm_user_memmove", "core", 0.90, 0.92), ("ss_resize", "ss_resize", "core", 0.07, 0.98)]
+    )
+    rows = diff(a, b)
+    assert rows[0]["name"] == "memmove"
+    assert rows[0]["dns"] == pytest.approx(9.0e6 - 0.25e6)
+    text = describe(rows[0], "iteration")
+    assert text == "memmove: 25 % \u2192 90 % self, +8.75 ms per iteration (libc \u2192 core: tm_user_memmove)"
+    assert top_change(a, b) == text
+    back = describe(diff(b, a)[0], "iteration")
+    assert back.startswith("memmove: 90 % \u2192 25 % self, \u22128.75 ms per iteration")
+
+
+def test_diff_without_times_ranks_by_share():
+    a = _prof(None, [("f", "f", "core", 0.5, 0.5), ("g", "g", "core", 0.5, 0.5)])
+    b = _prof(None, [("f", "f", "core", 0.1, 0.1), ("g", "g", "core", 0.6, 0.6), ("h", "h", "libc", 0.3, 0.3)])
+    rows = diff(a, b)
+    assert [r["name"] for r in rows] == ["f", "h", "g"]
+    assert describe(rows[1]) == "h: 0 % \u2192 30 % self (new in B)"
+
+
+PERF_SCRIPT = """\
+    0/0     PERF_RECORD_COMM: perf-exec:100/100
+100/100 PERF_RECORD_COMM exec: tickmark-core:100/100
+100/100    1000000
+\t            87e0 tm_env_measure (/c/tickmark-core)
+\t            a0ce cmd_run.constprop.0 (/c/tickmark-core)
+
+100/100 PERF_RECORD_FORK(101:101):(100:100)
+101/101    1000000
+\t          16d899 __memmove_avx512_unaligned_erms (/usr/lib/x86_64-linux-gnu/libc.so.6)
+\t           1357b ss_resize (/c/tickmark-core)
+\t           13d4c ss_run (/c/tickmark-core)
+\tffffffffffffffff [unknown] ([unknown])
+
+101/101    1000000
+\t           1346f ss_resize (/c/tickmark-core)
+\t           13d4c ss_run (/c/tickmark-core)
+
+101/101    1000000
+\tffffffff81341977 finish_task_switch.isra.0 ([kernel.kallsyms])
+\tffffffff81341900 schedule ([kernel.kallsyms])
+\t           1346f ss_resize (/c/tickmark-core)
+\t           13d4c ss_run (/c/tickmark-core)
+
+101/102    1000000
+\t           1346f ss_resize (/c/tickmark-core)
+\t           1346f ss_resize (/c/tickmark-core)
+101/101 PERF_RECORD_EXIT(101:101):(100:100)
+"""
+
+
+def test_perf_script_counts_the_instance_process_only():
+    routines, hits, total, kernel, unknown = perf.parse(PERF_SCRIPT, ["/c/tickmark-core"])
+    assert hits == 4 and total == 4_000_000 and kernel == 1_000_000 and unknown == 0
+    assert "tm_env_measure" not in routines  # the runner's process is left out
+    assert routines["ss_resize"]["self"] == 2_000_000
+    assert routines["ss_resize"]["total"] == 4_000_000  # counted once per sample, recursion or not
+    assert routines["memmove"]["group"] == "libc" and routines["memmove"]["self"] == 1_000_000
+    assert routines["finish_task_switch"]["group"] == "kernel"
+    assert routines["ss_run"]["self"] == 0 and routines["ss_run"]["total"] == 3_000_000
+
+
+def test_has_symtab_tells_a_stripped_binary(tmp_path):
+    _need("cc")
+    _need("strip")
+    src = tmp_path / "a.c"
+    src.write_text("int main(void) { return 0; }\n")
+    exe = tmp_path / "a"
+    subprocess.run(["cc", "-o", str(exe), str(src)], check=True)
+    assert has_symtab(str(exe))
+    subprocess.run(["strip", str(exe)], check=True)
+    assert not has_symtab(str(exe))
+
+
+# ---------------------------------------------------------------- the real core
+@pytest.fixture(scope="module")
+def cache(tmp_path_factory):
+    return tmp_path_factory.mktemp("cache")
+
+
+@pytest.fixture
+def real(tmp_path, monkeypatch, cache):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(cache))
+    monkeypatch.setenv("TICKMARK_STORE", str(tmp_path / "results.db"))
+    monkeypatch.delenv("TICKMARK_CORE", raising=False)
+    monkeypatch.delenv("TICKMARK_PERF", raising=False)
+    monkeypatch.delenv("CFLAGS", raising=False)
+    return tmp_path / "results.db"
+
+
+def _core_binary():
+    from tickmark.build import build_core
+
+    return build_core().binary
+
+
+@pytest.mark.integration
+def test_memmove_story_with_perf(real, cli):
+    """A bytewise memmove makes cpu.stringsort slower; the profile diff and compare name memmove."""
+    _need("perf", _perf_records)
+    rc, out, err = cli("profile", "cpu.stringsort", "--seconds", "0.6", "--name", "libc")
+    assert rc == 0, err
+    assert "cpu.stringsort: perf (cpu-clock" in out and "ss_resize" in out
+    rc, out, err = cli("profile", "cpu.stringsort", "--seconds", "0.6", "--memfn", BYTEWISE, "--name", "bytewise")
+    assert rc == 0, err
+    top = [line for line in out.splitlines() if "%" in line and line.split()[-1] != "routine"][1]
+    assert top.split()[-2:] == ["memmove", "(tm_user_memmove)"]  # the first routine row
+
+    rc, out, err = cli("profile", "--diff", "libc", "bytewise")
+    assert rc == 0, err
+    lines = out.splitlines()
+    assert lines[0].startswith("cpu.stringsort: B = bytewise") and "per iteration" in lines[0]
+    assert lines[1].strip().startswith("memmove: ")
+    assert "self, +" in lines[1] and "(libc \u2192 core: tm_user_memmove)" in lines[1]
+
+    rc, out, err = cli("compare", "libc", "bytewise", "--no-counters")
+    assert rc == 0, err
+    row = next(line for line in out.splitlines() if line.startswith("cpu.stringsort "))
+    assert "slower" in row and "profile: memmove: " in row
+
+    rc, out, err = cli("show", "bytewise")
+    assert rc == 0, err
+    assert "memmove (tm_user_memmove)" in out and "groups (self): core" in out
+
+
+@pytest.mark.integration
+def test_profile_attaches_to_a_run_built_the_same_way(real, cli, tmp_path):
+    _need("perf", _perf_records)
+    rc, out, err = cli("run", "cpu.stringsort", "--rounds", "1", "--samples", "3", "--name", "r", "-q")
+    assert rc == 0, err
+    rc, out, err = cli("profile", "cpu.stringsort", "--seconds", "0.4", "--memfn", BYTEWISE, "--run", "r")
+    assert rc == 2 and "was measured with another core" in err and len(err.strip().splitlines()) == 1
+    rc, out, err = cli("profile", "cpu.stringsort", "--seconds", "0.4", "--run", "r")
+    assert rc == 0, err
+    assert "(median of run r)" in out
+    db = sqlite3.connect(str(real))
+    assert db.execute("SELECT count(*) FROM runs").fetchone()[0] == 1  # kept with r, no new run
+    assert db.execute("SELECT key, tool FROM profiles").fetchall() == [("cpu.stringsort", "perf")]
+
+    # export and import keep it; a broken profile in a document is refused
+    doc_path = tmp_path / "r.json"
+    assert cli("export", "r", "-o", str(doc_path))[0] == 0
+    doc = json.loads(doc_path.read_text())
+    assert [p["key"] for p in doc["profiles"]] == ["cpu.stringsort"]
+    rc, out, err = cli("import", str(doc_path))
+    assert rc == 0, err
+    rc, out, err = cli("profile", "--diff", "r", "r-2")
+    assert rc == 0 and out.startswith("cpu.stringsort: B = r-2")
+    doc["profiles"][0]["routines"][0]["self"] = 7
+    doc_path.write_text(json.dumps(doc))
+    rc, out, err = cli("import", str(doc_path))
+    assert rc == 2 and "profiles[0].routines[0].self: a share between 0 and 1" in err
+
+
+@pytest.mark.integration
+def test_gprof_profile_of_a_pg_build(real, cli):
+    _need("gprof")
+    rc, out, err = cli(
+        "profile", "cpu.stringsort", "--tool", "gprof", "--seconds", "1", "--memfn", BYTEWISE, "--name", "g"
+    )
+    assert rc == 0, err
+    lines = out.splitlines()
+    assert lines[0].startswith("cpu.stringsort: gprof (") and "per iteration" in lines[0]
+    first = next(line for line in lines if line.strip().endswith("routine"))
+    row = lines[lines.index(first) + 1].split()
+    assert row[-2:] == ["memmove", "(tm_user_memmove)"] and float(row[0].rstrip("%")) > 50
+    import tickmark.store
+
+    prof = tickmark.store.Store(str(real)).profiles(1)["cpu.stringsort"]
+    assert prof["tool"] == "gprof" and prof["hits"] >= 50
+    assert {r["group"] for r in prof["routines"]} <= {"core", "libc"}
+
+
+@pytest.mark.integration
+def test_stripped_core_is_refused(real, cli, tmp_path, monkeypatch):
+    _need("strip")
+    _need("perf", _perf_records)
+    stripped = tmp_path / "tickmark-core"
+    shutil.copy(_core_binary(), stripped)
+    subprocess.run(["strip", str(stripped)], check=True)
+    monkeypatch.setenv("TICKMARK_CORE", str(stripped))
+    rc, out, err = cli("profile", "cpu.stringsort", "--tool", "perf")
+    assert rc == 2 and out == ""
+    assert err.strip() == (
+        f"tickmark: error: the core binary {stripped} is stripped (no symbol table): a profile "
+        "cannot name its routines; profile an unstripped build"
+    )
+
+
+@pytest.mark.integration
+def test_one_instance_only(real, cli):
+    _need("perf", _perf_records)
+    rc, out, err = cli("profile", "mem.bw_copy", "--tool", "perf")
+    assert rc == 2 and out == ""
+    assert err.startswith("tickmark: error: a profile takes one benchmark instance; this selects ")
+    assert len(err.strip().splitlines()) == 1
+    from tickmark.store import Store
+
+    assert Store(str(real)).runs() == []
+
+
+def test_no_sampler_is_one_line(env, cli, tmp_path, monkeypatch):
+    """No perf, and a prebuilt core that cannot be rebuilt with -pg: no profile, one line."""
+    monkeypatch.setenv("TICKMARK_PERF", str(tmp_path / "no-such-perf"))
+    rc, out, err = cli("profile", "cpu.stringsort")
+    assert rc == 2 and out == ""
+    assert err.strip() == (
+        "tickmark: error: cannot profile here: perf is not installed (apt-get install "
+        "linux-perf), and gprof needs a core built from source with -pg (a prebuilt core "
+        "was given)"
+    )
+    rc, out, err = cli("profile", "cpu.stringsort", "--tool", "perf")
+    assert rc == 2 and err.strip() == (
+        "tickmark: error: cannot profile with perf: perf is not installed (apt-get install linux-perf)"
+    )
+    rc, out, err = cli("profile", "cpu.stringsort", "--tool", "gprof")
+    assert rc == 2 and err.strip() == (
+        "tickmark: error: cannot profile with gprof: gprof needs a core built "
+        "from source with -pg (a prebuilt core was given)"
+    )
+
+
+def test_profile_refuses_a_command_that_is_no_elf_binary(env, cli):
+    """The synthetic core is a Python script: perf could run it, but there are no ELF symbols to read."""
+    _need("perf", _perf_records)
+    rc, out, err = cli("profile", "cpu.stringsort", "--tool", "perf")
+    assert rc == 2 and len(err.strip().splitlines()) == 1
+    assert "is not an ELF executable; profiles read ELF binaries only" in err
+
+
+def test_bad_usage(env, cli):
+    assert cli("profile")[0] == 2
+    rc, out, err = cli("profile", "--diff", "a", "b", "--memfn", "x.c")
+    assert rc == 2 and "--diff compares stored profiles" in err
+    rc, out, err = cli("profile", "cpu.stringsort", "--param", "size=1,2")
+    assert rc == 2 and "a profile takes one point" in err
+
+
+def test_store_keeps_profiles_and_adds_the_table_to_an_older_store(new_store):
+    """On both backends: the table is made in a store that predates it; a new profile of the same
+    instance replaces the old; deleting the run deletes its profiles."""
+    from tickmark.store import Store
+
+    target = new_store()
+    st = Store(target)
+    st._x("DROP TABLE profiles")  # a store written before profiles existed
+    st.close()
+    st = Store(target)
+    rid = st.create_run(patterns=["x"])
+    st.add_result(rid, key="x", bench="x")
+    with st.transaction():
+        st.add_profile(rid, "x", {"tool": "perf", "routines": []})
+    with st.transaction():
+        st.add_profile(rid, "x", {"tool": "gprof", "routines": []})  # replaces
+    assert st.profiles(rid) == {"x": {"tool": "gprof", "routines": []}}
+    assert st.count("profiles") == 1
+    st.delete_run(rid)
+    assert st.count("profiles") == 0
+    st.close()

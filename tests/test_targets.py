@@ -1,0 +1,97 @@
+"""The target seam: URIs, the local target, qemu-user, and the core deciding what patterns select."""
+
+import os
+import shutil
+import sys
+
+import pytest
+
+from conftest import FAKECORE
+from tickmark.clicommon import check_patterns
+from tickmark.errors import TickmarkError
+from tickmark.targets import open_target, schemes
+
+
+def test_unknown_and_bad_uris_are_one_line_errors():
+    for uri, words in [
+        ("nosuch:x", "unknown target"),
+        ("qemu-user:sparc", "qemu-user:ARCH"),
+        ("local:x", "bad target"),
+        ("qemu-user:aarch64\n", "control characters"),
+    ]:
+        with pytest.raises(TickmarkError, match=words):
+            open_target(uri)
+    assert {"local", "qemu-user"} <= set(schemes())
+
+
+def test_prebuilt_core_only_where_it_makes_sense():
+    with pytest.raises(TickmarkError, match="prebuilt"):
+        open_target("qemu-user:aarch64", prebuilt="/bin/true")
+
+
+def test_local_fingerprint_names_target_and_host():
+    core = open_target("local", prebuilt=f"{sys.executable} {FAKECORE}").prepare()
+    fp = core.fingerprint({"target": "x86_64-linux-gnu"})
+    assert fp["target_uri"] == "local" and fp["host"] and fp["emulated"] is False
+    assert "emulated" not in fp["flags"]
+
+
+def test_core_call_failure_and_unmatched_patterns():
+    core = open_target("local", prebuilt=f"{sys.executable} {FAKECORE}").prepare()
+    assert [b["name"] for b in check_patterns(core, ["sys.f*"])] == ["sys.fast"]
+    with pytest.raises(TickmarkError, match="no benchmark matches 'nope.*'"):
+        check_patterns(core, ["sys.fast", "nope.*"])
+    failing = open_target("local", prebuilt=shutil.which("false")).prepare()
+    with pytest.raises(TickmarkError, match="tickmark-core list failed on local: exit status 1"):
+        failing.call(["list"])
+
+
+@pytest.mark.integration
+def test_real_core_decides_instance_key_patterns(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    core = open_target("local").prepare()
+    got = check_patterns(core, ["mem.lat_rand[size=4096,thp=0]"])
+    assert [b["name"] for b in got] == ["mem.lat_rand"]
+    with pytest.raises(TickmarkError, match="no benchmark matches"):
+        check_patterns(core, ["mem.nosuch[size=1]"])
+
+
+def _need(tool, pkg):
+    if shutil.which(tool):
+        return
+    if os.environ.get("CI"):
+        pytest.fail(f"{tool} missing: bootstrap test should have installed {pkg}")
+    pytest.skip(f"{tool} not installed (apt-get install {pkg})")
+
+
+@pytest.mark.integration
+def test_qemu_user_aarch64_run_is_flagged_emulated(tmp_path, monkeypatch, cli):
+    _need("aarch64-linux-gnu-gcc", "gcc-aarch64-linux-gnu libc6-dev-arm64-cross")
+    _need("qemu-aarch64", "qemu-user")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    store = tmp_path / "s.db"
+    rc, out, err = cli(
+        "--store",
+        str(store),
+        "run",
+        "-q",
+        "--rounds",
+        "1",
+        "--samples",
+        "2",
+        "--target",
+        "qemu-user:aarch64",
+        "cpu.numsort",
+        "--name",
+        "a64",
+    )
+    assert rc == 0, err
+    from tickmark.store import Store
+
+    run = Store(store).run("a64")
+    fp = run["fingerprint"]
+    assert fp["target_uri"] == "qemu-user:aarch64" and fp["emulated"] is True
+    assert fp["arch"] == "aarch64" and "emulated" in fp["flags"]
+    res = Store(store).results(run["id"])
+    assert res and all(r["status"] == "ok" for r in res)
+    assert all("emulated" in r["stats"][""]["flags"] for r in res)
