@@ -119,6 +119,11 @@ def run(ctx, patterns, suite, rounds, max_rounds, samples, sample_ms, seed, para
         from . import memfnview
 
         memfnview.show(store.results(run_id))
+    done = store.run(run_id)
+    if done["status"] != "complete":
+        why = (done.get("notes") or {}).get("incomplete") or "not every instance finished"
+        click.echo(f"tickmark: run {run_id} is incomplete: {printable(why)}", err=True)
+        sys.exit(1)
 
 
 @cli.command()

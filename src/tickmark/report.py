@@ -110,7 +110,10 @@ def incomplete_line(run, n_results):
     rnd = notes.get("round_in_progress")
     where = f" in round {rnd}" if rnd else ""
     how = "interrupted" if run["status"] == "incomplete" else "killed or still running"
-    return f"INCOMPLETE: {how}{where} after {n_results}{of} instances"
+    if run["status"] == "incomplete" and notes.get("incomplete"):
+        how = str(notes["incomplete"])
+        where = "" if how.startswith("round ") else where
+    return printable(f"INCOMPLETE: {how}{where} after {n_results}{of} instances")
 
 
 def build_table(results, env_flags=(), plain=False):
