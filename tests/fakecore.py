@@ -7,6 +7,9 @@ Used by the harness tests so they run without a C compiler. FAKECORE_MODE (comma
   slowkey=K sleep 30 s inside instance K (for interrupt tests)
   usage     refuse 'run' as bad usage (exit 2, a message on stderr)
   noisy=K   instance K is 20 % slower in every second invocation (needs FAKECORE_LOG)
+  bad=KIND  a hostile stream for sys.fast: bigns, strns, nons, negns, floatns (sample 0's ns),
+            dup (every sample twice), endfirst (end before the samples), twoperline (samples
+            two to a line), stall (stop writing, stay alive)
 FAKECORE_LOG: append each argv (one line) to this file.
 """
 import fnmatch
@@ -87,6 +90,16 @@ def main(argv):
             if not any(fnmatch.fnmatchcase(b["name"], g.split("[")[0] if "[" in g else g) for b in BENCHES):
                 emit({"t": "unmatched", "pattern": g})
         return 0
+    # like the real core: a scratch folder $TMPDIR/tickmark-<pid> while it runs, removed at its end
+    scratch = os.path.join(os.environ.get("TMPDIR") or "/tmp", f"tickmark-{os.getpid()}")
+    os.makedirs(scratch, exist_ok=True)
+    try:
+        return run(opts, globs, iters, params, sel)
+    finally:
+        os.rmdir(scratch)
+
+
+def run(opts, globs, iters, params, sel):
     rng = random.Random(opts["seed"])
     order = [b["name"] for b in sel]
     rng.shuffle(order)
@@ -104,6 +117,10 @@ def main(argv):
     for name in order:
         b = next(x for x in BENCHES if x["name"] == name)
         for key, p in instances(b, params):
+            if any("[" in g for g in globs) and not any(
+                key == g or fnmatch.fnmatchcase(key if "[" in g else name, g) for g in globs
+            ):  # like the core: a pattern with '[' selects instance keys
+                continue
             if "die" in MODE and done >= int(MODE["die"]):
                 sys.stderr.write("fake core: simulated crash of the runner\n")
                 return 3
@@ -120,6 +137,12 @@ def main(argv):
                 continue
             if MODE.get("slowkey") == key:
                 time.sleep(30)
+            bad = MODE.get("bad", "") if name == "sys.fast" else ""
+            if bad == "stall":
+                time.sleep(3600)
+            if bad == "endfirst":
+                emit({"t": "end", "key": key, "status": "ok", "reason": "", "wall_ns": 60_000_000})
+            pending = []
             for i in range(opts["samples"]):
                 ops = n * 10
                 bias = 1.2 if MODE.get("noisy") == key and calls % 2 else 1.0
@@ -130,11 +153,24 @@ def main(argv):
                      "ctr_ops": ops, "ctr": {"task_clock": ns}, "multiplexed": 0}
                 if b["subs"]:
                     s["sub"] = {"lock": ns * 6 // 10, "unlock": ns * 4 // 10}
+                if i == 0 and bad in ("bigns", "strns", "nons", "negns", "floatns"):
+                    s["ns"] = {"bigns": 10**30, "strns": "abc", "negns": -5, "floatns": 1.5}.get(bad)
+                    if bad == "nons":
+                        del s["ns"]
+                if bad == "twoperline":
+                    pending.append("TM1 " + json.dumps(s, separators=(",", ":")))
+                    if len(pending) == 2 or i == opts["samples"] - 1:
+                        print(" ".join(pending), flush=True)
+                        pending = []
+                    continue
                 emit(s)
+                if bad == "dup":
+                    emit(s)
             if b.get("hist"):
                 emit({"t": "hist", "key": key, "unit": "ns", "count": 100, "min": 4000, "max": 90000,
                       "buckets": [[4096, 50], [4992, 45], [8192, 4], [65536, 1]]})
-            emit({"t": "end", "key": key, "status": "ok", "reason": "", "wall_ns": 60_000_000})
+            if bad != "endfirst":
+                emit({"t": "end", "key": key, "status": "ok", "reason": "", "wall_ns": 60_000_000})
     emit({"t": "bye", "instances": done, "wall_ns": 1})
     return 0
 

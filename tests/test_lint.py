@@ -36,6 +36,7 @@ FORMAT_CHECKED = [
     "src/tickmark/tm1.py",
     "tests/test_tm1.py",
     "src/tickmark/names.py",
+    "src/tickmark/export.py",
 ]
 
 

@@ -37,7 +37,8 @@ def check_params(params):
             raise TickmarkError(f"--param {name}: {len(values)} values; at most {MAX_SWEEP} per parameter")
         got = {}
         for v in values:
-            n = int(v.rstrip("KMGkmg")) * _SUFFIX[v[-1].lower() if v[-1].isalpha() else ""]
+            digits = v.rstrip("KMGkmg")
+            n = int(digits) * _SUFFIX[v[-1].lower() if v[-1].isalpha() else ""] if len(digits) <= 20 else 2**64
             if n > 2**63 - 1:
                 raise TickmarkError(f"--param {name}: value {_clip(v, 30)} is too large (at most 2^63-1)")
             if n in got:
@@ -123,7 +124,7 @@ def run(ctx, patterns, suite, rounds, max_rounds, samples, sample_ms, seed, para
     if done["status"] != "complete":
         why = (done.get("notes") or {}).get("incomplete") or "not every instance finished"
         click.echo(f"tickmark: run {run_id} is incomplete: {printable(why)}", err=True)
-        sys.exit(1)
+        raise click.exceptions.Exit(1)
 
 
 @cli.command()
@@ -430,24 +431,29 @@ def _error(msg, detail=""):
     return 2
 
 
+def _interrupted(e):
+    click.echo(f"tickmark: {getattr(e, 'message', None) or 'interrupted'}", err=True)
+    return 130
+
+
 def main(argv=None):
     args = sys.argv[1:] if argv is None else list(argv)
     try:
         if not args:
             click.echo(cli.get_help(click.Context(cli, info_name="tickmark")))
             return 0
-        cli.main(args=args, prog_name="tickmark", standalone_mode=False)
-        return 0
+        rv = cli.main(args=args, prog_name="tickmark", standalone_mode=False)
+        return rv if isinstance(rv, int) else 0  # click hands back ctx.exit(N) as N here
     except click.exceptions.Exit as e:
         return e.exit_code
-    except click.exceptions.Abort:
-        return 130
+    except click.exceptions.Abort as e:
+        return _interrupted(e.__cause__)
     except click.ClickException as e:
         return _error(e.format_message())
     except TickmarkError as e:
         return _error(str(e), e.detail)
-    except KeyboardInterrupt:
-        return 130
+    except KeyboardInterrupt as e:
+        return _interrupted(e)
     except BrokenPipeError:
         return 0
     finally:

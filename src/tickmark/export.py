@@ -1,11 +1,12 @@
 """Export a stored run as a versioned JSON document (with raw samples) or CSV; import such a
 document back (strictly validated, all or nothing)."""
+
 import csv
 import io
 import json
 import math
 
-from . import stats
+from . import stats, tm1
 from .errors import TickmarkError
 from .names import check_name, printable
 from .stats import Stats
@@ -18,15 +19,38 @@ _SAMPLE_KEYS = ("round", "i", "iters", "ops", "ns", "cyc")
 def to_document(store, run):
     results = []
     for r in store.results(run["id"]):
-        results.append({
-            "benchmark": r["bench"], "key": r["key"], "params": r["params"], "metric": r["metric"],
-            "status": r["status"], "reason": r["reason"], "unit": r["unit"], "stat": r["stat"],
-            "meta": r["meta"], "stats": r["stats"],
-            "samples": store.samples(r["id"]),
-            "hist": store.hists(r["id"]),
-        })
-    run_doc = {k: run[k] for k in ("id", "name", "started", "finished", "status", "suite",
-                                   "patterns", "options", "fingerprint", "hello", "notes")}
+        results.append(
+            {
+                "benchmark": r["bench"],
+                "key": r["key"],
+                "params": r["params"],
+                "metric": r["metric"],
+                "status": r["status"],
+                "reason": r["reason"],
+                "unit": r["unit"],
+                "stat": r["stat"],
+                "meta": r["meta"],
+                "stats": r["stats"],
+                "samples": store.samples(r["id"]),
+                "hist": store.hists(r["id"]),
+            }
+        )
+    run_doc = {
+        k: run[k]
+        for k in (
+            "id",
+            "name",
+            "started",
+            "finished",
+            "status",
+            "suite",
+            "patterns",
+            "options",
+            "fingerprint",
+            "hello",
+            "notes",
+        )
+    }
     doc = {"format": FORMAT, "version": VERSION, "run": run_doc, "results": results}
     profiles = store.profiles(run["id"])
     if profiles:  # optional: runs with profiles (tickmark profile) only
@@ -38,21 +62,66 @@ def to_json(store, run):
     return json.dumps(to_document(store, run), indent=1, sort_keys=True) + "\n"
 
 
-CSV_STATS = ("value", "median", "min", "max", "p90", "mean", "n", "rcv", "cv", "round_cv",
-             "ci95_lo", "ci95_hi", "determinism", "ops_per_s", "cycles_per_op", "cycles_method")
+CSV_STATS = (
+    "value",
+    "median",
+    "min",
+    "max",
+    "p90",
+    "mean",
+    "n",
+    "rcv",
+    "cv",
+    "round_cv",
+    "ci95_lo",
+    "ci95_hi",
+    "determinism",
+    "ops_per_s",
+    "cycles_per_op",
+    "cycles_method",
+)
 
 
 def to_csv(store, run):
     out = io.StringIO()
     w = csv.writer(out, lineterminator="\n")
-    w.writerow(["run", "key", "benchmark", "params", "sub", "metric", "status", "reason", "unit_op",
-                "stat", "value_unit", *CSV_STATS, "flags"])
+    w.writerow(
+        [
+            "run",
+            "key",
+            "benchmark",
+            "params",
+            "sub",
+            "metric",
+            "status",
+            "reason",
+            "unit_op",
+            "stat",
+            "value_unit",
+            *CSV_STATS,
+            "flags",
+        ]
+    )
     for r in store.results(run["id"]):
         st = Stats.of(r)
         for sub, d in st.items() if st else [("", None)]:
-            w.writerow([run["id"], r["key"], r["bench"], json.dumps(r["params"], sort_keys=True), sub,
-                        r["metric"], r["status"], r["reason"], r["unit"], r["stat"], d.unit if d else "",
-                        *[_csv(getattr(d, k, None)) for k in CSV_STATS], " ".join(d.flags if d else [])])
+            w.writerow(
+                [
+                    run["id"],
+                    r["key"],
+                    r["bench"],
+                    json.dumps(r["params"], sort_keys=True),
+                    sub,
+                    r["metric"],
+                    r["status"],
+                    r["reason"],
+                    r["unit"],
+                    r["stat"],
+                    d.unit if d else "",
+                    *[_csv(getattr(d, k, None)) for k in CSV_STATS],
+                    " ".join(d.flags if d else []),
+                ]
+            )
     return out.getvalue()
 
 
@@ -97,36 +166,98 @@ _KEY = {"type": "string", "minLength": 1, "maxLength": 300, "pattern": _NOCTRL}
 _WORD = {"type": "string", "maxLength": 300, "pattern": _NOCTRL}
 _TEXT = {"type": "string", "maxLength": 10000}
 _COUNTS = {"type": "object", "additionalProperties": _COUNT}
+# fingerprint fields that reports read, with their types
+_FP_WORDS = (
+    "variant",
+    "cycles_method",
+    "clock",
+    "compiler",
+    "cflags",
+    "cpu_model",
+    "arch",
+    "kernel",
+    "os",
+    "libc",
+    "governor",
+    "virtualization",
+    "target",
+    "host",
+    "clocksource",
+    "ticks",
+)
+_FP_INTS = ("clock_res_ns", "cpus_online", "timer_overhead_ps", "fcore_khz", "page_size")
 _SAMPLE = {
     "type": "object",
     "required": ["round", "iters", "ops", "ns"],
     "properties": {
-        "round": _ROUND, "i": _COUNT, "iters": _COUNT, "ops": _COUNT, "ns": _COUNT,
-        "cyc": {"anyOf": [_COUNT, {"type": "null"}]}, "ctr_ops": _COUNT, "ctr": _COUNTS, "sub": _COUNTS,
-        "retaken": _I64, "nivcsw": _I64, "minflt": _I64, "cpu0": _I64, "cpu1": _I64, "multiplexed": _I64,
+        "round": _ROUND,
+        "i": _COUNT,
+        "iters": _COUNT,
+        "ops": _COUNT,
+        "ns": _COUNT,
+        "cyc": {"anyOf": [_COUNT, {"type": "null"}]},
+        "ctr_ops": _COUNT,
+        "ctr": _COUNTS,
+        "sub": _COUNTS,
+        "retaken": _I64,
+        "nivcsw": _I64,
+        "minflt": _I64,
+        "cpu0": _I64,
+        "cpu1": _I64,
+        "multiplexed": _I64,
     },
 }
 _HIST = {
     "type": "object",
     "required": ["round", "buckets"],
     "properties": {
-        "round": _ROUND, "count": _COUNT, "min": _COUNT, "max": _COUNT, "unit": _WORD,
-        "buckets": {"type": "array", "items": {"type": "array", "prefixItems": [_COUNT, _COUNT],
-                                               "minItems": 2, "maxItems": 2}},
+        "round": _ROUND,
+        "count": _COUNT,
+        "min": _COUNT,
+        "max": _COUNT,
+        "unit": _WORD,
+        "buckets": {
+            "type": "array",
+            "items": {"type": "array", "prefixItems": [_COUNT, _COUNT], "minItems": 2, "maxItems": 2},
+        },
     },
 }
 _RESULT = {
     "type": "object",
-    "required": ["benchmark", "key", "params", "metric", "status", "reason", "unit", "stat", "stats",
-                 "samples", "hist"],
+    "required": [
+        "benchmark",
+        "key",
+        "params",
+        "metric",
+        "status",
+        "reason",
+        "unit",
+        "stat",
+        "stats",
+        "samples",
+        "hist",
+    ],
     "properties": {
-        "benchmark": _KEY, "key": _KEY, "metric": _WORD, "reason": _TEXT, "unit": _WORD,
-        "status": {"enum": list(STATUSES)}, "stat": {"enum": ["median", "min", "max"]},
+        "benchmark": _KEY,
+        "key": _KEY,
+        "metric": _WORD,
+        "reason": _TEXT,
+        "unit": _WORD,
+        "status": {"enum": list(STATUSES)},
+        "stat": {"enum": ["median", "min", "max"]},
         "params": {"type": "object", "additionalProperties": {"anyOf": [_I64, _WORD]}},
         "stats": {"type": "object"},
-        "meta": {"type": "object", "properties": {
-            "stat": {"enum": ["median", "min", "max"]}, "bytes_per_op": _COUNT, "iters": _COUNT,
-            "ops_per_iter": _COUNT, "bench": _KEY, "key": _KEY}},
+        "meta": {
+            "type": "object",
+            "properties": {
+                "stat": {"enum": ["median", "min", "max"]},
+                "bytes_per_op": _COUNT,
+                "iters": _COUNT,
+                "ops_per_iter": _COUNT,
+                "bench": _KEY,
+                "key": _KEY,
+            },
+        },
         "samples": {"type": "array", "items": _SAMPLE},
         "hist": {"type": "array", "items": _HIST},
     },
@@ -139,16 +270,47 @@ SCHEMA = {
         "version": {"const": VERSION},
         "run": {
             "type": "object",
-            "required": ["started", "finished", "status", "name", "suite", "patterns", "options",
-                         "fingerprint", "hello"],
+            "required": [
+                "started",
+                "finished",
+                "status",
+                "name",
+                "suite",
+                "patterns",
+                "options",
+                "fingerprint",
+                "hello",
+            ],
             "properties": {
-                "started": _TIME, "finished": {"anyOf": [_TIME, {"type": "null"}]},
+                "started": _TIME,
+                "finished": {"anyOf": [_TIME, {"type": "null"}]},
                 "status": {"enum": ["running", "complete", "incomplete"]},
-                "name": {"type": ["string", "null"]}, "suite": {"anyOf": [_WORD, {"type": "null"}]},
+                "name": {"type": ["string", "null"]},
+                "suite": {"anyOf": [_WORD, {"type": "null"}]},
                 "patterns": {"type": "array", "items": _WORD},
-                "options": {"type": "object"}, "notes": {"type": "object"},
-                "fingerprint": {"type": "object", "properties": {
-                    "flags": {"type": "array", "items": _WORD}, "variant": {"anyOf": [_WORD, {"type": "null"}]}}},
+                "options": {"type": "object"},
+                "notes": {
+                    "type": "object",
+                    "properties": {
+                        "problems": {"type": "array", "items": _TEXT},
+                        "rounds": _COUNT,
+                        "junk": _COUNT,
+                        "malformed": _COUNT,
+                        "planned": {"anyOf": [_COUNT, {"type": "null"}]},
+                        "round_in_progress": _COUNT,
+                        "incomplete": _TEXT,
+                        "seeds": {"type": "array", "items": _I64},
+                        "extended": _COUNTS,
+                    },
+                },
+                "fingerprint": {
+                    "type": "object",
+                    "properties": {
+                        "flags": {"type": "array", "items": _WORD},
+                        **{k: {"anyOf": [_WORD, {"type": "null"}]} for k in _FP_WORDS},
+                        **{k: {"anyOf": [_I64, {"type": "null"}]} for k in _FP_INTS},
+                    },
+                },
                 "hello": {"type": "object", "properties": {"cycles": _WORD}},
             },
         },
@@ -200,6 +362,13 @@ def validate(doc):
                 msg = "missing " + msg.split(" is a required property")[0]
             raise _Bad(f"{_where(err.absolute_path)}: {msg}")
         run = doc["run"]
+        bad = tm1.validate(dict(run["hello"], t="hello")) if run["hello"] else None
+        if bad:
+            raise _Bad(f"run.hello: {bad}")
+        for i, r in enumerate(doc["results"]):
+            bad = tm1.validate(dict(r["meta"], t="meta")) if r.get("meta") else None
+            if bad:
+                raise _Bad(f"results[{i}].meta: {bad}")
         if run["name"] is not None:
             try:
                 check_name(run["name"], "run name")
@@ -309,14 +478,31 @@ def import_document(store, doc):
             name = f"{base}-{n}"
     with store.transaction():
         rid_run = store.create_run(
-            name=name, suite=run.get("suite"), patterns=run["patterns"], options=run["options"],
-            fingerprint=run["fingerprint"], hello=run["hello"], status=run["status"],
-            started=run["started"], finished=run["finished"],
-            notes=dict(run.get("notes") or {}, imported_from=run.get("id")))
+            name=name,
+            suite=run.get("suite"),
+            patterns=run["patterns"],
+            options=run["options"],
+            fingerprint=run["fingerprint"],
+            hello=run["hello"],
+            status=run["status"],
+            started=run["started"],
+            finished=run["finished"],
+            notes=dict(run.get("notes") or {}, imported_from=run.get("id")),
+        )
         for r in doc["results"]:
-            rid = store.add_result(rid_run, key=r["key"], bench=r["benchmark"], params=r["params"],
-                                   metric=r["metric"], status=r["status"], reason=r["reason"],
-                                   unit=r["unit"], stat=r["stat"], meta=r.get("meta", {}), stats=r["stats"])
+            rid = store.add_result(
+                rid_run,
+                key=r["key"],
+                bench=r["benchmark"],
+                params=r["params"],
+                metric=r["metric"],
+                status=r["status"],
+                reason=r["reason"],
+                unit=r["unit"],
+                stat=r["stat"],
+                meta=r.get("meta", {}),
+                stats=r["stats"],
+            )
             by_round = {}
             for s in r["samples"]:
                 by_round.setdefault(s["round"], []).append(s)
