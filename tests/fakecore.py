@@ -108,7 +108,8 @@ def run(opts, globs, iters, params, sel):
           "clock": "CLOCK_MONOTONIC", "clock_res_ns": 1, "timer_overhead_ps": 20000, "loop_overhead_ps": 500,
           "ticks": "rdtsc", "kernel_excluded": 0, "counters_grouped": 0, "counters_unsupported": "cycles,instructions",
           "ticks_khz": 3000000, "fcore_khz": 3000000, "cycles": "calibrated-freq", "counters": ["task_clock"],
-          "cpus": 2, "cpu": 0, "order": order})
+          "cpus": 2, "cpu": 0, "page_size": 4096, "os": "Linux", "kernel": "6.1.0-fake", "machine": "x86_64",
+          "order": order})
     done = 0
     calls = 0
     if os.environ.get("FAKECORE_LOG"):

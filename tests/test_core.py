@@ -1,5 +1,4 @@
-"""Tests of the C core on its own: unit tests, the committed benchmark list, warning-free
-builds with gcc and clang, isolation of crashing benchmarks, and cross builds run under
+"""Tests of the C core on its own: unit tests, isolation of crashing benchmarks, and cross builds run under
 qemu-user producing valid TM1 streams."""
 import json
 import os
@@ -32,19 +31,6 @@ def test_c_unit_tests(tmp_path):
     res = subprocess.run([str(out / "tickmark-unit")], capture_output=True, text=True)
     assert res.returncode == 0, res.stdout
     assert re.search(r"^\d+ passed, 0 failed$", res.stdout, re.M)
-
-
-def test_bench_list_is_current():
-    res = subprocess.run(["sh", "tools/genlist.sh", "bench"], cwd=CORE, capture_output=True, text=True, check=True)
-    committed = (CORE / "src" / "bench_list.h").read_text()
-    assert res.stdout == committed, "src/bench_list.h is stale: run 'make -C src/tickmark/core list'"
-
-
-@pytest.mark.skipif(not shutil.which("clang"), reason="clang not installed")
-def test_clang_builds_without_warnings(tmp_path):
-    out = make(tmp_path, "clang", "CC=clang")
-    res = subprocess.run([str(out / "tickmark-core"), "list"], capture_output=True, text=True, check=True)
-    assert {r["name"] for r in records(res.stdout)} >= {"sys.getppid", "loop.control"}
 
 
 def test_crashing_benchmarks_are_isolated(tmp_path):

@@ -14,11 +14,15 @@ ROOT = Path(__file__).resolve().parent.parent
 # Files kept in `ruff format` style (paths relative to the repository root).
 FORMAT_CHECKED = [
     "tests/test_lint.py",
+    "tests/test_core_style.py",
+    "src/tickmark/profile/hosttool.py",
+    "tests/test_hosttool.py",
     "src/tickmark/profile/__init__.py",
     "src/tickmark/profile/command.py",
     "src/tickmark/profile/gprof.py",
     "src/tickmark/profile/model.py",
     "src/tickmark/profile/perf.py",
+    "src/tickmark/profile/runners.py",
     "src/tickmark/profile/view.py",
     "tests/test_profile.py",
     "src/tickmark/store_sqlite.py",
@@ -37,6 +41,18 @@ FORMAT_CHECKED = [
     "tests/test_tm1.py",
     "src/tickmark/names.py",
     "src/tickmark/export.py",
+    "src/tickmark/baremetal.py",
+    "src/tickmark/kernelimage.py",
+    "src/tickmark/targets/qemu_system.py",
+    "tests/test_qemu_system.py",
+    "src/tickmark/targets/ssh.py",
+    "src/tickmark/targets/serial.py",
+    "src/tickmark/ingest.py",
+    "src/tickmark/fingerprint.py",
+    "tests/sshfix.py",
+    "tests/test_ssh_target.py",
+    "tests/test_serial_target.py",
+    "tests/test_ingest.py",
 ]
 
 

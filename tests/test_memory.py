@@ -2,6 +2,7 @@
 and, with the real core, the mem.* benchmarks, verification of memfn implementations (a
 broken user memcpy is caught and never timed, a correct one is compared), and the topology
 and memfn commands."""
+
 import json
 import random
 import shutil
@@ -10,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tickmark import memfnview
+from tickmark import bwtable, memfnview
 from tickmark import topology as topo
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -53,11 +54,14 @@ def sizes_of(levels):
 
 
 @pytest.mark.parametrize("model", [uniform, lru])
-@pytest.mark.parametrize("caches,lats", [
-    ((32 * K, 512 * K, 32 * M), (1.24, 4.2, 14, 100)),     # a server core
-    ((16 * K, 256 * K), (3.0, 20.0, 160.0)),                # Cortex-A8-like: L1, L2, DRAM
-    ((64 * K, 2 * M, 8 * M), (1.0, 5.0, 12.0, 90.0)),
-])
+@pytest.mark.parametrize(
+    "caches,lats",
+    [
+        ((32 * K, 512 * K, 32 * M), (1.24, 4.2, 14, 100)),  # a server core
+        ((16 * K, 256 * K), (3.0, 20.0, 160.0)),  # Cortex-A8-like: L1, L2, DRAM
+        ((64 * K, 2 * M, 8 * M), (1.0, 5.0, 12.0, 90.0)),
+    ],
+)
 def test_levels_found_at_the_known_knees(model, caches, lats):
     pts = [(s, model(s, caches, lats)) for s in sweep()]
     levels = topo.detect_levels(pts, fcore_khz=2_000_000)
@@ -74,8 +78,7 @@ def test_noise_spikes_do_not_move_knees_but_lower_confidence():
     caches, lats = (32 * K, 512 * K, 32 * M), (1.24, 4.2, 14, 100)
     clean = [(s, uniform(s, caches, lats)) for s in sweep()]
     rnd = random.Random(7)
-    noisy = [(s, v * (1 + (rnd.random() * 3 if i % 5 == 2 else rnd.random() * 0.03)))
-             for i, (s, v) in enumerate(clean)]
+    noisy = [(s, v * (1 + (rnd.random() * 3 if i % 5 == 2 else rnd.random() * 0.03))) for i, (s, v) in enumerate(clean)]
     a, b = topo.detect_levels(clean), topo.detect_levels(noisy)
     assert sizes_of(b) == sizes_of(a) == list(caches)
     assert sum(lv["confidence"] for lv in b[:-1]) < sum(lv["confidence"] for lv in a[:-1])
@@ -122,8 +125,9 @@ def test_tlb_reach():
 
 def test_os_report_from_sysfs_and_device_tree(tmp_path):
     base = tmp_path / "sys/devices/system/cpu/cpu0/cache"
-    for i, (lvl, typ, size) in enumerate([(1, "Data", "32K"), (1, "Instruction", "32K"),
-                                          (2, "Unified", "512K"), (3, "Unified", "32768K")]):
+    for i, (lvl, typ, size) in enumerate(
+        [(1, "Data", "32K"), (1, "Instruction", "32K"), (2, "Unified", "512K"), (3, "Unified", "32768K")]
+    ):
         d = base / f"index{i}"
         d.mkdir(parents=True)
         for k, v in (("level", lvl), ("type", typ), ("size", size), ("coherency_line_size", 64)):
@@ -150,9 +154,15 @@ def test_os_report_from_sysfs_and_device_tree(tmp_path):
 def test_detection_stands_alone_when_the_os_reports_nothing(tmp_path):
     osr = topo.os_report(tmp_path)  # an empty tree: no sysfs, no device tree, no cpuinfo
     assert osr["levels"] == [] and osr["line_size"] is None and osr["source"] is None
-    results = [{"bench": "mem.lat_rand", "params": {"size": s, "thp": 0}, "status": "ok",
-                "stats": {"": {"min": uniform(s, (16 * K, 256 * K), (3.0, 20.0, 160.0))}}}
-               for s in sweep(hi=64 * M)]
+    results = [
+        {
+            "bench": "mem.lat_rand",
+            "params": {"size": s, "thp": 0},
+            "status": "ok",
+            "stats": {"": {"min": uniform(s, (16 * K, 256 * K), (3.0, 20.0, 160.0))}},
+        }
+        for s in sweep(hi=64 * M)
+    ]
     det = topo.analyse(results)
     assert sizes_of(det["levels"]) == [16 * K, 256 * K]
     rows = topo.compare(det, osr)
@@ -163,24 +173,204 @@ def test_detection_stands_alone_when_the_os_reports_nothing(tmp_path):
 
 
 def test_compare_flags_disagreement():
-    det = {"levels": [{"name": "L1", "size": 32 * K}, {"name": "L2", "size": 256 * K},
-                      {"name": "memory", "size": None}],
-           "line_size": {"bytes": 128}, "tlb_reach": {}}
-    osr = {"levels": [{"name": "L1d", "level": 1, "size": 32 * K}, {"name": "L2", "level": 2, "size": 512 * K}],
-           "line_size": 64, "tlb_reach": None}
+    det = {
+        "levels": [{"name": "L1", "size": 32 * K}, {"name": "L2", "size": 256 * K}, {"name": "memory", "size": None}],
+        "line_size": {"bytes": 128},
+        "tlb_reach": {},
+    }
+    osr = {
+        "levels": [{"name": "L1d", "level": 1, "size": 32 * K}, {"name": "L2", "level": 2, "size": 512 * K}],
+        "line_size": 64,
+        "tlb_reach": None,
+    }
     verdicts = {w: v for w, _, _, v in topo.compare(det, osr)}
-    assert verdicts == {"L1d size": "agree", "L2 size": "DISAGREE", "line size": "DISAGREE",
-                        "TLB reach (4K pages)": ""}
+    assert verdicts == {"L1d size": "agree", "L2 size": "DISAGREE", "line size": "DISAGREE"}
+    det["tlb"] = [{"entries": 60, "reach": 60 * 4096}, {"entries": 2048, "reach": 8 * M}]
+    det["tlb_cpuid"] = {"levels": [{"level": 1, "entries": 64}, {"level": 2, "entries": 1536}]}
+    osr["tlb_reach"] = 8 * M
+    verdicts = {w: v for w, _, _, v in topo.compare(det, osr)}
+    assert verdicts["L1 TLB entries"] == "agree"  # within 10 %
+    assert verdicts["L2 TLB entries"] == "DISAGREE" and verdicts["TLB reach (4K pages)"] == "agree"
+
+
+def tlb_model(l1=64, l2=1536, hit=1.25, l1_lines=512, l2_lat=4.0, stlb=2.0, walk=20.0, lru=True):
+    """One line per page (spread) and the same lines packed: cache part + translation part."""
+
+    def cache(n):
+        return hit if n <= l1_lines else l2_lat
+
+    def trans(n):
+        if lru:
+            return 0.0 if n <= l1 else stlb if n <= l2 else walk
+        # not LRU: misses set in gradually around the capacity (as measured on a KVM guest)
+        return stlb * min(1.0, max(0.0, (n - l1) / (0.33 * l1))) + (walk - stlb) * min(
+            1.0, max(0.0, (n - 0.7 * l2) / (0.6 * l2))
+        )
+
+    pages = [
+        8,
+        16,
+        24,
+        32,
+        40,
+        48,
+        56,
+        64,
+        72,
+        80,
+        88,
+        96,
+        104,
+        112,
+        128,
+        144,
+        160,
+        192,
+        256,
+        384,
+        512,
+        768,
+        1024,
+        1280,
+        1536,
+        1792,
+        2048,
+        2304,
+        2560,
+        3072,
+        4096,
+        6144,
+        8192,
+        12288,
+        16384,
+    ]
+    spread = {n: cache(n) + trans(n) for n in pages}
+    packed = {n: cache(n) for n in topo.TLB_PACKED}
+    return spread, packed
+
+
+@pytest.mark.parametrize("l1,l2", [(64, 1536), (96, 2048), (48, 1024), (72, 3072)])
+def test_tlb_levels_from_the_page_chase(l1, l2):
+    spread, packed = tlb_model(l1, l2)
+    rng = random.Random(l1)
+    noisy = {n: v * (1.0 if rng.random() > 0.15 else 1.0 + rng.random()) for n, v in spread.items()}
+    got = topo.detect_tlb_levels(noisy, packed)
+    assert [t["entries"] for t in got] == [l1, l2]
+    assert got[0]["miss_ns"] == pytest.approx(2.0, rel=0.05) and got[1]["walk"]
+
+
+def test_tlb_levels_with_random_replacement_within_ten_percent():
+    spread, packed = tlb_model(96, 2048, lru=False)
+    got = topo.detect_tlb_levels(spread, packed)
+    assert len(got) == 2
+    assert abs(got[0]["entries"] / 96 - 1) <= 0.1 and abs(got[1]["entries"] / 2048 - 1) <= 0.25
+
+
+def test_no_tlb_step_no_level():
+    spread, packed = tlb_model(l1=10**6, l2=10**7)
+    assert topo.detect_tlb_levels(spread, packed) == []
+
+
+def test_cache_knee_at_a_tlb_reach_is_the_tlb_when_huge_pages_do_not_help():
+    spread, packed = tlb_model(96, 2048)
+    tlb = topo.detect_tlb_levels(spread, packed)
+    huge_like_small = {256: spread[256], 512: spread[512]}
+    hon = topo.huge_honoured(spread, huge_like_small, tlb)
+    assert hon["honoured"] is False and "small pages" in hon["why"]
+    assert topo.huge_honoured(spread, {256: packed[256], 512: packed[512]}, tlb)["honoured"] is True
+    pts = [(s, lru(s, (48 * K, 384 * K, 2 * M, 8 * M), (1.7, 4.0, 6.0, 9.0, 40.0))) for s in sweep(hi=128 * M)]
+    levels = topo.detect_levels(pts)
+    assert sizes_of(levels) == [48 * K, 384 * K, 2 * M, 8 * M]
+    kept, moved = topo.attribute_tlb_knees([lv for lv in levels if lv["size"]], tlb, hon["honoured"])
+    assert sizes_of(kept) == [48 * K, 2 * M] and [lv["name"] for lv in kept] == ["L1", "L2"]
+    assert [m["tlb"] for m in moved] == ["L1 TLB", "L2 TLB"]
+    kept, moved = topo.attribute_tlb_knees([lv for lv in levels if lv["size"]], tlb, True)
+    assert len(kept) == 4 and moved == []
+
+
+def test_llc_cause_named_from_measurements():
+    det = {
+        "levels": [
+            {"name": "L1", "size": 48 * K},
+            {"name": "L2", "size": 2 * M},
+            {"name": "L3", "size": 8 * M},
+            {"name": "memory", "size": None},
+        ]
+    }
+    osr = {"levels": [{"name": "L1d", "size": 48 * K}, {"name": "L2", "size": 2 * M}, {"name": "L3", "size": 260 * M}]}
+    got = topo.llc_cause(det, osr, {(4 * M, 0): 30.0, (4 * M, 256 * M): 90.0})
+    assert got["cause"] == "shared" and "x3.00" in got["why"]
+    got = topo.llc_cause(det, osr, {(4 * M, 0): 30.0, (4 * M, 256 * M): 31.0}, [8 * M, 8 * M, 8 * M])
+    assert got["cause"] == "partition"
+    got = topo.llc_cause(det, osr, {(4 * M, 0): 30.0, (4 * M, 256 * M): 31.0}, [4 * M, 8 * M, 16 * M])
+    assert got["cause"] == "varies"
+    osr["levels"][-1]["size"] = 8 * M
+    assert topo.llc_cause(det, osr, {}) is None
+    det["llc"] = topo.llc_cause(
+        det,
+        dict(osr, levels=osr["levels"][:2] + [{"name": "L3", "size": 64 * M}]),
+        {(4 * M, 0): 30.0, (4 * M, 64 * M): 90.0},
+    )
+    rows = topo.compare(det, dict(osr, levels=osr["levels"][:2] + [{"name": "L3", "size": 64 * M}], line_size=None))
+    assert ("L3 size", 8 * M, 64 * M, "shared") in rows
+
+
+def test_stability_lowers_confidence_when_rounds_disagree():
+    def results(l2):
+        return [
+            {
+                "bench": "mem.lat_rand",
+                "params": {"size": s, "thp": 1},
+                "status": "ok",
+                "stats": {"": {"min": lru(s, (32 * K, l2), (1.2, 4.0, 80.0))}},
+            }
+            for s in sweep(hi=64 * M)
+        ]
+
+    levels = topo.detect_levels(sorted(topo.curves(results(1 * M))[1].items()))
+    same = topo.stability([dict(lv) for lv in levels], {1: results(1 * M), 2: results(1 * M)})
+    assert same["stable"] is True
+    lv = [dict(x) for x in levels]
+    moved = topo.stability(lv, {1: results(1 * M), 2: results(4 * M)})
+    assert moved["stable"] is False
+    assert lv[1]["confidence"] == pytest.approx(levels[1]["confidence"] * 0.6, abs=0.01)
+    assert "rounds alone found 1M, 4M" in lv[1]["why"]
+
+
+def test_huge_pages_not_granted_are_left_out_and_flagged():
+    res = [
+        {
+            "bench": "mem.lat_rand",
+            "params": {"size": s, "thp": 1},
+            "status": "ok",
+            "meta": {"info": {"huge_pct": 0 if s == 96 * K else 100}},
+            "stats": {"": {"min": lru(s, (32 * K, 512 * K), (1.2, 4.0, 80.0)) * (3 if s == 96 * K else 1)}},
+        }
+        for s in sweep(hi=64 * M)
+    ]
+    det = topo.analyse(res)
+    assert sizes_of(det["levels"]) == [32 * K, 512 * K]
+    assert any("not granted at 96K (0%)" in f for f in det["flags"])
 
 
 def test_memfn_view_picks_winners_and_lists_failures():
     def res(routine, impl, size, ns, status="ok", reason=""):
-        return {"bench": f"memfn.{routine}", "params": {"impl": impl, "size": size, "salign": 0},
-                "status": status, "reason": reason, "stats": {"": {"value": ns}} if status == "ok" else {}}
-    results = [res("memcpy", 0, 64, 4.0), res("memcpy", 1, 64, 40.0), res("memcpy", 2, 64, 10.0),
-               res("memcpy", 3, 64, 0, "failed",
-                   "memcpy[user] wrong at size 1 src+0 dst+0: byte 0 is 0x01, expected 0xb6"),
-               res("strlen", 0, 64, 3.0), res("strlen", 2, 64, 2.0)]
+        return {
+            "bench": f"memfn.{routine}",
+            "params": {"impl": impl, "size": size, "salign": 0},
+            "status": status,
+            "reason": reason,
+            "stats": {"": {"value": ns}} if status == "ok" else {},
+        }
+
+    results = [
+        res("memcpy", 0, 64, 4.0),
+        res("memcpy", 1, 64, 40.0),
+        res("memcpy", 2, 64, 10.0),
+        res("memcpy", 3, 64, 0, "failed", "memcpy[user] wrong at size 1 src+0 dst+0: byte 0 is 0x01, expected 0xb6"),
+        res("strlen", 0, 64, 3.0),
+        res("strlen", 2, 64, 2.0),
+    ]
     rows, failures = memfnview.table_rows(results)
     assert [(r[0], r[1], r[3]) for r in rows] == [("memcpy", 64, "libc"), ("strlen", 64, "word")]
     assert rows[0][4] == pytest.approx(2.5) and rows[1][4] == pytest.approx(1.5)
@@ -188,6 +378,7 @@ def test_memfn_view_picks_winners_and_lists_failures():
 
 
 # ---- with the real core ----
+
 
 def records(text):
     return [json.loads(line.split("TM1 ", 1)[1]) for line in text.splitlines() if "TM1 {" in line]
@@ -202,16 +393,19 @@ def builds(tmp_path_factory):
     def build(name, *args):
         out = base / name
         if not (out / "tickmark-core").exists():
-            r = subprocess.run(["make", "-s", "-C", str(CORE), f"O={out}", "WERROR=1", *args],
-                               capture_output=True, text=True)
+            r = subprocess.run(
+                ["make", "-s", "-C", str(CORE), f"O={out}", "WERROR=1", *args], capture_output=True, text=True
+            )
             assert r.returncode == 0, r.stdout + r.stderr
         return str(out / "tickmark-core")
+
     return build
 
 
 def core_run(binary, *args, timeout=300):
-    r = subprocess.run([binary, "run", *args, "--samples", "2", "--sample-ms", "2"],
-                       capture_output=True, text=True, timeout=timeout)
+    r = subprocess.run(
+        [binary, "run", *args, "--samples", "2", "--sample-ms", "2"], capture_output=True, text=True, timeout=timeout
+    )
     assert r.returncode == 0, r.stderr
     return records(r.stdout)
 
@@ -253,8 +447,23 @@ def test_broken_user_memcpy_is_caught_and_never_timed(builds):
 
 @needs_cc
 def test_mem_benchmarks_run_and_order_sensibly(builds):
-    recs = core_run(builds("plain"), "mem.*", "--param", "size=4K,64M", "--param", "thp=0",
-                    "--param", "span=8M", "--param", "stride=8,256")
+    recs = core_run(
+        builds("plain"),
+        "mem.lat_rand",
+        "mem.lat_stride",
+        "mem.bw_read",
+        "mem.bw_write",
+        "mem.bw_copy",
+        "mem.bw_mem*",
+        "--param",
+        "size=4K,64M",
+        "--param",
+        "thp=0",
+        "--param",
+        "span=8M",
+        "--param",
+        "stride=8,256",
+    )
     e = ends(recs)
     assert all(r["status"] == "ok" for r in e.values()), {k: r["reason"] for k, r in e.items()}
     per_op = {}
@@ -270,14 +479,26 @@ def test_mem_benchmarks_run_and_order_sensibly(builds):
 
 @needs_cc
 def test_bad_parameters_fail_with_a_reason(builds):
-    e = ends(core_run(builds("plain"), "mem.lat_stride", "memfn.memcpy", "--param", "stride=12",
-                      "--param", "impl=7", "--param", "size=16"))
+    e = ends(
+        core_run(
+            builds("plain"),
+            "mem.lat_stride",
+            "memfn.memcpy",
+            "--param",
+            "stride=12",
+            "--param",
+            "impl=7",
+            "--param",
+            "size=16",
+        )
+    )
     assert all(r["status"] == "failed" for r in e.values())
     assert any("multiple of the pointer size" in r["reason"] for r in e.values())
     assert any("impl 7" in r["reason"] for r in e.values())
 
 
 # ---- the commands ----
+
 
 @pytest.fixture
 def real(tmp_path, monkeypatch, tmp_path_factory):
@@ -289,12 +510,38 @@ def real(tmp_path, monkeypatch, tmp_path_factory):
 
 @needs_cc
 def test_run_with_memfn_reports_failure_and_comparison(real, cli):
-    rc, out, err = cli("run", "memfn.memcpy", "--memfn", str(DATA / "memfn_broken_memcpy.c"), "--rounds", "1",
-                       "--param", "size=64", "--param", "impl=0,3", "--samples", "2", "-q")
+    rc, out, err = cli(
+        "run",
+        "memfn.memcpy",
+        "--memfn",
+        str(DATA / "memfn_broken_memcpy.c"),
+        "--rounds",
+        "1",
+        "--param",
+        "size=64",
+        "--param",
+        "impl=0,3",
+        "--samples",
+        "2",
+        "-q",
+    )
     assert rc == 0, err
     assert "FAILED verification, not timed: memcpy[user]: memcpy[user] wrong at size" in out
-    rc, out, err = cli("run", "memfn.memcpy", "--memfn", str(DATA / "memfn_good_memcpy.c"), "--rounds", "1",
-                       "--param", "size=64,4K", "--param", "impl=0,1,3", "--samples", "2", "-q")
+    rc, out, err = cli(
+        "run",
+        "memfn.memcpy",
+        "--memfn",
+        str(DATA / "memfn_good_memcpy.c"),
+        "--rounds",
+        "1",
+        "--param",
+        "size=64,4K",
+        "--param",
+        "impl=0,1,3",
+        "--samples",
+        "2",
+        "-q",
+    )
     assert rc == 0, err
     assert "FAILED" not in out
     rc, out, err = cli("memfn")
@@ -327,3 +574,88 @@ def test_topology_bad_input(env, cli):
 def test_memory_suite_is_listed(env, cli):
     rc, out, err = cli("suites")
     assert rc == 0 and "memory" in out and "memfn.*" in out
+
+
+@needs_cc
+def test_tlb_chase_nt_stores_and_multicore_bandwidth_run(builds):
+    import os
+    import platform
+
+    binary = builds("plain")
+    recs = core_run(
+        binary,
+        "mem.lat_tlb",
+        "mem.bw_nt",
+        "mem.bw_cores",
+        "mem.lat_rand",
+        "--param",
+        "pages=16,256",
+        "--param",
+        "size=16K",
+        "--param",
+        "thp=1",
+        "--param",
+        "threads=1,2,4096",
+    )
+    e = ends(recs)
+    assert e["mem.lat_tlb[pages=256,packed=1,thp=1]"]["status"] == "ok"
+    nt = e["mem.bw_nt[size=16384,op=1]"]
+    if platform.machine() in ("x86_64", "aarch64"):
+        assert nt["status"] == "ok", nt["reason"]
+    else:
+        assert nt["status"] == "skip" and "no non-temporal store" in nt["reason"]
+    assert e["mem.bw_cores[threads=1,size=16384,op=2]"]["status"] == "ok"
+    two = e["mem.bw_cores[threads=2,size=16384,op=0]"]
+    assert two["status"] == ("ok" if (os.cpu_count() or 1) >= 2 else "skip")
+    assert e["mem.bw_cores[threads=4096,size=16384,op=0]"]["status"] == "failed"
+    meta = {r["key"]: r for r in recs if r["t"] == "meta"}
+    # huge pages for a set below 2 MiB, checked by the core: a percentage, or -1 where it cannot tell
+    info = meta["mem.lat_rand[size=16384,thp=1]"]["info"]
+    assert info["huge_pct"] == 100 or info["huge_pct"] in range(-1, 100)
+    bpo = {k: m["bytes_per_op"] for k, m in meta.items()}
+    if "mem.bw_cores[threads=2,size=16384,op=2]" in bpo:
+        assert bpo["mem.bw_cores[threads=2,size=16384,op=2]"] == 2 * 8192  # two threads, half copied each
+    hello = next(r for r in recs if r["t"] == "hello")
+    if platform.machine() == "x86_64":
+        assert hello["tlb_src"].startswith(("cpuid", "none"))
+
+
+@needs_cc
+def test_shared_cache_probe_runs_with_an_idle_and_a_busy_neighbour(builds):
+    import os
+
+    e = ends(core_run(builds("plain"), "mem.lat_shared", "--param", "size=64K", "--param", "hog=0,1M"))
+    want = "ok" if (os.cpu_count() or 1) >= 2 else "skip"
+    assert [r["status"] for r in e.values()] == [want, want], e
+
+
+def test_bandwidth_table_labels_sizes_with_levels():
+    def res(bench, size, mbs, **p):
+        return {"bench": bench, "params": dict(size=size, **p), "status": "ok", "stats": {"": {"value": mbs}}}
+
+    results = [
+        res("mem.bw_read", 16 * K, 90000.0),
+        res("mem.bw_read", 128 * M, 9000.0),
+        res("mem.bw_nt", 128 * M, 7000.0, op=0),
+        res("mem.bw_cores", 128 * M, 9000.0, threads=1, op=0),
+        res("mem.bw_cores", 128 * M, 16000.0, threads=2, op=0),
+    ]
+    header, rows = bwtable.table_rows(results, [("L1", 48 * K), ("L2", 2 * M)])
+    assert header == ["read", "NT write", "2 CPUs read"]
+    assert [(s, lvl) for s, lvl, _ in rows] == [(16 * K, "L1"), (128 * M, "memory")]
+    assert rows[1][2]["2 CPUs read"] == (16000.0, 8000.0, 9000.0)
+    assert "x1.78 of 1" in bwtable._mb(rows[1][2]["2 CPUs read"])
+
+
+@needs_cc
+def test_bandwidth_table_after_a_run_and_from_the_store(real, cli):
+    rc, out, err = cli(
+        "run", "mem.bw_read", "mem.bw_nt", "--param", "size=16K", "--rounds", "1", "--samples", "2", "-q"
+    )
+    assert rc == 0, err
+    assert "bandwidth in MB/s" in out
+    rc, out2, err = cli("bandwidth")
+    assert rc == 0 and "read" in out2 and "16K" in out2
+    rc, out, err = cli("run", "sys.getppid", "--rounds", "1", "--samples", "2", "-q")
+    rc, out, err = cli("bandwidth")
+    assert rc == 2 and "has no mem.bw_* results" in err

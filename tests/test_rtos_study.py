@@ -50,3 +50,24 @@ def test_table_renders_all_figures():
     for figure, _, _ in rtos_study.FIGURES:
         assert figure in text
     assert "skip: no threads" in text and "1,001 / 11,499" in text and "6.0%" in text
+
+
+BAREMETAL = [
+    result("heap.malloc_free_4", stats={"": stat(150.0, 0.0, 150.0, "icount-insns"),
+                                        "malloc": stat(100.0, 0.0), "free": stat(50.0, 0.0)}),
+    result("sync.mutex", status="skip", reason="the baremetal port lacks threads"),
+    result("loop.control", stats={"": stat(6.0, 0.0, 6.0, "icount-insns")}),
+]
+
+
+def test_a_bare_metal_run_beside_linux():
+    buf = io.StringIO()
+    rtos_study.show(RESULTS, Console(file=buf, width=250, no_color=True), beside=("mps2-an500", BAREMETAL))
+    text = buf.getvalue()
+    assert "mps2-an500: cycles" in text and "(icount-insns)" in text
+    heap = next(line for line in text.splitlines() if line.startswith("heap alloc"))
+    assert "100 (icount-insns)" in heap and "24 (calibrated-freq)" in heap
+    mutex = next(line for line in text.splitlines() if line.startswith("mutex lock"))
+    assert "skip: the baremetal port lacks threads" in mutex
+    loop = next(line for line in text.splitlines() if line.startswith("control loop"))
+    assert "6 (icount-insns)" in loop and "missing: not run" in loop

@@ -88,12 +88,17 @@ def split_words(what, text):
         raise TickmarkError(f"bad {what} '{text}': {e}")
 
 
-def build_core(cc=None, cflags=None, memfn=None, cross_compile=None, ldflags=None, extra_srcs=()):
+def build_core(cc=None, cflags=None, memfn=None, cross_compile=None, ldflags=None, extra_srcs=(), make_vars=None):
     """Build (or reuse) tickmark-core for this compiler and flags -> BuildInfo.
 
     memfn: a C/asm file with tm_user_* memory routines; extra_srcs: more source files to link
     in. Both are part of the cache key, path and content. Every string reaches the compiler as
-    an argument list: nothing here goes through a shell or a make variable."""
+    an argument list: nothing here goes through a shell or a make variable. make_vars: the
+    port and board, e.g. {"PORT": "baremetal", "BOARD": "mps2-an500"} (plain names only)."""
+    make_vars = dict(make_vars or {})
+    for k, v in make_vars.items():
+        if k not in ("PORT", "BOARD") or not _SAFE.fullmatch(str(v)):
+            raise TickmarkError(f"bad build setting {k}={v}")
     src = core_dir()
     cross_compile = cross_compile if cross_compile is not None else os.environ.get("CROSS_COMPILE", "")
     cc = cc or os.environ.get("CC") or (cross_compile + "gcc" if cross_compile else "cc")
@@ -109,7 +114,7 @@ def build_core(cc=None, cflags=None, memfn=None, cross_compile=None, ldflags=Non
     version = compiler_version(cc_argv)
 
     h = hashlib.sha256()
-    for part in (version, cc, cflags, ldflags, cross_compile):
+    for part in (version, cc, cflags, ldflags, cross_compile, *[f"{k}={v}" for k, v in sorted(make_vars.items())]):
         h.update(part.encode() + b"\0")
     memfn_path = _hash_file(h, memfn, "memfn") if memfn else ""
     extra = [_hash_file(h, f, "extra source") for f in extra_srcs]
@@ -120,7 +125,7 @@ def build_core(cc=None, cflags=None, memfn=None, cross_compile=None, ldflags=Non
     out = cache_root() / digest
     binary = out / BINARY
     if not (binary.is_file() and os.access(binary, os.X_OK)):
-        _build(src, out, cc, cflags, ldflags, memfn_path, extra, version)
+        _build(src, out, cc, cflags, ldflags, memfn_path, extra, version, make_vars)
     return BuildInfo(
         binary=str(binary),
         cc=cc,
@@ -163,8 +168,9 @@ _MAKE_ENV = (
 _SAFE = re.compile(r"[A-Za-z0-9_.+-]+")
 
 
-def _plan(src, cc_argv):
-    """Ask the Makefile what to compile for this compiler's target -> (machine, srcs, tm_cflags, libs)."""
+def _plan(src, cc_argv, make_vars=None):
+    """Ask the Makefile what to compile for this compiler's target
+    -> (machine, srcs, bench_srcs, tm_cflags, libs, port_cflags, port_ldflags)."""
     r = subprocess.run(cc_argv + ["-dumpmachine"], capture_output=True, text=True, timeout=60)
     machine = r.stdout.strip()
     if r.returncode != 0 or not _SAFE.fullmatch(machine):
@@ -173,7 +179,16 @@ def _plan(src, cc_argv):
         )
     env = {k: v for k, v in os.environ.items() if k not in _MAKE_ENV}
     r = subprocess.run(
-        ["make", "-s", "--no-print-directory", "-C", str(src), f"MACHINE={machine}", "print-build"],
+        [
+            "make",
+            "-s",
+            "--no-print-directory",
+            "-C",
+            str(src),
+            f"MACHINE={machine}",
+            *[f"{k}={v}" for k, v in sorted((make_vars or {}).items())],
+            "print-build",
+        ],
         capture_output=True,
         text=True,
         env=env,
@@ -181,7 +196,26 @@ def _plan(src, cc_argv):
     if r.returncode != 0:
         raise TickmarkError("the core's Makefile did not list its sources", (r.stdout + r.stderr).strip())
     v = dict(line.split("=", 1) for line in r.stdout.splitlines() if "=" in line)
-    return machine, v["SRCS"].split(), v["TM_CFLAGS"].split(), v["LIBS"].split()
+    return (
+        machine,
+        v["SRCS"].split(),
+        v["BENCH_SRCS"].split(),
+        v["TM_CFLAGS"].split(),
+        v["LIBS"].split(),
+        v.get("PORT_CFLAGS", "").split(),
+        v.get("PORT_LDFLAGS", "").split(),
+    )
+
+
+def _bench_list(src, bench_srcs, gen):
+    """Write the benchmark list header (tools/genlist.sh, as the Makefile does) into gen/."""
+    gen.mkdir(parents=True, exist_ok=True)
+    with open(gen / "tm_bench_list.h", "w") as f:
+        r = subprocess.run(
+            ["sh", "tools/genlist.sh", *bench_srcs], cwd=str(src), stdout=f, stderr=subprocess.PIPE, text=True
+        )
+    if r.returncode != 0:
+        raise TickmarkError("tools/genlist.sh could not list the benchmarks", r.stderr.strip())
 
 
 def _c_string(text):
@@ -193,7 +227,7 @@ def _c_string(text):
     return "".join(out)
 
 
-def _build(src, out, cc, cflags, ldflags, memfn_path, extra=(), version=""):
+def _build(src, out, cc, cflags, ldflags, memfn_path, extra=(), version="", make_vars=None):
     """Compile every source into a private folder, link, then move the folder into place (safe
     against concurrent builds; an interrupted or failed build leaves nothing behind)."""
     cc_argv, cflags_argv, ld_argv = (
@@ -206,7 +240,11 @@ def _build(src, out, cc, cflags, ldflags, memfn_path, extra=(), version=""):
     shutil.rmtree(tmp, ignore_errors=True)
     tmp.mkdir()
     try:
-        machine, srcs, tm_cflags, libs = _plan(src, cc_argv)
+        machine, srcs, bench_srcs, tm_cflags, libs, port_cflags, port_ldflags = _plan(src, cc_argv, make_vars)
+        _bench_list(src, bench_srcs, tmp / "gen")
+        tm_cflags = [*tm_cflags, "-I", str(tmp / "gen")]
+        cflags_argv = port_cflags + cflags_argv  # the port's CPU and C library flags go everywhere
+        ld_argv = ld_argv + port_ldflags
         jobs = []
         for s in srcs + list(extra):
             obj = tmp / "obj" / (Path(s).name + f".{len(jobs)}.o")

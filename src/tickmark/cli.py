@@ -82,7 +82,7 @@ def run(ctx, patterns, suite, rounds, max_rounds, samples, sample_ms, seed, para
         cc, cflags, memfn, quiet):
     """Run benchmarks (patterns or a suite; default suite: default)."""
     from . import report
-    from .hostrun import HostRun, Progress, RunConfig
+    from .hostrun import HostRun, Progress, RunConfig, TransportLost
 
     check_params(params)
     if max_rounds < rounds:
@@ -97,7 +97,11 @@ def run(ctx, patterns, suite, rounds, max_rounds, samples, sample_ms, seed, para
     if name and store.name_taken(name):
         raise TickmarkError(f"a run named '{name}' exists already (choose another --name)")
     core = prepare_core(ctx, cc, cflags, memfn)
-    chosen = check_patterns(core, pats)
+    if not core.target.reruns:  # a console without a shell: the board runs what it was built to run
+        rounds = max_rounds = 1
+        click.echo(f"tickmark: {core.target.uri} cannot take new arguments: one round per start, with "
+                   "the board's own arguments; start (or reset) the board now", err=True)
+    chosen = check_patterns(core, pats) if core.target.reruns else []
     for p in params:
         pname = p.split("=", 1)[0]
         if not any(pname == d.get("name") for b in chosen for d in b.get("params", [])):
@@ -115,11 +119,18 @@ def run(ctx, patterns, suite, rounds, max_rounds, samples, sample_ms, seed, para
             report.show(store, store.run(hr.run_id))
         click.echo("tickmark: interrupted; the finished instances are stored", err=True)
         sys.exit(130)
+    except TransportLost as e:
+        report.show(store, store.run(hr.run_id))
+        raise TickmarkError(f"{e}; the finished instances are stored (run {hr.run_id}, incomplete)")
     report.show(store, store.run(run_id))
     if any(p.startswith("memfn") for p in pats):
         from . import memfnview
 
         memfnview.show(store.results(run_id))
+    if any(p.startswith("mem.") for p in pats):  # the bandwidth table, when there are mem.bw_* results
+        from . import bwtable
+
+        bwtable.show(store.results(run_id), store.run(run_id))
     done = store.run(run_id)
     if done["status"] != "complete":
         why = (done.get("notes") or {}).get("incomplete") or "not every instance finished"
@@ -259,7 +270,8 @@ def info(ctx, as_json):
         return
     par = fp.get("perf_event_paranoid")
     lines = [
-        ("CPU", f"{fp['cpu_model']} ({fp['arch']}, {fp['cpus_online']} online)"),
+        ("CPU", f"{fp['cpu_model']} ({fp['arch']}, {fp['cpus_online']} online)"
+                + (f", board {fp['board']}" if fp.get("board") else "")),
         ("caches", ", ".join(f"L{c['level']} {c['type']} {c['size']}" for c in fp["caches"]) or "unknown"),
         ("OS", f"{fp['os']}, kernel {fp['kernel']}, {fp.get('libc') or 'libc unknown'}"),
         ("compiler", f"{fp.get('compiler') or '?'} {fp.get('cflags') or ''}".strip()),
@@ -291,14 +303,16 @@ def info(ctx, as_json):
 @click.argument("run_ref", default="latest", metavar="[RUN]")
 @click.option("--counters", "with_counters", is_flag=True, help="Also the counter-derived figures "
               "(IPC, stalls, misses, task-clock, context switches, page faults per op).")
+@click.option("--beside", metavar="RUN", help="Another run (e.g. the rtos-study suite on bare metal) "
+              "shown in columns of its own beside this one in the rtos-study view.")
 @click.pass_context
-def show(ctx, run_ref, with_counters):
+def show(ctx, run_ref, with_counters, beside):
     """Show a stored run (latest by default; id or name)."""
     from . import report
 
     store = store_of(ctx, readonly=True)
     run_ = store.run(run_ref)
-    report.show(store, run_)
+    report.show(store, run_, beside=store.run(beside) if beside else None)
     if with_counters:
         from . import counters
 
@@ -410,13 +424,17 @@ def compare(ctx, runs, baseline, fail_above, fmt, no_counters):
         click.echo(f"tickmark: no regression above {threshold * 100:g}% against {sides[0].label}", err=True)
 
 
+from .bwtable import bandwidth_cmd  # noqa: E402
+from .ingest import ingest_cmd  # noqa: E402
 from .memfnview import memfn_cmd  # noqa: E402
 from .profile.command import profile_cmd  # noqa: E402
 from .topology import topology_cmd  # noqa: E402
 
 cli.add_command(topology_cmd)
 cli.add_command(memfn_cmd)
+cli.add_command(bandwidth_cmd)
 cli.add_command(profile_cmd)
+cli.add_command(ingest_cmd)
 
 
 def _error(msg, detail=""):

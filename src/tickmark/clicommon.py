@@ -23,7 +23,14 @@ def target_of(ctx):
 
     obj = ctx.find_root().obj
     if obj.get("target") is None:
-        tgt = open_target(obj.get("target_uri"), prebuilt=obj.get("core"))
+        extra = {k: obj[k] for k in ("kernel", "append") if obj.get(k) is not None}
+        uri = obj.get("target_uri") or "local"
+        if extra and not uri.startswith("qemu-system:"):
+            raise TickmarkError(
+                "--kernel and --append boot a kernel image under qemu-system: "
+                "use them with --target qemu-system:x86_64 (or :aarch64)"
+            )
+        tgt = open_target(uri, prebuilt=obj.get("core"), **extra)
         obj["target"] = tgt
         ctx.find_root().call_on_close(tgt.close)
         atexit.register(tgt.close)
@@ -61,10 +68,37 @@ def _set_target(ctx, param, value):
     return value
 
 
+def _set_obj(name):
+    def cb(ctx, param, value):
+        if value is not None:
+            ctx.find_root().obj[name] = value
+        return value
+
+    return cb
+
+
 def target_option(f):
-    """--target URI on a command (also TICKMARK_TARGET): where the core runs."""
+    """--target URI on a command (also TICKMARK_TARGET): where the core runs; with
+    --kernel IMAGE [--append ARGS] for a kernel image under qemu-system."""
     import click
 
+    f = click.option(
+        "--kernel",
+        metavar="IMAGE",
+        type=click.Path(dir_okay=False),
+        expose_value=False,
+        callback=_set_obj("kernel"),
+        is_eager=True,
+        help="With --target qemu-system:x86_64|aarch64: the Linux kernel image to boot.",
+    )(f)
+    f = click.option(
+        "--append",
+        metavar="ARGS",
+        expose_value=False,
+        callback=_set_obj("append"),
+        is_eager=True,
+        help="With --kernel: more kernel command-line arguments.",
+    )(f)
     return click.option(
         "--target",
         "target_uri",

@@ -55,6 +55,10 @@ def result_metric(meta):
     return stats.unit_for(meta.get("stat"), meta.get("bytes_per_op", 0))
 
 
+class TransportLost(TickmarkError):
+    """The connection to the target dropped twice in a round (or could not be restored)."""
+
+
 class _Interrupt(KeyboardInterrupt):
     def __init__(self, reason):
         super().__init__(reason)
@@ -148,7 +152,7 @@ class HostRun:
             argv += ["--iters", f"{k}={self.iters[k]}"]
         return argv
 
-    def _round(self, rnd, patterns, keys=None):
+    def _round(self, rnd, patterns, keys=None, retried=False):
         seed = self.rng.randrange(1, 2**31)
         self.notes["seeds"].append(seed)
         self.notes["round_in_progress"] = rnd
@@ -159,11 +163,13 @@ class HostRun:
         wanted = set(keys) if keys is not None else None
         cur, saw_bye, bye = {}, False, {}
         dog = Watchdog(self.silence_limit(), lambda: _kill_group(session) or session.stop())
+        order, ended = [], set()
         try:
             for rec in (r for line in dog.watch(session.lines()) for r in parser.feed_line(line)):
                 t = rec.get("t")
                 key = rec.get("key")
                 if t == "hello":
+                    order = list(rec.get("order") or [])
                     self._hello(rec, rnd, keys)
                 elif t == "meta" and key:
                     cur[key] = {"meta": rec, "samples": [], "hists": []}
@@ -172,6 +178,7 @@ class HostRun:
                 elif t == "hist" and key in cur:
                     cur[key]["hists"].append(rec)
                 elif t == "end" and key:
+                    ended.add(key)
                     inst = cur.pop(key, {"meta": {}, "samples": [], "hists": []})
                     if wanted is None or key in wanted:
                         self._finish(key, rnd, inst, rec)
@@ -189,8 +196,12 @@ class HostRun:
         self.notes["junk"] += parser.junk
         self.notes["malformed"] += parser.malformed
         self.notes["problems"] += [f"round {rnd}: TM1 {p}" for p in parser.summary()]
-        if rnd == 1 and saw_bye and "instances" in bye:
+        if rnd == 1 and saw_bye and "instances" in bye and not retried:
             self.notes["planned"] = bye["instances"]
+        lost = getattr(session, "transport_lost", None)
+        if lost:
+            self._transport_lost(rnd, patterns, keys, lost, ended, order, retried)
+            return
         if rnd == 1 and rc == 2 and not self.hello:  # the core refused its command line
             raise TickmarkError(f"tickmark-core refused the run: {last_err or 'bad usage'}")
         if rc != 0 or not saw_bye:
@@ -202,6 +213,12 @@ class HostRun:
                 msg += f": {last_err}"
             self.notes["problems"].append(msg)
             self.notes.setdefault("incomplete", msg)
+            if not cur and not saw_bye and getattr(self.core, "in_process", False):
+                # a core without isolation (bare metal) that died before the next instance's
+                # first record died in that instance's setup
+                nxt = next((k for k in order if k not in ended), None)
+                if nxt is not None:
+                    cur[nxt] = {"meta": {}, "samples": [], "hists": []}
             for key, inst in cur.items():  # instances it was in the middle of
                 if (wanted is None or key in wanted) and self.store.result_id(self.run_id, key) is None:
                     self._finish(key, rnd, {"meta": inst["meta"], "samples": [], "hists": []},
@@ -214,10 +231,35 @@ class HostRun:
         per-instance time limit (the core's own default: 60 s) plus 10 s."""
         return 2 * (self.cfg.timeout or 60) + 10
 
+    def _transport_lost(self, rnd, patterns, keys, why, done, order, retried):
+        """The round's connection dropped: what finished is stored; reconnect and retry the
+        instances it had not finished, once; a second loss ends the run (incomplete)."""
+        target = self.core.target
+        self.notes["problems"].append(f"round {rnd}: connection to {target.uri} lost: {why}")
+        self.store.update_run(self.run_id, notes=self.notes)
+        if retried:
+            raise TransportLost(f"connection to {target.uri} lost again in round {rnd} after a retry: {why}")
+        reconnect = getattr(target, "reconnect", None)
+        if reconnect is None:
+            raise TransportLost(f"connection to {target.uri} lost in round {rnd}: {why}")
+        try:
+            reconnect()
+        except TickmarkError as e:
+            raise TransportLost(f"connection to {target.uri} lost in round {rnd} and not restored: {e}")
+        todo = [k for k in order if k not in done] if order else None
+        if todo == []:
+            return
+        self.notes.setdefault("retried_rounds", []).append(rnd)
+        if todo is None:  # lost before the round said what it would run: the whole round again
+            self._round(rnd, patterns, keys, retried=True)
+        else:
+            self._round(rnd, todo, [k for k in keys if k in todo] if keys is not None else None, retried=True)
+
     def _hello(self, rec, rnd, keys):
-        if rnd == 1:
+        if rnd == 1 and not self.hello:
             self.hello = rec
-            self.cycles_method = rec.get("cycles", "none")
+            # a target may know better what the core's cycles are (QEMU icount: instructions)
+            self.cycles_method = getattr(self.core, "cycles_method", None) or rec.get("cycles", "none")
             fp = self.core.fingerprint(rec)
             self.env_flags = fp["flags"]
             order = rec.get("order") or []
@@ -285,6 +327,10 @@ class HostRun:
             self.notes.pop("round_in_progress", None)
             status = "incomplete" if self.notes.get("incomplete") else "complete"
             self.store.update_run(self.run_id, status=status, finished=time.time(), notes=self.notes)
+        except TransportLost as e:
+            self.notes["incomplete"] = str(e)
+            self.store.update_run(self.run_id, status="incomplete", finished=time.time(), notes=self.notes)
+            raise
         except TickmarkError:
             if not self.store.results(self.run_id):  # nothing measured: leave no empty run behind
                 self.store.delete_run(self.run_id)

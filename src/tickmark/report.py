@@ -13,7 +13,8 @@ from .names import printable
 from .stats import Stats, Summary
 
 # Short tags of the cycles methods for the table (the header names the method in full).
-METHOD_TAG = {"calibrated-freq": "cal", "perf": "perf", "pmu": "pmu", "none": ""}
+METHOD_TAG = {"calibrated-freq": "cal", "perf": "perf", "pmu": "pmu", "given-freq": "given",
+              "icount-insns": "insn", "none": ""}
 
 
 def fmt_time(ns):
@@ -90,6 +91,9 @@ def header_lines(run):
         f"kernel {fp.get('kernel', '?')} | {fp.get('compiler') or '?'} {fp.get('cflags') or ''} | "
         f"timer {timer} | cycles {_method(fp.get('cycles_method'))} | "
         f"virt {fp.get('virtualization', '?')}")
+    if fp.get("qemu_icount"):
+        lines.append(f"QEMU -icount {fp['qemu_icount']}: time is virtual, 1 ns = 1 guest instruction; "
+                     "cycles/op are guest instructions per operation (insn), the same on every run")
     if fp.get("flags"):
         lines.append("on every result: " + ", ".join(map(str, fp["flags"])))
     return [printable(line) for line in lines]
@@ -159,7 +163,8 @@ def _cells(d, env_flags):
             "-" if d.determinism is None else f"{d.determinism:.1f}%", ", ".join(flags))
 
 
-def show(store, run, file=None):
+def show(store, run, file=None, beside=None):
+    """beside: another run (bare metal, another OS) shown next to this one in the rtos-study view."""
     file = file or sys.stdout
     plain = not file.isatty()
     con = Console(file=file, force_terminal=not plain, width=None if not plain else 250,
@@ -178,9 +183,14 @@ def show(store, run, file=None):
         if need > con.width:
             con.width = need
         con.print(table)
-        if run.get("suite") == "rtos-study":
+        if run.get("suite") == "rtos-study" or beside is not None:
             from . import rtos_study
-            rtos_study.show(results, con)
+            other = None
+            if beside is not None:
+                bfp = beside.get("fingerprint") or {}
+                label = bfp.get("board") or beside.get("name") or f"run {beside['id']}"
+                other = (label, store.results(beside["id"]))
+            rtos_study.show(results, con, beside=other)
     else:
         con.print("(no results)")
     from . import nbench

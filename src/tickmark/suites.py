@@ -6,7 +6,7 @@ SUITES = {
     "default": ["loop.control", "sys.*", "heap.malloc_free_4", "sync.mutex", "thread.create_join",
                 "sched.yield_switch", "sched.pipe_pingpong", "cpu.*"],
     "os": ["sched.*", "sync.*", "thread.*", "heap.*", "proc.*", "signal.*", "ipc.*", "fs.*", "timer.*"],
-    "rtos-study": ["heap.malloc_free_4", "sync.mutex", "thread.create_join", "sched.yield_switch"],
+    "rtos-study": ["heap.malloc_free_4", "sync.mutex", "thread.create_join", "sched.yield_switch", "loop.control"],
     "nbench": ["cpu.*"],  # the ten nbench 2.2.3 workloads; `show` adds the BYTEmark indices
     "memory": ["mem.*", "memfn.*"],
 }

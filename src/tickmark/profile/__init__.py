@@ -8,8 +8,6 @@ build (gprof.py). Symbols are resolved on the host from the unstripped core bina
 
 import os
 import struct
-import subprocess
-import tempfile
 import time
 
 from ..errors import TickmarkError
@@ -58,30 +56,41 @@ def check_symbols(binary):
 
 
 # ---------------------------------------------------------------- choosing the sampler
-def choose_tool(tool, prebuilt, core=None):
-    """'perf' or 'gprof' for this core, or a TickmarkError saying in one line why neither works.
+SUPPORTED = ("local", "qemu-user", "ssh")
 
-    core: the prepared core (None: this machine, natively)."""
-    from ..targets.local import LocalCore
 
-    if core is not None and not isinstance(core, LocalCore):
+def _remote_perf(target):
+    """None when perf runs on the SSH board (and here, to read its file), else why not."""
+    target.connect()
+    r = target.run_remote("perf --version >/dev/null 2>&1", timeout=60, check=False)
+    if r.returncode != 0:
+        return f"perf does not run on {target.uri}"
+    here = perf.available()
+    return f"{here} on this machine, to read the board's recording" if here else None
+
+
+def choose_tool(tool, target=None):
+    """'perf' or 'gprof' for this target, or a TickmarkError saying in one line why neither works.
+    Decided before anything is built (gprof needs its own -pg build)."""
+    scheme = getattr(target, "scheme", "local") if target is not None else "local"
+    if scheme not in SUPPORTED:
         raise TickmarkError(
-            f"profiles are not supported on {core.target.uri}: perf and gprof run only where tickmark "
-            "starts the core as a process of this machine (local, qemu-user)"
+            f"profiles are not supported on {target.uri}: perf and gprof run only where the core is a "
+            "process of this machine (local, qemu-user) or of an SSH board"
         )
-    emulated = core is not None and core.emulated
-    perf_why = "perf would sample the emulator, not the core (qemu-user)" if emulated else perf.available()
+    prebuilt = bool(getattr(target, "prebuilt", None))
+    if getattr(target, "emulated", False):
+        perf_why = "perf would sample the emulator, not the core (qemu-user)"
+    elif scheme == "ssh":
+        perf_why = _remote_perf(target)
+    else:
+        perf_why = perf.available()
     if tool == "perf" or (tool == "auto" and perf_why is None):
         if perf_why:
             raise TickmarkError(f"cannot profile with perf: {perf_why}")
         return "perf"
-    build = (core.build if core is not None else None) or {}
-    gprof_why = (
-        "gprof needs a core built from source with -pg (a prebuilt core was given)"
-        if prebuilt
-        else gprof.available(gprof.tool(build.get("cc"), build.get("cross_compile"), "gprof"))
-    )
-    if gprof_why:
+    if prebuilt:
+        gprof_why = "gprof needs a core built from source with -pg (a prebuilt core was given)"
         if tool == "gprof":
             raise TickmarkError(f"cannot profile with gprof: {gprof_why}")
         raise TickmarkError(f"cannot profile here: {perf_why}, and {gprof_why}")
@@ -89,87 +98,6 @@ def choose_tool(tool, prebuilt, core=None):
 
 
 # ---------------------------------------------------------------- one profiled instance
-class Instance:
-    """What the core reported while it ran under the sampler."""
-
-    def __init__(self):
-        self.hello, self.meta, self.samples, self.end = {}, {}, [], None
-        self.key = None
-
-
-def _run_core(argv, cwd, timeout):
-    """Run the (wrapped) core, parse its records; stop it at once if the pattern selects more
-    than one instance."""
-    from ..tm1 import Parser
-
-    inst, parser = Instance(), Parser()
-    err = tempfile.TemporaryFile(mode="w+")
-    try:
-        proc = subprocess.Popen(
-            argv,
-            stdout=subprocess.PIPE,
-            stderr=err,
-            stdin=subprocess.DEVNULL,
-            cwd=cwd,
-            text=True,
-            bufsize=1,
-            errors="replace",
-        )
-    except OSError as e:
-        raise TickmarkError(f"cannot start {argv[0]}: {e.strerror}")
-    deadline = time.monotonic() + timeout
-    too_many = None
-    try:
-        for line in proc.stdout:
-            rec = parser.feed_line(line)
-            if rec is None:
-                continue
-            t = rec.get("t")
-            if t == "hello":
-                inst.hello = rec
-                order = rec.get("order") or []
-                if len(order) != 1:
-                    too_many = order
-                    break
-                inst.key = order[0]
-            elif t == "meta":
-                inst.meta = rec
-            elif t == "sample":
-                inst.samples.append(rec)
-            elif t == "end":
-                inst.end = rec
-            if time.monotonic() > deadline:
-                break
-    finally:
-        if proc.poll() is None and (too_many is not None or time.monotonic() > deadline):
-            proc.terminate()
-        try:
-            proc.wait(timeout=max(5.0, deadline - time.monotonic()))
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-        proc.stdout.close()
-    err.seek(0)
-    errlines = [x for x in err.read().strip().splitlines() if x.strip()]
-    err.close()
-    if too_many is not None:
-        shown = ", ".join(too_many[:4]) + (" ..." if len(too_many) > 4 else "")
-        raise TickmarkError(
-            f"a profile takes one benchmark instance; this selects {len(too_many)} "
-            f"({shown}): give one key or --param with one value"
-        )
-    if proc.returncode == 2 and not inst.hello:
-        raise TickmarkError(f"tickmark-core refused the run: {errlines[-1] if errlines else 'bad usage'}")
-    if inst.end is None:
-        how = f"exit status {proc.returncode}" if proc.returncode >= 0 else f"signal {-proc.returncode}"
-        last = errlines[-1] if errlines else "no end record"
-        raise TickmarkError(f"the profiled run did not finish ({how}): {last}")
-    if inst.end.get("status") != "ok":
-        why = inst.end.get("reason") or "no reason given"
-        raise TickmarkError(f"{inst.key}: {inst.end.get('status')} under the profiler: {why}")
-    return inst
-
-
 def _keep(routines, total):
     rows = []
     for name, r in routines.items():
@@ -196,9 +124,9 @@ def profile(target, variant, pattern, params=(), tool="auto", seconds=2.0, timeo
     variant: a targets.Variant (cc, cflags, memfn); with gprof it is rebuilt with -pg."""
     from dataclasses import replace
 
-    core = target.prepare(variant)
-    prebuilt = bool((core.build or {}).get("prebuilt"))
-    tool = choose_tool(tool, prebuilt, core)
+    from .runners import runner_for
+
+    tool = choose_tool(tool, target)
     static = True
     if tool == "gprof":
         cflags = (variant.cflags or os.environ.get("CFLAGS") or "-O2") + " -pg"
@@ -207,11 +135,32 @@ def profile(target, variant, pattern, params=(), tool="auto", seconds=2.0, timeo
         except TickmarkError:  # no static C library: the libc's routines stay outside the histogram
             core = target.prepare(replace(variant, cflags=cflags))
             static = False
+        build = core.build or {}
+        prog = gprof.tool(build.get("cc"), build.get("cross_compile"), "gprof")
+        why = gprof.available(prog)
+        if why:
+            raise TickmarkError(f"cannot profile with gprof: {why}")
+    else:
+        core = target.prepare(variant)
+    runner = runner_for(core)
+    if runner is None:  # a target module that is not one of the supported ones
+        raise TickmarkError(f"profiles are not supported on {target.uri}")
+    try:
+        return _profile(core, runner, tool, static, pattern, params, seconds, timeout)
+    finally:
+        if runner is not None:
+            runner.close()
+
+
+def _profile(core, runner, tool, static, pattern, params, seconds, timeout):
     build = core.build or {}
     binary = build["binary"]
-    if core.argv[-1] != binary:
+    if not runner.remote and core.argv[-1] != binary:
         raise TickmarkError(f"a profile needs the core binary itself, not a command ('{' '.join(core.argv)}')")
     check_symbols(binary)
+    cc, cross = build.get("cc"), build.get("cross_compile")
+    objdir = os.path.join(os.path.dirname(binary), "obj")
+    core_names = gprof.core_symbols(objdir, gprof.tool(cc, cross, "nm")) if os.path.isdir(objdir) else set()
 
     sample_ms = max(1, int(seconds * 1000 / SAMPLES))
     limit = int(timeout or max(60, seconds * 20))
@@ -219,40 +168,53 @@ def profile(target, variant, pattern, params=(), tool="auto", seconds=2.0, timeo
     for p in params:
         args += ["--param", p]
     notes = []
-    with tempfile.TemporaryDirectory(prefix="tickmark-profile-") as work:
-        t0 = time.monotonic()
-        if tool == "perf":
-            user_only = perf.user_only_needed()
-            data = os.path.join(work, "perf.data")
-            inst = _run_core(perf.record_argv(data, user_only) + core.argv + args, work, limit + 60)
-            if not os.path.isfile(data):
-                raise TickmarkError("perf record wrote no data")
-            routines, hits, total, kernel, unknown_core = perf.parse(perf.script(data), [binary])
-            event = f"{perf.event(user_only)} {perf.FREQ_HZ} Hz, DWARF call chains"
-            kernel_note = "not sampled (perf_event_paranoid >= 2: user space only)" if user_only else "sampled"
-            if total and unknown_core / total > 0.5:
-                raise TickmarkError(
-                    f"perf found no symbols for the core binary {binary} (stripped?): "
-                    "a profile cannot name its routines"
-                )
-            seconds_sampled = total / 1e9
-        else:
-            inst = _run_core(gprof.wrap(work) + core.argv + args + ["--no-fork"], work, limit + 60)
-            gmon = gprof.gmon_file(work)
-            if gmon is None:
-                raise TickmarkError("the -pg core wrote no gmon.out (did it exit normally?)")
-            cc, cross = build.get("cc"), build.get("cross_compile")
-            names = gprof.core_symbols(os.path.join(os.path.dirname(binary), "obj"), gprof.tool(cc, cross, "nm"))
-            text = gprof.run_gprof(gprof.tool(cc, cross, "gprof"), binary, gmon)
-            routines, hits, seconds_sampled, env_s = gprof.parse(text, names)
-            total = seconds_sampled
-            event = "gprof: ITIMER_PROF PC histogram, mcount call counts"
-            kernel_note = "not separated (gprof charges kernel time to the calling address)"
-            if not static:
-                notes.append("dynamically linked: time in the shared C library is not sampled by gprof")
-            if env_s:
-                notes.append(f"left out: the runner's set-up ({env_s:.2f} s)")
-        wall = time.monotonic() - t0
+    totals = True
+    t0 = time.monotonic()
+    if tool == "perf":
+        user_only = runner.user_only()
+        prog = "perf" if runner.remote else perf.program()
+        inst = runner.run(perf.record_argv(runner.path("perf.data"), user_only, prog), args, limit + 60)
+        data = runner.fetch("perf.data")
+        if data is None:
+            raise TickmarkError("perf record wrote no data")
+        symfs = None
+        if runner.remote:  # the host's copy of the binary, where perf on the board saw it
+            symfs = os.path.join(os.path.dirname(data), "symfs")
+            mirror = os.path.join(symfs, runner.binary_path.lstrip("/"))
+            os.makedirs(os.path.dirname(mirror), exist_ok=True)
+            os.symlink(os.path.abspath(binary), mirror)
+        static_names = core_names if "-static" in (build.get("ldflags") or "") else None
+        routines, hits, total, kernel, unknown_core, chained = perf.parse(
+            perf.script(data, symfs), [runner.binary_path], static_names
+        )
+        event = f"{perf.event(user_only)} {perf.FREQ_HZ} Hz, DWARF call chains"
+        kernel_note = "not sampled (perf_event_paranoid >= 2: user space only)" if user_only else "sampled"
+        if runner.remote and not user_only:
+            kernel_note += " (the board's kernel symbols are not read: kernel routines are unnamed)"
+        if total and unknown_core / total > 0.5:
+            raise TickmarkError(
+                f"perf found no symbols for the core binary {binary} (stripped?): a profile cannot name its routines"
+            )
+        seconds_sampled = total / 1e9
+        if hits and chained < hits / 2:  # perf 6.1 does not unwind static non-PIE binaries, for one
+            totals = False
+            notes.append("the call chains could not be unwound: totals are not known (shown as -)")
+    else:
+        inst = runner.run(gprof.wrap(runner.path("gmon")), args + ["--no-fork"], limit + 60)
+        name = runner.glob("gmon.")
+        gmon = runner.fetch(name) if name else None
+        if gmon is None:
+            raise TickmarkError("the -pg core wrote no gmon.out (did it exit normally?)")
+        text = gprof.run_gprof(gprof.tool(cc, cross, "gprof"), binary, gmon)
+        routines, hits, seconds_sampled, env_s = gprof.parse(text, core_names)
+        total = seconds_sampled
+        event = "gprof: ITIMER_PROF PC histogram, mcount call counts"
+        kernel_note = "not separated (gprof charges kernel time to the calling address)"
+        if not static:
+            notes.append("dynamically linked: time in the shared C library is not sampled by gprof")
+        if env_s:
+            notes.append(f"left out: the runner's set-up ({env_s:.2f} s)")
+    wall = time.monotonic() - t0
     if not hits or not total:
         raise TickmarkError(f"the sampler caught no samples of {inst.key} (too short? try --seconds 5)")
     prof = {
@@ -266,6 +228,7 @@ def profile(target, variant, pattern, params=(), tool="auto", seconds=2.0, timeo
         "kernel": kernel_note,
         "binary_sha256": build.get("binary_sha256"),
         "notes": notes,
+        "totals": totals,
         "routines": _keep(routines, total),
     }
     if hits < 100:

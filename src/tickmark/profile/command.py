@@ -98,11 +98,12 @@ def _profile(ctx, store, bench, params, tool, seconds, variant, name, run, top):
     prof, inst, core = prof_mod.profile(target, variant, bench, params, tool, seconds)
     key = inst.key
     meta = inst.meta
-    st = stats.summarize(inst.samples, stat=meta.get("stat", "median"), bytes_per_op=meta.get("bytes_per_op", 0))
-    own_ns = (st.get("") or {}).get("ns_per_op")
+    st = stats.compute(inst.samples, stat=meta.get("stat", "median"), bytes_per_op=meta.get("bytes_per_op", 0))
+    own_ns = st.main.ns_per_op if st.main else None
     if run is not None:
         res = next((r for r in store.results(run["id"]) if r["key"] == key), None)
-        ns = ((res or {}).get("stats") or {}).get("", {}).get("ns_per_op") if res and res["status"] == "ok" else None
+        main = stats.Stats.of(res).main if res and res["status"] == "ok" else None
+        ns = main.ns_per_op if main else None
         if ns is None:
             raise TickmarkError(f"run '{run['name'] or run['id']}' has no result for {key} to keep the profile with")
         prof_mod.attach_ns(prof, ns, f"median of run {run['name'] or run['id']}")
@@ -141,7 +142,7 @@ def _profile(ctx, store, bench, params, tool, seconds, variant, name, run, top):
                 unit=meta.get("unit", ""),
                 stat=meta.get("stat", "median"),
                 meta=meta,
-                stats=st,
+                stats=st.to_dict(),
             )
             store.add_samples(rid, 1, [dict(s, round=1) for s in inst.samples])
             store.add_profile(run_id, key, prof)

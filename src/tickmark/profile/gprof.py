@@ -14,6 +14,7 @@ import subprocess
 from pathlib import Path
 
 from ..errors import TickmarkError
+from . import hosttool
 from .model import routine_name
 
 _FIX = "apt-get install binutils"
@@ -33,14 +34,9 @@ def available(prog):
     return None if shutil.which(prog) else f"{prog} is not installed ({_FIX})"
 
 
-def wrap(workdir):
+def wrap(prefix):
     """glibc writes PREFIX.<pid> instead of ./gmon.out when GMON_OUT_PREFIX is set."""
-    return ["env", f"GMON_OUT_PREFIX={os.path.join(workdir, 'gmon')}"]
-
-
-def gmon_file(workdir):
-    found = sorted(Path(workdir).glob("gmon.*"), key=lambda p: p.stat().st_mtime)
-    return str(found[-1]) if found else None
+    return ["env", f"GMON_OUT_PREFIX={prefix}"]
 
 
 def core_symbols(objdir, nm):
@@ -62,18 +58,7 @@ def core_symbols(objdir, nm):
 
 
 def run_gprof(prog, binary, gmon):
-    try:
-        r = subprocess.run(
-            [prog, "-b", "-p", "-q", binary, gmon], capture_output=True, text=True, timeout=120, errors="replace"
-        )
-    except OSError as e:
-        raise TickmarkError(f"cannot start {prog}: {e.strerror} ({_FIX})")
-    except subprocess.TimeoutExpired:
-        raise TickmarkError(f"{prog} did not finish in 120 s")
-    if r.returncode != 0:
-        last = (r.stderr.strip().splitlines() or [f"exit status {r.returncode}"])[-1]
-        raise TickmarkError(f"{prog} failed: {last}")
-    return r.stdout
+    return hosttool.output([prog, "-b", "-p", "-q", binary, gmon], 120, fix=_FIX)
 
 
 _SAMPLE = re.compile(r"Each sample counts as ([\d.]+) seconds")

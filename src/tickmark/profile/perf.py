@@ -11,7 +11,7 @@ import re
 import shutil
 import subprocess
 
-from ..errors import TickmarkError
+from . import hosttool
 from .model import dso_group, routine_name
 
 FREQ_HZ = 999
@@ -57,9 +57,9 @@ def user_only_needed():
         return True
 
 
-def record_argv(data_path, user_only):
+def record_argv(data_path, user_only, prog=None):
     return [
-        program(),
+        prog or program(),
         "record",
         "-q",
         "-e",
@@ -88,16 +88,7 @@ def script(data_path, symfs=None, timeout=120):
     ]
     if symfs:
         argv += ["--symfs", symfs]
-    try:
-        r = subprocess.run(argv, capture_output=True, text=True, timeout=timeout, errors="replace")
-    except OSError as e:
-        raise TickmarkError(f"cannot start perf: {e.strerror}")
-    except subprocess.TimeoutExpired:
-        raise TickmarkError(f"perf script did not finish in {timeout} s")
-    if r.returncode != 0:
-        last = (r.stderr.strip().splitlines() or [f"exit status {r.returncode}"])[-1]
-        raise TickmarkError(f"perf script failed: {last}")
-    return r.stdout
+    return hosttool.output(argv, timeout, what="perf script", fix=_FIX)
 
 
 _FORK = re.compile(r"PERF_RECORD_FORK\((\d+):\d+\):\((\d+):\d+\)")
@@ -106,12 +97,13 @@ _HEAD = re.compile(r"^\s*(\d+)/(\d+)\s+(\d+)\s*$")
 _FRAME = re.compile(r"^\s+([0-9a-f]+)\s+(.*?)\s+\((.*)\)\s*$")
 
 
-def parse(text, core_paths):
-    """perf script text -> (routines, hits, total, kernel, unknown_core).
+def parse(text, core_paths, static_names=None):
+    """perf script text -> (routines, hits, total, kernel, unknown_core, chained).
 
     routines: name -> {"symbols", "group", "dso", "self", "total"} in sampled time (the periods,
     ns); hits: samples counted; total, kernel, unknown_core: sampled time in all, in the kernel,
-    and at core addresses without a symbol (a stripped binary)."""
+    and at core addresses without a symbol (a stripped binary); chained: samples whose call chain
+    was unwound beyond the leaf's caller."""
     parent, root = {}, None
     samples = []  # (pid, period, [(sym, dso), ...]) leaf first
     cur = None
@@ -152,15 +144,19 @@ def parse(text, core_paths):
     # With --no-fork (or a core that runs the instance in its own process) all samples count.
     keep = (lambda pid: pid in children) if children else (lambda pid: True)
     routines = {}
-    hits = total = kernel = unknown_core = 0
+    hits = total = kernel = unknown_core = chained = 0
     for pid, period, frames in samples:
         if not keep(pid) or not frames:
             continue
         hits += 1
+        if sum(1 for sym, _ in frames if sym != "[unknown]") >= 3:
+            chained += 1  # the unwinder got past the leaf and its caller
         total += period
         seen = set()
         for depth, (sym, dso) in enumerate(frames):
             group = dso_group(dso, core_paths)
+            if static_names and group == "core" and sym not in static_names and not sym.endswith("@plt"):
+                group = "libc"  # a static binary: the C library's routines are linked in
             if sym == "[unknown]":
                 if depth == 0 and group == "core":
                     unknown_core += period
@@ -181,4 +177,4 @@ def parse(text, core_paths):
             if name not in seen:
                 seen.add(name)
                 r["total"] += period
-    return routines, hits, total, kernel, unknown_core
+    return routines, hits, total, kernel, unknown_core, chained

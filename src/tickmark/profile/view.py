@@ -37,7 +37,13 @@ def show(prof, top=15, file=None):
         syms = [s for s in r["symbols"] if s != r["name"]]
         name = r["name"] + (f" ({', '.join(syms[:2])})" if syms else "")
         rows.append(
-            [_pct(r["self"]), _pct(r["total"]), fmt_time(r["self"] * ns) if ns is not None else "-", r["group"], name]
+            [
+                _pct(r["self"]),
+                _pct(r["total"]) if prof.get("totals", True) else "-",
+                fmt_time(r["self"] * ns) if ns is not None else "-",
+                r["group"],
+                name,
+            ]
         )
     w = [max(len(row[i]) for row in rows) for i in range(4)]
     for row in rows:

@@ -1,6 +1,7 @@
 /* The benchmark-facing helpers of bench.h: skip/fail, sub-metrics, sinks. */
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "runner.h"
 
@@ -47,4 +48,20 @@ void tm_sub_add(tm_ctx *ctx, int idx, uint64_t ns)
 {
     if (idx >= 0 && idx < ctx->rt->nsubs)
         ctx->rt->sub_ns[idx] += ns;
+}
+
+void tm_info(tm_ctx *ctx, const char *key, int64_t value)
+{
+    struct tm_runtime *rt = ctx->rt;
+    int i;
+    for (i = 0; i < rt->ninfo; i++)
+        if (strcmp(rt->info_names[i], key) == 0)
+            break;
+    if (i == TM_MAX_INFO)
+        return;
+    if (i == rt->ninfo) {
+        snprintf(rt->info_names[i], sizeof rt->info_names[i], "%s", key);
+        rt->ninfo++;
+    }
+    rt->info_vals[i] = value;
 }

@@ -120,14 +120,16 @@ uint64_t tm_ticks_to_ns(uint64_t ticks) { return ticks * UINT64_C(1000000) / tm_
 
 uint64_t tm_now_ns(void) { return tm_os_now_ns(); }
 
-void tm_env_measure(tm_env *env)
+void tm_env_measure(tm_env *env, uint64_t given_fcore_khz)
 {
     env->timer_overhead_ps = measure_timer_overhead_ps();
     env->loop_overhead_ps = measure_loop_overhead_ps();
-    env->fcore_khz = tm_fcore_estimate_khz();
+    env->fcore_khz = given_fcore_khz ? given_fcore_khz : tm_fcore_estimate_khz();
     tm_ticks_khz();
     if (tm_ctr_open() > 0 && tm_ctr_cycles_index() >= 0)
-        env->cycles_method = "perf";
+        env->cycles_method = tm_ctr_source();
+    else if (given_fcore_khz)
+        env->cycles_method = "given-freq";
     else
         env->cycles_method = env->fcore_khz ? "calibrated-freq" : "none";
     /* left open for the hello record; the runner closes them before any child starts */

@@ -7,8 +7,6 @@
 #include "runner.h"
 #include "tickmark/osal.h"
 
-#define TM_MAX_INSTANCES 4096
-
 static tm_instance instances[TM_MAX_INSTANCES];
 
 static int usage_error(const char *msg, const char *arg)
@@ -23,7 +21,8 @@ static void print_help(void)
          "       tickmark-core hello              the hello record alone (timer, cycles, counters)\n"
          "       tickmark-core run [GLOB...] [--samples N] [--sample-ms MS] [--seed N]\n"
          "                     [--iters N | --iters KEY=N]... [--param NAME=V,V]... [--timeout SEC]\n"
-         "                     [--cpu N] [--no-fork] [--text]\n"
+         "                     [--cpu N] [--fcore-khz N] [--no-fork] [--text]\n"
+         "       tickmark-core @FILE              the arguments from FILE, one per line\n"
          "Records are described in docs/protocol.md.");
 }
 
@@ -161,6 +160,7 @@ static int cmd_list(char **globs, int nglobs, int text)
 static void emit_hello(const tm_options *opt, const tm_env *env, int n)
 {
     tm_json j;
+    static char sys[128], rel[128], mach[64];
     int i;
     tm_json_begin(&j, "hello");
     tm_json_int(&j, "v", 1);
@@ -189,7 +189,14 @@ static void emit_hello(const tm_options *opt, const tm_env *env, int n)
         tm_json_str(&j, NULL, tm_ctr_name(i));
     tm_json_close(&j, ']');
     tm_json_int(&j, "cpus", tm_os_cpu_count());
+    tm_json_uint(&j, "page_size", (uint64_t)tm_os_page_size());
+    if (tm_os_uname(sys, rel, mach, sizeof sys) == 0) {
+        tm_json_str(&j, "os", sys);
+        tm_json_str(&j, "kernel", rel);
+        tm_json_str(&j, "machine", mach);
+    }
     tm_json_int(&j, "cpu", opt->cpu);
+    tm_arch_tlb_json(&j);
     tm_json_open(&j, "order", '[');
     for (i = 0; i < n; i++)
         tm_json_str(&j, NULL, instances[i].key);
@@ -244,7 +251,7 @@ static int cmd_run(char **globs, int nglobs, tm_options *opt)
         opt->cpu = tm_os_cpu_current();
     tm_os_pin_cpu(opt->cpu);
     tm_os_scratch_clean(); /* fixes the scratch name to this process before any child runs */
-    tm_env_measure(&env);
+    tm_env_measure(&env, opt->fcore_khz);
     if (opt->text)
         printf("tickmark-core %s on %s (%s), %s, core ~%llu MHz, cycles: %s\n", TM_VERSION, tm_build_target,
                tm_port_name(), tm_build_cc, (unsigned long long)(env.fcore_khz / 1000), env.cycles_method);
@@ -291,12 +298,73 @@ static int parse_positive(const char *arg, int64_t min, int64_t max, int64_t *ou
     return tm_parse_int(arg, out) == 0 && *out >= min && *out <= max ? 0 : -1;
 }
 
+/* Words of the port's argument line (tm_port_args) as an argv, for a start without arguments. */
+static int port_argv(char ***argv)
+{
+    static char line[1024];
+    static char *words[64];
+    int n = 1;
+    char *p;
+    snprintf(line, sizeof line, "%s", tm_port_args());
+    words[0] = "tickmark-core";
+    for (p = strtok(line, " \t\r\n"); p && n < 63; p = strtok(NULL, " \t\r\n"))
+        words[n++] = p;
+    words[n] = NULL;
+    *argv = words;
+    return n;
+}
+
+/* "@FILE": the arguments are the lines of FILE (for targets whose command line is short, such
+ * as semihosting, which reads the file from the host). Returns the new argc, or -1. */
+static int args_from_file(const char *path, char *argv0, char ***argv_out)
+{
+    static char *args[TM_MAX_GLOBS + 2 * TM_MAX_ITERS + 2 * TM_MAX_OVERRIDES + 32];
+    char *text = NULL, *p;
+    size_t len = 0, cap = 0;
+    int argc = 0, c;
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -1;
+    while ((c = getc(f)) != EOF) {
+        if (len + 2 > cap) {
+            char *bigger = realloc(text, cap = cap ? 2 * cap : 4096);
+            if (!bigger) {
+                free(text);
+                fclose(f);
+                return -1;
+            }
+            text = bigger;
+        }
+        text[len++] = (char)c;
+    }
+    fclose(f);
+    if (!text)
+        return -1;
+    text[len] = '\0';
+    args[argc++] = argv0;
+    for (p = strtok(text, "\r\n"); p; p = strtok(NULL, "\r\n"))
+        if (*p && argc < (int)(sizeof args / sizeof args[0]) - 1)
+            args[argc++] = p;
+    args[argc] = NULL;
+    *argv_out = args; /* the text stays allocated: the arguments point into it */
+    return argc;
+}
+
 int main(int argc, char **argv)
 {
     static tm_options opt;
     static char *globs[TM_MAX_GLOBS];
     int nglobs = 0, i, list;
     int64_t v;
+
+    if (argc < 2)
+        argc = port_argv(&argv);
+
+    if (argc == 2 && argv[1][0] == '@') {
+        argc = args_from_file(argv[1] + 1, argv[0], &argv);
+        if (argc < 0)
+            return usage_error("cannot read the arguments file", argv[1] + 1);
+    }
 
     if (argc < 2 || strcmp(argv[1], "help") == 0 || strcmp(argv[1], "--help") == 0) {
         print_help();
@@ -306,7 +374,7 @@ int main(int argc, char **argv)
         tm_env env;
         opt.seed = 0;
         opt.cpu = tm_os_cpu_current();
-        tm_env_measure(&env);
+        tm_env_measure(&env, 0);
         emit_hello(&opt, &env, 0);
         return 0;
     }
@@ -356,6 +424,10 @@ int main(int argc, char **argv)
             if (parse_positive(val, 0, 4095, &v))
                 return usage_error("--cpu wants a CPU number", val);
             opt.cpu = (int)v;
+        } else if (strcmp(a, "--fcore-khz") == 0) {
+            if (parse_positive(val, 1, INT64_MAX, &v))
+                return usage_error("--fcore-khz wants the core clock in kHz", val);
+            opt.fcore_khz = (uint64_t)v;
         } else if (strcmp(a, "--seed") == 0) {
             if (parse_positive(val, 0, INT64_MAX, &v))
                 return usage_error("--seed wants a non-negative integer", val);

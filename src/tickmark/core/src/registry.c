@@ -1,4 +1,4 @@
-/* The list of benchmarks (generated bench_list.h), name matching, parameter sweeps. */
+/* The list of benchmarks (tm_bench_list.h, generated at build time), name matching, parameter sweeps. */
 #include <stdio.h>
 #include <string.h>
 
@@ -6,7 +6,7 @@
 #include "tickmark/osal.h"
 
 #define TM_BENCH_ENTRY(id) extern const tm_bench tm_bench_##id;
-#include "bench_list.h"
+#include "tm_bench_list.h"
 #undef TM_BENCH_ENTRY
 
 /* Extra descriptors linked into special builds (the test suite's crash benchmarks). */
@@ -14,7 +14,7 @@ extern const tm_bench *const tm_extra_benches[] __attribute__((weak));
 
 #define TM_BENCH_ENTRY(id) &tm_bench_##id,
 static const tm_bench *const builtin[] = {
-#include "bench_list.h"
+#include "tm_bench_list.h"
     NULL};
 #undef TM_BENCH_ENTRY
 

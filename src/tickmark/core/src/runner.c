@@ -156,6 +156,13 @@ static void emit_meta(tm_ctx *ctx, uint64_t iters, uint64_t calib_ns, const tm_e
     tm_json_uint(&j, "calib_ns", calib_ns);
     tm_json_uint(&j, "fcore_khz", env->fcore_khz);
     tm_json_uint(&j, "loop_overhead_ps", differential(b) || (b->flags & TM_F_CONTROL) ? 0 : env->loop_overhead_ps);
+    if (ctx->rt->ninfo) {
+        int i;
+        tm_json_open(&j, "info", '{');
+        for (i = 0; i < ctx->rt->ninfo; i++)
+            tm_json_int(&j, ctx->rt->info_names[i], ctx->rt->info_vals[i]);
+        tm_json_close(&j, '}');
+    }
     tm_json_end(&j, stdout);
 }
 

@@ -7,7 +7,15 @@
 
 static int passed, failed;
 
-#define CHECK(cond) do { if (cond) passed++; else { failed++; printf("FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond); } } while (0)
+#define CHECK(cond)                                                       \
+    do {                                                                  \
+        if (cond)                                                         \
+            passed++;                                                     \
+        else {                                                            \
+            failed++;                                                     \
+            printf("FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond);        \
+        }                                                                 \
+    } while (0)
 
 static void test_calibrate_next(void)
 {

@@ -1,7 +1,18 @@
 /* Helpers shared by the two-party benchmarks; see twoparty.h. */
 #include "twoparty.h"
 
-static char tp_buf[1 << 20];
+#define TP_BUF_BYTES (1u << 20)
+
+/* The bulk-transfer buffer, allocated on first use (not static: a small target has no room
+ * for a megabyte it never uses). */
+static char *tp_buf;
+
+static char *tp_buffer(void)
+{
+    if (!tp_buf)
+        tp_buf = tm_os_alloc(TP_BUF_BYTES);
+    return tp_buf;
+}
 
 int tp_place(tm_ctx *ctx, int cross, int *mine, int *peer)
 {
@@ -31,11 +42,14 @@ static void peer_echo(int rfd, int wfd)
 static void peer_source(int rfd, int wfd, unsigned chunk)
 {
     uint64_t n;
-    if (chunk > sizeof tp_buf)
-        chunk = sizeof tp_buf;
+    char *buf = tp_buffer();
+    if (!buf)
+        return;
+    if (chunk > TP_BUF_BYTES)
+        chunk = TP_BUF_BYTES;
     while (tp_read_full(rfd, &n, sizeof n, sizeof n, 1) == 0 && n) {
         while (n) {
-            long w = tm_os_write(wfd, tp_buf, n < chunk ? (size_t)n : chunk);
+            long w = tm_os_write(wfd, buf, n < chunk ? (size_t)n : chunk);
             if (w <= 0)
                 return;
             n -= (uint64_t)w;
@@ -67,8 +81,9 @@ tm_os_pid tp_fork_peer(int mode, int rfd, int wfd, int cpu, const int close_fd[4
 void tp_stop_peer(tm_os_pid pid, int wfd, int rfd, int dgram)
 {
     int status;
+    char none = 0;
     if (dgram && wfd >= 0)
-        tm_os_write(wfd, tp_buf, 0);
+        tm_os_write(wfd, &none, 0);
     if (wfd >= 0)
         tm_os_close(wfd);
     if (rfd >= 0 && rfd != wfd)
@@ -154,10 +169,9 @@ void tp_link_close(tp_link *l)
 
 /* ---- the channel benchmarks ---- */
 
-#define TP_MAX_MSG (1u << 20)
+#define TP_MAX_MSG TP_BUF_BYTES
 
 static tp_link channel;
-static char bw_buf[TP_MAX_MSG];
 
 int tp_lat_setup(tm_ctx *ctx, int kind)
 {
@@ -176,6 +190,8 @@ int tp_bw_setup(tm_ctx *ctx, int kind)
     int mine, peer, r;
     if (msg < 1 || msg > (int64_t)TP_MAX_MSG)
         return tm_fail(ctx, "msg must be 1 .. 1M bytes");
+    if (!tp_buffer())
+        return tm_skip(ctx, "cannot allocate %u KiB", TP_BUF_BYTES >> 10);
     if ((r = tp_place(ctx, (int)tm_param(ctx, "cross"), &mine, &peer)) != TM_OK)
         return r;
     ctx->bytes_per_op = (uint64_t)msg;
@@ -187,7 +203,7 @@ void tp_bw_run(tm_ctx *ctx, uint64_t iters)
 {
     uint64_t n = iters * ctx->bytes_per_op;
     if (tm_os_write(channel.wfd, &n, sizeof n) != (long)sizeof n ||
-        tp_read_full(channel.rfd, bw_buf, n, (unsigned)ctx->bytes_per_op, 0) != 0)
+        tp_read_full(channel.rfd, tp_buf, n, (unsigned)ctx->bytes_per_op, 0) != 0)
         tm_fail(ctx, "the sending child went away");
 }
 

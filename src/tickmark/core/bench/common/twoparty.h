@@ -9,7 +9,8 @@
 #include "tickmark/bench.h"
 #include "tickmark/osal_prim.h"
 
-#define TP_CROSS_PARAM {"cross", "0,1", "0: both parties pinned to one CPU (switch cost); 1: pinned to two CPUs (wake-up latency)"}
+#define TP_CROSS_PARAM                                                                                    \
+    {"cross", "0,1", "0: both parties pinned to one CPU (switch cost); 1: pinned to two CPUs (wake-up latency)"}
 
 /* Choose and pin CPUs: *mine is the CPU the runner put us on, *peer is the same CPU (cross 0)
  * or another one (cross 1). Pins the caller. Returns TM_OK or a tm_skip()/tm_fail() code. */

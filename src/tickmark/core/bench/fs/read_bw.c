@@ -11,7 +11,7 @@
 #define FILE_BYTES (4u << 20)
 #define MAX_BLOCK (1u << 20)
 
-static char buf[MAX_BLOCK];
+static char *buf; /* MAX_BLOCK bytes, allocated in setup */
 static char path[600];
 static int fd = -1;
 static uint64_t off;
@@ -25,11 +25,14 @@ static int setup(tm_ctx *ctx)
         return tm_fail(ctx, "block must be a power of two from 512 B to 1 MiB");
     if (!dir)
         return tm_skip(ctx, "no scratch directory");
+    buf = tm_os_alloc(MAX_BLOCK);
+    if (!buf)
+        return tm_skip(ctx, "cannot allocate %u KiB", MAX_BLOCK >> 10);
     snprintf(path, sizeof path, "%s/fs-read", dir);
     fd = tm_os_open(path, TM_O_READ | TM_O_WRITE | TM_O_CREATE | TM_O_TRUNC);
     if (fd < 0)
         return tm_fail(ctx, "cannot create %s", path);
-    memset(buf, 'r', sizeof buf);
+    memset(buf, 'r', MAX_BLOCK);
     for (i = 0; i < FILE_BYTES / MAX_BLOCK; i++)
         if (tm_os_write(fd, buf, MAX_BLOCK) != (long)MAX_BLOCK)
             return tm_fail(ctx, "cannot write %s", path);
@@ -63,6 +66,8 @@ static void teardown(tm_ctx *ctx)
         tm_os_unlink(path);
     }
     fd = -1;
+    tm_os_free(buf);
+    buf = NULL;
 }
 
 TM_BENCH(fs_read_bw) = {

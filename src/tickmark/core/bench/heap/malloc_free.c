@@ -44,8 +44,12 @@ static void run(tm_ctx *ctx, uint64_t iters)
 static int setup(tm_ctx *ctx)
 {
     int64_t size = tm_param(ctx, "size");
+    uint64_t avail = tm_os_mem_available();
     if (size < 1 || size > (int64_t)1 << 30)
         return tm_fail(ctx, "size must be 1 B .. 1 GiB");
+    if (avail && (uint64_t)size * NBLOCKS > avail / 2)
+        return tm_skip(ctx, "%d blocks of %lu KiB need more than half of the free memory (%lu KiB)", NBLOCKS,
+                       (unsigned long)(size >> 10), (unsigned long)(avail >> 10));
     return TM_OK;
 }
 

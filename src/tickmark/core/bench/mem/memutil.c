@@ -22,13 +22,14 @@ size_t tm_rand_below(uint64_t *s, size_t n)
 int tm_membuf_get(tm_ctx *ctx, tm_membuf *b, size_t bytes, int thp)
 {
     uint64_t avail = tm_os_mem_available();
-    size_t page = tm_os_page_size(), i;
+    size_t page = tm_os_page_size(), i, span;
     b->map = NULL;
     if (avail && bytes > avail / 4)
         return tm_skip(ctx, "%lu MiB is more than a quarter of the available memory (%lu MiB)",
                        (unsigned long)(bytes >> 20), (unsigned long)(avail >> 20));
-    /* with huge pages: room to align, and at least one whole huge page even for a small set */
-    b->map_bytes = thp > 0 ? (bytes > HUGE_ALIGN ? bytes : HUGE_ALIGN) + HUGE_ALIGN : bytes;
+    /* with huge pages: whole huge pages (at least one, also for a small set), and room to align */
+    span = (bytes + HUGE_ALIGN - 1) & ~(HUGE_ALIGN - 1);
+    b->map_bytes = thp > 0 ? span + HUGE_ALIGN : bytes;
     b->map = tm_os_map(b->map_bytes);
     if (!b->map)
         return tm_skip(ctx, "cannot map %lu KiB", (unsigned long)(b->map_bytes >> 10));
@@ -37,13 +38,20 @@ int tm_membuf_get(tm_ctx *ctx, tm_membuf *b, size_t bytes, int thp)
         b->p = (char *)(((uintptr_t)b->map + HUGE_ALIGN - 1) & ~(uintptr_t)(HUGE_ALIGN - 1));
     b->bytes = bytes;
     /* a huge page needs the advice on a whole aligned 2 MiB range, also for a smaller set */
-    if (thp >= 0 && tm_os_huge_advise(b->p, thp > 0 ? b->map_bytes - HUGE_ALIGN : bytes, thp) != 0 &&
+    if (thp >= 0 && tm_os_huge_advise(b->p, thp > 0 ? span : bytes, thp) != 0 &&
         thp) {
         tm_membuf_put(b);
         return tm_skip(ctx, "transparent huge pages not available");
     }
     for (i = 0; i < bytes; i += page)
         b->p[i] = 1;
+    b->huge_pct = -1;
+    if (thp > 0) {
+        int64_t got = tm_os_huge_bytes(b->p, span);
+        if (got >= 0)
+            b->huge_pct = (int)((uint64_t)got * 100 / span);
+        tm_info(ctx, "huge_pct", b->huge_pct);
+    }
     return TM_OK;
 }
 

@@ -12,11 +12,16 @@ typedef struct tm_membuf {
     size_t bytes;     /* usable length */
     void *map;        /* what tm_os_map returned */
     size_t map_bytes;
+    int huge_pct;     /* thp=1: percent of the 2 MiB pages covering the set that the OS backs
+                         with huge pages after touching (-1: it cannot tell) */
 } tm_membuf;
 
 /* Map a buffer of `bytes` with huge pages advised on (thp=1) or off (thp=0) or left to the OS
- * default (thp=-1), and touch every page. Skips when the buffer would take more than a quarter of the available memory, or when
- * huge pages were asked for and the OS cannot give them. Returns TM_OK / tm_skip / tm_fail. */
+ * default (thp=-1), and touch every page. With thp=1 the buffer starts on a 2 MiB boundary (a
+ * set smaller than 2 MiB lies inside one huge page), and how much of it the OS really backed
+ * with huge pages is checked and sent as the instance's info "huge_pct" (100: all of it). Skips
+ * when the buffer would take more than a quarter of the available memory, or when huge pages
+ * were asked for and the OS cannot give them. Returns TM_OK / tm_skip / tm_fail. */
 int tm_membuf_get(tm_ctx *ctx, tm_membuf *b, size_t bytes, int thp);
 void tm_membuf_put(tm_membuf *b);
 
@@ -25,6 +30,14 @@ void tm_membuf_put(tm_membuf *b);
  * uniformly random, so on a set larger than a page they lie in different pages. Returns a
  * random slot of the cycle, or NULL when the index array cannot be allocated. */
 void **tm_chain_random(char *p, size_t bytes, size_t slot, uint64_t seed);
+
+/* Non-temporal (streaming) stores, from arch/: fill [dst, dst+n) with the word v, or copy n
+ * bytes from src, writing around the caches (x86-64 movntdq, arm64 stnp). dst and src 64-byte
+ * aligned, n a multiple of 64. Return 0, or -1 where the architecture has no such store here
+ * (then nothing is written). tm_arch_nt_name() says which instruction, or why none. */
+int tm_arch_nt_fill(void *dst, size_t n, uint64_t v);
+int tm_arch_nt_copy(void *dst, const void *src, size_t n);
+const char *tm_arch_nt_name(void);
 
 /* A small fast generator (xorshift64*) for setup code. */
 uint64_t tm_rand64(uint64_t *state);

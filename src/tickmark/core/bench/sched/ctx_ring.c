@@ -179,7 +179,8 @@ static void teardown(tm_ctx *ctx)
 
 TM_BENCH(sched_ctx_ring) = {
     .name = "sched.ctx_ring",
-    .summary = "token hop in a ring of processes on one CPU, each touching size KiB (lmbench lat_ctx); sub switch_derived = hop - in-process pipe+touch overhead (derived)",
+    .summary = "token hop in a ring of processes on one CPU, each touching size KiB (lmbench lat_ctx); "
+               "sub switch_derived = hop - in-process pipe+touch overhead (derived)",
     .unit = "hop",
     .requires = TM_REQ_PROCESSES | TM_REQ_PIPES,
     .flags = TM_F_BLOCKING | TM_F_NO_COUNTERS,

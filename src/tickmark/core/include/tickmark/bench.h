@@ -9,7 +9,7 @@
  *
  * run(ctx, iters) performs iters iterations of the operation body (each iteration does
  * ops_per_iter operations) and nothing else; the runner owns calibration, warm-up, samples,
- * timing and output. tools/genlist.sh collects the TM_BENCH lines into src/bench_list.h.
+ * timing and output. Each build collects the TM_BENCH lines into tm_bench_list.h (tools/genlist.sh).
  */
 #ifndef TICKMARK_BENCH_H
 #define TICKMARK_BENCH_H
@@ -103,6 +103,11 @@ int tm_failed(const tm_ctx *ctx);
 /* Sub-metrics: add nanoseconds to sub-metric idx (index in .subs) for the current sample;
  * the harness reports each as ns per operation beside the main figure. */
 void tm_sub_add(tm_ctx *ctx, int idx, uint64_t ns);
+
+/* A fact about this instance found in setup (e.g. how much of a buffer got huge pages), sent
+ * with the instance's meta record as "info": {key: value}; up to TM_MAX_INFO keys. */
+#define TM_MAX_INFO 4
+void tm_info(tm_ctx *ctx, const char *key, int64_t value);
 
 /* Per-event latency histogram (log-linear buckets, ~3% resolution); emitted once per instance. */
 void tm_hist_add(tm_ctx *ctx, uint64_t ns);

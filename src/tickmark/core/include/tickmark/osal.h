@@ -21,6 +21,16 @@
 const char *tm_port_name(void);  /* "linux", "posix", ... */
 unsigned tm_port_caps(void);     /* TM_REQ_* bits the port provides */
 
+/* The OS's own names for itself, for the hello record (uname() where the port has it): fills
+ * the buffers ("Linux", "6.1.0-18-arm64", "aarch64") and returns 0, or -1 if unknown. */
+int tm_os_uname(char *sys, char *release, char *machine, size_t n);
+
+/* Arguments for a target that has no command line (bare metal, an RTOS task): one line such
+ * as "run sys.* --samples 5", or "" for none. The core uses it when it is started without
+ * arguments. The posix port returns TM_BUILTIN_ARGS (compiled in, default ""); a bare-metal
+ * port may compile them in the same way or read one line from its console. */
+const char *tm_port_args(void);
+
 /* ---- time ---- */
 uint64_t tm_os_now_ns(void);       /* monotonic clock, nanoseconds */
 uint64_t tm_os_clock_res_ns(void); /* resolution the OS claims for it */
@@ -54,6 +64,8 @@ size_t tm_os_page_size(void);
 /* Advise a mapping for (on=1) or against (on=0) transparent huge pages; -1 where the OS cannot
  * honour the request (no huge pages, or disabled system-wide), and the pages stay as they are. */
 int tm_os_huge_advise(void *p, size_t bytes, int on);
+/* Bytes of [p, p+bytes) that the OS backs with huge pages right now; -1 where it cannot tell. */
+int64_t tm_os_huge_bytes(const void *p, size_t bytes);
 uint64_t tm_os_mem_available(void); /* bytes allocatable without swapping; 0 if unknown */
 
 /* ---- threads and synchronisation ---- */

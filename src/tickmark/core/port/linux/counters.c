@@ -103,6 +103,7 @@ int tm_ctr_open(void)
     return nopen;
 }
 
+const char *tm_ctr_source(void) { return "perf"; }
 int tm_ctr_count(void) { return nopen > 0 ? nopen : 0; }
 const char *tm_ctr_name(int i) { return events[opened[i]].name; }
 int tm_ctr_multiplexed(void) { return multiplexed; }

@@ -1,4 +1,5 @@
-/* Transparent huge pages through madvise, and MemAvailable from /proc/meminfo. */
+/* Transparent huge pages through madvise (checked in /proc/self/smaps), and MemAvailable from
+ * /proc/meminfo. */
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -23,6 +24,32 @@ int tm_os_huge_advise(void *p, size_t bytes, int on)
     if (on && !thp_enabled())
         return -1;
     return madvise(p, bytes, on ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
+}
+
+/* The AnonHugePages of every mapping that overlaps [p, p+bytes), each capped at the overlap
+ * (madvise splits a mapping where the advice changes, so the region is its own mapping). */
+int64_t tm_os_huge_bytes(const void *p, size_t bytes)
+{
+    char line[512];
+    uintptr_t lo = (uintptr_t)p, hi = lo + bytes, a = 0, b = 0;
+    int64_t total = 0;
+    int inside = 0;
+    FILE *f = fopen("/proc/self/smaps", "r");
+    if (!f)
+        return -1;
+    while (fgets(line, sizeof line, f)) {
+        unsigned long s0, s1, kb;
+        if (sscanf(line, "%lx-%lx ", &s0, &s1) == 2 && strchr(line, '-') < strchr(line, ' ')) {
+            a = s0 > lo ? s0 : lo;
+            b = s1 < hi ? s1 : hi;
+            inside = a < b;
+        } else if (inside && sscanf(line, "AnonHugePages: %lu kB", &kb) == 1) {
+            uint64_t got = (uint64_t)kb << 10;
+            total += (int64_t)(got < b - a ? got : b - a);
+        }
+    }
+    fclose(f);
+    return total;
 }
 
 uint64_t tm_os_mem_available(void)

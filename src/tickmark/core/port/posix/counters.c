@@ -10,4 +10,5 @@ int tm_ctr_kernel_excluded(void) { return 0; }
 int tm_ctr_grouped(void) { return 0; }
 int tm_ctr_cycles_index(void) { return -1; }
 void tm_ctr_close(void) {}
+const char *tm_ctr_source(void) { return "none"; }
 const char *tm_ctr_unsupported(void) { return "all (no counter interface in this port)"; }

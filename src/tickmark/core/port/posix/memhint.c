@@ -10,6 +10,13 @@ int tm_os_huge_advise(void *p, size_t bytes, int on)
     return on ? -1 : 0;
 }
 
+int64_t tm_os_huge_bytes(const void *p, size_t bytes)
+{
+    (void)p;
+    (void)bytes;
+    return -1;
+}
+
 uint64_t tm_os_mem_available(void)
 {
 #ifdef _SC_AVPHYS_PAGES

@@ -1,0 +1,18 @@
+# ARM MPS2 FPGA board with the AN500 image: Cortex-M7 (single-precision and double FPU), 25 MHz.
+# Memory: ZBT SSRAM1 4 MiB at 0 (vectors, code, constants), SSRAM2/3 4 MiB at 0x20000000
+# (data, heap, stack). Counter: the FPGAIO COUNTER, a free-running 32-bit up-counter at the
+# core clock. Console: semihosting; UART0 is a CMSDK UART at 0x40004000.
+BM_ARCH = armv7m
+CROSS_COMPILE = arm-none-eabi-
+BM_SPECS = /usr/lib/picolibc/arm-none-eabi/picolibc.specs
+BM_CPU = -mcpu=cortex-m7 -mthumb -mfloat-abi=hard -mfpu=fpv5-d16
+BM_FLASH = 0x00000000
+BM_FLASH_SIZE = 0x00400000
+BM_RAM = 0x20000000
+BM_RAM_SIZE = 0x00400000
+BM_STACK_SIZE = 0x00010000
+BM_CLOCK_HZ = 25000000
+BM_COUNTER_ADDR = 0x40028018
+BM_COUNTER_HZ = 25000000
+QEMU = qemu-system-arm -M mps2-an500
+PACKAGES = gcc-arm-none-eabi picolibc-arm-none-eabi qemu-system-arm

@@ -1,0 +1,193 @@
+/* What bare metal does not have: processes, files, pipes, sockets, signals, a kernel to trap
+ * into, semaphores, condition variables and spin locks between threads. tm_port_caps() leaves
+ * these out, so the benchmarks that need them skip before calling any of this; the functions
+ * exist so that one program holds every benchmark, and each fails as osal.h says. */
+#include <stdlib.h>
+
+#include "tickmark/osal_prim.h"
+
+long tm_os_null_syscall(void) { return -1; }
+
+tm_os_pid tm_os_fork(void) { return -1; }
+void tm_os_exit_now(int code) { _Exit(code); }
+int tm_os_wait(tm_os_pid pid, int *status)
+{
+    (void)pid;
+    (void)status;
+    return -1;
+}
+int tm_os_kill(tm_os_pid pid, int sig)
+{
+    (void)pid;
+    (void)sig;
+    return -1;
+}
+int tm_os_peer_init(tm_os_pid parent)
+{
+    (void)parent;
+    return -1;
+}
+tm_os_pid tm_os_getpid(void) { return 1; }
+const char *tm_os_self_exe(void) { return NULL; }
+int tm_os_exec_self_exit(void) { return -1; }
+int tm_os_exec_shell_self_exit(void) { return -1; }
+tm_os_pid tm_os_spawn_self_exit(void) { return -1; }
+int tm_os_exit_code(int status)
+{
+    (void)status;
+    return -1;
+}
+
+int tm_os_open(const char *path, int flags)
+{
+    (void)path;
+    (void)flags;
+    return -1;
+}
+int tm_os_close(int fd)
+{
+    (void)fd;
+    return -1;
+}
+long tm_os_read(int fd, void *buf, size_t n)
+{
+    (void)fd;
+    (void)buf;
+    (void)n;
+    return -1;
+}
+long tm_os_write(int fd, const void *buf, size_t n)
+{
+    (void)fd;
+    (void)buf;
+    (void)n;
+    return -1;
+}
+long tm_os_pread(int fd, void *buf, size_t n, uint64_t off)
+{
+    (void)fd;
+    (void)buf;
+    (void)n;
+    (void)off;
+    return -1;
+}
+int tm_os_stat_size(const char *path, uint64_t *size)
+{
+    (void)path;
+    (void)size;
+    return -1;
+}
+int tm_os_fstat_size(int fd, uint64_t *size)
+{
+    (void)fd;
+    (void)size;
+    return -1;
+}
+int tm_os_unlink(const char *path)
+{
+    (void)path;
+    return -1;
+}
+int tm_os_pipe(int fds[2])
+{
+    (void)fds;
+    return -1;
+}
+void *tm_os_map_lazy(size_t bytes)
+{
+    (void)bytes;
+    return NULL;
+}
+
+int tm_os_sig_install(int tm_sig, void (*handler)(int))
+{
+    (void)tm_sig;
+    (void)handler;
+    return -1;
+}
+int tm_os_sig_default(int tm_sig)
+{
+    (void)tm_sig;
+    return -1;
+}
+int tm_os_sig_send(tm_os_pid pid, int tm_sig)
+{
+    (void)pid;
+    (void)tm_sig;
+    return -1;
+}
+
+int tm_os_sock_pair(int kind, int fds[2])
+{
+    (void)kind;
+    (void)fds;
+    return -1;
+}
+int tm_os_tcp_listen(unsigned *port)
+{
+    (void)port;
+    return -1;
+}
+int tm_os_tcp_connect(unsigned port)
+{
+    (void)port;
+    return -1;
+}
+int tm_os_tcp_accept(int listen_fd)
+{
+    (void)listen_fd;
+    return -1;
+}
+
+tm_os_sem *tm_os_sem_create(unsigned value)
+{
+    (void)value;
+    return NULL;
+}
+int tm_os_sem_post(tm_os_sem *s)
+{
+    (void)s;
+    return -1;
+}
+int tm_os_sem_wait(tm_os_sem *s)
+{
+    (void)s;
+    return -1;
+}
+void tm_os_sem_destroy(tm_os_sem *s) { (void)s; }
+tm_os_cond *tm_os_cond_create(void) { return NULL; }
+int tm_os_cond_wait(tm_os_cond *c, tm_os_mutex *m)
+{
+    (void)c;
+    (void)m;
+    return -1;
+}
+int tm_os_cond_signal(tm_os_cond *c)
+{
+    (void)c;
+    return -1;
+}
+void tm_os_cond_destroy(tm_os_cond *c) { (void)c; }
+tm_os_spin *tm_os_spin_create(void) { return NULL; }
+int tm_os_spin_lock(tm_os_spin *s)
+{
+    (void)s;
+    return -1;
+}
+int tm_os_spin_unlock(tm_os_spin *s)
+{
+    (void)s;
+    return -1;
+}
+void tm_os_spin_destroy(tm_os_spin *s) { (void)s; }
+
+int tm_os_set_rt_priority(int prio, const char **why)
+{
+    (void)prio;
+    if (why)
+        *why = "no scheduler";
+    return -1;
+}
+int tm_os_set_normal_priority(void) { return 0; }
+int tm_os_lock_memory(void) { return 0; } /* nothing is ever paged out */
+void tm_os_unlock_memory(void) {}

@@ -1,0 +1,58 @@
+/* Heap and "mappings" on bare metal: the C library's heap (picolibc: from the end of .bss to
+ * the stack). A mapping is a zeroed, page-aligned heap block: there are no pages to map, the
+ * 4 KiB "page" only keeps the benchmarks' touching and alignment the same as elsewhere. */
+#include <malloc.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tickmark/osal.h"
+
+#define PAGE 4096u
+
+void *tm_os_alloc(size_t bytes) { return malloc(bytes); }
+void tm_os_free(void *p) { free(p); }
+
+void *tm_os_map(size_t bytes)
+{
+    void *p = memalign(PAGE, bytes);
+    if (p)
+        memset(p, 0, bytes);
+    return p;
+}
+
+int tm_os_unmap(void *p, size_t bytes)
+{
+    (void)bytes;
+    free(p);
+    return 0;
+}
+
+size_t tm_os_page_size(void) { return PAGE; }
+
+int tm_os_huge_advise(void *p, size_t bytes, int on)
+{
+    (void)p;
+    (void)bytes;
+    return on ? -1 : 0;
+}
+
+/* No paging, so no huge pages either. */
+int64_t tm_os_huge_bytes(const void *p, size_t bytes)
+{
+    (void)p;
+    (void)bytes;
+    return 0;
+}
+
+/* What malloc can still hand out: the free blocks it holds and the room left above the heap's
+ * break. mem.* sweeps skip points larger than a quarter of this. */
+extern char __heap_end[];
+
+uint64_t tm_os_mem_available(void)
+{
+    struct mallinfo mi = mallinfo();
+    char *brk = sbrk(0);
+    uint64_t above = brk != (char *)-1 && brk < __heap_end ? (uint64_t)(__heap_end - brk) : 0;
+    return above + (uint64_t)mi.fordblks;
+}

@@ -1,0 +1,26 @@
+# Build settings of the bare-metal port. Everything about the machine comes from one board
+# description, boards/$(BOARD).mk: compiler, CPU flags, memory map, clock, counter, console.
+# The C library is picolibc; its semihosting start-up code passes the command line to main(),
+# and stdout and the exit status go to the debugger or emulator.
+
+ifeq ($(BOARD),)
+$(error PORT=baremetal needs BOARD=<name>, one of: $(basename $(notdir $(wildcard boards/*.mk))))
+endif
+ifeq ($(wildcard boards/$(BOARD).mk),)
+$(error no board description boards/$(BOARD).mk)
+endif
+include boards/$(BOARD).mk
+
+O ?= out-$(BOARD)
+PORT_BASE :=
+# The architecture's time counter is this port's time base (port/baremetal/arch/$(BM_ARCH)/),
+# so tm_ticks() is the generic one: the port's clock.
+ARCH := generic
+LIBS := -lm
+PORT_EXTRA_SRCS := $(wildcard port/baremetal/arch/$(BM_ARCH)/*.c)
+PORT_CFLAGS := $(BM_CPU) --specs=$(BM_SPECS) --oslib=semihost --crt0=semihost \
+  -DTM_MAX_GLOBS=256 -DTM_MAX_ITERS=256 -DTM_MAX_INSTANCES=512 \
+  -DTM_BM_CLOCK_HZ=$(BM_CLOCK_HZ)u -DTM_BM_COUNTER_ADDR=$(BM_COUNTER_ADDR)u -DTM_BM_COUNTER_HZ=$(BM_COUNTER_HZ)u
+PORT_LDFLAGS := -Wl,--defsym=__flash=$(BM_FLASH) -Wl,--defsym=__flash_size=$(BM_FLASH_SIZE) \
+  -Wl,--defsym=__ram=$(BM_RAM) -Wl,--defsym=__ram_size=$(BM_RAM_SIZE) \
+  -Wl,--defsym=__stack_size=$(BM_STACK_SIZE) -Wl,--defsym=__heap_end=$(BM_RAM)+$(BM_RAM_SIZE)-$(BM_STACK_SIZE)

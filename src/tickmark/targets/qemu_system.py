@@ -1,0 +1,218 @@
+"""qemu-system:BOARD: the core on a whole emulated machine.
+
+Two kinds of machine:
+  * a bare-metal board described in core/boards/BOARD.mk (mps2-an500, mps2-an385,
+    virt-aarch64, virt-riscv64, ...): the core is built with the board's compiler and picolibc
+    and booted as the machine's only program; its arguments, records and exit status go
+    through semihosting. By default QEMU counts instructions (-icount shift=0,sleep=off): the
+    figures are guest instructions, the same on every run, labelled icount-insns.
+    `qemu-system:BOARD?icount=0` runs free (TCG timing: host-dependent, flagged emulated too).
+  * a Linux kernel image (qemu-system:x86_64 or qemu-system:aarch64 with --kernel IMAGE): see
+    kernelimage.py.
+
+Every result is flagged `emulated`: these are never timings of real hardware.
+"""
+
+import os
+import shutil
+import subprocess
+import tempfile
+import threading
+from urllib.parse import parse_qsl
+
+from .. import baremetal, fingerprint
+from ..errors import TickmarkError
+from .base import Core, ProcessSession, Target, Variant, register
+
+KERNEL_MACHINES = ("x86_64", "aarch64")
+DEFAULT_TIMEOUT = 60  # the core's own per-benchmark limit
+SLACK = 60  # extra seconds of silence allowed to the emulated machine
+
+
+def _opt_timeout(args):
+    for i, a in enumerate(args[:-1]):
+        if a == "--timeout":
+            try:
+                return int(args[i + 1])
+            except ValueError:
+                pass
+    return DEFAULT_TIMEOUT
+
+
+class QemuSession(ProcessSession):
+    """QEMU running the core: its stdout carries the records. Without a new line for the core's
+    per-benchmark time limit plus a margin, the machine is stopped (a hung benchmark has no
+    process to kill on bare metal). The first line of the last text that is not a record (a
+    fault report, a kernel panic) becomes the error text when the machine ends badly."""
+
+    def __init__(self, argv, silence_s, what="qemu"):
+        super().__init__(argv, what)
+        self.silence_s = silence_s
+        self.timed_out = False
+        self.last_text = ""
+        self._beat = threading.Event()
+        self._done = threading.Event()
+        threading.Thread(target=self._watch, daemon=True).start()
+
+    def _watch(self):
+        while not self._done.is_set():
+            if not self._beat.wait(self.silence_s):
+                if self._done.is_set():
+                    return
+                self.timed_out = True
+                self.stop()
+                return
+            self._beat.clear()
+
+    def lines(self):
+        block = True
+        for line in self.proc.stdout:
+            self._beat.set()
+            if "TM1 " in line:
+                block = True
+            elif line.strip() and block:  # the first line of the last text after a record
+                self.last_text, block = line.strip(), False
+            yield line
+
+    def finish(self):
+        self._done.set()
+        self._beat.set()
+        rc, err = super().finish()
+        if self.timed_out:
+            self._err = f"no output for {self.silence_s} s: the emulated machine was stopped"
+            return 124, self._err
+        if rc != 0 and self.last_text:
+            self._err = self.last_text
+        return rc, self._err
+
+
+class BoardCore(Core):
+    def __init__(self, target, image, build):
+        super().__init__(target, build, emulated=True)
+        self.image = image
+        # under icount the "time" is guest instructions: cycles per op are instructions per op
+        self.cycles_method = "icount-insns" if target.icount else None
+        self.in_process = True  # every benchmark runs in the one program: a fault ends the round
+
+    def start(self, args):
+        args = list(args)
+        if self.target.icount and args and args[0] == "run":
+            args += ["--fcore-khz", str(baremetal.INSN_FCORE_KHZ)]
+        argv = baremetal.qemu_argv(
+            self.target.board, self.image, args, icount=self.target.icount, args_file=self.target.scratch("args")
+        )
+        return QemuSession(argv, _opt_timeout(args) + SLACK)
+
+
+@register("qemu-system")
+class QemuSystemTarget(Target):
+    scheme = "qemu-system"
+    emulated = True
+
+    def __init__(self, uri, prebuilt=None, board=None, icount=True, kernel=None, append=None):
+        super().__init__(uri, prebuilt)
+        self.board, self.icount, self.kernel, self.append = board, icount, kernel, append
+        self._tmp = None
+
+    @classmethod
+    def from_uri(cls, uri, kernel=None, append=None, **options):
+        rest = uri.partition(":")[2]
+        name, _, query = rest.partition("?")
+        try:
+            q = dict(parse_qsl(query, keep_blank_values=True, strict_parsing=bool(query)))
+        except ValueError:
+            raise TickmarkError(f"bad target '{uri}' (options go as ?icount=0&kernel=PATH)")
+        unknown = set(q) - {"icount", "kernel", "append", "accel"}
+        if unknown:
+            raise TickmarkError(
+                f"bad target '{uri}': unknown option {', '.join(sorted(unknown))} "
+                "(known: icount, kernel, append, accel)"
+            )
+        if q.get("icount", "1") not in ("0", "1"):
+            raise TickmarkError(f"bad target '{uri}': icount is 0 or 1")
+        kernel = kernel or q.get("kernel")
+        append = append if append is not None else q.get("append")
+        if name in KERNEL_MACHINES:
+            from ..kernelimage import KernelTarget
+
+            accel = q.get("accel")
+            return KernelTarget(
+                f"qemu-system:{name}" + (f"?accel={accel}" if accel else ""),
+                machine=name,
+                kernel=kernel,
+                append=append,
+                icount=q.get("icount") == "1",
+                accel=accel,
+                **options,
+            )
+        if not name:
+            raise TickmarkError(
+                f"bad target '{uri}' (qemu-system:BOARD, BOARD one of: "
+                f"{', '.join(baremetal.board_names() + list(KERNEL_MACHINES))})"
+            )
+        if kernel:
+            raise TickmarkError(
+                f"--kernel boots a Linux kernel: use it with qemu-system:{' or qemu-system:'.join(KERNEL_MACHINES)}, "
+                f"not with the bare-metal board {name}"
+            )
+        board = baremetal.load_board(name)
+        icount = q.get("icount", "1") == "1"
+        return cls(f"qemu-system:{name}" + ("" if icount else "?icount=0"), board=board, icount=icount, **options)
+
+    def scratch(self, name):
+        if self._tmp is None:
+            self._tmp = tempfile.mkdtemp(prefix="tickmark-qemu-")
+        return os.path.join(self._tmp, name)
+
+    def prepare(self, variant=None):
+        variant = variant or Variant()
+        if variant.cross_compile or variant.ldflags:
+            raise TickmarkError(f"{self.uri} builds with the board's own compiler and link flags")
+        b = baremetal.build_for_board(self.board, cc=variant.cc, cflags=variant.cflags, memfn=variant.memfn)
+        build = dict(b.as_dict(), board=self.board.name)
+        return BoardCore(self, b.binary, build)
+
+    def fingerprint(self, core, hello=None):
+        hello = hello or {}
+        fp = fingerprint.collect(core.build, hello)
+        qemu = self.board.qemu
+        fp.update(
+            {
+                "arch": self.board.vars.get("BM_ARCH"),
+                "cpu_model": f"QEMU {self.board.name}: {self.board.summary}",
+                "cpus_online": 1,
+                "caches": [],
+                "os": "bare metal (picolibc)",
+                "kernel": None,
+                "libc": "picolibc",
+                "board": self.board.name,
+                "qemu": qemu_version(qemu[0]),
+                "qemu_args": " ".join(qemu),
+                "qemu_icount": baremetal.ICOUNT if self.icount else None,
+                "virtualization": "qemu-tcg",
+                "governor": None,
+                "boost": None,
+                "thp": None,
+                "page_size": None,
+                "clocksource": None,
+                "perf_event_paranoid": None,
+                "loadavg": None,
+            }
+        )
+        if self.icount:
+            fp["cycles_method"] = "icount-insns"
+        fp["flags"] = fingerprint.env_flags(fp)
+        return self.base_fingerprint(fp, core)
+
+    def close(self):
+        if self._tmp:
+            shutil.rmtree(self._tmp, ignore_errors=True)
+            self._tmp = None
+
+
+def qemu_version(binary):
+    try:
+        r = subprocess.run([binary, "--version"], capture_output=True, text=True, timeout=10)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return (r.stdout.splitlines() or [""])[0].strip() or None

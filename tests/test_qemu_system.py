@@ -1,0 +1,252 @@
+"""Bare-metal boards under qemu-system: the core built with each board's compiler and picolibc,
+booted as the machine's only program, records through semihosting, counts in guest instructions."""
+
+import os
+import shutil
+
+import pytest
+
+from tickmark.baremetal import board_names, load_board, parse_board, semihost_args
+from tickmark.errors import TickmarkError
+
+BOARDS = ["mps2-an500", "mps2-an385", "virt-aarch64", "virt-riscv64"]
+# small slices of the four families, so a board takes seconds
+PATTERNS = [
+    "cpu.numsort",
+    "memfn.memcpy",
+    "loop.control",
+    "heap.malloc_free",
+    "--param",
+    "size=64,16",
+    "--param",
+    "salign=0",
+    "--param",
+    "impl=0,1",
+]
+
+
+def _tools_or_skip(name):
+    b = load_board(name)
+    try:
+        b.check_tools()
+    except TickmarkError as e:
+        if os.environ.get("CI"):
+            pytest.fail(f"bootstrap installs the board's tools: {e}")
+        pytest.skip(str(e))
+    return b
+
+
+@pytest.fixture(scope="module")
+def cache(tmp_path_factory):
+    return tmp_path_factory.mktemp("cache")
+
+
+@pytest.fixture
+def real(tmp_path, monkeypatch, cache):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(cache))
+    monkeypatch.setenv("TICKMARK_STORE", str(tmp_path / "results.db"))
+    monkeypatch.delenv("TICKMARK_CORE", raising=False)
+    monkeypatch.delenv("TICKMARK_TARGET", raising=False)
+    monkeypatch.delenv("CFLAGS", raising=False)
+    return tmp_path / "results.db"
+
+
+TRAP_MEMCPY = (
+    "#include <stddef.h>\nvoid *tm_user_memcpy(void *d, const void *s, size_t n);\n"
+    "void *tm_user_memcpy(void *d, const void *s, size_t n)\n"
+    "{ (void)s; (void)n; __builtin_trap(); return d; }\n"
+)
+
+
+@pytest.fixture(scope="module")
+def trap_memcpy(tmp_path_factory):
+    """A user memcpy that faults. The mps2-an500 tests all build with it (one build for the
+    fault test and the board test, whose memfn.memcpy points do not use it)."""
+    p = tmp_path_factory.mktemp("memfn") / "trap_memcpy.c"
+    p.write_text(TRAP_MEMCPY)
+    return str(p)
+
+
+def _run(cli, board, name, *extra):
+    rc, out, err = cli(
+        "run",
+        "--target",
+        f"qemu-system:{board}",
+        "--rounds",
+        "1",
+        "--samples",
+        "2",
+        "--sample-ms",
+        "2",
+        "--seed",
+        "7",
+        "--name",
+        name,
+        "-q",
+        *PATTERNS,
+        *extra,
+    )
+    assert rc == 0, err + out
+    return out
+
+
+def _results(store_path, name):
+    from tickmark.store import Store
+
+    st = Store(str(store_path))
+    run = st.run(name)
+    res = {r["key"]: dict(r, samples=st.samples(r["id"])) for r in st.results(run["id"])}
+    return run, res
+
+
+def test_every_board_description_parses():
+    assert set(BOARDS) <= set(board_names())
+    for name in board_names():
+        b = load_board(name)
+        assert b.qemu[0].startswith("qemu-system-") and b.cross_compile.endswith("-") and b.packages
+
+
+def test_bad_board_files_and_names():
+    with pytest.raises(TickmarkError, match="lacks BM_ARCH"):
+        parse_board("CROSS_COMPILE = x-\nQEMU = qemu-system-arm\n", "broken")
+    with pytest.raises(TickmarkError, match="unknown board 'nope'.*mps2-an500"):
+        load_board("nope")
+    with pytest.raises(TickmarkError, match="unknown board"):
+        load_board("../etc/passwd")
+
+
+def test_long_argument_lists_go_through_a_file(tmp_path):
+    short = semihost_args(["run", "cpu.*"], tmp_path / "a")
+    assert short == ["arg=run", "arg=cpu.*"]
+    assert semihost_args(["run", "mem.lat_rand[size=4096,thp=0]"], None) == [
+        "arg=run",
+        "arg=mem.lat_rand[size=4096,,thp=0]",
+    ]
+    keys = [f"--iters=memfn.memcpy[impl=0,size={n}]=5" for n in range(200)]
+    long = semihost_args(["run", *keys], tmp_path / "a")
+    assert long == [f"arg=@{tmp_path / 'a'}"]
+    assert (tmp_path / "a").read_text().splitlines() == ["run", *keys]
+
+
+@pytest.mark.parametrize("board", BOARDS)
+def test_board_runs_and_verifies_and_counts_are_identical(board, real, cli, trap_memcpy):
+    _tools_or_skip(board)
+    extra = ("--memfn", trap_memcpy) if board == "mps2-an500" else ()
+    _run(cli, board, "one", *extra)
+    run, res = _results(real, "one")
+    fp = run["fingerprint"]
+    assert fp["emulated"] is True and "emulated" in fp["flags"] and fp["board"] == board
+    assert fp["cycles_method"] == "icount-insns" and fp["qemu_icount"] == "shift=0,sleep=off"
+    assert run["hello"]["port"] == "baremetal"
+    for key in (
+        "cpu.numsort",
+        "loop.control",
+        "heap.malloc_free[size=16]",
+        "memfn.memcpy[impl=0,size=64,salign=0,dalign=0]",
+        "memfn.memcpy[impl=1,size=64,salign=0,dalign=0]",
+    ):
+        r = res[key]
+        assert r["status"] == "ok", (key, r["reason"])
+        main = r["stats"][""]
+        assert main["cycles_method"] == "icount-insns" and main["cycles_per_op"] > 0
+        assert len(r["samples"]) == 2
+    # 1 ns of virtual time is one instruction: the empty loop is a handful of instructions
+    assert 2 <= res["loop.control"]["stats"][""]["cycles_per_op"] <= 12
+    # the kernels check their own output: a wrong result would be status "failed"
+    assert not [k for k, r in res.items() if r["status"] in ("failed", "crashed", "timeout")]
+
+    _run(cli, board, "two", *extra)
+    _, res2 = _results(real, "two")
+    assert res2.keys() == res.keys()
+    for key, r in res.items():
+        a = [(s["ns"], s.get("cyc"), s["iters"]) for s in r["samples"]]
+        b2 = [(s["ns"], s.get("cyc"), s["iters"]) for s in res2[key]["samples"]]
+        assert a == b2, key  # icount: the same counts on every run
+
+
+def test_what_needs_an_os_skips_with_its_reason(real, cli, trap_memcpy):
+    _tools_or_skip("mps2-an500")
+    rc, out, err = cli(
+        "run",
+        "--target",
+        "qemu-system:mps2-an500",
+        "--rounds",
+        "1",
+        "--samples",
+        "1",
+        "--sample-ms",
+        "1",
+        "--name",
+        "os",
+        "-q",
+        "--memfn",
+        trap_memcpy,
+        "sys.getppid",
+        "heap.malloc_free",
+        "--param",
+        "size=1M",
+        "thread.create_join",
+        "heap.malloc_free_4",
+        "sync.mutex",
+        "sched.yield_switch",
+        "loop.control",
+    )
+    assert rc == 0, err + out
+    _, res = _results(real, "os")
+    assert res["sys.getppid"]["status"] == "skip" and "baremetal port lacks syscalls" in res["sys.getppid"]["reason"]
+    assert res["thread.create_join"]["status"] == "skip" and "threads" in res["thread.create_join"]["reason"]
+    r = res["heap.malloc_free[size=1048576]"]  # 64 MiB of blocks in 4 MiB of RAM: skipped, not crashed
+    assert r["status"] == "skip" and "free memory" in r["reason"]
+    # the rtos-study view with this bare-metal run in columns of its own (beside itself here)
+    rc, out, err = cli("show", "os", "--beside", "os")
+    assert rc == 0, err
+    heap = next(line for line in out.splitlines() if line.startswith("heap alloc (4 B)"))
+    assert "(icount-insns)" in heap and "mps2-an500: cycles" in out
+
+
+def test_bad_targets_are_one_line_errors(real, cli):
+    rc, out, err = cli("run", "--target", "qemu-system:nope", "loop.control")
+    assert rc == 2 and "unknown board 'nope'" in err and "Traceback" not in err
+    rc, out, err = cli("run", "--target", "qemu-system:mps2-an500?icount=2", "loop.control")
+    assert rc == 2 and "icount is 0 or 1" in err
+    rc, out, err = cli("run", "--target", "qemu-system:mps2-an500", "--kernel", "/nonexistent", "loop.control")
+    assert rc == 2 and "--kernel" in err
+
+
+def test_a_fault_is_reported(real, cli, trap_memcpy):
+    """A benchmark that faults ends the machine: that instance is 'crashed', the exit status
+    and the fault text are kept in the run's problems."""
+    _tools_or_skip("mps2-an500")
+    rc, out, err = cli(
+        "run",
+        "--target",
+        "qemu-system:mps2-an500",
+        "--rounds",
+        "1",
+        "--samples",
+        "1",
+        "--sample-ms",
+        "1",
+        "--name",
+        "bad",
+        "-q",
+        "--memfn",
+        trap_memcpy,
+        "memfn.memcpy",
+        "--param",
+        "impl=3",
+        "--param",
+        "size=64",
+        "--param",
+        "salign=0",
+    )
+    run, res = _results(real, "bad")
+    assert res["memfn.memcpy[impl=3,size=64,salign=0,dalign=0]"]["status"] == "crashed"
+    problems = " ".join(run["notes"]["problems"])
+    assert "exited with status 1" in problems and "fault" in problems
+
+
+def test_qemu_is_installed_where_ci_runs():
+    if os.environ.get("CI"):
+        for q in ("qemu-system-arm", "qemu-system-aarch64", "qemu-system-riscv64"):
+            assert shutil.which(q), q
