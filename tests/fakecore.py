@@ -109,6 +109,7 @@ def run(opts, globs, iters, params, sel):
           "ticks": "rdtsc", "kernel_excluded": 0, "counters_grouped": 0, "counters_unsupported": "cycles,instructions",
           "ticks_khz": 3000000, "fcore_khz": 3000000, "cycles": "calibrated-freq", "counters": ["task_clock"],
           "cpus": 2, "cpu": 0, "page_size": 4096, "os": "Linux", "kernel": "6.1.0-fake", "machine": "x86_64",
+          "tlb_src": "cpuid 0x18",
           "order": order})
     done = 0
     calls = 0
