@@ -175,8 +175,9 @@ def _numbers_ok(v, depth=0):
     return all(_numbers_ok(x, depth + 1) for x in items)
 
 
-def validate(rec):
-    """-> None when the record has the fields and types of its type, else what is wrong (one line)."""
+def validate(rec, partial=False):
+    """-> None when the record has the fields and types of its type, else what is wrong (one line).
+    partial: required fields may be missing (a stored copy of a record, e.g. in an import)."""
     t = rec.get("t")
     if not isinstance(t, str):
         return "no record type"
@@ -185,6 +186,8 @@ def validate(rec):
     required, optional = SCHEMA[t]
     for name, kind in required.items():
         if name not in rec:
+            if partial:
+                continue
             return f"{t}: missing '{name}'"
         bad = _check(kind, rec[name])
         if bad:
