@@ -12,6 +12,7 @@ import re
 import shlex
 import shutil
 import subprocess
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -236,7 +237,7 @@ def _build(src, out, cc, cflags, ldflags, memfn_path, extra=(), version="", make
         split_words("LDFLAGS", ldflags),
     )
     out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = out.parent / f"{out.name}.tmp{os.getpid()}"
+    tmp = out.parent / f"{out.name}.tmp{os.getpid()}-{threading.get_ident()}"  # one per builder (process, thread)
     shutil.rmtree(tmp, ignore_errors=True)
     tmp.mkdir()
     try:

@@ -2,12 +2,13 @@
 import json
 import os
 import re
+import shutil
 import sys
 
 import click
 
 from . import __version__
-from .clicommon import check_patterns, hello_of, prepare_core, store_of, target_of, target_option
+from .clicommon import add_store_option, check_patterns, hello_of, prepare_core, store_of, target_of, target_option
 from .errors import TickmarkError
 from .names import check_name, printable
 from .suites import SUITES, patterns_for
@@ -99,6 +100,8 @@ def run(ctx, patterns, suite, rounds, max_rounds, samples, sample_ms, seed, para
     core = prepare_core(ctx, cc, cflags, memfn)
     if not core.target.reruns:  # a console without a shell: the board runs what it was built to run
         rounds = max_rounds = 1
+        if not patterns:
+            pats, suite = [], None
         click.echo(f"tickmark: {core.target.uri} cannot take new arguments: one round per start, with "
                    "the board's own arguments; start (or reset) the board now", err=True)
     chosen = check_patterns(core, pats) if core.target.reruns else []
@@ -220,6 +223,51 @@ def matrix(ctx, patterns, suite, ccs, cflags_list, memfns, rounds, max_rounds, s
         sys.exit(1)
 
 
+@cli.command("campaign")
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--status", "status_only", is_flag=True, help="Show the cells and which are stored; run nothing.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress lines.")
+@click.pass_context
+def campaign_cmd(ctx, file, status_only, quiet):
+    """Run a campaign file: targets x variants x workloads, resumable (see README).
+
+    Targets run in parallel, one cell at a time on each. Exit status 1 when a cell failed or
+    could not run (start it again to run only those), 130 when interrupted."""
+    import signal
+    import threading
+
+    from . import campaign as cp
+    from .hostrun import _on_sigterm
+
+    spec = cp.load(file)
+    store = store_of(ctx)
+    root = ctx.find_root().obj
+    camp = cp.Campaign(spec, root["store_path"], echo=(lambda m: None) if quiet else
+                       (lambda m: click.echo(f"campaign: {m}", err=True)), prebuilt=root.get("core"))
+    cp.mark_finished(store, spec, camp.cells)
+    if status_only:
+        cp.summary(store, spec, camp.cells)
+        return
+    skipped = sum(c.state == "finished" for c in camp.cells)
+    if skipped and not quiet:
+        rest = "nothing to run" if skipped == len(camp.cells) else "running the others"
+        click.echo(f"campaign: {skipped} of {len(camp.cells)} cells are stored complete; {rest}", err=True)
+    old = signal.signal(signal.SIGTERM, _on_sigterm) if threading.current_thread() is threading.main_thread() else None
+    try:
+        camp.execute()
+    except KeyboardInterrupt:
+        cp.summary(store, spec, camp.cells)
+        click.echo("tickmark: interrupted; finished cells are stored, start the campaign again to resume", err=True)
+        ctx.exit(130)
+    finally:
+        if old is not None:
+            signal.signal(signal.SIGTERM, old)
+    counts = cp.summary(store, spec, camp.cells)
+    if set(counts) - {"done", "finished"}:
+        click.echo("tickmark: some cells did not finish; start the campaign again to run only those", err=True)
+        ctx.exit(1)
+
+
 @cli.command()
 def suites():
     """List the named suites and their patterns."""
@@ -234,21 +282,30 @@ def suites():
 @click.pass_context
 def list_cmd(ctx, patterns, as_json):
     """List the benchmarks of the core."""
-    from rich.console import Console
     from rich.table import Table
+    from rich.text import Text
 
     benches = check_patterns(prepare_core(ctx), patterns)
     if as_json:
         click.echo(json.dumps(benches, indent=1))
         return
-    t = Table(box=None, pad_edge=False)
-    for col in ("name", "unit", "params", "summary", "supported"):
-        t.add_column(col, no_wrap=col != "summary")
+    from .fmt import console, fit_table, fmt_sweep
+
+    con = console()
+    t = Table(box=None, pad_edge=False, padding=(0, 2, 0, 0))
+    t.add_column("name", no_wrap=True)
+    t.add_column("unit", no_wrap=True)
+    t.add_column("summary and parameters", ratio=1, min_width=24)
+    t.add_column("supported", max_width=24)
     for b in benches:
-        params = " ".join(f"{p['name']}={p['sweep']}" for p in b.get("params", []))
+        params = ", ".join(f"{p['name']}={fmt_sweep(p['sweep'])}" for p in b.get("params", []))
+        text = Text(b.get("summary", ""))
+        if params:
+            text.append("\n" + params, style="dim")
         sup = "yes" if b.get("supported", 1) else f"skip: {b.get('reason', '')}"
-        t.add_row(b["name"], b.get("unit", ""), params, b.get("summary", ""), sup)
-    Console(width=None if sys.stdout.isatty() else 200).print(t)
+        t.add_row(b["name"], b.get("unit", ""), text, sup)
+    fit_table(con, t)
+    con.print(t)
 
 
 @cli.command()
@@ -319,18 +376,26 @@ def show(ctx, run_ref, with_counters, beside):
         counters.show(store, run_)
     profiles = store.profiles(run_["id"])
     if profiles:
+        import io
+        import textwrap
+
+        from .fmt import PIPE_WIDTH, width
         from .profile import view
 
+        w = width() or shutil.get_terminal_size((PIPE_WIDTH, 24)).columns
         for key in sorted(profiles):
+            buf = io.StringIO()
+            view.show(profiles[key], file=buf)
             click.echo()
-            view.show(profiles[key])
+            for line in buf.getvalue().splitlines():  # the terminal's width, as every table
+                click.echo(textwrap.fill(line, w, subsequent_indent="    ", drop_whitespace=False) if line else "")
 
 
 @cli.command()
 @click.pass_context
 def runs(ctx):
     """List the stored runs."""
-    from . import report
+    from . import names
 
     store = store_of(ctx, readonly=True)
     rows = store.runs()
@@ -338,7 +403,7 @@ def runs(ctx):
         click.echo("no runs stored yet")
         return
     for r in rows:
-        when = report.when(r["started"])
+        when = names.when(r["started"])
         what = r["suite"] and f"suite {r['suite']}" or " ".join(map(str, r["patterns"]))
         variant = (r.get("fingerprint") or {}).get("variant")
         if variant:
@@ -424,6 +489,35 @@ def compare(ctx, runs, baseline, fail_above, fmt, no_counters):
         click.echo(f"tickmark: no regression above {threshold * 100:g}% against {sides[0].label}", err=True)
 
 
+@cli.command("report")
+@click.argument("runs", nargs=-1, metavar="[RUN...]")
+@click.option("-o", "--output", type=click.Path(dir_okay=False),
+              help="File to write (default: stdout). Its extension picks the format when --format is not given.")
+@click.option("--format", "fmt", type=click.Choice(["html", "md", "json"]),
+              help="html: one self-contained page with plots; md: Markdown; json: the report model.")
+@click.pass_context
+def report_cmd(ctx, runs, output, fmt):
+    """A report of stored runs (latest by default): one HTML file, Markdown or JSON.
+
+    With two runs or more, the first is compared with each other."""
+    from . import model, views
+
+    if fmt is None:
+        ext = os.path.splitext(output or "")[1].lower()
+        fmt = {".md": "md", ".markdown": "md", ".json": "json"}.get(ext, "html")
+    store = store_of(ctx)
+    text = views.RENDER[fmt](model.build(store, list(runs) or ["latest"]))
+    if output:
+        try:
+            with open(output, "w", encoding="utf-8") as f:
+                f.write(text)
+        except OSError as e:
+            raise TickmarkError(f"cannot write {output}: {e.strerror}")
+        click.echo(f"tickmark: wrote {output} ({len(text.encode()) // 1024} KiB, {fmt})", err=True)
+    else:
+        click.echo(text, nl=False)
+
+
 from .bwtable import bandwidth_cmd  # noqa: E402
 from .ingest import ingest_cmd  # noqa: E402
 from .memfnview import memfn_cmd  # noqa: E402
@@ -435,6 +529,11 @@ cli.add_command(memfn_cmd)
 cli.add_command(bandwidth_cmd)
 cli.add_command(profile_cmd)
 cli.add_command(ingest_cmd)
+
+
+# `--store` is accepted after the subcommand too (tickmark run --store X): every command gets it
+for _cmd in cli.commands.values():
+    add_store_option(_cmd)
 
 
 def _error(msg, detail=""):
@@ -461,7 +560,7 @@ def main(argv=None):
             click.echo(cli.get_help(click.Context(cli, info_name="tickmark")))
             return 0
         rv = cli.main(args=args, prog_name="tickmark", standalone_mode=False)
-        return rv if isinstance(rv, int) else 0  # click hands back ctx.exit(N) as N here
+        return rv if isinstance(rv, int) and not isinstance(rv, bool) else 0  # ctx.exit(N) -> N
     except click.exceptions.Exit as e:
         return e.exit_code
     except click.exceptions.Abort as e:

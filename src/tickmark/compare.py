@@ -11,6 +11,7 @@ Verdict (criterion's noise threshold with google/benchmark's U-test; see docs/co
 The CI comes from a two-level bootstrap (rounds with replacement, then samples within each
 chosen round), because most of the variance sits between processes, not between samples.
 """
+import functools
 import math
 import os
 from dataclasses import dataclass, field
@@ -142,9 +143,11 @@ def mann_whitney(a, b):
     x = np.concatenate([a, b])
     _, inv, counts = np.unique(x, return_inverse=True, return_counts=True)
     if (n1 <= 8 or n2 <= 8) and len(counts) == len(x):
-        from scipy.stats import mannwhitneyu
-
-        return float(mannwhitneyu(a, b, alternative="two-sided", method="exact").pvalue)
+        ranks = np.argsort(np.argsort(x)) + 1
+        u1 = int(ranks[:n1].sum()) - n1 * (n1 + 1) // 2
+        dist = _u_distribution(n1, n2)
+        u = max(u1, n1 * n2 - u1)
+        return float(min(1.0, 2 * dist[u:].sum() / dist.sum()))
     ends = np.cumsum(counts)
     ranks = (ends - (counts - 1) / 2.0)[inv]  # average ranks, 1-based
     u1 = ranks[:n1].sum() - n1 * (n1 + 1) / 2.0
@@ -156,6 +159,23 @@ def mann_whitney(a, b):
         return 1.0
     z = (u - n1 * n2 / 2.0 - 0.5) / math.sqrt(var)
     return float(min(1.0, math.erfc(z / math.sqrt(2))))
+
+
+@functools.lru_cache(maxsize=64)
+def _u_distribution(n1, n2):
+    """Number of orderings of n1 + n2 distinct values giving each U = 0..n1*n2 (the exact null
+    distribution of the Mann–Whitney U, as scipy's method="exact"; built by the recurrence
+    f(m, n) = f(m - 1, n) shifted by n + f(m, n - 1))."""
+    f = {(0, n): np.array([1.0]) for n in range(n2 + 1)}
+    for m in range(1, n1 + 1):
+        f[(m, 0)] = np.array([1.0])
+        for n in range(1, n2 + 1):
+            out = np.zeros(m * n + 1)
+            a, b = f[(m - 1, n)], f[(m, n - 1)]
+            out[n:n + len(a)] += a
+            out[:len(b)] += b
+            f[(m, n)] = out
+    return f[(n1, n2)]
 
 
 def rounds_needed(n_rounds, half_width, effect, band):
@@ -444,15 +464,13 @@ def render(sides, pairs, file=None, show_counters=True):
     """Print the comparison tables (one per pair: baseline against each other run)."""
     import sys
 
-    from rich.console import Console
     from rich.text import Text
 
-    from .report import _sig, fmt_time
+    from .fmt import console, fmt_time
+    from .fmt import sig as _sig
 
-    file = file or sys.stdout
-    plain = not file.isatty()
-    con = Console(file=file, force_terminal=not plain, width=250 if plain else None,
-                  highlight=False, soft_wrap=False, no_color=plain)
+    con = console(file or sys.stdout)
+    plain = not con.is_terminal
     for s in sides:
         av = counters.availability(s.hello)
         con.print(f"{s.label}: {s.source}, hardware counters: {av['hardware_status']}", markup=False)

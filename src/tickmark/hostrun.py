@@ -60,7 +60,7 @@ class TransportLost(TickmarkError):
 
 
 class _Interrupt(KeyboardInterrupt):
-    def __init__(self, reason):
+    def __init__(self, reason="interrupted (cancelled)"):
         super().__init__(reason)
         self.reason = reason
 
@@ -129,6 +129,7 @@ class HostRun:
         self.store, self.core, self.cfg = store, core, cfg
         self.build = core.build
         self.progress = progress
+        self.cancel = None  # a threading.Event that stops the run between and inside rounds
         self.run_id = None
         self.hello = {}
         self.cycles_method = "none"
@@ -152,7 +153,13 @@ class HostRun:
             argv += ["--iters", f"{k}={self.iters[k]}"]
         return argv
 
+    def _cancelled(self):
+        """Stopped from another thread (a campaign's Ctrl-C): end like an interrupt."""
+        if self.cancel is not None and self.cancel.is_set():
+            raise _Interrupt()
+
     def _round(self, rnd, patterns, keys=None, retried=False):
+        self._cancelled()
         seed = self.rng.randrange(1, 2**31)
         self.notes["seeds"].append(seed)
         self.notes["round_in_progress"] = rnd
@@ -193,6 +200,7 @@ class HostRun:
             dog.cancel()
         rc, last_err = session.finish()
         _remove_scratch(session, rc)
+        self._cancelled()
         self.notes["junk"] += parser.junk
         self.notes["malformed"] += parser.malformed
         self.notes["problems"] += [f"round {rnd}: TM1 {p}" for p in parser.summary()]

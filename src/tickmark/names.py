@@ -28,3 +28,13 @@ def printable(text):
     """Text for a terminal: control characters (ESC, newline, ...) shown as \\xNN escapes."""
     text = str(text)
     return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text) if _CONTROL.search(text) else text
+
+
+def when(t, fmt="%Y-%m-%d %H:%M:%S"):
+    """A stored time (seconds since the epoch) for people; '?' for one the clock cannot show."""
+    import time
+
+    try:
+        return time.strftime(fmt, time.localtime(t))
+    except (TypeError, ValueError, OverflowError, OSError):
+        return "?"

@@ -90,7 +90,7 @@ class Store:
         else:
             from .store_sqlite import SQLiteBackend
 
-            self.backend = SQLiteBackend(target, readonly=readonly)
+            self.backend = SQLiteBackend(target, create=_create_tables, readonly=readonly)
         self.kind = self.backend.kind
         self.path = self.backend.label  # what messages name (a URL without its password)
         self._open()
@@ -107,10 +107,8 @@ class Store:
                     b.lock_schema()
                     tables = b.tables()  # another runner may have made them meanwhile
                     if not tables:
-                        for stmt in b.ddl(_SCHEMA):
-                            b.execute(stmt)
-                        b.execute("INSERT INTO tickmark_schema VALUES (?)", (SCHEMA_VERSION,))
-                        tables = {"tickmark_schema"}
+                        _create_tables(b)
+                        tables = b.tables()
             if "tickmark_schema" not in tables:
                 b.close()
                 what = "an SQLite database" if self.kind == "sqlite" else "a PostgreSQL database (schema)"
@@ -308,6 +306,16 @@ class Store:
 
     def count(self, table):
         return self._x(f"SELECT count(*) FROM {table}").fetchone()[0]
+
+
+def _create_tables(b):
+    """The tables of a new store, on backend b (inside a transaction)."""
+    for stmt in b.ddl(_SCHEMA):
+        b.execute(stmt)
+    for ddl in _ADDED.values():
+        for stmt in b.ddl(ddl):
+            b.execute(stmt)
+    b.execute("INSERT INTO tickmark_schema VALUES (?)", (SCHEMA_VERSION,))
 
 
 class _Tx:

@@ -40,25 +40,18 @@ import math
 import re
 from pathlib import Path
 
+from .fmt import fmt_size  # noqa: F401  (also used by importers of topology)
 from .stats import Stats
 
 RISE_PER_OCTAVE = 1.2  # a step whose latency rises faster than this per octave of size is rising
 TRANSITION = 1.5  # a run of rising steps is a transition when it rises at least this much
+MIN_PLATEAU = 1.25  # a level's plateau spans at least this factor of sizes
 PLATEAU_OK = 1.1  # latency spread (half size .. size) that still counts as a flat plateau
 LINE_RISE = 1.15
 TLB_RISE = 1.12
 TLB_MIN = 1 << 20
 TLB_STEP = 0.5  # a TLB level ends where the translation cost rises by half an L1 hit or more
 NICE = (1.0, 1.25, 1.5, 1.75)
-
-
-def fmt_size(n):
-    if n is None:
-        return "-"
-    for unit, k in (("G", 1 << 30), ("M", 1 << 20), ("K", 1 << 10)):
-        if n >= k:
-            return f"{n / k:.2f}".rstrip("0").rstrip(".") + unit
-    return f"{n}B"
 
 
 def envelope(points):
@@ -108,6 +101,15 @@ def detect_levels(points, fcore_khz=0):
             i = j + 1
         else:
             i += 1
+    # a plateau narrower than MIN_PLATEAU between two transitions is no level of its own (a
+    # noisy point split one knee in two; real levels lie at least 2x apart): merge them
+    merged = []
+    for a, b in trans:
+        if merged and sizes[a] / sizes[merged[-1][1]] < MIN_PLATEAU:
+            merged[-1] = (merged[-1][0], b)
+        else:
+            merged.append((a, b))
+    trans = merged
     levels, start = [], 0
     for a, b in trans:
         plateau = list(range(start, a + 1))
@@ -297,14 +299,18 @@ def detect_tlb_levels(spread, packed, page=4096):
         else:
             i += 1
     # a step is a TLB level when it is large against the cost so far (a slower page walk as the
-    # page tables leave the caches raises the cost by less) and a plateau follows it (an
-    # octave of page counts before the next step or the end of the sweep)
+    # page tables leave the caches raises the cost by less) and a plateau follows it (1.2x of
+    # page counts before the next step or the end of the sweep)
     big = [(a, b) for a, b in levels if dv[b] - dv[a] >= 0.5 * dv[a]]
     kept = []
     for lv, (a, b) in enumerate(big):
         nxt = big[lv + 1][0] if lv + 1 < len(big) else k - 1
-        if ns[nxt] >= 2 * ns[b]:
+        if ns[nxt] >= 1.2 * ns[b]:
             kept.append((a, b, nxt))
+    # at most two levels: no data TLB we know of has more, and past the last one the walks
+    # themselves grow dearer in steps as the page tables leave the caches
+    if len(kept) > 2:
+        kept = kept[:1] + [(kept[1][0], kept[1][1], kept[2][0])]
     out = []
     for a, b, end in kept:
         plateau = dv[b : end + 1]
@@ -375,7 +381,7 @@ def attribute_tlb_knees(levels, tlb_levels, honoured):
         if lv["size"]:
             for t in tlb_levels:
                 lo, hi = t["reach"], t["next"] * t["reach"] // t["entries"]
-                if lo / 1.34 <= lv["size"] <= hi * 1.34:
+                if lo / 1.5 <= lv["size"] <= hi * 1.34:  # a random chase slows a little before the reach
                     hit = t
         if hit:
             moved.append(
@@ -1007,11 +1013,11 @@ def command(ctx, as_json, rounds, samples, max_size, from_runs, refine, quiet):
 def print_text(det, osr, runs):
     import sys
 
-    from rich.console import Console
     from rich.table import Table
 
-    plain = not sys.stdout.isatty()
-    con = Console(highlight=False, soft_wrap=False, width=250 if plain else None, no_color=plain)
+    from .fmt import console
+
+    con = console(sys.stdout)
     cyc = "calibrated-freq" if det.get("fcore_khz") else None
     con.print(
         f"memory hierarchy detected from runs {', '.join(map(str, runs))} "
