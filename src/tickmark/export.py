@@ -352,7 +352,7 @@ def validate(doc):
         if doc.get("format") != FORMAT:
             raise _Bad(f"format is {str(doc.get('format'))[:40]!r}, expected '{FORMAT}'")
         if doc.get("version") != VERSION:
-            raise _Bad(f"version {str(doc.get('version'))[:20]!r} is not supported (this tickmark reads {VERSION})")
+            raise _Bad(f"version {repr(doc.get('version'))[:20]} is not supported (this tickmark reads {VERSION})")
         if not _depth_ok(doc):
             raise _Bad(f"nested deeper than {MAX_DEPTH} levels")
         err = jsonschema.exceptions.best_match(jsonschema.Draft202012Validator(SCHEMA).iter_errors(doc))
