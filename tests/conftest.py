@@ -18,6 +18,12 @@ def fake_core():
     return open_target("local", prebuilt=f"{sys.executable} {FAKECORE}").prepare()
 
 
+@pytest.fixture(scope="session")
+def build_cache(tmp_path_factory):
+    """One core build cache for the test modules that build the real core (each variant once)."""
+    return tmp_path_factory.mktemp("build-cache")
+
+
 @pytest.fixture
 def env(tmp_path, monkeypatch):
     """A private store and the synthetic core for CLI calls."""

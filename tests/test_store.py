@@ -103,11 +103,10 @@ def test_run_lookup(new_store):
         st.run("nope")
 
 
-def test_stale_statistics_are_recomputed_on_read(tmp_path):
+def test_stale_statistics_are_recomputed_on_read(new_store):
     from tickmark import stats
 
-    path = tmp_path / "s.db"
-    st = Store(path)
+    st = Store(new_store("s"))
     rid = fake_run(st, patterns=["sys.fast", "sync.*"], name="v")
     fresh = {r["key"]: r["stats"] for r in st.results(rid)}
     assert all(stats.is_current(s) for s in fresh.values())

@@ -227,8 +227,10 @@ def matrix(ctx, patterns, suite, ccs, cflags_list, memfns, rounds, max_rounds, s
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--status", "status_only", is_flag=True, help="Show the cells and which are stored; run nothing.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress lines.")
+@click.option("--report", "report_path", type=click.Path(dir_okay=False),
+              help="Also write a report of the stored cells, baseline target first (HTML; .md or .json by extension).")
 @click.pass_context
-def campaign_cmd(ctx, file, status_only, quiet):
+def campaign_cmd(ctx, file, status_only, quiet, report_path):
     """Run a campaign file: targets x variants x workloads, resumable (see README).
 
     Targets run in parallel, one cell at a time on each. Exit status 1 when a cell failed or
@@ -263,6 +265,10 @@ def campaign_cmd(ctx, file, status_only, quiet):
         if old is not None:
             signal.signal(signal.SIGTERM, old)
     counts = cp.summary(store, spec, camp.cells)
+    if report_path:
+        refs = cp.report_order(spec, camp.cells)
+        if refs:
+            write_report(store, refs, report_path)
     if set(counts) - {"done", "finished"}:
         click.echo("tickmark: some cells did not finish; start the campaign again to run only those", err=True)
         ctx.exit(1)
@@ -500,13 +506,18 @@ def report_cmd(ctx, runs, output, fmt):
     """A report of stored runs (latest by default): one HTML file, Markdown or JSON.
 
     With two runs or more, the first is compared with each other."""
+    write_report(store_of(ctx), list(runs) or ["latest"], output, fmt)
+
+
+def write_report(store, refs, output, fmt=None):
+    """Render the report of runs refs to output (stdout when None); the format from fmt or the
+    output's extension (html by default)."""
     from . import model, views
 
     if fmt is None:
         ext = os.path.splitext(output or "")[1].lower()
         fmt = {".md": "md", ".markdown": "md", ".json": "json"}.get(ext, "html")
-    store = store_of(ctx)
-    text = views.RENDER[fmt](model.build(store, list(runs) or ["latest"]))
+    text = views.RENDER[fmt](model.build(store, refs))
     if output:
         try:
             with open(output, "w", encoding="utf-8") as f:
