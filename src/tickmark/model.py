@@ -406,9 +406,12 @@ def bandwidth_series(results):
 
     mem = {}
     for r, d in _ok(results, lambda r: r["bench"].startswith("mem.bw_")):
-        size = (r.get("params") or {}).get("size")
-        if size and d.is_bandwidth:
-            mem.setdefault(r["bench"].split("_", 1)[1], []).append([size, d.value])
+        p = dict(r.get("params") or {})
+        size = p.pop("size", None)
+        if not size or not d.is_bandwidth or "threads" in p:  # thread scaling is not a size sweep
+            continue
+        label = " ".join([r["bench"].split("_", 1)[1]] + [f"{k}={v}" for k, v in sorted(p.items())])
+        mem.setdefault(label, []).append([size, d.value])
     out = [{"group": "mem.bw", "routine": k, "impl": None, "points": sorted(v)} for k, v in sorted(mem.items())]
     rows, failures = table_rows(results)
     lines = {}
