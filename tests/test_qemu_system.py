@@ -250,3 +250,21 @@ def test_qemu_is_installed_where_ci_runs():
     if os.environ.get("CI"):
         for q in ("qemu-system-arm", "qemu-system-aarch64", "qemu-system-riscv64"):
             assert shutil.which(q), q
+
+
+def test_compare_refuses_instructions_against_time_and_warns_on_emulation():
+    from types import SimpleNamespace
+
+    from tickmark.compare import check_comparable, mixing_warning
+
+    icount = SimpleNamespace(label="an500", fingerprint={"qemu_icount": "shift=0,sleep=off", "emulated": True})
+    tcg = SimpleNamespace(label="tcg", fingerprint={"emulated": True, "flags": ["emulated"]})
+    real = SimpleNamespace(label="real", fingerprint={"emulated": False, "flags": []})
+    with pytest.raises(TickmarkError, match="an500 .guest instructions under QEMU -icount. with real"):
+        check_comparable(icount, real)
+    with pytest.raises(TickmarkError, match="units differ"):
+        check_comparable(tcg, icount)
+    check_comparable(icount, icount)
+    check_comparable(tcg, real)
+    assert "tcg ran emulated and real did not" in mixing_warning(real, tcg)
+    assert mixing_warning(tcg, tcg) is None and mixing_warning(real, real) is None
