@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tickmark import memfnview
+from tickmark import bwtable, memfnview
 from tickmark import topology as topo
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -449,7 +449,12 @@ def test_broken_user_memcpy_is_caught_and_never_timed(builds):
 def test_mem_benchmarks_run_and_order_sensibly(builds):
     recs = core_run(
         builds("plain"),
-        "mem.*",
+        "mem.lat_rand",
+        "mem.lat_stride",
+        "mem.bw_read",
+        "mem.bw_write",
+        "mem.bw_copy",
+        "mem.bw_mem*",
         "--param",
         "size=4K,64M",
         "--param",
@@ -569,3 +574,88 @@ def test_topology_bad_input(env, cli):
 def test_memory_suite_is_listed(env, cli):
     rc, out, err = cli("suites")
     assert rc == 0 and "memory" in out and "memfn.*" in out
+
+
+@needs_cc
+def test_tlb_chase_nt_stores_and_multicore_bandwidth_run(builds):
+    import os
+    import platform
+
+    binary = builds("plain")
+    recs = core_run(
+        binary,
+        "mem.lat_tlb",
+        "mem.bw_nt",
+        "mem.bw_cores",
+        "mem.lat_rand",
+        "--param",
+        "pages=16,256",
+        "--param",
+        "size=16K",
+        "--param",
+        "thp=1",
+        "--param",
+        "threads=1,2,4096",
+    )
+    e = ends(recs)
+    assert e["mem.lat_tlb[pages=256,packed=1,thp=1]"]["status"] == "ok"
+    nt = e["mem.bw_nt[size=16384,op=1]"]
+    if platform.machine() in ("x86_64", "aarch64"):
+        assert nt["status"] == "ok", nt["reason"]
+    else:
+        assert nt["status"] == "skip" and "no non-temporal store" in nt["reason"]
+    assert e["mem.bw_cores[threads=1,size=16384,op=2]"]["status"] == "ok"
+    two = e["mem.bw_cores[threads=2,size=16384,op=0]"]
+    assert two["status"] == ("ok" if (os.cpu_count() or 1) >= 2 else "skip")
+    assert e["mem.bw_cores[threads=4096,size=16384,op=0]"]["status"] == "failed"
+    meta = {r["key"]: r for r in recs if r["t"] == "meta"}
+    # huge pages for a set below 2 MiB, checked by the core: a percentage, or -1 where it cannot tell
+    info = meta["mem.lat_rand[size=16384,thp=1]"]["info"]
+    assert info["huge_pct"] == 100 or info["huge_pct"] in range(-1, 100)
+    bpo = {k: m["bytes_per_op"] for k, m in meta.items()}
+    if "mem.bw_cores[threads=2,size=16384,op=2]" in bpo:
+        assert bpo["mem.bw_cores[threads=2,size=16384,op=2]"] == 2 * 8192  # two threads, half copied each
+    hello = next(r for r in recs if r["t"] == "hello")
+    if platform.machine() == "x86_64":
+        assert hello["tlb_src"].startswith(("cpuid", "none"))
+
+
+@needs_cc
+def test_shared_cache_probe_runs_with_an_idle_and_a_busy_neighbour(builds):
+    import os
+
+    e = ends(core_run(builds("plain"), "mem.lat_shared", "--param", "size=64K", "--param", "hog=0,1M"))
+    want = "ok" if (os.cpu_count() or 1) >= 2 else "skip"
+    assert [r["status"] for r in e.values()] == [want, want], e
+
+
+def test_bandwidth_table_labels_sizes_with_levels():
+    def res(bench, size, mbs, **p):
+        return {"bench": bench, "params": dict(size=size, **p), "status": "ok", "stats": {"": {"value": mbs}}}
+
+    results = [
+        res("mem.bw_read", 16 * K, 90000.0),
+        res("mem.bw_read", 128 * M, 9000.0),
+        res("mem.bw_nt", 128 * M, 7000.0, op=0),
+        res("mem.bw_cores", 128 * M, 9000.0, threads=1, op=0),
+        res("mem.bw_cores", 128 * M, 16000.0, threads=2, op=0),
+    ]
+    header, rows = bwtable.table_rows(results, [("L1", 48 * K), ("L2", 2 * M)])
+    assert header == ["read", "NT write", "2 CPUs read"]
+    assert [(s, lvl) for s, lvl, _ in rows] == [(16 * K, "L1"), (128 * M, "memory")]
+    assert rows[1][2]["2 CPUs read"] == (16000.0, 8000.0, 9000.0)
+    assert "x1.78 of 1" in bwtable._mb(rows[1][2]["2 CPUs read"])
+
+
+@needs_cc
+def test_bandwidth_table_after_a_run_and_from_the_store(real, cli):
+    rc, out, err = cli(
+        "run", "mem.bw_read", "mem.bw_nt", "--param", "size=16K", "--rounds", "1", "--samples", "2", "-q"
+    )
+    assert rc == 0, err
+    assert "bandwidth in MB/s" in out
+    rc, out2, err = cli("bandwidth")
+    assert rc == 0 and "read" in out2 and "16K" in out2
+    rc, out, err = cli("run", "sys.getppid", "--rounds", "1", "--samples", "2", "-q")
+    rc, out, err = cli("bandwidth")
+    assert rc == 2 and "has no mem.bw_* results" in err

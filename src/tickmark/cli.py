@@ -89,6 +89,10 @@ def run(ctx, patterns, suite, rounds, max_rounds, samples, sample_ms, seed, para
         from . import memfnview
 
         memfnview.show(store.results(run_id))
+    if any(p.startswith("mem.") for p in pats):  # the bandwidth table, when there are mem.bw_* results
+        from . import bwtable
+
+        bwtable.show(store.results(run_id), store.run(run_id))
 
 
 @cli.command()
@@ -370,12 +374,14 @@ def compare(ctx, runs, baseline, fail_above, fmt, no_counters):
         click.echo(f"tickmark: no regression above {threshold * 100:g}% against {sides[0].label}", err=True)
 
 
+from .bwtable import bandwidth_cmd  # noqa: E402
 from .memfnview import memfn_cmd  # noqa: E402
 from .profile.command import profile_cmd  # noqa: E402
 from .topology import topology_cmd  # noqa: E402
 
 cli.add_command(topology_cmd)
 cli.add_command(memfn_cmd)
+cli.add_command(bandwidth_cmd)
 cli.add_command(profile_cmd)
 
 

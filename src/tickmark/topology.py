@@ -449,16 +449,27 @@ def stability(levels, per_round, tlb=None):
     }
 
 
+def llc_pair(caches, oslv):
+    """(detected level, OS level) for a last-level cache found smaller than the OS says, or
+    (None, OS level) when the curve has no such level at all; (None, None) otherwise."""
+    if len(oslv) < 2 or not caches:
+        return None, None
+    olast = oslv[-1]
+    if len(caches) >= len(oslv):
+        last = caches[len(oslv) - 1]
+        return (last, olast) if last["size"] * 1.3 < olast["size"] else (None, None)
+    return None, olast
+
+
 def llc_cause(det, osr, shared, per_round_llc=None):
     """Why the last cache level came out smaller than the OS says: `shared` is {(size, hog): ns}
     of mem.lat_shared (hog 0: the other CPU idle). Returns {"cause", "why"} or None."""
     caches = [lv for lv in det.get("levels", []) if lv["size"]]
-    oslv = osr.get("levels", [])
-    if not caches or not oslv or len(caches) < len(oslv):
+    last, olast = llc_pair(caches, osr.get("levels", []))
+    if not olast:
         return None
-    last, olast = caches[len(oslv) - 1], oslv[-1]
-    if last["size"] * 1.3 >= olast["size"]:
-        return None
+    if not last:  # not found at all: say what is known of it
+        last = {"name": olast["name"], "size": None}
     parts, cause = [], None
     sizes = sorted({s for s, _ in shared})
     effect = []
@@ -485,14 +496,20 @@ def llc_cause(det, osr, shared, per_round_llc=None):
     if cause == "shared":
         text = (
             f"capacity taken by others: the {olast['name']} is shared, and other cores' traffic evicts "
-            f"this core's lines; of the {fmt_size(olast['size'])} the OS reports, about "
-            f"{fmt_size(last['size'])} was usable during the sweep"
+            f"this core's lines; of the {fmt_size(olast['size'])} the OS reports, "
+            f"{'about ' + fmt_size(last['size']) if last['size'] else 'no distinct part'} was usable during the sweep"
         )
     elif cause == "varies":
         text = "capacity taken by others: the usable size changes from round to round"
+    elif effect and not last["size"]:
+        text = (
+            f"no knee of its own, and another CPU's traffic changes nothing: this core does not see the "
+            f"{fmt_size(olast['size'])} as a level of its own (a cache outside this guest's share, or memory-side)"
+        )
+        cause = "partition"
     elif effect:
         text = (
-            f"not taken by the other CPU here, and stable: this core can use about {fmt_size(last['size'])} "
+            f"not taken by the other CPU here, and stable: this core can use about {fmt_size(last['size'] or 0)} "
             f"of the {fmt_size(olast['size'])} (a partitioned cache, or the OS reports a whole "
             f"socket's cache of which this core or guest gets a part)"
         )
@@ -850,6 +867,7 @@ def _join(values):
 # the cache-only reference of mem.lat_tlb needs fewer points: it is flat between cache knees
 TLB_PACKED = (8, 256, 384, 512, 768, 1024, 1536, 2048, 3072, 4096, 6144, 8192, 12288, 16384)
 TLB_HUGE = (256, 512)  # past any first-level DTLB, below any second level: is a huge page one entry?
+TLB_SKIP = (24, 40, 144, 12288)  # points of the default sweep that topology can do without (time)
 SAMPLE_MS = 5  # short samples: more of them fit the time, and the minimum is what counts
 
 
@@ -865,7 +883,7 @@ def measure(ctx, rounds=1, samples=7, max_size=None, refine=True, quiet=False, n
 
     store = store_of(ctx)
     core = prepare_core(ctx)
-    benches = check_patterns(core, ["mem.lat_rand", "mem.lat_stride", "mem.lat_tlb"])
+    benches = check_patterns(core, ["mem.lat_rand", "mem.lat_stride", "mem.lat_tlb", "mem.lat_shared"])
     have_shared = any(b.get("name") == "mem.lat_shared" for b in benches)
     runs = []
 
@@ -894,7 +912,7 @@ def measure(ctx, rounds=1, samples=7, max_size=None, refine=True, quiet=False, n
     # 4 KiB pages for the page-walk cost: every other octave from 16K, and the largest set
     small = [s for s in sizes if s >= 16 << 10 and s & (s - 1) == 0 and (s.bit_length() - 15) % 2 == 0]
     small = sorted(set(small + sizes[-1:]))
-    pages = _sweep_of(benches, "mem.lat_tlb", "pages")
+    pages = [n for n in _sweep_of(benches, "mem.lat_tlb", "pages") if n not in TLB_SKIP]
     keys = _keys(
         "mem.lat_rand", [(("size", s), ("thp", 1)) for s in sizes] + [(("size", s), ("thp", 0)) for s in small]
     )
@@ -931,12 +949,14 @@ def measure(ctx, rounds=1, samples=7, max_size=None, refine=True, quiet=False, n
     rand = [(("size", s), ("thp", 1)) for s in extra]
     shared_sizes, hog = [], 0
     oslv = osr.get("levels", [])
-    if have_shared and caches and oslv and len(caches) >= len(oslv) and refine:
-        last, olast = caches[len(oslv) - 1], oslv[-1]
-        if last["size"] * 1.3 < olast["size"]:
-            shared_sizes = sorted({last["at_size"], last["size"]})
-            hog = min(max(olast["size"], 4 * last["size"]), cap // 2)
-            hog -= hog % 4096
+    last, olast = llc_pair(caches, oslv)
+    if have_shared and olast and refine:
+        # sets that fit the last level when the other CPU is idle: on its plateau, or (not
+        # found at all) 4x the level below it
+        shared_sizes = sorted({last["at_size"], last["size"]}) if last else [4 * oslv[-2]["size"]]
+        shared_sizes = [x for x in shared_sizes if x <= cap]
+        hog = min(max(olast["size"], 4 * shared_sizes[-1] if shared_sizes else 0), cap // 2)
+        hog -= hog % 4096
     sizes2 = [dict(c)["size"] for c in rand] + shared_sizes
     if rand:
         pats2 += _keys("mem.lat_rand", rand)
@@ -1157,7 +1177,7 @@ from .clicommon import target_option  # noqa: E402
 @click.option(
     "--samples",
     type=click.IntRange(1, 1000),
-    default=5,
+    default=3,
     show_default=True,
     help=f"Samples per round (each {SAMPLE_MS} ms).",
 )

@@ -31,6 +31,14 @@ void tm_membuf_put(tm_membuf *b);
  * random slot of the cycle, or NULL when the index array cannot be allocated. */
 void **tm_chain_random(char *p, size_t bytes, size_t slot, uint64_t seed);
 
+/* Non-temporal (streaming) stores, from arch/: fill [dst, dst+n) with the word v, or copy n
+ * bytes from src, writing around the caches (x86-64 movntdq, arm64 stnp). dst and src 64-byte
+ * aligned, n a multiple of 64. Return 0, or -1 where the architecture has no such store here
+ * (then nothing is written). tm_arch_nt_name() says which instruction, or why none. */
+int tm_arch_nt_fill(void *dst, size_t n, uint64_t v);
+int tm_arch_nt_copy(void *dst, const void *src, size_t n);
+const char *tm_arch_nt_name(void);
+
 /* A small fast generator (xorshift64*) for setup code. */
 uint64_t tm_rand64(uint64_t *state);
 /* A uniformly distributed integer in [0, n). */
