@@ -268,3 +268,32 @@ def test_compare_refuses_instructions_against_time_and_warns_on_emulation():
     check_comparable(tcg, real)
     assert "tcg ran emulated and real did not" in mixing_warning(real, tcg)
     assert mixing_warning(tcg, tcg) is None and mixing_warning(real, real) is None
+
+
+def test_uart_console_for_boards_without_a_debugger(real):
+    """BM_CONSOLE=uart-cmsdk: no semihosting at all, the core's output on the board's UART0
+    (QEMU's serial port). Without a command line the core prints its usage (arguments are
+    compiled in for such a board)."""
+    import subprocess
+    import threading
+
+    from tickmark.build import build_core
+
+    b = _tools_or_skip("mps2-an500")
+    info = build_core(
+        cc="arm-none-eabi-gcc",
+        cross_compile=b.cross_compile,
+        ldflags="",
+        make_vars={"PORT": "baremetal", "BOARD": "mps2-an500", "BM_CONSOLE": "uart-cmsdk"},
+    )
+    argv = b.qemu + ["-display", "none", "-monitor", "none", "-serial", "stdio", "-kernel", info.binary]
+    p = subprocess.Popen(argv, stdout=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True)
+    guard = threading.Timer(60, p.kill)
+    guard.start()
+    try:
+        first = p.stdout.readline()  # the program then idles: there is nothing to exit to
+    finally:
+        guard.cancel()
+        p.kill()
+        p.wait()
+    assert first.startswith("usage: tickmark-core")
