@@ -41,6 +41,14 @@ FORMAT_CHECKED = [
     "src/tickmark/kernelimage.py",
     "src/tickmark/targets/qemu_system.py",
     "tests/test_qemu_system.py",
+    "src/tickmark/targets/ssh.py",
+    "src/tickmark/targets/serial.py",
+    "src/tickmark/ingest.py",
+    "src/tickmark/fingerprint.py",
+    "tests/sshfix.py",
+    "tests/test_ssh_target.py",
+    "tests/test_serial_target.py",
+    "tests/test_ingest.py",
 ]
 
 

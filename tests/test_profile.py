@@ -346,3 +346,33 @@ def test_store_keeps_profiles_and_adds_the_table_to_an_older_store(new_store):
     st.delete_run(rid)
     assert st.count("profiles") == 0
     st.close()
+
+
+@pytest.mark.integration
+def test_gprof_on_qemu_user_uses_the_cross_toolchain(real, cli):
+    """A board without perf, imitated by qemu-user: a static cross -pg build, read with aarch64 gprof;
+    aarch64 nm tells the core's routines from the C library's linked into the same binary."""
+    for tool in ("aarch64-linux-gnu-gcc", "aarch64-linux-gnu-gprof", "qemu-aarch64"):
+        _need(tool)
+    rc, out, err = cli("profile", "cpu.stringsort", "--target", "qemu-user:aarch64", "--seconds", "0.5", "--name", "q")
+    assert rc == 0, err
+    assert out.startswith("cpu.stringsort: gprof (")
+    import tickmark.store
+
+    prof = tickmark.store.Store(str(real)).profiles(1)["cpu.stringsort"]
+    groups = {r["name"]: r["group"] for r in prof["routines"]}
+    assert groups["ss_resize"] == "core" and groups["memmove"] == "libc"
+    rc, out, err = cli("profile", "cpu.stringsort", "--target", "qemu-user:aarch64", "--tool", "perf")
+    assert rc == 2 and err.strip() == (
+        "tickmark: error: cannot profile with perf: perf would sample the emulator, not the core (qemu-user)"
+    )
+
+
+def test_bare_metal_target_is_unsupported_in_one_line(env, cli, monkeypatch):
+    monkeypatch.delenv("TICKMARK_CORE")
+    rc, out, err = cli("profile", "cpu.stringsort", "--target", "qemu-system:mps2-an500")
+    assert rc == 2 and out == ""
+    assert err.strip() == (
+        "tickmark: error: profiles are not supported on qemu-system:mps2-an500: perf and gprof run only where "
+        "the core is a process of this machine (local, qemu-user) or of an SSH board"
+    )

@@ -49,7 +49,7 @@ def run(ctx, patterns, suite, rounds, max_rounds, samples, sample_ms, seed, para
         cc, cflags, memfn, quiet):
     """Run benchmarks (patterns or a suite; default suite: default)."""
     from . import report
-    from .hostrun import HostRun, Progress, RunConfig
+    from .hostrun import HostRun, Progress, RunConfig, TransportLost
 
     for p in params:
         if not _PARAM.fullmatch(p):
@@ -66,7 +66,11 @@ def run(ctx, patterns, suite, rounds, max_rounds, samples, sample_ms, seed, para
     if name and store.name_taken(name):
         raise TickmarkError(f"a run named '{name}' exists already (choose another --name)")
     core = prepare_core(ctx, cc, cflags, memfn)
-    chosen = check_patterns(core, pats)
+    if not core.target.reruns:  # a console without a shell: the board runs what it was built to run
+        rounds = max_rounds = 1
+        click.echo(f"tickmark: {core.target.uri} cannot take new arguments: one round per start, with "
+                   "the board's own arguments; start (or reset) the board now", err=True)
+    chosen = check_patterns(core, pats) if core.target.reruns else []
     for p in params:
         pname = p.split("=", 1)[0]
         if not any(pname == d.get("name") for b in chosen for d in b.get("params", [])):
@@ -84,6 +88,9 @@ def run(ctx, patterns, suite, rounds, max_rounds, samples, sample_ms, seed, para
             report.show(store, store.run(hr.run_id))
         click.echo("tickmark: interrupted; the finished instances are stored", err=True)
         sys.exit(130)
+    except TransportLost as e:
+        report.show(store, store.run(hr.run_id))
+        raise TickmarkError(f"{e}; the finished instances are stored (run {hr.run_id}, incomplete)")
     report.show(store, store.run(run_id))
     if any(p.startswith("memfn") for p in pats):
         from . import memfnview
@@ -228,7 +235,8 @@ def info(ctx, as_json):
         return
     par = fp.get("perf_event_paranoid")
     lines = [
-        ("CPU", f"{fp['cpu_model']} ({fp['arch']}, {fp['cpus_online']} online)"),
+        ("CPU", f"{fp['cpu_model']} ({fp['arch']}, {fp['cpus_online']} online)"
+                + (f", board {fp['board']}" if fp.get("board") else "")),
         ("caches", ", ".join(f"L{c['level']} {c['type']} {c['size']}" for c in fp["caches"]) or "unknown"),
         ("OS", f"{fp['os']}, kernel {fp['kernel']}, {fp.get('libc') or 'libc unknown'}"),
         ("compiler", f"{fp.get('compiler') or '?'} {fp.get('cflags') or ''}".strip()),
@@ -375,6 +383,7 @@ def compare(ctx, runs, baseline, fail_above, fmt, no_counters):
 
 
 from .bwtable import bandwidth_cmd  # noqa: E402
+from .ingest import ingest_cmd  # noqa: E402
 from .memfnview import memfn_cmd  # noqa: E402
 from .profile.command import profile_cmd  # noqa: E402
 from .topology import topology_cmd  # noqa: E402
@@ -383,6 +392,7 @@ cli.add_command(topology_cmd)
 cli.add_command(memfn_cmd)
 cli.add_command(bandwidth_cmd)
 cli.add_command(profile_cmd)
+cli.add_command(ingest_cmd)
 
 
 def _error(msg, detail=""):

@@ -316,10 +316,19 @@ def families(rows):
 
 def fingerprint_differences(A, B):
     """Settings that differ between the machines/builds of two runs (printed before the table)."""
-    keys = ("cpu_model", "arch", "kernel", "os", "libc", "compiler", "cflags", "variant", "governor",
-            "boost", "page_size", "thp", "virtualization", "cycles_method")
+    keys = ("target_uri", "board", "cpu_model", "arch", "cpus_online", "caches", "kernel", "os", "libc", "port",
+            "compiler", "cflags", "variant", "governor", "boost", "page_size", "thp", "virtualization",
+            "emulated", "clocksource", "ticks", "cycles_method")
     fa, fb = A.fingerprint, B.fingerprint
-    return [(k, fa.get(k), fb.get(k)) for k in keys if fa.get(k) != fb.get(k)]
+    return [(k, _fp_value(k, fa), _fp_value(k, fb)) for k in keys if _fp_value(k, fa) != _fp_value(k, fb)]
+
+
+def _fp_value(k, fp):
+    v = fp.get(k)
+    if k == "caches" and isinstance(v, list):
+        return ", ".join(f"L{c.get('level')}{(c.get('type') or '?')[:1].lower()} {c.get('size')}" for c in v
+                         if isinstance(c, dict)) or None
+    return v
 
 
 # ---------------------------------------------------------------- regressions

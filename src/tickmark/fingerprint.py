@@ -1,6 +1,15 @@
 """The environment fingerprint stored with every run: what machine, OS, compiler and settings
-produced these numbers. Everything is read from /proc, /sys and a few commands; a value that
-cannot be read is left out (or "unknown"), never guessed."""
+produced these numbers, taken from the machine the core runs on (the target), never guessed.
+
+The facts come from a fixed set of texts (files under /proc, /sys and /etc, and the output of a
+few commands such as `uname -m`). `read_local()` reads them here; `PROBE_SCRIPT` is a POSIX sh
+script that prints the same texts on another machine in one go (over SSH, for example) and
+`parse_probe()` reads its output back. `from_texts()` turns either into the fingerprint, so the
+parsing is the same wherever the texts came from. A target without a shell (a serial console, a
+captured log) has only what its `hello` record carries: `from_texts({}, build, hello)`.
+"""
+
+import glob
 import os
 import platform
 import resource
@@ -10,12 +19,77 @@ from pathlib import Path
 
 from . import __version__
 
+# name -> file read on the target
+# The probe runs inside the SSH target's holder script: its variables are tm_-prefixed.
+FILES = {
+    "cpuinfo": "/proc/cpuinfo",
+    "online": "/sys/devices/system/cpu/online",
+    "governor": "/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor",
+    "boost": "/sys/devices/system/cpu/cpufreq/boost",
+    "no_turbo": "/sys/devices/system/cpu/intel_pstate/no_turbo",
+    "paranoid": "/proc/sys/kernel/perf_event_paranoid",
+    "os_release": "/etc/os-release",
+    "thp": "/sys/kernel/mm/transparent_hugepage/enabled",
+    "clocksource": "/sys/devices/system/clocksource/clocksource0/current_clocksource",
+    "loadavg": "/proc/loadavg",
+    "sys_vendor": "/sys/class/dmi/id/sys_vendor",
+    "product_name": "/sys/class/dmi/id/product_name",
+    "board": "/proc/device-tree/model",
+}
+# name -> shell command run on the target (stderr dropped; a missing command gives no text)
+COMMANDS = {
+    "uname_s": "uname -s",
+    "uname_r": "uname -r",
+    "uname_m": "uname -m",
+    "hostname": "uname -n",
+    "page_size": "getconf PAGESIZE",
+    "glibc": "getconf GNU_LIBC_VERSION",
+    "musl": "ldd 2>&1 | sed -n 's/^Version /musl /p'",
+    "virt_vm": "systemd-detect-virt --vm",
+    "virt_ct": "systemd-detect-virt --container",
+}
+_CACHE_DIR = "/sys/devices/system/cpu/cpu0/cache"
+_CACHE_KEYS = ("level", "type", "size", "coherency_line_size")
+_MARK = "@@tickmark "
 
-def _read(path, default=None):
+
+def _probe_script():
+    out = []
+    for name, path in FILES.items():
+        out.append(f"echo '{_MARK}{name}'; tr -d '\\000' < {path} 2>/dev/null; echo")
+    for name, cmd in COMMANDS.items():
+        out.append(f"echo '{_MARK}{name}'; ({cmd}) 2>/dev/null; echo")
+    keys = " ".join(_CACHE_KEYS)
+    out.append(
+        f'for tm_i in {_CACHE_DIR}/index*; do [ -d "$tm_i" ] || continue; for tm_k in {keys}; do '
+        f'echo "{_MARK}cache/${{tm_i##*/}}/$tm_k"; cat "$tm_i/$tm_k" 2>/dev/null; echo; done; done'
+    )
+    return "\n".join(out) + "\n"
+
+
+PROBE_SCRIPT = _probe_script()
+
+
+def parse_probe(text):
+    """Output of PROBE_SCRIPT -> {name: text}; an empty text counts as missing."""
+    texts, name, buf = {}, None, []
+    for line in text.splitlines():
+        if line.startswith(_MARK):
+            if name is not None:
+                texts[name] = "\n".join(buf).strip()
+            name, buf = line[len(_MARK) :].strip(), []
+        elif name is not None:
+            buf.append(line)
+    if name is not None:
+        texts[name] = "\n".join(buf).strip()
+    return {k: v for k, v in texts.items() if v}
+
+
+def _read(path):
     try:
-        return Path(path).read_text().strip()
+        return Path(path).read_bytes().replace(b"\0", b"").decode(errors="replace").strip()
     except OSError:
-        return default
+        return None
 
 
 def _cmd(argv):
@@ -28,57 +102,98 @@ def _cmd(argv):
     return r.stdout.strip()
 
 
-def cpuinfo():
+def read_local():
+    """The texts of this machine (no shell needed)."""
+    texts = {name: _read(path) for name, path in FILES.items()}
+    u = platform.uname()
+    texts.update(
+        uname_s=u.system,
+        uname_r=u.release,
+        uname_m=u.machine,
+        hostname=u.node,
+        virt_vm=_cmd(["systemd-detect-virt", "--vm"]),
+        virt_ct=_cmd(["systemd-detect-virt", "--container"]),
+    )
+    if hasattr(os, "sysconf"):
+        texts["page_size"] = str(os.sysconf("SC_PAGE_SIZE"))
+    lib, ver = platform.libc_ver()
+    if lib:
+        texts["glibc" if lib == "glibc" else "musl"] = f"{lib} {ver}".strip()
+    for d in sorted(glob.glob(f"{_CACHE_DIR}/index*")):
+        for k in _CACHE_KEYS:
+            texts[f"cache/{os.path.basename(d)}/{k}"] = _read(f"{d}/{k}")
+    return {k: v for k, v in texts.items() if v}
+
+
+def cpuinfo(texts):
     info = {}
-    text = _read("/proc/cpuinfo", "")
-    for line in text.splitlines():
+    for line in (texts.get("cpuinfo") or "").splitlines():
         k, _, v = line.partition(":")
         k, v = k.strip(), v.strip()
-        wanted = ("model name", "Model", "uarch", "isa", "CPU part", "CPU implementer", "flags", "Features")
+        wanted = (
+            "model name",
+            "Model",
+            "uarch",
+            "isa",
+            "CPU part",
+            "CPU implementer",
+            "flags",
+            "Features",
+            "Hardware",
+            "cpu model",
+        )
         if k in wanted and k not in info:
             info[k] = v
     return info
 
 
-def caches():
-    out = []
-    base = Path("/sys/devices/system/cpu/cpu0/cache")
-    for d in sorted(base.glob("index*")):
-        out.append({k: _read(d / k) for k in ("level", "type", "size", "coherency_line_size")})
-    return out
+def cpu_count(texts):
+    """Online CPUs from /sys/devices/system/cpu/online ("0-3,6"), else processors in cpuinfo."""
+    n = 0
+    for part in filter(None, (texts.get("online") or "").split(",")):
+        lo, _, hi = part.partition("-")
+        if not lo.strip().isdigit() or (hi and not hi.strip().isdigit()):
+            n = 0
+            break
+        n += int(hi) - int(lo) + 1 if hi else 1
+    if n:
+        return n
+    procs = sum(1 for line in (texts.get("cpuinfo") or "").splitlines() if line.split(":")[0].strip() == "processor")
+    return procs or None
 
 
-def governor_and_boost():
-    gov = _read("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor")
-    boost = _read("/sys/devices/system/cpu/cpufreq/boost")
-    if boost is None:
-        no_turbo = _read("/sys/devices/system/cpu/intel_pstate/no_turbo")
-        if no_turbo is not None:
-            boost = "0" if no_turbo == "1" else "1"
+def caches(texts):
+    idx = sorted({k.split("/")[1] for k in texts if k.startswith("cache/")}, key=lambda s: (len(s), s))
+    return [{k: texts.get(f"cache/{i}/{k}") for k in _CACHE_KEYS} for i in idx]
+
+
+def governor_and_boost(texts):
+    gov, boost = texts.get("governor"), texts.get("boost")
+    if boost is None and texts.get("no_turbo") is not None:
+        boost = "0" if texts["no_turbo"] == "1" else "1"
     return gov, (None if boost is None else boost == "1")
 
 
-def virtualization():
-    vm = _cmd(["systemd-detect-virt", "--vm"])
-    ct = _cmd(["systemd-detect-virt", "--container"])
+def virtualization(texts):
+    vm, ct = texts.get("virt_vm"), texts.get("virt_ct")
     if vm or ct:
         vm, ct = vm or "none", ct or "none"
         if ct == "none":
             return vm
         return ct if vm == "none" else f"{vm} ({ct})"
-    if "hypervisor" in cpuinfo().get("flags", "").split():
-        vendor = _read("/sys/class/dmi/id/sys_vendor", "")
+    if "hypervisor" in cpuinfo(texts).get("flags", "").split():
+        vendor = texts.get("sys_vendor")
         return f"hypervisor ({vendor})" if vendor else "hypervisor"
     for f in ("sys_vendor", "product_name"):
-        s = (_read(f"/sys/class/dmi/id/{f}", "") or "").lower()
+        s = (texts.get(f) or "").lower()
         for name in ("qemu", "kvm", "vmware", "virtualbox", "xen", "microsoft", "amazon ec2"):
             if name in s:
                 return name
-    return "none"
+    return "none" if texts else None
 
 
-def thp_mode():
-    s = _read("/sys/kernel/mm/transparent_hugepage/enabled")
+def thp_mode(texts):
+    s = texts.get("thp")
     if not s:
         return None
     for word in s.split():
@@ -87,8 +202,15 @@ def thp_mode():
     return s
 
 
+def os_name(texts):
+    for line in (texts.get("os_release") or "").splitlines():
+        if line.startswith("PRETTY_NAME="):
+            return line.split("=", 1)[1].strip().strip('"')
+    return None
+
+
 def rt_priority():
-    """Can this user raise itself to real-time priority?"""
+    """Can this user raise itself to real-time priority? (this machine)"""
     if hasattr(os, "geteuid") and os.geteuid() == 0:
         return {"allowed": True, "why": "root"}
     try:
@@ -99,6 +221,7 @@ def rt_priority():
 
 
 def affinity():
+    """CPU affinity of this process (this machine)."""
     try:
         cpus = sorted(os.sched_getaffinity(0))
         return {"available": True, "cpus": cpus}
@@ -106,34 +229,54 @@ def affinity():
         return {"available": False, "cpus": []}
 
 
+def _int(s):
+    s = (s or "").strip()
+    return int(s) if s.lstrip("-").isdigit() else None
+
+
 def collect(build=None, hello=None):
-    """Fingerprint dict of this machine; build is a BuildInfo (or dict), hello the core's hello."""
+    """Fingerprint of this machine; build is a BuildInfo (or dict), hello the core's hello."""
+    return from_texts(read_local(), build, hello)
+
+
+def from_texts(texts, build=None, hello=None):
+    """Fingerprint from the target's texts (read_local() or parse_probe()), its build and hello.
+
+    With no texts (serial console, captured log) only the hello record speaks for the target;
+    what it does not carry stays None, never the host's value."""
     hello = hello or {}
-    ci = cpuinfo()
-    gov, boost = governor_and_boost()
-    uname = platform.uname()
-    paranoid = _read("/proc/sys/kernel/perf_event_paranoid")
-    os_name = None
-    for line in (_read("/etc/os-release", "") or "").splitlines():
-        if line.startswith("PRETTY_NAME="):
-            os_name = line.split("=", 1)[1].strip('"')
-    libc = " ".join(x for x in platform.libc_ver() if x) or None
+    ci = cpuinfo(texts)
+    gov, boost = governor_and_boost(texts)
     if build is not None and not isinstance(build, dict):
         build = build.as_dict()
+    build = build or {}
+    paranoid = _int(texts.get("paranoid"))
+    triple = hello.get("target") or hello.get("arch")
+    arch = texts.get("uname_m") or hello.get("machine") or (triple.split("-")[0] if triple else None)
+    kernel_os = texts.get("uname_s") or hello.get("os")
     fp = {
         "tickmark": __version__,
-        "arch": uname.machine,
-        "cpu_model": ci.get("model name") or ci.get("Model") or ci.get("uarch") or "unknown",
-        "cpus_online": os.cpu_count(),
-        "caches": caches(),
-        "os": os_name or uname.system,
-        "kernel": uname.release,
-        "libc": libc,
-        "compiler": (build or {}).get("cc_version") or hello.get("cc"),
-        "cc": (build or {}).get("cc"),
-        "cflags": (build or {}).get("cflags") or hello.get("cflags"),
-        "binary_sha256": (build or {}).get("binary_sha256"),
-        "build_hash": (build or {}).get("hash"),
+        "arch": arch,
+        "cpu_model": (
+            ci.get("model name")
+            or ci.get("Model")
+            or ci.get("uarch")
+            or ci.get("cpu model")
+            or ci.get("Hardware")
+            or "unknown"
+        ),
+        "board": texts.get("board"),
+        "hostname": texts.get("hostname"),
+        "cpus_online": cpu_count(texts) or hello.get("cpus"),
+        "caches": caches(texts),
+        "os": os_name(texts) or kernel_os,
+        "kernel": texts.get("uname_r") or hello.get("kernel"),
+        "libc": texts.get("glibc") or texts.get("musl"),
+        "compiler": build.get("cc_version") or hello.get("cc"),
+        "cc": build.get("cc"),
+        "cflags": build.get("cflags") or hello.get("cflags"),
+        "binary_sha256": build.get("binary_sha256"),
+        "build_hash": build.get("hash"),
         "core_version": hello.get("core"),
         "port": hello.get("port"),
         "clock": hello.get("clock"),
@@ -147,19 +290,19 @@ def collect(build=None, hello=None):
         "counters_unsupported": hello.get("counters_unsupported"),
         "kernel_excluded": hello.get("kernel_excluded"),
         "loop_overhead_ps": hello.get("loop_overhead_ps"),
-        "target": hello.get("target") or hello.get("arch"),
-        "perf_event_paranoid": int(paranoid) if paranoid and paranoid.lstrip("-").isdigit() else None,
+        "target": triple,
+        "perf_event_paranoid": paranoid,
         "governor": gov,
         "boost": boost,
-        "virtualization": virtualization(),
-        "thp": thp_mode(),
-        "page_size": os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else None,
-        "clocksource": _read("/sys/devices/system/clocksource/clocksource0/current_clocksource"),
-        "loadavg": _read("/proc/loadavg"),
+        "virtualization": virtualization(texts),
+        "thp": thp_mode(texts),
+        "page_size": _int(texts.get("page_size")) or hello.get("page_size"),
+        "clocksource": texts.get("clocksource"),
+        "loadavg": texts.get("loadavg"),
     }
-    fp["memfn"] = os.path.basename((build or {}).get("memfn") or "") or hello.get("memfn") or None
+    fp["memfn"] = os.path.basename(build.get("memfn") or "") or hello.get("memfn") or None
     cc_name = fp.get("cc") or " ".join((hello.get("cc") or "").split()[:1])
-    fp["variant"] = (build or {}).get("variant") or variant_label(cc_name, fp.get("cflags"), fp["memfn"])
+    fp["variant"] = build.get("variant") or variant_label(cc_name, fp.get("cflags"), fp["memfn"])
     fp["flags"] = env_flags(fp)
     return fp
 

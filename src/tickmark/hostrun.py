@@ -55,6 +55,10 @@ def result_metric(meta):
     return stats.unit_for(meta.get("stat"), meta.get("bytes_per_op", 0))
 
 
+class TransportLost(TickmarkError):
+    """The connection to the target dropped twice in a round (or could not be restored)."""
+
+
 class _Interrupt(KeyboardInterrupt):
     pass
 
@@ -92,7 +96,7 @@ class HostRun:
             argv += ["--iters", f"{k}={self.iters[k]}"]
         return argv
 
-    def _round(self, rnd, patterns, keys=None):
+    def _round(self, rnd, patterns, keys=None, retried=False):
         seed = self.rng.randrange(1, 2**31)
         self.notes["seeds"].append(seed)
         self.notes["round_in_progress"] = rnd
@@ -131,8 +135,12 @@ class HostRun:
         rc, last_err = session.finish()
         self.notes["junk"] += parser.junk
         self.notes["malformed"] += parser.malformed
-        if rnd == 1 and saw_bye and "instances" in bye:
+        if rnd == 1 and saw_bye and "instances" in bye and not retried:
             self.notes["planned"] = bye["instances"]
+        lost = getattr(session, "transport_lost", None)
+        if lost:
+            self._transport_lost(rnd, patterns, keys, lost, ended, order, retried)
+            return
         if rnd == 1 and rc == 2 and not self.hello:  # the core refused its command line
             raise TickmarkError(f"tickmark-core refused the run: {last_err or 'bad usage'}")
         if rc != 0 or not saw_bye:
@@ -154,8 +162,32 @@ class HostRun:
         self.notes["rounds"] = rnd
         self.store.update_run(self.run_id, notes=self.notes)
 
+    def _transport_lost(self, rnd, patterns, keys, why, done, order, retried):
+        """The round's connection dropped: what finished is stored; reconnect and retry the
+        instances it had not finished, once; a second loss ends the run (incomplete)."""
+        target = self.core.target
+        self.notes["problems"].append(f"round {rnd}: connection to {target.uri} lost: {why}")
+        self.store.update_run(self.run_id, notes=self.notes)
+        if retried:
+            raise TransportLost(f"connection to {target.uri} lost again in round {rnd} after a retry: {why}")
+        reconnect = getattr(target, "reconnect", None)
+        if reconnect is None:
+            raise TransportLost(f"connection to {target.uri} lost in round {rnd}: {why}")
+        try:
+            reconnect()
+        except TickmarkError as e:
+            raise TransportLost(f"connection to {target.uri} lost in round {rnd} and not restored: {e}")
+        todo = [k for k in order if k not in done] if order else None
+        if todo == []:
+            return
+        self.notes.setdefault("retried_rounds", []).append(rnd)
+        if todo is None:  # lost before the round said what it would run: the whole round again
+            self._round(rnd, patterns, keys, retried=True)
+        else:
+            self._round(rnd, todo, [k for k in keys if k in todo] if keys is not None else None, retried=True)
+
     def _hello(self, rec, rnd, keys):
-        if rnd == 1:
+        if rnd == 1 and not self.hello:
             self.hello = rec
             # a target may know better what the core's cycles are (QEMU icount: instructions)
             self.cycles_method = getattr(self.core, "cycles_method", None) or rec.get("cycles", "none")
@@ -222,6 +254,10 @@ class HostRun:
                 self._extend(c.rounds + 1, time.monotonic() - t0)
             self.notes.pop("round_in_progress", None)
             self.store.update_run(self.run_id, status="complete", finished=time.time(), notes=self.notes)
+        except TransportLost as e:
+            self.notes["incomplete"] = str(e)
+            self.store.update_run(self.run_id, status="incomplete", finished=time.time(), notes=self.notes)
+            raise
         except TickmarkError:
             if not self.store.results(self.run_id):  # nothing measured: leave no empty run behind
                 self.store.delete_run(self.run_id)

@@ -570,8 +570,11 @@ def shared_points(results):
 
 
 def page_walk_costs(p4k, phuge):
-    """[(size, ns with 4 KiB pages, ns with huge pages)] where both were measured."""
-    return [(s, p4k[s], phuge[s]) for s in sorted(set(p4k) & set(phuge)) if p4k[s] > 0 and phuge[s] > 0]
+    """[(size, ns with 4 KiB pages, ns with huge pages)] where both were measured (each curve on
+    its lower non-decreasing envelope: a noisy point of either would fake a cost or a gain)."""
+    e4 = dict(envelope(sorted((s, v) for s, v in p4k.items() if v > 0)))
+    eh = dict(envelope(sorted((s, v) for s, v in phuge.items() if v > 0)))
+    return [(s, e4[s], eh[s]) for s in sorted(set(e4) & set(eh))]
 
 
 # ---- what the OS reports ----
@@ -782,7 +785,7 @@ def analyse(results, fcore_khz=0, hello=None, per_round=None, osr=None):
     }
     if osr is not None:
         llc_rounds = None
-        if per_round and len(per_round) > 1 and caches:
+        if per_round and len(per_round) > 1 and llc_pair(caches, osr.get("levels", []))[0]:
             llc_rounds = []
             for res in per_round.values():
                 _, ph, _, _ = curves(res)
@@ -912,7 +915,7 @@ def measure(ctx, rounds=1, samples=7, max_size=None, refine=True, quiet=False, n
     # 4 KiB pages for the page-walk cost: every other octave from 16K, and the largest set
     small = [s for s in sizes if s >= 16 << 10 and s & (s - 1) == 0 and (s.bit_length() - 15) % 2 == 0]
     small = sorted(set(small + sizes[-1:]))
-    pages = [n for n in _sweep_of(benches, "mem.lat_tlb", "pages") if n not in TLB_SKIP]
+    pages = [n for n in _sweep_of(benches, "mem.lat_tlb", "pages") if n not in TLB_SKIP and n * 4096 <= cap]
     keys = _keys(
         "mem.lat_rand", [(("size", s), ("thp", 1)) for s in sizes] + [(("size", s), ("thp", 0)) for s in small]
     )
@@ -933,10 +936,10 @@ def measure(ctx, rounds=1, samples=7, max_size=None, refine=True, quiet=False, n
     extra = [s for s in extra if s <= cap]
     mem = det["levels"][-1] if det["levels"] else None
     top = max(sizes) if sizes else 0
-    # the memory plateau not reached yet: extend by up to two octaves where memory allows
+    # the memory plateau not reached yet: one more octave where memory allows
     if refine and mem and mem.get("still_rising") and cap > top:
         s = top * 2
-        while s <= min(cap, 4 * top):
+        while s <= min(cap, 2 * top):  # one octave: under a hypervisor walks keep the curve rising
             extra.append(s)
             s *= 2
     # the line-size pairs: a span that misses L1 and hits L2 (see bench/mem/lat_stride.c)
@@ -1043,8 +1046,10 @@ def print_text(det, osr, runs):
             f"{lv['confidence']:.2f}",
             f"read at {fmt_size(lv['at_size'])}; {lv['why']}",
         )
+    llc = det.get("llc") or {}
     for lv in oslv[len(caches) :]:
-        t.add_row("-", "not found", f"{fmt_size(lv['size'])} ({lv['name']})", _flag("DISAGREE"), "", "", "", "")
+        v = llc["cause"] if llc.get("cause") and llc.get("level") == lv["name"] else "DISAGREE"
+        t.add_row("-", "not found", f"{fmt_size(lv['size'])} ({lv['name']})", _flag(v), "", "", "", "")
     line = det.get("line_size") or {}
     o, v = rows.get("line size", (None, ""))
     t.add_row(

@@ -56,35 +56,41 @@ def check_symbols(binary):
 
 
 # ---------------------------------------------------------------- choosing the sampler
-def choose_tool(tool, prebuilt, core=None, runner=None):
-    """'perf' or 'gprof' for this core, or a TickmarkError saying in one line why neither works.
+SUPPORTED = ("local", "qemu-user", "ssh")
 
-    core: the prepared core and runner its runners.LocalRunner/SshRunner (None: this machine)."""
-    if core is not None and runner is None:
+
+def _remote_perf(target):
+    """None when perf runs on the SSH board (and here, to read its file), else why not."""
+    target.connect()
+    r = target.run_remote("perf --version >/dev/null 2>&1", timeout=60, check=False)
+    if r.returncode != 0:
+        return f"perf does not run on {target.uri}"
+    here = perf.available()
+    return f"{here} on this machine, to read the board's recording" if here else None
+
+
+def choose_tool(tool, target=None):
+    """'perf' or 'gprof' for this target, or a TickmarkError saying in one line why neither works.
+    Decided before anything is built (gprof needs its own -pg build)."""
+    scheme = getattr(target, "scheme", "local") if target is not None else "local"
+    if scheme not in SUPPORTED:
         raise TickmarkError(
-            f"profiles are not supported on {core.target.uri}: perf and gprof run only where the core is a "
+            f"profiles are not supported on {target.uri}: perf and gprof run only where the core is a "
             "process of this machine (local, qemu-user) or of an SSH board"
         )
-    where = f" on {core.target.uri}" if runner is not None and runner.remote else ""
-    if core is not None and core.emulated:
+    prebuilt = bool(getattr(target, "prebuilt", None))
+    if getattr(target, "emulated", False):
         perf_why = "perf would sample the emulator, not the core (qemu-user)"
-    elif runner is not None and runner.remote:
-        perf_why = None if runner.has("perf") else f"perf is not installed{where}"
+    elif scheme == "ssh":
+        perf_why = _remote_perf(target)
     else:
         perf_why = perf.available()
     if tool == "perf" or (tool == "auto" and perf_why is None):
         if perf_why:
             raise TickmarkError(f"cannot profile with perf: {perf_why}")
-        if where and perf.available():
-            raise TickmarkError(f"cannot read a perf profile{where}: {perf.available()} on this machine")
         return "perf"
-    build = (core.build if core is not None else None) or {}
-    gprof_why = (
-        "gprof needs a core built from source with -pg (a prebuilt core was given)"
-        if prebuilt
-        else gprof.available(gprof.tool(build.get("cc"), build.get("cross_compile"), "gprof"))
-    )
-    if gprof_why:
+    if prebuilt:
+        gprof_why = "gprof needs a core built from source with -pg (a prebuilt core was given)"
         if tool == "gprof":
             raise TickmarkError(f"cannot profile with gprof: {gprof_why}")
         raise TickmarkError(f"cannot profile here: {perf_why}, and {gprof_why}")
@@ -120,21 +126,26 @@ def profile(target, variant, pattern, params=(), tool="auto", seconds=2.0, timeo
 
     from .runners import runner_for
 
-    core = target.prepare(variant)
-    prebuilt = bool((core.build or {}).get("prebuilt"))
+    tool = choose_tool(tool, target)
+    static = True
+    if tool == "gprof":
+        cflags = (variant.cflags or os.environ.get("CFLAGS") or "-O2") + " -pg"
+        try:
+            core = target.prepare(replace(variant, cflags=cflags, ldflags="-static"))
+        except TickmarkError:  # no static C library: the libc's routines stay outside the histogram
+            core = target.prepare(replace(variant, cflags=cflags))
+            static = False
+        build = core.build or {}
+        prog = gprof.tool(build.get("cc"), build.get("cross_compile"), "gprof")
+        why = gprof.available(prog)
+        if why:
+            raise TickmarkError(f"cannot profile with gprof: {why}")
+    else:
+        core = target.prepare(variant)
     runner = runner_for(core)
+    if runner is None:  # a target module that is not one of the supported ones
+        raise TickmarkError(f"profiles are not supported on {target.uri}")
     try:
-        tool = choose_tool(tool, prebuilt, core, runner)
-        static = True
-        if tool == "gprof":
-            runner.close()
-            cflags = (variant.cflags or os.environ.get("CFLAGS") or "-O2") + " -pg"
-            try:
-                core = target.prepare(replace(variant, cflags=cflags, ldflags="-static"))
-            except TickmarkError:  # no static C library: the libc's routines stay outside the histogram
-                core = target.prepare(replace(variant, cflags=cflags))
-                static = False
-            runner = runner_for(core)
         return _profile(core, runner, tool, static, pattern, params, seconds, timeout)
     finally:
         if runner is not None:

@@ -74,9 +74,6 @@ class LocalRunner:
     def path(self, name):
         return os.path.join(self.dir, name)
 
-    def has(self, prog):
-        return shutil.which(prog) is not None
-
     def user_only(self):
         from . import perf
 
@@ -154,10 +151,6 @@ class SshRunner:
 
     def path(self, name):
         return f"{self.dir}/{name}"
-
-    def has(self, prog):
-        r = self.target.run_remote(f"{shlex.quote(prog)} --version >/dev/null 2>&1", timeout=60, check=False)
-        return r.returncode == 0
 
     def user_only(self):
         r = self.target.run_remote("id -u; cat /proc/sys/kernel/perf_event_paranoid", timeout=60, check=False)

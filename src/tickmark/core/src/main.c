@@ -160,6 +160,7 @@ static int cmd_list(char **globs, int nglobs, int text)
 static void emit_hello(const tm_options *opt, const tm_env *env, int n)
 {
     tm_json j;
+    static char sys[128], rel[128], mach[64];
     int i;
     tm_json_begin(&j, "hello");
     tm_json_int(&j, "v", 1);
@@ -188,6 +189,12 @@ static void emit_hello(const tm_options *opt, const tm_env *env, int n)
         tm_json_str(&j, NULL, tm_ctr_name(i));
     tm_json_close(&j, ']');
     tm_json_int(&j, "cpus", tm_os_cpu_count());
+    tm_json_uint(&j, "page_size", (uint64_t)tm_os_page_size());
+    if (tm_os_uname(sys, rel, mach, sizeof sys) == 0) {
+        tm_json_str(&j, "os", sys);
+        tm_json_str(&j, "kernel", rel);
+        tm_json_str(&j, "machine", mach);
+    }
     tm_json_int(&j, "cpu", opt->cpu);
     tm_arch_tlb_json(&j);
     tm_json_open(&j, "order", '[');
@@ -291,6 +298,22 @@ static int parse_positive(const char *arg, int64_t min, int64_t max, int64_t *ou
     return tm_parse_int(arg, out) == 0 && *out >= min && *out <= max ? 0 : -1;
 }
 
+/* Words of the port's argument line (tm_port_args) as an argv, for a start without arguments. */
+static int port_argv(char ***argv)
+{
+    static char line[1024];
+    static char *words[64];
+    int n = 1;
+    char *p;
+    snprintf(line, sizeof line, "%s", tm_port_args());
+    words[0] = "tickmark-core";
+    for (p = strtok(line, " \t\r\n"); p && n < 63; p = strtok(NULL, " \t\r\n"))
+        words[n++] = p;
+    words[n] = NULL;
+    *argv = words;
+    return n;
+}
+
 /* "@FILE": the arguments are the lines of FILE (for targets whose command line is short, such
  * as semihosting, which reads the file from the host). Returns the new argc, or -1. */
 static int args_from_file(const char *path, char *argv0, char ***argv_out)
@@ -333,6 +356,9 @@ int main(int argc, char **argv)
     static char *globs[TM_MAX_GLOBS];
     int nglobs = 0, i, list;
     int64_t v;
+
+    if (argc < 2)
+        argc = port_argv(&argv);
 
     if (argc == 2 && argv[1][0] == '@') {
         argc = args_from_file(argv[1] + 1, argv[0], &argv);

@@ -21,6 +21,16 @@
 const char *tm_port_name(void);  /* "linux", "posix", ... */
 unsigned tm_port_caps(void);     /* TM_REQ_* bits the port provides */
 
+/* The OS's own names for itself, for the hello record (uname() where the port has it): fills
+ * the buffers ("Linux", "6.1.0-18-arm64", "aarch64") and returns 0, or -1 if unknown. */
+int tm_os_uname(char *sys, char *release, char *machine, size_t n);
+
+/* Arguments for a target that has no command line (bare metal, an RTOS task): one line such
+ * as "run sys.* --samples 5", or "" for none. The core uses it when it is started without
+ * arguments. The posix port returns TM_BUILTIN_ARGS (compiled in, default ""); a bare-metal
+ * port may compile them in the same way or read one line from its console. */
+const char *tm_port_args(void);
+
 /* ---- time ---- */
 uint64_t tm_os_now_ns(void);       /* monotonic clock, nanoseconds */
 uint64_t tm_os_clock_res_ns(void); /* resolution the OS claims for it */

@@ -1,0 +1,214 @@
+"""serial:DEVICE[?baud=N&core=PATH&silence=S]: a board's console read with pyserial.
+
+For a board without network (an RTOS, a bare-metal image, a Linux board on its UART). The
+core on the board was built and flashed by the user; tickmark reads its records out of the
+console, noise, CR/LF and terminal escapes around them tolerated, until the run's final record
+(`bye`) or until the console stays silent for `silence` seconds (default 60).
+
+* Without `core=`, the board runs by itself (its built-in arguments, see port/README.md):
+  tickmark waits for one run per start (reset the board after starting tickmark). Such a
+  target cannot take new arguments, so a run has one round.
+* With `core=PATH` the console has a shell: tickmark types `PATH run ARGS; echo "@@tickmark-rc $?"`
+  for every round (the echo tells it the command ended and how), and rounds, `list` and `info`
+  work as on any other target.
+"""
+
+import re
+import time
+import urllib.parse
+
+from .. import fingerprint
+from ..errors import TickmarkError
+from .base import Core, Session, Target, Variant, register
+
+_RC = re.compile(r"@@tickmark-rc (\d+)")
+_BAUDS = (
+    300,
+    1200,
+    2400,
+    4800,
+    9600,
+    19200,
+    38400,
+    57600,
+    115200,
+    230400,
+    460800,
+    500000,
+    576000,
+    921600,
+    1000000,
+    1500000,
+    2000000,
+    3000000,
+    4000000,
+)
+
+
+def parse_uri(uri):
+    """'serial:/dev/ttyUSB0?baud=115200&core=/usr/bin/tickmark-core' -> (canonical, device, options)."""
+    rest = uri.partition(":")[2]
+    dev, _, query = rest.partition("?")
+    if not dev:
+        raise TickmarkError(f"bad --target '{uri}' (expected serial:DEVICE[?baud=N])")
+    try:
+        q = dict(urllib.parse.parse_qsl(query, keep_blank_values=True, strict_parsing=bool(query)))
+    except ValueError:
+        raise TickmarkError(f"bad --target '{uri}' (options: baud=N, core=PATH, silence=SECONDS)")
+    unknown = set(q) - {"baud", "core", "silence"}
+    if unknown:
+        raise TickmarkError(
+            f"bad --target '{uri}': unknown option {sorted(unknown)[0]} (options: baud=N, core=PATH, silence=SECONDS)"
+        )
+    baud = q.get("baud", "115200")
+    if not baud.isdigit() or int(baud) not in _BAUDS:
+        raise TickmarkError(f"bad --target '{uri}': baud must be one of {', '.join(map(str, _BAUDS))}")
+    silence = q.get("silence", "60")
+    if not silence.isdigit() or not 1 <= int(silence) <= 86400:
+        raise TickmarkError(f"bad --target '{uri}': silence wants seconds, 1..86400")
+    core = q.get("core") or None
+    if core is not None and (any(c in core for c in "\r\n;&|`$<>'\"\\") or core.startswith("-")):
+        raise TickmarkError(f"bad --target '{uri}': core must be a plain path on the board")
+    canon = f"serial:{dev}?baud={int(baud)}" + (f"&core={core}" if core else "")
+    return canon, dev, {"baud": int(baud), "core": core, "silence": int(silence)}
+
+
+class SerialSession(Session):
+    """One round read off the console: lines until `bye` or silence."""
+
+    def __init__(self, target, args):
+        self.target = target
+        self.transport_lost = None
+        self._done = False
+        self._bye = False
+        self._rc = None
+        self._why = ""
+        port = target.port()
+        port.reset_input_buffer()
+        if target.core_path:
+            line = " ".join([target.core_path, *(_shell_word(a) for a in args)]) + '; echo "@@tickmark-rc $?"'
+            port.write(line.encode() + b"\r")
+            port.flush()
+
+    def lines(self):
+        from ..ingest import clean_line
+
+        port = self.target.port()
+        buf = b""
+        last = time.monotonic()
+        silence = self.target.silence
+        while not self._done:
+            try:
+                chunk = port.read(4096)
+            except Exception as e:  # serial.SerialException, OSError: the device went away
+                self.transport_lost = f"{self.target.device}: {e}"
+                self._why = f"the console stopped: {e}"
+                return
+            if chunk:
+                last = time.monotonic()
+                buf += chunk
+                while b"\n" in buf:
+                    raw, buf = buf.split(b"\n", 1)
+                    text = clean_line(raw)
+                    m = _RC.search(text)
+                    if m and self.target.core_path:  # the shell's answer: the command ended
+                        self._rc = int(m.group(1))
+                        self._done = True
+                        return
+                    if '"t":"bye"' in text.replace(" ", "") and "TM1 " in text:
+                        self._bye = True
+                        self._done = not self.target.core_path  # with a shell: wait for its answer
+                    yield text + "\n"
+                    if self._done:
+                        return
+            elif time.monotonic() - last > silence:
+                self._why = f"the console was silent for {silence} s before the run's final record (bye)"
+                return
+
+    def finish(self):
+        self._done = True
+        if self._rc is not None:
+            return self._rc, ""
+        if self._bye and not self.target.core_path:
+            return 0, ""
+        return 1, self._why or "stopped before the run's final record (bye)"
+
+    def stop(self):
+        if not self._done and not self._bye and self.target.core_path:
+            try:
+                self.target.port().write(b"\x03")  # Ctrl-C for the shell on the board
+            except Exception:
+                pass
+        self._done = True
+
+
+class SerialCore(Core):
+    def start(self, args):
+        if not self.target.core_path and args and args[0] != "run":
+            raise TickmarkError(
+                f"{self.target.uri} has no shell (no core=PATH): it cannot run "
+                f"'{args[0]}'; it only reports the runs the board makes by itself"
+            )
+        return SerialSession(self.target, args)
+
+
+@register("serial")
+class SerialTarget(Target):
+    scheme = "serial"
+
+    @classmethod
+    def from_uri(cls, uri, **options):
+        canon, dev, opts = parse_uri(uri)
+        t = cls(canon, **options)
+        t.device, t.baud, t.core_path, t.silence = dev, opts["baud"], opts["core"], opts["silence"]
+        t.reruns = bool(t.core_path)
+        return t
+
+    def __init__(self, uri, **options):
+        super().__init__(uri, **options)
+        self._port = None
+
+    def port(self):
+        if self._port is None:
+            try:
+                import serial
+            except ImportError:
+                raise TickmarkError("pyserial is missing; reinstall tickmark (pip install pyserial)")
+            try:
+                self._port = serial.Serial(self.device, baudrate=self.baud, timeout=0.2)
+            except (serial.SerialException, OSError, ValueError) as e:
+                raise TickmarkError(f"cannot open {self.device}: {e}")
+        return self._port
+
+    def prepare(self, variant=None):
+        variant = variant or Variant()
+        if any(getattr(variant, f) for f in ("cc", "cflags", "memfn")):
+            raise TickmarkError(
+                f"{self.uri}: the board runs the core it was flashed with; "
+                "--cc/--cflags/--memfn do not apply (build it with make, see port/README.md)"
+            )
+        self.port()
+        return SerialCore(self, None)
+
+    def fingerprint(self, core, hello=None):
+        fp = fingerprint.from_texts({}, None, hello)
+        fp = self.base_fingerprint(fp, core)
+        fp["baud"] = self.baud
+        return fp
+
+    def reconnect(self):
+        self.close()
+        self.port()
+
+    def close(self):
+        if self._port is not None:
+            try:
+                self._port.close()
+            except Exception:
+                pass
+            self._port = None
+
+
+def _shell_word(a):
+    """Quote one argument for the board's shell (single quotes; patterns must not glob there)."""
+    return "'" + a.replace("'", "'\\''") + "'"

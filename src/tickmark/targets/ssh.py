@@ -1,0 +1,362 @@
+"""ssh://[user@]host[:port] and ssh:ALIAS: a board reached through the system OpenSSH client.
+
+The user's ssh configuration, agent, ProxyJump and host-key checking apply unchanged (an extra
+config file can be named with TICKMARK_SSH_CONFIG, passed as `ssh -F`). One connection per run:
+the first ssh process is the ControlMaster (its socket in a private temporary folder) and every
+later command, rounds included, is multiplexed over it without a new handshake.
+
+That first process also holds the run's folder on the board: it creates it with `mktemp -d`,
+then waits on its standard input and removes the folder when the input closes, which happens
+when the run ends, on Ctrl-C, when the harness is killed, and when the connection drops. So no
+folder outlives its connection, and nothing needs ControlPersist to keep the master alive.
+
+`uname -m` of the board picks the cross compiler (a static build by default, so Buildroot and
+musl boards work; --cc/--cflags override); the build cache keys it per compiler and flags.
+A round whose connection drops is reported with `transport_lost` set on its session; the
+harness then calls reconnect() and retries the round once.
+"""
+
+import os
+import platform
+import shlex
+import shutil
+import subprocess
+import tempfile
+import threading
+import urllib.parse
+
+from .. import fingerprint
+from ..build import build_core
+from ..errors import TickmarkError
+from .base import Core, Session, Target, Variant, register
+
+# uname -m of the board -> cross prefix (Debian's cross toolchains)
+CROSS = {
+    "x86_64": "x86_64-linux-gnu-",
+    "aarch64": "aarch64-linux-gnu-",
+    "arm64": "aarch64-linux-gnu-",
+    "armv7l": "arm-linux-gnueabihf-",
+    "armv6l": "arm-linux-gnueabihf-",
+    "armv8l": "arm-linux-gnueabihf-",
+    "riscv64": "riscv64-linux-gnu-",
+}
+_PKG = {
+    "aarch64-linux-gnu-": "gcc-aarch64-linux-gnu",
+    "arm-linux-gnueabihf-": "gcc-arm-linux-gnueabihf",
+    "riscv64-linux-gnu-": "gcc-riscv64-linux-gnu",
+    "x86_64-linux-gnu-": "gcc-x86-64-linux-gnu",
+}
+_DIR_MARK = "@@tickmark-dir "
+_PID_MARK = "@@tickmark-pid "
+_RC_MARK = "@@tickmark-rc "
+_PROBE_END = "@@tickmark-probe-end"
+# Holds the run's folder: created and announced, the board's fingerprint texts printed, then
+# the folder removed when stdin closes (end of the run, Ctrl-C, a dropped connection).
+_HOLDER = (
+    'if d=$(mktemp -d "${TMPDIR:-/tmp}/tickmark.XXXXXX"); then echo "'
+    + _DIR_MARK
+    + '$d"\n'
+    + fingerprint.PROBE_SCRIPT
+    + 'echo "'
+    + _PROBE_END
+    + '"; cat >/dev/null; rm -rf "$d"; else exit 97; fi'
+)
+# A dead connection is noticed within about 15 s even when no packet comes back.
+_KEEPALIVE = ["-o", "ServerAliveInterval=5", "-o", "ServerAliveCountMax=3"]
+
+
+def parse_uri(uri):
+    """'ssh://user@host:port' or 'ssh:ALIAS' -> (canonical uri, destination, port or None)."""
+    if uri.startswith("ssh://"):
+        u = urllib.parse.urlsplit(uri)
+        try:
+            host, port, user = u.hostname, u.port, u.username
+        except ValueError:
+            raise TickmarkError(f"bad --target '{uri}' (the port must be a number, 1..65535)")
+        if not host or u.path not in ("", "/") or u.query or u.fragment or u.password:
+            raise TickmarkError(f"bad --target '{uri}' (expected ssh://[user@]host[:port] or ssh:ALIAS)")
+        dest = (f"{user}@" if user else "") + (host if ":" not in host else host)
+        canon = (
+            "ssh://"
+            + (f"{user}@" if user else "")
+            + (f"[{host}]" if ":" in host else host)
+            + (f":{port}" if port else "")
+        )
+    else:
+        host, port = uri.partition(":")[2], None
+        if not host or "/" in host or " " in host:
+            raise TickmarkError(f"bad --target '{uri}' (expected ssh://[user@]host[:port] or ssh:ALIAS)")
+        dest, canon = host, f"ssh:{host}"
+    if dest.startswith("-") or dest.split("@")[-1].startswith("-"):
+        raise TickmarkError(f"bad --target '{uri}' (a host name cannot start with '-')")
+    return canon, dest, port
+
+
+class SshCore(Core):
+    def __init__(self, target, build, remote_name):
+        super().__init__(target, build, label=build.get("variant") if build else None)
+        self.remote_name = remote_name
+
+    def start(self, args):
+        return SshSession(self.target, self.remote_name, list(args))
+
+
+class SshSession(Session):
+    """One round: `ssh HOST 'cd DIR && ./core ARGS'` over the master connection.
+
+    The remote shell reports the core's pid and exit status on stderr; a session that ends
+    without its exit status lost its connection (transport_lost holds why)."""
+
+    def __init__(self, target, remote_name, args):
+        self.target = target
+        self.transport_lost = None
+        self._eof = False
+        self._err = tempfile.TemporaryFile(mode="w+", errors="replace")
+        q = " ".join(shlex.quote(a) for a in args)
+        script = (
+            f"cd {shlex.quote(target.remote_dir)} || exit 97; ./{remote_name} {q} </dev/null & "
+            f'echo "{_PID_MARK}$!" >&2; wait $!; echo "{_RC_MARK}$?" >&2'
+        )
+        self.proc = target._popen(script, stdout=subprocess.PIPE, stderr=self._err)
+        self._rc = None
+
+    def lines(self):
+        yield from self.proc.stdout
+        self._eof = True
+
+    def _stderr(self):
+        try:
+            self._err.seek(0)
+            return self._err.read().splitlines()
+        except ValueError:  # closed
+            return []
+
+    def finish(self):
+        if self._rc is not None:
+            return self._rc, self._last
+        self.proc.stdout.close()
+        ssh_rc = self.proc.wait()
+        lines = self._stderr()
+        self._err.close()
+        rc = next((ln[len(_RC_MARK) :] for ln in lines if ln.startswith(_RC_MARK)), None)
+        other = [ln for ln in lines if ln.strip() and not ln.startswith("@@tickmark-")]
+        self._last = other[-1].strip() if other else ""
+        if rc is None or not rc.strip().isdigit():
+            self.transport_lost = self._last or f"ssh exited with status {ssh_rc} (the connection closed)"
+            self._rc = -9 if ssh_rc < 0 else 255
+            self._last = f"connection to {self.target.uri} lost: {self.transport_lost}"
+        else:
+            n = int(rc)
+            self._rc = -(n - 128) if n > 128 else n
+        return self._rc, self._last
+
+    def stop(self):
+        if self.proc.poll() is not None:
+            return
+        if self._eof:  # the round ended by itself: its ssh is about to exit
+            try:
+                self.proc.wait(10)
+                return
+            except subprocess.TimeoutExpired:
+                pass
+        pid = next((ln[len(_PID_MARK) :].strip() for ln in self._stderr() if ln.startswith(_PID_MARK)), None)
+        if pid and pid.isdigit() and self.target.master_alive():
+            self.target.run_remote(f"kill -TERM {pid} 2>/dev/null", timeout=10, check=False)
+        try:
+            self.proc.wait(5)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+
+
+@register("ssh")
+class SshTarget(Target):
+    scheme = "ssh"
+
+    @classmethod
+    def from_uri(cls, uri, **options):
+        canon, dest, port = parse_uri(uri)
+        t = cls(canon, **options)
+        t.dest, t.port = dest, port
+        return t
+
+    def __init__(self, uri, **options):
+        super().__init__(uri, **options)
+        if not shutil.which("ssh"):
+            raise TickmarkError("ssh not found; install the OpenSSH client: apt-get install openssh-client")
+        self.dest, self.port = None, None
+        self._ctl_dir = None
+        self._master = None
+        self.remote_dir = None
+        self.texts = None
+        self.machine = None
+        self._uploaded = {}  # local binary -> remote name
+
+    # ---- the connection ----
+    def _opts(self):
+        opts = []
+        cfg = os.environ.get("TICKMARK_SSH_CONFIG")
+        if cfg:
+            opts += ["-F", cfg]
+        if self.port:
+            opts += ["-p", str(self.port)]
+        return opts + _KEEPALIVE
+
+    def _popen(self, script, master=False, **kw):
+        ctl = ["-o", f"ControlPath={self._ctl_dir}/cm", "-o", "ControlMaster=" + ("yes" if master else "no")]
+        argv = ["ssh", *self._opts(), *ctl, "--", self.dest, script]
+        kw.setdefault("stdin", subprocess.DEVNULL)
+        return subprocess.Popen(argv, text=True, errors="replace", bufsize=1, start_new_session=True, **kw)
+
+    def connect(self):
+        """Open the master connection and the run's folder on the board; read its fingerprint."""
+        if self.master_alive():
+            return
+        if self._ctl_dir is None:
+            self._ctl_dir = tempfile.mkdtemp(prefix="tickmark-ssh-")
+        try:
+            os.unlink(f"{self._ctl_dir}/cm")  # a stale socket of a master that was killed
+        except FileNotFoundError:
+            pass
+        err = tempfile.TemporaryFile(mode="w+", errors="replace")
+        self._master = self._popen(_HOLDER, master=True, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err)
+        lines = _read_until(self._master.stdout, _PROBE_END, 60)
+        line = lines[0] if lines else ""
+        if not line.startswith(_DIR_MARK) or lines[-1].strip() != _PROBE_END:
+            self._master.kill()
+            self._master.wait()
+            err.seek(0)
+            why = [ln.strip() for ln in err.read().splitlines() if ln.strip()]
+            err.close()
+            if self._master.returncode == 97:
+                why = ["mktemp -d failed on the target"]
+            raise TickmarkError(
+                f"cannot connect to {self.uri}: {why[-1] if why else 'no answer'} "
+                "(tickmark runs ssh without a terminal: use a key or ssh-agent, and accept "
+                "the host key once with a plain ssh)"
+            )
+        err.close()
+        self.remote_dir = line[len(_DIR_MARK) :].strip()
+        self._uploaded = {}
+        self.texts = fingerprint.parse_probe("".join(lines[1:-1]))
+        self.machine = self.texts.get("uname_m")
+        if not self.machine:
+            raise TickmarkError(f"{self.uri}: 'uname -m' gave nothing; is this a Linux/POSIX target?")
+
+    def master_alive(self):
+        return self._master is not None and self._master.poll() is None
+
+    def run_remote(self, script, timeout=120, check=True, stdin=None):
+        """Run a shell command on the board over the master connection -> CompletedProcess."""
+        p = self._popen(
+            script,
+            stdin=stdin if stdin is not None else subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+        try:
+            out, err = p.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.communicate()
+            raise TickmarkError(f"{self.uri}: a command on the target did not finish in {timeout} s")
+        if check and p.returncode != 0:
+            last = (err.strip().splitlines() or [f"exit status {p.returncode}"])[-1]
+            raise TickmarkError(f"{self.uri}: {last}")
+        return subprocess.CompletedProcess(p.args, p.returncode, out, err)
+
+    def reconnect(self):
+        """After a dropped connection: a new master, a new folder, the cores copied again."""
+        cores = dict(self._uploaded)
+        self._drop_master()
+        self.connect()
+        for binary, name in cores.items():
+            self._upload(binary, name)
+
+    # ---- the core ----
+    def toolchain(self):
+        """Cross prefix for the board ("" when it is this machine's architecture)."""
+        m = self.machine
+        if m == platform.machine():
+            return ""
+        if m not in CROSS:
+            raise TickmarkError(f"{self.uri}: no known cross compiler for '{m}' (give --cc)")
+        return CROSS[m]
+
+    def prepare(self, variant=None):
+        variant = variant or Variant()
+        self.connect()
+        cross = variant.cross_compile if variant.cross_compile is not None else self.toolchain()
+        cc = variant.cc or (cross + "gcc" if cross else None)
+        if cc is None and cross == "" and not shutil.which("cc") and not shutil.which("gcc"):
+            raise TickmarkError("no C compiler found; install gcc: apt-get install build-essential")
+        if variant.cc is None and cross and not shutil.which(cross + "gcc"):
+            raise TickmarkError(
+                f"{self.uri} is {self.machine}: {cross}gcc not found "
+                f"(install {_PKG.get(cross, 'a cross compiler')}, or give --cc)"
+            )
+        b = build_core(
+            cc=cc,
+            cflags=variant.cflags,
+            memfn=variant.memfn,
+            cross_compile=cross or None,
+            ldflags=variant.ldflags if variant.ldflags is not None else "-static",
+        )
+        return SshCore(self, b.as_dict(), self._upload(b.binary, f"tickmark-core-{b.hash}"))
+
+    def _upload(self, binary, name):
+        with open(binary, "rb") as f:
+            r = self.run_remote(
+                f"cd {shlex.quote(self.remote_dir)} && cat > {name}.part && chmod 700 {name}.part "
+                f"&& mv {name}.part {name}",
+                timeout=600,
+                check=False,
+                stdin=f,
+            )
+        if r.returncode != 0:
+            last = (r.stderr.strip().splitlines() or [f"exit status {r.returncode}"])[-1]
+            raise TickmarkError(f"cannot copy the core to {self.uri}: {last}")
+        self._uploaded[binary] = name
+        return name
+
+    def fingerprint(self, core, hello=None):
+        fp = fingerprint.from_texts(self.texts or {}, core.build if core else None, hello)
+        return self.base_fingerprint(fp, core)
+
+    # ---- the end ----
+    def _drop_master(self):
+        m, self._master = self._master, None
+        if m is None:
+            return
+        try:
+            m.stdin.close()  # the holder removes the folder, then the master ends
+        except OSError:
+            pass
+        try:
+            m.wait(15)
+        except subprocess.TimeoutExpired:
+            m.kill()
+            m.wait()
+        m.stdout.close()
+
+    def close(self):
+        self._drop_master()
+        if self._ctl_dir:
+            shutil.rmtree(self._ctl_dir, ignore_errors=True)
+            self._ctl_dir = None
+
+
+def _read_until(stream, end, timeout):
+    """Lines from a pipe up to the line END (included), or what came before EOF or timeout."""
+    box = []
+
+    def read():
+        for line in stream:
+            box.append(line)
+            if line.strip() == end:
+                return
+
+    t = threading.Thread(target=read, daemon=True)
+    t.start()
+    t.join(timeout)
+    return list(box)

@@ -1,0 +1,196 @@
+"""The serial target over a pseudo-terminal pair: a writer plays the board at a real baud rate,
+either replaying a recorded core output with console noise (a board without a shell), or acting
+as a shell that runs the real core for each command line typed (a board with one)."""
+
+import os
+import subprocess
+import threading
+import time
+
+import pytest
+
+pytestmark = pytest.mark.integration
+serial = pytest.importorskip("serial", reason="pyserial missing (pip install pyserial)")
+
+BAUD = 115200
+NOISE = [
+    b"\x1b[1;32m[  OK  ]\x1b[0m Started getty on ttyS0.",
+    b"\xff\xfe\x00 line noise \x80",
+    b"[   12.345678] random: crng init done",
+    b"",
+]
+
+
+@pytest.fixture(scope="module")
+def core(tmp_path_factory):
+    os.environ.setdefault("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("cache")))
+    from tickmark.build import build_core
+
+    return build_core().binary
+
+
+@pytest.fixture
+def pty_pair():
+    master, slave = os.openpty()
+    yield master, os.ttyname(slave)
+    os.close(slave)
+    os.close(master)
+
+
+def wait_run_started(path, timeout=60):
+    """Until the harness has created its run (it is then about to read the console)."""
+    import sqlite3
+
+    t = time.time()
+    while time.time() - t < timeout:
+        if path.exists():
+            try:
+                db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+                try:
+                    if db.execute("SELECT count(*) FROM runs").fetchone()[0]:
+                        break
+                finally:
+                    db.close()
+            except sqlite3.Error:
+                pass
+        time.sleep(0.05)
+    time.sleep(0.5)
+
+
+def paced_write(fd, data, baud=BAUD):
+    """Write at the line rate of BAUD (10 bits per byte), in small chunks as a UART would."""
+    for i in range(0, len(data), 64):
+        chunk = data[i : i + 64]
+        os.write(fd, chunk)
+        time.sleep(len(chunk) * 10 / baud)
+
+
+def with_noise(out):
+    """A core's output as a console shows it: CRLF, boot noise around and between records."""
+    lines = out.splitlines()
+    res = [NOISE[0], NOISE[1]]
+    for i, ln in enumerate(lines):
+        res.append((b"\x1b[0m" if i % 4 == 1 else b"") + ln)
+        if i % 3 == 2:
+            res.append(NOISE[2 + i % 2])
+    return b"\r\n".join(res) + b"\r\n# "
+
+
+def test_board_without_shell_one_round_per_start(core, pty_pair, tmp_path, cli, monkeypatch):
+    master, dev = pty_pair
+    monkeypatch.setenv("TICKMARK_STORE", str(tmp_path / "s.db"))
+    recorded = subprocess.run(
+        [core, "run", "sys.getppid", "sys.clock_gettime", "--samples", "3"], capture_output=True, check=True
+    ).stdout
+    from tickmark.store import Store
+
+    def board():  # the board starts when the run is waiting for it (a reset)
+        wait_run_started(tmp_path / "s.db")
+        paced_write(master, with_noise(recorded))
+
+    w = threading.Thread(target=board, daemon=True)
+    w.start()
+    uri = f"serial:{dev}?baud={BAUD}&silence=20"
+    rc, out, err = cli("run", "--target", uri, "-q", "--name", "uart")
+    w.join(5)
+    assert rc == 0, err
+    assert "one round per start" in err
+    run = Store(tmp_path / "s.db").run("uart")
+    assert run["status"] == "complete" and run["notes"]["rounds"] == 1
+    fp = run["fingerprint"]
+    assert fp["target_uri"] == f"serial:{dev}?baud={BAUD}" and fp["baud"] == BAUD
+    assert fp["arch"] == os.uname().machine and fp["kernel"] == os.uname().release  # from the hello record
+    assert fp["cpu_model"] == "unknown" and fp["caches"] == []  # nothing is read from the host
+    res = Store(tmp_path / "s.db").results(run["id"])
+    assert sorted(r["key"] for r in res) == ["sys.clock_gettime", "sys.getppid"]
+    assert all(r["status"] == "ok" and len(Store(tmp_path / "s.db").samples(r["id"])) == 3 for r in res)
+
+
+def test_silence_ends_the_round(core, pty_pair, tmp_path, cli, monkeypatch):
+    master, dev = pty_pair
+    monkeypatch.setenv("TICKMARK_STORE", str(tmp_path / "s.db"))
+    recorded = subprocess.run(
+        [core, "run", "sys.getppid", "sys.clock_gettime", "--samples", "3"], capture_output=True, check=True
+    ).stdout
+    lines = recorded.splitlines()
+    cut = next(i for i, ln in enumerate(lines) if b'"t":"end"' in ln) + 2  # one instance and a bit
+    from tickmark.store import Store
+
+    def board():
+        wait_run_started(tmp_path / "s.db")
+        paced_write(master, b"\r\n".join(lines[:cut]) + b"\r\n")  # then the board hangs
+
+    threading.Thread(target=board, daemon=True).start()
+    t = time.time()
+    rc, out, err = cli("run", "--target", f"serial:{dev}?silence=2", "-q")
+    assert rc == 0, err
+    assert time.time() - t < 30
+    run = Store(tmp_path / "s.db").run("latest")
+    assert any("silent for 2 s" in p for p in run["notes"]["problems"])
+    ok = [r for r in Store(tmp_path / "s.db").results(run["id"]) if r["status"] == "ok"]
+    assert len(ok) == 1  # the finished instance is kept
+
+
+def test_board_with_shell_takes_every_round(core, pty_pair, tmp_path, cli, monkeypatch):
+    master, dev = pty_pair
+    monkeypatch.setenv("TICKMARK_STORE", str(tmp_path / "s.db"))
+    typed = []
+    board_core = tmp_path / "opt" / "tickmark-core"  # the core "on the board"
+    board_core.parent.mkdir()
+    board_core.symlink_to(core)
+
+    def shell():  # a console with a shell: echoes the line typed, runs it with sh, answers
+        buf = b""
+        while True:
+            try:
+                data = os.read(master, 1024)
+            except OSError:
+                return
+            buf += data
+            while b"\r" in buf:
+                line, buf = buf.split(b"\r", 1)
+                typed.append(line.decode())
+                paced_write(master, line + b"\r\n")
+                r = subprocess.run(["sh", "-c", line.decode()], capture_output=True)
+                paced_write(master, with_noise(r.stdout))
+
+    threading.Thread(target=shell, daemon=True).start()
+    uri = f"serial:{dev}?baud={BAUD}&core={board_core}"
+    rc, out, err = cli(
+        "run",
+        "--target",
+        uri,
+        "sys.getppid",
+        "--rounds",
+        "2",
+        "--max-rounds",
+        "2",
+        "--samples",
+        "3",
+        "-q",
+        "--name",
+        "shell",
+    )
+    assert rc == 0, err
+    assert "one round per start" not in err
+    from tickmark.store import Store
+
+    st = Store(tmp_path / "s.db")
+    run = st.run("shell")
+    assert run["status"] == "complete" and run["notes"]["rounds"] == 2
+    (r,) = st.results(run["id"])
+    assert sorted({s["round"] for s in st.samples(r["id"])}) == [1, 2]
+    runs_typed = [t for t in typed if " 'run' " in t]
+    assert len(runs_typed) == 2 and "--iters" in runs_typed[1] and "'sys.getppid'" in runs_typed[0]
+
+
+def test_bad_serial_uris(cli):
+    for uri, msg in (
+        ("serial:", "expected serial:DEVICE"),
+        ("serial:/dev/x?baud=12", "baud must be one of"),
+        ("serial:/dev/x?speed=9600", "unknown option speed"),
+        ("serial:/dev/x?core=a;reboot", "plain path"),
+        ("serial:/nonexistent/ttyX", "cannot open /nonexistent/ttyX"),
+    ):
+        rc, out, err = cli("info", "--target", uri)
+        assert rc == 2 and err.startswith("tickmark: error:") and msg in err, (uri, err)

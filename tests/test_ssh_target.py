@@ -1,0 +1,216 @@
+"""The SSH target against a real OpenSSH server on 127.0.0.1 (tests/sshfix.py): host-key checking
+on, one multiplexed connection, the folder on the target removed at the end, after Ctrl-C, and
+when the connection drops; a dropped round is retried once, a second loss ends the run incomplete."""
+
+import glob
+import json
+import os
+import signal
+import threading
+import time
+
+import pytest
+
+from conftest import tickmark_proc, wait_results
+from sshfix import HAVE_SSH, MISSING, Sshd
+
+pytestmark = pytest.mark.integration
+
+if not HAVE_SSH:
+    if os.environ.get("CI"):
+        pytest.fail(MISSING, pytrace=False)
+    pytest.skip(MISSING, allow_module_level=True)
+
+BENCHES = ["sys.getppid", "sys.clock_gettime", "sys.fstat", "sys.stat"]
+
+
+@pytest.fixture(scope="module")
+def cache(tmp_path_factory):
+    return tmp_path_factory.mktemp("cache")
+
+
+@pytest.fixture
+def sshd(tmp_path, monkeypatch, cache):
+    s = Sshd(tmp_path / "sshd").start()
+    s.before = set(left_on_target(s))  # the "board" is this machine: only new folders count
+    monkeypatch.setenv("TICKMARK_SSH_CONFIG", str(s.config))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(cache))
+    monkeypatch.setenv("TICKMARK_STORE", str(tmp_path / "results.db"))
+    monkeypatch.delenv("TICKMARK_CORE", raising=False)
+    monkeypatch.delenv("TICKMARK_TARGET", raising=False)
+    yield s
+    s.stop()
+
+
+def left_on_target(s):
+    """tickmark folders on the target made since the fixture started."""
+    r = s.ssh("ls -d ${TMPDIR:-/tmp}/tickmark.* 2>/dev/null; true")
+    assert r.returncode == 0, r.stderr
+    return sorted(set(r.stdout.split()) - getattr(s, "before", set()))
+
+
+def test_uri_forms():
+    from tickmark.errors import TickmarkError
+    from tickmark.targets.ssh import parse_uri
+
+    assert parse_uri("ssh://root@10.0.0.2:2222") == ("ssh://root@10.0.0.2:2222", "root@10.0.0.2", 2222)
+    assert parse_uri("ssh://board") == ("ssh://board", "board", None)
+    assert parse_uri("ssh:lab-imx6") == ("ssh:lab-imx6", "lab-imx6", None)
+    for bad in ("ssh://root@h:99999", "ssh://-oProxyCommand=x", "ssh:", "ssh://h/path", "ssh:-F"):
+        with pytest.raises(TickmarkError):
+            parse_uri(bad)
+
+
+def test_run_over_ssh_stores_the_targets_fingerprint(sshd, cli):
+    before = set(glob.glob("/tmp/tickmark-ssh-*"))
+    rc, out, err = cli(
+        "run",
+        "--target",
+        sshd.uri,
+        "sys.getppid",
+        "sys.clock_gettime",
+        "--rounds",
+        "2",
+        "--max-rounds",
+        "2",
+        "--samples",
+        "3",
+        "-q",
+        "--name",
+        "board",
+    )
+    assert rc == 0, err
+    assert "INCOMPLETE" not in out and "sys.getppid" in out
+    rc, doc, _ = cli("export", "board")
+    d = json.loads(doc)
+    fp = d["run"]["fingerprint"]
+    texts = {
+        k: sshd.ssh(c).stdout.strip()
+        for k, c in (("arch", "uname -m"), ("kernel", "uname -r"), ("hostname", "uname -n"))
+    }
+    assert fp["target_uri"] == sshd.uri and fp["host"]
+    assert (fp["arch"], fp["kernel"], fp["hostname"]) == (texts["arch"], texts["kernel"], texts["hostname"])
+    assert fp["cpu_model"] and fp["cpus_online"] >= 1 and fp["caches"] is not None
+    assert d["run"]["status"] == "complete" and {r["status"] for r in d["results"]} == {"ok"}
+    assert all(len({s["round"] for s in r["samples"]}) >= 2 for r in d["results"])
+    assert left_on_target(sshd) == []
+    assert set(glob.glob("/tmp/tickmark-ssh-*")) == before  # the control socket's folder too
+    # the ssh:ALIAS form names the same machine through the user's ssh config
+    rc, out, err = cli("info", "--target", "ssh:board", "--json")
+    assert rc == 0, err
+    info = json.loads(out)
+    assert info["target_uri"] == "ssh:board" and info["arch"] == texts["arch"]
+
+
+def test_host_key_checking_stays_on(sshd, cli, tmp_path):
+    kh = tmp_path / "other_known_hosts"
+    kh.write_text(
+        f"[127.0.0.1]:{sshd.port} ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIIk6aVKFf1sGQpTzKW0K4nZ5x0w7R8x3m3xWbq9rU5vH\n"
+    )
+    cfg = tmp_path / "cfg"
+    cfg.write_text(sshd.config.read_text().replace(str(sshd.root / "known_hosts"), str(kh)))
+    os.environ["TICKMARK_SSH_CONFIG"] = str(cfg)
+    rc, out, err = cli("info", "--target", sshd.uri)
+    assert rc == 2
+    assert err.startswith("tickmark: error: cannot connect to " + sshd.uri)
+    assert "host key" in err.lower()
+
+
+def _run_in_thread(path, uri, benches, rounds=1):
+    """A run in a thread (with its own store connection) so that the test can cut it."""
+    from tickmark.hostrun import HostRun, RunConfig
+    from tickmark.store import Store
+    from tickmark.targets import open_target
+
+    box = {}
+
+    def go():
+        store = Store(path)
+        tgt = open_target(uri)
+        box["target"] = tgt
+        try:
+            core = tgt.prepare()
+            box["ready"] = True
+            hr = HostRun(store, core, RunConfig(patterns=benches, rounds=rounds, max_rounds=rounds, samples=3))
+            box["hr"] = hr
+            box["id"] = hr.execute()
+        except Exception as e:  # noqa: BLE001 - handed to the test
+            box["error"] = e
+        finally:
+            tgt.close()
+
+    t = threading.Thread(target=go)
+    t.start()
+    return t, box
+
+
+def _wait_first_result(store, box, timeout=120):
+    t = time.time()
+    while time.time() - t < timeout:
+        hr = box.get("hr")
+        if hr is not None and hr.run_id is not None and store.results(hr.run_id):
+            return
+        if "error" in box:
+            raise box["error"]
+        time.sleep(0.02)
+    raise AssertionError("no result arrived")
+
+
+def test_dropped_connection_is_retried_once(sshd, tmp_path):
+    from tickmark.store import Store
+
+    t, box = _run_in_thread(tmp_path / "drop.db", sshd.uri, BENCHES)
+    while "hr" not in box and "error" not in box:
+        time.sleep(0.02)
+    store = Store(tmp_path / "drop.db")
+    _wait_first_result(store, box)
+    assert sshd.drop_connections()  # cut in the middle of round 1; the server stays up
+    t.join(180)
+    assert "error" not in box, box.get("error")
+    run = store.run(str(box["id"]))
+    assert run["status"] == "complete"
+    assert any("lost" in p for p in run["notes"]["problems"]) and run["notes"]["retried_rounds"] == [1]
+    res = store.results(box["id"])
+    assert sorted(r["key"] for r in res) == sorted(BENCHES)  # finished ones kept, the rest retried
+    assert all(r["status"] == "ok" and store.samples(r["id"]) for r in res)
+    assert left_on_target(sshd) == []
+
+
+def test_target_gone_ends_the_run_incomplete(sshd, tmp_path):
+    from tickmark.hostrun import TransportLost
+    from tickmark.store import Store
+
+    t, box = _run_in_thread(tmp_path / "gone.db", sshd.uri, BENCHES)
+    while "hr" not in box and "error" not in box:
+        time.sleep(0.02)
+    store = Store(tmp_path / "gone.db")
+    _wait_first_result(store, box)
+    kept = [r["key"] for r in store.results(box["hr"].run_id)]
+    sshd.stop()  # the listener and every connection: the reconnect fails
+    t.join(180)
+    assert isinstance(box.get("error"), TransportLost), box
+    run = store.run(str(box["hr"].run_id))
+    assert run["status"] == "incomplete" and "lost" in run["notes"]["incomplete"]
+    assert set(kept) <= {r["key"] for r in store.results(run["id"])}
+    sshd.start()  # back up: the folder went with the connection that held it
+    assert left_on_target(sshd) == []
+
+
+def test_ctrl_c_removes_the_folder(sshd, cli):
+    cli("list", "--target", sshd.uri)  # build before timing anything
+    store = os.environ["TICKMARK_STORE"]
+    p = tickmark_proc(["run", "--target", sshd.uri, *BENCHES, "--rounds", "3"], start_new_session=True)
+    try:
+        wait_results(store)
+        os.killpg(p.pid, signal.SIGINT)
+        out, err = p.communicate(timeout=60)
+    finally:
+        if p.poll() is None:
+            os.killpg(p.pid, signal.SIGKILL)
+    assert p.returncode == 130, err
+    assert "INCOMPLETE" in out
+    deadline = time.time() + 10
+    while left_on_target(sshd) and time.time() < deadline:
+        time.sleep(0.1)
+    assert left_on_target(sshd) == []
+    assert not [ln for ln in sshd.ssh("ps -eo args").stdout.splitlines() if ln.startswith("./tickmark-core")]
