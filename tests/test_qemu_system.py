@@ -272,28 +272,41 @@ def test_compare_refuses_instructions_against_time_and_warns_on_emulation():
 
 def test_uart_console_for_boards_without_a_debugger(real):
     """BM_CONSOLE=uart-cmsdk: no semihosting at all, the core's output on the board's UART0
-    (QEMU's serial port). Without a command line the core prints its usage (arguments are
-    compiled in for such a board)."""
+    (QEMU's serial port) and its arguments compiled in (TM_BUILTIN_ARGS), as on a board
+    without a debugger."""
     import subprocess
     import threading
 
     from tickmark.build import build_core
+    from tickmark.tm1 import Parser
 
     b = _tools_or_skip("mps2-an500")
     info = build_core(
         cc="arm-none-eabi-gcc",
+        cflags="-O2 '-DTM_BUILTIN_ARGS=\"run loop.control --samples 2 --sample-ms 1 --seed 3\"'",
         cross_compile=b.cross_compile,
         ldflags="",
         make_vars={"PORT": "baremetal", "BOARD": "mps2-an500", "BM_CONSOLE": "uart-cmsdk"},
     )
     argv = b.qemu + ["-display", "none", "-monitor", "none", "-serial", "stdio", "-kernel", info.binary]
+    argv += ["-icount", "shift=0,sleep=off"]
     p = subprocess.Popen(argv, stdout=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True)
-    guard = threading.Timer(60, p.kill)
+    guard = threading.Timer(90, p.kill)
     guard.start()
+    recs, parser = [], Parser()
     try:
-        first = p.stdout.readline()  # the program then idles: there is nothing to exit to
+        for line in p.stdout:  # the program idles after its last record: nothing to exit to
+            rec = parser.feed_line(line)
+            if rec:
+                recs.append(rec)
+                if rec["t"] == "bye":
+                    break
     finally:
         guard.cancel()
         p.kill()
         p.wait()
-    assert first.startswith("usage: tickmark-core")
+    kinds = [r["t"] for r in recs]
+    assert kinds[0] == "hello" and kinds[-1] == "bye" and kinds.count("sample") == 2
+    assert recs[0]["port"] == "baremetal" and recs[0]["seed"] == 3
+    end = next(r for r in recs if r["t"] == "end")
+    assert end["key"] == "loop.control" and end["status"] == "ok"
