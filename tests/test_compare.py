@@ -134,6 +134,17 @@ def test_mann_whitney_matches_scipy():
         assert abs(cmp.mann_whitney(a, b) - ref) < 1e-12
 
 
+def test_mann_whitney_exact_small_samples_match_scipy():
+    from scipy.stats import mannwhitneyu
+
+    rng = np.random.default_rng(11)
+    for _ in range(200):
+        n1, n2 = rng.integers(1, 9), rng.integers(1, 14)
+        a, b = rng.random(n1), rng.random(n2) + rng.random() * 0.5  # no ties: the exact path
+        ref = mannwhitneyu(a, b, alternative="two-sided", method="exact").pvalue
+        assert abs(cmp.mann_whitney(a, b) - ref) < 1e-12
+
+
 def test_fail_above_exit_code(tmp_path, capsys):
     db = str(tmp_path / "r.db")
     st = Store(db)

@@ -376,3 +376,63 @@ def test_bare_metal_target_is_unsupported_in_one_line(env, cli, monkeypatch):
         "tickmark: error: profiles are not supported on qemu-system:mps2-an500: perf and gprof run only where "
         "the core is a process of this machine (local, qemu-user) or of an SSH board"
     )
+
+
+@pytest.fixture
+def board(real, tmp_path, monkeypatch):
+    """A real OpenSSH server on 127.0.0.1 standing in for a board (tests/sshfix.py)."""
+    from sshfix import HAVE_SSH, MISSING, Sshd
+
+    if not HAVE_SSH:
+        if os.environ.get("CI"):
+            pytest.fail(MISSING)
+        pytest.skip(MISSING)
+    s = Sshd(tmp_path / "sshd").start()
+    monkeypatch.setenv("TICKMARK_SSH_CONFIG", str(s.config))
+    monkeypatch.delenv("TICKMARK_TARGET", raising=False)
+    yield s
+    s.stop()
+
+
+@pytest.mark.integration
+def test_perf_on_an_ssh_board(board, cli):
+    """The board's perf records, the file comes back, the host names the routines."""
+    _need("perf", _perf_records)
+    rc, out, err = cli(
+        "profile", "cpu.stringsort", "--target", board.uri, "--seconds", "0.5", "--memfn", BYTEWISE, "--name", "b"
+    )
+    assert rc == 0, err
+    lines = out.splitlines()
+    assert lines[0].startswith("cpu.stringsort: perf (cpu-clock")
+    first = next(line for line in lines if line.strip().endswith("routine"))
+    assert lines[lines.index(first) + 1].split()[-2:] == ["memmove", "(tm_user_memmove)"]
+    from tickmark.store import Store
+
+    prof = Store(os.environ["TICKMARK_STORE"]).profiles(1)["cpu.stringsort"]
+    groups = {r["name"]: r["group"] for r in prof["routines"]}
+    assert groups["memmove"] == "core" and groups["ss_resize"] == "core"
+    assert not board.ssh("ls -d ${TMPDIR:-/tmp}/tickmark.*/profile.* 2>/dev/null").stdout.strip()
+
+
+@pytest.mark.integration
+def test_gprof_on_an_ssh_board(board, cli):
+    _need("gprof")
+    rc, out, err = cli(
+        "profile",
+        "cpu.stringsort",
+        "--target",
+        board.uri,
+        "--tool",
+        "gprof",
+        "--seconds",
+        "0.5",
+        "--memfn",
+        BYTEWISE,
+        "--name",
+        "g",
+    )
+    assert rc == 0, err
+    lines = out.splitlines()
+    assert lines[0].startswith("cpu.stringsort: gprof (")
+    first = next(line for line in lines if line.strip().endswith("routine"))
+    assert lines[lines.index(first) + 1].split()[-2:] == ["memmove", "(tm_user_memmove)"]

@@ -22,15 +22,17 @@ NOISE = [
 
 
 @pytest.fixture(scope="module")
-def core(tmp_path_factory):
-    os.environ.setdefault("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("cache")))
+def core(build_cache):
     from tickmark.build import build_core
 
-    return build_core().binary
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("XDG_CACHE_HOME", str(build_cache))
+        return build_core().binary
 
 
 @pytest.fixture
-def pty_pair():
+def pty_pair(monkeypatch, build_cache):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(build_cache))
     master, slave = os.openpty()
     yield master, os.ttyname(slave)
     os.close(slave)
@@ -96,7 +98,7 @@ def test_board_without_shell_one_round_per_start(core, pty_pair, tmp_path, cli, 
     assert rc == 0, err
     assert "one round per start" in err
     run = Store(tmp_path / "s.db").run("uart")
-    assert run["status"] == "complete" and run["notes"]["rounds"] == 1
+    assert run["status"] == "complete" and run["notes"]["rounds"] == 1 and run["patterns"] == []
     fp = run["fingerprint"]
     assert fp["target_uri"] == f"serial:{dev}?baud={BAUD}" and fp["baud"] == BAUD
     assert fp["arch"] == os.uname().machine and fp["kernel"] == os.uname().release  # from the hello record

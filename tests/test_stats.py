@@ -71,12 +71,29 @@ def test_preempted_and_outlier_by_mad():
     ss[0]["retaken"] = 1
     ss[1].update(retaken=1, nivcsw=0, cpu0=0, cpu1=0)
     assert "preempted" not in stats.summarize(ss[1:])[""]["flags"]  # the retake was clean
-    ss[0].update(nivcsw=1)  # ... and here the retake was hit again
+    ss[0].update(nivcsw=1)  # ... and here the retake was hit again, but it did not move the median
     d = stats.summarize(ss)[""]
-    assert d["retaken"] == 2
+    assert d["retaken"] == 2 and d["preempted_samples"] == 1
     assert d["mad"] == 1
-    assert "outliers" in d["flags"] and "preempted" in d["flags"]
+    assert "outliers" in d["flags"] and "preempted" not in d["flags"]
     assert "unstable" not in d["flags"]
+
+
+def test_preempted_only_where_it_moved_the_result():
+    clean = [100, 101, 99, 100, 102, 98, 100, 101, 99, 100, 100]
+    ss = samples({1: clean + [160, 170, 165, 180, 175, 150, 155, 190, 185]})
+    for s in ss[len(clean):]:
+        s.update(retaken=1, nivcsw=2)  # the slow samples are the preempted ones
+    d = stats.summarize(ss)[""]
+    assert d["preempted_samples"] == 9 and "preempted" in d["flags"]
+    ss2 = samples({1: clean + [100, 101]})
+    for s in ss2[len(clean):]:
+        s.update(retaken=1, cpu0=0, cpu1=1)  # migrated, but as fast as the clean samples
+    d2 = stats.summarize(ss2)[""]
+    assert d2["preempted_samples"] == 2 and "preempted" not in d2["flags"]
+    # preemption only adds time: a min headline is not moved while two clean samples are left
+    assert not stats.preemption_moved(ss, "min")
+    assert stats.preemption_moved(ss[:1] + ss[len(clean):], "min")
 
 
 def test_sub_metrics():

@@ -12,11 +12,12 @@ import re
 import shlex
 import shutil
 import subprocess
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from .errors import TickmarkError
+from .errors import Interrupted, TickmarkError
 
 DEFAULT_CFLAGS = "-O2"
 BINARY = "tickmark-core"
@@ -236,7 +237,7 @@ def _build(src, out, cc, cflags, ldflags, memfn_path, extra=(), version="", make
         split_words("LDFLAGS", ldflags),
     )
     out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = out.parent / f"{out.name}.tmp{os.getpid()}"
+    tmp = out.parent / f"{out.name}.tmp{os.getpid()}-{threading.get_ident()}"  # one per builder (process, thread)
     shutil.rmtree(tmp, ignore_errors=True)
     tmp.mkdir()
     try:
@@ -281,6 +282,9 @@ def _build(src, out, cc, cflags, ldflags, memfn_path, extra=(), version="", make
             os.replace(tmp, out)
         except OSError:  # another process finished the same build first
             pass
+    except KeyboardInterrupt:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise Interrupted("interrupted while building tickmark-core; its unfinished build folder was removed")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 

@@ -101,17 +101,15 @@ def _mb(v):
 
 
 def show(results, run=None, file=None):
-    from rich.console import Console
     from rich.table import Table
 
-    from .topology import fmt_size
+    from .fmt import console, fit_table, fmt_size
 
     caches, src = caches_for(run)
     header, rows = table_rows(results, caches)
     if not rows:
         return False
-    plain = not (file or sys.stdout).isatty()
-    con = Console(file=file, highlight=False, soft_wrap=False, width=220 if plain else None, no_color=plain)
+    con = console(file or sys.stdout)
     con.print(f"bandwidth in MB/s, best of the rounds, bytes counted once (levels: {src})")
     t = Table(box=None, pad_edge=False)
     t.add_column("size")
@@ -120,6 +118,7 @@ def show(results, run=None, file=None):
         t.add_column(h, justify="right")
     for size, lvl, row in rows:
         t.add_row(fmt_size(size), lvl, *[_mb(row.get(h)) for h in header])
+    fit_table(con, t)
     con.print(t)
     return True
 

@@ -5,13 +5,14 @@ import atexit
 from .errors import TickmarkError
 
 
-def store_of(ctx):
-    """The result store of this invocation (opened once, on first use)."""
+def store_of(ctx, readonly=False):
+    """The result store of this invocation (opened once, on first use); readonly for commands
+    that only read (then a store on read-only media works)."""
     from .store import Store
 
     obj = ctx.find_root().obj
     if obj.get("store") is None:
-        obj["store"] = Store(obj["store_path"])
+        obj["store"] = Store(obj["store_path"], readonly=readonly)
     return obj["store"]
 
 
@@ -22,14 +23,22 @@ def target_of(ctx):
 
     obj = ctx.find_root().obj
     if obj.get("target") is None:
-        extra = {k: obj[k] for k in ("kernel", "append") if obj.get(k) is not None}
+        opts = {"prebuilt": obj.get("core")}
+        opts.update({k: obj[k] for k in ("kernel", "append") if obj.get(k) is not None})
         uri = obj.get("target_uri") or "local"
-        if extra and not uri.startswith("qemu-system:"):
+        if ("kernel" in opts or "append" in opts) and not uri.startswith("qemu-system:"):
             raise TickmarkError(
                 "--kernel and --append boot a kernel image under qemu-system: "
                 "use them with --target qemu-system:x86_64 (or :aarch64)"
             )
-        tgt = open_target(uri, prebuilt=obj.get("core"), **extra)
+        if obj.get("power_cycle"):
+            opts["power_cycle"] = True
+            from .targets import registered, schemes
+
+            schemes()  # every target module registered
+            if not getattr(registered().get(uri.split(":", 1)[0]), "power_cycles", False):
+                raise TickmarkError(f"--power-cycle: target '{uri}' has no power control (labgrid:PLACE has)")
+        tgt = open_target(uri, **opts)
         obj["target"] = tgt
         ctx.find_root().call_on_close(tgt.close)
         atexit.register(tgt.close)
@@ -61,6 +70,33 @@ def hello_of(core):
     return next((r for r in recs if r.get("t") == "hello"), {})
 
 
+def _set_store(ctx, param, value):
+    if value is not None:
+        obj = ctx.find_root().obj
+        if obj.get("store") is not None:
+            obj["store"].close()
+        obj["store_path"], obj["store"] = value, None
+    return value
+
+
+def add_store_option(cmd):
+    """--store after the subcommand too (tickmark run --store X): it wins over the one before
+    the subcommand, which wins over TICKMARK_STORE."""
+    import click
+
+    cmd.params.append(
+        click.Option(
+            ["--store"],
+            metavar="PATH|URL",
+            expose_value=False,
+            callback=_set_store,
+            is_eager=True,
+            help="Result store (SQLite file or postgresql:// URL); also before the subcommand or TICKMARK_STORE.",
+        )
+    )
+    return cmd
+
+
 def _set_target(ctx, param, value):
     if value is not None:
         ctx.find_root().obj["target_uri"] = value
@@ -76,11 +112,24 @@ def _set_obj(name):
     return cb
 
 
+def _set_power_cycle(ctx, param, value):
+    if value:
+        ctx.find_root().obj["power_cycle"] = True
+    return value
+
+
 def target_option(f):
     """--target URI on a command (also TICKMARK_TARGET): where the core runs; with
-    --kernel IMAGE [--append ARGS] for a kernel image under qemu-system."""
+    --kernel IMAGE [--append ARGS] for a kernel image under qemu-system; --power-cycle."""
     import click
 
+    f = click.option(
+        "--power-cycle",
+        is_flag=True,
+        expose_value=False,
+        callback=_set_power_cycle,
+        help="Switch the board off and on before it is used (a target with power control: labgrid:PLACE).",
+    )(f)
     f = click.option(
         "--kernel",
         metavar="IMAGE",

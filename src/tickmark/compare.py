@@ -11,6 +11,7 @@ Verdict (criterion's noise threshold with google/benchmark's U-test; see docs/co
 The CI comes from a two-level bootstrap (rounds with replacement, then samples within each
 chosen round), because most of the variance sits between processes, not between samples.
 """
+import functools
 import math
 import os
 from dataclasses import dataclass, field
@@ -19,6 +20,7 @@ import numpy as np
 
 from . import counters, stats
 from .errors import TickmarkError
+from .names import printable
 from .stats import TASK_CLOCK, Stats
 
 MIN_SAMPLES = 9
@@ -59,7 +61,7 @@ def _label(run, fallback):
     variant = fp.get("variant")
     rid = run.get("id")
     base = name or (f"run {rid}" if rid is not None else fallback)
-    return f"{base} ({variant})" if variant and variant != name else base
+    return printable(f"{base} ({variant})" if variant and variant != name else base)
 
 
 def is_file_ref(ref):
@@ -141,9 +143,11 @@ def mann_whitney(a, b):
     x = np.concatenate([a, b])
     _, inv, counts = np.unique(x, return_inverse=True, return_counts=True)
     if (n1 <= 8 or n2 <= 8) and len(counts) == len(x):
-        from scipy.stats import mannwhitneyu
-
-        return float(mannwhitneyu(a, b, alternative="two-sided", method="exact").pvalue)
+        ranks = np.argsort(np.argsort(x)) + 1
+        u1 = int(ranks[:n1].sum()) - n1 * (n1 + 1) // 2
+        dist = _u_distribution(n1, n2)
+        u = max(u1, n1 * n2 - u1)
+        return float(min(1.0, 2 * dist[u:].sum() / dist.sum()))
     ends = np.cumsum(counts)
     ranks = (ends - (counts - 1) / 2.0)[inv]  # average ranks, 1-based
     u1 = ranks[:n1].sum() - n1 * (n1 + 1) / 2.0
@@ -155,6 +159,23 @@ def mann_whitney(a, b):
         return 1.0
     z = (u - n1 * n2 / 2.0 - 0.5) / math.sqrt(var)
     return float(min(1.0, math.erfc(z / math.sqrt(2))))
+
+
+@functools.lru_cache(maxsize=64)
+def _u_distribution(n1, n2):
+    """Number of orderings of n1 + n2 distinct values giving each U = 0..n1*n2 (the exact null
+    distribution of the Mann–Whitney U, as scipy's method="exact"; built by the recurrence
+    f(m, n) = f(m - 1, n) shifted by n + f(m, n - 1))."""
+    f = {(0, n): np.array([1.0]) for n in range(n2 + 1)}
+    for m in range(1, n1 + 1):
+        f[(m, 0)] = np.array([1.0])
+        for n in range(1, n2 + 1):
+            out = np.zeros(m * n + 1)
+            a, b = f[(m - 1, n)], f[(m, n - 1)]
+            out[n:n + len(a)] += a
+            out[:len(b)] += b
+            f[(m, n)] = out
+    return f[(n1, n2)]
 
 
 def rounds_needed(n_rounds, half_width, effect, band):
@@ -345,14 +366,16 @@ def regressions(result, threshold):
 
 
 def parse_threshold(text):
+    """--fail-above: '5%' or '5' both mean five percent -> 0.05; finite and not negative."""
     t = text.strip()
+    num = t[:-1].strip() if t.endswith("%") else t
     try:
-        v = float(t[:-1]) / 100 if t.endswith("%") else float(t)
+        v = float(num)
     except ValueError:
-        raise TickmarkError(f"bad --fail-above '{text}' (expected a percentage such as 5%)")
-    if v < 0:
-        raise TickmarkError(f"bad --fail-above '{text}' (must not be negative)")
-    return v
+        raise TickmarkError(f"bad --fail-above '{text[:40]}' (expected a percentage such as 5%)")
+    if not math.isfinite(v) or v < 0:
+        raise TickmarkError(f"bad --fail-above '{text[:40]}' (a percentage from 0 up, such as 5%)")
+    return v / 100
 
 
 # ---------------------------------------------------------------- output
@@ -441,15 +464,13 @@ def render(sides, pairs, file=None, show_counters=True):
     """Print the comparison tables (one per pair: baseline against each other run)."""
     import sys
 
-    from rich.console import Console
     from rich.text import Text
 
-    from .report import _sig, fmt_time
+    from .fmt import console, fmt_time
+    from .fmt import sig as _sig
 
-    file = file or sys.stdout
-    plain = not file.isatty()
-    con = Console(file=file, force_terminal=not plain, width=250 if plain else None,
-                  highlight=False, soft_wrap=False, no_color=plain)
+    con = console(file or sys.stdout)
+    plain = not con.is_terminal
     for s in sides:
         av = counters.availability(s.hello)
         con.print(f"{s.label}: {s.source}, hardware counters: {av['hardware_status']}", markup=False)
@@ -554,6 +575,8 @@ def run_compare(store, refs, baseline=None):
     base = sides[0]
     for other in sides[1:]:
         check_comparable(base, other)
+        if not set(base.results) & set(other.results):
+            raise TickmarkError(f"{base.label} and {other.label} have no benchmark in common: nothing to compare")
     pairs = [((base, other), compare_pair(base, other)) for other in sides[1:]]
     return sides, pairs
 

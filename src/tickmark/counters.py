@@ -77,7 +77,8 @@ def fmt_ratio(name, v):
 
 def fmt_per_op(name, v):
     """A per-operation counter value: task_clock in time units, others as counts."""
-    from .report import _sig, fmt_time
+    from .fmt import fmt_time
+    from .fmt import sig as _sig
 
     if v is None:
         return "-"
@@ -91,15 +92,13 @@ def show(store, run, file=None):
     import sys
 
     from rich import box
-    from rich.console import Console
     from rich.table import Table
 
+    from .fmt import console, fit_table
     from .stats import Stats
 
-    file = file or sys.stdout
-    plain = not file.isatty()
-    con = Console(file=file, force_terminal=not plain, width=250 if plain else None,
-                  highlight=False, soft_wrap=False, no_color=plain)
+    con = console(file or sys.stdout)
+    plain = not con.is_terminal
     av = availability(run.get("hello"))
     con.print(f"hardware counters: {av['hardware_status']}; software counters: "
               f"{', '.join(av['software']) or NOT_SUPPORTED}", markup=False)
@@ -127,6 +126,7 @@ def show(store, run, file=None):
                  for c in used]
         t.add_row(key, *cells, f"{d.get('multiplexed', 0) * 100:.0f}%" if d.get("multiplexed") else "-")
     if rows:
+        fit_table(con, t)
         con.print(t)
     else:
         con.print("(no counter data in this run)")

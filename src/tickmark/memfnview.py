@@ -47,17 +47,12 @@ def table_rows(results):
 
 
 def show(results, file=None):
-    from rich.console import Console
     from rich.table import Table
 
-    from .report import fmt_time
-    from .topology import fmt_size
+    from .fmt import console, fit_table, fmt_size, fmt_time
 
     rows, failures = table_rows(results)
-    import sys
-
-    plain = not (file or sys.stdout).isatty()
-    con = Console(file=file, highlight=False, soft_wrap=False, width=200 if plain else None, no_color=plain)
+    con = console(file)
     if not rows and not failures:
         con.print("(no memfn.* results in this run)")
         return
@@ -74,6 +69,7 @@ def show(results, file=None):
     for routine, size, ns, win, margin in rows:
         t.add_row(routine, fmt_size(size), *[fmt_time(ns[i]) if i in ns else "-" for i in impls],
                   win, f"x{margin:.2f}" if margin else "-")
+    fit_table(con, t)
     con.print(t)
     con.print("time per call (median; geometric mean over alignments and directions); "
               "'by' = second best / winner")

@@ -1,78 +1,45 @@
-"""Terminal report of one stored run: a header with the machine essentials and one table row per
-benchmark instance (sub-metrics indented below it). Plain ASCII text when stdout is not a TTY."""
-import sys
-import time
+"""Terminal view of one stored run (`tickmark show`, the end of `tickmark run`), rendered from the
+report model (model.py): a header with the machine essentials, then one table row per benchmark
+instance (sub-metrics indented below it). Plain text without colours in a pipe; the table fits
+the width of fmt.console (optional columns are left out on a narrow terminal, flags wrap)."""
 
 from rich import box
-from rich.console import Console
-from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
-from .stats import Stats, Summary
+from . import fmt
+from .fmt import ci_pct, fmt_pct, fmt_rate, fmt_time, fmt_value  # noqa: F401  (shared helpers)
+from .names import printable, when
 
 # Short tags of the cycles methods for the table (the header names the method in full).
-METHOD_TAG = {"calibrated-freq": "cal", "perf": "perf", "pmu": "pmu", "given-freq": "given",
-              "icount-insns": "insn", "none": ""}
+METHOD_TAG = {
+    "calibrated-freq": "cal",
+    "perf": "perf",
+    "pmu": "pmu",
+    "given-freq": "given",
+    "icount-insns": "insn",
+    "none": "",
+}
 
-
-def fmt_time(ns):
-    if ns is None:
-        return "-"
-    for unit, scale in (("s", 1e9), ("ms", 1e6), ("us", 1e3)):
-        if abs(ns) >= scale:
-            return f"{_sig(ns / scale)} {unit}"
-    return f"{_sig(ns)} ns"
-
-
-def _sig(x):
-    """Three significant digits, no exponent."""
-    if x == 0:
-        return "0"
-    if abs(x) >= 100:
-        return f"{x:.0f}"
-    if abs(x) >= 10:
-        return f"{x:.1f}"
-    if abs(x) >= 1:
-        return f"{x:.2f}"
-    return f"{x:.3g}"
-
-
-def fmt_rate(per_s):
-    if per_s is None:
-        return "-"
-    for suffix, scale in (("G", 1e9), ("M", 1e6), ("k", 1e3)):
-        if per_s >= scale:
-            return f"{_sig(per_s / scale)}{suffix}/s"
-    return f"{_sig(per_s)}/s"
-
-
-def fmt_pct(x):
-    return "-" if x is None else f"{x * 100:.1f}%"
-
-
-def _summary(d):
-    return d if isinstance(d, Summary) else Summary.from_dict(d)
-
-
-def fmt_value(d):
-    """The headline of a stats.Summary (or its stored dict) with its unit."""
-    d = _summary(d)
-    if d.is_bandwidth:
-        return f"{_sig(d.value)} MB/s"
-    return fmt_time(d.value) + "/op"
-
-
-def ci_pct(d):
-    """Relative half-width of the median's CI of a stats.Summary (or its stored dict)."""
-    return _summary(d).ci_rel
+# (column, justify, drop order: the higher, the earlier it goes on a narrow terminal)
+COLUMNS = (
+    ("benchmark", "left", 0),
+    ("value", "right", 0),
+    ("cycles/op", "right", 3),
+    ("ops/s", "right", 5),
+    ("±CI", "right", 1),
+    ("rcv", "right", 4),
+    ("round-cv", "right", 2),
+    ("det", "right", 0),
+    ("flags", "left", 0),
+)
 
 
 def header_lines(run):
     fp = run.get("fingerprint") or {}
     notes = run.get("notes") or {}
     name = f" '{run['name']}'" if run.get("name") else ""
-    started = time.strftime("%Y-%m-%d %H:%M", time.localtime(run["started"]))
+    started = when(run["started"], "%Y-%m-%d %H:%M")
     lines = [f"run {run['id']}{name}  {started}  status {run['status']}  rounds {notes.get('rounds', '?')}"]
     timer = fp.get("clock") or "?"
     if fp.get("clock_res_ns") is not None:
@@ -81,13 +48,16 @@ def header_lines(run):
         f"{fp.get('cpu_model', '?')} ({fp.get('arch', '?')}, {fp.get('cpus_online', '?')} cpus) | "
         f"kernel {fp.get('kernel', '?')} | {fp.get('compiler') or '?'} {fp.get('cflags') or ''} | "
         f"timer {timer} | cycles {_method(fp.get('cycles_method'))} | "
-        f"virt {fp.get('virtualization', '?')}")
+        f"virt {fp.get('virtualization', '?')}"
+    )
     if fp.get("qemu_icount"):
-        lines.append(f"QEMU -icount {fp['qemu_icount']}: time is virtual, 1 ns = 1 guest instruction; "
-                     "cycles/op are guest instructions per operation (insn), the same on every run")
+        lines.append(
+            f"QEMU -icount {fp['qemu_icount']}: time is virtual, 1 ns = 1 guest instruction; "
+            "cycles/op are guest instructions per operation (insn), the same on every run"
+        )
     if fp.get("flags"):
-        lines.append("on every result: " + ", ".join(fp["flags"]))
-    return lines
+        lines.append("on every result: " + ", ".join(map(str, fp["flags"])))
+    return [printable(line) for line in lines]
 
 
 def _method(m):
@@ -96,96 +66,140 @@ def _method(m):
     return f"{m} ({tag})" if tag and tag != m else m
 
 
-def incomplete_line(run, n_results):
-    if run["status"] == "complete":
-        return None
-    notes = run.get("notes") or {}
-    planned = notes.get("planned")
-    of = f" of {planned}" if planned else ""
-    rnd = notes.get("round_in_progress")
-    where = f" in round {rnd}" if rnd else ""
-    how = "interrupted" if run["status"] == "incomplete" else "killed or still running"
-    return f"INCOMPLETE: {how}{where} after {n_results}{of} instances"
+def _cells(r):
+    cyc = r.get("cycles_per_op")
+    cyc_s = (
+        "-"
+        if cyc is None
+        else f"{fmt.sig(cyc)} {METHOD_TAG.get(r.get('cycles_method'), r.get('cycles_method'))}".strip()
+    )
+    ci = r.get("ci_pct")
+    return {
+        "value": r["value_text"],
+        "cycles/op": cyc_s,
+        "ops/s": fmt_rate(r.get("ops_per_s")),
+        "±CI": "-" if ci is None else "±" + fmt_pct(ci),
+        "rcv": fmt_pct(r.get("rcv")),
+        "round-cv": fmt_pct(r.get("round_cv")),
+        "det": "-" if r.get("determinism") is None else f"{r['determinism']:.1f}%",
+        "flags": ", ".join(r.get("flags") or []),
+    }
 
 
-def build_table(results, env_flags=(), plain=False):
-    t = Table(box=box.ASCII2 if plain else box.SIMPLE_HEAD, pad_edge=False, show_edge=False,
-              padding=(0, 1), header_style=None if plain else "bold")
-    for col, just in (("benchmark", "left"), ("value", "right"), ("cycles/op", "right"),
-                      ("ops/s", "right"), ("±CI", "right"), ("rcv", "right"),
-                      ("round-cv", "right"), ("det", "right"), ("flags", "left")):
-        t.add_column(col, justify=just, no_wrap=(col != "flags"))
-    for r in sorted(results, key=_order):
-        name = Text(r["key"])
-        st = Stats.of(r)
-        main = st.main
-        if r["status"] != "ok" or not main:
-            status = r["status"] if r["status"] != "ok" else "no data"
-            style = "yellow" if r["status"] == "skip" else "red"
-            t.add_row(name, Text(status, style=None if plain else style), "", "", "", "", "", "",
-                      Text(r.get("reason") or ""))
+FLAGS_MIN = 12
+
+
+def table_width(t):
+    """Width the table needs: widest cell of each column that does not wrap, the minimum of the
+    others, and the separators."""
+    return sum(c.min_width or 1 for c in t.columns) + 3 * (len(t.columns) - 1)
+
+
+def build_table(rows, plain=False, drop=(), narrow=False):
+    """A Rich table of model rows (model.result_rows), without the columns in `drop`; `narrow`
+    lets a long key wrap after the commas between its parameters."""
+    cols = [c for c in COLUMNS if c[0] not in drop]
+    t = Table(
+        box=box.ASCII2 if plain else box.SIMPLE_HEAD,
+        pad_edge=False,
+        show_edge=False,
+        padding=(0, 1),
+        header_style=None if plain else "bold",
+    )
+    for col, just, _ in cols:
+        if col == "benchmark":
+            t.add_column(col, justify=just, overflow="fold")
+        elif col == "flags":
+            t.add_column(col, justify=just, overflow="fold", min_width=FLAGS_MIN)
+        else:
+            t.add_column(col, justify=just, no_wrap=True)
+    names = [c[0] for c in cols]
+    # the benchmark column folds only between parameters (narrow) or not at all
+    keys = [r["key"] for r in rows] or ["benchmark"]
+    t.columns[0].min_width = min(
+        40, max(len(part) for k in keys for part in (k.replace(",", ", ").split(" ") if narrow else [k]))
+    )
+    for r in rows:
+        if r["status"] != "ok":
+            style = None if plain else ("yellow" if r["status"] == "skip" else "red")
+            key = r["key"].replace(",", ", ") if narrow else r["key"]
+            cells = {
+                "benchmark": Text(printable(key)),
+                "value": Text(r["status"], style=style),
+                "flags": Text(printable(r.get("reason") or "")),
+            }
+            t.add_row(*[cells.get(n, "") for n in names])
             continue
-        t.add_row(name, *_cells(main, env_flags))
-        h = main.hist
+        cells = _cells(r)
+        key = r["key"].replace(",", ", ") if narrow else r["key"]
+        cells["benchmark"] = Text(printable(f"  {r['metric']}" if r["metric"] else key))
+        t.add_row(*[cells[n] for n in names])
+        h = r.get("hist")
         if h:
-            vals = " / ".join(fmt_time(h.get(k)) for k in ("p50", "p99", "p99.9", "max"))
-            t.add_row(Text("  events p50/p99/p99.9/max"), vals, "", "", "", "", "", "", f"{h['count']} events")
-        for sub, d in st.subs.items():
-            t.add_row(Text(f"  {sub}"), *_cells(d, env_flags))
+            vals = ", ".join(f"{k} {fmt_time(h.get(k))}" for k in ("p50", "p99", "p99.9", "max"))
+            cells = {"benchmark": Text("  events"), "flags": f"{vals} ({h['count']} events)"}
+            t.add_row(*[cells.get(n, "") for n in names])
+    # a column that does not wrap is as wide as its widest cell (Rich would cut it otherwise)
+    for col in t.columns:
+        if col.no_wrap:
+            col.min_width = max([len(str(c)) for c in col._cells] + [len(str(col.header))])
     return t
 
 
-def _order(r):
-    """Group by benchmark name, then parameters in numeric order."""
-    return (r["bench"], [(k, (0, v, "") if isinstance(v, (int, float)) else (1, 0, str(v)))
-                         for k, v in sorted((r["params"] or {}).items())])
-
-
-def _cells(d, env_flags):
-    """Table cells of one stats.Summary."""
-    cyc = d.cycles_per_op
-    cyc_s = "-" if cyc is None else f"{_sig(cyc)} {METHOD_TAG.get(d.cycles_method, d.cycles_method)}"
-    flags = [f for f in d.flags if f not in env_flags]
-    ci = "-" if d.ci_rel is None else "±" + fmt_pct(d.ci_rel)
-    return (fmt_value(d), cyc_s, fmt_rate(d.ops_per_s), ci, fmt_pct(d.rcv), fmt_pct(d.round_cv),
-            "-" if d.determinism is None else f"{d.determinism:.1f}%", ", ".join(flags))
+def fitting_table(con, rows, plain):
+    """The widest table that fits the console: optional columns go first, numbers never get cut."""
+    order = sorted((c for c in COLUMNS if c[2]), key=lambda c: -c[2])
+    drop, narrow = [], False
+    while True:
+        t = build_table(rows, plain, drop, narrow)
+        need = table_width(t)
+        if need <= con.width or len(drop) == len(order):
+            break
+        if not narrow:
+            narrow = True
+            continue
+        drop.append(order[len(drop)][0])
+    if need > con.width:  # never cut a number: the lines run longer than the width
+        con.width = need
+    # the flags column takes what is left; a word longer than that (a path in a reason) folds
+    # (without the cap, Rich would make room for the longest word by cutting every column)
+    flags = t.columns[-1]
+    flags.max_width = max(FLAGS_MIN, con.width - (need - flags.min_width))
+    return t, drop
 
 
 def show(store, run, file=None, beside=None):
     """beside: another run (bare metal, another OS) shown next to this one in the rtos-study view."""
-    file = file or sys.stdout
-    plain = not file.isatty()
-    con = Console(file=file, force_terminal=not plain, width=None if not plain else 250,
-                  highlight=False, soft_wrap=False, no_color=plain)
-    results = store.results(run["id"])
+    from . import model, nbench
+
+    con = fmt.console(file)
+    plain = not con.is_terminal
+    m = model.run_model(store, run, with_series=False)
     for line in header_lines(run):
-        con.print(line, markup=False)
-    inc = incomplete_line(run, len(results))
-    if inc:
-        con.print(Text(inc, style=None if plain else "bold red"))
-    if results:
-        fp = run.get("fingerprint") or {}
-        table = build_table(results, fp.get("flags") or [], plain)
-        # never cut numbers: on a narrow terminal let the lines run long rather than truncate
-        need = Measurement.get(con, con.options.update_width(1000), table).maximum
-        if need > con.width:
-            con.width = need
+        con.print(line)
+    if m["preemption"]:
+        con.print(m["preemption"])
+    if m["incomplete"]:
+        con.print(Text(m["incomplete"], style=None if plain else "bold red"))
+    if m["rows"]:
+        table, dropped = fitting_table(con, m["rows"], plain)
         con.print(table)
+        if dropped:
+            con.print(f"(left out at this width: {', '.join(dropped)}; tickmark report has every column)")
         if run.get("suite") == "rtos-study" or beside is not None:
             from . import rtos_study
+
             other = None
             if beside is not None:
                 bfp = beside.get("fingerprint") or {}
                 label = bfp.get("board") or beside.get("name") or f"run {beside['id']}"
                 other = (label, store.results(beside["id"]))
-            rtos_study.show(results, con, beside=other)
+            rtos_study.show(store.results(run["id"]), con, beside=other)
     else:
         con.print("(no results)")
-    from . import nbench
     for line in nbench.report_lines(store, run):  # runs with cpu.* results: nbench-style indices
-        con.print(line, markup=False, highlight=False)
-    notes = run.get("notes") or {}
-    for p in notes.get("problems", []):
-        con.print(Text("problem: " + p, style=None if plain else "red"))
-    if notes.get("malformed"):
-        con.print(f"{notes['malformed']} malformed TM1 line(s) ignored")
+        con.print(line)
+    for p in m["problems"]:
+        con.print(Text("problem: " + printable(p), style=None if plain else "red"))
+    if m["malformed"]:
+        con.print(f"{m['malformed']} malformed TM1 line(s) ignored")

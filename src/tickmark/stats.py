@@ -21,7 +21,7 @@ import numpy as np
 
 from . import counters
 
-STATS_VERSION = 2
+STATS_VERSION = 3  # 3: `preempted` only where the preempted samples moved the headline
 UNSTABLE_RCV = 0.10
 NOISY_ROUND_CV = 0.03
 OUTLIER_MADS = 14.8
@@ -71,6 +71,7 @@ class Summary:
     counters: Optional[dict] = None
     hist: Optional[dict] = None
     retaken: Optional[int] = None
+    preempted_samples: Optional[int] = None  # samples hit again after their retake
     flags: list = field(default_factory=list)
     version: int = STATS_VERSION
 
@@ -119,7 +120,8 @@ class Summary:
 
 
 # Fields a summary has only where they were measured (absent from the stored form otherwise).
-_OPTIONAL = {"cycles_per_op", "cycles_method", "counters_per_op", "counters", "hist", "retaken"}
+_OPTIONAL = {"cycles_per_op", "cycles_method", "counters_per_op", "counters", "hist", "retaken",
+             "preempted_samples"}
 
 
 class Stats:
@@ -183,20 +185,25 @@ def median_ci(sorted_values, level=0.95):
     1 - 2*P(Binom(n, 1/2) <= k-1) is at least `level`. With too few values for that level the
     interval is (min, max) and the returned coverage is the (smaller) true one.
     """
-    from scipy.stats import binom  # imported here: reading stored statistics does not need scipy
-
     x = sorted_values
     n = len(x)
     if n == 0:
         return None, None, 0.0
     best_k = 1
     for k in range(1, n // 2 + 1):
-        if 1 - 2 * binom.cdf(k - 1, n, 0.5) >= level:
+        if 1 - 2 * _binom_half_cdf(k - 1, n) >= level:
             best_k = k
         else:
             break
-    cover = 1 - 2 * binom.cdf(best_k - 1, n, 0.5)
+    cover = 1 - 2 * _binom_half_cdf(best_k - 1, n)
     return float(x[best_k - 1]), float(x[n - best_k]), float(cover)
+
+
+def _binom_half_cdf(k, n):
+    """P(Binom(n, 1/2) <= k), exactly (integer sums; no scipy import for reading statistics)."""
+    if k < 0:
+        return 0.0
+    return sum(math.comb(n, i) for i in range(min(k, n) + 1)) / 2**n
 
 
 def _cv(values):
@@ -316,6 +323,25 @@ def flags_for(d, preempted=False, extended=True):
     return flags
 
 
+def _hit_again(s):
+    return s.get("nivcsw", 0) > 0 or s.get("cpu0", 0) != s.get("cpu1", 0)
+
+
+def preemption_moved(good, stat="median", bytes_per_op=0):
+    """Did the preempted samples (retaken and hit again) measurably move the headline? A median
+    headline: yes when the median of all samples lies outside the 95 % CI of the median of the
+    clean samples. A min (max rate) headline: preemption only adds time, so it cannot make the
+    fastest sample faster: only when fewer than two clean samples are left."""
+    clean = [s for s in good if not (s.get("retaken") and _hit_again(s))]
+    if len(clean) < 2:
+        return True
+    if stat != "median":
+        return False
+    lo, hi, _ = median_ci(np.sort(metric_values(clean, "", bytes_per_op)[0]))
+    head = float(np.median(metric_values(good, "", bytes_per_op)[0]))
+    return not (lo <= head <= hi)
+
+
 def compute(samples, stat="median", bytes_per_op=0, hists=(), cycles_method="none", env_flags=(),
             extended=True):
     """Statistics of one instance -> Stats ({"": headline, "<sub>": ...}; empty without data).
@@ -327,9 +353,11 @@ def compute(samples, stat="median", bytes_per_op=0, hists=(), cycles_method="non
     if not good:
         return Stats()
     # A sample hit by a context switch or a migration is taken again once by the core (retaken=1);
-    # `preempted` means the second attempt was hit as well (methodology: preempted flag).
+    # a sample whose second attempt was hit as well is a preempted sample. `preempted` is flagged
+    # only where those samples moved the result (preemption_moved); how many results had any is
+    # said once per run.
     retaken = [s for s in good if s.get("retaken")]
-    preempted = any(s.get("nivcsw", 0) > 0 or s.get("cpu0", 0) != s.get("cpu1", 0) for s in retaken)
+    hit = [s for s in retaken if _hit_again(s)]
     multiplexed = any(s.get("multiplexed") for s in good)
     bandwidth = is_bandwidth(stat, bytes_per_op)
     out = {}
@@ -356,6 +384,8 @@ def compute(samples, stat="median", bytes_per_op=0, hists=(), cycles_method="non
     d.hist = hist_percentiles(hists)
     env = [f for f in env_flags if f != "kernel-excluded" or d.cycles_method == "perf"]
     d.retaken = len(retaken)
+    d.preempted_samples = len(hit)
+    preempted = bool(hit) and preemption_moved(good, stat, bytes_per_op if bandwidth else 0)
     d.flags = flags_for(d, preempted, extended) + (["multiplexed"] if multiplexed else []) + env
     out[""] = d
 

@@ -3,6 +3,7 @@ existing run built the same way), or show how two profiled runs differ."""
 
 import fnmatch
 import re
+import time
 
 import click
 
@@ -49,7 +50,7 @@ _PARAM = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=[0-9]+[KMGkmg]?")
     help="Keep the profile with this stored run instead (built with the same --cc/--cflags/--memfn); "
     "its measured time per operation is used.",
 )
-@click.option("--top", type=click.IntRange(1, 1000), default=15, show_default=True, help="Routines shown.")
+@click.option("--top", type=click.IntRange(1, 1000), help="Routines shown (default 15; with --diff, changes shown: 8).")
 @click.pass_context
 def profile_cmd(ctx, bench, diff_refs, params, tool, seconds, cc, cflags, memfn, name, run_ref, top):
     """Profile one benchmark instance: the routines its time goes to (core, libc, kernel, other).
@@ -129,6 +130,7 @@ def _profile(ctx, store, bench, params, tool, seconds, variant, name, run, top):
                 fingerprint=fp,
                 hello=inst.hello,
                 status="complete",
+                finished=time.time(),
                 notes={"rounds": 1, "profiled": prof["tool"]},
             )
             b, p = split_key(key)
@@ -146,10 +148,7 @@ def _profile(ctx, store, bench, params, tool, seconds, variant, name, run, top):
             )
             store.add_samples(rid, 1, [dict(s, round=1) for s in inst.samples])
             store.add_profile(run_id, key, prof)
-        import time
-
-        store.update_run(run_id, finished=time.time())
-    view.show(prof, top=top)
+    view.show(prof, top=top or 15)
     label = store.run(run_id)["name"] or run_id
     click.echo(f"profile stored with run {label} (tickmark show {label}; tickmark profile --diff A B)")
 
@@ -175,4 +174,4 @@ def _diff(ctx, refs, bench, top):
     for i, k in enumerate(keys):
         if i:
             click.echo()
-        view.show_diff(A.profiles[k], B.profiles[k], A.label, B.label, top=top if top != 15 else 8)
+        view.show_diff(A.profiles[k], B.profiles[k], A.label, B.label, top=top or 8)

@@ -2,7 +2,7 @@
 
 import sys
 
-from ..report import fmt_time
+from ..fmt import fmt_time
 from .model import GROUPS, describe, diff, group_shares
 
 

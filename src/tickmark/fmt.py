@@ -1,0 +1,132 @@
+"""Number formatting and the one terminal console of every command.
+
+Width policy (all commands): on a terminal, the terminal's width; in a pipe or a file, $COLUMNS
+when it is set, else PIPE_WIDTH. Tables wrap their text columns (summaries, flags) to fit and
+never cut a number: when the numbers alone do not fit, the line runs longer than the width.
+Colours only on a terminal (and never with NO_COLOR set).
+"""
+
+import os
+import sys
+
+PIPE_WIDTH = 100
+
+
+def sig(x):
+    """Three significant digits, no exponent."""
+    if x is None:
+        return "-"
+    if x == 0:
+        return "0"
+    if abs(x) >= 100:
+        return f"{x:.0f}"
+    if abs(x) >= 10:
+        return f"{x:.1f}"
+    if abs(x) >= 1:
+        return f"{x:.2f}"
+    return f"{x:.3g}"
+
+
+def fmt_time(ns):
+    if ns is None:
+        return "-"
+    for unit, scale in (("s", 1e9), ("ms", 1e6), ("us", 1e3)):
+        if abs(ns) >= scale:
+            return f"{sig(ns / scale)} {unit}"
+    return f"{sig(ns)} ns"
+
+
+def fmt_rate(per_s):
+    if per_s is None:
+        return "-"
+    for suffix, scale in (("G", 1e9), ("M", 1e6), ("k", 1e3)):
+        if per_s >= scale:
+            return f"{sig(per_s / scale)}{suffix}/s"
+    return f"{sig(per_s)}/s"
+
+
+def fmt_pct(x):
+    return "-" if x is None else f"{x * 100:.1f}%"
+
+
+def fmt_size(n):
+    """Bytes with a binary suffix: 1536 -> 1.5K, 1048576 -> 1M."""
+    if n is None:
+        return "-"
+    for unit, k in (("G", 1 << 30), ("M", 1 << 20), ("K", 1 << 10)):
+        if n >= k:
+            return f"{n / k:.2f}".rstrip("0").rstrip(".") + unit
+    return f"{n}B"
+
+
+def _get(d, k):
+    return d.get(k) if isinstance(d, dict) else getattr(d, k, None)
+
+
+def fmt_value(d):
+    """The headline of one metric's statistics (a stats.Summary or its stored dict): MB/s for
+    bandwidth, else time per operation."""
+    if _get(d, "unit") == "MB/s":
+        return f"{sig(_get(d, 'value'))} MB/s"
+    return fmt_time(_get(d, "value")) + "/op"
+
+
+def ci_pct(d):
+    """Half-width of the 95 % CI of the median relative to the median, or None."""
+    lo, hi, med = _get(d, "ci95_lo"), _get(d, "ci95_hi"), _get(d, "median")
+    if lo is None or hi is None or not med:
+        return None
+    return (hi - lo) / 2 / med
+
+
+def fmt_sweep(sweep, limit=24):
+    """A parameter sweep ("1K,1536,2K,...") short enough for a table cell: as it is when it fits
+    in `limit` characters, else "first..last (N values)"."""
+    vals = [v for v in str(sweep).split(",") if v]
+    if len(sweep) <= limit or len(vals) < 3:
+        return sweep
+    return f"{vals[0]}..{vals[-1]} ({len(vals)} values)"
+
+
+def is_plain(file=None):
+    file = file or sys.stdout
+    try:
+        return not file.isatty()
+    except (AttributeError, ValueError):
+        return True
+
+
+def width(file=None):
+    """The width every table aims at (see the module doc)."""
+    if not is_plain(file):
+        return None  # Rich reads the terminal
+    cols = os.environ.get("COLUMNS", "")
+    return int(cols) if cols.isdigit() and int(cols) >= 40 else PIPE_WIDTH
+
+
+def console(file=None, stderr=False):
+    """The Rich console of every command (one width and colour policy)."""
+    from rich.console import Console
+
+    if file is None:
+        file = sys.stderr if stderr else sys.stdout
+    plain = is_plain(file)
+    return Console(
+        file=file,
+        force_terminal=not plain,
+        width=width(file),
+        highlight=False,
+        soft_wrap=False,
+        no_color=plain or bool(os.environ.get("NO_COLOR")),
+        emoji=False,
+        markup=False,
+    )
+
+
+def fit_table(con, table):
+    """Widen the console when a table's numbers cannot fit (never cut a number)."""
+    from rich.measure import Measurement
+
+    need = Measurement.get(con, con.options.update_width(1000), table).minimum
+    if need > con.width:
+        con.width = need

@@ -1,0 +1,214 @@
+"""A small synthetic store for the report tests: two runs with every kind of series the report
+draws (latency sweep with cache knees, ctx_ring, an event histogram, bandwidth, memfn, nbench
+kernels, a skipped and a crashed instance). Numbers are made up but exact, so the report model
+built from them can be checked value by value."""
+
+from tickmark import stats
+from tickmark.store import Store
+
+FP = {
+    "cpu_model": "Test CPU 9000",
+    "arch": "x86_64",
+    "cpus_online": 4,
+    "kernel": "6.1.0-test",
+    "os": "Debian GNU/Linux 12 (bookworm)",
+    "libc": "glibc 2.36",
+    "compiler": "gcc 12.2.0",
+    "cflags": "-O2",
+    "variant": "gcc -O2",
+    "clock": "CLOCK_MONOTONIC",
+    "clock_res_ns": 1,
+    "timer_overhead_ps": 20000,
+    "cycles_method": "calibrated-freq",
+    "fcore_khz": 3000000,
+    "governor": "performance",
+    "boost": False,
+    "virtualization": "kvm",
+    "page_size": 4096,
+    "thp": "madvise",
+    "flags": ["virtualized"],
+    "caches": [
+        {"level": "1", "type": "Data", "size": "32K"},
+        {"level": "1", "type": "Instruction", "size": "32K"},
+        {"level": "2", "type": "Unified", "size": "1024K"},
+        {"level": "3", "type": "Unified", "size": "16384K"},
+    ],
+}
+
+KIB = 1024
+MIB = 1024 * 1024
+# latency (ns) per working set: L1 32K at 1.2 ns, L2 1M at 4 ns, L3 16M at 15 ns, memory 90 ns
+LAT = [
+    (4 * KIB, 1.2),
+    (8 * KIB, 1.2),
+    (16 * KIB, 1.2),
+    (32 * KIB, 1.25),
+    (64 * KIB, 4.0),
+    (128 * KIB, 4.0),
+    (256 * KIB, 4.05),
+    (512 * KIB, 4.1),
+    (1 * MIB, 4.2),
+    (2 * MIB, 15.0),
+    (4 * MIB, 15.0),
+    (8 * MIB, 15.2),
+    (16 * MIB, 16.0),
+    (32 * MIB, 90.0),
+    (64 * MIB, 92.0),
+    (128 * MIB, 93.0),
+]
+
+
+def samples(ns_per_op, rounds=3, per_round=5, ops=1000, spread=0.002, slow=1.0):
+    """Deterministic samples around ns_per_op (a small fixed ripple, round r scaled by slow**r)."""
+    out = []
+    for r in range(1, rounds + 1):
+        for i in range(per_round):
+            v = ns_per_op * (1 + spread * ((i * 7 + r * 3) % 5 - 2)) * slow ** (r - 1)
+            out.append({"round": r, "i": i, "iters": ops, "ops": ops, "ns": int(v * ops), "cyc": int(v * ops * 3)})
+    return out
+
+
+def add(
+    st,
+    run_id,
+    bench,
+    params=None,
+    ns=100.0,
+    stat="median",
+    bpo=0,
+    hist=None,
+    status="ok",
+    reason="",
+    scale=1.0,
+    subs=None,
+):
+    params = params or {}
+    key = bench + ("[" + ",".join(f"{k}={v}" for k, v in params.items()) + "]" if params else "")
+    if status != "ok":
+        st.add_result(run_id, key=key, bench=bench, params=params, status=status, reason=reason)
+        return
+    ss = samples(ns * scale)
+    if subs:
+        for s in ss:
+            s["sub"] = {k: int(s["ns"] * f) for k, f in subs.items()}
+    hists = [dict(hist, round=1)] if hist else []
+    summary = stats.summarize(
+        ss, stat=stat, bytes_per_op=bpo, hists=hists, cycles_method="calibrated-freq", env_flags=["virtualized"]
+    )
+    rid = st.add_result(
+        run_id, key=key, bench=bench, params=params, stat=stat, meta={"bytes_per_op": bpo}, stats=summary
+    )
+    st.add_samples(rid, 1, ss)
+    if hist:
+        st.add_hist(rid, 1, hist)
+
+
+HIST = {
+    "unit": "ns",
+    "count": 1000,
+    "min": 3000,
+    "max": 250000,
+    "buckets": [[2944, 10], [3072, 400], [3200, 350], [3456, 150], [4096, 60], [8192, 20], [65536, 9], [131072, 1]],
+}
+
+PROFILE = {
+    "key": "cpu.stringsort",
+    "tool": "perf",
+    "event": "cpu-clock 999 Hz",
+    "hits": 2000,
+    "seconds": 2.0,
+    "ns_per_op": 9.0e6,
+    "unit": "iteration",
+    "kernel": "sampled",
+    "notes": [],
+    "routines": [
+        {
+            "name": "memmove",
+            "symbols": ["__memmove_avx_unaligned_erms"],
+            "group": "libc",
+            "dso": "libc.so.6",
+            "self": 0.25,
+            "total": 0.25,
+        },
+        {
+            "name": "stringsort_kernel",
+            "symbols": ["stringsort_kernel"],
+            "group": "core",
+            "dso": "tickmark-core",
+            "self": 0.70,
+            "total": 0.95,
+        },
+        {"name": "main", "symbols": ["main"], "group": "core", "dso": "tickmark-core", "self": 0.0, "total": 1.0},
+        {
+            "name": "page_fault",
+            "symbols": ["asm_exc_page_fault"],
+            "group": "kernel",
+            "dso": "[kernel]",
+            "self": 0.05,
+            "total": 0.05,
+        },
+    ],
+}
+
+NBENCH_NS = {
+    "cpu.numsort": 2.0e6,
+    "cpu.stringsort": 9.0e6,
+    "cpu.bitfield": 4.0e5,
+    "cpu.fpemu": 4.0e6,
+    "cpu.fourier": 2.5e5,
+    "cpu.assign": 1.5e7,
+    "cpu.idea": 5.0e4,
+    "cpu.huffman": 1.2e5,
+    "cpu.nnet": 4.0e6,
+    "cpu.lu": 1.8e5,
+}
+
+
+def fill(st, name, scale=1.0, fp=None, param_value=None):
+    rid = st.create_run(
+        name=name,
+        suite=None,
+        patterns=["*"],
+        fingerprint=dict(fp or FP, variant=name),
+        hello={"counters": ["task_clock"]},
+        status="complete",
+        started=1_700_000_000,
+        finished=1_700_000_100,
+        notes={"rounds": 3, "problems": []},
+    )
+    for size, ns in LAT:
+        add(st, rid, "mem.lat_rand", {"size": size, "thp": 0}, ns=ns, stat="min", scale=scale)
+    for procs in (2, 8, 32):
+        for size in (0, 16):
+            add(
+                st,
+                rid,
+                "sched.ctx_ring",
+                {"procs": procs, "size": size},
+                ns=2000 + 40 * procs + 100 * size,
+                scale=scale,
+            )
+    add(st, rid, "sched.pipe_pingpong", {"cross": 0}, ns=3500, hist=HIST, scale=scale)
+    for size in (16 * KIB, 256 * KIB, 4 * MIB):
+        add(st, rid, "mem.bw_read", {"size": size}, ns=size / 20.0, stat="max", bpo=size, scale=scale)
+    for impl, f in ((0, 1.0), (1, 8.0)):
+        for size in (64, 4096):
+            add(st, rid, "memfn.memcpy", {"impl": impl, "size": size}, ns=size * 0.05 * f + 2, scale=scale)
+    for k, ns in NBENCH_NS.items():
+        add(st, rid, k, ns=ns, scale=scale)
+    add(st, rid, "sync.mutex", ns=40, subs={"lock": 0.6, "unlock": 0.4}, scale=scale)
+    add(st, rid, "sys.getppid", ns=50, scale=scale)
+    add(st, rid, "sys.skipper", status="skip", reason="needs a unicorn")
+    add(st, rid, "sys.crasher", status="crashed", reason="SIGSEGV")
+    st.add_profile(rid, "cpu.stringsort", PROFILE)
+    if param_value is not None:
+        add(st, rid, "sys.param", {"name": param_value}, ns=70, scale=scale)
+    return rid
+
+
+def make_store(path, second=True, name_a="base", name_b="slow", **kw):
+    st = Store(path)
+    fill(st, name_a, **kw)
+    if second:
+        fill(st, name_b, scale=1.25, fp=dict(FP, cflags="-Os"), **kw)
+    return st

@@ -1,0 +1,197 @@
+"""tickmark campaign with the synthetic core on local targets: the cells, their tags, one cell at a
+time per target, resuming, Ctrl-C, a target that cannot be opened, and the file's mistakes."""
+
+import os
+import signal
+import sys
+import time
+
+import pytest
+
+from conftest import FAKECORE, tickmark_proc
+from tickmark.store import Store
+
+CAMPAIGN = """
+name = "{name}"
+rounds = 2
+max_rounds = 2
+samples = 5
+
+[targets]
+{targets}
+
+[variants]
+O2 = {{ cflags = "-O2" }}
+Os = {{ cflags = "-Os" }}
+
+[workloads]
+{workloads}
+"""
+
+
+def write(tmp_path, name="c1", targets='a = "local"\nb = "local"', workloads='sys = ["sys.*"]', fname="camp.toml"):
+    p = tmp_path / fname
+    p.write_text(CAMPAIGN.format(name=name, targets=targets, workloads=workloads))
+    return str(p)
+
+
+def runs_by_name(store_path):
+    st = Store(store_path)
+    try:
+        return {r["name"]: r for r in st.runs()}
+    finally:
+        st.close()
+
+
+def test_campaign_runs_every_cell_tags_them_and_resumes(env, cli, tmp_path):
+    f = write(tmp_path)
+    rc, out, err = cli("campaign", f)
+    assert rc == 0, err
+    runs = runs_by_name(env)
+    cells = [f"c1:{t}:{v}:sys" for t in "ab" for v in ("O2", "Os")]
+    assert sorted(runs) == sorted(cells)
+    for name, r in runs.items():
+        _, t, v, w = name.split(":")
+        assert r["status"] == "complete" and r["n_results"] == 3
+        assert r["notes"]["campaign"] == "c1"
+        assert r["notes"]["cell"] == {
+            "target": t,
+            "target_uri": "local",
+            "variant": v,
+            "workload": w,
+            "id": f"{t}:{v}:{w}",
+        }
+        assert r["fingerprint"]["target_uri"] == "local"
+    # one cell at a time on each target: its runs do not overlap in time
+    for t in "ab":
+        spans = sorted((runs[f"c1:{t}:{v}:sys"]["started"], runs[f"c1:{t}:{v}:sys"]["finished"]) for v in ("O2", "Os"))
+        assert spans[0][1] <= spans[1][0]
+    assert "4 done" in out
+    assert out.count("cross-target compare") == 2
+    assert "B = c1:b:O2:sys" in out and "A = c1:a:O2:sys" in out and "sys.fast" in out
+
+    # a second start runs nothing
+    rc, out, err = cli("campaign", f)
+    assert rc == 0 and "4 finished" in out and "nothing to run" in err
+    assert sorted(runs_by_name(env)) == sorted(cells)
+
+    # a cell whose run did not finish runs again; its partial run is kept under another name
+    st = Store(env)
+    partial = st.run("c1:b:Os:sys")["id"]
+    st.update_run(partial, status="incomplete")
+    st.close()
+    rc, out, err = cli("campaign", f)
+    assert rc == 0, err
+    assert "3 finished, 1 done" in out or "1 done, 3 finished" in out
+    runs = runs_by_name(env)
+    assert runs[f"c1:b:Os:sys~{partial}"]["status"] == "incomplete"
+    assert runs["c1:b:Os:sys"]["status"] == "complete" and runs["c1:b:Os:sys"]["id"] != partial
+    assert len(runs) == 5
+    rc, out, err = cli("campaign", f, "--status")
+    assert rc == 0 and "4 finished" in out and len(runs_by_name(env)) == 5
+    rep = tmp_path / "campaign.md"
+    rc, out, err = cli("campaign", f, "--report", str(rep))
+    assert rc == 0, err
+    text = rep.read_text()
+    assert all(n in text for n in cells) and "sys.fast" in text
+
+
+def test_campaign_ctrl_c_then_resume_runs_only_the_rest(env, cli, tmp_path):
+    f = write(tmp_path, name="c2", workloads='w = ["sys.fast", "ipc.*"]')
+    p = tickmark_proc(["campaign", f], env={"FAKECORE_MODE": "slowkey=ipc.ping"}, start_new_session=True)
+    try:
+        # another process sees the runs as they are written (a campaign process holds several
+        # connections to the store; none of them may lose its locks and with them its log)
+        deadline, seen = time.time() + 60, 0
+        while time.time() < deadline and seen < 2:
+            try:
+                seen = len(runs_by_name(env))
+            except Exception:  # not made yet, or busy
+                pass
+            time.sleep(0.1)
+        assert seen == 2, "the campaign's runs did not become visible to another process"
+        time.sleep(0.5)
+        os.kill(p.pid, signal.SIGINT)
+        out, err = p.communicate(timeout=60)
+    finally:
+        if p.poll() is None:
+            os.killpg(p.pid, signal.SIGKILL)
+    assert p.returncode == 130, err
+    assert "interrupted" in err and "start the campaign again" in err
+    runs = runs_by_name(env)
+    assert runs and all(r["status"] == "incomplete" for r in runs.values()), (
+        out,
+        err,
+        {n: r["status"] for n, r in runs.items()},
+    )
+    assert "interrupted" in out
+    rc, out, err = cli("campaign", f)
+    assert rc == 0, err
+    assert "4 done" in out
+    runs = runs_by_name(env)
+    assert sum(r["status"] == "complete" for r in runs.values()) == 4
+
+
+def test_target_that_cannot_open_fails_its_cells_only(env, cli, tmp_path):
+    f = write(tmp_path, name="c3", targets='a = "local"\nbad = "qemu-user:nosucharch"')
+    rc, out, err = cli("campaign", f)
+    assert rc == 1
+    assert "some cells did not finish" in err
+    runs = runs_by_name(env)
+    assert sorted(runs) == ["c3:a:O2:sys", "c3:a:Os:sys"]
+    assert "2 done, 2 failed" in out and "bad:O2:sys" in out and "failed" in out
+    assert "no cross-target compare" in out
+
+
+BAD = [
+    ("name = 12\n[targets]\na='local'\n[workloads]\nw='os'\n", "'name' must be a word"),
+    ("name = 'x'\nfrobs = 1\n[targets]\na='local'\n[workloads]\nw='os'\n", "unknown key 'frobs'"),
+    ("name = 'x'\n[workloads]\nw='os'\n", "[targets] must be a table"),
+    ("name = 'x'\n[targets]\na='local'\n[workloads]\nw='nosuite'\n", "unknown suite 'nosuite'"),
+    ("name = 'x'\n[targets]\na='local'\n[workloads]\nw=[]\n", "workloads.w: expected a suite name"),
+    (
+        "name = 'x'\n[targets]\na='local'\n[variants]\nv={cflags='-O2', x='1'}\n[workloads]\nw='os'\n",
+        "variants.v: unknown key 'x'",
+    ),
+    (
+        "name = 'x'\n[targets]\na='local'\n[variants]\nv={memfn='nope.c'}\n[workloads]\nw='os'\n",
+        "variants.v.memfn: nope.c does not exist",
+    ),
+    ("name = 'x'\nrounds = 0\n[targets]\na='local'\n[workloads]\nw='os'\n", "'rounds' must be an integer"),
+    ("name = 'x'\nbaseline = 'z'\n[targets]\na='local'\n[workloads]\nw='os'\n", "baseline 'z' is not one"),
+    ("name = 'x'\n[targets]\n'a/b'='local'\n[workloads]\nw='os'\n", "targets.a/b: a name of letters"),
+    ("name = [\n", "not valid TOML"),
+]
+
+
+@pytest.mark.parametrize("text,msg", BAD, ids=[m for _, m in BAD])
+def test_bad_campaign_files_one_line_and_nothing_run(env, cli, tmp_path, text, msg):
+    p = tmp_path / "bad.toml"
+    p.write_text(text)
+    rc, out, err = cli("campaign", str(p))
+    assert rc == 2 and err.startswith("tickmark: error: campaign ") and err.count("\n") == 1, err
+    assert msg in err
+    assert not os.path.exists(env) or runs_by_name(env) == {}
+
+
+def test_missing_campaign_file(env, cli, tmp_path):
+    rc, out, err = cli("campaign", str(tmp_path / "none.toml"))
+    assert rc == 2 and "cannot read campaign" in err and err.count("\n") == 1
+
+
+def test_campaign_against_postgresql(pg_server, cli, monkeypatch, tmp_path):
+    url = pg_server.new_database()
+    monkeypatch.setenv("TICKMARK_STORE", url)
+    monkeypatch.setenv("TICKMARK_CORE", f"{sys.executable} {FAKECORE}")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.delenv("FAKECORE_MODE", raising=False)
+    rc, out, err = cli("campaign", write(tmp_path, name="pg"))
+    assert rc == 0, err
+    runs = runs_by_name(url)
+    assert len(runs) == 4 and all(r["status"] == "complete" and r["n_results"] == 3 for r in runs.values())
+
+
+def test_power_cycle_needs_a_target_with_power_control(env, cli):
+    rc, out, err = cli("run", "sys.fast", "--power-cycle")
+    assert rc == 2 and err.count("\n") == 1
+    assert "--power-cycle: target 'local' has no power control" in err

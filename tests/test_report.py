@@ -1,0 +1,310 @@
+"""The report model (golden values from a synthetic store), its HTML/Markdown/JSON views, the HTML
+page in headless Chromium, and the terminal output at 80 columns and in a pipe."""
+
+import io
+import json
+import os
+import re
+import sys
+
+import pytest
+
+import reportdata
+from tickmark import fmt, model, views
+
+XSS_NAME = "<script>alert(1)</script>"
+XSS_PARAM = '&<>"'
+
+
+@pytest.fixture
+def syn(tmp_path, monkeypatch):
+    path = tmp_path / "syn.db"
+    st = reportdata.make_store(str(path))
+    monkeypatch.setenv("TICKMARK_STORE", str(path))
+    return st
+
+
+# ---------------------------------------------------------------- the model (data, not pixels)
+def test_model_golden(syn):
+    m = model.build(syn, ["base", "slow"])
+    assert m["format"] == "tickmark-report" and [r["name"] for r in m["runs"]] == ["base", "slow"]
+    run = m["runs"][0]
+    assert ["virtualized"] == [f["flag"] for f in run["env_flags"]]
+    assert "virtual machine" in run["env_flags"][0]["meaning"]
+    assert dict(run["machine"])["CPU"] == "Test CPU 9000 (x86_64, 4 CPUs)"
+    assert dict(run["machine"])["caches (OS)"] == "L1 data 32K, L1 instruction 32K, L2 unified 1024K, L3 unified 16384K"
+    # rows: name order, parameters in numeric order, sub-metrics after their headline
+    keys = [(r["key"], r["metric"]) for r in run["rows"]]
+    lat = [k for k, _ in keys if k.startswith("mem.lat_rand")]
+    assert lat[:3] == [
+        "mem.lat_rand[size=4096,thp=0]",
+        "mem.lat_rand[size=8192,thp=0]",
+        "mem.lat_rand[size=16384,thp=0]",
+    ]
+    assert keys[keys.index(("sync.mutex", "")) + 1 : keys.index(("sync.mutex", "")) + 3] == [
+        ("sync.mutex", "lock"),
+        ("sync.mutex", "unlock"),
+    ]
+    byk = {(r["key"], r["metric"]): r for r in run["rows"]}
+    assert byk[("sys.skipper", "")]["status"] == "skip" and byk[("sys.skipper", "")]["reason"] == "needs a unicorn"
+    assert byk[("sys.crasher", "")]["status"] == "crashed"
+    g = byk[("sys.getppid", "")]
+    assert g["value"] == pytest.approx(50.0) and g["value_text"] == "50.0 ns/op" and g["unit"] == "ns/op"
+    assert g["ci95_lo"] <= 50.0 <= g["ci95_hi"] and g["determinism"] == pytest.approx(0.0)
+    assert g["flags"] == []  # 'virtualized' is said once per run, not per row
+    assert byk[("mem.lat_rand[size=65536,thp=0]", "")]["value"] == pytest.approx(4.0 * 0.996, rel=1e-3)  # min headline
+    fams = {f["family"]: f for f in run["families"]}
+    assert fams["sys"]["n"] == 3 and fams["sys"]["ok"] == 1 and fams["cpu"]["n"] == 10
+
+    s = run["series"]
+    levels = s["latency"]["levels"]
+    assert [(lv["name"], lv["size"]) for lv in levels] == [
+        ("L1", 32768),
+        ("L2", 1048576),
+        ("L3", 16777216),
+        ("memory", None),
+    ]
+    assert levels[0]["latency_ns"] == pytest.approx(1.2 * 0.996, rel=1e-3)
+    assert s["latency"]["os_levels"] == [
+        {"name": "L1", "size": 32768},
+        {"name": "L2", "size": 1048576},
+        {"name": "L3", "size": 16777216},
+    ]
+    assert len(s["latency"]["points_4k"]) == len(reportdata.LAT) and s["latency"]["points_huge"] == []
+    ring = {ln["size_kib"]: ln["points"] for ln in s["ctx_ring"]}
+    assert sorted(ring) == [0, 16] and [p[0] for p in ring[0]] == [2, 8, 32]
+    assert ring[16][1][1] == pytest.approx(2000 + 40 * 8 + 1600)
+    (h,) = s["hists"]
+    assert h["key"] == "sched.pipe_pingpong[cross=0]" and h["count"] == 1000 and h["max"] == 250000
+    assert h["p50"] == 3200 and h["buckets"][0] == [2944, 10]
+    bw = {(b["group"], b["impl"]): b["points"] for b in s["bandwidth"]}
+    assert bw[("mem.bw", None)][0] == [16384, pytest.approx(20000 / 0.996, rel=1e-3)]
+    assert bw[("memfn.memcpy", "libc")][0] == [64, pytest.approx(64 * 1000 / (64 * 0.05 + 2))]
+    assert bw[("memfn.memcpy", "ref")][1][0] == 4096
+    nb = {r["name"]: r for r in s["nbench"]["rows"]}
+    assert nb["cpu.numsort"]["new"] == pytest.approx(1e9 / 2.0e6 / 118.73)
+    assert s["nbench"]["linux_groups"]["INTEGER"] is not None
+
+    (prof,) = s["profiles"]
+    assert prof["key"] == "cpu.stringsort" and [r["name"] for r in prof["routines"]] == [
+        "stringsort_kernel",
+        "memmove",
+        "page_fault",
+    ]  # ranked by their own share; main has none
+    assert prof["routines"][1]["ns_per_op"] == pytest.approx(0.25 * 9.0e6)
+    assert dict(prof["groups"])["libc"] == pytest.approx(0.25)
+
+    (c,) = m["compare"]
+    assert (c["a"], c["b"]) == ("base", "slow")
+    assert {(d["field"], d["a"], d["b"]) for d in c["differences"]} == {
+        ("cflags", "-O2", "-Os"),
+        ("variant", "base", "slow"),
+    }
+    assert c["families"]["sys"]["geomean_time_ratio"] == pytest.approx(1.25, rel=1e-3)
+    assert c["families"]["mem"]["geomean_time_ratio"] == pytest.approx(1.25, rel=1e-3)  # bandwidth inverted
+    assert c["families"]["cpu"]["verdicts"] == {"slower": 10} and c["families"]["cpu"]["multiple"] == "1.25× slower"
+    row = next(r for r in c["rows"] if r["key"] == "sys.getppid" and not r["metric"])
+    assert row["ratio"] == pytest.approx(1.25, rel=1e-3) and row["verdict"] == "slower" and row["ci"][0] > 0.2
+    bwrow = next(r for r in c["rows"] if r["key"] == "mem.bw_read[size=16384]" and not r["metric"])
+    assert bwrow["unit"] == "MB/s" and bwrow["ratio"] == pytest.approx(0.8, rel=1e-3) and bwrow["verdict"] == "slower"
+    ck = [r["key"] for r in c["rows"] if r["key"].startswith("mem.lat_rand") and not r["metric"]]
+    assert ck[:2] == ["mem.lat_rand[size=4096,thp=0]", "mem.lat_rand[size=8192,thp=0]"]  # numeric order
+    missing = next(r for r in c["rows"] if r["key"] == "sys.skipper")
+    assert missing["verdict"] == "missing" and missing["median_a"] is None
+
+
+def test_model_json_round_trip_and_markdown(syn, cli, tmp_path):
+    out = tmp_path / "r.json"
+    rc, _, err = cli("report", "base", "slow", "-o", str(out))
+    assert rc == 0 and "wrote" in err
+    doc = json.loads(out.read_text())
+    assert doc == json.loads(views.to_json(model.build(syn, ["base", "slow"])))
+    rc, md, _ = cli("report", "base", "slow", "--format", "md")
+    assert rc == 0
+    assert "## Comparison: B = slow against A = base" in md
+    assert "| sys.getppid | 50.0 ns | 62.5 ns | 1.250 |" in md
+    assert re.search(r"^\| sys \| 1\.250 \| 1\.25× slower \| 1 \| 1 slower \|$", md, re.M)
+    assert "| L2 | 1M |" in md and "`virtualized`" in md
+
+
+def test_report_errors_are_one_line(syn, cli, tmp_path):
+    rc, _, err = cli("report", "nosuchrun")
+    assert rc == 2 and err.startswith("tickmark: error: no run 'nosuchrun'") and err.count("\n") == 1
+    rc, _, err = cli("report", "base", "-o", str(tmp_path / "no" / "such" / "dir" / "r.html"))
+    assert rc == 2 and "cannot write" in err
+
+
+def test_markdown_escapes_names(tmp_path):
+    st = reportdata.make_store(str(tmp_path / "x.db"), second=False, name_a=XSS_NAME + "|x", param_value=XSS_PARAM)
+    md = views.markdown(model.build(st, [XSS_NAME + "|x"]))
+    assert "<script>" not in md and "&lt;script&gt;alert(1)&lt;/script&gt;\\|x" in md
+    assert 'sys.param[name=&amp;&lt;&gt;"]' in md
+
+
+# ---------------------------------------------------------------- the HTML page
+def test_html_is_self_contained_and_escaped(tmp_path):
+    st = reportdata.make_store(str(tmp_path / "x.db"), name_a=XSS_NAME, param_value=XSS_PARAM)
+    page = views.html(model.build(st, [XSS_NAME, "slow"]))
+    assert "<script" not in page.lower()  # no script of ours, and the run name is text
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+    assert "sys.param[name=&amp;&lt;&gt;&#34;]" in page
+    # nothing that would make a browser fetch: no external URL in src/href, no @import or url()
+    assert not re.search(r'(src|href)\s*=\s*"(?!#)', page)
+    assert "@import" not in page and not re.search(r"url\((?!#)", page)  # url(#id): inside the SVG
+    assert page.count("<svg") >= 4 and "Content-Security-Policy" in page
+    assert '<h3 id="run-1-profiles">Profiles</h3>' in page and "stringsort_kernel" in page
+
+
+def _chromium_or_skip():
+    from browser import find_chromium
+
+    if find_chromium() is None:
+        msg = "chromium is not installed (./bootstrap test installs it)"
+        if os.environ.get("CI"):
+            pytest.fail(msg)
+        pytest.skip(msg)
+    try:
+        import websocket  # noqa: F401
+    except ImportError:
+        if os.environ.get("CI"):
+            pytest.fail("websocket-client is missing (pip install -e '.[test]')")
+        pytest.skip("websocket-client is missing")
+
+
+def _non_white(png):
+    from PIL import Image
+
+    im = Image.open(io.BytesIO(png)).convert("L")
+    hist = im.histogram()
+    return sum(hist[:200]) / (im.width * im.height)  # share of clearly non-white pixels
+
+
+def test_html_in_headless_chromium(tmp_path):
+    """Both kinds of report load from file:// with no request leaving the file, no console error,
+    no script run (the run named <script>alert(1)</script> stays text), plots in the DOM, and a
+    screenshot that is not blank."""
+    _chromium_or_skip()
+    from browser import Browser
+
+    st = reportdata.make_store(str(tmp_path / "x.db"), name_a=XSS_NAME, param_value=XSS_PARAM)
+    one = tmp_path / "one.html"
+    one.write_text(views.html(model.build(st, [XSS_NAME])), encoding="utf-8")
+    two = tmp_path / "cmp.html"
+    two.write_text(views.html(model.build(st, [XSS_NAME, "slow"])), encoding="utf-8")
+    with Browser(width=1200, height=900) as b:
+        for f, min_svgs in ((one, 4), (two, 40)):
+            url = f.as_uri()
+            page = b.load(url)
+            assert page.requests == [url], f"{f.name} asked for {page.requests}"
+            assert not page.failed and not page.exceptions and not page.dialogs
+            errors = [c for c in page.console if c[0] in ("error", "warning", "assert")]
+            assert not errors, errors
+            assert b.evaluate("document.querySelectorAll('script').length") == 0
+            assert b.evaluate("document.querySelectorAll('svg').length") >= min_svgs
+            assert b.evaluate("document.querySelectorAll('svg.plot').length") >= 4
+            text = b.evaluate("document.body.innerText")
+            assert XSS_NAME in text and 'sys.param[name=&<>"]' in text
+            assert b.evaluate("document.title").startswith("tickmark report: " + XSS_NAME)
+            # the plots have a size on the page (rendered, not collapsed)
+            assert (
+                b.evaluate(
+                    "Math.min(...[...document.querySelectorAll('svg.plot')].map(s => s.getBoundingClientRect().height))"
+                )
+                > 100
+            )
+            png = b.screenshot(full_page=False)
+            assert png[:8] == b"\x89PNG\r\n\x1a\n"
+            assert _non_white(png) > 0.02, f"{f.name}: the screenshot is (nearly) blank"
+            b.evaluate("document.getElementById('run-1-latency').scrollIntoView()")
+            assert _non_white(b.screenshot(full_page=False)) > 0.02
+
+
+# ---------------------------------------------------------------- terminal output
+def _lines(text):
+    return text.splitlines()
+
+
+def test_show_at_80_columns_and_in_a_pipe(syn, cli, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "80")
+    rc, out, _ = cli("show", "base")
+    assert rc == 0 and "\x1b[" not in out  # a pipe: no colour codes
+    assert max(len(x) for x in _lines(out)) <= 80
+    for needle in (
+        "sys.getppid",
+        "50.0 ns/op",
+        "sched.pipe_pingpong[cross=0]",
+        "needs a unicorn",
+        "crashed",
+        "  lock",
+        "p50 3.20 us",
+    ):
+        assert needle in out, needle
+    assert "on every result: virtualized" in out
+    monkeypatch.setenv("COLUMNS", "200")
+    rc, wide, _ = cli("show", "base")
+    assert max(len(x) for x in _lines(wide)) > 80 and "ops/s" in wide and "round-cv" in wide
+    monkeypatch.delenv("COLUMNS")
+    rc, pipe, _ = cli("show", "base")
+    assert max(len(x) for x in _lines(pipe)) <= fmt.PIPE_WIDTH
+
+
+def test_list_at_80_columns_and_in_a_pipe(env, cli, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "80")
+    rc, out, _ = cli("list")
+    assert rc == 0 and "\x1b[" not in out
+    assert max(len(x) for x in _lines(out)) <= 80
+    assert "synthetic lat.sweep" in out and "size=1024,65536" in out and "skip: needs a unicorn" in out
+
+
+def test_sweep_abbreviation():
+    sweep = ",".join(["1K", "1536", "2K"] + [f"{k}M" for k in range(1, 129)])
+    assert fmt.fmt_sweep(sweep) == "1K..128M (131 values)"
+    assert fmt.fmt_sweep("0,1") == "0,1" and fmt.fmt_sweep("16K,256K,4M,128M") == "16K,256K,4M,128M"
+
+
+def test_store_after_the_subcommand_and_from_the_environment(syn, cli, tmp_path, monkeypatch):
+    path = os.environ["TICKMARK_STORE"]
+    monkeypatch.setenv("TICKMARK_STORE", str(tmp_path / "elsewhere.db"))
+    rc, out, err = cli("runs")
+    assert rc == 0 and "no runs stored yet" in out
+    rc, out, err = cli("runs", "--store", path)
+    assert rc == 0 and "base" in out and "slow" in out
+    rc, out, _ = cli("show", "base", "--store", path)
+    assert rc == 0 and "sys.getppid" in out
+    rc, out, _ = cli("--store", str(tmp_path / "elsewhere.db"), "show", "--store", path, "slow")
+    assert rc == 0 and "run 2 'slow'" in out  # after the subcommand wins
+    monkeypatch.setenv("TICKMARK_STORE", path)
+    rc, out, _ = cli("show", "slow")
+    assert rc == 0 and "run 2 'slow'" in out
+
+
+def test_preempted_said_once_in_the_header(tmp_path, cli, monkeypatch):
+    from tickmark import stats
+    from tickmark.store import Store
+
+    st = Store(str(tmp_path / "p.db"))
+    rid = st.create_run(name="p", patterns=["*"], fingerprint=reportdata.FP, status="complete", notes={"rounds": 1})
+    for i, moved in enumerate((False, False, True)):
+        ss = reportdata.samples(100, rounds=1, per_round=12)
+        hit = ss[:9] if moved else ss[:2]
+        for s in hit:
+            s.update(retaken=1, nivcsw=1, ns=s["ns"] * (2 if moved else 1))
+        st.add_result(rid, key=f"sys.b{i}", bench=f"sys.b{i}", stats=stats.summarize(ss))
+    monkeypatch.setenv("TICKMARK_STORE", str(tmp_path / "p.db"))
+    rc, out, _ = cli("show", "p")
+    assert "3 of 3 results had samples preempted even after a retake; it moved the result in 1" in out
+    flagged = [x for x in _lines(out) if "preempted" in x and x.startswith("sys.")]
+    assert len(flagged) == 1 and flagged[0].startswith("sys.b2")
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="Linux only")
+def test_report_cli_html_from_fake_core_run(env, cli, tmp_path):
+    """End to end through the command line: a run, then its report (default: the latest run)."""
+    rc, _, err = cli("run", "sys.*", "ipc.*", "lat.*", "bw.*", "--rounds", "2", "--quiet")
+    assert rc == 0, err
+    out = tmp_path / "r.html"
+    rc, _, err = cli("report", "-o", str(out))
+    assert rc == 0, err
+    page = out.read_text()
+    assert page.startswith("<!DOCTYPE html>") and "ipc.ping" in page and "Event latency histograms" in page
+    assert out.stat().st_size < 2_000_000
