@@ -34,6 +34,7 @@ class Sshd:
                 ["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", "tickmark-test", "-f", str(self.root / name)],
                 check=True,
             )
+        (self.root / "tmp").mkdir()  # the sessions' TMPDIR: what a run leaves there is its own
         (self.root / "authorized_keys").write_text((self.root / "user_key.pub").read_text())
         os.chmod(self.root / "authorized_keys", 0o600)
         host_pub = (self.root / "host_key.pub").read_text().split()
@@ -44,7 +45,9 @@ class Sshd:
             "UsePAM no\nPasswordAuthentication no\nKbdInteractiveAuthentication no\n"
             "PubkeyAuthentication yes\nStrictModes no\nPermitRootLogin prohibit-password\n"
             f"AllowUsers {self.user}\nLogLevel ERROR\nMaxSessions 50\nMaxStartups 50\n"
-            + (f"SetEnv HOME={home}\n" if home else "")
+            + f"SetEnv TMPDIR={self.root}/tmp"
+            + (f" HOME={home}" if home else "")
+            + "\n"
         )
         # The client side: the user's own config is replaced by this one (ssh -F).
         self.config = self.root / "ssh_config"

@@ -659,3 +659,15 @@ def test_bandwidth_table_after_a_run_and_from_the_store(real, cli):
     rc, out, err = cli("run", "sys.getppid", "--rounds", "1", "--samples", "2", "-q")
     rc, out, err = cli("bandwidth")
     assert rc == 2 and "has no mem.bw_* results" in err
+
+
+def test_smaller_cache_with_huge_pages_that_miss_the_tlb_is_explained():
+    det = {
+        "levels": [{"name": "L1", "size": 48 * K}, {"name": "L2", "size": 1536 * K}, {"name": "memory", "size": None}],
+        "line_size": {},
+        "huge": {"honoured": False},
+    }
+    osr = {"levels": [{"name": "L1d", "size": 48 * K}, {"name": "L2", "size": 2 * M}], "line_size": None}
+    assert dict((w, v) for w, _, _, v in topo.compare(det, osr))["L2 size"] == "scattered"
+    det["huge"]["honoured"] = True
+    assert dict((w, v) for w, _, _, v in topo.compare(det, osr))["L2 size"] == "DISAGREE"

@@ -96,7 +96,7 @@ def test_board_without_shell_one_round_per_start(core, pty_pair, tmp_path, cli, 
     assert rc == 0, err
     assert "one round per start" in err
     run = Store(tmp_path / "s.db").run("uart")
-    assert run["status"] == "complete" and run["notes"]["rounds"] == 1
+    assert run["status"] == "complete" and run["notes"]["rounds"] == 1 and run["patterns"] == []
     fp = run["fingerprint"]
     assert fp["target_uri"] == f"serial:{dev}?baud={BAUD}" and fp["baud"] == BAUD
     assert fp["arch"] == os.uname().machine and fp["kernel"] == os.uname().release  # from the hello record

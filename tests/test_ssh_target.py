@@ -2,12 +2,13 @@
 on, one multiplexed connection, the folder on the target removed at the end, after Ctrl-C, and
 when the connection drops; a dropped round is retried once, a second loss ends the run incomplete."""
 
-import glob
 import json
 import os
 import signal
+import tempfile
 import threading
 import time
+from pathlib import Path
 
 import pytest
 
@@ -32,7 +33,6 @@ def cache(tmp_path_factory):
 @pytest.fixture
 def sshd(tmp_path, monkeypatch, cache):
     s = Sshd(tmp_path / "sshd").start()
-    s.before = set(left_on_target(s))  # the "board" is this machine: only new folders count
     monkeypatch.setenv("TICKMARK_SSH_CONFIG", str(s.config))
     monkeypatch.setenv("XDG_CACHE_HOME", str(cache))
     monkeypatch.setenv("TICKMARK_STORE", str(tmp_path / "results.db"))
@@ -43,10 +43,12 @@ def sshd(tmp_path, monkeypatch, cache):
 
 
 def left_on_target(s):
-    """tickmark folders on the target made since the fixture started."""
-    r = s.ssh("ls -d ${TMPDIR:-/tmp}/tickmark.* 2>/dev/null; true")
+    """tickmark folders left in the target's TMPDIR (the fixture's own, not the shared /tmp)."""
+    r = s.ssh('echo "$TMPDIR"; ls -d ${TMPDIR:-/tmp}/tickmark.* 2>/dev/null; true')
     assert r.returncode == 0, r.stderr
-    return sorted(set(r.stdout.split()) - getattr(s, "before", set()))
+    tmpdir, *left = r.stdout.split()
+    assert tmpdir == str(s.root / "tmp")
+    return left
 
 
 def test_uri_forms():
@@ -61,8 +63,9 @@ def test_uri_forms():
             parse_uri(bad)
 
 
-def test_run_over_ssh_stores_the_targets_fingerprint(sshd, cli):
-    before = set(glob.glob("/tmp/tickmark-ssh-*"))
+def test_run_over_ssh_stores_the_targets_fingerprint(sshd, cli, monkeypatch):
+    local_tmp = Path(tempfile.mkdtemp(prefix="tm-", dir="/tmp"))  # short: it holds a socket
+    monkeypatch.setattr(tempfile, "tempdir", str(local_tmp))  # where the control socket's folder goes
     rc, out, err = cli(
         "run",
         "--target",
@@ -93,13 +96,15 @@ def test_run_over_ssh_stores_the_targets_fingerprint(sshd, cli):
     assert fp["cpu_model"] and fp["cpus_online"] >= 1 and fp["caches"] is not None
     assert d["run"]["status"] == "complete" and {r["status"] for r in d["results"]} == {"ok"}
     assert all(len({s["round"] for s in r["samples"]}) >= 2 for r in d["results"])
-    assert left_on_target(sshd) == []
-    assert set(glob.glob("/tmp/tickmark-ssh-*")) == before  # the control socket's folder too
+    assert left_on_target(sshd) == [], d["run"]["notes"]
+    assert list(local_tmp.iterdir()) == []  # the control socket's folder is gone too
     # the ssh:ALIAS form names the same machine through the user's ssh config
     rc, out, err = cli("info", "--target", "ssh:board", "--json")
     assert rc == 0, err
     info = json.loads(out)
     assert info["target_uri"] == "ssh:board" and info["arch"] == texts["arch"]
+    assert list(local_tmp.iterdir()) == []
+    local_tmp.rmdir()
 
 
 def test_host_key_checking_stays_on(sshd, cli, tmp_path):

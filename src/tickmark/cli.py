@@ -69,6 +69,8 @@ def run(ctx, patterns, suite, rounds, max_rounds, samples, sample_ms, seed, para
     core = prepare_core(ctx, cc, cflags, memfn)
     if not core.target.reruns:  # a console without a shell: the board runs what it was built to run
         rounds = max_rounds = 1
+        if not patterns:
+            pats, suite = [], None
         click.echo(f"tickmark: {core.target.uri} cannot take new arguments: one round per start, with "
                    "the board's own arguments; start (or reset) the board now", err=True)
     chosen = check_patterns(core, pats) if core.target.reruns else []

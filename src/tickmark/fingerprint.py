@@ -56,7 +56,7 @@ _MARK = "@@tickmark "
 def _probe_script():
     out = []
     for name, path in FILES.items():
-        out.append(f"echo '{_MARK}{name}'; tr -d '\\000' < {path} 2>/dev/null; echo")
+        out.append(f"echo '{_MARK}{name}'; tr -d '\\000' 2>/dev/null < {path}; echo")
     for name, cmd in COMMANDS.items():
         out.append(f"echo '{_MARK}{name}'; ({cmd}) 2>/dev/null; echo")
     keys = " ".join(_CACHE_KEYS)

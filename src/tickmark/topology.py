@@ -287,10 +287,14 @@ def detect_tlb_levels(spread, packed, page=4096):
     l1 = rf[0][1]
     step = TLB_STEP * l1
     levels, i, k = [], 0, len(d)
+
+    def up(x):  # the cost rises from point x to x+1 (by a third of a step, and by 5 % of itself)
+        return dv[x + 1] - dv[x] >= max(step / 3, 0.05 * dv[x])
+
     while i < k - 1:
-        if dv[i + 1] - dv[i] >= step / 3:
+        if up(i):
             j = i
-            while j + 1 < k - 1 and dv[j + 2] - dv[j + 1] >= step / 3:
+            while j + 1 < k - 1 and up(j + 1):
                 j += 1
             rise = dv[j + 1] - dv[i]
             if rise >= step:
@@ -301,11 +305,13 @@ def detect_tlb_levels(spread, packed, page=4096):
     # a step is a TLB level when it is large against the cost so far (a slower page walk as the
     # page tables leave the caches raises the cost by less) and a plateau follows it (1.2x of
     # page counts before the next step or the end of the sweep)
-    big = [(a, b) for a, b in levels if dv[b] - dv[a] >= 0.5 * dv[a]]
+    # (a later level's miss at least doubles the cost: a page walk against a second-level hit)
+    big = [(a, b) for a, b in levels if dv[b] - dv[a] >= dv[a]]
     kept = []
     for lv, (a, b) in enumerate(big):
         nxt = big[lv + 1][0] if lv + 1 < len(big) else k - 1
-        if ns[nxt] >= 1.2 * ns[b]:
+        # (the last step may run into the end of the sweep: a page walk needs no plateau after it)
+        if ns[nxt] >= 1.2 * ns[b] or (lv == len(big) - 1 and lv > 0):
             kept.append((a, b, nxt))
     # at most two levels: no data TLB we know of has more, and past the last one the walks
     # themselves grow dearer in steps as the page tables leave the caches
@@ -680,6 +686,16 @@ def compare(detected, osr):
         v = _verdict(d and d["size"], o and o["size"], 1.3)
         if v == "DISAGREE" and llc.get("cause") and d and d["name"] == llc.get("level"):
             v = llc["cause"]
+        elif (
+            v == "DISAGREE"
+            and d
+            and o
+            and d["size"] < o["size"]
+            and (detected.get("huge") or {}).get("honoured") is False
+        ):
+            # huge pages that do not reach the TLB are not contiguous in physical memory either:
+            # a physically indexed cache then overflows some of its page colours before it is full
+            v = "scattered"
         rows.append((f"{name} size", d and d["size"], o and o["size"], v))
     line = detected.get("line_size") or {}
     rows.append(
@@ -1130,6 +1146,12 @@ def print_text(det, osr, runs):
     hon = det.get("huge") or {}
     if hon.get("honoured") is not None:
         con.print(f"huge pages in the TLB: {'yes' if hon['honoured'] else 'no'} ({hon['why']})")
+    if any(v == "scattered" for _, _, _, v in compare(det, osr)):
+        con.print(
+            "smaller: scattered pages = the huge pages do not reach the TLB, so they are not contiguous in "
+            "physical memory either, and a physically indexed cache fills some of its page colours before "
+            "it is full"
+        )
     llc = det.get("llc")
     if llc:
         con.print(f"{llc['level']} smaller than the OS says: {llc['why']}")
@@ -1168,6 +1190,7 @@ def _flag(v):
         "shared": "shared (measured)",
         "varies": "varies (measured)",
         "partition": "partitioned (measured)",
+        "scattered": "smaller: scattered pages",
     }.get(v, "")
 
 
@@ -1181,14 +1204,14 @@ from .clicommon import target_option  # noqa: E402
 @click.option(
     "--rounds",
     type=click.IntRange(1, 20),
-    default=3,
+    default=2,
     show_default=True,
     help="Rounds per sweep (each a process; the minimum over all samples is used).",
 )
 @click.option(
     "--samples",
     type=click.IntRange(1, 1000),
-    default=3,
+    default=4,
     show_default=True,
     help=f"Samples per round (each {SAMPLE_MS} ms).",
 )

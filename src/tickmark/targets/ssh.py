@@ -52,14 +52,21 @@ _RC_MARK = "@@tickmark-rc "
 _PROBE_END = "@@tickmark-probe-end"
 # Holds the run's folder: created and announced, the board's fingerprint texts printed, then
 # the folder removed when stdin closes (end of the run, Ctrl-C, a dropped connection).
+_START_MARK = "@@tickmark-start "
+_ERR_MARK = "@@tickmark-err "
+# The holder: creates and announces the run's folder, prints the board's fingerprint texts, then
+# runs the command lines the harness writes to its standard input, one at a time (no new ssh
+# session and no login shell per round). When its input closes (end of the run, Ctrl-C, the
+# harness killed, the connection dropped) or its output is gone (SIGPIPE), it removes the folder.
 _HOLDER = (
-    'if d=$(mktemp -d "${TMPDIR:-/tmp}/tickmark.XXXXXX"); then echo "'
+    'if d=$(mktemp -d "${TMPDIR:-/tmp}/tickmark.XXXXXX"); then cd "$d" || exit 97; echo "'
     + _DIR_MARK
     + '$d"\n'
     + fingerprint.PROBE_SCRIPT
     + 'echo "'
     + _PROBE_END
-    + '"; cat >/dev/null; rm -rf "$d"; else exit 97; fi'
+    + '"\ntrap \'cd /; rm -rf "$d"; exit 0\' PIPE HUP TERM INT\n'
+    + 'while IFS= read -r tm_l; do eval "$tm_l"; done\ncd /; rm -rf "$d"\nelse exit 97; fi'
 )
 # A dead connection is noticed within about 15 s even when no packet comes back.
 _KEEPALIVE = ["-o", "ServerAliveInterval=5", "-o", "ServerAliveCountMax=3"]
@@ -102,71 +109,68 @@ class SshCore(Core):
 
 
 class SshSession(Session):
-    """One round: `ssh HOST 'cd DIR && ./core ARGS'` over the master connection.
+    """One round, run by the holder's shell on the board over the master connection.
 
-    The remote shell reports the core's pid and exit status on stderr; a session that ends
-    without its exit status lost its connection (transport_lost holds why)."""
+    The command line written to the holder echoes a start mark, the core's pid, the last lines
+    of its stderr and its exit status around the core's own output; a stream that ends before
+    the exit status lost its connection (transport_lost holds why)."""
 
     def __init__(self, target, remote_name, args):
         self.target = target
         self.transport_lost = None
-        self._eof = False
-        self._err = tempfile.TemporaryFile(mode="w+", errors="replace")
-        q = " ".join(shlex.quote(a) for a in args)
-        script = (
-            f"cd {shlex.quote(target.remote_dir)} || exit 97; ./{remote_name} {q} </dev/null & "
-            f'echo "{_PID_MARK}$!" >&2; wait $!; echo "{_RC_MARK}$?" >&2'
-        )
-        self.proc = target._popen(script, stdout=subprocess.PIPE, stderr=self._err)
+        self.id = target._next_id()
+        self._pid = None
         self._rc = None
+        self._err = []
+        q = " ".join(shlex.quote(a) for a in args)
+        line = (
+            f'echo "{_START_MARK}{self.id}"; ./{remote_name} {q} </dev/null 2>.err & tm_p=$!; '
+            f'echo "{_PID_MARK}$tm_p"; wait $tm_p; tm_s=$?; tail -n 3 .err | sed "s/^/{_ERR_MARK}/"; '
+            f'echo "{_RC_MARK}{self.id} $tm_s"'
+        )
+        if not target._send(line):
+            self.transport_lost = "the connection closed before the round could start"
 
     def lines(self):
-        yield from self.proc.stdout
-        self._eof = True
-
-    def _stderr(self):
-        try:
-            self._err.seek(0)
-            return self._err.read().splitlines()
-        except ValueError:  # closed
-            return []
+        stream = self.target._master.stdout if self.target._master else None
+        started = False
+        while self._rc is None and self.transport_lost is None and stream is not None:
+            try:
+                line = stream.readline()
+            except (OSError, ValueError):
+                line = ""
+            if not line:
+                self.transport_lost = self.target._why_lost()
+                break
+            if not started:  # what an earlier, abandoned command left in the stream
+                started = line.strip() == f"{_START_MARK}{self.id}"
+            elif line.startswith(_PID_MARK):
+                self._pid = line[len(_PID_MARK) :].strip()
+            elif line.startswith(_ERR_MARK):
+                self._err.append(line[len(_ERR_MARK) :].strip())
+            elif line.startswith(f"{_RC_MARK}{self.id} "):
+                n = line.split()[-1]
+                self._rc = int(n) if n.isdigit() else 255
+            else:
+                yield line
 
     def finish(self):
-        if self._rc is not None:
-            return self._rc, self._last
-        self.proc.stdout.close()
-        ssh_rc = self.proc.wait()
-        lines = self._stderr()
-        self._err.close()
-        rc = next((ln[len(_RC_MARK) :] for ln in lines if ln.startswith(_RC_MARK)), None)
-        other = [ln for ln in lines if ln.strip() and not ln.startswith("@@tickmark-")]
-        self._last = other[-1].strip() if other else ""
-        if rc is None or not rc.strip().isdigit():
-            self.transport_lost = self._last or f"ssh exited with status {ssh_rc} (the connection closed)"
-            self._rc = -9 if ssh_rc < 0 else 255
-            self._last = f"connection to {self.target.uri} lost: {self.transport_lost}"
-        else:
-            n = int(rc)
-            self._rc = -(n - 128) if n > 128 else n
-        return self._rc, self._last
+        for _ in self.lines():  # the rest of the stream, if the caller stopped reading
+            pass
+        if self.transport_lost is not None:
+            return 255, f"connection to {self.target.uri} lost: {self.transport_lost}"
+        n = self._rc
+        rc = -(n - 128) if n > 128 else n
+        return rc, (self._err[-1] if self._err else "")
 
     def stop(self):
-        if self.proc.poll() is not None:
+        if self._rc is not None or self.transport_lost is not None:
             return
-        if self._eof:  # the round ended by itself: its ssh is about to exit
-            try:
-                self.proc.wait(10)
-                return
-            except subprocess.TimeoutExpired:
-                pass
-        pid = next((ln[len(_PID_MARK) :].strip() for ln in self._stderr() if ln.startswith(_PID_MARK)), None)
-        if pid and pid.isdigit() and self.target.master_alive():
-            self.target.run_remote(f"kill -TERM {pid} 2>/dev/null", timeout=10, check=False)
-        try:
-            self.proc.wait(5)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
+        if self._pid and self._pid.isdigit() and self.target.master_alive():
+            self.target.run_remote(f"kill -TERM {self._pid} 2>/dev/null", timeout=10, check=False)
+        drain = threading.Thread(target=lambda: [None for _ in self.lines()], daemon=True)
+        drain.start()
+        drain.join(15)
 
 
 @register("ssh")
@@ -191,6 +195,8 @@ class SshTarget(Target):
         self.texts = None
         self.machine = None
         self._uploaded = {}  # local binary -> remote name
+        self._seq = 0
+        self._master_err = None
 
     # ---- the connection ----
     def _opts(self):
@@ -213,12 +219,15 @@ class SshTarget(Target):
         if self.master_alive():
             return
         if self._ctl_dir is None:
-            self._ctl_dir = tempfile.mkdtemp(prefix="tickmark-ssh-")
+            base = tempfile.gettempdir()
+            if len(base) > 60 and os.path.isdir("/tmp"):  # a socket path has ~100 bytes at most
+                base = "/tmp"
+            self._ctl_dir = tempfile.mkdtemp(prefix="tickmark-ssh-", dir=base)
         try:
             os.unlink(f"{self._ctl_dir}/cm")  # a stale socket of a master that was killed
         except FileNotFoundError:
             pass
-        err = tempfile.TemporaryFile(mode="w+", errors="replace")
+        err = self._master_err = tempfile.TemporaryFile(mode="w+", errors="replace")
         self._master = self._popen(_HOLDER, master=True, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err)
         lines = _read_until(self._master.stdout, _PROBE_END, 60)
         line = lines[0] if lines else ""
@@ -235,13 +244,39 @@ class SshTarget(Target):
                 "(tickmark runs ssh without a terminal: use a key or ssh-agent, and accept "
                 "the host key once with a plain ssh)"
             )
-        err.close()
         self.remote_dir = line[len(_DIR_MARK) :].strip()
         self._uploaded = {}
         self.texts = fingerprint.parse_probe("".join(lines[1:-1]))
         self.machine = self.texts.get("uname_m")
         if not self.machine:
             raise TickmarkError(f"{self.uri}: 'uname -m' gave nothing; is this a Linux/POSIX target?")
+
+    def _next_id(self):
+        self._seq += 1
+        return self._seq
+
+    def _send(self, line):
+        """Write one command line to the holder's shell -> False when the connection is gone."""
+        try:
+            self._master.stdin.write(line + "\n")
+            self._master.stdin.flush()
+            return True
+        except (AttributeError, OSError, ValueError):
+            return False
+
+    def _why_lost(self):
+        """What ssh said when the master connection ended."""
+        m = self._master
+        try:
+            m.wait(5)
+        except (AttributeError, subprocess.TimeoutExpired):
+            return "no answer from the target"
+        try:
+            self._master_err.seek(0)
+            said = [ln.strip() for ln in self._master_err.read().splitlines() if ln.strip()]
+        except (AttributeError, ValueError):
+            said = []
+        return said[-1] if said else f"ssh exited with status {m.returncode} (the connection closed)"
 
     def master_alive(self):
         return self._master is not None and self._master.poll() is None
@@ -338,6 +373,9 @@ class SshTarget(Target):
             m.kill()
             m.wait()
         m.stdout.close()
+        if self._master_err is not None:
+            self._master_err.close()
+            self._master_err = None
 
     def close(self):
         self._drop_master()
