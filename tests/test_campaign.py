@@ -89,6 +89,11 @@ def test_campaign_runs_every_cell_tags_them_and_resumes(env, cli, tmp_path):
     assert len(runs) == 5
     rc, out, err = cli("campaign", f, "--status")
     assert rc == 0 and "4 finished" in out and len(runs_by_name(env)) == 5
+    rep = tmp_path / "campaign.md"
+    rc, out, err = cli("campaign", f, "--report", str(rep))
+    assert rc == 0, err
+    text = rep.read_text()
+    assert all(n in text for n in cells) and "sys.fast" in text
 
 
 def test_campaign_ctrl_c_then_resume_runs_only_the_rest(env, cli, tmp_path):

@@ -12,11 +12,12 @@ pytestmark = pytest.mark.integration
 
 
 @pytest.fixture(scope="module")
-def recorded(tmp_path_factory):
-    os.environ.setdefault("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("cache")))
+def recorded(build_cache):
     from tickmark.build import build_core
 
-    core = build_core().binary
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("XDG_CACHE_HOME", str(build_cache))
+        core = build_core().binary
     out = subprocess.run(
         [core, "run", "sys.getppid", "sys.clock_gettime", "--samples", "4"], capture_output=True, check=True
     ).stdout
@@ -24,8 +25,9 @@ def recorded(tmp_path_factory):
 
 
 @pytest.fixture
-def store(tmp_path, monkeypatch):
+def store(tmp_path, monkeypatch, build_cache):
     monkeypatch.setenv("TICKMARK_STORE", str(tmp_path / "s.db"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(build_cache))
     monkeypatch.delenv("TICKMARK_CORE", raising=False)
     return tmp_path / "s.db"
 

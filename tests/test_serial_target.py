@@ -22,15 +22,17 @@ NOISE = [
 
 
 @pytest.fixture(scope="module")
-def core(tmp_path_factory):
-    os.environ.setdefault("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("cache")))
+def core(build_cache):
     from tickmark.build import build_core
 
-    return build_core().binary
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("XDG_CACHE_HOME", str(build_cache))
+        return build_core().binary
 
 
 @pytest.fixture
-def pty_pair():
+def pty_pair(monkeypatch, build_cache):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(build_cache))
     master, slave = os.openpty()
     yield master, os.ttyname(slave)
     os.close(slave)

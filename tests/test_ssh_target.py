@@ -25,16 +25,11 @@ if not HAVE_SSH:
 BENCHES = ["sys.getppid", "sys.clock_gettime", "sys.fstat", "sys.stat"]
 
 
-@pytest.fixture(scope="module")
-def cache(tmp_path_factory):
-    return tmp_path_factory.mktemp("cache")
-
-
 @pytest.fixture
-def sshd(tmp_path, monkeypatch, cache):
+def sshd(tmp_path, monkeypatch, build_cache):
     s = Sshd(tmp_path / "sshd").start()
     monkeypatch.setenv("TICKMARK_SSH_CONFIG", str(s.config))
-    monkeypatch.setenv("XDG_CACHE_HOME", str(cache))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(build_cache))
     monkeypatch.setenv("TICKMARK_STORE", str(tmp_path / "results.db"))
     monkeypatch.delenv("TICKMARK_CORE", raising=False)
     monkeypatch.delenv("TICKMARK_TARGET", raising=False)

@@ -17,7 +17,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from .errors import TickmarkError
+from .errors import Interrupted, TickmarkError
 
 DEFAULT_CFLAGS = "-O2"
 BINARY = "tickmark-core"
@@ -282,6 +282,9 @@ def _build(src, out, cc, cflags, ldflags, memfn_path, extra=(), version="", make
             os.replace(tmp, out)
         except OSError:  # another process finished the same build first
             pass
+    except KeyboardInterrupt:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise Interrupted("interrupted while building tickmark-core; its unfinished build folder was removed")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 

@@ -316,7 +316,15 @@ class Campaign:
         try:
             if c.variant not in cores:
                 self.echo(f"{c.target}: preparing variant {c.variant}")
-                core = tgt.prepare(Variant(cc=var.get("cc"), cflags=var.get("cflags"), memfn=var.get("memfn")))
+                v = Variant(cc=var.get("cc"), cflags=var.get("cflags"), memfn=var.get("memfn"))
+                try:
+                    core = tgt.prepare(v)
+                except TickmarkError as e:  # the connection may have dropped since the last cell: once more
+                    if getattr(tgt, "reconnect", None) is None:
+                        raise
+                    self.echo(f"{c.target}: {e}; reconnecting")
+                    tgt.reconnect()
+                    core = tgt.prepare(v)
                 if core.build is not None:
                     core.build = dict(core.build, variant=c.variant)
                 cores[c.variant] = core
@@ -426,3 +434,10 @@ def summary(store, spec, cs, file=None):
     if not groups:
         print("\n(no cross-target compare: fewer than two targets finished any variant and workload)", file=file)
     return counts
+
+
+def report_order(spec, cs):
+    """Run names of the stored cells for a report: the baseline target's first, so that the
+    report compares every other cell with the baseline's first cell."""
+    stored = [c for c in cs if c.state in ("done", "finished")]
+    return [c.run_name for c in sorted(stored, key=lambda c: (c.target != spec.baseline,))]

@@ -20,6 +20,7 @@ import numpy as np
 
 from . import counters, stats
 from .errors import TickmarkError
+from .names import printable
 from .stats import TASK_CLOCK, Stats
 
 MIN_SAMPLES = 9
@@ -60,7 +61,7 @@ def _label(run, fallback):
     variant = fp.get("variant")
     rid = run.get("id")
     base = name or (f"run {rid}" if rid is not None else fallback)
-    return f"{base} ({variant})" if variant and variant != name else base
+    return printable(f"{base} ({variant})" if variant and variant != name else base)
 
 
 def is_file_ref(ref):
@@ -365,14 +366,16 @@ def regressions(result, threshold):
 
 
 def parse_threshold(text):
+    """--fail-above: '5%' or '5' both mean five percent -> 0.05; finite and not negative."""
     t = text.strip()
+    num = t[:-1].strip() if t.endswith("%") else t
     try:
-        v = float(t[:-1]) / 100 if t.endswith("%") else float(t)
+        v = float(num)
     except ValueError:
-        raise TickmarkError(f"bad --fail-above '{text}' (expected a percentage such as 5%)")
-    if v < 0:
-        raise TickmarkError(f"bad --fail-above '{text}' (must not be negative)")
-    return v
+        raise TickmarkError(f"bad --fail-above '{text[:40]}' (expected a percentage such as 5%)")
+    if not math.isfinite(v) or v < 0:
+        raise TickmarkError(f"bad --fail-above '{text[:40]}' (a percentage from 0 up, such as 5%)")
+    return v / 100
 
 
 # ---------------------------------------------------------------- output
@@ -567,5 +570,8 @@ def run_compare(store, refs, baseline=None):
         if n:
             s.label = f"{s.label} #{n + 1}"
     base = sides[0]
+    for other in sides[1:]:
+        if not set(base.results) & set(other.results):
+            raise TickmarkError(f"{base.label} and {other.label} have no benchmark in common: nothing to compare")
     pairs = [((base, other), compare_pair(base, other)) for other in sides[1:]]
     return sides, pairs

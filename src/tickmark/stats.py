@@ -185,20 +185,25 @@ def median_ci(sorted_values, level=0.95):
     1 - 2*P(Binom(n, 1/2) <= k-1) is at least `level`. With too few values for that level the
     interval is (min, max) and the returned coverage is the (smaller) true one.
     """
-    from scipy.stats import binom  # imported here: reading stored statistics does not need scipy
-
     x = sorted_values
     n = len(x)
     if n == 0:
         return None, None, 0.0
     best_k = 1
     for k in range(1, n // 2 + 1):
-        if 1 - 2 * binom.cdf(k - 1, n, 0.5) >= level:
+        if 1 - 2 * _binom_half_cdf(k - 1, n) >= level:
             best_k = k
         else:
             break
-    cover = 1 - 2 * binom.cdf(best_k - 1, n, 0.5)
+    cover = 1 - 2 * _binom_half_cdf(best_k - 1, n)
     return float(x[best_k - 1]), float(x[n - best_k]), float(cover)
+
+
+def _binom_half_cdf(k, n):
+    """P(Binom(n, 1/2) <= k), exactly (integer sums; no scipy import for reading statistics)."""
+    if k < 0:
+        return 0.0
+    return sum(math.comb(n, i) for i in range(min(k, n) + 1)) / 2**n
 
 
 def _cv(values):

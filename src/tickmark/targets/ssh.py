@@ -2,19 +2,20 @@
 
 The user's ssh configuration, agent, ProxyJump and host-key checking apply unchanged (an extra
 config file can be named with TICKMARK_SSH_CONFIG, passed as `ssh -F`). One connection per run:
-the first ssh process is the ControlMaster (its socket in a private temporary folder) and every
-later command, rounds included, is multiplexed over it without a new handshake.
+the first ssh process is the ControlMaster (its socket in a private temporary folder); copying
+the core and stopping a core are multiplexed over it without a new handshake.
 
-That first process also holds the run's folder on the board: it creates it with `mktemp -d`,
-then waits on its standard input and removes the folder when the input closes, which happens
-when the run ends, on Ctrl-C, when the harness is killed, and when the connection drops. So no
-folder outlives its connection, and nothing needs ControlPersist to keep the master alive.
+That first process runs the holder, a small sh script on the board: it creates the run's folder
+with `mktemp -d`, prints the board's fingerprint texts, then runs the command lines the harness
+writes to its standard input (every round, `list`, `hello`), so a round costs neither a new ssh
+session nor a login shell. When its input closes (the run ends, Ctrl-C, the harness is killed,
+the connection drops) or its output is gone, it removes the folder. So no folder outlives its
+connection, and nothing needs ControlPersist to keep the master alive.
 
 `uname -m` of the board picks the cross compiler (a static build by default, so Buildroot and
 musl boards work; --cc/--cflags override); the build cache keys it per compiler and flags.
 A round whose connection drops is reported with `transport_lost` set on its session; the
-harness then calls reconnect() and retries the round once.
-"""
+harness then calls reconnect() and retries the round once."""
 
 import os
 import platform

@@ -1,0 +1,196 @@
+"""labgrid targets and campaigns against real parts: labgrid's coordinator and exporter from PyPI,
+two places whose NetworkService is the test's sshd (tests/sshfix.py), and a power switch served
+by the test (labgrid's simplerest model). A campaign over both places and two variants; the
+exporter killed in the middle of one; the place released after errors and Ctrl-C."""
+
+import os
+import signal
+import time
+
+import pytest
+
+from conftest import tickmark_proc
+from labgridfix import Lab, PowerSwitch, have_labgrid
+from sshfix import HAVE_SSH, MISSING, Sshd
+from tickmark.store import Store
+
+pytestmark = pytest.mark.integration
+
+for ok, why in ((HAVE_SSH, MISSING), (have_labgrid(), "labgrid is not installed (pip install -e '.[test]')")):
+    if not ok:
+        if os.environ.get("CI"):
+            pytest.fail(why, pytrace=False)
+        pytest.skip(why, allow_module_level=True)
+
+QUICK = ["loop.control", "sys.getppid"]
+CAMPAIGN = """
+name = "{name}"
+rounds = {rounds}
+max_rounds = {rounds}
+samples = 3
+sample_ms = 5
+
+[targets]
+pa = "labgrid:pa"
+pb = "labgrid:pb"
+
+[variants]
+O2 = {{ cflags = "-O2" }}
+Os = {{ cflags = "-Os" }}
+
+[workloads]
+quick = ["loop.control", "sys.getppid"]
+"""
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory):
+    root = tmp_path_factory.mktemp("lab")
+    sshd = Sshd(root / "sshd").start()
+    switch = PowerSwitch()
+    lab = Lab(root / "lab", sshd, {"pa": "board-a", "pb": "board-b"}, power={"board-a": switch})
+    try:
+        lab.start()
+    except Exception:
+        lab.stop()
+        sshd.stop()
+        switch.stop()
+        raise
+    lab.sshd, lab.switch, lab.cache = sshd, switch, root / "cache"
+    yield lab
+    lab.stop()
+    sshd.stop()
+    switch.stop()
+
+
+@pytest.fixture
+def lg(lab, tmp_path, monkeypatch):
+    monkeypatch.setenv("LG_COORDINATOR", lab.address)
+    monkeypatch.setenv("TICKMARK_SSH_CONFIG", str(lab.sshd.config))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(lab.cache))  # the variants are built once for the module
+    monkeypatch.setenv("TICKMARK_STORE", str(tmp_path / "results.db"))
+    monkeypatch.delenv("TICKMARK_CORE", raising=False)
+    monkeypatch.delenv("TICKMARK_TARGET", raising=False)
+    assert lab.acquired() == {}
+    yield lab
+    assert lab.acquired() == {}, "a place was left acquired"
+
+
+def test_run_on_a_place_stores_the_boards_fingerprint_and_releases_it(lg, cli):
+    rc, out, err = cli("run", "--target", "labgrid:pb", *QUICK, "--rounds", "1", "--samples", "3", "-q")
+    assert rc == 0, err
+    assert "sys.getppid" in out
+    st = Store(os.environ["TICKMARK_STORE"])
+    fp = st.run("latest")["fingerprint"]
+    assert fp["target_uri"] == "labgrid:pb"
+    assert fp["labgrid"] == {
+        "place": "pb",
+        "coordinator": lg.address,
+        "via": f"ssh://{lg.sshd.user}@127.0.0.1:{lg.sshd.port}",
+        "resources": ["NetworkService"],
+        "power_cycled": False,
+    }
+    assert {r["key"]: r["status"] for r in st.results(st.run("latest")["id"])} == {k: "ok" for k in QUICK}
+
+
+def test_place_is_released_after_an_error_and_after_ctrl_c(lg, cli):
+    rc, out, err = cli("run", "--target", "labgrid:pa", "no.such.bench")
+    assert rc == 2 and "no benchmark matches 'no.such.bench'" in err and err.count("\n") == 1
+    assert lg.acquired() == {}
+    rc, out, err = cli("run", "--target", "labgrid:nowhere", "sys.getppid")
+    assert rc == 2 and err.count("\n") == 1 and "labgrid place nowhere" in err, err
+    # someone else holds the place: a clear refusal, and their place stays theirs
+    lg.client("-p", "pb", "acquire")
+    try:
+        rc, out, err = cli("run", "--target", "labgrid:pb", "sys.getppid")
+        assert rc == 2 and err.count("\n") == 1 and "already acquired" in err, err
+        assert "pb" in lg.acquired()
+    finally:
+        lg.client("-p", "pb", "release")
+    p = tickmark_proc(
+        ["run", "--target", "labgrid:pa", "sys.getppid", "--rounds", "50", "--samples", "20"], start_new_session=True
+    )
+    try:
+        deadline = time.time() + 120
+        while time.time() < deadline and "pa" not in lg.acquired():
+            time.sleep(0.2)
+        assert "pa" in lg.acquired()
+        time.sleep(3)
+        os.kill(p.pid, signal.SIGINT)
+        out, err = p.communicate(timeout=60)
+    finally:
+        if p.poll() is None:
+            os.killpg(p.pid, signal.SIGKILL)
+    assert p.returncode == 130, err
+    assert lg.acquired() == {}
+
+
+def test_power_cycle_through_the_places_power_switch(lg, cli):
+    lg.switch.log.clear()
+    rc, out, err = cli("run", "--target", "labgrid:pa", "--power-cycle", "sys.getppid", "--rounds", "1", "-q")
+    assert rc == 0, err
+    assert lg.switch.log == [("set", "0", "0"), ("set", "0", "1")]  # off, then on
+    st = Store(os.environ["TICKMARK_STORE"])
+    assert st.run("latest")["fingerprint"]["labgrid"]["power_cycled"] is True
+    rc, out, err = cli("run", "--target", "labgrid:pb?power-cycle=1", "sys.getppid")
+    assert rc == 2 and "labgrid place pb has no power control" in err and err.count("\n") == 1
+
+
+def test_campaign_over_two_places_and_two_variants_then_compare(lg, cli, tmp_path):
+    f = tmp_path / "lab.toml"
+    f.write_text(CAMPAIGN.format(name="lab1", rounds=2))
+    rc, out, err = cli("campaign", str(f))
+    assert rc == 0, err
+    assert "4 done" in out and out.count("cross-target compare") == 2
+    names = [f"lab1:{t}:{v}:quick" for t in ("pa", "pb") for v in ("O2", "Os")]
+    st = Store(os.environ["TICKMARK_STORE"])
+    runs = {r["name"]: r for r in st.runs()}
+    assert sorted(runs) == sorted(names)
+    for n in names:
+        assert runs[n]["status"] == "complete" and runs[n]["n_results"] == 2
+        assert runs[n]["fingerprint"]["target_uri"] == f"labgrid:{n.split(':')[1]}"
+    rc, out, err = cli("compare", "lab1:pa:O2:quick", "lab1:pb:O2:quick", "lab1:pa:Os:quick")
+    assert rc == 0, err
+    assert "B = lab1:pb:O2:quick" in out and "B = lab1:pa:Os:quick" in out and "sys.getppid" in out
+
+
+def test_exporter_killed_mid_campaign_keeps_finished_cells_and_resumes(lg, tmp_path):
+    f = tmp_path / "lab.toml"
+    f.write_text(CAMPAIGN.format(name="lab2", rounds=4))
+    store = os.environ["TICKMARK_STORE"]
+    p = tickmark_proc(["campaign", str(f)], start_new_session=True)
+    try:
+        deadline, done = time.time() + 240, 0
+        while time.time() < deadline and not done and p.poll() is None:
+            try:
+                st = Store(store)
+                done = sum(r["status"] == "complete" for r in st.runs())
+                st.close()
+            except Exception:
+                pass
+            time.sleep(0.1)
+        assert done >= 1, "no cell finished"
+        lg.kill_exporter()  # the lab loses its exporter: its boards are no longer managed
+        out, err = p.communicate(timeout=240)
+    finally:
+        if p.poll() is None:
+            os.killpg(p.pid, signal.SIGKILL)
+        if lg.exporter.poll() is not None:
+            lg.start_exporter()
+    assert p.returncode == 1, err
+    assert "became unavailable" in out and "start the campaign again" in err, out[:1500]
+    st = Store(store)
+    complete = {r["name"]: r["id"] for r in st.runs() if r["status"] == "complete"}
+    assert 1 <= len(complete) < 4
+    assert lg.acquired() == {}
+
+    # the exporter is back: a second start runs only the missing cells
+    p = tickmark_proc(["campaign", str(f)])
+    out, err = p.communicate(timeout=300)
+    assert p.returncode == 0, err
+    assert f"{len(complete)} finished" in out and f"{4 - len(complete)} done" in out
+    st = Store(store)
+    now = {r["name"] for r in st.runs() if r["status"] == "complete"}
+    assert now == {f"lab2:{t}:{v}:quick" for t in ("pa", "pb") for v in ("O2", "Os")}
+    for name, rid in complete.items():  # the cells finished before the exporter died were not run again
+        assert st.run(name)["id"] == rid
