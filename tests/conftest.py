@@ -122,3 +122,26 @@ def new_store(request, tmp_path):
         srv = request.getfixturevalue("pg_server")
         return lambda name="s": srv.new_database()
     return lambda name="s": str(tmp_path / f"{name}.db")
+
+
+@pytest.fixture(scope="session")
+def core_binary(tmp_path_factory):
+    """The real tickmark-core, built once per test session (default flags) -> path."""
+    import shutil
+
+    if not (shutil.which("make") and shutil.which("gcc")):
+        msg = "no C compiler/make (bootstrap installs gcc and make)"
+        if os.environ.get("CI"):
+            pytest.fail(msg)
+        pytest.skip(msg)
+    from tickmark import build
+
+    old = os.environ.get("XDG_CACHE_HOME")
+    os.environ["XDG_CACHE_HOME"] = str(tmp_path_factory.getbasetemp() / "core-cache")
+    try:
+        return build.build_core(cc="gcc", cflags="-O2").binary
+    finally:
+        if old is None:
+            del os.environ["XDG_CACHE_HOME"]
+        else:
+            os.environ["XDG_CACHE_HOME"] = old

@@ -7,6 +7,9 @@ Used by the harness tests so they run without a C compiler. FAKECORE_MODE (comma
   slowkey=K sleep 30 s inside instance K (for interrupt tests)
   usage     refuse 'run' as bad usage (exit 2, a message on stderr)
   noisy=K   instance K is 20 % slower in every second invocation (needs FAKECORE_LOG)
+  bad=KIND  a hostile stream for sys.fast: bigns, strns, nons, negns, floatns (sample 0's ns),
+            dup (every sample twice), endfirst (end before the samples), twoperline (samples
+            two to a line), stall (stop writing, stay alive)
 FAKECORE_LOG: append each argv (one line) to this file.
 """
 import fnmatch
@@ -54,7 +57,7 @@ def main(argv):
             f.write(json.dumps(argv) + "\n")
     cmd, rest = argv[0], argv[1:]
     if "usage" in MODE and cmd == "run":
-        print("tickmark-core: --samples wants 1..10000 (try: tickmark-core help)", file=sys.stderr)
+        print("tickmark-core: --samples wants 1..1000 (try: tickmark-core help)", file=sys.stderr)
         return 2
     globs, opts, iters, params = [], {"samples": 5, "seed": 1}, {}, {}
     i = 0
@@ -81,20 +84,33 @@ def main(argv):
     if cmd == "list":
         for b in sel:
             emit({"t": "bench", "name": b["name"], "summary": "synthetic " + b["name"], "unit": b["unit"],
-                  "requires": "", "params": b["params"], "subs": b["subs"], "stat": b["stat"],
+                  "requires": "", "params": b["params"], "subs": ",".join(b["subs"]), "stat": b["stat"],
                   "supported": 0 if "skip" in b else 1, "reason": b.get("skip", "")})
         for g in globs:
             if not any(fnmatch.fnmatchcase(b["name"], g.split("[")[0] if "[" in g else g) for b in BENCHES):
                 emit({"t": "unmatched", "pattern": g})
         return 0
+    # like the real core: a scratch folder $TMPDIR/tickmark-<pid> while it runs, removed at its end
+    scratch = os.path.join(os.environ.get("TMPDIR") or "/tmp", f"tickmark-{os.getpid()}")
+    os.makedirs(scratch, exist_ok=True)
+    try:
+        return run(opts, globs, iters, params, sel)
+    finally:
+        os.rmdir(scratch)
+
+
+def run(opts, globs, iters, params, sel):
     rng = random.Random(opts["seed"])
     order = [b["name"] for b in sel]
     rng.shuffle(order)
-    emit({"t": "hello", "v": 1, "core": "0.1.0", "arch": "x86_64", "port": "fake", "cc": "fakecc 1",
-          "cflags": "-O2", "seed": opts["seed"], "samples": opts["samples"], "sample_ms": 10,
-          "clock": "CLOCK_MONOTONIC", "clock_res_ns": 1, "timer_overhead_ps": 20000, "ticks": "rdtsc",
-          "ticks_khz": 3000000, "fcore_khz": 3000000, "cycles": "calibrated-freq", "counters": "task_clock",
-          "cpus": 2, "order": order})
+    emit({"t": "hello", "v": 1, "core": "0.1.0", "target": "x86_64-linux-gnu", "port": "fake", "cc": "fakecc 1",
+          "cflags": "-O2", "memfn": "", "seed": opts["seed"], "samples": opts["samples"], "sample_ms": 10,
+          "clock": "CLOCK_MONOTONIC", "clock_res_ns": 1, "timer_overhead_ps": 20000, "loop_overhead_ps": 500,
+          "ticks": "rdtsc", "kernel_excluded": 0, "counters_grouped": 0, "counters_unsupported": "cycles,instructions",
+          "ticks_khz": 3000000, "fcore_khz": 3000000, "cycles": "calibrated-freq", "counters": ["task_clock"],
+          "cpus": 2, "cpu": 0, "page_size": 4096, "os": "Linux", "kernel": "6.1.0-fake", "machine": "x86_64",
+          "tlb_src": "cpuid 0x18",
+          "order": order})
     done = 0
     calls = 0
     if os.environ.get("FAKECORE_LOG"):
@@ -103,6 +119,10 @@ def main(argv):
     for name in order:
         b = next(x for x in BENCHES if x["name"] == name)
         for key, p in instances(b, params):
+            if any("[" in g for g in globs) and not any(
+                key == g or fnmatch.fnmatchcase(key if "[" in g else name, g) for g in globs
+            ):  # like the core: a pattern with '[' selects instance keys
+                continue
             if "die" in MODE and done >= int(MODE["die"]):
                 sys.stderr.write("fake core: simulated crash of the runner\n")
                 return 3
@@ -113,12 +133,18 @@ def main(argv):
             n = iters.get(key, 1000)
             emit({"t": "meta", "bench": name, "key": key, "params": p, "unit": b["unit"], "iters": n,
                   "ops_per_iter": 10, "bytes_per_op": b.get("bpo", 0), "method": "direct", "stat": b["stat"],
-                  "blocking": 0, "calib_ns": 1000000, "fcore_khz": 3000000})
+                  "blocking": 0, "calib_ns": 1000000, "fcore_khz": 3000000, "loop_overhead_ps": 500})
             if "crash" in b:
                 emit({"t": "end", "key": key, "status": "crashed", "reason": b["crash"], "wall_ns": 5000})
                 continue
             if MODE.get("slowkey") == key:
                 time.sleep(30)
+            bad = MODE.get("bad", "") if name == "sys.fast" else ""
+            if bad == "stall":
+                time.sleep(3600)
+            if bad == "endfirst":
+                emit({"t": "end", "key": key, "status": "ok", "reason": "", "wall_ns": 60_000_000})
+            pending = []
             for i in range(opts["samples"]):
                 ops = n * 10
                 bias = 1.2 if MODE.get("noisy") == key and calls % 2 else 1.0
@@ -126,14 +152,27 @@ def main(argv):
                 ns = int(ops * per)
                 s = {"t": "sample", "key": key, "i": i, "iters": n, "ops": ops, "ns": ns, "cyc": ns * 3,
                      "nivcsw": 0, "minflt": 0, "cpu0": 1, "cpu1": 1, "retaken": 0,
-                     "ctr": {"task_clock": ns}}
+                     "ctr_ops": ops, "ctr": {"task_clock": ns}, "multiplexed": 0}
                 if b["subs"]:
                     s["sub"] = {"lock": ns * 6 // 10, "unlock": ns * 4 // 10}
+                if i == 0 and bad in ("bigns", "strns", "nons", "negns", "floatns"):
+                    s["ns"] = {"bigns": 10**30, "strns": "abc", "negns": -5, "floatns": 1.5}.get(bad)
+                    if bad == "nons":
+                        del s["ns"]
+                if bad == "twoperline":
+                    pending.append("TM1 " + json.dumps(s, separators=(",", ":")))
+                    if len(pending) == 2 or i == opts["samples"] - 1:
+                        print(" ".join(pending), flush=True)
+                        pending = []
+                    continue
                 emit(s)
+                if bad == "dup":
+                    emit(s)
             if b.get("hist"):
                 emit({"t": "hist", "key": key, "unit": "ns", "count": 100, "min": 4000, "max": 90000,
                       "buckets": [[4096, 50], [4992, 45], [8192, 4], [65536, 1]]})
-            emit({"t": "end", "key": key, "status": "ok", "reason": "", "wall_ns": 60_000_000})
+            if bad != "endfirst":
+                emit({"t": "end", "key": key, "status": "ok", "reason": "", "wall_ns": 60_000_000})
     emit({"t": "bye", "instances": done, "wall_ns": 1})
     return 0
 

@@ -5,10 +5,18 @@ Sections: commands through the build (canary, real compiler), bad record streams
 import documents, interruptions, gates and limits, read-only stores and terminal escapes.
 """
 
+import json
+import os
 import shutil
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
+
+from conftest import row_counts, tickmark_proc, wait_results
 
 HAVE_CC = bool(shutil.which("make") and shutil.which("gcc"))
 needs_cc = pytest.mark.skipif(not HAVE_CC, reason="no C compiler/make (bootstrap installs gcc and make)")
@@ -113,3 +121,501 @@ def test_name_is_data_only(env, cli, tmp_path, monkeypatch):
     rc, out, err = cli("show", name)
     assert rc == 0 and name in out
     no_canary(tmp_path)
+
+
+# ---- 2. bad record streams: one bad record loses nothing else ----
+
+
+def _store():
+    from tickmark.store import Store
+
+    return Store(os.environ["TICKMARK_STORE"])
+
+
+def _samples_of(key, ref="latest"):
+    st = _store()
+    run = st.run(ref)
+    rid = st.result_id(run["id"], key)
+    return run, (st.samples(rid) if rid is not None else [])
+
+
+STREAMS = [
+    # (FAKECORE_MODE bad=..., samples of sys.fast kept out of 3, words in the reported problem)
+    ("bigns", 2, "'ns' is out of range"),
+    ("strns", 2, "'ns' is not a non-negative integer"),
+    ("nons", 2, "missing 'ns'"),
+    ("negns", 2, "'ns' is out of range"),
+    ("floatns", 2, "'ns' is not a non-negative integer"),
+    ("dup", 3, "(duplicate)"),
+    ("endfirst", 0, "after its end"),
+    ("twoperline", 3, None),
+]
+
+
+@pytest.mark.parametrize("bad,kept,says", STREAMS)
+def test_bad_records_are_reported_and_the_rest_kept(env, cli, monkeypatch, bad, kept, says):
+    monkeypatch.setenv("FAKECORE_MODE", f"bad={bad}")
+    rc, out, err = cli("run", "-q", "--rounds", "1", "--samples", "3", "sys.fast", "sync.lockpair")
+    assert rc == 0, err
+    run, samples = _samples_of("sys.fast")
+    assert run["status"] == "complete"
+    assert len(samples) == kept
+    assert sorted(s["i"] for s in samples) == sorted({s["i"] for s in samples})  # no index twice
+    _, others = _samples_of("sync.lockpair")
+    assert len(others) == 3  # the other instance is untouched
+    if says:
+        assert run["notes"]["malformed"] >= 1
+        assert any(says in p and "line " in p for p in run["notes"]["problems"]), run["notes"]["problems"]
+        assert says in out  # show lists it under the run
+    else:
+        assert run["notes"]["malformed"] == 0
+    store_readable(cli, "latest")
+
+
+def test_param_value_twice_is_refused(env, cli):
+    rc, out, err = cli(*RUN, "lat.sweep", "--param", "size=1024,1K")
+    one_error_line(rc, err, "--param size", "same as 1024")
+
+
+# ---- 3. import: the whole document is checked before anything is written ----
+
+
+@pytest.fixture
+def exported(env, cli):
+    rc, out, err = cli(*RUN, "sys.fast", "ipc.ping", "--name", "base")
+    assert rc == 0, err
+    rc, doc, err = cli("export", "base")
+    assert rc == 0, err
+    return json.loads(doc)
+
+
+def _set(path, value):
+    def mutate(d):
+        *head, last = path
+        for p in head:
+            d = d[p]
+        d[last] = value
+
+    return mutate
+
+
+def _first_sample(field, value):
+    def mutate(d):
+        r = next(r for r in d["results"] if r["samples"])
+        r["samples"][0][field] = value
+
+    return mutate
+
+
+def _hist(d):
+    next(r for r in d["results"] if r["hist"])["hist"][0]["buckets"][0][0] = "4096"
+
+
+IMPORTS = [
+    ("started 1e300", _set(["run", "started"], 1e300), "run.started"),
+    ("NaN", _first_sample("ns", float("nan")), "NaN is not a number"),
+    ("Infinity", _first_sample("ns", float("inf")), "Infinity is not a number"),
+    ("negative ns", _first_sample("ns", -5), "samples[0].ns"),
+    ("2^70 ns", _first_sample("ns", 2**70), "samples[0].ns"),
+    ("string ns", _first_sample("ns", "abc"), "samples[0].ns"),
+    ("round -1", _first_sample("round", -1), "samples[0].round"),
+    ("string buckets", _hist, "buckets[0][0]"),
+    ("name 1", _set(["run", "name"], "1"), "bad run name '1'"),
+    ("name latest", _set(["run", "name"], "latest"), "bad run name 'latest'"),
+    ("name empty", _set(["run", "name"], ""), "bad run name: empty"),
+    ("name ESC", _set(["run", "name"], "a\x1b[2Jb"), "control characters"),
+    ("name newline", _set(["run", "name"], "a\nb"), "control characters"),
+    ("key ESC", lambda d: d["results"][0].update(key="k\x1b[31m"), "results[0].key"),
+    ("status", _set(["run", "status"], "great"), "run.status"),
+]
+
+
+@pytest.mark.parametrize("label,mutate,says", IMPORTS, ids=[c[0] for c in IMPORTS])
+def test_bad_import_is_refused_whole(exported, env, cli, tmp_path, label, mutate, says):
+    mutate(exported)
+    f = tmp_path / "bad.json"
+    f.write_text(json.dumps(exported))  # NaN and Infinity are written as such by json.dumps
+    before = row_counts(env)
+    rc, out, err = cli("import", str(f))
+    one_error_line(rc, err, says)
+    assert err.count("\n") == 1 and "\x1b" not in err
+    assert row_counts(env) == before
+    rc, out, err = cli("compare", "base", str(f))  # a file on the command line is checked the same way
+    one_error_line(rc, err, says)
+    store_readable(cli, "base")
+
+
+@pytest.mark.parametrize("text,says", [("[" * 200000, "not a results document"), ('{"a":' * 200000, "not a")])
+def test_deeply_nested_document(env, cli, tmp_path, text, says):
+    f = tmp_path / "deep.json"
+    f.write_text(text)
+    rc, out, err = cli("import", str(f))
+    one_error_line(rc, err, says)
+
+
+def test_imported_statistics_are_recomputed(exported, env, cli, tmp_path):
+    r = next(r for r in exported["results"] if r["key"] == "sys.fast")
+    r["stats"][""]["value"] = "fast"
+    r["stats"][""]["median"] = 1e300
+    exported["run"]["name"] = "copy"
+    f = tmp_path / "doc.json"
+    f.write_text(json.dumps(exported))
+    rc, out, err = cli("import", str(f))
+    assert rc == 0, err
+    st = _store()
+    copy, base = st.run("copy"), st.run("base")
+    a = {x["key"]: x["stats"] for x in st.results(base["id"])}
+    b = {x["key"]: x["stats"] for x in st.results(copy["id"])}
+    assert b["sys.fast"][""]["median"] == a["sys.fast"][""]["median"] < 1e6
+    store_readable(cli, "base", "copy")
+
+
+def test_a_run_name_never_hides_a_run_id(exported, env, cli):
+    st = _store()
+    legacy = st.create_run(name="1", patterns=["x"], status="complete")  # an older store could hold one
+    assert legacy != 1
+    rc, out, err = cli("show", "1")
+    assert rc == 0 and "run 1 'base'" in out, out
+
+
+# ---- 4. interruptions ----
+
+
+def _children(pid):
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as f:
+            return [int(x) for x in f.read().split()]
+    except OSError:
+        return []
+
+
+def _wait_for(cond, timeout=60):
+    t = time.time()
+    while time.time() - t < timeout:
+        v = cond()
+        if v:
+            return v
+        time.sleep(0.05)
+    raise AssertionError("timed out waiting")
+
+
+def test_kill_9_of_the_core_makes_the_run_incomplete(env, cli, tmp_path):
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    p = tickmark_proc(
+        RUN + ("sys.fast", "ipc.ping", "--seed", "1"), env={"FAKECORE_MODE": "slowkey=ipc.ping", "TMPDIR": str(scratch)}
+    )
+    try:
+        wait_results(env)
+        core = _wait_for(lambda: _children(p.pid))[0]
+        _wait_for(lambda: list(scratch.glob(f"tickmark-{core}")))
+        os.kill(core, signal.SIGKILL)
+        out, err = p.communicate(timeout=60)
+    finally:
+        if p.poll() is None:
+            p.kill()
+    assert p.returncode == 1, err
+    assert "incomplete: round 1: tickmark-core was killed by signal 9" in err
+    assert "INCOMPLETE" in out
+    assert not list(scratch.iterdir()), "scratch folder left behind"
+    rc, out, _ = cli("runs")
+    assert "incomplete" in out
+    store_readable(cli, "latest")
+
+
+def test_sighup_makes_the_run_incomplete(env, cli):
+    p = tickmark_proc(RUN + ("sys.fast", "ipc.ping", "--seed", "1"), env={"FAKECORE_MODE": "slowkey=ipc.ping"})
+    try:
+        wait_results(env)
+        time.sleep(0.3)
+        p.send_signal(signal.SIGHUP)
+        out, err = p.communicate(timeout=30)
+    finally:
+        if p.poll() is None:
+            p.kill()
+    assert p.returncode == 130, err
+    assert _store().run("latest")["status"] == "incomplete"
+    assert "interrupted by SIGHUP" in out
+    store_readable(cli, "latest")
+
+
+def test_a_core_that_stops_writing_is_stopped_by_the_watchdog(env, cli, monkeypatch):
+    t = time.monotonic()
+    monkeypatch.setenv("FAKECORE_MODE", "bad=stall")
+    rc, out, err = cli(*RUN, "sys.fast", "--timeout", "1")
+    assert rc == 1, err
+    assert time.monotonic() - t < 60
+    assert "wrote nothing for 12 s and was stopped (watchdog)" in err
+    assert _store().run("latest")["status"] == "incomplete"
+
+
+@needs_cc
+def test_ctrl_c_during_the_build_leaves_no_debris(tmp_path, monkeypatch):
+    cache = tmp_path / "cache"
+    monkeypatch.delenv("TICKMARK_CORE", raising=False)
+    p = tickmark_proc(
+        ["--store", str(tmp_path / "s.db"), *RUN, "sys.getppid", "--cflags", "-O0"],
+        env={"XDG_CACHE_HOME": str(cache), "TICKMARK_CORE": ""},
+    )
+    try:
+        _wait_for(lambda: list((cache / "tickmark" / "build").glob("*.tmp*")) if (cache / "tickmark").exists() else 0)
+        p.send_signal(signal.SIGINT)
+        out, err = p.communicate(timeout=60)
+    finally:
+        if p.poll() is None:
+            p.kill()
+    assert p.returncode == 130, err
+    assert "interrupted while building tickmark-core; its unfinished build folder was removed" in err
+    assert "Traceback" not in err
+    assert not list((cache / "tickmark" / "build").iterdir())
+
+
+# ---- 5. gates and limits ----
+
+
+@pytest.fixture
+def two_runs(env, cli):
+    for name in ("a", "b"):
+        rc, out, err = cli("run", "-q", "--rounds", "3", "--samples", "3", "sys.fast", "--name", name)
+        assert rc == 0, err
+    rc, out, err = cli(*RUN, "lat.sweep", "--name", "other")
+    assert rc == 0, err
+    return env
+
+
+GATES = [
+    (["compare", "a", "b", "--fail-above", "5"], 0, "no regression above 5%"),
+    (["compare", "a", "b", "--fail-above", "5%"], 0, "no regression above 5%"),
+    (["compare", "a", "b", "--fail-above", "1e3"], 0, "no regression above 1000%"),
+    (["compare", "a", "b", "--fail-above", "nan"], 2, "bad --fail-above 'nan'"),
+    (["compare", "a", "b", "--fail-above", "inf%"], 2, "bad --fail-above 'inf%'"),
+    (["compare", "a", "b", "--fail-above", "-5%"], 2, "bad --fail-above '-5%'"),
+    (["compare", "a", "other"], 2, "no benchmark in common"),
+    (["compare", "a", "b", "--fail-above", "5", "--baseline", "other"], 2, "no benchmark in common"),
+    (["run", "lat.sweep", "--param", "size=99999999999G"], 2, "too large"),
+    (["run", "lat.sweep", "--param", "size=" + ",".join(map(str, range(65)))], 2, "at most 64 per parameter"),
+    (["run", "lat.sweep", "--param", "size=" + ",".join(map(str, range(10000)))], 2, "at most 64 per parameter"),
+    (["run", "lat.sweep", "--param", "size=" + "9" * 10000], 2, "too large"),
+    (["run", "lat.sweep", "--param", "size=1", "--param", "size=2"], 2, "given twice"),
+    (["run", "sys.fast", "--samples", "1001"], 2, "1<=x<=1000"),
+    (["run", "sys.fast", "--sample-ms", "10001"], 2, "1<=x<=10000"),
+]
+
+
+@pytest.mark.parametrize("args,rc,says", GATES, ids=[" ".join(a)[:60] for a, _, _ in GATES])
+def test_gates_and_limits(two_runs, cli, args, rc, says):
+    got, out, err = cli(*args)
+    assert got == rc, err
+    if rc == 2:
+        one_error_line(got, err, says)
+        assert len(err) < 300, "error line too long"
+    else:
+        assert says in err
+    store_readable(cli, "a", "b")
+
+
+def test_samples_help_states_the_cores_limit(env, cli):
+    rc, out, err = cli("run", "--help")
+    assert "Samples per round (1-1000)" in out
+
+
+def test_compare_warns_about_running_and_incomplete_runs(two_runs, cli):
+    st = _store()
+    st.update_run(st.run("b")["id"], status="running")
+    rc, out, err = cli("compare", "a", "b")
+    assert rc == 0 and "tickmark: warning: b (fakecc -O2) is running (still being written)" in err
+    st.update_run(st.run("b")["id"], status="incomplete")
+    rc, out, err = cli("compare", "a", "b")
+    assert rc == 0 and "tickmark: warning: b (fakecc -O2) is incomplete" in err
+
+
+def test_instance_key_pattern_selects_one_point(env, cli):
+    rc, out, err = cli(*RUN, "lat.sweep[size=1024]")
+    assert rc == 0, err
+    assert [r["key"] for r in _store().results(_store().run("latest")["id"])] == ["lat.sweep[size=1024]"]
+
+
+# ---- 6. read-only stores and terminal escapes ----
+
+
+def _read_only_argv(folder, argv):
+    """argv that runs with `folder` read-only: a read-only bind mount in a private namespace for
+    root (who may write anywhere), file modes for anyone else."""
+    if os.geteuid() != 0:
+        for p in folder.iterdir():
+            p.chmod(0o444)
+        folder.chmod(0o555)
+        return argv
+    if not shutil.which("unshare"):
+        pytest.skip("unshare (util-linux) not found")
+    script = 'mount --bind -o ro "$0" "$0" && exec "$@"'
+    return ["unshare", "-rm", "sh", "-c", script, str(folder), *argv]
+
+
+def test_read_only_store_is_readable_and_says_why_it_cannot_be_written(env, cli, tmp_path):
+    rc, out, err = cli(*RUN, "sys.fast", "ipc.ping", "--name", "x")
+    assert rc == 0, err
+    ro = tmp_path / "ro"
+    ro.mkdir()
+    import sqlite3
+
+    db = sqlite3.connect(str(env))  # as a store is when its last user closed it: WAL folded in
+    db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    db.close()
+    shutil.copy(env, ro / "results.db")
+    db = str(ro / "results.db")
+    py = [sys.executable, "-m", "tickmark.cli", "--store", db]
+    envv = dict(os.environ, PYTHONPATH=str(Path(__file__).parent.parent / "src"))
+    try:
+        for args in (["runs"], ["show", "x"], ["export", "x"], ["compare", "x", "x"]):
+            r = subprocess.run(_read_only_argv(ro, py + args), capture_output=True, text=True, env=envv)
+            assert r.returncode == 0, (args, r.stderr)
+        r = subprocess.run(_read_only_argv(ro, py + list(RUN) + ["sys.fast"]), capture_output=True, text=True, env=envv)
+        one_error_line(r.returncode, r.stderr, "is read-only", "cannot write here")
+        (tmp_path / "bad.db").write_bytes(b"SQLite format 3\x00" + b"\x07" * 5000)
+        rc, out, err = cli("--store", str(tmp_path / "bad.db"), "runs")
+        one_error_line(rc, err, "unreadable or corrupt")
+    finally:
+        if os.geteuid() != 0:
+            ro.chmod(0o755)
+
+
+def test_names_with_control_characters(env, cli):
+    for name in ("a\x1b[2Jb", "two\nlines", "bell\x07"):
+        rc, out, err = cli(*RUN, "sys.fast", "--name", name)
+        one_error_line(rc, err, "control characters")
+        assert "\x1b" not in err and "\x07" not in err and err.count("\n") == 1
+    st = _store()
+    st.create_run(name="old\x1b[31mred", patterns=["p\x1b[2J"], status="complete")  # an older store
+    for args in (["runs"], ["show", "old\x1b[31mred"]):
+        rc, out, err = cli(*args)
+        assert rc == 0, err
+        assert "\x1b" not in out and "old\\x1b[31mred" in out
+
+
+# ---- fuzz: mutated TM1 lines and export documents ----
+
+HOSTILE_VALUES = [2**70, -(2**70), 2**63, -1, 1.5, 1e300, "x", "", None, True, [], {}, [[1, "a"]], "\x1b[2J"]
+
+
+def _stream_lines(n_inst=20, samples=5):
+    lines = ['TM1 {"t":"hello","v":1,"core":"0.1.0","target":"x86_64-linux-gnu"}']
+    for k in range(n_inst):
+        key = f"b.k[size={k}]"
+        lines.append(json.dumps({"t": "meta", "bench": "b.k", "key": key, "params": {"size": k}, "iters": 10}))
+        for i in range(samples):
+            lines.append(
+                json.dumps(
+                    {"t": "sample", "key": key, "i": i, "iters": 10, "ops": 10, "ns": 100 + i, "ctr": {"task_clock": 5}}
+                )
+            )
+        lines.append(json.dumps({"t": "end", "key": key, "status": "ok", "reason": "", "wall_ns": 1}))
+    lines.append(json.dumps({"t": "bye", "instances": n_inst}))
+    return [ln if ln.startswith("TM1 ") else "TM1 " + ln for ln in lines]
+
+
+def _mutate_line(rng, line):
+    how = rng.randrange(8)
+    if how == 0:  # cut it short
+        return line[: rng.randrange(len(line))]
+    if how == 1:  # flip a character
+        i = rng.randrange(len(line))
+        return line[:i] + chr(rng.randrange(1, 0x250)) + line[i + 1 :]
+    if how == 2:  # noise around it, or a second marker
+        return rng.choice(["junk ", "\x00\x1b[2J", "TM1 {", "TM1 TM1 "]) + line + rng.choice(["", " TM1 {", "\r"])
+    rec = json.loads(line[4:])
+    field = rng.choice(sorted(rec))
+    if how in (3, 4):  # a hostile value
+        rec[field] = rng.choice(HOSTILE_VALUES)
+    elif how == 5:
+        del rec[field]
+    elif how == 6:
+        rec["t"] = rng.choice(["sample", "meta", "end", "hist", "bye", "hello", "nope", 5])
+    else:
+        return "TM1 " + "[" * rng.randrange(1, 5000) + line[4:]
+    return "TM1 " + json.dumps(rec)
+
+
+def test_fuzz_tm1_lines_no_crash_and_valid_records_kept():
+    import random
+
+    from tickmark.tm1 import Reader, validate
+
+    rng = random.Random(20261123)
+    mutated = 0
+    base = _stream_lines()
+    while mutated < 10000:
+        lines = list(base)
+        sample_rows = [i for i, ln in enumerate(lines) if '"t": "sample"' in ln]
+        hit = set(rng.sample(sample_rows, 25))
+        for i in hit:
+            lines[i] = _mutate_line(rng, lines[i])
+        mutated += len(hit)
+        r = Reader()
+        recs = [rec for ln in lines for rec in r.feed_line(ln)]
+        assert all(validate(x) is None for x in recs)
+        kept = {(x["key"], x["i"]) for x in recs if x["t"] == "sample"}
+        intact = {(json.loads(lines[i][4:])["key"], json.loads(lines[i][4:])["i"]) for i in sample_rows if i not in hit}
+        assert intact <= kept, "a valid record was lost"
+        assert sum(x["t"] == "end" for x in recs) == 20 and recs[-1]["t"] == "bye"
+        assert all(n <= len(lines) for n, _ in r.problems)
+    # and wholly random damage anywhere in the stream: never an exception
+    for _ in range(20):
+        r = Reader()
+        for ln in base:
+            r.feed_line(_mutate_line(rng, ln) if rng.random() < 0.5 else ln)
+        r.close()
+
+
+def _mutate_doc(rng, doc):
+    """A random leaf or container of the document replaced by a hostile value."""
+    import copy
+
+    path, node = [], doc
+    while isinstance(node, (dict, list)) and node and rng.random() < 0.8:
+        k = rng.choice(sorted(node)) if isinstance(node, dict) else rng.randrange(len(node))
+        path.append(k)
+        node = node[k]
+    if not path:
+        return
+    parent = doc
+    for k in path[:-1]:
+        parent = parent[k]
+    choice = rng.randrange(4)
+    if choice == 0 and isinstance(parent, dict):
+        del parent[path[-1]]
+    elif choice == 1:
+        parent[path[-1]] = json.loads("[" * 50 + "]" * 50)
+    else:
+        parent[path[-1]] = copy.deepcopy(rng.choice(HOSTILE_VALUES))
+
+
+def test_fuzz_export_documents(exported, env, cli, tmp_path):
+    import copy
+    import io
+    import random
+
+    from tickmark import export, report
+    from tickmark.errors import TickmarkError
+
+    rng = random.Random(7)
+    st = _store()
+    accepted = 0
+    for n in range(1000):
+        doc = copy.deepcopy(exported)
+        for _ in range(rng.randrange(1, 4)):
+            _mutate_doc(rng, doc)
+        text = json.dumps(doc) if rng.random() < 0.9 else json.dumps(doc)[: rng.randrange(10, 2000)]
+        try:
+            good = export.parse_document(text)
+        except TickmarkError as e:
+            assert "\n" not in str(e) and len(str(e)) < 400
+            continue
+        accepted += 1
+        if accepted <= 40:  # what is accepted imports, and the store stays readable
+            if good["run"]["name"] is not None:
+                good["run"]["name"] = f"fuzz-{n}"
+            rid = export.import_document(st, good)
+            report.show(st, st.run(rid), file=io.StringIO())
+    assert accepted > 20  # mutations that keep a document valid (a reason, a note) are imported
+    store_readable(cli, "base", "latest")

@@ -66,7 +66,8 @@ def test_noise_in_stream_is_ignored_and_counted(tmp_path, monkeypatch):
 
 def test_core_that_dies_keeps_finished_instances(tmp_path, monkeypatch):
     st, r, calls = run(tmp_path, monkeypatch, ["sys.*", "lat.*", "sync.*"], mode="die=2", rounds=2, seed=3)
-    assert r["status"] == "complete"
+    assert r["status"] == "incomplete"
+    assert r["notes"]["incomplete"].startswith("round 1: tickmark-core exited with status 3")
     assert any("exited with status 3" in p and "no 'bye'" in p and "simulated crash" in p
                for p in r["notes"]["problems"])
     assert len(st.results(r["id"])) == 2

@@ -10,9 +10,41 @@ import click
 from . import __version__
 from .clicommon import add_store_option, check_patterns, hello_of, prepare_core, store_of, target_of, target_option
 from .errors import TickmarkError
+from .names import check_name, printable
 from .suites import SUITES, patterns_for
 
 _PARAM = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=[0-9]+[KMGkmg]?(,[0-9]+[KMGkmg]?)*")
+MAX_SWEEP = 64  # values per parameter (the core's TM_MAX_SWEEP)
+_SUFFIX = {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30}
+
+
+def _clip(text, n=60):
+    return text if len(text) <= n else text[: n - 3] + "..."
+
+
+def check_params(params):
+    """--param NAME=V[,V...]: integers (K/M/G suffixes) that fit 64 bits, at most MAX_SWEEP different
+    values, each NAME once; a one-line error naming the first problem."""
+    seen = set()
+    for p in params:
+        if not _PARAM.fullmatch(p):
+            raise TickmarkError(f"bad --param '{_clip(p)}' (expected NAME=V[,V...] with integers, e.g. size=4K,64K)")
+        name, _, vals = p.partition("=")
+        if name in seen:
+            raise TickmarkError(f"--param {name} given twice (list every value in one: {name}=A,B)")
+        seen.add(name)
+        values = vals.split(",")
+        if len(values) > MAX_SWEEP:
+            raise TickmarkError(f"--param {name}: {len(values)} values; at most {MAX_SWEEP} per parameter")
+        got = {}
+        for v in values:
+            digits = v.rstrip("KMGkmg")
+            n = int(digits) * _SUFFIX[v[-1].lower() if v[-1].isalpha() else ""] if len(digits) <= 20 else 2**64
+            if n > 2**63 - 1:
+                raise TickmarkError(f"--param {name}: value {_clip(v, 30)} is too large (at most 2^63-1)")
+            if n in got:
+                raise TickmarkError(f"--param {name}: value {_clip(v, 30)} is the same as {got[n]} (a point runs once)")
+            got[n] = v
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -34,8 +66,9 @@ def cli(ctx, store_path, core):
 @click.option("--rounds", type=click.IntRange(1, 100), default=3, show_default=True, help="Rounds (processes).")
 @click.option("--max-rounds", type=click.IntRange(1, 100), default=5, show_default=True,
               help="Upper bound of rounds with the adaptive extension for noisy results.")
-@click.option("--samples", type=click.IntRange(1, 10000), default=5, show_default=True, help="Samples per round.")
-@click.option("--sample-ms", type=click.IntRange(1, 100000), help="Target length of one sample (ms).")
+@click.option("--samples", type=click.IntRange(1, 1000), default=5, show_default=True,
+              help="Samples per round (1-1000).")
+@click.option("--sample-ms", type=click.IntRange(1, 10000), help="Target length of one sample (ms, 1-10000).")
 @click.option("--seed", type=click.IntRange(0, 2**31 - 1), help="Seed of the benchmark orders.")
 @click.option("--param", "params", multiple=True, metavar="NAME=V,V", help="Override a parameter sweep.")
 @click.option("--timeout", type=click.IntRange(1, 86400), help="Per-instance time limit (s).")
@@ -52,17 +85,15 @@ def run(ctx, patterns, suite, rounds, max_rounds, samples, sample_ms, seed, para
     from . import report
     from .hostrun import HostRun, Progress, RunConfig, TransportLost
 
-    for p in params:
-        if not _PARAM.fullmatch(p):
-            raise TickmarkError(f"bad --param '{p}' (expected NAME=V[,V...] with integer values)")
+    check_params(params)
     if max_rounds < rounds:
         max_rounds = rounds
     if patterns and suite:
         raise TickmarkError("give patterns or --suite, not both")
     pats = list(patterns) if patterns else patterns_for(suite or "default")
     suite = None if patterns else (suite or "default")
-    if name is not None and (not name or name == "latest" or name.isdigit()):
-        raise TickmarkError(f"bad --name '{name}' (not empty, not a number, not 'latest')")
+    if name is not None:
+        check_name(name)
     store = store_of(ctx)
     if name and store.name_taken(name):
         raise TickmarkError(f"a run named '{name}' exists already (choose another --name)")
@@ -103,6 +134,11 @@ def run(ctx, patterns, suite, rounds, max_rounds, samples, sample_ms, seed, para
         from . import bwtable
 
         bwtable.show(store.results(run_id), store.run(run_id))
+    done = store.run(run_id)
+    if done["status"] != "complete":
+        why = (done.get("notes") or {}).get("incomplete") or "not every instance finished"
+        click.echo(f"tickmark: run {run_id} is incomplete: {printable(why)}", err=True)
+        raise click.exceptions.Exit(1)
 
 
 @cli.command()
@@ -116,8 +152,9 @@ def run(ctx, patterns, suite, rounds, max_rounds, samples, sample_ms, seed, para
 @click.option("--rounds", type=click.IntRange(1, 100), default=3, show_default=True, help="Rounds per variant.")
 @click.option("--max-rounds", type=click.IntRange(1, 100), default=5, show_default=True,
               help="Upper bound of rounds with the adaptive extension for noisy results.")
-@click.option("--samples", type=click.IntRange(1, 10000), default=5, show_default=True, help="Samples per round.")
-@click.option("--sample-ms", type=click.IntRange(1, 100000), help="Target length of one sample (ms).")
+@click.option("--samples", type=click.IntRange(1, 1000), default=5, show_default=True,
+              help="Samples per round (1-1000).")
+@click.option("--sample-ms", type=click.IntRange(1, 10000), help="Target length of one sample (ms, 1-10000).")
 @click.option("--seed", type=click.IntRange(0, 2**31 - 1), help="Seed of the variant and benchmark orders.")
 @click.option("--param", "params", multiple=True, metavar="NAME=V,V", help="Override a parameter sweep.")
 @click.option("--timeout", type=click.IntRange(1, 86400), help="Per-instance time limit (s).")
@@ -136,13 +173,11 @@ def matrix(ctx, patterns, suite, ccs, cflags_list, memfns, rounds, max_rounds, s
     from . import matrix as mx
     from .hostrun import RunConfig
 
-    for p in params:
-        if not _PARAM.fullmatch(p):
-            raise TickmarkError(f"bad --param '{p}' (expected NAME=V[,V...] with integer values)")
+    check_params(params)
     if patterns and suite:
         raise TickmarkError("give patterns or --suite, not both")
-    if name is not None and (not name or name == "latest" or name.isdigit()):
-        raise TickmarkError(f"bad --name '{name}' (not empty, not a number, not 'latest')")
+    if name is not None:
+        check_name(name)
     ccs = [c.strip() for cc in ccs for c in cc.split(",") if c.strip()]
     for m in memfns:
         if not os.path.isfile(m):
@@ -338,7 +373,7 @@ def show(ctx, run_ref, with_counters, beside):
     """Show a stored run (latest by default; id or name)."""
     from . import report
 
-    store = store_of(ctx)
+    store = store_of(ctx, readonly=True)
     run_ = store.run(run_ref)
     report.show(store, run_, beside=store.run(beside) if beside else None)
     if with_counters:
@@ -366,21 +401,21 @@ def show(ctx, run_ref, with_counters, beside):
 @click.pass_context
 def runs(ctx):
     """List the stored runs."""
-    import time
+    from . import names
 
-    store = store_of(ctx)
+    store = store_of(ctx, readonly=True)
     rows = store.runs()
     if not rows:
         click.echo("no runs stored yet")
         return
     for r in rows:
-        when = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(r["started"]))
-        what = r["suite"] and f"suite {r['suite']}" or " ".join(r["patterns"])
+        when = names.when(r["started"])
+        what = r["suite"] and f"suite {r['suite']}" or " ".join(map(str, r["patterns"]))
         variant = (r.get("fingerprint") or {}).get("variant")
         if variant:
             what += f"  [{variant}]"
-        click.echo(f"{r['id']:>4}  {when}  {r['status']:<10}  {r['n_results']:>4} results  "
-                   f"{r['name'] or '-':<16}  {what}")
+        click.echo(printable(f"{r['id']:>4}  {when}  {r['status']:<10}  {r['n_results']:>4} results  "
+                             f"{r['name'] or '-':<16}  {what}"))
 
 
 @cli.command("export")
@@ -392,7 +427,7 @@ def export_cmd(ctx, run_ref, fmt, output):
     """Export a run (id, name or latest) as JSON or CSV."""
     from . import export
 
-    store = store_of(ctx)
+    store = store_of(ctx, readonly=True)
     run_ = store.run(run_ref)
     text = export.to_json(store, run_) if fmt == "json" else export.to_csv(store, run_)
     if output:
@@ -415,7 +450,8 @@ def import_cmd(ctx, file):
     doc = export.read_document(file)
     store = store_of(ctx)
     rid = export.import_document(store, doc)
-    click.echo(f"imported as run {rid}" + (f" '{store.run(rid)['name']}'" if store.run(rid)["name"] else ""))
+    name = store.run(rid)["name"]
+    click.echo(f"imported as run {rid}" + (f" '{printable(name)}'" if name else ""))
 
 
 @cli.command()
@@ -436,8 +472,14 @@ def compare(ctx, runs, baseline, fail_above, fmt, no_counters):
     if threshold is not None and baseline is None and len(runs) < 2:
         raise TickmarkError("--fail-above needs a baseline (--baseline RUN) and a run to check")
     needs_store = not all(cmp.is_file_ref(r) for r in runs + ((baseline,) if baseline else ()))
-    store = store_of(ctx) if needs_store else None
+    store = store_of(ctx, readonly=True) if needs_store else None
     sides, pairs = cmp.run_compare(store, list(runs), baseline)
+    for s in sides:
+        status = s.run.get("status")
+        if status != "complete":
+            click.echo(f"tickmark: warning: {s.label} is {status}"
+                       f"{' (still being written)' if status == 'running' else ' (interrupted; some results missing)'}",
+                       err=True)
     if fmt == "json":
         click.echo(json.dumps(cmp.to_json(sides, pairs), indent=1, sort_keys=True))
     else:
@@ -506,11 +548,20 @@ for _cmd in cli.commands.values():
 
 
 def _error(msg, detail=""):
-    msg = " ".join(str(msg).split("\n")[0].split()) if msg else "unknown error"
+    """One line `tickmark: error: ...` (control characters escaped, at most 400 characters), then
+    any detail lines (e.g. compiler output), escaped as well."""
+    msg = " ".join(printable(msg).split()) if msg else "unknown error"
+    if len(msg) > 400:
+        msg = msg[:397] + "..."
     click.echo(f"tickmark: error: {msg}", err=True)
     if detail:
-        click.echo(detail, err=True)
+        click.echo("\n".join(printable(line) for line in str(detail).splitlines()), err=True)
     return 2
+
+
+def _interrupted(e):
+    click.echo(f"tickmark: {getattr(e, 'message', None) or 'interrupted'}", err=True)
+    return 130
 
 
 def main(argv=None):
@@ -523,14 +574,14 @@ def main(argv=None):
         return rv if isinstance(rv, int) and not isinstance(rv, bool) else 0  # ctx.exit(N) -> N
     except click.exceptions.Exit as e:
         return e.exit_code
-    except click.exceptions.Abort:
-        return 130
+    except click.exceptions.Abort as e:
+        return _interrupted(e.__cause__)
     except click.ClickException as e:
         return _error(e.format_message())
     except TickmarkError as e:
         return _error(str(e), e.detail)
-    except KeyboardInterrupt:
-        return 130
+    except KeyboardInterrupt as e:
+        return _interrupted(e)
     except BrokenPipeError:
         return 0
     finally:

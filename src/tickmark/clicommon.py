@@ -5,13 +5,14 @@ import atexit
 from .errors import TickmarkError
 
 
-def store_of(ctx):
-    """The result store of this invocation (opened once, on first use)."""
+def store_of(ctx, readonly=False):
+    """The result store of this invocation (opened once, on first use); readonly for commands
+    that only read (then a store on read-only media works)."""
     from .store import Store
 
     obj = ctx.find_root().obj
     if obj.get("store") is None:
-        obj["store"] = Store(obj["store_path"])
+        obj["store"] = Store(obj["store_path"], readonly=readonly)
     return obj["store"]
 
 

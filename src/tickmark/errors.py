@@ -7,3 +7,11 @@ class TickmarkError(Exception):
     def __init__(self, message, detail=""):
         super().__init__(message)
         self.detail = detail
+
+
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C (or a signal) at a point that has something to say about it, e.g. what was cleaned up."""
+
+    def __init__(self, message):
+        super().__init__(message)
+        self.message = message

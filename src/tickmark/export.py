@@ -1,10 +1,14 @@
 """Export a stored run as a versioned JSON document (with raw samples) or CSV; import such a
 document back (strictly validated, all or nothing)."""
+
 import csv
 import io
 import json
+import math
 
+from . import stats, tm1
 from .errors import TickmarkError
+from .names import check_name, printable
 from .stats import Stats
 
 FORMAT = "tickmark-results"
@@ -15,15 +19,38 @@ _SAMPLE_KEYS = ("round", "i", "iters", "ops", "ns", "cyc")
 def to_document(store, run):
     results = []
     for r in store.results(run["id"]):
-        results.append({
-            "benchmark": r["bench"], "key": r["key"], "params": r["params"], "metric": r["metric"],
-            "status": r["status"], "reason": r["reason"], "unit": r["unit"], "stat": r["stat"],
-            "meta": r["meta"], "stats": r["stats"],
-            "samples": store.samples(r["id"]),
-            "hist": store.hists(r["id"]),
-        })
-    run_doc = {k: run[k] for k in ("id", "name", "started", "finished", "status", "suite",
-                                   "patterns", "options", "fingerprint", "hello", "notes")}
+        results.append(
+            {
+                "benchmark": r["bench"],
+                "key": r["key"],
+                "params": r["params"],
+                "metric": r["metric"],
+                "status": r["status"],
+                "reason": r["reason"],
+                "unit": r["unit"],
+                "stat": r["stat"],
+                "meta": r["meta"],
+                "stats": r["stats"],
+                "samples": store.samples(r["id"]),
+                "hist": store.hists(r["id"]),
+            }
+        )
+    run_doc = {
+        k: run[k]
+        for k in (
+            "id",
+            "name",
+            "started",
+            "finished",
+            "status",
+            "suite",
+            "patterns",
+            "options",
+            "fingerprint",
+            "hello",
+            "notes",
+        )
+    }
     doc = {"format": FORMAT, "version": VERSION, "run": run_doc, "results": results}
     profiles = store.profiles(run["id"])
     if profiles:  # optional: runs with profiles (tickmark profile) only
@@ -35,21 +62,66 @@ def to_json(store, run):
     return json.dumps(to_document(store, run), indent=1, sort_keys=True) + "\n"
 
 
-CSV_STATS = ("value", "median", "min", "max", "p90", "mean", "n", "rcv", "cv", "round_cv",
-             "ci95_lo", "ci95_hi", "determinism", "ops_per_s", "cycles_per_op", "cycles_method")
+CSV_STATS = (
+    "value",
+    "median",
+    "min",
+    "max",
+    "p90",
+    "mean",
+    "n",
+    "rcv",
+    "cv",
+    "round_cv",
+    "ci95_lo",
+    "ci95_hi",
+    "determinism",
+    "ops_per_s",
+    "cycles_per_op",
+    "cycles_method",
+)
 
 
 def to_csv(store, run):
     out = io.StringIO()
     w = csv.writer(out, lineterminator="\n")
-    w.writerow(["run", "key", "benchmark", "params", "sub", "metric", "status", "reason", "unit_op",
-                "stat", "value_unit", *CSV_STATS, "flags"])
+    w.writerow(
+        [
+            "run",
+            "key",
+            "benchmark",
+            "params",
+            "sub",
+            "metric",
+            "status",
+            "reason",
+            "unit_op",
+            "stat",
+            "value_unit",
+            *CSV_STATS,
+            "flags",
+        ]
+    )
     for r in store.results(run["id"]):
         st = Stats.of(r)
         for sub, d in st.items() if st else [("", None)]:
-            w.writerow([run["id"], r["key"], r["bench"], json.dumps(r["params"], sort_keys=True), sub,
-                        r["metric"], r["status"], r["reason"], r["unit"], r["stat"], d.unit if d else "",
-                        *[_csv(getattr(d, k, None)) for k in CSV_STATS], " ".join(d.flags if d else [])])
+            w.writerow(
+                [
+                    run["id"],
+                    r["key"],
+                    r["bench"],
+                    json.dumps(r["params"], sort_keys=True),
+                    sub,
+                    r["metric"],
+                    r["status"],
+                    r["reason"],
+                    r["unit"],
+                    r["stat"],
+                    d.unit if d else "",
+                    *[_csv(getattr(d, k, None)) for k in CSV_STATS],
+                    " ".join(d.flags if d else []),
+                ]
+            )
     return out.getvalue()
 
 
@@ -83,57 +155,263 @@ NUM = (int, float)
 STATUSES = ("ok", "skip", "failed", "crashed", "timeout")
 
 
+# The document's schema (JSON Schema): what import and compare accept from a file. Statistics in
+# the file are not trusted: they are computed again from the raw samples (read_document).
+_I64 = {"type": "integer", "minimum": -(2**63), "maximum": 2**63 - 1}
+_COUNT = {"type": "integer", "minimum": 0, "maximum": 2**63 - 1}
+_ROUND = {"type": "integer", "minimum": 1, "maximum": 100000}
+_TIME = {"type": "number", "minimum": 0, "maximum": 253402300799}  # up to the year 9999
+_NOCTRL = "^[^\\x00-\\x1f\\x7f-\\x9f]*$"
+_KEY = {"type": "string", "minLength": 1, "maxLength": 300, "pattern": _NOCTRL}
+_WORD = {"type": "string", "maxLength": 300, "pattern": _NOCTRL}
+_TEXT = {"type": "string", "maxLength": 10000}
+_COUNTS = {"type": "object", "additionalProperties": _COUNT}
+# fingerprint fields that reports read, with their types
+_FP_WORDS = (
+    "variant",
+    "cycles_method",
+    "clock",
+    "compiler",
+    "cflags",
+    "cpu_model",
+    "arch",
+    "kernel",
+    "os",
+    "libc",
+    "governor",
+    "virtualization",
+    "target",
+    "host",
+    "clocksource",
+    "ticks",
+)
+_FP_INTS = ("clock_res_ns", "cpus_online", "timer_overhead_ps", "fcore_khz", "page_size")
+_SAMPLE = {
+    "type": "object",
+    "required": ["round", "iters", "ops", "ns"],
+    "properties": {
+        "round": _ROUND,
+        "i": _COUNT,
+        "iters": _COUNT,
+        "ops": _COUNT,
+        "ns": _COUNT,
+        "cyc": {"anyOf": [_COUNT, {"type": "null"}]},
+        "ctr_ops": _COUNT,
+        "ctr": _COUNTS,
+        "sub": _COUNTS,
+        "retaken": _I64,
+        "nivcsw": _I64,
+        "minflt": _I64,
+        "cpu0": _I64,
+        "cpu1": _I64,
+        "multiplexed": _I64,
+    },
+}
+_HIST = {
+    "type": "object",
+    "required": ["round", "buckets"],
+    "properties": {
+        "round": _ROUND,
+        "count": _COUNT,
+        "min": _COUNT,
+        "max": _COUNT,
+        "unit": _WORD,
+        "buckets": {
+            "type": "array",
+            "items": {"type": "array", "prefixItems": [_COUNT, _COUNT], "minItems": 2, "maxItems": 2},
+        },
+    },
+}
+_RESULT = {
+    "type": "object",
+    "required": [
+        "benchmark",
+        "key",
+        "params",
+        "metric",
+        "status",
+        "reason",
+        "unit",
+        "stat",
+        "stats",
+        "samples",
+        "hist",
+    ],
+    "properties": {
+        "benchmark": _KEY,
+        "key": _KEY,
+        "metric": _WORD,
+        "reason": _TEXT,
+        "unit": _WORD,
+        "status": {"enum": list(STATUSES)},
+        "stat": {"enum": ["median", "min", "max"]},
+        "params": {"type": "object", "additionalProperties": {"anyOf": [_I64, _WORD]}},
+        "stats": {"type": "object"},
+        "meta": {
+            "type": "object",
+            "properties": {
+                "stat": {"enum": ["median", "min", "max"]},
+                "bytes_per_op": _COUNT,
+                "iters": _COUNT,
+                "ops_per_iter": _COUNT,
+                "bench": _KEY,
+                "key": _KEY,
+            },
+        },
+        "samples": {"type": "array", "items": _SAMPLE},
+        "hist": {"type": "array", "items": _HIST},
+    },
+}
+SCHEMA = {
+    "type": "object",
+    "required": ["format", "version", "run", "results"],
+    "properties": {
+        "format": {"const": FORMAT},
+        "version": {"const": VERSION},
+        "run": {
+            "type": "object",
+            "required": [
+                "started",
+                "finished",
+                "status",
+                "name",
+                "suite",
+                "patterns",
+                "options",
+                "fingerprint",
+                "hello",
+            ],
+            "properties": {
+                "started": _TIME,
+                "finished": {"anyOf": [_TIME, {"type": "null"}]},
+                "status": {"enum": ["running", "complete", "incomplete"]},
+                "name": {"type": ["string", "null"]},
+                "suite": {"anyOf": [_WORD, {"type": "null"}]},
+                "patterns": {"type": "array", "items": _WORD},
+                "options": {"type": "object"},
+                "notes": {
+                    "type": "object",
+                    "properties": {
+                        "problems": {"type": "array", "items": _TEXT},
+                        "rounds": _COUNT,
+                        "junk": _COUNT,
+                        "malformed": _COUNT,
+                        "planned": {"anyOf": [_COUNT, {"type": "null"}]},
+                        "round_in_progress": _COUNT,
+                        "incomplete": _TEXT,
+                        "seeds": {"type": "array", "items": _I64},
+                        "extended": _COUNTS,
+                    },
+                },
+                "fingerprint": {
+                    "type": "object",
+                    "properties": {
+                        "flags": {"type": "array", "items": _WORD},
+                        **{k: {"anyOf": [_WORD, {"type": "null"}]} for k in _FP_WORDS},
+                        **{k: {"anyOf": [_I64, {"type": "null"}]} for k in _FP_INTS},
+                    },
+                },
+                "hello": {"type": "object", "properties": {"cycles": _WORD}},
+            },
+        },
+        "results": {"type": "array", "items": _RESULT},
+        "profiles": {"type": "array"},
+    },
+}
+MAX_DEPTH = 64
+
+
+def _depth_ok(doc):
+    """No value nested deeper than MAX_DEPTH (checked without recursion)."""
+    stack = [(doc, 0)]
+    while stack:
+        v, d = stack.pop()
+        if d > MAX_DEPTH:
+            return False
+        if isinstance(v, dict):
+            stack += [(x, d + 1) for x in v.values()]
+        elif isinstance(v, list):
+            stack += [(x, d + 1) for x in v]
+    return True
+
+
+def _where(path):
+    out = ""
+    for p in path:
+        out += f"[{p}]" if isinstance(p, int) else f".{p}"
+    return out.lstrip(".") or "document"
+
+
 def validate(doc):
-    """Raise TickmarkError naming the first thing wrong with an import document."""
+    """Raise TickmarkError naming the first thing wrong with an import document (one line)."""
+    import jsonschema
+
     try:
         if not isinstance(doc, dict):
             raise _Bad("document is not a JSON object")
         if doc.get("format") != FORMAT:
-            raise _Bad(f"format is {doc.get('format')!r}, expected '{FORMAT}'")
+            raise _Bad(f"format is {str(doc.get('format'))[:40]!r}, expected '{FORMAT}'")
         if doc.get("version") != VERSION:
-            raise _Bad(f"version {doc.get('version')!r} is not supported (this tickmark reads {VERSION})")
-        run = _need(doc, "run", dict, "document")
-        _need(run, "started", NUM, "run")
-        _need(run, "finished", NUM + (type(None),), "run")
-        if _need(run, "status", str, "run") not in ("running", "complete", "incomplete"):
-            raise _Bad(f"run.status: unknown value {run['status']!r}")
-        _need(run, "name", (str, type(None)), "run")
-        _need(run, "suite", (str, type(None)), "run")
-        pats = _need(run, "patterns", list, "run")
-        if not all(isinstance(p, str) for p in pats):
-            raise _Bad("run.patterns: expected a list of strings")
-        for k in ("options", "fingerprint", "hello"):
-            _need(run, k, dict, "run")
-        if "notes" in run:
-            _need(run, "notes", dict, "run")
-        results = _need(doc, "results", list, "document")
+            raise _Bad(f"version {repr(doc.get('version'))[:20]} is not supported (this tickmark reads {VERSION})")
+        if not _depth_ok(doc):
+            raise _Bad(f"nested deeper than {MAX_DEPTH} levels")
+        err = jsonschema.exceptions.best_match(jsonschema.Draft202012Validator(SCHEMA).iter_errors(doc))
+        if err is not None:
+            msg = err.message if len(err.message) <= 160 else err.message[:157] + "..."
+            if err.validator == "required":
+                msg = "missing " + msg.split(" is a required property")[0]
+            raise _Bad(f"{_where(err.absolute_path)}: {msg}")
+        run = doc["run"]
+        bad = tm1.validate(dict(run["hello"], t="hello"), partial=True) if run["hello"] else None
+        if bad:
+            raise _Bad(f"run.hello: {bad}")
+        for i, r in enumerate(doc["results"]):
+            bad = tm1.validate(dict(r["meta"], t="meta"), partial=True) if r.get("meta") else None
+            if bad:
+                raise _Bad(f"results[{i}].meta: {bad}")
+        if run["name"] is not None:
+            try:
+                check_name(run["name"], "run name")
+            except TickmarkError as e:
+                raise _Bad(str(e))
+        if run["finished"] is not None and run["finished"] < run["started"]:
+            raise _Bad("run.finished: before run.started")
         keys = set()
-        for i, r in enumerate(results):
-            w = f"results[{i}]"
-            for k in ("benchmark", "key", "metric", "reason", "unit", "stat"):
-                _need(r, k, str, w)
-            if _need(r, "status", str, w) not in STATUSES:
-                raise _Bad(f"{w}.status: unknown value {r['status']!r}")
+        for i, r in enumerate(doc["results"]):
             if r["key"] in keys:
-                raise _Bad(f"{w}.key: duplicate key {r['key']!r}")
+                raise _Bad(f"results[{i}].key: duplicate key {printable(r['key'])[:80]!r}")
             keys.add(r["key"])
-            for k in ("params", "stats"):
-                _need(r, k, dict, w)
-            if "meta" in r:
-                _need(r, "meta", dict, w)
-            for j, s in enumerate(_need(r, "samples", list, w)):
-                ws = f"{w}.samples[{j}]"
-                for k in ("round", "iters", "ops", "ns"):
-                    _need(s, k, int, ws)
-                if "cyc" in s:
-                    _need(s, "cyc", (int, type(None)), ws)
-            for j, h in enumerate(_need(r, "hist", list, w)):
-                _need(h, "round", int, f"{w}.hist[{j}]")
-                _need(h, "buckets", list, f"{w}.hist[{j}]")
+            seen = set()
+            for j, s in enumerate(r["samples"]):
+                if "i" in s:
+                    if (s["round"], s["i"]) in seen:
+                        raise _Bad(f"results[{i}].samples[{j}]: sample {s['i']} of round {s['round']} twice")
+                    seen.add((s["round"], s["i"]))
         if "profiles" in doc:
-            _validate_profiles(_need(doc, "profiles", list, "document"), keys)
+            _validate_profiles(doc["profiles"], keys)
     except _Bad as e:
         raise TickmarkError(f"invalid results document: {e}")
+
+
+def recompute_stats(doc):
+    """Replace every result's statistics by ones computed from its raw samples and histograms."""
+    run = doc["run"]
+    cycles = run["hello"].get("cycles", "none")
+    flags = run["fingerprint"].get("flags", [])
+    for r in doc["results"]:
+        r["stats"] = stats.recompute(r, r["samples"], r["hist"], cycles_method=cycles, env_flags=flags).to_dict()
+    return doc
+
+
+def _float(text):
+    v = float(text)
+    if not math.isfinite(v):
+        raise ValueError(f"number {text[:30]} is out of range")
+    return v
+
+
+def _constant(name):
+    raise ValueError(f"{name} is not a number")
 
 
 def _validate_profiles(profiles, keys):
@@ -165,6 +443,7 @@ def _validate_profiles(profiles, keys):
 
 
 def read_document(path):
+    """A results document from a file: parsed, validated as a whole, statistics recomputed."""
     try:
         with open(path, encoding="utf-8") as f:
             text = f.read()
@@ -172,12 +451,20 @@ def read_document(path):
         raise TickmarkError(f"cannot read {path}: {e.strerror}")
     except UnicodeDecodeError:
         raise TickmarkError(f"{path} is not a UTF-8 text file")
+    return parse_document(text, path)
+
+
+def parse_document(text, where="document"):
     try:
-        doc = json.loads(text)
+        doc = json.loads(text, parse_float=_float, parse_constant=_constant)
+    except RecursionError:
+        raise TickmarkError(f"{where} is not a results document (nested too deeply)")
+    except json.JSONDecodeError as e:
+        raise TickmarkError(f"{where} is not valid JSON ({e.msg} at line {e.lineno})")
     except ValueError as e:
-        raise TickmarkError(f"{path} is not valid JSON ({e.msg} at line {e.lineno})")
+        raise TickmarkError(f"{where} is not a valid results document ({str(e)[:100]})")
     validate(doc)
-    return doc
+    return recompute_stats(doc)
 
 
 def import_document(store, doc):
@@ -191,14 +478,31 @@ def import_document(store, doc):
             name = f"{base}-{n}"
     with store.transaction():
         rid_run = store.create_run(
-            name=name, suite=run.get("suite"), patterns=run["patterns"], options=run["options"],
-            fingerprint=run["fingerprint"], hello=run["hello"], status=run["status"],
-            started=run["started"], finished=run["finished"],
-            notes=dict(run.get("notes") or {}, imported_from=run.get("id")))
+            name=name,
+            suite=run.get("suite"),
+            patterns=run["patterns"],
+            options=run["options"],
+            fingerprint=run["fingerprint"],
+            hello=run["hello"],
+            status=run["status"],
+            started=run["started"],
+            finished=run["finished"],
+            notes=dict(run.get("notes") or {}, imported_from=run.get("id")),
+        )
         for r in doc["results"]:
-            rid = store.add_result(rid_run, key=r["key"], bench=r["benchmark"], params=r["params"],
-                                   metric=r["metric"], status=r["status"], reason=r["reason"],
-                                   unit=r["unit"], stat=r["stat"], meta=r.get("meta", {}), stats=r["stats"])
+            rid = store.add_result(
+                rid_run,
+                key=r["key"],
+                bench=r["benchmark"],
+                params=r["params"],
+                metric=r["metric"],
+                status=r["status"],
+                reason=r["reason"],
+                unit=r["unit"],
+                stat=r["stat"],
+                meta=r.get("meta", {}),
+                stats=r["stats"],
+            )
             by_round = {}
             for s in r["samples"]:
                 by_round.setdefault(s["round"], []).append(s)
@@ -206,6 +510,6 @@ def import_document(store, doc):
                 store.add_samples(rid, rnd, ss)
             for h in r["hist"]:
                 store.add_hist(rid, h["round"], {k: v for k, v in h.items() if k != "round"})
-        for p in doc.get("profiles", []):
+        for p in doc.get("profiles") or []:
             store.add_profile(rid_run, p["key"], p)
     return rid_run

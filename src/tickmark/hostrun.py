@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from . import nbench, stats
 from .errors import TickmarkError
-from .tm1 import Parser
+from .tm1 import Reader
 
 NOISY_ROUND_CV = stats.NOISY_ROUND_CV
 
@@ -60,11 +60,67 @@ class TransportLost(TickmarkError):
 
 
 class _Interrupt(KeyboardInterrupt):
-    pass
+    def __init__(self, reason="interrupted (cancelled)"):
+        super().__init__(reason)
+        self.reason = reason
 
 
-def _on_sigterm(signum, frame):
-    raise _Interrupt()
+def _on_signal(signum, frame):
+    raise _Interrupt(f"interrupted by {signal.Signals(signum).name}")
+
+
+class Watchdog:
+    """Stops a session whose output stays silent for `seconds` (a core that hangs itself, beyond
+    the per-instance timeout the core enforces on its benchmarks)."""
+
+    def __init__(self, seconds, action):
+        import threading
+
+        self.seconds, self.action, self.fired = seconds, action, False
+        self._last = time.monotonic()
+        self._done = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def _run(self):
+        while not self._done.wait(min(1.0, self.seconds / 4)):
+            if time.monotonic() - self._last > self.seconds:
+                self.fired = True
+                self.action()
+                return
+
+    def watch(self, lines):
+        for line in lines:
+            self._last = time.monotonic()
+            yield line
+
+    def cancel(self):
+        self._done.set()
+
+
+def _kill_group(session):
+    """Kill a local core's whole process group (it runs each benchmark in a child process that
+    would otherwise hold its output open)."""
+    import os
+
+    pid = getattr(getattr(session, "proc", None), "pid", None)
+    if pid:
+        try:
+            os.killpg(pid, signal.SIGKILL)
+        except OSError:
+            pass
+
+
+def _remove_scratch(session, rc):
+    """The scratch folder of a core that was killed ($TMPDIR/tickmark-<pid>; it removes its own
+    when it ends normally)."""
+    import os
+    import shutil
+
+    pid = getattr(getattr(session, "proc", None), "pid", None)
+    if rc < 0 and pid:
+        _kill_group(session)
+        shutil.rmtree(os.path.join(os.environ.get("TMPDIR") or "/tmp", f"tickmark-{pid}"), ignore_errors=True)
 
 
 class HostRun:
@@ -110,12 +166,13 @@ class HostRun:
         self.store.update_run(self.run_id, notes=self.notes)
         session = self.core.start(self._argv(patterns, seed, keys))
         self._session = session
-        parser = Parser()
+        parser = Reader()
         wanted = set(keys) if keys is not None else None
         cur, saw_bye, bye = {}, False, {}
+        dog = Watchdog(self.silence_limit(), lambda: _kill_group(session) or session.stop())
         order, ended = [], set()
         try:
-            for rec in filter(None, map(parser.feed_line, session.lines())):
+            for rec in (r for line in dog.watch(session.lines()) for r in parser.feed_line(line)):
                 t = rec.get("t")
                 key = rec.get("key")
                 if t == "hello":
@@ -139,10 +196,14 @@ class HostRun:
         except BaseException:
             session.stop()
             raise
+        finally:
+            dog.cancel()
         rc, last_err = session.finish()
+        _remove_scratch(session, rc)
         self._cancelled()
         self.notes["junk"] += parser.junk
         self.notes["malformed"] += parser.malformed
+        self.notes["problems"] += [f"round {rnd}: TM1 {p}" for p in parser.summary()]
         if rnd == 1 and saw_bye and "instances" in bye and not retried:
             self.notes["planned"] = bye["instances"]
         lost = getattr(session, "transport_lost", None)
@@ -153,10 +214,13 @@ class HostRun:
             raise TickmarkError(f"tickmark-core refused the run: {last_err or 'bad usage'}")
         if rc != 0 or not saw_bye:
             how = f"was killed by signal {-rc}" if rc < 0 else f"exited with status {rc}"
+            if dog.fired:
+                how = f"wrote nothing for {dog.seconds:.0f} s and was stopped (watchdog)"
             msg = f"round {rnd}: tickmark-core {how}" + ("" if saw_bye else " without finishing (no 'bye')")
             if last_err:
                 msg += f": {last_err}"
             self.notes["problems"].append(msg)
+            self.notes.setdefault("incomplete", msg)
             if not cur and not saw_bye and getattr(self.core, "in_process", False):
                 # a core without isolation (bare metal) that died before the next instance's
                 # first record died in that instance's setup
@@ -169,6 +233,11 @@ class HostRun:
                                  {"status": "crashed", "reason": "tickmark-core died during this instance"})
         self.notes["rounds"] = rnd
         self.store.update_run(self.run_id, notes=self.notes)
+
+    def silence_limit(self):
+        """Seconds without a line from the core before the watchdog stops it: twice the
+        per-instance time limit (the core's own default: 60 s) plus 10 s."""
+        return 2 * (self.cfg.timeout or 60) + 10
 
     def _transport_lost(self, rnd, patterns, keys, why, done, order, retried):
         """The round's connection dropped: what finished is stored; reconnect and retry the
@@ -251,7 +320,10 @@ class HostRun:
         self.run_id = self.store.create_run(
             name=c.name, suite=c.suite, patterns=c.patterns, options=c.options(),
             fingerprint=self.core.fingerprint(None), notes=self.notes)
-        old = signal.signal(signal.SIGTERM, _on_sigterm) if _main_thread() else None
+        old = {}
+        if _main_thread():  # a terminal closed or a kill: the run ends as incomplete, not 'running'
+            for sig in (signal.SIGTERM, signal.SIGHUP):
+                old[sig] = signal.signal(sig, _on_signal)
         t0 = time.monotonic()
         try:
             self._round(1, c.patterns)
@@ -261,7 +333,8 @@ class HostRun:
                     self._round(rnd, benches, sorted(self.iters))
                 self._extend(c.rounds + 1, time.monotonic() - t0)
             self.notes.pop("round_in_progress", None)
-            self.store.update_run(self.run_id, status="complete", finished=time.time(), notes=self.notes)
+            status = "incomplete" if self.notes.get("incomplete") else "complete"
+            self.store.update_run(self.run_id, status=status, finished=time.time(), notes=self.notes)
         except TransportLost as e:
             self.notes["incomplete"] = str(e)
             self.store.update_run(self.run_id, status="incomplete", finished=time.time(), notes=self.notes)
@@ -270,14 +343,16 @@ class HostRun:
             if not self.store.results(self.run_id):  # nothing measured: leave no empty run behind
                 self.store.delete_run(self.run_id)
             raise
-        except KeyboardInterrupt:
+        except KeyboardInterrupt as e:
             if getattr(self, "_session", None):
                 self._session.stop()
+                _remove_scratch(self._session, -1)
+            self.notes.setdefault("incomplete", getattr(e, "reason", None) or "interrupted (Ctrl-C)")
             self.store.update_run(self.run_id, status="incomplete", finished=time.time(), notes=self.notes)
             raise
         finally:
-            if old is not None:
-                signal.signal(signal.SIGTERM, old)
+            for sig, handler in old.items():
+                signal.signal(sig, handler)
         return self.run_id
 
     def _round_cv(self):

@@ -11,9 +11,9 @@ Nothing here formats for a medium beyond short texts shared by all views (value_
 """
 
 import math
-import time
 
 from . import fmt
+from .names import printable, when
 from .stats import Stats
 
 FORMAT = "tickmark-report"
@@ -64,7 +64,7 @@ def run_model(store, run, with_series=True):
         "id": run["id"],
         "name": run.get("name"),
         "label": run_label(run),
-        "started": time.strftime("%Y-%m-%d %H:%M", time.localtime(run["started"])),
+        "started": when(run["started"], "%Y-%m-%d %H:%M"),
         "status": run["status"],
         "suite": run.get("suite"),
         "patterns": run.get("patterns") or [],
@@ -98,7 +98,10 @@ def incomplete_text(run, n_results):
     rnd = notes.get("round_in_progress")
     where = f" in round {rnd}" if rnd else ""
     how = "interrupted" if run["status"] == "incomplete" else "killed or still running"
-    return f"INCOMPLETE: {how}{where} after {n_results}{of} instances"
+    if run["status"] == "incomplete" and notes.get("incomplete"):  # the reason the run recorded
+        how = str(notes["incomplete"])
+        where = "" if how.startswith("round ") else where
+    return printable(f"INCOMPLETE: {how}{where} after {n_results}{of} instances")
 
 
 def machine(fp, hello):

@@ -9,6 +9,7 @@ from rich.text import Text
 
 from . import fmt
 from .fmt import ci_pct, fmt_pct, fmt_rate, fmt_time, fmt_value  # noqa: F401  (shared helpers)
+from .names import printable, when
 
 # Short tags of the cycles methods for the table (the header names the method in full).
 METHOD_TAG = {
@@ -35,12 +36,10 @@ COLUMNS = (
 
 
 def header_lines(run):
-    import time
-
     fp = run.get("fingerprint") or {}
     notes = run.get("notes") or {}
     name = f" '{run['name']}'" if run.get("name") else ""
-    started = time.strftime("%Y-%m-%d %H:%M", time.localtime(run["started"]))
+    started = when(run["started"], "%Y-%m-%d %H:%M")
     lines = [f"run {run['id']}{name}  {started}  status {run['status']}  rounds {notes.get('rounds', '?')}"]
     timer = fp.get("clock") or "?"
     if fp.get("clock_res_ns") is not None:
@@ -57,8 +56,8 @@ def header_lines(run):
             "cycles/op are guest instructions per operation (insn), the same on every run"
         )
     if fp.get("flags"):
-        lines.append("on every result: " + ", ".join(fp["flags"]))
-    return lines
+        lines.append("on every result: " + ", ".join(map(str, fp["flags"])))
+    return [printable(line) for line in lines]
 
 
 def _method(m):
@@ -125,15 +124,15 @@ def build_table(rows, plain=False, drop=(), narrow=False):
             style = None if plain else ("yellow" if r["status"] == "skip" else "red")
             key = r["key"].replace(",", ", ") if narrow else r["key"]
             cells = {
-                "benchmark": Text(key),
+                "benchmark": Text(printable(key)),
                 "value": Text(r["status"], style=style),
-                "flags": Text(r.get("reason") or ""),
+                "flags": Text(printable(r.get("reason") or "")),
             }
             t.add_row(*[cells.get(n, "") for n in names])
             continue
         cells = _cells(r)
         key = r["key"].replace(",", ", ") if narrow else r["key"]
-        cells["benchmark"] = Text(f"  {r['metric']}" if r["metric"] else key)
+        cells["benchmark"] = Text(printable(f"  {r['metric']}" if r["metric"] else key))
         t.add_row(*[cells[n] for n in names])
         h = r.get("hist")
         if h:
@@ -201,6 +200,6 @@ def show(store, run, file=None, beside=None):
     for line in nbench.report_lines(store, run):  # runs with cpu.* results: nbench-style indices
         con.print(line)
     for p in m["problems"]:
-        con.print(Text("problem: " + p, style=None if plain else "red"))
+        con.print(Text("problem: " + printable(p), style=None if plain else "red"))
     if m["malformed"]:
         con.print(f"{m['malformed']} malformed TM1 line(s) ignored")

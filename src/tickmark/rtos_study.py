@@ -105,9 +105,11 @@ def show(results, console, beside=None):
 
     table = build_table(results, plain=not console.is_terminal, beside=beside)
     need = Measurement.get(console, console.options.update_width(1000), table).maximum
-    if need > console.width:  # every column is a figure: never cut one (the lines run long)
+    width = console.width
+    if need > width:  # never cut a figure: let the lines run long instead
         console.width = need
     console.print(table)
+    console.width = width
     console.print("det = largest deviation of a round's median from the overall median. "
                   "Cycles of a sub-figure use its benchmark's cycles per ns"
                   + ("; (icount-insns) are guest instructions under QEMU -icount." if beside else "."))

@@ -80,8 +80,9 @@ _SAMPLE_COLS = ("iters", "ops", "ns", "cyc")
 class Store:
     """The result store API; `target` is a file path (SQLite) or a postgresql:// URL."""
 
-    def __init__(self, path=None):
+    def __init__(self, path=None, readonly=False):
         target = path if path is not None else default_path()
+        self.readonly = readonly
         if is_pg_url(target):
             from .store_postgres import PostgresBackend
 
@@ -89,7 +90,7 @@ class Store:
         else:
             from .store_sqlite import SQLiteBackend
 
-            self.backend = SQLiteBackend(target, create=_create_tables)
+            self.backend = SQLiteBackend(target, create=_create_tables, readonly=readonly)
         self.kind = self.backend.kind
         self.path = self.backend.label  # what messages name (a URL without its password)
         self._open()
@@ -98,6 +99,8 @@ class Store:
         b = self.backend
         try:
             tables = b.tables()
+            if not tables and getattr(b, "readonly", False):
+                raise TickmarkError(f"store {self.path} holds no tickmark tables (tickmark run makes a store)")
             if not tables:
                 b.before_create()
                 with self.transaction():
@@ -125,10 +128,25 @@ class Store:
                             for stmt in b.ddl(_ADDED[t]):
                                 b.execute(stmt)
         except b.DatabaseError as e:
-            raise TickmarkError(f"store {self.path} is unreadable or corrupt: {_one_line(e)}")
+            raise self._db_error(e)
 
     def close(self):
         self.backend.close()
+
+    def _db_error(self, e):
+        """A database error as one line that says which kind of trouble it is."""
+        msg = _one_line(e)
+        low = msg.lower()
+        if "readonly" in low or "read-only" in low or "read only" in low:
+            return TickmarkError(f"store {self.path} is read-only: cannot write here ({msg}); "
+                                 "reading commands (runs, show, export, compare) still work")
+        if "not a database" in low or "malformed" in low or "corrupt" in low:
+            return TickmarkError(f"store {self.path} is unreadable or corrupt: {msg}")
+        if "unable to open" in low or "permission" in low:
+            return TickmarkError(f"cannot open store {self.path}: {msg} (check the permissions of the file and folder)")
+        if "locked" in low or "busy" in low:
+            return TickmarkError(f"store {self.path} is busy (another process holds it): {msg}")
+        return TickmarkError(f"store {self.path}: {msg}")
 
     def _x(self, sql, args=()):
         try:
@@ -136,7 +154,7 @@ class Store:
         except self.backend.IntegrityError:
             raise
         except self.backend.DatabaseError as e:
-            raise TickmarkError(f"store {self.path}: {_one_line(e)}")
+            raise self._db_error(e)
 
     def _insert(self, sql, args):
         try:
@@ -144,7 +162,7 @@ class Store:
         except self.backend.IntegrityError:
             raise
         except self.backend.DatabaseError as e:
-            raise TickmarkError(f"store {self.path}: {_one_line(e)}")
+            raise self._db_error(e)
 
     def transaction(self):
         return _Tx(self)
@@ -182,9 +200,11 @@ class Store:
             if not row:
                 raise TickmarkError(f"no runs stored yet in {self.path} (tickmark run makes one)")
         else:
-            row = self._x(f"SELECT {cols} FROM runs WHERE name = ?", (ref,)).fetchone()
-            if not row and ref.isdigit():
+            row = None
+            if ref.isdigit() and len(ref) < 19:  # an id first: a name never hides a run id
                 row = self._x(f"SELECT {cols} FROM runs WHERE id = ?", (int(ref),)).fetchone()
+            if not row:
+                row = self._x(f"SELECT {cols} FROM runs WHERE name = ?", (ref,)).fetchone()
             if not row:
                 raise TickmarkError(f"no run '{ref}' in {self.path} (tickmark runs lists them)")
         return _row(RUN_COLS, row)
@@ -250,7 +270,7 @@ class Store:
         try:
             self.backend.executemany("INSERT INTO samples VALUES (?,?,?,?,?,?,?,?)", rows)
         except self.backend.DatabaseError as e:
-            raise TickmarkError(f"store {self.path}: {_one_line(e)}")
+            raise self._db_error(e)
 
     def samples(self, result_id):
         out = []

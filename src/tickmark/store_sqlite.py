@@ -6,6 +6,7 @@ A backend opens the connection and knows its dialect; the tables and every query
 import os
 import sqlite3
 import threading
+import urllib.parse
 from pathlib import Path
 
 from .errors import TickmarkError
@@ -47,11 +48,13 @@ class SQLiteBackend:
     IntegrityError = sqlite3.IntegrityError
     DatabaseError = sqlite3.DatabaseError
 
-    def __init__(self, path, create=None):
-        """create(backend) makes the tables of a new store (on a private file, see _create)."""
+    def __init__(self, path, create=None, readonly=False):
+        """create(backend) makes the tables of a new store (on a private file, see _create);
+        readonly: open an existing store for reading only (also on read-only media)."""
         self.path = Path(path)
         self.label = str(self.path)
-        self.conn = self._connect(create)
+        self.readonly = readonly and self.path.is_file() and self.path.stat().st_size > 0
+        self.conn = self._connect_ro() if self.readonly else self._connect(create)
 
     def _connect(self, create=None):
         p = self.path
@@ -72,6 +75,12 @@ class SQLiteBackend:
                 raise TickmarkError(f"cannot create store directory {p.parent}: {e.strerror}")
             if create is not None and not p.exists():
                 self._create(create)
+        if p.exists() and not (os.access(p, os.W_OK) and os.access(p.parent, os.W_OK)):
+            what = "file" if not os.access(p, os.W_OK) else "folder"
+            raise TickmarkError(
+                f"store {p} is read-only (its {what} is not writable): cannot write here; "
+                "reading commands (runs, show, export, compare) still work"
+            )
         try:
             conn = sqlite3.connect(str(p), timeout=30, isolation_level=None)
             conn.execute("PRAGMA foreign_keys = ON")
@@ -79,6 +88,34 @@ class SQLiteBackend:
             raise TickmarkError(f"store {p} is unreadable or corrupt: {e}")
         self._key = _opened(p)
         return conn
+
+    def _connect_ro(self):
+        """Open for reading only, also on read-only media (where SQLite cannot make the WAL's
+        shared-memory file: then the file is opened as immutable)."""
+        p = self.path
+        if not _is_open(p):  # see _OPEN: never close a descriptor of a store this process has open
+            try:
+                with open(p, "rb") as f:
+                    magic = f.read(16)
+            except OSError as e:
+                raise TickmarkError(f"store {p} is unreadable: {e.strerror}")
+            if magic != _MAGIC:
+                raise TickmarkError(f"store {p} is not an SQLite database (left untouched)")
+        uri = "file:" + urllib.parse.quote(str(p.resolve()))
+        writable_dir = os.access(p.parent, os.W_OK) and os.access(p, os.W_OK)
+        modes = ["?mode=ro"] if writable_dir else ["?mode=ro", "?immutable=1"]
+        last = None
+        for mode in modes:
+            try:
+                conn = sqlite3.connect(uri + mode, uri=True, timeout=30, isolation_level=None)
+                conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+                self._key = _opened(p)
+                return conn
+            except sqlite3.DatabaseError as e:
+                last = e
+                if "not a database" in str(e) or "malformed" in str(e):
+                    break
+        raise TickmarkError(f"store {p} is unreadable or corrupt: {last}")
 
     def _create(self, create):
         """A new store appears whole: made in WAL mode in a private file, then linked to its name

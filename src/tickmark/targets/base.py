@@ -109,17 +109,15 @@ class Core:
 
     def call(self, args, timeout=120):
         """Run the core with ARGS to completion -> its records. TickmarkError when it fails."""
-        from ..tm1 import Parser
+        from ..tm1 import Reader
 
         s = self.start(args)
-        p = Parser()
+        p = Reader()
         out = []
         timer = _Watchdog(timeout, s.stop)
         try:
             for line in s.lines():
-                rec = p.feed_line(line)
-                if rec is not None:
-                    out.append(rec)
+                out += p.feed_line(line)
         except BaseException:
             s.stop()
             raise

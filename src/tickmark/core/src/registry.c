@@ -60,12 +60,15 @@ int tm_parse_int(const char *s, int64_t *out)
     }
     if (!digits)
         return -1;
-    if (*s == 'K' || *s == 'k')
-        v <<= 10, s++;
-    else if (*s == 'M' || *s == 'm')
-        v <<= 20, s++;
-    else if (*s == 'G' || *s == 'g')
-        v <<= 30, s++;
+    {
+        int shift = (*s == 'K' || *s == 'k') ? 10 : (*s == 'M' || *s == 'm') ? 20 : (*s == 'G' || *s == 'g') ? 30 : 0;
+        if (shift) {
+            if (v > (INT64_MAX >> shift)) /* would overflow */
+                return -1;
+            v <<= shift;
+            s++;
+        }
+    }
     if (*s != '\0')
         return -1;
     *out = neg ? -v : v;
@@ -75,15 +78,19 @@ int tm_parse_int(const char *s, int64_t *out)
 static int parse_list(const char *text, int64_t *vals, int max)
 {
     char item[64];
-    int n = 0;
+    int n = 0, k;
     while (*text) {
         size_t len = strcspn(text, ",");
         if (len == 0 || len >= sizeof item || n == max)
             return -1;
         memcpy(item, text, len);
         item[len] = '\0';
-        if (tm_parse_int(item, &vals[n++]) != 0)
+        if (tm_parse_int(item, &vals[n]) != 0)
             return -1;
+        for (k = 0; k < n; k++) /* a value twice would run one instance twice */
+            if (vals[k] == vals[n])
+                return -1;
+        n++;
         text += len;
         if (*text == ',')
             text++;
@@ -103,8 +110,9 @@ int tm_expand(const tm_bench *b, const tm_options *opt, tm_instance *out, int ma
                 text = opt->params[k].value;
         count[i] = parse_list(text ? text : "0", sweep[i], TM_MAX_SWEEP);
         if (count[i] <= 0) {
-            snprintf(err, errlen, "bad values for parameter %s of %s: '%s' (want integers like 4,16,64K)",
-                     b->params[i].name, b->name, text ? text : "");
+            snprintf(err, errlen,
+                     "bad values for parameter %s of %s: '%.80s' (want up to %d different integers like 4,16,64K)",
+                     b->params[i].name, b->name, text ? text : "", TM_MAX_SWEEP);
             return -1;
         }
         total *= count[i];

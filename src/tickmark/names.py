@@ -1,0 +1,40 @@
+"""Run names: the rules they follow (for --name and for imported runs) and safe display of any
+stored text on a terminal."""
+
+import re
+
+from .errors import TickmarkError
+
+MAX_NAME = 100
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+
+def check_name(name, what="--name"):
+    """A run name: 1..100 characters, no control characters, not a number, not 'latest' (those
+    select runs by id and by age). -> name, or a one-line TickmarkError."""
+    if not isinstance(name, str) or not name.strip():
+        raise TickmarkError(f"bad {what}: empty (a name needs a letter or a sign besides digits)")
+    shown = printable(name)[:60]
+    if _CONTROL.search(name):
+        raise TickmarkError(f"bad {what} '{shown}': control characters (newline, escape, ...) are not allowed")
+    if len(name) > MAX_NAME:
+        raise TickmarkError(f"bad {what} '{shown}...': longer than {MAX_NAME} characters")
+    if name.isdigit() or name == "latest":
+        raise TickmarkError(f"bad {what} '{shown}': not a number and not 'latest' (they select runs by id and age)")
+    return name
+
+
+def printable(text):
+    """Text for a terminal: control characters (ESC, newline, ...) shown as \\xNN escapes."""
+    text = str(text)
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text) if _CONTROL.search(text) else text
+
+
+def when(t, fmt="%Y-%m-%d %H:%M:%S"):
+    """A stored time (seconds since the epoch) for people; '?' for one the clock cannot show."""
+    import time
+
+    try:
+        return time.strftime(fmt, time.localtime(t))
+    except (TypeError, ValueError, OverflowError, OSError):
+        return "?"
