@@ -125,9 +125,11 @@ def test_silence_ends_the_round(core, pty_pair, tmp_path, cli, monkeypatch):
     threading.Thread(target=board, daemon=True).start()
     t = time.time()
     rc, out, err = cli("run", "--target", f"serial:{dev}?silence=2", "-q")
-    assert rc == 0, err
+    assert rc == 1, err  # a run cut short is incomplete, with the reason
+    assert "is incomplete: round 1: " in err and "silent for 2 s" in err
     assert time.time() - t < 30
     run = Store(tmp_path / "s.db").run("latest")
+    assert run["status"] == "incomplete"
     assert any("silent for 2 s" in p for p in run["notes"]["problems"])
     ok = [r for r in Store(tmp_path / "s.db").results(run["id"]) if r["status"] == "ok"]
     assert len(ok) == 1  # the finished instance is kept
