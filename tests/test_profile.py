@@ -256,7 +256,8 @@ def test_gprof_profile_of_a_pg_build(real, cli):
     import tickmark.store
 
     prof = tickmark.store.Store(str(real)).profiles(1)["cpu.stringsort"]
-    assert prof["tool"] == "gprof" and prof["hits"] >= 50
+    # 100 Hz of CPU time: a loaded machine gives the instance fewer samples than its 1 s of wall time
+    assert prof["tool"] == "gprof" and prof["hits"] >= 10
     assert {r["group"] for r in prof["routines"]} <= {"core", "libc"}
 
 

@@ -250,3 +250,63 @@ def test_qemu_is_installed_where_ci_runs():
     if os.environ.get("CI"):
         for q in ("qemu-system-arm", "qemu-system-aarch64", "qemu-system-riscv64"):
             assert shutil.which(q), q
+
+
+def test_compare_refuses_instructions_against_time_and_warns_on_emulation():
+    from types import SimpleNamespace
+
+    from tickmark.compare import check_comparable, mixing_warning
+
+    icount = SimpleNamespace(label="an500", fingerprint={"qemu_icount": "shift=0,sleep=off", "emulated": True})
+    tcg = SimpleNamespace(label="tcg", fingerprint={"emulated": True, "flags": ["emulated"]})
+    real = SimpleNamespace(label="real", fingerprint={"emulated": False, "flags": []})
+    with pytest.raises(TickmarkError, match="an500 .guest instructions under QEMU -icount. with real"):
+        check_comparable(icount, real)
+    with pytest.raises(TickmarkError, match="units differ"):
+        check_comparable(tcg, icount)
+    check_comparable(icount, icount)
+    check_comparable(tcg, real)
+    assert "tcg ran emulated and real did not" in mixing_warning(real, tcg)
+    assert mixing_warning(tcg, tcg) is None and mixing_warning(real, real) is None
+
+
+def test_uart_console_for_boards_without_a_debugger(real):
+    """BM_CONSOLE=uart-cmsdk: no semihosting at all, the core's output on the board's UART0
+    (QEMU's serial port) and its arguments compiled in (TM_BUILTIN_ARGS), as on a board
+    without a debugger."""
+    import subprocess
+    import threading
+
+    from tickmark.build import build_core
+    from tickmark.tm1 import Parser
+
+    b = _tools_or_skip("mps2-an500")
+    info = build_core(
+        cc="arm-none-eabi-gcc",
+        cflags="-O2 '-DTM_BUILTIN_ARGS=\"run loop.control --samples 2 --sample-ms 1 --seed 3\"'",
+        cross_compile=b.cross_compile,
+        ldflags="",
+        make_vars={"PORT": "baremetal", "BOARD": "mps2-an500", "BM_CONSOLE": "uart-cmsdk"},
+    )
+    argv = b.qemu + ["-display", "none", "-monitor", "none", "-serial", "stdio", "-kernel", info.binary]
+    argv += ["-icount", "shift=0,sleep=off"]
+    p = subprocess.Popen(argv, stdout=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True)
+    guard = threading.Timer(90, p.kill)
+    guard.start()
+    recs, parser = [], Parser()
+    try:
+        for line in p.stdout:  # the program idles after its last record: nothing to exit to
+            rec = parser.feed_line(line)
+            if rec:
+                recs.append(rec)
+                if rec["t"] == "bye":
+                    break
+    finally:
+        guard.cancel()
+        p.kill()
+        p.wait()
+    kinds = [r["t"] for r in recs]
+    assert kinds[0] == "hello" and kinds[-1] == "bye" and kinds.count("sample") == 2
+    assert recs[0]["port"] == "baremetal" and recs[0]["seed"] == 3
+    end = next(r for r in recs if r["t"] == "end")
+    assert end["key"] == "loop.control" and end["status"] == "ok"

@@ -46,7 +46,7 @@ class Board:
 
     def check_tools(self):
         """TickmarkError naming the Debian packages when the compiler or QEMU is missing."""
-        need = [self.cross_compile + "gcc", self.qemu[0]]
+        need = [self.cross_compile + "gcc"] + ([self.qemu[0]] if self.qemu != ["none"] else [])
         missing = [t for t in need if not shutil.which(t)]
         spec = self.vars.get("BM_SPECS")
         if spec and not Path(spec).is_file():
@@ -127,6 +127,8 @@ def semihost_args(args, args_file=None):
 def qemu_argv(board, image, args, icount=True, args_file=None):
     """The QEMU command line that boots IMAGE on BOARD with the core's ARGS; semihosting on
     QEMU's stdout, no display, no monitor, no UART."""
+    if board.qemu == ["none"]:
+        raise TickmarkError(f"board {board.name} has no QEMU model (QEMU = none): flash it and use --target serial:")
     semi = ",".join(["enable=on", "target=native", "chardev=tm0", *semihost_args(args, args_file)])
     argv = board.qemu + [
         "-display",

@@ -95,10 +95,10 @@ def build_core(cc=None, cflags=None, memfn=None, cross_compile=None, ldflags=Non
     memfn: a C/asm file with tm_user_* memory routines; extra_srcs: more source files to link
     in. Both are part of the cache key, path and content. Every string reaches the compiler as
     an argument list: nothing here goes through a shell or a make variable. make_vars: the
-    port and board, e.g. {"PORT": "baremetal", "BOARD": "mps2-an500"} (plain names only)."""
+    port, board and console, e.g. {"PORT": "baremetal", "BOARD": "mps2-an500"} (plain names only)."""
     make_vars = dict(make_vars or {})
     for k, v in make_vars.items():
-        if k not in ("PORT", "BOARD") or not _SAFE.fullmatch(str(v)):
+        if k not in ("PORT", "BOARD", "BM_CONSOLE") or not _SAFE.fullmatch(str(v)):
             raise TickmarkError(f"bad build setting {k}={v}")
     src = core_dir()
     cross_compile = cross_compile if cross_compile is not None else os.environ.get("CROSS_COMPILE", "")

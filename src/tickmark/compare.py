@@ -477,6 +477,9 @@ def render(sides, pairs, file=None, show_counters=True):
     for (A, B), res in pairs:
         con.print()
         con.print(Text(f"B = {B.label}  vs  A = {A.label}", style=None if plain else "bold"))
+        warn = mixing_warning(A, B)
+        if warn:
+            con.print(Text(warn, style=None if plain else "bold red"))
         for k, a, b in fingerprint_differences(A, B):
             con.print(f"  differs: {k}: {a} | {b}", markup=False)
         headers = ["benchmark", "A", "B", "B/A", "95% CI", "multiple", "p", "verdict", "det A/B"]
@@ -571,7 +574,34 @@ def run_compare(store, refs, baseline=None):
             s.label = f"{s.label} #{n + 1}"
     base = sides[0]
     for other in sides[1:]:
+        check_comparable(base, other)
         if not set(base.results) & set(other.results):
             raise TickmarkError(f"{base.label} and {other.label} have no benchmark in common: nothing to compare")
     pairs = [((base, other), compare_pair(base, other)) for other in sides[1:]]
     return sides, pairs
+
+
+def _icount(side):
+    return bool(side.fingerprint.get("qemu_icount")) or side.fingerprint.get("cycles_method") == "icount-insns"
+
+
+def _emulated(side):
+    fp = side.fingerprint
+    return bool(fp.get("emulated")) or "emulated" in (fp.get("flags") or [])
+
+
+def check_comparable(A, B):
+    """Instruction counts under QEMU icount are not times: never compared with timed runs."""
+    if _icount(A) != _icount(B):
+        ic, other = (A, B) if _icount(A) else (B, A)
+        raise TickmarkError(f"cannot compare {ic.label} (guest instructions under QEMU -icount) with "
+                            f"{other.label} (measured time): the units differ")
+
+
+def mixing_warning(A, B):
+    """A line when one run was emulated and the other was not, else None."""
+    if _emulated(A) == _emulated(B):
+        return None
+    emu, real = (A, B) if _emulated(A) else (B, A)
+    return (f"WARNING: {emu.label} ran emulated and {real.label} did not: emulated timings say nothing "
+            "about hardware; the ratios below compare unlike things")

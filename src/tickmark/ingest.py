@@ -139,8 +139,10 @@ def split_runs(stream):
         before = parser.malformed
         rec = parser.feed_line(line)
         if rec is None:
-            msg = f"line {n}: malformed TM1 record (cut off or garbled); left out"
-            (cur.run.problems if cur else outside).append(msg) if parser.malformed > before else None
+            if parser.malformed > before:
+                said = getattr(parser, "problems", None)  # a validating reader says what was wrong
+                why = said[-1][1] if said else "malformed TM1 record (cut off or garbled)"
+                (cur.run.problems if cur else outside).append(f"line {n}: {why}; left out")
             continue
         t = rec.get("t")
         if t == "hello":

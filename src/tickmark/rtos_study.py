@@ -101,7 +101,15 @@ def build_table(results, plain=False, beside=None):
 
 
 def show(results, console, beside=None):
-    console.print(build_table(results, plain=not console.is_terminal, beside=beside))
+    from rich.measure import Measurement
+
+    table = build_table(results, plain=not console.is_terminal, beside=beside)
+    need = Measurement.get(console, console.options.update_width(1000), table).maximum
+    width = console.width
+    if need > width:  # never cut a figure: let the lines run long instead
+        console.width = need
+    console.print(table)
+    console.width = width
     console.print("det = largest deviation of a round's median from the overall median. "
                   "Cycles of a sub-figure use its benchmark's cycles per ns"
                   + ("; (icount-insns) are guest instructions under QEMU -icount." if beside else "."))

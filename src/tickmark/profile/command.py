@@ -35,9 +35,7 @@ _PARAM = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=[0-9]+[KMGkmg]?")
 @click.option(
     "--seconds",
     type=click.FloatRange(0.2, 120),
-    default=2.0,
-    show_default=True,
-    help="Length of the profiled instance's samples, together.",
+    help="Length of the profiled instance's samples, together (default: 1 with perf, 2 with gprof).",
 )
 @click.option("--cc", help="C compiler for the core.")
 @click.option("--cflags", help="CFLAGS for the core (default -O2).")
@@ -99,8 +97,6 @@ def _profile(ctx, store, bench, params, tool, seconds, variant, name, run, top):
     prof, inst, core = prof_mod.profile(target, variant, bench, params, tool, seconds)
     key = inst.key
     meta = inst.meta
-    st = stats.compute(inst.samples, stat=meta.get("stat", "median"), bytes_per_op=meta.get("bytes_per_op", 0))
-    own_ns = st.main.ns_per_op if st.main else None
     if run is not None:
         res = next((r for r in store.results(run["id"]) if r["key"] == key), None)
         main = stats.Stats.of(res).main if res and res["status"] == "ok" else None
@@ -114,10 +110,11 @@ def _profile(ctx, store, bench, params, tool, seconds, variant, name, run, top):
             store.add_profile(run["id"], key, prof)
         run_id = run["id"]
     else:
-        prof_mod.attach_ns(prof, own_ns, "measured under the sampler")
+        st = stats.compute(inst.samples, stat=meta.get("stat", "median"), bytes_per_op=meta.get("bytes_per_op", 0))
+        prof_mod.attach_ns(prof, st.main.ns_per_op if st.main else None, "measured under the sampler")
         fp = core.fingerprint(inst.hello)
         opts = {
-            "profile": {"tool": prof["tool"], "seconds": seconds},
+            "profile": {"tool": prof["tool"], "seconds": prof["requested_s"]},
             "samples": prof_mod.SAMPLES,
             "rounds": 1,
             "params": list(params),

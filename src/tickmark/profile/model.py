@@ -2,7 +2,7 @@
 
 A profile is a plain dict (stored as JSON with the run, exported in the results document):
 
-    {"key": "cpu.stringsort", "tool": "perf", "event": "cpu-clock 999 Hz", "hits": 2246,
+    {"key": "cpu.stringsort", "tool": "perf", "event": "cpu-clock 1999 Hz", "hits": 2246,
      "seconds": 2.25, "ns_per_op": 1.02e6, "unit": "iteration", "ns_source": "...",
      "kernel": "sampled" | "<why not>", "notes": [...],
      "routines": [{"name": "memmove", "symbols": ["__memmove_avx512_unaligned_erms"],

@@ -14,7 +14,7 @@ import subprocess
 from . import hosttool
 from .model import dso_group, routine_name
 
-FREQ_HZ = 999
+FREQ_HZ = 1999
 STACK_BYTES = 4096  # user stack copied per sample for the DWARF unwinder: enough for the core's call depth
 _FIX = "apt-get install linux-perf"
 

@@ -183,7 +183,7 @@ class QemuSystemTarget(Target):
                 "cpus_online": 1,
                 "caches": [],
                 "os": "bare metal (picolibc)",
-                "kernel": None,
+                "kernel": "none (bare metal)",
                 "libc": "picolibc",
                 "board": self.board.name,
                 "qemu": qemu_version(qemu[0]),

@@ -14,5 +14,6 @@ BM_STACK_SIZE = 0x00010000
 BM_CLOCK_HZ = 25000000
 BM_COUNTER_ADDR = 0x40028018
 BM_COUNTER_HZ = 25000000
+BM_UART_ADDR = 0x40004000
 QEMU = qemu-system-arm -M mps2-an500
 PACKAGES = gcc-arm-none-eabi picolibc-arm-none-eabi qemu-system-arm

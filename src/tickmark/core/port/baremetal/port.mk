@@ -18,7 +18,16 @@ PORT_BASE :=
 ARCH := generic
 LIBS := -lm
 PORT_EXTRA_SRCS := $(wildcard port/baremetal/arch/$(BM_ARCH)/*.c)
-PORT_CFLAGS := $(BM_CPU) --specs=$(BM_SPECS) --oslib=semihost --crt0=semihost \
+# The console: semihosting (default; arguments, output and exit through the debugger or QEMU),
+# or a UART driver file console/$(BM_CONSOLE).c (output only; arguments compiled in).
+BM_CONSOLE ?= semihost
+ifeq ($(BM_CONSOLE),semihost)
+BM_LIBC := --oslib=semihost --crt0=semihost
+else
+BM_LIBC := -DTM_BM_UART_ADDR=$(BM_UART_ADDR)u
+PORT_EXTRA_SRCS += port/baremetal/console/$(BM_CONSOLE).c
+endif
+PORT_CFLAGS := $(BM_CPU) --specs=$(BM_SPECS) $(BM_LIBC) \
   -DTM_MAX_GLOBS=256 -DTM_MAX_ITERS=256 -DTM_MAX_INSTANCES=512 \
   -DTM_BM_CLOCK_HZ=$(BM_CLOCK_HZ)u -DTM_BM_COUNTER_ADDR=$(BM_COUNTER_ADDR)u -DTM_BM_COUNTER_HZ=$(BM_COUNTER_HZ)u
 PORT_LDFLAGS := -Wl,--defsym=__flash=$(BM_FLASH) -Wl,--defsym=__flash_size=$(BM_FLASH_SIZE) \
