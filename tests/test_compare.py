@@ -194,15 +194,17 @@ def test_json_format_and_exported_file(tmp_path, capsys):
     assert "task-clock/op" in text and "not supported here" in text and "× slower" in text
 
 
-def test_render_time_of_a_full_suite(store):
-    """30 benchmarks x 2 runs render well under 2 s (vectorised bootstrap)."""
+def test_a_full_suite_renders_every_row(store):
+    """30 benchmarks x 2 runs: every row is compared and rendered (its speed is a recorded
+    figure in docs/compare.md, not a timed test)."""
     import io
-    import time
 
     benches = [f"fam{i % 5}.b{i}" for i in range(30)]
     make_run(store, "a", seed=16, benches=benches)
     make_run(store, "b", seed=17, benches=benches, shift=1.01)
-    t = time.perf_counter()
     sides, pairs = cmp.run_compare(store, ["a", "b"])
-    cmp.render(sides, pairs, file=io.StringIO())
-    assert time.perf_counter() - t < 2.0
+    out = io.StringIO()
+    cmp.render(sides, pairs, file=out)
+    ((_, res),) = pairs
+    assert sorted(r["key"] for r in res["rows"] if r["metric"] == "") == sorted(benches)
+    assert all(b in out.getvalue() for b in benches)

@@ -70,8 +70,29 @@ def children_of(ppid):
     return kids
 
 
+def core_socket_inodes():
+    """Inodes of the sockets held by any tickmark-core process on this machine (other programs'
+    loopback sockets, such as a test's sshd or database, are none of these tests' business)."""
+    inodes = set()
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        try:
+            if Path(os.readlink(proc / "exe")).name != "tickmark-core":
+                continue
+            for fd in (proc / "fd").iterdir():
+                link = os.readlink(fd)
+                if link.startswith("socket:["):
+                    inodes.add(link[8:-1])
+        except OSError:
+            continue
+    return inodes
+
+
 def loopback_sockets():
-    """Listening TCP and bound UDP sockets on 127.0.0.1 / ::1 (local address, inode)."""
+    """Listening TCP and bound UDP sockets on 127.0.0.1 / ::1 held by a tickmark-core process
+    (local address, inode)."""
+    mine = core_socket_inodes()
     found = set()
     for name, state in (("tcp", "0A"), ("tcp6", "0A"), ("udp", "07"), ("udp6", "07")):
         try:
@@ -81,7 +102,7 @@ def loopback_sockets():
         for line in lines:
             f = line.split()
             addr = f[1].split(":")[0]
-            if f[3] == state and addr in ("0100007F", "00000000000000000000000001000000"):
+            if f[3] == state and addr in ("0100007F", "00000000000000000000000001000000") and f[9] in mine:
                 found.add((name, f[1], f[9]))
     return found
 
