@@ -44,6 +44,7 @@ def cli(capsys):
         rc = main(list(args))
         out, err = capsys.readouterr()
         return rc, out, err
+
     return call
 
 
@@ -51,8 +52,14 @@ def tickmark_proc(args, **kw):
     """The command line as a child process (for signals)."""
     envv = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
     envv.update(kw.pop("env", {}))
-    return subprocess.Popen([sys.executable, "-m", "tickmark.cli", *args], env=envv,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kw)
+    return subprocess.Popen(
+        [sys.executable, "-m", "tickmark.cli", *args],
+        env=envv,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        **kw,
+    )
 
 
 def row_counts(path):

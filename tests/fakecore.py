@@ -12,6 +12,7 @@ Used by the harness tests so they run without a C compiler. FAKECORE_MODE (comma
             two to a line), stall (stop writing, stay alive)
 FAKECORE_LOG: append each argv (one line) to this file.
 """
+
 import fnmatch
 import json
 import os
@@ -23,8 +24,14 @@ BENCHES = [
     {"name": "sys.fast", "unit": "call", "stat": "median", "params": [], "subs": [], "ns": 100},
     {"name": "sys.skipme", "unit": "call", "stat": "median", "params": [], "subs": [], "skip": "needs a unicorn"},
     {"name": "sys.crashy", "unit": "call", "stat": "median", "params": [], "subs": [], "crash": "SIGSEGV"},
-    {"name": "lat.sweep", "unit": "load", "stat": "min",
-     "params": [{"name": "size", "sweep": "1024,65536", "help": "bytes"}], "subs": [], "ns": 2},
+    {
+        "name": "lat.sweep",
+        "unit": "load",
+        "stat": "min",
+        "params": [{"name": "size", "sweep": "1024,65536", "help": "bytes"}],
+        "subs": [],
+        "ns": 2,
+    },
     {"name": "bw.copy", "unit": "byte", "stat": "max", "params": [], "subs": [], "ns": 5, "bpo": 64},
     {"name": "sync.lockpair", "unit": "pair", "stat": "median", "params": [], "subs": ["lock", "unlock"], "ns": 40},
     {"name": "ipc.ping", "unit": "round trip", "stat": "median", "params": [], "subs": [], "ns": 5000, "hist": True},
@@ -48,7 +55,7 @@ def instances(b, overrides):
         return [(b["name"], {})]
     p = b["params"][0]
     vals = overrides.get(p["name"], p["sweep"]).split(",")
-    return [(f'{b["name"]}[{p["name"]}={v}]', {p["name"]: int(v)}) for v in vals]
+    return [(f"{b['name']}[{p['name']}={v}]", {p["name"]: int(v)}) for v in vals]
 
 
 def main(argv):
@@ -83,9 +90,20 @@ def main(argv):
     sel = [b for b in BENCHES if not globs or any(fnmatch.fnmatchcase(b["name"], g.split("[")[0]) for g in globs)]
     if cmd == "list":
         for b in sel:
-            emit({"t": "bench", "name": b["name"], "summary": "synthetic " + b["name"], "unit": b["unit"],
-                  "requires": "", "params": b["params"], "subs": ",".join(b["subs"]), "stat": b["stat"],
-                  "supported": 0 if "skip" in b else 1, "reason": b.get("skip", "")})
+            emit(
+                {
+                    "t": "bench",
+                    "name": b["name"],
+                    "summary": "synthetic " + b["name"],
+                    "unit": b["unit"],
+                    "requires": "",
+                    "params": b["params"],
+                    "subs": ",".join(b["subs"]),
+                    "stat": b["stat"],
+                    "supported": 0 if "skip" in b else 1,
+                    "reason": b.get("skip", ""),
+                }
+            )
         for g in globs:
             if not any(fnmatch.fnmatchcase(b["name"], g.split("[")[0] if "[" in g else g) for b in BENCHES):
                 emit({"t": "unmatched", "pattern": g})
@@ -103,14 +121,41 @@ def run(opts, globs, iters, params, sel):
     rng = random.Random(opts["seed"])
     order = [b["name"] for b in sel]
     rng.shuffle(order)
-    emit({"t": "hello", "v": 1, "core": "0.1.0", "target": "x86_64-linux-gnu", "port": "fake", "cc": "fakecc 1",
-          "cflags": "-O2", "memfn": "", "seed": opts["seed"], "samples": opts["samples"], "sample_ms": 10,
-          "clock": "CLOCK_MONOTONIC", "clock_res_ns": 1, "timer_overhead_ps": 20000, "loop_overhead_ps": 500,
-          "ticks": "rdtsc", "kernel_excluded": 0, "counters_grouped": 0, "counters_unsupported": "cycles,instructions",
-          "ticks_khz": 3000000, "fcore_khz": 3000000, "cycles": "calibrated-freq", "counters": ["task_clock"],
-          "cpus": 2, "cpu": 0, "page_size": 4096, "os": "Linux", "kernel": "6.1.0-fake", "machine": "x86_64",
-          "tlb_src": "cpuid 0x18",
-          "order": order})
+    emit(
+        {
+            "t": "hello",
+            "v": 1,
+            "core": "0.1.0",
+            "target": "x86_64-linux-gnu",
+            "port": "fake",
+            "cc": "fakecc 1",
+            "cflags": "-O2",
+            "memfn": "",
+            "seed": opts["seed"],
+            "samples": opts["samples"],
+            "sample_ms": 10,
+            "clock": "CLOCK_MONOTONIC",
+            "clock_res_ns": 1,
+            "timer_overhead_ps": 20000,
+            "loop_overhead_ps": 500,
+            "ticks": "rdtsc",
+            "kernel_excluded": 0,
+            "counters_grouped": 0,
+            "counters_unsupported": "cycles,instructions",
+            "ticks_khz": 3000000,
+            "fcore_khz": 3000000,
+            "cycles": "calibrated-freq",
+            "counters": ["task_clock"],
+            "cpus": 2,
+            "cpu": 0,
+            "page_size": 4096,
+            "os": "Linux",
+            "kernel": "6.1.0-fake",
+            "machine": "x86_64",
+            "tlb_src": "cpuid 0x18",
+            "order": order,
+        }
+    )
     done = 0
     calls = 0
     if os.environ.get("FAKECORE_LOG"):
@@ -131,9 +176,24 @@ def run(opts, globs, iters, params, sel):
                 emit({"t": "end", "key": key, "status": "skip", "reason": b["skip"], "wall_ns": 1000})
                 continue
             n = iters.get(key, 1000)
-            emit({"t": "meta", "bench": name, "key": key, "params": p, "unit": b["unit"], "iters": n,
-                  "ops_per_iter": 10, "bytes_per_op": b.get("bpo", 0), "method": "direct", "stat": b["stat"],
-                  "blocking": 0, "calib_ns": 1000000, "fcore_khz": 3000000, "loop_overhead_ps": 500})
+            emit(
+                {
+                    "t": "meta",
+                    "bench": name,
+                    "key": key,
+                    "params": p,
+                    "unit": b["unit"],
+                    "iters": n,
+                    "ops_per_iter": 10,
+                    "bytes_per_op": b.get("bpo", 0),
+                    "method": "direct",
+                    "stat": b["stat"],
+                    "blocking": 0,
+                    "calib_ns": 1000000,
+                    "fcore_khz": 3000000,
+                    "loop_overhead_ps": 500,
+                }
+            )
             if "crash" in b:
                 emit({"t": "end", "key": key, "status": "crashed", "reason": b["crash"], "wall_ns": 5000})
                 continue
@@ -150,9 +210,23 @@ def run(opts, globs, iters, params, sel):
                 bias = 1.2 if MODE.get("noisy") == key and calls % 2 else 1.0
                 per = b["ns"] * bias * (1 + 0.01 * rng.random()) * (1 + p.get("size", 0) / 65536)
                 ns = int(ops * per)
-                s = {"t": "sample", "key": key, "i": i, "iters": n, "ops": ops, "ns": ns, "cyc": ns * 3,
-                     "nivcsw": 0, "minflt": 0, "cpu0": 1, "cpu1": 1, "retaken": 0,
-                     "ctr_ops": ops, "ctr": {"task_clock": ns}, "multiplexed": 0}
+                s = {
+                    "t": "sample",
+                    "key": key,
+                    "i": i,
+                    "iters": n,
+                    "ops": ops,
+                    "ns": ns,
+                    "cyc": ns * 3,
+                    "nivcsw": 0,
+                    "minflt": 0,
+                    "cpu0": 1,
+                    "cpu1": 1,
+                    "retaken": 0,
+                    "ctr_ops": ops,
+                    "ctr": {"task_clock": ns},
+                    "multiplexed": 0,
+                }
                 if b["subs"]:
                     s["sub"] = {"lock": ns * 6 // 10, "unlock": ns * 4 // 10}
                 if i == 0 and bad in ("bigns", "strns", "nons", "negns", "floatns"):
@@ -169,8 +243,17 @@ def run(opts, globs, iters, params, sel):
                 if bad == "dup":
                     emit(s)
             if b.get("hist"):
-                emit({"t": "hist", "key": key, "unit": "ns", "count": 100, "min": 4000, "max": 90000,
-                      "buckets": [[4096, 50], [4992, 45], [8192, 4], [65536, 1]]})
+                emit(
+                    {
+                        "t": "hist",
+                        "key": key,
+                        "unit": "ns",
+                        "count": 100,
+                        "min": 4000,
+                        "max": 90000,
+                        "buckets": [[4096, 50], [4992, 45], [8192, 4], [65536, 1]],
+                    }
+                )
             if bad != "endfirst":
                 emit({"t": "end", "key": key, "status": "ok", "reason": "", "wall_ns": 60_000_000})
     emit({"t": "bye", "instances": done, "wall_ns": 1})

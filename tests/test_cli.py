@@ -107,8 +107,9 @@ def test_show_incomplete_run(env, cli):
     from tickmark.store import Store
 
     st = Store(env)
-    rid = st.create_run(patterns=["sys.*"], status="incomplete",
-                        notes={"planned": 7, "round_in_progress": 2, "rounds": 1})
+    rid = st.create_run(
+        patterns=["sys.*"], status="incomplete", notes={"planned": 7, "round_in_progress": 2, "rounds": 1}
+    )
     st.add_result(rid, key="sys.fast", bench="sys.fast", status="ok")
     st.close()
     rc, out, err = cli("show")
@@ -117,8 +118,11 @@ def test_show_incomplete_run(env, cli):
 
 
 def test_sigterm_marks_incomplete_and_keeps_results(env, cli):
-    p = tickmark_proc(["run", "sys.fast", "ipc.ping", "--rounds", "1", "--seed", "1"],
-                      env={"FAKECORE_MODE": "slowkey=ipc.ping"}, start_new_session=True)
+    p = tickmark_proc(
+        ["run", "sys.fast", "ipc.ping", "--rounds", "1", "--seed", "1"],
+        env={"FAKECORE_MODE": "slowkey=ipc.ping"},
+        start_new_session=True,
+    )
     try:
         wait_results(env)
         time.sleep(0.3)
@@ -134,8 +138,11 @@ def test_sigterm_marks_incomplete_and_keeps_results(env, cli):
 
 
 def test_sigkill_leaves_run_that_shows_incomplete(env, cli):
-    p = tickmark_proc(["run", "sys.fast", "ipc.ping", "--rounds", "1", "--seed", "1"],
-                      env={"FAKECORE_MODE": "slowkey=ipc.ping"}, start_new_session=True)
+    p = tickmark_proc(
+        ["run", "sys.fast", "ipc.ping", "--rounds", "1", "--seed", "1"],
+        env={"FAKECORE_MODE": "slowkey=ipc.ping"},
+        start_new_session=True,
+    )
     try:
         wait_results(env)
         time.sleep(0.3)

@@ -1,5 +1,6 @@
 """compare: verdicts on synthetic runs with a known shift and with none, refusal with too few
 samples, --fail-above, JSON output, exported files; the U-test against scipy."""
+
 import json
 
 import numpy as np
@@ -10,18 +11,36 @@ from tickmark.cli import main
 from tickmark.store import Store
 
 
-def make_run(store, name, shift=1.0, rounds=3, samples=5, seed=0, round_sd=0.01, sample_sd=0.01,
-             benches=("sys.a", "sys.b", "cpu.x", "cpu.y"), ctr=True):
+def make_run(
+    store,
+    name,
+    shift=1.0,
+    rounds=3,
+    samples=5,
+    seed=0,
+    round_sd=0.01,
+    sample_sd=0.01,
+    benches=("sys.a", "sys.b", "cpu.x", "cpu.y"),
+    ctr=True,
+):
     """A stored run whose ns/op per sample is base * shift * round effect * sample noise."""
     rng = np.random.default_rng(seed)
-    rid = store.create_run(name=name, patterns=["*"], status="complete",
-                           fingerprint={"variant": f"cc {name}", "cflags": name},
-                           hello={"counters": ["task_clock", "context_switches", "page_faults"],
-                                  "counters_unsupported": "cycles,instructions", "kernel_excluded": 0})
+    rid = store.create_run(
+        name=name,
+        patterns=["*"],
+        status="complete",
+        fingerprint={"variant": f"cc {name}", "cflags": name},
+        hello={
+            "counters": ["task_clock", "context_switches", "page_faults"],
+            "counters_unsupported": "cycles,instructions",
+            "kernel_excluded": 0,
+        },
+    )
     for i, bench in enumerate(benches):
         base = 100.0 * (i + 1)
-        res = store.add_result(rid, key=bench, bench=bench, meta={"stat": "median"},
-                               stats={"": {"determinism": 1.0, "flags": []}})
+        res = store.add_result(
+            rid, key=bench, bench=bench, meta={"stat": "median"}, stats={"": {"determinism": 1.0, "flags": []}}
+        )
         for r in range(1, rounds + 1):
             reff = rng.lognormal(0, round_sd)
             ss = []

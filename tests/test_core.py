@@ -1,5 +1,6 @@
 """Tests of the C core on its own: unit tests, isolation of crashing benchmarks, and cross builds run under
 qemu-user producing valid TM1 streams."""
+
 import json
 import os
 import re
@@ -36,8 +37,13 @@ def test_c_unit_tests(tmp_path):
 def test_crashing_benchmarks_are_isolated(tmp_path):
     out = make(tmp_path, "crash", "EXTRA_SRCS=tests/crash_bench.c")
     env = dict(os.environ, TMPDIR=str(tmp_path))
-    res = subprocess.run([str(out / "tickmark-core"), "run", "test.*", "sys.getppid", "--timeout", "2",
-                          "--samples", "2"], capture_output=True, text=True, env=env, timeout=60)
+    res = subprocess.run(
+        [str(out / "tickmark-core"), "run", "test.*", "sys.getppid", "--timeout", "2", "--samples", "2"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
     assert res.returncode == 0, res.stderr
     recs = records(res.stdout)
     ends = {r["key"]: r for r in recs if r["t"] == "end"}
@@ -58,9 +64,11 @@ def test_bad_usage_is_one_line_exit_2(tmp_path):
 
 
 # (prefix, qemu-user name, Debian packages of the compiler and of the target's C library)
-CROSS = [("arm-linux-gnueabihf", "arm", "gcc-arm-linux-gnueabihf", "libc6-dev-armhf-cross"),
-         ("aarch64-linux-gnu", "aarch64", "gcc-aarch64-linux-gnu", "libc6-dev-arm64-cross"),
-         ("riscv64-linux-gnu", "riscv64", "gcc-riscv64-linux-gnu", "libc6-dev-riscv64-cross")]
+CROSS = [
+    ("arm-linux-gnueabihf", "arm", "gcc-arm-linux-gnueabihf", "libc6-dev-armhf-cross"),
+    ("aarch64-linux-gnu", "aarch64", "gcc-aarch64-linux-gnu", "libc6-dev-arm64-cross"),
+    ("riscv64-linux-gnu", "riscv64", "gcc-riscv64-linux-gnu", "libc6-dev-riscv64-cross"),
+]
 
 
 def missing_cross_tools(prefix, qemu, gcc_pkg, libc_pkg):
@@ -68,8 +76,9 @@ def missing_cross_tools(prefix, qemu, gcc_pkg, libc_pkg):
     if not shutil.which(f"{prefix}-gcc"):
         return [gcc_pkg, libc_pkg] + ([] if shutil.which(f"qemu-{qemu}") else ["qemu-user"])
     missing = [] if shutil.which(f"qemu-{qemu}") else ["qemu-user"]
-    probe = subprocess.run([f"{prefix}-gcc", "-E", "-x", "c", "-"], input="#include <stdio.h>\n",
-                           capture_output=True, text=True)
+    probe = subprocess.run(
+        [f"{prefix}-gcc", "-E", "-x", "c", "-"], input="#include <stdio.h>\n", capture_output=True, text=True
+    )
     if probe.returncode != 0:  # the compiler is there, its C library headers are not
         missing.append(libc_pkg)
     return missing
@@ -84,8 +93,22 @@ def test_cross_build_runs_under_qemu(tmp_path, prefix, qemu, gcc_pkg, libc_pkg):
             pytest.fail(msg)
         pytest.skip(msg)
     out = make(tmp_path, prefix, f"CROSS_COMPILE={prefix}-", "LDFLAGS=-static")
-    res = subprocess.run([f"qemu-{qemu}", str(out / "tickmark-core"), "run", "sys.getppid", "loop.control",
-                          "--samples", "3", "--sample-ms", "5"], capture_output=True, text=True, timeout=120)
+    res = subprocess.run(
+        [
+            f"qemu-{qemu}",
+            str(out / "tickmark-core"),
+            "run",
+            "sys.getppid",
+            "loop.control",
+            "--samples",
+            "3",
+            "--sample-ms",
+            "5",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert res.returncode == 0, res.stderr
     recs = records(res.stdout)
     hello = recs[0]
@@ -101,11 +124,16 @@ def test_instance_key_patterns_select_single_points(tmp_path):
     """Extra rounds rerun single sweep points by key, possibly hundreds of them at once."""
     out = make(tmp_path, "keys")
     keys = [f"mem.lat_rand[size={s},thp=0]" for s in (1024, 2048)]
-    res = subprocess.run([str(out / "tickmark-core"), "run", *keys, *(["sys.getppid"] * 200),
-                          "--samples", "1", "--sample-ms", "1"], capture_output=True, text=True, timeout=120)
+    res = subprocess.run(
+        [str(out / "tickmark-core"), "run", *keys, *(["sys.getppid"] * 200), "--samples", "1", "--sample-ms", "1"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert res.returncode == 0, res.stderr
     hello = records(res.stdout)[0]
     assert sorted(hello["order"]) == sorted(keys + ["sys.getppid"])
-    res = subprocess.run([str(out / "tickmark-core"), "run", "mem.lat_rand[size=7,thp=0]"],
-                         capture_output=True, text=True)
+    res = subprocess.run(
+        [str(out / "tickmark-core"), "run", "mem.lat_rand[size=7,thp=0]"], capture_output=True, text=True
+    )
     assert res.returncode == 2 and "no benchmark matches" in res.stderr

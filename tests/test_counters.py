@@ -1,5 +1,6 @@
 """Counter-derived figures on synthetic samples (as a machine with a PMU would send them), and
 what is reported where the hardware events are missing."""
+
 import io
 
 from tickmark import compare as cmp
@@ -8,10 +9,26 @@ from tickmark.store import Store
 
 
 def sample(ops, cyc, ins, fe, be, br, brm, ctx=0, mux=0, ctr_ops=None):
-    return {"ops": ops, "ns": cyc // 3, "iters": ops, "ctr_ops": ctr_ops or ops, "multiplexed": mux,
-            "ctr": {"cycles": cyc, "instructions": ins, "stalled_frontend": fe, "stalled_backend": be,
-                    "branches": br, "branch_misses": brm, "cache_references": 100, "cache_misses": 10,
-                    "task_clock": cyc // 3, "context_switches": ctx, "page_faults": 0}}
+    return {
+        "ops": ops,
+        "ns": cyc // 3,
+        "iters": ops,
+        "ctr_ops": ctr_ops or ops,
+        "multiplexed": mux,
+        "ctr": {
+            "cycles": cyc,
+            "instructions": ins,
+            "stalled_frontend": fe,
+            "stalled_backend": be,
+            "branches": br,
+            "branch_misses": brm,
+            "cache_references": 100,
+            "cache_misses": 10,
+            "task_clock": cyc // 3,
+            "context_switches": ctx,
+            "page_faults": 0,
+        },
+    }
 
 
 def test_derived_ratios_and_per_op():
@@ -37,26 +54,46 @@ def test_no_counters_at_all():
 
 
 def test_availability_from_hello():
-    vm = counters.availability({"counters": ["task_clock", "page_faults"],
-                                "counters_unsupported": "cycles,instructions", "kernel_excluded": 0})
+    vm = counters.availability(
+        {"counters": ["task_clock", "page_faults"], "counters_unsupported": "cycles,instructions", "kernel_excluded": 0}
+    )
     assert vm["hardware_status"] == counters.NOT_SUPPORTED and vm["software"] == ["task_clock", "page_faults"]
-    pmu = counters.availability({"counters": ["cycles", "instructions", "task_clock"], "counters_grouped": 2,
-                                 "kernel_excluded": 1, "counters_unsupported": ""})
+    pmu = counters.availability(
+        {
+            "counters": ["cycles", "instructions", "task_clock"],
+            "counters_grouped": 2,
+            "kernel_excluded": 1,
+            "counters_unsupported": "",
+        }
+    )
     assert pmu["hardware"] == ["cycles", "instructions"]
     assert "grouped: 2" in pmu["hardware_status"] and "kernel-excluded" in pmu["hardware_status"]
 
 
 def test_compare_shows_hardware_counters_side_by_side(tmp_path):
     st = Store(tmp_path / "r.db")
-    hello = {"counters": ["cycles", "instructions", "branches", "branch_misses", "stalled_frontend",
-                          "stalled_backend", "task_clock"], "counters_grouped": 6, "kernel_excluded": 1}
+    hello = {
+        "counters": [
+            "cycles",
+            "instructions",
+            "branches",
+            "branch_misses",
+            "stalled_frontend",
+            "stalled_backend",
+            "task_clock",
+        ],
+        "counters_grouped": 6,
+        "kernel_excluded": 1,
+    }
     for name, ins, fe in (("o2", 6200, 6700), ("os", 6500, 6400)):
-        rid = st.create_run(name=name, patterns=["*"], status="complete", hello=hello,
-                            fingerprint={"variant": f"cc -{name.upper()}"})
+        rid = st.create_run(
+            name=name, patterns=["*"], status="complete", hello=hello, fingerprint={"variant": f"cc -{name.upper()}"}
+        )
         res = st.add_result(rid, key="cpu.k", bench="cpu.k", meta={}, stats={"": {"flags": []}})
         for rnd in (1, 2, 3):
-            st.add_samples(res, rnd, [dict(sample(1000, 10000 + 10 * i, ins, fe, 1000, 2000, 20), i=i)
-                                      for i in range(4)])
+            st.add_samples(
+                res, rnd, [dict(sample(1000, 10000 + 10 * i, ins, fe, 1000, 2000, 20), i=i) for i in range(4)]
+            )
     sides, pairs = cmp.run_compare(st, ["o2", "os"])
     row = next(r for r in pairs[0][1]["rows"] if r["metric"] == "")
     assert abs(row["counters_a"]["ipc"] - 0.62) < 0.01 and abs(row["counters_b"]["ipc"] - 0.65) < 0.01

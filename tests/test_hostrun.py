@@ -30,8 +30,11 @@ def test_rounds_freeze_iterations_and_change_seed(tmp_path, monkeypatch):
     assert len(calls) == 3 and r["status"] == "complete" and r["notes"]["rounds"] == 3
     assert opt(calls[0], "--iters") == []
     assert calls[1][1:3] == ["lat.sweep", "sys.fast"]  # only benchmarks that ran ok
-    assert sorted(opt(calls[1], "--iters")) == ["lat.sweep[size=1024]=1000", "lat.sweep[size=65536]=1000",
-                                                "sys.fast=1000"]
+    assert sorted(opt(calls[1], "--iters")) == [
+        "lat.sweep[size=1024]=1000",
+        "lat.sweep[size=65536]=1000",
+        "sys.fast=1000",
+    ]
     seeds = [opt(c, "--seed")[0] for c in calls]
     assert len(set(seeds)) == 3
     res = {x["key"]: x for x in st.results(r["id"])}
@@ -45,8 +48,9 @@ def test_rounds_freeze_iterations_and_change_seed(tmp_path, monkeypatch):
 
 
 def test_adaptive_extension_only_for_noisy_instances(tmp_path, monkeypatch):
-    st, r, calls = run(tmp_path, monkeypatch, ["sys.fast", "sync.*"], mode="noisy=sys.fast",
-                       rounds=3, max_rounds=5, budget_s=60)
+    st, r, calls = run(
+        tmp_path, monkeypatch, ["sys.fast", "sync.*"], mode="noisy=sys.fast", rounds=3, max_rounds=5, budget_s=60
+    )
     assert len(calls) == 5
     assert calls[3][1:2] == ["sys.fast"] and "sync.lockpair" not in calls[3]
     assert r["notes"]["extended"] == {"sys.fast": 2}
@@ -68,8 +72,9 @@ def test_core_that_dies_keeps_finished_instances(tmp_path, monkeypatch):
     st, r, calls = run(tmp_path, monkeypatch, ["sys.*", "lat.*", "sync.*"], mode="die=2", rounds=2, seed=3)
     assert r["status"] == "incomplete"
     assert r["notes"]["incomplete"].startswith("round 1: tickmark-core exited with status 3")
-    assert any("exited with status 3" in p and "no 'bye'" in p and "simulated crash" in p
-               for p in r["notes"]["problems"])
+    assert any(
+        "exited with status 3" in p and "no 'bye'" in p and "simulated crash" in p for p in r["notes"]["problems"]
+    )
     assert len(st.results(r["id"])) == 2
 
 

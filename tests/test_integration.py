@@ -1,4 +1,5 @@
 """The harness with the real C core: build (and its cache), a real run, Ctrl-C on a real run."""
+
 import json
 import os
 import shutil
@@ -9,9 +10,10 @@ import pytest
 from conftest import tickmark_proc, wait_results
 
 HAVE_CC = bool(shutil.which("make") and (shutil.which(os.environ.get("CC", "cc")) or shutil.which("gcc")))
-pytestmark = [pytest.mark.integration,
-              pytest.mark.skipif(not HAVE_CC,
-                                 reason="no C compiler/make (install gcc: apt-get install build-essential)")]
+pytestmark = [
+    pytest.mark.integration,
+    pytest.mark.skipif(not HAVE_CC, reason="no C compiler/make (install gcc: apt-get install build-essential)"),
+]
 
 
 @pytest.fixture(scope="module")
@@ -40,9 +42,11 @@ def test_build_is_cached_and_keyed(real, tmp_path):
     c = build_core(cflags="-O1")
     assert c.hash != a.hash and c.binary != a.binary
     m = tmp_path / "mymemcpy.c"
-    m.write_text("#include <stddef.h>\nvoid *tm_user_memcpy(void *d, const void *s, size_t n);\n"
-                 "void *tm_user_memcpy(void *d, const void *s, size_t n)\n"
-                 "{ char *o = d; const char *i = s; while (n--) *o++ = *i++; return d; }\n")
+    m.write_text(
+        "#include <stddef.h>\nvoid *tm_user_memcpy(void *d, const void *s, size_t n);\n"
+        "void *tm_user_memcpy(void *d, const void *s, size_t n)\n"
+        "{ char *o = d; const char *i = s; while (n--) *o++ = *i++; return d; }\n"
+    )
     d = build_core(memfn=str(m))
     assert d.hash != a.hash
     m.write_text(m.read_text() + "/* changed */\n")

@@ -1,6 +1,7 @@
 """matrix and counters with the real C core (needs a C compiler and make): a deliberately failing
 build cell is reported and the rest run; software counters are stored per sample; hardware
 counters are either measured or reported as not supported here."""
+
 import shutil
 
 import pytest
@@ -9,8 +10,10 @@ from tickmark import counters
 from tickmark.cli import main
 from tickmark.store import Store
 
-pytestmark = [pytest.mark.integration,
-              pytest.mark.skipif(not (shutil.which("cc") and shutil.which("make")), reason="needs cc and make")]
+pytestmark = [
+    pytest.mark.integration,
+    pytest.mark.skipif(not (shutil.which("cc") and shutil.which("make")), reason="needs cc and make"),
+]
 
 FAST = ["--rounds", "2", "--max-rounds", "2", "--samples", "3", "--sample-ms", "2", "-q"]
 
@@ -24,8 +27,24 @@ def _exit(args):
 
 def test_matrix_failing_cell_is_reported_and_the_rest_run(tmp_path, capsys):
     db = str(tmp_path / "r.db")
-    rc = _exit(["--store", db, "matrix", "--cflags", "-O0", "--cflags", "-O2", "--cflags", "-fno-such-flag",
-                "--name", "m", *FAST, "sys.getppid", "loop.control"])
+    rc = _exit(
+        [
+            "--store",
+            db,
+            "matrix",
+            "--cflags",
+            "-O0",
+            "--cflags",
+            "-O2",
+            "--cflags",
+            "-fno-such-flag",
+            "--name",
+            "m",
+            *FAST,
+            "sys.getppid",
+            "loop.control",
+        ]
+    )
     out, err = capsys.readouterr()
     assert rc == 1
     assert "-fno-such-flag" in err and "failed to build" in err and "error" in err

@@ -1,6 +1,7 @@
 """matrix without a compiler: two variants played by the synthetic core; every round of every
 variant runs before the next round starts, in a random order per round, and each variant is
 stored as its own run with its label."""
+
 import sys
 from pathlib import Path
 
@@ -24,8 +25,7 @@ runpy.run_path({fake!r}, run_name="__main__")
 def cell(tmp_path, tag, log):
     script = tmp_path / f"core_{tag}.py"
     script.write_text(WRAPPER.format(log=str(log), tag=tag, fake=str(FAKE)))
-    b = BuildInfo(binary=str(script), cc="cc", cc_version="cc 1", cflags=f"-O{tag}", hash=tag,
-                  binary_sha256=tag)
+    b = BuildInfo(binary=str(script), cc="cc", cc_version="cc 1", cflags=f"-O{tag}", hash=tag, binary_sha256=tag)
     core = LocalCore(open_target("local"), [sys.executable, str(script)], b.as_dict())
     return mx.Cell(cflags=f"-O{tag}", label=f"cc -O{tag}", core=core)
 
@@ -38,7 +38,7 @@ def test_rounds_are_interleaved_across_variants(tmp_path):
     ids = mx.Matrix(st, cells, cfg, name="t").execute()
     runs = [ln.split()[0] for ln in log.read_text().splitlines()]
     assert len(runs) == 12
-    blocks = [runs[i:i + 3] for i in range(0, 12, 3)]
+    blocks = [runs[i : i + 3] for i in range(0, 12, 3)]
     for b in blocks:  # each round: every variant once
         assert sorted(b) == ["1", "2", "3"]
     assert len({tuple(b) for b in blocks}) > 1, "the order should change between rounds"

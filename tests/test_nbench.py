@@ -1,5 +1,6 @@
 """nbench view of the cpu.* kernels: index arithmetic against known numbers, the table, and the
 kernels' own verification (a broken memmove makes string sort fail, never a speed)."""
+
 import json
 import math
 import re
@@ -43,9 +44,18 @@ def test_unit_conversion():
 
 def test_published_reference_indices():
     # measured stock nbench 2.2.3 figures and the Linux indices printed with them
-    rates = {"cpu.numsort": 2062, "cpu.stringsort": 1807, "cpu.bitfield": 9.19e8, "cpu.fpemu": 934,
-             "cpu.fourier": 1.52e5, "cpu.assign": 64.4, "cpu.idea": 15464, "cpu.huffman": 9089,
-             "cpu.nnet": 207.7, "cpu.lu": 4241}
+    rates = {
+        "cpu.numsort": 2062,
+        "cpu.stringsort": 1807,
+        "cpu.bitfield": 9.19e8,
+        "cpu.fpemu": 934,
+        "cpu.fourier": 1.52e5,
+        "cpu.assign": 64.4,
+        "cpu.idea": 15464,
+        "cpu.huffman": 9089,
+        "cpu.nnet": 207.7,
+        "cpu.lu": 4241,
+    }
     _, linux = nbench.group_indices(rates)
     assert linux["MEMORY"] == pytest.approx(64.0, rel=2e-3)
     assert linux["INTEGER"] == pytest.approx(56.5, rel=2e-3)
@@ -72,9 +82,12 @@ def test_t_halfwidth_known_data():
 def test_summarize_and_render():
     results = [result(k[0], 2 * k[4]) for k in nbench.KERNELS]
     results[1] = result("cpu.stringsort", 0, status="failed")
-    samples = {"cpu.numsort": [{"iters": 1, "ns": ns_for("cpu.numsort", r)} for r in (100, 150, 60)],
-               "cpu.lu": [{"iters": 2, "ns": 1000, "ctr_ops": 2, "ctr": {"task_clock": t}}
-                          for t in (1e6, 1.01e6, 0.99e6, 1e6, 1e6)]}
+    samples = {
+        "cpu.numsort": [{"iters": 1, "ns": ns_for("cpu.numsort", r)} for r in (100, 150, 60)],
+        "cpu.lu": [
+            {"iters": 2, "ns": 1000, "ctr_ops": 2, "ctr": {"task_clock": t}} for t in (1e6, 1.01e6, 0.99e6, 1e6, 1e6)
+        ],
+    }
     rows, (orig, linux) = nbench.summarize(results, lambda r: samples.get(r["key"]))
     by = {r["name"]: r for r in rows}
     assert by["cpu.lu"]["new"] == pytest.approx(2.0)
@@ -91,11 +104,16 @@ def test_summarize_and_render():
 
 def run_core(tmp_path, name, *make_args, pattern="cpu.stringsort"):
     out = tmp_path / name
-    res = subprocess.run(["make", "-s", "-C", str(CORE), f"O={out}", "WERROR=1", *make_args],
-                         capture_output=True, text=True)
+    res = subprocess.run(
+        ["make", "-s", "-C", str(CORE), f"O={out}", "WERROR=1", *make_args], capture_output=True, text=True
+    )
     assert res.returncode == 0, res.stdout + res.stderr
-    res = subprocess.run([str(out / "tickmark-core"), "run", pattern, "--samples", "2", "--timeout", "60"],
-                         capture_output=True, text=True, timeout=300)
+    res = subprocess.run(
+        [str(out / "tickmark-core"), "run", pattern, "--samples", "2", "--timeout", "60"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert res.returncode == 0, res.stderr
     recs = [json.loads(line.split("TM1 ", 1)[1]) for line in res.stdout.splitlines() if "TM1 {" in line]
     return {r["key"]: r for r in recs if r["t"] == "end"}, [r for r in recs if r["t"] == "sample"]
@@ -125,8 +143,7 @@ def real_store(tmp_path, monkeypatch):
 
 @pytest.mark.integration
 def test_run_and_show_print_the_indices(real_store, cli):
-    rc, out, err = cli("run", "cpu.numsort", "cpu.lu", "--rounds", "1", "--samples", "3", "--quiet",
-                       "--name", "nb")
+    rc, out, err = cli("run", "cpu.numsort", "cpu.lu", "--rounds", "1", "--samples", "3", "--quiet", "--name", "nb")
     assert rc == 0, err
     assert re.search(r"^NUMERIC SORT\s*:\s*[\d.e+]+ :\s*[\d.]+ :\s*[\d.]+", out, re.M)
     assert re.search(r"^LU DECOMPOSITION\s*:", out, re.M)
@@ -138,8 +155,7 @@ def test_run_and_show_print_the_indices(real_store, cli):
 @pytest.mark.integration
 def test_run_with_broken_memfn_reports_string_sort_failed(real_store, cli):
     broken = Path(__file__).parent / "data" / "broken_memmove.c"
-    rc, out, err = cli("run", "cpu.stringsort", "--memfn", str(broken), "--rounds", "1", "--samples", "2",
-                       "--quiet")
+    rc, out, err = cli("run", "cpu.stringsort", "--memfn", str(broken), "--rounds", "1", "--samples", "2", "--quiet")
     assert rc == 0, err
     assert re.search(r"^STRING SORT\s*:\s*FAILED : .*memmove", out, re.M)
     assert "Iterations/sec" in out and not re.search(r"^STRING SORT\s*:\s*[\d.]", out, re.M)
@@ -149,16 +165,21 @@ def test_nbench_suite_is_the_ten_kernels():
     from fnmatch import fnmatch
 
     from tickmark.suites import patterns_for
+
     assert all(any(fnmatch(n, p) for p in patterns_for("nbench")) for n in nbench.NAMES)
 
 
 def test_unsettled_kernels_get_extra_rounds():
     class Store:
         def results(self, run_id):
-            return [{"id": 1, "key": "cpu.lu", "status": "ok"}, {"id": 2, "key": "cpu.idea", "status": "ok"},
-                    {"id": 3, "key": "sys.getppid", "status": "ok"}]
+            return [
+                {"id": 1, "key": "cpu.lu", "status": "ok"},
+                {"id": 2, "key": "cpu.idea", "status": "ok"},
+                {"id": 3, "key": "sys.getppid", "status": "ok"},
+            ]
 
         def samples(self, rid):
             spread = {1: (1.0, 1.5, 0.6, 1.2, 0.8), 2: (1.0, 1.01, 0.99, 1.0, 1.0), 3: (1.0, 9.0)}[rid]
             return [{"iters": 1, "ns": 1e6 * f} for f in spread]
+
     assert nbench.unsettled(Store(), 1) == ["cpu.lu"]

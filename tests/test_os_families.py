@@ -3,6 +3,7 @@ fs, timer) run on the C core alone: every instance is measured or skipped with a
 sub-metrics and histograms are there, parameter sweeps give one instance per point, and
 nothing is left behind -- no files, no processes, no listening sockets -- neither after a
 normal run nor after a benchmark crashes or the runner itself is killed."""
+
 import ctypes
 import json
 import os
@@ -64,7 +65,7 @@ def children_of(ppid):
                 stat = (d / "stat").read_text()
             except OSError:
                 continue
-            fields = stat[stat.rindex(")") + 2:].split()
+            fields = stat[stat.rindex(")") + 2 :].split()
             if int(fields[1]) == ppid and fields[0] != "Z":
                 kids.append(int(d.name))
     return kids
@@ -126,8 +127,7 @@ def assert_nothing_left(tmpdir, sockets_before, wait_s=3.0):
 def test_families_measure_or_skip(core, tmp_path):
     before = loopback_sockets()
     env = dict(os.environ, TMPDIR=str(tmp_path))
-    res = subprocess.run([str(core), "run", *FAMILIES, *QUICK], capture_output=True, text=True, env=env,
-                         timeout=120)
+    res = subprocess.run([str(core), "run", *FAMILIES, *QUICK], capture_output=True, text=True, env=env, timeout=120)
     assert res.returncode == 0, res.stderr
     recs = records(res.stdout)
     assert recs[-1]["t"] == "bye"
@@ -144,12 +144,21 @@ def test_families_measure_or_skip(core, tmp_path):
         if r["t"] == "sample":
             samples.setdefault(r["key"], []).append(r)
     hists = {r["key"] for r in recs if r["t"] == "hist"}
-    for key in ("sched.pipe_pingpong[cross=0]", "sched.yield_switch", "ipc.tcp_lat[cross=0]",
-                "sync.sem_pingpong[cross=0]", "timer.cyclic[period=200,count=50]"):
+    for key in (
+        "sched.pipe_pingpong[cross=0]",
+        "sched.yield_switch",
+        "ipc.tcp_lat[cross=0]",
+        "sync.sem_pingpong[cross=0]",
+        "timer.cyclic[period=200,count=50]",
+    ):
         assert key in hists, key
-    for key, subs in (("sync.mutex", {"lock", "unlock"}), ("heap.malloc_free_4", {"malloc", "free"}),
-                      ("thread.create_join", {"create", "join"}), ("fs.create_delete[size=0]", {"create", "delete"}),
-                      ("sched.ctx_ring[procs=2,size=0]", {"switch_derived", "overhead"})):
+    for key, subs in (
+        ("sync.mutex", {"lock", "unlock"}),
+        ("heap.malloc_free_4", {"malloc", "free"}),
+        ("thread.create_join", {"create", "join"}),
+        ("fs.create_delete[size=0]", {"create", "delete"}),
+        ("sched.ctx_ring[procs=2,size=0]", {"switch_derived", "overhead"}),
+    ):
         got = set(samples[key][0].get("sub", {}))
         assert subs <= got, (key, got)
         # the parts of a pair cannot add up to more than the pair
@@ -161,13 +170,35 @@ def test_families_measure_or_skip(core, tmp_path):
 
 def test_ctx_ring_one_result_per_point(core, tmp_path):
     env = dict(os.environ, TMPDIR=str(tmp_path))
-    res = subprocess.run([str(core), "run", "sched.ctx_ring", "--param", "procs=2,4,8", "--param", "size=0,16",
-                          "--samples", "2", "--sample-ms", "5"], capture_output=True, text=True, env=env, timeout=60)
+    res = subprocess.run(
+        [
+            str(core),
+            "run",
+            "sched.ctx_ring",
+            "--param",
+            "procs=2,4,8",
+            "--param",
+            "size=0,16",
+            "--samples",
+            "2",
+            "--sample-ms",
+            "5",
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
     assert res.returncode == 0, res.stderr
     ends = {r["key"]: r["status"] for r in records(res.stdout) if r["t"] == "end"}
     assert ends == {f"sched.ctx_ring[procs={p},size={s}]": "ok" for p in (2, 4, 8) for s in (0, 16)}
-    res = subprocess.run([str(core), "run", "sched.ctx_ring", "--param", "procs=97", "--samples", "1"],
-                         capture_output=True, text=True, env=env, timeout=60)
+    res = subprocess.run(
+        [str(core), "run", "sched.ctx_ring", "--param", "procs=97", "--samples", "1"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
     ends = [r for r in records(res.stdout) if r["t"] == "end"]
     assert ends and all(r["status"] == "failed" and "procs" in r["reason"] for r in ends)
 
@@ -176,8 +207,13 @@ def test_nothing_left_after_benchmark_crashes(core, tmp_path):
     """Crash the benchmark process (SIGSEGV) again and again while it runs with peers."""
     before = loopback_sockets()
     env = dict(os.environ, TMPDIR=str(tmp_path))
-    proc = subprocess.Popen([str(core), "run", *WITH_PEERS, "--samples", "3"], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, env=env)
+    proc = subprocess.Popen(
+        [str(core), "run", *WITH_PEERS, "--samples", "3"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
     crashed = 0
     time.sleep(0.3)
     while proc.poll() is None and crashed < 8:
@@ -196,8 +232,12 @@ def test_nothing_left_after_benchmark_crashes(core, tmp_path):
 def test_no_processes_left_after_runner_killed(core, tmp_path):
     before = loopback_sockets()
     env = dict(os.environ, TMPDIR=str(tmp_path))
-    proc = subprocess.Popen([str(core), "run", "sched.ctx_ring", "--param", "procs=32", "--param", "size=0",
-                             "--samples", "1000"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+    proc = subprocess.Popen(
+        [str(core), "run", "sched.ctx_ring", "--param", "procs=32", "--param", "size=0", "--samples", "1000"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env=env,
+    )
     deadline, seen = time.time() + 20, 0
     while time.time() < deadline and seen < 31:
         seen = max(seen, sum(len(children_of(p)) for p in children_of(proc.pid)))

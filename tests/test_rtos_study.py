@@ -1,4 +1,5 @@
 """The rtos-study view picks the study's seven figures out of stored results."""
+
 import io
 
 from rich.console import Console
@@ -18,8 +19,10 @@ def stat(median, det=1.0, cycles=None, method=None):
 
 
 RESULTS = [
-    result("heap.malloc_free_4", stats={"": stat(20.0, 2.0, 60.0, "calibrated-freq"),
-                                        "malloc": stat(8.0, 3.0), "free": stat(12.0, 4.0)}),
+    result(
+        "heap.malloc_free_4",
+        stats={"": stat(20.0, 2.0, 60.0, "calibrated-freq"), "malloc": stat(8.0, 3.0), "free": stat(12.0, 4.0)},
+    ),
     result("sync.mutex", stats={"": stat(10.0, 0.5, 30.0, "perf"), "lock": stat(5.0, 0.7), "unlock": stat(5.0, 0.9)}),
     result("thread.create_join", status="skip", reason="no threads"),
     result("sched.yield_switch", stats={"": stat(500.0, 6.0, 1500.0, "calibrated-freq")}),
@@ -53,8 +56,10 @@ def test_table_renders_all_figures():
 
 
 BAREMETAL = [
-    result("heap.malloc_free_4", stats={"": stat(150.0, 0.0, 150.0, "icount-insns"),
-                                        "malloc": stat(100.0, 0.0), "free": stat(50.0, 0.0)}),
+    result(
+        "heap.malloc_free_4",
+        stats={"": stat(150.0, 0.0, 150.0, "icount-insns"), "malloc": stat(100.0, 0.0), "free": stat(50.0, 0.0)},
+    ),
     result("sync.mutex", status="skip", reason="the baremetal port lacks threads"),
     result("loop.control", stats={"": stat(6.0, 0.0, 6.0, "icount-insns")}),
 ]

@@ -9,8 +9,11 @@ ROUNDS = {1: [10, 11, 12, 13, 14], 2: [10, 12, 14, 16, 18], 3: [20, 21, 22, 23, 
 
 
 def samples(rounds=ROUNDS, ops=1, **extra):
-    return [dict(round=r, i=i, iters=ops, ops=ops, ns=v * ops, **extra)
-            for r, vs in rounds.items() for i, v in enumerate(vs)]
+    return [
+        dict(round=r, i=i, iters=ops, ops=ops, ns=v * ops, **extra)
+        for r, vs in rounds.items()
+        for i, v in enumerate(vs)
+    ]
 
 
 def test_known_distribution():
@@ -22,7 +25,7 @@ def test_known_distribution():
     assert d["mean"] == pytest.approx(16)
     assert d["mad"] == 4
     assert d["rcv"] == pytest.approx(1.4826 * 4 / 14)
-    assert (d["ci95_lo"], d["ci95_hi"]) == (12, 21)        # x(4), x(12) for n = 15
+    assert (d["ci95_lo"], d["ci95_hi"]) == (12, 21)  # x(4), x(12) for n = 15
     assert d["ci95_level"] == pytest.approx(1 - 2 * 576 / 32768)
     assert d["round_medians"] == [12, 14, 22]
     assert d["round_cv"] == pytest.approx(math.sqrt(28) / 16)
@@ -82,18 +85,18 @@ def test_preempted_and_outlier_by_mad():
 def test_preempted_only_where_it_moved_the_result():
     clean = [100, 101, 99, 100, 102, 98, 100, 101, 99, 100, 100]
     ss = samples({1: clean + [160, 170, 165, 180, 175, 150, 155, 190, 185]})
-    for s in ss[len(clean):]:
+    for s in ss[len(clean) :]:
         s.update(retaken=1, nivcsw=2)  # the slow samples are the preempted ones
     d = stats.summarize(ss)[""]
     assert d["preempted_samples"] == 9 and "preempted" in d["flags"]
     ss2 = samples({1: clean + [100, 101]})
-    for s in ss2[len(clean):]:
+    for s in ss2[len(clean) :]:
         s.update(retaken=1, cpu0=0, cpu1=1)  # migrated, but as fast as the clean samples
     d2 = stats.summarize(ss2)[""]
     assert d2["preempted_samples"] == 2 and "preempted" not in d2["flags"]
     # preemption only adds time: a min headline is not moved while two clean samples are left
     assert not stats.preemption_moved(ss, "min")
-    assert stats.preemption_moved(ss[:1] + ss[len(clean):], "min")
+    assert stats.preemption_moved(ss[:1] + ss[len(clean) :], "min")
 
 
 def test_sub_metrics():

@@ -61,8 +61,10 @@ def test_import_rejects_bad_documents_without_writing(new_store):
     bad(lambda d: d.update(version=2), "version 2")
     bad(lambda d: d["run"].pop("started"), "run: missing 'started'")
     bad(lambda d: d["results"][0].update(status="great"), r"results\[0\].status")
-    bad(lambda d: d["results"][1]["samples"].append({"round": 1, "iters": 1, "ops": "1", "ns": 3}),
-        r"results\[1\].samples\[\d+\].ops: '1' is not of type 'integer'")
+    bad(
+        lambda d: d["results"][1]["samples"].append({"round": 1, "iters": 1, "ops": "1", "ns": 3}),
+        r"results\[1\].samples\[\d+\].ops: '1' is not of type 'integer'",
+    )
     bad(lambda d: d["results"].append(d["results"][0]), "duplicate key")
     bad(lambda d: d["run"].update(patterns="sys.*"), "run.patterns")
     assert st.count("results") == before
@@ -76,6 +78,7 @@ def test_store_refuses_foreign_files(tmp_path):
     assert p.read_text() == "my precious notes\n"
 
     import sqlite3
+
     q = tmp_path / "other.db"
     db = sqlite3.connect(q)
     db.execute("CREATE TABLE t (x)")

@@ -1,4 +1,5 @@
 """The `tickmark` command line. Every error is one line `tickmark: error: ...` and exit status 2."""
+
 import json
 import os
 import re
@@ -48,11 +49,17 @@ def check_params(params):
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.option("--store", "store_path", envvar="TICKMARK_STORE", type=click.Path(dir_okay=False),
-              help="Result store: an SQLite file (default: ~/.local/share/tickmark/results.db) "
-              "or a postgresql://USER@HOST/DB URL (a team's shared store).")
-@click.option("--core", envvar="TICKMARK_CORE", hidden=True,
-              help="Use this prebuilt tickmark-core instead of building one.")
+@click.option(
+    "--store",
+    "store_path",
+    envvar="TICKMARK_STORE",
+    type=click.Path(dir_okay=False),
+    help="Result store: an SQLite file (default: ~/.local/share/tickmark/results.db) "
+    "or a postgresql://USER@HOST/DB URL (a team's shared store).",
+)
+@click.option(
+    "--core", envvar="TICKMARK_CORE", hidden=True, help="Use this prebuilt tickmark-core instead of building one."
+)
 @click.version_option(__version__, prog_name="tickmark")
 @click.pass_context
 def cli(ctx, store_path, core):
@@ -64,10 +71,16 @@ def cli(ctx, store_path, core):
 @click.argument("patterns", nargs=-1)
 @click.option("--suite", help=f"Named suite ({', '.join(sorted(SUITES))}).")
 @click.option("--rounds", type=click.IntRange(1, 100), default=3, show_default=True, help="Rounds (processes).")
-@click.option("--max-rounds", type=click.IntRange(1, 100), default=5, show_default=True,
-              help="Upper bound of rounds with the adaptive extension for noisy results.")
-@click.option("--samples", type=click.IntRange(1, 1000), default=5, show_default=True,
-              help="Samples per round (1-1000).")
+@click.option(
+    "--max-rounds",
+    type=click.IntRange(1, 100),
+    default=5,
+    show_default=True,
+    help="Upper bound of rounds with the adaptive extension for noisy results.",
+)
+@click.option(
+    "--samples", type=click.IntRange(1, 1000), default=5, show_default=True, help="Samples per round (1-1000)."
+)
 @click.option("--sample-ms", type=click.IntRange(1, 10000), help="Target length of one sample (ms, 1-10000).")
 @click.option("--seed", type=click.IntRange(0, 2**31 - 1), help="Seed of the benchmark orders.")
 @click.option("--param", "params", multiple=True, metavar="NAME=V,V", help="Override a parameter sweep.")
@@ -79,8 +92,9 @@ def cli(ctx, store_path, core):
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 @target_option
 @click.pass_context
-def run(ctx, patterns, suite, rounds, max_rounds, samples, sample_ms, seed, params, timeout, name,
-        cc, cflags, memfn, quiet):
+def run(
+    ctx, patterns, suite, rounds, max_rounds, samples, sample_ms, seed, params, timeout, name, cc, cflags, memfn, quiet
+):
     """Run benchmarks (patterns or a suite; default suite: default)."""
     from . import report
     from .hostrun import HostRun, Progress, RunConfig, TransportLost
@@ -102,16 +116,28 @@ def run(ctx, patterns, suite, rounds, max_rounds, samples, sample_ms, seed, para
         rounds = max_rounds = 1
         if not patterns:
             pats, suite = [], None
-        click.echo(f"tickmark: {core.target.uri} cannot take new arguments: one round per start, with "
-                   "the board's own arguments; start (or reset) the board now", err=True)
+        click.echo(
+            f"tickmark: {core.target.uri} cannot take new arguments: one round per start, with "
+            "the board's own arguments; start (or reset) the board now",
+            err=True,
+        )
     chosen = check_patterns(core, pats) if core.target.reruns else []
     for p in params:
         pname = p.split("=", 1)[0]
         if not any(pname == d.get("name") for b in chosen for d in b.get("params", [])):
             raise TickmarkError(f"--param {pname}: no selected benchmark has a parameter '{pname}'")
-    cfg = RunConfig(patterns=pats, rounds=rounds, max_rounds=max_rounds, samples=samples,
-                    sample_ms=sample_ms, seed=seed, params=list(params), timeout=timeout, name=name,
-                    suite=suite)
+    cfg = RunConfig(
+        patterns=pats,
+        rounds=rounds,
+        max_rounds=max_rounds,
+        samples=samples,
+        sample_ms=sample_ms,
+        seed=seed,
+        params=list(params),
+        timeout=timeout,
+        name=name,
+        suite=suite,
+    )
     hr = HostRun(store, core, cfg)
     try:
         with Progress(rounds, enabled=False if quiet else None) as prog:
@@ -144,28 +170,66 @@ def run(ctx, patterns, suite, rounds, max_rounds, samples, sample_ms, seed, para
 @cli.command()
 @click.argument("patterns", nargs=-1)
 @click.option("--suite", help=f"Named suite ({', '.join(sorted(SUITES))}).")
-@click.option("--cc", "ccs", multiple=True, metavar="CC[,CC...]",
-              help="Compiler axis: names, full paths or cross prefixes (aarch64-linux-gnu-); repeatable.")
+@click.option(
+    "--cc",
+    "ccs",
+    multiple=True,
+    metavar="CC[,CC...]",
+    help="Compiler axis: names, full paths or cross prefixes (aarch64-linux-gnu-); repeatable.",
+)
 @click.option("--cflags", "cflags_list", multiple=True, metavar="FLAGS", help="Flag-set axis; repeatable.")
-@click.option("--memfn", "memfns", multiple=True, type=click.Path(dir_okay=False),
-              help="Routine-file axis (a libc cell is added); repeatable.")
+@click.option(
+    "--memfn",
+    "memfns",
+    multiple=True,
+    type=click.Path(dir_okay=False),
+    help="Routine-file axis (a libc cell is added); repeatable.",
+)
 @click.option("--rounds", type=click.IntRange(1, 100), default=3, show_default=True, help="Rounds per variant.")
-@click.option("--max-rounds", type=click.IntRange(1, 100), default=5, show_default=True,
-              help="Upper bound of rounds with the adaptive extension for noisy results.")
-@click.option("--samples", type=click.IntRange(1, 1000), default=5, show_default=True,
-              help="Samples per round (1-1000).")
+@click.option(
+    "--max-rounds",
+    type=click.IntRange(1, 100),
+    default=5,
+    show_default=True,
+    help="Upper bound of rounds with the adaptive extension for noisy results.",
+)
+@click.option(
+    "--samples", type=click.IntRange(1, 1000), default=5, show_default=True, help="Samples per round (1-1000)."
+)
 @click.option("--sample-ms", type=click.IntRange(1, 10000), help="Target length of one sample (ms, 1-10000).")
 @click.option("--seed", type=click.IntRange(0, 2**31 - 1), help="Seed of the variant and benchmark orders.")
 @click.option("--param", "params", multiple=True, metavar="NAME=V,V", help="Override a parameter sweep.")
 @click.option("--timeout", type=click.IntRange(1, 86400), help="Per-instance time limit (s).")
 @click.option("--name", help="Prefix of the run names (NAME-<variant>).")
-@click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True,
-              help="Format of the final comparison.")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["table", "json"]),
+    default="table",
+    show_default=True,
+    help="Format of the final comparison.",
+)
 @click.option("--quiet", "-q", is_flag=True, help="No progress lines.")
 @target_option
 @click.pass_context
-def matrix(ctx, patterns, suite, ccs, cflags_list, memfns, rounds, max_rounds, samples, sample_ms, seed,
-           params, timeout, name, fmt, quiet):
+def matrix(
+    ctx,
+    patterns,
+    suite,
+    ccs,
+    cflags_list,
+    memfns,
+    rounds,
+    max_rounds,
+    samples,
+    sample_ms,
+    seed,
+    params,
+    timeout,
+    name,
+    fmt,
+    quiet,
+):
     """Build variants (compiler x flags x routines), run them interleaved, compare them.
 
     Exit status 1 when a variant failed to build (the others are still run and compared)."""
@@ -194,9 +258,17 @@ def matrix(ctx, patterns, suite, ccs, cflags_list, memfns, rounds, max_rounds, s
     if not built:
         raise TickmarkError(f"no variant could be built ({failed[0].label}: {failed[0].error})")
     check_patterns(built[0].core, pats)
-    cfg = RunConfig(patterns=pats, rounds=rounds, max_rounds=max(max_rounds, rounds), samples=samples,
-                    sample_ms=sample_ms, seed=seed, params=list(params), timeout=timeout,
-                    suite=None if patterns else (suite or "default"))
+    cfg = RunConfig(
+        patterns=pats,
+        rounds=rounds,
+        max_rounds=max(max_rounds, rounds),
+        samples=samples,
+        sample_ms=sample_ms,
+        seed=seed,
+        params=list(params),
+        timeout=timeout,
+        suite=None if patterns else (suite or "default"),
+    )
     m = mx.Matrix(store, built, cfg, name=name, echo=echo)
     try:
         ids = m.execute()
@@ -207,8 +279,16 @@ def matrix(ctx, patterns, suite, ccs, cflags_list, memfns, rounds, max_rounds, s
     if len(refs) >= 2:
         sides, pairs = cmp.run_compare(store, refs)
         if fmt == "json":
-            click.echo(json.dumps(dict(cmp.to_json(sides, pairs), failed_builds=[
-                {"variant": c.label, "error": c.error} for c in failed]), indent=1, sort_keys=True))
+            click.echo(
+                json.dumps(
+                    dict(
+                        cmp.to_json(sides, pairs),
+                        failed_builds=[{"variant": c.label, "error": c.error} for c in failed],
+                    ),
+                    indent=1,
+                    sort_keys=True,
+                )
+            )
         else:
             cmp.render(sides, pairs)
     elif fmt == "table":
@@ -227,8 +307,12 @@ def matrix(ctx, patterns, suite, ccs, cflags_list, memfns, rounds, max_rounds, s
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--status", "status_only", is_flag=True, help="Show the cells and which are stored; run nothing.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress lines.")
-@click.option("--report", "report_path", type=click.Path(dir_okay=False),
-              help="Also write a report of the stored cells, baseline target first (HTML; .md or .json by extension).")
+@click.option(
+    "--report",
+    "report_path",
+    type=click.Path(dir_okay=False),
+    help="Also write a report of the stored cells, baseline target first (HTML; .md or .json by extension).",
+)
 @click.pass_context
 def campaign_cmd(ctx, file, status_only, quiet, report_path):
     """Run a campaign file: targets x variants x workloads, resumable (see README).
@@ -244,8 +328,12 @@ def campaign_cmd(ctx, file, status_only, quiet, report_path):
     spec = cp.load(file)
     store = store_of(ctx)
     root = ctx.find_root().obj
-    camp = cp.Campaign(spec, root["store_path"], echo=(lambda m: None) if quiet else
-                       (lambda m: click.echo(f"campaign: {m}", err=True)), prebuilt=root.get("core"))
+    camp = cp.Campaign(
+        spec,
+        root["store_path"],
+        echo=(lambda m: None) if quiet else (lambda m: click.echo(f"campaign: {m}", err=True)),
+        prebuilt=root.get("core"),
+    )
     cp.mark_finished(store, spec, camp.cells)
     if status_only:
         cp.summary(store, spec, camp.cells)
@@ -333,23 +421,40 @@ def info(ctx, as_json):
         return
     par = fp.get("perf_event_paranoid")
     lines = [
-        ("CPU", f"{fp['cpu_model']} ({fp['arch']}, {fp['cpus_online']} online)"
-                + (f", board {fp['board']}" if fp.get("board") else "")),
+        (
+            "CPU",
+            f"{fp['cpu_model']} ({fp['arch']}, {fp['cpus_online']} online)"
+            + (f", board {fp['board']}" if fp.get("board") else ""),
+        ),
         ("caches", ", ".join(f"L{c['level']} {c['type']} {c['size']}" for c in fp["caches"]) or "unknown"),
         ("OS", f"{fp['os']}, kernel {fp['kernel']}, {fp.get('libc') or 'libc unknown'}"),
         ("compiler", f"{fp.get('compiler') or '?'} {fp.get('cflags') or ''}".strip()),
-        ("target", f"{fp.get('target_uri')} (driven from {fp.get('host')})"
-                   + (", emulated: not for timing claims" if fp.get("emulated") else "")),
+        (
+            "target",
+            f"{fp.get('target_uri')} (driven from {fp.get('host')})"
+            + (", emulated: not for timing claims" if fp.get("emulated") else ""),
+        ),
         ("core binary", fp.get("binary_sha256") or "?"),
-        ("timer", f"{fp.get('clock') or '?'} res {fp.get('clock_res_ns', '?')} ns, overhead "
-                  f"{(fp.get('timer_overhead_ps') or 0) / 1000:.1f} ns, ticks {fp.get('ticks') or '?'}"),
+        (
+            "timer",
+            f"{fp.get('clock') or '?'} res {fp.get('clock_res_ns', '?')} ns, overhead "
+            f"{(fp.get('timer_overhead_ps') or 0) / 1000:.1f} ns, ticks {fp.get('ticks') or '?'}",
+        ),
         ("cycles", f"{fp.get('cycles_method') or 'none'} (fcore {(fp.get('fcore_khz') or 0) / 1000:.0f} MHz)"),
         ("counters", f"{fp.get('counters') or 'none'}; perf_event_paranoid={par if par is not None else '?'}"),
         ("not supported", hello.get("counters_unsupported") or "-"),
-        ("real-time prio", ("yes" if fp["rt_priority"]["allowed"] else "no") + f" ({fp['rt_priority']['why']})"
-         if "rt_priority" in fp else "unknown (not this machine)"),
-        ("CPU affinity", (f"yes, CPUs {fp['affinity']['cpus']}" if fp["affinity"]["available"] else "no")
-         if "affinity" in fp else "unknown (not this machine)"),
+        (
+            "real-time prio",
+            ("yes" if fp["rt_priority"]["allowed"] else "no") + f" ({fp['rt_priority']['why']})"
+            if "rt_priority" in fp
+            else "unknown (not this machine)",
+        ),
+        (
+            "CPU affinity",
+            (f"yes, CPUs {fp['affinity']['cpus']}" if fp["affinity"]["available"] else "no")
+            if "affinity" in fp
+            else "unknown (not this machine)",
+        ),
         ("frequency", f"governor {fp.get('governor') or 'unknown'}, boost {fp.get('boost')}"),
         ("virtualization", fp.get("virtualization")),
         ("memory", f"page {fp.get('page_size')} B, THP {fp.get('thp')}"),
@@ -364,10 +469,18 @@ def info(ctx, as_json):
 
 @cli.command()
 @click.argument("run_ref", default="latest", metavar="[RUN]")
-@click.option("--counters", "with_counters", is_flag=True, help="Also the counter-derived figures "
-              "(IPC, stalls, misses, task-clock, context switches, page faults per op).")
-@click.option("--beside", metavar="RUN", help="Another run (e.g. the rtos-study suite on bare metal) "
-              "shown in columns of its own beside this one in the rtos-study view.")
+@click.option(
+    "--counters",
+    "with_counters",
+    is_flag=True,
+    help="Also the counter-derived figures (IPC, stalls, misses, task-clock, context switches, page faults per op).",
+)
+@click.option(
+    "--beside",
+    metavar="RUN",
+    help="Another run (e.g. the rtos-study suite on bare metal) "
+    "shown in columns of its own beside this one in the rtos-study view.",
+)
 @click.pass_context
 def show(ctx, run_ref, with_counters, beside):
     """Show a stored run (latest by default; id or name)."""
@@ -414,8 +527,11 @@ def runs(ctx):
         variant = (r.get("fingerprint") or {}).get("variant")
         if variant:
             what += f"  [{variant}]"
-        click.echo(printable(f"{r['id']:>4}  {when}  {r['status']:<10}  {r['n_results']:>4} results  "
-                             f"{r['name'] or '-':<16}  {what}"))
+        click.echo(
+            printable(
+                f"{r['id']:>4}  {when}  {r['status']:<10}  {r['n_results']:>4} results  {r['name'] or '-':<16}  {what}"
+            )
+        )
 
 
 @cli.command("export")
@@ -457,8 +573,11 @@ def import_cmd(ctx, file):
 @cli.command()
 @click.argument("runs", nargs=-1, metavar="RUN_A RUN_B [RUN_C...]")
 @click.option("--baseline", metavar="RUN", help="Compare every RUN against this run.")
-@click.option("--fail-above", metavar="PCT", help="Exit 1 if a benchmark is significantly slower than "
-              "the baseline by more than this (e.g. 5%).")
+@click.option(
+    "--fail-above",
+    metavar="PCT",
+    help="Exit 1 if a benchmark is significantly slower than the baseline by more than this (e.g. 5%).",
+)
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
 @click.option("--no-counters", is_flag=True, help="Leave out the counter table.")
 @click.pass_context
@@ -477,9 +596,11 @@ def compare(ctx, runs, baseline, fail_above, fmt, no_counters):
     for s in sides:
         status = s.run.get("status")
         if status != "complete":
-            click.echo(f"tickmark: warning: {s.label} is {status}"
-                       f"{' (still being written)' if status == 'running' else ' (interrupted; some results missing)'}",
-                       err=True)
+            click.echo(
+                f"tickmark: warning: {s.label} is {status}"
+                f"{' (still being written)' if status == 'running' else ' (interrupted; some results missing)'}",
+                err=True,
+            )
     if fmt == "json":
         click.echo(json.dumps(cmp.to_json(sides, pairs), indent=1, sort_keys=True))
     else:
@@ -487,20 +608,32 @@ def compare(ctx, runs, baseline, fail_above, fmt, no_counters):
     if threshold is not None:
         bad = [(B.label, r, slow) for (A, B), res in pairs for r, slow in cmp.regressions(res, threshold)]
         if bad:
-            worst = ", ".join(f"{r['key']}{' ' + r['metric'] if r['metric'] else ''} +{slow * 100:.1f}%"
-                              for _, r, slow in sorted(bad, key=lambda x: -x[2])[:5])
-            click.echo(f"tickmark: {len(bad)} regression(s) above {threshold * 100:g}% against "
-                       f"{sides[0].label}: {worst}", err=True)
+            worst = ", ".join(
+                f"{r['key']}{' ' + r['metric'] if r['metric'] else ''} +{slow * 100:.1f}%"
+                for _, r, slow in sorted(bad, key=lambda x: -x[2])[:5]
+            )
+            click.echo(
+                f"tickmark: {len(bad)} regression(s) above {threshold * 100:g}% against {sides[0].label}: {worst}",
+                err=True,
+            )
             sys.exit(1)
         click.echo(f"tickmark: no regression above {threshold * 100:g}% against {sides[0].label}", err=True)
 
 
 @cli.command("report")
 @click.argument("runs", nargs=-1, metavar="[RUN...]")
-@click.option("-o", "--output", type=click.Path(dir_okay=False),
-              help="File to write (default: stdout). Its extension picks the format when --format is not given.")
-@click.option("--format", "fmt", type=click.Choice(["html", "md", "json"]),
-              help="html: one self-contained page with plots; md: Markdown; json: the report model.")
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False),
+    help="File to write (default: stdout). Its extension picks the format when --format is not given.",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["html", "md", "json"]),
+    help="html: one self-contained page with plots; md: Markdown; json: the report model.",
+)
 @click.pass_context
 def report_cmd(ctx, runs, output, fmt):
     """A report of stored runs (latest by default): one HTML file, Markdown or JSON.

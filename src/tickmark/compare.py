@@ -11,6 +11,7 @@ Verdict (criterion's noise threshold with google/benchmark's U-test; see docs/co
 The CI comes from a two-level bootstrap (rounds with replacement, then samples within each
 chosen round), because most of the variance sits between processes, not between samples.
 """
+
 import functools
 import math
 import os
@@ -33,14 +34,19 @@ MAX_ROUNDS_HINT = 1000
 MAX_SAME_BAND = 0.10  # "no difference" is not claimed when the noise band is wider than this
 
 FASTER, SLOWER, SAME, INCONCLUSIVE, FEW = (
-    "faster", "slower", "no difference beyond noise", "inconclusive", "too few samples")
+    "faster",
+    "slower",
+    "no difference beyond noise",
+    "inconclusive",
+    "too few samples",
+)
 
 
 # ---------------------------------------------------------------- loading
 @dataclass
 class Side:
-    label: str            # what the user sees: variant label, name or id
-    ref: str              # how it was given
+    label: str  # what the user sees: variant label, name or id
+    ref: str  # how it was given
     run: dict
     results: dict = field(default_factory=dict)  # key -> result dict with "samples"
     source: str = ""
@@ -80,8 +86,7 @@ def load(store, ref):
         for r in doc["results"]:
             results[r["key"]] = dict(r, bench=r["benchmark"])
         profiles = {p["key"]: p for p in doc.get("profiles", [])}
-        return Side(_label(run, os.path.basename(ref)), ref, run, results, source=f"file {ref}",
-                    profiles=profiles)
+        return Side(_label(run, os.path.basename(ref)), ref, run, results, source=f"file {ref}", profiles=profiles)
     if store is None:
         raise TickmarkError(f"no run '{ref}': not a file, and no store to look in")
     try:
@@ -94,8 +99,7 @@ def load(store, ref):
     for r in store.results(run["id"]):
         r = dict(r, samples=store.samples(r["id"]))
         results[r["key"]] = r
-    return Side(_label(run, ref), ref, run, results, source=f"run {run['id']}",
-                profiles=store.profiles(run["id"]))
+    return Side(_label(run, ref), ref, run, results, source=f"run {run['id']}", profiles=store.profiles(run["id"]))
 
 
 # ---------------------------------------------------------------- statistics
@@ -153,7 +157,7 @@ def mann_whitney(a, b):
     u1 = ranks[:n1].sum() - n1 * (n1 + 1) / 2.0
     u = max(u1, n1 * n2 - u1)
     n = n1 + n2
-    ties = float((counts ** 3 - counts).sum())
+    ties = float((counts**3 - counts).sum())
     var = n1 * n2 / 12.0 * ((n + 1) - ties / (n * (n - 1)))
     if var <= 0:
         return 1.0
@@ -172,8 +176,8 @@ def _u_distribution(n1, n2):
         for n in range(1, n2 + 1):
             out = np.zeros(m * n + 1)
             a, b = f[(m - 1, n)], f[(m, n - 1)]
-            out[n:n + len(a)] += a
-            out[:len(b)] += b
+            out[n : n + len(a)] += a
+            out[: len(b)] += b
             f[(m, n)] = out
     return f[(n1, n2)]
 
@@ -203,9 +207,18 @@ def compare_metric(a, ra, b, rb, higher_is_better=False, rng=None):
     pooled = math.sqrt(((cva or 0) ** 2 + (cvb or 0) ** 2) / 2)
     band = max(MIN_BAND, BAND_ROUND_CV * pooled)
     rounds_a, rounds_b = len(np.unique(ra)), len(np.unique(rb))
-    out.update(median_a=ma, median_b=mb, ratio=ratio, round_cv_a=cva, round_cv_b=cvb,
-               rounds_a=rounds_a, rounds_b=rounds_b, band=band,
-               det_a=stats.determinism(a, ra), det_b=stats.determinism(b, rb))
+    out.update(
+        median_a=ma,
+        median_b=mb,
+        ratio=ratio,
+        round_cv_a=cva,
+        round_cv_b=cvb,
+        rounds_a=rounds_a,
+        rounds_b=rounds_b,
+        band=band,
+        det_a=stats.determinism(a, ra),
+        det_b=stats.determinism(b, rb),
+    )
     if len(a) < 2 or len(b) < 2:
         out.update(verdict=FEW, note=f"n={len(a)}/{len(b)}, need {MIN_SAMPLES}+ per side")
         return out
@@ -247,8 +260,7 @@ def multiple(ratio, higher_is_better=False):
 def _metrics(result, other=None):
     subs = list(Stats.of(result).subs)
     both = [r for r in (result, other) if r]
-    if both and all(any("task_clock" in (s.get("ctr") or {}) for s in (r.get("samples") or [])[:1])
-                    for r in both):
+    if both and all(any("task_clock" in (s.get("ctr") or {}) for s in (r.get("samples") or [])[:1]) for r in both):
         subs.append(TASK_CLOCK)
     return [""] + subs
 
@@ -263,8 +275,11 @@ def on_cpu(result):
     single-thread direct-method instances (where both count the same batch); else None."""
     if (result.get("meta") or {}).get("blocking"):
         return None
-    fr = [s["ctr"]["task_clock"] / s["ns"] for s in result.get("samples") or []
-          if s.get("ns") and "task_clock" in (s.get("ctr") or {}) and s.get("ctr_ops") == s.get("ops")]
+    fr = [
+        s["ctr"]["task_clock"] / s["ns"]
+        for s in result.get("samples") or []
+        if s.get("ns") and "task_clock" in (s.get("ctr") or {}) and s.get("ctr_ops") == s.get("ops")
+    ]
     return float(np.median(fr)) if fr else None
 
 
@@ -280,13 +295,12 @@ def compare_pair(A, B, seed=SEED):
         ra, rb = A.results.get(key), B.results.get(key)
         any_r = ra or rb
         bench = any_r.get("bench") or key.split("[")[0]
-        for sub in (_metrics(ra, rb) if ra else _metrics(rb)):
+        for sub in _metrics(ra, rb) if ra else _metrics(rb):
             row = {"key": key, "bench": bench, "metric": sub or "", "family": family(bench)}
             if not ra or not rb or ra["status"] != "ok" or rb["status"] != "ok":
                 miss = "A" if not ra else "B" if not rb else None
                 row["verdict"] = "missing"
-                row["note"] = (f"not in {miss}" if miss else
-                               f"A {ra['status']}, B {rb['status']}")
+                row["note"] = f"not in {miss}" if miss else f"A {ra['status']}, B {rb['status']}"
                 rows.append(row)
                 continue
             va, rda, unit = metric_values(ra, sub)
@@ -294,17 +308,25 @@ def compare_pair(A, B, seed=SEED):
             row["unit"] = unit
             row.update(compare_metric(va, rda, vb, rdb, unit == "MB/s", rng))
             flags = {f for r in (ra, rb) for f in getattr(Stats.of(r).get(sub), "flags", [])}
-            row["unstable"] = "unstable" in flags if sub != TASK_CLOCK else bool(
-                row.get("round_cv_a") and row.get("round_cv_b") and
-                max(row["round_cv_a"], row["round_cv_b"]) >= 0.10)
+            row["unstable"] = (
+                "unstable" in flags
+                if sub != TASK_CLOCK
+                else bool(
+                    row.get("round_cv_a")
+                    and row.get("round_cv_b")
+                    and max(row["round_cv_a"], row["round_cv_b"]) >= 0.10
+                )
+            )
             if not sub:
                 row["counters_a"], row["counters_b"] = _counters(ra), _counters(rb)
                 oa, ob = on_cpu(ra), on_cpu(rb)
                 if oa is not None and ob is not None:
                     row["counters_a"]["on_cpu"], row["counters_b"]["on_cpu"] = oa, ob
                     if min(oa, ob) < 0.9 and abs(oa - ob) > 0.1 and row.get("verdict") != FEW:
-                        row["note"] = (f"contention: on CPU {oa * 100:.0f}% of the time in A, "
-                                       f"{ob * 100:.0f}% in B; see the task-clock row")
+                        row["note"] = (
+                            f"contention: on CPU {oa * 100:.0f}% of the time in A, "
+                            f"{ob * 100:.0f}% in B; see the task-clock row"
+                        )
             if not sub and row.get("verdict") == SLOWER and key in A.profiles and key in B.profiles:
                 from .profile.model import top_change
 
@@ -320,8 +342,11 @@ def families(rows):
     out = {}
     for fam in sorted({r["family"] for r in rows}):
         for metric, label in (("", fam), (TASK_CLOCK, f"{fam} ({TASK_CLOCK})")):
-            cand = [r for r in rows if r["family"] == fam and r["metric"] == metric and r.get("ratio")
-                    and not math.isnan(r["ratio"])]
+            cand = [
+                r
+                for r in rows
+                if r["family"] == fam and r["metric"] == metric and r.get("ratio") and not math.isnan(r["ratio"])
+            ]
             stable = [r for r in cand if not r.get("unstable")]
             use = stable or cand
             if not use:
@@ -330,16 +355,41 @@ def families(rows):
             verdicts = {}
             for r in use:
                 verdicts[r["verdict"]] = verdicts.get(r["verdict"], 0) + 1
-            out[label] = {"geomean_time_ratio": math.exp(sum(logs) / len(logs)), "n": len(logs),
-                          "verdicts": verdicts, "all_unstable": not stable}
+            out[label] = {
+                "geomean_time_ratio": math.exp(sum(logs) / len(logs)),
+                "n": len(logs),
+                "verdicts": verdicts,
+                "all_unstable": not stable,
+            }
     return out
 
 
 def fingerprint_differences(A, B):
     """Settings that differ between the machines/builds of two runs (printed before the table)."""
-    keys = ("target_uri", "board", "cpu_model", "arch", "cpus_online", "caches", "kernel", "os", "libc", "port",
-            "compiler", "cflags", "variant", "governor", "boost", "page_size", "thp", "virtualization",
-            "emulated", "clocksource", "ticks", "cycles_method")
+    keys = (
+        "target_uri",
+        "board",
+        "cpu_model",
+        "arch",
+        "cpus_online",
+        "caches",
+        "kernel",
+        "os",
+        "libc",
+        "port",
+        "compiler",
+        "cflags",
+        "variant",
+        "governor",
+        "boost",
+        "page_size",
+        "thp",
+        "virtualization",
+        "emulated",
+        "clocksource",
+        "ticks",
+        "cycles_method",
+    )
     fa, fb = A.fingerprint, B.fingerprint
     return [(k, _fp_value(k, fa), _fp_value(k, fb)) for k in keys if _fp_value(k, fa) != _fp_value(k, fb)]
 
@@ -347,8 +397,14 @@ def fingerprint_differences(A, B):
 def _fp_value(k, fp):
     v = fp.get(k)
     if k == "caches" and isinstance(v, list):
-        return ", ".join(f"L{c.get('level')}{(c.get('type') or '?')[:1].lower()} {c.get('size')}" for c in v
-                         if isinstance(c, dict)) or None
+        return (
+            ", ".join(
+                f"L{c.get('level')}{(c.get('type') or '?')[:1].lower()} {c.get('size')}"
+                for c in v
+                if isinstance(c, dict)
+            )
+            or None
+        )
     return v
 
 
@@ -398,29 +454,75 @@ def to_json(sides, pairs):
         return _num(o)
 
     doc = {
-        "format": "tickmark-compare", "version": 1,
-        "runs": [{"label": s.label, "ref": s.ref, "source": s.source, "id": s.run.get("id"),
-                  "name": s.run.get("name"), "variant": s.fingerprint.get("variant"),
-                  "counters": counters.availability(s.hello)} for s in sides],
-        "rule": {"min_samples": MIN_SAMPLES, "p_limit": P_LIMIT, "min_band": MIN_BAND,
-                 "max_same_band": MAX_SAME_BAND,
-                 "band_round_cv": BAND_ROUND_CV, "bootstrap": N_BOOT},
+        "format": "tickmark-compare",
+        "version": 1,
+        "runs": [
+            {
+                "label": s.label,
+                "ref": s.ref,
+                "source": s.source,
+                "id": s.run.get("id"),
+                "name": s.run.get("name"),
+                "variant": s.fingerprint.get("variant"),
+                "counters": counters.availability(s.hello),
+            }
+            for s in sides
+        ],
+        "rule": {
+            "min_samples": MIN_SAMPLES,
+            "p_limit": P_LIMIT,
+            "min_band": MIN_BAND,
+            "max_same_band": MAX_SAME_BAND,
+            "band_round_cv": BAND_ROUND_CV,
+            "bootstrap": N_BOOT,
+        },
         "comparisons": [],
     }
     for (A, B), res in pairs:
         rows = []
         for r in res["rows"]:
-            row = {k: r.get(k) for k in ("key", "bench", "metric", "unit", "median_a", "median_b", "ratio",
-                                         "ci", "p", "verdict", "n_a", "n_b", "rounds_a", "rounds_b",
-                                         "round_cv_a", "round_cv_b", "band", "det_a", "det_b",
-                                         "rounds_needed", "note", "profile_change", "counters_a", "counters_b")
-                   if r.get(k) is not None}
+            row = {
+                k: r.get(k)
+                for k in (
+                    "key",
+                    "bench",
+                    "metric",
+                    "unit",
+                    "median_a",
+                    "median_b",
+                    "ratio",
+                    "ci",
+                    "p",
+                    "verdict",
+                    "n_a",
+                    "n_b",
+                    "rounds_a",
+                    "rounds_b",
+                    "round_cv_a",
+                    "round_cv_b",
+                    "band",
+                    "det_a",
+                    "det_b",
+                    "rounds_needed",
+                    "note",
+                    "profile_change",
+                    "counters_a",
+                    "counters_b",
+                )
+                if r.get(k) is not None
+            }
             if r.get("ratio") is not None:
                 row["multiple"] = multiple(r["ratio"], r.get("unit") == "MB/s")
             rows.append(row)
-        doc["comparisons"].append({"a": A.label, "b": B.label, "rows": rows, "families": res["families"],
-                                   "differences": [{"field": k, "a": a, "b": b}
-                                                   for k, a, b in fingerprint_differences(A, B)]})
+        doc["comparisons"].append(
+            {
+                "a": A.label,
+                "b": B.label,
+                "rows": rows,
+                "families": res["families"],
+                "differences": [{"field": k, "a": a, "b": b} for k, a, b in fingerprint_differences(A, B)],
+            }
+        )
     return clean(doc)
 
 
@@ -436,8 +538,7 @@ def _fmt_p(p):
     return "<0.001" if p < 0.001 else f"{p:.3f}"
 
 
-_VERDICT_STYLE = {FASTER: "green", SLOWER: "red", SAME: "dim", INCONCLUSIVE: "yellow", FEW: "yellow",
-                  "missing": "red"}
+_VERDICT_STYLE = {FASTER: "green", SLOWER: "red", SAME: "dim", INCONCLUSIVE: "yellow", FEW: "yellow", "missing": "red"}
 _ANSI = {"green": "32", "red": "31", "yellow": "33", "dim": "2", "bold": "1"}
 
 
@@ -452,8 +553,7 @@ def _print_table(file, headers, rows, right, plain, styles=None):
         text = text.rjust(w[i]) if right[i] else text.ljust(w[i])
         return f"\x1b[{_ANSI[style]}m{text}\x1b[0m" if style and not plain else text
 
-    lines = [" | ".join(cell(i, h, "bold") for i, h in enumerate(headers)).rstrip(),
-             "-+-".join("-" * x for x in w)]
+    lines = [" | ".join(cell(i, h, "bold") for i, h in enumerate(headers)).rstrip(), "-+-".join("-" * x for x in w)]
     for k, r in enumerate(rows):
         st = styles[k] if styles else [None] * len(r)
         lines.append(" | ".join(cell(i, c, st[i]) for i, c in enumerate(r)).rstrip())
@@ -494,8 +594,9 @@ def render(sides, pairs, file=None, show_counters=True):
             unit = r.get("unit")
             fa = (lambda v: f"{_sig(v)} MB/s") if unit == "MB/s" else fmt_time
             verdict = r["verdict"]
-            why = "; ".join(x for x in (r.get("note"), r.get("profile_change") and
-                                        f"profile: {r['profile_change']}") if x)
+            why = "; ".join(
+                x for x in (r.get("note"), r.get("profile_change") and f"profile: {r['profile_change']}") if x
+            )
             if why:
                 verdict += f" ({why})"
             elif verdict == INCONCLUSIVE and r.get("rounds_needed"):
@@ -503,9 +604,19 @@ def render(sides, pairs, file=None, show_counters=True):
                 verdict += f" (~{rn}{'+' if rn >= MAX_ROUNDS_HINT else ''} rounds)"
             ci = r.get("ci")
             det = "/".join("-" if x is None else f"{x:.1f}%" for x in (r.get("det_a"), r.get("det_b")))
-            rows.append([name, fa(r["median_a"]), fa(r["median_b"]), f"{r['ratio']:.3f}",
-                         f"{_pct(ci[0])}..{_pct(ci[1])}" if ci else "-",
-                         multiple(r["ratio"], unit == "MB/s"), _fmt_p(r.get("p")), verdict, det])
+            rows.append(
+                [
+                    name,
+                    fa(r["median_a"]),
+                    fa(r["median_b"]),
+                    f"{r['ratio']:.3f}",
+                    f"{_pct(ci[0])}..{_pct(ci[1])}" if ci else "-",
+                    multiple(r["ratio"], unit == "MB/s"),
+                    _fmt_p(r.get("p")),
+                    verdict,
+                    det,
+                ]
+            )
             styles.append([None] * 7 + [_VERDICT_STYLE.get(r["verdict"]), None])
         con.file.flush()
         _print_table(con.file, headers, rows, right, plain, styles)
@@ -515,8 +626,10 @@ def render(sides, pairs, file=None, show_counters=True):
             g = f["geomean_time_ratio"]
             vs = ", ".join(f"{n} {v}" for v, n in sorted(f["verdicts"].items()))
             what = "benchmarks, all unstable" if f.get("all_unstable") else "benchmarks"
-            con.print(f"  {fam}: geometric mean of time ratios B/A {g:.3f} ({multiple(g)}) over "
-                      f"{f['n']} {what} ({vs})", markup=False)
+            con.print(
+                f"  {fam}: geometric mean of time ratios B/A {g:.3f} ({multiple(g)}) over {f['n']} {what} ({vs})",
+                markup=False,
+            )
 
 
 def _render_counters(con, A, B, res, plain):
@@ -525,15 +638,31 @@ def _render_counters(con, A, B, res, plain):
     if not rows:
         con.print("  counters: none recorded")
         return
-    ratio_cols = [n for n in ("on_cpu", "ipc", "stall_fe", "stall_be", "branch_miss_rate", "cache_miss_rate")
-                  if any(n in (r.get("counters_a") or {}) or n in (r.get("counters_b") or {}) for r in rows)]
-    per_cols = [n for n in ("cache_misses", "task_clock", "context_switches", "page_faults")
-                if any(n in (r.get("counters_a") or {}).get("per_op", {}) or
-                       n in (r.get("counters_b") or {}).get("per_op", {}) for r in rows)]
-    heads = {"on_cpu": "on-CPU", "ipc": "IPC", "stall_fe": "FE stall", "stall_be": "BE stall",
-             "branch_miss_rate": "br-miss",
-             "cache_miss_rate": "cache-miss", "cache_misses": "misses/op", "task_clock": "task-clock/op",
-             "context_switches": "ctx-sw/op", "page_faults": "faults/op"}
+    ratio_cols = [
+        n
+        for n in ("on_cpu", "ipc", "stall_fe", "stall_be", "branch_miss_rate", "cache_miss_rate")
+        if any(n in (r.get("counters_a") or {}) or n in (r.get("counters_b") or {}) for r in rows)
+    ]
+    per_cols = [
+        n
+        for n in ("cache_misses", "task_clock", "context_switches", "page_faults")
+        if any(
+            n in (r.get("counters_a") or {}).get("per_op", {}) or n in (r.get("counters_b") or {}).get("per_op", {})
+            for r in rows
+        )
+    ]
+    heads = {
+        "on_cpu": "on-CPU",
+        "ipc": "IPC",
+        "stall_fe": "FE stall",
+        "stall_be": "BE stall",
+        "branch_miss_rate": "br-miss",
+        "cache_miss_rate": "cache-miss",
+        "cache_misses": "misses/op",
+        "task_clock": "task-clock/op",
+        "context_switches": "ctx-sw/op",
+        "page_faults": "faults/op",
+    }
     headers = ["counters A -> B"] + [heads[c] for c in ratio_cols + per_cols]
     table = []
     for r in rows:
@@ -550,8 +679,11 @@ def _render_counters(con, A, B, res, plain):
     hw = [f"{s}: {av['hardware_status']}" for s, av in (("A", av_a), ("B", av_b))]
     if not [c for c in ratio_cols if c != "on_cpu"]:
         con.print(f"  hardware counters (IPC, stalls, branch and cache misses): {'; '.join(hw)}", markup=False)
-    mux = [r["key"] for r in rows if (r.get("counters_a") or {}).get("multiplexed") or
-           (r.get("counters_b") or {}).get("multiplexed")]
+    mux = [
+        r["key"]
+        for r in rows
+        if (r.get("counters_a") or {}).get("multiplexed") or (r.get("counters_b") or {}).get("multiplexed")
+    ]
     if mux:
         con.print(f"  multiplexed counters (scaled counts) in: {', '.join(mux)}", markup=False)
     if av_a["kernel_excluded"] or av_b["kernel_excluded"]:
@@ -594,8 +726,10 @@ def check_comparable(A, B):
     """Instruction counts under QEMU icount are not times: never compared with timed runs."""
     if _icount(A) != _icount(B):
         ic, other = (A, B) if _icount(A) else (B, A)
-        raise TickmarkError(f"cannot compare {ic.label} (guest instructions under QEMU -icount) with "
-                            f"{other.label} (measured time): the units differ")
+        raise TickmarkError(
+            f"cannot compare {ic.label} (guest instructions under QEMU -icount) with "
+            f"{other.label} (measured time): the units differ"
+        )
 
 
 def mixing_warning(A, B):
@@ -603,5 +737,7 @@ def mixing_warning(A, B):
     if _emulated(A) == _emulated(B):
         return None
     emu, real = (A, B) if _emulated(A) else (B, A)
-    return (f"WARNING: {emu.label} ran emulated and {real.label} did not: emulated timings say nothing "
-            "about hardware; the ratios below compare unlike things")
+    return (
+        f"WARNING: {emu.label} ran emulated and {real.label} did not: emulated timings say nothing "
+        "about hardware; the ratios below compare unlike things"
+    )

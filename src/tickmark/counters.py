@@ -3,10 +3,19 @@ operations): per operation counts, and the ratios the studies quote (IPC, front/
 fractions, branch-miss rate, cache-miss rate). Each figure is computed per sample and summarised
 by the median over the samples. What a machine cannot count is reported, never guessed.
 """
+
 import numpy as np
 
-HARDWARE = ("cycles", "instructions", "branches", "branch_misses", "stalled_frontend",
-            "stalled_backend", "cache_references", "cache_misses")
+HARDWARE = (
+    "cycles",
+    "instructions",
+    "branches",
+    "branch_misses",
+    "stalled_frontend",
+    "stalled_backend",
+    "cache_references",
+    "cache_misses",
+)
 SOFTWARE = ("task_clock", "context_switches", "cpu_migrations", "page_faults")
 NOT_SUPPORTED = "not supported here"
 
@@ -36,8 +45,7 @@ def derived(samples):
         vals = [s["ctr"][k] / _ctr_ops(s) for s in with_ctr if k in s["ctr"]]
         out["per_op"][k] = float(np.median(vals))
     for name, (num, den) in RATIOS.items():
-        vals = [s["ctr"][num] / s["ctr"][den] for s in with_ctr
-                if s["ctr"].get(den) and num in s["ctr"]]
+        vals = [s["ctr"][num] / s["ctr"][den] for s in with_ctr if s["ctr"].get(den) and num in s["ctr"]]
         if vals:
             out[name] = float(np.median(vals))
     out["multiplexed"] = sum(1 for s in with_ctr if s.get("multiplexed")) / len(with_ctr)
@@ -63,8 +71,14 @@ def availability(hello):
         status = "unknown (no hello record)"
     else:
         status = NOT_SUPPORTED
-    return {"hardware": hw, "software": sw, "unsupported": unsup, "hardware_status": status,
-            "kernel_excluded": bool(hello.get("kernel_excluded")), "grouped": hello.get("counters_grouped", 0)}
+    return {
+        "hardware": hw,
+        "software": sw,
+        "unsupported": unsup,
+        "hardware_status": status,
+        "kernel_excluded": bool(hello.get("kernel_excluded")),
+        "grouped": hello.get("counters_grouped", 0),
+    }
 
 
 def fmt_ratio(name, v):
@@ -100,30 +114,44 @@ def show(store, run, file=None):
     con = console(file or sys.stdout)
     plain = not con.is_terminal
     av = availability(run.get("hello"))
-    con.print(f"hardware counters: {av['hardware_status']}; software counters: "
-              f"{', '.join(av['software']) or NOT_SUPPORTED}", markup=False)
-    t = Table(box=box.ASCII2 if plain else box.SIMPLE_HEAD, pad_edge=False, show_edge=False,
-              header_style=None if plain else "bold")
-    cols = [("IPC", "ipc", None), ("FE stall", "stall_fe", None), ("BE stall", "stall_be", None),
-            ("br-miss", "branch_miss_rate", None), ("cache-miss", "cache_miss_rate", None),
-            ("instr/op", None, "instructions"), ("misses/op", None, "cache_misses"),
-            ("task-clock/op", None, "task_clock"), ("ctx-sw/op", None, "context_switches"),
-            ("migr/op", None, "cpu_migrations"), ("faults/op", None, "page_faults")]
+    con.print(
+        f"hardware counters: {av['hardware_status']}; software counters: {', '.join(av['software']) or NOT_SUPPORTED}",
+        markup=False,
+    )
+    t = Table(
+        box=box.ASCII2 if plain else box.SIMPLE_HEAD,
+        pad_edge=False,
+        show_edge=False,
+        header_style=None if plain else "bold",
+    )
+    cols = [
+        ("IPC", "ipc", None),
+        ("FE stall", "stall_fe", None),
+        ("BE stall", "stall_be", None),
+        ("br-miss", "branch_miss_rate", None),
+        ("cache-miss", "cache_miss_rate", None),
+        ("instr/op", None, "instructions"),
+        ("misses/op", None, "cache_misses"),
+        ("task-clock/op", None, "task_clock"),
+        ("ctx-sw/op", None, "context_switches"),
+        ("migr/op", None, "cpu_migrations"),
+        ("faults/op", None, "page_faults"),
+    ]
     rows = []
     for r in store.results(run["id"]):
         main = Stats.of(r).main
         d = main.counter_figures() if main and main.counters_per_op else derived(store.samples(r["id"]))
         if d:
             rows.append((r["key"], d))
-    used = [c for c in cols if any((c[1] and c[1] in d) or (c[2] and c[2] in d.get("per_op", {}))
-                                   for _, d in rows)]
+    used = [c for c in cols if any((c[1] and c[1] in d) or (c[2] and c[2] in d.get("per_op", {})) for _, d in rows)]
     t.add_column("benchmark", no_wrap=True)
     for head, _, _ in used:
         t.add_column(head, justify="right", no_wrap=True)
     t.add_column("multiplexed", justify="right")
     for key, d in sorted(rows):
-        cells = [fmt_ratio(c[1], d.get(c[1])) if c[1] else fmt_per_op(c[2], d.get("per_op", {}).get(c[2]))
-                 for c in used]
+        cells = [
+            fmt_ratio(c[1], d.get(c[1])) if c[1] else fmt_per_op(c[2], d.get("per_op", {}).get(c[2])) for c in used
+        ]
         t.add_row(key, *cells, f"{d.get('multiplexed', 0) * 100:.0f}%" if d.get("multiplexed") else "-")
     if rows:
         fit_table(con, t)

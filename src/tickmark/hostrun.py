@@ -6,6 +6,7 @@ separate process. Afterwards, instances whose round-to-round CV is above 3 % (an
 within nbench's ±5 % criterion) get extra rounds (only those instances), up to max_rounds, within a
 time budget.
 """
+
 import random
 import re
 import signal
@@ -35,8 +36,10 @@ class RunConfig:
     budget_s: float = None  # time for extra rounds; default: as long as the base rounds took
 
     def options(self):
-        return {k: getattr(self, k) for k in ("rounds", "max_rounds", "samples", "sample_ms", "seed",
-                                               "params", "timeout", "budget_s")}
+        return {
+            k: getattr(self, k)
+            for k in ("rounds", "max_rounds", "samples", "sample_ms", "seed", "params", "timeout", "budget_s")
+        }
 
 
 def split_key(key):
@@ -134,8 +137,8 @@ class HostRun:
         self.hello = {}
         self.cycles_method = "none"
         self.env_flags = []
-        self.iters = {}       # key -> frozen iterations (from round 1)
-        self.wall_ns = {}     # key -> wall time of its last round
+        self.iters = {}  # key -> frozen iterations (from round 1)
+        self.wall_ns = {}  # key -> wall time of its last round
         self.notes = {"rounds": 0, "planned": None, "problems": [], "junk": 0, "malformed": 0, "seeds": []}
         self.rng = random.Random(cfg.seed) if cfg.seed is not None else random.SystemRandom()
 
@@ -229,8 +232,12 @@ class HostRun:
                     cur[nxt] = {"meta": {}, "samples": [], "hists": []}
             for key, inst in cur.items():  # instances it was in the middle of
                 if (wanted is None or key in wanted) and self.store.result_id(self.run_id, key) is None:
-                    self._finish(key, rnd, {"meta": inst["meta"], "samples": [], "hists": []},
-                                 {"status": "crashed", "reason": "tickmark-core died during this instance"})
+                    self._finish(
+                        key,
+                        rnd,
+                        {"meta": inst["meta"], "samples": [], "hists": []},
+                        {"status": "crashed", "reason": "tickmark-core died during this instance"},
+                    )
         self.notes["rounds"] = rnd
         self.store.update_run(self.run_id, notes=self.notes)
 
@@ -286,9 +293,17 @@ class HostRun:
             if rid is None:
                 bench, params = split_key(key)
                 rid = st.add_result(
-                    self.run_id, key=key, bench=meta.get("bench", bench),
-                    params=meta.get("params", params), metric=result_metric(meta), status=status,
-                    reason=reason, unit=meta.get("unit", ""), stat=meta.get("stat", "median"), meta=meta)
+                    self.run_id,
+                    key=key,
+                    bench=meta.get("bench", bench),
+                    params=meta.get("params", params),
+                    metric=result_metric(meta),
+                    status=status,
+                    reason=reason,
+                    unit=meta.get("unit", ""),
+                    stat=meta.get("stat", "median"),
+                    meta=meta,
+                )
                 row_status = status
             else:
                 row_status = None
@@ -308,9 +323,14 @@ class HostRun:
         st = self.store
         row = next(r for r in st.results(self.run_id) if r["id"] == rid) if meta is None else None
         meta = meta or row["meta"]
-        s = stats.summarize(st.samples(rid), stat=meta.get("stat", "median"),
-                            bytes_per_op=meta.get("bytes_per_op", 0), hists=st.hists(rid),
-                            cycles_method=self.cycles_method, env_flags=self.env_flags)
+        s = stats.summarize(
+            st.samples(rid),
+            stat=meta.get("stat", "median"),
+            bytes_per_op=meta.get("bytes_per_op", 0),
+            hists=st.hists(rid),
+            cycles_method=self.cycles_method,
+            env_flags=self.env_flags,
+        )
         st.update_result(rid, stats=s)
         return s
 
@@ -318,8 +338,13 @@ class HostRun:
     def execute(self):
         c = self.cfg
         self.run_id = self.store.create_run(
-            name=c.name, suite=c.suite, patterns=c.patterns, options=c.options(),
-            fingerprint=self.core.fingerprint(None), notes=self.notes)
+            name=c.name,
+            suite=c.suite,
+            patterns=c.patterns,
+            options=c.options(),
+            fingerprint=self.core.fingerprint(None),
+            notes=self.notes,
+        )
         old = {}
         if _main_thread():  # a terminal closed or a kill: the run ends as incomplete, not 'running'
             for sig in (signal.SIGTERM, signal.SIGHUP):
@@ -411,9 +436,15 @@ class Progress:
 
         self.enabled = sys.stderr.isatty() if enabled is None else enabled
         self.rounds = rounds
-        self.rp = RP(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                     TimeElapsedColumn(), console=Console(stderr=True), transient=True,
-                     disable=not self.enabled)
+        self.rp = RP(
+            TextColumn("{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            console=Console(stderr=True),
+            transient=True,
+            disable=not self.enabled,
+        )
         self.task = None
 
     def __enter__(self):

@@ -4,6 +4,7 @@ interleaved across the variants in a random order, so that drift of the machine 
 variant alike. Each variant is stored as its own run with the variant in its fingerprint.
 A cell that fails to build is reported with the compiler's message and the others still run.
 """
+
 import itertools
 import os
 import random
@@ -21,12 +22,12 @@ from .hostrun import HostRun, RunConfig, split_key
 class Cell:
     cc: str = None
     cflags: str = None
-    memfn: str = None       # None: the libc routines
+    memfn: str = None  # None: the libc routines
     label: str = ""
-    core: object = None     # targets.Core once built
-    error: str = None       # one line (and detail) when the build failed
+    core: object = None  # targets.Core once built
+    error: str = None  # one line (and detail) when the build failed
     detail: str = ""
-    run: object = None      # HostRun
+    run: object = None  # HostRun
 
 
 def cells(ccs, cflags_list, memfns):
@@ -104,8 +105,13 @@ class Matrix:
         c = hr.cfg
         hr.notes["matrix"] = self.group
         hr.run_id = self.store.create_run(
-            name=c.name, suite=c.suite, patterns=c.patterns, options=c.options(),
-            fingerprint=hr.core.fingerprint(None), notes=hr.notes)
+            name=c.name,
+            suite=c.suite,
+            patterns=c.patterns,
+            options=c.options(),
+            fingerprint=hr.core.fingerprint(None),
+            notes=hr.notes,
+        )
 
     def _order(self):
         order = list(self.cells)

@@ -4,6 +4,7 @@ Each memfn.* instance is one implementation (`impl`: 0 libc, 1 ref, 2 word, 3 us
 size and alignment. Implementations that failed verification are listed with their first
 failing case and take no part in the ranking (they were never timed).
 """
+
 import math
 from collections import defaultdict
 
@@ -67,12 +68,16 @@ def show(results, file=None):
     t.add_column("winner")
     t.add_column("by", justify="right")
     for routine, size, ns, win, margin in rows:
-        t.add_row(routine, fmt_size(size), *[fmt_time(ns[i]) if i in ns else "-" for i in impls],
-                  win, f"x{margin:.2f}" if margin else "-")
+        t.add_row(
+            routine,
+            fmt_size(size),
+            *[fmt_time(ns[i]) if i in ns else "-" for i in impls],
+            win,
+            f"x{margin:.2f}" if margin else "-",
+        )
     fit_table(con, t)
     con.print(t)
-    con.print("time per call (median; geometric mean over alignments and directions); "
-              "'by' = second best / winner")
+    con.print("time per call (median; geometric mean over alignments and directions); 'by' = second best / winner")
 
 
 @click.command("memfn")

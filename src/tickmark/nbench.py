@@ -6,6 +6,7 @@ One iteration of a cpu.* kernel does the work of one nbench iteration at nbench'
 workload. nbench counts some workloads in smaller units: bitfield counts bits (2,258,842 per
 iteration) and Fourier counts coefficients (199 per iteration); `units` below converts.
 """
+
 import math
 
 from .stats import Stats
@@ -31,9 +32,37 @@ ORIGINAL_GROUPS = (("INTEGER", 0.142857), ("FLOATING-POINT", 0.33333))
 LINUX_GROUPS = (("MEMORY", 0.3333333333), ("INTEGER", 0.25), ("FLOATING-POINT", 0.3333333333))
 
 # Two-sided 95 % Student-t values by degrees of freedom 1..29 (nbench's stopping rule).
-_T95 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179,
-        2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060,
-        2.056, 2.052, 2.048, 2.045)
+_T95 = (
+    12.706,
+    4.303,
+    3.182,
+    2.776,
+    2.571,
+    2.447,
+    2.365,
+    2.306,
+    2.262,
+    2.228,
+    2.201,
+    2.179,
+    2.160,
+    2.145,
+    2.131,
+    2.120,
+    2.110,
+    2.101,
+    2.093,
+    2.086,
+    2.080,
+    2.074,
+    2.069,
+    2.064,
+    2.060,
+    2.056,
+    2.052,
+    2.048,
+    2.045,
+)
 CI_TARGET = 0.05
 MAX_SAMPLES = 30
 
@@ -53,16 +82,18 @@ def indices(name, it_per_s):
 
 def group_indices(rates):
     """Group indices from {name: nbench it/s}; a group is None unless all its kernels are there."""
+
     def groups(spec, col, base_col):
         out = {}
         for group, exponent in spec:
             members = [k for k in KERNELS if k[col] == group]
             if all(k[0] in rates for k in members):
                 prod = math.prod(rates[k[0]] / k[base_col] for k in members)
-                out[group] = prod ** exponent
+                out[group] = prod**exponent
             else:
                 out[group] = None
         return out
+
     return groups(ORIGINAL_GROUPS, 5, 3), groups(LINUX_GROUPS, 6, 4)
 
 
@@ -82,8 +113,11 @@ def t_halfwidth(values):
 def sample_rates(samples, units):
     """Per-sample nbench rates for the confidence criterion: on process CPU time (the task-clock
     counter) when every sample has it, as nbench's clock() timer measures; else on wall time."""
-    cpu = [units * s["ctr_ops"] * 1e9 / s["ctr"]["task_clock"] for s in samples
-           if (s.get("ctr") or {}).get("task_clock") and s.get("ctr_ops")]
+    cpu = [
+        units * s["ctr_ops"] * 1e9 / s["ctr"]["task_clock"]
+        for s in samples
+        if (s.get("ctr") or {}).get("task_clock") and s.get("ctr_ops")
+    ]
     if cpu and len(cpu) == len(samples):
         return "cpu", cpu
     return "wall", [units * s["iters"] * 1e9 / s["ns"] for s in samples if s.get("ns", 0) > 0]
@@ -136,10 +170,11 @@ def render(rows, groups):
         if row.get("certain") is False:
             note = "  *"
             uncertain.append(row["label"])
-        ci = (f"  ±{row['ci'] * 100:.1f}% n={row['n']} {row['basis']}"
-              if row.get("ci") is not None else "")
-        lines.append(f"{row['label']:<20}: {row['rate']:>16.6g} : {_num(row['old'], 11, 2)} : "
-                     f"{_num(row['new'], 11, 2)}{ci}{note}")
+        ci = f"  ±{row['ci'] * 100:.1f}% n={row['n']} {row['basis']}" if row.get("ci") is not None else ""
+        lines.append(
+            f"{row['label']:<20}: {row['rate']:>16.6g} : {_num(row['old'], 11, 2)} : "
+            f"{_num(row['new'], 11, 2)}{ci}{note}"
+        )
     lines.append("=" * 22 + " ORIGINAL BYTEMARK INDICES (Pentium 90 = 1) " + "=" * 12)
     for group, _ in ORIGINAL_GROUPS:
         lines.append(f"{group + ' INDEX':<20}: {_num(orig[group], 10, 3)}")
@@ -149,11 +184,15 @@ def render(rows, groups):
     if any(v is None for v in list(orig.values()) + list(linux.values())):
         lines.append("(a group index needs all of its kernels in the run)")
     if any(row.get("ci") is not None for row in rows):
-        lines.append("±: Student-t 95% half-width of the mean of the per-sample rates (cpu: on "
-                     "process CPU time, like nbench's timer; wall: on wall time)")
+        lines.append(
+            "±: Student-t 95% half-width of the mean of the per-sample rates (cpu: on "
+            "process CPU time, like nbench's timer; wall: on wall time)"
+        )
     if uncertain:
-        lines.append(f"* 95% CI half-width above ±{CI_TARGET * 100:.0f}% of the mean "
-                     f"(nbench's criterion): {', '.join(uncertain)}")
+        lines.append(
+            f"* 95% CI half-width above ±{CI_TARGET * 100:.0f}% of the mean "
+            f"(nbench's criterion): {', '.join(uncertain)}"
+        )
     return lines
 
 

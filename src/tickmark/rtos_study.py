@@ -7,6 +7,7 @@ in cycles, RTOS vs Linux: heap alloc 1001 vs 11,499, mutex lock 53 vs 799, pthre
 719 vs 85,478, context switch 47 vs 1,284. `tickmark run --suite rtos-study` repeats it on any
 board; this module only picks the figures out of the stored results and lays them out.
 """
+
 from rich import box
 from rich.table import Table
 
@@ -39,8 +40,16 @@ def rows(results):
     by_key = {r["key"]: r for r in results}
     out = []
     for figure, key, sub in FIGURES:
-        row = {"figure": figure, "key": key + (f" {sub}" if sub else ""), "ns": None, "cycles": None,
-               "cycles_method": None, "det": None, "status": "missing", "reason": "not run"}
+        row = {
+            "figure": figure,
+            "key": key + (f" {sub}" if sub else ""),
+            "ns": None,
+            "cycles": None,
+            "cycles_method": None,
+            "det": None,
+            "status": "missing",
+            "reason": "not run",
+        }
         r = by_key.get(key)
         if r is not None:
             st = Stats.of(r)
@@ -74,9 +83,14 @@ def _det(row):
 def build_table(results, plain=False, beside=None):
     """beside: (label, results) of a second run, such as the same suite on bare metal, shown in
     columns of its own (cycles, or instructions under QEMU icount, and determinism)."""
-    t = Table(box=box.ASCII2 if plain else box.SIMPLE_HEAD, pad_edge=False, show_edge=False,
-              padding=(0, 1), header_style=None if plain else "bold",
-              title="RTOS-vs-Linux study figures on this target")
+    t = Table(
+        box=box.ASCII2 if plain else box.SIMPLE_HEAD,
+        pad_edge=False,
+        show_edge=False,
+        padding=(0, 1),
+        header_style=None if plain else "bold",
+        title="RTOS-vs-Linux study figures on this target",
+    )
     cols = ["figure", "benchmark", "ns", "cycles", "det"]
     if beside:
         cols += [f"{beside[0]}: cycles", f"{beside[0]}: det"]
@@ -110,6 +124,8 @@ def show(results, console, beside=None):
         console.width = need
     console.print(table)
     console.width = width
-    console.print("det = largest deviation of a round's median from the overall median. "
-                  "Cycles of a sub-figure use its benchmark's cycles per ns"
-                  + ("; (icount-insns) are guest instructions under QEMU -icount." if beside else "."))
+    console.print(
+        "det = largest deviation of a round's median from the overall median. "
+        "Cycles of a sub-figure use its benchmark's cycles per ns"
+        + ("; (icount-insns) are guest instructions under QEMU -icount." if beside else ".")
+    )

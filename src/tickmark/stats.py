@@ -13,6 +13,7 @@ other names are sub-metrics). The store keeps `Stats.to_dict()`, each summary st
 STATS_VERSION; `Stats.of(result)` reads a stored or exported result back. Statistics stored
 under another version are recomputed from the raw samples when they are read (store.py).
 """
+
 import math
 from dataclasses import dataclass, field, fields
 from typing import Optional
@@ -120,8 +121,7 @@ class Summary:
 
 
 # Fields a summary has only where they were measured (absent from the stored form otherwise).
-_OPTIONAL = {"cycles_per_op", "cycles_method", "counters_per_op", "counters", "hist", "retaken",
-             "preempted_samples"}
+_OPTIONAL = {"cycles_per_op", "cycles_method", "counters_per_op", "counters", "hist", "retaken", "preempted_samples"}
 
 
 class Stats:
@@ -240,11 +240,23 @@ def distribution(values, rounds, unit=NS_OP):
     lo, hi, cover = median_ci(np.sort(v))
     meds = round_medians(v, rounds)
     return Summary(
-        n=int(len(v)), unit=unit, median=med, min=float(v.min()), max=float(v.max()),
-        p90=float(np.percentile(v, 90)), mean=float(v.mean()),
-        mad=mad, rcv=1.4826 * mad / med if med else None, cv=_cv(v),
-        rounds=len(meds), round_medians=meds, round_cv=_cv(meds),
-        ci95_lo=lo, ci95_hi=hi, ci95_level=cover, determinism=determinism(v, rounds),
+        n=int(len(v)),
+        unit=unit,
+        median=med,
+        min=float(v.min()),
+        max=float(v.max()),
+        p90=float(np.percentile(v, 90)),
+        mean=float(v.mean()),
+        mad=mad,
+        rcv=1.4826 * mad / med if med else None,
+        cv=_cv(v),
+        rounds=len(meds),
+        round_medians=meds,
+        round_cv=_cv(meds),
+        ci95_lo=lo,
+        ci95_hi=hi,
+        ci95_level=cover,
+        determinism=determinism(v, rounds),
     )
 
 
@@ -342,8 +354,7 @@ def preemption_moved(good, stat="median", bytes_per_op=0):
     return not (lo <= head <= hi)
 
 
-def compute(samples, stat="median", bytes_per_op=0, hists=(), cycles_method="none", env_flags=(),
-            extended=True):
+def compute(samples, stat="median", bytes_per_op=0, hists=(), cycles_method="none", env_flags=(), extended=True):
     """Statistics of one instance -> Stats ({"": headline, "<sub>": ...}; empty without data).
 
     samples: dicts with round, ops, ns and optionally cyc, retaken, nivcsw, cpu0, cpu1, sub {name: ns},
@@ -408,8 +419,7 @@ def compute(samples, stat="median", bytes_per_op=0, hists=(), cycles_method="non
     return Stats(out)
 
 
-def summarize(samples, stat="median", bytes_per_op=0, hists=(), cycles_method="none", env_flags=(),
-              extended=True):
+def summarize(samples, stat="median", bytes_per_op=0, hists=(), cycles_method="none", env_flags=(), extended=True):
     """compute() in its stored form (a dict of versioned summary dicts)."""
     return compute(samples, stat, bytes_per_op, hists, cycles_method, env_flags, extended).to_dict()
 
@@ -417,6 +427,11 @@ def summarize(samples, stat="median", bytes_per_op=0, hists=(), cycles_method="n
 def recompute(result, samples, hists, cycles_method="none", env_flags=()):
     """Fresh statistics of a stored result row from its raw samples and histograms -> Stats."""
     meta = result.get("meta") or {}
-    return compute(samples, stat=meta.get("stat", result.get("stat", "median")),
-                   bytes_per_op=meta.get("bytes_per_op", 0), hists=hists,
-                   cycles_method=cycles_method, env_flags=env_flags)
+    return compute(
+        samples,
+        stat=meta.get("stat", result.get("stat", "median")),
+        bytes_per_op=meta.get("bytes_per_op", 0),
+        hists=hists,
+        cycles_method=cycles_method,
+        env_flags=env_flags,
+    )

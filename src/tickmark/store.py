@@ -6,6 +6,7 @@ database named by a postgresql:// URL (store_postgres.py). `--store PATH|URL` or
 choose. The schema below is written once (SQLite's dialect; the PostgreSQL backend translates it).
 A file or database that is not a tickmark store is never written to.
 """
+
 import json
 import os
 import time
@@ -46,10 +47,20 @@ CREATE TABLE IF NOT EXISTS profiles (
 """,
 }
 
-RUN_COLS = ("id", "name", "started", "finished", "status", "suite", "patterns", "options",
-            "fingerprint", "hello", "notes")
-RESULT_COLS = ("id", "run_id", "key", "bench", "params", "metric", "status", "reason", "unit",
-               "stat", "meta", "stats")
+RUN_COLS = (
+    "id",
+    "name",
+    "started",
+    "finished",
+    "status",
+    "suite",
+    "patterns",
+    "options",
+    "fingerprint",
+    "hello",
+    "notes",
+)
+RESULT_COLS = ("id", "run_id", "key", "bench", "params", "metric", "status", "reason", "unit", "stat", "meta", "stats")
 _JSON_COLS = {"patterns", "options", "fingerprint", "hello", "notes", "params", "meta", "stats"}
 
 
@@ -117,7 +128,8 @@ class Store:
             if ver != SCHEMA_VERSION:
                 b.close()
                 raise TickmarkError(
-                    f"store {self.path} has schema version {ver}; this tickmark reads version {SCHEMA_VERSION}")
+                    f"store {self.path} has schema version {ver}; this tickmark reads version {SCHEMA_VERSION}"
+                )
             missing = [t for t in _ADDED if t not in tables]
             if missing:
                 with self.transaction():
@@ -138,8 +150,10 @@ class Store:
         msg = _one_line(e)
         low = msg.lower()
         if "readonly" in low or "read-only" in low or "read only" in low:
-            return TickmarkError(f"store {self.path} is read-only: cannot write here ({msg}); "
-                                 "reading commands (runs, show, export, compare) still work")
+            return TickmarkError(
+                f"store {self.path} is read-only: cannot write here ({msg}); "
+                "reading commands (runs, show, export, compare) still work"
+            )
         if "not a database" in low or "malformed" in low or "corrupt" in low:
             return TickmarkError(f"store {self.path} is unreadable or corrupt: {msg}")
         if "unable to open" in low or "permission" in low:
@@ -168,14 +182,37 @@ class Store:
         return _Tx(self)
 
     # ---- runs ----
-    def create_run(self, *, name=None, suite=None, patterns=(), options=None, fingerprint=None,
-                   hello=None, status="running", started=None, finished=None, notes=None):
+    def create_run(
+        self,
+        *,
+        name=None,
+        suite=None,
+        patterns=(),
+        options=None,
+        fingerprint=None,
+        hello=None,
+        status="running",
+        started=None,
+        finished=None,
+        notes=None,
+    ):
         try:
             return self._insert(
                 "INSERT INTO runs (name, started, finished, status, suite, patterns, options,"
                 " fingerprint, hello, notes) VALUES (?,?,?,?,?,?,?,?,?,?)",
-                (name, started or time.time(), finished, status, suite, _dump(list(patterns)),
-                 _dump(options or {}), _dump(fingerprint or {}), _dump(hello or {}), _dump(notes or {})))
+                (
+                    name,
+                    started or time.time(),
+                    finished,
+                    status,
+                    suite,
+                    _dump(list(patterns)),
+                    _dump(options or {}),
+                    _dump(fingerprint or {}),
+                    _dump(hello or {}),
+                    _dump(notes or {}),
+                ),
+            )
         except self.backend.IntegrityError:
             raise TickmarkError(f"a run named '{name}' exists already (choose another --name)")
 
@@ -222,13 +259,38 @@ class Store:
         row = self._x("SELECT id FROM results WHERE run_id = ? AND key = ?", (run_id, key)).fetchone()
         return row[0] if row else None
 
-    def add_result(self, run_id, *, key, bench, params=None, metric="ns/op", status="ok", reason="",
-                   unit="", stat="median", meta=None, stats=None):
+    def add_result(
+        self,
+        run_id,
+        *,
+        key,
+        bench,
+        params=None,
+        metric="ns/op",
+        status="ok",
+        reason="",
+        unit="",
+        stat="median",
+        meta=None,
+        stats=None,
+    ):
         return self._insert(
             "INSERT INTO results (run_id, key, bench, params, metric, status, reason, unit, stat,"
             " meta, stats) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-            (run_id, key, bench, _dump(params or {}), metric, status, reason or "", unit or "",
-             stat, _dump(meta or {}), _dump(stats or {})))
+            (
+                run_id,
+                key,
+                bench,
+                _dump(params or {}),
+                metric,
+                status,
+                reason or "",
+                unit or "",
+                stat,
+                _dump(meta or {}),
+                _dump(stats or {}),
+            ),
+        )
 
     def update_result(self, result_id, **fields):
         sets = ", ".join(f"{k} = ?" for k in fields)
@@ -237,8 +299,9 @@ class Store:
 
     def results(self, run_id):
         cols = ", ".join(RESULT_COLS)
-        rows = [_row(RESULT_COLS, r) for r in
-                self._x(f"SELECT {cols} FROM results WHERE run_id = ? ORDER BY id", (run_id,))]
+        rows = [
+            _row(RESULT_COLS, r) for r in self._x(f"SELECT {cols} FROM results WHERE run_id = ? ORDER BY id", (run_id,))
+        ]
         self._refresh_stats(run_id, rows)
         return rows
 
@@ -254,8 +317,13 @@ class Store:
         hello, fp = (json.loads(x or "{}") for x in run) if run else ({}, {})
         hello, fp = (x if isinstance(x, dict) else {} for x in (hello, fp))
         for r in stale:
-            new = stats.recompute(r, self.samples(r["id"]), self.hists(r["id"]),
-                                  cycles_method=hello.get("cycles", "none"), env_flags=fp.get("flags") or ())
+            new = stats.recompute(
+                r,
+                self.samples(r["id"]),
+                self.hists(r["id"]),
+                cycles_method=hello.get("cycles", "none"),
+                env_flags=fp.get("flags") or (),
+            )
             r["stats"] = new.to_dict()
             try:
                 self.update_result(r["id"], stats=r["stats"])
@@ -275,8 +343,10 @@ class Store:
     def samples(self, result_id):
         out = []
         for rnd, idx, iters, ops, ns, cyc, extra in self._x(
-                "SELECT round, idx, iters, ops, ns, cyc, extra FROM samples WHERE result_id = ?"
-                f" ORDER BY round, idx, {self.backend.order_col}", (result_id,)):
+            "SELECT round, idx, iters, ops, ns, cyc, extra FROM samples WHERE result_id = ?"
+            f" ORDER BY round, idx, {self.backend.order_col}",
+            (result_id,),
+        ):
             s = {"round": rnd, "i": idx, "iters": iters, "ops": ops, "ns": ns}
             if cyc is not None:
                 s["cyc"] = cyc
@@ -288,21 +358,29 @@ class Store:
         self._x("INSERT INTO hists VALUES (?,?,?)", (result_id, rnd, _dump(data)))
 
     def hists(self, result_id):
-        return [dict(json.loads(d), round=r) for r, d in
-                self._x("SELECT round, data FROM hists WHERE result_id = ?"
-                        f" ORDER BY round, {self.backend.order_col}", (result_id,))]
+        return [
+            dict(json.loads(d), round=r)
+            for r, d in self._x(
+                f"SELECT round, data FROM hists WHERE result_id = ? ORDER BY round, {self.backend.order_col}",
+                (result_id,),
+            )
+        ]
 
     # ---- profiles (one per run and instance key; a new one replaces the old) ----
     def add_profile(self, run_id, key, data, created=None):
         """Call inside a transaction (the old profile is deleted, then the new one written)."""
         self._x("DELETE FROM profiles WHERE run_id = ? AND key = ?", (run_id, key))
-        self._x("INSERT INTO profiles (run_id, key, tool, created, data) VALUES (?,?,?,?,?)",
-                (run_id, key, data.get("tool", ""), created or time.time(), _dump(data)))
+        self._x(
+            "INSERT INTO profiles (run_id, key, tool, created, data) VALUES (?,?,?,?,?)",
+            (run_id, key, data.get("tool", ""), created or time.time(), _dump(data)),
+        )
 
     def profiles(self, run_id):
         """key -> profile dict of a run."""
-        return {k: json.loads(d) for k, d in
-                self._x("SELECT key, data FROM profiles WHERE run_id = ? ORDER BY key", (run_id,))}
+        return {
+            k: json.loads(d)
+            for k, d in self._x("SELECT key, data FROM profiles WHERE run_id = ? ORDER BY key", (run_id,))
+        }
 
     def count(self, table):
         return self._x(f"SELECT count(*) FROM {table}").fetchone()[0]

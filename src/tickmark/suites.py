@@ -3,8 +3,16 @@
 SUITES = {
     # a quick look at every side of a machine: syscalls, the RTOS-study primitives, a pipe
     # round trip, and the ten nbench kernels (with their indices)
-    "default": ["loop.control", "sys.*", "heap.malloc_free_4", "sync.mutex", "thread.create_join",
-                "sched.yield_switch", "sched.pipe_pingpong", "cpu.*"],
+    "default": [
+        "loop.control",
+        "sys.*",
+        "heap.malloc_free_4",
+        "sync.mutex",
+        "thread.create_join",
+        "sched.yield_switch",
+        "sched.pipe_pingpong",
+        "cpu.*",
+    ],
     "os": ["sched.*", "sync.*", "thread.*", "heap.*", "proc.*", "signal.*", "ipc.*", "fs.*", "timer.*"],
     "rtos-study": ["heap.malloc_free_4", "sync.mutex", "thread.create_join", "sched.yield_switch", "loop.control"],
     "nbench": ["cpu.*"],  # the ten nbench 2.2.3 workloads; `show` adds the BYTEmark indices
