@@ -323,7 +323,7 @@ def campaign_cmd(ctx, file, status_only, quiet, report_path):
     import threading
 
     from . import campaign as cp
-    from .hostrun import _on_sigterm
+    from .hostrun import _on_signal
 
     spec = cp.load(file)
     store = store_of(ctx)
@@ -342,7 +342,10 @@ def campaign_cmd(ctx, file, status_only, quiet, report_path):
     if skipped and not quiet:
         rest = "nothing to run" if skipped == len(camp.cells) else "running the others"
         click.echo(f"campaign: {skipped} of {len(camp.cells)} cells are stored complete; {rest}", err=True)
-    old = signal.signal(signal.SIGTERM, _on_sigterm) if threading.current_thread() is threading.main_thread() else None
+    old = {}
+    if threading.current_thread() is threading.main_thread():
+        for sig in (signal.SIGTERM, signal.SIGHUP):
+            old[sig] = signal.signal(sig, _on_signal)
     try:
         camp.execute()
     except KeyboardInterrupt:
@@ -350,8 +353,8 @@ def campaign_cmd(ctx, file, status_only, quiet, report_path):
         click.echo("tickmark: interrupted; finished cells are stored, start the campaign again to resume", err=True)
         ctx.exit(130)
     finally:
-        if old is not None:
-            signal.signal(signal.SIGTERM, old)
+        for sig, handler in old.items():
+            signal.signal(sig, handler)
     counts = cp.summary(store, spec, camp.cells)
     if report_path:
         refs = cp.report_order(spec, camp.cells)
