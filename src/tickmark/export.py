@@ -35,22 +35,9 @@ def to_document(store, run):
                 "hist": store.hists(r["id"]),
             }
         )
-    run_doc = {
-        k: run[k]
-        for k in (
-            "id",
-            "name",
-            "started",
-            "finished",
-            "status",
-            "suite",
-            "patterns",
-            "options",
-            "fingerprint",
-            "hello",
-            "notes",
-        )
-    }
+    from .store import RUN_COLS
+
+    run_doc = {k: run[k] for k in RUN_COLS}
     doc = {"format": FORMAT, "version": VERSION, "run": run_doc, "results": results}
     profiles = store.profiles(run["id"])
     if profiles:  # optional: runs with profiles (tickmark profile) only
