@@ -9,7 +9,16 @@ import sys
 import click
 
 from . import __version__
-from .clicommon import add_store_option, check_patterns, hello_of, prepare_core, store_of, target_of, target_option
+from .clicommon import (
+    add_store_option,
+    check_patterns,
+    hello_of,
+    prepare_core,
+    round_options,
+    store_of,
+    target_of,
+    target_option,
+)
 from .errors import TickmarkError
 from .names import check_name, printable
 from .suites import SUITES, patterns_for
@@ -71,20 +80,8 @@ def cli(ctx, store_path, core):
 @click.argument("patterns", nargs=-1)
 @click.option("--suite", help=f"Named suite ({', '.join(sorted(SUITES))}).")
 @click.option("--rounds", type=click.IntRange(1, 100), default=3, show_default=True, help="Rounds (processes).")
-@click.option(
-    "--max-rounds",
-    type=click.IntRange(1, 100),
-    default=5,
-    show_default=True,
-    help="Upper bound of rounds with the adaptive extension for noisy results.",
-)
-@click.option(
-    "--samples", type=click.IntRange(1, 1000), default=5, show_default=True, help="Samples per round (1-1000)."
-)
-@click.option("--sample-ms", type=click.IntRange(1, 10000), help="Target length of one sample (ms, 1-10000).")
+@round_options
 @click.option("--seed", type=click.IntRange(0, 2**31 - 1), help="Seed of the benchmark orders.")
-@click.option("--param", "params", multiple=True, metavar="NAME=V,V", help="Override a parameter sweep.")
-@click.option("--timeout", type=click.IntRange(1, 86400), help="Per-instance time limit (s).")
 @click.option("--name", help="Name of the run (unique).")
 @click.option("--cc", help="C compiler for the core.")
 @click.option("--cflags", help="CFLAGS for the core (default -O2).")
@@ -186,20 +183,8 @@ def run(
     help="Routine-file axis (a libc cell is added); repeatable.",
 )
 @click.option("--rounds", type=click.IntRange(1, 100), default=3, show_default=True, help="Rounds per variant.")
-@click.option(
-    "--max-rounds",
-    type=click.IntRange(1, 100),
-    default=5,
-    show_default=True,
-    help="Upper bound of rounds with the adaptive extension for noisy results.",
-)
-@click.option(
-    "--samples", type=click.IntRange(1, 1000), default=5, show_default=True, help="Samples per round (1-1000)."
-)
-@click.option("--sample-ms", type=click.IntRange(1, 10000), help="Target length of one sample (ms, 1-10000).")
+@round_options
 @click.option("--seed", type=click.IntRange(0, 2**31 - 1), help="Seed of the variant and benchmark orders.")
-@click.option("--param", "params", multiple=True, metavar="NAME=V,V", help="Override a parameter sweep.")
-@click.option("--timeout", type=click.IntRange(1, 86400), help="Per-instance time limit (s).")
 @click.option("--name", help="Prefix of the run names (NAME-<variant>).")
 @click.option(
     "--format",

@@ -158,3 +158,35 @@ def target_option(f):
         help="Where to run: local (default), qemu-user:ARCH, ssh://[user@]host[:port], "
         "ssh:ALIAS, serial:DEVICE[?baud=N], qemu-system:BOARD, labgrid:PLACE.",
     )(f)
+
+
+def round_options(f):
+    """The sampling options that run and matrix share: --max-rounds, --samples, --sample-ms,
+    --param, --timeout (limits as the core's)."""
+    import click
+
+    for opt in reversed(
+        [
+            click.option(
+                "--max-rounds",
+                type=click.IntRange(1, 100),
+                default=5,
+                show_default=True,
+                help="Upper bound of rounds with the adaptive extension for noisy results.",
+            ),
+            click.option(
+                "--samples",
+                type=click.IntRange(1, 1000),
+                default=5,
+                show_default=True,
+                help="Samples per round (1-1000).",
+            ),
+            click.option(
+                "--sample-ms", type=click.IntRange(1, 10000), help="Target length of one sample (ms, 1-10000)."
+            ),
+            click.option("--param", "params", multiple=True, metavar="NAME=V,V", help="Override a parameter sweep."),
+            click.option("--timeout", type=click.IntRange(1, 86400), help="Per-instance time limit (s)."),
+        ]
+    ):
+        f = opt(f)
+    return f
