@@ -6,6 +6,7 @@ Used by the harness tests so they run without a C compiler. FAKECORE_MODE (comma
   die=N     exit with status 3 after N instances, no 'bye'
   slowkey=K sleep 30 s inside instance K (for interrupt tests)
   usage     refuse 'run' as bad usage (exit 2, a message on stderr)
+  error     an 'error' record ("record too long") where the hello belongs
   noisy=K   instance K is 20 % slower in every second invocation (needs FAKECORE_LOG)
   bad=KIND  a hostile stream for sys.fast: bigns, strns, nons, negns, floatns (sample 0's ns),
             dup (every sample twice), endfirst (end before the samples), twoperline (samples
@@ -121,7 +122,7 @@ def run(opts, globs, iters, params, sel):
     rng = random.Random(opts["seed"])
     order = [b["name"] for b in sel]
     rng.shuffle(order)
-    emit(
+    hello = (
         {
             "t": "hello",
             "v": 1,
@@ -156,6 +157,7 @@ def run(opts, globs, iters, params, sel):
             "order": order,
         }
     )
+    emit({"t": "error", "reason": "record too long"} if "error" in MODE else hello)
     done = 0
     calls = 0
     if os.environ.get("FAKECORE_LOG"):

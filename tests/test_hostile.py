@@ -619,3 +619,28 @@ def test_fuzz_export_documents(exported, env, cli, tmp_path):
             report.show(st, st.run(rid), file=io.StringIO())
     assert accepted > 20  # mutations that keep a document valid (a reason, a note) are imported
     store_readable(cli, "base", "latest")
+
+
+# ---- 7. the core's own error record, and the full benchmark list on the real core ----
+
+
+def test_the_cores_error_record_is_named_first(env, cli, monkeypatch):
+    monkeypatch.setenv("FAKECORE_MODE", "error")
+    rc, out, err = cli(*RUN, "sys.fast")
+    assert rc == 1, err
+    assert "incomplete: round 1: tickmark-core reported an error: record too long" in err
+    problems = _store().run("latest")["notes"]["problems"]
+    assert problems[0] == "round 1: tickmark-core reported an error: record too long", problems
+
+
+@needs_cc
+def test_every_benchmark_runs_and_is_stored(real, cli):
+    """'*': the core's hello lists every instance (a long record) and every instance is stored."""
+    rc, out, err = cli("run", "-q", "--rounds", "1", "--samples", "1", "--sample-ms", "1", "--timeout", "20", "*")
+    assert rc == 0, err
+    st = _store()
+    run = st.run("latest")
+    keys = {r["key"] for r in st.results(run["id"])}
+    assert run["status"] == "complete", run["notes"].get("incomplete")
+    assert len(run["hello"]["order"]) == len(keys) > 300
+    assert run["notes"]["malformed"] == 0 and not run["notes"]["problems"], run["notes"]["problems"][:3]

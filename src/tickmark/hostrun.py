@@ -173,7 +173,7 @@ class HostRun:
         wanted = set(keys) if keys is not None else None
         cur, saw_bye, bye = {}, False, {}
         dog = Watchdog(self.silence_limit(), lambda: _kill_group(session) or session.stop())
-        order, ended = [], set()
+        order, ended, core_errors = [], set(), []
         try:
             for rec in (r for line in dog.watch(session.lines()) for r in parser.feed_line(line)):
                 t = rec.get("t")
@@ -196,6 +196,8 @@ class HostRun:
                         self.progress.advance(key, rnd)
                 elif t == "bye":
                     saw_bye, bye = True, rec
+                elif t == "error":  # the core's own word on what went wrong: the first cause
+                    core_errors.append(f"round {rnd}: tickmark-core reported an error: {rec['reason']}")
         except BaseException:
             session.stop()
             raise
@@ -206,7 +208,7 @@ class HostRun:
         self._cancelled()
         self.notes["junk"] += parser.junk
         self.notes["malformed"] += parser.malformed
-        self.notes["problems"] += [f"round {rnd}: TM1 {p}" for p in parser.summary()]
+        self.notes["problems"] += core_errors[:5] + [f"round {rnd}: TM1 {p}" for p in parser.summary()]
         if rnd == 1 and saw_bye and "instances" in bye and not retried:
             self.notes["planned"] = bye["instances"]
         lost = getattr(session, "transport_lost", None)
@@ -222,6 +224,8 @@ class HostRun:
             msg = f"round {rnd}: tickmark-core {how}" + ("" if saw_bye else " without finishing (no 'bye')")
             if last_err:
                 msg += f": {last_err}"
+            if core_errors:
+                msg = f"{core_errors[0]}; then it {how}" + ("" if saw_bye else " without finishing (no 'bye')")
             self.notes["problems"].append(msg)
             self.notes.setdefault("incomplete", msg)
             if not cur and not saw_bye and getattr(self.core, "in_process", False):

@@ -100,7 +100,7 @@ static void emit_bench(const tm_bench *b)
     char buf[128];
     unsigned missing = tm_missing_caps(b);
     int i;
-    tm_json_begin(&j, "bench");
+    tm_json_begin(&j, stdout, "bench");
     tm_json_str(&j, "name", b->name);
     tm_json_str(&j, "summary", b->summary ? b->summary : "");
     tm_json_str(&j, "unit", b->unit ? b->unit : "op");
@@ -118,7 +118,7 @@ static void emit_bench(const tm_bench *b)
     tm_json_str(&j, "stat", b->stat == TM_STAT_MIN ? "min" : b->stat == TM_STAT_MAX_RATE ? "max" : "median");
     tm_json_int(&j, "supported", missing ? 0 : 1);
     tm_json_str(&j, "reason", missing ? tm_requires_text(missing, buf, sizeof buf) : "");
-    tm_json_end(&j, stdout);
+    tm_json_end(&j);
 }
 
 /* A pattern that selects no benchmark: one "unmatched" record, so the harness never needs a
@@ -130,9 +130,9 @@ static void emit_unmatched(const char *glob, int text)
         printf("no benchmark matches '%s'\n", glob);
         return;
     }
-    tm_json_begin(&j, "unmatched");
+    tm_json_begin(&j, stdout, "unmatched");
     tm_json_str(&j, "pattern", glob);
-    tm_json_end(&j, stdout);
+    tm_json_end(&j);
 }
 
 static int cmd_list(char **globs, int nglobs, int text)
@@ -162,7 +162,7 @@ static void emit_hello(const tm_options *opt, const tm_env *env, int n)
     tm_json j;
     static char sys[128], rel[128], mach[64];
     int i;
-    tm_json_begin(&j, "hello");
+    tm_json_begin(&j, stdout, "hello");
     tm_json_int(&j, "v", 1);
     tm_json_str(&j, "core", TM_VERSION);
     tm_json_str(&j, "target", tm_build_target);
@@ -201,7 +201,7 @@ static void emit_hello(const tm_options *opt, const tm_env *env, int n)
     for (i = 0; i < n; i++)
         tm_json_str(&j, NULL, instances[i].key);
     tm_json_close(&j, ']');
-    tm_json_end(&j, stdout);
+    tm_json_end(&j);
 }
 
 typedef struct child_args {
@@ -285,10 +285,10 @@ static int cmd_run(char **globs, int nglobs, tm_options *opt)
     }
     if (!opt->text) {
         tm_json j;
-        tm_json_begin(&j, "bye");
+        tm_json_begin(&j, stdout, "bye");
         tm_json_int(&j, "instances", n);
         tm_json_uint(&j, "wall_ns", tm_os_now_ns() - start);
-        tm_json_end(&j, stdout);
+        tm_json_end(&j);
     }
     return 0;
 }
