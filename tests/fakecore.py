@@ -4,7 +4,7 @@
 Used by the harness tests so they run without a C compiler. FAKECORE_MODE (comma list):
   noise     junk and malformed lines around the records
   die=N     exit with status 3 after N instances, no 'bye'
-  slowkey=K sleep 30 s inside instance K (for interrupt tests)
+  slowkey=K sleep 30 s inside instance K (for interrupt tests); slow=S: S seconds instead
   usage     refuse 'run' as bad usage (exit 2, a message on stderr)
   error     an 'error' record ("record too long") where the hello belongs
   noisy=K   instance K is 20 % slower in every second invocation (needs FAKECORE_LOG)
@@ -198,7 +198,7 @@ def run(opts, globs, iters, params, sel):
                 emit({"t": "end", "key": key, "status": "crashed", "reason": b["crash"], "wall_ns": 5000})
                 continue
             if MODE.get("slowkey") == key:
-                time.sleep(30)
+                time.sleep(float(MODE.get("slow", 30)))
             bad = MODE.get("bad", "") if name == "sys.fast" else ""
             if bad == "stall":
                 time.sleep(3600)

@@ -687,3 +687,219 @@ def test_statistics_of_many_samples_take_no_time(n):
     s = stats.compute(samples).main
     assert time.process_time() - t < 5
     assert s.ci95_lo <= s.median <= s.ci95_hi and s.ci95_level >= 0.95
+
+
+# ---- 9. stores: names that keep nothing, damaged stores, trouble in the middle of a run ----
+
+STORE_PATHS = [
+    (":memory:", "would keep nothing"),
+    ("/dev/null", "not a regular file"),
+    ("/dev/full", "not a regular file"),
+    ("/dev/zero", "not a regular file"),
+    ("x" * 300 + ".db", "File name too long"),
+]
+
+
+@pytest.mark.parametrize("path,says", STORE_PATHS, ids=[p[:12] for p, _ in STORE_PATHS])
+def test_store_names_that_keep_nothing_are_refused(env, cli, tmp_path, monkeypatch, path, says):
+    monkeypatch.chdir(tmp_path)
+    journal = [os.path.exists(f"{d}-journal") for d in ("/dev/null", "/dev/full", "/dev/zero")]
+    for args in (RUN + ("sys.fast",), ("runs",), ("show",)):
+        rc, out, err = cli("--store", path, *args)
+        one_error_line(rc, err, says)
+        assert "results" not in out
+    assert not list(tmp_path.iterdir())
+    assert [os.path.exists(f"{d}-journal") for d in ("/dev/null", "/dev/full", "/dev/zero")] == journal
+
+
+CORRUPTIONS = [
+    ("fingerprint not JSON", "UPDATE runs SET fingerprint = '{bad'"),
+    ("fingerprint a list", "UPDATE runs SET fingerprint = '[1]'"),
+    ("notes a number", "UPDATE runs SET notes = '7'"),
+    ("params a string", "UPDATE results SET params = '\"x\"'"),
+    ("name a blob", "UPDATE runs SET name = x'41ff00'"),
+    ("started a word", "UPDATE runs SET started = 'yesterday'"),
+    ("hello not UTF-8", "UPDATE runs SET hello = CAST(x'7b22ff227d' AS TEXT)"),
+    ("key a blob", "UPDATE results SET key = x'00ff' WHERE key = 'sys.fast'"),
+    ("sample extra a list", "UPDATE samples SET extra = '[]'"),
+    ("sample ns a word", "UPDATE samples SET ns = 'abc'"),
+    ("histogram not JSON", "UPDATE hists SET data = 'nope'"),
+]
+
+
+@pytest.mark.parametrize("label,sql", CORRUPTIONS, ids=[c[0] for c in CORRUPTIONS])
+def test_hand_edited_store_is_corrupt_not_a_traceback(env, cli, label, sql):
+    import sqlite3
+
+    rc, out, err = cli(*RUN, "sys.fast", "ipc.ping", "--name", "base")
+    assert rc == 0, err
+    db = sqlite3.connect(str(env))
+    db.execute(sql)
+    db.commit()
+    db.close()
+    said = []
+    for args in (["runs"], ["show", "1"], ["export", "1"], ["compare", "1", "1"], ["report", "1", "--format", "md"]):
+        rc, out, err = cli(*args)
+        if rc != 0:
+            one_error_line(rc, err, "is corrupt")
+            said.append(err)
+    assert said, "the damage went unnoticed"
+
+
+def test_fuzz_damaged_store_files(env, cli, tmp_path):
+    """Random bytes of the first pages overwritten: every command answers, or says the store is
+    unreadable or corrupt in one line."""
+    import random
+    import sqlite3
+
+    rc, out, err = cli(*RUN, "sys.fast", "ipc.ping", "lat.sweep", "--name", "base")
+    assert rc == 0, err
+    db = sqlite3.connect(str(env))
+    db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    db.close()
+    good = env.read_bytes()
+    rng = random.Random(19)
+    damaged = tmp_path / "damaged.db"
+    answered = 0
+    for _ in range(150):
+        data = bytearray(good)
+        for _ in range(rng.randrange(1, 6)):
+            data[rng.randrange(min(len(data), 3 * 4096))] = rng.randrange(256)
+        for f in (damaged, Path(f"{damaged}-wal"), Path(f"{damaged}-shm")):
+            f.unlink(missing_ok=True)
+        damaged.write_bytes(bytes(data))
+        for args in (["runs"], ["show", "latest"], ["export", "latest"]):
+            rc, out, err = cli("--store", str(damaged), *args)
+            if rc:
+                one_error_line(rc, err)
+                assert "corrupt" in err or "no run" in err or "not a tickmark store" in err, err
+            answered += rc == 0
+    assert answered > 100  # most damage misses what these commands read
+
+
+def _hold_store(path, seconds):
+    """Another process holding the store's write lock for `seconds`."""
+    code = (
+        "import sqlite3, sys, time\n"
+        "db = sqlite3.connect(sys.argv[1], timeout=60, isolation_level=None)\n"
+        "db.execute('BEGIN EXCLUSIVE'); print('held', flush=True); time.sleep(float(sys.argv[2]))\n"
+        "db.execute('ROLLBACK')\n"
+    )
+    p = subprocess.Popen([sys.executable, "-c", code, str(path), str(seconds)], stdout=subprocess.PIPE, text=True)
+    assert p.stdout.readline().strip() == "held"
+    return p
+
+
+def _run_then(env, action, mode="slowkey=ipc.ping,slow=2", **kw):
+    """A run of sys.fast then ipc.ping (which takes 2 s); action() once sys.fast is stored."""
+    p = tickmark_proc(RUN + ("sys.fast", "ipc.ping", "--seed", "1"), env={"FAKECORE_MODE": mode}, **kw)
+    try:
+        wait_results(env)
+        held = action()
+        out, err = p.communicate(timeout=120)
+    finally:
+        if p.poll() is None:
+            p.kill()
+    return p.returncode, out, err, held
+
+
+def test_store_busy_in_the_middle_of_a_run(env, cli):
+    rc, out, err, holder = _run_then(env, lambda: _hold_store(env, 33))
+    holder.wait()
+    one_error_line(rc, err, "is busy")
+    run = _store().run("latest")
+    assert run["status"] == "incomplete" and "busy" in run["notes"]["incomplete"]
+    store_readable(cli, "latest")
+
+
+def _on_a_small_disk(store, argv, tmp_path, free_kib=300):
+    """argv with a copy of `store` on a 2 MiB tmpfs (a private mount) that has free_kib left;
+    the copy comes back (with its log) when the command ends -> (CompletedProcess, its path)."""
+    if not shutil.which("unshare"):
+        pytest.skip("unshare (util-linux) not found")
+    import sqlite3
+
+    mnt, back = tmp_path / "small", tmp_path / "back"
+    mnt.mkdir()
+    back.mkdir()
+    db = sqlite3.connect(str(store))  # the log folded in: the copy is the whole store
+    db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    db.close()
+    script = (
+        'm="$0"; b="$2"; mount -t tmpfs -o size=2m tmpfs "$m" || exit 99; cp "$1" "$m/s.db"; shift 2; '
+        f'head -c {2048 - free_kib}K /dev/zero > "$m/filler"; cd "$m"; '
+        '"$@" --store "$m/s.db"; rc=$?; cp "$m"/s.db "$m"/s.db-wal "$b"/; exit $rc'
+    )
+    py = [sys.executable, "-m", "tickmark.cli", *argv]
+    envv = dict(os.environ, PYTHONPATH=str(Path(__file__).parent.parent / "src"))
+    r = subprocess.run(
+        ["unshare", "-rm", "sh", "-c", script, str(mnt), str(store), str(back), *py],
+        capture_output=True,
+        text=True,
+        env=envv,
+        timeout=180,
+    )
+    if r.returncode == 99:
+        pytest.skip(f"cannot mount a tmpfs in a private namespace: {r.stderr.strip()}")
+    return r, back / "s.db"
+
+
+def test_disk_full_in_the_middle_of_a_run(env, cli, tmp_path):
+    rc, out, err = cli(*RUN, "sys.fast", "--name", "before")
+    assert rc == 0, err
+    argv = ["run", "-q", "--rounds", "3", "--samples", "200", "*", "--name", "big"]
+    r, after = _on_a_small_disk(env, argv, tmp_path)
+    one_error_line(r.returncode, r.stderr, "full")
+    os.environ["TICKMARK_STORE"] = str(after)
+    run = _store().run("big")
+    assert run["status"] == "incomplete"  # closed, or read as abandoned: never 'running'
+    rc, out, err = cli("show", "big")
+    assert rc == 0 and ("full" in out or "abandoned" in out), out
+    store_readable(cli, "before")
+
+
+def test_disk_full_during_an_import_says_so(exported, env, cli, tmp_path):
+    exported["run"]["name"] = "copy"
+    r0 = exported["results"][0]
+    r0["samples"] = [dict(r0["samples"][0], i=i, round=1 + i // 1000) for i in range(20000)]
+    doc = tmp_path / "big.json"
+    doc.write_text(json.dumps(exported))
+    before = row_counts(env)
+    r, after = _on_a_small_disk(env, ["import", str(doc)], tmp_path)
+    one_error_line(r.returncode, r.stderr, "full")
+    assert "cannot rollback" not in r.stderr
+    assert row_counts(after) == before
+    os.environ["TICKMARK_STORE"] = str(after)
+    store_readable(cli, "base")
+
+
+@pytest.mark.parametrize("how", ["deleted", "emptied"])
+def test_store_deleted_in_the_middle_of_a_run(env, cli, how):
+    def damage():
+        if how == "deleted":
+            for f in (env, Path(f"{env}-wal"), Path(f"{env}-shm")):
+                f.unlink(missing_ok=True)
+        else:
+            os.truncate(env, 0)
+
+    rc, out, err, _ = _run_then(env, damage)
+    one_error_line(rc, err, "deleted, replaced or emptied")
+
+
+def test_a_run_whose_harness_was_killed_is_abandoned(env, cli):
+    p = tickmark_proc(RUN + ("sys.fast", "ipc.ping", "--seed", "1"), env={"FAKECORE_MODE": "slowkey=ipc.ping"})
+    try:
+        wait_results(env)
+        core = _wait_for(lambda: _children(p.pid))[0]
+        p.kill()
+        p.wait()
+    finally:
+        if p.poll() is None:
+            p.kill()
+        os.kill(core, signal.SIGKILL)
+    rc, out, err = cli("runs")
+    assert rc == 0 and "incomplete" in out and "running" not in out, out
+    rc, out, err = cli("show", "latest")
+    assert rc == 0 and f"abandoned: the tickmark process writing it (PID {p.pid} on" in out, out
+    rc, out, err = cli("compare", "latest", "latest")
+    assert rc == 0 and "is incomplete" in err

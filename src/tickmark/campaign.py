@@ -358,7 +358,10 @@ class Campaign:
                 self.active[c.target] = hr
             self.echo(f"{c.target}: running {c.id}")
             c.run_id = hr.execute()
-            c.state = "done"
+            run = store.run(str(c.run_id))
+            c.state = "done" if run["status"] == "complete" else "failed"
+            if c.state == "failed":  # stored incomplete (a lost target): run again on resume
+                c.message = str(run["notes"].get("incomplete") or "incomplete")
         except KeyboardInterrupt:
             c.state, c.run_id = "interrupted", hr.run_id if hr else None
         except TickmarkError as e:

@@ -364,13 +364,11 @@ class HostRun:
             self.notes.pop("round_in_progress", None)
             status = "incomplete" if self.notes.get("incomplete") else "complete"
             self.store.update_run(self.run_id, status=status, finished=time.time(), notes=self.notes)
-        except TransportLost as e:
+        except TransportLost as e:  # the run ends incomplete, like any other (exit status 1)
             self.notes["incomplete"] = str(e)
             self.store.update_run(self.run_id, status="incomplete", finished=time.time(), notes=self.notes)
-            raise
-        except TickmarkError:
-            if not self.store.results(self.run_id):  # nothing measured: leave no empty run behind
-                self.store.delete_run(self.run_id)
+        except TickmarkError as e:
+            self._close_after(e)
             raise
         except KeyboardInterrupt as e:
             if getattr(self, "_session", None):
@@ -383,6 +381,19 @@ class HostRun:
             for sig, handler in old.items():
                 signal.signal(sig, handler)
         return self.run_id
+
+    def _close_after(self, e):
+        """An error stopped the run: no run at all when nothing was measured, else incomplete
+        with the reason. Best effort: when the store fails here too (busy, full, gone), the run
+        stays 'running' and later commands read it as abandoned (its owner process ended)."""
+        try:
+            if not self.store.results(self.run_id):  # nothing measured: leave no empty run behind
+                self.store.delete_run(self.run_id)
+            else:
+                self.notes.setdefault("incomplete", str(e))
+                self.store.update_run(self.run_id, status="incomplete", finished=time.time(), notes=self.notes)
+        except TickmarkError:
+            pass
 
     def _round_cv(self):
         out = {}

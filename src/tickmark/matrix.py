@@ -136,10 +136,10 @@ class Matrix:
             for c in self.cells:
                 c.run.notes.pop("round_in_progress", None)
                 self.store.update_run(c.run.run_id, status="complete", finished=time.time(), notes=c.run.notes)
-        except TickmarkError:
-            for c in self.cells:  # nothing measured: leave no empty run behind
-                if c.run.run_id is not None and not self.store.results(c.run.run_id):
-                    self.store.delete_run(c.run.run_id)
+        except TickmarkError as e:
+            for c in self.cells:  # incomplete with the reason; nothing measured: no run left behind
+                if c.run.run_id is not None:
+                    c.run._close_after(e)
             raise
         except KeyboardInterrupt:
             for c in self.cells:

@@ -77,6 +77,9 @@ class PostgresBackend:
     def before_create(self):
         pass
 
+    def check_intact(self):
+        pass  # a server's database does not vanish under an open connection unnoticed
+
     def lock_schema(self):
         self.conn.execute("SELECT pg_advisory_xact_lock(%s)", (_LOCK_KEY,))
 
