@@ -9,6 +9,8 @@ Colours only on a terminal (and never with NO_COLOR set).
 import os
 import sys
 
+from .names import decimal
+
 PIPE_WIDTH = 100
 
 
@@ -101,7 +103,14 @@ def width(file=None):
     if not is_plain(file):
         return None  # Rich reads the terminal
     cols = os.environ.get("COLUMNS", "")
-    return int(cols) if cols.isdigit() and int(cols) >= 40 else PIPE_WIDTH
+    n = decimal(cols, 5)
+    return n if n is not None and n >= 40 else PIPE_WIDTH
+
+
+def rich_environ():
+    """The environment Rich reads, without a COLUMNS or LINES that is not a plain number (Rich
+    would call int() on '²')."""
+    return {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES") or decimal(v, 5) is not None}
 
 
 def console(file=None, stderr=False):
@@ -120,6 +129,7 @@ def console(file=None, stderr=False):
         no_color=plain or bool(os.environ.get("NO_COLOR")),
         emoji=False,
         markup=False,
+        _environ=rich_environ(),
     )
 
 

@@ -449,6 +449,8 @@ class Progress:
         from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
         from rich.progress import Progress as RP
 
+        from .fmt import rich_environ
+
         self.enabled = sys.stderr.isatty() if enabled is None else enabled
         self.rounds = rounds
         self.rp = RP(
@@ -456,7 +458,7 @@ class Progress:
             BarColumn(),
             MofNCompleteColumn(),
             TimeElapsedColumn(),
-            console=Console(stderr=True),
+            console=Console(stderr=True, _environ=rich_environ()),
             transient=True,
             disable=not self.enabled,
         )

@@ -23,7 +23,8 @@ from pathlib import Path
 from . import fingerprint
 from .build import build_core, cache_root, sha256_file
 from .errors import TickmarkError
-from .targets.base import Core, ProcessSession, Target, Variant
+from .names import decimal
+from .targets.base import Core, ProcessSession, Target, Variant, shown
 from .targets.qemu_system import SLACK, QemuSession, _opt_timeout, qemu_version
 
 BUSYBOX = "/bin/busybox"
@@ -205,13 +206,15 @@ class KernelTarget(Target):
     def __init__(self, uri, machine=None, kernel=None, append=None, icount=False, accel=None, prebuilt=None):
         super().__init__(uri, prebuilt)
         if not kernel:
-            raise TickmarkError(f"{uri} boots a Linux kernel image: give it with --kernel IMAGE")
+            raise TickmarkError(f"{shown(uri)} boots a Linux kernel image: give it with --kernel IMAGE")
         if not os.path.isfile(kernel):
-            raise TickmarkError(f"kernel image {kernel} not found")
+            raise TickmarkError(f"kernel image {shown(kernel, 120)} not found")
         if icount:
-            raise TickmarkError(f"{uri}: icount is for the bare-metal boards; a kernel image runs under KVM or TCG")
+            raise TickmarkError(
+                f"{shown(uri)}: icount is for the bare-metal boards; a kernel image runs under KVM or TCG"
+            )
         if accel not in (None, "kvm", "tcg"):
-            raise TickmarkError(f"{uri}: accel is kvm or tcg")
+            raise TickmarkError(f"{shown(uri)}: accel is kvm or tcg")
         self.machine, self.kernel, self.append, self.accel = machine, os.path.abspath(kernel), append or "", accel
         self.emulated = accel != "kvm"
         self.probe_note = None
@@ -306,7 +309,7 @@ class KernelTarget(Target):
             {
                 "arch": self.machine,
                 "cpu_model": f"QEMU {self.machine} ({core.accel}): {g.get('cpu') or '?'}",
-                "cpus_online": int(g["cpus"]) if g.get("cpus", "").isdigit() else None,
+                "cpus_online": decimal(g.get("cpus", ""), 6),
                 "caches": [],
                 "os": "Linux (tickmark initramfs, busybox)",
                 "kernel": g.get("kernel"),

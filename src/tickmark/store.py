@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 from .errors import CorruptStore, TickmarkError
+from .names import decimal
 
 SCHEMA_VERSION = 1
 
@@ -314,8 +315,8 @@ class Store:
                 raise TickmarkError(f"no runs stored yet in {self.path} (tickmark run makes one)")
         else:
             row = None
-            if ref.isdigit() and len(ref) < 19:  # an id first: a name never hides a run id
-                row = self._x(f"SELECT {cols} FROM runs WHERE id = ?", (int(ref),)).fetchone()
+            if decimal(ref) is not None:  # an id first: a name never hides a run id
+                row = self._x(f"SELECT {cols} FROM runs WHERE id = ?", (decimal(ref),)).fetchone()
             if not row:
                 row = self._x(f"SELECT {cols} FROM runs WHERE name = ?", (ref,)).fetchone()
             if not row:

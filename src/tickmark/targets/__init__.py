@@ -12,7 +12,7 @@ and registers its URI scheme with @register.
 """
 
 from ..errors import TickmarkError
-from .base import Core, ProcessSession, Session, Target, Variant, register, registered
+from .base import Core, ProcessSession, Session, Target, Variant, register, registered, shown
 
 __all__ = ["Core", "ProcessSession", "Session", "Target", "Variant", "open_target", "register", "schemes"]
 
@@ -44,5 +44,5 @@ def open_target(uri=None, **options):
     scheme = uri.split(":", 1)[0] if ":" in uri else uri
     cls = registered().get(scheme)
     if cls is None:
-        raise TickmarkError(f"unknown target '{uri}' (known: {', '.join(schemes())})")
+        raise TickmarkError(f"unknown target '{shown(uri)}' (known: {', '.join(schemes())})")
     return cls.from_uri(uri, **options)

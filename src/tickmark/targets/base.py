@@ -10,6 +10,15 @@ from ..errors import TickmarkError
 _REGISTRY = {}
 
 
+def shown(text, limit=80):
+    """A URI (or a piece of one) as error messages quote it: control characters escaped, a long
+    one cut short (a 5,000-digit option must not push the reason off the line)."""
+    from ..names import printable
+
+    text = printable(text)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
 def register(*schemes):
     """Class decorator: this Target handles URIs starting with SCHEME: (or equal to it)."""
 

@@ -27,7 +27,8 @@ import time
 import urllib.parse
 
 from ..errors import TickmarkError
-from .base import Core, Target, Variant, register
+from ..names import decimal
+from .base import Core, Target, Variant, register, shown
 
 _OPTIONS = ("power-cycle", "via", "wait", "boot-wait", "coordinator")
 _SERIAL = ("RawSerialPort", "USBSerialPort", "NetworkSerialPort")
@@ -45,7 +46,7 @@ _POWER = {
 def parse_uri(uri, power_cycle=False):
     rest = uri.partition(":")[2]
     place, _, query = rest.partition("?")
-    usage = f"bad --target '{uri}' (expected labgrid:PLACE[?power-cycle=1&via=ssh|serial&wait=S])"
+    usage = f"bad --target '{shown(uri)}' (expected labgrid:PLACE[?power-cycle=1&via=ssh|serial&wait=S])"
     if not place or any(c in place for c in "/ ?&"):
         raise TickmarkError(usage)
     try:
@@ -54,19 +55,21 @@ def parse_uri(uri, power_cycle=False):
         raise TickmarkError(usage)
     unknown = sorted(set(q) - set(_OPTIONS))
     if unknown:
-        raise TickmarkError(f"bad --target '{uri}': unknown option {unknown[0]} (options: {', '.join(_OPTIONS)})")
+        raise TickmarkError(
+            f"bad --target '{shown(uri)}': unknown option {shown(unknown[0], 30)} (options: {', '.join(_OPTIONS)})"
+        )
     opts = {"place": place, "via": q.get("via", "auto"), "coordinator": q.get("coordinator")}
     if opts["via"] not in ("auto", "ssh", "serial"):
-        raise TickmarkError(f"bad --target '{uri}': via must be ssh or serial")
+        raise TickmarkError(f"bad --target '{shown(uri)}': via must be ssh or serial")
     pc = q.get("power-cycle", "0").lower()
     if pc not in ("0", "1", "yes", "no", "true", "false", ""):
-        raise TickmarkError(f"bad --target '{uri}': power-cycle wants 1 or 0")
+        raise TickmarkError(f"bad --target '{shown(uri)}': power-cycle wants 1 or 0")
     opts["power_cycle"] = power_cycle or pc in ("1", "yes", "true", "")
     for k, default in (("wait", 30), ("boot-wait", 180)):
-        v = q.get(k, str(default))
-        if not v.isdigit() or not 0 <= int(v) <= 86400:
-            raise TickmarkError(f"bad --target '{uri}': {k} wants seconds, 0..86400")
-        opts[k.replace("-", "_")] = int(v)
+        v = decimal(q.get(k, str(default)), 6)
+        if v is None or not 0 <= v <= 86400:
+            raise TickmarkError(f"bad --target '{shown(uri)}': {k} wants seconds, 0..86400")
+        opts[k.replace("-", "_")] = v
     canon = f"labgrid:{place}"
     return canon, opts
 

@@ -11,7 +11,7 @@ import shutil
 from .. import fingerprint
 from ..build import build_core, sha256_file
 from ..errors import TickmarkError
-from .base import Core, ProcessSession, Target, Variant, register
+from .base import Core, ProcessSession, Target, Variant, register, shown
 
 QEMU_ARCH = {
     "armv7": "arm",
@@ -54,7 +54,7 @@ class LocalTarget(Target):
     @classmethod
     def from_uri(cls, uri, **options):
         if uri != "local":
-            raise TickmarkError(f"bad target '{uri}' (this machine is just 'local')")
+            raise TickmarkError(f"bad target '{shown(uri)}' (this machine is just 'local')")
         return cls(uri, **options)
 
     def prepare(self, variant=None):

@@ -22,7 +22,7 @@ from urllib.parse import parse_qsl
 
 from .. import baremetal, fingerprint
 from ..errors import TickmarkError
-from .base import Core, ProcessSession, Target, Variant, register
+from .base import Core, ProcessSession, Target, Variant, register, shown
 
 KERNEL_MACHINES = ("x86_64", "aarch64")
 DEFAULT_TIMEOUT = 60  # the core's own per-benchmark limit
@@ -121,15 +121,15 @@ class QemuSystemTarget(Target):
         try:
             q = dict(parse_qsl(query, keep_blank_values=True, strict_parsing=bool(query)))
         except ValueError:
-            raise TickmarkError(f"bad target '{uri}' (options go as ?icount=0&kernel=PATH)")
+            raise TickmarkError(f"bad target '{shown(uri)}' (options go as ?icount=0&kernel=PATH)")
         unknown = set(q) - {"icount", "kernel", "append", "accel"}
         if unknown:
             raise TickmarkError(
-                f"bad target '{uri}': unknown option {', '.join(sorted(unknown))} "
+                f"bad target '{shown(uri)}': unknown option {shown(', '.join(sorted(unknown)), 40)} "
                 "(known: icount, kernel, append, accel)"
             )
         if q.get("icount", "1") not in ("0", "1"):
-            raise TickmarkError(f"bad target '{uri}': icount is 0 or 1")
+            raise TickmarkError(f"bad target '{shown(uri)}': icount is 0 or 1")
         kernel = kernel or q.get("kernel")
         append = append if append is not None else q.get("append")
         if name in KERNEL_MACHINES:
@@ -147,13 +147,13 @@ class QemuSystemTarget(Target):
             )
         if not name:
             raise TickmarkError(
-                f"bad target '{uri}' (qemu-system:BOARD, BOARD one of: "
+                f"bad target '{shown(uri)}' (qemu-system:BOARD, BOARD one of: "
                 f"{', '.join(baremetal.board_names() + list(KERNEL_MACHINES))})"
             )
         if kernel:
             raise TickmarkError(
                 f"--kernel boots a Linux kernel: use it with qemu-system:{' or qemu-system:'.join(KERNEL_MACHINES)}, "
-                f"not with the bare-metal board {name}"
+                f"not with the bare-metal board {shown(name, 40)}"
             )
         board = baremetal.load_board(name)
         icount = q.get("icount", "1") == "1"

@@ -4,7 +4,7 @@ For CI and for checking a port, never for timing claims: every result is flagged
 
 from ..build import build_core
 from ..errors import TickmarkError
-from .base import Variant, register
+from .base import Variant, register, shown
 from .local import LocalCore, LocalTarget, qemu_user_argv
 
 CROSS = {"armhf": "arm-linux-gnueabihf-", "aarch64": "aarch64-linux-gnu-", "riscv64": "riscv64-linux-gnu-"}
@@ -22,7 +22,7 @@ class QemuUserTarget(LocalTarget):
         arch = uri.partition(":")[2]
         arch = ALIASES.get(arch, arch)
         if arch not in CROSS:
-            raise TickmarkError(f"bad target '{uri}' (qemu-user:ARCH with ARCH one of {', '.join(CROSS)})")
+            raise TickmarkError(f"bad target '{shown(uri)}' (qemu-user:ARCH with ARCH one of {', '.join(CROSS)})")
         t = cls(f"qemu-user:{arch}", **options)
         t.arch = arch
         return t

@@ -19,7 +19,8 @@ import urllib.parse
 
 from .. import fingerprint
 from ..errors import TickmarkError
-from .base import Core, Session, Target, Variant, register
+from ..names import decimal
+from .base import Core, Session, Target, Variant, register, shown
 
 _RC = re.compile(r"@@tickmark-rc (\d+)")
 _BAUDS = (
@@ -50,27 +51,30 @@ def parse_uri(uri):
     rest = uri.partition(":")[2]
     dev, _, query = rest.partition("?")
     if not dev:
-        raise TickmarkError(f"bad --target '{uri}' (expected serial:DEVICE[?baud=N])")
+        raise TickmarkError(f"bad --target '{shown(uri)}' (expected serial:DEVICE[?baud=N])")
     try:
         q = dict(urllib.parse.parse_qsl(query, keep_blank_values=True, strict_parsing=bool(query)))
     except ValueError:
-        raise TickmarkError(f"bad --target '{uri}' (options: baud=N, core=PATH, silence=SECONDS)")
+        raise TickmarkError(f"bad --target '{shown(uri)}' (options: baud=N, core=PATH, silence=SECONDS)")
     unknown = set(q) - {"baud", "core", "silence"}
     if unknown:
         raise TickmarkError(
-            f"bad --target '{uri}': unknown option {sorted(unknown)[0]} (options: baud=N, core=PATH, silence=SECONDS)"
+            f"bad --target '{shown(uri)}': unknown option {shown(sorted(unknown)[0], 30)} "
+            "(options: baud=N, core=PATH, silence=SECONDS)"
         )
-    baud = q.get("baud", "115200")
-    if not baud.isdigit() or int(baud) not in _BAUDS:
-        raise TickmarkError(f"bad --target '{uri}': baud must be one of {', '.join(map(str, _BAUDS))}")
-    silence = q.get("silence", "60")
-    if not silence.isdigit() or not 1 <= int(silence) <= 86400:
-        raise TickmarkError(f"bad --target '{uri}': silence wants seconds, 1..86400")
+    baud = decimal(q.get("baud", "115200"), 8)
+    if baud not in _BAUDS:
+        raise TickmarkError(f"bad --target '{shown(uri)}': baud must be one of {', '.join(map(str, _BAUDS))}")
+    silence = decimal(q.get("silence", "60"), 6)
+    if silence is None or not 1 <= silence <= 86400:
+        raise TickmarkError(f"bad --target '{shown(uri)}': silence wants seconds, 1..86400")
     core = q.get("core") or None
-    if core is not None and (any(c in core for c in "\r\n;&|`$<>'\"\\") or core.startswith("-")):
-        raise TickmarkError(f"bad --target '{uri}': core must be a plain path on the board")
-    canon = f"serial:{dev}?baud={int(baud)}" + (f"&core={core}" if core else "")
-    return canon, dev, {"baud": int(baud), "core": core, "silence": int(silence)}
+    if core is not None and (not re.fullmatch(r"[A-Za-z0-9._/,:@-]+", core) or core.startswith("-")):
+        raise TickmarkError(
+            f"bad --target '{shown(uri)}': core must be a plain path on the board (no spaces or shell signs)"
+        )
+    canon = f"serial:{dev}?baud={baud}" + (f"&core={core}" if core else "")
+    return canon, dev, {"baud": baud, "core": core, "silence": silence}
 
 
 class SerialSession(Session):

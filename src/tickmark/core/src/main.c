@@ -282,6 +282,8 @@ static int cmd_run(char **globs, int nglobs, tm_options *opt)
             if (strcmp(detail, "interrupted") == 0)
                 return 130;
         }
+        if (ferror(stdout)) /* the output went away (an unplugged console): nobody reads the rest */
+            return 130;
     }
     if (!opt->text) {
         tm_json j;
