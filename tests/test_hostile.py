@@ -1076,3 +1076,20 @@ def test_fuzz_target_uris():
         accepted += 1
     assert accepted > 500 and refused > 2000, (accepted, refused)
     print(f"target URI fuzz: {accepted + refused} cases, {accepted} accepted, {time.monotonic() - t0:.1f} s")
+
+
+# ---- 12. what a board ran: a captured log keeps the board's seed and benchmarks ----
+
+
+@needs_cc
+def test_an_ingested_run_keeps_what_the_board_ran(core_binary, env, cli, tmp_path):
+    log = tmp_path / "board.log"
+    r = subprocess.run(
+        [core_binary, "run", "sys.getppid", "sys.fstat", "--samples", "3", "--seed", "4242"], capture_output=True
+    )
+    log.write_bytes(b"boot noise\n" + r.stdout)
+    rc, out, err = cli("ingest", str(log), "--name", "board")
+    assert rc == 0, err
+    run = _store().run("board")
+    assert run["notes"]["seeds"] == [4242] and run["options"]["seed"] == 4242
+    assert run["patterns"] == ["sys.fstat", "sys.getppid"] and run["options"]["samples"] == 3

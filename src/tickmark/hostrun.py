@@ -284,9 +284,22 @@ class HostRun:
             order = rec.get("order") or []
             self.notes["planned"] = len(order) or None
             self.store.update_run(self.run_id, hello=rec, fingerprint=fp)
+            if not self.core.target.reruns:
+                self._board_chose(rec)
         if self.progress:
             n = len(keys) if keys is not None else len(rec.get("order") or [])
             self.progress.round_started(rnd, n)
+
+    def _board_chose(self, hello):
+        """A target that takes no arguments (a console without a shell, a captured log): the run
+        records what the board ran and the board's seed, not what was typed here."""
+        if isinstance(hello.get("seed"), int):
+            self.notes["seeds"][-1] = hello["seed"]
+        ran = {k: hello[k] for k in ("samples", "sample_ms", "seed") if isinstance(hello.get(k), int)}
+        benches = sorted({str(k).split("[", 1)[0] for k in hello.get("order") or []})
+        self.store.update_run(self.run_id, options=dict(self.cfg.options(), **ran), notes=self.notes)
+        if benches:
+            self.store.update_run(self.run_id, patterns=benches)
 
     def _finish(self, key, rnd, inst, end):
         meta = inst["meta"]
