@@ -118,11 +118,12 @@ class KernelSession(QemuSession):
     (the machine itself always powers off with 0)."""
 
     def __init__(self, argv, silence_s, core):
-        self.core, self.exit_code = core, None
+        self.core, self.exit_code, self.guest_spoke = core, None, False
         super().__init__(argv, silence_s)
 
     def lines(self):
         for line in super().lines():
+            self.guest_spoke = True
             if line.startswith(EXIT_MARK):
                 try:
                     self.exit_code = int(line[len(EXIT_MARK) :].strip())
@@ -139,7 +140,9 @@ class KernelSession(QemuSession):
         if self.timed_out:
             return rc, err
         if self.exit_code is None:
-            return (rc or 1), (self.last_text or "the guest stopped without the core's exit status")
+            if rc and err and not self.guest_spoke:  # QEMU itself refused: a bad image, a bad option
+                raise TickmarkError(f"{self.core.target.uri} cannot boot {shown(self.core.target.kernel, 120)}: {err}")
+            return (rc or 1), (self.last_text or err or "the guest stopped without the core's exit status")
         return self.exit_code, err if self.exit_code else ""
 
 
@@ -292,7 +295,10 @@ class KernelTarget(Target):
         finally:
             timer.cancel()
             s.stop()
-            rc, err = s.finish()
+            try:
+                rc, err = s.finish()
+            except TickmarkError as e:  # QEMU refused KVM (or the image): the verdict is tcg
+                rc, err = 1, str(e)
         if ok:
             self.probe_note = "kvm: the probe boot reached the core"
             return "kvm"
