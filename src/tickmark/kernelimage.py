@@ -296,9 +296,9 @@ class KernelTarget(Target):
             timer.cancel()
             s.stop()
             try:
-                rc, err = s.finish()
+                err = s.finish()[1]
             except TickmarkError as e:  # QEMU refused KVM (or the image): the verdict is tcg
-                rc, err = 1, str(e)
+                err = str(e)
         if ok:
             self.probe_note = "kvm: the probe boot reached the core"
             return "kvm"
