@@ -1093,3 +1093,25 @@ def test_an_ingested_run_keeps_what_the_board_ran(core_binary, env, cli, tmp_pat
     run = _store().run("board")
     assert run["notes"]["seeds"] == [4242] and run["options"]["seed"] == 4242
     assert run["patterns"] == ["sys.fstat", "sys.getppid"] and run["options"]["samples"] == 3
+
+
+# ---- 13. PostgreSQL URLs: odd ports, and a password is never printed ----
+
+PG_URLS = [
+    ("postgresql://u:S3cret@127.0.0.1:99999/db", "the port must be a number, 1..65535"),
+    ("postgresql://u:S3cret@127.0.0.1:0/db", "the port must be a number, 1..65535"),
+    ("postgresql://u:S3cret@127.0.0.1:²/db", "the port must be a number, 1..65535"),
+    ("postgresql://u:S3cret%ZZ@127.0.0.1:1/db", "cannot connect to store postgresql://u:***@127.0.0.1:1/db"),
+    ("postgresql://u@127.0.0.1:1/db?sslmode=x&password=S3cret", "password=***"),
+    ("postgresql://u@127.0.0.1:1/db?PASSWORD=S3cret&sslmode=disable", "PASSWORD=***"),
+    ("postgresql://u:S3cret@127.0.0.1:1/db", "cannot connect to store postgresql://u:***@127.0.0.1:1/db"),
+]
+
+
+@pytest.mark.parametrize("url,says", PG_URLS, ids=[u[13:50] for u, _ in PG_URLS])
+def test_postgresql_urls_never_show_the_password(env, cli, url, says):
+    pytest.importorskip("psycopg")
+    for args in (["runs"], [*RUN, "sys.fast"]):
+        rc, out, err = cli("--store", url, *args)
+        one_error_line(rc, err, says)
+        assert "S3cret" not in out + err
