@@ -71,6 +71,9 @@ def main(argv):
     i = 0
     while i < len(rest):
         a = rest[i]
+        if a == "--":  # like the core: the rest are patterns
+            globs += rest[i + 1 :]
+            break
         if a.startswith("--"):
             v = rest[i + 1]
             i += 2

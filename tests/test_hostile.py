@@ -1115,3 +1115,13 @@ def test_postgresql_urls_never_show_the_password(env, cli, url, says):
         rc, out, err = cli("--store", url, *args)
         one_error_line(rc, err, says)
         assert "S3cret" not in out + err
+
+
+@needs_cc
+@pytest.mark.parametrize("pattern", ["--no-fork", "--text", "--samples", "--iters=5", "-x"])
+def test_a_pattern_is_never_an_option_of_the_core(real, cli, pattern):
+    rc, out, err = cli(*RUN, "--", pattern)
+    one_error_line(rc, err)
+    assert "bad pattern" in err or "no benchmark matches" in err or "needs a value" in err, err
+    rc, out, err = cli("runs")
+    assert "no runs stored yet" in out

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 from . import nbench, stats
 from .errors import TickmarkError
+from .names import printable
 from .tm1 import Reader
 
 NOISY_ROUND_CV = stats.NOISY_ROUND_CV
@@ -34,6 +35,14 @@ class RunConfig:
     name: str = None
     suite: str = None
     budget_s: float = None  # time for extra rounds; default: as long as the base rounds took
+
+    def __post_init__(self):
+        for p in self.patterns:
+            if not isinstance(p, str) or not p or p.startswith("-"):
+                raise TickmarkError(
+                    f"bad pattern '{printable(str(p))[:60]}': a pattern names benchmarks (sys.*, "
+                    "mem.lat_rand[size=4096]); it cannot be empty or start with '-'"
+                )
 
     def options(self):
         return {
@@ -145,7 +154,7 @@ class HostRun:
     # ---- one round ----
     def _argv(self, patterns, seed, keys=None):
         c = self.cfg
-        argv = ["run", *patterns, "--samples", str(c.samples), "--seed", str(seed)]
+        argv = ["run", "--samples", str(c.samples), "--seed", str(seed)]
         if c.sample_ms is not None:
             argv += ["--sample-ms", str(c.sample_ms)]
         for p in c.params:
@@ -154,7 +163,7 @@ class HostRun:
             argv += ["--timeout", str(c.timeout)]
         for k in keys or ():
             argv += ["--iters", f"{k}={self.iters[k]}"]
-        return argv
+        return argv + ["--", *patterns]  # patterns never read as options
 
     def _cancelled(self):
         """Stopped from another thread (a campaign's Ctrl-C): end like an interrupt."""

@@ -21,7 +21,7 @@ static void print_help(void)
          "       tickmark-core hello              the hello record alone (timer, cycles, counters)\n"
          "       tickmark-core run [GLOB...] [--samples N] [--sample-ms MS] [--seed N]\n"
          "                     [--iters N | --iters KEY=N]... [--param NAME=V,V]... [--timeout SEC]\n"
-         "                     [--cpu N] [--fcore-khz N] [--no-fork] [--text]\n"
+         "                     [--cpu N] [--fcore-khz N] [--no-fork] [--text] [-- GLOB...]\n"
          "       tickmark-core @FILE              the arguments from FILE, one per line\n"
          "Records are described in docs/protocol.md.");
 }
@@ -356,7 +356,7 @@ int main(int argc, char **argv)
 {
     static tm_options opt;
     static char *globs[TM_MAX_GLOBS];
-    int nglobs = 0, i, list;
+    int nglobs = 0, i, list, options_end = 0;
     int64_t v;
 
     if (argc < 2)
@@ -393,7 +393,11 @@ int main(int argc, char **argv)
     for (i = 2; i < argc; i++) {
         const char *a = argv[i];
         const char *val = i + 1 < argc ? argv[i + 1] : NULL;
-        if (a[0] != '-') {
+        if (!options_end && strcmp(a, "--") == 0) { /* the rest are patterns, whatever they look like */
+            options_end = 1;
+            continue;
+        }
+        if (options_end || a[0] != '-') {
             if (nglobs == TM_MAX_GLOBS)
                 return usage_error("too many patterns", a);
             globs[nglobs++] = argv[i];
