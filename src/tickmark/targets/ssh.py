@@ -1,7 +1,8 @@
 """ssh://[user@]host[:port] and ssh:ALIAS: a board reached through the system OpenSSH client.
 
-The user's ssh configuration, agent, ProxyJump and host-key checking apply unchanged (an extra
-config file can be named with TICKMARK_SSH_CONFIG, passed as `ssh -F`). One connection per run:
+The user's ssh configuration, agent, ProxyJump and host-key checking apply unchanged (a config
+file of its own can be named with TICKMARK_SSH_CONFIG, passed as `ssh -F`: it then replaces both
+~/.ssh/config and /etc/ssh/ssh_config). One connection per run:
 the first ssh process is the ControlMaster (its socket in a private temporary folder); copying
 the core and stopping a core are multiplexed over it without a new handshake.
 
