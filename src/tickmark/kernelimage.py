@@ -141,9 +141,17 @@ class KernelSession(QemuSession):
             return rc, err
         if self.exit_code is None:
             if rc and err and not self.guest_spoke:  # QEMU itself refused: a bad image, a bad option
-                raise TickmarkError(f"{self.core.target.uri} cannot boot {shown(self.core.target.kernel, 120)}: {err}")
+                raise QemuRefused(self.core.target, err)
             return (rc or 1), (self.last_text or err or "the guest stopped without the core's exit status")
         return self.exit_code, err if self.exit_code else ""
+
+
+class QemuRefused(TickmarkError):
+    """QEMU exited before the guest wrote anything, saying why (`said`)."""
+
+    def __init__(self, target, said):
+        super().__init__(f"{target.uri} cannot boot {shown(target.kernel, 120)}: {said}")
+        self.said = said
 
 
 def _guest_fields(text):
@@ -297,8 +305,8 @@ class KernelTarget(Target):
             s.stop()
             try:
                 err = s.finish()[1]
-            except TickmarkError as e:  # QEMU refused KVM (or the image): the verdict is tcg
-                err = str(e)
+            except QemuRefused as e:  # QEMU refused KVM (or the image): the verdict is tcg
+                err = e.said
         if ok:
             self.probe_note = "kvm: the probe boot reached the core"
             return "kvm"

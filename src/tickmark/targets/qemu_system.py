@@ -96,8 +96,9 @@ class BoardCore(Core):
 
     def start(self, args):
         args = list(args)
-        if self.target.icount and args and args[0] == "run":
-            args += ["--fcore-khz", str(baremetal.INSN_FCORE_KHZ)]
+        if self.target.icount and args and args[0] == "run":  # an option: before the patterns' '--'
+            at = args.index("--") if "--" in args else len(args)
+            args[at:at] = ["--fcore-khz", str(baremetal.INSN_FCORE_KHZ)]
         argv = baremetal.qemu_argv(
             self.target.board, self.image, args, icount=self.target.icount, args_file=self.target.scratch("args")
         )
