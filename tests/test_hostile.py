@@ -1125,3 +1125,10 @@ def test_a_pattern_is_never_an_option_of_the_core(real, cli, pattern):
     assert "bad pattern" in err or "no benchmark matches" in err or "needs a value" in err, err
     rc, out, err = cli("runs")
     assert "no runs stored yet" in out
+
+
+def test_an_ingested_log_names_the_cores_error_first(env, cli, tmp_path):
+    log = tmp_path / "old.log"
+    log.write_text('TM1 {"t":"error","reason":"record too long"}\nTM1 {"t":"end","key":"a","status":"skip"}\n')
+    rc, out, err = cli("ingest", str(log))
+    one_error_line(rc, err, "no tickmark run", "line 1: tickmark-core reported an error: record too long")
