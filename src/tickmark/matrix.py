@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from . import fingerprint
 from .errors import TickmarkError
-from .hostrun import HostRun, RunConfig, split_key
+from .hostrun import HostRun, RunConfig, TransportLost, split_key
 
 
 @dataclass
@@ -133,9 +133,11 @@ class Matrix:
                     elif hr.iters:
                         hr._round(rnd, sorted({split_key(k)[0] for k in hr.iters}), sorted(hr.iters))
             self._extend(cfg.rounds + 1, time.monotonic() - t0)
+            self._close()
+        except TransportLost as e:  # the target is gone: every run ends incomplete, like any other
             for c in self.cells:
-                c.run.notes.pop("round_in_progress", None)
-                self.store.update_run(c.run.run_id, status="complete", finished=time.time(), notes=c.run.notes)
+                c.run.notes.setdefault("incomplete", str(e))
+            self._close()
         except TickmarkError as e:
             for c in self.cells:  # incomplete with the reason; nothing measured: no run left behind
                 if c.run.run_id is not None:
@@ -148,6 +150,13 @@ class Matrix:
                 self.store.update_run(c.run.run_id, status="incomplete", finished=time.time(), notes=c.run.notes)
             raise
         return [c.run.run_id for c in self.cells]
+
+    def _close(self):
+        """Every run stored complete, or incomplete with its reason (a round whose core died)."""
+        for c in self.cells:
+            c.run.notes.pop("round_in_progress", None)
+            status = "incomplete" if c.run.notes.get("incomplete") else "complete"
+            self.store.update_run(c.run.run_id, status=status, finished=time.time(), notes=c.run.notes)
 
     def _extend(self, rnd, base_s):
         """Extra rounds (interleaved too) for the instances whose round-to-round CV is above 3 %,
