@@ -9,7 +9,7 @@ Colours only on a terminal (and never with NO_COLOR set).
 import os
 import sys
 
-from .names import decimal
+from .names import decimal, numeric_environ
 
 PIPE_WIDTH = 100
 
@@ -107,12 +107,6 @@ def width(file=None):
     return n if n is not None and n >= 40 else PIPE_WIDTH
 
 
-def rich_environ():
-    """The environment Rich reads, without a COLUMNS or LINES that is not a plain number (Rich
-    would call int() on '²')."""
-    return {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES") or decimal(v, 5) is not None}
-
-
 def console(file=None, stderr=False):
     """The Rich console of every command (one width and colour policy)."""
     from rich.console import Console
@@ -129,7 +123,7 @@ def console(file=None, stderr=False):
         no_color=plain or bool(os.environ.get("NO_COLOR")),
         emoji=False,
         markup=False,
-        _environ=rich_environ(),
+        _environ=numeric_environ(),
     )
 
 

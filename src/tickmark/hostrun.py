@@ -471,7 +471,7 @@ class Progress:
         from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
         from rich.progress import Progress as RP
 
-        from .fmt import rich_environ
+        from .names import numeric_environ
 
         self.enabled = sys.stderr.isatty() if enabled is None else enabled
         self.rounds = rounds
@@ -480,7 +480,7 @@ class Progress:
             BarColumn(),
             MofNCompleteColumn(),
             TimeElapsedColumn(),
-            console=Console(stderr=True, _environ=rich_environ()),
+            console=Console(stderr=True, _environ=numeric_environ()),
             transient=True,
             disable=not self.enabled,
         )

@@ -18,6 +18,14 @@ def decimal(text, digits=18):
     return None
 
 
+def numeric_environ(names=("COLUMNS", "LINES")):
+    """The environment for a library that reads numbers from it (Rich calls int() on COLUMNS),
+    without such a variable when it is not a plain number ('²', 5,000 digits)."""
+    import os
+
+    return {k: v for k, v in os.environ.items() if k not in names or decimal(v, 5) is not None}
+
+
 def check_name(name, what="--name"):
     """A run name: 1..100 characters, no control characters, not a number, not 'latest' (those
     select runs by id and by age). -> name, or a one-line TickmarkError."""
