@@ -1132,3 +1132,11 @@ def test_an_ingested_log_names_the_cores_error_first(env, cli, tmp_path):
     log.write_text('TM1 {"t":"error","reason":"record too long"}\nTM1 {"t":"end","key":"a","status":"skip"}\n')
     rc, out, err = cli("ingest", str(log))
     one_error_line(rc, err, "no tickmark run", "line 1: tickmark-core reported an error: record too long")
+
+
+def test_a_matrix_whose_core_died_stores_incomplete_runs(env, cli, monkeypatch):
+    monkeypatch.setenv("FAKECORE_MODE", "die=1")
+    rc, out, err = cli("matrix", "--cflags", "-O1", "--cflags", "-O2", "-q", "--rounds", "1", "sys.fast", "ipc.ping")
+    st = _store()
+    assert [r["status"] for r in st.runs()] == ["incomplete", "incomplete"]
+    assert all("exited with status 3" in r["notes"]["incomplete"] for r in st.runs())
