@@ -7,10 +7,7 @@ reports) that holds it; larger than every cache is "memory". Multi-core rows sho
 rate of the largest thread count measured and the rate per core.
 """
 
-import sys
 from collections import defaultdict
-
-import click
 
 from .stats import Stats
 
@@ -88,50 +85,3 @@ def table_rows(results, caches):
                 row[col] = v
         rows.append((size, level_of(size, caches), row))
     return header, rows
-
-
-def _mb(v):
-    if v is None:
-        return "-"
-    if isinstance(v, tuple):
-        total, per, one = v
-        scale = f", x{total / one:.2f} of 1" if one else ""
-        return f"{total:,.0f} ({per:,.0f}/CPU{scale})"
-    return f"{v:,.0f}"
-
-
-def show(results, run=None, file=None):
-    from rich.table import Table
-
-    from .fmt import console, fit_table, fmt_size
-
-    caches, src = caches_for(run)
-    header, rows = table_rows(results, caches)
-    if not rows:
-        return False
-    con = console(file or sys.stdout)
-    con.print(f"bandwidth in MB/s, best of the rounds, bytes counted once (levels: {src})")
-    t = Table(box=None, pad_edge=False)
-    t.add_column("size")
-    t.add_column("level")
-    for h in header:
-        t.add_column(h, justify="right")
-    for size, lvl, row in rows:
-        t.add_row(fmt_size(size), lvl, *[_mb(row.get(h)) for h in header])
-    fit_table(con, t)
-    con.print(t)
-    return True
-
-
-@click.command("bandwidth")
-@click.argument("run_ref", default="latest", metavar="[RUN]")
-@click.pass_context
-def bandwidth_cmd(ctx, run_ref):
-    """The mem.bw_* figures of a stored run as one table: size, cache level, MB/s per method."""
-    from .clicommon import store_of
-    from .errors import TickmarkError
-
-    store = store_of(ctx)
-    run = store.run(run_ref)
-    if not show(store.results(run["id"]), run):
-        raise TickmarkError(f"run {run['id']} has no mem.bw_* results")

@@ -8,8 +8,6 @@ failing case and take no part in the ranking (they were never timed).
 import math
 from collections import defaultdict
 
-import click
-
 from .stats import Stats
 
 IMPLS = {0: "libc", 1: "ref", 2: "word", 3: "user"}
@@ -45,47 +43,3 @@ def table_rows(results):
         margin = ns[ranked[1]] / ns[ranked[0]] if len(ranked) > 1 else None
         rows.append((routine, size, ns, ranked[0], margin))
     return rows, failures
-
-
-def show(results, file=None):
-    from rich.table import Table
-
-    from .fmt import console, fit_table, fmt_size, fmt_time
-
-    rows, failures = table_rows(results)
-    con = console(file)
-    if not rows and not failures:
-        con.print("(no memfn.* results in this run)")
-        return
-    for (routine, impl), reason in sorted(failures.items()):
-        con.print(f"FAILED verification, not timed: {routine}[{impl}]: {reason}", markup=False)
-    impls = [i for i in IMPLS.values() if any(i in ns for _, _, ns, _, _ in rows)]
-    t = Table(box=None, pad_edge=False)
-    t.add_column("routine")
-    t.add_column("size", justify="right")
-    for i in impls:
-        t.add_column(i, justify="right")
-    t.add_column("winner")
-    t.add_column("by", justify="right")
-    for routine, size, ns, win, margin in rows:
-        t.add_row(
-            routine,
-            fmt_size(size),
-            *[fmt_time(ns[i]) if i in ns else "-" for i in impls],
-            win,
-            f"x{margin:.2f}" if margin else "-",
-        )
-    fit_table(con, t)
-    con.print(t)
-    con.print("time per call (median; geometric mean over alignments and directions); 'by' = second best / winner")
-
-
-@click.command("memfn")
-@click.argument("run_ref", default="latest", metavar="[RUN]")
-@click.pass_context
-def memfn_cmd(ctx, run_ref):
-    """Compare the memfn.* implementations of a stored run: winner per routine and size."""
-    from .clicommon import store_of
-
-    store = store_of(ctx)
-    show(store.results(store.run(run_ref)["id"]))

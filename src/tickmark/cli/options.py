@@ -2,13 +2,13 @@
 
 import atexit
 
-from .errors import TickmarkError
+from ..errors import TickmarkError
 
 
 def store_of(ctx, readonly=False):
     """The result store of this invocation (opened once, on first use); readonly for commands
     that only read (then a store on read-only media works)."""
-    from .store import Store
+    from ..store import Store
 
     obj = ctx.find_root().obj
     if obj.get("store") is None:
@@ -19,7 +19,7 @@ def store_of(ctx, readonly=False):
 def target_of(ctx):
     """The target of this invocation (--target / TICKMARK_TARGET; default: this machine).
     Opened once and closed when the command ends, whatever way it ends."""
-    from .targets import open_target
+    from ..targets import open_target
 
     obj = ctx.find_root().obj
     if obj.get("target") is None:
@@ -33,7 +33,7 @@ def target_of(ctx):
             )
         if obj.get("power_cycle"):
             opts["power_cycle"] = True
-            from .targets import registered, schemes
+            from ..targets import registered, schemes
 
             schemes()  # every target module registered
             if not getattr(registered().get(uri.split(":", 1)[0]), "power_cycles", False):
@@ -47,18 +47,9 @@ def target_of(ctx):
 
 def prepare_core(ctx, cc=None, cflags=None, memfn=None):
     """The core for this invocation's target, built (or picked) for the variant."""
-    from .targets import Variant
+    from ..targets import Variant
 
     return target_of(ctx).prepare(Variant(cc=cc, cflags=cflags, memfn=memfn))
-
-
-def check_patterns(core, patterns):
-    """The bench records the patterns select, as the core decides; error when one selects nothing."""
-    recs = core.call(["list", *patterns])
-    for r in recs:
-        if r.get("t") == "unmatched":
-            raise TickmarkError(f"no benchmark matches '{r.get('pattern')}' (tickmark list shows them)")
-    return [r for r in recs if r.get("t") == "bench"]
 
 
 def hello_of(core):

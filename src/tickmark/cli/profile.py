@@ -7,9 +7,9 @@ import time
 
 import click
 
-from ..clicommon import store_of, target_of, target_option
 from ..errors import TickmarkError
-from . import TOOLS
+from ..profile import TOOLS
+from .options import store_of, target_of, target_option
 
 _PARAM = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=[0-9]+[KMGkmg]?")
 
@@ -77,10 +77,10 @@ def profile_cmd(ctx, bench, diff_refs, params, tool, seconds, cc, cflags, memfn,
 
 def _profile(ctx, store, bench, params, tool, seconds, variant, name, run, top):
     from .. import profile as prof_mod
-    from .. import stats
-    from ..hostrun import result_metric, split_key
+    from ..analysis import stats
+    from ..report.terminal import profile as view
+    from ..run.engine import result_metric, split_key
     from ..targets import Variant
-    from . import view
 
     variant = Variant(**variant)
     if ctx.find_root().obj.get("core") and any((variant.cc, variant.cflags, variant.memfn)):
@@ -151,12 +151,12 @@ def _profile(ctx, store, bench, params, tool, seconds, variant, name, run, top):
 
 
 def _diff(ctx, refs, bench, top):
-    from .. import compare as cmp
-    from . import view
+    from ..report.terminal import profile as view
+    from ..store import refs as run_refs
 
-    needs_store = not all(cmp.is_file_ref(r) for r in refs)
+    needs_store = not all(run_refs.is_file_ref(r) for r in refs)
     store = store_of(ctx) if needs_store else None
-    A, B = (cmp.load(store, r) for r in refs)
+    A, B = (run_refs.load(store, r) for r in refs)
     for side in (A, B):
         if not side.profiles:
             raise TickmarkError(f"{side.label} has no profile (tickmark profile BENCH --run {side.ref} makes one)")

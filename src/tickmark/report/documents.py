@@ -1,7 +1,7 @@
 """Views of the report model (model.py): one self-contained HTML page (inline CSS and SVG plots,
 no script, nothing fetched), Markdown for a pull request or a mailing list, and JSON.
 
-The HTML and Markdown come from Jinja2 templates shipped in tickmark/templates; HTML autoescaping
+The HTML and Markdown come from Jinja2 templates shipped in tickmark/report/templates; HTML autoescaping
 is on, so a run name or a parameter is always text, never markup."""
 
 import json
@@ -12,7 +12,7 @@ import os
 from jinja2 import Environment, PackageLoader, select_autoescape
 from markupsafe import Markup, escape
 
-from . import __version__, fmt
+from .. import __version__, fmt
 
 _ENV = None
 
@@ -21,7 +21,7 @@ def env():
     global _ENV
     if _ENV is None:
         e = Environment(
-            loader=PackageLoader("tickmark", "templates"),
+            loader=PackageLoader("tickmark.report", "templates"),
             autoescape=select_autoescape(enabled_extensions=("html",), default=False),
             trim_blocks=True,
             lstrip_blocks=True,

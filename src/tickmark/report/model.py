@@ -12,9 +12,9 @@ Nothing here formats for a medium beyond short texts shared by all views (value_
 
 import math
 
-from . import fmt
-from .names import printable, when
-from .stats import Stats
+from .. import fmt
+from ..analysis.stats import Stats
+from ..names import printable, when
 
 FORMAT = "tickmark-report"
 VERSION = 1
@@ -332,7 +332,7 @@ def parse_size(text):
 def latency_series(run, results):
     """mem.lat_rand: minimum latency over the working set (4 KiB and huge pages), the levels
     detected from the curve (topology.analyse) and the levels the OS reports."""
-    from . import topology
+    from ..analysis import topology
 
     if not any(r["bench"] == "mem.lat_rand" and r["status"] == "ok" for r in results):
         return None
@@ -402,7 +402,7 @@ def bandwidth_series(results):
     """Bandwidth over size: mem.bw_* (one line per routine) and memfn.* (one panel per routine,
     one line per implementation; MB/s = bytes per call / time per call, geometric mean over the
     alignments and directions)."""
-    from .memfnview import table_rows
+    from ..analysis.memfn import table_rows
 
     mem = {}
     for r, d in _ok(results, lambda r: r["bench"].startswith("mem.bw_")):
@@ -436,7 +436,7 @@ def bandwidth_series(results):
 
 
 def nbench_series(store, results):
-    from . import nbench
+    from ..analysis import nbench
 
     mine = [r for r in results if r["key"] in nbench.NAMES]
     if not mine:
@@ -458,7 +458,7 @@ def nbench_series(store, results):
 def profile_series(store, run, top=15):
     """Stored profiles (tickmark profile): per benchmark, its routines ranked by their own
     share of the sampled time, with the time per operation that share stands for."""
-    from .profile.model import GROUPS, group_shares
+    from ..profile.model import GROUPS, group_shares
 
     get = getattr(store, "profiles", None)
     profs = get(run["id"]) if get else {}
@@ -526,9 +526,10 @@ ROW_KEYS = (
 def compare_model(store, refs):
     """The first run against each other: rows with ratio, CI, verdict; family geometric means;
     fingerprint differences (compare.py's statistics, as its JSON)."""
-    from . import compare
+    from ..analysis import compare
+    from ..store.refs import run_compare
 
-    sides, pairs = compare.run_compare(store, refs)
+    sides, pairs = run_compare(store, refs)
     doc = compare.to_json(sides, pairs)
     for c in doc["comparisons"]:
         c["rows"].sort(key=lambda r: _key_order(r["key"]) + (r.get("metric") or "",))

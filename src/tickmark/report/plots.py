@@ -16,7 +16,7 @@ matplotlib.use("Agg")
 from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.ticker import FixedLocator, FuncFormatter, NullLocator  # noqa: E402
 
-from .fmt import fmt_size, fmt_time  # noqa: E402
+from ..fmt import fmt_size, fmt_time  # noqa: E402
 
 RC = {
     "svg.fonttype": "none",  # <text> elements instead of glyph paths: much smaller

@@ -23,12 +23,11 @@ File format (README.md has the user's version):
 import os
 import re
 import socket
-import sys
 import threading
 import time
 from dataclasses import dataclass, field
 
-from .errors import TickmarkError
+from ..errors import TickmarkError
 
 _NAME = re.compile(r"[A-Za-z0-9_.+-]+")
 _PARAM = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=[0-9]+[KMGkmg]?(,[0-9]+[KMGkmg]?)*")
@@ -135,7 +134,7 @@ def parse(doc, path="campaign"):
             v["memfn"] = mf
         variants[vname] = v
     workloads = {}
-    from .suites import SUITES
+    from ..suites import SUITES
 
     for wname, w in _table(doc, "workloads", bad, required=True).items():
         if isinstance(w, str):
@@ -267,8 +266,8 @@ class Campaign:
                 s.stop()
 
     def _worker(self, tname, cs):
-        from .store import Store
-        from .targets import open_target
+        from ..store import Store
+        from ..targets import open_target
 
         uri = self.spec.targets[tname]
         store = None
@@ -305,9 +304,8 @@ class Campaign:
             self.finished[tname].set()
 
     def _cell(self, store, tgt, cores, c):
-        from .clicommon import check_patterns
-        from .hostrun import HostRun, RunConfig
-        from .targets import Variant
+        from ..targets import Variant
+        from .engine import HostRun, RunConfig, check_patterns
 
         spec = self.spec
         var, wl = spec.variants[c.variant], spec.workloads[c.workload]
@@ -396,44 +394,6 @@ def _target_gone(message):
 
 
 # ---------------------------------------------------------------- summary
-def summary(store, spec, cs, file=None):
-    """The cell table, then for each variant and workload the other targets against the baseline."""
-    from . import compare as cmp
-
-    file = file or sys.stdout
-    w = max(len(c.id) for c in cs)
-    print(
-        f"campaign {spec.name}: {len(cs)} cells "
-        f"({len(spec.targets)} targets x {len(spec.variants)} variants x {len(spec.workloads)} workloads)",
-        file=file,
-    )
-    for c in cs:
-        extra = f"run {c.run_id}, {c.results} results" if c.run_id is not None else ""
-        if c.state == "done":
-            extra += f", {c.seconds:.0f} s"
-        if c.message:
-            extra += ("; " if extra else "") + c.message
-        print(f"  {c.id:<{w}}  {c.state:<11}  {extra}", file=file)
-    counts = {}
-    for c in cs:
-        counts[c.state] = counts.get(c.state, 0) + 1
-    print("  " + ", ".join(f"{n} {s}" for s, n in counts.items()), file=file)
-    complete = {(c.target, c.variant, c.workload): c for c in cs if c.state in ("done", "finished")}
-    groups = 0
-    for v in spec.variants:
-        for wl in spec.workloads:
-            order = [spec.baseline] + [t for t in spec.targets if t != spec.baseline]
-            runs = [complete[(t, v, wl)].run_name for t in order if (t, v, wl) in complete]
-            if len(runs) < 2:
-                continue
-            groups += 1
-            print(f"\ncross-target compare, variant {v}, workload {wl} (baseline {runs[0]}):", file=file)
-            file.flush()
-            sides, pairs = cmp.run_compare(store, runs)
-            cmp.render(sides, pairs, file=file, show_counters=False)
-    if not groups:
-        print("\n(no cross-target compare: fewer than two targets finished any variant and workload)", file=file)
-    return counts
 
 
 def report_order(spec, cs):

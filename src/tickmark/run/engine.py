@@ -10,13 +10,12 @@ time budget.
 import random
 import re
 import signal
-import sys
 import time
 from dataclasses import dataclass, field
 
-from . import nbench, stats
-from .errors import TickmarkError
-from .tm1 import Reader
+from ..analysis import nbench, stats
+from ..errors import TickmarkError
+from ..tm1 import Reader
 
 NOISY_ROUND_CV = stats.NOISY_ROUND_CV
 
@@ -426,44 +425,10 @@ def _main_thread():
     return threading.current_thread() is threading.main_thread()
 
 
-class Progress:
-    """Rich progress bar on stderr, shown only on a terminal."""
-
-    def __init__(self, rounds, enabled=None):
-        from rich.console import Console
-        from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
-        from rich.progress import Progress as RP
-
-        self.enabled = sys.stderr.isatty() if enabled is None else enabled
-        self.rounds = rounds
-        self.rp = RP(
-            TextColumn("{task.description}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeElapsedColumn(),
-            console=Console(stderr=True),
-            transient=True,
-            disable=not self.enabled,
-        )
-        self.task = None
-
-    def __enter__(self):
-        self.rp.__enter__()
-        return self
-
-    def __exit__(self, *a):
-        return self.rp.__exit__(*a)
-
-    def round_started(self, rnd, n):
-        label = f"round {rnd}/{self.rounds}" if rnd <= self.rounds else f"extra round {rnd}"
-        if self.task is None:
-            self.task = self.rp.add_task(label, total=n)
-        else:
-            self.rp.reset(self.task, total=n, description=label)
-
-    def advance(self, key, rnd):
-        if self.task is not None:
-            task = next(t for t in self.rp.tasks if t.id == self.task)
-            if task.total is not None and task.completed + 1 > task.total:  # sweeps: more instances
-                self.rp.update(self.task, total=task.completed + 1)
-            self.rp.update(self.task, advance=1, description=f"round {rnd}: {key}")
+def check_patterns(core, patterns):
+    """The bench records the patterns select, as the core decides; error when one selects nothing."""
+    recs = core.call(["list", *patterns])
+    for r in recs:
+        if r.get("t") == "unmatched":
+            raise TickmarkError(f"no benchmark matches '{r.get('pattern')}' (tickmark list shows them)")
+    return [r for r in recs if r.get("t") == "bench"]

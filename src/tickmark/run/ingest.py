@@ -1,4 +1,4 @@
-"""`tickmark ingest FILE|-`: a captured console log (a UART capture, minicom, a LAVA job log,
+"""Ingest: a captured console log (a UART capture, minicom, a LAVA job log,
 `tickmark-core run ... > board.log`) becomes one stored run per core run found in it.
 
 The log is read as bytes: CR/LF line ends, bytes that are not UTF-8 and terminal escape
@@ -11,29 +11,15 @@ other; its fingerprint is what the hello record says about the board.
 """
 
 import json
-import os
-import re
 import socket
-import sys
 from dataclasses import dataclass, field
 
-import click
+from .. import fingerprint
+from ..errors import TickmarkError
+from ..targets.base import Core, Session, Target
+from ..tm1 import Parser, clean_line
 
-from . import fingerprint
-from .errors import TickmarkError
-from .targets.base import Core, Session, Target
-from .tm1 import Parser
-
-# CSI (colours, cursor), OSC (titles, ended by BEL or ST) and two-byte escapes
-_ANSI = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[@-Z\\-_])")
-_CTRL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 _U63 = 2**63 - 1
-
-
-def clean_line(raw):
-    """One raw log line (bytes, without its \\n) -> text: CR, escapes and control bytes removed."""
-    text = raw.decode("utf-8", errors="replace")
-    return _CTRL.sub("", _ANSI.sub("", text))
 
 
 @dataclass
@@ -137,7 +123,7 @@ def split_runs(stream):
                 parser.junk += 1
             continue
         before = parser.malformed
-        rec = parser.feed_line(line)
+        rec = parser.next_record(line)
         if rec is None:
             if parser.malformed > before:
                 said = getattr(parser, "problems", None)  # a validating reader says what was wrong
@@ -214,7 +200,7 @@ class LogTarget(Target):
 
 def store_run(store, run, name, source):
     """One LogRun -> a stored run (its id)."""
-    from .hostrun import HostRun, RunConfig
+    from .engine import HostRun, RunConfig
 
     order = run.hello.get("order") or []
     benches = sorted({k.split("[", 1)[0] for k in order}) or sorted(
@@ -278,26 +264,3 @@ def ingest(store, stream, source, name=None, echo=print):
             f"{len(run.problems)} problem(s) above)"
         )
     return ids
-
-
-@click.command("ingest")
-@click.argument("file", metavar="FILE|-")
-@click.option("--name", help="Name of the stored run (several runs: NAME, NAME-2, ...).")
-@click.pass_context
-def ingest_cmd(ctx, file, name):
-    """Store the runs found in a captured console log (a file, or - for standard input)."""
-    from .clicommon import store_of
-
-    if name is not None and (not name or name == "latest" or name.isdigit()):
-        raise TickmarkError(f"bad --name '{name}' (not empty, not a number, not 'latest')")
-    store = store_of(ctx)
-    if file == "-":
-        ingest(store, sys.stdin.buffer, "stdin", name, echo=click.echo)
-        return
-    if os.path.isdir(file):
-        raise TickmarkError(f"{file} is a directory, not a log file")
-    try:
-        with open(file, "rb") as f:
-            ingest(store, f, os.path.basename(file), name, echo=click.echo)
-    except OSError as e:
-        raise TickmarkError(f"cannot read {file}: {e.strerror}")

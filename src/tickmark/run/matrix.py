@@ -13,9 +13,9 @@ import sys
 import time
 from dataclasses import dataclass
 
-from . import fingerprint
-from .errors import TickmarkError
-from .hostrun import HostRun, RunConfig, split_key
+from .. import fingerprint
+from ..errors import TickmarkError
+from .engine import HostRun, RunConfig, split_key
 
 
 @dataclass
@@ -32,7 +32,7 @@ class Cell:
 
 def cells(ccs, cflags_list, memfns):
     """The cartesian product of the axes; a routine axis always has the libc baseline first."""
-    from .build import DEFAULT_CFLAGS
+    from ..targets.build import DEFAULT_CFLAGS
 
     cc_axis = list(ccs) or [None]
     fl_axis = list(cflags_list) or [None]
@@ -63,7 +63,7 @@ def compiler_message(err):
 
 def build_all(target, cs, echo):
     """Prepare every cell's core on the target; a cell that fails keeps its compiler message."""
-    from .targets import Variant
+    from ..targets import Variant
 
     for c in cs:
         try:

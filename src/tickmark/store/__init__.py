@@ -12,7 +12,7 @@ import os
 import time
 from pathlib import Path
 
-from .errors import TickmarkError
+from ..errors import TickmarkError
 
 SCHEMA_VERSION = 1
 
@@ -95,11 +95,11 @@ class Store:
         target = path if path is not None else default_path()
         self.readonly = readonly
         if is_pg_url(target):
-            from .store_postgres import PostgresBackend
+            from .postgres import PostgresBackend
 
             self.backend = PostgresBackend(str(target))
         else:
-            from .store_sqlite import SQLiteBackend
+            from .sqlite import SQLiteBackend
 
             self.backend = SQLiteBackend(target, create=_create_tables, readonly=readonly)
         self.kind = self.backend.kind
@@ -308,7 +308,7 @@ class Store:
     def _refresh_stats(self, run_id, rows):
         """Statistics stored by another version of stats.py are recomputed from the raw samples
         (and written back where the store is writable)."""
-        from . import stats
+        from ..analysis import stats
 
         stale = [r for r in rows if not stats.is_current(r["stats"])]
         if not stale:
@@ -412,7 +412,7 @@ class _Tx:
 
 
 def is_pg_url(target):
-    from .store_postgres import is_url
+    from .postgres import is_url
 
     return is_url(target)
 

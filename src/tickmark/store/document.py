@@ -6,10 +6,11 @@ import io
 import json
 import math
 
-from . import stats, tm1
-from .errors import TickmarkError
-from .names import check_name, printable
-from .stats import Stats
+from .. import tm1
+from ..analysis import stats
+from ..analysis.stats import Stats
+from ..errors import TickmarkError
+from ..names import check_name, printable
 
 FORMAT = "tickmark-results"
 VERSION = 1
@@ -35,7 +36,7 @@ def to_document(store, run):
                 "hist": store.hists(r["id"]),
             }
         )
-    from .store import RUN_COLS
+    from . import RUN_COLS
 
     run_doc = {k: run[k] for k in RUN_COLS}
     doc = {"format": FORMAT, "version": VERSION, "run": run_doc, "results": results}
@@ -402,7 +403,7 @@ def _constant(name):
 
 
 def _validate_profiles(profiles, keys):
-    from .profile.model import GROUPS
+    from ..profile.model import GROUPS
 
     seen = set()
     for i, p in enumerate(profiles):

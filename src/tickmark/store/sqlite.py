@@ -9,7 +9,7 @@ import threading
 import urllib.parse
 from pathlib import Path
 
-from .errors import TickmarkError
+from ..errors import TickmarkError
 
 _MAGIC = b"SQLite format 3\x00"
 

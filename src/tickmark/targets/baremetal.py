@@ -18,8 +18,8 @@ import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..errors import TickmarkError
 from .build import build_core, core_dir
-from .errors import TickmarkError
 
 # The longest semihosting command line picolibc's start-up code takes whole (its buffer is
 # about 1 KiB); longer argument lists go through an arguments file (`tickmark-core @FILE`).

@@ -17,7 +17,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from .errors import Interrupted, TickmarkError
+from ..errors import Interrupted, TickmarkError
 
 DEFAULT_CFLAGS = "-O2"
 BINARY = "tickmark-core"
@@ -43,7 +43,7 @@ class BuildInfo:
 
 def core_dir():
     """The core's source folder inside the installed package."""
-    d = Path(__file__).resolve().parent / "core"
+    d = Path(__file__).resolve().parent.parent / "core"
     if not (d / "Makefile").is_file():
         raise TickmarkError(f"the C core sources are missing from this installation ({d}/Makefile); reinstall tickmark")
     return d

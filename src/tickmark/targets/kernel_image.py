@@ -15,16 +15,15 @@ and every result is flagged `emulated`.
 import hashlib
 import json
 import os
-import shlex
 import shutil
 import stat
 from pathlib import Path
 
-from . import fingerprint
+from .. import fingerprint
+from ..errors import TickmarkError
+from .base import Core, ProcessSession, Target, Variant
 from .build import build_core, cache_root, sha256_file
-from .errors import TickmarkError
-from .targets.base import Core, ProcessSession, Target, Variant
-from .targets.qemu_system import SLACK, QemuSession, _opt_timeout, qemu_version
+from .qemu import SLACK, QemuSession, core_timeout, qemu_version
 
 BUSYBOX = "/bin/busybox"
 EXIT_MARK = "TICKMARK-EXIT "
@@ -195,7 +194,7 @@ class KernelCore(Core):
             with open(self.initramfs, "rb") as base:
                 shutil.copyfileobj(base, f)
             f.write(args_archive(list(args)))
-        return KernelSession(self.qemu_argv(initrd, accel), silence_s or _opt_timeout(args) + SLACK + 60, self)
+        return KernelSession(self.qemu_argv(initrd, accel), silence_s or core_timeout(args) + SLACK + 60, self)
 
 
 class KernelTarget(Target):
@@ -330,7 +329,3 @@ class KernelTarget(Target):
         if self._tmp:
             shutil.rmtree(self._tmp, ignore_errors=True)
             self._tmp = None
-
-
-def shell_line(argv):
-    return " ".join(shlex.quote(a) for a in argv)

@@ -1,15 +1,16 @@
 """Terminal view of one stored run (`tickmark show`, the end of `tickmark run`), rendered from the
 report model (model.py): a header with the machine essentials, then one table row per benchmark
 instance (sub-metrics indented below it). Plain text without colours in a pipe; the table fits
-the width of fmt.console (optional columns are left out on a narrow terminal, flags wrap)."""
+the width of the console (optional columns are left out on a narrow terminal, flags wrap)."""
 
 from rich import box
 from rich.table import Table
 from rich.text import Text
 
-from . import fmt
-from .fmt import ci_pct, fmt_pct, fmt_rate, fmt_time, fmt_value  # noqa: F401  (shared helpers)
-from .names import printable, when
+from ... import fmt
+from ...fmt import fmt_pct, fmt_rate, fmt_time
+from ...names import printable, when
+from ..console import console
 
 # Short tags of the cycles methods for the table (the header names the method in full).
 METHOD_TAG = {
@@ -170,9 +171,10 @@ def fitting_table(con, rows, plain):
 
 def show(store, run, file=None, beside=None):
     """beside: another run (bare metal, another OS) shown next to this one in the rtos-study view."""
-    from . import model, nbench
+    from ...analysis import nbench
+    from .. import model
 
-    con = fmt.console(file)
+    con = console(file)
     plain = not con.is_terminal
     m = model.run_model(store, run, with_series=False)
     for line in header_lines(run):

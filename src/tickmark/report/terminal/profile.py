@@ -2,8 +2,8 @@
 
 import sys
 
-from ..fmt import fmt_time
-from .model import GROUPS, describe, diff, group_shares
+from ...fmt import fmt_time
+from ...profile.model import GROUPS, describe, diff, group_shares
 
 
 def _pct(x):
