@@ -1,4 +1,4 @@
-"""The RTOS-vs-Linux study view: its seven figures side by side, in ns and cycles, with the
+"""The RTOS-vs-Linux study: its seven figures side by side, in ns and cycles, with the
 determinism of each (largest deviation of a round median from the overall median, in %).
 
 The study measured heap alloc/free (1000 allocations of 4 bytes, then 1000 frees), mutex

@@ -11,7 +11,7 @@ of a round median from the overall median, in %.
 The result model: `compute()` gives a `Stats` (one `Summary` per metric: "" is the headline,
 other names are sub-metrics). The store keeps `Stats.to_dict()`, each summary stamped with
 STATS_VERSION; `Stats.of(result)` reads a stored or exported result back. Statistics stored
-under another version are recomputed from the raw samples when they are read (store.py).
+under another version are recomputed from the raw samples when they are read (store/__init__.py).
 """
 
 import math

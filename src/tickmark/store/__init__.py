@@ -1,8 +1,8 @@
 """The result store: runs, results, raw samples and histograms, written as they arrive.
 
 One API (Store) over two backends: an SQLite file in WAL mode (the default,
-${XDG_DATA_HOME:-~/.local/share}/tickmark/results.db; store_sqlite.py) and a shared PostgreSQL
-database named by a postgresql:// URL (store_postgres.py). `--store PATH|URL` or TICKMARK_STORE
+${XDG_DATA_HOME:-~/.local/share}/tickmark/results.db; sqlite.py) and a shared PostgreSQL
+database named by a postgresql:// URL (postgres.py). `--store PATH|URL` or TICKMARK_STORE
 choose. The schema below is written once (SQLite's dialect; the PostgreSQL backend translates it).
 A file or database that is not a tickmark store is never written to.
 """

@@ -14,7 +14,6 @@ from ..names import check_name, printable
 
 FORMAT = "tickmark-results"
 VERSION = 1
-_SAMPLE_KEYS = ("round", "i", "iters", "ops", "ns", "cyc")
 
 
 def to_document(store, run):
