@@ -1,4 +1,5 @@
-"""Run benchmarks on this machine in rounds and store what they measure as it arrives.
+"""The run engine: run benchmarks on a target (any targets.Core) in rounds and store what they
+measure as it arrives.
 
 Round 1 lets the core calibrate iterations; rounds 2..R rerun every instance with those iterations
 frozen (`--iters KEY=N`) and a fresh seed (the core shuffles the order by it). Each round is a
