@@ -1,0 +1,1 @@
+"""Analyses of stored results that read no store and print nothing."""
