@@ -45,6 +45,14 @@ CREATE TABLE IF NOT EXISTS profiles (
     run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE, key TEXT NOT NULL,
     tool TEXT NOT NULL, created REAL NOT NULL, data TEXT NOT NULL, UNIQUE (run_id, key))
 """,
+    # campaign cells claimed by the processes that run them (claims.py)
+    "claims": """
+CREATE TABLE IF NOT EXISTS claims (
+    campaign TEXT NOT NULL, cell TEXT NOT NULL, target TEXT NOT NULL, state TEXT NOT NULL,
+    holder TEXT, lease_until REAL, claimed REAL, heartbeat REAL, finished REAL,
+    takeovers INTEGER NOT NULL DEFAULT 0, previous TEXT, run_id INTEGER, message TEXT,
+    UNIQUE (campaign, cell))
+""",
 }
 
 RUN_COLS = (
@@ -131,7 +139,7 @@ class Store:
                     f"store {self.path} has schema version {ver}; this tickmark reads version {SCHEMA_VERSION}"
                 )
             missing = [t for t in _ADDED if t not in tables]
-            if missing:
+            if missing and not getattr(b, "readonly", False):  # a store only read keeps its tables
                 with self.transaction():
                     b.lock_schema()
                     have = b.tables()
