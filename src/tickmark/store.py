@@ -313,6 +313,22 @@ class Store:
         self._refresh_stats(run_id, rows)
         return rows
 
+    def results_of(self, run_ids, benches=None):
+        """{run id: [result rows]} of many runs at once (one query per 500 runs); `benches`: only
+        results of these benchmark names."""
+        cols = ", ".join(RESULT_COLS)
+        ids = list(run_ids)
+        out = {i: [] for i in ids}
+        for k in range(0, len(ids), 500):
+            chunk = ids[k : k + 500]
+            marks = ",".join("?" * len(chunk))
+            for r in self._x(f"SELECT {cols} FROM results WHERE run_id IN ({marks}) ORDER BY id", chunk):
+                if benches is None or r[3] in benches:
+                    out[r[1]].append(_row(RESULT_COLS, r))
+        for rid, rows in out.items():
+            self._refresh_stats(rid, rows)
+        return out
+
     def _refresh_stats(self, run_id, rows):
         """Statistics stored by another version of stats.py are recomputed from the raw samples
         (and written back where the store is writable)."""

@@ -35,8 +35,10 @@ TAIL_SIGMAS = 6.0
 NOISE_FLOOR = 1e-4  # relative: an exactly repeatable series (instruction counts) still has a scale
 BOOTSTRAP = 2000
 
+TASK_CLOCK = "task-clock"
+
 # Fingerprint fields that are measurements of the moment, not what the run ran on.
-VOLATILE = {"loadavg", "timer_overhead_ps", "loop_overhead_ps", "fcore_khz", "flags", "started", "labgrid"}
+VOLATILE = {"loadavg", "timer_overhead_ps", "loop_overhead_ps", "fcore_khz", "ticks_khz", "flags", "started", "labgrid"}
 
 
 @dataclass
@@ -165,27 +167,40 @@ def build(runs, by=None, metric=""):
         for res in r["results"]:
             if res["status"] != "ok":
                 continue
-            st = Stats.of(res)
-            d = st.get(metric) if metric else st.main
-            if d is None or d.value is None or not math.isfinite(d.value) or d.value <= 0:
+            value, lo, hi, unit, higher = _metric(Stats.of(res), metric)
+            if value is None or not math.isfinite(value) or value <= 0:
                 continue
             s = series.get(res["key"])
             if s is None:
-                s = series[res["key"]] = Series(res["key"], res["bench"], d.unit, d.higher_is_better, [])
+                s = series[res["key"]] = Series(res["key"], res["bench"], unit, higher, [])
             s.points.append(
                 Point(
                     run_id=r["id"],
                     run=r.get("name") or f"run {r['id']}",
                     started=r["started"],
                     order=ov if ov is not None else "",
-                    value=float(d.value),
-                    ci_lo=d.ci95_lo,
-                    ci_hi=d.ci95_hi,
+                    value=float(value),
+                    ci_lo=lo,
+                    ci_hi=hi,
                     fingerprint=r.get("fingerprint") or {},
                     labels=labels,
                 )
             )
     return [series[k] for k in sorted(series, key=natural_key)]
+
+
+def _metric(st, metric):
+    """(value, CI low, CI high, unit, higher is better) of a result's metric: the headline (""),
+    a sub-metric by name, or "task-clock" (on-CPU time per operation, from the task-clock
+    counter: the time a process did not wait for a CPU)."""
+    if metric == TASK_CLOCK:
+        d = st.main
+        v = ((d.counters_per_op or {}).get("task_clock") if d is not None else None) or None
+        return v, None, None, "ns/op", False
+    d = st.get(metric) if metric else st.main
+    if d is None:
+        return None, None, None, None, False
+    return d.value, d.ci95_lo, d.ci95_hi, d.unit, d.higher_is_better
 
 
 def analyse(series_list):
