@@ -15,9 +15,9 @@ The method, per series (values in run order):
      least MIN_SEGMENT points between changes;
   4. each candidate is tested: Mann-Whitney U between the segments on either side (two-sided);
      the weakest candidate with p >= ALPHA is dropped and the rest tested again;
-  5. the newest points: one or two points that lie beyond TAIL_SIGMAS noise deviations of the
-     level before them, on the same side, make a tentative change (too few points to test yet;
-     `tentative` says so).
+  5. the newest points: TAIL_POINTS (two) points that lie beyond TAIL_SIGMAS noise deviations
+     of the level before them, on the same side, make a tentative change (too few points to test
+     yet; `tentative` says so).
 The size of a change is the ratio of the medians after and before; its 95 % CI comes from a
 bootstrap of both segments (fixed seed: the same data give the same interval).
 """
@@ -32,6 +32,7 @@ PENALTY_BETA = 2.0
 ALPHA = 0.001
 MIN_SEGMENT = 3
 TAIL_SIGMAS = 6.0
+TAIL_POINTS = 2
 NOISE_FLOOR = 1e-4  # relative: an exactly repeatable series (instruction counts) still has a scale
 BOOTSTRAP = 2000
 
@@ -265,19 +266,19 @@ def _mw(mannwhitneyu, a, b):
     return float(mannwhitneyu(a, b, alternative="two-sided").pvalue)
 
 
-def tail_change(y, cuts, sigma, k_max=MIN_SEGMENT - 1, sigmas=TAIL_SIGMAS):
-    """The index where the newest 1..k_max points start a new level, or None: all of them lie
-    beyond `sigmas` noise deviations of the level before them, on the same side."""
+def tail_change(y, cuts, sigma, k=TAIL_POINTS, sigmas=TAIL_SIGMAS):
+    """The index where the newest k points start a new level, or None: all of them lie beyond
+    `sigmas` noise deviations of the level before them, on the same side. (One point alone is
+    not enough: on a shared machine a single run hit by load lies that far out now and then.)"""
     n = len(y)
     start = cuts[-1] if cuts else 0
-    for k in range(k_max, 0, -1):
-        seg = y[start : n - k]
-        if len(seg) < MIN_SEGMENT:
-            continue
-        m = float(np.median(seg))
-        dev = (y[n - k :] - m) / sigma
-        if np.all(dev > sigmas) or np.all(dev < -sigmas):
-            return n - k
+    seg = y[start : n - k]
+    if len(seg) < MIN_SEGMENT or k < 1:
+        return None
+    m = float(np.median(seg))
+    dev = (y[n - k :] - m) / sigma
+    if np.all(dev > sigmas) or np.all(dev < -sigmas):
+        return n - k
     return None
 
 
