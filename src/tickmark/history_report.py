@@ -41,6 +41,16 @@ def check_by(by):
     raise TickmarkError(f"bad --by '{printable(by)[:40]}' (time, kernel, label:KEY or a fingerprint field)")
 
 
+def glob_to_like(pattern):
+    """A glob as an SQL LIKE pattern (backslash escapes), or None where LIKE cannot say it ([...])."""
+    if "[" in pattern:
+        return None
+    out = []
+    for ch in pattern:
+        out.append({"*": "%", "?": "_", "%": "\\%", "_": "\\_", "\\": "\\\\"}.get(ch, ch))
+    return "".join(out)
+
+
 def select_runs(store, names=(), target=None, labels=None, since=None):
     """Stored runs that match every filter (complete and incomplete; runs still being written are
     left out): run name globs, a target URI glob, labels KEY=VALUE, started since (epoch seconds)."""
@@ -69,7 +79,12 @@ def build(store, patterns=(), by=None, names=(), target=None, labels=None, since
     runs = select_runs(store, names, target, labels, since)
     if not runs:
         raise TickmarkError("no stored run matches (tickmark runs lists them)")
-    results = store.results_of([r["id"] for r in runs])
+    ids = [r["id"] for r in runs]
+    if metric:  # a sub-metric or a counter: the whole statistics
+        results = store.results_of(ids)
+    else:
+        like = [glob_to_like(p) for p in patterns]
+        results = store.headlines(ids, like=None if not patterns or None in like else like)
     for r in runs:
         res = results[r["id"]]
         if patterns:

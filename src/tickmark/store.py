@@ -88,6 +88,10 @@ def _row(cols, row):
     return d
 
 
+def _float(x):
+    return None if x is None else float(x)
+
+
 def _dump(x):
     return json.dumps(x, sort_keys=True)
 
@@ -327,6 +331,48 @@ class Store:
                     out[r[1]].append(_row(RESULT_COLS, r))
         for rid, rows in out.items():
             self._refresh_stats(rid, rows)
+        return out
+
+    def headlines(self, run_ids, like=None):
+        """{run id: [result rows]} of many runs, each row with only its headline statistics
+        (value, CI, unit) read by the database from the stored JSON: what a history of thousands
+        of runs needs, without parsing every result's statistics here. `like`: SQL LIKE patterns
+        (with a backslash as the escape) of benchmark names or keys to keep. Results whose statistics another
+        version computed come whole, recomputed (results_of)."""
+        from .stats import STATS_VERSION
+
+        fields = ("value", "ci95_lo", "ci95_hi", "unit", "v")
+        exprs = ", ".join(self.backend.json_field("stats", "", f) for f in fields)
+        where = ""
+        args = []
+        if like:
+            where = " AND (" + " OR ".join("bench LIKE ? ESCAPE '\\' OR key LIKE ? ESCAPE '\\'" for _ in like) + ")"
+            args = [p for pat in like for p in (pat, pat)]
+        ids = list(run_ids)
+        out = {i: [] for i in ids}
+        stale = set()
+        for k in range(0, len(ids), 500):
+            chunk = ids[k : k + 500]
+            marks = ",".join("?" * len(chunk))
+            sql = f"SELECT run_id, key, bench, status, stat, {exprs} FROM results WHERE run_id IN ({marks}){where}"
+            for rid, key, bench, status, stat, value, lo, hi, unit, ver in self._x(sql + " ORDER BY id", chunk + args):
+                if ver is None or int(ver) != STATS_VERSION:
+                    if status == "ok":
+                        stale.add(rid)
+                    continue
+                head = {
+                    "value": _float(value),
+                    "ci95_lo": _float(lo),
+                    "ci95_hi": _float(hi),
+                    "unit": unit,
+                    "v": int(ver),
+                }
+                out[rid].append(
+                    {"run_id": rid, "key": key, "bench": bench, "status": status, "stat": stat, "stats": {"": head}}
+                )
+        if stale:
+            for rid, rows in self.results_of(sorted(stale)).items():
+                out[rid] = rows
         return out
 
     def _refresh_stats(self, run_id, rows):

@@ -80,6 +80,11 @@ class PostgresBackend:
     def lock_schema(self):
         self.conn.execute("SELECT pg_advisory_xact_lock(%s)", (_LOCK_KEY,))
 
+    @staticmethod
+    def json_field(col, key, field):
+        """SQL for {col}[key][field] of a JSON text column, as text (parsed by the server)."""
+        return f"({col}::jsonb #>> '{{\"{key}\",{field}}}')"
+
     # ---- statements ----
     @staticmethod
     def _sql(sql):

@@ -165,6 +165,11 @@ class SQLiteBackend:
     def lock_schema(self):
         pass  # BEGIN IMMEDIATE already holds the write lock
 
+    @staticmethod
+    def json_field(col, key, field):
+        """SQL for {col}[key][field] of a JSON text column (SQLite's JSON functions)."""
+        return f"json_extract({col}, '$.\"{key}\".{field}')"
+
     # ---- statements ----
     def execute(self, sql, args=()):
         return self.conn.execute(sql, args)

@@ -247,16 +247,16 @@ def detect(y, sigma, beta=PENALTY_BETA, alpha=ALPHA, min_size=MIN_SEGMENT):
     z = ((y - np.median(y)) / sigma).reshape(-1, 1)
     cuts = rpt.KernelCPD(kernel="linear", min_size=min_size).fit(z).predict(pen=beta * math.log(n))[:-1]
     cuts = [int(c) for c in cuts]
+    bounds = [0] + cuts + [n]
+    ps = [_mw(mannwhitneyu, y[bounds[i] : bounds[i + 1]], y[bounds[i + 1] : bounds[i + 2]]) for i in range(len(cuts))]
     while cuts:
-        bounds = [0] + cuts + [n]
-        ps = [
-            _mw(mannwhitneyu, y[bounds[i - 1] : bounds[i]], y[bounds[i] : bounds[i + 1]])
-            for i in range(1, len(bounds) - 1)
-        ]
         weakest = int(np.argmax(ps))
         if ps[weakest] < alpha:
             break
-        cuts.pop(weakest)
+        del cuts[weakest], bounds[weakest + 1], ps[weakest]
+        for j in (weakest - 1, weakest):  # only the tests next to the merged segments change
+            if 0 <= j < len(ps):
+                ps[j] = _mw(mannwhitneyu, y[bounds[j] : bounds[j + 1]], y[bounds[j + 1] : bounds[j + 2]])
     return cuts
 
 
@@ -311,12 +311,20 @@ def _change(s, y, cuts, i, tentative=False):
 
 
 def ratio_ci(before, after, level=0.95, n=BOOTSTRAP, seed=0):
-    """Bootstrap interval of exp(median(after) - median(before)) for log values."""
+    """Bootstrap interval of exp(median(after) - median(before)) for log values (fewer draws for
+    long segments, whose medians vary little; drawn in batches to bound the memory)."""
     rng = np.random.default_rng(seed)
     before, after = np.asarray(before, dtype=float), np.asarray(after, dtype=float)
-    mb = np.median(rng.choice(before, (n, len(before))), axis=1)
-    ma = np.median(rng.choice(after, (n, len(after))), axis=1)
-    d = np.sort(ma - mb)
+    longest = max(len(before), len(after))
+    n = n if longest <= 500 else max(200, n // 4)
+    batch = max(1, 2_000_000 // longest)
+    d = []
+    for k in range(0, n, batch):
+        m = min(batch, n - k)
+        mb = np.median(rng.choice(before, (m, len(before))), axis=1)
+        ma = np.median(rng.choice(after, (m, len(after))), axis=1)
+        d.append(ma - mb)
+    d = np.sort(np.concatenate(d))
     q = (1 - level) / 2
     return math.exp(float(np.quantile(d, q))), math.exp(float(np.quantile(d, 1 - q)))
 
