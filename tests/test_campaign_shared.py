@@ -128,3 +128,29 @@ def test_three_hosts_share_twelve_cells_and_take_over_a_killed_ones(pg_server, t
             if r["status"] == "complete" and r["notes"]["cell"]["target"] == t
         )
         assert all(a[1] <= b[0] for a, b in zip(spans, spans[1:])), spans
+
+
+def test_two_processes_on_one_sqlite_store_split_the_cells(tmp_path):
+    db = str(tmp_path / "one.db")
+    f = tmp_path / "lab.toml"
+    f.write_text(CAMPAIGN.replace('name = "shared"', 'name = "solo"'))
+    procs = [campaign(db, f), campaign(db, f)]
+    try:
+        results = [p.communicate(timeout=180) + (p.returncode,) for p in procs]
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                os.killpg(p.pid, signal.SIGKILL)
+    for _out, err, rc in results:
+        assert rc == 0, err
+    st = Store(db)
+    try:
+        runs = st.runs()
+        rows = claims.status(st, "solo")
+    finally:
+        st.close()
+    assert sorted(r["name"] for r in runs) == sorted(f"solo:{c}" for c in CELLS)
+    assert all(r["status"] == "complete" for r in runs)
+    assert {r["state"] for r in rows.values()} == {"done"} and len(rows) == len(CELLS)
+    me = socket.gethostname()
+    assert {r["holder"] for r in rows.values()} <= {f"{me}:{p.pid}" for p in procs}

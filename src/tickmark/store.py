@@ -342,7 +342,7 @@ class Store:
         from .stats import STATS_VERSION
 
         fields = ("value", "ci95_lo", "ci95_hi", "unit", "v")
-        exprs = ", ".join(self.backend.json_field("stats", "", f) for f in fields)
+        exprs = ", ".join(self.backend.json_field("j", "", f) for f in fields)
         where = ""
         args = []
         if like:
@@ -354,8 +354,12 @@ class Store:
         for k in range(0, len(ids), 500):
             chunk = ids[k : k + 500]
             marks = ",".join("?" * len(chunk))
-            sql = f"SELECT run_id, key, bench, status, stat, {exprs} FROM results WHERE run_id IN ({marks}){where}"
-            for rid, key, bench, status, stat, value, lo, hi, unit, ver in self._x(sql + " ORDER BY id", chunk + args):
+            sql = (
+                f"WITH t AS MATERIALIZED (SELECT id, run_id, key, bench, status, stat, {self.backend.json_doc('stats')}"
+                f" AS j FROM results WHERE run_id IN ({marks}){where})"
+                f" SELECT run_id, key, bench, status, stat, {exprs} FROM t ORDER BY id"
+            )
+            for rid, key, bench, status, stat, value, lo, hi, unit, ver in self._x(sql, chunk + args):
                 if ver is None or int(ver) != STATS_VERSION:
                     if status == "ok":
                         stale.add(rid)

@@ -81,9 +81,14 @@ class PostgresBackend:
         self.conn.execute("SELECT pg_advisory_xact_lock(%s)", (_LOCK_KEY,))
 
     @staticmethod
-    def json_field(col, key, field):
-        """SQL for {col}[key][field] of a JSON text column, as text (parsed by the server)."""
-        return f"({col}::jsonb #>> '{{\"{key}\",{field}}}')"
+    def json_doc(col):
+        """A JSON text column parsed by the server (once per row where the query materializes it)."""
+        return f"({col})::jsonb"
+
+    @staticmethod
+    def json_field(doc, key, field):
+        """SQL for doc[key][field] as text (doc: a json_doc expression)."""
+        return f"({doc} -> '{key}' ->> '{field}')"
 
     # ---- statements ----
     @staticmethod

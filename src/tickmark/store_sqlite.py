@@ -166,9 +166,14 @@ class SQLiteBackend:
         pass  # BEGIN IMMEDIATE already holds the write lock
 
     @staticmethod
-    def json_field(col, key, field):
-        """SQL for {col}[key][field] of a JSON text column (SQLite's JSON functions)."""
-        return f"json_extract({col}, '$.\"{key}\".{field}')"
+    def json_doc(col):
+        """A JSON text column as the database's JSON value (SQLite's JSON functions read text)."""
+        return col
+
+    @staticmethod
+    def json_field(doc, key, field):
+        """SQL for doc[key][field] (doc: a json_doc expression)."""
+        return f"json_extract({doc}, '$.\"{key}\".{field}')"
 
     # ---- statements ----
     def execute(self, sql, args=()):

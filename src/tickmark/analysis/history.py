@@ -11,10 +11,11 @@ The method, per series (values in run order):
      1.4826 * median |y[i+1] - y[i]| / sqrt(2) (a level shift moves one difference only, so the
      steps being looked for do not inflate it);
   3. candidates: ruptures' kernel change-point detection (KernelCPD, linear kernel, exact PELT
-     search in C) on the values in noise units, penalty PENALTY_BETA * ln(n) per change, at
-     least MIN_SEGMENT points between changes;
+     search in C) on the values in noise units clipped to +-CLIP_SIGMAS, penalty
+     PENALTY_BETA * ln(n) per change, at least MIN_SEGMENT points between changes;
   4. each candidate is tested: Mann-Whitney U between the segments on either side (two-sided);
-     the weakest candidate with p >= ALPHA is dropped and the rest tested again;
+     the weakest candidate with p >= ALPHA (scaled down for series longer than REFERENCE_LENGTH)
+     is dropped and the rest tested again;
   5. the newest points: TAIL_POINTS (two) points that lie beyond TAIL_SIGMAS noise deviations
      of the level before them, on the same side, make a tentative change (too few points to test
      yet; `tentative` says so).
@@ -31,6 +32,8 @@ import numpy as np
 PENALTY_BETA = 2.0
 ALPHA = 0.001
 MIN_SEGMENT = 3
+CLIP_SIGMAS = 4.0  # values are clipped to this many noise deviations for the search (not the test)
+REFERENCE_LENGTH = 30  # the series length ALPHA is meant for (see detect)
 TAIL_SIGMAS = 6.0
 TAIL_POINTS = 2
 NOISE_FLOOR = 1e-4  # relative: an exactly repeatable series (instruction counts) still has a scale
@@ -236,7 +239,10 @@ def noise(y):
 
 
 def detect(y, sigma, beta=PENALTY_BETA, alpha=ALPHA, min_size=MIN_SEGMENT):
-    """The confirmed change points of log values y (indices of the first point of each new level)."""
+    """The confirmed change points of log values y (indices of the first point of each new level).
+    Past REFERENCE_LENGTH points the test level shrinks in proportion: a longer series offers
+    more places for a chance run of high or low values, and the rate of false changes per series
+    is meant to stay what it is for a series of REFERENCE_LENGTH runs."""
     import ruptures as rpt
     from scipy.stats import mannwhitneyu
 
@@ -244,9 +250,12 @@ def detect(y, sigma, beta=PENALTY_BETA, alpha=ALPHA, min_size=MIN_SEGMENT):
     n = len(y)
     if n < 2 * min_size:
         return []
-    z = ((y - np.median(y)) / sigma).reshape(-1, 1)
+    # in noise units, clipped: a few far outliers (a run hit by load) must not buy a segment of
+    # their own; a real step still stands out over its whole length
+    z = np.clip((y - np.median(y)) / sigma, -CLIP_SIGMAS, CLIP_SIGMAS).reshape(-1, 1)
     cuts = rpt.KernelCPD(kernel="linear", min_size=min_size).fit(z).predict(pen=beta * math.log(n))[:-1]
     cuts = [int(c) for c in cuts]
+    alpha = alpha * min(1.0, REFERENCE_LENGTH / n)
     bounds = [0] + cuts + [n]
     ps = [_mw(mannwhitneyu, y[bounds[i] : bounds[i + 1]], y[bounds[i + 1] : bounds[i + 2]]) for i in range(len(cuts))]
     while cuts:
@@ -261,9 +270,26 @@ def detect(y, sigma, beta=PENALTY_BETA, alpha=ALPHA, min_size=MIN_SEGMENT):
 
 
 def _mw(mannwhitneyu, a, b):
+    """Two-sided Mann-Whitney U p-value: scipy's (exact where it can be) for short segments, the
+    normal approximation with the tie correction (what scipy uses there too) for long ones,
+    computed here because scipy's per-call overhead dominates on series of thousands of runs."""
     if np.all(a == a[0]) and np.all(b == b[0]) and a[0] != b[0]:
         return 0.0  # two constant levels (exact instruction counts): certainly different
-    return float(mannwhitneyu(a, b, alternative="two-sided").pvalue)
+    n1, n2 = len(a), len(b)
+    if min(n1, n2) <= 8:
+        return float(mannwhitneyu(a, b, alternative="two-sided").pvalue)
+    from scipy.stats import rankdata
+
+    both = np.concatenate([a, b])
+    ranks = rankdata(both)
+    u = float(ranks[:n1].sum()) - n1 * (n1 + 1) / 2
+    n = n1 + n2
+    _, ties = np.unique(both, return_counts=True)
+    var = n1 * n2 / 12 * ((n + 1) - float((ties**3 - ties).sum()) / (n * (n - 1)))
+    if var <= 0:
+        return 1.0
+    z = (abs(u - n1 * n2 / 2) - 0.5) / math.sqrt(var)
+    return min(1.0, math.erfc(max(z, 0.0) / math.sqrt(2)))
 
 
 def tail_change(y, cuts, sigma, k=TAIL_POINTS, sigmas=TAIL_SIGMAS):
