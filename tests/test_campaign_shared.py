@@ -9,7 +9,7 @@ import sys
 import time
 
 from conftest import FAKECORE, tickmark_proc
-from tickmark import claims
+from tickmark.store import claims
 from tickmark.store import Store
 
 LEASE = 3

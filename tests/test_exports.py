@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from tickmark import exports
-from tickmark.stats import Stats
+from tickmark.store import exports
+from tickmark.analysis.stats import Stats
 from tickmark.store import Store
 
 DATA = Path(__file__).parent / "data"

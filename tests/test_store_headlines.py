@@ -4,7 +4,7 @@ on PostgreSQL; statistics of another version come whole and recomputed."""
 
 import math
 
-from tickmark.stats import Stats
+from tickmark.analysis.stats import Stats
 from tickmark.store import Store
 
 

@@ -156,7 +156,7 @@ def build(runs, by=None, metric=""):
     """runs: [{id, name, started, fingerprint, notes, results: [result rows]}] -> [Series], one per
     result key with an ok headline, in key order; the points ordered by `by` (see order_value), then
     by time. Runs without the `by` value are left out."""
-    from ..stats import Stats
+    from .stats import Stats
 
     ordered = []
     for r in runs:
