@@ -9,8 +9,7 @@ import sys
 import time
 
 from conftest import FAKECORE, tickmark_proc
-from tickmark.store import claims
-from tickmark.store import Store
+from tickmark.store import Store, claims
 
 LEASE = 3
 CAMPAIGN = f"""

@@ -12,9 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from tickmark.store import exports
 from tickmark.analysis.stats import Stats
-from tickmark.store import Store
+from tickmark.store import Store, exports
 
 DATA = Path(__file__).parent / "data"
 
