@@ -337,9 +337,9 @@ class Store:
         """{run id: [result rows]} of many runs, each row with only its headline statistics
         (value, CI, unit) read by the database from the stored JSON: what a history of thousands
         of runs needs, without parsing every result's statistics here. `like`: SQL LIKE patterns
-        (with a backslash as the escape) of benchmark names or keys to keep. Results whose statistics another
-        version computed come whole, recomputed (results_of)."""
-        from .stats import STATS_VERSION
+        (with a backslash as the escape) of benchmark names or keys to keep. Results whose
+        statistics another version computed come whole, recomputed (results_of)."""
+        from ..analysis.stats import STATS_VERSION
 
         fields = ("value", "ci95_lo", "ci95_hi", "unit", "v")
         exprs = ", ".join(self.backend.json_field("j", "", f) for f in fields)
