@@ -11,8 +11,9 @@ def show(model, file=None):
     con = console(file)
     series = model["series"]
     n_changes = sum(len(s["changes"]) for s in series)
+    n = len(series)
     con.print(
-        f"history of {model['runs']} runs ordered by {model['by']}: {len(series)} benchmarks, "
+        f"history of {model['runs']} runs ordered by {model['by']}: {n} benchmark{'s' if n != 1 else ''}, "
         f"{n_changes} change{'s' if n_changes != 1 else ''}",
         highlight=False,
     )
