@@ -170,3 +170,22 @@ def test_openmetrics_escapes_label_values(stored):
     fams = {f.name: f for f in text_string_to_metric_families(exports.to_openmetrics(run, results))}
     (info,) = fams["tickmark_run"].samples
     assert info.labels["run"] == 'we"ird\\name' and info.labels["label_build_id"] == "a\nb"
+
+
+def test_export_command_writes_each_format_and_gates_against_a_baseline(stored, cli, tmp_path):
+    _tool("prometheus_client")
+    from prometheus_client.openmetrics.parser import text_string_to_metric_families
+
+    rc, out, err = cli("export", "exp1", "--format", "gbench")
+    assert rc == 0 and json.loads(out)["context"]["tickmark_run"] == "exp1"
+    rc, out, err = cli("export", "exp1", "--format", "openmetrics")
+    assert rc == 0 and out.endswith("# EOF\n") and list(text_string_to_metric_families(out))
+    # a baseline run, then the same run as a "slow" one: nothing is significantly slower than itself
+    f = tmp_path / "j.xml"
+    rc, out, err = cli("export", "exp1", "--format", "junit", "--baseline", "exp1", "--fail-above", "5%", "-o", str(f))
+    assert rc == 0, err
+    assert 'type="gate"' not in f.read_text() and 'type="crashed"' in f.read_text()
+    rc, out, err = cli("export", "exp1", "--format", "gbench", "--baseline", "exp1", "--fail-above", "5")
+    assert rc == 2 and "--baseline and --fail-above go together, with --format junit" in err
+    rc, out, err = cli("export", "exp1", "--format", "junit", "--baseline", "exp1", "--fail-above", "lots")
+    assert rc == 2 and "bad --fail-above 'lots'" in err and err.count("\n") == 1
