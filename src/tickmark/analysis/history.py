@@ -111,7 +111,19 @@ class Series:
             "higher_is_better": self.higher_is_better,
             "noise": self.noise,
             "skipped": self.skipped,
-            "points": [{k: v for k, v in asdict(p).items() if k != "fingerprint"} for p in self.points],
+            "points": [
+                {
+                    "run_id": p.run_id,
+                    "run": p.run,
+                    "started": p.started,
+                    "order": p.order,
+                    "value": p.value,
+                    "ci_lo": p.ci_lo,
+                    "ci_hi": p.ci_hi,
+                    "labels": dict(p.labels),
+                }
+                for p in self.points
+            ],
             "changes": [dict(asdict(c), pct=c.pct) for c in self.changes],
             "levels": [{"start": a, "end": b, "median": m} for a, b, m in self.levels()],
         }
