@@ -2,16 +2,24 @@
 
 A cell is one (target, variant, workload); it becomes one stored run named
 CAMPAIGN:TARGET:VARIANT:WORKLOAD, with the campaign and the cell in the run's notes. Targets run
-in parallel, one worker thread each (its own store connection, its target opened once for all its
-cells: an SSH connection, a labgrid place), and one cell at a time on each target, so that cells
-never disturb each other's numbers. A second start of the same campaign skips the cells that are
-stored complete and runs the others again (a partial run is kept under another name).
+in parallel, one worker thread each (its own store connection, its target opened once, at its
+first cell, for all its cells: an SSH connection, a labgrid place), and one cell at a time on each
+target, so that cells never disturb each other's numbers. A second start of the same campaign
+skips the cells that are stored complete and runs the others again (a partial run is kept under
+another name).
+
+Several processes (on several hosts, through a PostgreSQL store) may run one campaign together:
+each cell is claimed in the store before it runs (store/claims.py), under a lease that a
+keep-alive thread renews; a cell whose holder died is taken over once its lease has run out.
 
 File format (README.md has the user's version):
 
     name = "lab-nov"                  # required: names the runs, the key for resuming
     rounds = 3                        # optional, as `tickmark run`: rounds max_rounds samples
                                       # sample_ms seed timeout params baseline
+    lease = 60                        # optional: seconds a claim lives without being renewed
+    [labels]                          # optional: KEY = "VALUE" stored with every cell's run
+    build = "1234"
     [targets]                         # NAME = "URI" (any --target URI), in order
     board-a = "labgrid:rpi4-a"
     [variants]                        # NAME = { cc, cflags, memfn }  (default: one, the defaults)
