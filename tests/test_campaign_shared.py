@@ -40,10 +40,10 @@ def campaign(url, f, mode="", *extra):
     return tickmark_proc(["campaign", str(f), *extra], env=env, start_new_session=True)
 
 
-def claim_rows(url):
+def claim_rows(url, name="shared"):
     st = Store(url)
     try:
-        return claims.status(st, "shared")
+        return claims.status(st, name)
     finally:
         st.close()
 
@@ -153,3 +153,52 @@ def test_two_processes_on_one_sqlite_store_split_the_cells(tmp_path):
     assert {r["state"] for r in rows.values()} == {"done"} and len(rows) == len(CELLS)
     me = socket.gethostname()
     assert {r["holder"] for r in rows.values()} <= {f"{me}:{p.pid}" for p in procs}
+
+
+def test_a_stalled_holder_loses_its_cell_and_the_cell_still_ends_once(pg_server, tmp_path):
+    """A process stopped (SIGSTOP) past its lease: another takes its cell over; when the first
+    wakes up it finds its claim gone, stops that cell and keeps its run aside."""
+    url = pg_server.new_database()
+    f = tmp_path / "lab.toml"
+    f.write_text(CAMPAIGN.replace('name = "shared"', 'name = "stall"').replace('t2 = "local"\nt3 = "local"\n', ""))
+    cells = [c for c in CELLS if c.startswith("t1:")]
+    sleeper = campaign(url, f, "slowkey=ipc.ping")  # hangs 30 s in its first w1 cell
+    other = None
+    try:
+        deadline = time.time() + 60
+        held = []
+        while time.time() < deadline and not held:
+            try:
+                held = [
+                    c
+                    for c, r in claim_rows(url, "stall").items()
+                    if r["holder"] == f"{socket.gethostname()}:{sleeper.pid}"
+                ]
+            except Exception:
+                pass
+            time.sleep(0.1)
+        assert held
+        os.killpg(sleeper.pid, signal.SIGSTOP)
+        other = campaign(url, f)
+        deadline = time.time() + 60
+        while time.time() < deadline and not claim_rows(url, "stall")[held[0]]["takeovers"]:
+            time.sleep(0.2)
+        assert claim_rows(url, "stall")[held[0]]["takeovers"] == 1
+        os.killpg(sleeper.pid, signal.SIGCONT)
+        out2, err2 = other.communicate(timeout=180)
+        out1, err1 = sleeper.communicate(timeout=180)
+    finally:
+        for p in (sleeper, other):
+            if p is not None and p.poll() is None:
+                os.killpg(p.pid, signal.SIGKILL)
+    assert other.returncode == 0, err2
+    assert "the claim was taken over" in err1 and sleeper.returncode == 0, err1
+    st = Store(url)
+    try:
+        runs = st.runs()
+    finally:
+        st.close()
+    complete = sorted(r["notes"]["cell"]["id"] for r in runs if r["status"] == "complete")
+    assert complete == sorted(cells)  # each cell once
+    aside = [r for r in runs if r["status"] != "complete"]
+    assert [r["notes"]["cell"]["id"] for r in aside] == held and aside[0]["name"].startswith(f"stall:{held[0]}~")

@@ -351,7 +351,7 @@ class Campaign:
         st = claims.status(store, self.spec.name)
         for c in self.cells:
             row = st.get(c.id)
-            if c.state not in ("pending", "not run") or row is None:
+            if c.state not in ("pending", "not run", "lost") or row is None:
                 continue
             if row["state"] == "done":
                 mark_finished(store, self.spec, [c])
