@@ -595,8 +595,9 @@ def test_fuzz_export_documents(exported, env, cli, tmp_path):
     import io
     import random
 
-    from tickmark import export, report
     from tickmark.errors import TickmarkError
+    from tickmark.report import terminal as report
+    from tickmark.store import document as export
 
     rng = random.Random(7)
     st = _store()
@@ -664,7 +665,7 @@ def _exact_median_ci_k(n, level=0.95):
 
 @pytest.mark.parametrize("n", [1, 2, 5, 6, 9, 15, 16, 50, 71, 100, 257, 400])
 def test_median_ci_is_the_exact_order_statistic_interval(n):
-    from tickmark import stats
+    from tickmark.analysis import stats
 
     k = _exact_median_ci_k(n)
     lo, hi, cover = stats.median_ci(list(range(n)))
@@ -677,7 +678,7 @@ def test_statistics_of_many_samples_take_no_time(n):
     """One result of 10,000 samples (an import) took minutes when the interval was cubic."""
     import random
 
-    from tickmark import stats
+    from tickmark.analysis import stats
 
     rng = random.Random(n)
     samples = [
@@ -1137,6 +1138,7 @@ def test_an_ingested_log_names_the_cores_error_first(env, cli, tmp_path):
 def test_a_matrix_whose_core_died_stores_incomplete_runs(env, cli, monkeypatch):
     monkeypatch.setenv("FAKECORE_MODE", "die=1")
     rc, out, err = cli("matrix", "--cflags", "-O1", "--cflags", "-O2", "-q", "--rounds", "1", "sys.fast", "ipc.ping")
+    assert rc == 1 and "is incomplete: round 1: tickmark-core exited with status 3" in err, err
     st = _store()
     assert [r["status"] for r in st.runs()] == ["incomplete", "incomplete"]
     assert all("exited with status 3" in r["notes"]["incomplete"] for r in st.runs())

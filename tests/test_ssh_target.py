@@ -129,7 +129,7 @@ def test_host_key_checking_stays_on(sshd, cli, tmp_path):
 
 def _run_in_thread(path, uri, benches, rounds=1):
     """A run in a thread (with its own store connection) so that the test can cut it."""
-    from tickmark.hostrun import HostRun, RunConfig
+    from tickmark.run.engine import HostRun, RunConfig
     from tickmark.store import Store
     from tickmark.targets import open_target
 

@@ -14,6 +14,7 @@ import tempfile
 import time
 
 from ..errors import TickmarkError
+from ..names import decimal
 from ..tm1 import Parser
 
 
@@ -101,7 +102,7 @@ class LocalRunner:
         stop = False
         try:
             for line in proc.stdout:
-                rec = parser.feed_line(line)
+                rec = parser.next_record(line)
                 if rec is not None and not inst.feed(rec):
                     stop = True
                     break
@@ -157,14 +158,16 @@ class SshRunner:
         words = r.stdout.split()
         if len(words) == 2 and words[0] == "0":
             return False
-        return not (len(words) == 2 and words[1].lstrip("-").isdigit() and int(words[1]) <= 1)
+        level = words[1] if len(words) == 2 else ""
+        n = decimal(level.removeprefix("-"), 3)
+        return not (n is not None and (level.startswith("-") or n <= 1))
 
     def run(self, prefix, args, timeout):
         q = " ".join(shlex.quote(a) for a in [*prefix, self.binary_path, *args])
         r = self.target.run_remote(f"cd {shlex.quote(self.dir)} && {q} </dev/null", timeout=timeout, check=False)
         inst, parser = Instance(), Parser()
         for line in r.stdout.splitlines():
-            rec = parser.feed_line(line)
+            rec = parser.next_record(line)
             if rec is not None and not inst.feed(rec):
                 break
         lines = [x for x in r.stderr.strip().splitlines() if x.strip()]
@@ -196,10 +199,9 @@ class SshRunner:
 
 def runner_for(core):
     """The runner for a prepared core, or None where no sampler can run (bare metal, serial)."""
-    from ..targets.local import LocalCore
-
-    if isinstance(core, LocalCore):
+    scheme = getattr(core.target, "scheme", None)
+    if scheme in ("local", "qemu-user"):  # a process of this machine (LocalCore)
         return LocalRunner(core)
-    if getattr(core.target, "scheme", None) == "ssh" and hasattr(core, "remote_name"):
+    if scheme == "ssh" and hasattr(core, "remote_name"):
         return SshRunner(core)
     return None

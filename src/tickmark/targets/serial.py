@@ -22,6 +22,7 @@ import urllib.parse
 from .. import fingerprint
 from ..errors import TickmarkError
 from ..names import decimal
+from ..tm1 import Reader, clean_line
 from .base import Core, Session, Target, Variant, register, shown
 
 _RC = re.compile(r"@@tickmark-rc ([0-9]{1,3})\s*$")
@@ -98,9 +99,6 @@ class SerialSession(Session):
             port.flush()
 
     def lines(self):
-        from ..ingest import clean_line
-        from ..tm1 import Reader
-
         port = self.target.port()
         reader = Reader()  # only a real bye record ends the round, never noise that looks like one
         buf, skipping = bytearray(), False
