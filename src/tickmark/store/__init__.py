@@ -125,7 +125,10 @@ def _row(cols, row, table="runs"):
 
 
 class _Rows(list):
-    """The rows of a statement, all read at once (so a damaged page is met inside the store)."""
+    """The rows of a statement, all read at once (so a damaged page is met inside the store),
+    and `rowcount`, the rows it changed."""
+
+    rowcount = -1
 
     def fetchone(self):
         return self[0] if self else None
@@ -227,7 +230,9 @@ class Store:
     def _x(self, sql, args=()):
         try:
             cur = self.backend.execute(sql, args)
-            return _Rows(cur.fetchall() if cur.description is not None else ())
+            rows = _Rows(cur.fetchall() if cur.description is not None else ())
+            rows.rowcount = cur.rowcount  # rows an UPDATE or DELETE changed
+            return rows
         except self.backend.IntegrityError:
             raise
         except self.backend.DatabaseError as e:
