@@ -33,7 +33,7 @@ static int setup_lat_rand(tm_ctx *ctx)
     if (rc != TM_OK)
         return rc;
     ctx->user = &st;
-    st.cur = tm_chain_random(st.buf.p, (size_t)size, SLOT, tm_now_ns() ^ (uint64_t)size);
+    st.cur = tm_chain_random(st.buf.p, (size_t)size, SLOT, tm_chain_seed(ctx, (uint64_t)size));
     if (!st.cur)
         return tm_skip(ctx, "cannot allocate the chain index");
     return TM_OK;

@@ -3,6 +3,7 @@
 #include "tickmark/osal.h"
 
 #define HUGE_ALIGN ((size_t)2 << 20)
+#define CHAIN_SEED 0x7469636b6d61726bull /* "tickmark" */
 
 uint64_t tm_rand64(uint64_t *s)
 {
@@ -12,6 +13,14 @@ uint64_t tm_rand64(uint64_t *s)
     x ^= x >> 27;
     *s = x;
     return x * 0x2545F4914F6CDD1Dull;
+}
+
+uint64_t tm_chain_seed(const tm_ctx *ctx, uint64_t salt)
+{
+    uint64_t s = CHAIN_SEED ^ (salt * 0x9E3779B97F4A7C15ull);
+    (void)ctx;
+    tm_rand64(&s);
+    return s;
 }
 
 size_t tm_rand_below(uint64_t *s, size_t n)
