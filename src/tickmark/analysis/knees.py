@@ -8,14 +8,16 @@ fits a level, climbs where it stops fitting. The curve is read whole, not by its
    becomes the minimum over itself and every larger set).
 2. On x = log2(size), y = ln(latency) the envelope is cut into straight segments by an exact
    segmented least-squares fit (dynamic programming over every way to cut the points, each
-   segment paying SEGMENT_PENALTY, each at least two points long). A curve of 30-60 points is
+   segment paying SEGMENT_PENALTY, each at least two points long but the first and last). A curve of 30-60 points is
    cut optimally in milliseconds, so no heuristic search is needed.
 3. A segment whose latency rises less than FLAT_PER_OCTAVE per octave is a plateau (a level,
    perhaps sloping a little as TLB misses mix in); neighbouring plateaus whose gap rises less
    than MIN_STEP are one, and a plateau narrower than MIN_SPAN between two climbs is part of one
-   climb (a noisy point or two, not a level: real levels lie at least 2x apart). Between two plateaus is a knee: the sizes from the last point of the
-   plateau below to the first of the plateau above. A curve that ends while still climbing ends
-   in an open knee (the next level not reached).
+   climb (a noisy point or two, not a level: real levels lie at least 2x apart). A segment
+   rising less than SLOPED per octave, an octave wide, with a steeper step on both sides, is a
+   level too (a shared cache whose lines others take). Between two plateaus is a knee: the
+   sizes from the last point of the plateau below to the first of the plateau above. A curve
+   that ends while still climbing ends in an open knee (the next level not reached).
 
 Each knee has a size estimate, its range and a confidence. The size is where the latency has
 covered QUARTER of the step between the plateaus (a quarter of the loads no longer served by
@@ -27,11 +29,13 @@ physically indexed cache) has it close to its size too. Pure: no click, rich or 
 
 import math
 
-FLAT_PER_OCTAVE = 1.3  # a segment rising less than this per octave of size is a plateau
+FLAT_PER_OCTAVE = 1.4  # a segment rising less than this per octave of size is a plateau
+SLOPED = 2.0  # a segment rising less than this per octave between two steeper steps is a level too
 MIN_STEP = 1.3  # two plateaus whose gap rises less than this are one level
-MIN_SPAN = 1.4  # a plateau between two knees spans at least this factor of sizes (else noise)
-SEGMENT_PENALTY = 0.03  # cost of one more segment, in squared ln(latency) units
+MIN_SPAN = 1.75  # a plateau between two knees spans at least this factor of sizes (else noise)
+SEGMENT_PENALTY = 0.01  # cost of one more segment, in squared ln(latency) units
 QUARTER = 0.25
+PLATEAU_TOL = 1.05  # a point this close to a plateau's end belongs to the plateau
 NOISY = 1.1  # a raw point this much above the envelope was replaced by it
 
 
@@ -65,9 +69,12 @@ def _line_sse(sx, sy, sxx, sxy, syy, i, j):
 
 
 def segments(xs, ys, penalty=SEGMENT_PENALTY, min_len=2):
-    """Optimal cut of the points into straight segments -> [(first, last, slope)] (indices)."""
+    """Optimal cut of the points into straight segments -> [(first, last, slope)] (indices).
+
+    Segments have at least min_len points, except the first and the last, which may be one
+    point alone (a sweep that starts or ends right at a step)."""
     n = len(xs)
-    if n < min_len:
+    if n < 2:
         return [(0, n - 1, 0.0)] if n else []
     sx, sy, sxx, sxy, syy = [0.0], [0.0], [0.0], [0.0], [0.0]
     for x, y in zip(xs, ys):
@@ -79,9 +86,9 @@ def segments(xs, ys, penalty=SEGMENT_PENALTY, min_len=2):
     best = [math.inf] * (n + 1)  # best[j]: cost of the points 0..j-1
     cut = [0] * (n + 1)
     best[0] = 0.0
-    for j in range(min_len, n + 1):
-        for i in range(0, j - min_len + 1):
-            if best[i] == math.inf:
+    for j in range(1, n + 1):
+        for i in range(0, j):
+            if best[i] == math.inf or (j - i < min_len and i != 0 and j != n):
                 continue
             sse, _ = _line_sse(sx, sy, sxx, sxy, syy, i, j - 1)
             c = best[i] + sse + penalty
@@ -105,8 +112,8 @@ def find_knees(points, penalty=SEGMENT_PENALTY):
 
     A plateau: {"first", "last" (sizes), "ns" (the envelope at its last point), "slope" (x per
     octave)}. A knee: {"size" (estimate), "lo", "hi" (the last size of the plateau below and the
-    first of the one above), "below", "above" (ns there), "rise" (above / below), "step" (the
-    middle of the plateau above over the middle of the one below), "open" (no plateau after
+    first of the one above), "below", "above" (ns there), "rise" (above / below), "level_ns" (the
+    middle of the plateau below), "step" (the middle of the plateau above over it), "open" (no plateau after
     it), "confidence", "why"}."""
     raw = clean(points)
     if len(raw) < 4:
@@ -119,7 +126,7 @@ def find_knees(points, penalty=SEGMENT_PENALTY):
     segs = segments(xs, ys, penalty)
     flat = math.log(FLAT_PER_OCTAVE)
     # plateaus: flat segments; a climbing segment between them is part of a knee
-    plats = [[a, b] for a, b, slope in segs if slope < flat]
+    plats = [[a, b] for a, b, slope in segs if slope < flat or _sloped_level(xs, ys, sizes, a, b, slope)]
     if not plats or plats[0][0] != 0:
         # the curve starts climbing: its first point is the plateau of the smallest level seen
         plats.insert(0, [0, 0])
@@ -129,6 +136,13 @@ def find_knees(points, penalty=SEGMENT_PENALTY):
             merged[-1][1] = b  # the gap is no real step: one plateau
         else:
             merged.append([a, b])
+    # a plateau takes in the neighbouring points of a climbing segment that lie within
+    # PLATEAU_TOL of its ends (a two-point segment can fit a plateau's last point and the climb)
+    for p in merged:
+        while p[1] + 1 < len(lat) and lat[p[1] + 1] <= lat[p[1]] * PLATEAU_TOL and p[1] + 1 not in _starts(merged):
+            p[1] += 1
+        while p[0] > 0 and lat[p[0] - 1] * PLATEAU_TOL >= lat[p[0]] and p[0] - 1 not in _ends(merged):
+            p[0] -= 1
     # a short plateau between two climbs is a noisy point or two inside one climb, not a level
     merged = [p for k, p in enumerate(merged) if k in (0, len(merged) - 1) or sizes[p[1]] / sizes[p[0]] >= MIN_SPAN]
     knees = []
@@ -144,7 +158,8 @@ def find_knees(points, penalty=SEGMENT_PENALTY):
         # of the one above (a plateau's ends may already lean into the knee)
         up = next((p for p in merged if p[0] > b), None)
         hi = _mid(lat, up) if up else lat[-1]
-        kn["step"] = round(hi / _mid(lat, (a, b)), 3)
+        kn["level_ns"] = _mid(lat, (a, b))
+        kn["step"] = round(hi / kn["level_ns"], 3)
         kn["confidence"] = round(kn["confidence"] * _clamp(math.log(kn["step"]) / math.log(2.0)), 2)
     plateaus = [
         {
@@ -162,12 +177,16 @@ def _knee(sizes, lat, raw, below, top, above, is_open):
     a, b = below
     lo_ns, hi_ns = lat[b], lat[top]
     target = lo_ns + QUARTER * (hi_ns - lo_ns)
-    i = next(i for i in range(b, top + 1) if lat[i] >= target)
+    # interpolate on log-size between the two measured points around the quarter; a point the
+    # envelope replaced (a noisy one) took the value of a larger set, so it says nothing here
+    kept = [j for j in range(b, top + 1) if j in (b, top) or raw[j][1] <= NOISY * lat[j]]
+    i = next(j for j in kept if lat[j] >= target)
     if i == b:
         size = sizes[b]
-    else:  # interpolate on log-size between the two points around the quarter
-        f = (target - lat[i - 1]) / (lat[i] - lat[i - 1])
-        size = 2 ** (math.log2(sizes[i - 1]) + f * math.log2(sizes[i] / sizes[i - 1]))
+    else:
+        h = kept[kept.index(i) - 1]
+        f = (target - lat[h]) / (lat[i] - lat[h])
+        size = 2 ** (math.log2(sizes[h]) + f * math.log2(sizes[i] / sizes[h]))
     rise = hi_ns / lo_ns
     # confidence: the step's height, the flatness of the plateaus around it, how closely the
     # points bracket it, and how many raw points around it the envelope had to replace
@@ -202,6 +221,25 @@ def _knee(sizes, lat, raw, below, top, above, is_open):
         "confidence": conf,
         "why": why,
     }
+
+
+def _sloped_level(xs, ys, sizes, a, b, slope):
+    """A climbing segment that is still a level: gentler than SLOPED, an octave wide, and with a
+    steeper step on both sides of it (a level only part of whose capacity this core keeps, e.g. a
+    shared cache that others are taking lines from, between two clear steps)."""
+    if slope >= math.log(SLOPED) or a == 0 or b >= len(xs) - 1 or sizes[b] / sizes[a] < MIN_SPAN:
+        return False
+    before = (ys[a] - ys[a - 1]) / (xs[a] - xs[a - 1])
+    after = (ys[b + 1] - ys[b]) / (xs[b + 1] - xs[b])
+    return min(before, after) > 1.5 * slope
+
+
+def _starts(plats):
+    return {a for a, _ in plats}
+
+
+def _ends(plats):
+    return {b for _, b in plats}
 
 
 def _mid(lat, plateau):
