@@ -17,8 +17,9 @@
  * spread over 16 pages the loads mostly wait for their line again. Such a prefetcher still
  * lowers the memory plateau (more loads per open DRAM row), never the cache knees.
  * `thp` 1 puts the set in transparent huge pages (checked: info huge_pct), 0 advises them off.
- * The chain is linked from tm_chain_seed(), so one seed gives one layout, and setup checks
- * that it is one cycle through every slot.
+ * The chain is linked from the instance's seed (tm_seed: one --seed gives one layout; its
+ * fingerprint is sent as info "chain"), and setup checks that it is one cycle through every
+ * slot.
  * Timed: the chase only. Not timed: mapping, touching, linking and checking the set (setup).
  * The chase goes on across samples from where it stopped; the headline is the minimum.
  */
@@ -95,7 +96,7 @@ static int setup_lat_pagelocal(tm_ctx *ctx)
     int64_t size = tm_param(ctx, "size"), thp = tm_param(ctx, "thp"), group = tm_param(ctx, "group");
     size_t page = tm_os_page_size(), npages;
     uint32_t *pages, *slots;
-    uint64_t seed = tm_chain_seed(ctx, (uint64_t)size);
+    uint64_t seed = tm_seed(ctx);
     int rc;
     if (size < 2 * SLOT || size % SLOT)
         return tm_fail(ctx, "size %ld is not a multiple of %d of at least %d bytes", (long)size, SLOT, 2 * SLOT);
@@ -121,7 +122,10 @@ static int setup_lat_pagelocal(tm_ctx *ctx)
     st.cur = link_pagelocal(st.buf.p, (size_t)size, page, pages, npages, (size_t)group, slots, &seed);
     tm_os_free(pages);
     tm_os_free(slots);
-    return verify_cycle(ctx, st.cur, (size_t)size / SLOT);
+    rc = verify_cycle(ctx, st.cur, (size_t)size / SLOT);
+    if (rc == TM_OK)
+        tm_info(ctx, "chain", tm_chain_id(st.cur, st.buf.p));
+    return rc;
 }
 
 #define L1_ p = (void **)*p;

@@ -3,7 +3,6 @@
 #include "tickmark/osal.h"
 
 #define HUGE_ALIGN ((size_t)2 << 20)
-#define CHAIN_SEED 0x7469636b6d61726bull /* "tickmark" */
 
 uint64_t tm_rand64(uint64_t *s)
 {
@@ -13,14 +12,6 @@ uint64_t tm_rand64(uint64_t *s)
     x ^= x >> 27;
     *s = x;
     return x * 0x2545F4914F6CDD1Dull;
-}
-
-uint64_t tm_chain_seed(const tm_ctx *ctx, uint64_t salt)
-{
-    uint64_t s = CHAIN_SEED ^ (salt * 0x9E3779B97F4A7C15ull);
-    (void)ctx;
-    tm_rand64(&s);
-    return s;
 }
 
 size_t tm_rand_below(uint64_t *s, size_t n)
@@ -94,4 +85,16 @@ void **tm_chain_random(char *p, size_t bytes, size_t slot, uint64_t seed)
     start = (void **)(p + (size_t)ix[tm_rand_below(&seed, n)] * slot);
     tm_os_free(ix);
     return start;
+}
+
+int64_t tm_chain_id(void **start, const char *base)
+{
+    uint64_t h = 1469598103934665603ull;
+    void **p = start;
+    int i;
+    for (i = 0; i < 64 && p; i++) {
+        h = (h ^ (uint64_t)((const char *)p - base)) * 1099511628211ull;
+        p = (void **)*p;
+    }
+    return (int64_t)(h >> 1);
 }
