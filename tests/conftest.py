@@ -141,7 +141,7 @@ def core_binary(tmp_path_factory):
         if os.environ.get("CI"):
             pytest.fail(msg)
         pytest.skip(msg)
-    from tickmark import build
+    from tickmark.targets import build
 
     old = os.environ.get("XDG_CACHE_HOME")
     os.environ["XDG_CACHE_HOME"] = str(tmp_path_factory.getbasetemp() / "core-cache")

@@ -148,7 +148,7 @@ def test_clang_pedantic_build(tmp_path):
 
 
 def test_harness_build_lists_every_descriptor():
-    from tickmark.build import build_core
+    from tickmark.targets.build import build_core
 
     want = sorted(name for p in bench_files() for _, name in descriptors(p.read_text()))
     assert len(want) > 50

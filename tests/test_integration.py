@@ -31,7 +31,7 @@ def real(tmp_path, monkeypatch, cache):
 
 
 def test_build_is_cached_and_keyed(real, tmp_path):
-    from tickmark.build import build_core, sha256_file
+    from tickmark.targets.build import build_core, sha256_file
 
     a = build_core()
     assert os.access(a.binary, os.X_OK) and a.cflags == "-O2"
@@ -54,8 +54,8 @@ def test_build_is_cached_and_keyed(real, tmp_path):
 
 
 def test_build_errors_are_one_line_with_the_fix(real):
-    from tickmark.build import build_core
     from tickmark.errors import TickmarkError
+    from tickmark.targets.build import build_core
 
     with pytest.raises(TickmarkError, match="install gcc: apt-get install build-essential"):
         build_core(cc="no-such-compiler-xyz")

@@ -8,7 +8,7 @@ import warnings
 
 import pytest
 
-from tickmark.kernelimage import _guest_fields, args_archive, cpio_newc
+from tickmark.targets.kernel_image import _guest_fields, args_archive, cpio_newc
 
 KERNELS = os.path.join(os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "tickmark", "kernels")
 

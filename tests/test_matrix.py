@@ -6,7 +6,7 @@ import shutil
 
 import pytest
 
-from tickmark import counters
+from tickmark.analysis import counters
 from tickmark.cli import main
 from tickmark.store import Store
 

@@ -11,8 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from tickmark import bwtable, memfnview
-from tickmark import topology as topo
+from tickmark.analysis import bandwidth as bwtable
+from tickmark.analysis import memfn as memfnview
+from tickmark.analysis import topology as topo
+from tickmark.report.terminal.memory import mb_cell
+from tickmark.run.topology import TLB_PACKED
 
 ROOT = Path(__file__).resolve().parents[1]
 CORE = ROOT / "src" / "tickmark" / "core"
@@ -245,7 +248,7 @@ def tlb_model(l1=64, l2=1536, hit=1.25, l1_lines=512, l2_lat=4.0, stlb=2.0, walk
         16384,
     ]
     spread = {n: cache(n) + trans(n) for n in pages}
-    packed = {n: cache(n) for n in topo.TLB_PACKED}
+    packed = {n: cache(n) for n in TLB_PACKED}
     return spread, packed
 
 
@@ -644,7 +647,7 @@ def test_bandwidth_table_labels_sizes_with_levels():
     assert header == ["read", "NT write", "2 CPUs read"]
     assert [(s, lvl) for s, lvl, _ in rows] == [(16 * K, "L1"), (128 * M, "memory")]
     assert rows[1][2]["2 CPUs read"] == (16000.0, 8000.0, 9000.0)
-    assert "x1.78 of 1" in bwtable._mb(rows[1][2]["2 CPUs read"])
+    assert "x1.78 of 1" in mb_cell(rows[1][2]["2 CPUs read"])
 
 
 @needs_cc

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tickmark import nbench
+from tickmark.analysis import nbench
 
 CORE = Path(__file__).resolve().parent.parent / "src" / "tickmark" / "core"
 DATA = Path(__file__).resolve().parent / "data"

@@ -178,7 +178,7 @@ def real(tmp_path, monkeypatch, cache):
 
 
 def _core_binary():
-    from tickmark.build import build_core
+    from tickmark.targets.build import build_core
 
     return build_core().binary
 

@@ -6,8 +6,8 @@ import shutil
 
 import pytest
 
-from tickmark.baremetal import board_names, load_board, parse_board, semihost_args
 from tickmark.errors import TickmarkError
+from tickmark.targets.baremetal import board_names, load_board, parse_board, semihost_args
 
 BOARDS = ["mps2-an500", "mps2-an385", "virt-aarch64", "virt-riscv64"]
 # small slices of the four families, so a board takes seconds
@@ -255,7 +255,7 @@ def test_qemu_is_installed_where_ci_runs():
 def test_compare_refuses_instructions_against_time_and_warns_on_emulation():
     from types import SimpleNamespace
 
-    from tickmark.compare import check_comparable, mixing_warning
+    from tickmark.analysis.compare import check_comparable, mixing_warning
 
     icount = SimpleNamespace(label="an500", fingerprint={"qemu_icount": "shift=0,sleep=off", "emulated": True})
     tcg = SimpleNamespace(label="tcg", fingerprint={"emulated": True, "flags": ["emulated"]})
@@ -277,7 +277,7 @@ def test_uart_console_for_boards_without_a_debugger(real):
     import subprocess
     import threading
 
-    from tickmark.build import build_core
+    from tickmark.targets.build import build_core
     from tickmark.tm1 import Parser
 
     b = _tools_or_skip("mps2-an500")
@@ -296,7 +296,7 @@ def test_uart_console_for_boards_without_a_debugger(real):
     recs, parser = [], Parser()
     try:
         for line in p.stdout:  # the program idles after its last record: nothing to exit to
-            rec = parser.feed_line(line)
+            rec = parser.next_record(line)
             if rec:
                 recs.append(rec)
                 if rec["t"] == "bye":

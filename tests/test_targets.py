@@ -7,8 +7,8 @@ import sys
 import pytest
 
 from conftest import FAKECORE
-from tickmark.clicommon import check_patterns
 from tickmark.errors import TickmarkError
+from tickmark.run.engine import check_patterns
 from tickmark.targets import open_target, schemes
 
 

@@ -27,9 +27,9 @@ import threading
 import urllib.parse
 
 from .. import fingerprint
-from ..build import build_core
 from ..errors import TickmarkError
 from .base import Core, Session, Target, Variant, register
+from .build import build_core
 
 # uname -m of the board -> cross prefix (Debian's cross toolchains)
 CROSS = {
