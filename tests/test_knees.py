@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from tickmark import topology as topo
 from tickmark.analysis import hierarchy, knees
+from tickmark.analysis import topology as topo
 
 K, M = 1 << 10, 1 << 20
 DATA = Path(__file__).resolve().parent / "data" / "topology"
