@@ -15,7 +15,6 @@ from tickmark.analysis import bandwidth as bwtable
 from tickmark.analysis import hierarchy
 from tickmark.analysis import memfn as memfnview
 from tickmark.analysis import topology as topo
-from tickmark.report.terminal.memory import mb_cell
 from tickmark.run.topology import TLB_PACKED
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -640,14 +639,46 @@ def test_bandwidth_table_labels_sizes_with_levels():
         res("mem.bw_read", 16 * K, 90000.0),
         res("mem.bw_read", 128 * M, 9000.0),
         res("mem.bw_nt", 128 * M, 7000.0, op=0),
+        res("mem.bw_memmove", 128 * M, 12000.0),  # a run from before memmove had a shift
+        res("mem.bw_memmove", 128 * M, 99999.0, shift=128 * M),  # not the in-place move
         res("mem.bw_cores", 128 * M, 9000.0, threads=1, op=0),
         res("mem.bw_cores", 128 * M, 16000.0, threads=2, op=0),
     ]
     header, rows = bwtable.table_rows(results, [("L1", 48 * K), ("L2", 2 * M)])
-    assert header == ["read", "NT write", "2 CPUs read"]
+    assert header == ["read", "move", "NT write"]
     assert [(s, lvl) for s, lvl, _ in rows] == [(16 * K, "L1"), (128 * M, "memory")]
-    assert rows[1][2]["2 CPUs read"] == (16000.0, 8000.0, 9000.0)
-    assert "x1.78 of 1" in mb_cell(rows[1][2]["2 CPUs read"])
+    assert rows[1][2]["move"] == 12000.0
+    n, crows = bwtable.cores_rows(results, [("L1", 48 * K), ("L2", 2 * M)])
+    assert n == 2 and crows == [(128 * M, "memory", {"read": (16000.0, 16000.0 / 9000.0)})]
+
+
+@pytest.mark.parametrize("width", [80, 100])
+def test_bandwidth_table_fits_the_width_with_many_cpus(width, monkeypatch):
+    """Every size of the default sweep, every column, and 64 CPUs: no line longer than the
+    width, no cell cut or wrapped (each number whole on its line)."""
+    import io
+
+    from tickmark.report.terminal.memory import show_bandwidth
+
+    def res(bench, size, mbs, **p):
+        return {"bench": bench, "params": dict(size=size, **p), "status": "ok", "stats": {"": {"value": mbs}}}
+
+    sizes = (16 * K, 256 * K, 4 * M, 32 * M, 128 * M)
+    results = []
+    for i, s in enumerate(sizes):
+        for b in ("mem.bw_read", "mem.bw_write", "mem.bw_copy", "mem.bw_memmove", "mem.bw_memset"):
+            results.append(res(b, s, 186249.0 - i * 1000))
+        results += [res("mem.bw_nt", s, 19072.0, op=0), res("mem.bw_nt", s, 18425.0, op=1)]
+        for op in (0, 1, 2):
+            results += [res("mem.bw_cores", s, 119163.0, threads=1, op=op)]
+            results += [res("mem.bw_cores", s, 7626432.0, threads=64, op=op)]
+    monkeypatch.setenv("COLUMNS", str(width))
+    out = io.StringIO()
+    assert show_bandwidth(results, {"notes": {}}, file=out)
+    text = out.getvalue()
+    assert max(len(line) for line in text.splitlines()) <= width, text
+    assert "7,626,432" in text and "x64.00" in text and "186,249" in text
+    assert "…" not in text
 
 
 @needs_cc

@@ -205,6 +205,10 @@ def print_text(det, osr, runs, file=None):
     width = max(60, con.width or 100)
     con.print("evidence:")
     for name, text in evidence:
-        con.print(textwrap.fill(text, width, initial_indent=f"  {name:<7} ", subsequent_indent=" " * 10))
+        con.print(
+            textwrap.fill(
+                text, width, initial_indent=f"  {name:<7} ", subsequent_indent=" " * 10, break_on_hyphens=False
+            )
+        )
     for n in notes:
         con.print(textwrap.fill(n, width, initial_indent="  ", subsequent_indent="    "))
