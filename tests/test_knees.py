@@ -146,10 +146,10 @@ def test_golden_sources_are_named():
         assert len(json.loads(f.read_text())["source"]) > 40, f.name
 
 
-def test_golden_zen4_guest_of_the_issue_table():
+def test_golden_zen4_guest_table():
     """4 KiB pages only (huge pages gave the same curve): L1 48K, L2 1M, and the L3 plateau at
     10-12 ns whose end sits on the L2 TLB's reach: not measurable, with that reason."""
-    d, det, _ = golden("epyc9004_guest_issue.json")
+    d, det, _ = golden("epyc9004_guest_table.json")
     got = sizes_of(det)
     assert len(got) == 2
     assert 48 * K / 1.25 <= got[0] <= 48 * K * 1.25
