@@ -330,7 +330,8 @@ def parse_size(text):
 
 
 def latency_series(run, results):
-    """mem.lat_rand: minimum latency over the working set (4 KiB and huge pages), the levels
+    """mem.lat_rand: minimum latency over the working set (4 KiB and huge pages; the page-local
+    chase mem.lat_pagelocal beside them where it was run), the levels
     detected from the curve (topology.analyse) and the levels the OS reports."""
     from ..analysis import topology
 
@@ -354,6 +355,7 @@ def latency_series(run, results):
     return {
         "points_4k": [list(p) for p in det["points"]["lat_4k"]],
         "points_huge": [list(p) for p in det["points"]["lat_huge"]],
+        "points_pagelocal": [list(p) for p in det["points"]["pagelocal"]],
         "levels": levels,
         "os_levels": os_levels(fp),
         "line_size": line.get("bytes"),
