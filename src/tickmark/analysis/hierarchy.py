@@ -67,8 +67,8 @@ def _read_latency(rand, size, prev_size, tlb):
         inside = [s for s in good if s <= reach]
         if inside:
             good = inside
-    if not good:
-        good = [s for s, _ in pts if s <= size] or [pts[0][0]]
+    if not good:  # levels close together: the largest set of at most half the size above the level below
+        good = [s for s, _ in pts if prev_size < s <= size // 2] or [s for s, _ in pts if s <= size] or [pts[0][0]]
     s = good[-1]
     return s, min(v for t, v in pts if t >= s)  # on the envelope
 
