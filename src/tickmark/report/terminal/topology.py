@@ -173,6 +173,13 @@ def print_text(det, osr, runs, file=None):
         evidence.append(
             ("(TLB)", f"a knee of the random chase that is the {k['tlb']}'s reach, not a cache: {k['why']}")
         )
+    for k in det.get("other_knees") or []:
+        evidence.append(
+            (
+                "(knee)",
+                f"a knee of the random chase at {_sz(k['size'])} that neither the cache curve nor a TLB reach explains: {k['why']}",
+            )
+        )
     fit_table(con, t)
     con.print(t)
     doubts = [(w, v) for w, _, _, v in compare(det, osr) if v.startswith("doubtful")]
