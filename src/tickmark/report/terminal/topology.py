@@ -177,7 +177,8 @@ def print_text(det, osr, runs, file=None):
         evidence.append(
             (
                 "(knee)",
-                f"a knee of the random chase at {_sz(k['size'])} that neither the cache curve nor a TLB reach explains: {k['why']}",
+                f"a knee of the random chase at {_sz(k['size'])} that neither the cache curve nor a TLB "
+                f"reach explains: {k['why']}",
             )
         )
     fit_table(con, t)
