@@ -36,6 +36,13 @@ def _near(a, b, f=MATCH):
     return max(a, b) / min(a, b) <= f
 
 
+def _same_step(knee, level):
+    """A knee of another curve is the level's step when their sizes are within MATCH or their
+    ranges (widened by MATCH) meet: noise and the TLB move a step around on one curve."""
+    lo, hi = level["range"]
+    return _near(knee["size"], level["size"]) or (knee["lo"] <= hi * MATCH and knee["hi"] >= lo / MATCH)
+
+
 def _tlb_at(knee, tlb):
     """The TLB level whose reach lies in a knee's range (from 1/1.5 of its last plateau size, as a
     random chase slows a little before the reach, to the first size past it), or None."""
@@ -114,7 +121,7 @@ def assign(curves, tlb=None, huge_honoured=None, shared=None, os_levels=None, pe
     other = []
     if neutral and rand:
         for k in find_knees(rand)["knees"]:
-            if any(_near(k["size"], lv["size"]) for lv in levels):
+            if any(_same_step(k, lv) for lv in levels):
                 continue
             t = _tlb_at(k, tlb)
             if t:
