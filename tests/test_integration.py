@@ -16,20 +16,6 @@ pytestmark = [
 ]
 
 
-@pytest.fixture(scope="module")
-def cache(tmp_path_factory):
-    return tmp_path_factory.mktemp("cache")
-
-
-@pytest.fixture
-def real(tmp_path, monkeypatch, cache):
-    monkeypatch.setenv("XDG_CACHE_HOME", str(cache))
-    monkeypatch.setenv("TICKMARK_STORE", str(tmp_path / "results.db"))
-    monkeypatch.delenv("TICKMARK_CORE", raising=False)
-    monkeypatch.delenv("CFLAGS", raising=False)
-    return tmp_path / "results.db"
-
-
 def test_build_is_cached_and_keyed(real, tmp_path):
     from tickmark.targets.build import build_core, sha256_file
 

@@ -56,7 +56,7 @@ def lab(tmp_path_factory):
         sshd.stop()
         switch.stop()
         raise
-    lab.sshd, lab.switch, lab.cache = sshd, switch, root / "cache"
+    lab.sshd, lab.switch = sshd, switch
     yield lab
     lab.stop()
     sshd.stop()
@@ -64,10 +64,10 @@ def lab(tmp_path_factory):
 
 
 @pytest.fixture
-def lg(lab, tmp_path, monkeypatch):
+def lg(lab, tmp_path, monkeypatch, build_cache):
     monkeypatch.setenv("LG_COORDINATOR", lab.address)
     monkeypatch.setenv("TICKMARK_SSH_CONFIG", str(lab.sshd.config))
-    monkeypatch.setenv("XDG_CACHE_HOME", str(lab.cache))  # the variants are built once for the module
+    monkeypatch.setenv("XDG_CACHE_HOME", str(build_cache))  # each variant is built once for the session
     monkeypatch.setenv("TICKMARK_STORE", str(tmp_path / "results.db"))
     monkeypatch.delenv("TICKMARK_CORE", raising=False)
     monkeypatch.delenv("TICKMARK_TARGET", raising=False)

@@ -27,7 +27,7 @@ def campaign_cmd(ctx, file, status_only, quiet, report_path):
 
     from ..report.terminal.campaign import campaign_summary
     from ..run import campaign as cp
-    from ..run.engine import _on_signal
+    from ..run.engine import on_signal
 
     spec = cp.load(file)
     store = store_of(ctx)
@@ -49,7 +49,7 @@ def campaign_cmd(ctx, file, status_only, quiet, report_path):
     old = {}
     if threading.current_thread() is threading.main_thread():
         for sig in (signal.SIGTERM, signal.SIGHUP):
-            old[sig] = signal.signal(sig, _on_signal)
+            old[sig] = signal.signal(sig, on_signal)
     try:
         camp.execute()
     except KeyboardInterrupt:

@@ -2,9 +2,8 @@
 
 import click
 
-from ..errors import TickmarkError
 from ..names import printable
-from .options import store_of
+from .options import store_of, write_file
 
 
 @click.command("export")
@@ -20,11 +19,7 @@ def export_cmd(ctx, run_ref, fmt, output):
     run_ = store.run(run_ref)
     text = export.to_json(store, run_) if fmt == "json" else export.to_csv(store, run_)
     if output:
-        try:
-            with open(output, "w", encoding="utf-8") as f:
-                f.write(text)
-        except OSError as e:
-            raise TickmarkError(f"cannot write {output}: {e.strerror}")
+        write_file(output, text)
     else:
         click.echo(text, nl=False)
 

@@ -181,3 +181,12 @@ def round_options(f):
     ):
         f = opt(f)
     return f
+
+
+def write_file(path, text):
+    """Write a command's output file (UTF-8); a one-line error when it cannot be written."""
+    try:
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+    except OSError as e:
+        raise TickmarkError(f"cannot write {path}: {e.strerror}")

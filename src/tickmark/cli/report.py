@@ -4,8 +4,7 @@ import os
 
 import click
 
-from ..errors import TickmarkError
-from .options import store_of
+from .options import store_of, write_file
 
 
 @click.command("report")
@@ -40,11 +39,7 @@ def write_report(store, refs, output, fmt=None):
         fmt = {".md": "md", ".markdown": "md", ".json": "json"}.get(ext, "html")
     text = documents.RENDER[fmt](model.build(store, refs))
     if output:
-        try:
-            with open(output, "w", encoding="utf-8") as f:
-                f.write(text)
-        except OSError as e:
-            raise TickmarkError(f"cannot write {output}: {e.strerror}")
+        write_file(output, text)
         click.echo(f"tickmark: wrote {output} ({len(text.encode()) // 1024} KiB, {fmt})", err=True)
     else:
         click.echo(text, nl=False)

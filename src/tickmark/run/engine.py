@@ -1,4 +1,5 @@
-"""Run benchmarks on this machine in rounds and store what they measure as it arrives.
+"""The run engine: run benchmarks on a target (any targets.Core) in rounds and store what they
+measure as it arrives.
 
 Round 1 lets the core calibrate iterations; rounds 2..R rerun every instance with those iterations
 frozen (`--iters KEY=N`) and a fresh seed (the core shuffles the order by it). Each round is a
@@ -67,7 +68,8 @@ class _Interrupt(KeyboardInterrupt):
         self.reason = reason
 
 
-def _on_signal(signum, frame):
+def on_signal(signum, frame):
+    """The handler of SIGTERM and SIGHUP during a run: an interrupt that names the signal."""
     raise _Interrupt(f"interrupted by {signal.Signals(signum).name}")
 
 
@@ -347,7 +349,7 @@ class HostRun:
         old = {}
         if _main_thread():  # a terminal closed or a kill: the run ends as incomplete, not 'running'
             for sig in (signal.SIGTERM, signal.SIGHUP):
-                old[sig] = signal.signal(sig, _on_signal)
+                old[sig] = signal.signal(sig, on_signal)
         t0 = time.monotonic()
         try:
             self._round(1, c.patterns)

@@ -3,9 +3,12 @@
 The cache directory is ${XDG_CACHE_HOME:-~/.cache}/tickmark/build/<hash>; the hash covers the
 compiler (its --version output), CC, CFLAGS, LDFLAGS, CROSS_COMPILE, an optional MEMFN file
 (path and content) and the content of every core source file, so a change to any of them
-gives a fresh build and an unchanged set reuses the binary.
+gives a fresh build and an unchanged set reuses the binary. One variant is built by one builder
+at a time: another process or thread that asks for it meanwhile waits and reuses the binary.
 """
 
+import contextlib
+import fcntl
 import hashlib
 import os
 import re
@@ -125,8 +128,10 @@ def build_core(cc=None, cflags=None, memfn=None, cross_compile=None, ldflags=Non
 
     out = cache_root() / digest
     binary = out / BINARY
-    if not (binary.is_file() and os.access(binary, os.X_OK)):
-        _build(src, out, cc, cflags, ldflags, memfn_path, extra, version, make_vars)
+    if not _usable(binary):
+        with _one_builder(out):  # a second builder of the same variant waits, then reuses the binary
+            if not _usable(binary):
+                _build(src, out, cc, cflags, ldflags, memfn_path, extra, version, make_vars)
     return BuildInfo(
         binary=str(binary),
         cc=cc,
@@ -138,6 +143,28 @@ def build_core(cc=None, cflags=None, memfn=None, cross_compile=None, ldflags=Non
         cross_compile=cross_compile,
         memfn=memfn_path,
     )
+
+
+def _usable(binary):
+    return binary.is_file() and os.access(binary, os.X_OK)
+
+
+@contextlib.contextmanager
+def _one_builder(out):
+    """An exclusive lock on the build of one variant (processes and threads alike: a campaign's
+    targets prepare the same variant at the same time)."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    lock = out.parent / f"{out.name}.lock"
+    fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        # nothing is left in the cache but builds; a builder that opened the lock file just
+        # before it went builds once more, as it would without the lock
+        with contextlib.suppress(OSError):
+            lock.unlink()
+        os.close(fd)  # closing releases the lock
 
 
 def _hash_file(h, path, what):

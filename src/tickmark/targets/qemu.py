@@ -8,8 +8,6 @@ import threading
 from .base import ProcessSession
 
 DEFAULT_TIMEOUT = 60  # the core's own per-benchmark limit
-
-
 SLACK = 60  # extra seconds of silence allowed to the emulated machine
 
 
