@@ -143,6 +143,7 @@ def assign(curves, tlb=None, huge_honoured=None, shared=None, os_levels=None, pe
         "size": None,
         "latency_ns": (rand.get(max(rand)) if rand else env[-1][1]) if env else None,
         "at_size": max(rand) if rand else (env[-1][0] if env else None),
+        "confidence": None,
         "still_rising": still,
         "plateau_from": mem_plat["first"] if mem_plat and not still else None,
     }
