@@ -686,11 +686,11 @@ def test_smaller_cache_with_huge_pages_that_miss_the_tlb_is_explained():
 
 
 @needs_cc
-def test_pagelocal_chase_runs_reproduces_and_spares_the_tlb(builds):
+def test_pagelocal_chase_runs_reproduces_and_spares_the_tlb(make_core):
     """Every slot once per cycle (setup checks it, also for a set that ends inside a page), one
     layout per seed, and past the TLB's reach far cheaper than the random chase over the same
     set (one translation per 128 loads instead of nearly one per load)."""
-    core = builds("plain")
+    core = str(make_core())
     args = ["mem.lat_pagelocal", "mem.lat_rand", "--param", "size=4K,4160,64M", "--param", "thp=0"]
     recs = core_run(core, *args, "--seed", "7")
     e = ends(recs)
@@ -715,6 +715,6 @@ def test_pagelocal_chase_runs_reproduces_and_spares_the_tlb(builds):
 
 
 @needs_cc
-def test_memmove_in_place_and_apart(builds):
-    e = ends(core_run(builds("plain"), "mem.bw_memmove", "--param", "size=64K", "--param", "shift=0,256,64K"))
+def test_memmove_in_place_and_apart(make_core):
+    e = ends(core_run(str(make_core()), "mem.bw_memmove", "--param", "size=64K", "--param", "shift=0,256,64K"))
     assert [e[f"mem.bw_memmove[size=65536,shift={s}]"]["status"] for s in (0, 256, 65536)] == ["failed", "ok", "ok"]
