@@ -253,27 +253,27 @@ def llc_verdict(det, tlb, shared, os_levels, huge_honoured, rand):
 # ---- cross-checks: every source may be wrong ----
 
 
-def cross_check(what, measured, sources, tol):
+def cross_check(what, measured, sources, tol, show=str):
     """measured value and {source: value} (sysfs, cpuid, cpuinfo...) -> {"what", "verdict", "why"}.
 
     verdict: "agree" (every source within tol of the measurement), "doubtful: SOURCE" (the
     measurement and another source agree and this one contradicts both), "DISAGREE" (the
-    measurement contradicts the sources), or "" (nothing to compare)."""
+    measurement contradicts the sources), or "" (nothing to compare). show formats a value."""
     given = {k: v for k, v in sources.items() if v}
     if not measured or not given:
         return {"what": what, "verdict": "", "why": ""}
     agree = {k for k, v in given.items() if _near(v, measured, tol)}
     if agree == set(given):
-        return {"what": what, "verdict": "agree", "why": ", ".join(f"{k} {v}" for k, v in given.items())}
+        return {"what": what, "verdict": "agree", "why": ", ".join(f"{k} {show(v)}" for k, v in given.items())}
     off = sorted(set(given) - agree)
     if agree:
         return {
             "what": what,
             "verdict": "doubtful: " + ", ".join(off),
-            "why": f"{', '.join(f'{k} {given[k]}' for k in off)} contradicts the measurement ({measured}) "
-            f"and {', '.join(f'{k} {given[k]}' for k in sorted(agree))}",
+            "why": f"{', '.join(f'{k} {show(given[k])}' for k in off)} contradicts the measurement "
+            f"({show(measured)}) and {', '.join(f'{k} {show(given[k])}' for k in sorted(agree))}",
         }
-    return {"what": what, "verdict": "DISAGREE", "why": ", ".join(f"{k} {v}" for k, v in given.items())}
+    return {"what": what, "verdict": "DISAGREE", "why": ", ".join(f"{k} {show(v)}" for k, v in given.items())}
 
 
 def tlb_cross_check(level, measured, cpuid, cpuinfo_entries=None, cost=None, step_ns=None):
