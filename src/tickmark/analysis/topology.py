@@ -427,7 +427,17 @@ def _device_tree(root):
 
 
 def compare(detected, osr):
-    """Rows (what, detected, os, verdict) side by side. verdict: 'agree'; 'DISAGREE'; for the last
+    """Rows (what, detected, os, verdict) side by side (see _rows)."""
+    return [row[:4] for row in _rows(detected, osr)]
+
+
+def doubts(detected, osr):
+    """[(what, why)] of the figures flagged doubtful, with the values that make them so."""
+    return [(row[0], row[4]) for row in _rows(detected, osr) if row[3].startswith("doubtful")]
+
+
+def _rows(detected, osr):
+    """Rows (what, detected, os, verdict, why) side by side. verdict: 'agree'; 'DISAGREE'; for the last
     level the OS reports, its measured cause ('shared', 'varies', 'partition') or 'not
     measurable'; 'scattered' (a physically indexed cache found smaller where huge pages are not
     contiguous); for a figure that contradicts the measurement and another source,
@@ -456,27 +466,42 @@ def compare(detected, osr):
             # huge pages that do not reach the TLB are not contiguous in physical memory either:
             # a physically indexed cache then overflows some of its page colours before it is full
             v = "scattered"
-        rows.append((f"{name} size", d and d["size"], o and o["size"], v))
+        rows.append((f"{name} size", d and d["size"], o and o["size"], v, ""))
     line = detected.get("line_size") or {}
     rows.append(
-        ("line size", line.get("bytes"), osr.get("line_size"), _verdict(line.get("bytes"), osr.get("line_size"), 1.01))
+        (
+            "line size",
+            line.get("bytes"),
+            osr.get("line_size"),
+            _verdict(line.get("bytes"), osr.get("line_size"), 1.01),
+            "",
+        )
     )
     cpuid = (detected.get("tlb_cpuid") or {}).get("levels") or []
     spread = dict((detected.get("points") or {}).get("tlb_spread") or [])
     l1 = min(spread.values()) if spread else None
-    for i, t in enumerate(detected.get("tlb") or []):
+    tlbs = detected.get("tlb") or []
+    for i, t in enumerate(tlbs):
         c = next((x for x in cpuid if x["level"] == i + 1), None)
+        # /proc/cpuinfo's TLB size (AMD) speaks of the last level only
+        info = osr["tlb_reach"] // 4096 if osr.get("tlb_reach") and i == len(tlbs) - 1 else None
         chk = hierarchy.tlb_cross_check(
-            i + 1, t["entries"], c and c["entries"], cost=spread, step_ns=TLB_STEP * l1 if l1 else None
+            i + 1, t["entries"], c and c["entries"], info, cost=spread, step_ns=TLB_STEP * l1 if l1 else None
         )
-        rows.append((f"L{i + 1} TLB entries", t["entries"], c and c["entries"], chk["verdict"]))
+        rows.append((f"L{i + 1} TLB entries", t["entries"], c and c["entries"], chk["verdict"], chk["why"]))
     for c in cpuid:
         if c["level"] > len(detected.get("tlb") or []):
-            rows.append((f"L{c['level']} TLB entries", None, c["entries"], ""))
+            rows.append((f"L{c['level']} TLB entries", None, c["entries"], "", ""))
     if osr.get("tlb_reach"):
+        # /proc/cpuinfo's "TLB size" (AMD) may count more than the data TLB: cpuid's last level
+        # is a second opinion, and the one that contradicts the other two is the doubtful one
         tlb = detected.get("tlb") or []
         reach = tlb[-1]["reach"] if tlb else None
-        rows.append(("TLB reach (4K pages)", reach, osr["tlb_reach"], _verdict(reach, osr["tlb_reach"], 1.3)))
+        c = next((x["entries"] for x in cpuid if tlb and x["level"] == len(tlb)), None)
+        chk = hierarchy.cross_check(
+            "TLB reach", reach, {"cpuinfo": osr["tlb_reach"], "cpuid": c * 4096 if c else None}, 1.3, fmt_size
+        )
+        rows.append(("TLB reach (4K pages)", reach, osr["tlb_reach"], chk["verdict"], chk["why"]))
     return rows
 
 

@@ -7,7 +7,7 @@ import textwrap
 
 from rich.table import Table
 
-from ...analysis.topology import compare, cycle_warning
+from ...analysis.topology import compare, cycle_warning, doubts
 from ...fmt import fmt_size, fmt_time
 from ..console import console, fit_table
 
@@ -183,10 +183,7 @@ def print_text(det, osr, runs, file=None):
         )
     fit_table(con, t)
     con.print(t)
-    doubts = [(w, v) for w, _, _, v in compare(det, osr) if v.startswith("doubtful")]
-    notes = []
-    for w, v in doubts:
-        notes.append(f"{w}: {v.split(': ', 1)[1]} is doubtful (it contradicts the measurement and the other sources)")
+    notes = [f"{what}: {why}" for what, why in doubts(det, osr)]
     cpuid = det.get("tlb_cpuid") or {}
     if cpuid.get("source") and not cpuid.get("levels"):
         notes.append(f"cpuid TLB figures: {cpuid['source']}")
