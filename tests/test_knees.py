@@ -230,3 +230,61 @@ def test_analysis_modules_are_pure():
                 names.add((node.module or "").split(".")[0] if node.level == 0 else f".{node.module}")
         assert not names & {"click", "rich", "sqlite3", "psycopg"}, (f, names)
         assert not any("store" in n or "cli" in n for n in names), (f, names)
+
+
+def golden_results(name):
+    """A golden file as stored result rows (the headline minimum of each instance)."""
+    d = json.loads((DATA / name).read_text())
+
+    def row(bench, params, ns):
+        return {"bench": bench, "params": params, "status": "ok", "stats": {"": {"min": ns}}}
+
+    out = []
+    for curve, bench, thp in (("rand_huge", "mem.lat_rand", 1), ("rand_4k", "mem.lat_rand", 0)):
+        out += [row(bench, {"size": int(s), "thp": thp}, v) for s, v in d["curves"].get(curve, {}).items()]
+    pl = d["curves"].get("pagelocal", {})
+    out += [row("mem.lat_pagelocal", {"size": int(s), "group": 16, "thp": 0}, v) for s, v in pl.items()]
+    for kind, params in (("spread", {"packed": 0, "thp": 0}), ("packed", {"packed": 1, "thp": 0})):
+        out += [row("mem.lat_tlb", dict(params, pages=int(n)), v) for n, v in d.get("tlb", {}).get(kind, {}).items()]
+    out += [
+        row("mem.lat_tlb", {"pages": int(n), "packed": 0, "thp": 1}, v)
+        for n, v in d.get("tlb", {}).get("huge", {}).items()
+    ]
+    out += [row("mem.lat_stride", {"span": 262144, "stride": int(s)}, v) for s, v in d.get("stride", {}).items()]
+    out += [row("mem.lat_shared", {"size": s, "hog": h}, v) for s, h, v in d.get("shared", [])]
+    hello = {
+        "tlb": [
+            {"level": t["level"], "type": "data", "page_kb": 4, "entries": t["entries"]} for t in d.get("cpuid_tlb", [])
+        ]
+    }
+    osr = {
+        "source": "sysfs",
+        "levels": d["os"]["levels"],
+        "line_size": d["os"].get("line"),
+        "tlb_reach": d["os"].get("tlb_reach"),
+    }
+    return out, hello, osr
+
+
+@pytest.mark.parametrize("width", [80, 100])
+@pytest.mark.parametrize("name", ["epyc7003_guest_a.json", "epyc7003_guest_b.json", "epyc9004_guest_table.json"])
+def test_topology_view_fits_the_width(name, width, monkeypatch):
+    """The table of a real machine's curves fits 80 and 100 columns in a pipe; the evidence is on
+    lines of its own under it, wrapped to the width, never a squeezed column."""
+    import io
+
+    from tickmark.report.terminal.topology import print_text
+
+    results, hello, osr = golden_results(name)
+    det = topo.analyse(results, 3_000_000, hello, None, osr)
+    monkeypatch.setenv("COLUMNS", str(width))
+    out = io.StringIO()
+    print_text(det, osr, [1, 2], file=out)
+    lines = out.getvalue().splitlines()
+    assert max(len(line) for line in lines) <= width, "\n".join(lines)
+    assert "…" not in out.getvalue()
+    head = lines.index("evidence:")
+    assert any(line.startswith("L1 ") for line in lines[:head]) and any(
+        line.startswith("  L1 ") for line in lines[head:]
+    )
+    assert not any("x2." in line for line in lines[:head])  # no evidence text inside the table
