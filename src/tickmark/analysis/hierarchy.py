@@ -30,6 +30,11 @@ from .knees import find_knees, size_text
 MATCH = 1.5  # two knees within this factor of size are the same step
 SHARED = 1.3  # the other CPU streaming raises a load this much: the capacity is shared
 PAGE = 4096
+CURVES = {
+    "pagelocal": "the page-local chase",
+    "rand_huge": "the random chase in huge pages",
+    "rand_4k": "the random chase in 4 KiB pages",
+}
 
 
 def _near(a, b, f=MATCH):
@@ -130,8 +135,8 @@ def assign(curves, tlb=None, huge_honoured=None, shared=None, os_levels=None, pe
                 other.append(k)
     if not neutral:
         notes.append(
-            f"the caches are read from {name}, which carries TLB misses: a knee at a TLB reach is "
-            "reported as that reach"
+            f"the caches are read from {CURVES[name]}, which carries TLB misses: a knee at a TLB "
+            "reach is reported as that reach"
         )
     mem_plat = found["plateaus"][-1] if found["plateaus"] else None
     env = found["envelope"]
