@@ -273,14 +273,14 @@ def tlb_stability(tlb, per_round):
     """Detect the TLB levels on each round alone; a level whose entries differ between rounds by
     more than 15 % loses confidence (x0.6) and says what the rounds found."""
     if len(per_round) < 2:
-        return {"rounds": len(per_round), "stable": None, "why": "one round: stability not measured"}
+        return {"rounds": len(per_round), "stable": None, "why": "fewer than two rounds: stability not measured"}
     found = []
     for _, res in sorted(per_round.items()):
         t = tlb_curves(res)
         if len(t["spread"]) >= 8:  # (a round of another sweep has no TLB points)
             found.append([x["entries"] for x in detect_tlb_levels(t["spread"], t["packed"])])
     if len(found) < 2:
-        return {"rounds": len(found), "stable": None, "why": "one round: stability not measured"}
+        return {"rounds": len(found), "stable": None, "why": "fewer than two rounds: stability not measured"}
     stable = True
     for t in tlb or []:
         got = [min(e, key=lambda x, s=t["entries"]: abs(math.log(x / s))) if e else None for e in found]
@@ -600,7 +600,7 @@ def analyse(results, fcore_khz=0, hello=None, per_round=None, osr=None):
     moved = [lv["name"] for lv in caches if lv.get("rounds") and lv["why"].find("rounds alone found") >= 0]
     stab["stable"] = stab["stable"] and not moved if stab["stable"] is not None else None
     stab["why"] = (
-        "one round: stability not measured"
+        "fewer than two rounds: stability not measured"
         if stab["stable"] is None
         else "every round alone finds the same sizes"
         if stab["stable"]
