@@ -51,7 +51,7 @@ TLB_SKIP = (24, 40, 144, 12288)  # points of the default sweep that topology can
 
 
 SAMPLE_MS = 5  # short samples: more of them fit the time, and the minimum is what counts
-PAGELOCAL = (8 << 10, 64 << 20)  # the page-local chase from inside L1 to well past any last cache
+PAGELOCAL = (1 << 10, 64 << 20)  # the page-local chase from the smallest L1 to well past any last cache
 PAGELOCAL_GROUP = 16
 
 
@@ -59,7 +59,7 @@ def measure(store, core, rounds=1, samples=7, max_size=None, refine=True, progre
     """Run the sweeps through the harness (stored like any run) -> (run ids, results, hello).
 
     Pass 1: mem.lat_rand with huge pages at every size, with 4 KiB pages one size per octave
-    (page-walk cost), mem.lat_pagelocal (the TLB-neutral cache curve) from 8K to 64M, and
+    (page-walk cost), mem.lat_pagelocal (the TLB-neutral cache curve) from 1K to 64M, and
     mem.lat_tlb. Pass 2: sizes inside each knee's range, more octaves when the memory plateau is
     not reached, mem.lat_stride in a span set from the L1 found, and mem.lat_shared on the
     plateau of the last level the OS reports when it came out smaller or not measurable.
