@@ -170,7 +170,15 @@ def test_golden_clean_staircase_with_huge_pages_that_work():
     assert det["levels"][1]["latency_ns"] == pytest.approx(9 / 2.666, rel=0.05)  # L2: 9 cycles
 
 
-@pytest.mark.parametrize("name", ["epyc7003_guest_a.json", "epyc7003_guest_b.json"])
+ZEN3_CAUSE = {
+    "epyc7003_guest_a.json": "shared",
+    "epyc7003_guest_b.json": "partition",
+    "epyc7003_guest_c.json": "partition",
+    "epyc7003_guest_d.json": "shared",
+}
+
+
+@pytest.mark.parametrize("name", sorted(ZEN3_CAUSE))
 def test_golden_epyc_guest_pagelocal(name):
     """A 2-vCPU Zen 3 guest (L1d 32K, L2 512K, L3 32M shared with the host's other tenants),
     huge pages not reaching the TLB: the caches come from the page-local chase."""
@@ -180,20 +188,23 @@ def test_golden_epyc_guest_pagelocal(name):
     assert 32 * K / 1.25 <= got[0] <= 32 * K * 1.25
     assert 512 * K / 1.25 <= got[1] <= 512 * K * 1.25
     llc = det["llc"]
-    # the guest gets 1-2M of the 32M: another vCPU streaming made it 3.8x slower in run a, 1.3x
-    # in run b (where the share itself was smaller)
-    assert llc["level"] == "L3" and llc["verdict"] == "smaller" and llc["size"] < 4 * M
-    assert llc["cause"] == {"epyc7003_guest_a.json": "shared", "epyc7003_guest_b.json": "partition"}[name]
+    # the guest keeps 1-9M of the 32M, and how much moves with the host's other tenants: another
+    # vCPU streaming made a set on its plateau 3.8x and 6x slower in runs a and d, nothing in b, c
+    assert llc["level"] == "L3" and llc["verdict"] == "smaller" and llc["size"] < 12 * M
+    assert llc["cause"] == ZEN3_CAUSE[name]
     assert "another CPU streaming" in llc["why"] or "other CPU streaming" in llc["why"]
     assert tlb and 64 / 1.15 <= tlb[0]["entries"] <= 64 * 1.15
 
 
-def test_two_runs_on_one_machine_agree():
-    _, a, _ = golden("epyc7003_guest_a.json")
-    _, b, _ = golden("epyc7003_guest_b.json")
+@pytest.mark.parametrize("pair", [("a", "b"), ("c", "d")])
+def test_two_runs_on_one_machine_agree(pair):
+    """Two runs on the Zen 3 guest: the same L1 and L2 within a sweep step, the same TLB levels
+    within 15 %, the same verdict on the L3 (smaller than the OS says)."""
+    (_, a, ta), (_, b, tb) = (golden(f"epyc7003_guest_{x}.json") for x in pair)
     for x, y in zip(sizes_of(a)[:2], sizes_of(b)[:2]):
         assert max(x, y) / min(x, y) <= 1.25
     assert a["llc"]["verdict"] == b["llc"]["verdict"]
+    assert max(ta[0]["entries"], tb[0]["entries"]) / min(ta[0]["entries"], tb[0]["entries"]) <= 1.15
 
 
 # ---- cross-checks ----
