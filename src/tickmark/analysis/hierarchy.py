@@ -29,7 +29,6 @@ from .knees import find_knees, size_text
 
 MATCH = 1.5  # two knees within this factor of size are the same step
 SHARED = 1.3  # the other CPU streaming raises a load this much: the capacity is shared
-PAGE = 4096
 CURVES = {
     "pagelocal": "the page-local chase",
     "rand_huge": "the random chase in huge pages",

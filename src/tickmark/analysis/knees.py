@@ -8,8 +8,8 @@ fits a level, climbs where it stops fitting. The curve is read whole, not by its
    becomes the minimum over itself and every larger set).
 2. On x = log2(size), y = ln(latency) the envelope is cut into straight segments by an exact
    segmented least-squares fit (dynamic programming over every way to cut the points, each
-   segment paying SEGMENT_PENALTY, each at least two points long but the first and last). A curve of 30-60 points is
-   cut optimally in milliseconds, so no heuristic search is needed.
+   segment paying SEGMENT_PENALTY, each at least two points long but the first and last). A
+   curve of 30-60 points is cut optimally in milliseconds, so no heuristic search is needed.
 3. A segment whose latency rises less than FLAT_PER_OCTAVE per octave is a plateau (a level,
    perhaps sloping a little as TLB misses mix in); neighbouring plateaus whose gap rises less
    than MIN_STEP are one, and a plateau narrower than MIN_SPAN between two climbs is part of one
