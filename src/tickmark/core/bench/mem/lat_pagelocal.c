@@ -144,7 +144,7 @@ static void teardown_lat_pagelocal(tm_ctx *ctx)
 
 TM_BENCH(mem_lat_pagelocal) = {
     .name = "mem.lat_pagelocal",
-    .summary = "dependent load in a random chase that visits every slot of a page before the next",
+    .summary = "dependent load in a random chase through every slot of a group of pages, then the next group",
     .unit = "load",
     .ops_per_iter = 64,
     .stat = TM_STAT_MIN,
