@@ -8,82 +8,24 @@ Two kinds of machine:
     figures are guest instructions, the same on every run, labelled icount-insns.
     `qemu-system:BOARD?icount=0` runs free (TCG timing: host-dependent, flagged emulated too).
   * a Linux kernel image (qemu-system:x86_64 or qemu-system:aarch64 with --kernel IMAGE): see
-    kernelimage.py.
+    kernel_image.py.
 
 Every result is flagged `emulated`: these are never timings of real hardware.
 """
 
 import os
 import shutil
-import subprocess
 import tempfile
-import threading
 from urllib.parse import parse_qsl
 
-from .. import baremetal, fingerprint
+from .. import fingerprint
 from ..errors import TickmarkError
-from .base import Core, ProcessSession, Target, Variant, register
+from . import baremetal
+from .base import Core, Target, Variant, register
+from .kernel_image import KernelTarget
+from .qemu import SLACK, QemuSession, core_timeout, qemu_version
 
 KERNEL_MACHINES = ("x86_64", "aarch64")
-DEFAULT_TIMEOUT = 60  # the core's own per-benchmark limit
-SLACK = 60  # extra seconds of silence allowed to the emulated machine
-
-
-def _opt_timeout(args):
-    for i, a in enumerate(args[:-1]):
-        if a == "--timeout":
-            try:
-                return int(args[i + 1])
-            except ValueError:
-                pass
-    return DEFAULT_TIMEOUT
-
-
-class QemuSession(ProcessSession):
-    """QEMU running the core: its stdout carries the records. Without a new line for the core's
-    per-benchmark time limit plus a margin, the machine is stopped (a hung benchmark has no
-    process to kill on bare metal). The first line of the last text that is not a record (a
-    fault report, a kernel panic) becomes the error text when the machine ends badly."""
-
-    def __init__(self, argv, silence_s, what="qemu"):
-        super().__init__(argv, what)
-        self.silence_s = silence_s
-        self.timed_out = False
-        self.last_text = ""
-        self._beat = threading.Event()
-        self._done = threading.Event()
-        threading.Thread(target=self._watch, daemon=True).start()
-
-    def _watch(self):
-        while not self._done.is_set():
-            if not self._beat.wait(self.silence_s):
-                if self._done.is_set():
-                    return
-                self.timed_out = True
-                self.stop()
-                return
-            self._beat.clear()
-
-    def lines(self):
-        block = True
-        for line in self.proc.stdout:
-            self._beat.set()
-            if "TM1 " in line:
-                block = True
-            elif line.strip() and block:  # the first line of the last text after a record
-                self.last_text, block = line.strip(), False
-            yield line
-
-    def finish(self):
-        self._done.set()
-        self._beat.set()
-        rc, err = super().finish()
-        if self.timed_out:
-            self._err = f"no output for {self.silence_s} s: the emulated machine was stopped"
-            return 124, self._err
-        if rc != 0 and self.last_text:
-            self._err = self.last_text
-        return rc, self._err
 
 
 class BoardCore(Core):
@@ -101,7 +43,7 @@ class BoardCore(Core):
         argv = baremetal.qemu_argv(
             self.target.board, self.image, args, icount=self.target.icount, args_file=self.target.scratch("args")
         )
-        return QemuSession(argv, _opt_timeout(args) + SLACK)
+        return QemuSession(argv, core_timeout(args) + SLACK)
 
 
 @register("qemu-system")
@@ -133,8 +75,6 @@ class QemuSystemTarget(Target):
         kernel = kernel or q.get("kernel")
         append = append if append is not None else q.get("append")
         if name in KERNEL_MACHINES:
-            from ..kernelimage import KernelTarget
-
             accel = q.get("accel")
             return KernelTarget(
                 f"qemu-system:{name}" + (f"?accel={accel}" if accel else ""),
@@ -208,11 +148,3 @@ class QemuSystemTarget(Target):
         if self._tmp:
             shutil.rmtree(self._tmp, ignore_errors=True)
             self._tmp = None
-
-
-def qemu_version(binary):
-    try:
-        r = subprocess.run([binary, "--version"], capture_output=True, text=True, timeout=10)
-    except (OSError, subprocess.SubprocessError):
-        return None
-    return (r.stdout.splitlines() or [""])[0].strip() or None
