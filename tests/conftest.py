@@ -1,4 +1,5 @@
 import os
+import shutil
 import sqlite3
 import subprocess
 import sys
@@ -29,8 +30,6 @@ def build_cache(tmp_path_factory):
 
 def need_cc():
     """make and gcc, or skip (fail under CI=true, where bootstrap installs them)."""
-    import shutil
-
     if not (shutil.which("make") and shutil.which("gcc")):
         need_tool("no C compiler/make (bootstrap installs gcc and make)")
 
@@ -63,7 +62,9 @@ def core_binary(build_cache):
 @pytest.fixture(scope="session")
 def make_core(tmp_path_factory):
     """The core built by its own Makefile with warnings as errors (`make WERROR=1 ARGS...`), once
-    per session for each set of make arguments -> make_core(*args) = path of tickmark-core."""
+    per session for each set of make arguments -> make_core(*args) = path of tickmark-core.
+    A build that only adds sources (MEMFN=, EXTRA_SRCS=) starts from a copy of the plain build's
+    folder, so make compiles what it adds and links (as make would in the plain build's folder)."""
     need_cc()
     base = tmp_path_factory.mktemp("make-core")
     built = {}
@@ -71,6 +72,8 @@ def make_core(tmp_path_factory):
     def build(*args):
         if args not in built:
             out = base / f"v{len(built)}"
+            if args and all(a.startswith(("MEMFN=", "EXTRA_SRCS=")) for a in args):
+                shutil.copytree(build().parent, out, symlinks=True)  # copy2: the objects keep their times
             cmd = ["make", "-s", "-C", str(CORE), f"O={out}", "WERROR=1", *args]
             res = subprocess.run(cmd, capture_output=True, text=True)
             assert res.returncode == 0, res.stdout + res.stderr

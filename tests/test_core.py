@@ -38,11 +38,11 @@ def test_c_unit_tests(make_core):
     assert re.search(r"^\d+ passed, 0 failed$", res.stdout, re.M)
 
 
-def test_crashing_benchmarks_are_isolated(tmp_path):
-    out = make(tmp_path, "crash", "EXTRA_SRCS=tests/crash_bench.c")
+def test_crashing_benchmarks_are_isolated(tmp_path, make_core):
+    core = make_core("EXTRA_SRCS=tests/crash_bench.c")
     env = dict(os.environ, TMPDIR=str(tmp_path))
     res = subprocess.run(
-        [str(out / "tickmark-core"), "run", "test.*", "sys.getppid", "--timeout", "2", "--samples", "2"],
+        [str(core), "run", "test.*", "sys.getppid", "--timeout", "2", "--samples", "2"],
         capture_output=True,
         text=True,
         env=env,

@@ -4,6 +4,8 @@ import json
 import os
 import shutil
 import signal
+import subprocess
+from pathlib import Path
 
 import pytest
 
@@ -35,6 +37,15 @@ def test_build_is_cached_and_keyed(real, tmp_path):
     )
     d = build_core(memfn=str(m))
     assert d.hash != a.hash
+    # the routine file's variant took the objects of the plain build (copied: same mtime)
+    objs = sorted(p.name for p in (Path(a.binary).parent / "obj").glob("*.o") if p.name != "buildinfo.o")
+    assert len(objs) > 50
+    for name in objs:
+        ours, plain = Path(d.binary).parent / "obj" / name, Path(a.binary).parent / "obj" / name
+        assert ours.read_bytes() == plain.read_bytes() and ours.stat().st_mtime_ns == plain.stat().st_mtime_ns
+    assert (Path(d.binary).parent / "obj" / "memfn-user.o").is_file()
+    r = subprocess.run([d.binary, "list", "memfn.memcpy"], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0 and "memfn.memcpy" in r.stdout
     m.write_text(m.read_text() + "/* changed */\n")
     assert build_core(memfn=str(m)).hash != d.hash
 

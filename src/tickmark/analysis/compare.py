@@ -378,16 +378,16 @@ def regressions(result, threshold):
     return out
 
 
-def parse_threshold(text):
-    """--fail-above: '5%' or '5' both mean five percent -> 0.05; finite and not negative."""
+def parse_threshold(text, option="--fail-above"):
+    """A percentage option: '5%' or '5' both mean five percent -> 0.05; finite and not negative."""
     t = text.strip()
     num = t[:-1].strip() if t.endswith("%") else t
     try:
         v = float(num)
     except ValueError:
-        raise TickmarkError(f"bad --fail-above '{text[:40]}' (expected a percentage such as 5%)")
+        raise TickmarkError(f"bad {option} '{text[:40]}' (expected a percentage such as 5%)")
     if not math.isfinite(v) or v < 0:
-        raise TickmarkError(f"bad --fail-above '{text[:40]}' (a percentage from 0 up, such as 5%)")
+        raise TickmarkError(f"bad {option} '{text[:40]}' (a percentage from 0 up, such as 5%)")
     return v / 100
 
 

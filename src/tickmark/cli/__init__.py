@@ -12,6 +12,7 @@ from ..names import printable
 from .campaign import campaign_cmd
 from .compare import compare_cmd
 from .document import export_cmd, import_cmd
+from .history import history_cmd
 from .info import info_cmd, list_cmd, suites_cmd
 from .ingest import ingest_cmd
 from .matrix import matrix_cmd
@@ -56,6 +57,7 @@ for _cmd in (
     export_cmd,
     import_cmd,
     compare_cmd,
+    history_cmd,
     report_cmd,
     topology_cmd,
     memfn_cmd,

@@ -2,6 +2,7 @@
 
 import click
 
+from ..names import parse_labels
 from .options import store_of
 from .report import write_report
 
@@ -16,8 +17,15 @@ from .report import write_report
     type=click.Path(dir_okay=False),
     help="Also write a report of the stored cells, baseline target first (HTML; .md or .json by extension).",
 )
+@click.option(
+    "--label",
+    "labels",
+    multiple=True,
+    metavar="KEY=VALUE",
+    help="A label stored with every cell's run (beside the file's [labels]); repeatable.",
+)
 @click.pass_context
-def campaign_cmd(ctx, file, status_only, quiet, report_path):
+def campaign_cmd(ctx, file, status_only, quiet, report_path, labels):
     """Run a campaign file: targets x variants x workloads, resumable (see README).
 
     Targets run in parallel, one cell at a time on each. Exit status 1 when a cell failed or
@@ -30,6 +38,7 @@ def campaign_cmd(ctx, file, status_only, quiet, report_path):
     from ..run.engine import on_signal
 
     spec = cp.load(file)
+    spec.labels.update(parse_labels(labels))
     store = store_of(ctx)
     root = ctx.find_root().obj
     camp = cp.Campaign(
@@ -40,6 +49,7 @@ def campaign_cmd(ctx, file, status_only, quiet, report_path):
     )
     cp.mark_finished(store, spec, camp.cells)
     if status_only:
+        cp.held_elsewhere(store, spec, camp.cells)
         campaign_summary(store, spec, camp.cells)
         return
     skipped = sum(c.state == "finished" for c in camp.cells)

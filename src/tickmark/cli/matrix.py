@@ -8,9 +8,9 @@ import sys
 import click
 
 from ..errors import TickmarkError
-from ..names import check_name
+from ..names import check_name, parse_labels
 from ..suites import SUITES, patterns_for
-from .options import round_options, store_of, target_of, target_option
+from .options import label_option, round_options, store_of, target_of, target_option
 from .run import check_params
 
 
@@ -45,6 +45,7 @@ from .run import check_params
     help="Format of the final comparison.",
 )
 @click.option("--quiet", "-q", is_flag=True, help="No progress lines.")
+@label_option
 @target_option
 @click.pass_context
 def matrix_cmd(
@@ -64,6 +65,7 @@ def matrix_cmd(
     name,
     fmt,
     quiet,
+    labels,
 ):
     """Build variants (compiler x flags x routines), run them interleaved, compare them.
 
@@ -105,6 +107,7 @@ def matrix_cmd(
         params=list(params),
         timeout=timeout,
         suite=None if patterns else (suite or "default"),
+        labels=parse_labels(labels),
     )
     m = mx.Matrix(store, built, cfg, name=name, echo=echo)
     try:

@@ -109,6 +109,19 @@ def _set_power_cycle(ctx, param, value):
     return value
 
 
+def label_option(f):
+    """--label KEY=VALUE (repeatable): labels stored with the run(s), for history's --by label:KEY."""
+    import click
+
+    return click.option(
+        "--label",
+        "labels",
+        multiple=True,
+        metavar="KEY=VALUE",
+        help="A label stored with the run (tickmark history orders and filters by labels); repeatable.",
+    )(f)
+
+
 def target_option(f):
     """--target URI on a command (also TICKMARK_TARGET): where the core runs; with
     --kernel IMAGE [--append ARGS] for a kernel image under qemu-system; --power-cycle."""

@@ -7,9 +7,9 @@ import sys
 import click
 
 from ..errors import TickmarkError
-from ..names import check_name, printable
+from ..names import check_name, parse_labels, printable
 from ..suites import SUITES, patterns_for
-from .options import prepare_core, round_options, store_of, target_option
+from .options import label_option, prepare_core, round_options, store_of, target_option
 
 _PARAM = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=[0-9]+[KMGkmg]?(,[0-9]+[KMGkmg]?)*")
 
@@ -60,10 +60,26 @@ def check_params(params):
 @click.option("--cflags", help="CFLAGS for the core (default -O2).")
 @click.option("--memfn", type=click.Path(dir_okay=False), help="C/asm file with tm_user_mem* routines.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@label_option
 @target_option
 @click.pass_context
 def run_cmd(
-    ctx, patterns, suite, rounds, max_rounds, samples, sample_ms, seed, params, timeout, name, cc, cflags, memfn, quiet
+    ctx,
+    patterns,
+    suite,
+    rounds,
+    max_rounds,
+    samples,
+    sample_ms,
+    seed,
+    params,
+    timeout,
+    name,
+    cc,
+    cflags,
+    memfn,
+    quiet,
+    labels,
 ):
     """Run benchmarks (patterns or a suite; default suite: default)."""
     from ..report import terminal as report
@@ -71,6 +87,7 @@ def run_cmd(
     from ..run.engine import HostRun, RunConfig, TransportLost, check_patterns
 
     check_params(params)
+    labels = parse_labels(labels)
     if max_rounds < rounds:
         max_rounds = rounds
     if patterns and suite:
@@ -108,6 +125,7 @@ def run_cmd(
         timeout=timeout,
         name=name,
         suite=suite,
+        labels=labels,
     )
     hr = HostRun(store, core, cfg)
     try:

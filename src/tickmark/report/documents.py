@@ -13,6 +13,7 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 from markupsafe import Markup, escape
 
 from .. import __version__, fmt
+from .history import change_text, signed_pct, value_text
 
 _ENV = None
 
@@ -281,6 +282,7 @@ def html(model):
                 hist_axis=axis_svg(hscale, _decades(hscale), fmt.fmt_time, "event latency (log)") if hists else None,
             )
         )
+    history = _history_figures(model.get("history"))
     comps = []
     for c in model["compare"]:
         # the chart: headline rows, without instances that were skipped on both sides
@@ -302,12 +304,53 @@ def html(model):
             model=model,
             runs=runs,
             comparisons=comps,
+            history=history,
             version=__version__,
             row_name=_row_name,
             by_family=_by_family,
             verdict_colors=VERDICT_COLORS,
         )
     )
+
+
+def _history_figures(hist):
+    """The history section: per benchmark its trend (SVG) and its changes in words."""
+    if not hist:
+        return None
+
+    svgs = draw_all([("history_trend", (s, hist["by"])) for s in hist["series"]])
+    rows = [
+        (s, Markup(svg), [change_text(s, c, hist["by"]) for c in s["changes"]]) for s, svg in zip(hist["series"], svgs)
+    ]
+    return dict(hist, figures=rows)
+
+
+def history_html(hist):
+    """The report page with the history section alone."""
+    return html({"runs": [], "compare": [], "history": hist})
+
+
+def history_markdown(model):
+    out = [f"## History of {model['runs']} runs, ordered by {md_escape(model['by'])}", ""]
+    out += ["| benchmark | points | first | newest | noise | changes |", "|---|--:|--:|--:|--:|---|"]
+    for s in model["series"]:
+        pts = s["points"]
+        ch = "; ".join(
+            f"{signed_pct(c['pct'])} at #{c['index'] + 1}" + (" (tentative)" if c["tentative"] else "")
+            for c in s["changes"]
+        )
+        noise = f"{s['noise'] * 100:.1f} %" if s["noise"] is not None else "-"
+        out.append(
+            f"| {md_escape(s['key'])} | {len(pts)} | {value_text(pts[0]['value'], s['unit'])} | "
+            f"{value_text(pts[-1]['value'], s['unit'])} | {noise} | {md_escape(ch or s['skipped'] or 'none')} |"
+        )
+    changes = [(s, c) for s in model["series"] for c in s["changes"]]
+    if changes:
+        out += ["", "### Changes", ""]
+        for s, c in changes:
+            head, what = change_text(s, c, model["by"])
+            out.append(f"- **{md_escape(s['key'])}** {md_escape(head)}; {md_escape(what)}")
+    return "\n".join(out) + "\n"
 
 
 def markdown(model):

@@ -253,3 +253,71 @@ def nbench(nb, title):
         ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.9 / (0.32 * len(rows) + 1.6)), ncol=2)
         ax.set_title(title)
         return _svg(fig, title)
+
+
+def history_trend(s, by="time"):
+    """One benchmark's trend: the points (95 % CI as bars) in order, each level's median with
+    its noise band (+-2 noise deviations), a line where each change starts. The value axis
+    spans the points (a CI that reaches far beyond them is cut at the frame)."""
+    pts = s["points"]
+    n = len(pts)
+    xs = list(range(1, n + 1))
+    ys = [p["value"] for p in pts]
+    with matplotlib.rc_context(RC):
+        fig = _fig(7.8, 2.5, left=0.9, bottom=0.6, top=0.5)
+        ax = fig.add_subplot(1, 1, 1)
+        lo = [p["value"] - p["ci_lo"] if p["ci_lo"] is not None else 0 for p in pts]
+        hi = [p["ci_hi"] - p["value"] if p["ci_hi"] is not None else 0 for p in pts]
+        ax.errorbar(xs, ys, yerr=[lo, hi], fmt="o", ms=3, lw=0.8, color=COLORS[0], label="run (95 % CI)", zorder=3)
+        sigma = s["noise"] or 0
+        for k, lv in enumerate(s["levels"]):
+            a, b, m = lv["start"], lv["end"], lv["median"]
+            x0, x1 = a + 0.6, b + 0.4
+            band = ax.fill_between(
+                [x0, x1],
+                [m * math.exp(-2 * sigma)] * 2,
+                [m * math.exp(2 * sigma)] * 2,
+                color="#999999",
+                alpha=0.3,
+                lw=0,
+            )
+            (line,) = ax.plot([x0, x1], [m, m], color="#444444", lw=1)
+            if k == 0:
+                band.set_label("noise band (2 sigma)")
+                line.set_label("level (median)")
+        lo_y, hi_y = min(ys), max(ys)
+        for lv in s["levels"]:
+            lo_y, hi_y = min(lo_y, lv["median"] * math.exp(-2 * sigma)), max(hi_y, lv["median"] * math.exp(2 * sigma))
+        pad = (hi_y - lo_y) * 0.08 or hi_y * 0.05
+        ax.set_ylim(max(0, lo_y - pad), hi_y + pad)
+        for c in s["changes"]:
+            x = c["index"] + 0.5
+            color = COLORS[1] if c["worse"] else COLORS[2]
+            ax.axvline(x, color=color, lw=1.2, ls="--" if c["tentative"] else "-")
+            ax.annotate(
+                f"{c['pct']:+.1f} %",
+                (x, 1.0),
+                xycoords=("data", "axes fraction"),
+                xytext=(3, -10),
+                textcoords="offset points",
+                color=color,
+                fontsize=8,
+            )
+        ax.set_xlim(0.3, n + 0.7)
+        if s["unit"] == "MB/s":
+            ax.set_ylabel("MB/s")
+        else:
+            ax.set_ylabel("time per op")
+            ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: fmt_time(v) if v > 0 else "0"))
+        step = max(1, math.ceil(n / 15))
+        ticks = xs[::step]
+        ax.set_xticks(ticks)
+        ax.set_xticklabels([_history_tick(pts[i - 1], by) for i in ticks], rotation=0)
+        ax.set_xlabel(by if by != "time" else "run, oldest first")
+        ax.legend(loc="lower left", bbox_to_anchor=(0, 1.0), ncol=3)
+        return _svg(fig, f"history of {s['key']}")
+
+
+def _history_tick(p, by):
+    t = p["order"] if by != "time" else str(p["run_id"])
+    return t if len(t) <= 10 else t[:9] + "…"

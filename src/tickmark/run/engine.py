@@ -34,6 +34,7 @@ class RunConfig:
     name: str = None
     suite: str = None
     budget_s: float = None  # time for extra rounds; default: as long as the base rounds took
+    labels: dict = field(default_factory=dict)  # KEY=VALUE stored in the run's notes (history orders by them)
 
     def options(self):
         return {
@@ -141,6 +142,8 @@ class HostRun:
         self.iters = {}  # key -> frozen iterations (from round 1)
         self.wall_ns = {}  # key -> wall time of its last round
         self.notes = {"rounds": 0, "planned": None, "problems": [], "junk": 0, "malformed": 0, "seeds": []}
+        if cfg.labels:
+            self.notes["labels"] = dict(cfg.labels)
         self.rng = random.Random(cfg.seed) if cfg.seed is not None else random.SystemRandom()
 
     # ---- one round ----

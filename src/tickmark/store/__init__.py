@@ -45,6 +45,14 @@ CREATE TABLE IF NOT EXISTS profiles (
     run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE, key TEXT NOT NULL,
     tool TEXT NOT NULL, created REAL NOT NULL, data TEXT NOT NULL, UNIQUE (run_id, key))
 """,
+    # campaign cells claimed by the processes that run them (claims.py)
+    "claims": """
+CREATE TABLE IF NOT EXISTS claims (
+    campaign TEXT NOT NULL, cell TEXT NOT NULL, target TEXT NOT NULL, state TEXT NOT NULL,
+    holder TEXT, lease_until REAL, claimed REAL, heartbeat REAL, finished REAL,
+    takeovers INTEGER NOT NULL DEFAULT 0, previous TEXT, run_id INTEGER, message TEXT,
+    UNIQUE (campaign, cell))
+""",
 }
 
 RUN_COLS = (
@@ -78,6 +86,10 @@ def _row(cols, row):
     for k in _JSON_COLS & d.keys():
         d[k] = json.loads(d[k]) if d[k] is not None else None
     return d
+
+
+def _float(x):
+    return None if x is None else float(x)
 
 
 def _dump(x):
@@ -131,7 +143,7 @@ class Store:
                     f"store {self.path} has schema version {ver}; this tickmark reads version {SCHEMA_VERSION}"
                 )
             missing = [t for t in _ADDED if t not in tables]
-            if missing:
+            if missing and not getattr(b, "readonly", False):  # a store only read keeps its tables
                 with self.transaction():
                     b.lock_schema()
                     have = b.tables()
@@ -304,6 +316,68 @@ class Store:
         ]
         self._refresh_stats(run_id, rows)
         return rows
+
+    def results_of(self, run_ids, benches=None):
+        """{run id: [result rows]} of many runs at once (one query per 500 runs); `benches`: only
+        results of these benchmark names."""
+        cols = ", ".join(RESULT_COLS)
+        ids = list(run_ids)
+        out = {i: [] for i in ids}
+        for k in range(0, len(ids), 500):
+            chunk = ids[k : k + 500]
+            marks = ",".join("?" * len(chunk))
+            for r in self._x(f"SELECT {cols} FROM results WHERE run_id IN ({marks}) ORDER BY id", chunk):
+                if benches is None or r[3] in benches:
+                    out[r[1]].append(_row(RESULT_COLS, r))
+        for rid, rows in out.items():
+            self._refresh_stats(rid, rows)
+        return out
+
+    def headlines(self, run_ids, like=None):
+        """{run id: [result rows]} of many runs, each row with only its headline statistics
+        (value, CI, unit) read by the database from the stored JSON: what a history of thousands
+        of runs needs, without parsing every result's statistics here. `like`: SQL LIKE patterns
+        (with a backslash as the escape) of benchmark names or keys to keep. Results whose
+        statistics another version computed come whole, recomputed (results_of)."""
+        from ..analysis.stats import STATS_VERSION
+
+        fields = ("value", "ci95_lo", "ci95_hi", "unit", "v")
+        exprs = ", ".join(self.backend.json_field("j", "", f) for f in fields)
+        where = ""
+        args = []
+        if like:
+            where = " AND (" + " OR ".join("bench LIKE ? ESCAPE '\\' OR key LIKE ? ESCAPE '\\'" for _ in like) + ")"
+            args = [p for pat in like for p in (pat, pat)]
+        ids = list(run_ids)
+        out = {i: [] for i in ids}
+        stale = set()
+        for k in range(0, len(ids), 500):
+            chunk = ids[k : k + 500]
+            marks = ",".join("?" * len(chunk))
+            sql = (
+                f"WITH t AS MATERIALIZED (SELECT id, run_id, key, bench, status, stat, {self.backend.json_doc('stats')}"
+                f" AS j FROM results WHERE run_id IN ({marks}){where})"
+                f" SELECT run_id, key, bench, status, stat, {exprs} FROM t ORDER BY id"
+            )
+            for rid, key, bench, status, stat, value, lo, hi, unit, ver in self._x(sql, chunk + args):
+                if ver is None or int(ver) != STATS_VERSION:
+                    if status == "ok":
+                        stale.add(rid)
+                    continue
+                head = {
+                    "value": _float(value),
+                    "ci95_lo": _float(lo),
+                    "ci95_hi": _float(hi),
+                    "unit": unit,
+                    "v": int(ver),
+                }
+                out[rid].append(
+                    {"run_id": rid, "key": key, "bench": bench, "status": status, "stat": stat, "stats": {"": head}}
+                )
+        if stale:
+            for rid, rows in self.results_of(sorted(stale)).items():
+                out[rid] = rows
+        return out
 
     def _refresh_stats(self, run_id, rows):
         """Statistics stored by another version of stats.py are recomputed from the raw samples

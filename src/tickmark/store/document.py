@@ -288,6 +288,16 @@ SCHEMA = {
                         "incomplete": _TEXT,
                         "seeds": {"type": "array", "items": _I64},
                         "extended": _COUNTS,
+                        "labels": {
+                            "type": "object",
+                            "propertyNames": {"pattern": "^[A-Za-z_][A-Za-z0-9_.-]{0,63}$"},
+                            "additionalProperties": {
+                                "type": "string",
+                                "minLength": 1,
+                                "maxLength": 200,
+                                "pattern": _NOCTRL,
+                            },
+                        },
                     },
                 },
                 "fingerprint": {

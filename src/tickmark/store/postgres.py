@@ -80,6 +80,16 @@ class PostgresBackend:
     def lock_schema(self):
         self.conn.execute("SELECT pg_advisory_xact_lock(%s)", (_LOCK_KEY,))
 
+    @staticmethod
+    def json_doc(col):
+        """A JSON text column parsed by the server (once per row where the query materializes it)."""
+        return f"({col})::jsonb"
+
+    @staticmethod
+    def json_field(doc, key, field):
+        """SQL for doc[key][field] as text (doc: a json_doc expression)."""
+        return f"({doc} -> '{key}' ->> '{field}')"
+
     # ---- statements ----
     @staticmethod
     def _sql(sql):

@@ -165,6 +165,16 @@ class SQLiteBackend:
     def lock_schema(self):
         pass  # BEGIN IMMEDIATE already holds the write lock
 
+    @staticmethod
+    def json_doc(col):
+        """A JSON text column as the database's JSON value (SQLite's JSON functions read text)."""
+        return col
+
+    @staticmethod
+    def json_field(doc, key, field):
+        """SQL for doc[key][field] (doc: a json_doc expression)."""
+        return f"json_extract({doc}, '$.\"{key}\".{field}')"
+
     # ---- statements ----
     def execute(self, sql, args=()):
         return self.conn.execute(sql, args)

@@ -4,7 +4,9 @@ The cache directory is ${XDG_CACHE_HOME:-~/.cache}/tickmark/build/<hash>; the ha
 compiler (its --version output), CC, CFLAGS, LDFLAGS, CROSS_COMPILE, an optional MEMFN file
 (path and content) and the content of every core source file, so a change to any of them
 gives a fresh build and an unchanged set reuses the binary. One variant is built by one builder
-at a time: another process or thread that asks for it meanwhile waits and reuses the binary.
+at a time: another process or thread that asks for it meanwhile waits and reuses the binary. A
+variant with a routine file (MEMFN) takes the objects of the same variant without it, when that
+one is built: only the routine file is compiled, and the core is linked again.
 """
 
 import contextlib
@@ -117,21 +119,26 @@ def build_core(cc=None, cflags=None, memfn=None, cross_compile=None, ldflags=Non
         raise TickmarkError(f"'make' not found; install it: {_FIX}")
     version = compiler_version(cc_argv)
 
-    h = hashlib.sha256()
+    h = hashlib.sha256()  # the variant
+    base = hashlib.sha256()  # the same variant without the routine file: its key, were it built
     for part in (version, cc, cflags, ldflags, cross_compile, *[f"{k}={v}" for k, v in sorted(make_vars.items())]):
-        h.update(part.encode() + b"\0")
-    memfn_path = _hash_file(h, memfn, "memfn") if memfn else ""
-    extra = [_hash_file(h, f, "extra source") for f in extra_srcs]
+        for x in (h, base):
+            x.update(part.encode() + b"\0")
+    memfn_path = _hash_file(memfn, "memfn", h) if memfn else ""
+    extra = [_hash_file(f, "extra source", h, base) for f in extra_srcs]
     for p in source_files(src):
-        h.update(str(p.relative_to(src)).encode() + b"\0" + p.read_bytes() + b"\0")
+        for x in (h, base):
+            x.update(str(p.relative_to(src)).encode() + b"\0" + p.read_bytes() + b"\0")
     digest = h.hexdigest()[:20]
 
     out = cache_root() / digest
     binary = out / BINARY
+    # a routine file's variant takes the objects of the variant without it, where that is built
+    reuse = cache_root() / base.hexdigest()[:20] / "obj" if memfn_path else None
     if not _usable(binary):
         with _one_builder(out):  # a second builder of the same variant waits, then reuses the binary
             if not _usable(binary):
-                _build(src, out, cc, cflags, ldflags, memfn_path, extra, version, make_vars)
+                _build(src, out, cc, cflags, ldflags, memfn_path, extra, version, make_vars, reuse)
     return BuildInfo(
         binary=str(binary),
         cc=cc,
@@ -167,11 +174,12 @@ def _one_builder(out):
         os.close(fd)  # closing releases the lock
 
 
-def _hash_file(h, path, what):
+def _hash_file(path, what, *hashes):
     p = Path(path).resolve()
     if not p.is_file():
         raise TickmarkError(f"{what} file {path} does not exist")
-    h.update(str(p).encode() + b"\0" + p.read_bytes() + b"\0")
+    for h in hashes:
+        h.update(str(p).encode() + b"\0" + p.read_bytes() + b"\0")
     return str(p)
 
 
@@ -255,9 +263,11 @@ def _c_string(text):
     return "".join(out)
 
 
-def _build(src, out, cc, cflags, ldflags, memfn_path, extra=(), version="", make_vars=None):
+def _build(src, out, cc, cflags, ldflags, memfn_path, extra=(), version="", make_vars=None, reuse=None):
     """Compile every source into a private folder, link, then move the folder into place (safe
-    against concurrent builds; an interrupted or failed build leaves nothing behind)."""
+    against concurrent builds; an interrupted or failed build leaves nothing behind). reuse: the
+    object folder of a finished build of the same sources and flags, whose objects are taken
+    instead of compiling them again."""
     cc_argv, cflags_argv, ld_argv = (
         split_words("compiler", cc),
         split_words("CFLAGS", cflags),
@@ -273,17 +283,20 @@ def _build(src, out, cc, cflags, ldflags, memfn_path, extra=(), version="", make
         tm_cflags = [*tm_cflags, "-I", str(tmp / "gen")]
         cflags_argv = port_cflags + cflags_argv  # the port's CPU and C library flags go everywhere
         ld_argv = ld_argv + port_ldflags
-        jobs = []
-        for s in srcs + list(extra):
-            obj = tmp / "obj" / (Path(s).name + f".{len(jobs)}.o")
+        (tmp / "obj").mkdir()
+        jobs, objs = [], []
+        for i, s in enumerate(srcs + list(extra)):
+            obj = tmp / "obj" / (Path(s).name + f".{i}.o")
+            objs.append(str(obj))
+            if reuse is not None and _copied(reuse / obj.name, obj):
+                continue
             flags = cflags_argv if s.endswith((".S", ".s")) else tm_cflags + cflags_argv
             jobs.append(cc_argv + flags + ["-c", "-o", str(obj), s])
         if memfn_path:  # a user's routine file, compiled as it is (no project warnings imposed)
-            jobs.append(
-                cc_argv + cflags_argv + ["-Iinclude", "-c", "-o", str(tmp / "obj" / "memfn-user.o"), memfn_path]
-            )
+            obj = tmp / "obj" / "memfn-user.o"
+            objs.append(str(obj))
+            jobs.append(cc_argv + cflags_argv + ["-Iinclude", "-c", "-o", str(obj), memfn_path])
         info = tmp / "obj" / "buildinfo.c"
-        (tmp / "obj").mkdir()
         first = version.splitlines()[0] if version else ""
         info.write_text(
             f'const char tm_build_cc[] = "{_c_string(first)}";\n'
@@ -291,8 +304,8 @@ def _build(src, out, cc, cflags, ldflags, memfn_path, extra=(), version="", make
             f'const char tm_build_target[] = "{_c_string(machine)}";\n'
             f'const char tm_build_memfn[] = "{_c_string(Path(memfn_path).name if memfn_path else "")}";\n'
         )
-        jobs.append(cc_argv + cflags_argv + ["-c", "-o", str(tmp / "obj" / "buildinfo.o"), str(info)])
-        objs = [j[j.index("-o") + 1] for j in jobs]
+        objs.append(str(tmp / "obj" / "buildinfo.o"))
+        jobs.append(cc_argv + cflags_argv + ["-c", "-o", objs[-1], str(info)])
         bad = _compile_all(jobs, src)
         if not bad:
             bad = [
@@ -314,6 +327,15 @@ def _build(src, out, cc, cflags, ldflags, memfn_path, extra=(), version="", make
         raise Interrupted("interrupted while building tickmark-core; its unfinished build folder was removed")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _copied(old, new):
+    """Copy a finished build's object -> False when there is none to copy."""
+    try:
+        shutil.copy2(old, new)
+        return True
+    except OSError:
+        return False
 
 
 def _compile_all(jobs, cwd):
