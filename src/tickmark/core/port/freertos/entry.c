@@ -1,0 +1,43 @@
+/* The program's entry on FreeRTOS: main() (called by picolibc's start-up code with the command
+ * line read through semihosting, or none) creates one task that runs the core's command line,
+ * tm_main(), and starts the scheduler; the task ends the program with the core's exit status
+ * once tm_main returns. The task runs at priority TM_RTOS_PRIORITY, above the idle task; the
+ * threads a benchmark creates get the same priority (port/freertos/thread.c), so they take turns
+ * with it. Its stack is TM_RTOS_MAIN_STACK bytes (the runner keeps its tables in static
+ * storage, so this is plenty). */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "FreeRTOS.h"
+#include "task.h"
+
+#include "rtos.h"
+#include "runner.h"
+
+#define TM_RTOS_MAIN_STACK 32768
+
+static int main_argc;
+static char **main_argv;
+
+static void core_task(void *unused)
+{
+    int rc;
+    (void)unused;
+    rc = tm_main(main_argc, main_argv);
+    fflush(stdout);
+    exit(rc);
+}
+
+int main(int argc, char **argv)
+{
+    main_argc = argc;
+    main_argv = argv;
+    if (xTaskCreate(core_task, "tickmark", TM_RTOS_MAIN_STACK / sizeof(StackType_t), NULL, TM_RTOS_PRIORITY, NULL) !=
+        pdPASS) {
+        fputs("tickmark-core: cannot create the core's task (heap too small?)\n", stderr);
+        return 1;
+    }
+    vTaskStartScheduler();
+    fputs("tickmark-core: the FreeRTOS scheduler did not start\n", stderr);
+    return 1;
+}
