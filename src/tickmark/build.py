@@ -89,16 +89,21 @@ def split_words(what, text):
         raise TickmarkError(f"bad {what} '{text}': {e}")
 
 
-def build_core(cc=None, cflags=None, memfn=None, cross_compile=None, ldflags=None, extra_srcs=(), make_vars=None):
+def build_core(
+    cc=None, cflags=None, memfn=None, cross_compile=None, ldflags=None, extra_srcs=(), make_vars=None, sources_key=""
+):
     """Build (or reuse) tickmark-core for this compiler and flags -> BuildInfo.
 
     memfn: a C/asm file with tm_user_* memory routines; extra_srcs: more source files to link
     in. Both are part of the cache key, path and content. Every string reaches the compiler as
     an argument list: nothing here goes through a shell or a make variable. make_vars: the
-    port, board and console, e.g. {"PORT": "baremetal", "BOARD": "mps2-an500"} (plain names only)."""
+    port, board and console, e.g. {"PORT": "baremetal", "BOARD": "mps2-an500"} (plain names only),
+    and an RTOS's source tree (FREERTOS_KERNEL: an absolute path). sources_key: a digest of the
+    sources outside the core that the build reads (such a tree), part of the cache key."""
     make_vars = dict(make_vars or {})
     for k, v in make_vars.items():
-        if k not in ("PORT", "BOARD", "BM_CONSOLE") or not _SAFE.fullmatch(str(v)):
+        ok = _SAFE_PATH.fullmatch(str(v)) if k in _PATH_VARS else k in _NAME_VARS and _SAFE.fullmatch(str(v))
+        if not ok:
             raise TickmarkError(f"bad build setting {k}={v}")
     src = core_dir()
     cross_compile = cross_compile if cross_compile is not None else os.environ.get("CROSS_COMPILE", "")
@@ -115,7 +120,15 @@ def build_core(cc=None, cflags=None, memfn=None, cross_compile=None, ldflags=Non
     version = compiler_version(cc_argv)
 
     h = hashlib.sha256()
-    for part in (version, cc, cflags, ldflags, cross_compile, *[f"{k}={v}" for k, v in sorted(make_vars.items())]):
+    for part in (
+        version,
+        cc,
+        cflags,
+        ldflags,
+        cross_compile,
+        *[f"{k}={v}" for k, v in sorted(make_vars.items())],
+        sources_key,
+    ):
         h.update(part.encode() + b"\0")
     memfn_path = _hash_file(h, memfn, "memfn") if memfn else ""
     extra = [_hash_file(h, f, "extra source") for f in extra_srcs]
@@ -165,8 +178,12 @@ _MAKE_ENV = (
     "MFLAGS",
     "MAKEFILES",
     "GNUMAKEFLAGS",
+    "FREERTOS_KERNEL",
 )
 _SAFE = re.compile(r"[A-Za-z0-9_.+-]+")
+_SAFE_PATH = re.compile(r"/[A-Za-z0-9_.+/-]+")
+_NAME_VARS = ("PORT", "BOARD", "BM_CONSOLE")
+_PATH_VARS = ("FREERTOS_KERNEL",)
 
 
 def _plan(src, cc_argv, make_vars=None):

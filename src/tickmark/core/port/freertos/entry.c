@@ -3,8 +3,9 @@
  * tm_main(), and starts the scheduler; the task ends the program with the core's exit status
  * once tm_main returns. The task runs at priority TM_RTOS_PRIORITY, above the idle task; the
  * threads a benchmark creates get the same priority (port/freertos/thread.c), so they take turns
- * with it. Its stack is TM_RTOS_MAIN_STACK bytes (the runner keeps its tables in static
- * storage, so this is plenty). */
+ * with it. Its stack is the board's main stack size (BM_STACK_SIZE, 64 KiB on the boards here:
+ * the runner keeps its tables in static storage, but a record is built in a 16 KiB buffer on
+ * the stack). */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -13,8 +14,6 @@
 
 #include "rtos.h"
 #include "runner.h"
-
-#define TM_RTOS_MAIN_STACK 32768
 
 static int main_argc;
 static char **main_argv;

@@ -30,4 +30,4 @@ PORT_EXTRA_SRCS += $(addprefix $(FREERTOS_KERNEL)/,tasks.c queue.c list.c portab
   $(wildcard port/freertos/arch/$(BM_ARCH)/*.c port/freertos/arch/$(BM_ARCH)/*.S)
 PORT_CFLAGS += -Iport/freertos -Iport/freertos/arch/$(BM_ARCH) -I$(FREERTOS_KERNEL)/include -I$(FREERTOS_PORT_DIR) \
   $(addprefix -I$(FREERTOS_PORT_DIR)/,$(FREERTOS_PORT_INCLUDE)) \
-  -DTM_RTOS_HEAP_SIZE=$(RTOS_HEAP_SIZE) -DTM_RTOS_PORT=$(FREERTOS_PORT) $(FREERTOS_CFLAGS)
+  -DTM_RTOS_HEAP_SIZE=$(RTOS_HEAP_SIZE) -DTM_RTOS_MAIN_STACK=$(BM_STACK_SIZE) -DTM_RTOS_PORT=$(FREERTOS_PORT) $(FREERTOS_CFLAGS)
