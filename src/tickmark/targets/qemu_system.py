@@ -28,8 +28,8 @@ import threading
 from urllib.parse import parse_qsl
 
 from .. import baremetal, fingerprint
-from . import freertos
 from ..errors import TickmarkError
+from . import freertos
 from .base import Core, ProcessSession, Target, Variant, register
 
 KERNEL_MACHINES = ("x86_64", "aarch64")
@@ -171,7 +171,10 @@ class QemuSystemTarget(Target):
 
             if not board.vars.get("LINUX_CONSOLE"):
                 linux = [b for b in baremetal.board_names() if baremetal.load_board(b).vars.get("LINUX_CONSOLE")]
-                raise TickmarkError(f"board {name} does not describe a Linux boot (boards that do: {', '.join(linux)})")
+                raise TickmarkError(
+                    f"--kernel (os=linux) boots Linux, and board {name} does not describe a Linux boot "
+                    f"(boards that do: {', '.join(linux)})"
+                )
             if q.get("accel") not in (None, "tcg"):
                 raise TickmarkError(f"bad target '{uri}': a board runs under TCG (accel=tcg)")
             return KernelTarget(
