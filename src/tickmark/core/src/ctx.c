@@ -13,6 +13,11 @@ uint64_t tm_opaque(uint64_t x)
     return x;
 }
 
+uint64_t tm_seed(const tm_ctx *ctx)
+{
+    return ctx->rt->seed;
+}
+
 static int set_status(tm_ctx *ctx, int status, const char *fmt, va_list ap)
 {
     if (ctx->rt->status == TM_OK) { /* the first reason wins */

@@ -290,6 +290,18 @@ static void print_text_summary(const tm_ctx *ctx, uint64_t *ps_per_op, int n, co
     fflush(stdout);
 }
 
+/* FNV-1a over the key, then a splitmix64 finaliser over the run's seed and that hash. */
+static uint64_t instance_seed(uint64_t run_seed, const char *key)
+{
+    uint64_t h = 1469598103934665603ull, z;
+    for (; *key; key++)
+        h = (h ^ (unsigned char)*key) * 1099511628211ull;
+    z = run_seed + h + 0x9e3779b97f4a7c15ull;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
 int tm_run_one(const tm_instance *inst, const tm_options *opt, const tm_env *env)
 {
     static struct tm_runtime rt;
@@ -304,6 +316,7 @@ int tm_run_one(const tm_instance *inst, const tm_options *opt, const tm_env *env
     memset(&rt, 0, sizeof rt);
     memset(&ctx, 0, sizeof ctx);
     rt.inst = inst;
+    rt.seed = instance_seed(opt->seed, inst->key);
     ctx.rt = &rt;
     ctx.bench = b;
     ctx.ops_per_iter = b->ops_per_iter ? b->ops_per_iter : 1;

@@ -64,6 +64,7 @@ typedef struct tm_env {
 /* Runner-private state of one running instance (ctx->rt). */
 struct tm_runtime {
     const tm_instance *inst;
+    uint64_t seed; /* tm_seed(): the run's seed mixed with the instance key */
     int status; /* TM_OK, TM_SKIP, TM_FAIL */
     char reason[256];
     int nsubs;

@@ -33,9 +33,10 @@ static int setup_lat_rand(tm_ctx *ctx)
     if (rc != TM_OK)
         return rc;
     ctx->user = &st;
-    st.cur = tm_chain_random(st.buf.p, (size_t)size, SLOT, tm_now_ns() ^ (uint64_t)size);
+    st.cur = tm_chain_random(st.buf.p, (size_t)size, SLOT, tm_seed(ctx));
     if (!st.cur)
         return tm_skip(ctx, "cannot allocate the chain index");
+    tm_info(ctx, "chain", tm_chain_id(st.cur, st.buf.p));
     return TM_OK;
 }
 

@@ -62,7 +62,7 @@ static int setup_lat_shared(tm_ctx *ctx)
     if (rc != TM_OK)
         return rc;
     ctx->user = &ls;
-    ls.cur = tm_chain_random(ls.buf.p, (size_t)size, SLOT, tm_now_ns() ^ (uint64_t)size);
+    ls.cur = tm_chain_random(ls.buf.p, (size_t)size, SLOT, tm_seed(ctx));
     if (!ls.cur)
         return tm_skip(ctx, "cannot allocate the chain index");
     if (hog == 0)

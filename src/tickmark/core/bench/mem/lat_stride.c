@@ -37,7 +37,7 @@ static int setup_lat_stride(tm_ctx *ctx)
     if (rc != TM_OK)
         return rc;
     ctx->user = &st;
-    st.cur = tm_chain_random(st.buf.p, (size_t)size, block, tm_now_ns() ^ (uint64_t)stride);
+    st.cur = tm_chain_random(st.buf.p, (size_t)size, block, tm_seed(ctx));
     if (!st.cur)
         return tm_skip(ctx, "cannot allocate the chain index");
     /* block+0 -> block+stride -> next block+0 */

@@ -30,7 +30,7 @@ static int setup_lat_tlb(tm_ctx *ctx)
     int64_t pages = tm_param(ctx, "pages"), packed = tm_param(ctx, "packed"), thp = tm_param(ctx, "thp");
     size_t page = tm_os_page_size(), per = page / 64, bytes, k, n;
     uint32_t *ix;
-    uint64_t seed = tm_now_ns() ^ (uint64_t)pages;
+    uint64_t seed = tm_seed(ctx);
     int rc;
     if (pages < 2 || pages > (1 << 24))
         return tm_fail(ctx, "pages %ld is not between 2 and 16M", (long)pages);

@@ -86,3 +86,15 @@ void **tm_chain_random(char *p, size_t bytes, size_t slot, uint64_t seed)
     tm_os_free(ix);
     return start;
 }
+
+int64_t tm_chain_id(void **start, const char *base)
+{
+    uint64_t h = 1469598103934665603ull;
+    void **p = start;
+    int i;
+    for (i = 0; i < 64 && p; i++) {
+        h = (h ^ (uint64_t)((const char *)p - base)) * 1099511628211ull;
+        p = (void **)*p;
+    }
+    return (int64_t)(h >> 1);
+}

@@ -31,6 +31,10 @@ void tm_membuf_put(tm_membuf *b);
  * random slot of the cycle, or NULL when the index array cannot be allocated. */
 void **tm_chain_random(char *p, size_t bytes, size_t slot, uint64_t seed);
 
+/* A fingerprint of a chain's layout: a hash of the offsets (from base) of its first 64 hops,
+ * reported as the instance's "chain" info so that two runs can show they chased the same chain. */
+int64_t tm_chain_id(void **start, const char *base);
+
 /* Non-temporal (streaming) stores, from arch/: fill [dst, dst+n) with the word v, or copy n
  * bytes from src, writing around the caches (x86-64 movntdq, arm64 stnp). dst and src 64-byte
  * aligned, n a multiple of 64. Return 0, or -1 where the architecture has no such store here

@@ -112,6 +112,11 @@ void tm_info(tm_ctx *ctx, const char *key, int64_t value);
 /* Per-event latency histogram (log-linear buckets, ~3% resolution); emitted once per instance. */
 void tm_hist_add(tm_ctx *ctx, uint64_t ns);
 
+/* This instance's seed for anything random a benchmark builds (pointer chains, shuffled inputs):
+ * derived from the run's --seed and the instance key, so one --seed reproduces the same layout
+ * whatever order the instances run in. Never derive randomness from the clock. */
+uint64_t tm_seed(const tm_ctx *ctx);
+
 /* Clocks for benchmark bodies that time events themselves. */
 uint64_t tm_now_ns(void);        /* monotonic nanoseconds */
 uint64_t tm_ticks(void);         /* the cheapest raw time counter of the architecture */
