@@ -197,3 +197,37 @@ def test_linux_on_the_same_cortex_a53(real, cli, monkeypatch):
     # a system call is hundreds of instructions, a thread create and join tens of thousands
     assert 100 < res["sys.getppid"]["stats"][""]["cycles_per_op"] < 5000
     assert res["thread.create_join"]["stats"][""]["cycles_per_op"] > 10000
+
+
+def test_the_study_in_one_go(real, monkeypatch):
+    """The study's campaign on virt-aarch64: FreeRTOS, Linux (the cached Debian kernel) and bare
+    metal side by side, and the table across them: every primitive of FreeRTOS and Linux in
+    instructions, with the ratio, bare metal where it has the primitive."""
+    from tickmark import campaign as cp
+    from tickmark.analysis import rtos_table
+    from tickmark.run import rtos_study
+    from tickmark.store import Store
+
+    _board("virt-aarch64")
+    if not (ARM64_KERNELS and os.path.isfile(ARM64_BUSYBOX)):
+        _missing("no Debian arm64 kernel and busybox in the cache (./bootstrap test fetches them)")
+    monkeypatch.setenv("TICKMARK_BUSYBOX", ARM64_BUSYBOX)
+    study = rtos_study.spec("virt-aarch64", rounds=1, kernel=ARM64_KERNELS[-1], samples=2, sample_ms=2, seed=3)
+    assert list(study.targets) == ["freertos", "linux", "baremetal"]
+    camp = cp.Campaign(study, str(real), echo=lambda m: None)
+    camp.execute()
+    sides = rtos_study.sides(Store(str(real)), study)
+    assert [s.label for s in sides] == ["FreeRTOS", "Linux", "bare metal"]
+    t = rtos_table.build(sides)
+    assert t.unit == "insn" and t.board == "virt-aarch64" and not t.notes
+    for row in t.rows:
+        free, linux, bare = row.cells
+        assert free.value and linux.value and row.ratio == linux.value / free.value, (row.figure, free, linux)
+        if row.key.startswith(("heap.", "loop.")):
+            assert bare.value, (row.figure, bare)
+        else:
+            assert bare.value is None and "lacks threads" in bare.note
+    rows = {r.figure: r for r in t.rows}
+    assert rows["pthread_create"].ratio > 3  # a Linux thread costs tens of thousands of instructions
+    with pytest.raises(TickmarkError, match="runs neither FreeRTOS nor Linux"):
+        rtos_study.spec("virt-riscv64")

@@ -67,9 +67,19 @@ def board_machine(board):
         "qemu": qemu + ["-m", board.vars.get("LINUX_MEM", "512M"), "-smp", "1"],
         "console": board.vars["LINUX_CONSOLE"],
         "cc": board.vars.get("LINUX_CROSS_COMPILE") or None,
-        "busybox_arch": board.vars.get("LINUX_BUSYBOX_ARCH"),
+        "busybox_arch": board.vars.get("LINUX_DEB_ARCH"),
         "packages": board.vars.get("LINUX_PACKAGES", ""),
     }
+
+
+def cached_kernel(board):
+    """The newest Debian kernel of the board's Linux architecture that `./bootstrap test`
+    unpacked into the cache -> its path, or None."""
+    arch = board.vars.get("LINUX_DEB_ARCH")
+    if not arch:
+        return None
+    found = sorted((cache_root().parent / "kernels").glob(f"linux-image-*-{arch}/boot/vmlinuz-*"))
+    return str(found[-1]) if found else None
 
 
 def guest_busybox(machine):

@@ -177,8 +177,18 @@ class QemuSystemTarget(Target):
                 )
             if q.get("accel") not in (None, "tcg"):
                 raise TickmarkError(f"bad target '{uri}': a board runs under TCG (accel=tcg)")
+            if not kernel:
+                from ..kernelimage import cached_kernel
+
+                kernel = cached_kernel(board)
+                if not kernel:
+                    raise TickmarkError(
+                        f"qemu-system:{name}?os=linux boots a Linux kernel image: give it with --kernel IMAGE "
+                        f"(./bootstrap test unpacks Debian's {board.vars.get('LINUX_DEB_ARCH')} kernel into the cache, "
+                        "where it is found without --kernel)"
+                    )
             return KernelTarget(
-                f"qemu-system:{name}" + ("" if icount else "?icount=0"),
+                f"qemu-system:{name}?os=linux" + ("" if icount else "&icount=0"),
                 machine=name,
                 kernel=kernel,
                 append=append,

@@ -22,11 +22,12 @@ PACKAGES = gcc-aarch64-linux-gnu picolibc-aarch64-linux-gnu qemu-system-arm
 FREERTOS_PORT = ARM_AARCH64
 RTOS_HEAP_SIZE = 0x02000000
 FREERTOS_CFLAGS = -DGUEST -DTM_RTOS_GIC_DIST=0x08000000u -DTM_RTOS_GIC_CPU=0x08010000u -DTM_RTOS_TIMER_IRQ=27
-# Linux (--kernel IMAGE, os=linux): the same machine and CPU with 512 MiB and one CPU, console on
-# the PL011; the core linked statically with the aarch64 Linux cross compiler, busybox from
-# Debian's busybox-static:arm64 (./bootstrap test unpacks it into the cache).
+# Linux (os=linux, --kernel IMAGE): the same machine and CPU with 512 MiB and one CPU, console on
+# the PL011; the core linked statically with the aarch64 Linux cross compiler; busybox from
+# Debian's busybox-static:arm64 and, without --kernel, Debian's arm64 kernel (LINUX_DEB_ARCH:
+# ./bootstrap test unpacks both into the cache).
 LINUX_CONSOLE = ttyAMA0
 LINUX_MEM = 512M
 LINUX_CROSS_COMPILE = aarch64-linux-gnu-
-LINUX_BUSYBOX_ARCH = arm64
+LINUX_DEB_ARCH = arm64
 LINUX_PACKAGES = qemu-system-arm gcc-aarch64-linux-gnu libc6-dev-arm64-cross
