@@ -1,6 +1,6 @@
-/* Semaphores, condition variables, spin locks and message queues between threads: bare metal has
- * no threads, so there are none (each create returns NULL and the benchmarks that need one
- * skip). An RTOS port replaces this file. */
+/* Semaphores and message queues between threads: bare metal has no threads, so there are none
+ * (each create returns NULL and the benchmarks that need one skip). An RTOS port replaces this
+ * file. */
 #include "tickmark/osal_prim.h"
 
 tm_os_sem *tm_os_sem_create(unsigned value)
@@ -19,31 +19,6 @@ int tm_os_sem_wait(tm_os_sem *s)
     return -1;
 }
 void tm_os_sem_destroy(tm_os_sem *s) { (void)s; }
-tm_os_cond *tm_os_cond_create(void) { return NULL; }
-int tm_os_cond_wait(tm_os_cond *c, tm_os_mutex *m)
-{
-    (void)c;
-    (void)m;
-    return -1;
-}
-int tm_os_cond_signal(tm_os_cond *c)
-{
-    (void)c;
-    return -1;
-}
-void tm_os_cond_destroy(tm_os_cond *c) { (void)c; }
-tm_os_spin *tm_os_spin_create(void) { return NULL; }
-int tm_os_spin_lock(tm_os_spin *s)
-{
-    (void)s;
-    return -1;
-}
-int tm_os_spin_unlock(tm_os_spin *s)
-{
-    (void)s;
-    return -1;
-}
-void tm_os_spin_destroy(tm_os_spin *s) { (void)s; }
 tm_os_queue *tm_os_queue_create(unsigned depth, unsigned msg_bytes)
 {
     (void)depth;

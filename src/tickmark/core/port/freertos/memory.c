@@ -33,20 +33,4 @@ int tm_os_unmap(void *p, size_t bytes)
     return 0;
 }
 
-size_t tm_os_page_size(void) { return PAGE; }
-
-int tm_os_huge_advise(void *p, size_t bytes, int on)
-{
-    (void)p;
-    (void)bytes;
-    return on ? -1 : 0;
-}
-
-int64_t tm_os_huge_bytes(const void *p, size_t bytes)
-{
-    (void)p;
-    (void)bytes;
-    return 0;
-}
-
 uint64_t tm_os_mem_available(void) { return xPortGetFreeHeapSize(); }

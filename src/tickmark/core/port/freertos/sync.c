@@ -1,7 +1,7 @@
 /* Semaphores and message queues on FreeRTOS (osal_prim.h): a semaphore is a counting semaphore
  * (xSemaphoreCreateCounting), a queue a FreeRTOS queue (xQueueCreate: messages copied in and
- * out); both wait with no time limit. FreeRTOS has no condition variables, and no spin locks on
- * one CPU: those create nothing and the benchmarks that need them skip. */
+ * out); both wait with no time limit. (FreeRTOS has no condition variables or spin locks:
+ * port/baremetal/condvar.c says so.) */
 #include "FreeRTOS.h"
 #include "queue.h"
 #include "semphr.h"
@@ -40,29 +40,3 @@ void tm_os_queue_destroy(tm_os_queue *q)
     if (q)
         vQueueDelete((QueueHandle_t)q);
 }
-
-tm_os_cond *tm_os_cond_create(void) { return NULL; }
-int tm_os_cond_wait(tm_os_cond *c, tm_os_mutex *m)
-{
-    (void)c;
-    (void)m;
-    return -1;
-}
-int tm_os_cond_signal(tm_os_cond *c)
-{
-    (void)c;
-    return -1;
-}
-void tm_os_cond_destroy(tm_os_cond *c) { (void)c; }
-tm_os_spin *tm_os_spin_create(void) { return NULL; }
-int tm_os_spin_lock(tm_os_spin *s)
-{
-    (void)s;
-    return -1;
-}
-int tm_os_spin_unlock(tm_os_spin *s)
-{
-    (void)s;
-    return -1;
-}
-void tm_os_spin_destroy(tm_os_spin *s) { (void)s; }
