@@ -377,7 +377,7 @@ class KernelTarget(Target):
         fp.update(
             {
                 "arch": b.vars.get("BM_ARCH") if b else self.machine,
-                "cpu_model": f"QEMU {b.name}: {_qemu_cpu(m['qemu'])}, Linux {g.get('kernel') or '?'}"
+                "cpu_model": f"QEMU {b.name}: {b.summary}"
                 if b
                 else f"QEMU {self.machine} ({core.accel}): {g.get('cpu') or '?'}",
                 "cpus_online": int(g["cpus"]) if g.get("cpus", "").isdigit() else None,
@@ -409,11 +409,6 @@ class KernelTarget(Target):
         if self._tmp:
             shutil.rmtree(self._tmp, ignore_errors=True)
             self._tmp = None
-
-
-def _qemu_cpu(argv):
-    """The CPU model of a QEMU command line (-cpu NAME), or the machine's default."""
-    return argv[argv.index("-cpu") + 1] if "-cpu" in argv[:-1] else "default CPU"
 
 
 def shell_line(argv):
