@@ -1,6 +1,7 @@
-# QEMU's "virt" machine with a Cortex-A53, started at EL1 with the MMU off. Memory: RAM from
-# 0x40000000; the image takes 2 MiB of it, data, heap and stack 62 MiB. Counter: the PMU cycle
-# counter, timed against the generic timer. Console: semihosting; a PL011 UART at 0x09000000.
+# QEMU's "virt" machine with a Cortex-A53. Bare metal and FreeRTOS start at EL1 with the MMU
+# off. Memory: RAM from 0x40000000; the image takes 2 MiB of it, data, heap and stack 62 MiB.
+# Counter: the PMU cycle counter, timed against the generic timer. Console: semihosting; a PL011
+# UART at 0x09000000.
 # The image is linked where it runs (-no-pie: Debian's aarch64-linux-gnu-gcc makes position-
 # independent executables unless told otherwise).
 BM_ARCH = aarch64
