@@ -127,6 +127,9 @@ def test_the_table_across_systems():
     assert rows["mutex lock"].cells[2].note == "skip: the baremetal port lacks threads"
     assert rows["queue round trip (8 B)"].ratio is None and rows["queue round trip (8 B)"].cells[0].note
     assert rtos_table.ratio_text(2.5) == "2.5\u00d7" and rtos_table.ratio_text(None) == "-"
+    d = rtos_table.to_dict(t)
+    assert d["labels"] == t.labels and d["rows"][0]["cells"][1]["value"] == 300.0 and d["unit"] == "insn"
+    assert next(r for r in d["rows"] if r["figure"] == "semaphore round trip")["ratio_text"] == "10\u00d7"
 
 
 def test_sides_in_different_units_get_no_ratio():

@@ -113,3 +113,32 @@ def ratio_text(x):
     if x is None:
         return "-"
     return f"{x:,.0f}\u00d7" if x >= 10 else f"{x:.2g}\u00d7" if x >= 1 else f"{x:.2f}\u00d7"
+
+
+def to_dict(t):
+    """The table as plain JSON-ready data for the report model (every view renders it)."""
+    return {
+        "board": t.board,
+        "unit": t.unit,
+        "labels": list(t.labels),
+        "notes": list(t.notes),
+        "rows": [
+            {
+                "figure": r.figure,
+                "key": r.key,
+                "ratio": r.ratio,
+                "ratio_text": ratio_text(r.ratio),
+                "cells": [{"value": c.value, "det": c.det, "rounds": c.rounds, "note": c.note} for c in r.cells],
+            }
+            for r in t.rows
+        ],
+    }
+
+
+def from_runs(store, runs):
+    """The table of stored runs (the first two compared) -> Table, or None when fewer than two of
+    them ran the rtos-study suite."""
+    study = [r for r in runs if r.get("suite") == "rtos-study"]
+    if len(study) < 2:
+        return None
+    return build([Side(side_label(r), r, store.results(r["id"])) for r in study])
