@@ -130,6 +130,17 @@ def test_the_table_across_systems():
     d = rtos_table.to_dict(t)
     assert d["labels"] == t.labels and d["rows"][0]["cells"][1]["value"] == 300.0 and d["unit"] == "insn"
     assert next(r for r in d["rows"] if r["figure"] == "semaphore round trip")["ratio_text"] == "10\u00d7"
+    header, lines = rtos_table.grid(d)
+    assert header == [
+        "figure",
+        "benchmark",
+        "FreeRTOS insn/op",
+        "Linux insn/op",
+        "Linux / FreeRTOS",
+        "bare metal insn/op",
+    ]
+    heap_line = next(x for x in lines if x[0] == "heap alloc (4 B)")
+    assert heap_line[2:] == ["150 (det 0.0%)", "300 (det 1.0%)", "2\u00d7", "100 (det 0.0%)"]
 
 
 def test_sides_in_different_units_get_no_ratio():

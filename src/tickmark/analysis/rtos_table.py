@@ -142,3 +142,27 @@ def from_runs(store, runs):
     if len(study) < 2:
         return None
     return build([Side(side_label(r), r, store.results(r["id"])) for r in study])
+
+
+def grid(d):
+    """The table (to_dict form) as short texts, the same for every view -> (header, rows): one
+    column per side, the ratio after the second side; a cell is "3,360 (det 0.0%)" or the
+    reason there is no figure."""
+    labels = d["labels"]
+    header = ["figure", "benchmark"]
+    for i, label in enumerate(labels):
+        header.append(f"{label} {d['unit']}/op")
+        if i == 1:
+            header.append(f"{labels[1]} / {labels[0]}")
+    rows = []
+    for r in d["rows"]:
+        line = [r["figure"], r["key"]]
+        for i, c in enumerate(r["cells"]):
+            if c["value"] is None:
+                line.append(c["note"])
+            else:
+                line.append(f"{c['value']:,.0f}" + ("" if c["det"] is None else f" (det {c['det']:.1f}%)"))
+            if i == 1:
+                line.append(r["ratio_text"])
+        rows.append(line)
+    return header, rows
