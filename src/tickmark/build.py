@@ -57,7 +57,7 @@ def cache_root():
 def source_files(src):
     out = []
     for p in sorted(src.rglob("*")):
-        if not p.is_file() or "out" in p.relative_to(src).parts[:1]:
+        if not p.is_file() or p.relative_to(src).parts[0].startswith("out"):  # make's O= folders
             continue
         if p.suffix in _SOURCE_SUFFIXES or p.name == "Makefile" or p.name.startswith("README"):
             out.append(p)
