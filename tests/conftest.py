@@ -1,4 +1,5 @@
 import os
+import shutil
 import sqlite3
 import subprocess
 import sys
@@ -9,6 +10,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 FAKECORE = str(Path(__file__).resolve().parent / "fakecore.py")
+CORE = ROOT / "src" / "tickmark" / "core"
 
 
 def fake_core():
@@ -20,8 +22,66 @@ def fake_core():
 
 @pytest.fixture(scope="session")
 def build_cache(tmp_path_factory):
-    """One core build cache for the test modules that build the real core (each variant once)."""
+    """The one core build cache of the session (XDG_CACHE_HOME of every test that builds the real
+    core): each variant (compiler, flags, routines, board) is built once, by whichever test needs
+    it first, and reused by the others."""
     return tmp_path_factory.mktemp("build-cache")
+
+
+def need_cc():
+    """make and gcc, or skip (fail under CI=true, where bootstrap installs them)."""
+    if not (shutil.which("make") and shutil.which("gcc")):
+        need_tool("no C compiler/make (bootstrap installs gcc and make)")
+
+
+@pytest.fixture
+def real(tmp_path, monkeypatch, build_cache):
+    """The real core for CLI calls: the session's build cache, a private store, the default
+    variant (no prebuilt core, no target, no CFLAGS from the environment) -> the store's path."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(build_cache))
+    monkeypatch.setenv("TICKMARK_STORE", str(tmp_path / "results.db"))
+    for name in ("TICKMARK_CORE", "TICKMARK_TARGET", "TICKMARK_PERF", "CC", "CFLAGS"):
+        monkeypatch.delenv(name, raising=False)
+    return tmp_path / "results.db"
+
+
+@pytest.fixture(scope="session")
+def core_binary(build_cache):
+    """The real tickmark-core of the default variant (what `tickmark run` builds), built once per
+    session -> path."""
+    need_cc()
+    from tickmark.targets.build import build_core
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("XDG_CACHE_HOME", str(build_cache))
+        mp.delenv("CC", raising=False)
+        mp.delenv("CFLAGS", raising=False)
+        return build_core().binary
+
+
+@pytest.fixture(scope="session")
+def make_core(tmp_path_factory):
+    """The core built by its own Makefile with warnings as errors (`make WERROR=1 ARGS...`), once
+    per session for each set of make arguments -> make_core(*args) = path of tickmark-core.
+    A build that only adds sources (MEMFN=, EXTRA_SRCS=) starts from a copy of the plain build's
+    folder, so make compiles what it adds and links (as make would in the plain build's folder)."""
+    need_cc()
+    base = tmp_path_factory.mktemp("make-core")
+    built = {}
+
+    def build(*args):
+        if args not in built:
+            out = base / f"v{len(built)}"
+            if args and all(a.startswith(("MEMFN=", "EXTRA_SRCS=")) for a in args):
+                shutil.copytree(build().parent, out, symlinks=True)  # copy2: the objects keep their times
+            cmd = ["make", "-s", "-C", str(CORE), f"O={out}", "WERROR=1", *args]
+            res = subprocess.run(cmd, capture_output=True, text=True)
+            assert res.returncode == 0, res.stdout + res.stderr
+            assert "warning" not in (res.stdout + res.stderr).lower(), res.stdout + res.stderr
+            built[args] = out / "tickmark-core"
+        return built[args]
+
+    return build
 
 
 @pytest.fixture
@@ -129,26 +189,3 @@ def new_store(request, tmp_path):
         srv = request.getfixturevalue("pg_server")
         return lambda name="s": srv.new_database()
     return lambda name="s": str(tmp_path / f"{name}.db")
-
-
-@pytest.fixture(scope="session")
-def core_binary(tmp_path_factory):
-    """The real tickmark-core, built once per test session (default flags) -> path."""
-    import shutil
-
-    if not (shutil.which("make") and shutil.which("gcc")):
-        msg = "no C compiler/make (bootstrap installs gcc and make)"
-        if os.environ.get("CI"):
-            pytest.fail(msg)
-        pytest.skip(msg)
-    from tickmark import build
-
-    old = os.environ.get("XDG_CACHE_HOME")
-    os.environ["XDG_CACHE_HOME"] = str(tmp_path_factory.getbasetemp() / "core-cache")
-    try:
-        return build.build_core(cc="gcc", cflags="-O2").binary
-    finally:
-        if old is None:
-            del os.environ["XDG_CACHE_HOME"]
-        else:
-            os.environ["XDG_CACHE_HOME"] = old

@@ -3,7 +3,7 @@ draws (latency sweep with cache knees, ctx_ring, an event histogram, bandwidth, 
 kernels, a skipped and a crashed instance). Numbers are made up but exact, so the report model
 built from them can be checked value by value."""
 
-from tickmark import stats
+from tickmark.analysis import stats
 from tickmark.store import Store
 
 FP = {

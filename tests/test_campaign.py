@@ -195,3 +195,24 @@ def test_power_cycle_needs_a_target_with_power_control(env, cli):
     rc, out, err = cli("run", "sys.fast", "--power-cycle")
     assert rc == 2 and err.count("\n") == 1
     assert "--power-cycle: target 'local' has no power control" in err
+
+
+def test_campaign_labels_from_the_file_and_the_command_line(env, cli, tmp_path):
+    p = tmp_path / "lab.toml"
+    p.write_text(
+        CAMPAIGN.format(name="lb", targets='a = "local"', workloads='sys = ["sys.fast"]')
+        + '\n[labels]\nbuild = "1234"\n'
+    )
+    rc, out, err = cli("campaign", str(p), "--label", "board=rev-b")
+    assert rc == 0, err
+    runs = runs_by_name(env)
+    assert len(runs) == 2 and all(r["notes"]["labels"] == {"build": "1234", "board": "rev-b"} for r in runs.values())
+    rc, out, err = cli("history", "sys.fast", "--label", "build=1234", "--format", "json")
+    assert rc == 0 and len(__import__("json").loads(out)["series"][0]["points"]) == 2
+    p.write_text(
+        CAMPAIGN.format(name="lb2", targets='a = "local"', workloads='sys = ["sys.fast"]') + "\n[labels]\nbuild = 5\n"
+    )
+    rc, out, err = cli("campaign", str(p))
+    assert rc == 2 and "bad label build='5'" in err, err
+    rc, out, err = cli("run", "sys.fast", "--label", "x", "-q")
+    assert rc == 2 and "bad --label 'x' (expected KEY=VALUE" in err

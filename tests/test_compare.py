@@ -6,9 +6,11 @@ import json
 import numpy as np
 import pytest
 
-from tickmark import compare as cmp
+from tickmark.analysis import compare as cmp
 from tickmark.cli import main
+from tickmark.report.terminal.compare import render
 from tickmark.store import Store
+from tickmark.store.refs import run_compare
 
 
 def make_run(
@@ -69,7 +71,7 @@ def rows_by_key(pair, metric=""):
 def test_known_shift_is_called_slower(store):
     make_run(store, "a", seed=1)
     make_run(store, "b", shift=1.30, seed=2)
-    sides, pairs = cmp.run_compare(store, ["a", "b"])
+    sides, pairs = run_compare(store, ["a", "b"])
     rows = rows_by_key(pairs[0][1])
     for key, r in rows.items():
         assert r["verdict"] == cmp.SLOWER, (key, r)
@@ -97,7 +99,7 @@ def test_faster_and_bandwidth_direction():
 def test_no_shift_is_not_called_different(store):
     make_run(store, "a", seed=4)
     make_run(store, "b", seed=5)
-    _, pairs = cmp.run_compare(store, ["a", "b"])
+    _, pairs = run_compare(store, ["a", "b"])
     for r in pairs[0][1]["rows"]:
         assert r["verdict"] not in (cmp.FASTER, cmp.SLOWER), r
         assert 0.95 < r["ratio"] < 1.05
@@ -123,7 +125,7 @@ def test_false_positive_rate_of_the_rule_below_5_percent():
 def test_too_few_samples_is_refused(store):
     make_run(store, "a", rounds=1, samples=5, seed=7)
     make_run(store, "b", rounds=1, samples=5, shift=2.0, seed=8)
-    _, pairs = cmp.run_compare(store, ["a", "b"])
+    _, pairs = run_compare(store, ["a", "b"])
     for r in pairs[0][1]["rows"]:
         assert r["verdict"] == cmp.FEW
         assert "need 9+" in r["note"]
@@ -221,9 +223,9 @@ def test_a_full_suite_renders_every_row(store):
     benches = [f"fam{i % 5}.b{i}" for i in range(30)]
     make_run(store, "a", seed=16, benches=benches)
     make_run(store, "b", seed=17, benches=benches, shift=1.01)
-    sides, pairs = cmp.run_compare(store, ["a", "b"])
+    sides, pairs = run_compare(store, ["a", "b"])
     out = io.StringIO()
-    cmp.render(sides, pairs, file=out)
+    render(sides, pairs, file=out)
     ((_, res),) = pairs
     assert sorted(r["key"] for r in res["rows"] if r["metric"] == "") == sorted(benches)
     assert all(b in out.getvalue() for b in benches)

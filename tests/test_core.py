@@ -19,7 +19,10 @@ def records(text):
 
 
 def make(tmp_path, name, *args, env=None):
-    out = tmp_path / name
+    return make_in(tmp_path / name, *args, env=env)
+
+
+def make_in(out, *args, env=None):
     cmd = ["make", "-s", "-C", str(CORE), f"O={out}", "WERROR=1", *args]
     res = subprocess.run(cmd, capture_output=True, text=True, env=env)
     assert res.returncode == 0, res.stdout + res.stderr
@@ -27,18 +30,19 @@ def make(tmp_path, name, *args, env=None):
     return out
 
 
-def test_c_unit_tests(tmp_path):
-    out = make(tmp_path, "unit", "check")
+def test_c_unit_tests(make_core):
+    out = make_core().parent  # the unit tests link against the objects of the plain build
+    make_in(out, "check")
     res = subprocess.run([str(out / "tickmark-unit")], capture_output=True, text=True)
     assert res.returncode == 0, res.stdout
     assert re.search(r"^\d+ passed, 0 failed$", res.stdout, re.M)
 
 
-def test_crashing_benchmarks_are_isolated(tmp_path):
-    out = make(tmp_path, "crash", "EXTRA_SRCS=tests/crash_bench.c")
+def test_crashing_benchmarks_are_isolated(tmp_path, make_core):
+    core = make_core("EXTRA_SRCS=tests/crash_bench.c")
     env = dict(os.environ, TMPDIR=str(tmp_path))
     res = subprocess.run(
-        [str(out / "tickmark-core"), "run", "test.*", "sys.getppid", "--timeout", "2", "--samples", "2"],
+        [str(core), "run", "test.*", "sys.getppid", "--timeout", "2", "--samples", "2"],
         capture_output=True,
         text=True,
         env=env,
@@ -55,10 +59,10 @@ def test_crashing_benchmarks_are_isolated(tmp_path):
     assert not list(tmp_path.glob("tickmark-*")), "scratch directory left behind"
 
 
-def test_bad_usage_is_one_line_exit_2(tmp_path):
-    out = make(tmp_path, "usage")
+def test_bad_usage_is_one_line_exit_2(make_core):
+    core = make_core()
     for args in (["run", "nosuch.*"], ["run", "--samples", "0"], ["run", "--param", "x"], ["frobnicate"]):
-        res = subprocess.run([str(out / "tickmark-core"), *args], capture_output=True, text=True)
+        res = subprocess.run([str(core), *args], capture_output=True, text=True)
         assert res.returncode == 2, args
         assert len(res.stderr.strip().splitlines()) == 1, res.stderr
 
@@ -120,12 +124,12 @@ def test_cross_build_runs_under_qemu(tmp_path, prefix, qemu, gcc_pkg, libc_pkg):
     assert recs[-1]["t"] == "bye"
 
 
-def test_instance_key_patterns_select_single_points(tmp_path):
+def test_instance_key_patterns_select_single_points(make_core):
     """Extra rounds rerun single sweep points by key, possibly hundreds of them at once."""
-    out = make(tmp_path, "keys")
+    core = make_core()
     keys = [f"mem.lat_rand[size={s},thp=0]" for s in (1024, 2048)]
     res = subprocess.run(
-        [str(out / "tickmark-core"), "run", *keys, *(["sys.getppid"] * 200), "--samples", "1", "--sample-ms", "1"],
+        [str(core), "run", *keys, *(["sys.getppid"] * 200), "--samples", "1", "--sample-ms", "1"],
         capture_output=True,
         text=True,
         timeout=120,
@@ -133,7 +137,5 @@ def test_instance_key_patterns_select_single_points(tmp_path):
     assert res.returncode == 0, res.stderr
     hello = records(res.stdout)[0]
     assert sorted(hello["order"]) == sorted(keys + ["sys.getppid"])
-    res = subprocess.run(
-        [str(out / "tickmark-core"), "run", "mem.lat_rand[size=7,thp=0]"], capture_output=True, text=True
-    )
+    res = subprocess.run([str(core), "run", "mem.lat_rand[size=7,thp=0]"], capture_output=True, text=True)
     assert res.returncode == 2 and "no benchmark matches" in res.stderr

@@ -147,9 +147,7 @@ def test_clang_pedantic_build(tmp_path):
     assert {"sys.getppid", "loop.control"} <= set(names)
 
 
-def test_harness_build_lists_every_descriptor():
-    from tickmark.build import build_core
-
+def test_harness_build_lists_every_descriptor(core_binary):
     want = sorted(name for p in bench_files() for _, name in descriptors(p.read_text()))
     assert len(want) > 50
-    assert sorted(listed(build_core().binary)) == want
+    assert sorted(listed(core_binary)) == want

@@ -3,9 +3,11 @@ what is reported where the hardware events are missing."""
 
 import io
 
-from tickmark import compare as cmp
-from tickmark import counters
+from tickmark.analysis import counters
+from tickmark.report.terminal.compare import render
+from tickmark.report.terminal.counters import fmt_ratio
 from tickmark.store import Store
+from tickmark.store.refs import run_compare
 
 
 def sample(ops, cyc, ins, fe, be, br, brm, ctx=0, mux=0, ctr_ops=None):
@@ -40,8 +42,8 @@ def test_derived_ratios_and_per_op():
     assert abs(d["cache_miss_rate"] - 0.1) < 1e-9
     assert d["per_op"]["instructions"] == 6.2 and d["per_op"]["cache_misses"] == 0.01
     assert abs(d["multiplexed"] - 1 / 6) < 1e-9
-    assert counters.fmt_ratio("ipc", d["ipc"]) == "0.62"
-    assert counters.fmt_ratio("stall_fe", d["stall_fe"]) == "67.0%"
+    assert fmt_ratio("ipc", d["ipc"]) == "0.62"
+    assert fmt_ratio("stall_fe", d["stall_fe"]) == "67.0%"
 
 
 def test_differential_counts_are_divided_by_ctr_ops():
@@ -94,11 +96,11 @@ def test_compare_shows_hardware_counters_side_by_side(tmp_path):
             st.add_samples(
                 res, rnd, [dict(sample(1000, 10000 + 10 * i, ins, fe, 1000, 2000, 20), i=i) for i in range(4)]
             )
-    sides, pairs = cmp.run_compare(st, ["o2", "os"])
+    sides, pairs = run_compare(st, ["o2", "os"])
     row = next(r for r in pairs[0][1]["rows"] if r["metric"] == "")
     assert abs(row["counters_a"]["ipc"] - 0.62) < 0.01 and abs(row["counters_b"]["ipc"] - 0.65) < 0.01
     out = io.StringIO()
-    cmp.render(sides, pairs, file=out)
+    render(sides, pairs, file=out)
     text = out.getvalue()
     assert "IPC" in text and "0.62 -> 0.65" in text and "FE stall" in text and "66.9% -> 63.9%" in text
     assert "kernel-excluded" in text and "not supported here" not in text

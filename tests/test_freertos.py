@@ -10,8 +10,8 @@ import shutil
 
 import pytest
 
-from tickmark.baremetal import load_board
 from tickmark.errors import TickmarkError
+from tickmark.targets.baremetal import load_board
 
 CACHE = os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache")
 KERNEL_TREE = os.environ.get("FREERTOS_KERNEL") or os.path.join(
@@ -203,8 +203,8 @@ def test_the_study_in_one_go(real, monkeypatch):
     """The study's campaign on virt-aarch64: FreeRTOS, Linux (the cached Debian kernel) and bare
     metal side by side, and the table across them: every primitive of FreeRTOS and Linux in
     instructions, with the ratio, bare metal where it has the primitive."""
-    from tickmark import campaign as cp
     from tickmark.analysis import rtos_table
+    from tickmark.run import campaign as cp
     from tickmark.run import rtos_study
     from tickmark.store import Store
 

@@ -595,8 +595,9 @@ def test_fuzz_export_documents(exported, env, cli, tmp_path):
     import io
     import random
 
-    from tickmark import export, report
     from tickmark.errors import TickmarkError
+    from tickmark.report import terminal as report
+    from tickmark.store import document as export
 
     rng = random.Random(7)
     st = _store()

@@ -1,7 +1,7 @@
 import json
 
 from conftest import fake_core
-from tickmark.hostrun import HostRun, RunConfig, split_key
+from tickmark.run.engine import HostRun, RunConfig, split_key
 from tickmark.store import Store
 
 

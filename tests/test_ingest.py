@@ -13,7 +13,7 @@ pytestmark = pytest.mark.integration
 
 @pytest.fixture(scope="module")
 def recorded(build_cache):
-    from tickmark.build import build_core
+    from tickmark.targets.build import build_core
 
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("XDG_CACHE_HOME", str(build_cache))

@@ -4,6 +4,8 @@ import json
 import os
 import shutil
 import signal
+import subprocess
+from pathlib import Path
 
 import pytest
 
@@ -16,22 +18,8 @@ pytestmark = [
 ]
 
 
-@pytest.fixture(scope="module")
-def cache(tmp_path_factory):
-    return tmp_path_factory.mktemp("cache")
-
-
-@pytest.fixture
-def real(tmp_path, monkeypatch, cache):
-    monkeypatch.setenv("XDG_CACHE_HOME", str(cache))
-    monkeypatch.setenv("TICKMARK_STORE", str(tmp_path / "results.db"))
-    monkeypatch.delenv("TICKMARK_CORE", raising=False)
-    monkeypatch.delenv("CFLAGS", raising=False)
-    return tmp_path / "results.db"
-
-
 def test_build_is_cached_and_keyed(real, tmp_path):
-    from tickmark.build import build_core, sha256_file
+    from tickmark.targets.build import build_core, sha256_file
 
     a = build_core()
     assert os.access(a.binary, os.X_OK) and a.cflags == "-O2"
@@ -49,13 +37,22 @@ def test_build_is_cached_and_keyed(real, tmp_path):
     )
     d = build_core(memfn=str(m))
     assert d.hash != a.hash
+    # the routine file's variant took the objects of the plain build (copied: same mtime)
+    objs = sorted(p.name for p in (Path(a.binary).parent / "obj").glob("*.o") if p.name != "buildinfo.o")
+    assert len(objs) > 50
+    for name in objs:
+        ours, plain = Path(d.binary).parent / "obj" / name, Path(a.binary).parent / "obj" / name
+        assert ours.read_bytes() == plain.read_bytes() and ours.stat().st_mtime_ns == plain.stat().st_mtime_ns
+    assert (Path(d.binary).parent / "obj" / "memfn-user.o").is_file()
+    r = subprocess.run([d.binary, "list", "memfn.memcpy"], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0 and "memfn.memcpy" in r.stdout
     m.write_text(m.read_text() + "/* changed */\n")
     assert build_core(memfn=str(m)).hash != d.hash
 
 
 def test_build_errors_are_one_line_with_the_fix(real):
-    from tickmark.build import build_core
     from tickmark.errors import TickmarkError
+    from tickmark.targets.build import build_core
 
     with pytest.raises(TickmarkError, match="install gcc: apt-get install build-essential"):
         build_core(cc="no-such-compiler-xyz")

@@ -8,7 +8,7 @@ import warnings
 
 import pytest
 
-from tickmark.kernelimage import _guest_fields, args_archive, cpio_newc
+from tickmark.targets.kernel_image import _guest_fields, args_archive, cpio_newc
 
 KERNELS = os.path.join(os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "tickmark", "kernels")
 
@@ -55,14 +55,14 @@ def test_kernel_option_errors(tmp_path, monkeypatch, cli):
     assert rc == 2 and "--target qemu-system:x86_64" in err
 
 
-def test_kernel_image_boots_and_runs(tmp_path, monkeypatch, cli):
+def test_kernel_image_boots_and_runs(tmp_path, monkeypatch, cli, build_cache):
     kernel = _kernel()
     if not (os.path.isfile("/bin/busybox") and __import__("shutil").which("qemu-system-x86_64")):
         msg = "needs busybox-static and qemu-system-x86"
         if os.environ.get("CI"):
             pytest.fail(msg)
         pytest.skip(msg)
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(build_cache))
     monkeypatch.setenv("TICKMARK_STORE", str(tmp_path / "r.db"))
     monkeypatch.delenv("TICKMARK_CORE", raising=False)
     rc, out, err = cli(

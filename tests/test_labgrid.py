@@ -56,7 +56,7 @@ def lab(tmp_path_factory):
         sshd.stop()
         switch.stop()
         raise
-    lab.sshd, lab.switch, lab.cache = sshd, switch, root / "cache"
+    lab.sshd, lab.switch = sshd, switch
     yield lab
     lab.stop()
     sshd.stop()
@@ -64,10 +64,10 @@ def lab(tmp_path_factory):
 
 
 @pytest.fixture
-def lg(lab, tmp_path, monkeypatch):
+def lg(lab, tmp_path, monkeypatch, build_cache):
     monkeypatch.setenv("LG_COORDINATOR", lab.address)
     monkeypatch.setenv("TICKMARK_SSH_CONFIG", str(lab.sshd.config))
-    monkeypatch.setenv("XDG_CACHE_HOME", str(lab.cache))  # the variants are built once for the module
+    monkeypatch.setenv("XDG_CACHE_HOME", str(build_cache))  # each variant is built once for the session
     monkeypatch.setenv("TICKMARK_STORE", str(tmp_path / "results.db"))
     monkeypatch.delenv("TICKMARK_CORE", raising=False)
     monkeypatch.delenv("TICKMARK_TARGET", raising=False)
@@ -99,12 +99,19 @@ def test_place_is_released_after_an_error_and_after_ctrl_c(lg, cli):
     assert lg.acquired() == {}
     rc, out, err = cli("run", "--target", "labgrid:nowhere", "sys.getppid")
     assert rc == 2 and err.count("\n") == 1 and "labgrid place nowhere" in err, err
-    # someone else holds the place: a clear refusal, and their place stays theirs
+    # someone else holds the place: tickmark waits in the reservation queue, then gives up saying
+    # who holds it; their place stays theirs and no reservation is left behind
     lg.client("-p", "pb", "acquire")
     try:
-        rc, out, err = cli("run", "--target", "labgrid:pb", "sys.getppid")
-        assert rc == 2 and err.count("\n") == 1 and "already acquired" in err, err
+        who = lg.acquired()["pb"]
+        rc, out, err = cli("run", "--target", "labgrid:pb?queue=2", "sys.getppid")
+        assert rc == 2 and "waiting in labgrid's reservation queue (up to 2 s)" in err, err
+        last = err.strip().splitlines()[-1]
+        assert (
+            last.startswith("tickmark: error: labgrid place pb: still taken after 2 s") and f"acquired by {who}" in last
+        )
         assert "pb" in lg.acquired()
+        assert "Reservation" not in lg.client("reservations").stdout
     finally:
         lg.client("-p", "pb", "release")
     p = tickmark_proc(
@@ -123,6 +130,51 @@ def test_place_is_released_after_an_error_and_after_ctrl_c(lg, cli):
             os.killpg(p.pid, signal.SIGKILL)
     assert p.returncode == 130, err
     assert lg.acquired() == {}
+
+
+def test_two_campaigns_wanting_one_place_queue_for_it(lg, tmp_path):
+    """The second campaign waits in labgrid's reservation queue while the first holds the place,
+    and runs its cells once the first releases it."""
+    store = os.environ["TICKMARK_STORE"]
+    procs = []
+    for name in ("qa", "qb"):
+        f = tmp_path / f"{name}.toml"
+        f.write_text(
+            f'name = "{name}"\nrounds = 2\nmax_rounds = 2\nsamples = 3\nsample_ms = 5\n'
+            '[targets]\npa = "labgrid:pa"\n[variants]\nO2 = { cflags = "-O2" }\nOs = { cflags = "-Os" }\n'
+            '[workloads]\nquick = ["loop.control", "sys.getppid"]\n'
+        )
+        procs.append((name, f))
+    first = tickmark_proc(["campaign", str(procs[0][1])], start_new_session=True)
+    second = None
+    try:
+        deadline = time.time() + 120
+        while time.time() < deadline and "pa" not in lg.acquired():
+            time.sleep(0.2)
+        assert "pa" in lg.acquired()
+        second = tickmark_proc(["campaign", str(procs[1][1])], start_new_session=True)
+        deadline = time.time() + 60
+        waiting = ""
+        while time.time() < deadline and "waiting" not in waiting:
+            waiting = lg.client("reservations").stdout
+            time.sleep(0.3)
+        assert "state: waiting" in waiting and "name=pa" in waiting, waiting
+        out1, err1 = first.communicate(timeout=300)
+        out2, err2 = second.communicate(timeout=300)
+    finally:
+        for p in (first, second):
+            if p is not None and p.poll() is None:
+                os.killpg(p.pid, signal.SIGKILL)
+    assert first.returncode == 0, err1
+    assert second.returncode == 0, err2
+    assert "labgrid place pa is taken (acquired by" in err2 and "waiting in labgrid's reservation queue" in err2
+    st = Store(store)
+    runs = {r["name"]: r for r in st.runs()}
+    a = [runs[f"qa:pa:{v}:quick"] for v in ("O2", "Os")]
+    b = [runs[f"qb:pa:{v}:quick"] for v in ("O2", "Os")]
+    assert all(r["status"] == "complete" for r in a + b)
+    assert max(r["finished"] for r in a) <= min(r["started"] for r in b)  # b ran once a let go
+    assert "Reservation" not in lg.client("reservations").stdout
 
 
 def test_power_cycle_through_the_places_power_switch(lg, cli):

@@ -1,5 +1,6 @@
-"""Python code health: `ruff check` and `ruff format --check` over the package and the tests
-(rules in pyproject.toml)."""
+"""Python code health: `ruff check` and `ruff format --check` over the package and the tests, and
+import-linter's contracts over the package: its layers, no import cycles, click only in the
+command line, rich only in the command line and the report views (rules in pyproject.toml)."""
 
 import os
 import subprocess
@@ -11,15 +12,20 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _ruff(*args):
-    """Run ruff from this interpreter's environment (it is a [test] dependency)."""
+def _need(module, what):
+    """A [test] dependency: skip without it, fail under CI=true."""
     try:
-        import ruff  # noqa: F401
+        __import__(module)
     except ImportError:
-        msg = "ruff is not installed (pip install -e '.[test]')"
+        msg = f"{what} is not installed (pip install -e '.[test]')"
         if os.environ.get("CI"):
             pytest.fail(msg)
         pytest.skip(msg)
+
+
+def _ruff(*args):
+    """Run ruff from this interpreter's environment."""
+    _need("ruff", "ruff")
     return subprocess.run([sys.executable, "-m", "ruff", *args], cwd=ROOT, capture_output=True, text=True, timeout=120)
 
 
@@ -31,3 +37,18 @@ def test_ruff_check_is_clean():
 def test_ruff_format_check():
     r = _ruff("format", "--check", "--no-cache", "src", "tests")
     assert r.returncode == 0, r.stdout + r.stderr
+
+
+def test_import_contracts_hold():
+    _need("importlinter", "import-linter")
+    exe = Path(sys.executable).with_name("lint-imports")
+    r = subprocess.run(
+        [str(exe) if exe.exists() else "lint-imports", "--no-cache"],
+        cwd=ROOT,
+        env=dict(os.environ, PYTHONPATH=str(ROOT / "src")),  # this tree's package, not an installed one
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "0 broken" in r.stdout

@@ -6,7 +6,7 @@ import shutil
 
 import pytest
 
-from tickmark import counters
+from tickmark.analysis import counters
 from tickmark.cli import main
 from tickmark.store import Store
 
@@ -14,6 +14,14 @@ pytestmark = [
     pytest.mark.integration,
     pytest.mark.skipif(not (shutil.which("cc") and shutil.which("make")), reason="needs cc and make"),
 ]
+
+
+@pytest.fixture(autouse=True)
+def cache(monkeypatch, build_cache):
+    """The session's build cache (the variants of these matrices are built once)."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(build_cache))
+    monkeypatch.delenv("CFLAGS", raising=False)
+
 
 FAST = ["--rounds", "2", "--max-rounds", "2", "--samples", "3", "--sample-ms", "2", "-q"]
 

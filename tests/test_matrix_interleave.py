@@ -5,11 +5,11 @@ stored as its own run with its label."""
 import sys
 from pathlib import Path
 
-from tickmark import matrix as mx
-from tickmark.build import BuildInfo
-from tickmark.hostrun import RunConfig
+from tickmark.run import matrix as mx
+from tickmark.run.engine import RunConfig
 from tickmark.store import Store
 from tickmark.targets import open_target
+from tickmark.targets.build import BuildInfo
 from tickmark.targets.local import LocalCore
 
 FAKE = Path(__file__).resolve().parent / "fakecore.py"

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tickmark import nbench
+from tickmark.analysis import nbench
 
 CORE = Path(__file__).resolve().parent.parent / "src" / "tickmark" / "core"
 DATA = Path(__file__).resolve().parent / "data"
@@ -102,14 +102,9 @@ def test_summarize_and_render():
     assert "* 95% CI half-width above" in text and "NUMERIC SORT" in text.splitlines()[-1]
 
 
-def run_core(tmp_path, name, *make_args, pattern="cpu.stringsort"):
-    out = tmp_path / name
+def run_core(binary, pattern="cpu.stringsort"):
     res = subprocess.run(
-        ["make", "-s", "-C", str(CORE), f"O={out}", "WERROR=1", *make_args], capture_output=True, text=True
-    )
-    assert res.returncode == 0, res.stdout + res.stderr
-    res = subprocess.run(
-        [str(out / "tickmark-core"), "run", pattern, "--samples", "2", "--timeout", "60"],
+        [str(binary), "run", pattern, "--samples", "2", "--timeout", "60"],
         capture_output=True,
         text=True,
         timeout=300,
@@ -119,30 +114,21 @@ def run_core(tmp_path, name, *make_args, pattern="cpu.stringsort"):
     return {r["key"]: r for r in recs if r["t"] == "end"}, [r for r in recs if r["t"] == "sample"]
 
 
-def test_broken_memmove_fails_string_sort(tmp_path):
-    ends, samples = run_core(tmp_path, "broken", f"MEMFN={DATA / 'broken_memmove.c'}")
+def test_broken_memmove_fails_string_sort(make_core):
+    ends, samples = run_core(make_core(f"MEMFN={DATA / 'broken_memmove.c'}"))
     assert ends["cpu.stringsort"]["status"] == "failed"
     assert "stringsort" in ends["cpu.stringsort"]["reason"]
     assert not [s for s in samples if s["key"] == "cpu.stringsort"]
 
 
-def test_all_kernels_verify_with_libc(tmp_path):
-    ends, samples = run_core(tmp_path, "good", pattern="cpu.*")
+def test_all_kernels_verify_with_libc(make_core):
+    ends, samples = run_core(make_core(), pattern="cpu.*")
     assert set(ends) == set(nbench.NAMES)
     assert all(e["status"] == "ok" for e in ends.values()), ends
 
 
-@pytest.fixture
-def real_store(tmp_path, monkeypatch):
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    monkeypatch.setenv("TICKMARK_STORE", str(tmp_path / "results.db"))
-    monkeypatch.delenv("TICKMARK_CORE", raising=False)
-    monkeypatch.delenv("CFLAGS", raising=False)
-    return tmp_path / "results.db"
-
-
 @pytest.mark.integration
-def test_run_and_show_print_the_indices(real_store, cli):
+def test_run_and_show_print_the_indices(real, cli):
     rc, out, err = cli("run", "cpu.numsort", "cpu.lu", "--rounds", "1", "--samples", "3", "--quiet", "--name", "nb")
     assert rc == 0, err
     assert re.search(r"^NUMERIC SORT\s*:\s*[\d.e+]+ :\s*[\d.]+ :\s*[\d.]+", out, re.M)
@@ -153,7 +139,7 @@ def test_run_and_show_print_the_indices(real_store, cli):
 
 
 @pytest.mark.integration
-def test_run_with_broken_memfn_reports_string_sort_failed(real_store, cli):
+def test_run_with_broken_memfn_reports_string_sort_failed(real, cli):
     broken = Path(__file__).parent / "data" / "broken_memmove.c"
     rc, out, err = cli("run", "cpu.stringsort", "--memfn", str(broken), "--rounds", "1", "--samples", "2", "--quiet")
     assert rc == 0, err

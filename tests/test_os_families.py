@@ -30,11 +30,8 @@ def records(text):
 
 
 @pytest.fixture(scope="module")
-def core(tmp_path_factory):
-    out = tmp_path_factory.mktemp("osb")
-    res = subprocess.run(["make", "-s", "-C", str(CORE), f"O={out}", "WERROR=1"], capture_output=True, text=True)
-    assert res.returncode == 0, res.stdout + res.stderr
-    return out / "tickmark-core"
+def core(make_core):
+    return make_core()
 
 
 @pytest.fixture(scope="module", autouse=True)

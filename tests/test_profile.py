@@ -162,27 +162,6 @@ def test_has_symtab_tells_a_stripped_binary(tmp_path):
 
 
 # ---------------------------------------------------------------- the real core
-@pytest.fixture(scope="module")
-def cache(tmp_path_factory):
-    return tmp_path_factory.mktemp("cache")
-
-
-@pytest.fixture
-def real(tmp_path, monkeypatch, cache):
-    monkeypatch.setenv("XDG_CACHE_HOME", str(cache))
-    monkeypatch.setenv("TICKMARK_STORE", str(tmp_path / "results.db"))
-    monkeypatch.delenv("TICKMARK_CORE", raising=False)
-    monkeypatch.delenv("TICKMARK_PERF", raising=False)
-    monkeypatch.delenv("CFLAGS", raising=False)
-    return tmp_path / "results.db"
-
-
-def _core_binary():
-    from tickmark.build import build_core
-
-    return build_core().binary
-
-
 @pytest.mark.integration
 def test_memmove_story_with_perf(real, cli):
     """A bytewise memmove makes cpu.stringsort slower; the profile diff and compare name memmove."""
@@ -262,11 +241,11 @@ def test_gprof_profile_of_a_pg_build(real, cli):
 
 
 @pytest.mark.integration
-def test_stripped_core_is_refused(real, cli, tmp_path, monkeypatch):
+def test_stripped_core_is_refused(real, cli, tmp_path, monkeypatch, core_binary):
     _need("strip")
     _need("perf", _perf_records)
     stripped = tmp_path / "tickmark-core"
-    shutil.copy(_core_binary(), stripped)
+    shutil.copy(core_binary, stripped)
     subprocess.run(["strip", str(stripped)], check=True)
     monkeypatch.setenv("TICKMARK_CORE", str(stripped))
     rc, out, err = cli("profile", "cpu.stringsort", "--tool", "perf")

@@ -10,7 +10,10 @@ import sys
 import pytest
 
 import reportdata
-from tickmark import fmt, model, views
+from tickmark import fmt
+from tickmark.report import documents as views
+from tickmark.report import model
+from tickmark.report.console import PIPE_WIDTH
 
 XSS_NAME = "<script>alert(1)</script>"
 XSS_PARAM = '&<>"'
@@ -245,7 +248,7 @@ def test_show_at_80_columns_and_in_a_pipe(syn, cli, monkeypatch):
     assert max(len(x) for x in _lines(wide)) > 80 and "ops/s" in wide and "round-cv" in wide
     monkeypatch.delenv("COLUMNS")
     rc, pipe, _ = cli("show", "base")
-    assert max(len(x) for x in _lines(pipe)) <= fmt.PIPE_WIDTH
+    assert max(len(x) for x in _lines(pipe)) <= PIPE_WIDTH
 
 
 def test_list_at_80_columns_and_in_a_pipe(env, cli, monkeypatch):
@@ -279,7 +282,7 @@ def test_store_after_the_subcommand_and_from_the_environment(syn, cli, tmp_path,
 
 
 def test_preempted_said_once_in_the_header(tmp_path, cli, monkeypatch):
-    from tickmark import stats
+    from tickmark.analysis import stats
     from tickmark.store import Store
 
     st = Store(str(tmp_path / "p.db"))

@@ -4,7 +4,8 @@ import io
 
 from rich.console import Console
 
-from tickmark import rtos_study
+from tickmark.analysis import rtos_study
+from tickmark.report.terminal.rtos_study import show
 
 
 def result(key, status="ok", stats=None, reason=""):
@@ -48,7 +49,7 @@ def test_missing_and_no_data():
 
 def test_table_renders_all_figures():
     buf = io.StringIO()
-    rtos_study.show(RESULTS, Console(file=buf, width=200, no_color=True))
+    show(RESULTS, Console(file=buf, width=200, no_color=True))
     text = buf.getvalue()
     for figure, _, _ in rtos_study.FIGURES:
         assert figure in text
@@ -67,7 +68,7 @@ BAREMETAL = [
 
 def test_a_bare_metal_run_beside_linux():
     buf = io.StringIO()
-    rtos_study.show(RESULTS, Console(file=buf, width=250, no_color=True), beside=("mps2-an500", BAREMETAL))
+    show(RESULTS, Console(file=buf, width=250, no_color=True), beside=("mps2-an500", BAREMETAL))
     text = buf.getvalue()
     assert "mps2-an500: cycles" in text and "(icount-insns)" in text
     heap = next(line for line in text.splitlines() if line.startswith("heap alloc"))

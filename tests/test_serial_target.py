@@ -23,7 +23,7 @@ NOISE = [
 
 @pytest.fixture(scope="module")
 def core(build_cache):
-    from tickmark.build import build_core
+    from tickmark.targets.build import build_core
 
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("XDG_CACHE_HOME", str(build_cache))

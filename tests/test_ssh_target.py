@@ -118,7 +118,7 @@ def test_host_key_checking_stays_on(sshd, cli, tmp_path):
 
 def _run_in_thread(path, uri, benches, rounds=1):
     """A run in a thread (with its own store connection) so that the test can cut it."""
-    from tickmark.hostrun import HostRun, RunConfig
+    from tickmark.run.engine import HostRun, RunConfig
     from tickmark.store import Store
     from tickmark.targets import open_target
 
@@ -177,7 +177,7 @@ def test_dropped_connection_is_retried_once(sshd, tmp_path):
 
 
 def test_target_gone_ends_the_run_incomplete(sshd, tmp_path):
-    from tickmark.hostrun import TransportLost
+    from tickmark.run.engine import TransportLost
     from tickmark.store import Store
 
     t, box = _run_in_thread(tmp_path / "gone.db", sshd.uri, BENCHES)

@@ -3,7 +3,7 @@ import math
 
 import pytest
 
-from tickmark import stats
+from tickmark.analysis import stats
 
 ROUNDS = {1: [10, 11, 12, 13, 14], 2: [10, 12, 14, 16, 18], 3: [20, 21, 22, 23, 24]}
 

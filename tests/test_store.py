@@ -3,10 +3,10 @@ import json
 import pytest
 
 from conftest import fake_core
-from tickmark import export
 from tickmark.errors import TickmarkError
-from tickmark.hostrun import HostRun, RunConfig
+from tickmark.run.engine import HostRun, RunConfig
 from tickmark.store import Store
+from tickmark.store import document as export
 
 
 def fake_run(store, patterns=("sys.*", "lat.*", "bw.*", "sync.*", "ipc.*"), name="r1", **kw):
@@ -107,7 +107,7 @@ def test_run_lookup(new_store):
 
 
 def test_stale_statistics_are_recomputed_on_read(new_store):
-    from tickmark import stats
+    from tickmark.analysis import stats
 
     st = Store(new_store("s"))
     rid = fake_run(st, patterns=["sys.fast", "sync.*"], name="v")

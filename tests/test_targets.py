@@ -7,8 +7,8 @@ import sys
 import pytest
 
 from conftest import FAKECORE
-from tickmark.clicommon import check_patterns
 from tickmark.errors import TickmarkError
+from tickmark.run.engine import check_patterns
 from tickmark.targets import open_target, schemes
 
 
@@ -47,8 +47,7 @@ def test_core_call_failure_and_unmatched_patterns():
 
 
 @pytest.mark.integration
-def test_real_core_decides_instance_key_patterns(tmp_path, monkeypatch):
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+def test_real_core_decides_instance_key_patterns(real):
     core = open_target("local").prepare()
     got = check_patterns(core, ["mem.lat_rand[size=4096,thp=0]"])
     assert [b["name"] for b in got] == ["mem.lat_rand"]
@@ -65,10 +64,10 @@ def _need(tool, pkg):
 
 
 @pytest.mark.integration
-def test_qemu_user_aarch64_run_is_flagged_emulated(tmp_path, monkeypatch, cli):
+def test_qemu_user_aarch64_run_is_flagged_emulated(tmp_path, monkeypatch, cli, build_cache):
     _need("aarch64-linux-gnu-gcc", "gcc-aarch64-linux-gnu libc6-dev-arm64-cross")
     _need("qemu-aarch64", "qemu-user")
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(build_cache))
     store = tmp_path / "s.db"
     rc, out, err = cli(
         "--store",

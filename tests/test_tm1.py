@@ -153,9 +153,9 @@ def test_truncated_stream_keeps_complete_records():
 
 def test_parser_gives_one_record_per_call():
     p = Parser()
-    assert p.feed_line(f"TM1 {HELLO} TM1 {META}")["t"] == "hello"
-    assert p.feed_line("noise")["t"] == "meta"
-    assert p.feed_line("noise") is None
+    assert p.next_record(f"TM1 {HELLO} TM1 {META}")["t"] == "hello"
+    assert p.next_record("noise")["t"] == "meta"
+    assert p.next_record("noise") is None
 
 
 # ---- the synthetic core against the real one ----

@@ -38,3 +38,35 @@ def when(t, fmt="%Y-%m-%d %H:%M:%S"):
         return time.strftime(fmt, time.localtime(t))
     except (TypeError, ValueError, OverflowError, OSError):
         return "?"
+
+
+LABEL_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]{0,63}")
+MAX_LABEL = 200
+
+
+def check_label(key, value, what="--label"):
+    """A run label KEY=VALUE (history orders and filters by them): a key of letters, digits,
+    '_', '.', '-' and a value of 1..200 characters without control characters -> (key, value)."""
+    if not isinstance(key, str) or not LABEL_KEY.fullmatch(key):
+        raise TickmarkError(
+            f"bad {what} key '{printable(key)[:40]}': letters, digits, '_', '.', '-' (starting with a letter)"
+        )
+    if not isinstance(value, str) or not value or len(value) > MAX_LABEL or _CONTROL.search(value):
+        raise TickmarkError(
+            f"bad {what} {key}='{printable(value)[:40]}': 1..{MAX_LABEL} characters without control characters"
+        )
+    return key, value
+
+
+def parse_labels(texts, what="--label"):
+    """['KEY=VALUE', ...] -> {key: value}; each key once."""
+    out = {}
+    for t in texts:
+        key, eq, value = t.partition("=")
+        if not eq:
+            raise TickmarkError(f"bad {what} '{printable(t)[:40]}' (expected KEY=VALUE, e.g. build=1234)")
+        check_label(key, value, what)
+        if key in out:
+            raise TickmarkError(f"{what} {key} given twice")
+        out[key] = value
+    return out

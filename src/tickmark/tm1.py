@@ -210,9 +210,8 @@ def validate(rec, partial=False):
 class Reader:
     """Incremental reader: feed_line() lines (or feed() chunks), get the valid records back."""
 
-    strict = True  # check each record against the protocol (Parser: syntax only)
-
-    def __init__(self):
+    def __init__(self, strict=True):
+        self.strict = strict  # check each record against the protocol (False: syntax only)
         self.line_no = 0
         self.junk = 0  # lines without a marker
         self.malformed = 0  # records dropped: unparsable, invalid, out of order or duplicated
@@ -356,32 +355,53 @@ def parse_text(text):
     return recs, r
 
 
-class Parser(Reader):
+class Parser:
     """Syntax only (a JSON object with a string "t"; the caller checks the protocol itself), one
-    record per call: feed_line -> a record or None (a second record on the same line comes with
-    the next call, or with close())."""
-
-    strict = False
+    record per call: next_record(line) -> a record or None (a second record on the same line comes
+    with the next call, or with close()). The counts are its reader's."""
 
     def __init__(self):
-        super().__init__()
+        self.reader = Reader(strict=False)
         self._queue = []
 
-    def feed_line(self, line):
-        self._queue += super().feed_line(line)
+    def next_record(self, line):
+        self._queue += self.reader.feed_line(line)
         return self._queue.pop(0) if self._queue else None
 
-    def feed(self, data):
-        data = self._partial + data
-        lines = data.split("\n")
-        self._partial = lines.pop()
-        out = [r for line in lines for r in Reader.feed_line(self, line)]
-        return self._drain() + out
-
     def close(self):
-        rest, self._partial = self._partial, ""
-        return self._drain() + (Reader.feed_line(self, rest) if rest else [])
-
-    def _drain(self):
+        """The records still queued, and any record of an unfinished last line."""
         q, self._queue = self._queue, []
-        return q
+        return q + self.reader.close()
+
+    @property
+    def records(self):
+        return self.reader.records
+
+    @property
+    def malformed(self):
+        return self.reader.malformed
+
+    @property
+    def problems(self):
+        return self.reader.problems
+
+    @property
+    def junk(self):
+        return self.reader.junk
+
+    @junk.setter
+    def junk(self, n):
+        self.reader.junk = n
+
+
+# ---- console logs ----
+
+# CSI (colours, cursor), OSC (titles, ended by BEL or ST) and two-byte escapes
+_ANSI = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[@-Z\\-_])")
+_CTRL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+
+
+def clean_line(raw):
+    """One raw console line (bytes, without its \\n) -> text: CR, escapes and control bytes removed."""
+    text = raw.decode("utf-8", errors="replace")
+    return _CTRL.sub("", _ANSI.sub("", text))

@@ -13,7 +13,7 @@ This module only builds the table; the terminal, Markdown and HTML views lay it 
 
 from dataclasses import dataclass, field
 
-from ..rtos_study import FIGURES, rows
+from .rtos_study import FIGURES, rows
 
 
 @dataclass

@@ -12,7 +12,6 @@ import time
 
 from ..errors import TickmarkError
 from . import gprof, perf
-from .model import GROUPS, describe, diff, group_shares, top_change  # noqa: F401
 
 TOOLS = ("auto", "perf", "gprof")
 SAMPLES = 10  # samples of the instance, each seconds/SAMPLES long

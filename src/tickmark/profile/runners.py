@@ -101,7 +101,7 @@ class LocalRunner:
         stop = False
         try:
             for line in proc.stdout:
-                rec = parser.feed_line(line)
+                rec = parser.next_record(line)
                 if rec is not None and not inst.feed(rec):
                     stop = True
                     break
@@ -164,7 +164,7 @@ class SshRunner:
         r = self.target.run_remote(f"cd {shlex.quote(self.dir)} && {q} </dev/null", timeout=timeout, check=False)
         inst, parser = Instance(), Parser()
         for line in r.stdout.splitlines():
-            rec = parser.feed_line(line)
+            rec = parser.next_record(line)
             if rec is not None and not inst.feed(rec):
                 break
         lines = [x for x in r.stderr.strip().splitlines() if x.strip()]
@@ -196,10 +196,9 @@ class SshRunner:
 
 def runner_for(core):
     """The runner for a prepared core, or None where no sampler can run (bare metal, serial)."""
-    from ..targets.local import LocalCore
-
-    if isinstance(core, LocalCore):
+    scheme = getattr(core.target, "scheme", None)
+    if scheme in ("local", "qemu-user"):  # a process of this machine (LocalCore)
         return LocalRunner(core)
-    if getattr(core.target, "scheme", None) == "ssh" and hasattr(core, "remote_name"):
+    if scheme == "ssh" and hasattr(core, "remote_name"):
         return SshRunner(core)
     return None

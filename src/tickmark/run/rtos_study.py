@@ -10,10 +10,10 @@ from the stored runs by analysis/rtos_table.py.
 
 from urllib.parse import quote
 
-from .. import baremetal
-from .. import campaign as cp
 from ..analysis.rtos_table import Side, side_label
 from ..errors import TickmarkError
+from ..targets import baremetal
+from . import campaign as cp
 
 WORKLOAD = "rtos-study"
 

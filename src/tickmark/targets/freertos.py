@@ -64,7 +64,7 @@ class Kernel:
 
 def config_files(board):
     """The port's configuration headers for BOARD: FreeRTOSConfig.h and its CPU's part."""
-    from ..build import core_dir
+    from .build import core_dir
 
     base = core_dir() / "port" / "freertos"
     return [base / "FreeRTOSConfig.h", base / "arch" / board.vars["BM_ARCH"] / "freertos_arch.h"]
@@ -79,7 +79,7 @@ def config_digest(board):
 
 def config_summary():
     """The settings of FreeRTOSConfig.h that decide what is measured, in one line."""
-    from ..build import core_dir
+    from .build import core_dir
 
     text = (core_dir() / "port" / "freertos" / "FreeRTOSConfig.h").read_text()
     want = (

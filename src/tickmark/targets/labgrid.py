@@ -1,8 +1,13 @@
-"""labgrid:PLACE[?power-cycle=1&via=ssh|serial&wait=S&boot-wait=S&coordinator=HOST:PORT]: a board of
-a shared lab, reached through a labgrid coordinator.
+"""labgrid:PLACE[?power-cycle=1&via=ssh|serial&wait=S&boot-wait=S&queue=S&coordinator=HOST:PORT]: a
+board of a shared lab, reached through a labgrid coordinator.
 
 The place is acquired when the target opens (so nobody else gets the board while tickmark uses
-it) and released when it closes: at the end, after an error and after Ctrl-C or SIGTERM. The
+it) and released when it closes: at the end, after an error and after Ctrl-C or SIGTERM. A place
+that someone else holds is waited for in labgrid's reservation queue: tickmark reserves it (a
+reservation whose filter is the place's name tag), polls the reservation (which keeps it alive)
+until the coordinator allocates the place to it, then acquires it; after `queue` seconds (default
+3600) it gives up and says who holds the place. The reservation is cancelled when the target
+closes. The
 place's resources are resolved with labgrid's client API; a NetworkService becomes the SSH target
 (ssh://USER@ADDRESS:PORT, through the system OpenSSH client and the user's known_hosts), a serial
 port (RawSerialPort, USBSerialPort, NetworkSerialPort over RFC 2217) the serial target. With
@@ -29,7 +34,7 @@ import urllib.parse
 from ..errors import TickmarkError
 from .base import Core, Target, Variant, register
 
-_OPTIONS = ("power-cycle", "via", "wait", "boot-wait", "coordinator")
+_OPTIONS = ("power-cycle", "via", "wait", "boot-wait", "queue", "coordinator")
 _SERIAL = ("RawSerialPort", "USBSerialPort", "NetworkSerialPort")
 # power resource class -> labgrid driver class (as labgrid-client power picks them)
 _POWER = {
@@ -62,7 +67,7 @@ def parse_uri(uri, power_cycle=False):
     if pc not in ("0", "1", "yes", "no", "true", "false", ""):
         raise TickmarkError(f"bad --target '{uri}': power-cycle wants 1 or 0")
     opts["power_cycle"] = power_cycle or pc in ("1", "yes", "true", "")
-    for k, default in (("wait", 30), ("boot-wait", 180)):
+    for k, default in (("wait", 30), ("boot-wait", 180), ("queue", 3600)):
         v = q.get(k, str(default))
         if not v.isdigit() or not 0 <= int(v) <= 86400:
             raise TickmarkError(f"bad --target '{uri}': {k} wants seconds, 0..86400")
@@ -192,6 +197,7 @@ class LabgridTarget(Target):
         self.address = opts["coordinator"] or os.environ.get("LG_COORDINATOR") or "127.0.0.1:20408"
         self.session = None
         self.acquired = False
+        self.token = None  # our reservation in labgrid's queue
         self.inner = None
         self.resolved = {}  # what the place's resources said: class -> args
         self.powered = None
@@ -230,6 +236,7 @@ class LabgridTarget(Target):
             raise TickmarkError(
                 f"labgrid coordinator {self.address} is unreachable (set LG_COORDINATOR=HOST:PORT or ?coordinator=)"
             )
+        self._queue()
         deadline = time.monotonic() + self.opts["wait"]
         while True:  # an exporter that just came back needs a moment before its place can be had
             try:
@@ -248,10 +255,94 @@ class LabgridTarget(Target):
             self._power_cycle(res)
         self.inner = self._inner(res)
 
+    # ---- the reservation queue ----
+    def _queue(self):
+        """Reserve the place and wait until the coordinator allocates it to us."""
+        from labgrid.remote.common import ReservationState
+
+        self._call("place", self._place)  # an unknown place is an error now, not a reservation that never ends
+        self.token = self._call("reserve", self._reserve)
+        deadline = time.monotonic() + self.opts["queue"]
+        told = False
+        while True:
+            res = self._call("reservation", self._poll)
+            if res.state in (ReservationState.allocated, ReservationState.acquired):
+                if self.place not in [p for group in res.allocations.values() for p in group]:
+                    raise TickmarkError(f"labgrid place {self.place}: the reservation got another place")
+                return
+            if res.state is not ReservationState.waiting:
+                raise TickmarkError(f"labgrid place {self.place}: the reservation became {res.state.name}")
+            if time.monotonic() >= deadline:
+                raise TickmarkError(
+                    f"labgrid place {self.place}: still taken after {self.opts['queue']} s in labgrid's "
+                    f"reservation queue: {self._holders()}"
+                )
+            if not told:
+                import sys
+
+                told = True
+                print(
+                    f"tickmark: labgrid place {self.place} is taken ({self._holders()}); waiting in labgrid's "
+                    f"reservation queue (up to {self.opts['queue']} s)",
+                    file=sys.stderr,
+                )
+            time.sleep(1)
+
+    async def _place(self):
+        await self.session.sync_with_coordinator()
+        return self.session.get_place(self.place)
+
+    async def _reserve(self):
+        from labgrid.remote.generated import labgrid_coordinator_pb2 as pb
+
+        req = pb.CreateReservationRequest(
+            filters={"main": pb.Reservation.Filter(filter={"name": self.place})}, prio=0.0
+        )
+        resp = await self.session.stub.CreateReservation(req)
+        return resp.reservation.token
+
+    async def _poll(self):
+        from labgrid.remote.common import Reservation
+        from labgrid.remote.generated import labgrid_coordinator_pb2 as pb
+
+        resp = await self.session.stub.PollReservation(pb.PollReservationRequest(token=self.token))
+        return Reservation.from_pb2(resp.reservation)
+
+    async def _cancel(self):
+        from labgrid.remote.generated import labgrid_coordinator_pb2 as pb
+
+        await self.session.stub.CancelReservation(pb.CancelReservationRequest(token=self.token))
+
+    async def _reservations(self):
+        from labgrid.remote.common import Reservation
+        from labgrid.remote.generated import labgrid_coordinator_pb2 as pb
+
+        resp = await self.session.stub.GetReservations(pb.GetReservationsRequest())
+        return [Reservation.from_pb2(x) for x in resp.reservations]
+
+    def _holders(self):
+        """Who holds the place, and who else waits for it, in words."""
+        try:
+            place = self._call("place", self._place, timeout=15)
+            others = self._call("reservations", self._reservations, timeout=15)
+        except TickmarkError as e:
+            return f"cannot tell who holds it ({e})"
+        words = [f"acquired by {place.acquired}" if place.acquired else "not acquired"]
+        for r in sorted(others, key=lambda r: (-r.prio, r.created)):
+            if r.token == self.token:
+                continue
+            got = [p for group in r.allocations.values() for p in group]
+            if self.place in got:
+                words.append(f"reserved for {r.owner} ({r.state.name}, reservation {r.token})")
+            elif r.state.name == "waiting" and r.filters.get("main", {}).get("name") == self.place:
+                words.append(f"{r.owner} waits before us (reservation {r.token})")
+        return ", ".join(words)
+
     async def _acquire(self):
         from labgrid.remote.generated import labgrid_coordinator_pb2 as pb
 
         s = self.session
+        await s.sync_with_coordinator()
         place = s.get_place(self.place)
         if place.acquired:
             raise _client().UserError(
@@ -416,6 +507,14 @@ class LabgridTarget(Target):
                 import sys
 
                 print(f"tickmark: warning: {e} (labgrid-client -p {self.place} release)", file=sys.stderr)
+        if self.token is not None:
+            try:
+                self._call("cancel the reservation", self._cancel, timeout=30)
+            except TickmarkError as e:
+                import sys
+
+                print(f"tickmark: warning: {e} (labgrid-client cancel-reservation {self.token})", file=sys.stderr)
+            self.token = None
         self.session = None
         with contextlib.suppress(Exception):
             _Loop.get().call(lambda: _Loop.get().leave(self.grpc_address), 15)

@@ -9,9 +9,9 @@ import shlex
 import shutil
 
 from .. import fingerprint
-from ..build import build_core, sha256_file
 from ..errors import TickmarkError
 from .base import Core, ProcessSession, Target, Variant, register
+from .build import build_core, sha256_file
 
 QEMU_ARCH = {
     "armv7": "arm",

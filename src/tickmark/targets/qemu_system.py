@@ -9,90 +9,31 @@ Two kinds of machine:
       - os=freertos: the same with the FreeRTOS kernel (targets/freertos.py), the core running
         in a task;
       - os=linux (implied by --kernel IMAGE): the Linux kernel IMAGE booted on the same machine
-        and CPU with a minimal initramfs (kernelimage.py), where the board describes how.
+        and CPU with a minimal initramfs (kernel_image.py), where the board describes how.
     On bare metal and FreeRTOS the arguments, records and exit status go through semihosting.
     By default QEMU counts instructions (-icount shift=0,sleep=off), for all three systems: the
     figures are guest instructions, the same on every run, labelled icount-insns.
     `qemu-system:BOARD?icount=0` runs free (TCG timing: host-dependent, flagged emulated too).
   * a Linux kernel image on QEMU's generic machines (qemu-system:x86_64 or qemu-system:aarch64
-    with --kernel IMAGE), under KVM where it works: see kernelimage.py.
+    with --kernel IMAGE), under KVM where it works: see kernel_image.py.
 
 Every result is flagged `emulated`: these are never timings of real hardware.
 """
 
 import os
 import shutil
-import subprocess
 import tempfile
-import threading
 from urllib.parse import parse_qsl
 
-from .. import baremetal, fingerprint
+from .. import fingerprint
 from ..errors import TickmarkError
-from . import freertos
-from .base import Core, ProcessSession, Target, Variant, register
+from . import baremetal, freertos
+from .base import Core, Target, Variant, register
+from .kernel_image import KernelTarget, cached_kernel
+from .qemu import SLACK, QemuSession, core_timeout, qemu_version
 
 KERNEL_MACHINES = ("x86_64", "aarch64")
 OSES = ("baremetal", "freertos", "linux")
-DEFAULT_TIMEOUT = 60  # the core's own per-benchmark limit
-SLACK = 60  # extra seconds of silence allowed to the emulated machine
-
-
-def _opt_timeout(args):
-    for i, a in enumerate(args[:-1]):
-        if a == "--timeout":
-            try:
-                return int(args[i + 1])
-            except ValueError:
-                pass
-    return DEFAULT_TIMEOUT
-
-
-class QemuSession(ProcessSession):
-    """QEMU running the core: its stdout carries the records. Without a new line for the core's
-    per-benchmark time limit plus a margin, the machine is stopped (a hung benchmark has no
-    process to kill on bare metal). The first line of the last text that is not a record (a
-    fault report, a kernel panic) becomes the error text when the machine ends badly."""
-
-    def __init__(self, argv, silence_s, what="qemu"):
-        super().__init__(argv, what)
-        self.silence_s = silence_s
-        self.timed_out = False
-        self.last_text = ""
-        self._beat = threading.Event()
-        self._done = threading.Event()
-        threading.Thread(target=self._watch, daemon=True).start()
-
-    def _watch(self):
-        while not self._done.is_set():
-            if not self._beat.wait(self.silence_s):
-                if self._done.is_set():
-                    return
-                self.timed_out = True
-                self.stop()
-                return
-            self._beat.clear()
-
-    def lines(self):
-        block = True
-        for line in self.proc.stdout:
-            self._beat.set()
-            if "TM1 " in line:
-                block = True
-            elif line.strip() and block:  # the first line of the last text after a record
-                self.last_text, block = line.strip(), False
-            yield line
-
-    def finish(self):
-        self._done.set()
-        self._beat.set()
-        rc, err = super().finish()
-        if self.timed_out:
-            self._err = f"no output for {self.silence_s} s: the emulated machine was stopped"
-            return 124, self._err
-        if rc != 0 and self.last_text:
-            self._err = self.last_text
-        return rc, self._err
 
 
 class BoardCore(Core):
@@ -110,7 +51,7 @@ class BoardCore(Core):
         argv = baremetal.qemu_argv(
             self.target.board, self.image, args, icount=self.target.icount, args_file=self.target.scratch("args")
         )
-        return QemuSession(argv, _opt_timeout(args) + SLACK)
+        return QemuSession(argv, core_timeout(args) + SLACK)
 
 
 @register("qemu-system")
@@ -144,8 +85,6 @@ class QemuSystemTarget(Target):
         kernel = kernel or q.get("kernel")
         append = append if append is not None else q.get("append")
         if name in KERNEL_MACHINES:
-            from ..kernelimage import KernelTarget
-
             accel = q.get("accel")
             return KernelTarget(
                 f"qemu-system:{name}" + (f"?accel={accel}" if accel else ""),
@@ -167,8 +106,6 @@ class QemuSystemTarget(Target):
         if os_name not in OSES:
             raise TickmarkError(f"bad target '{uri}': os is one of {', '.join(OSES)}")
         if os_name == "linux":
-            from ..kernelimage import KernelTarget
-
             if not board.vars.get("LINUX_CONSOLE"):
                 linux = [b for b in baremetal.board_names() if baremetal.load_board(b).vars.get("LINUX_CONSOLE")]
                 raise TickmarkError(
@@ -178,8 +115,6 @@ class QemuSystemTarget(Target):
             if q.get("accel") not in (None, "tcg"):
                 raise TickmarkError(f"bad target '{uri}': a board runs under TCG (accel=tcg)")
             if not kernel:
-                from ..kernelimage import cached_kernel
-
                 kernel = cached_kernel(board)
                 if not kernel:
                     raise TickmarkError(
@@ -270,11 +205,3 @@ class QemuSystemTarget(Target):
         if self._tmp:
             shutil.rmtree(self._tmp, ignore_errors=True)
             self._tmp = None
-
-
-def qemu_version(binary):
-    try:
-        r = subprocess.run([binary, "--version"], capture_output=True, text=True, timeout=10)
-    except (OSError, subprocess.SubprocessError):
-        return None
-    return (r.stdout.splitlines() or [""])[0].strip() or None

@@ -2,9 +2,9 @@
 
 For CI and for checking a port, never for timing claims: every result is flagged `emulated`."""
 
-from ..build import build_core
 from ..errors import TickmarkError
 from .base import Variant, register
+from .build import build_core
 from .local import LocalCore, LocalTarget, qemu_user_argv
 
 CROSS = {"armhf": "arm-linux-gnueabihf-", "aarch64": "aarch64-linux-gnu-", "riscv64": "riscv64-linux-gnu-"}

@@ -19,6 +19,7 @@ import urllib.parse
 
 from .. import fingerprint
 from ..errors import TickmarkError
+from ..tm1 import clean_line
 from .base import Core, Session, Target, Variant, register
 
 _RC = re.compile(r"@@tickmark-rc (\d+)")
@@ -91,8 +92,6 @@ class SerialSession(Session):
             port.flush()
 
     def lines(self):
-        from ..ingest import clean_line
-
         port = self.target.port()
         buf = b""
         last = time.monotonic()

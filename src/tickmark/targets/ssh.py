@@ -27,9 +27,9 @@ import threading
 import urllib.parse
 
 from .. import fingerprint
-from ..build import build_core
 from ..errors import TickmarkError
 from .base import Core, Session, Target, Variant, register
+from .build import build_core
 
 # uname -m of the board -> cross prefix (Debian's cross toolchains)
 CROSS = {
@@ -121,6 +121,7 @@ class SshSession(Session):
         self.transport_lost = None
         self.id = target._next_id()
         self._pid = None
+        self._started = False  # the start mark was read (kept here: stop() drains where lines() stopped)
         self._rc = None
         self._err = []
         q = " ".join(shlex.quote(a) for a in args)
@@ -134,7 +135,6 @@ class SshSession(Session):
 
     def lines(self):
         stream = self.target._master.stdout if self.target._master else None
-        started = False
         while self._rc is None and self.transport_lost is None and stream is not None:
             try:
                 line = stream.readline()
@@ -143,8 +143,8 @@ class SshSession(Session):
             if not line:
                 self.transport_lost = self.target._why_lost()
                 break
-            if not started:  # what an earlier, abandoned command left in the stream
-                started = line.strip() == f"{_START_MARK}{self.id}"
+            if not self._started:  # what an earlier, abandoned command left in the stream
+                self._started = line.strip() == f"{_START_MARK}{self.id}"
             elif line.startswith(_PID_MARK):
                 self._pid = line[len(_PID_MARK) :].strip()
             elif line.startswith(_ERR_MARK):

@@ -1,0 +1,81 @@
+"""Figures derived from the event counters of the core's samples (`ctr` deltas over `ctr_ops`
+operations): per operation counts, and the ratios the studies quote (IPC, front/back-end stall
+fractions, branch-miss rate, cache-miss rate). Each figure is computed per sample and summarised
+by the median over the samples. What a machine cannot count is reported, never guessed.
+"""
+
+import numpy as np
+
+HARDWARE = (
+    "cycles",
+    "instructions",
+    "branches",
+    "branch_misses",
+    "stalled_frontend",
+    "stalled_backend",
+    "cache_references",
+    "cache_misses",
+)
+SOFTWARE = ("task_clock", "context_switches", "cpu_migrations", "page_faults")
+NOT_SUPPORTED = "not supported here"
+
+# name -> (numerator, denominator); a ratio needs both counters in the same sample.
+RATIOS = {
+    "ipc": ("instructions", "cycles"),
+    "stall_fe": ("stalled_frontend", "cycles"),
+    "stall_be": ("stalled_backend", "cycles"),
+    "branch_miss_rate": ("branch_misses", "branches"),
+    "cache_miss_rate": ("cache_misses", "cache_references"),
+}
+
+
+def _ctr_ops(s):
+    return s.get("ctr_ops") or s.get("ops")
+
+
+def derived(samples):
+    """{"per_op": {counter: median per op}, "ipc": .., "stall_fe": .., ..., "multiplexed": frac}
+    from samples with `ctr`; {} when no sample has counters."""
+    with_ctr = [s for s in samples if s.get("ctr") and _ctr_ops(s)]
+    if not with_ctr:
+        return {}
+    names = sorted({k for s in with_ctr for k in s["ctr"]})
+    out = {"per_op": {}}
+    for k in names:
+        vals = [s["ctr"][k] / _ctr_ops(s) for s in with_ctr if k in s["ctr"]]
+        out["per_op"][k] = float(np.median(vals))
+    for name, (num, den) in RATIOS.items():
+        vals = [s["ctr"][num] / s["ctr"][den] for s in with_ctr if s["ctr"].get(den) and num in s["ctr"]]
+        if vals:
+            out[name] = float(np.median(vals))
+    out["multiplexed"] = sum(1 for s in with_ctr if s.get("multiplexed")) / len(with_ctr)
+    return out
+
+
+def availability(hello):
+    """What the core could count on the machine of a run, from its hello record:
+    {"hardware": [...], "software": [...], "unsupported": [...], "hardware_status": text,
+     "kernel_excluded": bool, "grouped": int}."""
+    hello = hello or {}
+    opened = list(hello.get("counters") or [])
+    unsup = [x for x in (hello.get("counters_unsupported") or "").split(",") if x]
+    hw = [c for c in opened if c in HARDWARE]
+    sw = [c for c in opened if c in SOFTWARE]
+    if hw:
+        status = ", ".join(hw)
+        if hello.get("counters_grouped"):
+            status += f" (grouped: {hello['counters_grouped']})"
+        if hello.get("kernel_excluded"):
+            status += ", kernel-excluded"
+    elif not hello:
+        status = "unknown (no hello record)"
+    else:
+        status = NOT_SUPPORTED
+    return {
+        "hardware": hw,
+        "software": sw,
+        "unsupported": unsup,
+        "hardware_status": status,
+        "kernel_excluded": bool(hello.get("kernel_excluded")),
+        "grouped": hello.get("counters_grouped", 0),
+    }

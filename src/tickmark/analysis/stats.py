@@ -1,0 +1,437 @@
+"""Statistics of one benchmark instance from its raw samples (host side; the core sends integers).
+
+Per-sample value: ns / ops (ns per operation). Headline by the instance's `stat`:
+  median   -> median ns/op
+  min      -> smallest ns/op (latency sweeps: noise only ever adds time)
+  max      -> highest rate; bandwidth instances are reported in MB/s (bytes_per_op*ops/ns*1000)
+Spread: rcv = 1.4826*MAD/median (robust CV), cv = std/mean, round_cv = CV of the round medians,
+ci95 = distribution-free order-statistic interval of the median, determinism = largest distance
+of a round median from the overall median, in %.
+
+The result model: `compute()` gives a `Stats` (one `Summary` per metric: "" is the headline,
+other names are sub-metrics). The store keeps `Stats.to_dict()`, each summary stamped with
+STATS_VERSION; `Stats.of(result)` reads a stored or exported result back. Statistics stored
+under another version are recomputed from the raw samples when they are read (store/__init__.py).
+"""
+
+import math
+from dataclasses import dataclass, field, fields
+from typing import Optional
+
+import numpy as np
+
+from . import counters
+
+STATS_VERSION = 3  # 3: `preempted` only where the preempted samples moved the headline
+UNSTABLE_RCV = 0.10
+NOISY_ROUND_CV = 0.03
+OUTLIER_MADS = 14.8
+OUTLIER_FAR = 0.50
+FEW_SAMPLES = 9
+MB_S, NS_OP = "MB/s", "ns/op"
+TASK_CLOCK = "task-clock"  # pseudo sub-metric: on-CPU time per operation (task-clock counter)
+
+
+def is_bandwidth(stat, bytes_per_op):
+    """Instances whose headline is a rate in MB/s rather than a time per operation."""
+    return stat == "max" and (bytes_per_op or 0) > 0
+
+
+def unit_for(stat, bytes_per_op):
+    return MB_S if is_bandwidth(stat, bytes_per_op) else NS_OP
+
+
+@dataclass
+class Summary:
+    """Statistics of one metric of one instance. Times are ns per operation; `value`, `median`,
+    `min`, `max`, `p90`, `mean` and the CI are in `unit` (MB/s for bandwidth headlines)."""
+
+    n: int = 0
+    unit: str = NS_OP
+    value: Optional[float] = None  # the headline (by the instance's stat)
+    median: Optional[float] = None
+    min: Optional[float] = None
+    max: Optional[float] = None
+    p90: Optional[float] = None
+    mean: Optional[float] = None
+    mad: Optional[float] = None
+    rcv: Optional[float] = None
+    cv: Optional[float] = None
+    rounds: int = 0
+    round_medians: list = field(default_factory=list)
+    round_cv: Optional[float] = None
+    ci95_lo: Optional[float] = None
+    ci95_hi: Optional[float] = None
+    ci95_level: Optional[float] = None
+    determinism: Optional[float] = None
+    ns_per_op: Optional[float] = None
+    ops_per_s: Optional[float] = None
+    cycles_per_op: Optional[float] = None
+    cycles_method: Optional[str] = None
+    counters_per_op: Optional[dict] = None
+    counters: Optional[dict] = None
+    hist: Optional[dict] = None
+    retaken: Optional[int] = None
+    preempted_samples: Optional[int] = None  # samples hit again after their retake
+    flags: list = field(default_factory=list)
+    version: int = STATS_VERSION
+
+    @property
+    def is_bandwidth(self):
+        return self.unit == MB_S
+
+    @property
+    def higher_is_better(self):
+        return self.is_bandwidth
+
+    @property
+    def ci(self):
+        """(lo, hi) of the median's 95 % interval, or None."""
+        if self.ci95_lo is None or self.ci95_hi is None:
+            return None
+        return self.ci95_lo, self.ci95_hi
+
+    @property
+    def ci_rel(self):
+        """Half-width of the median's 95 % interval relative to the median, or None."""
+        if self.ci is None or not self.median:
+            return None
+        return (self.ci95_hi - self.ci95_lo) / 2 / self.median
+
+    def counter_figures(self):
+        """Counter-derived figures as counters.derived() gives them ({} when none were stored)."""
+        if self.counters is None and self.counters_per_op is None:
+            return {}
+        return dict(self.counters or {}, per_op=self.counters_per_op or {})
+
+    def to_dict(self):
+        """The stored form: every field (None as null) but the optional extras, stamped "v"."""
+        d = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "version"}
+        d = {k: v for k, v in d.items() if v is not None or k not in _OPTIONAL}
+        d["v"] = self.version
+        return d
+
+    @classmethod
+    def from_dict(cls, d):
+        """From a stored or exported summary; missing fields are None, unknown ones ignored, and
+        a summary without a version stamp is version 1."""
+        names = {f.name for f in fields(cls)} - {"version"}
+        kw = {k: v for k, v in (d or {}).items() if k in names}
+        return cls(version=(d or {}).get("v", 1), **kw)
+
+
+# Fields a summary has only where they were measured (absent from the stored form otherwise).
+_OPTIONAL = {"cycles_per_op", "cycles_method", "counters_per_op", "counters", "hist", "retaken", "preempted_samples"}
+
+
+class Stats:
+    """The statistics of one instance: metric name -> Summary ("" = headline, first)."""
+
+    def __init__(self, metrics=None):
+        self.metrics = dict(metrics or {})
+
+    @classmethod
+    def from_dict(cls, d):
+        return cls({k: v if isinstance(v, Summary) else Summary.from_dict(v) for k, v in (d or {}).items()})
+
+    @classmethod
+    def of(cls, result):
+        """The Stats of a result row (store) or exported result: its "stats" entry."""
+        st = result.get("stats") if isinstance(result, dict) else result
+        return st if isinstance(st, Stats) else cls.from_dict(st)
+
+    def to_dict(self):
+        return {k: s.to_dict() for k, s in self.metrics.items()}
+
+    @property
+    def main(self):
+        return self.metrics.get("")
+
+    @property
+    def subs(self):
+        """Sub-metric name -> Summary (without the headline)."""
+        return {k: s for k, s in self.metrics.items() if k}
+
+    def get(self, name):
+        return self.metrics.get(name)
+
+    def items(self):
+        return self.metrics.items()
+
+    def __iter__(self):
+        return iter(self.metrics)
+
+    def __bool__(self):
+        return bool(self.metrics)
+
+    def __len__(self):
+        return len(self.metrics)
+
+    @property
+    def current(self):
+        """Computed by this version of the statistics (else: recompute from the samples)."""
+        return all(s.version == STATS_VERSION for s in self.metrics.values())
+
+
+def is_current(stats_dict):
+    """A stored stats dict that this version computed (an empty one has nothing to redo)."""
+    return all(isinstance(d, dict) and d.get("v") == STATS_VERSION for d in (stats_dict or {}).values())
+
+
+def median_ci(sorted_values, level=0.95):
+    """Order-statistic CI of the median: (lo, hi, coverage).
+
+    The widest-needed symmetric pair x(k), x(n-k+1) (1-based) whose coverage
+    1 - 2*P(Binom(n, 1/2) <= k-1) is at least `level`. With too few values for that level the
+    interval is (min, max) and the returned coverage is the (smaller) true one.
+    """
+    x = sorted_values
+    n = len(x)
+    if n == 0:
+        return None, None, 0.0
+    best_k = 1
+    for k in range(1, n // 2 + 1):
+        if 1 - 2 * _binom_half_cdf(k - 1, n) >= level:
+            best_k = k
+        else:
+            break
+    cover = 1 - 2 * _binom_half_cdf(best_k - 1, n)
+    return float(x[best_k - 1]), float(x[n - best_k]), float(cover)
+
+
+def _binom_half_cdf(k, n):
+    """P(Binom(n, 1/2) <= k), exactly (integer sums; no scipy import for reading statistics)."""
+    if k < 0:
+        return 0.0
+    return sum(math.comb(n, i) for i in range(min(k, n) + 1)) / 2**n
+
+
+def _cv(values):
+    v = np.asarray(values, dtype=float)
+    if len(v) < 2 or v.mean() == 0:
+        return None
+    return float(v.std(ddof=1) / abs(v.mean()))
+
+
+def round_medians(values, rounds):
+    """Median of each round's values, in round order."""
+    v, r = np.asarray(values, dtype=float), np.asarray(rounds)
+    return [float(np.median(v[r == k])) for k in np.unique(r)]
+
+
+def round_cv(values, rounds):
+    """CV of the round medians (None with fewer than two rounds)."""
+    return _cv(round_medians(values, rounds))
+
+
+def determinism(values, rounds):
+    """Largest distance of a round median from the overall median, in % (None for a zero median)."""
+    med = float(np.median(np.asarray(values, dtype=float)))
+    if not med:
+        return None
+    return max(abs(m - med) for m in round_medians(values, rounds)) / med * 100
+
+
+def distribution(values, rounds, unit=NS_OP):
+    """Descriptive statistics of per-sample values with their round numbers -> Summary."""
+    v = np.asarray(values, dtype=float)
+    med = float(np.median(v))
+    mad = float(np.median(np.abs(v - med)))
+    lo, hi, cover = median_ci(np.sort(v))
+    meds = round_medians(v, rounds)
+    return Summary(
+        n=int(len(v)),
+        unit=unit,
+        median=med,
+        min=float(v.min()),
+        max=float(v.max()),
+        p90=float(np.percentile(v, 90)),
+        mean=float(v.mean()),
+        mad=mad,
+        rcv=1.4826 * mad / med if med else None,
+        cv=_cv(v),
+        rounds=len(meds),
+        round_medians=meds,
+        round_cv=_cv(meds),
+        ci95_lo=lo,
+        ci95_hi=hi,
+        ci95_level=cover,
+        determinism=determinism(v, rounds),
+    )
+
+
+def metric_values(samples, metric="", bytes_per_op=0):
+    """Per-sample values of one metric and their rounds -> (values, rounds) as arrays.
+
+    metric "": ns per operation, or MB/s when bytes_per_op is given (a bandwidth headline);
+    a sub-metric name: that part's ns per operation; TASK_CLOCK: on-CPU ns per operation from the
+    task-clock counter (time the process was descheduled does not count). Samples without the
+    value, without operations, or with a value of zero or less are left out."""
+    vals, rounds = [], []
+    for s in samples:
+        ops = s.get("ops")
+        if metric == TASK_CLOCK:
+            ops, x = s.get("ctr_ops"), (s.get("ctr") or {}).get("task_clock")
+        elif metric:
+            x = (s.get("sub") or {}).get(metric)
+        else:
+            x = s.get("ns")
+        if not ops or x is None or x <= 0:
+            continue
+        per_op = x / ops
+        vals.append(bytes_per_op * 1000.0 / per_op if bytes_per_op and not metric else per_op)
+        rounds.append(s.get("round", 1))
+    return np.asarray(vals, dtype=float), np.asarray(rounds)
+
+
+def hist_percentiles(hists):
+    """Merge per-round histograms ({"buckets": [[lower_ns, count], ...], "min", "max"}) and
+    read p50/p99/p99.9 as the lower bound of the bucket holding that rank (clamped to min/max)."""
+    counts = {}
+    lo_all, hi_all = None, None
+    for h in hists:
+        for lower, count in h.get("buckets", []):
+            counts[lower] = counts.get(lower, 0) + count
+        if "min" in h:
+            lo_all = h["min"] if lo_all is None else min(lo_all, h["min"])
+        if "max" in h:
+            hi_all = h["max"] if hi_all is None else max(hi_all, h["max"])
+    total = sum(counts.values())
+    if not total:
+        return None
+    out = {"count": total, "min": lo_all, "max": hi_all}
+    bounds = sorted(counts)
+    for name, q in (("p50", 0.50), ("p99", 0.99), ("p99.9", 0.999)):
+        rank = math.ceil(q * total)
+        acc = 0
+        for b in bounds:
+            acc += counts[b]
+            if acc >= rank:
+                val = b
+                if lo_all is not None:
+                    val = max(val, lo_all)
+                if hi_all is not None:
+                    val = min(val, hi_all)
+                out[name] = val
+                break
+    return out
+
+
+def flags_for(d, preempted=False, extended=True):
+    """Noise flags of one metric's Summary `d` (see module doc for thresholds)."""
+    flags = []
+    if d.rcv is not None and d.rcv >= UNSTABLE_RCV:
+        flags.append("unstable")
+    if extended and d.round_cv is not None and d.round_cv > NOISY_ROUND_CV:
+        flags.append("noisy")
+    med, mad = d.median, d.mad
+    far = med and (abs(d.min - med) / med >= OUTLIER_FAR or abs(d.max - med) / med >= OUTLIER_FAR)
+    if far or (mad > 0 and max(abs(d.max - med), abs(d.min - med)) > OUTLIER_MADS * mad):
+        flags.append("outliers")
+    if preempted:
+        flags.append("preempted")
+    if d.n < FEW_SAMPLES:
+        flags.append("few-samples")
+    return flags
+
+
+def _hit_again(s):
+    return s.get("nivcsw", 0) > 0 or s.get("cpu0", 0) != s.get("cpu1", 0)
+
+
+def preemption_moved(good, stat="median", bytes_per_op=0):
+    """Did the preempted samples (retaken and hit again) measurably move the headline? A median
+    headline: yes when the median of all samples lies outside the 95 % CI of the median of the
+    clean samples. A min (max rate) headline: preemption only adds time, so it cannot make the
+    fastest sample faster: only when fewer than two clean samples are left."""
+    clean = [s for s in good if not (s.get("retaken") and _hit_again(s))]
+    if len(clean) < 2:
+        return True
+    if stat != "median":
+        return False
+    lo, hi, _ = median_ci(np.sort(metric_values(clean, "", bytes_per_op)[0]))
+    head = float(np.median(metric_values(good, "", bytes_per_op)[0]))
+    return not (lo <= head <= hi)
+
+
+def compute(samples, stat="median", bytes_per_op=0, hists=(), cycles_method="none", env_flags=(), extended=True):
+    """Statistics of one instance -> Stats ({"": headline, "<sub>": ...}; empty without data).
+
+    samples: dicts with round, ops, ns and optionally cyc, retaken, nivcsw, cpu0, cpu1, sub {name: ns},
+    ctr {name: n}, ctr_ops.
+    """
+    good = [s for s in samples if s.get("ops") and s.get("ns") is not None and s["ns"] > 0]
+    if not good:
+        return Stats()
+    # A sample hit by a context switch or a migration is taken again once by the core (retaken=1);
+    # a sample whose second attempt was hit as well is a preempted sample. `preempted` is flagged
+    # only where those samples moved the result (preemption_moved); how many results had any is
+    # said once per run.
+    retaken = [s for s in good if s.get("retaken")]
+    hit = [s for s in retaken if _hit_again(s)]
+    multiplexed = any(s.get("multiplexed") for s in good)
+    bandwidth = is_bandwidth(stat, bytes_per_op)
+    out = {}
+
+    vals, rounds = metric_values(good, "", bytes_per_op if bandwidth else 0)
+    d = distribution(vals, rounds, unit_for(stat, bytes_per_op))
+    if stat == "min":
+        d.value = d.min
+    elif stat == "max":
+        d.value = d.max if bandwidth else d.min  # max rate of a time = min time
+    else:
+        d.value = d.median
+    ns_med = float(np.median(metric_values(good)[0]))
+    d.ns_per_op = ns_med
+    d.ops_per_s = 1e9 / ns_med
+    cyc = [s["cyc"] / s["ops"] for s in good if s.get("cyc") is not None]
+    if cyc and len(cyc) == len(good):
+        d.cycles_per_op = float(np.median(cyc))
+        d.cycles_method = cycles_method
+    ctr = counters.derived(good)  # counts are over ctr_ops operations (3x ops if differential)
+    if ctr:
+        d.counters_per_op = ctr.pop("per_op")
+        d.counters = ctr
+    d.hist = hist_percentiles(hists)
+    env = [f for f in env_flags if f != "kernel-excluded" or d.cycles_method == "perf"]
+    d.retaken = len(retaken)
+    d.preempted_samples = len(hit)
+    preempted = bool(hit) and preemption_moved(good, stat, bytes_per_op if bandwidth else 0)
+    d.flags = flags_for(d, preempted, extended) + (["multiplexed"] if multiplexed else []) + env
+    out[""] = d
+
+    sub_names = []
+    for s in good:
+        for k in s.get("sub") or {}:
+            if k not in sub_names:
+                sub_names.append(k)
+    for name in sub_names:
+        raw = [(s.get("sub") or {}).get(name) for s in good]
+        if all(x is None for x in raw) or min(x for x in raw if x is not None) <= 0:
+            continue
+        vals, rounds = metric_values(good, name)
+        sd = distribution(vals, rounds)
+        sd.value = sd.min if stat == "min" else sd.median
+        sd.ns_per_op = sd.median
+        sd.ops_per_s = 1e9 / sd.median
+        sd.flags = flags_for(sd, False, extended)
+        out[name] = sd
+    return Stats(out)
+
+
+def summarize(samples, stat="median", bytes_per_op=0, hists=(), cycles_method="none", env_flags=(), extended=True):
+    """compute() in its stored form (a dict of versioned summary dicts)."""
+    return compute(samples, stat, bytes_per_op, hists, cycles_method, env_flags, extended).to_dict()
+
+
+def recompute(result, samples, hists, cycles_method="none", env_flags=()):
+    """Fresh statistics of a stored result row from its raw samples and histograms -> Stats."""
+    meta = result.get("meta") or {}
+    return compute(
+        samples,
+        stat=meta.get("stat", result.get("stat", "median")),
+        bytes_per_op=meta.get("bytes_per_op", 0),
+        hists=hists,
+        cycles_method=cycles_method,
+        env_flags=env_flags,
+    )

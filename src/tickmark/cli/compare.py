@@ -1,0 +1,61 @@
+"""`tickmark compare`: runs (stored or exported) against a baseline: ratio, CI, p, verdict."""
+
+import json
+import sys
+
+import click
+
+from ..errors import TickmarkError
+from .options import store_of
+
+
+@click.command("compare")
+@click.argument("runs", nargs=-1, metavar="RUN_A RUN_B [RUN_C...]")
+@click.option("--baseline", metavar="RUN", help="Compare every RUN against this run.")
+@click.option(
+    "--fail-above",
+    metavar="PCT",
+    help="Exit 1 if a benchmark is significantly slower than the baseline by more than this (e.g. 5%).",
+)
+@click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
+@click.option("--no-counters", is_flag=True, help="Leave out the counter table.")
+@click.pass_context
+def compare_cmd(ctx, runs, baseline, fail_above, fmt, no_counters):
+    """Compare runs (id, name, latest, or an exported JSON file): B/A ratio, CI, p, verdict.
+
+    The first run (or --baseline) is A; each other run is compared against it."""
+    from ..analysis import compare as cmp
+    from ..report.terminal.compare import render
+    from ..store.refs import is_file_ref, run_compare
+
+    threshold = cmp.parse_threshold(fail_above) if fail_above is not None else None
+    if threshold is not None and baseline is None and len(runs) < 2:
+        raise TickmarkError("--fail-above needs a baseline (--baseline RUN) and a run to check")
+    needs_store = not all(is_file_ref(r) for r in runs + ((baseline,) if baseline else ()))
+    store = store_of(ctx, readonly=True) if needs_store else None
+    sides, pairs = run_compare(store, list(runs), baseline)
+    for s in sides:
+        status = s.run.get("status")
+        if status != "complete":
+            click.echo(
+                f"tickmark: warning: {s.label} is {status}"
+                f"{' (still being written)' if status == 'running' else ' (interrupted; some results missing)'}",
+                err=True,
+            )
+    if fmt == "json":
+        click.echo(json.dumps(cmp.to_json(sides, pairs), indent=1, sort_keys=True))
+    else:
+        render(sides, pairs, show_counters=not no_counters)
+    if threshold is not None:
+        bad = [(B.label, r, slow) for (A, B), res in pairs for r, slow in cmp.regressions(res, threshold)]
+        if bad:
+            worst = ", ".join(
+                f"{r['key']}{' ' + r['metric'] if r['metric'] else ''} +{slow * 100:.1f}%"
+                for _, r, slow in sorted(bad, key=lambda x: -x[2])[:5]
+            )
+            click.echo(
+                f"tickmark: {len(bad)} regression(s) above {threshold * 100:g}% against {sides[0].label}: {worst}",
+                err=True,
+            )
+            sys.exit(1)
+        click.echo(f"tickmark: no regression above {threshold * 100:g}% against {sides[0].label}", err=True)

@@ -1,0 +1,79 @@
+"""`tickmark export` and `tickmark import`: a run as a JSON document (with its raw samples) or CSV."""
+
+import click
+
+from ..errors import TickmarkError
+from ..names import printable
+from .options import store_of, write_file
+
+
+@click.command("export")
+@click.argument("run_ref", metavar="RUN")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["json", "csv", "gbench", "junit", "openmetrics"]),
+    default="json",
+    show_default=True,
+    help="json: the document import reads (with raw samples); csv; gbench: google/benchmark's JSON; "
+    "junit: JUnit XML (a failed test case per crashed, timed out or gated benchmark); "
+    "openmetrics: OpenMetrics text (Prometheus).",
+)
+@click.option("-o", "--output", type=click.Path(dir_okay=False), help="File to write (default: stdout).")
+@click.option(
+    "--baseline",
+    metavar="RUN",
+    help="junit: a benchmark significantly slower than in this run by more than --fail-above fails (a gate).",
+)
+@click.option("--fail-above", metavar="PCT", help="junit: the gate's threshold against --baseline (e.g. 5%).")
+@click.pass_context
+def export_cmd(ctx, run_ref, fmt, output, baseline, fail_above):
+    """Export a run (id, name or latest): JSON or CSV, or for other tools google/benchmark JSON,
+    JUnit XML or OpenMetrics text."""
+    from ..analysis.compare import parse_threshold, regressions
+    from ..store import document as export
+    from ..store import exports
+
+    if (baseline is None) != (fail_above is None) or (baseline is not None and fmt != "junit"):
+        raise TickmarkError("--baseline and --fail-above go together, with --format junit")
+    threshold = parse_threshold(fail_above) if fail_above is not None else None
+    store = store_of(ctx, readonly=True)
+    run_ = store.run(run_ref)
+    if fmt == "json":
+        text = export.to_json(store, run_)
+    elif fmt == "csv":
+        text = export.to_csv(store, run_)
+    elif fmt == "gbench":
+        text = exports.to_gbench(run_, store.results(run_["id"]))
+    elif fmt == "openmetrics":
+        text = exports.to_openmetrics(run_, store.results(run_["id"]))
+    else:
+        gate, base_label = {}, ""
+        if baseline is not None:
+            from ..store.refs import run_compare
+
+            sides, pairs = run_compare(store, [str(run_["id"])], baseline)
+            base_label = sides[0].label
+            for (_, _), res in pairs:
+                for r, slow in regressions(res, threshold):
+                    if not r.get("metric"):
+                        gate[r["key"]] = (slow, threshold)
+        text = exports.to_junit(run_, store.results(run_["id"]), gate=gate, gate_name=base_label)
+    if output:
+        write_file(output, text)
+    else:
+        click.echo(text, nl=False)
+
+
+@click.command("import")
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.pass_context
+def import_cmd(ctx, file):
+    """Import a run exported as JSON (it gets a new id)."""
+    from ..store import document as export
+
+    doc = export.read_document(file)
+    store = store_of(ctx)
+    rid = export.import_document(store, doc)
+    name = store.run(rid)["name"]
+    click.echo(f"imported as run {rid}" + (f" '{printable(name)}'" if name else ""))

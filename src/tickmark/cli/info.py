@@ -1,0 +1,116 @@
+"""`tickmark suites`, `tickmark list` and `tickmark info`: what there is to run, and the target."""
+
+import json
+
+import click
+
+from ..suites import SUITES
+from .options import hello_of, prepare_core, target_option
+
+
+@click.command("suites")
+def suites_cmd():
+    """List the named suites and their patterns."""
+    for name in sorted(SUITES):
+        click.echo(f"{name:<12}  {' '.join(SUITES[name])}")
+
+
+@click.command("list")
+@click.argument("patterns", nargs=-1)
+@click.option("--json", "as_json", is_flag=True, help="Print the bench records as JSON.")
+@target_option
+@click.pass_context
+def list_cmd(ctx, patterns, as_json):
+    """List the benchmarks of the core."""
+    from rich.table import Table
+    from rich.text import Text
+
+    from ..run.engine import check_patterns
+
+    benches = check_patterns(prepare_core(ctx), patterns)
+    if as_json:
+        click.echo(json.dumps(benches, indent=1))
+        return
+    from ..fmt import fmt_sweep
+    from ..report.console import console, fit_table
+
+    con = console()
+    t = Table(box=None, pad_edge=False, padding=(0, 2, 0, 0))
+    t.add_column("name", no_wrap=True)
+    t.add_column("unit", no_wrap=True)
+    t.add_column("summary and parameters", ratio=1, min_width=24)
+    t.add_column("supported", max_width=24)
+    for b in benches:
+        params = ", ".join(f"{p['name']}={fmt_sweep(p['sweep'])}" for p in b.get("params", []))
+        text = Text(b.get("summary", ""))
+        if params:
+            text.append("\n" + params, style="dim")
+        sup = "yes" if b.get("supported", 1) else f"skip: {b.get('reason', '')}"
+        t.add_row(b["name"], b.get("unit", ""), text, sup)
+    fit_table(con, t)
+    con.print(t)
+
+
+@click.command("info")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@target_option
+@click.pass_context
+def info_cmd(ctx, as_json):
+    """The target (this machine by default): fingerprint and what it supports."""
+    from .. import fingerprint
+
+    core = prepare_core(ctx)
+    hello = hello_of(core)
+    fp = core.fingerprint(hello)
+    if fp.get("target_uri") == "local":
+        fp["rt_priority"] = fingerprint.rt_priority()
+        fp["affinity"] = fingerprint.affinity()
+    if as_json:
+        click.echo(json.dumps(fp, indent=1, sort_keys=True))
+        return
+    par = fp.get("perf_event_paranoid")
+    lines = [
+        (
+            "CPU",
+            f"{fp['cpu_model']} ({fp['arch']}, {fp['cpus_online']} online)"
+            + (f", board {fp['board']}" if fp.get("board") else ""),
+        ),
+        ("caches", ", ".join(f"L{c['level']} {c['type']} {c['size']}" for c in fp["caches"]) or "unknown"),
+        ("OS", f"{fp['os']}, kernel {fp['kernel']}, {fp.get('libc') or 'libc unknown'}"),
+        ("compiler", f"{fp.get('compiler') or '?'} {fp.get('cflags') or ''}".strip()),
+        (
+            "target",
+            f"{fp.get('target_uri')} (driven from {fp.get('host')})"
+            + (", emulated: not for timing claims" if fp.get("emulated") else ""),
+        ),
+        ("core binary", fp.get("binary_sha256") or "?"),
+        (
+            "timer",
+            f"{fp.get('clock') or '?'} res {fp.get('clock_res_ns', '?')} ns, overhead "
+            f"{(fp.get('timer_overhead_ps') or 0) / 1000:.1f} ns, ticks {fp.get('ticks') or '?'}",
+        ),
+        ("cycles", f"{fp.get('cycles_method') or 'none'} (fcore {(fp.get('fcore_khz') or 0) / 1000:.0f} MHz)"),
+        ("counters", f"{fp.get('counters') or 'none'}; perf_event_paranoid={par if par is not None else '?'}"),
+        ("not supported", hello.get("counters_unsupported") or "-"),
+        (
+            "real-time prio",
+            ("yes" if fp["rt_priority"]["allowed"] else "no") + f" ({fp['rt_priority']['why']})"
+            if "rt_priority" in fp
+            else "unknown (not this machine)",
+        ),
+        (
+            "CPU affinity",
+            (f"yes, CPUs {fp['affinity']['cpus']}" if fp["affinity"]["available"] else "no")
+            if "affinity" in fp
+            else "unknown (not this machine)",
+        ),
+        ("frequency", f"governor {fp.get('governor') or 'unknown'}, boost {fp.get('boost')}"),
+        ("virtualization", fp.get("virtualization")),
+        ("memory", f"page {fp.get('page_size')} B, THP {fp.get('thp')}"),
+        ("clocksource", fp.get("clocksource")),
+        ("loadavg", fp.get("loadavg")),
+        ("flags", ", ".join(fp["flags"]) or "none"),
+    ]
+    w = max(len(k) for k, _ in lines)
+    for k, v in lines:
+        click.echo(f"{k:<{w}}  {v}")

@@ -1,0 +1,31 @@
+"""`tickmark ingest FILE|-`: store the runs found in a captured console log."""
+
+import os
+import sys
+
+import click
+
+from ..errors import TickmarkError
+from ..run.ingest import ingest
+from .options import store_of
+
+
+@click.command("ingest")
+@click.argument("file", metavar="FILE|-")
+@click.option("--name", help="Name of the stored run (several runs: NAME, NAME-2, ...).")
+@click.pass_context
+def ingest_cmd(ctx, file, name):
+    """Store the runs found in a captured console log (a file, or - for standard input)."""
+    if name is not None and (not name or name == "latest" or name.isdigit()):
+        raise TickmarkError(f"bad --name '{name}' (not empty, not a number, not 'latest')")
+    store = store_of(ctx)
+    if file == "-":
+        ingest(store, sys.stdin.buffer, "stdin", name, echo=click.echo)
+        return
+    if os.path.isdir(file):
+        raise TickmarkError(f"{file} is a directory, not a log file")
+    try:
+        with open(file, "rb") as f:
+            ingest(store, f, os.path.basename(file), name, echo=click.echo)
+    except OSError as e:
+        raise TickmarkError(f"cannot read {file}: {e.strerror}")

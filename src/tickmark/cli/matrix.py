@@ -1,0 +1,143 @@
+"""`tickmark matrix`: build variants (compiler x flags x routines), run them interleaved on the
+target, compare them."""
+
+import json
+import os
+import sys
+
+import click
+
+from ..errors import TickmarkError
+from ..names import check_name, parse_labels
+from ..suites import SUITES, patterns_for
+from .options import label_option, round_options, store_of, target_of, target_option
+from .run import check_params
+
+
+@click.command("matrix")
+@click.argument("patterns", nargs=-1)
+@click.option("--suite", help=f"Named suite ({', '.join(sorted(SUITES))}).")
+@click.option(
+    "--cc",
+    "ccs",
+    multiple=True,
+    metavar="CC[,CC...]",
+    help="Compiler axis: names, full paths or cross prefixes (aarch64-linux-gnu-); repeatable.",
+)
+@click.option("--cflags", "cflags_list", multiple=True, metavar="FLAGS", help="Flag-set axis; repeatable.")
+@click.option(
+    "--memfn",
+    "memfns",
+    multiple=True,
+    type=click.Path(dir_okay=False),
+    help="Routine-file axis (a libc cell is added); repeatable.",
+)
+@click.option("--rounds", type=click.IntRange(1, 100), default=3, show_default=True, help="Rounds per variant.")
+@round_options
+@click.option("--seed", type=click.IntRange(0, 2**31 - 1), help="Seed of the variant and benchmark orders.")
+@click.option("--name", help="Prefix of the run names (NAME-<variant>).")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["table", "json"]),
+    default="table",
+    show_default=True,
+    help="Format of the final comparison.",
+)
+@click.option("--quiet", "-q", is_flag=True, help="No progress lines.")
+@label_option
+@target_option
+@click.pass_context
+def matrix_cmd(
+    ctx,
+    patterns,
+    suite,
+    ccs,
+    cflags_list,
+    memfns,
+    rounds,
+    max_rounds,
+    samples,
+    sample_ms,
+    seed,
+    params,
+    timeout,
+    name,
+    fmt,
+    quiet,
+    labels,
+):
+    """Build variants (compiler x flags x routines), run them interleaved, compare them.
+
+    Exit status 1 when a variant failed to build (the others are still run and compared)."""
+    from ..analysis import compare as cmp
+    from ..report.terminal.compare import render
+    from ..run import matrix as mx
+    from ..run.engine import RunConfig, check_patterns
+    from ..store.refs import run_compare
+
+    check_params(params)
+    if patterns and suite:
+        raise TickmarkError("give patterns or --suite, not both")
+    if name is not None:
+        check_name(name)
+    ccs = [c.strip() for cc in ccs for c in cc.split(",") if c.strip()]
+    for m in memfns:
+        if not os.path.isfile(m):
+            raise TickmarkError(f"memfn file {m} does not exist")
+    cells = mx.cells(ccs, cflags_list, memfns)
+    if len(cells) < 2:
+        raise TickmarkError("a matrix needs two variants at least (give --cc, --cflags or --memfn more than once)")
+    pats = list(patterns) if patterns else patterns_for(suite or "default")
+    echo = mx.stderr_echo(quiet)
+    store = store_of(ctx)
+    mx.build_all(target_of(ctx), cells, echo)
+    built = [c for c in cells if c.core is not None]
+    failed = [c for c in cells if c.core is None]
+    if not built:
+        raise TickmarkError(f"no variant could be built ({failed[0].label}: {failed[0].error})")
+    check_patterns(built[0].core, pats)
+    cfg = RunConfig(
+        patterns=pats,
+        rounds=rounds,
+        max_rounds=max(max_rounds, rounds),
+        samples=samples,
+        sample_ms=sample_ms,
+        seed=seed,
+        params=list(params),
+        timeout=timeout,
+        suite=None if patterns else (suite or "default"),
+        labels=parse_labels(labels),
+    )
+    m = mx.Matrix(store, built, cfg, name=name, echo=echo)
+    try:
+        ids = m.execute()
+    except KeyboardInterrupt:
+        click.echo("tickmark: interrupted; the finished instances are stored", err=True)
+        sys.exit(130)
+    refs = [str(i) for i in ids]
+    if len(refs) >= 2:
+        sides, pairs = run_compare(store, refs)
+        if fmt == "json":
+            click.echo(
+                json.dumps(
+                    dict(
+                        cmp.to_json(sides, pairs),
+                        failed_builds=[{"variant": c.label, "error": c.error} for c in failed],
+                    ),
+                    indent=1,
+                    sort_keys=True,
+                )
+            )
+        else:
+            render(sides, pairs)
+    elif fmt == "table":
+        from ..report import terminal as report
+
+        report.show(store, store.run(refs[0]))
+    if fmt == "table":
+        click.echo("runs: " + ", ".join(f"{c.label} = {c.run.run_id}" for c in built))
+    for c in failed:
+        click.echo(f"tickmark: variant '{c.label}' failed to build: {c.error}", err=True)
+    if failed:
+        sys.exit(1)

@@ -1,0 +1,205 @@
+"""Helpers shared by the commands: the result store, the target, the core and pattern checks."""
+
+import atexit
+
+from ..errors import TickmarkError
+
+
+def store_of(ctx, readonly=False):
+    """The result store of this invocation (opened once, on first use); readonly for commands
+    that only read (then a store on read-only media works)."""
+    from ..store import Store
+
+    obj = ctx.find_root().obj
+    if obj.get("store") is None:
+        obj["store"] = Store(obj["store_path"], readonly=readonly)
+    return obj["store"]
+
+
+def target_of(ctx):
+    """The target of this invocation (--target / TICKMARK_TARGET; default: this machine).
+    Opened once and closed when the command ends, whatever way it ends."""
+    from ..targets import open_target
+
+    obj = ctx.find_root().obj
+    if obj.get("target") is None:
+        opts = {"prebuilt": obj.get("core")}
+        opts.update({k: obj[k] for k in ("kernel", "append") if obj.get(k) is not None})
+        uri = obj.get("target_uri") or "local"
+        if ("kernel" in opts or "append" in opts) and not uri.startswith("qemu-system:"):
+            raise TickmarkError(
+                "--kernel and --append boot a kernel image under qemu-system: "
+                "use them with --target qemu-system:x86_64 (or :aarch64)"
+            )
+        if obj.get("power_cycle"):
+            opts["power_cycle"] = True
+            from ..targets import registered, schemes
+
+            schemes()  # every target module registered
+            if not getattr(registered().get(uri.split(":", 1)[0]), "power_cycles", False):
+                raise TickmarkError(f"--power-cycle: target '{uri}' has no power control (labgrid:PLACE has)")
+        tgt = open_target(uri, **opts)
+        obj["target"] = tgt
+        ctx.find_root().call_on_close(tgt.close)
+        atexit.register(tgt.close)
+    return obj["target"]
+
+
+def prepare_core(ctx, cc=None, cflags=None, memfn=None):
+    """The core for this invocation's target, built (or picked) for the variant."""
+    from ..targets import Variant
+
+    return target_of(ctx).prepare(Variant(cc=cc, cflags=cflags, memfn=memfn))
+
+
+def hello_of(core):
+    """The hello record of the core: timer, cycles method, counters ({} if it cannot be had)."""
+    try:
+        recs = core.call(["hello"], timeout=60)
+    except TickmarkError:
+        return {}
+    return next((r for r in recs if r.get("t") == "hello"), {})
+
+
+def _set_store(ctx, param, value):
+    if value is not None:
+        obj = ctx.find_root().obj
+        if obj.get("store") is not None:
+            obj["store"].close()
+        obj["store_path"], obj["store"] = value, None
+    return value
+
+
+def add_store_option(cmd):
+    """--store after the subcommand too (tickmark run --store X): it wins over the one before
+    the subcommand, which wins over TICKMARK_STORE."""
+    import click
+
+    cmd.params.append(
+        click.Option(
+            ["--store"],
+            metavar="PATH|URL",
+            expose_value=False,
+            callback=_set_store,
+            is_eager=True,
+            help="Result store (SQLite file or postgresql:// URL); also before the subcommand or TICKMARK_STORE.",
+        )
+    )
+    return cmd
+
+
+def _set_target(ctx, param, value):
+    if value is not None:
+        ctx.find_root().obj["target_uri"] = value
+    return value
+
+
+def _set_obj(name):
+    def cb(ctx, param, value):
+        if value is not None:
+            ctx.find_root().obj[name] = value
+        return value
+
+    return cb
+
+
+def _set_power_cycle(ctx, param, value):
+    if value:
+        ctx.find_root().obj["power_cycle"] = True
+    return value
+
+
+def label_option(f):
+    """--label KEY=VALUE (repeatable): labels stored with the run(s), for history's --by label:KEY."""
+    import click
+
+    return click.option(
+        "--label",
+        "labels",
+        multiple=True,
+        metavar="KEY=VALUE",
+        help="A label stored with the run (tickmark history orders and filters by labels); repeatable.",
+    )(f)
+
+
+def target_option(f):
+    """--target URI on a command (also TICKMARK_TARGET): where the core runs; with
+    --kernel IMAGE [--append ARGS] for a kernel image under qemu-system; --power-cycle."""
+    import click
+
+    f = click.option(
+        "--power-cycle",
+        is_flag=True,
+        expose_value=False,
+        callback=_set_power_cycle,
+        help="Switch the board off and on before it is used (a target with power control: labgrid:PLACE).",
+    )(f)
+    f = click.option(
+        "--kernel",
+        metavar="IMAGE",
+        type=click.Path(dir_okay=False),
+        expose_value=False,
+        callback=_set_obj("kernel"),
+        is_eager=True,
+        help="With --target qemu-system:x86_64|aarch64: the Linux kernel image to boot.",
+    )(f)
+    f = click.option(
+        "--append",
+        metavar="ARGS",
+        expose_value=False,
+        callback=_set_obj("append"),
+        is_eager=True,
+        help="With --kernel: more kernel command-line arguments.",
+    )(f)
+    return click.option(
+        "--target",
+        "target_uri",
+        metavar="URI",
+        envvar="TICKMARK_TARGET",
+        expose_value=False,
+        callback=_set_target,
+        is_eager=True,
+        help="Where to run: local (default), qemu-user:ARCH, ssh://[user@]host[:port], "
+        "ssh:ALIAS, serial:DEVICE[?baud=N], qemu-system:BOARD, labgrid:PLACE.",
+    )(f)
+
+
+def round_options(f):
+    """The sampling options that run and matrix share: --max-rounds, --samples, --sample-ms,
+    --param, --timeout (limits as the core's)."""
+    import click
+
+    for opt in reversed(
+        [
+            click.option(
+                "--max-rounds",
+                type=click.IntRange(1, 100),
+                default=5,
+                show_default=True,
+                help="Upper bound of rounds with the adaptive extension for noisy results.",
+            ),
+            click.option(
+                "--samples",
+                type=click.IntRange(1, 1000),
+                default=5,
+                show_default=True,
+                help="Samples per round (1-1000).",
+            ),
+            click.option(
+                "--sample-ms", type=click.IntRange(1, 10000), help="Target length of one sample (ms, 1-10000)."
+            ),
+            click.option("--param", "params", multiple=True, metavar="NAME=V,V", help="Override a parameter sweep."),
+            click.option("--timeout", type=click.IntRange(1, 86400), help="Per-instance time limit (s)."),
+        ]
+    ):
+        f = opt(f)
+    return f
+
+
+def write_file(path, text):
+    """Write a command's output file (UTF-8); a one-line error when it cannot be written."""
+    try:
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+    except OSError as e:
+        raise TickmarkError(f"cannot write {path}: {e.strerror}")

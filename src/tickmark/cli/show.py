@@ -1,0 +1,75 @@
+"""`tickmark show` (a stored run) and `tickmark runs` (the stored runs)."""
+
+import shutil
+
+import click
+
+from ..names import printable
+from .options import store_of
+
+
+@click.command("show")
+@click.argument("run_ref", default="latest", metavar="[RUN]")
+@click.option(
+    "--counters",
+    "with_counters",
+    is_flag=True,
+    help="Also the counter-derived figures (IPC, stalls, misses, task-clock, context switches, page faults per op).",
+)
+@click.option(
+    "--beside",
+    metavar="RUN",
+    help="Another run (e.g. the rtos-study suite on bare metal) "
+    "shown in columns of its own beside this one in the rtos-study view.",
+)
+@click.pass_context
+def show_cmd(ctx, run_ref, with_counters, beside):
+    """Show a stored run (latest by default; id or name)."""
+    from ..report import terminal as report
+
+    store = store_of(ctx, readonly=True)
+    run_ = store.run(run_ref)
+    report.show(store, run_, beside=store.run(beside) if beside else None)
+    if with_counters:
+        from ..report.terminal import counters
+
+        counters.show(store, run_)
+    profiles = store.profiles(run_["id"])
+    if profiles:
+        import io
+        import textwrap
+
+        from ..report.console import PIPE_WIDTH, width
+        from ..report.terminal import profile as view
+
+        w = width() or shutil.get_terminal_size((PIPE_WIDTH, 24)).columns
+        for key in sorted(profiles):
+            buf = io.StringIO()
+            view.show(profiles[key], file=buf)
+            click.echo()
+            for line in buf.getvalue().splitlines():  # the terminal's width, as every table
+                click.echo(textwrap.fill(line, w, subsequent_indent="    ", drop_whitespace=False) if line else "")
+
+
+@click.command("runs")
+@click.pass_context
+def runs_cmd(ctx):
+    """List the stored runs."""
+    from .. import names
+
+    store = store_of(ctx, readonly=True)
+    rows = store.runs()
+    if not rows:
+        click.echo("no runs stored yet")
+        return
+    for r in rows:
+        when = names.when(r["started"])
+        what = r["suite"] and f"suite {r['suite']}" or " ".join(map(str, r["patterns"]))
+        variant = (r.get("fingerprint") or {}).get("variant")
+        if variant:
+            what += f"  [{variant}]"
+        click.echo(
+            printable(
+                f"{r['id']:>4}  {when}  {r['status']:<10}  {r['n_results']:>4} results  {r['name'] or '-':<16}  {what}"
+            )
+        )

@@ -1,0 +1,56 @@
+"""The one terminal console of every command.
+
+Width policy (all commands): on a terminal, the terminal's width; in a pipe or a file, $COLUMNS
+when it is set, else PIPE_WIDTH. Tables wrap their text columns (summaries, flags) to fit and
+never cut a number: when the numbers alone do not fit, the line runs longer than the width.
+Colours only on a terminal (and never with NO_COLOR set).
+"""
+
+import os
+import sys
+
+PIPE_WIDTH = 100
+
+
+def is_plain(file=None):
+    file = file or sys.stdout
+    try:
+        return not file.isatty()
+    except (AttributeError, ValueError):
+        return True
+
+
+def width(file=None):
+    """The width every table aims at (see the module doc)."""
+    if not is_plain(file):
+        return None  # Rich reads the terminal
+    cols = os.environ.get("COLUMNS", "")
+    return int(cols) if cols.isdigit() and int(cols) >= 40 else PIPE_WIDTH
+
+
+def console(file=None, stderr=False):
+    """The Rich console of every command (one width and colour policy)."""
+    from rich.console import Console
+
+    if file is None:
+        file = sys.stderr if stderr else sys.stdout
+    plain = is_plain(file)
+    return Console(
+        file=file,
+        force_terminal=not plain,
+        width=width(file),
+        highlight=False,
+        soft_wrap=False,
+        no_color=plain or bool(os.environ.get("NO_COLOR")),
+        emoji=False,
+        markup=False,
+    )
+
+
+def fit_table(con, table):
+    """Widen the console when a table's numbers cannot fit (never cut a number)."""
+    from rich.measure import Measurement
+
+    need = Measurement.get(con, con.options.update_width(1000), table).minimum
+    if need > con.width:
+        con.width = need

@@ -1,0 +1,542 @@
+"""The report model: everything a report says about stored runs, built once from the store as
+plain JSON-ready data, and rendered by every view (terminal `show`, Markdown, HTML, JSON).
+
+    model = build(store, ["o2", "os"])
+    model["runs"][i]      header, machine (fingerprint in words), environment flags with their
+                          meaning, one row per benchmark metric (value, CI, spread, determinism,
+                          flags), and the series the plots draw
+    model["compare"]      for two runs or more: the first run against each other (compare.py)
+
+Nothing here formats for a medium beyond short texts shared by all views (value_text etc.).
+"""
+
+import math
+
+from .. import fmt
+from ..analysis.stats import Stats
+from ..names import printable, when
+
+FORMAT = "tickmark-report"
+VERSION = 1
+
+# What each flag means, in words (the views print the ones that occur).
+FLAG_MEANINGS = {
+    "unstable": "samples spread widely (robust CV of the samples at least 10 %)",
+    "noisy": "rounds disagree (CV of the round medians above 3 %)",
+    "outliers": "some samples lie far from the median (more than 14.8 MADs, or 50 %)",
+    "preempted": "samples hit by a context switch or a CPU migration even after one retake moved "
+    "the median (outside the clean samples' 95 % CI), or too few clean samples are left",
+    "few-samples": "fewer than 9 samples: the CI is wide or uncovered",
+    "multiplexed": "the kernel time-shared the hardware counters: counts are scaled estimates",
+    "virtualized": "the run was in a virtual machine or container: a neighbour can steal time, "
+    "and the timer and counters may be emulated",
+    "freq-scaling": "the CPU frequency may change during the run (governor not 'performance', or "
+    "turbo boost on): times can drift between samples",
+    "kernel-excluded": "the hardware counters count user space only (perf_event_paranoid), so "
+    "cycles miss the time spent in the kernel",
+    "emulated": "the core ran under an emulator: times are the emulator's, not the target processor's",
+}
+
+IMPL_NAMES = {0: "libc", 1: "ref", 2: "word", 3: "user"}
+
+
+def build(store, refs=("latest",), with_compare=True):
+    """The model of the runs `refs` (ids, names or 'latest') from `store`."""
+    runs = [store.run(r) for r in (refs or ("latest",))]
+    model = {"format": FORMAT, "version": VERSION, "runs": [run_model(store, run) for run in runs], "compare": []}
+    if with_compare and len(runs) >= 2:
+        model["compare"] = compare_model(store, [str(r["id"]) for r in runs])
+    return model
+
+
+# ---------------------------------------------------------------- one run
+def run_model(store, run, with_series=True):
+    """The model of one run; with_series=False leaves out the plot series (the terminal view)."""
+    results = store.results(run["id"])
+    fp = run.get("fingerprint") or {}
+    notes = run.get("notes") or {}
+    env = list(fp.get("flags") or [])
+    if fp.get("emulated") and "emulated" not in env:
+        env.append("emulated")
+    rows = result_rows(results, env)
+    used = sorted({f for r in rows for f in r["flags"]})
+    return {
+        "id": run["id"],
+        "name": run.get("name"),
+        "label": run_label(run),
+        "started": when(run["started"], "%Y-%m-%d %H:%M"),
+        "status": run["status"],
+        "suite": run.get("suite"),
+        "patterns": run.get("patterns") or [],
+        "rounds": notes.get("rounds"),
+        "incomplete": incomplete_text(run, len(results)),
+        "machine": machine(fp, run.get("hello") or {}),
+        "env_flags": [{"flag": f, "meaning": FLAG_MEANINGS.get(f, "")} for f in env],
+        "flag_meanings": {f: FLAG_MEANINGS.get(f, "") for f in used},
+        "preemption": preemption_note(results),
+        "problems": list(notes.get("problems") or []),
+        "malformed": notes.get("malformed") or 0,
+        "rows": rows,
+        "families": families(rows),
+        "series": series(store, run, results) if with_series else {},
+    }
+
+
+def run_label(run):
+    fp = run.get("fingerprint") or {}
+    base = run.get("name") or f"run {run['id']}"
+    v = fp.get("variant")
+    return f"{base} ({v})" if v and v != run.get("name") else base
+
+
+def incomplete_text(run, n_results):
+    if run["status"] == "complete":
+        return None
+    notes = run.get("notes") or {}
+    planned = notes.get("planned")
+    of = f" of {planned}" if planned else ""
+    rnd = notes.get("round_in_progress")
+    where = f" in round {rnd}" if rnd else ""
+    how = "interrupted" if run["status"] == "incomplete" else "killed or still running"
+    if run["status"] == "incomplete" and notes.get("incomplete"):  # the reason the run recorded
+        how = str(notes["incomplete"])
+        where = "" if how.startswith("round ") else where
+    return printable(f"INCOMPLETE: {how}{where} after {n_results}{of} instances")
+
+
+def machine(fp, hello):
+    """The fingerprint essentials as (what, value) pairs, in words."""
+
+    def j(*xs):
+        return " ".join(str(x) for x in xs if x not in (None, "")) or "unknown"
+
+    timer = fp.get("clock") or "unknown"
+    if fp.get("clock_res_ns") is not None:
+        timer += f", resolution {fp['clock_res_ns']} ns"
+    if fp.get("timer_overhead_ps"):
+        timer += f", read costs {fp['timer_overhead_ps'] / 1000:.1f} ns"
+    cyc = fp.get("cycles_method") or "none"
+    cyc_words = {
+        "perf": "hardware cycle counter (perf)",
+        "pmu": "hardware cycle counter (PMU registers)",
+        "calibrated-freq": "time x a core frequency calibrated from a dependent-add chain (no cycle counter reachable)",
+        "given-freq": "time x the core frequency given on the command line (--fcore-khz)",
+        "icount-insns": "guest instructions counted by QEMU -icount (not cycles; the same on every run)",
+        "none": "not available",
+    }.get(cyc, cyc)
+    if cyc == "calibrated-freq" and fp.get("fcore_khz"):
+        cyc_words += f", {fp['fcore_khz'] / 1e6:.2f} GHz"
+    caches = (
+        ", ".join(
+            f"L{c.get('level')} {c.get('type', '').lower()} {c.get('size')}".replace("  ", " ")
+            for c in fp.get("caches") or []
+            if c.get("size")
+        )
+        or "not reported"
+    )
+    out = [
+        ("CPU", j(fp.get("cpu_model"), f"({fp.get('arch')}, {fp.get('cpus_online')} CPUs)")),
+        ("caches (OS)", caches),
+        ("OS", j(fp.get("os"), "kernel", fp.get("kernel"), fp.get("libc") and f"({fp['libc']})")),
+        ("compiler", j(fp.get("compiler"), fp.get("cflags"))),
+        ("variant", fp.get("variant") or "-"),
+        ("timer", timer),
+        ("cycles", cyc_words),
+        ("frequency", f"governor {fp.get('governor') or 'unknown'}, boost {fp.get('boost')}"),
+        ("virtualization", fp.get("virtualization") or "unknown"),
+        ("memory", f"page {fp.get('page_size') or '?'} B, transparent huge pages {fp.get('thp') or '?'}"),
+    ]
+    if fp.get("board"):
+        out.append(("board", str(fp["board"])))
+    if fp.get("qemu_icount"):
+        out.append(("time base", f"QEMU -icount {fp['qemu_icount']}: virtual time, 1 ns = 1 guest instruction"))
+    if fp.get("target"):
+        out.append(("target", str(fp["target"])))
+    if fp.get("host"):
+        out.append(("host", str(fp["host"])))
+    if fp.get("binary_sha256"):
+        out.append(("core binary", f"sha256 {fp['binary_sha256'][:16]}"))
+    return [list(x) for x in out]
+
+
+def preemption_note(results):
+    """One sentence on preemption for the run header (None when no sample was preempted)."""
+    hit = moved = 0
+    for r in results:
+        d = Stats.of(r).main
+        if d is None:
+            continue
+        n = d.preempted_samples
+        if n is None:  # statistics without this count: the flag is all there is
+            n = 1 if "preempted" in d.flags else 0
+        if n:
+            hit += 1
+            moved += "preempted" in d.flags
+    if not hit:
+        return None
+    return (
+        f"{hit} of {len(results)} results had samples preempted even after a retake; "
+        f"it moved the result in {moved} (flagged 'preempted')"
+    )
+
+
+def _num(x):
+    if x is None or (isinstance(x, float) and (math.isnan(x) or math.isinf(x))):
+        return None
+    return x
+
+
+def _metric_row(r, sub, d, env):
+    """One table row of a metric (d: a stats.Summary)."""
+    return {
+        "key": r["key"],
+        "bench": r["bench"],
+        "family": r["bench"].split(".", 1)[0],
+        "params": r.get("params") or {},
+        "metric": sub,
+        "status": "ok",
+        "reason": "",
+        "unit": d.unit,
+        "stat": r.get("stat"),
+        "value": _num(d.value),
+        "value_text": fmt.fmt_value(d),
+        "ns_per_op": _num(d.ns_per_op),
+        "cycles_per_op": _num(d.cycles_per_op),
+        "cycles_method": d.cycles_method,
+        "ops_per_s": _num(d.ops_per_s),
+        "median": _num(d.median),
+        "ci95_lo": _num(d.ci95_lo),
+        "ci95_hi": _num(d.ci95_hi),
+        "ci_pct": _num(d.ci_rel),
+        "rcv": _num(d.rcv),
+        "round_cv": _num(d.round_cv),
+        "determinism": _num(d.determinism),
+        "n": d.n,
+        "rounds": d.rounds,
+        "flags": [f for f in d.flags if f not in env],
+        "hist": d.hist if not sub else None,
+    }
+
+
+def result_rows(results, env=()):
+    """One row per benchmark instance (its headline) and one per sub-metric, ordered by
+    benchmark name then parameters in numeric order; failed, skipped and crashed instances
+    keep their status and reason."""
+    rows = []
+    for r in sorted(results, key=_order):
+        st = Stats.of(r)
+        main = st.main
+        if r["status"] != "ok" or not main:
+            rows.append(
+                {
+                    "key": r["key"],
+                    "bench": r["bench"],
+                    "family": r["bench"].split(".", 1)[0],
+                    "params": r.get("params") or {},
+                    "metric": "",
+                    "status": r["status"] if r["status"] != "ok" else "no data",
+                    "reason": r.get("reason") or "",
+                    "flags": [],
+                    "hist": None,
+                }
+            )
+            continue
+        rows.append(_metric_row(r, "", main, env))
+        for sub, d in st.subs.items():
+            rows.append(_metric_row(r, sub, d, env))
+    return rows
+
+
+def _order(r):
+    return (
+        r["bench"],
+        [
+            (k, (0, v, "") if isinstance(v, (int, float)) else (1, 0, str(v)))
+            for k, v in sorted((r.get("params") or {}).items())
+        ],
+    )
+
+
+def families(rows):
+    """[{family, n, ok, unstable, max_det}] in name order: the per-family summary line."""
+    out = {}
+    for r in rows:
+        if r["metric"]:
+            continue
+        f = out.setdefault(r["family"], {"family": r["family"], "n": 0, "ok": 0, "flagged": 0, "max_determinism": None})
+        f["n"] += 1
+        if r["status"] == "ok":
+            f["ok"] += 1
+            f["flagged"] += bool(r["flags"])
+            det = r.get("determinism")
+            if det is not None and (f["max_determinism"] is None or det > f["max_determinism"]):
+                f["max_determinism"] = det
+    return [out[k] for k in sorted(out)]
+
+
+# ---------------------------------------------------------------- series for the plots
+def _ok(results, pred):
+    """(result, headline Summary) of the results that are ok and match pred."""
+    for r in results:
+        if r["status"] != "ok" or not pred(r):
+            continue
+        main = Stats.of(r).main
+        if main is not None:
+            yield r, main
+
+
+def series(store, run, results):
+    out = {}
+    lat = latency_series(run, results)
+    if lat:
+        out["latency"] = lat
+    ring = ctx_ring_series(results)
+    if ring:
+        out["ctx_ring"] = ring
+    hists = hist_series(store, results)
+    if hists:
+        out["hists"] = hists
+    bw = bandwidth_series(results)
+    if bw:
+        out["bandwidth"] = bw
+    nb = nbench_series(store, results)
+    if nb:
+        out["nbench"] = nb
+    prof = profile_series(store, run)
+    if prof:
+        out["profiles"] = prof
+    return out
+
+
+def os_levels(fp):
+    """The cache levels the target's OS reported (from the run's fingerprint)."""
+    out = []
+    for c in fp.get("caches") or []:
+        if (c.get("type") or "").lower() == "instruction":
+            continue
+        size = parse_size(c.get("size"))
+        if size and str(c.get("level", "")).isdigit():
+            out.append({"name": f"L{c['level']}", "size": size})
+    return sorted(out, key=lambda x: x["size"])
+
+
+def parse_size(text):
+    if text is None:
+        return None
+    t = str(text).strip().upper().rstrip("B").rstrip("I")
+    mult = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}.get(t[-1:], 1)
+    num = t[:-1] if t[-1:] in "KMG" else t
+    return int(num) * mult if num.isdigit() else None
+
+
+def latency_series(run, results):
+    """mem.lat_rand: minimum latency over the working set (4 KiB and huge pages), the levels
+    detected from the curve (topology.analyse) and the levels the OS reports."""
+    from ..analysis import topology
+
+    if not any(r["bench"] == "mem.lat_rand" and r["status"] == "ok" for r in results):
+        return None
+    fp = run.get("fingerprint") or {}
+    det = topology.analyse(results, fp.get("fcore_khz") or 0)
+    levels = [
+        {
+            "name": lv["name"],
+            "size": lv.get("size"),
+            "latency_ns": lv.get("latency_ns"),
+            "at_size": lv.get("at_size"),
+            "confidence": lv.get("confidence"),
+            "latency_cycles": lv.get("latency_cycles"),
+        }
+        for lv in det.get("levels", [])
+    ]
+    line = det.get("line_size") or {}
+    tlb = det.get("tlb_reach") or {}
+    return {
+        "points_4k": [list(p) for p in det["points"]["lat_4k"]],
+        "points_huge": [list(p) for p in det["points"]["lat_huge"]],
+        "levels": levels,
+        "os_levels": os_levels(fp),
+        "line_size": line.get("bytes"),
+        "tlb_reach": tlb.get("bytes"),
+    }
+
+
+def ctx_ring_series(results):
+    """sched.ctx_ring: time per hop over the ring size, one line per private data size."""
+    lines = {}
+    for r, d in _ok(results, lambda r: r["bench"] == "sched.ctx_ring"):
+        p = r.get("params") or {}
+        if "procs" not in p:
+            continue
+        lines.setdefault(p.get("size", 0), []).append([p["procs"], d.value, d.ci95_lo, d.ci95_hi])
+    return [{"size_kib": s, "points": sorted(pts)} for s, pts in sorted(lines.items())]
+
+
+def hist_series(store, results):
+    """Event-latency histograms (timer.cyclic*, ping-pongs): merged buckets and percentiles."""
+    out = []
+    for r, d in _ok(sorted(results, key=_order), lambda r: True):
+        if not d.hist:
+            continue
+        counts = {}
+        for h in store.hists(r["id"]):
+            for lower, count in h.get("buckets", []):
+                counts[lower] = counts.get(lower, 0) + count
+        h = d.hist
+        out.append(
+            {
+                "key": r["key"],
+                "buckets": [[b, counts[b]] for b in sorted(counts)],
+                "count": h.get("count"),
+                "min": h.get("min"),
+                "p50": h.get("p50"),
+                "p99": h.get("p99"),
+                "p99.9": h.get("p99.9"),
+                "max": h.get("max"),
+            }
+        )
+    return out
+
+
+def bandwidth_series(results):
+    """Bandwidth over size: mem.bw_* (one line per routine) and memfn.* (one panel per routine,
+    one line per implementation; MB/s = bytes per call / time per call, geometric mean over the
+    alignments and directions)."""
+    from ..analysis.memfn import table_rows
+
+    mem = {}
+    for r, d in _ok(results, lambda r: r["bench"].startswith("mem.bw_")):
+        p = dict(r.get("params") or {})
+        size = p.pop("size", None)
+        if not size or not d.is_bandwidth or "threads" in p:  # thread scaling is not a size sweep
+            continue
+        label = " ".join([r["bench"].split("_", 1)[1]] + [f"{k}={v}" for k, v in sorted(p.items())])
+        mem.setdefault(label, []).append([size, d.value])
+    out = [{"group": "mem.bw", "routine": k, "impl": None, "points": sorted(v)} for k, v in sorted(mem.items())]
+    rows, failures = table_rows(results)
+    lines = {}
+    for routine, size, ns, _, _ in rows:
+        for impl, t in ns.items():
+            if size and t:
+                lines.setdefault((routine, impl), []).append([size, size * 1000.0 / t])
+    order = list(IMPL_NAMES.values())
+    for (routine, impl), pts in sorted(
+        lines.items(), key=lambda kv: (kv[0][0], order.index(kv[0][1]) if kv[0][1] in order else 9)
+    ):
+        out.append(
+            {
+                "group": f"memfn.{routine}",
+                "routine": routine,
+                "impl": impl,
+                "points": sorted(pts),
+                "failed": failures.get((routine, impl)),
+            }
+        )
+    return out
+
+
+def nbench_series(store, results):
+    from ..analysis import nbench
+
+    mine = [r for r in results if r["key"] in nbench.NAMES]
+    if not mine:
+        return None
+    rows, (orig, linux) = nbench.summarize(mine, lambda r: store.samples(r["id"]))
+    return {
+        "rows": [
+            {
+                k: row.get(k)
+                for k in ("name", "label", "status", "reason", "rate", "old", "new", "ci", "n", "basis", "certain")
+            }
+            for row in rows
+        ],
+        "original_groups": orig,
+        "linux_groups": linux,
+    }
+
+
+def profile_series(store, run, top=15):
+    """Stored profiles (tickmark profile): per benchmark, its routines ranked by their own
+    share of the sampled time, with the time per operation that share stands for."""
+    from ..profile.model import GROUPS, group_shares
+
+    get = getattr(store, "profiles", None)
+    profs = get(run["id"]) if get else {}
+    out = []
+    for key in sorted(profs or {}):
+        p = profs[key]
+        ns = p.get("ns_per_op")
+        ranked = sorted((r for r in p.get("routines") or [] if r.get("self", 0) > 0), key=lambda r: -r["self"])
+        shares = group_shares(p)
+        out.append(
+            {
+                "key": key,
+                "tool": p.get("tool"),
+                "event": p.get("event"),
+                "hits": p.get("hits"),
+                "ns_per_op": ns,
+                "unit": p.get("unit") or "op",
+                "kernel": p.get("kernel"),
+                "notes": list(p.get("notes") or []),
+                "groups": [[g, shares.get(g, 0.0)] for g in GROUPS],
+                "routines": [
+                    {
+                        "name": r["name"],
+                        "group": r.get("group"),
+                        "self": r["self"],
+                        "total": r.get("total"),
+                        "ns_per_op": r["self"] * ns if ns is not None else None,
+                    }
+                    for r in ranked[:top]
+                ],
+                "more": max(0, len(ranked) - top),
+            }
+        )
+    return out or None
+
+
+# ---------------------------------------------------------------- comparison
+def _key_order(key):
+    """'bench[a=1,b=64K]' -> a sort key with the parameters in numeric order."""
+    bench, _, rest = key.partition("[")
+    params = []
+    for kv in rest.rstrip("]").split(","):
+        k, _, v = kv.partition("=")
+        params.append((k, (0, int(v), "") if v.isdigit() else (1, 0, v)))
+    return (bench, params)
+
+
+ROW_KEYS = (
+    "metric",
+    "unit",
+    "median_a",
+    "median_b",
+    "ratio",
+    "ci",
+    "p",
+    "verdict",
+    "multiple",
+    "det_a",
+    "det_b",
+    "rounds_needed",
+    "note",
+)
+
+
+def compare_model(store, refs):
+    """The first run against each other: rows with ratio, CI, verdict; family geometric means;
+    fingerprint differences (compare.py's statistics, as its JSON)."""
+    from ..analysis import compare
+    from ..store.refs import run_compare
+
+    sides, pairs = run_compare(store, refs)
+    doc = compare.to_json(sides, pairs)
+    for c in doc["comparisons"]:
+        c["rows"].sort(key=lambda r: _key_order(r["key"]) + (r.get("metric") or "",))
+        for f in c["families"].values():
+            f["multiple"] = compare.multiple(f["geomean_time_ratio"])
+        for r in c["rows"]:
+            r["family"] = r["bench"].split(".", 1)[0]
+            for k in ROW_KEYS:  # every row has every field (None where compare has nothing)
+                r.setdefault(k, None)
+    return doc["comparisons"]

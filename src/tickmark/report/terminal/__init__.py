@@ -1,0 +1,207 @@
+"""Terminal view of one stored run (`tickmark show`, the end of `tickmark run`), rendered from the
+report model (model.py): a header with the machine essentials, then one table row per benchmark
+instance (sub-metrics indented below it). Plain text without colours in a pipe; the table fits
+the width of the console (optional columns are left out on a narrow terminal, flags wrap)."""
+
+from rich import box
+from rich.table import Table
+from rich.text import Text
+
+from ... import fmt
+from ...fmt import fmt_pct, fmt_rate, fmt_time
+from ...names import printable, when
+from ..console import console
+
+# Short tags of the cycles methods for the table (the header names the method in full).
+METHOD_TAG = {
+    "calibrated-freq": "cal",
+    "perf": "perf",
+    "pmu": "pmu",
+    "given-freq": "given",
+    "icount-insns": "insn",
+    "none": "",
+}
+
+# (column, justify, drop order: the higher, the earlier it goes on a narrow terminal)
+COLUMNS = (
+    ("benchmark", "left", 0),
+    ("value", "right", 0),
+    ("cycles/op", "right", 3),
+    ("ops/s", "right", 5),
+    ("±CI", "right", 1),
+    ("rcv", "right", 4),
+    ("round-cv", "right", 2),
+    ("det", "right", 0),
+    ("flags", "left", 0),
+)
+
+
+def header_lines(run):
+    fp = run.get("fingerprint") or {}
+    notes = run.get("notes") or {}
+    name = f" '{run['name']}'" if run.get("name") else ""
+    started = when(run["started"], "%Y-%m-%d %H:%M")
+    lines = [f"run {run['id']}{name}  {started}  status {run['status']}  rounds {notes.get('rounds', '?')}"]
+    timer = fp.get("clock") or "?"
+    if fp.get("clock_res_ns") is not None:
+        timer += f" (res {fp['clock_res_ns']} ns)"
+    lines.append(
+        f"{fp.get('cpu_model', '?')} ({fp.get('arch', '?')}, {fp.get('cpus_online', '?')} cpus) | "
+        f"kernel {fp.get('kernel', '?')} | {fp.get('compiler') or '?'} {fp.get('cflags') or ''} | "
+        f"timer {timer} | cycles {_method(fp.get('cycles_method'))} | "
+        f"virt {fp.get('virtualization', '?')}"
+    )
+    if fp.get("qemu_icount"):
+        lines.append(
+            f"QEMU -icount {fp['qemu_icount']}: time is virtual, 1 ns = 1 guest instruction; "
+            "cycles/op are guest instructions per operation (insn), the same on every run"
+        )
+    if fp.get("flags"):
+        lines.append("on every result: " + ", ".join(map(str, fp["flags"])))
+    return [printable(line) for line in lines]
+
+
+def _method(m):
+    m = m or "none"
+    tag = METHOD_TAG.get(m)
+    return f"{m} ({tag})" if tag and tag != m else m
+
+
+def _cells(r):
+    cyc = r.get("cycles_per_op")
+    cyc_s = (
+        "-"
+        if cyc is None
+        else f"{fmt.sig(cyc)} {METHOD_TAG.get(r.get('cycles_method'), r.get('cycles_method'))}".strip()
+    )
+    ci = r.get("ci_pct")
+    return {
+        "value": r["value_text"],
+        "cycles/op": cyc_s,
+        "ops/s": fmt_rate(r.get("ops_per_s")),
+        "±CI": "-" if ci is None else "±" + fmt_pct(ci),
+        "rcv": fmt_pct(r.get("rcv")),
+        "round-cv": fmt_pct(r.get("round_cv")),
+        "det": "-" if r.get("determinism") is None else f"{r['determinism']:.1f}%",
+        "flags": ", ".join(r.get("flags") or []),
+    }
+
+
+FLAGS_MIN = 12
+
+
+def table_width(t):
+    """Width the table needs: widest cell of each column that does not wrap, the minimum of the
+    others, and the separators."""
+    return sum(c.min_width or 1 for c in t.columns) + 3 * (len(t.columns) - 1)
+
+
+def build_table(rows, plain=False, drop=(), narrow=False):
+    """A Rich table of model rows (model.result_rows), without the columns in `drop`; `narrow`
+    lets a long key wrap after the commas between its parameters."""
+    cols = [c for c in COLUMNS if c[0] not in drop]
+    t = Table(
+        box=box.ASCII2 if plain else box.SIMPLE_HEAD,
+        pad_edge=False,
+        show_edge=False,
+        padding=(0, 1),
+        header_style=None if plain else "bold",
+    )
+    for col, just, _ in cols:
+        if col == "benchmark":
+            t.add_column(col, justify=just, overflow="fold")
+        elif col == "flags":
+            t.add_column(col, justify=just, overflow="fold", min_width=FLAGS_MIN)
+        else:
+            t.add_column(col, justify=just, no_wrap=True)
+    names = [c[0] for c in cols]
+    # the benchmark column folds only between parameters (narrow) or not at all
+    keys = [r["key"] for r in rows] or ["benchmark"]
+    t.columns[0].min_width = min(
+        40, max(len(part) for k in keys for part in (k.replace(",", ", ").split(" ") if narrow else [k]))
+    )
+    for r in rows:
+        if r["status"] != "ok":
+            style = None if plain else ("yellow" if r["status"] == "skip" else "red")
+            key = r["key"].replace(",", ", ") if narrow else r["key"]
+            cells = {
+                "benchmark": Text(printable(key)),
+                "value": Text(r["status"], style=style),
+                "flags": Text(printable(r.get("reason") or "")),
+            }
+            t.add_row(*[cells.get(n, "") for n in names])
+            continue
+        cells = _cells(r)
+        key = r["key"].replace(",", ", ") if narrow else r["key"]
+        cells["benchmark"] = Text(printable(f"  {r['metric']}" if r["metric"] else key))
+        t.add_row(*[cells[n] for n in names])
+        h = r.get("hist")
+        if h:
+            vals = ", ".join(f"{k} {fmt_time(h.get(k))}" for k in ("p50", "p99", "p99.9", "max"))
+            cells = {"benchmark": Text("  events"), "flags": f"{vals} ({h['count']} events)"}
+            t.add_row(*[cells.get(n, "") for n in names])
+    # a column that does not wrap is as wide as its widest cell (Rich would cut it otherwise)
+    for col in t.columns:
+        if col.no_wrap:
+            col.min_width = max([len(str(c)) for c in col._cells] + [len(str(col.header))])
+    return t
+
+
+def fitting_table(con, rows, plain):
+    """The widest table that fits the console: optional columns go first, numbers never get cut."""
+    order = sorted((c for c in COLUMNS if c[2]), key=lambda c: -c[2])
+    drop, narrow = [], False
+    while True:
+        t = build_table(rows, plain, drop, narrow)
+        need = table_width(t)
+        if need <= con.width or len(drop) == len(order):
+            break
+        if not narrow:
+            narrow = True
+            continue
+        drop.append(order[len(drop)][0])
+    if need > con.width:  # never cut a number: the lines run longer than the width
+        con.width = need
+    # the flags column takes what is left; a word longer than that (a path in a reason) folds
+    # (without the cap, Rich would make room for the longest word by cutting every column)
+    flags = t.columns[-1]
+    flags.max_width = max(FLAGS_MIN, con.width - (need - flags.min_width))
+    return t, drop
+
+
+def show(store, run, file=None, beside=None):
+    """beside: another run (bare metal, another OS) shown next to this one in the rtos-study view."""
+    from ...analysis import nbench
+    from .. import model
+
+    con = console(file)
+    plain = not con.is_terminal
+    m = model.run_model(store, run, with_series=False)
+    for line in header_lines(run):
+        con.print(line)
+    if m["preemption"]:
+        con.print(m["preemption"])
+    if m["incomplete"]:
+        con.print(Text(m["incomplete"], style=None if plain else "bold red"))
+    if m["rows"]:
+        table, dropped = fitting_table(con, m["rows"], plain)
+        con.print(table)
+        if dropped:
+            con.print(f"(left out at this width: {', '.join(dropped)}; tickmark report has every column)")
+        if run.get("suite") == "rtos-study" or beside is not None:
+            from . import rtos_study
+
+            other = None
+            if beside is not None:
+                bfp = beside.get("fingerprint") or {}
+                label = bfp.get("board") or beside.get("name") or f"run {beside['id']}"
+                other = (label, store.results(beside["id"]))
+            rtos_study.show(store.results(run["id"]), con, beside=other)
+    else:
+        con.print("(no results)")
+    for line in nbench.report_lines(store, run):  # runs with cpu.* results: nbench-style indices
+        con.print(line)
+    for p in m["problems"]:
+        con.print(Text("problem: " + printable(p), style=None if plain else "red"))
+    if m["malformed"]:
+        con.print(f"{m['malformed']} malformed TM1 line(s) ignored")

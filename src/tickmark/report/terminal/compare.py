@@ -1,0 +1,183 @@
+"""Terminal view of a comparison (`tickmark compare`, `matrix`, a campaign's summary): one table
+per pair of runs (B against the baseline A) with ratio, CI, p and verdict, the counters side by
+side, and the geometric mean per family (the statistics are analysis/compare.py's)."""
+
+import sys
+
+from rich.text import Text
+
+from ...analysis.compare import (
+    FASTER,
+    FEW,
+    INCONCLUSIVE,
+    MAX_ROUNDS_HINT,
+    SAME,
+    SLOWER,
+    fingerprint_differences,
+    mixing_warning,
+    multiple,
+)
+from ...analysis.counters import availability
+from ...fmt import fmt_time
+from ...fmt import sig as _sig
+from ..console import console
+from .counters import fmt_per_op, fmt_ratio
+
+
+def _pct(x, signed=True):
+    if x is None:
+        return "-"
+    return f"{x * 100:+.1f}%" if signed else f"{x * 100:.1f}%"
+
+
+def _fmt_p(p):
+    if p is None:
+        return "-"
+    return "<0.001" if p < 0.001 else f"{p:.3f}"
+
+
+_VERDICT_STYLE = {FASTER: "green", SLOWER: "red", SAME: "dim", INCONCLUSIVE: "yellow", FEW: "yellow", "missing": "red"}
+
+
+_ANSI = {"green": "32", "red": "31", "yellow": "33", "dim": "2", "bold": "1"}
+
+
+def _print_table(file, headers, rows, right, plain, styles=None):
+    """A fixed-width table written line by line. Rich's Table costs milliseconds a row, which
+    for a full suite (hundreds of rows) is most of the time of a comparison."""
+    w = [len(h) for h in headers]
+    for r in rows:
+        w = [max(a, len(c)) for a, c in zip(w, r)]
+
+    def cell(i, text, style=None):
+        text = text.rjust(w[i]) if right[i] else text.ljust(w[i])
+        return f"\x1b[{_ANSI[style]}m{text}\x1b[0m" if style and not plain else text
+
+    lines = [" | ".join(cell(i, h, "bold") for i, h in enumerate(headers)).rstrip(), "-+-".join("-" * x for x in w)]
+    for k, r in enumerate(rows):
+        st = styles[k] if styles else [None] * len(r)
+        lines.append(" | ".join(cell(i, c, st[i]) for i, c in enumerate(r)).rstrip())
+    file.write("\n".join(lines) + "\n")
+
+
+def render(sides, pairs, file=None, show_counters=True):
+    """Print the comparison tables (one per pair: baseline against each other run)."""
+    con = console(file or sys.stdout)
+    plain = not con.is_terminal
+    for s in sides:
+        av = availability(s.hello)
+        con.print(f"{s.label}: {s.source}, hardware counters: {av['hardware_status']}", markup=False)
+    for (A, B), res in pairs:
+        con.print()
+        con.print(Text(f"B = {B.label}  vs  A = {A.label}", style=None if plain else "bold"))
+        warn = mixing_warning(A, B)
+        if warn:
+            con.print(Text(warn, style=None if plain else "bold red"))
+        for k, a, b in fingerprint_differences(A, B):
+            con.print(f"  differs: {k}: {a} | {b}", markup=False)
+        headers = ["benchmark", "A", "B", "B/A", "95% CI", "multiple", "p", "verdict", "det A/B"]
+        right = [False, True, True, True, True, True, True, False, True]
+        rows, styles = [], []
+        for r in res["rows"]:
+            name = r["key"] + (f" {r['metric']}" if r["metric"] else "")
+            if r.get("median_a") is None:
+                rows.append([name, "", "", "", "", "", "", f"{r['verdict']}: {r.get('note', '')}", ""])
+                styles.append([None] * 7 + ["red", None])
+                continue
+            unit = r.get("unit")
+            fa = (lambda v: f"{_sig(v)} MB/s") if unit == "MB/s" else fmt_time
+            verdict = r["verdict"]
+            why = "; ".join(
+                x for x in (r.get("note"), r.get("profile_change") and f"profile: {r['profile_change']}") if x
+            )
+            if why:
+                verdict += f" ({why})"
+            elif verdict == INCONCLUSIVE and r.get("rounds_needed"):
+                rn = r["rounds_needed"]
+                verdict += f" (~{rn}{'+' if rn >= MAX_ROUNDS_HINT else ''} rounds)"
+            ci = r.get("ci")
+            det = "/".join("-" if x is None else f"{x:.1f}%" for x in (r.get("det_a"), r.get("det_b")))
+            rows.append(
+                [
+                    name,
+                    fa(r["median_a"]),
+                    fa(r["median_b"]),
+                    f"{r['ratio']:.3f}",
+                    f"{_pct(ci[0])}..{_pct(ci[1])}" if ci else "-",
+                    multiple(r["ratio"], unit == "MB/s"),
+                    _fmt_p(r.get("p")),
+                    verdict,
+                    det,
+                ]
+            )
+            styles.append([None] * 7 + [_VERDICT_STYLE.get(r["verdict"]), None])
+        con.file.flush()
+        _print_table(con.file, headers, rows, right, plain, styles)
+        if show_counters:
+            _render_counters(con, A, B, res, plain)
+        for fam, f in res["families"].items():
+            g = f["geomean_time_ratio"]
+            vs = ", ".join(f"{n} {v}" for v, n in sorted(f["verdicts"].items()))
+            what = "benchmarks, all unstable" if f.get("all_unstable") else "benchmarks"
+            con.print(
+                f"  {fam}: geometric mean of time ratios B/A {g:.3f} ({multiple(g)}) over {f['n']} {what} ({vs})",
+                markup=False,
+            )
+
+
+def _render_counters(con, A, B, res, plain):
+    av_a, av_b = availability(A.hello), availability(B.hello)
+    rows = [r for r in res["rows"] if not r["metric"] and (r.get("counters_a") or r.get("counters_b"))]
+    if not rows:
+        con.print("  counters: none recorded")
+        return
+    ratio_cols = [
+        n
+        for n in ("on_cpu", "ipc", "stall_fe", "stall_be", "branch_miss_rate", "cache_miss_rate")
+        if any(n in (r.get("counters_a") or {}) or n in (r.get("counters_b") or {}) for r in rows)
+    ]
+    per_cols = [
+        n
+        for n in ("cache_misses", "task_clock", "context_switches", "page_faults")
+        if any(
+            n in (r.get("counters_a") or {}).get("per_op", {}) or n in (r.get("counters_b") or {}).get("per_op", {})
+            for r in rows
+        )
+    ]
+    heads = {
+        "on_cpu": "on-CPU",
+        "ipc": "IPC",
+        "stall_fe": "FE stall",
+        "stall_be": "BE stall",
+        "branch_miss_rate": "br-miss",
+        "cache_miss_rate": "cache-miss",
+        "cache_misses": "misses/op",
+        "task_clock": "task-clock/op",
+        "context_switches": "ctx-sw/op",
+        "page_faults": "faults/op",
+    }
+    headers = ["counters A -> B"] + [heads[c] for c in ratio_cols + per_cols]
+    table = []
+    for r in rows:
+        ca, cb = r.get("counters_a") or {}, r.get("counters_b") or {}
+        cells = [r["key"]]
+        for c in ratio_cols:
+            cells.append(f"{fmt_ratio(c, ca.get(c))} -> {fmt_ratio(c, cb.get(c))}")
+        for c in per_cols:
+            a, b = ca.get("per_op", {}).get(c), cb.get("per_op", {}).get(c)
+            cells.append(f"{fmt_per_op(c, a)} -> {fmt_per_op(c, b)}")
+        table.append(cells)
+    con.file.flush()
+    _print_table(con.file, headers, table, [False] + [True] * (len(headers) - 1), plain)
+    hw = [f"{s}: {av['hardware_status']}" for s, av in (("A", av_a), ("B", av_b))]
+    if not [c for c in ratio_cols if c != "on_cpu"]:
+        con.print(f"  hardware counters (IPC, stalls, branch and cache misses): {'; '.join(hw)}", markup=False)
+    mux = [
+        r["key"]
+        for r in rows
+        if (r.get("counters_a") or {}).get("multiplexed") or (r.get("counters_b") or {}).get("multiplexed")
+    ]
+    if mux:
+        con.print(f"  multiplexed counters (scaled counts) in: {', '.join(mux)}", markup=False)
+    if av_a["kernel_excluded"] or av_b["kernel_excluded"]:
+        con.print("  kernel-excluded: counters count user space only (perf_event_paranoid)", markup=False)

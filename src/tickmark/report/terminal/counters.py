@@ -1,0 +1,83 @@
+"""Terminal view of the counter-derived figures of a run (`tickmark show --counters`) and the
+formatting of those figures that the comparison table shares."""
+
+import sys
+
+from rich import box
+from rich.table import Table
+
+from ...analysis.counters import NOT_SUPPORTED, availability, derived
+from ...analysis.stats import Stats
+from ...fmt import fmt_time
+from ...fmt import sig as _sig
+from ..console import console, fit_table
+
+
+def fmt_ratio(name, v):
+    if v is None:
+        return "-"
+    if name == "ipc":
+        return f"{v:.2f}"
+    return f"{v * 100:.1f}%"
+
+
+def fmt_per_op(name, v):
+    """A per-operation counter value: task_clock in time units, others as counts."""
+    if v is None:
+        return "-"
+    if name == "task_clock":
+        return fmt_time(v)
+    return _sig(v)
+
+
+def show(store, run, file=None):
+    """Table of the counter-derived figures of a stored run (tickmark show --counters)."""
+    con = console(file or sys.stdout)
+    plain = not con.is_terminal
+    av = availability(run.get("hello"))
+    con.print(
+        f"hardware counters: {av['hardware_status']}; software counters: {', '.join(av['software']) or NOT_SUPPORTED}",
+        markup=False,
+    )
+    t = Table(
+        box=box.ASCII2 if plain else box.SIMPLE_HEAD,
+        pad_edge=False,
+        show_edge=False,
+        header_style=None if plain else "bold",
+    )
+    cols = [
+        ("IPC", "ipc", None),
+        ("FE stall", "stall_fe", None),
+        ("BE stall", "stall_be", None),
+        ("br-miss", "branch_miss_rate", None),
+        ("cache-miss", "cache_miss_rate", None),
+        ("instr/op", None, "instructions"),
+        ("misses/op", None, "cache_misses"),
+        ("task-clock/op", None, "task_clock"),
+        ("ctx-sw/op", None, "context_switches"),
+        ("migr/op", None, "cpu_migrations"),
+        ("faults/op", None, "page_faults"),
+    ]
+    rows = []
+    for r in store.results(run["id"]):
+        main = Stats.of(r).main
+        d = main.counter_figures() if main and main.counters_per_op else derived(store.samples(r["id"]))
+        if d:
+            rows.append((r["key"], d))
+    used = [c for c in cols if any((c[1] and c[1] in d) or (c[2] and c[2] in d.get("per_op", {})) for _, d in rows)]
+    t.add_column("benchmark", no_wrap=True)
+    for head, _, _ in used:
+        t.add_column(head, justify="right", no_wrap=True)
+    t.add_column("multiplexed", justify="right")
+    for key, d in sorted(rows):
+        cells = [
+            fmt_ratio(c[1], d.get(c[1])) if c[1] else fmt_per_op(c[2], d.get("per_op", {}).get(c[2])) for c in used
+        ]
+        t.add_row(key, *cells, f"{d.get('multiplexed', 0) * 100:.0f}%" if d.get("multiplexed") else "-")
+    if rows:
+        fit_table(con, t)
+        con.print(t)
+    else:
+        con.print("(no counter data in this run)")
+    if av["kernel_excluded"]:
+        con.print("kernel-excluded: counters count user space only (perf_event_paranoid)")

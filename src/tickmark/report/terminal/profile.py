@@ -1,0 +1,82 @@
+"""Terminal views of profiles: the ranked routine table of one profile, and the changes between two."""
+
+import sys
+
+from ...fmt import fmt_time
+from ...profile.model import GROUPS, describe, diff, group_shares
+
+
+def _pct(x):
+    return f"{x * 100:.1f}%"
+
+
+def header(prof):
+    ns = prof.get("ns_per_op")
+    per = f"{fmt_time(ns)} per {prof.get('unit') or 'op'}" if ns is not None else "no time per operation"
+    src = f" ({prof['ns_source']})" if prof.get("ns_source") else ""
+    return (
+        f"{prof['key']}: {prof['tool']} ({prof['event']}), {prof['hits']} samples over "
+        f"{prof['seconds']:.2f} s; {per}{src}"
+    )
+
+
+def show(prof, top=15, file=None):
+    file = file or sys.stdout
+    unit = prof.get("unit") or "op"
+    ns = prof.get("ns_per_op")
+    shares = group_shares(prof)
+    lines = [
+        header(prof),
+        "groups (self): " + "  ".join(f"{g} {_pct(shares[g])}" for g in GROUPS) + f"; kernel {prof.get('kernel', '')}",
+    ]
+    for n in prof.get("notes") or ():
+        lines.append(f"note: {n}")
+    rows = [["self", "total", f"per {unit}", "group", "routine"]]
+    shown = [r for r in prof["routines"] if r["self"] > 0][:top]  # callers with no time of their own: total only
+    for r in shown:
+        syms = [s for s in r["symbols"] if s != r["name"]]
+        name = r["name"] + (f" ({', '.join(syms[:2])})" if syms else "")
+        rows.append(
+            [
+                _pct(r["self"]),
+                _pct(r["total"]) if prof.get("totals", True) else "-",
+                fmt_time(r["self"] * ns) if ns is not None else "-",
+                r["group"],
+                name,
+            ]
+        )
+    w = [max(len(row[i]) for row in rows) for i in range(4)]
+    for row in rows:
+        lines.append(
+            "  ".join(c.rjust(w[i]) if i < 3 else c.ljust(w[i]) for i, c in enumerate(row[:4])) + "  " + row[4]
+        )
+    more = sum(1 for r in prof["routines"] if r["self"] > 0) - len(shown)
+    if more > 0:
+        lines.append(f"({more} more routines with samples not shown)")
+    file.write("\n".join(lines) + "\n")
+
+
+def show_diff(a, b, label_a, label_b, top=8, file=None):
+    """The routines whose share or time per operation changed most, in words."""
+    file = file or sys.stdout
+    unit = b.get("unit") or a.get("unit") or "op"
+    nsa, nsb = a.get("ns_per_op"), b.get("ns_per_op")
+    head = f"{a['key']}: B = {label_b} vs A = {label_a}"
+    if nsa is not None and nsb is not None:
+        head += f": {fmt_time(nsa)} \u2192 {fmt_time(nsb)} per {unit} ({nsb / nsa:.2f}x)"
+    lines = [head]
+    if a["tool"] != b["tool"]:
+        lines.append(
+            f"  note: different samplers (A {a['tool']}, B {b['tool']}): shares compare, their resolution differs"
+        )
+    rows = [
+        r
+        for r in diff(a, b)
+        if abs(r["self_b"] - r["self_a"]) >= 0.001 or (r.get("dns") is not None and abs(r["dns"]) > 0)
+    ]
+    for r in rows[:top]:
+        lines.append("  " + describe(r, unit))
+    if not rows:
+        lines.append("  no routine changed its share by 0.1 % or more")
+    file.write("\n".join(lines) + "\n")
+    return rows

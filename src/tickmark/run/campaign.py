@@ -1,0 +1,559 @@
+"""Campaigns: targets x variants x workloads from one TOML file, run as one job.
+
+A cell is one (target, variant, workload); it becomes one stored run named
+CAMPAIGN:TARGET:VARIANT:WORKLOAD, with the campaign and the cell in the run's notes. Targets run
+in parallel, one worker thread each (its own store connection, its target opened once, at its
+first cell, for all its cells: an SSH connection, a labgrid place), and one cell at a time on each
+target, so that cells never disturb each other's numbers. A second start of the same campaign
+skips the cells that are stored complete and runs the others again (a partial run is kept under
+another name).
+
+Several processes (on several hosts, through a PostgreSQL store) may run one campaign together:
+each cell is claimed in the store before it runs (store/claims.py), under a lease that a
+keep-alive thread renews; a cell whose holder died is taken over once its lease has run out.
+
+File format (README.md has the user's version):
+
+    name = "lab-nov"                  # required: names the runs, the key for resuming
+    rounds = 3                        # optional, as `tickmark run`: rounds max_rounds samples
+                                      # sample_ms seed timeout params baseline
+    lease = 60                        # optional: seconds a claim lives without being renewed
+    [labels]                          # optional: KEY = "VALUE" stored with every cell's run
+    build = "1234"
+    [targets]                         # NAME = "URI" (any --target URI), in order
+    board-a = "labgrid:rpi4-a"
+    [variants]                        # NAME = { cc, cflags, memfn }  (default: one, the defaults)
+    O2 = { cflags = "-O2" }
+    [workloads]                       # NAME = "SUITE" or ["PATTERN", ...]
+    os = "os"
+"""
+
+import os
+import re
+import socket
+import threading
+import time
+from dataclasses import dataclass, field
+
+from ..errors import TickmarkError
+from ..names import check_label
+from ..store import claims
+
+_NAME = re.compile(r"[A-Za-z0-9_.+-]+")
+_PARAM = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=[0-9]+[KMGkmg]?(,[0-9]+[KMGkmg]?)*")
+_RUN_KEYS = {
+    "rounds": (1, 100),
+    "max_rounds": (1, 100),
+    "samples": (1, 10000),
+    "sample_ms": (1, 100000),
+    "seed": (0, 2**31 - 1),
+    "timeout": (1, 86400),
+}
+_TOP_KEYS = {"name", "targets", "variants", "workloads", "params", "baseline", "lease", "labels", *_RUN_KEYS}
+LEASE = 60  # seconds a claim on a cell lives without being renewed (claims.py)
+
+
+@dataclass
+class Spec:
+    name: str
+    targets: dict  # name -> URI
+    variants: dict  # name -> {"cc", "cflags", "memfn"}
+    workloads: dict  # name -> {"suite": str|None, "patterns": [..]}
+    options: dict = field(default_factory=dict)  # RunConfig fields
+    baseline: str = None  # the target the others are compared against (default: the first)
+    path: str = ""
+    lease: float = LEASE  # seconds: a dead process's cell is taken over this long after its last renewal
+    labels: dict = field(default_factory=dict)  # stored with every cell's run (history orders by them)
+
+
+@dataclass
+class Cell:
+    target: str
+    variant: str
+    workload: str
+    run_name: str
+    state: str = "pending"  # pending, done (this start), finished (before), failed, interrupted, not run
+    run_id: int = None
+    results: int = 0
+    message: str = ""
+    seconds: float = 0.0
+
+    @property
+    def id(self):
+        return f"{self.target}:{self.variant}:{self.workload}"
+
+
+# ---------------------------------------------------------------- the file
+def load(path):
+    """Read and check a campaign file -> Spec. Every mistake is one TickmarkError line."""
+    try:
+        import tomllib
+    except ImportError:  # Python < 3.11
+        import tomli as tomllib
+    try:
+        with open(path, "rb") as f:
+            doc = tomllib.load(f)
+    except OSError as e:
+        raise TickmarkError(f"cannot read campaign {path}: {e.strerror}")
+    except tomllib.TOMLDecodeError as e:
+        raise TickmarkError(f"campaign {path} is not valid TOML: {e}")
+    return parse(doc, path)
+
+
+def parse(doc, path="campaign"):
+    def bad(msg):
+        raise TickmarkError(f"campaign {path}: {msg}")
+
+    unknown = sorted(set(doc) - _TOP_KEYS)
+    if unknown:
+        bad(f"unknown key '{unknown[0]}' (known: {', '.join(sorted(_TOP_KEYS))})")
+    name = doc.get("name")
+    if not isinstance(name, str) or not _NAME.fullmatch(name) or name.isdigit():
+        bad("'name' must be a word of letters, digits, '_', '.', '+' or '-' (it names the runs)")
+    opts = {}
+    for k, (lo, hi) in _RUN_KEYS.items():
+        if k in doc:
+            v = doc[k]
+            if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
+                bad(f"'{k}' must be an integer in {lo}..{hi}")
+            opts[k] = v
+    params = doc.get("params", [])
+    if not isinstance(params, list) or not all(isinstance(p, str) and _PARAM.fullmatch(p) for p in params):
+        bad("'params' must be a list of 'NAME=V[,V...]' strings")
+    opts["params"] = list(params)
+    if opts.get("max_rounds", 0) < opts.get("rounds", 3):
+        opts["max_rounds"] = max(opts.get("rounds", 3), opts.get("max_rounds", 5))
+
+    targets = _table(doc, "targets", bad, required=True)
+    for tname, uri in targets.items():
+        if not isinstance(uri, str) or not uri:
+            bad(f"targets.{tname}: expected a target URI string")
+    variants = _table(doc, "variants", bad) or {"default": {}}
+    base_dir = os.path.dirname(os.path.abspath(path)) if path else os.getcwd()
+    for vname, v in list(variants.items()):
+        if not isinstance(v, dict):
+            bad(f'variants.{vname}: expected a table such as {{ cflags = "-O2" }}')
+        extra = sorted(set(v) - {"cc", "cflags", "memfn"})
+        if extra:
+            bad(f"variants.{vname}: unknown key '{extra[0]}' (known: cc, cflags, memfn)")
+        for k, x in v.items():
+            if not isinstance(x, str):
+                bad(f"variants.{vname}.{k}: expected a string")
+        v = dict(v)
+        if v.get("memfn"):
+            mf = v["memfn"] if os.path.isabs(v["memfn"]) else os.path.join(base_dir, v["memfn"])
+            if not os.path.isfile(mf):
+                bad(f"variants.{vname}.memfn: {v['memfn']} does not exist")
+            v["memfn"] = mf
+        variants[vname] = v
+    workloads = {}
+    from ..suites import SUITES
+
+    for wname, w in _table(doc, "workloads", bad, required=True).items():
+        if isinstance(w, str):
+            if w not in SUITES:
+                bad(f"workloads.{wname}: unknown suite '{w}' (known: {', '.join(sorted(SUITES))})")
+            workloads[wname] = {"suite": w, "patterns": list(SUITES[w])}
+        elif isinstance(w, list) and w and all(isinstance(p, str) and p for p in w):
+            workloads[wname] = {"suite": None, "patterns": list(w)}
+        else:
+            bad(f"workloads.{wname}: expected a suite name or a non-empty list of patterns")
+    baseline = doc.get("baseline", next(iter(targets)))
+    if baseline not in targets:
+        bad(f"baseline '{baseline}' is not one of the targets ({', '.join(targets)})")
+    lease = doc.get("lease", LEASE)
+    if not isinstance(lease, (int, float)) or isinstance(lease, bool) or not 2 <= lease <= 3600:
+        bad("'lease' must be a number of seconds in 2..3600")
+    labels = doc.get("labels", {})
+    if not isinstance(labels, dict):
+        bad('[labels] must be a table such as { build = "1234" }')
+    for k, v in labels.items():
+        try:
+            check_label(k, v, "label")
+        except TickmarkError as e:
+            bad(str(e))
+    return Spec(name, targets, variants, workloads, opts, baseline, str(path), float(lease), dict(labels))
+
+
+def _table(doc, key, bad, required=False):
+    t = doc.get(key)
+    if t is None and not required:
+        return {}
+    if not isinstance(t, dict) or not t:
+        bad(f"[{key}] must be a table with one entry at least")
+    for n in t:
+        if not _NAME.fullmatch(n):
+            bad(f"{key}.{n}: a name of letters, digits, '_', '.', '+' or '-' please")
+    return dict(t)
+
+
+def cells(spec):
+    out = []
+    for t in spec.targets:
+        for v in spec.variants:
+            for w in spec.workloads:
+                out.append(Cell(t, v, w, f"{spec.name}:{t}:{v}:{w}"))
+    return out
+
+
+# ---------------------------------------------------------------- state in the store
+def mark_finished(store, spec, cs):
+    """Cells whose run is stored complete become 'finished' (skipped)."""
+    for c in cs:
+        if not store.name_taken(c.run_name):
+            continue
+        run = store.run(c.run_name)
+        if run["status"] == "complete":
+            c.state, c.run_id = "finished", run["id"]
+            c.results = len(store.results(run["id"]))
+
+
+def set_aside(store, c):
+    """Before a cell runs: a run of the cell that did not finish (an earlier start, or a holder
+    that died) is renamed NAME~ID, kept, so the cell can run again under its name. -> False when
+    the cell's run is stored complete after all (nothing to run)."""
+    if not store.name_taken(c.run_name):
+        return True
+    run = store.run(c.run_name)
+    if run["status"] == "complete":
+        c.state, c.run_id = "finished", run["id"]
+        c.results = len(store.results(run["id"]))
+        return False
+    notes = run.get("notes") or {}
+    store.update_run(
+        run["id"],
+        name=f"{c.run_name}~{run['id']}",
+        status="incomplete" if run["status"] == "running" else run["status"],
+        notes=dict(notes, superseded_by_rerun=True),
+    )
+    return True
+
+
+# ---------------------------------------------------------------- running
+class _CellStop:
+    """What stops one cell: the campaign's stop, or the loss of the cell's claim."""
+
+    def __init__(self, campaign):
+        self.campaign, self.lost = campaign, threading.Event()
+
+    def is_set(self):
+        return self.campaign.is_set() or self.lost.is_set()
+
+
+class Campaign:
+    """Runs the cells of a campaign that this process can claim (claims.py): one worker thread
+    per target, one cell at a time on each target across every process sharing the store; a
+    keep-alive thread renews the leases of the cells being run. Cells held by others are waited
+    for (and taken over when their holder's lease runs out) until every cell is settled."""
+
+    def __init__(self, spec, store_target, echo=None, prebuilt=None, poll=None):
+        self.spec, self.store_target = spec, store_target
+        self.echo = echo or (lambda s: None)
+        self.prebuilt = prebuilt
+        self.cells = cells(spec)
+        self.cancel = threading.Event()
+        self.lock = threading.Lock()
+        self.active = {}  # target name -> HostRun in progress
+        self.held = {}  # cell id -> _CellStop of the cells this process runs now
+        self.holder = claims.holder_id()
+        self.lease = spec.lease
+        self.poll = poll if poll is not None else min(2.0, self.lease / 4)
+
+    def by_target(self):
+        out = {}
+        for c in self.cells:
+            out.setdefault(c.target, []).append(c)
+        return out
+
+    def execute(self):
+        """Run the cells this process claims; returns the cells. KeyboardInterrupt after stopping
+        the workers."""
+        from ..store import Store
+
+        store = Store(self.store_target)
+        try:
+            claims.register(store, self.spec.name, self.cells, [c.id for c in self.cells if c.state == "finished"])
+            return self._execute(store)
+        finally:
+            store.close()
+
+    def _execute(self, store):
+        todo = {t: [c for c in cs if c.state == "pending"] for t, cs in self.by_target().items()}
+        todo = {t: cs for t, cs in todo.items() if cs}
+        # Completion is kept in events of our own: after a Thread.join() that Ctrl-C interrupted,
+        # is_alive() said False here while the worker still ran (CPython 3.11).
+        self.finished = {t: threading.Event() for t in todo}
+        alive = threading.Event()
+        threading.Thread(target=self._keep_alive, args=(alive,), name="campaign-lease", daemon=True).start()
+        for t, cs in todo.items():
+            threading.Thread(target=self._worker, args=(t, cs), name=f"campaign-{t}", daemon=True).start()
+        try:
+            while not all(e.is_set() for e in self.finished.values()):
+                time.sleep(0.1)
+        except KeyboardInterrupt:
+            # stop what runs, again and again: a worker may be starting its next round just now
+            deadline = time.monotonic() + 60
+            while not all(e.is_set() for e in self.finished.values()) and time.monotonic() < deadline:
+                self.stop()
+                time.sleep(0.2)
+            raise
+        finally:
+            alive.set()
+        self._others(store)
+        return self.cells
+
+    def stop(self):
+        self.cancel.set()
+        with self.lock:
+            runs = list(self.active.values())
+        for hr in runs:
+            s = getattr(hr, "_session", None)
+            if s is not None:
+                s.stop()
+
+    def _keep_alive(self, done):
+        """Renew the leases of the cells being run, every quarter lease; a lost claim stops its cell."""
+        from ..store import Store
+
+        store = None
+        try:
+            store = Store(self.store_target)
+            while not done.wait(self.lease / 4):
+                with self.lock:
+                    held = dict(self.held)
+                if not held:
+                    continue
+                try:
+                    lost = claims.keep_alive(store, self.spec.name, list(held), self.holder, self.lease)
+                except TickmarkError as e:
+                    self.echo(f"cannot renew the leases: {e}")
+                    continue
+                for cid in lost:
+                    self.echo(f"{cid}: the claim was taken over (this process was too slow to renew it); stopping")
+                    held[cid].lost.set()
+                    self.stop_cell(cid)
+        except TickmarkError as e:
+            self.echo(f"cannot renew the leases: {e}")
+        finally:
+            if store is not None:
+                store.close()
+
+    def stop_cell(self, cid):
+        target = cid.split(":", 1)[0]
+        with self.lock:
+            hr = self.active.get(target)
+        s = getattr(hr, "_session", None)
+        if s is not None:
+            s.stop()
+
+    def _others(self, store):
+        """Cells that other processes ran or hold: their state as the store says."""
+        st = claims.status(store, self.spec.name)
+        for c in self.cells:
+            row = st.get(c.id)
+            if c.state not in ("pending", "not run", "lost") or row is None:
+                continue
+            if row["state"] == "done":
+                mark_finished(store, self.spec, [c])
+                if c.state == "finished":
+                    c.message = f"by {row['holder']}"
+            elif row["state"] == "running":
+                c.state, c.message = "elsewhere", f"running on {row['holder']}"
+
+    def _worker(self, tname, cs):
+        from ..store import Store
+        from ..targets import open_target
+
+        uri = self.spec.targets[tname]
+        store = tgt = None
+        mine = {c.id: c for c in cs}
+        try:
+            store = Store(self.store_target)
+            cores = {}
+            while not self.cancel.is_set():
+                got = claims.claim(store, self.spec.name, tname, list(mine), self.holder, self.lease)
+                if got is None:
+                    left = [cid for cid in claims.unsettled(store, self.spec.name, tname) if cid in mine]
+                    if not left:
+                        break
+                    time.sleep(self.poll)  # another process runs a cell of this target now
+                    continue
+                cid, previous = got
+                c = mine.pop(cid)
+                if previous:
+                    self.echo(f"{tname}: taking over {cid} from {previous} (its lease ran out)")
+                if not set_aside(store, c):
+                    claims.settle(store, self.spec.name, cid, self.holder, "done", c.run_id)
+                    continue
+                if tgt is None:
+                    self.echo(f"{tname}: opening {uri}")
+                    kw = {"prebuilt": self.prebuilt} if self.prebuilt and uri == "local" else {}
+                    try:
+                        tgt = open_target(uri, **kw)
+                    except BaseException:
+                        claims.settle(store, self.spec.name, cid, self.holder, "pending")
+                        mine[cid] = c
+                        raise
+                stop = _CellStop(self.cancel)
+                with self.lock:
+                    self.held[cid] = stop
+                try:
+                    self._cell(store, tgt, cores, c, stop)
+                finally:
+                    with self.lock:
+                        self.held.pop(cid, None)
+                end = {"done": "done", "failed": "failed"}.get(c.state, "pending")
+                if not claims.settle(store, self.spec.name, cid, self.holder, end, c.run_id, c.message or None):
+                    c.state, c.message = "lost", "its claim was taken over by another process (lease ran out)"
+                if c.state == "failed" and _target_gone(c.message):
+                    for rest in mine.values():
+                        rest.state, rest.message = "not run", f"target {tname} became unavailable"
+                    mine.clear()
+                    break
+            for c in mine.values():
+                if c.state == "pending" and self.cancel.is_set():
+                    c.state = "interrupted"
+        except TickmarkError as e:
+            for c in cs:
+                if c.state == "pending":
+                    c.state, c.message = "failed", f"target {tname}: {e}"
+            self.echo(f"{tname}: {e}")
+        except Exception as e:  # a bug: say it, do not let the thread die silently
+            for c in cs:
+                if c.state == "pending":
+                    c.state, c.message = "failed", f"target {tname}: {type(e).__name__}: {e}"
+            self.echo(f"{tname}: internal error {type(e).__name__}: {e}")
+        finally:
+            for c in cs:
+                if c.state == "pending" and c.id not in mine:
+                    c.state = "interrupted" if self.cancel.is_set() else "not run"
+            if tgt is not None:
+                tgt.close()
+            if store is not None:
+                store.close()
+            self.finished[tname].set()
+
+    def _cell(self, store, tgt, cores, c, stop):
+        from ..targets import Variant
+        from .engine import HostRun, RunConfig, check_patterns
+
+        spec = self.spec
+        var, wl = spec.variants[c.variant], spec.workloads[c.workload]
+        t0 = time.monotonic()
+        hr = None
+        try:
+            if c.variant not in cores:
+                self.echo(f"{c.target}: preparing variant {c.variant}")
+                v = Variant(cc=var.get("cc"), cflags=var.get("cflags"), memfn=var.get("memfn"))
+                try:
+                    core = tgt.prepare(v)
+                except TickmarkError as e:  # the connection may have dropped since the last cell: once more
+                    if getattr(tgt, "reconnect", None) is None:
+                        raise
+                    self.echo(f"{c.target}: {e}; reconnecting")
+                    tgt.reconnect()
+                    core = tgt.prepare(v)
+                if core.build is not None:
+                    core.build = dict(core.build, variant=c.variant)
+                cores[c.variant] = core
+            core = cores[c.variant]
+            check_patterns(core, wl["patterns"])
+            o = spec.options
+            cfg = RunConfig(
+                patterns=wl["patterns"],
+                rounds=o.get("rounds", 3),
+                max_rounds=o.get("max_rounds", 5),
+                samples=o.get("samples", 5),
+                sample_ms=o.get("sample_ms"),
+                seed=o.get("seed"),
+                params=o.get("params", []),
+                timeout=o.get("timeout"),
+                name=c.run_name,
+                suite=wl["suite"],
+                labels=dict(spec.labels),
+            )
+            hr = HostRun(store, core, cfg)
+            hr.cancel = stop
+            hr.notes["campaign"] = spec.name
+            hr.notes["cell"] = {
+                "target": c.target,
+                "target_uri": spec.targets[c.target],
+                "variant": c.variant,
+                "workload": c.workload,
+                "id": c.id,
+            }
+            hr.notes["campaign_runner"] = {"host": socket.gethostname(), "pid": os.getpid()}
+            with self.lock:
+                self.active[c.target] = hr
+            self.echo(f"{c.target}: running {c.id}")
+            c.run_id = hr.execute()
+            c.state = "done"
+        except KeyboardInterrupt:
+            c.state, c.run_id = "interrupted", hr.run_id if hr else None
+        except TickmarkError as e:
+            c.state, c.message = "failed", str(e)
+            c.run_id = hr.run_id if hr else None
+            if c.run_id is not None and store.name_taken(c.run_name):
+                store.update_run(c.run_id, status="incomplete", finished=time.time(), notes=hr.notes)
+        finally:
+            with self.lock:
+                self.active.pop(c.target, None)
+            c.seconds = time.monotonic() - t0
+        if stop.lost.is_set() and c.run_id is not None:
+            mine = store.run(c.run_id)  # another process runs the cell now: this run is not the cell's
+            if mine["name"] == c.run_name:
+                store.update_run(c.run_id, name=f"{c.run_name}~{c.run_id}", status="incomplete")
+            c.state, c.message = "lost", "its claim was taken over by another process (lease ran out)"
+            return
+        if c.run_id is not None and store.name_taken(c.run_name):
+            c.results = len(store.results(c.run_id))
+        elif c.run_id is not None and c.state != "lost":  # nothing measured: HostRun left no run behind
+            c.run_id = None
+        self.echo(f"{c.target}: {c.id} {c.state}" + (f": {c.message}" if c.message else ""))
+
+
+def _target_gone(message):
+    """A failure that says the target itself went away (the rest of its cells cannot run)."""
+    m = message.lower()
+    return any(
+        w in m
+        for w in (
+            "unavailable",
+            "not acquired",
+            "connection refused",
+            "connection closed",
+            "orphaned",
+            "timed out",
+            "no route",
+            "could not resolve",
+        )
+    )
+
+
+# ---------------------------------------------------------------- summary
+def held_elsewhere(store, spec, cs):
+    """Cells not run by this process (still 'pending' here, as with --status): who holds them,
+    from the claims in the store."""
+    st = claims.status(store, spec.name)
+    for c in cs:
+        row = st.get(c.id)
+        if c.state != "pending" or row is None:
+            continue
+        if row["state"] == "running":
+            left = (row["lease_until"] or 0) - row["now"]
+            c.state = "running"
+            if left >= 0:
+                c.message = f"on {row['holder']}, lease renewed, {left:.0f} s left"
+            else:
+                c.message = f"on {row['holder']}, silent for {-left:.0f} s past its lease: the next claim takes it over"
+        elif row["state"] == "failed":
+            c.state, c.message = "failed", f"on {row['holder']}: {row['message'] or 'failed'}"
+        if row["takeovers"]:
+            c.message += f" (taken over from {row['previous']})"
+
+
+def report_order(spec, cs):
+    """Run names of the stored cells for a report: the baseline target's first, so that the
+    report compares every other cell with the baseline's first cell."""
+    stored = [c for c in cs if c.state in ("done", "finished")]
+    return [c.run_name for c in sorted(stored, key=lambda c: (c.target != spec.baseline,))]

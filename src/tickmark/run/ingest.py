@@ -1,0 +1,266 @@
+"""Ingest: a captured console log (a UART capture, minicom, a LAVA job log,
+`tickmark-core run ... > board.log`) becomes one stored run per core run found in it.
+
+The log is read as bytes: CR/LF line ends, bytes that are not UTF-8 and terminal escape
+sequences are tolerated, and anything around the `TM1 {...}` records is noise. Each `hello`
+starts a run and its `bye` ends it. A record that cannot be used (malformed, out of order,
+duplicated, outside a run) is reported with its line number and left out; everything valid is
+kept. The records of a run are then replayed through the same code that stores a live run
+(HostRun, over a Target that reads the log), so an ingested run is shown and compared like any
+other; its fingerprint is what the hello record says about the board.
+"""
+
+import json
+import socket
+from dataclasses import dataclass, field
+
+from .. import fingerprint
+from ..errors import TickmarkError
+from ..targets.base import Core, Session, Target
+from ..tm1 import Parser, clean_line
+
+_U63 = 2**63 - 1
+
+
+@dataclass
+class LogRun:
+    first_line: int
+    hello: dict
+    records: list = field(default_factory=list)  # (line number, record) of the valid records
+    bye: dict = None
+    last_line: int = 0
+    problems: list = field(default_factory=list)  # "line N: what"
+
+    @property
+    def keys_done(self):
+        return sum(1 for _, r in self.records if r.get("t") == "end")
+
+
+def _uint(rec, name, required=True):
+    v = rec.get(name)
+    if v is None and not required:
+        return True
+    return isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= _U63
+
+
+class _RunReader:
+    """Checks the order of one run's records: meta, then its samples/hists, then end."""
+
+    def __init__(self, run):
+        self.run = run
+        self.open = {}  # key -> set of sample indexes seen
+        self.ended = set()
+
+    def add(self, n, rec):
+        t, key = rec.get("t"), rec.get("key")
+        bad = self._check(t, key, rec)
+        if bad:
+            self.run.problems.append(f"line {n}: {bad}")
+        else:
+            self.run.records.append((n, rec))
+            self.run.last_line = n
+
+    def cut(self):
+        """The run ends without its bye: instances still open are left out (and named)."""
+        for key in self.open:
+            mine = [(n, r) for n, r in self.run.records if r.get("key") == key]
+            self.run.problems.append(
+                f"line {mine[0][0]}: {key} was cut off before its 'end'; its "
+                f"{len(mine) - 1} sample/histogram records are left out"
+            )
+        self.run.records = [(n, r) for n, r in self.run.records if r.get("key") not in self.open]
+        self.open = {}
+
+    def _check(self, t, key, rec):
+        if t in ("meta", "sample", "hist", "end") and (not isinstance(key, str) or not key):
+            return f"'{t}' record without a key"
+        if t == "meta":
+            if key in self.ended:
+                return f"second 'meta' for {key} (the instance ended already); left out"
+            if key in self.open:
+                return f"second 'meta' for {key} while it is in progress; left out"
+            if not _uint(rec, "iters", required=False):
+                return f"'meta' for {key} with a bad iters; left out"
+            self.open[key] = set()
+        elif t in ("sample", "hist"):
+            if key not in self.open:
+                return f"'{t}' for {key} outside its instance (no 'meta' before it, or after its 'end'); left out"
+            if t == "sample":
+                for f in ("iters", "ops", "ns"):
+                    if not _uint(rec, f):
+                        return f"'sample' for {key} with a bad or missing '{f}'; left out"
+                if not _uint(rec, "cyc", required=False) or not _uint(rec, "i", required=False):
+                    return f"'sample' for {key} with a bad 'cyc' or 'i'; left out"
+                i = rec.get("i")
+                if i is not None and i in self.open[key]:
+                    return f"duplicate sample {i} of {key}; left out"
+                self.open[key].add(i)
+        elif t == "end":
+            if key not in self.open:
+                return f"'end' for {key} without its 'meta'; left out"
+            if not isinstance(rec.get("status", "ok"), str):
+                return f"'end' for {key} with a bad status; left out"
+            del self.open[key]
+            self.ended.add(key)
+        elif t == "bye":
+            self.run.bye = rec
+        elif t in ("bench", "unmatched"):
+            return None
+        else:
+            return f"unknown record type {t!r}; left out"
+        return None
+
+
+def split_runs(stream):
+    """Read a log (a binary file object) -> (runs, problems outside any run, Parser)."""
+    parser = Parser()
+    runs, outside, cur = [], [], None
+    n = 0
+    for n, raw in enumerate(stream, 1):
+        line = clean_line(raw.rstrip(b"\n"))
+        if "TM1 " not in line:
+            if line.strip():
+                parser.junk += 1
+            continue
+        before = parser.malformed
+        rec = parser.next_record(line)
+        if rec is None:
+            if parser.malformed > before:
+                said = getattr(parser, "problems", None)  # a validating reader says what was wrong
+                why = said[-1][1] if said else "malformed TM1 record (cut off or garbled)"
+                (cur.run.problems if cur else outside).append(f"line {n}: {why}; left out")
+            continue
+        t = rec.get("t")
+        if t == "hello":
+            if cur is not None and cur.run.bye is None:
+                cur.run.problems.append(f"line {n}: a new run starts before the previous one ended (no 'bye')")
+                cur.cut()
+            run = LogRun(first_line=n, hello=rec, last_line=n)
+            runs.append(run)
+            cur = _RunReader(run)
+            continue
+        if cur is None or cur.run.bye is not None:
+            if t not in ("bench", "unmatched"):
+                outside.append(f"line {n}: '{t}' record outside a run (no 'hello' before it); left out")
+            continue
+        cur.add(n, rec)
+    if cur is not None and cur.run.bye is None:
+        cur.run.problems.append(f"line {n}: the log ends before the run's final record (bye): cut off")
+        cur.cut()
+    return runs, outside, parser
+
+
+# ---- the replay: a Target that reads the log instead of starting a core ----
+
+
+class _LogSession(Session):
+    def __init__(self, run):
+        self.run = run
+
+    def lines(self):
+        yield "TM1 " + json.dumps(self.run.hello) + "\n"
+        for _, rec in self.run.records:
+            yield "TM1 " + json.dumps(rec) + "\n"
+
+    def finish(self):
+        return 0, "" if self.run.bye is not None else "the log ends before the run's final record (bye)"
+
+    def stop(self):
+        pass
+
+
+class _LogCore(Core):
+    def __init__(self, target, run):
+        super().__init__(target, None)
+        self.run = run
+
+    def start(self, args):
+        return _LogSession(self.run)
+
+
+class LogTarget(Target):
+    """A captured log: the board is known only by what its hello record says."""
+
+    scheme = "log"
+    reruns = False
+
+    def __init__(self, uri):
+        super().__init__(uri)
+
+    def prepare(self, variant=None):
+        raise TickmarkError("a captured log cannot run anything")
+
+    def fingerprint(self, core, hello=None):
+        fp = fingerprint.from_texts({}, None, hello or core.run.hello)
+        fp = self.base_fingerprint(fp, core)
+        fp["host"] = None  # nothing drove it: it was captured
+        fp["ingested_on"] = socket.gethostname()
+        return fp
+
+
+def store_run(store, run, name, source):
+    """One LogRun -> a stored run (its id)."""
+    from .engine import HostRun, RunConfig
+
+    order = run.hello.get("order") or []
+    benches = sorted({k.split("[", 1)[0] for k in order}) or sorted(
+        {r.get("bench") or r["key"].split("[", 1)[0] for _, r in run.records if r.get("t") == "meta"}
+    )
+    cfg = RunConfig(
+        patterns=benches,
+        rounds=1,
+        max_rounds=1,
+        samples=run.hello.get("samples") or 5,
+        seed=run.hello.get("seed"),
+        name=name,
+    )
+    tgt = LogTarget(f"log:{source}")
+    hr = HostRun(store, _LogCore(tgt, run), cfg)
+    hr.notes["ingested"] = {
+        "source": source,
+        "lines": [run.first_line, run.last_line],
+        "problems": run.problems[:200],
+        "problem_count": len(run.problems),
+    }
+    hr.notes["reruns"] = "one round per start: a captured log cannot rerun anything"
+    rid = hr.execute()
+    if run.bye is None:
+        store.update_run(rid, status="incomplete")
+    return rid
+
+
+def _names(name, n, store):
+    if name is None:
+        return [None] * n
+    names = [name] + [f"{name}-{i}" for i in range(2, n + 1)]
+    for x in names:
+        if store.name_taken(x):
+            raise TickmarkError(f"a run named '{x}' exists already (choose another --name)")
+    return names
+
+
+def ingest(store, stream, source, name=None, echo=print):
+    """Store every run of the log -> list of run ids. TickmarkError when the log holds no run."""
+    runs, outside, parser = split_runs(stream)
+    for p in outside:
+        echo(p)
+    if not runs:
+        raise TickmarkError(
+            f"no tickmark run in {source} (no 'hello' record; {parser.records} records, {parser.junk} other lines)"
+        )
+    ids = []
+    for run, nm in zip(runs, _names(name, len(runs), store)):
+        for p in run.problems:
+            echo(p)
+        rid = store_run(store, run, nm, source)
+        ids.append(rid)
+        row = store.run(str(rid))
+        results = len(store.results(rid))
+        state = "" if run.bye is not None else ", incomplete: cut off before its end"
+        echo(
+            f"lines {run.first_line}-{run.last_line}: stored as run {rid}"
+            + (f" '{row['name']}'" if row["name"] else "")
+            + f" ({results} results{state}; "
+            f"{len(run.problems)} problem(s) above)"
+        )
+    return ids

@@ -1,0 +1,145 @@
+"""The sweeps of `tickmark topology`: mem.lat_rand, mem.lat_tlb, mem.lat_stride and
+mem.lat_shared run through the harness (stored like any run) at the sizes the detection needs
+(analysis/topology.py reads the knees from them)."""
+
+import contextlib
+import re
+
+from ..analysis.topology import analyse, llc_pair, mem_available, os_report, refine_sizes
+from .engine import HostRun, RunConfig, check_patterns
+
+
+def parse_size(text):
+    m = re.fullmatch(r"(\d+)([KMG]?)", text.strip(), re.I)
+    return int(m.group(1)) << {"": 0, "K": 10, "M": 20, "G": 30}[m.group(2).upper()] if m else None
+
+
+def _sweep_of(benches, bench, param):
+    for b in benches:
+        if b.get("name") == bench:
+            for p in b.get("params", []):
+                if p["name"] == param:
+                    return [parse_size(x) for x in p["sweep"].split(",")]
+    return []
+
+
+def _nice(n):
+    """The largest size of the form {1, 1.5} x 2^k not above n."""
+    k = max(0, n.bit_length() - 1)
+    return (3 << (k - 1)) if k >= 1 and (3 << (k - 1)) <= n else (1 << k)
+
+
+def _keys(bench, combos):
+    return [f"{bench}[" + ",".join(f"{k}={v}" for k, v in c) + "]" for c in combos]
+
+
+def _join(values):
+    return ",".join(str(v) for v in sorted(set(values)))
+
+
+TLB_PACKED = (8, 256, 384, 512, 768, 1024, 1536, 2048, 3072, 4096, 6144, 8192, 12288, 16384)
+
+
+TLB_HUGE = (256, 512)  # past any first-level DTLB, below any second level: is a huge page one entry?
+
+
+TLB_SKIP = (24, 40, 144, 12288)  # points of the default sweep that topology can do without (time)
+
+
+SAMPLE_MS = 5  # short samples: more of them fit the time, and the minimum is what counts
+
+
+def measure(store, core, rounds=1, samples=7, max_size=None, refine=True, progress=None, name=None):
+    """Run the sweeps through the harness (stored like any run) -> (run ids, results, hello).
+
+    Pass 1: mem.lat_rand with huge pages at every size, with 4 KiB pages one size per octave
+    (page-walk cost), and mem.lat_tlb. Pass 2: sizes around each knee, more octaves when the
+    memory plateau is not reached, mem.lat_stride in a span set from the L1 found, and
+    mem.lat_shared when the last cache came out smaller than the OS says.
+
+    progress: a function of the number of rounds -> a context manager that gives the progress
+    display of one sweep (or None)."""
+    benches = check_patterns(core, ["mem.lat_rand", "mem.lat_stride", "mem.lat_tlb", "mem.lat_shared"])
+    have_shared = any(b.get("name") == "mem.lat_shared" for b in benches)
+    runs = []
+
+    def one(patterns, params, tag):
+        cfg = RunConfig(
+            patterns=patterns,
+            rounds=rounds,
+            max_rounds=rounds,
+            samples=samples,
+            sample_ms=SAMPLE_MS,
+            params=params,
+            name=f"{name}-{tag}" if name else None,
+            suite="topology",
+        )
+        hr = HostRun(store, core, cfg)
+        with progress(rounds) if progress else contextlib.nullcontext() as prog:
+            hr.progress = prog
+            rid = hr.execute()
+        runs.append(rid)
+        return store.results(rid)
+
+    sizes = _sweep_of(benches, "mem.lat_rand", "size")
+    avail = mem_available()
+    cap = min(x for x in (max_size, avail // 4 if avail else None, 1 << 62) if x)
+    sizes = [s for s in sizes if s <= cap]
+    # 4 KiB pages for the page-walk cost: every other octave from 16K, and the largest set
+    small = [s for s in sizes if s >= 16 << 10 and s & (s - 1) == 0 and (s.bit_length() - 15) % 2 == 0]
+    small = sorted(set(small + sizes[-1:]))
+    pages = [n for n in _sweep_of(benches, "mem.lat_tlb", "pages") if n not in TLB_SKIP and n * 4096 <= cap]
+    keys = _keys(
+        "mem.lat_rand", [(("size", s), ("thp", 1)) for s in sizes] + [(("size", s), ("thp", 0)) for s in small]
+    )
+    keys += _keys(
+        "mem.lat_tlb",
+        [(("pages", n), ("packed", 0), ("thp", 0)) for n in pages]
+        + [(("pages", n), ("packed", 1), ("thp", 0)) for n in TLB_PACKED if n in pages]
+        + [(("pages", n), ("packed", 0), ("thp", 1)) for n in TLB_HUGE if n in pages],
+    )
+    params = ["size=" + _join(sizes), "thp=0,1", "pages=" + _join(pages), "packed=0,1"]
+    results = one(keys, params, "sweep")
+    hello = store.run(runs[0]).get("hello") or {}
+    osr = os_report()
+    det = analyse(results, hello.get("fcore_khz") or 0, hello)
+    caches = [lv for lv in det["levels"] if lv["size"]]
+    measured = {s for s, _ in det["points"]["lat_huge"]}
+    extra = refine_sizes(caches + det["tlb_knees"], measured) if refine else []
+    extra = [s for s in extra if s <= cap]
+    mem = det["levels"][-1] if det["levels"] else None
+    top = max(sizes) if sizes else 0
+    # the memory plateau not reached yet: one more octave where memory allows
+    if refine and mem and mem.get("still_rising") and cap > top:
+        s = top * 2
+        while s <= min(cap, 2 * top):  # one octave: under a hypervisor walks keep the curve rising
+            extra.append(s)
+            s *= 2
+    # the line-size pairs: a span that misses L1 and hits L2 (see bench/mem/lat_stride.c)
+    l1 = caches[0]["size"] if caches else 32 << 10
+    span = 8 * l1
+    if len(caches) > 1:
+        span = max(4 * l1, min(span, _nice(caches[1]["size"] // 2)))
+    pats2 = ["mem.lat_stride"]
+    params2 = [f"span={span}"]
+    rand = [(("size", s), ("thp", 1)) for s in extra]
+    shared_sizes, hog = [], 0
+    oslv = osr.get("levels", [])
+    last, olast = llc_pair(caches, oslv)
+    if have_shared and olast and refine:
+        # sets that fit the last level when the other CPU is idle: on its plateau, or (not
+        # found at all) 4x the level below it
+        shared_sizes = sorted({last["at_size"], last["size"]}) if last else [4 * oslv[-2]["size"]]
+        shared_sizes = [x for x in shared_sizes if x <= cap]
+        hog = min(max(olast["size"], 4 * shared_sizes[-1] if shared_sizes else 0), cap // 2)
+        hog -= hog % 4096
+    sizes2 = [dict(c)["size"] for c in rand] + shared_sizes
+    if rand:
+        pats2 += _keys("mem.lat_rand", rand)
+    if shared_sizes and hog:
+        pats2 += _keys("mem.lat_shared", [(("size", s), ("hog", h)) for s in shared_sizes for h in (0, hog)])
+        params2 += [f"hog=0,{hog}"]
+    if sizes2:
+        params2 += ["size=" + _join(sizes2), "thp=0,1"]
+    results = results + one(pats2, params2, "refine")
+    return runs, results, hello

@@ -1,0 +1,495 @@
+"""The result store: runs, results, raw samples and histograms, written as they arrive.
+
+One API (Store) over two backends: an SQLite file in WAL mode (the default,
+${XDG_DATA_HOME:-~/.local/share}/tickmark/results.db; sqlite.py) and a shared PostgreSQL
+database named by a postgresql:// URL (postgres.py). `--store PATH|URL` or TICKMARK_STORE
+choose. The schema below is written once (SQLite's dialect; the PostgreSQL backend translates it).
+A file or database that is not a tickmark store is never written to.
+"""
+
+import json
+import os
+import time
+from pathlib import Path
+
+from ..errors import TickmarkError
+
+SCHEMA_VERSION = 1
+
+_SCHEMA = """
+CREATE TABLE tickmark_schema (version INTEGER NOT NULL);
+CREATE TABLE runs (
+    id INTEGER PRIMARY KEY, name TEXT UNIQUE, started REAL NOT NULL, finished REAL,
+    status TEXT NOT NULL CHECK (status IN ('running', 'complete', 'incomplete')),
+    suite TEXT, patterns TEXT NOT NULL, options TEXT NOT NULL, fingerprint TEXT NOT NULL,
+    hello TEXT NOT NULL, notes TEXT NOT NULL DEFAULT '{}');
+CREATE TABLE results (
+    id INTEGER PRIMARY KEY, run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+    key TEXT NOT NULL, bench TEXT NOT NULL, params TEXT NOT NULL, metric TEXT NOT NULL,
+    status TEXT NOT NULL, reason TEXT NOT NULL, unit TEXT NOT NULL, stat TEXT NOT NULL,
+    meta TEXT NOT NULL, stats TEXT NOT NULL, UNIQUE (run_id, key));
+CREATE TABLE samples (
+    result_id INTEGER NOT NULL REFERENCES results(id) ON DELETE CASCADE, round INTEGER NOT NULL,
+    idx INTEGER NOT NULL, iters INTEGER NOT NULL, ops INTEGER NOT NULL, ns INTEGER NOT NULL,
+    cyc INTEGER, extra TEXT NOT NULL);
+CREATE INDEX samples_result ON samples(result_id);
+CREATE TABLE hists (
+    result_id INTEGER NOT NULL REFERENCES results(id) ON DELETE CASCADE, round INTEGER NOT NULL,
+    data TEXT NOT NULL);
+"""
+
+# Tables added after schema version 1, made in stores that lack them (plain SQL both backends take).
+_ADDED = {
+    "profiles": """
+CREATE TABLE IF NOT EXISTS profiles (
+    run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE, key TEXT NOT NULL,
+    tool TEXT NOT NULL, created REAL NOT NULL, data TEXT NOT NULL, UNIQUE (run_id, key))
+""",
+    # campaign cells claimed by the processes that run them (claims.py)
+    "claims": """
+CREATE TABLE IF NOT EXISTS claims (
+    campaign TEXT NOT NULL, cell TEXT NOT NULL, target TEXT NOT NULL, state TEXT NOT NULL,
+    holder TEXT, lease_until REAL, claimed REAL, heartbeat REAL, finished REAL,
+    takeovers INTEGER NOT NULL DEFAULT 0, previous TEXT, run_id INTEGER, message TEXT,
+    UNIQUE (campaign, cell))
+""",
+}
+
+RUN_COLS = (
+    "id",
+    "name",
+    "started",
+    "finished",
+    "status",
+    "suite",
+    "patterns",
+    "options",
+    "fingerprint",
+    "hello",
+    "notes",
+)
+RESULT_COLS = ("id", "run_id", "key", "bench", "params", "metric", "status", "reason", "unit", "stat", "meta", "stats")
+_JSON_COLS = {"patterns", "options", "fingerprint", "hello", "notes", "params", "meta", "stats"}
+
+
+def default_path():
+    """TICKMARK_STORE (a path or a postgresql:// URL), else the per-user SQLite file."""
+    env = os.environ.get("TICKMARK_STORE")
+    if env:
+        return env if is_pg_url(env) else Path(env)
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
+    return Path(base) / "tickmark" / "results.db"
+
+
+def _row(cols, row):
+    d = dict(zip(cols, row))
+    for k in _JSON_COLS & d.keys():
+        d[k] = json.loads(d[k]) if d[k] is not None else None
+    return d
+
+
+def _float(x):
+    return None if x is None else float(x)
+
+
+def _dump(x):
+    return json.dumps(x, sort_keys=True)
+
+
+# Extra fields of a sample record beside the columns (kept in `extra`).
+_SAMPLE_COLS = ("iters", "ops", "ns", "cyc")
+
+
+class Store:
+    """The result store API; `target` is a file path (SQLite) or a postgresql:// URL."""
+
+    def __init__(self, path=None, readonly=False):
+        target = path if path is not None else default_path()
+        self.readonly = readonly
+        if is_pg_url(target):
+            from .postgres import PostgresBackend
+
+            self.backend = PostgresBackend(str(target))
+        else:
+            from .sqlite import SQLiteBackend
+
+            self.backend = SQLiteBackend(target, create=_create_tables, readonly=readonly)
+        self.kind = self.backend.kind
+        self.path = self.backend.label  # what messages name (a URL without its password)
+        self._open()
+
+    def _open(self):
+        b = self.backend
+        try:
+            tables = b.tables()
+            if not tables and getattr(b, "readonly", False):
+                raise TickmarkError(f"store {self.path} holds no tickmark tables (tickmark run makes a store)")
+            if not tables:
+                b.before_create()
+                with self.transaction():
+                    b.lock_schema()
+                    tables = b.tables()  # another runner may have made them meanwhile
+                    if not tables:
+                        _create_tables(b)
+                        tables = b.tables()
+            if "tickmark_schema" not in tables:
+                b.close()
+                what = "an SQLite database" if self.kind == "sqlite" else "a PostgreSQL database (schema)"
+                raise TickmarkError(f"store {self.path} is {what} but not a tickmark store (left untouched)")
+            (ver,) = b.execute("SELECT max(version) FROM tickmark_schema").fetchone()
+            if ver != SCHEMA_VERSION:
+                b.close()
+                raise TickmarkError(
+                    f"store {self.path} has schema version {ver}; this tickmark reads version {SCHEMA_VERSION}"
+                )
+            missing = [t for t in _ADDED if t not in tables]
+            if missing and not getattr(b, "readonly", False):  # a store only read keeps its tables
+                with self.transaction():
+                    b.lock_schema()
+                    have = b.tables()
+                    for t in missing:
+                        if t not in have:
+                            for stmt in b.ddl(_ADDED[t]):
+                                b.execute(stmt)
+        except b.DatabaseError as e:
+            raise self._db_error(e)
+
+    def close(self):
+        self.backend.close()
+
+    def _db_error(self, e):
+        """A database error as one line that says which kind of trouble it is."""
+        msg = _one_line(e)
+        low = msg.lower()
+        if "readonly" in low or "read-only" in low or "read only" in low:
+            return TickmarkError(
+                f"store {self.path} is read-only: cannot write here ({msg}); "
+                "reading commands (runs, show, export, compare) still work"
+            )
+        if "not a database" in low or "malformed" in low or "corrupt" in low:
+            return TickmarkError(f"store {self.path} is unreadable or corrupt: {msg}")
+        if "unable to open" in low or "permission" in low:
+            return TickmarkError(f"cannot open store {self.path}: {msg} (check the permissions of the file and folder)")
+        if "locked" in low or "busy" in low:
+            return TickmarkError(f"store {self.path} is busy (another process holds it): {msg}")
+        return TickmarkError(f"store {self.path}: {msg}")
+
+    def _x(self, sql, args=()):
+        try:
+            return self.backend.execute(sql, args)
+        except self.backend.IntegrityError:
+            raise
+        except self.backend.DatabaseError as e:
+            raise self._db_error(e)
+
+    def _insert(self, sql, args):
+        try:
+            return self.backend.insert(sql, args)
+        except self.backend.IntegrityError:
+            raise
+        except self.backend.DatabaseError as e:
+            raise self._db_error(e)
+
+    def transaction(self):
+        return _Tx(self)
+
+    # ---- runs ----
+    def create_run(
+        self,
+        *,
+        name=None,
+        suite=None,
+        patterns=(),
+        options=None,
+        fingerprint=None,
+        hello=None,
+        status="running",
+        started=None,
+        finished=None,
+        notes=None,
+    ):
+        try:
+            return self._insert(
+                "INSERT INTO runs (name, started, finished, status, suite, patterns, options,"
+                " fingerprint, hello, notes) VALUES (?,?,?,?,?,?,?,?,?,?)",
+                (
+                    name,
+                    started or time.time(),
+                    finished,
+                    status,
+                    suite,
+                    _dump(list(patterns)),
+                    _dump(options or {}),
+                    _dump(fingerprint or {}),
+                    _dump(hello or {}),
+                    _dump(notes or {}),
+                ),
+            )
+        except self.backend.IntegrityError:
+            raise TickmarkError(f"a run named '{name}' exists already (choose another --name)")
+
+    def name_taken(self, name):
+        return self._x("SELECT 1 FROM runs WHERE name = ?", (name,)).fetchone() is not None
+
+    def update_run(self, run_id, **fields):
+        sets = ", ".join(f"{k} = ?" for k in fields)
+        vals = [_dump(v) if k in _JSON_COLS else v for k, v in fields.items()]
+        self._x(f"UPDATE runs SET {sets} WHERE id = ?", (*vals, run_id))
+
+    def delete_run(self, run_id):
+        with self.transaction():
+            self._x("DELETE FROM runs WHERE id = ?", (run_id,))
+
+    def run(self, ref):
+        """A run by numeric id, name, or 'latest' -> dict; TickmarkError if none."""
+        ref = str(ref)
+        cols = ", ".join(RUN_COLS)
+        if ref == "latest":
+            row = self._x(f"SELECT {cols} FROM runs ORDER BY id DESC LIMIT 1").fetchone()
+            if not row:
+                raise TickmarkError(f"no runs stored yet in {self.path} (tickmark run makes one)")
+        else:
+            row = None
+            if ref.isdigit() and len(ref) < 19:  # an id first: a name never hides a run id
+                row = self._x(f"SELECT {cols} FROM runs WHERE id = ?", (int(ref),)).fetchone()
+            if not row:
+                row = self._x(f"SELECT {cols} FROM runs WHERE name = ?", (ref,)).fetchone()
+            if not row:
+                raise TickmarkError(f"no run '{ref}' in {self.path} (tickmark runs lists them)")
+        return _row(RUN_COLS, row)
+
+    def runs(self):
+        cols = ", ".join(RUN_COLS)
+        runs = [_row(RUN_COLS, r) for r in self._x(f"SELECT {cols} FROM runs ORDER BY id")]
+        counts = dict(self._x("SELECT run_id, count(*) FROM results GROUP BY run_id").fetchall())
+        for r in runs:
+            r["n_results"] = counts.get(r["id"], 0)
+        return runs
+
+    # ---- results ----
+    def result_id(self, run_id, key):
+        row = self._x("SELECT id FROM results WHERE run_id = ? AND key = ?", (run_id, key)).fetchone()
+        return row[0] if row else None
+
+    def add_result(
+        self,
+        run_id,
+        *,
+        key,
+        bench,
+        params=None,
+        metric="ns/op",
+        status="ok",
+        reason="",
+        unit="",
+        stat="median",
+        meta=None,
+        stats=None,
+    ):
+        return self._insert(
+            "INSERT INTO results (run_id, key, bench, params, metric, status, reason, unit, stat,"
+            " meta, stats) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+            (
+                run_id,
+                key,
+                bench,
+                _dump(params or {}),
+                metric,
+                status,
+                reason or "",
+                unit or "",
+                stat,
+                _dump(meta or {}),
+                _dump(stats or {}),
+            ),
+        )
+
+    def update_result(self, result_id, **fields):
+        sets = ", ".join(f"{k} = ?" for k in fields)
+        vals = [_dump(v) if k in _JSON_COLS else v for k, v in fields.items()]
+        self._x(f"UPDATE results SET {sets} WHERE id = ?", (*vals, result_id))
+
+    def results(self, run_id):
+        cols = ", ".join(RESULT_COLS)
+        rows = [
+            _row(RESULT_COLS, r) for r in self._x(f"SELECT {cols} FROM results WHERE run_id = ? ORDER BY id", (run_id,))
+        ]
+        self._refresh_stats(run_id, rows)
+        return rows
+
+    def results_of(self, run_ids, benches=None):
+        """{run id: [result rows]} of many runs at once (one query per 500 runs); `benches`: only
+        results of these benchmark names."""
+        cols = ", ".join(RESULT_COLS)
+        ids = list(run_ids)
+        out = {i: [] for i in ids}
+        for k in range(0, len(ids), 500):
+            chunk = ids[k : k + 500]
+            marks = ",".join("?" * len(chunk))
+            for r in self._x(f"SELECT {cols} FROM results WHERE run_id IN ({marks}) ORDER BY id", chunk):
+                if benches is None or r[3] in benches:
+                    out[r[1]].append(_row(RESULT_COLS, r))
+        for rid, rows in out.items():
+            self._refresh_stats(rid, rows)
+        return out
+
+    def headlines(self, run_ids, like=None):
+        """{run id: [result rows]} of many runs, each row with only its headline statistics
+        (value, CI, unit) read by the database from the stored JSON: what a history of thousands
+        of runs needs, without parsing every result's statistics here. `like`: SQL LIKE patterns
+        (with a backslash as the escape) of benchmark names or keys to keep. Results whose
+        statistics another version computed come whole, recomputed (results_of)."""
+        from ..analysis.stats import STATS_VERSION
+
+        fields = ("value", "ci95_lo", "ci95_hi", "unit", "v")
+        exprs = ", ".join(self.backend.json_field("j", "", f) for f in fields)
+        where = ""
+        args = []
+        if like:
+            where = " AND (" + " OR ".join("bench LIKE ? ESCAPE '\\' OR key LIKE ? ESCAPE '\\'" for _ in like) + ")"
+            args = [p for pat in like for p in (pat, pat)]
+        ids = list(run_ids)
+        out = {i: [] for i in ids}
+        stale = set()
+        for k in range(0, len(ids), 500):
+            chunk = ids[k : k + 500]
+            marks = ",".join("?" * len(chunk))
+            sql = (
+                f"WITH t AS MATERIALIZED (SELECT id, run_id, key, bench, status, stat, {self.backend.json_doc('stats')}"
+                f" AS j FROM results WHERE run_id IN ({marks}){where})"
+                f" SELECT run_id, key, bench, status, stat, {exprs} FROM t ORDER BY id"
+            )
+            for rid, key, bench, status, stat, value, lo, hi, unit, ver in self._x(sql, chunk + args):
+                if ver is None or int(ver) != STATS_VERSION:
+                    if status == "ok":
+                        stale.add(rid)
+                    continue
+                head = {
+                    "value": _float(value),
+                    "ci95_lo": _float(lo),
+                    "ci95_hi": _float(hi),
+                    "unit": unit,
+                    "v": int(ver),
+                }
+                out[rid].append(
+                    {"run_id": rid, "key": key, "bench": bench, "status": status, "stat": stat, "stats": {"": head}}
+                )
+        if stale:
+            for rid, rows in self.results_of(sorted(stale)).items():
+                out[rid] = rows
+        return out
+
+    def _refresh_stats(self, run_id, rows):
+        """Statistics stored by another version of stats.py are recomputed from the raw samples
+        (and written back where the store is writable)."""
+        from ..analysis import stats
+
+        stale = [r for r in rows if not stats.is_current(r["stats"])]
+        if not stale:
+            return
+        run = self._x("SELECT hello, fingerprint FROM runs WHERE id = ?", (run_id,)).fetchone()
+        hello, fp = (json.loads(x or "{}") for x in run) if run else ({}, {})
+        hello, fp = (x if isinstance(x, dict) else {} for x in (hello, fp))
+        for r in stale:
+            new = stats.recompute(
+                r,
+                self.samples(r["id"]),
+                self.hists(r["id"]),
+                cycles_method=hello.get("cycles", "none"),
+                env_flags=fp.get("flags") or (),
+            )
+            r["stats"] = new.to_dict()
+            try:
+                self.update_result(r["id"], stats=r["stats"])
+            except (TickmarkError, self.backend.DatabaseError):
+                pass  # a read-only store: the fresh statistics are used without being kept
+
+    def add_samples(self, result_id, rnd, samples):
+        rows = []
+        for i, s in enumerate(samples):
+            extra = {k: v for k, v in s.items() if k not in _SAMPLE_COLS + ("t", "key", "i", "round")}
+            rows.append((result_id, rnd, s.get("i", i), s["iters"], s["ops"], s["ns"], s.get("cyc"), _dump(extra)))
+        try:
+            self.backend.executemany("INSERT INTO samples VALUES (?,?,?,?,?,?,?,?)", rows)
+        except self.backend.DatabaseError as e:
+            raise self._db_error(e)
+
+    def samples(self, result_id):
+        out = []
+        for rnd, idx, iters, ops, ns, cyc, extra in self._x(
+            "SELECT round, idx, iters, ops, ns, cyc, extra FROM samples WHERE result_id = ?"
+            f" ORDER BY round, idx, {self.backend.order_col}",
+            (result_id,),
+        ):
+            s = {"round": rnd, "i": idx, "iters": iters, "ops": ops, "ns": ns}
+            if cyc is not None:
+                s["cyc"] = cyc
+            s.update(json.loads(extra))
+            out.append(s)
+        return out
+
+    def add_hist(self, result_id, rnd, data):
+        self._x("INSERT INTO hists VALUES (?,?,?)", (result_id, rnd, _dump(data)))
+
+    def hists(self, result_id):
+        return [
+            dict(json.loads(d), round=r)
+            for r, d in self._x(
+                f"SELECT round, data FROM hists WHERE result_id = ? ORDER BY round, {self.backend.order_col}",
+                (result_id,),
+            )
+        ]
+
+    # ---- profiles (one per run and instance key; a new one replaces the old) ----
+    def add_profile(self, run_id, key, data, created=None):
+        """Call inside a transaction (the old profile is deleted, then the new one written)."""
+        self._x("DELETE FROM profiles WHERE run_id = ? AND key = ?", (run_id, key))
+        self._x(
+            "INSERT INTO profiles (run_id, key, tool, created, data) VALUES (?,?,?,?,?)",
+            (run_id, key, data.get("tool", ""), created or time.time(), _dump(data)),
+        )
+
+    def profiles(self, run_id):
+        """key -> profile dict of a run."""
+        return {
+            k: json.loads(d)
+            for k, d in self._x("SELECT key, data FROM profiles WHERE run_id = ? ORDER BY key", (run_id,))
+        }
+
+    def count(self, table):
+        return self._x(f"SELECT count(*) FROM {table}").fetchone()[0]
+
+
+def _create_tables(b):
+    """The tables of a new store, on backend b (inside a transaction)."""
+    for stmt in b.ddl(_SCHEMA):
+        b.execute(stmt)
+    for ddl in _ADDED.values():
+        for stmt in b.ddl(ddl):
+            b.execute(stmt)
+    b.execute("INSERT INTO tickmark_schema VALUES (?)", (SCHEMA_VERSION,))
+
+
+class _Tx:
+    """BEGIN/COMMIT, ROLLBACK on any exception (the connection is in autocommit otherwise)."""
+
+    def __init__(self, store):
+        self.store = store
+
+    def __enter__(self):
+        self.store._x(self.store.backend.begin_sql)
+        return self
+
+    def __exit__(self, et, ev, tb):
+        self.store._x("ROLLBACK" if et else "COMMIT")
+        return False
+
+
+def is_pg_url(target):
+    from .postgres import is_url
+
+    return is_url(target)
+
+
+def _one_line(e):
+    return " ".join(str(e).split()) or type(e).__name__

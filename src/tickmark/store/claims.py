@@ -1,0 +1,151 @@
+"""Claims on campaign cells, kept in the store, so that several campaign processes (on several
+hosts, through a PostgreSQL store) split the cells of one campaign between them.
+
+One row per cell: its state (pending, running, done, failed), who holds it (HOST:PID) and until
+when (a lease, in the database's clock so that the hosts' clocks do not matter). A process
+claims a cell in a transaction that first locks the rows of the cell's target (SELECT ... FOR
+UPDATE on PostgreSQL; SQLite's BEGIN IMMEDIATE locks the whole store): a cell is free when it is
+pending, or running under a lease that has run out (its holder died: the cell is taken over), and
+only while no other cell of the same target runs under a live lease, so that a target still runs
+one cell at a time whichever host drives it. While a cell runs, its holder renews the lease
+(keep_alive); a holder that finds its lease gone stops claiming that cell's result.
+"""
+
+import os
+import socket
+
+from ..errors import TickmarkError
+
+# The database's clock, in seconds since the epoch.
+_NOW = {
+    "postgresql": "extract(epoch from clock_timestamp())::double precision",
+    "sqlite": "((julianday('now') - 2440587.5) * 86400.0)",
+}
+_LOCK = {"postgresql": " FOR UPDATE", "sqlite": ""}
+
+COLS = (
+    "cell",
+    "target",
+    "state",
+    "holder",
+    "lease_until",
+    "claimed",
+    "heartbeat",
+    "finished",
+    "takeovers",
+    "previous",
+    "run_id",
+    "message",
+)
+
+
+def holder_id():
+    """This process: HOST:PID."""
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+def now(store):
+    return store._x(f"SELECT {_NOW[store.kind]}").fetchone()[0]
+
+
+def register(store, campaign, cells, finished):
+    """Make a row for every cell; the runs stored decide what is done: cells whose run is stored
+    complete (`finished`: cell ids) are done, the other cells that are not running are pending
+    (a new start retries the cells that failed, and a cell whose run was set aside runs again)."""
+    finished = set(finished)
+    with store.transaction():
+        for c in cells:
+            store._x(
+                "INSERT INTO claims (campaign, cell, target, state) VALUES (?,?,?,?) ON CONFLICT DO NOTHING",
+                (campaign, c.id, c.target, "pending"),
+            )
+            store._x(
+                "UPDATE claims SET state = ? WHERE campaign = ? AND cell = ? AND state <> 'running'",
+                ("done" if c.id in finished else "pending", campaign, c.id),
+            )
+
+
+def claim(store, campaign, target, cells, holder, lease):
+    """Claim the first free cell of `target` among `cells` (ids, in order) -> (cell id, previous
+    holder or None) or None. See the module's comment for what is free."""
+    t_now = _NOW[store.kind]
+    with store.transaction():
+        rows = store._x(
+            f"SELECT cell, state, holder, lease_until, {t_now} FROM claims WHERE campaign = ? AND target = ?"
+            f" ORDER BY cell{_LOCK[store.kind]}",
+            (campaign, target),
+        ).fetchall()
+        if not rows:
+            return None
+        current = rows[0][4]
+        by_cell = {r[0]: r for r in rows}
+        busy = any(r[1] == "running" and r[2] != holder and (r[3] or 0) >= current for r in rows)
+        if busy:
+            return None
+        for cid in cells:
+            r = by_cell.get(cid)
+            if r is None:
+                continue
+            _, state, who, until, _ = r
+            expired = state == "running" and (until or 0) < current
+            if state == "pending" or expired:
+                store._x(
+                    f"UPDATE claims SET state = 'running', holder = ?, lease_until = {t_now} + ?, claimed = {t_now},"
+                    f" heartbeat = {t_now}, takeovers = takeovers + ?, previous = ?, message = NULL"
+                    " WHERE campaign = ? AND cell = ?",
+                    (holder, float(lease), 1 if expired else 0, who if expired else None, campaign, cid),
+                )
+                return cid, (who if expired else None)
+    return None
+
+
+def keep_alive(store, campaign, cells, holder, lease):
+    """Renew the leases of `cells` held by `holder` -> the cells whose claim was lost."""
+    lost = []
+    for cid in cells:
+        cur = store._x(
+            f"UPDATE claims SET lease_until = {_NOW[store.kind]} + ?, heartbeat = {_NOW[store.kind]}"
+            " WHERE campaign = ? AND cell = ? AND holder = ? AND state = 'running'",
+            (float(lease), campaign, cid, holder),
+        )
+        if cur.rowcount == 0:
+            lost.append(cid)
+    return lost
+
+
+def settle(store, campaign, cell, holder, state, run_id=None, message=None):
+    """The end of a cell: done, failed, or pending again (interrupted: free for anyone). Only
+    the holder settles its claim -> whether it still held it."""
+    cur = store._x(
+        f"UPDATE claims SET state = ?, finished = {_NOW[store.kind]}, lease_until = NULL, run_id = ?, message = ?"
+        " WHERE campaign = ? AND cell = ? AND holder = ? AND state = 'running'",
+        (state, run_id, message, campaign, cell, holder),
+    )
+    return cur.rowcount > 0
+
+
+def unsettled(store, campaign, target):
+    """Cells of `target` that are not done or failed yet."""
+    return [
+        r[0]
+        for r in store._x(
+            "SELECT cell FROM claims WHERE campaign = ? AND target = ? AND state IN ('pending', 'running')",
+            (campaign, target),
+        )
+    ]
+
+
+def status(store, campaign):
+    """{cell id: {column: value, 'now': database time}} of a campaign (empty before its first start)."""
+    try:
+        rows = store._x(
+            f"SELECT {', '.join(COLS)}, {_NOW[store.kind]} FROM claims WHERE campaign = ?", (campaign,)
+        ).fetchall()
+    except TickmarkError:
+        return {}
+    out = {}
+    for r in rows:
+        d = dict(zip(COLS, r))
+        d["now"] = r[-1]
+        out[d["cell"]] = d
+    return out

@@ -1,0 +1,512 @@
+"""Export a stored run as a versioned JSON document (with raw samples) or CSV; import such a
+document back (strictly validated, all or nothing)."""
+
+import csv
+import io
+import json
+import math
+
+from .. import tm1
+from ..analysis import stats
+from ..analysis.stats import Stats
+from ..errors import TickmarkError
+from ..names import check_name, printable
+
+FORMAT = "tickmark-results"
+VERSION = 1
+
+
+def to_document(store, run):
+    results = []
+    for r in store.results(run["id"]):
+        results.append(
+            {
+                "benchmark": r["bench"],
+                "key": r["key"],
+                "params": r["params"],
+                "metric": r["metric"],
+                "status": r["status"],
+                "reason": r["reason"],
+                "unit": r["unit"],
+                "stat": r["stat"],
+                "meta": r["meta"],
+                "stats": r["stats"],
+                "samples": store.samples(r["id"]),
+                "hist": store.hists(r["id"]),
+            }
+        )
+    from . import RUN_COLS
+
+    run_doc = {k: run[k] for k in RUN_COLS}
+    doc = {"format": FORMAT, "version": VERSION, "run": run_doc, "results": results}
+    profiles = store.profiles(run["id"])
+    if profiles:  # optional: runs with profiles (tickmark profile) only
+        doc["profiles"] = [profiles[k] for k in sorted(profiles)]
+    return doc
+
+
+def to_json(store, run):
+    return json.dumps(to_document(store, run), indent=1, sort_keys=True) + "\n"
+
+
+CSV_STATS = (
+    "value",
+    "median",
+    "min",
+    "max",
+    "p90",
+    "mean",
+    "n",
+    "rcv",
+    "cv",
+    "round_cv",
+    "ci95_lo",
+    "ci95_hi",
+    "determinism",
+    "ops_per_s",
+    "cycles_per_op",
+    "cycles_method",
+)
+
+
+def to_csv(store, run):
+    out = io.StringIO()
+    w = csv.writer(out, lineterminator="\n")
+    w.writerow(
+        [
+            "run",
+            "key",
+            "benchmark",
+            "params",
+            "sub",
+            "metric",
+            "status",
+            "reason",
+            "unit_op",
+            "stat",
+            "value_unit",
+            *CSV_STATS,
+            "flags",
+        ]
+    )
+    for r in store.results(run["id"]):
+        st = Stats.of(r)
+        for sub, d in st.items() if st else [("", None)]:
+            w.writerow(
+                [
+                    run["id"],
+                    r["key"],
+                    r["bench"],
+                    json.dumps(r["params"], sort_keys=True),
+                    sub,
+                    r["metric"],
+                    r["status"],
+                    r["reason"],
+                    r["unit"],
+                    r["stat"],
+                    d.unit if d else "",
+                    *[_csv(getattr(d, k, None)) for k in CSV_STATS],
+                    " ".join(d.flags if d else []),
+                ]
+            )
+    return out.getvalue()
+
+
+def _csv(v):
+    return "" if v is None else v
+
+
+# ---- import ----
+class _Bad(Exception):
+    pass
+
+
+def _need(obj, key, types, where):
+    if not isinstance(obj, dict) or key not in obj:
+        raise _Bad(f"{where}: missing '{key}'")
+    v = obj[key]
+    if not isinstance(v, types) or (isinstance(v, bool) and bool not in _tuple(types)):
+        raise _Bad(f"{where}.{key}: expected {_names(types)}, got {type(v).__name__}")
+    return v
+
+
+def _tuple(t):
+    return t if isinstance(t, tuple) else (t,)
+
+
+def _names(types):
+    return " or ".join("null" if t is type(None) else t.__name__ for t in _tuple(types))
+
+
+NUM = (int, float)
+STATUSES = ("ok", "skip", "failed", "crashed", "timeout")
+
+
+# The document's schema (JSON Schema): what import and compare accept from a file. Statistics in
+# the file are not trusted: they are computed again from the raw samples (read_document).
+_I64 = {"type": "integer", "minimum": -(2**63), "maximum": 2**63 - 1}
+_COUNT = {"type": "integer", "minimum": 0, "maximum": 2**63 - 1}
+_ROUND = {"type": "integer", "minimum": 1, "maximum": 100000}
+_TIME = {"type": "number", "minimum": 0, "maximum": 253402300799}  # up to the year 9999
+_NOCTRL = "^[^\\x00-\\x1f\\x7f-\\x9f]*$"
+_KEY = {"type": "string", "minLength": 1, "maxLength": 300, "pattern": _NOCTRL}
+_WORD = {"type": "string", "maxLength": 300, "pattern": _NOCTRL}
+_TEXT = {"type": "string", "maxLength": 10000}
+_COUNTS = {"type": "object", "additionalProperties": _COUNT}
+# fingerprint fields that reports read, with their types
+_FP_WORDS = (
+    "variant",
+    "cycles_method",
+    "clock",
+    "compiler",
+    "cflags",
+    "cpu_model",
+    "arch",
+    "kernel",
+    "os",
+    "libc",
+    "governor",
+    "virtualization",
+    "target",
+    "host",
+    "clocksource",
+    "ticks",
+)
+_FP_INTS = ("clock_res_ns", "cpus_online", "timer_overhead_ps", "fcore_khz", "page_size")
+_SAMPLE = {
+    "type": "object",
+    "required": ["round", "iters", "ops", "ns"],
+    "properties": {
+        "round": _ROUND,
+        "i": _COUNT,
+        "iters": _COUNT,
+        "ops": _COUNT,
+        "ns": _COUNT,
+        "cyc": {"anyOf": [_COUNT, {"type": "null"}]},
+        "ctr_ops": _COUNT,
+        "ctr": _COUNTS,
+        "sub": _COUNTS,
+        "retaken": _I64,
+        "nivcsw": _I64,
+        "minflt": _I64,
+        "cpu0": _I64,
+        "cpu1": _I64,
+        "multiplexed": _I64,
+    },
+}
+_HIST = {
+    "type": "object",
+    "required": ["round", "buckets"],
+    "properties": {
+        "round": _ROUND,
+        "count": _COUNT,
+        "min": _COUNT,
+        "max": _COUNT,
+        "unit": _WORD,
+        "buckets": {
+            "type": "array",
+            "items": {"type": "array", "prefixItems": [_COUNT, _COUNT], "minItems": 2, "maxItems": 2},
+        },
+    },
+}
+_RESULT = {
+    "type": "object",
+    "required": [
+        "benchmark",
+        "key",
+        "params",
+        "metric",
+        "status",
+        "reason",
+        "unit",
+        "stat",
+        "stats",
+        "samples",
+        "hist",
+    ],
+    "properties": {
+        "benchmark": _KEY,
+        "key": _KEY,
+        "metric": _WORD,
+        "reason": _TEXT,
+        "unit": _WORD,
+        "status": {"enum": list(STATUSES)},
+        "stat": {"enum": ["median", "min", "max"]},
+        "params": {"type": "object", "additionalProperties": {"anyOf": [_I64, _WORD]}},
+        "stats": {"type": "object"},
+        "meta": {
+            "type": "object",
+            "properties": {
+                "stat": {"enum": ["median", "min", "max"]},
+                "bytes_per_op": _COUNT,
+                "iters": _COUNT,
+                "ops_per_iter": _COUNT,
+                "bench": _KEY,
+                "key": _KEY,
+            },
+        },
+        "samples": {"type": "array", "items": _SAMPLE},
+        "hist": {"type": "array", "items": _HIST},
+    },
+}
+SCHEMA = {
+    "type": "object",
+    "required": ["format", "version", "run", "results"],
+    "properties": {
+        "format": {"const": FORMAT},
+        "version": {"const": VERSION},
+        "run": {
+            "type": "object",
+            "required": [
+                "started",
+                "finished",
+                "status",
+                "name",
+                "suite",
+                "patterns",
+                "options",
+                "fingerprint",
+                "hello",
+            ],
+            "properties": {
+                "started": _TIME,
+                "finished": {"anyOf": [_TIME, {"type": "null"}]},
+                "status": {"enum": ["running", "complete", "incomplete"]},
+                "name": {"type": ["string", "null"]},
+                "suite": {"anyOf": [_WORD, {"type": "null"}]},
+                "patterns": {"type": "array", "items": _WORD},
+                "options": {"type": "object"},
+                "notes": {
+                    "type": "object",
+                    "properties": {
+                        "problems": {"type": "array", "items": _TEXT},
+                        "rounds": _COUNT,
+                        "junk": _COUNT,
+                        "malformed": _COUNT,
+                        "planned": {"anyOf": [_COUNT, {"type": "null"}]},
+                        "round_in_progress": _COUNT,
+                        "incomplete": _TEXT,
+                        "seeds": {"type": "array", "items": _I64},
+                        "extended": _COUNTS,
+                        "labels": {
+                            "type": "object",
+                            "propertyNames": {"pattern": "^[A-Za-z_][A-Za-z0-9_.-]{0,63}$"},
+                            "additionalProperties": {
+                                "type": "string",
+                                "minLength": 1,
+                                "maxLength": 200,
+                                "pattern": _NOCTRL,
+                            },
+                        },
+                    },
+                },
+                "fingerprint": {
+                    "type": "object",
+                    "properties": {
+                        "flags": {"type": "array", "items": _WORD},
+                        **{k: {"anyOf": [_WORD, {"type": "null"}]} for k in _FP_WORDS},
+                        **{k: {"anyOf": [_I64, {"type": "null"}]} for k in _FP_INTS},
+                    },
+                },
+                "hello": {"type": "object", "properties": {"cycles": _WORD}},
+            },
+        },
+        "results": {"type": "array", "items": _RESULT},
+        "profiles": {"type": "array"},
+    },
+}
+MAX_DEPTH = 64
+
+
+def _depth_ok(doc):
+    """No value nested deeper than MAX_DEPTH (checked without recursion)."""
+    stack = [(doc, 0)]
+    while stack:
+        v, d = stack.pop()
+        if d > MAX_DEPTH:
+            return False
+        if isinstance(v, dict):
+            stack += [(x, d + 1) for x in v.values()]
+        elif isinstance(v, list):
+            stack += [(x, d + 1) for x in v]
+    return True
+
+
+def _where(path):
+    out = ""
+    for p in path:
+        out += f"[{p}]" if isinstance(p, int) else f".{p}"
+    return out.lstrip(".") or "document"
+
+
+def validate(doc):
+    """Raise TickmarkError naming the first thing wrong with an import document (one line)."""
+    import jsonschema
+
+    try:
+        if not isinstance(doc, dict):
+            raise _Bad("document is not a JSON object")
+        if doc.get("format") != FORMAT:
+            raise _Bad(f"format is {str(doc.get('format'))[:40]!r}, expected '{FORMAT}'")
+        if doc.get("version") != VERSION:
+            raise _Bad(f"version {repr(doc.get('version'))[:20]} is not supported (this tickmark reads {VERSION})")
+        if not _depth_ok(doc):
+            raise _Bad(f"nested deeper than {MAX_DEPTH} levels")
+        err = jsonschema.exceptions.best_match(jsonschema.Draft202012Validator(SCHEMA).iter_errors(doc))
+        if err is not None:
+            msg = err.message if len(err.message) <= 160 else err.message[:157] + "..."
+            if err.validator == "required":
+                msg = "missing " + msg.split(" is a required property")[0]
+            raise _Bad(f"{_where(err.absolute_path)}: {msg}")
+        run = doc["run"]
+        bad = tm1.validate(dict(run["hello"], t="hello"), partial=True) if run["hello"] else None
+        if bad:
+            raise _Bad(f"run.hello: {bad}")
+        for i, r in enumerate(doc["results"]):
+            bad = tm1.validate(dict(r["meta"], t="meta"), partial=True) if r.get("meta") else None
+            if bad:
+                raise _Bad(f"results[{i}].meta: {bad}")
+        if run["name"] is not None:
+            try:
+                check_name(run["name"], "run name")
+            except TickmarkError as e:
+                raise _Bad(str(e))
+        if run["finished"] is not None and run["finished"] < run["started"]:
+            raise _Bad("run.finished: before run.started")
+        keys = set()
+        for i, r in enumerate(doc["results"]):
+            if r["key"] in keys:
+                raise _Bad(f"results[{i}].key: duplicate key {printable(r['key'])[:80]!r}")
+            keys.add(r["key"])
+            seen = set()
+            for j, s in enumerate(r["samples"]):
+                if "i" in s:
+                    if (s["round"], s["i"]) in seen:
+                        raise _Bad(f"results[{i}].samples[{j}]: sample {s['i']} of round {s['round']} twice")
+                    seen.add((s["round"], s["i"]))
+        if "profiles" in doc:
+            _validate_profiles(doc["profiles"], keys)
+    except _Bad as e:
+        raise TickmarkError(f"invalid results document: {e}")
+
+
+def recompute_stats(doc):
+    """Replace every result's statistics by ones computed from its raw samples and histograms."""
+    run = doc["run"]
+    cycles = run["hello"].get("cycles", "none")
+    flags = run["fingerprint"].get("flags", [])
+    for r in doc["results"]:
+        r["stats"] = stats.recompute(r, r["samples"], r["hist"], cycles_method=cycles, env_flags=flags).to_dict()
+    return doc
+
+
+def _float(text):
+    v = float(text)
+    if not math.isfinite(v):
+        raise ValueError(f"number {text[:30]} is out of range")
+    return v
+
+
+def _constant(name):
+    raise ValueError(f"{name} is not a number")
+
+
+def _validate_profiles(profiles, keys):
+    from ..profile.model import GROUPS
+
+    seen = set()
+    for i, p in enumerate(profiles):
+        w = f"profiles[{i}]"
+        key = _need(p, "key", str, w)
+        if key not in keys:
+            raise _Bad(f"{w}.key: {key!r} is not a result of this run")
+        if key in seen:
+            raise _Bad(f"{w}.key: duplicate key {key!r}")
+        seen.add(key)
+        for k in ("tool", "event", "unit"):
+            _need(p, k, str, w)
+        _need(p, "hits", int, w)
+        _need(p, "seconds", NUM, w)
+        _need(p, "ns_per_op", NUM + (type(None),), w)
+        for j, r in enumerate(_need(p, "routines", list, w)):
+            wr = f"{w}.routines[{j}]"
+            _need(r, "name", str, wr)
+            if _need(r, "group", str, wr) not in GROUPS:
+                raise _Bad(f"{wr}.group: unknown value {r['group']!r}")
+            for k in ("self", "total"):
+                if not 0 <= _need(r, k, NUM, wr) <= 1:
+                    raise _Bad(f"{wr}.{k}: a share between 0 and 1, got {r[k]!r}")
+            _need(r, "symbols", list, wr)
+
+
+def read_document(path):
+    """A results document from a file: parsed, validated as a whole, statistics recomputed."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except OSError as e:
+        raise TickmarkError(f"cannot read {path}: {e.strerror}")
+    except UnicodeDecodeError:
+        raise TickmarkError(f"{path} is not a UTF-8 text file")
+    return parse_document(text, path)
+
+
+def parse_document(text, where="document"):
+    try:
+        doc = json.loads(text, parse_float=_float, parse_constant=_constant)
+    except RecursionError:
+        raise TickmarkError(f"{where} is not a results document (nested too deeply)")
+    except json.JSONDecodeError as e:
+        raise TickmarkError(f"{where} is not valid JSON ({e.msg} at line {e.lineno})")
+    except ValueError as e:
+        raise TickmarkError(f"{where} is not a valid results document ({str(e)[:100]})")
+    validate(doc)
+    return recompute_stats(doc)
+
+
+def import_document(store, doc):
+    """Write the document as a new run (new id, same fingerprint) in one transaction -> run id."""
+    run = doc["run"]
+    name = run.get("name")
+    if name:
+        base, n = name, 1
+        while store.name_taken(name):
+            n += 1
+            name = f"{base}-{n}"
+    with store.transaction():
+        rid_run = store.create_run(
+            name=name,
+            suite=run.get("suite"),
+            patterns=run["patterns"],
+            options=run["options"],
+            fingerprint=run["fingerprint"],
+            hello=run["hello"],
+            status=run["status"],
+            started=run["started"],
+            finished=run["finished"],
+            notes=dict(run.get("notes") or {}, imported_from=run.get("id")),
+        )
+        for r in doc["results"]:
+            rid = store.add_result(
+                rid_run,
+                key=r["key"],
+                bench=r["benchmark"],
+                params=r["params"],
+                metric=r["metric"],
+                status=r["status"],
+                reason=r["reason"],
+                unit=r["unit"],
+                stat=r["stat"],
+                meta=r.get("meta", {}),
+                stats=r["stats"],
+            )
+            by_round = {}
+            for s in r["samples"]:
+                by_round.setdefault(s["round"], []).append(s)
+            for rnd, ss in by_round.items():
+                store.add_samples(rid, rnd, ss)
+            for h in r["hist"]:
+                store.add_hist(rid, h["round"], {k: v for k, v in h.items() if k != "round"})
+        for p in doc.get("profiles") or []:
+            store.add_profile(rid_run, p["key"], p)
+    return rid_run

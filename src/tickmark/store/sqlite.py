@@ -1,0 +1,191 @@
+"""The SQLite side of the store: one database file in WAL mode (the embedded default).
+
+A backend opens the connection and knows its dialect; the tables and every query live in store/__init__.py.
+"""
+
+import os
+import sqlite3
+import threading
+import urllib.parse
+from pathlib import Path
+
+from ..errors import TickmarkError
+
+_MAGIC = b"SQLite format 3\x00"
+
+
+# Store files this process has open. Their first bytes are read (to refuse foreign files) only
+# when none is open: closing any descriptor of a file drops every POSIX lock this process holds
+# on it, and without its locks SQLite in another process takes the database for unused and
+# removes the write-ahead log that this process is still writing to.
+_OPEN = {}
+_OPEN_LOCK = threading.Lock()
+
+
+def _is_open(p):
+    with _OPEN_LOCK:
+        return _OPEN.get(os.path.realpath(p), 0) > 0
+
+
+def _opened(p):
+    key = os.path.realpath(p)
+    with _OPEN_LOCK:
+        _OPEN[key] = _OPEN.get(key, 0) + 1
+    return key
+
+
+def _closed(key):
+    if key is None:
+        return
+    with _OPEN_LOCK:
+        _OPEN[key] -= 1
+        if _OPEN[key] <= 0:
+            del _OPEN[key]
+
+
+class SQLiteBackend:
+    kind = "sqlite"
+    IntegrityError = sqlite3.IntegrityError
+    DatabaseError = sqlite3.DatabaseError
+
+    def __init__(self, path, create=None, readonly=False):
+        """create(backend) makes the tables of a new store (on a private file, see _create);
+        readonly: open an existing store for reading only (also on read-only media)."""
+        self.path = Path(path)
+        self.label = str(self.path)
+        self.readonly = readonly and self.path.is_file() and self.path.stat().st_size > 0
+        self.conn = self._connect_ro() if self.readonly else self._connect(create)
+
+    def _connect(self, create=None):
+        p = self.path
+        if p.is_dir():
+            raise TickmarkError(f"store {p} is a directory, not a database file")
+        if p.exists() and p.stat().st_size > 0 and not _is_open(p):
+            try:
+                with open(p, "rb") as f:
+                    magic = f.read(16)
+            except OSError as e:
+                raise TickmarkError(f"store {p} is unreadable: {e.strerror}")
+            if magic != _MAGIC:
+                raise TickmarkError(f"store {p} is not an SQLite database (left untouched)")
+        else:
+            try:
+                p.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as e:
+                raise TickmarkError(f"cannot create store directory {p.parent}: {e.strerror}")
+            if create is not None and not p.exists():
+                self._create(create)
+        if p.exists() and not (os.access(p, os.W_OK) and os.access(p.parent, os.W_OK)):
+            what = "file" if not os.access(p, os.W_OK) else "folder"
+            raise TickmarkError(
+                f"store {p} is read-only (its {what} is not writable): cannot write here; "
+                "reading commands (runs, show, export, compare) still work"
+            )
+        try:
+            conn = sqlite3.connect(str(p), timeout=30, isolation_level=None)
+            conn.execute("PRAGMA foreign_keys = ON")
+        except sqlite3.DatabaseError as e:
+            raise TickmarkError(f"store {p} is unreadable or corrupt: {e}")
+        self._key = _opened(p)
+        return conn
+
+    def _connect_ro(self):
+        """Open for reading only, also on read-only media (where SQLite cannot make the WAL's
+        shared-memory file: then the file is opened as immutable)."""
+        p = self.path
+        if not _is_open(p):  # see _OPEN: never close a descriptor of a store this process has open
+            try:
+                with open(p, "rb") as f:
+                    magic = f.read(16)
+            except OSError as e:
+                raise TickmarkError(f"store {p} is unreadable: {e.strerror}")
+            if magic != _MAGIC:
+                raise TickmarkError(f"store {p} is not an SQLite database (left untouched)")
+        uri = "file:" + urllib.parse.quote(str(p.resolve()))
+        writable_dir = os.access(p.parent, os.W_OK) and os.access(p, os.W_OK)
+        modes = ["?mode=ro"] if writable_dir else ["?mode=ro", "?immutable=1"]
+        last = None
+        for mode in modes:
+            try:
+                conn = sqlite3.connect(uri + mode, uri=True, timeout=30, isolation_level=None)
+                conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+                self._key = _opened(p)
+                return conn
+            except sqlite3.DatabaseError as e:
+                last = e
+                if "not a database" in str(e) or "malformed" in str(e):
+                    break
+        raise TickmarkError(f"store {p} is unreadable or corrupt: {last}")
+
+    def _create(self, create):
+        """A new store appears whole: made in WAL mode in a private file, then linked to its name
+        (os.link fails when the name exists). Runners that start together on a new store thus
+        never see it half made, and never open it in another journal mode, which would let one
+        of them delete the write-ahead log the others are writing to."""
+        p = self.path
+        tmp = p.with_name(f".{p.name}.{os.getpid()}-{threading.get_ident()}.new")
+        try:
+            conn = sqlite3.connect(str(tmp), isolation_level=None)
+            try:
+                conn.execute("PRAGMA journal_mode = WAL")
+                self.conn = conn
+                conn.execute("BEGIN IMMEDIATE")
+                create(self)
+                conn.execute("COMMIT")
+            finally:
+                self.conn = None
+                conn.close()  # the last connection: its log is written back and removed
+            try:
+                os.link(tmp, p)
+            except FileExistsError:
+                pass  # another runner made it first: use theirs
+        except OSError as e:
+            raise TickmarkError(f"cannot create store {p}: {e.strerror}")
+        finally:
+            for f in (tmp, tmp.with_name(tmp.name + "-wal"), tmp.with_name(tmp.name + "-shm")):
+                try:
+                    f.unlink()
+                except FileNotFoundError:
+                    pass
+
+    # ---- dialect ----
+    begin_sql = "BEGIN IMMEDIATE"
+    order_col = "rowid"  # insertion order of rows without a primary key
+
+    def ddl(self, schema):
+        return [s.strip() for s in schema.split(";") if s.strip()]
+
+    def tables(self):
+        return {r[0] for r in self.conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+
+    def before_create(self):
+        """Outside any transaction, before the tables are made: the journal mode."""
+        self.conn.execute("PRAGMA journal_mode = WAL")
+
+    def lock_schema(self):
+        pass  # BEGIN IMMEDIATE already holds the write lock
+
+    @staticmethod
+    def json_doc(col):
+        """A JSON text column as the database's JSON value (SQLite's JSON functions read text)."""
+        return col
+
+    @staticmethod
+    def json_field(doc, key, field):
+        """SQL for doc[key][field] (doc: a json_doc expression)."""
+        return f"json_extract({doc}, '$.\"{key}\".{field}')"
+
+    # ---- statements ----
+    def execute(self, sql, args=()):
+        return self.conn.execute(sql, args)
+
+    def executemany(self, sql, rows):
+        self.conn.executemany(sql, rows)
+
+    def insert(self, sql, args):
+        return self.conn.execute(sql, args).lastrowid
+
+    def close(self):
+        self.conn.close()
+        _closed(getattr(self, "_key", None))
+        self._key = None

@@ -1,0 +1,386 @@
+"""Build the C core (tickmark-core) from the sources installed with the package, into a cache.
+
+The cache directory is ${XDG_CACHE_HOME:-~/.cache}/tickmark/build/<hash>; the hash covers the
+compiler (its --version output), CC, CFLAGS, LDFLAGS, CROSS_COMPILE, an optional MEMFN file
+(path and content) and the content of every core source file, so a change to any of them
+gives a fresh build and an unchanged set reuses the binary. One variant is built by one builder
+at a time: another process or thread that asks for it meanwhile waits and reuses the binary. A
+variant with a routine file (MEMFN) takes the objects of the same variant without it, when that
+one is built: only the routine file is compiled, and the core is linked again.
+"""
+
+import contextlib
+import fcntl
+import hashlib
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from ..errors import Interrupted, TickmarkError
+
+DEFAULT_CFLAGS = "-O2"
+BINARY = "tickmark-core"
+_SOURCE_SUFFIXES = {".c", ".h", ".S", ".mk", ".sh"}
+_FIX = "apt-get install build-essential"
+
+
+@dataclass
+class BuildInfo:
+    binary: str
+    cc: str
+    cc_version: str
+    cflags: str
+    hash: str
+    binary_sha256: str
+    ldflags: str = ""
+    cross_compile: str = ""
+    memfn: str = ""
+
+    def as_dict(self):
+        return asdict(self)
+
+
+def core_dir():
+    """The core's source folder inside the installed package."""
+    d = Path(__file__).resolve().parent.parent / "core"
+    if not (d / "Makefile").is_file():
+        raise TickmarkError(f"the C core sources are missing from this installation ({d}/Makefile); reinstall tickmark")
+    return d
+
+
+def cache_root():
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "tickmark" / "build"
+
+
+def source_files(src):
+    out = []
+    for p in sorted(src.rglob("*")):
+        if not p.is_file() or p.relative_to(src).parts[0].startswith("out"):  # make's O= folders
+            continue
+        if p.suffix in _SOURCE_SUFFIXES or p.name == "Makefile" or p.name.startswith("README"):
+            out.append(p)
+    return out
+
+
+def sha256_file(path):
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 16), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def compiler_version(cc_argv):
+    try:
+        r = subprocess.run(cc_argv + ["--version"], capture_output=True, text=True, timeout=30)
+    except OSError:
+        raise TickmarkError(f"C compiler '{cc_argv[0]}' not found; install gcc: {_FIX}")
+    text = (r.stdout or r.stderr).strip()
+    return text
+
+
+def split_words(what, text):
+    """A flag or command string -> argument list, split like a POSIX shell would but never run by one."""
+    try:
+        return shlex.split(text or "")
+    except ValueError as e:
+        raise TickmarkError(f"bad {what} '{text}': {e}")
+
+
+def build_core(
+    cc=None, cflags=None, memfn=None, cross_compile=None, ldflags=None, extra_srcs=(), make_vars=None, sources_key=""
+):
+    """Build (or reuse) tickmark-core for this compiler and flags -> BuildInfo.
+
+    memfn: a C/asm file with tm_user_* memory routines; extra_srcs: more source files to link
+    in. Both are part of the cache key, path and content. Every string reaches the compiler as
+    an argument list: nothing here goes through a shell or a make variable. make_vars: the
+    port, board and console, e.g. {"PORT": "baremetal", "BOARD": "mps2-an500"} (plain names only),
+    and an RTOS's source tree (FREERTOS_KERNEL: an absolute path). sources_key: a digest of the
+    sources outside the core that the build reads (such a tree), part of the cache key."""
+    make_vars = dict(make_vars or {})
+    for k, v in make_vars.items():
+        ok = _SAFE_PATH.fullmatch(str(v)) if k in _PATH_VARS else k in _NAME_VARS and _SAFE.fullmatch(str(v))
+        if not ok:
+            raise TickmarkError(f"bad build setting {k}={v}")
+    src = core_dir()
+    cross_compile = cross_compile if cross_compile is not None else os.environ.get("CROSS_COMPILE", "")
+    cc = cc or os.environ.get("CC") or (cross_compile + "gcc" if cross_compile else "cc")
+    cflags = cflags if cflags is not None else os.environ.get("CFLAGS", DEFAULT_CFLAGS)
+    ldflags = ldflags if ldflags is not None else os.environ.get("LDFLAGS", "")
+    cc_argv = split_words("compiler", cc)
+    split_words("CFLAGS", cflags)
+    split_words("LDFLAGS", ldflags)
+    if not cc_argv or not shutil.which(cc_argv[0]):
+        raise TickmarkError(f"C compiler '{cc}' not found; install gcc: {_FIX}")
+    if not shutil.which("make"):
+        raise TickmarkError(f"'make' not found; install it: {_FIX}")
+    version = compiler_version(cc_argv)
+
+    h = hashlib.sha256()  # the variant
+    base = hashlib.sha256()  # the same variant without the routine file: its key, were it built
+    for part in (
+        version,
+        cc,
+        cflags,
+        ldflags,
+        cross_compile,
+        *[f"{k}={v}" for k, v in sorted(make_vars.items())],
+        sources_key,
+    ):
+        for x in (h, base):
+            x.update(part.encode() + b"\0")
+    memfn_path = _hash_file(memfn, "memfn", h) if memfn else ""
+    extra = [_hash_file(f, "extra source", h, base) for f in extra_srcs]
+    for p in source_files(src):
+        for x in (h, base):
+            x.update(str(p.relative_to(src)).encode() + b"\0" + p.read_bytes() + b"\0")
+    digest = h.hexdigest()[:20]
+
+    out = cache_root() / digest
+    binary = out / BINARY
+    # a routine file's variant takes the objects of the variant without it, where that is built
+    reuse = cache_root() / base.hexdigest()[:20] / "obj" if memfn_path else None
+    if not _usable(binary):
+        with _one_builder(out):  # a second builder of the same variant waits, then reuses the binary
+            if not _usable(binary):
+                _build(src, out, cc, cflags, ldflags, memfn_path, extra, version, make_vars, reuse)
+    return BuildInfo(
+        binary=str(binary),
+        cc=cc,
+        cc_version=version.splitlines()[0] if version else "",
+        cflags=cflags,
+        hash=digest,
+        binary_sha256=sha256_file(binary),
+        ldflags=ldflags,
+        cross_compile=cross_compile,
+        memfn=memfn_path,
+    )
+
+
+def _usable(binary):
+    return binary.is_file() and os.access(binary, os.X_OK)
+
+
+@contextlib.contextmanager
+def _one_builder(out):
+    """An exclusive lock on the build of one variant (processes and threads alike: a campaign's
+    targets prepare the same variant at the same time)."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    lock = out.parent / f"{out.name}.lock"
+    fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        # nothing is left in the cache but builds; a builder that opened the lock file just
+        # before it went builds once more, as it would without the lock
+        with contextlib.suppress(OSError):
+            lock.unlink()
+        os.close(fd)  # closing releases the lock
+
+
+def _hash_file(path, what, *hashes):
+    p = Path(path).resolve()
+    if not p.is_file():
+        raise TickmarkError(f"{what} file {path} does not exist")
+    for h in hashes:
+        h.update(str(p).encode() + b"\0" + p.read_bytes() + b"\0")
+    return str(p)
+
+
+# Variables a user's environment could hand to make; the file lists are asked for without them.
+_MAKE_ENV = (
+    "CC",
+    "CFLAGS",
+    "LDFLAGS",
+    "CROSS_COMPILE",
+    "MEMFN",
+    "EXTRA_SRCS",
+    "O",
+    "ARCH",
+    "PORT",
+    "WERROR",
+    "MACHINE",
+    "MAKEFLAGS",
+    "MFLAGS",
+    "MAKEFILES",
+    "GNUMAKEFLAGS",
+    "FREERTOS_KERNEL",
+)
+_SAFE = re.compile(r"[A-Za-z0-9_.+-]+")
+_SAFE_PATH = re.compile(r"/[A-Za-z0-9_.+/-]+")
+_NAME_VARS = ("PORT", "BOARD", "BM_CONSOLE")
+_PATH_VARS = ("FREERTOS_KERNEL",)
+
+
+def _plan(src, cc_argv, make_vars=None):
+    """Ask the Makefile what to compile for this compiler's target
+    -> (machine, srcs, bench_srcs, tm_cflags, libs, port_cflags, port_ldflags)."""
+    r = subprocess.run(cc_argv + ["-dumpmachine"], capture_output=True, text=True, timeout=60)
+    machine = r.stdout.strip()
+    if r.returncode != 0 or not _SAFE.fullmatch(machine):
+        raise TickmarkError(
+            f"compiler '{shlex.join(cc_argv)}' does not work (-dumpmachine failed)", (r.stderr or "").strip()
+        )
+    env = {k: v for k, v in os.environ.items() if k not in _MAKE_ENV}
+    r = subprocess.run(
+        [
+            "make",
+            "-s",
+            "--no-print-directory",
+            "-C",
+            str(src),
+            f"MACHINE={machine}",
+            *[f"{k}={v}" for k, v in sorted((make_vars or {}).items())],
+            "print-build",
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+    )
+    if r.returncode != 0:
+        raise TickmarkError("the core's Makefile did not list its sources", (r.stdout + r.stderr).strip())
+    v = dict(line.split("=", 1) for line in r.stdout.splitlines() if "=" in line)
+    return (
+        machine,
+        v["SRCS"].split(),
+        v["BENCH_SRCS"].split(),
+        v["TM_CFLAGS"].split(),
+        v["LIBS"].split(),
+        v.get("PORT_CFLAGS", "").split(),
+        v.get("PORT_LDFLAGS", "").split(),
+    )
+
+
+def _bench_list(src, bench_srcs, gen):
+    """Write the benchmark list header (tools/genlist.sh, as the Makefile does) into gen/."""
+    gen.mkdir(parents=True, exist_ok=True)
+    with open(gen / "tm_bench_list.h", "w") as f:
+        r = subprocess.run(
+            ["sh", "tools/genlist.sh", *bench_srcs], cwd=str(src), stdout=f, stderr=subprocess.PIPE, text=True
+        )
+    if r.returncode != 0:
+        raise TickmarkError("tools/genlist.sh could not list the benchmarks", r.stderr.strip())
+
+
+def _c_string(text):
+    """A C string literal's content: quotes, backslashes and control bytes escaped."""
+    out = []
+    for b in text.encode():
+        ch = chr(b)
+        out.append("\\" + ch if ch in '"\\?' else ch if 32 <= b < 127 else f"\\{b:03o}")
+    return "".join(out)
+
+
+def _build(src, out, cc, cflags, ldflags, memfn_path, extra=(), version="", make_vars=None, reuse=None):
+    """Compile every source into a private folder, link, then move the folder into place (safe
+    against concurrent builds; an interrupted or failed build leaves nothing behind). reuse: the
+    object folder of a finished build of the same sources and flags, whose objects are taken
+    instead of compiling them again."""
+    cc_argv, cflags_argv, ld_argv = (
+        split_words("compiler", cc),
+        split_words("CFLAGS", cflags),
+        split_words("LDFLAGS", ldflags),
+    )
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = out.parent / f"{out.name}.tmp{os.getpid()}-{threading.get_ident()}"  # one per builder (process, thread)
+    shutil.rmtree(tmp, ignore_errors=True)
+    tmp.mkdir()
+    try:
+        machine, srcs, bench_srcs, tm_cflags, libs, port_cflags, port_ldflags = _plan(src, cc_argv, make_vars)
+        _bench_list(src, bench_srcs, tmp / "gen")
+        tm_cflags = [*tm_cflags, "-I", str(tmp / "gen")]
+        cflags_argv = port_cflags + cflags_argv  # the port's CPU and C library flags go everywhere
+        ld_argv = ld_argv + port_ldflags
+        (tmp / "obj").mkdir()
+        jobs, objs = [], []
+        for i, s in enumerate(srcs + list(extra)):
+            obj = tmp / "obj" / (Path(s).name + f".{i}.o")
+            objs.append(str(obj))
+            if reuse is not None and _copied(reuse / obj.name, obj):
+                continue
+            flags = cflags_argv if s.endswith((".S", ".s")) else tm_cflags + cflags_argv
+            jobs.append(cc_argv + flags + ["-c", "-o", str(obj), s])
+        if memfn_path:  # a user's routine file, compiled as it is (no project warnings imposed)
+            obj = tmp / "obj" / "memfn-user.o"
+            objs.append(str(obj))
+            jobs.append(cc_argv + cflags_argv + ["-Iinclude", "-c", "-o", str(obj), memfn_path])
+        info = tmp / "obj" / "buildinfo.c"
+        first = version.splitlines()[0] if version else ""
+        info.write_text(
+            f'const char tm_build_cc[] = "{_c_string(first)}";\n'
+            f'const char tm_build_cflags[] = "{_c_string(cflags)}";\n'
+            f'const char tm_build_target[] = "{_c_string(machine)}";\n'
+            f'const char tm_build_memfn[] = "{_c_string(Path(memfn_path).name if memfn_path else "")}";\n'
+        )
+        objs.append(str(tmp / "obj" / "buildinfo.o"))
+        jobs.append(cc_argv + cflags_argv + ["-c", "-o", objs[-1], str(info)])
+        bad = _compile_all(jobs, src)
+        if not bad:
+            bad = [
+                r
+                for r in [_compile(cc_argv + cflags_argv + ld_argv + ["-o", str(tmp / BINARY), *objs, *libs], src)]
+                if r is not None
+            ]
+        if bad or not (tmp / BINARY).is_file():
+            rc, text = bad[0] if bad else (0, "no binary was written")
+            lines = text.strip().splitlines()
+            detail = "\n".join("  " + line for line in lines[-15:])
+            raise TickmarkError(f"building tickmark-core failed (compiler exit {rc}, CC={cc} CFLAGS={cflags}):", detail)
+        try:
+            os.replace(tmp, out)
+        except OSError:  # another process finished the same build first
+            pass
+    except KeyboardInterrupt:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise Interrupted("interrupted while building tickmark-core; its unfinished build folder was removed")
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _copied(old, new):
+    """Copy a finished build's object -> False when there is none to copy."""
+    try:
+        shutil.copy2(old, new)
+        return True
+    except OSError:
+        return False
+
+
+def _compile_all(jobs, cwd):
+    """Compile in parallel; stop at the first failure (a bad flag fails every file alike) or on an
+    interrupt (the queued files are dropped) -> [first failure] or []."""
+    failed, stop = [], []
+
+    def one(argv):
+        if failed or stop:
+            return
+        r = _compile(argv, cwd)
+        if r is not None:
+            failed.append(r)
+
+    pool = ThreadPoolExecutor(max_workers=os.cpu_count() or 1)
+    try:
+        for f in [pool.submit(one, j) for j in jobs]:
+            f.result()
+    finally:
+        stop.append(True)
+        pool.shutdown(wait=True, cancel_futures=True)
+    return failed[:1]
+
+
+def _compile(argv, cwd):
+    """Run one compiler command (an argument list, no shell) -> None, or (exit status, output)."""
+    try:
+        r = subprocess.run(argv, cwd=str(cwd), capture_output=True, text=True, errors="replace")
+    except OSError as e:
+        return 127, f"cannot run {argv[0]}: {e.strerror}"
+    return None if r.returncode == 0 else (r.returncode, r.stdout + r.stderr)

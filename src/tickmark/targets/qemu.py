@@ -1,0 +1,77 @@
+"""What the qemu-system targets share (a bare-metal board, a Linux kernel image): QEMU running the
+core as a session with a silence watchdog, the core's time limit read from its arguments, and
+QEMU's version for the fingerprint."""
+
+import subprocess
+import threading
+
+from .base import ProcessSession
+
+DEFAULT_TIMEOUT = 60  # the core's own per-benchmark limit
+SLACK = 60  # extra seconds of silence allowed to the emulated machine
+
+
+def core_timeout(args):
+    """The core's per-benchmark time limit in its arguments (--timeout N), else its default."""
+    for i, a in enumerate(args[:-1]):
+        if a == "--timeout":
+            try:
+                return int(args[i + 1])
+            except ValueError:
+                pass
+    return DEFAULT_TIMEOUT
+
+
+class QemuSession(ProcessSession):
+    """QEMU running the core: its stdout carries the records. Without a new line for the core's
+    per-benchmark time limit plus a margin, the machine is stopped (a hung benchmark has no
+    process to kill on bare metal). The first line of the last text that is not a record (a
+    fault report, a kernel panic) becomes the error text when the machine ends badly."""
+
+    def __init__(self, argv, silence_s, what="qemu"):
+        super().__init__(argv, what)
+        self.silence_s = silence_s
+        self.timed_out = False
+        self.last_text = ""
+        self._beat = threading.Event()
+        self._done = threading.Event()
+        threading.Thread(target=self._watch, daemon=True).start()
+
+    def _watch(self):
+        while not self._done.is_set():
+            if not self._beat.wait(self.silence_s):
+                if self._done.is_set():
+                    return
+                self.timed_out = True
+                self.stop()
+                return
+            self._beat.clear()
+
+    def lines(self):
+        block = True
+        for line in self.proc.stdout:
+            self._beat.set()
+            if "TM1 " in line:
+                block = True
+            elif line.strip() and block:  # the first line of the last text after a record
+                self.last_text, block = line.strip(), False
+            yield line
+
+    def finish(self):
+        self._done.set()
+        self._beat.set()
+        rc, err = super().finish()
+        if self.timed_out:
+            self._err = f"no output for {self.silence_s} s: the emulated machine was stopped"
+            return 124, self._err
+        if rc != 0 and self.last_text:
+            self._err = self.last_text
+        return rc, self._err
+
+
+def qemu_version(binary):
+    try:
+        r = subprocess.run([binary, "--version"], capture_output=True, text=True, timeout=10)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return (r.stdout.splitlines() or [""])[0].strip() or None
