@@ -4,6 +4,7 @@ each FreeRTOS board, and Debian's arm64 Linux kernel booted on the same Cortex-A
 under -icount (figures in guest instructions, the same on every run)."""
 
 import glob
+import io
 import os
 import re
 import shutil
@@ -204,6 +205,7 @@ def test_the_study_in_one_go(real, monkeypatch):
     metal side by side, and the table across them: every primitive of FreeRTOS and Linux in
     instructions, with the ratio, bare metal where it has the primitive."""
     from tickmark.analysis import rtos_table
+    from tickmark.report.terminal.campaign import campaign_summary
     from tickmark.run import campaign as cp
     from tickmark.run import rtos_study
     from tickmark.store import Store
@@ -229,5 +231,10 @@ def test_the_study_in_one_go(real, monkeypatch):
             assert bare.value is None and "lacks threads" in bare.note
     rows = {r.figure: r for r in t.rows}
     assert rows["pthread_create"].ratio > 3  # a Linux thread costs tens of thousands of instructions
+    # the campaign's terminal summary ends with the study's table
+    out = io.StringIO()
+    campaign_summary(Store(str(real)), study, camp.cells, file=out)
+    table = out.getvalue().split("The RTOS study on virt-aarch64: FreeRTOS, Linux, bare metal")[1]
+    assert "Linux / FreeRTOS" in table and "skip: the baremetal port lacks threads" in table
     with pytest.raises(TickmarkError, match="runs neither FreeRTOS nor Linux"):
         rtos_study.spec("virt-riscv64")

@@ -154,3 +154,30 @@ def test_sides_in_different_units_get_no_ratio():
     assert any("different units" in n for n in t.notes) and any("different boards" in n for n in t.notes)
     assert rtos_table.side_label({"fingerprint": {"os": "bare metal (picolibc)"}}) == "bare metal"
     assert rtos_table.side_label({"fingerprint": {"rtos": {"name": "FreeRTOS"}, "os": "x"}}) == "FreeRTOS"
+
+
+def test_the_table_in_every_view():
+    from tickmark.analysis import rtos_table
+    from tickmark.report import documents
+    from tickmark.report.terminal import rtos_table as view
+
+    t = rtos_table.build(
+        [
+            _side("FreeRTOS", FREERTOS, "FreeRTOS V11.2.0 (picolibc)"),
+            _side("Linux", LINUX, "Linux (tickmark initramfs, busybox)"),
+            _side("bare metal", BAREMETAL, "bare metal (picolibc)"),
+        ]
+    )
+    model = {"format": "tickmark-report", "version": 1, "runs": [], "compare": [], "rtos_study": rtos_table.to_dict(t)}
+    md = documents.markdown(model)
+    assert "## The RTOS study on virt-aarch64: FreeRTOS, Linux, bare metal" in md
+    heap = "| heap alloc (4 B) | heap.malloc\\_free\\_4 malloc |"
+    assert heap + " 150 (det 0.0%) | 300 (det 1.0%) | 2\u00d7 | 100 (det 0.0%) |" in md
+    html = documents.html(model)
+    assert '<h2 id="rtos-study">' in html and "<td>skip: the baremetal port lacks threads</td>" in html
+    assert '<td class="n">10\u00d7</td>' in html  # the semaphore round trip's ratio
+    buf = io.StringIO()
+    view.show(model["rtos_study"], file=buf)
+    out = buf.getvalue()
+    assert "Linux / FreeRTOS" in out and "guest instructions" in out
+    assert "10\u00d7" in next(line for line in out.splitlines() if line.startswith("semaphore round trip"))
