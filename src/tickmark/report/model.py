@@ -6,6 +6,8 @@ plain JSON-ready data, and rendered by every view (terminal `show`, Markdown, HT
                           meaning, one row per benchmark metric (value, CI, spread, determinism,
                           flags), and the series the plots draw
     model["compare"]      for two runs or more: the first run against each other (compare.py)
+    model["rtos_study"]   for two runs or more of the rtos-study suite: the study's table across
+                          them (analysis/rtos_table.py), else None
 
 Nothing here formats for a medium beyond short texts shared by all views (value_text etc.).
 """
@@ -13,6 +15,7 @@ Nothing here formats for a medium beyond short texts shared by all views (value_
 import math
 
 from .. import fmt
+from ..analysis import rtos_table
 from ..analysis.stats import Stats
 from ..names import decimal, printable, when
 
@@ -46,6 +49,8 @@ def build(store, refs=("latest",), with_compare=True):
     model = {"format": FORMAT, "version": VERSION, "runs": [run_model(store, run) for run in runs], "compare": []}
     if with_compare and len(runs) >= 2:
         model["compare"] = compare_model(store, [str(r["id"]) for r in runs])
+    study = rtos_table.from_runs(store, runs)
+    model["rtos_study"] = rtos_table.to_dict(study) if study is not None else None
     return model
 
 
@@ -330,7 +335,8 @@ def parse_size(text):
 
 
 def latency_series(run, results):
-    """mem.lat_rand: minimum latency over the working set (4 KiB and huge pages), the levels
+    """mem.lat_rand: minimum latency over the working set (4 KiB and huge pages; the page-local
+    chase mem.lat_pagelocal beside them where it was run), the levels
     detected from the curve (topology.analyse) and the levels the OS reports."""
     from ..analysis import topology
 
@@ -354,6 +360,7 @@ def latency_series(run, results):
     return {
         "points_4k": [list(p) for p in det["points"]["lat_4k"]],
         "points_huge": [list(p) for p in det["points"]["lat_huge"]],
+        "points_pagelocal": [list(p) for p in det["points"]["pagelocal"]],
         "levels": levels,
         "os_levels": os_levels(fp),
         "line_size": line.get("bytes"),

@@ -19,6 +19,14 @@ def shown(text, limit=80):
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
+def with_options(args, *options):
+    """A core command line with more options: before its patterns' '--' (after it they would be
+    read as patterns)."""
+    args = list(args)
+    at = args.index("--") if "--" in args else len(args)
+    return args[:at] + list(options) + args[at:]
+
+
 def register(*schemes):
     """Class decorator: this Target handles URIs starting with SCHEME: (or equal to it)."""
 

@@ -1,14 +1,21 @@
 """qemu-system:BOARD: the core on a whole emulated machine.
 
 Two kinds of machine:
-  * a bare-metal board described in core/boards/BOARD.mk (mps2-an500, mps2-an385,
-    virt-aarch64, virt-riscv64, ...): the core is built with the board's compiler and picolibc
-    and booted as the machine's only program; its arguments, records and exit status go
-    through semihosting. By default QEMU counts instructions (-icount shift=0,sleep=off): the
+  * a board described in core/boards/BOARD.mk (mps2-an500, mps2-an385, virt-aarch64,
+    virt-riscv64, ...), running one of three systems, named by `?os=` the same way on every
+    board:
+      - os=baremetal (the default): the core built with the board's compiler and picolibc and
+        booted as the machine's only program;
+      - os=freertos: the same with the FreeRTOS kernel (targets/freertos.py), the core running
+        in a task;
+      - os=linux (implied by --kernel IMAGE): the Linux kernel IMAGE booted on the same machine
+        and CPU with a minimal initramfs (kernel_image.py), where the board describes how.
+    On bare metal and FreeRTOS the arguments, records and exit status go through semihosting.
+    By default QEMU counts instructions (-icount shift=0,sleep=off), for all three systems: the
     figures are guest instructions, the same on every run, labelled icount-insns.
     `qemu-system:BOARD?icount=0` runs free (TCG timing: host-dependent, flagged emulated too).
-  * a Linux kernel image (qemu-system:x86_64 or qemu-system:aarch64 with --kernel IMAGE): see
-    kernel_image.py.
+  * a Linux kernel image on QEMU's generic machines (qemu-system:x86_64 or qemu-system:aarch64
+    with --kernel IMAGE), under KVM where it works: see kernel_image.py.
 
 Every result is flagged `emulated`: these are never timings of real hardware.
 """
@@ -20,12 +27,13 @@ from urllib.parse import parse_qsl
 
 from .. import fingerprint
 from ..errors import TickmarkError
-from . import baremetal
-from .base import Core, Target, Variant, register, shown
-from .kernel_image import KernelTarget
+from . import baremetal, freertos
+from .base import Core, Target, Variant, register, shown, with_options
+from .kernel_image import KernelTarget, cached_kernel
 from .qemu import SLACK, QemuSession, core_timeout, qemu_version
 
 KERNEL_MACHINES = ("x86_64", "aarch64")
+OSES = ("baremetal", "freertos", "linux")
 
 
 class BoardCore(Core):
@@ -38,9 +46,8 @@ class BoardCore(Core):
 
     def start(self, args):
         args = list(args)
-        if self.target.icount and args and args[0] == "run":  # an option: before the patterns' '--'
-            at = args.index("--") if "--" in args else len(args)
-            args[at:at] = ["--fcore-khz", str(baremetal.INSN_FCORE_KHZ)]
+        if self.target.icount and args and args[0] == "run":
+            args = with_options(args, "--fcore-khz", str(baremetal.INSN_FCORE_KHZ))
         argv = baremetal.qemu_argv(
             self.target.board, self.image, args, icount=self.target.icount, args_file=self.target.scratch("args")
         )
@@ -52,9 +59,11 @@ class QemuSystemTarget(Target):
     scheme = "qemu-system"
     emulated = True
 
-    def __init__(self, uri, prebuilt=None, board=None, icount=True, kernel=None, append=None):
+    def __init__(self, uri, prebuilt=None, board=None, icount=True, kernel=None, append=None, os_name="baremetal"):
         super().__init__(uri, prebuilt)
         self.board, self.icount, self.kernel, self.append = board, icount, kernel, append
+        self.os_name = os_name
+        self.rtos = None  # the FreeRTOS kernel of an os=freertos build
         self._tmp = None
 
     @classmethod
@@ -64,12 +73,12 @@ class QemuSystemTarget(Target):
         try:
             q = dict(parse_qsl(query, keep_blank_values=True, strict_parsing=bool(query)))
         except ValueError:
-            raise TickmarkError(f"bad target '{shown(uri)}' (options go as ?icount=0&kernel=PATH)")
-        unknown = set(q) - {"icount", "kernel", "append", "accel"}
+            raise TickmarkError(f"bad target '{shown(uri)}' (options go as ?os=freertos&icount=0)")
+        unknown = set(q) - {"icount", "kernel", "append", "accel", "os"}
         if unknown:
             raise TickmarkError(
                 f"bad target '{shown(uri)}': unknown option {shown(', '.join(sorted(unknown)), 40)} "
-                "(known: icount, kernel, append, accel)"
+                "(known: os, icount, kernel, append, accel)"
             )
         if q.get("icount", "1") not in ("0", "1"):
             raise TickmarkError(f"bad target '{shown(uri)}': icount is 0 or 1")
@@ -91,14 +100,54 @@ class QemuSystemTarget(Target):
                 f"bad target '{shown(uri)}' (qemu-system:BOARD, BOARD one of: "
                 f"{', '.join(baremetal.board_names() + list(KERNEL_MACHINES))})"
             )
+        board = baremetal.load_board(name)
+        os_name = q.get("os") or ("linux" if kernel else "baremetal")
+        icount = q.get("icount", "1") == "1"
+        if os_name not in OSES:
+            raise TickmarkError(f"bad target '{shown(uri)}': os is one of {', '.join(OSES)}")
+        if os_name == "linux":
+            if not board.vars.get("LINUX_CONSOLE"):
+                linux = [b for b in baremetal.board_names() if baremetal.load_board(b).vars.get("LINUX_CONSOLE")]
+                raise TickmarkError(
+                    f"--kernel (os=linux) boots Linux, and board {name} does not describe a Linux boot "
+                    f"(boards that do: {', '.join(linux)})"
+                )
+            if q.get("accel") not in (None, "tcg"):
+                raise TickmarkError(f"bad target '{shown(uri)}': a board runs under TCG (accel=tcg)")
+            if not kernel:
+                kernel = cached_kernel(board)
+                if not kernel:
+                    raise TickmarkError(
+                        f"qemu-system:{name}?os=linux boots a Linux kernel image: give it with --kernel IMAGE "
+                        f"(./bootstrap test unpacks Debian's {board.vars.get('LINUX_DEB_ARCH')} kernel into the cache, "
+                        "where it is found without --kernel)"
+                    )
+            return KernelTarget(
+                f"qemu-system:{name}?os=linux" + ("" if icount else "&icount=0"),
+                machine=name,
+                kernel=kernel,
+                append=append,
+                icount=icount,
+                accel="tcg",
+                board=board,
+                **options,
+            )
         if kernel:
             raise TickmarkError(
-                f"--kernel boots a Linux kernel: use it with qemu-system:{' or qemu-system:'.join(KERNEL_MACHINES)}, "
-                f"not with the bare-metal board {shown(name, 40)}"
+                f"--kernel boots a Linux kernel: use it with qemu-system:{' or qemu-system:'.join(KERNEL_MACHINES)} "
+                f"or a board with os=linux, not with os={shown(os_name, 40)}"
             )
-        board = baremetal.load_board(name)
-        icount = q.get("icount", "1") == "1"
-        return cls(f"qemu-system:{name}" + ("" if icount else "?icount=0"), board=board, icount=icount, **options)
+        if os_name == "freertos" and not board.vars.get("FREERTOS_PORT"):
+            able = [b for b in baremetal.board_names() if baremetal.load_board(b).vars.get("FREERTOS_PORT")]
+            raise TickmarkError(f"board {name} names no FreeRTOS port (boards that do: {', '.join(able)})")
+        opts = ([f"os={os_name}"] if os_name != "baremetal" else []) + ([] if icount else ["icount=0"])
+        return cls(
+            f"qemu-system:{name}" + ("?" + "&".join(opts) if opts else ""),
+            board=board,
+            icount=icount,
+            os_name=os_name,
+            **options,
+        )
 
     def scratch(self, name):
         if self._tmp is None:
@@ -109,8 +158,12 @@ class QemuSystemTarget(Target):
         variant = variant or Variant()
         if variant.cross_compile or variant.ldflags:
             raise TickmarkError(f"{self.uri} builds with the board's own compiler and link flags")
-        b = baremetal.build_for_board(self.board, cc=variant.cc, cflags=variant.cflags, memfn=variant.memfn)
-        build = dict(b.as_dict(), board=self.board.name)
+        if self.os_name == "freertos":
+            self.rtos = freertos.locate(self.board.vars["FREERTOS_PORT"])
+        b = baremetal.build_for_board(
+            self.board, cc=variant.cc, cflags=variant.cflags, memfn=variant.memfn, rtos=self.rtos
+        )
+        build = dict(b.as_dict(), board=self.board.name, os=self.os_name)
         return BoardCore(self, b.binary, build)
 
     def fingerprint(self, core, hello=None):
@@ -140,6 +193,9 @@ class QemuSystemTarget(Target):
                 "loadavg": None,
             }
         )
+        if self.rtos:
+            fp.update(self.rtos.fingerprint(self.board))
+            fp["os"] += " (picolibc)"
         if self.icount:
             fp["cycles_method"] = "icount-insns"
         fp["flags"] = fingerprint.env_flags(fp)

@@ -1,9 +1,11 @@
 """Terminal summary of a campaign: the cell table, then for each variant and workload the other
-targets compared with the baseline."""
+targets compared with the baseline (and, for the rtos-study suite, the study's table)."""
 
 import sys
 
+from ...analysis import rtos_table
 from ...store.refs import run_compare
+from . import rtos_table as rtos_view
 from .compare import render
 
 
@@ -40,6 +42,11 @@ def campaign_summary(store, spec, cs, file=None):
             file.flush()
             sides, pairs = run_compare(store, runs)
             render(sides, pairs, file=file, show_counters=False)
+            study = rtos_table.from_runs(store, [store.run(r) for r in runs])
+            if study is not None:  # the rtos-study suite: the study's own table as well
+                print(file=file)
+                file.flush()
+                rtos_view.show(rtos_table.to_dict(study), file=file)
     if not groups:
         print("\n(no cross-target compare: fewer than two targets finished any variant and workload)", file=file)
     return counts
