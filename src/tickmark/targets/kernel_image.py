@@ -21,8 +21,10 @@ from pathlib import Path
 
 from .. import fingerprint
 from ..errors import TickmarkError
+from ..waiting import Watchdog
+from . import toolchain
 from .base import Core, ProcessSession, Target, Variant
-from .build import build_core, cache_root, sha256_file
+from .build import cache_root, sha256_file
 from .qemu import SLACK, QemuSession, core_timeout, qemu_version
 
 BUSYBOX = "/bin/busybox"
@@ -33,13 +35,11 @@ MACHINES = {
     "x86_64": {
         "qemu": ["qemu-system-x86_64", "-m", "1024M", "-smp", "2"],
         "console": "ttyS0",
-        "cc": None,
         "packages": "qemu-system-x86 busybox-static",
     },
     "aarch64": {
         "qemu": ["qemu-system-aarch64", "-M", "virt", "-cpu", "cortex-a57", "-m", "1024M", "-smp", "2"],
         "console": "ttyAMA0",
-        "cc": "aarch64-linux-gnu-",
         "packages": "qemu-system-arm gcc-aarch64-linux-gnu busybox-static:arm64",
     },
 }
@@ -235,14 +235,7 @@ class KernelTarget(Target):
         m = MACHINES[self.machine]
         if not shutil.which(m["qemu"][0]):
             raise TickmarkError(f"{m['qemu'][0]} not found: apt-get install {m['packages']}")
-        cross = m["cc"] or ""
-        b = build_core(
-            cc=variant.cc or (cross + "gcc" if cross else None),
-            cflags=variant.cflags,
-            memfn=variant.memfn,
-            cross_compile=cross or None,
-            ldflags="-static",
-        )
+        b = toolchain.build(variant, machine=self.machine, static=True, where=self.uri)  # busybox, no libc
         initramfs = base_initramfs(b.binary)
         build = dict(b.as_dict(), kernel_image=self.kernel, kernel_sha256=sha256_file(self.kernel))
         accel = self.accel or self._probe(initramfs, build)
@@ -278,10 +271,7 @@ class KernelTarget(Target):
     def _probe_boot(self, initramfs, build):
         core = KernelCore(self, initramfs, build, "kvm")
         s = core.start(["hello"], accel="kvm", silence_s=PROBE_TIMEOUT)
-        import threading
-
-        timer = threading.Timer(PROBE_TIMEOUT, s.stop)
-        timer.start()
+        timer = Watchdog(PROBE_TIMEOUT, s.stop)  # never fed: a deadline
         ok = False
         try:
             ok = any(line.startswith('TM1 {"t":"hello"') for line in s.lines())
@@ -297,9 +287,8 @@ class KernelTarget(Target):
         return "tcg"
 
     def fingerprint(self, core, hello=None):
-        hello = hello or {}
-        fp = fingerprint.collect(core.build, hello)
-        g = getattr(core, "guest", {}) or {}
+        fp = fingerprint.from_texts({}, core.build, hello)  # the guest: nothing of this machine
+        g = core.guest
         m = MACHINES[self.machine]
         fp.update(
             {
@@ -308,6 +297,7 @@ class KernelTarget(Target):
                 "cpus_online": int(g["cpus"]) if g.get("cpus", "").isdigit() else None,
                 "caches": [],
                 "os": "Linux (tickmark initramfs, busybox)",
+                "libc": fingerprint.local_libc(),  # the toolchain's, linked into the static core
                 "kernel": g.get("kernel"),
                 "kernel_image": os.path.basename(self.kernel),
                 "kernel_cmdline": self.cmdline(),
@@ -315,11 +305,6 @@ class KernelTarget(Target):
                 "qemu_accel": core.accel,
                 "accel_probe": self.probe_note,
                 "virtualization": f"qemu-{core.accel}",
-                "governor": None,
-                "boost": None,
-                "thp": None,
-                "clocksource": None,
-                "loadavg": None,
             }
         )
         fp["flags"] = fingerprint.env_flags(fp)

@@ -3,8 +3,8 @@ core as a session with a silence watchdog, the core's time limit read from its a
 QEMU's version for the fingerprint."""
 
 import subprocess
-import threading
 
+from ..waiting import Watchdog
 from .base import ProcessSession
 
 DEFAULT_TIMEOUT = 60  # the core's own per-benchmark limit
@@ -31,26 +31,17 @@ class QemuSession(ProcessSession):
     def __init__(self, argv, silence_s, what="qemu"):
         super().__init__(argv, what)
         self.silence_s = silence_s
-        self.timed_out = False
         self.last_text = ""
-        self._beat = threading.Event()
-        self._done = threading.Event()
-        threading.Thread(target=self._watch, daemon=True).start()
+        self._dog = Watchdog(silence_s, self.stop)
 
-    def _watch(self):
-        while not self._done.is_set():
-            if not self._beat.wait(self.silence_s):
-                if self._done.is_set():
-                    return
-                self.timed_out = True
-                self.stop()
-                return
-            self._beat.clear()
+    @property
+    def timed_out(self):
+        return self._dog.fired
 
     def lines(self):
         block = True
         for line in self.proc.stdout:
-            self._beat.set()
+            self._dog.beat()
             if "TM1 " in line:
                 block = True
             elif line.strip() and block:  # the first line of the last text after a record
@@ -58,8 +49,7 @@ class QemuSession(ProcessSession):
             yield line
 
     def finish(self):
-        self._done.set()
-        self._beat.set()
+        self._dog.cancel()
         rc, err = super().finish()
         if self.timed_out:
             self._err = f"no output for {self.silence_s} s: the emulated machine was stopped"

@@ -16,25 +16,33 @@ Every result is flagged `emulated`: these are never timings of real hardware.
 import os
 import shutil
 import tempfile
-from urllib.parse import parse_qsl
 
 from .. import fingerprint
 from ..errors import TickmarkError
 from . import baremetal
+from . import uri as uri_options
 from .base import Core, Target, Variant, register
 from .kernel_image import KernelTarget
 from .qemu import SLACK, QemuSession, core_timeout, qemu_version
+from .uri import Option
 
 KERNEL_MACHINES = ("x86_64", "aarch64")
+OPTIONS = (
+    Option("icount", "flag", None),
+    Option("kernel", "text"),
+    Option("append", "text"),
+    Option("accel", "choice", choices=("kvm", "tcg")),
+)
 
 
 class BoardCore(Core):
+    in_process = True  # every benchmark runs in the one program: a fault ends the round
+
     def __init__(self, target, image, build):
         super().__init__(target, build, emulated=True)
         self.image = image
         # under icount the "time" is guest instructions: cycles per op are instructions per op
         self.cycles_method = "icount-insns" if target.icount else None
-        self.in_process = True  # every benchmark runs in the one program: a fault ends the round
 
     def start(self, args):
         args = list(args)
@@ -50,6 +58,7 @@ class BoardCore(Core):
 class QemuSystemTarget(Target):
     scheme = "qemu-system"
     emulated = True
+    options = OPTIONS
 
     def __init__(self, uri, prebuilt=None, board=None, icount=True, kernel=None, append=None):
         super().__init__(uri, prebuilt)
@@ -58,30 +67,17 @@ class QemuSystemTarget(Target):
 
     @classmethod
     def from_uri(cls, uri, kernel=None, append=None, **options):
-        rest = uri.partition(":")[2]
-        name, _, query = rest.partition("?")
-        try:
-            q = dict(parse_qsl(query, keep_blank_values=True, strict_parsing=bool(query)))
-        except ValueError:
-            raise TickmarkError(f"bad target '{uri}' (options go as ?icount=0&kernel=PATH)")
-        unknown = set(q) - {"icount", "kernel", "append", "accel"}
-        if unknown:
-            raise TickmarkError(
-                f"bad target '{uri}': unknown option {', '.join(sorted(unknown))} "
-                "(known: icount, kernel, append, accel)"
-            )
-        if q.get("icount", "1") not in ("0", "1"):
-            raise TickmarkError(f"bad target '{uri}': icount is 0 or 1")
-        kernel = kernel or q.get("kernel")
-        append = append if append is not None else q.get("append")
+        name, q = uri_options.parse(uri, OPTIONS, "qemu-system:BOARD[?icount=0] or qemu-system:MACHINE?kernel=PATH")
+        kernel = kernel or q["kernel"]
+        append = append if append is not None else q["append"]
         if name in KERNEL_MACHINES:
-            accel = q.get("accel")
+            accel = q["accel"]
             return KernelTarget(
                 f"qemu-system:{name}" + (f"?accel={accel}" if accel else ""),
                 machine=name,
                 kernel=kernel,
                 append=append,
-                icount=q.get("icount") == "1",
+                icount=q["icount"] is True,
                 accel=accel,
                 **options,
             )
@@ -96,7 +92,7 @@ class QemuSystemTarget(Target):
                 f"not with the bare-metal board {name}"
             )
         board = baremetal.load_board(name)
-        icount = q.get("icount", "1") == "1"
+        icount = q["icount"] is not False  # counted instructions unless ?icount=0
         return cls(f"qemu-system:{name}" + ("" if icount else "?icount=0"), board=board, icount=icount, **options)
 
     def scratch(self, name):
@@ -113,8 +109,7 @@ class QemuSystemTarget(Target):
         return BoardCore(self, b.binary, build)
 
     def fingerprint(self, core, hello=None):
-        hello = hello or {}
-        fp = fingerprint.collect(core.build, hello)
+        fp = fingerprint.from_texts({}, core.build, hello)  # an emulated board: nothing of this machine
         qemu = self.board.qemu
         fp.update(
             {
@@ -130,17 +125,8 @@ class QemuSystemTarget(Target):
                 "qemu_args": " ".join(qemu),
                 "qemu_icount": baremetal.ICOUNT if self.icount else None,
                 "virtualization": "qemu-tcg",
-                "governor": None,
-                "boost": None,
-                "thp": None,
-                "page_size": None,
-                "clocksource": None,
-                "perf_event_paranoid": None,
-                "loadavg": None,
             }
         )
-        if self.icount:
-            fp["cycles_method"] = "icount-insns"
         fp["flags"] = fingerprint.env_flags(fp)
         return self.base_fingerprint(fp, core)
 

@@ -14,13 +14,15 @@ console, noise, CR/LF and terminal escapes around them tolerated, until the run'
 """
 
 import re
+import shlex
 import time
-import urllib.parse
 
 from .. import fingerprint
 from ..errors import TickmarkError
 from ..tm1 import clean_line
+from . import uri as uri_options
 from .base import Core, Session, Target, Variant, register
+from .uri import Option
 
 _RC = re.compile(r"@@tickmark-rc (\d+)")
 _BAUDS = (
@@ -46,32 +48,21 @@ _BAUDS = (
 )
 
 
+OPTIONS = (
+    Option("baud", "choice", 115200, choices=_BAUDS),
+    Option("core", "path"),
+    Option("silence", "int", 60, 1, 86400, "seconds"),
+)
+
+
 def parse_uri(uri):
     """'serial:/dev/ttyUSB0?baud=115200&core=/usr/bin/tickmark-core' -> (canonical, device, options)."""
-    rest = uri.partition(":")[2]
-    dev, _, query = rest.partition("?")
+    dev, opts = uri_options.parse(uri, OPTIONS, "serial:DEVICE[?baud=N&core=PATH&silence=SECONDS]")
     if not dev:
-        raise TickmarkError(f"bad --target '{uri}' (expected serial:DEVICE[?baud=N])")
-    try:
-        q = dict(urllib.parse.parse_qsl(query, keep_blank_values=True, strict_parsing=bool(query)))
-    except ValueError:
-        raise TickmarkError(f"bad --target '{uri}' (options: baud=N, core=PATH, silence=SECONDS)")
-    unknown = set(q) - {"baud", "core", "silence"}
-    if unknown:
-        raise TickmarkError(
-            f"bad --target '{uri}': unknown option {sorted(unknown)[0]} (options: baud=N, core=PATH, silence=SECONDS)"
-        )
-    baud = q.get("baud", "115200")
-    if not baud.isdigit() or int(baud) not in _BAUDS:
-        raise TickmarkError(f"bad --target '{uri}': baud must be one of {', '.join(map(str, _BAUDS))}")
-    silence = q.get("silence", "60")
-    if not silence.isdigit() or not 1 <= int(silence) <= 86400:
-        raise TickmarkError(f"bad --target '{uri}': silence wants seconds, 1..86400")
-    core = q.get("core") or None
-    if core is not None and (any(c in core for c in "\r\n;&|`$<>'\"\\") or core.startswith("-")):
-        raise TickmarkError(f"bad --target '{uri}': core must be a plain path on the board")
-    canon = f"serial:{dev}?baud={int(baud)}" + (f"&core={core}" if core else "")
-    return canon, dev, {"baud": int(baud), "core": core, "silence": int(silence)}
+        raise TickmarkError(f"bad --target '{uri_options.shown(uri)}' (expected serial:DEVICE[?baud=N])")
+    opts["core"] = opts["core"] or None
+    canon = f"serial:{dev}?baud={opts['baud']}" + (f"&core={opts['core']}" if opts["core"] else "")
+    return canon, dev, opts
 
 
 class SerialSession(Session):
@@ -87,7 +78,7 @@ class SerialSession(Session):
         port = target.port()
         port.reset_input_buffer()
         if target.core_path:
-            line = " ".join([target.core_path, *(_shell_word(a) for a in args)]) + '; echo "@@tickmark-rc $?"'
+            line = " ".join([target.core_path, *(shlex.quote(a) for a in args)]) + '; echo "@@tickmark-rc $?"'
             port.write(line.encode() + b"\r")
             port.flush()
 
@@ -154,6 +145,8 @@ class SerialCore(Core):
 @register("serial")
 class SerialTarget(Target):
     scheme = "serial"
+    reconnects = True
+    options = OPTIONS
 
     @classmethod
     def from_uri(cls, uri, **options):
@@ -181,7 +174,7 @@ class SerialTarget(Target):
 
     def prepare(self, variant=None):
         variant = variant or Variant()
-        if any(getattr(variant, f) for f in ("cc", "cflags", "memfn")):
+        if variant.cc or variant.cflags or variant.memfn:
             raise TickmarkError(
                 f"{self.uri}: the board runs the core it was flashed with; "
                 "--cc/--cflags/--memfn do not apply (build it with make, see port/README.md)"
@@ -206,8 +199,3 @@ class SerialTarget(Target):
             except Exception:
                 pass
             self._port = None
-
-
-def _shell_word(a):
-    """Quote one argument for the board's shell (single quotes; patterns must not glob there)."""
-    return "'" + a.replace("'", "'\\''") + "'"
