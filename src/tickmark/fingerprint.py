@@ -116,9 +116,9 @@ def read_local():
     )
     if hasattr(os, "sysconf"):
         texts["page_size"] = str(os.sysconf("SC_PAGE_SIZE"))
-    lib, ver = platform.libc_ver()
-    if lib:
-        texts["glibc" if lib == "glibc" else "musl"] = f"{lib} {ver}".strip()
+    libc = local_libc()
+    if libc:
+        texts["glibc" if libc.startswith("glibc") else "musl"] = libc
     for d in sorted(glob.glob(f"{_CACHE_DIR}/index*")):
         for k in _CACHE_KEYS:
             texts[f"cache/{os.path.basename(d)}/{k}"] = _read(f"{d}/{k}")
@@ -207,6 +207,12 @@ def os_name(texts):
         if line.startswith("PRETTY_NAME="):
             return line.split("=", 1)[1].strip().strip('"')
     return None
+
+
+def local_libc():
+    """This machine's C library ('glibc 2.36'), or None."""
+    lib, ver = platform.libc_ver()
+    return f"{lib} {ver}".strip() if lib else None
 
 
 def rt_priority():
@@ -305,6 +311,12 @@ def from_texts(texts, build=None, hello=None):
     fp["variant"] = build.get("variant") or variant_label(cc_name, fp.get("cflags"), fp["memfn"])
     fp["flags"] = env_flags(fp)
     return fp
+
+
+def cycles_method(fp, hello=None):
+    """What the cycles of a stored run are (the statistics' cycles method): the run's own, as its
+    fingerprint records it (QEMU icount: instructions), else what the core's hello said."""
+    return (fp or {}).get("cycles_method") or (hello or {}).get("cycles") or "none"
 
 
 def variant_label(cc, cflags, memfn=None):

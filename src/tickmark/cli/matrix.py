@@ -8,7 +8,7 @@ import sys
 import click
 
 from ..errors import TickmarkError
-from ..names import check_name, parse_labels
+from ..names import check_name, parse_labels, printable
 from ..suites import SUITES, patterns_for
 from .options import label_option, round_options, store_of, target_of, target_option
 from .run import check_params
@@ -69,11 +69,12 @@ def matrix_cmd(
 ):
     """Build variants (compiler x flags x routines), run them interleaved, compare them.
 
-    Exit status 1 when a variant failed to build (the others are still run and compared)."""
+    Exit status 1 when a variant failed to build (the others are still run and compared) or a
+    variant's run is incomplete (its core died in a round; the reason is printed)."""
     from ..analysis import compare as cmp
     from ..report.terminal.compare import render
     from ..run import matrix as mx
-    from ..run.engine import RunConfig, check_patterns
+    from ..run.engine import RunConfig, TransportLost, check_patterns
     from ..store.refs import run_compare
 
     check_params(params)
@@ -115,6 +116,9 @@ def matrix_cmd(
     except KeyboardInterrupt:
         click.echo("tickmark: interrupted; the finished instances are stored", err=True)
         sys.exit(130)
+    except TransportLost as e:
+        ids = ", ".join(str(c.run.run_id) for c in built)
+        raise TickmarkError(f"{e}; the finished instances are stored (runs {ids}, incomplete)")
     refs = [str(i) for i in ids]
     if len(refs) >= 2:
         sides, pairs = run_compare(store, refs)
@@ -139,5 +143,9 @@ def matrix_cmd(
         click.echo("runs: " + ", ".join(f"{c.label} = {c.run.run_id}" for c in built))
     for c in failed:
         click.echo(f"tickmark: variant '{c.label}' failed to build: {c.error}", err=True)
-    if failed:
-        sys.exit(1)
+    incomplete = [r for r in (store.run(i) for i in refs) if r["status"] != "complete"]
+    for r in incomplete:
+        why = (r.get("notes") or {}).get("incomplete") or "not every instance finished"
+        click.echo(f"tickmark: run {r['id']} is incomplete: {printable(why)}", err=True)
+    if failed or incomplete:
+        raise click.exceptions.Exit(1)
