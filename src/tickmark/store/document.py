@@ -154,26 +154,6 @@ _KEY = {"type": "string", "minLength": 1, "maxLength": 300, "pattern": _NOCTRL}
 _WORD = {"type": "string", "maxLength": 300, "pattern": _NOCTRL}
 _TEXT = {"type": "string", "maxLength": 10000}
 _COUNTS = {"type": "object", "additionalProperties": _COUNT}
-# fingerprint fields that reports read, with their types
-_FP_WORDS = (
-    "variant",
-    "cycles_method",
-    "clock",
-    "compiler",
-    "cflags",
-    "cpu_model",
-    "arch",
-    "kernel",
-    "os",
-    "libc",
-    "governor",
-    "virtualization",
-    "target",
-    "host",
-    "clocksource",
-    "ticks",
-)
-_FP_INTS = ("clock_res_ns", "cpus_online", "timer_overhead_ps", "fcore_khz", "page_size")
 _SAMPLE = {
     "type": "object",
     "required": ["round", "iters", "ops", "ns"],
@@ -305,8 +285,9 @@ SCHEMA = {
                     "type": "object",
                     "properties": {
                         "flags": {"type": "array", "items": _WORD},
-                        **{k: {"anyOf": [_WORD, {"type": "null"}]} for k in _FP_WORDS},
-                        **{k: {"anyOf": [_I64, {"type": "null"}]} for k in _FP_INTS},
+                        # the fingerprint keys that reports read, typed as the registry says
+                        **{k.name: {"anyOf": [_WORD, {"type": "null"}]} for k in fingerprint.keys(export="word")},
+                        **{k.name: {"anyOf": [_I64, {"type": "null"}]} for k in fingerprint.keys(export="int")},
                     },
                 },
                 "hello": {"type": "object", "properties": {"cycles": _WORD}},
