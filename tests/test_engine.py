@@ -88,6 +88,8 @@ def test_matrix_with_a_dead_cell_exits_1_and_says_why(env, cli, monkeypatch):
         "--samples",
         "3",
         "-q",
+        "--seed",
+        "3",
         "sys.fast",
         "lat.*",
     )
@@ -95,7 +97,7 @@ def test_matrix_with_a_dead_cell_exits_1_and_says_why(env, cli, monkeypatch):
     assert rc == 0 and "is incomplete" not in err, err
     monkeypatch.setenv("FAKECORE_MODE", "die=1")  # every cell's core dies after its first instance
     rc, out, err = cli(*args)
-    assert rc == 1
+    assert rc == 1, err
     lines = [ln for ln in err.splitlines() if "is incomplete" in ln]
     assert len(lines) == 2 and all("exited with status 3" in ln for ln in lines), err
     runs = Store(env).runs()

@@ -120,8 +120,14 @@ def matrix_cmd(
         ids = ", ".join(str(c.run.run_id) for c in built)
         raise TickmarkError(f"{e}; the finished instances are stored (runs {ids}, incomplete)")
     refs = [str(i) for i in ids]
+    compared = None
     if len(refs) >= 2:
-        sides, pairs = run_compare(store, refs)
+        try:
+            compared = run_compare(store, refs)
+        except TickmarkError as e:  # incomplete runs with nothing in common: their reasons follow
+            click.echo(f"tickmark: the variants are not compared: {e}", err=True)
+    if compared is not None:
+        sides, pairs = compared
         if fmt == "json":
             click.echo(
                 json.dumps(
@@ -135,7 +141,7 @@ def matrix_cmd(
             )
         else:
             render(sides, pairs)
-    elif fmt == "table":
+    elif fmt == "table" and len(refs) == 1:
         from ..report import terminal as report
 
         report.show(store, store.run(refs[0]))

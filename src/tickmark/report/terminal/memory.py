@@ -1,13 +1,11 @@
-"""Terminal views of the memory family: the bandwidth table (mem.bw_*: size, cache level, MB/s
-per way of moving the bytes) and the memfn.* comparison (winner per routine and size)."""
+"""Terminal views of the memory family, rendered from their models (model.bandwidth_model,
+model.memfn_model): the bandwidth table (mem.bw_*: size, cache level, MB/s per way of moving the
+bytes) and the memfn.* comparison (winner per routine and size)."""
 
 import sys
 
 from rich.table import Table
 
-from ...analysis.bandwidth import caches_for, table_rows
-from ...analysis.memfn import IMPLS
-from ...analysis.memfn import table_rows as memfn_rows
 from ...fmt import fmt_size, fmt_time
 from ..console import console, fit_table
 
@@ -15,7 +13,7 @@ from ..console import console, fit_table
 def mb_cell(v):
     if v is None:
         return "-"
-    if isinstance(v, tuple):
+    if isinstance(v, (list, tuple)):  # a multi-core cell: total, per CPU, one CPU
         total, per, one = v
         scale = f", x{total / one:.2f} of 1" if one else ""
         return f"{total:,.0f} ({per:,.0f}/CPU{scale})"
@@ -23,33 +21,44 @@ def mb_cell(v):
 
 
 def show_bandwidth(results, run=None, file=None):
-    caches, src = caches_for(run)
-    header, rows = table_rows(results, caches)
-    if not rows:
+    """The bandwidth table of a run's results (model.bandwidth_model) -> False when it has none."""
+    from ..model import bandwidth_model
+
+    return render_bandwidth(bandwidth_model(results, run), file)
+
+
+def render_bandwidth(m, file=None):
+    if not m["rows"]:
         return False
     con = console(file or sys.stdout)
-    con.print(f"bandwidth in MB/s, best of the rounds, bytes counted once (levels: {src})")
+    con.print(f"bandwidth in MB/s, best of the rounds, bytes counted once (levels: {m['levels_from']})")
     t = Table(box=None, pad_edge=False)
     t.add_column("size")
     t.add_column("level")
-    for h in header:
+    for h in m["header"]:
         t.add_column(h, justify="right")
-    for size, lvl, row in rows:
-        t.add_row(fmt_size(size), lvl, *[mb_cell(row.get(h)) for h in header])
+    for row in m["rows"]:
+        t.add_row(fmt_size(row["size"]), row["level"], *[mb_cell(row["cells"].get(h)) for h in m["header"]])
     fit_table(con, t)
     con.print(t)
     return True
 
 
 def show_memfn(results, file=None):
-    rows, failures = memfn_rows(results)
+    """The memfn.* comparison of a run's results (model.memfn_model)."""
+    from ..model import memfn_model
+
+    render_memfn(memfn_model(results), file)
+
+
+def render_memfn(m, file=None):
     con = console(file)
-    if not rows and not failures:
+    if not m["rows"] and not m["failures"]:
         con.print("(no memfn.* results in this run)")
         return
-    for (routine, impl), reason in sorted(failures.items()):
-        con.print(f"FAILED verification, not timed: {routine}[{impl}]: {reason}", markup=False)
-    impls = [i for i in IMPLS.values() if any(i in ns for _, _, ns, _, _ in rows)]
+    for f in m["failures"]:
+        con.print(f"FAILED verification, not timed: {f['routine']}[{f['impl']}]: {f['reason']}", markup=False)
+    impls = m["impls"]
     t = Table(box=None, pad_edge=False)
     t.add_column("routine")
     t.add_column("size", justify="right")
@@ -57,13 +66,14 @@ def show_memfn(results, file=None):
         t.add_column(i, justify="right")
     t.add_column("winner")
     t.add_column("by", justify="right")
-    for routine, size, ns, win, margin in rows:
+    for row in m["rows"]:
+        ns = row["ns"]
         t.add_row(
-            routine,
-            fmt_size(size),
+            row["routine"],
+            fmt_size(row["size"]),
             *[fmt_time(ns[i]) if i in ns else "-" for i in impls],
-            win,
-            f"x{margin:.2f}" if margin else "-",
+            row["winner"],
+            f"x{row['margin']:.2f}" if row["margin"] else "-",
         )
     fit_table(con, t)
     con.print(t)

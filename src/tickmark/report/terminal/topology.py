@@ -1,17 +1,24 @@
-"""Terminal view of `tickmark topology`: the detected cache levels, line size and TLB reach
-beside what the OS reports, with the evidence for each."""
+"""Terminal view of `tickmark topology`, rendered from its model (model.topology_model): the
+detected cache levels, line size and TLB reach beside what the OS reports, with the evidence for
+each."""
 
 import sys
 
 from rich.table import Table
 
-from ...analysis.topology import compare, cycle_warning
 from ...fmt import fmt_size
 from ..console import console
 
 
 def print_text(det, osr, runs):
-    con = console(sys.stdout)
+    from ..model import topology_model
+
+    render(topology_model(det, osr, runs))
+
+
+def render(m, file=None):
+    det, osr, runs, checks = m["detected"], m["os"], m["runs"], m["checks"]
+    con = console(file or sys.stdout)
     cyc = "calibrated-freq" if det.get("fcore_khz") else None
     con.print(
         f"memory hierarchy detected from runs {', '.join(map(str, runs))} "
@@ -20,7 +27,7 @@ def print_text(det, osr, runs):
     t = Table(box=None, pad_edge=False)
     for c in ("level", "detected", "OS reports", "", "latency", "cycles", "confidence", "evidence"):
         t.add_column(c, justify="right" if c in ("latency", "cycles", "confidence") else "left")
-    rows = {w: (o, v) for w, d, o, v in compare(det, osr)}
+    rows = {w: (o, v) for w, d, o, v in checks}
     oslv = osr.get("levels", [])
     caches = [lv for lv in det["levels"] if lv["size"]]
     for i, lv in enumerate(det["levels"]):
@@ -124,7 +131,7 @@ def print_text(det, osr, runs):
     hon = det.get("huge") or {}
     if hon.get("honoured") is not None:
         con.print(f"huge pages in the TLB: {'yes' if hon['honoured'] else 'no'} ({hon['why']})")
-    if any(v == "scattered" for _, _, _, v in compare(det, osr)):
+    if any(v == "scattered" for _, _, _, v in checks):
         con.print(
             "smaller: scattered pages = the huge pages do not reach the TLB, so they are not contiguous in "
             "physical memory either, and a physically indexed cache fills some of its page colours before "
@@ -140,9 +147,8 @@ def print_text(det, osr, runs):
         con.print(f"note: {f}")
     if cyc:
         con.print(f"cycles: ns x {det['fcore_khz'] / 1e6:.2f} GHz ({cyc}, the core's dependent-add estimate)")
-    warn = cycle_warning(det)
-    if warn:
-        con.print(warn)
+    if m["cycle_warning"]:
+        con.print(m["cycle_warning"])
 
 
 def _cyc(lv, k):
