@@ -513,8 +513,7 @@ def profile_series(store, run, top=15):
     share of the sampled time, with the time per operation that share stands for."""
     from ..profile.model import GROUPS, group_shares
 
-    get = getattr(store, "profiles", None)
-    profs = get(run["id"]) if get else {}
+    profs = store.profiles(run["id"])
     out = []
     for key in sorted(profs or {}):
         p = profs[key]

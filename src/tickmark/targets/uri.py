@@ -87,13 +87,3 @@ def parse(uri, options, usage):
         seen.add(name)
         out[name] = o.value(text, bad)
     return body, out
-
-
-def query(values, options):
-    """The `?a=1&b=2` part of a canonical URI: the options that differ from their defaults."""
-    parts = []
-    for o in options:
-        v = values.get(o.name, o.default)
-        if v != o.default:
-            parts.append(f"{o.name}={int(v) if isinstance(v, bool) else v}")
-    return "?" + "&".join(parts) if parts else ""
