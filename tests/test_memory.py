@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from tickmark.analysis import bandwidth as bwtable
+from tickmark.analysis import hierarchy
 from tickmark.analysis import memfn as memfnview
 from tickmark.analysis import topology as topo
-from tickmark.report.terminal.memory import mb_cell
 from tickmark.run.topology import TLB_PACKED
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -56,7 +56,23 @@ def sizes_of(levels):
     return [lv["size"] for lv in levels if lv["size"]]
 
 
-@pytest.mark.parametrize("model", [uniform, lru])
+def near(got, want, f=1.5):
+    """Within one step of the default sweep (x1.33 or x1.5) of the known size."""
+    return len(got) == len(want) and all(max(g, w) / min(g, w) <= f for g, w in zip(got, want))
+
+
+def lat_results(model, caches, lats, thp=1, hi=64 * M):
+    return [
+        {
+            "bench": "mem.lat_rand",
+            "params": {"size": s, "thp": thp},
+            "status": "ok",
+            "stats": {"": {"min": model(s, caches, lats)}},
+        }
+        for s in sweep(hi=hi)
+    ]
+
+
 @pytest.mark.parametrize(
     "caches,lats",
     [
@@ -65,44 +81,29 @@ def sizes_of(levels):
         ((64 * K, 2 * M, 8 * M), (1.0, 5.0, 12.0, 90.0)),
     ],
 )
-def test_levels_found_at_the_known_knees(model, caches, lats):
-    pts = [(s, model(s, caches, lats)) for s in sweep()]
-    levels = topo.detect_levels(pts, fcore_khz=2_000_000)
-    assert sizes_of(levels) == list(caches)
-    assert levels[-1]["name"] == "memory" and levels[-1]["size"] is None
-    assert levels[-1]["confidence"] is None  # memory is what lies past the last knee: no knee to judge
-    assert all(lv["confidence"] >= 0.6 for lv in levels[:-1]), [lv["confidence"] for lv in levels]
-    for lv, lat in zip(levels, lats):
-        # a level only 4x the one below cannot be read pure in the uniform model (1/4 hits below)
+def test_analyse_finds_the_known_levels(caches, lats):
+    """From stored result rows to levels (the knee detection itself: test_knees.py)."""
+    det = topo.analyse(lat_results(lru, caches, lats, hi=256 * M), fcore_khz=2_000_000)
+    assert near(sizes_of(det["levels"]), caches)
+    assert det["levels"][-1]["name"] == "memory" and det["levels"][-1]["size"] is None
+    assert det["levels"][-1]["confidence"] is None  # memory is what lies past the last knee: no knee to judge
+    assert all(lv["confidence"] >= 0.6 for lv in det["levels"][:-1]), [lv["confidence"] for lv in det["levels"]]
+    for lv, lat in zip(det["levels"], lats):
         assert lv["latency_ns"] == pytest.approx(lat, rel=0.2)
         assert lv["latency_cycles"] == pytest.approx(lv["latency_ns"] * 2, rel=1e-9)
 
 
-def test_noise_spikes_do_not_move_knees_but_lower_confidence():
-    caches, lats = (32 * K, 512 * K, 32 * M), (1.24, 4.2, 14, 100)
-    clean = [(s, uniform(s, caches, lats)) for s in sweep()]
-    rnd = random.Random(7)
-    noisy = [(s, v * (1 + (rnd.random() * 3 if i % 5 == 2 else rnd.random() * 0.03))) for i, (s, v) in enumerate(clean)]
-    a, b = topo.detect_levels(clean), topo.detect_levels(noisy)
-    assert sizes_of(b) == sizes_of(a) == list(caches)
-    assert sum(lv["confidence"] for lv in b[:-1]) < sum(lv["confidence"] for lv in a[:-1])
-
-
-def test_flat_curve_has_no_cache_levels():
-    levels = topo.detect_levels([(s, 80.0) for s in sweep()])
-    assert [lv["name"] for lv in levels] == ["memory"]
-
-
-def test_refinement_adds_sizes_between_the_bracket():
-    pts = [(s, uniform(s, (32 * K, 512 * K), (1.2, 4.0, 90))) for s in sweep(hi=64 * M)]
-    levels = topo.detect_levels(pts)
-    extra = topo.refine_sizes(levels[:-1], {s for s, _ in pts})
+def test_refinement_adds_sizes_inside_each_knee():
+    pts = [(s, lru(s, (32 * K, 512 * K), (1.2, 4.0, 90))) for s in sweep(hi=64 * M)]
+    det = hierarchy.assign({"rand_huge": dict(pts)}, huge_honoured=True)
+    caches = [lv for lv in det["levels"] if lv["size"]]
+    extra = topo.refine_sizes(caches, {s for s, _ in pts})
     assert 36 * K in extra and 40 * K in extra and 576 * K in extra and 640 * K in extra
     assert not set(extra) & {s for s, _ in pts}
-    refined = sorted(pts + [(s, uniform(s, (32 * K, 512 * K), (1.2, 4.0, 90))) for s in extra])
-    again = topo.detect_levels(refined)
-    assert sizes_of(again) == [32 * K, 512 * K]
-    assert all(lv["next_size"] / lv["size"] <= 1.2 for lv in again[:-1])
+    refined = dict(pts + [(s, lru(s, (32 * K, 512 * K), (1.2, 4.0, 90))) for s in extra])
+    again = [lv for lv in hierarchy.assign({"rand_huge": refined}, huge_honoured=True)["levels"] if lv["size"]]
+    assert near([lv["size"] for lv in again], [32 * K, 512 * K], 1.2)
+    assert all(lv["range"][1] / lv["range"][0] <= 1.2 for lv in again)
 
 
 @pytest.mark.parametrize("line", [32, 64, 128])
@@ -163,12 +164,12 @@ def test_detection_stands_alone_when_the_os_reports_nothing(tmp_path):
             "bench": "mem.lat_rand",
             "params": {"size": s, "thp": 0},
             "status": "ok",
-            "stats": {"": {"min": uniform(s, (16 * K, 256 * K), (3.0, 20.0, 160.0))}},
+            "stats": {"": {"min": lru(s, (16 * K, 256 * K), (3.0, 20.0, 160.0))}},
         }
         for s in sweep(hi=64 * M)
     ]
     det = topo.analyse(results)
-    assert sizes_of(det["levels"]) == [16 * K, 256 * K]
+    assert near(sizes_of(det["levels"]), [16 * K, 256 * K])
     rows = topo.compare(det, osr)
     assert all(v == "" for _, _, _, v in rows)
     doc = json.loads(topo.to_json(det, osr, [1]))
@@ -194,11 +195,18 @@ def test_compare_flags_disagreement():
     osr["tlb_reach"] = 8 * M
     verdicts = {w: v for w, _, _, v in topo.compare(det, osr)}
     assert verdicts["L1 TLB entries"] == "agree"  # within 10 %
-    assert verdicts["L2 TLB entries"] == "DISAGREE" and verdicts["TLB reach (4K pages)"] == "agree"
+    # cpuid's 1536 contradicts the measurement and /proc/cpuinfo's 2048 x 4K, which agree
+    assert verdicts["L2 TLB entries"] == "doubtful: cpuid" and verdicts["TLB reach (4K pages)"] == "doubtful: cpuid"
+    osr["tlb_reach"] = None
+    verdicts = {w: v for w, _, _, v in topo.compare(det, osr)}
+    assert verdicts["L2 TLB entries"] == "DISAGREE"  # the measurement against cpuid alone
 
 
-def tlb_model(l1=64, l2=1536, hit=1.25, l1_lines=512, l2_lat=4.0, stlb=2.0, walk=20.0, lru=True):
-    """One line per page (spread) and the same lines packed: cache part + translation part."""
+def tlb_model(l1=64, l2=1536, hit=1.25, l1_lines=512, l2_lat=4.0, stlb=2.0, walk=20.0, lru=True, start=1.0):
+    """One line per page (spread) and the same lines packed: cache part + translation part.
+    Not LRU: the misses of the first level set in gradually from start x its entries over a third
+    of them (start 1: as measured on an Intel KVM guest; 0.85: on a Zen 3 guest, where other
+    translations take entries too and 56 of 64 pages already pay a third of the step)."""
 
     def cache(n):
         return hit if n <= l1_lines else l2_lat
@@ -206,8 +214,7 @@ def tlb_model(l1=64, l2=1536, hit=1.25, l1_lines=512, l2_lat=4.0, stlb=2.0, walk
     def trans(n):
         if lru:
             return 0.0 if n <= l1 else stlb if n <= l2 else walk
-        # not LRU: misses set in gradually around the capacity (as measured on a KVM guest)
-        return stlb * min(1.0, max(0.0, (n - l1) / (0.33 * l1))) + (walk - stlb) * min(
+        return stlb * min(1.0, max(0.0, (n - start * l1) / (0.33 * l1))) + (walk - stlb) * min(
             1.0, max(0.0, (n - 0.7 * l2) / (0.6 * l2))
         )
 
@@ -263,11 +270,14 @@ def test_tlb_levels_from_the_page_chase(l1, l2):
     assert got[0]["miss_ns"] == pytest.approx(2.0, rel=0.05) and got[1]["walk"]
 
 
-def test_tlb_levels_with_random_replacement_within_ten_percent():
-    spread, packed = tlb_model(96, 2048, lru=False)
+@pytest.mark.parametrize("start,tol", [(1.0, 0.2), (0.85, 0.1)])
+def test_tlb_levels_with_random_replacement(start, tol):
+    """Entries where the cost has risen half the step: within 10 % when the misses set in around
+    the capacity, within 20 % (above it) when they only start there."""
+    spread, packed = tlb_model(96, 2048, lru=False, start=start)
     got = topo.detect_tlb_levels(spread, packed)
     assert len(got) == 2
-    assert abs(got[0]["entries"] / 96 - 1) <= 0.1 and abs(got[1]["entries"] / 2048 - 1) <= 0.25
+    assert abs(got[0]["entries"] / 96 - 1) <= tol and abs(got[1]["entries"] / 2048 - 1) <= 0.25
 
 
 def test_no_tlb_step_no_level():
@@ -282,63 +292,57 @@ def test_cache_knee_at_a_tlb_reach_is_the_tlb_when_huge_pages_do_not_help():
     hon = topo.huge_honoured(spread, huge_like_small, tlb)
     assert hon["honoured"] is False and "small pages" in hon["why"]
     assert topo.huge_honoured(spread, {256: packed[256], 512: packed[512]}, tlb)["honoured"] is True
-    pts = [(s, lru(s, (48 * K, 384 * K, 2 * M, 8 * M), (1.7, 4.0, 6.0, 9.0, 40.0))) for s in sweep(hi=128 * M)]
-    levels = topo.detect_levels(pts)
-    assert sizes_of(levels) == [48 * K, 384 * K, 2 * M, 8 * M]
-    kept, moved = topo.attribute_tlb_knees([lv for lv in levels if lv["size"]], tlb, hon["honoured"])
-    assert sizes_of(kept) == [48 * K, 2 * M] and [lv["name"] for lv in kept] == ["L1", "L2"]
-    assert [m["tlb"] for m in moved] == ["L1 TLB", "L2 TLB"]
-    kept, moved = topo.attribute_tlb_knees([lv for lv in levels if lv["size"]], tlb, True)
-    assert len(kept) == 4 and moved == []
+    curve = {s: lru(s, (48 * K, 384 * K, 2 * M, 8 * M), (1.7, 4.0, 6.0, 9.0, 40.0)) for s in sweep(hi=128 * M)}
+    det = hierarchy.assign({"rand_huge": curve}, tlb, hon["honoured"])
+    assert near(sizes_of(det["levels"]), [48 * K, 2 * M]) and [lv["name"] for lv in det["levels"][:2]] == ["L1", "L2"]
+    assert [k["tlb"] for k in det["tlb_knees"]] == ["L1 TLB", "L2 TLB"]
+    det = hierarchy.assign({"rand_huge": curve}, tlb, True)
+    assert len(sizes_of(det["levels"])) == 4 and det["tlb_knees"] == []
+    # a page-local curve (no TLB knees in it) decides: the cache levels are its knees
+    pl = {s: lru(s, (48 * K, 2 * M), (1.7, 6.0, 40.0)) for s in sweep(hi=64 * M)}
+    det = hierarchy.assign({"rand_huge": curve, "pagelocal": pl}, tlb, hon["honoured"])
+    assert det["curve"] == "pagelocal" and near(sizes_of(det["levels"]), [48 * K, 2 * M])
+    assert sorted(k["tlb"] for k in det["tlb_knees"]) == ["L1 TLB", "L2 TLB"]
 
 
-def test_llc_cause_named_from_measurements():
-    det = {
-        "levels": [
-            {"name": "L1", "size": 48 * K},
-            {"name": "L2", "size": 2 * M},
-            {"name": "L3", "size": 8 * M},
-            {"name": "memory", "size": None},
-        ]
-    }
-    osr = {"levels": [{"name": "L1d", "size": 48 * K}, {"name": "L2", "size": 2 * M}, {"name": "L3", "size": 260 * M}]}
-    got = topo.llc_cause(det, osr, {(4 * M, 0): 30.0, (4 * M, 256 * M): 90.0})
-    assert got["cause"] == "shared" and "x3.00" in got["why"]
-    got = topo.llc_cause(det, osr, {(4 * M, 0): 30.0, (4 * M, 256 * M): 31.0}, [8 * M, 8 * M, 8 * M])
+def test_llc_verdict_named_from_measurements():
+    """The OS says 260M of L3; the curve has a level at 8M: smaller, and the measured cause."""
+    curve = {s: lru(s, (48 * K, 2 * M, 8 * M), (1.0, 4.0, 12.0, 100.0)) for s in sweep(hi=256 * M)}
+    osl = [{"name": "L1d", "size": 48 * K}, {"name": "L2", "size": 2 * M}, {"name": "L3", "size": 260 * M}]
+    got = hierarchy.assign({"rand_huge": curve}, None, True, {(4 * M, 0): 30.0, (4 * M, 256 * M): 90.0}, osl)["llc"]
+    assert got["verdict"] == "smaller" and got["cause"] == "shared" and "x3.00" in got["why"]
+    got = hierarchy.assign({"rand_huge": curve}, None, True, {(4 * M, 0): 30.0, (4 * M, 256 * M): 31.0}, osl)["llc"]
     assert got["cause"] == "partition"
-    got = topo.llc_cause(det, osr, {(4 * M, 0): 30.0, (4 * M, 256 * M): 31.0}, [4 * M, 8 * M, 16 * M])
+    moved = {s: lru(s, (48 * K, 2 * M, 24 * M), (1.0, 4.0, 12.0, 100.0)) for s in sweep(hi=256 * M)}
+    got = hierarchy.assign(
+        {"rand_huge": curve}, None, True, {(4 * M, 0): 30.0, (4 * M, 256 * M): 31.0}, osl, [curve, moved]
+    )["llc"]
     assert got["cause"] == "varies"
-    osr["levels"][-1]["size"] = 8 * M
-    assert topo.llc_cause(det, osr, {}) is None
-    det["llc"] = topo.llc_cause(
-        det,
-        dict(osr, levels=osr["levels"][:2] + [{"name": "L3", "size": 64 * M}]),
-        {(4 * M, 0): 30.0, (4 * M, 64 * M): 90.0},
+    assert hierarchy.assign({"rand_huge": curve}, None, True, None, osl[:1])["llc"] is None
+    assert hierarchy.assign({"rand_huge": curve}, None, True, None, osl[:2])["llc"]["verdict"] == "found"
+    # no level beyond L2, and nothing measured to say why: not measurable, and the curve says so
+    two = {s: lru(s, (48 * K, 2 * M), (1.0, 4.0, 100.0)) for s in sweep(hi=256 * M)}
+    got = hierarchy.assign({"rand_huge": two}, None, True, None, osl)["llc"]
+    assert got["verdict"] == "not measurable" and "no plateau between" in got["why"]
+    det = topo.analyse(
+        lat_results(lru, (48 * K, 2 * M, 8 * M), (1.0, 4.0, 12.0, 100.0), hi=256 * M), osr={"levels": osl}
     )
-    rows = topo.compare(det, dict(osr, levels=osr["levels"][:2] + [{"name": "L3", "size": 64 * M}], line_size=None))
-    assert ("L3 size", 8 * M, 64 * M, "shared") in rows
+    det["llc"] = hierarchy.assign({"rand_huge": curve}, None, True, {(4 * M, 0): 30.0, (4 * M, 256 * M): 90.0}, osl)[
+        "llc"
+    ]
+    rows = topo.compare(det, {"levels": osl, "line_size": None})
+    assert [v for w, _, _, v in rows if w == "L3 size"] == ["shared"]
 
 
 def test_stability_lowers_confidence_when_rounds_disagree():
-    def results(l2):
-        return [
-            {
-                "bench": "mem.lat_rand",
-                "params": {"size": s, "thp": 1},
-                "status": "ok",
-                "stats": {"": {"min": lru(s, (32 * K, l2), (1.2, 4.0, 80.0))}},
-            }
-            for s in sweep(hi=64 * M)
-        ]
+    def curve(l2):
+        return {s: lru(s, (32 * K, l2), (1.2, 4.0, 80.0)) for s in sweep(hi=64 * M)}
 
-    levels = topo.detect_levels(sorted(topo.curves(results(1 * M))[1].items()))
-    same = topo.stability([dict(lv) for lv in levels], {1: results(1 * M), 2: results(1 * M)})
-    assert same["stable"] is True
-    lv = [dict(x) for x in levels]
-    moved = topo.stability(lv, {1: results(1 * M), 2: results(4 * M)})
-    assert moved["stable"] is False
-    assert lv[1]["confidence"] == pytest.approx(levels[1]["confidence"] * 0.6, abs=0.01)
-    assert "rounds alone found 1M, 4M" in lv[1]["why"]
+    same = hierarchy.assign({"rand_huge": curve(1 * M)}, huge_honoured=True, per_round=[curve(1 * M), curve(1 * M)])
+    moved = hierarchy.assign({"rand_huge": curve(1 * M)}, huge_honoured=True, per_round=[curve(1 * M), curve(4 * M)])
+    a, b = same["levels"][1], moved["levels"][1]
+    assert b["confidence"] == pytest.approx(a["confidence"] * 0.6, abs=0.01)
+    assert "rounds alone found" in b["why"] and "rounds alone" not in a["why"]
 
 
 def test_huge_pages_not_granted_are_left_out_and_flagged():
@@ -353,7 +357,7 @@ def test_huge_pages_not_granted_are_left_out_and_flagged():
         for s in sweep(hi=64 * M)
     ]
     det = topo.analyse(res)
-    assert sizes_of(det["levels"]) == [32 * K, 512 * K]
+    assert near(sizes_of(det["levels"]), [32 * K, 512 * K])
     assert any("not granted at 96K (0%)" in f for f in det["flags"])
 
 
@@ -617,14 +621,46 @@ def test_bandwidth_table_labels_sizes_with_levels():
         res("mem.bw_read", 16 * K, 90000.0),
         res("mem.bw_read", 128 * M, 9000.0),
         res("mem.bw_nt", 128 * M, 7000.0, op=0),
+        res("mem.bw_memmove", 128 * M, 12000.0),  # a run from before memmove had a shift
+        res("mem.bw_memmove", 128 * M, 99999.0, shift=128 * M),  # not the in-place move
         res("mem.bw_cores", 128 * M, 9000.0, threads=1, op=0),
         res("mem.bw_cores", 128 * M, 16000.0, threads=2, op=0),
     ]
     header, rows = bwtable.table_rows(results, [("L1", 48 * K), ("L2", 2 * M)])
-    assert header == ["read", "NT write", "2 CPUs read"]
+    assert header == ["read", "move", "NT write"]
     assert [(s, lvl) for s, lvl, _ in rows] == [(16 * K, "L1"), (128 * M, "memory")]
-    assert rows[1][2]["2 CPUs read"] == (16000.0, 8000.0, 9000.0)
-    assert "x1.78 of 1" in mb_cell(rows[1][2]["2 CPUs read"])
+    assert rows[1][2]["move"] == 12000.0
+    n, crows = bwtable.cores_rows(results, [("L1", 48 * K), ("L2", 2 * M)])
+    assert n == 2 and crows == [(128 * M, "memory", {"read": (16000.0, 16000.0 / 9000.0)})]
+
+
+@pytest.mark.parametrize("width", [80, 100])
+def test_bandwidth_table_fits_the_width_with_many_cpus(width, monkeypatch):
+    """Every size of the default sweep, every column, and 64 CPUs: no line longer than the
+    width, no cell cut or wrapped (each number whole on its line)."""
+    import io
+
+    from tickmark.report.terminal.memory import show_bandwidth
+
+    def res(bench, size, mbs, **p):
+        return {"bench": bench, "params": dict(size=size, **p), "status": "ok", "stats": {"": {"value": mbs}}}
+
+    sizes = (16 * K, 256 * K, 4 * M, 32 * M, 128 * M)
+    results = []
+    for i, s in enumerate(sizes):
+        for b in ("mem.bw_read", "mem.bw_write", "mem.bw_copy", "mem.bw_memmove", "mem.bw_memset"):
+            results.append(res(b, s, 186249.0 - i * 1000))
+        results += [res("mem.bw_nt", s, 19072.0, op=0), res("mem.bw_nt", s, 18425.0, op=1)]
+        for op in (0, 1, 2):
+            results += [res("mem.bw_cores", s, 119163.0, threads=1, op=op)]
+            results += [res("mem.bw_cores", s, 7626432.0, threads=64, op=op)]
+    monkeypatch.setenv("COLUMNS", str(width))
+    out = io.StringIO()
+    assert show_bandwidth(results, {"notes": {}}, file=out)
+    text = out.getvalue()
+    assert max(len(line) for line in text.splitlines()) <= width, text
+    assert "7,626,432" in text and "x64.00" in text and "186,249" in text
+    assert "…" not in text
 
 
 @needs_cc
@@ -651,3 +687,38 @@ def test_smaller_cache_with_huge_pages_that_miss_the_tlb_is_explained():
     assert dict((w, v) for w, _, _, v in topo.compare(det, osr))["L2 size"] == "scattered"
     det["huge"]["honoured"] = True
     assert dict((w, v) for w, _, _, v in topo.compare(det, osr))["L2 size"] == "DISAGREE"
+
+
+@needs_cc
+def test_pagelocal_chase_runs_reproduces_and_spares_the_tlb(make_core):
+    """Every slot once per cycle (setup checks it, also for a set that ends inside a page), one
+    layout per seed, and past the TLB's reach far cheaper than the random chase over the same
+    set (one translation per 128 loads instead of nearly one per load)."""
+    core = str(make_core())
+    args = ["mem.lat_pagelocal", "mem.lat_rand", "--param", "size=4K,4160,64M", "--param", "thp=0"]
+    recs = core_run(core, *args, "--seed", "7")
+    e = ends(recs)
+    assert all(r["status"] == "ok" for r in e.values()), {k: r["reason"] for k, r in e.items()}
+    per_op = {}
+    for r in recs:
+        if r["t"] == "sample":
+            per_op[r["key"]] = min(per_op.get(r["key"], 1e18), r["ns"] / r["ops"])
+    big = 64 << 20
+    assert per_op[f"mem.lat_pagelocal[size={big},group=16,thp=0]"] < per_op[f"mem.lat_rand[size={big},thp=0]"]
+
+    def chains(recs):
+        return {r["key"]: r["info"]["chain"] for r in recs if r["t"] == "meta" and r["bench"] == "mem.lat_pagelocal"}
+
+    again = core_run(core, "mem.lat_pagelocal", "--param", "size=4K,4160,64M", "--seed", "7")
+    other = core_run(core, "mem.lat_pagelocal", "--param", "size=4K,4160,64M", "--seed", "8")
+    assert chains(recs) == chains(again) and len(chains(recs)) == 3
+    assert all(chains(recs)[k] != v for k, v in chains(other).items())
+    bad = ends(core_run(core, "mem.lat_pagelocal", "--param", "size=100,4K", "--param", "group=0,16"))
+    assert bad["mem.lat_pagelocal[size=100,group=16,thp=0]"]["status"] == "failed"
+    assert "group 0" in bad["mem.lat_pagelocal[size=4096,group=0,thp=0]"]["reason"]
+
+
+@needs_cc
+def test_memmove_in_place_and_apart(make_core):
+    e = ends(core_run(str(make_core()), "mem.bw_memmove", "--param", "size=64K", "--param", "shift=0,256,64K"))
+    assert [e[f"mem.bw_memmove[size=65536,shift={s}]"]["status"] for s in (0, 256, 65536)] == ["failed", "ok", "ok"]

@@ -79,3 +79,107 @@ def test_a_bare_metal_run_beside_linux():
     assert "skip: the baremetal port lacks threads" in mutex
     loop = next(line for line in text.splitlines() if line.startswith("control loop"))
     assert "6 (icount-insns)" in loop and "missing: not run" in loop
+
+
+def _side(label, results, os_name, method="icount-insns", board="virt-aarch64"):
+    from tickmark.analysis.rtos_table import Side
+
+    run = {"name": label, "fingerprint": {"os": os_name, "board": board, "cycles_method": method}, "hello": {}}
+    return Side(label, run, results)
+
+
+FREERTOS = [
+    result(
+        "heap.malloc_free_4",
+        stats={"": stat(264.0, 0.0, 264.0, "icount-insns"), "malloc": stat(150.0, 0.0), "free": stat(114.0, 0.0)},
+    ),
+    result(
+        "sync.mutex", stats={"": stat(200.0, 0.0, 200.0, "icount-insns"), "lock": stat(90.0), "unlock": stat(110.0)}
+    ),
+    result("sync.sem_pingpong[cross=0]", stats={"": stat(1900.0, 0.0, 1900.0, "icount-insns")}),
+]
+LINUX = [
+    result(
+        "heap.malloc_free_4",
+        stats={"": stat(500.0, 1.0, 500.0, "icount-insns"), "malloc": stat(300.0, 1.0), "free": stat(200.0, 1.0)},
+    ),
+    result("sync.mutex", stats={"": stat(100.0, 0.5, 100.0, "icount-insns"), "lock": stat(50.0), "unlock": stat(50.0)}),
+    result("sync.sem_pingpong[cross=0]", stats={"": stat(19000.0, 2.0, 19000.0, "icount-insns")}),
+]
+
+
+def test_the_table_across_systems():
+    from tickmark.analysis import rtos_table
+
+    t = rtos_table.build(
+        [
+            _side("FreeRTOS", FREERTOS, "FreeRTOS V11.2.0 (picolibc)"),
+            _side("Linux", LINUX, "Linux (tickmark initramfs, busybox)"),
+            _side("bare metal", BAREMETAL, "bare metal (picolibc)"),
+        ]
+    )
+    assert t.unit == "insn" and t.labels == ["FreeRTOS", "Linux", "bare metal"] and not t.notes
+    rows = {r.figure: r for r in t.rows}
+    assert [r.figure for r in t.rows] == [f for f, _, _ in rtos_study.FIGURES]
+    heap = rows["heap alloc (4 B)"]
+    assert heap.cells[0].value == 150.0 and heap.cells[1].value == 300.0 and heap.ratio == 2.0
+    assert heap.cells[2].value == 100.0  # bare metal beside them
+    sem = rows["semaphore round trip"]
+    assert sem.ratio == 10.0 and rtos_table.ratio_text(sem.ratio) == "10\u00d7" and sem.cells[1].det == 2.0
+    assert rows["mutex lock"].ratio == 50.0 / 90.0
+    assert rows["mutex lock"].cells[2].note == "skip: the baremetal port lacks threads"
+    assert rows["queue round trip (8 B)"].ratio is None and rows["queue round trip (8 B)"].cells[0].note
+    assert rtos_table.ratio_text(2.5) == "2.5\u00d7" and rtos_table.ratio_text(None) == "-"
+    d = rtos_table.to_dict(t)
+    assert d["labels"] == t.labels and d["rows"][0]["cells"][1]["value"] == 300.0 and d["unit"] == "insn"
+    assert next(r for r in d["rows"] if r["figure"] == "semaphore round trip")["ratio_text"] == "10\u00d7"
+    header, lines = rtos_table.grid(d)
+    assert header == [
+        "figure",
+        "benchmark",
+        "FreeRTOS insn/op",
+        "Linux insn/op",
+        "Linux / FreeRTOS",
+        "bare metal insn/op",
+    ]
+    heap_line = next(x for x in lines if x[0] == "heap alloc (4 B)")
+    assert heap_line[2:] == ["150 (det 0.0%)", "300 (det 1.0%)", "2\u00d7", "100 (det 0.0%)"]
+
+
+def test_sides_in_different_units_get_no_ratio():
+    from tickmark.analysis import rtos_table
+
+    t = rtos_table.build(
+        [_side("FreeRTOS", FREERTOS, "FreeRTOS V11.2.0"), _side("Linux", LINUX, "Linux", method="perf", board="rpi4")]
+    )
+    assert t.unit == "mixed" and all(r.ratio is None for r in t.rows)
+    assert any("different units" in n for n in t.notes) and any("different boards" in n for n in t.notes)
+    assert rtos_table.side_label({"fingerprint": {"os": "bare metal (picolibc)"}}) == "bare metal"
+    assert rtos_table.side_label({"fingerprint": {"rtos": {"name": "FreeRTOS"}, "os": "x"}}) == "FreeRTOS"
+
+
+def test_the_table_in_every_view():
+    from tickmark.analysis import rtos_table
+    from tickmark.report import documents
+    from tickmark.report.terminal import rtos_table as view
+
+    t = rtos_table.build(
+        [
+            _side("FreeRTOS", FREERTOS, "FreeRTOS V11.2.0 (picolibc)"),
+            _side("Linux", LINUX, "Linux (tickmark initramfs, busybox)"),
+            _side("bare metal", BAREMETAL, "bare metal (picolibc)"),
+        ]
+    )
+    model = {"format": "tickmark-report", "version": 1, "runs": [], "compare": [], "rtos_study": rtos_table.to_dict(t)}
+    md = documents.markdown(model)
+    assert "## The RTOS study on virt-aarch64: FreeRTOS, Linux, bare metal" in md
+    heap = "| heap alloc (4 B) | heap.malloc\\_free\\_4 malloc |"
+    assert heap + " 150 (det 0.0%) | 300 (det 1.0%) | 2\u00d7 | 100 (det 0.0%) |" in md
+    html = documents.html(model)
+    assert '<h2 id="rtos-study">' in html and "<td>skip: the baremetal port lacks threads</td>" in html
+    assert '<td class="n">10\u00d7</td>' in html  # the semaphore round trip's ratio
+    buf = io.StringIO()
+    view.show(model["rtos_study"], file=buf)
+    out = buf.getvalue()
+    assert "Linux / FreeRTOS" in out and "guest instructions" in out
+    assert "10\u00d7" in next(line for line in out.splitlines() if line.startswith("semaphore round trip"))

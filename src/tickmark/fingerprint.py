@@ -114,6 +114,7 @@ _KEYS = (
     Key("qemu_accel", "text", "QEMU accelerator"),
     Key("accel_probe", "text", "why that accelerator"),
     Key("kernel_image", "text", "kernel image"),
+    Key("rtos", "object", "RTOS kernel (name, version, port, configuration)"),
     Key("kernel_cmdline", "text", "kernel command line"),
 )
 KEYS = {k.name: k for k in _KEYS}

@@ -14,7 +14,17 @@ SUITES = {
         "cpu.*",
     ],
     "os": ["sched.*", "sync.*", "thread.*", "heap.*", "proc.*", "signal.*", "ipc.*", "fs.*", "timer.*"],
-    "rtos-study": ["heap.malloc_free_4", "sync.mutex", "thread.create_join", "sched.yield_switch", "loop.control"],
+    # the RTOS-vs-Linux study: heap, mutex, thread create/join, the yield switch, and the two
+    # round trips between threads on one CPU (semaphores, a message queue); the control loop
+    "rtos-study": [
+        "heap.malloc_free_4",
+        "sync.mutex",
+        "thread.create_join",
+        "sched.yield_switch",
+        "sync.sem_pingpong[cross=0]",
+        "ipc.queue_pingpong[cross=0]",
+        "loop.control",
+    ],
     "nbench": ["cpu.*"],  # the ten nbench 2.2.3 workloads; `show` adds the BYTEmark indices
     "memory": ["mem.*", "memfn.*"],
 }

@@ -1,6 +1,7 @@
 """The bandwidth table of a run: one row per buffer size, labelled with the cache level it fits,
-one column per way of moving the bytes (read, write, copy, memset, non-temporal fill and copy,
-and all CPUs at once), in MB/s with bytes counted once.
+one column per way of moving the bytes (read, write, copy, move in place, memset, non-temporal
+fill and copy), in MB/s (10^6 bytes per second) with bytes counted once, and the all-CPUs
+figures of mem.bw_cores beside one CPU.
 
 The level of a size is the smallest cache (from the run's topology notes, else what the OS
 reports) that holds it; larger than every cache is "memory". Multi-core rows show the total
@@ -15,11 +16,13 @@ COLUMNS = (
     ("mem.bw_read", {}, "read"),
     ("mem.bw_write", {}, "write"),
     ("mem.bw_copy", {}, "copy"),
+    ("mem.bw_memmove", {"shift": 256}, "move"),
     ("mem.bw_memset", {}, "memset"),
     ("mem.bw_nt", {"op": 0}, "NT write"),
     ("mem.bw_nt", {"op": 1}, "NT copy"),
 )
 CORES_OPS = {0: "read", 1: "write", 2: "copy"}
+DEFAULTS = {"shift": 256}  # parameters older runs did not have, at the value they ran with
 
 
 def _rate(r):
@@ -52,36 +55,36 @@ def caches_for(run, osr=None):
 
 
 def table_rows(results, caches):
-    """-> (header, rows): rows are (size, level, {column: MB/s}) sorted by size; the multi-core
-    column is "N CPUs read" with (total, per core) for the largest N measured."""
+    """-> (header, rows): rows are (size, level, {column: MB/s}) sorted by size, one column per
+    way of moving the bytes with one CPU."""
     cells = defaultdict(dict)
-    cores = defaultdict(dict)  # (size, op) -> {threads: MB/s}
     for r in results:
         p = r.get("params") or {}
         v = _rate(r)
         if v is None or "size" not in p:
             continue
-        if r["bench"] == "mem.bw_cores":
-            cores[(p["size"], p.get("op", 0))][p.get("threads", 1)] = v
-            continue
         for bench, match, col in COLUMNS:
-            if r["bench"] == bench and all(p.get(k) == x for k, x in match.items()):
+            if r["bench"] == bench and all(p.get(k, DEFAULTS.get(k)) == x for k, x in match.items()):
                 cells[p["size"]][col] = max(v, cells[p["size"]].get(col, 0))
     header = [col for _, _, col in COLUMNS if any(col in c for c in cells.values())]
-    multi = {}
+    return header, [(size, level_of(size, caches), dict(cells[size])) for size in sorted(cells)]
+
+
+def cores_rows(results, caches):
+    """mem.bw_cores -> (threads, rows): rows are (size, level, {op: (total MB/s, x of one CPU)})
+    for the largest thread count measured (more than one); (None, []) without such results."""
+    cores = defaultdict(dict)  # (size, op) -> {threads: MB/s}
+    for r in results:
+        p = r.get("params") or {}
+        v = _rate(r)
+        if v is not None and r["bench"] == "mem.bw_cores" and "size" in p:
+            cores[(p["size"], p.get("op", 0))][p.get("threads", 1)] = v
+    n = max((max(by_n) for by_n in cores.values()), default=1)
+    if n < 2:
+        return None, []
+    rows = defaultdict(dict)
     for (size, op), by_n in cores.items():
-        n = max(by_n)
-        if n > 1:
-            col = f"{n} CPUs {CORES_OPS.get(op, op)}"
-            multi[(size, col)] = (by_n[n], by_n[n] / n, by_n.get(1))
-    for _, col in sorted(multi, key=lambda k: k[1]):
-        if col not in header:
-            header.append(col)
-    rows = []
-    for size in sorted(set(cells) | {s for s, _ in multi}):
-        row = dict(cells.get(size, {}))
-        for (s, col), v in multi.items():
-            if s == size:
-                row[col] = v
-        rows.append((size, level_of(size, caches), row))
-    return header, rows
+        if n in by_n:
+            one = by_n.get(1)
+            rows[size][CORES_OPS.get(op, str(op))] = (by_n[n], by_n[n] / one if one else None)
+    return n, [(size, level_of(size, caches), rows[size]) for size in sorted(rows)]

@@ -20,9 +20,11 @@ FIGURES = [
     ("pthread_create", "thread.create_join", "create"),
     ("pthread_join", "thread.create_join", "join"),
     ("context switch (yield)", "sched.yield_switch", ""),
+    ("semaphore round trip", "sync.sem_pingpong[cross=0]", ""),
+    ("queue round trip (8 B)", "ipc.queue_pingpong[cross=0]", ""),
     ("control loop (1 iteration)", "loop.control", ""),
 ]
-PATTERNS = sorted({key for _, key, _ in FIGURES})
+PATTERNS = sorted({key for _, key, _ in FIGURES})  # instance keys: a pattern with '[' picks one point
 
 # published cycles, (RTOS, Linux), where the study gave them
 STUDY_CYCLES = {

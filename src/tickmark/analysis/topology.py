@@ -2,37 +2,27 @@
 
 The detection reads only the measured curves, never what the OS says, so it works on a board
 whose OS reports nothing; the OS values (sysfs, device tree, cpuid in the core's hello record)
-are read separately and shown beside it. The public entry point is `analyse(results, ...)`.
+are read separately, shown beside it and cross-checked (any source may be wrong). The public
+entry point is `analyse(results, ...)`.
 
-* Cache levels come from the minimum-latency curve of `mem.lat_rand` with huge pages (`thp=1`,
-  every size from the smallest up; the core checks that the huge pages were granted and says
-  so per point). Noise on a busy machine only ever makes a load slower, and the true curve
-  never goes down as the set grows, so the curve is first replaced by its lower
-  non-decreasing envelope (the minimum over this and all larger sets). A *transition* is a run
-  of consecutive steps where the latency rises faster than RISE_PER_OCTAVE, TRANSITION times in
-  total; the cache size is the last size before it (the largest set that still fits), and the
-  level's latency is read on its plateau where at most a quarter of the loads can still hit
-  the level below. The last plateau is memory. The 4 KiB-page curve (`thp=0`) gives the
-  page-walk cost on top.
+* Cache levels: every knee of the TLB-neutral cache curve (analysis.knees: a segmented fit on
+  log-size; analysis.hierarchy: which knee is a cache, which a TLB reach). That curve is the
+  page-local chase `mem.lat_pagelocal` (one translation per 128 loads) where it was measured,
+  else `mem.lat_rand` with huge pages (points where the core says the huge pages were not all
+  granted are left out), else with 4 KiB pages. Latencies are read on `mem.lat_rand`.
 * TLB levels come from `mem.lat_tlb`: a chase with one line per page (packed=0) against the
   same lines packed 64 to a page (packed=1). Their difference is the translation cost; each
-  step of it is a TLB level (entries = the last page count before the step, miss cost = the
-  step's height). When huge pages do not take the steps away (thp=1 at twice the first
-  level's entries costs like small pages: a hypervisor backing the guest with small pages),
-  the cache curve is not TLB-neutral, and a cache knee that sits at a TLB level's reach
-  (entries x page) is reported as that TLB level, not as a cache.
-* Confidence of a level = jump score (how large the latency step is) x flatness of the plateau
-  below it x resolution (are there points closely around the knee) x noise (how many raw points
-  had to be replaced by the envelope) x stability (does every round, on its own, find it at the
-  same size). Each factor is in [0, 1].
-* The line size comes from `mem.lat_stride` (on its lower non-decreasing envelope, as above):
-  the first stride whose pair costs LINE_RISE times the smallest strides (the second load
-  stopped hitting the line of the first). The pairs run in a span that misses L1 and hits L2
-  (8x the L1 found, at most half the L2): a miss to DRAM gives region prefetchers time to bring
-  the neighbouring lines before the dependent second load issues.
-* A last-level cache found smaller than the OS says is tested for the cause (`mem.lat_shared`):
-  the latency on its plateau with another CPU streaming through a large buffer against idle,
-  and the knee of each round on its own.
+  step of it is a TLB level (entries = the page count where the cost has risen half the step,
+  interpolated; miss cost = the step's height). Whether huge pages reach the TLB is measured
+  (thp=1 just past the first level's entries).
+* The line size comes from `mem.lat_stride` (on its lower non-decreasing envelope): the first
+  stride whose pair costs LINE_RISE times the smallest strides (the second load stopped hitting
+  the line of the first). The pairs run in a span that misses L1 and hits L2 (8x the L1 found,
+  at most half the L2): a miss to DRAM gives region prefetchers time to bring the neighbouring
+  lines before the dependent second load issues.
+* The last-level cache the OS reports is found (size, latency), found smaller with the measured
+  cause (`mem.lat_shared`: its latency with another CPU streaming against idle; the rounds
+  alone), or not measurable with the measured reason.
 """
 
 import json
@@ -41,145 +31,28 @@ import re
 from pathlib import Path
 
 from ..fmt import fmt_size
+from . import hierarchy
+from .knees import envelope
 from .stats import Stats
 
-RISE_PER_OCTAVE = 1.2  # a step whose latency rises faster than this per octave of size is rising
-TRANSITION = 1.5  # a run of rising steps is a transition when it rises at least this much
-MIN_PLATEAU = 1.25  # a level's plateau spans at least this factor of sizes
-PLATEAU_OK = 1.1  # latency spread (half size .. size) that still counts as a flat plateau
 LINE_RISE = 1.15
 TLB_RISE = 1.12
 TLB_MIN = 1 << 20
 TLB_STEP = 0.5  # a TLB level ends where the translation cost rises by half an L1 hit or more
 
 
-def envelope(points):
-    """[(x, y)] sorted by x -> [(x, min of y over this and every later point)]."""
-    out, m = [], math.inf
-    for x, y in reversed(points):
-        m = min(m, y)
-        out.append((x, m))
-    return out[::-1]
-
-
 def _clamp(x):
     return max(0.0, min(1.0, x))
 
 
-def merge_thp(p4k, phuge):
-    """{size: ns} with 4 KiB pages and {size: ns} with huge pages -> [(size, ns)] using the smaller."""
-    sizes = sorted(set(p4k) | set(phuge))
-    return [(s, min(v for v in (p4k.get(s), phuge.get(s)) if v is not None)) for s in sizes]
-
-
-def detect_levels(points, fcore_khz=0):
-    """points: [(size_bytes, min_ns)] -> list of level dicts (caches, then 'memory')."""
-    pts = sorted((int(s), float(v)) for s, v in points if v and v > 0)
-    if len(pts) < 4:
-        return []
-    env = envelope(pts)
-    sizes = [s for s, _ in env]
-    lat = [v for _, v in env]
-    raw = [v for _, v in pts]
-    n = len(env)
-    # slope of log latency per octave of size (points need not be evenly spaced)
-    rising = [
-        math.log(lat[i + 1] / lat[i]) / math.log2(sizes[i + 1] / sizes[i]) > math.log(RISE_PER_OCTAVE)
-        for i in range(n - 1)
-    ]
-    # transitions: maximal runs of rising steps -> (a, b): a = last point before, b = first after;
-    # a run that rises less than TRANSITION in total is a sloping plateau (e.g. TLB misses)
-    trans, i = [], 0
-    while i < n - 1:
-        if rising[i]:
-            j = i
-            while j + 1 < n - 1 and rising[j + 1]:
-                j += 1
-            if lat[j + 1] / lat[i] >= TRANSITION:
-                trans.append((i, j + 1))
-            i = j + 1
-        else:
-            i += 1
-    # a plateau narrower than MIN_PLATEAU between two transitions is no level of its own (a
-    # noisy point split one knee in two; real levels lie at least 2x apart): merge them
-    merged = []
-    for a, b in trans:
-        if merged and sizes[a] / sizes[merged[-1][1]] < MIN_PLATEAU:
-            merged[-1] = (merged[-1][0], b)
-        else:
-            merged.append((a, b))
-    trans = merged
-    levels, start = [], 0
-    for a, b in trans:
-        plateau = list(range(start, a + 1))
-        prev_size = levels[-1]["size"] if levels else 0
-        lat_i = _plateau_point(sizes, plateau, prev_size)
-        conf, why = _confidence(sizes, lat, raw, plateau, lat_i, a, b)
-        levels.append(
-            {
-                "name": f"L{len(levels) + 1}",
-                "size": sizes[a],
-                "next_size": sizes[a + 1],
-                "latency_ns": lat[lat_i],
-                "at_size": sizes[lat_i],
-                "confidence": conf,
-                "why": why,
-            }
-        )
-        start = b
-    plateau = list(range(start, n))
-    mem_i = plateau[-1]
-    still_rising = len(plateau) < 2 or lat[-1] / lat[plateau[0]] > 1.25
-    levels.append(
-        {
-            "name": "memory",
-            "size": None,
-            "latency_ns": lat[mem_i],
-            "at_size": sizes[mem_i],
-            "confidence": None,
-            "still_rising": still_rising,
-        }
-    )
-    for lv in levels:
-        lv["latency_cycles"] = lv["latency_ns"] * fcore_khz / 1e6 if fcore_khz else None
-    return levels
-
-
-def _plateau_point(sizes, plateau, prev_size):
-    """Index on the plateau where the level is read: the largest set of at most half the
-    level's size that is at least 4x the level below (at most 1/4 of the loads hit below)."""
-    cap = sizes[plateau[-1]]
-    good = [i for i in plateau if sizes[i] >= 4 * prev_size and sizes[i] <= cap // 2]
-    return good[-1] if good else plateau[-1]
-
-
-def _confidence(sizes, lat, raw, plateau, lat_i, a, b):
-    jump = lat[b] / lat[a]
-    jump_s = _clamp(math.log(jump) / math.log(1.8))
-    spread = lat[a] / lat[lat_i]
-    flat_s = 1.0 if spread <= PLATEAU_OK else _clamp(1 - math.log(spread / PLATEAU_OK) / math.log(2 / PLATEAU_OK))
-    if len(plateau) < 2:
-        flat_s *= 0.6
-    res_s = 1.0 if sizes[a + 1] / sizes[a] <= 1.2 else 0.85
-    span = range(plateau[0], b + 1)
-    replaced = sum(1 for i in span if raw[i] > lat[i] * 1.1)
-    noise_s = 1 - 0.5 * replaced / max(1, len(span))
-    conf = round(jump_s * flat_s * res_s * noise_s, 2)
-    why = (
-        f"jump x{jump:.2f}, plateau spread x{spread:.2f}, knee between {fmt_size(sizes[a])} and "
-        f"{fmt_size(sizes[a + 1])}, {replaced} noisy point(s)"
-    )
-    return conf, why
-
-
-def refine_sizes(levels, measured, page=4096):
-    """Extra sizes around each knee: nice sizes strictly between the last fitting size and the
-    first size past it, plus one just below, that are not measured yet."""
+def refine_sizes(knees, measured, page=4096):
+    """Extra sizes inside each knee's range (the last size on the plateau below to the first on
+    the plateau above): nice sizes (x1.125 .. x1.75 of its start, and x0.875) not measured yet."""
     extra = set()
-    for lv in levels:
-        if lv["size"] is None:
+    for k in knees:
+        if not k.get("range"):
             continue
-        a, b = lv["size"], lv["next_size"]
+        a, b = k["range"]
         for f in (0.875, 1.125, 1.25, 1.375, 1.5, 1.75):
             s = int(a * f)
             s -= s % (page if s >= 4 * page else 64)
@@ -320,10 +193,16 @@ def detect_tlb_levels(spread, packed, page=4096):
     for a, b, end in kept:
         plateau = dv[b : end + 1]
         cost = plateau[len(plateau) // 2] if plateau else dv[b]
-        # the entries: the last page count that pays at most half the step (a sharp LRU step
-        # has it right before the step; random replacement spreads the step over several points)
         half = (dv[a] + cost) / 2
         e = max(i for i in range(a, b + 1) if dv[i] <= half)
+        # between two measured counts: where the cost crosses half the step, linearly
+        # a gradual step (the count before the crossing already pays a tenth of it: random
+        # replacement, other code's translations) is read between two counts, where the cost
+        # crosses half the step; a sharp one at the last count that pays nothing
+        entries = ns[e]
+        gradual = dv[e] - dv[a] > 0.1 * (cost - dv[a])
+        if gradual and dv[e + 1] > dv[e] and ns[e + 1] <= 1.5 * ns[e]:  # (not across a gap in the sweep)
+            entries = round(ns[e] + (half - dv[e]) / (dv[e + 1] - dv[e]) * (ns[e + 1] - ns[e]))
         jump = cost - dv[a]
         jump_s = _clamp(jump / (2 * step))
         res_s = 1.0 if ns[e + 1] / ns[e] <= 1.15 else 0.85 if ns[e + 1] / ns[e] <= 1.3 else 0.7
@@ -333,13 +212,13 @@ def detect_tlb_levels(spread, packed, page=4096):
         out.append(
             {
                 "name": f"L{len(out) + 1} TLB",
-                "entries": ns[e],
+                "entries": entries,
                 "next": ns[e + 1],
-                "reach": ns[e] * page,
+                "reach": entries * page,
                 "miss_ns": round(cost, 3),
                 "confidence": round(jump_s * res_s * noise_s, 2),
                 "why": f"translation cost {dv[a]:.2f} ns up to {ns[a]} pages, {cost:.2f} ns on the plateau "
-                f"after; half-way between {ns[e]} and {ns[e + 1]} pages, {noisy} noisy point(s)",
+                f"after; half-way up between {ns[e]} and {ns[e + 1]} pages, {noisy} noisy point(s)",
             }
         )
     if out:  # the last level ends where page walks begin
@@ -374,43 +253,11 @@ def huge_honoured(spread, huge, levels):
     }
 
 
-def attribute_tlb_knees(levels, tlb_levels, honoured):
-    """Cache knees that are TLB reaches: when huge pages do not take the TLB out of the cache
-    curve, a knee within a sweep step of a TLB level's reach is that TLB level. Returns
-    (cache levels renamed L1.., knees moved out)."""
-    if honoured is not False or not tlb_levels:
-        return levels, []
-    keep, moved = [], []
-    for lv in levels:
-        hit = None
-        if lv["size"]:
-            for t in tlb_levels:
-                lo, hi = t["reach"], t["next"] * t["reach"] // t["entries"]
-                if lo / 1.5 <= lv["size"] <= hi * 1.34:  # a random chase slows a little before the reach
-                    hit = t
-        if hit:
-            moved.append(
-                dict(
-                    lv,
-                    tlb=hit["name"],
-                    why=f"{lv['why']}; at the {hit['name']}'s reach ({hit['entries']} x 4K = {fmt_size(hit['reach'])})",
-                )
-            )
-        else:
-            keep.append(lv)
-    n = 0
-    for lv in keep:
-        if lv["size"]:
-            n += 1
-            lv["name"] = f"L{n}"
-    return keep, moved
-
-
 def round_points(store, results):
     """Per round: results whose headline is that round's own minimum (for stability checks)."""
     per = {}
     for r in results:
-        if r.get("status") != "ok" or r["bench"] not in ("mem.lat_rand", "mem.lat_tlb"):
+        if r.get("status") != "ok" or r["bench"] not in ("mem.lat_rand", "mem.lat_pagelocal", "mem.lat_tlb"):
             continue
         by = {}
         for smp in store.samples(r["id"]):
@@ -422,119 +269,27 @@ def round_points(store, results):
     return per
 
 
-def stability(levels, per_round, tlb=None):
-    """Detect on each round alone; a level whose size differs between rounds by more than one
-    sweep step (x1.5) loses confidence (x0.6) and says which sizes the rounds found."""
+def tlb_stability(tlb, per_round):
+    """Detect the TLB levels on each round alone; a level whose entries differ between rounds by
+    more than 15 % loses confidence (x0.6) and says what the rounds found."""
     if len(per_round) < 2:
-        return {"rounds": len(per_round), "stable": None, "why": "one round: stability not measured"}
-    found, tlbs = {}, {}
-    for rnd, res in sorted(per_round.items()):
-        p4k, phuge, _, _ = curves(res)
-        lv = detect_levels(sorted(phuge.items()) if phuge else sorted(p4k.items()))
-        found[rnd] = [x["size"] for x in lv if x["size"]]
+        return {"rounds": len(per_round), "stable": None, "why": "fewer than two rounds: stability not measured"}
+    found = []
+    for _, res in sorted(per_round.items()):
         t = tlb_curves(res)
-        tlbs[rnd] = [x["entries"] for x in detect_tlb_levels(t["spread"], t["packed"])]
+        if len(t["spread"]) >= 8:  # (a round of another sweep has no TLB points)
+            found.append([x["entries"] for x in detect_tlb_levels(t["spread"], t["packed"])])
+    if len(found) < 2:
+        return {"rounds": len(found), "stable": None, "why": "fewer than two rounds: stability not measured"}
     stable = True
-    caches = [lv for lv in levels if lv["size"]]
-    for lv in caches:
-        got = [min(sz, key=lambda x, s=lv["size"]: abs(math.log(x / s))) if sz else None for sz in found.values()]
-        ok = all(g and max(g, lv["size"]) / min(g, lv["size"]) <= 1.5 for g in got)
-        lv["rounds"] = [g for g in got]
-        if not ok:
-            stable = False
-            lv["confidence"] = round(lv["confidence"] * 0.6, 2)
-            lv["why"] += "; rounds alone found " + ", ".join(fmt_size(g) if g else "none" for g in got)
     for t in tlb or []:
-        got = [min(e, key=lambda x, s=t["entries"]: abs(math.log(x / s))) if e else None for e in tlbs.values()]
+        got = [min(e, key=lambda x, s=t["entries"]: abs(math.log(x / s))) if e else None for e in found]
         t["rounds"] = got
         if not all(g and max(g, t["entries"]) / min(g, t["entries"]) <= 1.15 for g in got):
             stable = False
             t["confidence"] = round(t["confidence"] * 0.6, 2)
             t["why"] += "; rounds alone found " + ", ".join(str(g) if g else "none" for g in got)
-    return {
-        "rounds": len(per_round),
-        "stable": stable,
-        "why": "every round alone finds the same sizes"
-        if stable
-        else "rounds alone disagree (see the levels' evidence): confidence lowered",
-    }
-
-
-def llc_pair(caches, oslv):
-    """(detected level, OS level) for a last-level cache found smaller than the OS says, or
-    (None, OS level) when the curve has no such level at all; (None, None) otherwise."""
-    if len(oslv) < 2 or not caches:
-        return None, None
-    olast = oslv[-1]
-    if len(caches) >= len(oslv):
-        last = caches[len(oslv) - 1]
-        return (last, olast) if last["size"] * 1.3 < olast["size"] else (None, None)
-    return None, olast
-
-
-def llc_cause(det, osr, shared, per_round_llc=None):
-    """Why the last cache level came out smaller than the OS says: `shared` is {(size, hog): ns}
-    of mem.lat_shared (hog 0: the other CPU idle). Returns {"cause", "why"} or None."""
-    caches = [lv for lv in det.get("levels", []) if lv["size"]]
-    last, olast = llc_pair(caches, osr.get("levels", []))
-    if not olast:
-        return None
-    if not last:  # not found at all: say what is known of it
-        last = {"name": olast["name"], "size": None}
-    parts, cause = [], None
-    sizes = sorted({s for s, _ in shared})
-    effect = []
-    for s in sizes:
-        idle = shared.get((s, 0))
-        busy = [v for (t, h), v in shared.items() if t == s and h]
-        if idle and busy:
-            effect.append((s, idle, min(busy)))
-    if effect:
-        s, idle, busy = max(effect, key=lambda e: e[2] / e[1])
-        ratio = busy / idle
-        parts.append(
-            f"with another CPU streaming through a large buffer a {fmt_size(s)} set costs "
-            f"{busy:.1f} ns against {idle:.1f} ns idle (x{ratio:.2f})"
-        )
-        if ratio >= 1.3:
-            cause = "shared"
-    if per_round_llc and len(per_round_llc) > 1:
-        lo, hi = min(per_round_llc), max(per_round_llc)
-        parts.append(f"the rounds alone put the knee at {', '.join(fmt_size(x) for x in per_round_llc)}")
-        if hi / lo > 1.5:
-            cause = cause or "varies"
-            parts[-1] += " (it moves with what else runs)"
-    if cause == "shared":
-        text = (
-            f"capacity taken by others: the {olast['name']} is shared, and other cores' traffic evicts "
-            f"this core's lines; of the {fmt_size(olast['size'])} the OS reports, "
-            f"{'about ' + fmt_size(last['size']) if last['size'] else 'no distinct part'} was usable during the sweep"
-        )
-    elif cause == "varies":
-        text = "capacity taken by others: the usable size changes from round to round"
-    elif effect and not last["size"]:
-        text = (
-            f"no knee of its own, and another CPU's traffic changes nothing: this core does not see the "
-            f"{fmt_size(olast['size'])} as a level of its own (a cache outside this guest's share, or memory-side)"
-        )
-        cause = "partition"
-    elif effect:
-        text = (
-            f"not taken by the other CPU here, and stable: this core can use about {fmt_size(last['size'] or 0)} "
-            f"of the {fmt_size(olast['size'])} (a partitioned cache, or the OS reports a whole "
-            f"socket's cache of which this core or guest gets a part)"
-        )
-        cause = "partition"
-    else:
-        text = "cause not measured (no mem.lat_shared results)"
-        cause = None
-    return {
-        "cause": cause,
-        "level": last["name"],
-        "detected": last["size"],
-        "os": olast["size"],
-        "why": text + (" — " + "; ".join(parts) if parts else ""),
-    }
+    return {"rounds": len(per_round), "stable": stable}
 
 
 def _headline(r):
@@ -672,8 +427,21 @@ def _device_tree(root):
 
 
 def compare(detected, osr):
-    """Rows (what, detected, os, verdict) side by side; verdict 'agree', 'DISAGREE', a measured
-    cause ('shared', 'varies', 'partition') or ''."""
+    """Rows (what, detected, os, verdict) side by side (see _rows)."""
+    return [row[:4] for row in _rows(detected, osr)]
+
+
+def doubts(detected, osr):
+    """[(what, why)] of the figures flagged doubtful, with the values that make them so."""
+    return [(row[0], row[4]) for row in _rows(detected, osr) if row[3].startswith("doubtful")]
+
+
+def _rows(detected, osr):
+    """Rows (what, detected, os, verdict, why) side by side. verdict: 'agree'; 'DISAGREE'; for the last
+    level the OS reports, its measured cause ('shared', 'varies', 'partition') or 'not
+    measurable'; 'scattered' (a physically indexed cache found smaller where huge pages are not
+    contiguous); for a figure that contradicts the measurement and another source,
+    'doubtful: SOURCE'; '' where there is nothing to compare."""
     rows = []
     caches = [lv for lv in detected.get("levels", []) if lv["size"] is not None]
     oslv = osr.get("levels", [])
@@ -683,33 +451,57 @@ def compare(detected, osr):
         o = oslv[i] if i < len(oslv) else None
         name = (o or {}).get("name") or (d or {}).get("name")
         v = _verdict(d and d["size"], o and o["size"], 1.3)
-        if v == "DISAGREE" and llc.get("cause") and d and d["name"] == llc.get("level"):
-            v = llc["cause"]
+        if o and llc.get("level") == o["name"] and llc.get("verdict") in ("smaller", "not measurable"):
+            v = llc.get("cause") if llc["verdict"] == "smaller" else "not measurable"
+            if v and d and _verdict(d["size"], o["size"], 1.3) == "agree":
+                v = "agree"
         elif (
             v == "DISAGREE"
             and d
             and o
             and d["size"] < o["size"]
+            and not detected.get("tlb_neutral")
             and (detected.get("huge") or {}).get("honoured") is False
         ):
             # huge pages that do not reach the TLB are not contiguous in physical memory either:
             # a physically indexed cache then overflows some of its page colours before it is full
             v = "scattered"
-        rows.append((f"{name} size", d and d["size"], o and o["size"], v))
+        rows.append((f"{name} size", d and d["size"], o and o["size"], v, ""))
     line = detected.get("line_size") or {}
     rows.append(
-        ("line size", line.get("bytes"), osr.get("line_size"), _verdict(line.get("bytes"), osr.get("line_size"), 1.01))
+        (
+            "line size",
+            line.get("bytes"),
+            osr.get("line_size"),
+            _verdict(line.get("bytes"), osr.get("line_size"), 1.01),
+            "",
+        )
     )
     cpuid = (detected.get("tlb_cpuid") or {}).get("levels") or []
-    for i, t in enumerate(detected.get("tlb") or []):
+    spread = dict((detected.get("points") or {}).get("tlb_spread") or [])
+    l1 = min(spread.values()) if spread else None
+    tlbs = detected.get("tlb") or []
+    for i, t in enumerate(tlbs):
         c = next((x for x in cpuid if x["level"] == i + 1), None)
-        rows.append(
-            (f"L{i + 1} TLB entries", t["entries"], c and c["entries"], _verdict(t["entries"], c and c["entries"], 1.1))
+        # /proc/cpuinfo's TLB size (AMD) speaks of the last level only
+        info = osr["tlb_reach"] // 4096 if osr.get("tlb_reach") and i == len(tlbs) - 1 else None
+        chk = hierarchy.tlb_cross_check(
+            i + 1, t["entries"], c and c["entries"], info, cost=spread, step_ns=TLB_STEP * l1 if l1 else None
         )
+        rows.append((f"L{i + 1} TLB entries", t["entries"], c and c["entries"], chk["verdict"], chk["why"]))
+    for c in cpuid:
+        if c["level"] > len(detected.get("tlb") or []):
+            rows.append((f"L{c['level']} TLB entries", None, c["entries"], "", ""))
     if osr.get("tlb_reach"):
+        # /proc/cpuinfo's "TLB size" (AMD) may count more than the data TLB: cpuid's last level
+        # is a second opinion, and the one that contradicts the other two is the doubtful one
         tlb = detected.get("tlb") or []
         reach = tlb[-1]["reach"] if tlb else None
-        rows.append(("TLB reach (4K pages)", reach, osr["tlb_reach"], _verdict(reach, osr["tlb_reach"], 1.3)))
+        c = next((x["entries"] for x in cpuid if tlb and x["level"] == len(tlb)), None)
+        chk = hierarchy.cross_check(
+            "TLB reach", reach, {"cpuinfo": osr["tlb_reach"], "cpuid": c * 4096 if c else None}, 1.3, fmt_size
+        )
+        rows.append(("TLB reach (4K pages)", reach, osr["tlb_reach"], chk["verdict"], chk["why"]))
     return rows
 
 
@@ -723,7 +515,8 @@ def _verdict(d, o, tol):
 
 
 def curves(results):
-    """Stored results -> ({size: ns} 4K pages, {size: ns} huge pages, {stride: ns}, cycles/ns)."""
+    """Stored results -> ({size: ns} 4K pages, {size: ns} huge pages, {stride: ns}, cycles/ns).
+    (The page-local chase: pagelocal_curve.)"""
     p4k, phuge, stride, ratio = {}, {}, {}, []
     for r in results:
         st = Stats.of(r).main
@@ -744,78 +537,101 @@ def curves(results):
     return p4k, phuge, stride, (ratio[len(ratio) // 2] if ratio else None)
 
 
+def pagelocal_curve(results):
+    """{size: ns} of mem.lat_pagelocal (small pages)."""
+    out = {}
+    for r in results:
+        v = _headline(r)
+        p = r.get("params") or {}
+        if r.get("status") == "ok" and v is not None and r["bench"] == "mem.lat_pagelocal" and not p.get("thp"):
+            out[p["size"]] = min(v, out.get(p["size"], math.inf))
+    return out
+
+
 def analyse(results, fcore_khz=0, hello=None, per_round=None, osr=None):
     """Everything detected from stored results (the public entry point).
 
     results: result rows (bench, params, status, stats, meta); hello: the core's hello record
     (cpuid's TLB figures); per_round: {round: results} from round_points() for the stability
-    check; osr: os_report() for the last-level-cache cause. Returns {"levels", "line_size",
-    "tlb", "tlb_knees", "huge", "page_walk", "stability", "llc", "tlb_reach", "flags", ...}."""
+    check; osr: os_report() for the last-level verdict and the cross-checks. Returns {"levels",
+    "line_size", "tlb", "tlb_knees", "huge", "page_walk", "stability", "llc", "curve", "flags",
+    ...}; levels are the caches (each with its knee's "range") then memory."""
     p4k, phuge, stride, cyc_per_ns = curves(results)
     if cyc_per_ns and not fcore_khz:
         fcore_khz = cyc_per_ns * 1e6
     flags = []
     missing = huge_not_granted(results)
-    if phuge:
-        granted = {s: v for s, v in phuge.items() if s not in missing}
-        if missing:
-            flags.append(
-                "huge pages not granted at "
-                + ", ".join(f"{fmt_size(s)} ({'unknown' if v < 0 else f'{v}%'})" for s, v in sorted(missing.items()))
-                + ": those points left out of the cache curve"
-            )
-        cache_pts = sorted(granted.items()) if len(granted) >= 4 else merge_thp(p4k, phuge)
-    else:
-        cache_pts = sorted(p4k.items())
-        if p4k:
-            flags.append("no huge-page points: the cache curve carries TLB misses (knees may be TLB reaches)")
-    levels = detect_levels(cache_pts, fcore_khz)
+    granted = {s: v for s, v in phuge.items() if s not in missing}
+    if missing:
+        flags.append(
+            "huge pages not granted at "
+            + ", ".join(f"{fmt_size(s)} ({'unknown' if v < 0 else f'{v}%'})" for s, v in sorted(missing.items()))
+            + ": those points left out of the huge-page curve"
+        )
     t = tlb_curves(results)
     tlb = detect_tlb_levels(t["spread"], t["packed"])
     hon = huge_honoured(t["spread"], t["huge"], tlb)
-    caches, knees = attribute_tlb_knees([lv for lv in levels if lv["size"]], tlb, hon["honoured"])
     if hon["honoured"] is False:
         flags.append("huge pages granted, but the TLB still holds small translations: " + hon["why"])
-    levels = caches + [lv for lv in levels if not lv["size"]]
-    mem = levels[-1] if levels else None
-    if mem and phuge:
-        big = max(phuge)
+    pl = pagelocal_curve(results)
+    cv = {"rand_huge": granted if len(granted) >= 4 else {}, "rand_4k": p4k, "pagelocal": pl}
+    name, _, _ = hierarchy.cache_curve(cv, hon["honoured"])
+    rounds = []
+    for _, res in sorted((per_round or {}).items()):
+        r4, rh, _, _ = curves(res)
+        rounds.append({"rand_huge": rh, "rand_4k": r4, "pagelocal": pagelocal_curve(res)}[name])
+    oslv = (osr or {}).get("levels") or []
+    # a round with few points of the curve (e.g. one that only refined a knee) cannot place knees
+    full = len(cv[name])
+    rounds = [r for r in rounds if len(r) >= max(6, full // 2)]
+    h = hierarchy.assign(cv, tlb, hon["honoured"], shared_points(results), oslv, rounds)
+    levels = h["levels"]
+    for lv in levels:
+        lv["latency_cycles"] = lv["latency_ns"] * fcore_khz / 1e6 if fcore_khz and lv.get("latency_ns") else None
+    mem = levels[-1]
+    if phuge or p4k:
+        big = max(set(phuge) | set(p4k))
         mem["latency_ns_4k"] = p4k.get(big)
         mem["latency_ns_huge"] = phuge.get(big)
-    stab = stability(levels, per_round or {}, tlb)
-    det = {
+    if not h["tlb_neutral"]:
+        flags += h["notes"]
+    stab = tlb_stability(tlb, per_round or {})
+    caches = [lv for lv in levels if lv["size"]]
+    moved = [lv["name"] for lv in caches if lv.get("rounds") and lv["why"].find("rounds alone found") >= 0]
+    stab["stable"] = stab["stable"] and not moved if stab["stable"] is not None else None
+    stab["why"] = (
+        "fewer than two rounds: stability not measured"
+        if stab["stable"] is None
+        else "every round alone finds the same sizes"
+        if stab["stable"]
+        else "rounds alone disagree (see the levels' evidence): confidence lowered"
+    )
+    return {
         "levels": levels,
+        "curve": name,
+        "tlb_neutral": h["tlb_neutral"],
         "line_size": detect_line(stride.items()),
         "tlb": tlb,
-        "tlb_knees": knees,
+        "tlb_knees": h["tlb_knees"],
+        "other_knees": h["other_knees"],
         "huge": hon,
         "page_walk": page_walk_costs(p4k, phuge),
         "stability": stab,
         "flags": flags,
+        "llc": h["llc"],
         "tlb_cpuid": cpuid_tlb(hello),
         "tlb_reach": detect_tlb(p4k, phuge),
         "fcore_khz": fcore_khz or None,
         "points": {
             "lat_4k": sorted(p4k.items()),
             "lat_huge": sorted(phuge.items()),
+            "pagelocal": sorted(pl.items()),
             "stride": sorted(stride.items()),
             "tlb_spread": sorted(t["spread"].items()),
             "tlb_packed": sorted(t["packed"].items()),
             "tlb_huge": sorted(t["huge"].items()),
         },
     }
-    if osr is not None:
-        llc_rounds = None
-        if per_round and len(per_round) > 1 and llc_pair(caches, osr.get("levels", []))[0]:
-            llc_rounds = []
-            for res in per_round.values():
-                _, ph, _, _ = curves(res)
-                sz = [x["size"] for x in detect_levels(sorted(ph.items())) if x["size"]]
-                near = [x for x in sz if x >= caches[-1]["size"] / 4]
-                llc_rounds.append(min(near, key=lambda x: abs(math.log(x / caches[-1]["size"]))) if near else None)
-            llc_rounds = [x for x in llc_rounds if x]
-        det["llc"] = llc_cause(det, osr, shared_points(results), llc_rounds)
-    return det
 
 
 def cpuid_tlb(hello):

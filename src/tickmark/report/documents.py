@@ -13,6 +13,7 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 from markupsafe import Markup, escape
 
 from .. import __version__, fmt
+from ..analysis.rtos_table import grid as rtos_grid
 from .history import change_text, signed_pct, value_text
 
 _ENV = None
@@ -308,6 +309,7 @@ def html(model):
             row_name=_row_name,
             by_family=_by_family,
             verdict_colors=VERDICT_COLORS,
+            rtos_grid=rtos_grid,
         )
     )
 
@@ -356,7 +358,7 @@ def markdown(model):
     return (
         env()
         .get_template("report.md")
-        .render(model=model, version=__version__, row_name=_row_name, by_family=_by_family)
+        .render(model=model, version=__version__, row_name=_row_name, by_family=_by_family, rtos_grid=rtos_grid)
     )
 
 

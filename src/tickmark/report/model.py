@@ -8,6 +8,8 @@ the model it is given and nothing else: no store, no statistics of its own.
                           flags), the nbench indices, the RTOS-study figures, and the series the
                           plots draw
     model["compare"]      for two runs or more: the first run against each other (compare.py)
+    model["rtos_study"]   for two runs or more of the rtos-study suite: the study's table across
+                          them (analysis/rtos_table.py), else None
 
 and the models of the other terminal views: counters_model (show --counters), bandwidth_model
 and memfn_model (the memory family's tables), comparison (compare, matrix), campaign_model (a
@@ -19,6 +21,7 @@ Nothing here formats for a medium beyond short texts shared by all views (value_
 import math
 
 from .. import fingerprint, fmt
+from ..analysis import rtos_table
 from ..analysis.stats import Stats
 from ..errors import TickmarkError
 from ..names import printable, when
@@ -53,6 +56,8 @@ def build(store, refs=("latest",), with_compare=True):
     model = {"format": FORMAT, "version": VERSION, "runs": [run_model(store, run) for run in runs], "compare": []}
     if with_compare and len(runs) >= 2:
         model["compare"] = compare_model(store, [str(r["id"]) for r in runs])
+    study = rtos_table.from_runs(store, runs)
+    model["rtos_study"] = rtos_table.to_dict(study) if study is not None else None
     return model
 
 
@@ -383,7 +388,8 @@ def parse_size(text):
 
 
 def latency_series(run, results):
-    """mem.lat_rand: minimum latency over the working set (4 KiB and huge pages), the levels
+    """mem.lat_rand: minimum latency over the working set (4 KiB and huge pages; the page-local
+    chase mem.lat_pagelocal beside them where it was run), the levels
     detected from the curve (topology.analyse) and the levels the OS reports."""
     from ..analysis import topology
 
@@ -407,6 +413,7 @@ def latency_series(run, results):
     return {
         "points_4k": [list(p) for p in det["points"]["lat_4k"]],
         "points_huge": [list(p) for p in det["points"]["lat_huge"]],
+        "points_pagelocal": [list(p) for p in det["points"]["pagelocal"]],
         "levels": levels,
         "os_levels": os_levels(fp),
         "line_size": line.get("bytes"),
@@ -563,20 +570,36 @@ def counters_model(store, run):
 
 
 def bandwidth_model(results, run=None):
-    """The bandwidth table of a run (analysis/bandwidth.py): MB/s per size and way of moving the
-    bytes, each size with the cache level it fits (from the run's topology notes, else the OS);
-    a multi-core cell is [total, per CPU, one CPU]."""
-    from ..analysis.bandwidth import caches_for, table_rows
+    """The bandwidth tables of a run (analysis/bandwidth.py): MB/s per size and way of moving the
+    bytes with one CPU, and with every CPU at once ([total, x of one CPU] per operation), each
+    size with the cache level it fits (from the run's topology notes, else the OS); the notes
+    that explain a column."""
+    from ..analysis.bandwidth import caches_for, cores_rows, table_rows
 
     caches, src = caches_for(run)
     header, rows = table_rows(results, caches)
+    n, crows = cores_rows(results, caches)
+    notes = []
+    if "move" in header:
+        notes.append("move: memmove 256 bytes down inside one buffer (in place: no read for ownership)")
+    if any(size == 32 << 20 for size, _, _ in rows):
+        notes.append(
+            "tinymembench: its 'standard memcpy' and 'standard memset' are the 32M row's copy and memset, "
+            "best of runs of at least 0.5 s (tickmark run 'mem.bw_*' --sample-ms 500 for the same method)"
+        )
     return {
         "levels_from": src,
         "header": header,
-        "rows": [
-            {"size": size, "level": lvl, "cells": {k: list(v) if isinstance(v, tuple) else v for k, v in row.items()}}
-            for size, lvl, row in rows
-        ],
+        "rows": [{"size": size, "level": lvl, "cells": row} for size, lvl, row in rows],
+        "cores": {
+            "threads": n,
+            "ops": [op for op in ("read", "write", "copy") if any(op in r for _, _, r in crows)],
+            "rows": [
+                {"size": size, "level": lvl, "cells": {op: list(v) for op, v in row.items()}}
+                for size, lvl, row in crows
+            ],
+        },
+        "notes": notes,
     }
 
 
@@ -602,13 +625,14 @@ def memfn_model(results):
 def topology_model(det, osr, runs):
     """What `tickmark topology` found (analysis/topology.py's detection `det` over the runs)
     beside what the OS reports (`osr`), with the verdict of each comparison."""
-    from ..analysis.topology import compare, cycle_warning
+    from ..analysis.topology import compare, cycle_warning, doubts
 
     return {
         "runs": list(runs),
         "detected": det,
         "os": osr,
         "checks": [list(c) for c in compare(det, osr)],
+        "doubts": [list(d) for d in doubts(det, osr)],
         "cycle_warning": cycle_warning(det),
     }
 
@@ -633,6 +657,8 @@ def campaign_model(store, spec, cells):
                     g["comparison"] = comparison(*run_compare(store, runs))
                 except TickmarkError as e:  # runs in different units (QEMU icount beside time)
                     g["error"] = str(e)
+                study = rtos_table.from_runs(store, [store.run(r) for r in runs])  # the rtos-study suite
+                g["rtos_study"] = rtos_table.to_dict(study) if study is not None else None
                 groups.append(g)
     return {
         "name": spec.name,

@@ -103,6 +103,7 @@ def latency(lat, title):
         for pts, label, c in (
             (lat["points_4k"], "4 KiB pages", COLORS[0]),
             (lat["points_huge"], "huge pages", COLORS[4]),
+            (lat.get("points_pagelocal"), "page-local (TLB-neutral)", COLORS[2]),
         ):
             if pts:
                 ax.plot([p[0] for p in pts], [p[1] for p in pts], "o-", ms=3, lw=1.2, color=c, label=label)

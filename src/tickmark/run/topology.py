@@ -1,11 +1,11 @@
-"""The sweeps of `tickmark topology`: mem.lat_rand, mem.lat_tlb, mem.lat_stride and
-mem.lat_shared run through the harness (stored like any run) at the sizes the detection needs
+"""The sweeps of `tickmark topology`: mem.lat_rand, mem.lat_pagelocal, mem.lat_tlb,
+mem.lat_stride and mem.lat_shared run through the harness (stored like any run) at the sizes the detection needs
 (analysis/topology.py reads the knees from them)."""
 
 import contextlib
 import re
 
-from ..analysis.topology import analyse, llc_pair, mem_available, os_report, refine_sizes
+from ..analysis.topology import analyse, mem_available, os_report, refine_sizes
 from .engine import Run, RunConfig, check_patterns
 
 
@@ -33,6 +33,10 @@ def _keys(bench, combos):
     return [f"{bench}[" + ",".join(f"{k}={v}" for k, v in c) + "]" for c in combos]
 
 
+def _pagelocal_keys(sizes):
+    return _keys("mem.lat_pagelocal", [(("size", s), ("group", PAGELOCAL_GROUP), ("thp", 0)) for s in sizes])
+
+
 def _join(values):
     return ",".join(str(v) for v in sorted(set(values)))
 
@@ -47,20 +51,26 @@ TLB_SKIP = (24, 40, 144, 12288)  # points of the default sweep that topology can
 
 
 SAMPLE_MS = 5  # short samples: more of them fit the time, and the minimum is what counts
+PAGELOCAL = (1 << 10, 64 << 20)  # the page-local chase from the smallest L1 to well past any last cache
+PAGELOCAL_GROUP = 16
 
 
 def measure(store, core, rounds=1, samples=7, max_size=None, refine=True, progress=None, name=None):
     """Run the sweeps through the harness (stored like any run) -> (run ids, results, hello).
 
     Pass 1: mem.lat_rand with huge pages at every size, with 4 KiB pages one size per octave
-    (page-walk cost), and mem.lat_tlb. Pass 2: sizes around each knee, more octaves when the
-    memory plateau is not reached, mem.lat_stride in a span set from the L1 found, and
-    mem.lat_shared when the last cache came out smaller than the OS says.
+    (page-walk cost), mem.lat_pagelocal (the TLB-neutral cache curve) from 1K to 64M, and
+    mem.lat_tlb. Pass 2: sizes inside each knee's range, more octaves when the memory plateau is
+    not reached, mem.lat_stride in a span set from the L1 found, and mem.lat_shared on the
+    plateau of the last level the OS reports when it came out smaller or not measurable.
 
     progress: a function of the number of rounds -> a context manager that gives the progress
     display of one sweep (or None)."""
-    benches = check_patterns(core, ["mem.lat_rand", "mem.lat_stride", "mem.lat_tlb", "mem.lat_shared"])
+    benches = check_patterns(
+        core, ["mem.lat_rand", "mem.lat_pagelocal", "mem.lat_stride", "mem.lat_tlb", "mem.lat_shared"]
+    )
     have_shared = any(b.get("name") == "mem.lat_shared" for b in benches)
+    have_pl = any(b.get("name") == "mem.lat_pagelocal" for b in benches)
     runs = []
 
     def one(patterns, params, tag):
@@ -90,6 +100,8 @@ def measure(store, core, rounds=1, samples=7, max_size=None, refine=True, progre
     keys = _keys(
         "mem.lat_rand", [(("size", s), ("thp", 1)) for s in sizes] + [(("size", s), ("thp", 0)) for s in small]
     )
+    pl = [s for s in sizes if PAGELOCAL[0] <= s <= PAGELOCAL[1] and s % 32 == 0] if have_pl else []
+    keys += _pagelocal_keys(pl)
     keys += _keys(
         "mem.lat_tlb",
         [(("pages", n), ("packed", 0), ("thp", 0)) for n in pages]
@@ -100,11 +112,14 @@ def measure(store, core, rounds=1, samples=7, max_size=None, refine=True, progre
     results = one(keys, params, "sweep")
     hello = store.run(runs[0]).get("hello") or {}
     osr = os_report()
-    det = analyse(results, hello.get("fcore_khz") or 0, hello)
+    det = analyse(results, hello.get("fcore_khz") or 0, hello, osr=osr)
     caches = [lv for lv in det["levels"] if lv["size"]]
+    knees = caches + [dict(k, range=[k["lo"], k["hi"]]) for k in det["tlb_knees"]]
     measured = {s for s, _ in det["points"]["lat_huge"]}
-    extra = refine_sizes(caches + det["tlb_knees"], measured) if refine else []
+    extra = refine_sizes(knees, measured) if refine else []
     extra = [s for s in extra if s <= cap]
+    extra_pl = refine_sizes(caches, {s for s, _ in det["points"]["pagelocal"]}) if refine and pl else []
+    extra_pl = [s for s in extra_pl if s <= cap and s % 32 == 0]
     mem = det["levels"][-1] if det["levels"] else None
     top = max(sizes) if sizes else 0
     # the memory plateau not reached yet: one more octave where memory allows
@@ -123,17 +138,22 @@ def measure(store, core, rounds=1, samples=7, max_size=None, refine=True, progre
     rand = [(("size", s), ("thp", 1)) for s in extra]
     shared_sizes, hog = [], 0
     oslv = osr.get("levels", [])
-    last, olast = llc_pair(caches, oslv)
-    if have_shared and olast and refine:
-        # sets that fit the last level when the other CPU is idle: on its plateau, or (not
-        # found at all) 4x the level below it
-        shared_sizes = sorted({last["at_size"], last["size"]}) if last else [4 * oslv[-2]["size"]]
-        shared_sizes = [x for x in shared_sizes if x <= cap]
-        hog = min(max(olast["size"], 4 * shared_sizes[-1] if shared_sizes else 0), cap // 2)
+    llc = det.get("llc") or {}
+    if have_shared and refine and llc.get("verdict") in ("smaller", "not measurable"):
+        # sets that fit the last level when the other CPU is idle: on its plateau, or (not found
+        # as a level of its own) 4x the level below it
+        last = next((lv for lv in caches if lv["size"] == llc.get("size")), None)
+        below = caches[len(oslv) - 2]["size"] if len(caches) >= len(oslv) - 1 >= 1 else oslv[-2]["size"]
+        shared_sizes = sorted({last["at_size"], last["range"][0]}) if last else [4 * below]
+        shared_sizes = [x for x in shared_sizes if x and x <= cap]
+        hog = min(max(oslv[-1]["size"], 4 * shared_sizes[-1] if shared_sizes else 0), cap // 2)
         hog -= hog % 4096
     sizes2 = [dict(c)["size"] for c in rand] + shared_sizes
     if rand:
         pats2 += _keys("mem.lat_rand", rand)
+    if extra_pl:
+        pats2 += _pagelocal_keys(extra_pl)
+        sizes2 += extra_pl
     if shared_sizes and hog:
         pats2 += _keys("mem.lat_shared", [(("size", s), ("hog", h)) for s in shared_sizes for h in (0, hog)])
         params2 += [f"hog=0,{hog}"]

@@ -90,16 +90,21 @@ def load_board(name):
     return parse_board((boards_dir() / f"{name}.mk").read_text(), name)
 
 
-def build_for_board(board, cc=None, cflags=None, memfn=None):
-    """Build (or reuse) the core for the board -> BuildInfo (the ELF image is .binary)."""
+def build_for_board(board, cc=None, cflags=None, memfn=None, rtos=None):
+    """Build (or reuse) the core for the board -> BuildInfo (the ELF image is .binary). rtos: the
+    FreeRTOS kernel to build it with (targets/freertos.py), or None for bare metal."""
     board.check_tools()
+    make_vars = {"PORT": "baremetal", "BOARD": board.name}
+    if rtos:
+        make_vars.update(PORT="freertos", FREERTOS_KERNEL=rtos.path)
     return build_core(
         cc=cc or board.cross_compile + "gcc",
         cflags=cflags,
         memfn=memfn,
         cross_compile=board.cross_compile,
         ldflags="",
-        make_vars={"PORT": "baremetal", "BOARD": board.name},
+        make_vars=make_vars,
+        sources_key=rtos.digest if rtos else "",
     )
 
 

@@ -62,7 +62,7 @@ def cache_root():
 def source_files(src):
     out = []
     for p in sorted(src.rglob("*")):
-        if not p.is_file() or "out" in p.relative_to(src).parts[:1]:
+        if not p.is_file() or p.relative_to(src).parts[0].startswith("out"):  # make's O= folders
             continue
         if p.suffix in _SOURCE_SUFFIXES or p.name == "Makefile" or p.name.startswith("README"):
             out.append(p)
@@ -94,16 +94,21 @@ def split_words(what, text):
         raise TickmarkError(f"bad {what} '{text}': {e}")
 
 
-def build_core(cc=None, cflags=None, memfn=None, cross_compile=None, ldflags=None, extra_srcs=(), make_vars=None):
+def build_core(
+    cc=None, cflags=None, memfn=None, cross_compile=None, ldflags=None, extra_srcs=(), make_vars=None, sources_key=""
+):
     """Build (or reuse) tickmark-core for this compiler and flags -> BuildInfo.
 
     memfn: a C/asm file with tm_user_* memory routines; extra_srcs: more source files to link
     in. Both are part of the cache key, path and content. Every string reaches the compiler as
     an argument list: nothing here goes through a shell or a make variable. make_vars: the
-    port, board and console, e.g. {"PORT": "baremetal", "BOARD": "mps2-an500"} (plain names only)."""
+    port, board and console, e.g. {"PORT": "baremetal", "BOARD": "mps2-an500"} (plain names only),
+    and an RTOS's source tree (FREERTOS_KERNEL: an absolute path). sources_key: a digest of the
+    sources outside the core that the build reads (such a tree), part of the cache key."""
     make_vars = dict(make_vars or {})
     for k, v in make_vars.items():
-        if k not in ("PORT", "BOARD", "BM_CONSOLE") or not _SAFE.fullmatch(str(v)):
+        ok = _SAFE_PATH.fullmatch(str(v)) if k in _PATH_VARS else k in _NAME_VARS and _SAFE.fullmatch(str(v))
+        if not ok:
             raise TickmarkError(f"bad build setting {k}={v}")
     src = core_dir()
     cross_compile = cross_compile if cross_compile is not None else os.environ.get("CROSS_COMPILE", "")
@@ -121,7 +126,15 @@ def build_core(cc=None, cflags=None, memfn=None, cross_compile=None, ldflags=Non
 
     h = hashlib.sha256()  # the variant
     base = hashlib.sha256()  # the same variant without the routine file: its key, were it built
-    for part in (version, cc, cflags, ldflags, cross_compile, *[f"{k}={v}" for k, v in sorted(make_vars.items())]):
+    for part in (
+        version,
+        cc,
+        cflags,
+        ldflags,
+        cross_compile,
+        *[f"{k}={v}" for k, v in sorted(make_vars.items())],
+        sources_key,
+    ):
         for x in (h, base):
             x.update(part.encode() + b"\0")
     memfn_path = _hash_file(memfn, "memfn", h) if memfn else ""
@@ -200,8 +213,12 @@ _MAKE_ENV = (
     "MFLAGS",
     "MAKEFILES",
     "GNUMAKEFLAGS",
+    "FREERTOS_KERNEL",
 )
 _SAFE = re.compile(r"[A-Za-z0-9_.+-]+")
+_SAFE_PATH = re.compile(r"/[A-Za-z0-9_.+/-]+")
+_NAME_VARS = ("PORT", "BOARD", "BM_CONSOLE")
+_PATH_VARS = ("FREERTOS_KERNEL",)
 
 
 def _plan(src, cc_argv, make_vars=None):

@@ -1,15 +1,23 @@
 """qemu-system:x86_64 (or :aarch64) with --kernel IMAGE: the core under any Linux kernel image.
 
 tickmark builds a minimal initramfs (cpio newc, written here): busybox from Debian's
-busybox-static, the core linked statically for the guest, and an /init that mounts /proc, /sys,
-/dev and /tmp, runs the core with the round's arguments and powers the machine off. The
-arguments of each round travel in a second, tiny cpio archive appended to the first (the kernel
-unpacks both), so a round costs one boot and no rebuild. Records come back on the serial
-console; kernel messages on the same console are noise the TM1 parser skips.
+busybox-static (for the guest's architecture: the host's /bin/busybox on x86_64, the arm64 one
+that `./bootstrap test` unpacks into the cache, or TICKMARK_BUSYBOX=PATH), the core linked
+statically for the guest, and an /init that mounts /proc, /sys, /dev and /tmp, runs the core
+with the round's arguments and powers the machine off. The arguments of each round travel in a
+second, tiny cpio archive appended to the first (the kernel unpacks both), so a round costs one
+boot and no rebuild. Records come back on the serial console; kernel messages on the same
+console are noise the TM1 parser skips.
 
 KVM is used only when a short boot probe with it really produces the core's hello record (an
 open /dev/kvm proves nothing: on some hosts Linux guests abort or hang under KVM); otherwise TCG,
 and every result is flagged `emulated`.
+
+A board that describes a Linux boot (LINUX_* in core/boards/BOARD.mk: virt-aarch64) boots the
+kernel on its own machine and CPU, one CPU, under the same -icount settings as bare metal and
+FreeRTOS on that board (`qemu-system:virt-aarch64 --kernel IMAGE`): the guest's clock then
+counts guest instructions, kernel and user alike, so Linux, FreeRTOS and bare metal are measured
+in one unit on one CPU model.
 """
 
 import hashlib
@@ -23,11 +31,13 @@ from .. import fingerprint
 from ..errors import TickmarkError
 from ..waiting import Watchdog
 from . import toolchain
+from .baremetal import ICOUNT, INSN_FCORE_KHZ
 from .base import Core, ProcessSession, Target, Variant
 from .build import cache_root, sha256_file
 from .qemu import SLACK, QemuSession, core_timeout, qemu_version
 
 BUSYBOX = "/bin/busybox"
+BUSYBOX_ENV = "TICKMARK_BUSYBOX"
 EXIT_MARK = "TICKMARK-EXIT "
 GUEST_MARK = "TICKMARK-GUEST "
 PROBE_TIMEOUT = 15
@@ -40,9 +50,54 @@ MACHINES = {
     "aarch64": {
         "qemu": ["qemu-system-aarch64", "-M", "virt", "-cpu", "cortex-a57", "-m", "1024M", "-smp", "2"],
         "console": "ttyAMA0",
-        "packages": "qemu-system-arm gcc-aarch64-linux-gnu busybox-static:arm64",
+        "busybox_arch": "arm64",
+        "packages": "qemu-system-arm gcc-aarch64-linux-gnu libc6-dev-arm64-cross",
     },
 }
+
+
+def board_machine(board):
+    """The machine description (as in MACHINES) of a board that describes a Linux boot: the
+    board's QEMU line with LINUX_MEM of memory and one CPU."""
+    qemu = list(board.qemu)
+    if "-m" in qemu:
+        del qemu[qemu.index("-m") : qemu.index("-m") + 2]
+    return {
+        "qemu": qemu + ["-m", board.vars.get("LINUX_MEM", "512M"), "-smp", "1"],
+        "console": board.vars["LINUX_CONSOLE"],
+        "cc": board.vars.get("LINUX_CROSS_COMPILE") or "",  # the board's own cross prefix
+        "busybox_arch": board.vars.get("LINUX_DEB_ARCH"),
+        "packages": board.vars.get("LINUX_PACKAGES", ""),
+    }
+
+
+def cached_kernel(board):
+    """The newest Debian kernel of the board's Linux architecture that `./bootstrap test`
+    unpacked into the cache -> its path, or None."""
+    arch = board.vars.get("LINUX_DEB_ARCH")
+    if not arch:
+        return None
+    found = sorted((cache_root().parent / "kernels").glob(f"linux-image-*-{arch}/boot/vmlinuz-*"))
+    return str(found[-1]) if found else None
+
+
+def guest_busybox(machine):
+    """The static busybox for the guest (TICKMARK_BUSYBOX, else the host's or the cached one of
+    the guest's architecture) -> its path. TickmarkError saying how to get it."""
+    given = os.environ.get(BUSYBOX_ENV)
+    arch = machine.get("busybox_arch")
+    path = given or (
+        str(cache_root().parent / "kernels" / f"busybox-static-{arch}" / "bin" / "busybox") if arch else BUSYBOX
+    )
+    if not os.path.isfile(path):
+        how = (
+            f"./bootstrap test unpacks Debian's busybox-static:{arch} there"
+            if arch and not given
+            else "apt-get install busybox-static"
+        )
+        raise TickmarkError(f"{path} not found: {how} (or give {BUSYBOX_ENV}=PATH, a static busybox for the guest)")
+    return path
+
 
 INIT = """#!/bin/busybox sh
 /bin/busybox --install -s /bin
@@ -157,10 +212,12 @@ class KernelCore(Core):
     def __init__(self, target, initramfs, build, accel):
         super().__init__(target, build, emulated=(accel != "kvm"))
         self.initramfs, self.accel, self.guest = initramfs, accel, {}
+        # under icount the guest's clock counts instructions: cycles per op are instructions per op
+        self.cycles_method = "icount-insns" if target.icount else None
 
     def qemu_argv(self, initrd, accel=None):
         t = self.target
-        m = MACHINES[t.machine]
+        m = t.spec
         accel = accel or self.accel
         argv = list(m["qemu"]) + [
             "-display",
@@ -183,9 +240,13 @@ class KernelCore(Core):
             argv += ["-accel", "kvm", "-cpu", "host"]
         else:
             argv += ["-accel", "tcg"]
+        if t.icount:
+            argv += ["-icount", ICOUNT]
         return argv
 
     def start(self, args, accel=None, silence_s=None):
+        if self.target.icount and args and args[0] == "run":
+            args = list(args) + ["--fcore-khz", str(INSN_FCORE_KHZ)]
         if args and args[0] == "list" and self.target.machine == os.uname().machine:
             # what the core offers is in the binary itself: no boot needed to list it
             return ProcessSession([self.build["binary"], *args])
@@ -201,26 +262,31 @@ class KernelTarget(Target):
     scheme = "qemu-system"
     emulated = True
 
-    def __init__(self, uri, machine=None, kernel=None, append=None, icount=False, accel=None, prebuilt=None):
+    def __init__(
+        self, uri, machine=None, kernel=None, append=None, icount=False, accel=None, prebuilt=None, board=None
+    ):
         super().__init__(uri, prebuilt)
         if not kernel:
             raise TickmarkError(f"{uri} boots a Linux kernel image: give it with --kernel IMAGE")
         if not os.path.isfile(kernel):
             raise TickmarkError(f"kernel image {kernel} not found")
-        if icount:
-            raise TickmarkError(f"{uri}: icount is for the bare-metal boards; a kernel image runs under KVM or TCG")
+        if icount and not board:
+            raise TickmarkError(
+                f"{uri}: icount is for the boards (qemu-system:BOARD --kernel IMAGE); "
+                "a kernel image on a generic machine runs under KVM or TCG"
+            )
         if accel not in (None, "kvm", "tcg"):
             raise TickmarkError(f"{uri}: accel is kvm or tcg")
         self.machine, self.kernel, self.append, self.accel = machine, os.path.abspath(kernel), append or "", accel
+        self.board, self.icount = board, icount
+        self.spec = board_machine(board) if board else MACHINES[machine]
         self.emulated = accel != "kvm"
         self.probe_note = None
         self._tmp = None
 
     def cmdline(self):
         return " ".join(
-            filter(
-                None, [f"console={MACHINES[self.machine]['console']}", "panic=-1", "quiet", "loglevel=1", self.append]
-            )
+            filter(None, [f"console={self.spec['console']}", "panic=-1", "quiet", "loglevel=1", self.append])
         )
 
     def scratch(self, name):
@@ -232,11 +298,12 @@ class KernelTarget(Target):
 
     def prepare(self, variant=None):
         variant = variant or Variant()
-        m = MACHINES[self.machine]
+        m = self.spec
         if not shutil.which(m["qemu"][0]):
             raise TickmarkError(f"{m['qemu'][0]} not found: apt-get install {m['packages']}")
-        b = toolchain.build(variant, machine=self.machine, static=True, where=self.uri)  # busybox, no libc
-        initramfs = base_initramfs(b.binary)
+        # the guest has busybox and no C library: a static core, for the machine or the board
+        b = toolchain.build(variant, machine=self.machine, cross=m.get("cc"), static=True, where=self.uri)
+        initramfs = base_initramfs(b.binary, guest_busybox(m))
         build = dict(b.as_dict(), kernel_image=self.kernel, kernel_sha256=sha256_file(self.kernel))
         accel = self.accel or self._probe(initramfs, build)
         self.emulated = accel != "kvm"
@@ -245,10 +312,15 @@ class KernelTarget(Target):
     def _probe(self, initramfs, build):
         """KVM only if a boot with it gets as far as the core's hello record in a short time. The
         verdict is kept (per kernel image, QEMU and host kernel) so that later runs skip the probe."""
+        if self.board:
+            self.probe_note = f"tcg: a board ({self.board.name}) runs under TCG" + (
+                " with -icount" if self.icount else ""
+            )
+            return "tcg"
         if not (self.machine == "x86_64" == os.uname().machine and os.access("/dev/kvm", os.R_OK | os.W_OK)):
             self.probe_note = "tcg: no usable /dev/kvm for this machine"
             return "tcg"
-        m = MACHINES[self.machine]
+        m = self.spec
         key = f"{build['kernel_sha256']} {qemu_version(m['qemu'][0])} {os.uname().release}"
         memo = cache_root().parent / "kvm-probe.json"
         try:
@@ -289,11 +361,14 @@ class KernelTarget(Target):
     def fingerprint(self, core, hello=None):
         fp = fingerprint.from_texts({}, core.build, hello)  # the guest: nothing of this machine
         g = core.guest
-        m = MACHINES[self.machine]
+        m = self.spec
+        b = self.board
         fp.update(
             {
-                "arch": self.machine,
-                "cpu_model": f"QEMU {self.machine} ({core.accel}): {g.get('cpu') or '?'}",
+                "arch": b.vars.get("BM_ARCH") if b else self.machine,
+                "cpu_model": f"QEMU {b.name}: {b.summary}"
+                if b
+                else f"QEMU {self.machine} ({core.accel}): {g.get('cpu') or '?'}",
                 "cpus_online": int(g["cpus"]) if g.get("cpus", "").isdigit() else None,
                 "caches": [],
                 "os": "Linux (tickmark initramfs, busybox)",
@@ -305,6 +380,9 @@ class KernelTarget(Target):
                 "qemu_accel": core.accel,
                 "accel_probe": self.probe_note,
                 "virtualization": f"qemu-{core.accel}",
+                "board": b.name if b else None,
+                "qemu_args": " ".join(m["qemu"]) if b else None,
+                "qemu_icount": ICOUNT if self.icount else None,
             }
         )
         fp["flags"] = fingerprint.env_flags(fp)

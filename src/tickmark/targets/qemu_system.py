@@ -1,14 +1,21 @@
 """qemu-system:BOARD: the core on a whole emulated machine.
 
 Two kinds of machine:
-  * a bare-metal board described in core/boards/BOARD.mk (mps2-an500, mps2-an385,
-    virt-aarch64, virt-riscv64, ...): the core is built with the board's compiler and picolibc
-    and booted as the machine's only program; its arguments, records and exit status go
-    through semihosting. By default QEMU counts instructions (-icount shift=0,sleep=off): the
+  * a board described in core/boards/BOARD.mk (mps2-an500, mps2-an385, virt-aarch64,
+    virt-riscv64, ...), running one of three systems, named by `?os=` the same way on every
+    board:
+      - os=baremetal (the default): the core built with the board's compiler and picolibc and
+        booted as the machine's only program;
+      - os=freertos: the same with the FreeRTOS kernel (targets/freertos.py), the core running
+        in a task;
+      - os=linux (implied by --kernel IMAGE): the Linux kernel IMAGE booted on the same machine
+        and CPU with a minimal initramfs (kernel_image.py), where the board describes how.
+    On bare metal and FreeRTOS the arguments, records and exit status go through semihosting.
+    By default QEMU counts instructions (-icount shift=0,sleep=off), for all three systems: the
     figures are guest instructions, the same on every run, labelled icount-insns.
     `qemu-system:BOARD?icount=0` runs free (TCG timing: host-dependent, flagged emulated too).
-  * a Linux kernel image (qemu-system:x86_64 or qemu-system:aarch64 with --kernel IMAGE): see
-    kernel_image.py.
+  * a Linux kernel image on QEMU's generic machines (qemu-system:x86_64 or qemu-system:aarch64
+    with --kernel IMAGE), under KVM where it works: see kernel_image.py.
 
 Every result is flagged `emulated`: these are never timings of real hardware.
 """
@@ -19,15 +26,17 @@ import tempfile
 
 from .. import fingerprint
 from ..errors import TickmarkError
-from . import baremetal
+from . import baremetal, freertos
 from . import uri as uri_options
 from .base import Core, Target, Variant, register
-from .kernel_image import KernelTarget
+from .kernel_image import KernelTarget, cached_kernel
 from .qemu import SLACK, QemuSession, core_timeout, qemu_version
 from .uri import Option
 
 KERNEL_MACHINES = ("x86_64", "aarch64")
+OSES = ("baremetal", "freertos", "linux")
 OPTIONS = (
+    Option("os", "choice", choices=OSES),
     Option("icount", "flag", None),
     Option("kernel", "text"),
     Option("append", "text"),
@@ -60,14 +69,16 @@ class QemuSystemTarget(Target):
     emulated = True
     options = OPTIONS
 
-    def __init__(self, uri, prebuilt=None, board=None, icount=True, kernel=None, append=None):
+    def __init__(self, uri, prebuilt=None, board=None, icount=True, kernel=None, append=None, os_name="baremetal"):
         super().__init__(uri, prebuilt)
         self.board, self.icount, self.kernel, self.append = board, icount, kernel, append
+        self.os_name = os_name
+        self.rtos = None  # the FreeRTOS kernel of an os=freertos build
         self._tmp = None
 
     @classmethod
     def from_uri(cls, uri, kernel=None, append=None, **options):
-        name, q = uri_options.parse(uri, OPTIONS, "qemu-system:BOARD[?icount=0] or qemu-system:MACHINE?kernel=PATH")
+        name, q = uri_options.parse(uri, OPTIONS, "qemu-system:BOARD[?os=freertos&icount=0]")
         kernel = kernel or q["kernel"]
         append = append if append is not None else q["append"]
         if name in KERNEL_MACHINES:
@@ -86,14 +97,52 @@ class QemuSystemTarget(Target):
                 f"bad target '{uri}' (qemu-system:BOARD, BOARD one of: "
                 f"{', '.join(baremetal.board_names() + list(KERNEL_MACHINES))})"
             )
+        board = baremetal.load_board(name)
+        os_name = q["os"] or ("linux" if kernel else "baremetal")
+        icount = q["icount"] is not False  # counted instructions unless ?icount=0
+        if os_name == "linux":
+            if not board.vars.get("LINUX_CONSOLE"):
+                linux = [b for b in baremetal.board_names() if baremetal.load_board(b).vars.get("LINUX_CONSOLE")]
+                raise TickmarkError(
+                    f"--kernel (os=linux) boots Linux, and board {name} does not describe a Linux boot "
+                    f"(boards that do: {', '.join(linux)})"
+                )
+            if q["accel"] not in (None, "tcg"):
+                raise TickmarkError(f"bad target '{uri}': a board runs under TCG (accel=tcg)")
+            if not kernel:
+                kernel = cached_kernel(board)
+                if not kernel:
+                    raise TickmarkError(
+                        f"qemu-system:{name}?os=linux boots a Linux kernel image: give it with --kernel IMAGE "
+                        f"(./bootstrap test unpacks Debian's {board.vars.get('LINUX_DEB_ARCH')} kernel into the cache, "
+                        "where it is found without --kernel)"
+                    )
+            return KernelTarget(
+                f"qemu-system:{name}?os=linux" + ("" if icount else "&icount=0"),
+                machine=name,
+                kernel=kernel,
+                append=append,
+                icount=icount,
+                accel="tcg",
+                board=board,
+                **options,
+            )
         if kernel:
             raise TickmarkError(
-                f"--kernel boots a Linux kernel: use it with qemu-system:{' or qemu-system:'.join(KERNEL_MACHINES)}, "
-                f"not with the bare-metal board {name}"
+                f"--kernel boots a Linux kernel: use it with qemu-system:{' or qemu-system:'.join(KERNEL_MACHINES)} "
+                f"or a board with os=linux, not with os={os_name}"
             )
-        board = baremetal.load_board(name)
-        icount = q["icount"] is not False  # counted instructions unless ?icount=0
-        return cls(f"qemu-system:{name}" + ("" if icount else "?icount=0"), board=board, icount=icount, **options)
+        if os_name == "freertos" and not board.vars.get("FREERTOS_PORT"):
+            able = [b for b in baremetal.board_names() if baremetal.load_board(b).vars.get("FREERTOS_PORT")]
+            raise TickmarkError(f"board {name} names no FreeRTOS port (boards that do: {', '.join(able)})")
+        opts = ([f"os={os_name}"] if os_name != "baremetal" else []) + ([] if icount else ["icount=0"])
+        return cls(
+            f"qemu-system:{name}" + ("?" + "&".join(opts) if opts else ""),
+            board=board,
+            icount=icount,
+            os_name=os_name,
+            **options,
+        )
 
     def scratch(self, name):
         if self._tmp is None:
@@ -104,8 +153,12 @@ class QemuSystemTarget(Target):
         variant = variant or Variant()
         if variant.cross_compile or variant.ldflags:
             raise TickmarkError(f"{self.uri} builds with the board's own compiler and link flags")
-        b = baremetal.build_for_board(self.board, cc=variant.cc, cflags=variant.cflags, memfn=variant.memfn)
-        build = dict(b.as_dict(), board=self.board.name)
+        if self.os_name == "freertos":
+            self.rtos = freertos.locate(self.board.vars["FREERTOS_PORT"])
+        b = baremetal.build_for_board(
+            self.board, cc=variant.cc, cflags=variant.cflags, memfn=variant.memfn, rtos=self.rtos
+        )
+        build = dict(b.as_dict(), board=self.board.name, os=self.os_name)
         return BoardCore(self, b.binary, build)
 
     def fingerprint(self, core, hello=None):
@@ -127,6 +180,9 @@ class QemuSystemTarget(Target):
                 "virtualization": "qemu-tcg",
             }
         )
+        if self.rtos:
+            fp.update(self.rtos.fingerprint(self.board))
+            fp["os"] += " (picolibc)"
         fp["flags"] = fingerprint.env_flags(fp)
         return self.base_fingerprint(fp, core)
 

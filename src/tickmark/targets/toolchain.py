@@ -39,10 +39,14 @@ def cross_prefix(machine, where=None):
     return CROSS[machine]
 
 
-def build(variant, machine=None, static=False, where=None):
+def build(variant, machine=None, cross=None, static=False, where=None):
     """Build (or reuse) the core of `variant` for `machine` (None: this machine) -> BuildInfo.
-    static: link statically even where no cross toolchain is needed."""
-    cross = variant.cross_compile if variant.cross_compile is not None else cross_prefix(machine, where)
+    cross: the cross prefix a board's description names, instead of the machine's; static: link
+    statically even where no cross toolchain is needed."""
+    if variant.cross_compile is not None:
+        cross = variant.cross_compile
+    elif cross is None:
+        cross = cross_prefix(machine, where)
     cc = variant.cc or (cross + "gcc" if cross else None)
     if variant.cc is None and cross and not shutil.which(cross + "gcc"):
         on = f"{where} is {machine}: " if where and machine else ""

@@ -17,3 +17,6 @@ BM_COUNTER_HZ = 25000000
 BM_UART_ADDR = 0x40004000
 QEMU = qemu-system-arm -M mps2-an385
 PACKAGES = gcc-arm-none-eabi picolibc-arm-none-eabi qemu-system-arm
+# FreeRTOS (os=freertos): the kernel's Cortex-M3 port; 2 MiB of the RAM for its heap.
+FREERTOS_PORT = ARM_CM3
+RTOS_HEAP_SIZE = 0x00200000

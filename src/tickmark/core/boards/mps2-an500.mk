@@ -17,3 +17,7 @@ BM_COUNTER_HZ = 25000000
 BM_UART_ADDR = 0x40004000
 QEMU = qemu-system-arm -M mps2-an500
 PACKAGES = gcc-arm-none-eabi picolibc-arm-none-eabi qemu-system-arm
+# FreeRTOS (os=freertos): the kernel's Cortex-M4F port (the M7 runs it; ARM_CM7/r0p1 is for the
+# r0p1 erratum); 2 MiB of the RAM for its heap.
+FREERTOS_PORT = ARM_CM4F
+RTOS_HEAP_SIZE = 0x00200000

@@ -1,10 +1,13 @@
-# QEMU's "virt" machine with a Cortex-A53, started at EL1 with the MMU off. Memory: RAM from
-# 0x40000000; the image takes 2 MiB of it, data, heap and stack 62 MiB. Counter: the PMU cycle
-# counter, timed against the generic timer. Console: semihosting; a PL011 UART at 0x09000000.
+# QEMU's "virt" machine with a Cortex-A53. Bare metal and FreeRTOS start at EL1 with the MMU
+# off. Memory: RAM from 0x40000000; the image takes 2 MiB of it, data, heap and stack 62 MiB.
+# Counter: the PMU cycle counter, timed against the generic timer. Console: semihosting; a PL011
+# UART at 0x09000000.
+# The image is linked where it runs (-no-pie: Debian's aarch64-linux-gnu-gcc makes position-
+# independent executables unless told otherwise).
 BM_ARCH = aarch64
 CROSS_COMPILE = aarch64-linux-gnu-
 BM_SPECS = /usr/lib/picolibc/aarch64-linux-gnu/picolibc.specs
-BM_CPU = -mcpu=cortex-a53
+BM_CPU = -mcpu=cortex-a53 -fno-pie -no-pie
 BM_FLASH = 0x40000000
 BM_FLASH_SIZE = 0x00200000
 BM_RAM = 0x40200000
@@ -15,3 +18,17 @@ BM_COUNTER_ADDR = 0
 BM_COUNTER_HZ = 62500000
 QEMU = qemu-system-aarch64 -M virt -cpu cortex-a53 -m 128M -nic none
 PACKAGES = gcc-aarch64-linux-gnu picolibc-aarch64-linux-gnu qemu-system-arm
+# FreeRTOS (os=freertos): the kernel's ARM_AARCH64 port at EL1 (GUEST), the GICv2 of the virt
+# machine, its tick from the virtual timer (interrupt 27); 32 MiB of the RAM for its heap.
+FREERTOS_PORT = ARM_AARCH64
+RTOS_HEAP_SIZE = 0x02000000
+FREERTOS_CFLAGS = -DGUEST -DTM_RTOS_GIC_DIST=0x08000000u -DTM_RTOS_GIC_CPU=0x08010000u -DTM_RTOS_TIMER_IRQ=27
+# Linux (os=linux, --kernel IMAGE): the same machine and CPU with 512 MiB and one CPU, console on
+# the PL011; the core linked statically with the aarch64 Linux cross compiler; busybox from
+# Debian's busybox-static:arm64 and, without --kernel, Debian's arm64 kernel (LINUX_DEB_ARCH:
+# ./bootstrap test unpacks both into the cache).
+LINUX_CONSOLE = ttyAMA0
+LINUX_MEM = 512M
+LINUX_CROSS_COMPILE = aarch64-linux-gnu-
+LINUX_DEB_ARCH = arm64
+LINUX_PACKAGES = qemu-system-arm gcc-aarch64-linux-gnu libc6-dev-arm64-cross

@@ -1,5 +1,7 @@
 /* tickmark-core: command line, the hello/bye records, the seeded random order of instances,
- * and the isolation of each instance in a child process. See docs/protocol.md. */
+ * and the isolation of each instance in a child process. See docs/protocol.md. The program's
+ * entry is tm_main(); the port's entry.c calls it (from main() on an OS with processes, from
+ * a task started before the scheduler on an RTOS). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -350,7 +352,7 @@ static int args_from_file(const char *path, char *argv0, char ***argv_out)
     return argc;
 }
 
-int main(int argc, char **argv)
+int tm_main(int argc, char **argv)
 {
     static tm_options opt;
     static char *globs[TM_MAX_GLOBS];

@@ -1,8 +1,10 @@
 """Terminal summary of a campaign, rendered from its model (model.campaign_model): the cell table,
-then for each variant and workload the other targets compared with the baseline."""
+then for each variant and workload the other targets compared with the baseline (and, for the
+rtos-study suite, the study's table)."""
 
 import sys
 
+from . import rtos_table as rtos_view
 from .compare import render_comparison
 
 
@@ -42,5 +44,9 @@ def render(m, file=None):
             print(f"  not compared: {g['error']}", file=file)
         else:
             render_comparison(g["comparison"], file=file, show_counters=False)
+        if g["rtos_study"] is not None:  # the rtos-study suite: the study's own table as well
+            print(file=file)
+            file.flush()
+            rtos_view.show(g["rtos_study"], file=file)
     if not m["groups"]:
         print("\n(no cross-target compare: fewer than two targets finished any variant and workload)", file=file)

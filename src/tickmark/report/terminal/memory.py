@@ -3,6 +3,7 @@ model.memfn_model): the bandwidth table (mem.bw_*: size, cache level, MB/s per w
 bytes) and the memfn.* comparison (winner per routine and size)."""
 
 import sys
+import textwrap
 
 from rich.table import Table
 
@@ -11,36 +12,57 @@ from ..console import console, fit_table
 
 
 def mb_cell(v):
-    if v is None:
-        return "-"
-    if isinstance(v, (list, tuple)):  # a multi-core cell: total, per CPU, one CPU
-        total, per, one = v
-        scale = f", x{total / one:.2f} of 1" if one else ""
-        return f"{total:,.0f} ({per:,.0f}/CPU{scale})"
-    return f"{v:,.0f}"
+    return "-" if v is None else f"{v:,.0f}"
 
 
 def show_bandwidth(results, run=None, file=None):
-    """The bandwidth table of a run's results (model.bandwidth_model) -> False when it has none."""
+    """The bandwidth tables of a run's results (model.bandwidth_model) -> False when it has none."""
     from ..model import bandwidth_model
 
     return render_bandwidth(bandwidth_model(results, run), file)
 
 
 def render_bandwidth(m, file=None):
-    if not m["rows"]:
+    """One table of MB/s per size and way of moving the bytes (one CPU), then one for all CPUs
+    (total and its gain over one CPU, in a column of its own: a cell never wraps)."""
+    rows, cores = m["rows"], m["cores"]
+    if not rows and not cores["rows"]:
         return False
     con = console(file or sys.stdout)
-    con.print(f"bandwidth in MB/s, best of the rounds, bytes counted once (levels: {m['levels_from']})")
-    t = Table(box=None, pad_edge=False)
-    t.add_column("size")
-    t.add_column("level")
-    for h in m["header"]:
-        t.add_column(h, justify="right")
-    for row in m["rows"]:
-        t.add_row(fmt_size(row["size"]), row["level"], *[mb_cell(row["cells"].get(h)) for h in m["header"]])
-    fit_table(con, t)
-    con.print(t)
+    con.print(
+        f"bandwidth in MB/s (10^6 bytes/s), bytes counted once, the best sample of the rounds "
+        f"(levels: {m['levels_from']})"
+    )
+    if rows:
+        t = Table(box=None, pad_edge=False)
+        t.add_column("size")
+        t.add_column("level")
+        for h in m["header"]:
+            t.add_column(h, justify="right", no_wrap=True)
+        for row in rows:
+            t.add_row(fmt_size(row["size"]), row["level"], *[mb_cell(row["cells"].get(h)) for h in m["header"]])
+        fit_table(con, t)
+        con.print(t)
+    if cores["rows"]:
+        ops = cores["ops"]
+        title = f"{cores['threads']} CPUs at once, each on its own buffer"
+        t = Table(box=None, pad_edge=False, title=title, title_justify="left")
+        t.add_column("size")
+        t.add_column("level")
+        for op in ops:
+            t.add_column(op, justify="right", no_wrap=True)
+            t.add_column("x of 1", justify="right", no_wrap=True)
+        for row in cores["rows"]:
+            cells = []
+            for op in ops:
+                total, gain = row["cells"].get(op, (None, None))
+                cells += [mb_cell(total), f"x{gain:.2f}" if gain else "-"]
+            t.add_row(fmt_size(row["size"]), row["level"], *cells)
+        fit_table(con, t)
+        con.print(t)
+    width = max(60, con.width or 100)
+    for note in m["notes"]:
+        con.print(textwrap.fill(note, width, subsequent_indent="  ", break_on_hyphens=False))
     return True
 
 

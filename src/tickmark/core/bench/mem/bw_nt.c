@@ -83,7 +83,7 @@ TM_BENCH(mem_bw_nt) = {
     .summary = "fill (op 0) or copy into (op 1) a buffer with non-temporal stores",
     .unit = "pass",
     .stat = TM_STAT_MAX_RATE,
-    .params = {{"size", "16K,256K,4M,128M", "buffer bytes: inside L1, L2, LLC, and DRAM"},
+    .params = {{"size", "16K,256K,4M,32M,128M", "buffer bytes: inside L1, L2, LLC, tinymembench's buffer, DRAM"},
                {"op", "0,1", "0: fill (stores only), 1: copy from a second buffer"}},
     .setup = setup_bw_nt,
     .run = run_bw_nt,

@@ -78,19 +78,10 @@ static int setup_lat_shared(tm_ctx *ctx)
     return TM_OK;
 }
 
-#define L1_ p = (void **)*p;
-#define L8_ L1_ L1_ L1_ L1_ L1_ L1_ L1_ L1_
-#define L64_ L8_ L8_ L8_ L8_ L8_ L8_ L8_ L8_
-
 static void run_lat_shared(tm_ctx *ctx, uint64_t iters)
 {
     lat_shared_state *st = ctx->user;
-    void **p = st->cur;
-    while (iters--) {
-        L64_
-    }
-    st->cur = p;
-    tm_escape(p);
+    st->cur = tm_chase(st->cur, iters);
 }
 
 static void teardown_lat_shared(tm_ctx *ctx)

@@ -98,3 +98,16 @@ int64_t tm_chain_id(void **start, const char *base)
     }
     return (int64_t)(h >> 1);
 }
+
+#define L1_ p = (void **)*p;
+#define L8_ L1_ L1_ L1_ L1_ L1_ L1_ L1_ L1_
+#define L64_ L8_ L8_ L8_ L8_ L8_ L8_ L8_ L8_
+
+void **tm_chase(void **p, uint64_t iters)
+{
+    while (iters--) {
+        L64_
+    }
+    tm_escape(p);
+    return p;
+}

@@ -31,6 +31,10 @@ void tm_membuf_put(tm_membuf *b);
  * random slot of the cycle, or NULL when the index array cannot be allocated. */
 void **tm_chain_random(char *p, size_t bytes, size_t slot, uint64_t seed);
 
+/* Follow a pointer chain for iters x 64 dependent loads (p = *p; the body of every mem.lat_*
+ * chase) and return where it stopped. */
+void **tm_chase(void **p, uint64_t iters);
+
 /* A fingerprint of a chain's layout: a hash of the offsets (from base) of its first 64 hops,
  * reported as the instance's "chain" info so that two runs can show they chased the same chain. */
 int64_t tm_chain_id(void **start, const char *base);

@@ -2,9 +2,10 @@
  * process pinned to the same CPU, each calling sched_yield in a loop (context_switch2's
  * yield test). One iteration is one round trip: our yield switches to the partner, whose
  * yield switches back (2 switches). Timed: the yield calls and the switches. Not timed:
- * creating and pinning the partner (setup). The histogram holds half round trips (one
- * switch each); each round trip is timed with tm_ticks(), which adds a few ns. The run fails
- * if the partner did not run at least once per two of our yields (no real switching). */
+ * creating and pinning the partner, and yielding until it has run once (setup). The histogram
+ * holds half round trips (one switch each); each round trip is timed with tm_ticks(), which
+ * adds a few ns. The run fails if the partner did not run at least once per two of our yields
+ * (no real switching). */
 #include "../common/twoparty.h"
 
 typedef struct {
@@ -30,6 +31,7 @@ static void *partner(void *arg)
 
 static int setup(tm_ctx *ctx)
 {
+    uint64_t deadline;
     int mine, peer, r = tp_place(ctx, 0, &mine, &peer);
     if (r != TM_OK)
         return r;
@@ -39,6 +41,13 @@ static int setup(tm_ctx *ctx)
     if (tm_os_thread_create(&ys.t, partner, &ys) != 0)
         return tm_fail(ctx, "cannot create the partner thread");
     ctx->user = &ys;
+    /* Yield until the partner has run once: a scheduler may keep a new thread waiting for a time
+     * slice first (Linux's CFS starts it a slice behind), and no yield switches before that. */
+    deadline = tm_now_ns() + 2000000000u;
+    while (!ys.partner_yields && tm_now_ns() < deadline)
+        tm_os_yield();
+    if (!ys.partner_yields)
+        return tm_fail(ctx, "the partner thread did not run within 2 s of yields");
     return TM_OK;
 }
 

@@ -8,8 +8,14 @@ int cyclic_setup(tm_ctx *ctx, int rt)
 {
     int64_t period = tm_param(ctx, "period"), count = tm_param(ctx, "count");
     const char *why = "";
+    uint64_t res = tm_os_sleep_res_ns();
     if (period < 10 || period > 1000000)
         return tm_fail(ctx, "period must be 10 .. 1000000 us");
+    tm_info(ctx, "sleep_res_ns", (int64_t)res);
+    if ((uint64_t)period * 1000 < res)
+        return tm_skip(ctx, "a sleep on the %s port ends on a %llu us step (its tick): a %lld us period cannot be kept "
+                       "(--param period=N, N a multiple of it)", tm_port_name(), (unsigned long long)(res / 1000),
+                       (long long)period);
     if (count < 1 || count > 1000000)
         return tm_fail(ctx, "count must be 1 .. 1000000");
     ctx->ops_per_iter = (uint64_t)count;

@@ -30,6 +30,16 @@ int tm_os_spin_lock(tm_os_spin *s);
 int tm_os_spin_unlock(tm_os_spin *s);
 void tm_os_spin_destroy(tm_os_spin *s);
 
+/* ---- message queues between threads (TM_REQ_THREADS) ---- */
+/* A queue of up to depth messages of msg_bytes bytes each, copied in and out: a FreeRTOS queue,
+ * a POSIX message queue on Linux. NULL when the port has none (the benchmark skips). Send
+ * blocks while the queue is full, receive while it is empty. */
+typedef struct tm_os_queue tm_os_queue;
+tm_os_queue *tm_os_queue_create(unsigned depth, unsigned msg_bytes);
+int tm_os_queue_send(tm_os_queue *q, const void *msg);
+int tm_os_queue_recv(tm_os_queue *q, void *msg);
+void tm_os_queue_destroy(tm_os_queue *q);
+
 /* ---- processes (TM_REQ_PROCESSES, TM_REQ_EXEC) ---- */
 /* Call first thing in a forked child that outlives one operation: the child is killed when
  * its parent dies (PR_SET_PDEATHSIG on linux; elsewhere it relies on EOF of its pipes). */
@@ -75,6 +85,9 @@ void *tm_os_map_lazy(size_t bytes);
 /* ---- timers and real-time scheduling ---- */
 /* Sleep until the absolute monotonic time (ns, tm_os_now_ns() base). */
 int tm_os_sleep_until_ns(uint64_t deadline_ns);
+/* The finest step in which such a sleep can end (ns): 1 for high-resolution timers, the tick
+ * period on an RTOS whose delays count ticks, the clock's resolution for a spin. */
+uint64_t tm_os_sleep_res_ns(void);
 /* Make the calling thread SCHED_FIFO at prio; returns 0, or -1 with errno text in why. */
 int tm_os_set_rt_priority(int prio, const char **why);
 int tm_os_set_normal_priority(void);

@@ -1,7 +1,8 @@
 /* What bare metal does not have: processes, files, pipes, sockets, signals, a kernel to trap
- * into, semaphores, condition variables and spin locks between threads. tm_port_caps() leaves
- * these out, so the benchmarks that need them skip before calling any of this; the functions
- * exist so that one program holds every benchmark, and each fails as osal.h says. */
+ * into. tm_port_caps() leaves these out, so the benchmarks that need them skip before calling
+ * any of this; the functions exist so that one program holds every benchmark, and each fails as
+ * osal.h says. (Semaphores and the like are in sync.c, priorities in prio.c: an RTOS port
+ * replaces those files and keeps this one.) */
 #include <stdlib.h>
 
 #include "tickmark/osal_prim.h"
@@ -138,56 +139,3 @@ int tm_os_tcp_accept(int listen_fd)
     (void)listen_fd;
     return -1;
 }
-
-tm_os_sem *tm_os_sem_create(unsigned value)
-{
-    (void)value;
-    return NULL;
-}
-int tm_os_sem_post(tm_os_sem *s)
-{
-    (void)s;
-    return -1;
-}
-int tm_os_sem_wait(tm_os_sem *s)
-{
-    (void)s;
-    return -1;
-}
-void tm_os_sem_destroy(tm_os_sem *s) { (void)s; }
-tm_os_cond *tm_os_cond_create(void) { return NULL; }
-int tm_os_cond_wait(tm_os_cond *c, tm_os_mutex *m)
-{
-    (void)c;
-    (void)m;
-    return -1;
-}
-int tm_os_cond_signal(tm_os_cond *c)
-{
-    (void)c;
-    return -1;
-}
-void tm_os_cond_destroy(tm_os_cond *c) { (void)c; }
-tm_os_spin *tm_os_spin_create(void) { return NULL; }
-int tm_os_spin_lock(tm_os_spin *s)
-{
-    (void)s;
-    return -1;
-}
-int tm_os_spin_unlock(tm_os_spin *s)
-{
-    (void)s;
-    return -1;
-}
-void tm_os_spin_destroy(tm_os_spin *s) { (void)s; }
-
-int tm_os_set_rt_priority(int prio, const char **why)
-{
-    (void)prio;
-    if (why)
-        *why = "no scheduler";
-    return -1;
-}
-int tm_os_set_normal_priority(void) { return 0; }
-int tm_os_lock_memory(void) { return 0; } /* nothing is ever paged out */
-void tm_os_unlock_memory(void) {}

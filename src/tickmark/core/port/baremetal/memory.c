@@ -28,23 +28,6 @@ int tm_os_unmap(void *p, size_t bytes)
     return 0;
 }
 
-size_t tm_os_page_size(void) { return PAGE; }
-
-int tm_os_huge_advise(void *p, size_t bytes, int on)
-{
-    (void)p;
-    (void)bytes;
-    return on ? -1 : 0;
-}
-
-/* No paging, so no huge pages either. */
-int64_t tm_os_huge_bytes(const void *p, size_t bytes)
-{
-    (void)p;
-    (void)bytes;
-    return 0;
-}
-
 /* What malloc can still hand out: the free blocks it holds and the room left above the heap's
  * break. mem.* sweeps skip points larger than a quarter of this. */
 extern char __heap_end[];

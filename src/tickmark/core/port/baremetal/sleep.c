@@ -1,4 +1,5 @@
-/* Sleeping without a scheduler: spin on the clock until the deadline. */
+/* Sleeping without a scheduler: spin on the clock until the deadline (so a sleep ends within
+ * one step of the clock). */
 #include "tickmark/osal_prim.h"
 
 int tm_os_sleep_until_ns(uint64_t deadline_ns)
@@ -7,3 +8,5 @@ int tm_os_sleep_until_ns(uint64_t deadline_ns)
         ;
     return 0;
 }
+
+uint64_t tm_os_sleep_res_ns(void) { return tm_os_clock_res_ns(); }

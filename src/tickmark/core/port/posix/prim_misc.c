@@ -33,6 +33,14 @@ int tm_os_sleep_until_ns(uint64_t deadline_ns)
     return r ? -1 : 0;
 }
 
+uint64_t tm_os_sleep_res_ns(void)
+{
+    struct timespec res;
+    if (clock_getres(CLOCK_MONOTONIC, &res) != 0)
+        return 1;
+    return (uint64_t)res.tv_sec * 1000000000u + (uint64_t)res.tv_nsec;
+}
+
 int tm_os_set_rt_priority(int prio, const char **why)
 {
     struct sched_param sp;

@@ -1,0 +1,256 @@
+"""Every step of a latency curve: knees found by a segmented fit on log-size.
+
+A latency sweep (ns per load over the working-set size) is a staircase: plateaus where the set
+fits a level, climbs where it stops fitting. The curve is read whole, not by its largest jump:
+
+1. Noise on a busy machine only ever makes a load slower, and the true curve never falls as the
+   set grows, so the curve is first replaced by its lower non-decreasing envelope (each point
+   becomes the minimum over itself and every larger set).
+2. On x = log2(size), y = ln(latency) the envelope is cut into straight segments by an exact
+   segmented least-squares fit (dynamic programming over every way to cut the points, each
+   segment paying SEGMENT_PENALTY, each at least two points long but the first and last). A
+   curve of 30-60 points is cut optimally in milliseconds, so no heuristic search is needed.
+3. A segment whose latency rises less than FLAT_PER_OCTAVE per octave is a plateau (a level,
+   perhaps sloping a little as TLB misses mix in); neighbouring plateaus whose gap rises less
+   than MIN_STEP are one, and a plateau narrower than MIN_SPAN between two climbs is part of one
+   climb (a noisy point or two, not a level: real levels lie at least 2x apart). A segment
+   rising less than SLOPED per octave, an octave wide, with a steeper step on both sides, is a
+   level too (a shared cache whose lines others take). Between two plateaus is a knee: the
+   sizes from the last point of the plateau below to the first of the plateau above. A curve
+   that ends while still climbing ends in an open knee (the next level not reached).
+
+Each knee has a size estimate, its range and a confidence. The size is where the latency has
+covered QUARTER of the step between the plateaus (a quarter of the loads no longer served by
+the level below, reading a load's cost as a mix of the two levels' latencies), interpolated on
+log-size between the measured points: a cache that keeps a cyclic chase until it is full has it
+right after its size; one whose conflict misses start early (random physical pages over a
+physically indexed cache) has it close to its size too. Pure: no click, rich or store.
+"""
+
+import math
+
+FLAT_PER_OCTAVE = 1.4  # a segment rising less than this per octave of size is a plateau
+SLOPED = 2.0  # a segment rising less than this per octave between two steeper steps is a level too
+MIN_STEP = 1.3  # two plateaus whose gap rises less than this are one level
+MIN_SPAN = 1.75  # a plateau between two knees spans at least this factor of sizes (else noise)
+SEGMENT_PENALTY = 0.01  # cost of one more segment, in squared ln(latency) units
+QUARTER = 0.25
+PLATEAU_TOL = 1.05  # a point this close to a plateau's end belongs to the plateau
+NOISY = 1.1  # a raw point this much above the envelope was replaced by it
+
+
+def envelope(points):
+    """[(x, y)] sorted by x -> [(x, min of y over this and every later point)]."""
+    out, m = [], math.inf
+    for x, y in reversed(points):
+        m = min(m, y)
+        out.append((x, m))
+    return out[::-1]
+
+
+def clean(points):
+    """{size: ns} or [(size, ns)] -> [(size, ns)] sorted, positive values only."""
+    items = points.items() if isinstance(points, dict) else points
+    return sorted((int(s), float(v)) for s, v in items if v is not None and v > 0 and s > 0)
+
+
+def _line_sse(sx, sy, sxx, sxy, syy, i, j):
+    """Least-squares line through points i..j (inclusive) from prefix sums -> (sse, slope)."""
+    n = j - i + 1
+    x, y = sx[j + 1] - sx[i], sy[j + 1] - sy[i]
+    xx, xy, yy = sxx[j + 1] - sxx[i], sxy[j + 1] - sxy[i], syy[j + 1] - syy[i]
+    vx = xx - x * x / n
+    cov = xy - x * y / n
+    vy = yy - y * y / n
+    if vx <= 1e-12:
+        return max(0.0, vy), 0.0
+    slope = cov / vx
+    return max(0.0, vy - slope * cov), slope
+
+
+def segments(xs, ys, penalty=SEGMENT_PENALTY, min_len=2):
+    """Optimal cut of the points into straight segments -> [(first, last, slope)] (indices).
+
+    Segments have at least min_len points, except the first and the last, which may be one
+    point alone (a sweep that starts or ends right at a step)."""
+    n = len(xs)
+    if n < 2:
+        return [(0, n - 1, 0.0)] if n else []
+    sx, sy, sxx, sxy, syy = [0.0], [0.0], [0.0], [0.0], [0.0]
+    for x, y in zip(xs, ys):
+        sx.append(sx[-1] + x)
+        sy.append(sy[-1] + y)
+        sxx.append(sxx[-1] + x * x)
+        sxy.append(sxy[-1] + x * y)
+        syy.append(syy[-1] + y * y)
+    best = [math.inf] * (n + 1)  # best[j]: cost of the points 0..j-1
+    cut = [0] * (n + 1)
+    best[0] = 0.0
+    for j in range(1, n + 1):
+        for i in range(0, j):
+            if best[i] == math.inf or (j - i < min_len and i != 0 and j != n):
+                continue
+            sse, _ = _line_sse(sx, sy, sxx, sxy, syy, i, j - 1)
+            c = best[i] + sse + penalty
+            if c < best[j]:
+                best[j], cut[j] = c, i
+    out, j = [], n
+    while j > 0:
+        i = cut[j]
+        _, slope = _line_sse(sx, sy, sxx, sxy, syy, i, j - 1)
+        out.append((i, j - 1, slope))
+        j = i
+    return out[::-1]
+
+
+def _clamp(x):
+    return max(0.0, min(1.0, x))
+
+
+def find_knees(points, penalty=SEGMENT_PENALTY):
+    """[(size, ns)] or {size: ns} -> {"knees": [...], "plateaus": [...], "envelope": [...]}.
+
+    A plateau: {"first", "last" (sizes), "ns" (the envelope at its last point), "slope" (x per
+    octave)}. A knee: {"size" (estimate), "lo", "hi" (the last size of the plateau below and the
+    first of the one above), "below", "above" (ns there), "rise" (above / below), "level_ns" (the
+    middle of the plateau below), "step" (the middle of the plateau above over it), "open" (no plateau after
+    it), "confidence", "why"}."""
+    raw = clean(points)
+    if len(raw) < 4:
+        return {"knees": [], "plateaus": [], "envelope": envelope(raw)}
+    env = envelope(raw)
+    sizes = [s for s, _ in env]
+    lat = [v for _, v in env]
+    xs = [math.log2(s) for s in sizes]
+    ys = [math.log(v) for v in lat]
+    segs = segments(xs, ys, penalty)
+    flat = math.log(FLAT_PER_OCTAVE)
+    # plateaus: flat segments; a climbing segment between them is part of a knee
+    plats = [[a, b] for a, b, slope in segs if slope < flat or _sloped_level(xs, ys, sizes, a, b, slope)]
+    if not plats or plats[0][0] != 0:
+        # the curve starts climbing: its first point is the plateau of the smallest level seen
+        plats.insert(0, [0, 0])
+    merged = [plats[0]]
+    for a, b in plats[1:]:
+        if lat[a] / lat[merged[-1][1]] < MIN_STEP:
+            merged[-1][1] = b  # the gap is no real step: one plateau
+        else:
+            merged.append([a, b])
+    # a plateau takes in the neighbouring points of a climbing segment that lie within
+    # PLATEAU_TOL of its ends (a two-point segment can fit a plateau's last point and the climb)
+    for p in merged:
+        while p[1] + 1 < len(lat) and lat[p[1] + 1] <= lat[p[1]] * PLATEAU_TOL and p[1] + 1 not in _starts(merged):
+            p[1] += 1
+        while p[0] > 0 and lat[p[0] - 1] * PLATEAU_TOL >= lat[p[0]] and p[0] - 1 not in _ends(merged):
+            p[0] -= 1
+    # a short plateau between two climbs is a noisy point or two inside one climb, not a level
+    merged = [p for k, p in enumerate(merged) if k in (0, len(merged) - 1) or sizes[p[1]] / sizes[p[0]] >= MIN_SPAN]
+    knees = []
+    for k, (a, b) in enumerate(merged):
+        nxt = merged[k + 1][0] if k + 1 < len(merged) else None
+        if nxt is None:
+            if b < len(env) - 1 and lat[-1] / lat[b] >= MIN_STEP:
+                knees.append(_knee(sizes, lat, raw, (a, b), len(env) - 1, None, True))
+            continue
+        knees.append(_knee(sizes, lat, raw, (a, b), nxt, merged[k + 1], False))
+    for kn, (a, b) in zip(knees, merged):
+        # the step's height for its score: from the middle of the plateau below to the middle
+        # of the one above (a plateau's ends may already lean into the knee)
+        up = next((p for p in merged if p[0] > b), None)
+        hi = _mid(lat, up) if up else lat[-1]
+        kn["level_ns"] = _mid(lat, (a, b))
+        kn["step"] = round(hi / kn["level_ns"], 3)
+        kn["confidence"] = round(kn["confidence"] * _clamp(math.log(kn["step"]) / math.log(2.0)), 2)
+    plateaus = [
+        {
+            "first": sizes[a],
+            "last": sizes[b],
+            "ns": lat[b],
+            "slope": round(math.exp((ys[b] - ys[a]) / (xs[b] - xs[a])) if b > a else 1.0, 3),
+        }
+        for a, b in merged
+    ]
+    return {"knees": knees, "plateaus": plateaus, "envelope": env}
+
+
+def _knee(sizes, lat, raw, below, top, above, is_open):
+    a, b = below
+    lo_ns, hi_ns = lat[b], lat[top]
+    target = lo_ns + QUARTER * (hi_ns - lo_ns)
+    # interpolate on log-size between the two measured points around the quarter; a point the
+    # envelope replaced (a noisy one) took the value of a larger set, so it says nothing here
+    kept = [j for j in range(b, top + 1) if j in (b, top) or raw[j][1] <= NOISY * lat[j]]
+    i = next(j for j in kept if lat[j] >= target)
+    if i == b:
+        size = sizes[b]
+    else:
+        h = kept[kept.index(i) - 1]
+        f = (target - lat[h]) / (lat[i] - lat[h])
+        size = 2 ** (math.log2(sizes[h]) + f * math.log2(sizes[i] / sizes[h]))
+    rise = hi_ns / lo_ns
+    # confidence: the step's height, the flatness of the plateaus around it, how closely the
+    # points bracket it, and how many raw points around it the envelope had to replace
+    spread = [sizes[j + 1] / sizes[j] for j in range(b, top)]
+    width = sizes[top] / sizes[b]
+    res_s = (1.0 if min(spread) <= 1.5 else 0.85 if min(spread) <= 2 else 0.7) * (1.0 if width <= 4 else 0.8)
+    flat_s = 1.0
+    for p in (below,) + ((above,) if above else ()):
+        pa, pb = p
+        if pb > pa:
+            per_oct = math.exp(math.log(lat[pb] / lat[pa]) / math.log2(sizes[pb] / sizes[pa]))
+            flat_s *= _clamp(1 - 0.3 * (per_oct - 1.1) / (FLAT_PER_OCTAVE - 1.1)) if per_oct > 1.1 else 1.0
+        else:
+            flat_s *= 0.7  # a one-point plateau
+    span = range(max(0, a), min(len(lat), (above[1] if above else top) + 1))
+    noisy = sum(1 for j in span if raw[j][1] > NOISY * lat[j])
+    noise_s = 1 - 0.5 * noisy / max(1, len(span))
+    conf = round(res_s * flat_s * noise_s * (0.8 if is_open else 1.0), 2)
+    why = (
+        f"x{rise:.2f} from {lo_ns:.2f} ns at {size_text(sizes[b])} to {hi_ns:.2f} ns at {size_text(sizes[top])}"
+        + (" (still climbing at the end of the sweep)" if is_open else "")
+        + (f", {noisy} noisy point(s)" if noisy else "")
+    )
+    return {
+        "size": int(round(size)),
+        "lo": sizes[b],
+        "hi": sizes[top],
+        "below": lo_ns,
+        "above": hi_ns,
+        "rise": round(rise, 3),
+        "open": is_open,
+        "confidence": conf,
+        "why": why,
+    }
+
+
+def _sloped_level(xs, ys, sizes, a, b, slope):
+    """A climbing segment that is still a level: gentler than SLOPED, an octave wide, and with a
+    steeper step on both sides of it (a level only part of whose capacity this core keeps, e.g. a
+    shared cache that others are taking lines from, between two clear steps)."""
+    if slope >= math.log(SLOPED) or a == 0 or b >= len(xs) - 1 or sizes[b] / sizes[a] < MIN_SPAN:
+        return False
+    before = (ys[a] - ys[a - 1]) / (xs[a] - xs[a - 1])
+    after = (ys[b + 1] - ys[b]) / (xs[b + 1] - xs[b])
+    return min(before, after) > 1.5 * slope
+
+
+def _starts(plats):
+    return {a for a, _ in plats}
+
+
+def _ends(plats):
+    return {b for _, b in plats}
+
+
+def _mid(lat, plateau):
+    a, b = plateau
+    vals = sorted(lat[a : b + 1])
+    return vals[len(vals) // 2]
+
+
+def size_text(n):
+    """Bytes with a binary suffix (1536 -> 1.5K), as the reports write them."""
+    for unit, shift in (("G", 30), ("M", 20), ("K", 10)):
+        if n >= 1 << shift:
+            return f"{n / (1 << shift):.2f}".rstrip("0").rstrip(".") + unit
+    return f"{n}B"

@@ -1,0 +1,45 @@
+"""Terminal table of the RTOS study across systems (analysis/rtos_table.py builds it): per figure,
+each system's cost per operation with its determinism, and the ratio of the second system to the
+first ("13x")."""
+
+import sys
+
+from rich import box
+from rich.measure import Measurement
+from rich.table import Table
+
+from ...analysis.rtos_table import grid
+from ..console import console
+
+
+def build_table(d, plain=False):
+    header, rows = grid(d)
+    t = Table(
+        box=box.ASCII2 if plain else box.SIMPLE_HEAD,
+        pad_edge=False,
+        show_edge=False,
+        padding=(0, 1),
+        header_style=None if plain else "bold",
+        title=f"The RTOS study on {d['board']}: {', '.join(d['labels'])}",
+    )
+    for col in header:
+        t.add_column(col, justify="left" if col in ("figure", "benchmark") else "right", no_wrap=True)
+    for row in rows:
+        t.add_row(*row)
+    return t
+
+
+def show(d, file=None):
+    """Print the table (to_dict form) and what its numbers are."""
+    con = console(file or sys.stdout)
+    table = build_table(d, plain=not con.is_terminal)
+    need = Measurement.get(con, con.options.update_width(1000), table).maximum
+    width = con.width
+    if need > width:  # never cut a figure: let the lines run long instead
+        con.width = need
+    con.print(table)
+    con.width = width
+    unit = "guest instructions (QEMU -icount)" if d["unit"] == "insn" else f"cycles ({d['unit']})"
+    con.print(f"per operation, in {unit}; det = largest deviation of a round's median from the overall median.")
+    for note in d["notes"]:
+        con.print("note: " + note)

@@ -1,0 +1,240 @@
+"""FreeRTOS and Linux on the emulated boards, against the real kernels: the core built with the
+FreeRTOS kernel tree that `./bootstrap test` fetches (V11.2.0) and booted under qemu-system on
+each FreeRTOS board, and Debian's arm64 Linux kernel booted on the same Cortex-A53 machine, all
+under -icount (figures in guest instructions, the same on every run)."""
+
+import glob
+import io
+import os
+import re
+import shutil
+
+import pytest
+
+from tickmark.errors import TickmarkError
+from tickmark.targets.baremetal import load_board
+
+CACHE = os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache")
+KERNEL_TREE = os.environ.get("FREERTOS_KERNEL") or os.path.join(
+    CACHE, "tickmark", "freertos", "FreeRTOS-Kernel-V11.2.0"
+)
+ARM64_KERNELS = sorted(
+    glob.glob(os.path.join(CACHE, "tickmark", "kernels", "linux-image-*-arm64", "boot", "vmlinuz-*"))
+)
+ARM64_BUSYBOX = os.environ.get("TICKMARK_BUSYBOX") or os.path.join(
+    CACHE, "tickmark", "kernels", "busybox-static-arm64", "bin", "busybox"
+)
+BOARDS = ["mps2-an385", "mps2-an500", "virt-aarch64"]
+STUDY = [
+    "heap.malloc_free_4",
+    "sync.mutex",
+    "thread.create_join",
+    "sched.yield_switch",
+    "sync.sem_pingpong[cross=0]",
+    "ipc.queue_pingpong[cross=0]",
+    "loop.control",
+]
+# what FreeRTOS lacks, and the words each skip must say
+LACKS = {
+    "sync.cond_pingpong[cross=0]": "no condition variables",
+    "sync.sem_pingpong[cross=1]": "two CPUs",
+    "sys.getppid": "lacks syscalls",
+    "sched.pipe_pingpong[cross=0]": "lacks processes",
+    "timer.cyclic[period=200,count=500]": "1000 us step (its tick)",
+}
+
+
+def _missing(msg):
+    if os.environ.get("CI"):
+        pytest.fail(f"bootstrap provides this: {msg}")
+    pytest.skip(msg)
+
+
+def _board(name):
+    b = load_board(name)
+    try:
+        b.check_tools()
+    except TickmarkError as e:
+        _missing(str(e))
+    return b
+
+
+@pytest.fixture(scope="module")
+def cache(tmp_path_factory):
+    return tmp_path_factory.mktemp("cache")
+
+
+@pytest.fixture
+def real(tmp_path, monkeypatch, cache):
+    if not os.path.isfile(os.path.join(KERNEL_TREE, "tasks.c")):
+        _missing(f"no FreeRTOS-Kernel tree at {KERNEL_TREE} (./bootstrap test fetches it)")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(cache))
+    monkeypatch.setenv("FREERTOS_KERNEL", KERNEL_TREE)
+    monkeypatch.setenv("TICKMARK_STORE", str(tmp_path / "results.db"))
+    for var in ("TICKMARK_CORE", "TICKMARK_TARGET", "CFLAGS"):
+        monkeypatch.delenv(var, raising=False)
+    return tmp_path / "results.db"
+
+
+def _run(cli, target, name, patterns, *extra):
+    rc, out, err = cli(
+        "run", "--target", target, "--rounds", "1", "--samples", "2", "--sample-ms", "2", "--seed", "7",
+        "--name", name, "-q", *patterns, *extra,
+    )  # fmt: skip
+    assert rc == 0, err + out
+    return out
+
+
+def _results(store_path, name):
+    from tickmark.store import Store
+
+    st = Store(str(store_path))
+    run = st.run(name)
+    return run, {r["key"]: dict(r, samples=st.samples(r["id"])) for r in st.results(run["id"])}
+
+
+def test_target_spelling_and_errors(real, cli):
+    rc, out, err = cli("run", "--target", "qemu-system:virt-riscv64?os=freertos", "loop.control")
+    assert rc == 2 and "names no FreeRTOS port" in err and "mps2-an385" in err
+    rc, out, err = cli("run", "--target", "qemu-system:mps2-an385?os=zephyr", "loop.control")
+    assert rc == 2 and "os is one of baremetal, freertos, linux" in err
+    rc, out, err = cli("run", "--target", "qemu-system:mps2-an385?os=freertos", "--kernel", "/nonexistent", "x")
+    assert rc == 2 and "not with os=freertos" in err
+    rc, out, err = cli("run", "--target", "qemu-system:virt-aarch64?os=linux", "sys.getppid")
+    assert rc == 2 and "give it with --kernel IMAGE" in err
+    for bad in ("/nonexistent/tree", "/tmp"):
+        os.environ["FREERTOS_KERNEL"] = bad
+        rc, out, err = cli("run", "--target", "qemu-system:mps2-an385?os=freertos", "loop.control")
+        assert rc == 2 and "is not a FreeRTOS-Kernel tree" in err and "Traceback" not in err
+
+
+def test_freertos_ports_of_the_boards():
+    for name in BOARDS:
+        b = load_board(name)
+        assert b.vars["FREERTOS_PORT"] and int(b.vars["RTOS_HEAP_SIZE"], 0) >= 1 << 20
+    assert not load_board("virt-riscv64").vars.get("FREERTOS_PORT")
+
+
+@pytest.mark.parametrize("board", BOARDS)
+def test_study_runs_on_freertos_and_counts_are_identical(board, real, cli):
+    """The rtos-study benchmarks produce valid records on every FreeRTOS board, what FreeRTOS
+    lacks skips naming it, and a second run with the same seed counts the same instructions."""
+    _board(board)
+    target = f"qemu-system:{board}?os=freertos"
+    _run(cli, target, "one", ["--suite", "rtos-study"])
+    run, res = _results(real, "one")
+    fp, hello = run["fingerprint"], run["hello"]
+    assert hello["port"] == "freertos" and hello["os"] == "FreeRTOS" and hello["kernel"] == "V11.2.0"
+    assert fp["board"] == board and fp["qemu_icount"] == "shift=0,sleep=off" and fp["cycles_method"] == "icount-insns"
+    rtos = fp["rtos"]
+    assert rtos["version"] == "V11.2.0" and rtos["port"] == "GCC/" + load_board(board).vars["FREERTOS_PORT"]
+    assert rtos["heap"].startswith("heap_4, ") and "TICK_RATE_HZ=1000" in rtos["config"]
+    assert rtos["source"] == os.path.realpath(KERNEL_TREE) and re.fullmatch(r"[0-9a-f]{64}", rtos["sources_sha256"])
+    for key in STUDY:
+        r = res[key]
+        assert r["status"] == "ok", (key, r["reason"])
+        assert r["stats"][""]["cycles_method"] == "icount-insns" and r["stats"][""]["cycles_per_op"] > 0
+    subs = res["sync.mutex"]["stats"]
+    assert 10 < subs["lock"]["median"] < 1000 and 10 < subs["unlock"]["median"] < 1000  # tens of instructions
+    assert 2 <= res["loop.control"]["stats"][""]["cycles_per_op"] <= 12
+    if board == "mps2-an385":
+        _run(cli, target, "lacks", [k.split("[")[0] for k in LACKS])
+        _, lacks = _results(real, "lacks")
+        for key, words in LACKS.items():
+            assert lacks[key]["status"] == "skip" and words in lacks[key]["reason"], (key, lacks[key]["reason"])
+
+    _run(cli, target, "two", ["--suite", "rtos-study"])
+    _, res2 = _results(real, "two")
+    for key in STUDY:
+        a = [(s["ns"], s.get("cyc"), s["iters"]) for s in res[key]["samples"]]
+        b = [(s["ns"], s.get("cyc"), s["iters"]) for s in res2[key]["samples"]]
+        assert a == b, key
+
+
+def test_a_kernel_tree_of_the_users_own_is_honoured(real, cli, tmp_path):
+    """FREERTOS_KERNEL=DIR: the build compiles that tree (a copy whose version string is marked
+    shows the mark in the hello record) and the fingerprint says where it came from."""
+    _board("mps2-an385")
+    tree = tmp_path / "my-freertos"
+    shutil.copytree(KERNEL_TREE, tree, ignore=shutil.ignore_patterns("*.md", "*.txt", "*.url"))
+    task_h = tree / "include" / "task.h"
+    task_h.write_text(task_h.read_text().replace('"V11.2.0"', '"V11.2.0+mine"'))
+    os.environ["FREERTOS_KERNEL"] = str(tree)
+    _run(cli, "qemu-system:mps2-an385?os=freertos", "mine", ["sync.mutex"])
+    run, res = _results(real, "mine")
+    assert run["hello"]["kernel"] == "V11.2.0+mine" and res["sync.mutex"]["status"] == "ok"
+    rtos = run["fingerprint"]["rtos"]
+    assert rtos["source"] == str(tree.resolve()) and rtos["origin"] == f"FREERTOS_KERNEL={tree}"
+
+
+def test_linux_on_the_same_cortex_a53(real, cli, monkeypatch):
+    """Debian's arm64 kernel boots on the virt-aarch64 board's machine and CPU under the same
+    -icount, and runs the null system call, the mutex and thread create/join."""
+    _board("virt-aarch64")
+    if not ARM64_KERNELS:
+        _missing("no Debian arm64 kernel unpacked in the cache (./bootstrap test fetches it)")
+    if not os.path.isfile(ARM64_BUSYBOX):
+        _missing(f"no arm64 busybox at {ARM64_BUSYBOX} (./bootstrap test fetches it)")
+    monkeypatch.setenv("TICKMARK_BUSYBOX", ARM64_BUSYBOX)
+    kernel = ARM64_KERNELS[-1]
+    _run(
+        cli,
+        "qemu-system:virt-aarch64",
+        "linux",
+        ["sys.getppid", "sync.mutex", "thread.create_join"],
+        "--kernel",
+        kernel,
+    )
+    run, res = _results(real, "linux")
+    fp, hello = run["fingerprint"], run["hello"]
+    assert hello["port"] == "linux" and hello["target"].startswith("aarch64")
+    assert (
+        fp["board"] == "virt-aarch64" and fp["qemu_icount"] == "shift=0,sleep=off" and "cortex-a53" in fp["qemu_args"]
+    )
+    assert fp["kernel"] and fp["kernel"] in os.path.basename(kernel) and fp["cycles_method"] == "icount-insns"
+    for key in ("sys.getppid", "sync.mutex", "thread.create_join"):
+        assert res[key]["status"] == "ok", (key, res[key]["reason"])
+        assert res[key]["stats"][""]["cycles_method"] == "icount-insns"
+    # a system call is hundreds of instructions, a thread create and join tens of thousands
+    assert 100 < res["sys.getppid"]["stats"][""]["cycles_per_op"] < 5000
+    assert res["thread.create_join"]["stats"][""]["cycles_per_op"] > 10000
+
+
+def test_the_study_in_one_go(real, monkeypatch):
+    """The study's campaign on virt-aarch64: FreeRTOS, Linux (the cached Debian kernel) and bare
+    metal side by side, and the table across them: every primitive of FreeRTOS and Linux in
+    instructions, with the ratio, bare metal where it has the primitive."""
+    from tickmark.analysis import rtos_table
+    from tickmark.report.terminal.campaign import campaign_summary
+    from tickmark.run import campaign as cp
+    from tickmark.run import rtos_study
+    from tickmark.store import Store
+
+    _board("virt-aarch64")
+    if not (ARM64_KERNELS and os.path.isfile(ARM64_BUSYBOX)):
+        _missing("no Debian arm64 kernel and busybox in the cache (./bootstrap test fetches them)")
+    monkeypatch.setenv("TICKMARK_BUSYBOX", ARM64_BUSYBOX)
+    study = rtos_study.spec("virt-aarch64", rounds=1, kernel=ARM64_KERNELS[-1], samples=2, sample_ms=2, seed=3)
+    assert list(study.targets) == ["freertos", "linux", "baremetal"]
+    camp = cp.Campaign(study, str(real), echo=lambda m: None)
+    camp.execute()
+    sides = rtos_study.sides(Store(str(real)), study)
+    assert [s.label for s in sides] == ["FreeRTOS", "Linux", "bare metal"]
+    t = rtos_table.build(sides)
+    assert t.unit == "insn" and t.board == "virt-aarch64" and not t.notes
+    for row in t.rows:
+        free, linux, bare = row.cells
+        assert free.value and linux.value and row.ratio == linux.value / free.value, (row.figure, free, linux)
+        if row.key.startswith(("heap.", "loop.")):
+            assert bare.value, (row.figure, bare)
+        else:
+            assert bare.value is None and "lacks threads" in bare.note
+    rows = {r.figure: r for r in t.rows}
+    assert rows["pthread_create"].ratio > 3  # a Linux thread costs tens of thousands of instructions
+    # the campaign's terminal summary ends with the study's table
+    out = io.StringIO()
+    campaign_summary(Store(str(real)), study, camp.cells, file=out)
+    table = out.getvalue().split("The RTOS study on virt-aarch64: FreeRTOS, Linux, bare metal")[1]
+    assert "Linux / FreeRTOS" in table and "skip: the baremetal port lacks threads" in table
+    with pytest.raises(TickmarkError, match="runs neither FreeRTOS nor Linux"):
+        rtos_study.spec("virt-riscv64")
