@@ -34,7 +34,7 @@ from . import toolchain
 from .baremetal import ICOUNT, INSN_FCORE_KHZ
 from .base import Core, ProcessSession, Target, Variant
 from .build import cache_root, sha256_file
-from .qemu import SLACK, QemuSession, core_timeout, qemu_version
+from .qemu import SLACK, QemuSession, Scratch, core_timeout, qemu_version
 
 BUSYBOX = "/bin/busybox"
 BUSYBOX_ENV = "TICKMARK_BUSYBOX"
@@ -258,7 +258,7 @@ class KernelCore(Core):
         return KernelSession(self.qemu_argv(initrd, accel), silence_s or core_timeout(args) + SLACK + 60, self)
 
 
-class KernelTarget(Target):
+class KernelTarget(Scratch, Target):
     scheme = "qemu-system"
     emulated = True
 
@@ -282,19 +282,11 @@ class KernelTarget(Target):
         self.spec = board_machine(board) if board else MACHINES[machine]
         self.emulated = accel != "kvm"
         self.probe_note = None
-        self._tmp = None
 
     def cmdline(self):
         return " ".join(
             filter(None, [f"console={self.spec['console']}", "panic=-1", "quiet", "loglevel=1", self.append])
         )
-
-    def scratch(self, name):
-        import tempfile
-
-        if self._tmp is None:
-            self._tmp = tempfile.mkdtemp(prefix="tickmark-kernel-")
-        return os.path.join(self._tmp, name)
 
     def prepare(self, variant=None):
         variant = variant or Variant()
@@ -387,8 +379,3 @@ class KernelTarget(Target):
         )
         fp["flags"] = fingerprint.env_flags(fp)
         return self.base_fingerprint(fp, core)
-
-    def close(self):
-        if self._tmp:
-            shutil.rmtree(self._tmp, ignore_errors=True)
-            self._tmp = None

@@ -1,8 +1,11 @@
 """What the qemu-system targets share (a bare-metal board, a Linux kernel image): QEMU running the
-core as a session with a silence watchdog, the core's time limit read from its arguments, and
-QEMU's version for the fingerprint."""
+core as a session with a silence watchdog, the core's time limit read from its arguments, a
+private scratch folder for what a boot reads, and QEMU's version for the fingerprint."""
 
+import os
+import shutil
 import subprocess
+import tempfile
 
 from ..waiting import Watchdog
 from .base import ProcessSession
@@ -65,3 +68,20 @@ def qemu_version(binary):
     except (OSError, subprocess.SubprocessError):
         return None
     return (r.stdout.splitlines() or [""])[0].strip() or None
+
+
+class Scratch:
+    """A qemu-system target's private folder (an arguments file, a round's initrd), made on first
+    use and removed when the target closes."""
+
+    _tmp = None
+
+    def scratch(self, name):
+        if self._tmp is None:
+            self._tmp = tempfile.mkdtemp(prefix="tickmark-qemu-")
+        return os.path.join(self._tmp, name)
+
+    def close(self):
+        if self._tmp:
+            shutil.rmtree(self._tmp, ignore_errors=True)
+            self._tmp = None

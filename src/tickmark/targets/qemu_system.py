@@ -20,9 +20,6 @@ Two kinds of machine:
 Every result is flagged `emulated`: these are never timings of real hardware.
 """
 
-import os
-import shutil
-import tempfile
 
 from .. import fingerprint
 from ..errors import TickmarkError
@@ -30,7 +27,7 @@ from . import baremetal, freertos
 from . import uri as uri_options
 from .base import Core, Target, Variant, register
 from .kernel_image import KernelTarget, cached_kernel
-from .qemu import SLACK, QemuSession, core_timeout, qemu_version
+from .qemu import SLACK, QemuSession, Scratch, core_timeout, qemu_version
 from .uri import Option
 
 KERNEL_MACHINES = ("x86_64", "aarch64")
@@ -64,7 +61,7 @@ class BoardCore(Core):
 
 
 @register("qemu-system")
-class QemuSystemTarget(Target):
+class QemuSystemTarget(Scratch, Target):
     scheme = "qemu-system"
     emulated = True
     options = OPTIONS
@@ -74,7 +71,6 @@ class QemuSystemTarget(Target):
         self.board, self.icount, self.kernel, self.append = board, icount, kernel, append
         self.os_name = os_name
         self.rtos = None  # the FreeRTOS kernel of an os=freertos build
-        self._tmp = None
 
     @classmethod
     def from_uri(cls, uri, kernel=None, append=None, **options):
@@ -144,11 +140,6 @@ class QemuSystemTarget(Target):
             **options,
         )
 
-    def scratch(self, name):
-        if self._tmp is None:
-            self._tmp = tempfile.mkdtemp(prefix="tickmark-qemu-")
-        return os.path.join(self._tmp, name)
-
     def prepare(self, variant=None):
         variant = variant or Variant()
         if variant.cross_compile or variant.ldflags:
@@ -185,8 +176,3 @@ class QemuSystemTarget(Target):
             fp["os"] += " (picolibc)"
         fp["flags"] = fingerprint.env_flags(fp)
         return self.base_fingerprint(fp, core)
-
-    def close(self):
-        if self._tmp:
-            shutil.rmtree(self._tmp, ignore_errors=True)
-            self._tmp = None
