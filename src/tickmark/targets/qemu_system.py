@@ -20,7 +20,6 @@ Two kinds of machine:
 Every result is flagged `emulated`: these are never timings of real hardware.
 """
 
-
 from .. import fingerprint
 from ..errors import TickmarkError
 from . import baremetal, freertos

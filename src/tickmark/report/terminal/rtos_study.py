@@ -3,8 +3,9 @@ analysis/rtos_study.py picks them out): ns, cycles and determinism per figure, b
 the study published."""
 
 from rich import box
-from rich.measure import Measurement
 from rich.table import Table
+
+from ..console import print_whole
 
 
 def _num(x, digits=0):
@@ -56,13 +57,7 @@ def build_table(study, plain=False):
 
 def show(study, console):
     beside = study.get("beside")
-    table = build_table(study, plain=not console.is_terminal)
-    need = Measurement.get(console, console.options.update_width(1000), table).maximum
-    width = console.width
-    if need > width:  # never cut a figure: let the lines run long instead
-        console.width = need
-    console.print(table)
-    console.width = width
+    print_whole(console, build_table(study, plain=not console.is_terminal))
     console.print(
         "det = largest deviation of a round's median from the overall median. "
         "Cycles of a sub-figure use its benchmark's cycles per ns"
