@@ -1,17 +1,15 @@
 """The run engine's steps (open, round, extend, close) with the synthetic core, and the defects that
-one engine fixed: a matrix whose cell's core died exits 1 with that run incomplete, a transport
-lost in a matrix leaves no run 'running', and an icount run keeps its instruction unit through
-export and import."""
+one engine fixed: a matrix whose cell's core died stores that run incomplete and the others
+complete (the command's exit status 1: test_hostile.py), a transport lost in a matrix leaves no
+run 'running', and an icount run keeps its instruction unit through export and import."""
 
 import json
 import sys
 from pathlib import Path
 
-import pytest
-
 from conftest import FAKECORE, fake_core
 from tickmark.run import matrix as mx
-from tickmark.run.engine import Run, RunConfig, TransportLost, import_document
+from tickmark.run.engine import Run, RunConfig, import_document
 from tickmark.store import Store
 from tickmark.store import document as export
 from tickmark.targets import ProcessSession, open_target
@@ -76,34 +74,6 @@ def test_matrix_cell_whose_core_dies_is_incomplete_and_the_others_run(tmp_path):
     assert len(st.results(bad["id"])) >= 1  # what it finished is kept
 
 
-def test_matrix_with_a_dead_cell_exits_1_and_says_why(env, cli, monkeypatch):
-    args = (
-        "matrix",
-        "--cflags",
-        "-O1",
-        "--cflags",
-        "-O2",
-        "--rounds",
-        "1",
-        "--samples",
-        "3",
-        "-q",
-        "--seed",
-        "3",
-        "sys.fast",
-        "lat.*",
-    )
-    rc, out, err = cli(*args)
-    assert rc == 0 and "is incomplete" not in err, err
-    monkeypatch.setenv("FAKECORE_MODE", "die=1")  # every cell's core dies after its first instance
-    rc, out, err = cli(*args)
-    assert rc == 1, err
-    lines = [ln for ln in err.splitlines() if "is incomplete" in ln]
-    assert len(lines) == 2 and all("exited with status 3" in ln for ln in lines), err
-    runs = Store(env).runs()
-    assert [r["status"] for r in runs] == ["complete", "complete", "incomplete", "incomplete"]
-
-
 class _LossySession(ProcessSession):
     """The synthetic core whose connection drops after a few lines."""
 
@@ -131,13 +101,12 @@ def test_transport_lost_in_a_matrix_leaves_no_run_running(tmp_path):
     for c in cells:
         c.core = _LossyCore(c.core.target, c.core.argv, c.core.build)
     cfg = RunConfig(patterns=["sys.fast", "lat.*"], rounds=2, samples=3, seed=1)
-    m = mx.Matrix(st, cells, cfg, name="lost")
-    with pytest.raises(TransportLost, match="connection to local lost in round 1: the cable was pulled"):
-        m.execute()
+    ids = mx.Matrix(st, cells, cfg, name="lost").execute()
     runs = st.runs()
+    assert [r["id"] for r in runs] == ids
     assert len(runs) == 2 and {r["status"] for r in runs} == {"incomplete"}  # none left 'running'
     for r in runs:
-        assert "the cable was pulled" in r["notes"]["incomplete"]
+        assert r["notes"]["incomplete"].startswith("connection to local lost in round 1: the cable was pulled")
 
 
 class _IcountCore(LocalCore):

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import __version__
+from .names import decimal
 
 
 # ---------------------------------------------------------------- the keys
@@ -308,10 +309,11 @@ def cpu_count(texts):
     n = 0
     for part in filter(None, (texts.get("online") or "").split(",")):
         lo, _, hi = part.partition("-")
-        if not lo.strip().isdigit() or (hi and not hi.strip().isdigit()):
+        lo, hi = decimal(lo.strip(), 6), decimal(hi.strip(), 6) if hi else None
+        if lo is None or (part.count("-") and hi is None):
             n = 0
             break
-        n += int(hi) - int(lo) + 1 if hi else 1
+        n += hi - lo + 1 if hi is not None else 1
     if n:
         return n
     procs = sum(1 for line in (texts.get("cpuinfo") or "").splitlines() if line.split(":")[0].strip() == "processor")
@@ -393,7 +395,8 @@ def affinity():
 
 def _int(s):
     s = (s or "").strip()
-    return int(s) if s.lstrip("-").isdigit() else None
+    n = decimal(s.removeprefix("-"))
+    return None if n is None else -n if s.startswith("-") else n
 
 
 def collect(build=None, hello=None):

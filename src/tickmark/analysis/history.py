@@ -30,6 +30,7 @@ from typing import Optional
 import numpy as np
 
 from .. import fingerprint
+from ..names import decimal
 
 PENALTY_BETA = 2.0
 ALPHA = 0.001
@@ -137,7 +138,8 @@ def natural_key(text):
     """'6.1.0-10' after '6.1.0-9'; numbers compare as numbers, the rest as text."""
     out = []
     for part in _split_digits(str(text)):
-        out.append((0, int(part), "") if part.isdigit() else (1, 0, part))
+        n = decimal(part, 30)
+        out.append((0, n, "") if n is not None else (1, 0, part))
     return out
 
 

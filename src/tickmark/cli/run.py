@@ -84,7 +84,7 @@ def run_cmd(
     """Run benchmarks (patterns or a suite; default suite: default)."""
     from ..report import terminal as report
     from ..report.progress import Progress
-    from ..run.engine import Run, RunConfig, TransportLost, check_patterns
+    from ..run.engine import Run, RunConfig, check_patterns
 
     check_params(params)
     labels = parse_labels(labels)
@@ -137,9 +137,6 @@ def run_cmd(
             report.show(store, store.run(run.run_id))
         click.echo("tickmark: interrupted; the finished instances are stored", err=True)
         sys.exit(130)
-    except TransportLost as e:
-        report.show(store, store.run(run.run_id))
-        raise TickmarkError(f"{e}; the finished instances are stored (run {run.run_id}, incomplete)")
     report.show(store, store.run(run_id))
     if any(p.startswith("memfn") for p in pats):
         from ..report.terminal import memory

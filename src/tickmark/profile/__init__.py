@@ -161,16 +161,17 @@ def _profile(core, runner, tool, static, pattern, params, seconds, timeout):
 
     sample_ms = max(1, int(seconds * 1000 / SAMPLES))
     limit = int(timeout or max(60, seconds * 20))
-    args = ["run", pattern, "--samples", str(SAMPLES), "--sample-ms", str(sample_ms), "--timeout", str(limit)]
+    args = ["run", "--samples", str(SAMPLES), "--sample-ms", str(sample_ms), "--timeout", str(limit)]
     for p in params:
         args += ["--param", p]
+    pattern_args = ["--", pattern]  # last: never read as an option
     notes = []
     totals = True
     t0 = time.monotonic()
     if tool == "perf":
         user_only = runner.user_only()
         prog = "perf" if runner.remote else perf.program()
-        inst = runner.run(perf.record_argv(runner.path("perf.data"), user_only, prog), args, limit + 60)
+        inst = runner.run(perf.record_argv(runner.path("perf.data"), user_only, prog), args + pattern_args, limit + 60)
         data = runner.fetch("perf.data")
         if data is None:
             raise TickmarkError("perf record wrote no data")
@@ -197,7 +198,7 @@ def _profile(core, runner, tool, static, pattern, params, seconds, timeout):
             totals = False
             notes.append("the call chains could not be unwound: totals are not known (shown as -)")
     else:
-        inst = runner.run(gprof.wrap(runner.path("gmon")), args + ["--no-fork"], limit + 60)
+        inst = runner.run(gprof.wrap(runner.path("gmon")), args + ["--no-fork", *pattern_args], limit + 60)
         name = runner.glob("gmon.")
         gmon = runner.fetch(name) if name else None
         if gmon is None:

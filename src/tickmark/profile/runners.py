@@ -15,6 +15,7 @@ import tempfile
 import time
 
 from ..errors import TickmarkError
+from ..names import decimal
 from ..tm1 import Parser
 from ..waiting import Watchdog
 
@@ -158,7 +159,9 @@ class SshRunner:
         words = r.stdout.split()
         if len(words) == 2 and words[0] == "0":
             return False
-        return not (len(words) == 2 and words[1].lstrip("-").isdigit() and int(words[1]) <= 1)
+        level = words[1] if len(words) == 2 else ""
+        n = decimal(level.removeprefix("-"), 3)
+        return not (n is not None and (level.startswith("-") or n <= 1))
 
     def run(self, prefix, args, timeout):
         q = " ".join(shlex.quote(a) for a in [*prefix, self.binary_path, *args])

@@ -9,6 +9,8 @@ Colours only on a terminal (and never with NO_COLOR set).
 import os
 import sys
 
+from ..names import decimal, numeric_environ
+
 PIPE_WIDTH = 100
 
 
@@ -25,7 +27,8 @@ def width(file=None):
     if not is_plain(file):
         return None  # Rich reads the terminal
     cols = os.environ.get("COLUMNS", "")
-    return int(cols) if cols.isdigit() and int(cols) >= 40 else PIPE_WIDTH
+    n = decimal(cols, 5)
+    return n if n is not None and n >= 40 else PIPE_WIDTH
 
 
 def console(file=None, stderr=False):
@@ -44,6 +47,7 @@ def console(file=None, stderr=False):
         no_color=plain or bool(os.environ.get("NO_COLOR")),
         emoji=False,
         markup=False,
+        _environ=numeric_environ(),
     )
 
 

@@ -24,7 +24,7 @@ from .. import fingerprint, fmt
 from ..analysis import rtos_table
 from ..analysis.stats import Stats
 from ..errors import TickmarkError
-from ..names import printable, when
+from ..names import decimal, printable, when
 
 FORMAT = "tickmark-report"
 VERSION = 1
@@ -373,7 +373,7 @@ def os_levels(fp):
         if (c.get("type") or "").lower() == "instruction":
             continue
         size = parse_size(c.get("size"))
-        if size and str(c.get("level", "")).isdigit():
+        if size and decimal(str(c.get("level", "")), 2) is not None:
             out.append({"name": f"L{c['level']}", "size": size})
     return sorted(out, key=lambda x: x["size"])
 
@@ -384,7 +384,7 @@ def parse_size(text):
     t = str(text).strip().upper().rstrip("B").rstrip("I")
     mult = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}.get(t[-1:], 1)
     num = t[:-1] if t[-1:] in "KMG" else t
-    return int(num) * mult if num.isdigit() else None
+    return decimal(num) * mult if decimal(num) is not None else None
 
 
 def latency_series(run, results):
@@ -706,7 +706,7 @@ def _key_order(key):
     params = []
     for kv in rest.rstrip("]").split(","):
         k, _, v = kv.partition("=")
-        params.append((k, (0, int(v), "") if v.isdigit() else (1, 0, v)))
+        params.append((k, (0, decimal(v), "") if decimal(v) is not None else (1, 0, v)))
     return (bench, params)
 
 

@@ -485,7 +485,10 @@ class Campaign:
                 self.active[c.target] = run
             self.echo(f"{c.target}: running {c.id}")
             c.run_id = run.execute()
-            c.state = "done"
+            stored = store.run(str(c.run_id))
+            c.state = "done" if stored["status"] == "complete" else "failed"
+            if c.state == "failed":  # stored incomplete (a lost target): run again on resume
+                c.message = str(stored["notes"].get("incomplete") or "incomplete")
         except KeyboardInterrupt:
             c.state, c.run_id = "interrupted", run.run_id if run else None
         except TickmarkError as e:  # the engine closed the run: incomplete, or none when nothing was measured

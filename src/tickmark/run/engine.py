@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from .. import fingerprint
 from ..analysis import nbench, stats
 from ..errors import TickmarkError
-from ..names import check_name
+from ..names import check_name, printable
 from ..tm1 import Reader
 from ..waiting import Watchdog
 
@@ -53,6 +53,9 @@ class RunConfig:
     suite: str = None
     budget_s: float = None  # time for extra rounds; default: as long as the base rounds took
     labels: dict = field(default_factory=dict)  # KEY=VALUE stored in the run's notes (history orders by them)
+
+    def __post_init__(self):
+        check_pattern_words(self.patterns)
 
     def options(self):
         return {
@@ -260,10 +263,15 @@ class Run:
         elif isinstance(error, TransportLost):
             self.notes["incomplete"] = str(error)
         elif error is not None:
-            if not self.store.results(self.run_id):  # nothing measured: leave no empty run behind
-                self.store.delete_run(self.run_id)
-                return None
-            self.notes.setdefault("incomplete", str(error))
+            try:
+                if not self.store.results(self.run_id):  # nothing measured: leave no empty run behind
+                    self.store.delete_run(self.run_id)
+                    return None
+                self.notes.setdefault("incomplete", str(error))
+                self.store.update_run(self.run_id, status="incomplete", finished=time.time(), notes=self.notes)
+            except TickmarkError:  # the store fails too (busy, full, gone): later commands read it as abandoned
+                return "running"
+            return "incomplete"
         else:
             self.notes.pop("round_in_progress", None)
         status = "incomplete" if self.notes.get("incomplete") else "complete"
@@ -278,8 +286,9 @@ class Run:
             s.stop()
 
     def execute(self):
-        """open, every base round, the extra rounds, close; under signals() -> run id.
-        KeyboardInterrupt, TransportLost and TickmarkError leave the run closed and go on up."""
+        """open, every base round, the extra rounds, close; under signals() -> run id. A lost
+        target ends the run incomplete, like a core that died; KeyboardInterrupt and TickmarkError
+        leave the run closed and go on up."""
         with signals():
             self.open()
             t0 = time.monotonic()
@@ -293,6 +302,9 @@ class Run:
                     if not self.extend(budget - spent):
                         break
                     spent += time.monotonic() - t
+            except TransportLost as e:
+                self.close(e)
+                return self.run_id
             except BaseException as e:
                 self.close(e)
                 raise
@@ -318,7 +330,7 @@ class Run:
     # ---- one round ----
     def _argv(self, patterns, seed, keys=None):
         c = self.cfg
-        argv = ["run", *patterns, "--samples", str(c.samples), "--seed", str(seed)]
+        argv = ["run", "--samples", str(c.samples), "--seed", str(seed)]
         if c.sample_ms is not None:
             argv += ["--sample-ms", str(c.sample_ms)]
         for p in c.params:
@@ -327,7 +339,7 @@ class Run:
             argv += ["--timeout", str(c.timeout)]
         for k in keys or ():
             argv += ["--iters", f"{k}={self.iters[k]}"]
-        return argv
+        return argv + ["--", *patterns]  # patterns never read as options
 
     def _cancelled(self):
         """Stopped from another thread (a campaign's Ctrl-C): end like an interrupt."""
@@ -354,7 +366,7 @@ class Run:
         wanted = set(keys) if keys is not None else None
         cur, saw_bye, bye = {}, False, {}
         dog = Watchdog(self.silence_limit(), session.kill)
-        order, ended = [], set()
+        order, ended, core_errors = [], set(), []
         try:
             for rec in (r for line in dog.watch(session.lines()) for r in parser.feed_line(line)):
                 t = rec.get("t")
@@ -377,6 +389,8 @@ class Run:
                         self.progress.advance(key, rnd)
                 elif t == "bye":
                     saw_bye, bye = True, rec
+                elif t == "error":  # the core's own word on what went wrong: the first cause
+                    core_errors.append(f"round {rnd}: tickmark-core reported an error: {rec['reason']}")
         except BaseException:
             session.stop()
             session.clean_up(killed=True)
@@ -388,7 +402,7 @@ class Run:
         self._cancelled()
         self.notes["junk"] += parser.junk
         self.notes["malformed"] += parser.malformed
-        self.notes["problems"] += [f"round {rnd}: TM1 {p}" for p in parser.summary()]
+        self.notes["problems"] += core_errors[:5] + [f"round {rnd}: TM1 {p}" for p in parser.summary()]
         if rnd == 1 and saw_bye and "instances" in bye and not retried:
             self.notes["planned"] = bye["instances"]
         if session.transport_lost:
@@ -403,6 +417,8 @@ class Run:
             msg = f"round {rnd}: tickmark-core {how}" + ("" if saw_bye else " without finishing (no 'bye')")
             if last_err:
                 msg += f": {last_err}"
+            if core_errors:
+                msg = f"{core_errors[0]}; then it {how}" + ("" if saw_bye else " without finishing (no 'bye')")
             self.notes["problems"].append(msg)
             self.notes.setdefault("incomplete", msg)
             if not cur and not saw_bye and self.core.in_process:
@@ -461,9 +477,22 @@ class Run:
             order = rec.get("order") or []
             self.notes["planned"] = len(order) or None
             self.store.update_run(self.run_id, hello=rec, fingerprint=fp)
+            if not self.core.target.reruns:
+                self._board_chose(rec)
         if self.progress:
             n = len(keys) if keys is not None else len(rec.get("order") or [])
             self.progress.round_started(rnd, n)
+
+    def _board_chose(self, hello):
+        """A target that takes no arguments (a console without a shell, a captured log): the run
+        records what the board ran and the board's seed, not what was typed here."""
+        if isinstance(hello.get("seed"), int):
+            self.notes["seeds"][-1] = hello["seed"]
+        ran = {k: hello[k] for k in ("samples", "sample_ms", "seed") if isinstance(hello.get(k), int)}
+        benches = sorted({str(k).split("[", 1)[0] for k in hello.get("order") or []})
+        self.store.update_run(self.run_id, options=dict(self.cfg.options(), **ran), notes=self.notes)
+        if benches:
+            self.store.update_run(self.run_id, patterns=benches)
 
     def _round_cv(self):
         out = {}
@@ -532,9 +561,20 @@ def import_document(store, doc):
     return run_id
 
 
+def check_pattern_words(patterns):
+    """Patterns name benchmarks: never empty, never something the core could take for an option."""
+    for p in patterns:
+        if not isinstance(p, str) or not p or p.startswith("-"):
+            raise TickmarkError(
+                f"bad pattern '{printable(str(p))[:60]}': a pattern names benchmarks (sys.*, "
+                "mem.lat_rand[size=4096]); it cannot be empty or start with '-'"
+            )
+
+
 def check_patterns(core, patterns):
     """The bench records the patterns select, as the core decides; error when one selects nothing."""
-    recs = core.call(["list", *patterns])
+    check_pattern_words(patterns)
+    recs = core.call(["list", "--", *patterns])
     for r in recs:
         if r.get("t") == "unmatched":
             raise TickmarkError(f"no benchmark matches '{r.get('pattern')}' (tickmark list shows them)")

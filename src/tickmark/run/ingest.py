@@ -131,6 +131,10 @@ def split_runs(stream):
                 (cur.run.problems if cur else outside).append(f"line {n}: {why}; left out")
             continue
         t = rec.get("t")
+        if t == "error":  # the core's own word: named first, as the cause of what follows
+            said = f"line {n}: tickmark-core reported an error: {rec.get('reason')}"
+            (cur.run.problems if cur is not None and cur.run.bye is None else outside).insert(0, said)
+            continue
         if t == "hello":
             if cur is not None and cur.run.bye is None:
                 cur.run.problems.append(f"line {n}: a new run starts before the previous one ended (no 'bye')")
@@ -242,8 +246,10 @@ def ingest(store, stream, source, name=None, echo=print):
     for p in outside:
         echo(p)
     if not runs:
+        cause = next((p for p in outside if "reported an error" in p), None)
         raise TickmarkError(
             f"no tickmark run in {source} (no 'hello' record; {parser.records} records, {parser.junk} other lines)"
+            + (f"; {cause}" if cause else "")
         )
     ids = []
     for run, nm in zip(runs, _names(name, len(runs), store)):

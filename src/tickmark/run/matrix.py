@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from .. import fingerprint
 from ..errors import TickmarkError
-from .engine import Run, RunConfig, signals
+from .engine import Run, RunConfig, TransportLost, signals
 
 
 @dataclass
@@ -108,8 +108,9 @@ class Matrix:
         return order
 
     def execute(self):
-        """Every cell's run, closed: complete, or incomplete with its reason -> run ids.
-        An error or an interrupt closes every run (incomplete) before it goes on up."""
+        """Every cell's run, closed: complete, or incomplete with its reason -> run ids. A lost
+        target ends every run incomplete (the command exits 1); another error or an interrupt
+        closes every run before it goes on up."""
         cfg = self.cfg
         with signals():
             for c in self.cells:
@@ -121,6 +122,10 @@ class Matrix:
                         self.echo(f"round {rnd}/{cfg.rounds}: {c.label}")
                         c.run.round()
                 self._extend(time.monotonic() - t0)
+            except TransportLost as e:  # the target is gone: every run ends incomplete, like any other
+                for c in self.cells:
+                    c.run.close(e)
+                return [c.run.run_id for c in self.cells]
             except BaseException as e:
                 for c in self.cells:
                     c.run.close(e)

@@ -20,6 +20,7 @@ from xml.etree import ElementTree as ET
 
 from .. import fingerprint
 from ..analysis.stats import MB_S, Stats
+from ..names import decimal
 
 STATUSES = ("ok", "skip", "failed", "crashed", "timeout")
 
@@ -32,7 +33,7 @@ def _size_bytes(text):
     t = str(text or "").strip().upper().rstrip("B").rstrip("I")
     mult = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}.get(t[-1:], 1)
     num = t[:-1] if t[-1:] in "KMG" else t
-    return int(num) * mult if num.isdigit() else 0
+    return decimal(num) * mult if decimal(num) is not None else 0
 
 
 def _finite(x):
@@ -48,7 +49,7 @@ def to_gbench(run, results):
     caches = []
     for c in fp.get("caches") or []:
         level = str(c.get("level") or "")
-        if level.isdigit() and _size_bytes(c.get("size")):
+        if decimal(level, 2) is not None and _size_bytes(c.get("size")):
             caches.append(
                 {
                     "type": c.get("type") or "Unified",

@@ -13,7 +13,7 @@ options, toolchain.py picks the compiler, qemu.py holds what the qemu-system tar
 """
 
 from ..errors import TickmarkError
-from .base import Core, ProcessSession, Session, Target, Variant, register, registered
+from .base import Core, ProcessSession, Session, Target, Variant, register, registered, shown
 
 __all__ = ["Core", "ProcessSession", "Session", "Target", "Variant", "open_target", "register", "schemes"]
 
@@ -46,9 +46,9 @@ def open_target(uri=None, power_cycle=False, **options):
     scheme = uri.split(":", 1)[0] if ":" in uri else uri
     cls = registered().get(scheme)
     if cls is None:
-        raise TickmarkError(f"unknown target '{uri}' (known: {', '.join(schemes())})")
+        raise TickmarkError(f"unknown target '{shown(uri)}' (known: {', '.join(schemes())})")
     if power_cycle:
         if not cls.power_cycles:
-            raise TickmarkError(f"--power-cycle: target '{uri}' has no power control (labgrid:PLACE has)")
+            raise TickmarkError(f"--power-cycle: target '{shown(uri)}' has no power control (labgrid:PLACE has)")
         options["power_cycle"] = True
     return cls.from_uri(uri, **options)

@@ -27,6 +27,23 @@ from ..waiting import Watchdog
 _REGISTRY = {}
 
 
+def shown(text, limit=80):
+    """A URI (or a piece of one) as error messages quote it: control characters escaped, a long
+    one cut short (a 5,000-digit option must not push the reason off the line)."""
+    from ..names import printable
+
+    text = printable(text)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def with_options(args, *options):
+    """A core command line with more options: before its patterns' '--' (after it they would be
+    read as patterns)."""
+    args = list(args)
+    at = args.index("--") if "--" in args else len(args)
+    return args[:at] + list(options) + args[at:]
+
+
 def register(*schemes):
     """Class decorator: this Target handles URIs starting with SCHEME: (or equal to it)."""
 

@@ -29,10 +29,11 @@ from pathlib import Path
 
 from .. import fingerprint
 from ..errors import TickmarkError
+from ..names import decimal
 from ..waiting import Watchdog
 from . import toolchain
 from .baremetal import ICOUNT, INSN_FCORE_KHZ
-from .base import Core, ProcessSession, Target, Variant
+from .base import Core, ProcessSession, Target, Variant, shown, with_options
 from .build import cache_root, sha256_file
 from .qemu import SLACK, QemuSession, Scratch, core_timeout, qemu_version
 
@@ -171,11 +172,12 @@ class KernelSession(QemuSession):
     (the machine itself always powers off with 0)."""
 
     def __init__(self, argv, silence_s, core):
-        self.core, self.exit_code = core, None
+        self.core, self.exit_code, self.guest_spoke = core, None, False
         super().__init__(argv, silence_s)
 
     def lines(self):
         for line in super().lines():
+            self.guest_spoke = True
             if line.startswith(EXIT_MARK):
                 try:
                     self.exit_code = int(line[len(EXIT_MARK) :].strip())
@@ -192,8 +194,18 @@ class KernelSession(QemuSession):
         if self.timed_out:
             return rc, err
         if self.exit_code is None:
-            return (rc or 1), (self.last_text or "the guest stopped without the core's exit status")
+            if rc and err and not self.guest_spoke:  # QEMU itself refused: a bad image, a bad option
+                raise QemuRefused(self.core.target, err)
+            return (rc or 1), (self.last_text or err or "the guest stopped without the core's exit status")
         return self.exit_code, err if self.exit_code else ""
+
+
+class QemuRefused(TickmarkError):
+    """QEMU exited before the guest wrote anything, saying why (`said`)."""
+
+    def __init__(self, target, said):
+        super().__init__(f"{target.uri} cannot boot {shown(target.kernel, 120)}: {said}")
+        self.said = said
 
 
 def _guest_fields(text):
@@ -246,7 +258,7 @@ class KernelCore(Core):
 
     def start(self, args, accel=None, silence_s=None):
         if self.target.icount and args and args[0] == "run":
-            args = list(args) + ["--fcore-khz", str(INSN_FCORE_KHZ)]
+            args = with_options(args, "--fcore-khz", str(INSN_FCORE_KHZ))
         if args and args[0] == "list" and self.target.machine == os.uname().machine:
             # what the core offers is in the binary itself: no boot needed to list it
             return ProcessSession([self.build["binary"], *args])
@@ -267,16 +279,16 @@ class KernelTarget(Scratch, Target):
     ):
         super().__init__(uri, prebuilt)
         if not kernel:
-            raise TickmarkError(f"{uri} boots a Linux kernel image: give it with --kernel IMAGE")
+            raise TickmarkError(f"{shown(uri)} boots a Linux kernel image: give it with --kernel IMAGE")
         if not os.path.isfile(kernel):
-            raise TickmarkError(f"kernel image {kernel} not found")
+            raise TickmarkError(f"kernel image {shown(kernel, 120)} not found")
         if icount and not board:
             raise TickmarkError(
-                f"{uri}: icount is for the boards (qemu-system:BOARD --kernel IMAGE); "
+                f"{shown(uri)}: icount is for the boards (qemu-system:BOARD --kernel IMAGE); "
                 "a kernel image on a generic machine runs under KVM or TCG"
             )
         if accel not in (None, "kvm", "tcg"):
-            raise TickmarkError(f"{uri}: accel is kvm or tcg")
+            raise TickmarkError(f"{shown(uri)}: accel is kvm or tcg")
         self.machine, self.kernel, self.append, self.accel = machine, os.path.abspath(kernel), append or "", accel
         self.board, self.icount = board, icount
         self.spec = board_machine(board) if board else MACHINES[machine]
@@ -342,7 +354,10 @@ class KernelTarget(Scratch, Target):
         finally:
             timer.cancel()
             s.stop()
-            rc, err = s.finish()
+            try:
+                err = s.finish()[1]
+            except QemuRefused as e:  # QEMU refused KVM (or the image): the verdict is tcg
+                err = e.said
         if ok:
             self.probe_note = "kvm: the probe boot reached the core"
             return "kvm"
@@ -361,7 +376,7 @@ class KernelTarget(Scratch, Target):
                 "cpu_model": f"QEMU {b.name}: {b.summary}"
                 if b
                 else f"QEMU {self.machine} ({core.accel}): {g.get('cpu') or '?'}",
-                "cpus_online": int(g["cpus"]) if g.get("cpus", "").isdigit() else None,
+                "cpus_online": decimal(g.get("cpus", ""), 6),
                 "caches": [],
                 "os": "Linux (tickmark initramfs, busybox)",
                 "libc": fingerprint.local_libc(),  # the toolchain's, linked into the static core

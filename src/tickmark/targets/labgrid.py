@@ -33,7 +33,7 @@ import time
 from ..errors import TickmarkError
 from ..waiting import Again, retry
 from . import uri as uri_options
-from .base import Core, Target, Variant, register
+from .base import Core, Target, Variant, register, shown
 from .uri import Option
 
 _SERIAL = ("RawSerialPort", "USBSerialPort", "NetworkSerialPort")
@@ -62,7 +62,7 @@ def parse_uri(uri, power_cycle=False):
     place, q = uri_options.parse(uri, OPTIONS, "labgrid:PLACE[?power-cycle=1&via=ssh|serial&wait=S]")
     if not place or any(c in place for c in "/ ?&"):
         raise TickmarkError(
-            f"bad --target '{uri_options.shown(uri)}' (expected labgrid:PLACE[?power-cycle=1&via=ssh|serial&wait=S])"
+            f"bad --target '{shown(uri)}' (expected labgrid:PLACE[?power-cycle=1&via=ssh|serial&wait=S])"
         )
     opts = {k.replace("-", "_"): v for k, v in q.items()}
     opts["place"] = place

@@ -11,7 +11,7 @@ import shutil
 from .. import fingerprint
 from ..errors import TickmarkError
 from . import toolchain
-from .base import Core, ProcessSession, Target, Variant, register
+from .base import Core, ProcessSession, Target, Variant, register, shown
 from .build import sha256_file
 
 QEMU_ARCH = {
@@ -61,7 +61,7 @@ class LocalTarget(Target):
     @classmethod
     def from_uri(cls, uri, **options):
         if uri != "local":
-            raise TickmarkError(f"bad target '{uri}' (this machine is just 'local')")
+            raise TickmarkError(f"bad target '{shown(uri)}' (this machine is just 'local')")
         return cls(uri, **options)
 
     def prepare(self, variant=None):

@@ -24,7 +24,7 @@ from .. import fingerprint
 from ..errors import TickmarkError
 from . import baremetal, freertos
 from . import uri as uri_options
-from .base import Core, Target, Variant, register
+from .base import Core, Target, Variant, register, shown, with_options
 from .kernel_image import KernelTarget, cached_kernel
 from .qemu import SLACK, QemuSession, Scratch, core_timeout, qemu_version
 from .uri import Option
@@ -52,7 +52,7 @@ class BoardCore(Core):
     def start(self, args):
         args = list(args)
         if self.target.icount and args and args[0] == "run":
-            args += ["--fcore-khz", str(baremetal.INSN_FCORE_KHZ)]
+            args = with_options(args, "--fcore-khz", str(baremetal.INSN_FCORE_KHZ))
         argv = baremetal.qemu_argv(
             self.target.board, self.image, args, icount=self.target.icount, args_file=self.target.scratch("args")
         )
@@ -89,7 +89,7 @@ class QemuSystemTarget(Scratch, Target):
             )
         if not name:
             raise TickmarkError(
-                f"bad target '{uri}' (qemu-system:BOARD, BOARD one of: "
+                f"bad target '{shown(uri)}' (qemu-system:BOARD, BOARD one of: "
                 f"{', '.join(baremetal.board_names() + list(KERNEL_MACHINES))})"
             )
         board = baremetal.load_board(name)
@@ -103,7 +103,7 @@ class QemuSystemTarget(Scratch, Target):
                     f"(boards that do: {', '.join(linux)})"
                 )
             if q["accel"] not in (None, "tcg"):
-                raise TickmarkError(f"bad target '{uri}': a board runs under TCG (accel=tcg)")
+                raise TickmarkError(f"bad target '{shown(uri)}': a board runs under TCG (accel=tcg)")
             if not kernel:
                 kernel = cached_kernel(board)
                 if not kernel:
@@ -125,7 +125,7 @@ class QemuSystemTarget(Scratch, Target):
         if kernel:
             raise TickmarkError(
                 f"--kernel boots a Linux kernel: use it with qemu-system:{' or qemu-system:'.join(KERNEL_MACHINES)} "
-                f"or a board with os=linux, not with os={os_name}"
+                f"or a board with os=linux, not with os={shown(os_name, 40)}"
             )
         if os_name == "freertos" and not board.vars.get("FREERTOS_PORT"):
             able = [b for b in baremetal.board_names() if baremetal.load_board(b).vars.get("FREERTOS_PORT")]

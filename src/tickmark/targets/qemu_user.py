@@ -6,7 +6,7 @@ from dataclasses import replace
 
 from ..errors import TickmarkError
 from . import toolchain
-from .base import Variant, register
+from .base import Variant, register, shown
 from .local import LocalCore, LocalTarget, qemu_user_argv
 
 ARCHES = ("armhf", "aarch64", "riscv64")
@@ -24,7 +24,7 @@ class QemuUserTarget(LocalTarget):
         arch = uri.partition(":")[2]
         arch = ALIASES.get(arch, arch)
         if arch not in ARCHES:
-            raise TickmarkError(f"bad target '{uri}' (qemu-user:ARCH with ARCH one of {', '.join(ARCHES)})")
+            raise TickmarkError(f"bad target '{shown(uri)}' (qemu-user:ARCH with ARCH one of {', '.join(ARCHES)})")
         t = cls(f"qemu-user:{arch}", **options)
         t.arch = arch
         return t

@@ -11,11 +11,12 @@ import urllib.parse
 from dataclasses import dataclass
 
 from ..errors import TickmarkError
-from ..names import printable
+from ..names import decimal
+from .base import shown
 
 _TRUE = ("1", "yes", "true", "")
 _FALSE = ("0", "no", "false")
-_PLAIN_PATH = re.compile(r"[A-Za-z0-9._/,:@+-]+")
+_PLAIN_PATH = re.compile(r"[A-Za-z0-9._/,:@-]+")
 
 
 @dataclass(frozen=True)
@@ -40,11 +41,13 @@ class Option:
                 return False
             bad(f"{self.name} is 0 or 1")
         if self.kind == "int":
-            if not re.fullmatch(r"[0-9]{1,9}", text) or not self.lo <= int(text) <= self.hi:
+            n = decimal(text, 9)
+            if n is None or not self.lo <= n <= self.hi:
                 bad(f"{self.name} wants {self.what + ', ' if self.what else ''}{self.lo}..{self.hi}")
-            return int(text)
+            return n
         if self.kind == "choice":
-            typed = int(text) if re.fullmatch(r"[0-9]{1,9}", text) else text
+            n = decimal(text, 9)
+            typed = n if n is not None else text
             if typed not in self.choices:
                 bad(f"{self.name} must be one of {', '.join(map(str, self.choices))}")
             return typed
@@ -53,12 +56,6 @@ class Option:
                 bad(f"{self.name} must be a plain path on the board (no spaces or shell signs)")
             return text
         return text
-
-
-def shown(text, limit=80):
-    """A URI (or a piece of one) as an error quotes it: control characters escaped, cut short."""
-    text = printable(text)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def parse(uri, options, usage):
