@@ -597,6 +597,7 @@ def test_fuzz_export_documents(exported, env, cli, tmp_path):
 
     from tickmark.errors import TickmarkError
     from tickmark.report import terminal as report
+    from tickmark.run.engine import import_document
     from tickmark.store import document as export
 
     rng = random.Random(7)
@@ -616,7 +617,7 @@ def test_fuzz_export_documents(exported, env, cli, tmp_path):
         if accepted <= 40:  # what is accepted imports, and the store stays readable
             if good["run"]["name"] is not None:
                 good["run"]["name"] = f"fuzz-{n}"
-            rid = export.import_document(st, good)
+            rid = import_document(st, good)
             report.show(st, st.run(rid), file=io.StringIO())
     assert accepted > 20  # mutations that keep a document valid (a reason, a note) are imported
     store_readable(cli, "base", "latest")

@@ -1,7 +1,7 @@
 import json
 
 from conftest import fake_core
-from tickmark.run.engine import HostRun, RunConfig, split_key
+from tickmark.run.engine import Run, RunConfig, split_key
 from tickmark.store import Store
 
 
@@ -11,7 +11,7 @@ def run(tmp_path, monkeypatch, patterns, mode="", **kw):
     monkeypatch.setenv("FAKECORE_MODE", mode)
     st = Store(tmp_path / "s.db")
     cfg = RunConfig(patterns=patterns, **kw)
-    rid = HostRun(st, fake_core(), cfg).execute()
+    rid = Run(st, fake_core(), cfg).execute()
     calls = [json.loads(line) for line in log.read_text().splitlines()]
     return st, st.run(rid), calls
 
@@ -90,7 +90,7 @@ def test_core_refusing_its_command_line_leaves_no_run(tmp_path, monkeypatch):
 
     monkeypatch.setenv("FAKECORE_MODE", "usage")
     st = Store(tmp_path / "s.db")
-    hr = HostRun(st, fake_core(), RunConfig(patterns=["sys.fast"]))
+    hr = Run(st, fake_core(), RunConfig(patterns=["sys.fast"]))
     with pytest.raises(TickmarkError, match="refused the run: tickmark-core: --samples wants"):
         hr.execute()
     assert st.runs() == []

@@ -4,6 +4,7 @@ as a shell that runs the real core for each command line typed (a board with one
 
 import json
 import os
+import shlex
 import subprocess
 import threading
 import time
@@ -189,8 +190,9 @@ def test_board_with_shell_takes_every_round(core, pty_pair, tmp_path, cli, monke
     assert run["status"] == "complete" and run["notes"]["rounds"] == 2
     (r,) = st.results(run["id"])
     assert sorted({s["round"] for s in st.samples(r["id"])}) == [1, 2]
-    runs_typed = [t for t in typed if " 'run' " in t]
-    assert len(runs_typed) == 2 and "--iters" in runs_typed[1] and "'sys.getppid'" in runs_typed[0]
+    words = [shlex.split(t) for t in typed]  # as the board's shell reads the lines tickmark typed
+    runs_typed = [w for w in words if w[1:2] == ["run"]]
+    assert len(runs_typed) == 2 and "--iters" in runs_typed[1] and "sys.getppid" in runs_typed[0]
 
 
 def test_bad_serial_uris(cli):

@@ -129,7 +129,7 @@ def test_host_key_checking_stays_on(sshd, cli, tmp_path):
 
 def _run_in_thread(path, uri, benches, rounds=1):
     """A run in a thread (with its own store connection) so that the test can cut it."""
-    from tickmark.run.engine import HostRun, RunConfig
+    from tickmark.run.engine import Run, RunConfig
     from tickmark.store import Store
     from tickmark.targets import open_target
 
@@ -142,7 +142,7 @@ def _run_in_thread(path, uri, benches, rounds=1):
         try:
             core = tgt.prepare()
             box["ready"] = True
-            hr = HostRun(store, core, RunConfig(patterns=benches, rounds=rounds, max_rounds=rounds, samples=3))
+            hr = Run(store, core, RunConfig(patterns=benches, rounds=rounds, max_rounds=rounds, samples=3))
             box["hr"] = hr
             box["id"] = hr.execute()
         except Exception as e:  # noqa: BLE001 - handed to the test

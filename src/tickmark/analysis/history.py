@@ -29,6 +29,7 @@ from typing import Optional
 
 import numpy as np
 
+from .. import fingerprint
 from ..names import decimal
 
 PENALTY_BETA = 2.0
@@ -44,7 +45,7 @@ BOOTSTRAP = 2000
 TASK_CLOCK = "task-clock"
 
 # Fingerprint fields that are measurements of the moment, not what the run ran on.
-VOLATILE = {"loadavg", "timer_overhead_ps", "loop_overhead_ps", "fcore_khz", "ticks_khz", "flags", "started", "labgrid"}
+VOLATILE = {k.name for k in fingerprint.keys(volatile=True)}  # a difference there is no change
 
 
 @dataclass

@@ -6,6 +6,7 @@ import sys
 import click
 
 from ..errors import TickmarkError
+from ..names import check_name
 from ..run.ingest import ingest
 from .options import store_of
 
@@ -16,8 +17,8 @@ from .options import store_of
 @click.pass_context
 def ingest_cmd(ctx, file, name):
     """Store the runs found in a captured console log (a file, or - for standard input)."""
-    if name is not None and (not name or name == "latest" or name.isdigit()):
-        raise TickmarkError(f"bad --name '{name}' (not empty, not a number, not 'latest')")
+    if name is not None:
+        check_name(name)
     store = store_of(ctx)
     if file == "-":
         ids = ingest(store, sys.stdin.buffer, "stdin", name, echo=click.echo)

@@ -70,7 +70,7 @@ def matrix_cmd(
     """Build variants (compiler x flags x routines), run them interleaved, compare them.
 
     Exit status 1 when a variant failed to build (the others are still run and compared) or a
-    variant's run is incomplete (its reason is printed)."""
+    variant's run is incomplete (its core died in a round, its target was lost; the reason is printed)."""
     from ..analysis import compare as cmp
     from ..report.terminal.compare import render
     from ..run import matrix as mx
@@ -117,8 +117,14 @@ def matrix_cmd(
         click.echo("tickmark: interrupted; the finished instances are stored", err=True)
         sys.exit(130)
     refs = [str(i) for i in ids]
+    compared = None
     if len(refs) >= 2:
-        sides, pairs = run_compare(store, refs)
+        try:
+            compared = run_compare(store, refs)
+        except TickmarkError as e:  # incomplete runs with nothing in common: their reasons follow
+            click.echo(f"tickmark: the variants are not compared: {e}", err=True)
+    if compared is not None:
+        sides, pairs = compared
         if fmt == "json":
             click.echo(
                 json.dumps(
@@ -132,7 +138,7 @@ def matrix_cmd(
             )
         else:
             render(sides, pairs)
-    elif fmt == "table":
+    elif fmt == "table" and len(refs) == 1:
         from ..report import terminal as report
 
         report.show(store, store.run(refs[0]))
@@ -140,7 +146,7 @@ def matrix_cmd(
         click.echo("runs: " + ", ".join(f"{c.label} = {c.run.run_id}" for c in built))
     for c in failed:
         click.echo(f"tickmark: variant '{c.label}' failed to build: {c.error}", err=True)
-    incomplete = [store.run(r) for r in refs if store.run(r)["status"] != "complete"]
+    incomplete = [r for r in (store.run(i) for i in refs) if r["status"] != "complete"]
     for r in incomplete:
         why = (r.get("notes") or {}).get("incomplete") or "not every instance finished"
         click.echo(f"tickmark: run {r['id']} is incomplete: {printable(why)}", err=True)

@@ -55,9 +55,6 @@ def check_symbols(binary):
 
 
 # ---------------------------------------------------------------- choosing the sampler
-SUPPORTED = ("local", "qemu-user", "ssh")
-
-
 def _remote_perf(target):
     """None when perf runs on the SSH board (and here, to read its file), else why not."""
     target.connect()
@@ -71,16 +68,16 @@ def _remote_perf(target):
 def choose_tool(tool, target=None):
     """'perf' or 'gprof' for this target, or a TickmarkError saying in one line why neither works.
     Decided before anything is built (gprof needs its own -pg build)."""
-    scheme = getattr(target, "scheme", "local") if target is not None else "local"
-    if scheme not in SUPPORTED:
+    where = target.profiles if target is not None else "here"
+    if where is None:
         raise TickmarkError(
             f"profiles are not supported on {target.uri}: perf and gprof run only where the core is a "
             "process of this machine (local, qemu-user) or of an SSH board"
         )
-    prebuilt = bool(getattr(target, "prebuilt", None))
-    if getattr(target, "emulated", False):
+    prebuilt = bool(target.prebuilt) if target is not None else False
+    if target is not None and target.emulated:
         perf_why = "perf would sample the emulator, not the core (qemu-user)"
-    elif scheme == "ssh":
+    elif where == "remote":
         perf_why = _remote_perf(target)
     else:
         perf_why = perf.available()
@@ -126,8 +123,6 @@ def profile(target, variant, pattern, params=(), tool="auto", seconds=None, time
     variant: a targets.Variant (cc, cflags, memfn); with gprof it is rebuilt with -pg."""
     from dataclasses import replace
 
-    from .runners import runner_for
-
     tool = choose_tool(tool, target)
     seconds = seconds or DEFAULT_SECONDS[tool]
     static = True
@@ -145,14 +140,13 @@ def profile(target, variant, pattern, params=(), tool="auto", seconds=None, time
             raise TickmarkError(f"cannot profile with gprof: {why}")
     else:
         core = target.prepare(variant)
-    runner = runner_for(core)
-    if runner is None:  # a target module that is not one of the supported ones
+    runner = core.profile_runner()
+    if runner is None:  # a core the target cannot run a sampler beside
         raise TickmarkError(f"profiles are not supported on {target.uri}")
     try:
         return _profile(core, runner, tool, static, pattern, params, seconds, timeout)
     finally:
-        if runner is not None:
-            runner.close()
+        runner.close()
 
 
 def _profile(core, runner, tool, static, pattern, params, seconds, timeout):

@@ -58,3 +58,15 @@ def fit_table(con, table):
     need = Measurement.get(con, con.options.update_width(1000), table).minimum
     if need > con.width:
         con.width = need
+
+
+def print_whole(con, table):
+    """Print a table whose cells never wrap at its full width (the lines run longer than the
+    console rather than cut a figure), then give the console its width back."""
+    from rich.measure import Measurement
+
+    need = Measurement.get(con, con.options.update_width(1000), table).maximum
+    width = con.width
+    con.width = max(width, need)
+    con.print(table)
+    con.width = width

@@ -469,6 +469,7 @@ class Store:
     def _refresh_stats(self, run_id, rows):
         """Statistics stored by another version of stats.py are recomputed from the raw samples
         (and written back where the store is writable)."""
+        from .. import fingerprint
         from ..analysis import stats
 
         stale = [r for r in rows if not stats.is_current(r["stats"])]
@@ -482,7 +483,7 @@ class Store:
                 r,
                 self.samples(r["id"]),
                 self.hists(r["id"]),
-                cycles_method=hello.get("cycles", "none"),
+                cycles_method=fingerprint.cycles_method(fp, hello),
                 env_flags=fp.get("flags") or (),
             )
             r["stats"] = new.to_dict()

@@ -18,6 +18,7 @@ import math
 import time
 from xml.etree import ElementTree as ET
 
+from .. import fingerprint
 from ..analysis.stats import MB_S, Stats
 from ..names import decimal
 
@@ -269,9 +270,9 @@ def to_openmetrics(run, results):
         "tickmark_result_status": ("stateset", "", "how the benchmark instance ended", []),
     }
     info = dict(base)
-    for k in ("target_uri", "cpu_model", "arch", "kernel", "compiler", "cflags", "variant", "cycles_method"):
-        if fp.get(k) is not None:
-            info[k] = fp[k]
+    for k in fingerprint.keys(info=True):
+        if fp.get(k.name) is not None:
+            info[k.name] = fp[k.name]
     for k, v in sorted(((run.get("notes") or {}).get("labels") or {}).items()):
         info[f"label_{_label_name(k)}"] = v
     fams["tickmark_run"][3].append(f"tickmark_run_info{_labels(info)} 1")

@@ -30,10 +30,12 @@ from pathlib import Path
 from .. import fingerprint
 from ..errors import TickmarkError
 from ..names import decimal
+from ..waiting import Watchdog
+from . import toolchain
 from .baremetal import ICOUNT, INSN_FCORE_KHZ
 from .base import Core, ProcessSession, Target, Variant, shown, with_options
-from .build import build_core, cache_root, sha256_file
-from .qemu import SLACK, QemuSession, core_timeout, qemu_version
+from .build import cache_root, sha256_file
+from .qemu import SLACK, QemuSession, Scratch, core_timeout, qemu_version
 
 BUSYBOX = "/bin/busybox"
 BUSYBOX_ENV = "TICKMARK_BUSYBOX"
@@ -44,13 +46,11 @@ MACHINES = {
     "x86_64": {
         "qemu": ["qemu-system-x86_64", "-m", "1024M", "-smp", "2"],
         "console": "ttyS0",
-        "cc": None,
         "packages": "qemu-system-x86 busybox-static",
     },
     "aarch64": {
         "qemu": ["qemu-system-aarch64", "-M", "virt", "-cpu", "cortex-a57", "-m", "1024M", "-smp", "2"],
         "console": "ttyAMA0",
-        "cc": "aarch64-linux-gnu-",
         "busybox_arch": "arm64",
         "packages": "qemu-system-arm gcc-aarch64-linux-gnu libc6-dev-arm64-cross",
     },
@@ -66,7 +66,7 @@ def board_machine(board):
     return {
         "qemu": qemu + ["-m", board.vars.get("LINUX_MEM", "512M"), "-smp", "1"],
         "console": board.vars["LINUX_CONSOLE"],
-        "cc": board.vars.get("LINUX_CROSS_COMPILE") or None,
+        "cc": board.vars.get("LINUX_CROSS_COMPILE") or "",  # the board's own cross prefix
         "busybox_arch": board.vars.get("LINUX_DEB_ARCH"),
         "packages": board.vars.get("LINUX_PACKAGES", ""),
     }
@@ -270,7 +270,7 @@ class KernelCore(Core):
         return KernelSession(self.qemu_argv(initrd, accel), silence_s or core_timeout(args) + SLACK + 60, self)
 
 
-class KernelTarget(Target):
+class KernelTarget(Scratch, Target):
     scheme = "qemu-system"
     emulated = True
 
@@ -294,33 +294,19 @@ class KernelTarget(Target):
         self.spec = board_machine(board) if board else MACHINES[machine]
         self.emulated = accel != "kvm"
         self.probe_note = None
-        self._tmp = None
 
     def cmdline(self):
         return " ".join(
             filter(None, [f"console={self.spec['console']}", "panic=-1", "quiet", "loglevel=1", self.append])
         )
 
-    def scratch(self, name):
-        import tempfile
-
-        if self._tmp is None:
-            self._tmp = tempfile.mkdtemp(prefix="tickmark-kernel-")
-        return os.path.join(self._tmp, name)
-
     def prepare(self, variant=None):
         variant = variant or Variant()
         m = self.spec
         if not shutil.which(m["qemu"][0]):
             raise TickmarkError(f"{m['qemu'][0]} not found: apt-get install {m['packages']}")
-        cross = m["cc"] or ""
-        b = build_core(
-            cc=variant.cc or (cross + "gcc" if cross else None),
-            cflags=variant.cflags,
-            memfn=variant.memfn,
-            cross_compile=cross or None,
-            ldflags="-static",
-        )
+        # the guest has busybox and no C library: a static core, for the machine or the board
+        b = toolchain.build(variant, machine=self.machine, cross=m.get("cc"), static=True, where=self.uri)
         initramfs = base_initramfs(b.binary, guest_busybox(m))
         build = dict(b.as_dict(), kernel_image=self.kernel, kernel_sha256=sha256_file(self.kernel))
         accel = self.accel or self._probe(initramfs, build)
@@ -361,10 +347,7 @@ class KernelTarget(Target):
     def _probe_boot(self, initramfs, build):
         core = KernelCore(self, initramfs, build, "kvm")
         s = core.start(["hello"], accel="kvm", silence_s=PROBE_TIMEOUT)
-        import threading
-
-        timer = threading.Timer(PROBE_TIMEOUT, s.stop)
-        timer.start()
+        timer = Watchdog(PROBE_TIMEOUT, s.stop)  # never fed: a deadline
         ok = False
         try:
             ok = any(line.startswith('TM1 {"t":"hello"') for line in s.lines())
@@ -383,9 +366,8 @@ class KernelTarget(Target):
         return "tcg"
 
     def fingerprint(self, core, hello=None):
-        hello = hello or {}
-        fp = fingerprint.collect(core.build, hello)
-        g = getattr(core, "guest", {}) or {}
+        fp = fingerprint.from_texts({}, core.build, hello)  # the guest: nothing of this machine
+        g = core.guest
         m = self.spec
         b = self.board
         fp.update(
@@ -397,6 +379,7 @@ class KernelTarget(Target):
                 "cpus_online": decimal(g.get("cpus", ""), 6),
                 "caches": [],
                 "os": "Linux (tickmark initramfs, busybox)",
+                "libc": fingerprint.local_libc(),  # the toolchain's, linked into the static core
                 "kernel": g.get("kernel"),
                 "kernel_image": os.path.basename(self.kernel),
                 "kernel_cmdline": self.cmdline(),
@@ -407,19 +390,7 @@ class KernelTarget(Target):
                 "board": b.name if b else None,
                 "qemu_args": " ".join(m["qemu"]) if b else None,
                 "qemu_icount": ICOUNT if self.icount else None,
-                "governor": None,
-                "boost": None,
-                "thp": None,
-                "clocksource": None,
-                "loadavg": None,
             }
         )
-        if self.icount:
-            fp["cycles_method"] = "icount-insns"
         fp["flags"] = fingerprint.env_flags(fp)
         return self.base_fingerprint(fp, core)
-
-    def close(self):
-        if self._tmp:
-            shutil.rmtree(self._tmp, ignore_errors=True)
-            self._tmp = None

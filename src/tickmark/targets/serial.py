@@ -16,14 +16,15 @@ is longer than any record).
 """
 
 import re
+import shlex
 import time
-import urllib.parse
 
 from .. import fingerprint
 from ..errors import TickmarkError
-from ..names import decimal
 from ..tm1 import Reader, clean_line
+from . import uri as uri_options
 from .base import Core, Session, Target, Variant, register, shown
+from .uri import Option
 
 _RC = re.compile(r"@@tickmark-rc ([0-9]{1,3})\s*$")
 MAX_LINE = 8 << 20  # longer than any record (a hello lists every instance key: 700 KB at most)
@@ -50,35 +51,21 @@ _BAUDS = (
 )
 
 
+OPTIONS = (
+    Option("baud", "choice", 115200, choices=_BAUDS),
+    Option("core", "path"),
+    Option("silence", "int", 60, 1, 86400, "seconds"),
+)
+
+
 def parse_uri(uri):
     """'serial:/dev/ttyUSB0?baud=115200&core=/usr/bin/tickmark-core' -> (canonical, device, options)."""
-    rest = uri.partition(":")[2]
-    dev, _, query = rest.partition("?")
+    dev, opts = uri_options.parse(uri, OPTIONS, "serial:DEVICE[?baud=N&core=PATH&silence=SECONDS]")
     if not dev:
         raise TickmarkError(f"bad --target '{shown(uri)}' (expected serial:DEVICE[?baud=N])")
-    try:
-        q = dict(urllib.parse.parse_qsl(query, keep_blank_values=True, strict_parsing=bool(query)))
-    except ValueError:
-        raise TickmarkError(f"bad --target '{shown(uri)}' (options: baud=N, core=PATH, silence=SECONDS)")
-    unknown = set(q) - {"baud", "core", "silence"}
-    if unknown:
-        raise TickmarkError(
-            f"bad --target '{shown(uri)}': unknown option {shown(sorted(unknown)[0], 30)} "
-            "(options: baud=N, core=PATH, silence=SECONDS)"
-        )
-    baud = decimal(q.get("baud", "115200"), 8)
-    if baud not in _BAUDS:
-        raise TickmarkError(f"bad --target '{shown(uri)}': baud must be one of {', '.join(map(str, _BAUDS))}")
-    silence = decimal(q.get("silence", "60"), 6)
-    if silence is None or not 1 <= silence <= 86400:
-        raise TickmarkError(f"bad --target '{shown(uri)}': silence wants seconds, 1..86400")
-    core = q.get("core") or None
-    if core is not None and (not re.fullmatch(r"[A-Za-z0-9._/,:@-]+", core) or core.startswith("-")):
-        raise TickmarkError(
-            f"bad --target '{shown(uri)}': core must be a plain path on the board (no spaces or shell signs)"
-        )
-    canon = f"serial:{dev}?baud={baud}" + (f"&core={core}" if core else "")
-    return canon, dev, {"baud": baud, "core": core, "silence": silence}
+    opts["core"] = opts["core"] or None
+    canon = f"serial:{dev}?baud={opts['baud']}" + (f"&core={opts['core']}" if opts["core"] else "")
+    return canon, dev, opts
 
 
 class SerialSession(Session):
@@ -94,7 +81,7 @@ class SerialSession(Session):
         port = target.port()
         port.reset_input_buffer()
         if target.core_path:
-            line = " ".join([target.core_path, *(_shell_word(a) for a in args)]) + '; echo "@@tickmark-rc $?"'
+            line = " ".join([target.core_path, *(shlex.quote(a) for a in args)]) + '; echo "@@tickmark-rc $?"'
             port.write(line.encode() + b"\r")
             port.flush()
 
@@ -175,6 +162,8 @@ class SerialCore(Core):
 @register("serial")
 class SerialTarget(Target):
     scheme = "serial"
+    reconnects = True
+    options = OPTIONS
 
     @classmethod
     def from_uri(cls, uri, **options):
@@ -202,7 +191,7 @@ class SerialTarget(Target):
 
     def prepare(self, variant=None):
         variant = variant or Variant()
-        if any(getattr(variant, f) for f in ("cc", "cflags", "memfn")):
+        if variant.cc or variant.cflags or variant.memfn:
             raise TickmarkError(
                 f"{self.uri}: the board runs the core it was flashed with; "
                 "--cc/--cflags/--memfn do not apply (build it with make, see port/README.md)"
@@ -233,8 +222,3 @@ class SerialTarget(Target):
             except Exception:
                 pass
             self._port = None
-
-
-def _shell_word(a):
-    """Quote one argument for the board's shell (single quotes; patterns must not glob there)."""
-    return "'" + a.replace("'", "'\\''") + "'"

@@ -19,7 +19,6 @@ A round whose connection drops is reported with `transport_lost` set on its sess
 harness then calls reconnect() and retries the round once."""
 
 import os
-import platform
 import re
 import shlex
 import shutil
@@ -31,25 +30,9 @@ import urllib.parse
 from .. import fingerprint
 from ..errors import TickmarkError
 from ..names import decimal
+from . import toolchain
 from .base import Core, Session, Target, Variant, register, shown
-from .build import build_core
 
-# uname -m of the board -> cross prefix (Debian's cross toolchains)
-CROSS = {
-    "x86_64": "x86_64-linux-gnu-",
-    "aarch64": "aarch64-linux-gnu-",
-    "arm64": "aarch64-linux-gnu-",
-    "armv7l": "arm-linux-gnueabihf-",
-    "armv6l": "arm-linux-gnueabihf-",
-    "armv8l": "arm-linux-gnueabihf-",
-    "riscv64": "riscv64-linux-gnu-",
-}
-_PKG = {
-    "aarch64-linux-gnu-": "gcc-aarch64-linux-gnu",
-    "arm-linux-gnueabihf-": "gcc-arm-linux-gnueabihf",
-    "riscv64-linux-gnu-": "gcc-riscv64-linux-gnu",
-    "x86_64-linux-gnu-": "gcc-x86-64-linux-gnu",
-}
 _DIR_MARK = "@@tickmark-dir "
 _PID_MARK = "@@tickmark-pid "
 _RC_MARK = "@@tickmark-rc "
@@ -121,6 +104,11 @@ class SshCore(Core):
     def start(self, args):
         return SshSession(self.target, self.remote_name, list(args))
 
+    def profile_runner(self):
+        from ..profile.runners import SshRunner
+
+        return SshRunner(self)
+
 
 class SshSession(Session):
     """One round, run by the holder's shell on the board over the master connection.
@@ -190,6 +178,8 @@ class SshSession(Session):
 @register("ssh")
 class SshTarget(Target):
     scheme = "ssh"
+    reconnects = True
+    profiles = "remote"
 
     @classmethod
     def from_uri(cls, uri, **options):
@@ -328,34 +318,9 @@ class SshTarget(Target):
             self._upload(binary, name)
 
     # ---- the core ----
-    def toolchain(self):
-        """Cross prefix for the board ("" when it is this machine's architecture)."""
-        m = self.machine
-        if m == platform.machine():
-            return ""
-        if m not in CROSS:
-            raise TickmarkError(f"{self.uri}: no known cross compiler for '{m}' (give --cc)")
-        return CROSS[m]
-
     def prepare(self, variant=None):
-        variant = variant or Variant()
         self.connect()
-        cross = variant.cross_compile if variant.cross_compile is not None else self.toolchain()
-        cc = variant.cc or (cross + "gcc" if cross else None)
-        if cc is None and cross == "" and not shutil.which("cc") and not shutil.which("gcc"):
-            raise TickmarkError("no C compiler found; install gcc: apt-get install build-essential")
-        if variant.cc is None and cross and not shutil.which(cross + "gcc"):
-            raise TickmarkError(
-                f"{self.uri} is {self.machine}: {cross}gcc not found "
-                f"(install {_PKG.get(cross, 'a cross compiler')}, or give --cc)"
-            )
-        b = build_core(
-            cc=cc,
-            cflags=variant.cflags,
-            memfn=variant.memfn,
-            cross_compile=cross or None,
-            ldflags=variant.ldflags if variant.ldflags is not None else "-static",
-        )
+        b = toolchain.build(variant or Variant(), machine=self.machine, static=True, where=self.uri)
         return SshCore(self, b.as_dict(), self._upload(b.binary, f"tickmark-core-{b.hash}"))
 
     def _upload(self, binary, name):
