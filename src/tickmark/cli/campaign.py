@@ -3,7 +3,7 @@
 import click
 
 from ..names import parse_labels
-from .options import store_of
+from .options import check_output, store_of
 from .report import write_report
 
 
@@ -34,6 +34,7 @@ def campaign_cmd(ctx, file, status_only, quiet, report_path, labels):
     from ..run import campaign as cp
     from ..run.engine import signals
 
+    check_output(ctx, report_path)
     spec = cp.load(file)
     spec.labels.update(parse_labels(labels))
     store = store_of(ctx)

@@ -4,7 +4,7 @@ import click
 
 from ..errors import TickmarkError
 from ..names import printable
-from .options import store_of, write_file
+from .options import check_output, store_of, write_file
 
 
 @click.command("export")
@@ -37,6 +37,7 @@ def export_cmd(ctx, run_ref, fmt, output, baseline, fail_above):
     if (baseline is None) != (fail_above is None) or (baseline is not None and fmt != "junit"):
         raise TickmarkError("--baseline and --fail-above go together, with --format junit")
     threshold = parse_threshold(fail_above) if fail_above is not None else None
+    check_output(ctx, output)
     store = store_of(ctx, readonly=True)
     run_ = store.run(run_ref)
     if fmt == "json":

@@ -1,6 +1,7 @@
 """Helpers shared by the commands: the result store, the target, the core and pattern checks."""
 
 import atexit
+import os
 
 from ..errors import TickmarkError
 
@@ -191,10 +192,72 @@ def round_options(f):
     return f
 
 
+def _store_files(ctx):
+    """The files of this invocation's SQLite store (the database and SQLite's logs beside it)."""
+    from ..store import default_path, is_pg_url
+
+    target = ctx.find_root().obj.get("store_path") or default_path()
+    if is_pg_url(str(target)):
+        return []
+    base = os.path.expanduser(str(target))
+    return [base + suffix for suffix in ("", "-wal", "-shm", "-journal")]
+
+
+def check_output(ctx, path):
+    """An output file (-o, --report) that is not the store or one of its logs (writing there
+    would destroy the store) -> path; checked before the command does anything."""
+    if not path:
+        return path
+    real = os.path.realpath(path)
+    for f in _store_files(ctx):
+        same = real == os.path.realpath(f)
+        if not same and os.path.exists(path) and os.path.exists(f):
+            try:
+                same = os.path.samefile(path, f)
+            except OSError:
+                pass
+        if same:
+            raise TickmarkError(f"refusing to write {path}: it is a file of the result store (choose another file)")
+    return path
+
+
 def write_file(path, text):
-    """Write a command's output file (UTF-8); a one-line error when it cannot be written."""
+    """Write a command's output file (UTF-8) whole or not at all: into a temporary file in the
+    same folder, renamed over the old one once written (a full disk or an interruption keeps
+    the old file). A device or a pipe (/dev/stdout) is written directly. One-line error when it
+    cannot be written."""
+    import tempfile
+
+    data = text.encode("utf-8")
+    real = os.path.realpath(path)
+    if os.path.exists(real) and not os.path.isfile(real):
+        try:
+            with open(real, "wb") as f:
+                f.write(data)
+        except OSError as e:
+            raise TickmarkError(f"cannot write {path}: {e.strerror or e}")
+        return
     try:
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(text)
+        folder, name = os.path.split(real)
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{name}.", suffix=".tmp")
+        try:
+            with os.fdopen(fd, "wb") as f:
+                f.write(data)
+                f.flush()
+                os.fsync(f.fileno())
+            try:
+                mode = os.stat(real).st_mode & 0o7777
+            except FileNotFoundError:
+                umask = os.umask(0)
+                os.umask(umask)
+                mode = 0o666 & ~umask
+            os.chmod(tmp, mode)
+            os.replace(tmp, real)
+        except BaseException:
+            try:
+                os.unlink(tmp)
+            except FileNotFoundError:
+                pass
+            raise
     except OSError as e:
-        raise TickmarkError(f"cannot write {path}: {e.strerror}")
+        raise TickmarkError(f"cannot write {path}: {e.strerror or e} (any file it held is unchanged)")

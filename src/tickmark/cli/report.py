@@ -4,7 +4,7 @@ import os
 
 import click
 
-from .options import store_of, write_file
+from .options import check_output, store_of, write_file
 
 
 @click.command("report")
@@ -26,7 +26,8 @@ def report_cmd(ctx, runs, output, fmt):
     """A report of stored runs (latest by default): one HTML file, Markdown or JSON.
 
     With two runs or more, the first is compared with each other."""
-    write_report(store_of(ctx), list(runs) or ["latest"], output, fmt)
+    check_output(ctx, output)
+    write_report(store_of(ctx, readonly=True), list(runs) or ["latest"], output, fmt)
 
 
 def write_report(store, refs, output, fmt=None):
