@@ -1233,3 +1233,212 @@ def test_output_replaces_the_old_file_whole(exported, env, cli, tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".out")) == []
     rc, text, err = cli("export", "base", "-o", "/dev/stdout")  # a device is written, never replaced
     assert rc == 0 and Path("/dev/stdout").exists()
+
+
+# ---- 15. names: every command that makes a name follows the same rules ----
+
+
+def _fake_log(tmp_path, env):
+    """A captured log of one run of the synthetic core -> its path."""
+    log = tmp_path / "board.log"
+    core = os.environ["TICKMARK_CORE"].split()
+    r = subprocess.run([*core, "run", "sys.fast", "--samples", "2"], capture_output=True, env=env)
+    log.write_bytes(r.stdout)
+    return log
+
+
+LONG = "n" * 95
+MADE_NAMES = [
+    ([*RUN, "sys.fast", "--name", "a\u202eb"], "invisible character U+202E"),
+    ([*RUN, "sys.fast", "--name", "ab\u200b"], "invisible character U+200B"),
+    ([*RUN, "sys.fast", "--name", "\u2066x"], "invisible character U+2066"),
+    ([*RUN, "sys.fast", "--name", "x\ufeff"], "invisible character U+FEFF"),
+    ([*RUN, "sys.fast", "--name", "a\u2028b"], "invisible character U+2028"),
+    (["ingest", "{log}", "--name", "a\u202eb"], "invisible character U+202E"),
+    (["ingest", "{log}", "--name", "\x1b]0;PWN\x07"], "control characters"),
+    (["profile", "sys.fast", "--name", "a\u200db"], "invisible character U+200D"),
+    (["matrix", "--cflags", "-O1", "--cflags", "-O2", "--name", LONG, "sys.fast"], "longer than 100"),
+    (["matrix", "--cflags", "-O1", "--cflags", "-O2", "--name", "a\u202e", "sys.fast"], "invisible character"),
+    (["campaign", "{camp_long}"], "longer than 89"),
+]
+
+
+@pytest.mark.parametrize("args,says", MADE_NAMES, ids=[" ".join(a)[:40] for a, _ in MADE_NAMES])
+def test_every_name_a_command_makes_follows_the_rules(env, cli, tmp_path, args, says):
+    rc, out, err = cli(*RUN, "sys.fast", "--name", "base")
+    assert rc == 0, err
+    camp = tmp_path / "long.toml"
+    camp.write_text(f'name = "{"c" * 40}"\n[targets]\n{"t" * 20} = "local"\n[workloads]\n{"w" * 20} = ["sys.fast"]\n')
+    argv = [a.format(log=_fake_log(tmp_path, os.environ), camp_long=camp) for a in args]
+    before = row_counts(env)
+    rc, out, err = cli(*argv)
+    one_error_line(rc, err, says)
+    assert "\x1b" not in err and "\u202e" not in err and "\x07" not in err
+    assert row_counts(env) == before
+    store_readable(cli, "base")
+
+
+def test_a_campaign_never_adopts_a_run_it_did_not_make(env, cli, tmp_path):
+    for name, status in (("c:a:default:w", "complete"), ("c:a:default:v", "incomplete")):
+        rc, out, err = cli(*RUN, "sys.fast", "--name", "mine")
+        assert rc == 0, err
+        st = _store()
+        st.update_run(st.run("mine")["id"], name=name, status=status)  # a user's run with a cell's name
+    camp = tmp_path / "c.toml"
+    camp.write_text('name = "c"\nrounds = 1\n[targets]\na = "local"\n[workloads]\nw = ["sys.fast"]\nv = ["sys.fast"]\n')
+    rc, out, err = cli("campaign", str(camp))
+    one_error_line(rc, err, "a run named 'c:a:default:w' exists that campaign c did not make", "and 1 more")
+    st = _store()
+    assert sorted(r["name"] for r in st.runs()) == ["c:a:default:v", "c:a:default:w"], "renamed or adopted"
+    assert "campaign" not in st.run("c:a:default:w")["notes"]
+    store_readable(cli, "c:a:default:w", "c:a:default:v")
+
+
+# ---- 16. reading commands never create a store; ~ in --store ----
+
+READERS = [["runs"], ["show"], ["export", "latest"], ["compare", "a", "b"], ["report"], ["history", "sys.fast"]]
+
+
+@pytest.mark.parametrize("args", READERS, ids=[a[0] for a in READERS])
+def test_reading_commands_create_no_store_or_folder(env, cli, tmp_path, args):
+    missing = tmp_path / "no" / "such" / "folder" / "s.db"
+    rc, out, err = cli("--store", str(missing), *args)
+    assert rc in (0, 2), err
+    assert "Traceback" not in err
+    if rc == 0:
+        assert "no runs stored yet" in out
+    else:
+        one_error_line(rc, err)
+    assert not (tmp_path / "no").exists(), "a reading command created the store's folder"
+
+
+def test_tilde_in_store_is_the_home_folder(env, cli, tmp_path, monkeypatch):
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.chdir(tmp_path)
+    rc, out, err = cli("--store", "~/s.db", *RUN, "sys.fast", "--name", "t")
+    assert rc == 0, err
+    assert (tmp_path / "home" / "s.db").is_file() and not (tmp_path / "~").exists()
+    rc, out, err = cli("--store=~/s.db", "show", "t")
+    assert rc == 0 and "'t'" in out, err
+
+
+# ---- 17. CSV export: no cell a spreadsheet reads as a formula ----
+
+
+@pytest.mark.parametrize("lead", ["=", "+", "-", "@", "\t"])
+def test_csv_export_neutralises_formula_cells(exported, env, cli, tmp_path, lead):
+    r = next(r for r in exported["results"] if r["key"] == "sys.fast")
+    r["reason"] = lead + 'HYPERLINK("http://x","y")'
+    r["key"] = r["meta"]["key"] = lead.strip() + "cmd|' /C calc'!A0" if lead != "\t" else "k"
+    exported["run"]["name"] = "evil"
+    f = tmp_path / "evil.json"
+    f.write_text(json.dumps(exported))
+    rc, out, err = cli("import", str(f))
+    assert rc == 0, err
+    rc, out, err = cli("export", "evil", "--format", "csv")
+    assert rc == 0, err
+    import csv
+    import io
+
+    rows = list(csv.reader(io.StringIO(out)))
+    cells = [c for row in rows[1:] for c in row]
+    assert any(c == "'" + r["reason"] for c in cells), rows
+    assert not [c for c in cells if c[:1] in ("=", "+", "@", "\t") or (c[:1] == "-" and not _number(c))], rows
+    store_readable(cli, "evil", "base")
+
+
+def _number(text):
+    try:
+        float(text)
+        return True
+    except ValueError:
+        return False
+
+
+# ---- 18. ingest: no record left out without a word, any line length, linear time ----
+
+
+def _replace(old, new, count=1):
+    return lambda text: text.replace(old, new, count)
+
+
+def _two_per_line(text):
+    lines = text.splitlines()
+    return "\n".join(" ".join(lines[i : i + 2]) for i in range(0, len(lines), 2)) + "\n"
+
+
+INGESTS = [
+    # (label, log edit, exit status, results kept, words printed)
+    ("bare hello", lambda t: 'TM1 {"t":"hello"}\n' + t.split("\n", 1)[1], 2, 0, ["hello: missing 'v'"]),
+    ("order of numbers", _replace('"order":["ipc.ping","sys.fast"]', '"order":[1,2]'), 2, 0, ["'order' is not a list"]),
+    ("hello field type", _replace('"samples":2,', '"samples":"2",'), 2, 0, ["'samples' is not a non-negative"]),
+    (
+        "end status",
+        _replace('"t":"end","key":"sys.fast","status":"ok"', '"t":"end","key":"sys.fast","status":"great"'),
+        0,
+        1,
+        ["end: 'status' is not one of", "sys.fast was cut off before its 'end'"],
+    ),
+    (
+        "key too long",
+        _replace('"key":"sys.fast","i":0', '"key":"' + "k" * 400 + '","i":0'),
+        0,
+        2,
+        ["'key' is empty, too long"],
+    ),
+    (
+        "key with ESC",
+        _replace('"key":"sys.fast","i":0', '"key":"sys\\u001b[2J","i":0'),
+        0,
+        2,
+        ["'key' is empty, too long"],
+    ),
+    ("two records per line", _two_per_line, 0, 2, ["(2 results; 0 problem(s) above)"]),
+]
+
+
+@pytest.mark.parametrize("label,edit,rc,kept,says", INGESTS, ids=[c[0] for c in INGESTS])
+def test_ingest_names_every_record_it_leaves_out(env, cli, tmp_path, label, edit, rc, kept, says):
+    core = os.environ["TICKMARK_CORE"].split()
+    good = subprocess.run([*core, "run", "sys.fast", "ipc.ping", "--samples", "2"], capture_output=True, text=True)
+    log = tmp_path / "board.log"
+    log.write_text(edit(good.stdout))
+    got, out, err = cli("ingest", str(log))
+    assert got == rc, err
+    for w in says:
+        assert w in out, out
+    if rc == 2:
+        one_error_line(got, err, "no usable 'hello'")
+        return
+    st = _store()
+    run = st.run("latest")
+    assert len(st.results(run["id"])) == kept
+    problems = run["notes"]["ingested"]["problems"]
+    assert f"({kept} results" in out and f"; {len(problems)} problem(s) above)" in out, out
+    assert run["notes"]["malformed"] == 0, run["notes"]["problems"]  # the replay refused nothing unsaid
+    store_readable(cli, "latest")
+
+
+def test_ingest_of_many_open_instances_is_linear(env, cli, tmp_path):
+    hello = subprocess.run(
+        [*os.environ["TICKMARK_CORE"].split(), "run", "sys.fast", "--samples", "1"], capture_output=True, text=True
+    ).stdout.splitlines()[0]
+    metas = (json.dumps({"t": "meta", "bench": "b.k", "key": f"b.k[size={k}]", "iters": 10}) for k in range(30000))
+    log = tmp_path / "meta.log"
+    log.write_text(hello + "\n" + "".join(f"TM1 {m}\n" for m in metas))
+    t0 = time.monotonic()
+    rc, out, err = cli("ingest", str(log))
+    took = time.monotonic() - t0
+    assert rc == 1, err  # stored, incomplete: the log ends before its bye
+    assert "30001 problem(s) above" in out
+    assert took < 60, f"{took:.0f} s for 30,000 instances"  # it took 75 s (9 min under load) when quadratic
+
+
+@pytest.mark.parametrize("cmd,says", [("ingest", "longer than 16 MiB"), ("import", "not a results document")])
+def test_an_endless_file_is_not_read_whole(env, cli, cmd, says):
+    t0 = time.monotonic()
+    rc, out, err = cli(cmd, "/dev/zero")
+    one_error_line(rc, err, says)
+    assert time.monotonic() - t0 < 30
+    rc, out, err = cli("runs")
+    assert rc == 0 and "no runs stored yet" in out

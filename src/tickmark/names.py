@@ -26,14 +26,33 @@ def numeric_environ(names=("COLUMNS", "LINES")):
     return {k: v for k, v in os.environ.items() if k not in names or decimal(v, 5) is not None}
 
 
+def _invisible(name):
+    """The first character of name that changes how text around it shows without showing itself:
+    a format character (right-to-left override, zero-width space or joiner, byte order mark), a
+    line or paragraph separator, a lone surrogate, an unassigned code point -> it, or None."""
+    import unicodedata
+
+    for ch in name:
+        if ord(ch) > 0x7F and unicodedata.category(ch) in ("Cf", "Cs", "Co", "Cn", "Zl", "Zp"):
+            return ch
+    return None
+
+
 def check_name(name, what="--name"):
-    """A run name: 1..100 characters, no control characters, not a number, not 'latest' (those
-    select runs by id and by age). -> name, or a one-line TickmarkError."""
+    """A run name: 1..100 characters, no control characters, no invisible ones (right-to-left
+    override, zero-width, ...), not a number, not 'latest' (those select runs by id and by age).
+    -> name, or a one-line TickmarkError."""
     if not isinstance(name, str) or not name.strip():
         raise TickmarkError(f"bad {what}: empty (a name needs a letter or a sign besides digits)")
     shown = printable(name)[:60]
     if _CONTROL.search(name):
         raise TickmarkError(f"bad {what} '{shown}': control characters (newline, escape, ...) are not allowed")
+    ch = _invisible(name)
+    if ch is not None:
+        shown = "".join(c if c.isprintable() else f"\\u{ord(c):04x}" for c in shown)
+        raise TickmarkError(
+            f"bad {what} '{shown}': invisible character U+{ord(ch):04X} (right-to-left, zero-width, ...) not allowed"
+        )
     if len(name) > MAX_NAME:
         raise TickmarkError(f"bad {what} '{shown}...': longer than {MAX_NAME} characters")
     if decimal(name, MAX_NAME) is not None or name == "latest":

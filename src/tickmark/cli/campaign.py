@@ -2,6 +2,7 @@
 
 import click
 
+from ..errors import TickmarkError
 from ..names import parse_labels
 from .options import check_output, store_of
 from .report import write_report
@@ -37,7 +38,8 @@ def campaign_cmd(ctx, file, status_only, quiet, report_path, labels):
     check_output(ctx, report_path)
     spec = cp.load(file)
     spec.labels.update(parse_labels(labels))
-    store = store_of(ctx)
+    cp.check_cell_names(spec)
+    store = store_of(ctx, readonly=status_only)
     root = ctx.find_root().obj
     camp = cp.Campaign(
         spec,
@@ -46,6 +48,13 @@ def campaign_cmd(ctx, file, status_only, quiet, report_path, labels):
         prebuilt=root.get("core"),
     )
     cp.mark_finished(store, spec, camp.cells)
+    foreign = cp.foreign_runs(store, spec, camp.cells)
+    if foreign:
+        raise TickmarkError(
+            f"a run named '{foreign[0]}' exists that campaign {spec.name} did not make"
+            + (f" (and {len(foreign) - 1} more)" if len(foreign) > 1 else "")
+            + ": the campaign never takes over another run (give the campaign another name)"
+        )
     if status_only:
         cp.held_elsewhere(store, spec, camp.cells)
         campaign_summary(store, spec, camp.cells)

@@ -89,6 +89,7 @@ def matrix_cmd(
     cells = mx.cells(ccs, cflags_list, memfns)
     if len(cells) < 2:
         raise TickmarkError("a matrix needs two variants at least (give --cc, --cflags or --memfn more than once)")
+    mx.check_run_names(name, cells)
     pats = list(patterns) if patterns else patterns_for(suite or "default")
     echo = mx.stderr_echo(quiet)
     store = store_of(ctx)

@@ -135,7 +135,7 @@ def _diff(ctx, refs, bench, top):
     from ..store import refs as run_refs
 
     needs_store = not all(run_refs.is_file_ref(r) for r in refs)
-    store = store_of(ctx) if needs_store else None
+    store = store_of(ctx, readonly=True) if needs_store else None
     A, B = (run_refs.load(store, r) for r in refs)
     for side in (A, B):
         if not side.profiles:

@@ -36,7 +36,7 @@ import time
 from dataclasses import dataclass, field
 
 from ..errors import TickmarkError
-from ..names import check_label
+from ..names import MAX_NAME, check_label, check_name
 from ..store import claims
 
 _NAME = re.compile(r"[A-Za-z0-9_.+-]+")
@@ -196,6 +196,37 @@ def cells(spec):
     return out
 
 
+# room for the '~ID' that a cell's unfinished run gets when it is set aside (set_aside)
+_ASIDE = len("~") + 10
+
+
+def check_cell_names(spec):
+    """Every cell's run name follows the name rules, with room for '~ID' (names.check_name)."""
+    for c in cells(spec):
+        try:
+            check_name(c.run_name, "cell run name")
+        except TickmarkError as e:
+            raise TickmarkError(f"campaign {spec.path}: {e}")
+        if len(c.run_name) > MAX_NAME - _ASIDE:
+            raise TickmarkError(
+                f"campaign {spec.path}: cell run name '{c.run_name[:60]}...' is longer than {MAX_NAME - _ASIDE} "
+                "characters (NAME:TARGET:VARIANT:WORKLOAD): shorten those names"
+            )
+
+
+def is_cells_run(run, spec, c):
+    """Whether a stored run is this campaign's run of cell c (its notes say so): a run of
+    another origin that happens to have the cell's name is never adopted, renamed or skipped."""
+    notes = run.get("notes") or {}
+    cell = notes.get("cell")
+    return notes.get("campaign") == spec.name and isinstance(cell, dict) and cell.get("id") == c.id
+
+
+def foreign_runs(store, spec, cs):
+    """Names of the cells' runs that the store holds but this campaign did not make."""
+    return [c.run_name for c in cs if store.name_taken(c.run_name) and not is_cells_run(store.run(c.run_name), spec, c)]
+
+
 # ---------------------------------------------------------------- state in the store
 def mark_finished(store, spec, cs):
     """Cells whose run is stored complete become 'finished' (skipped)."""
@@ -203,18 +234,22 @@ def mark_finished(store, spec, cs):
         if not store.name_taken(c.run_name):
             continue
         run = store.run(c.run_name)
-        if run["status"] == "complete":
+        if run["status"] == "complete" and is_cells_run(run, spec, c):
             c.state, c.run_id = "finished", run["id"]
             c.results = len(store.results(run["id"]))
 
 
-def set_aside(store, c):
+def set_aside(store, spec, c):
     """Before a cell runs: a run of the cell that did not finish (an earlier start, or a holder
     that died) is renamed NAME~ID, kept, so the cell can run again under its name. -> False when
-    the cell's run is stored complete after all (nothing to run)."""
+    the cell's run is stored complete after all (nothing to run), or when a run of another origin
+    holds the cell's name (the cell fails)."""
     if not store.name_taken(c.run_name):
         return True
     run = store.run(c.run_name)
+    if not is_cells_run(run, spec, c):
+        c.state, c.message = "failed", f"a run named '{c.run_name}' exists that this campaign did not make"
+        return False
     if run["status"] == "complete":
         c.state, c.run_id = "finished", run["id"]
         c.results = len(store.results(run["id"]))
@@ -379,8 +414,9 @@ class Campaign:
                 c = mine.pop(cid)
                 if previous:
                     self.echo(f"{tname}: taking over {cid} from {previous} (its lease ran out)")
-                if not set_aside(store, c):
-                    claims.settle(store, self.spec.name, cid, self.holder, "done", c.run_id)
+                if not set_aside(store, self.spec, c):
+                    end = "done" if c.state == "finished" else "failed"
+                    claims.settle(store, self.spec.name, cid, self.holder, end, c.run_id, c.message or None)
                     continue
                 if tgt is None:
                     self.echo(f"{tname}: opening {uri}")

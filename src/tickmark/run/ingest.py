@@ -16,8 +16,9 @@ from dataclasses import dataclass, field
 
 from .. import fingerprint
 from ..errors import TickmarkError
+from ..names import check_name
 from ..targets.base import Core, Session, Target
-from ..tm1 import Parser, clean_line
+from ..tm1 import Parser, clean_line, validate
 
 _U63 = 2**63 - 1
 
@@ -62,11 +63,18 @@ class _RunReader:
 
     def cut(self):
         """The run ends without its bye: instances still open are left out (and named)."""
+        if not self.open:
+            return
+        counts, first = {}, {}
+        for n, r in self.run.records:  # one pass: a log of thousands of open instances stays linear
+            key = r.get("key")
+            if key in self.open:
+                counts[key] = counts.get(key, 0) + 1
+                first.setdefault(key, n)
         for key in self.open:
-            mine = [(n, r) for n, r in self.run.records if r.get("key") == key]
             self.run.problems.append(
-                f"line {mine[0][0]}: {key} was cut off before its 'end'; its "
-                f"{len(mine) - 1} sample/histogram records are left out"
+                f"line {first[key]}: {key} was cut off before its 'end'; its "
+                f"{counts[key] - 1} sample/histogram records are left out"
             )
         self.run.records = [(n, r) for n, r in self.run.records if r.get("key") not in self.open]
         self.open = {}
@@ -103,6 +111,7 @@ class _RunReader:
             del self.open[key]
             self.ended.add(key)
         elif t == "bye":
+            self.cut()  # instances without their end (an end left out) are named, not replayed
             self.run.bye = rec
         elif t in ("bench", "unmatched"):
             return None
@@ -111,47 +120,73 @@ class _RunReader:
         return None
 
 
+MAX_LINE = 16 << 20  # bytes: far beyond the longest record (a hello listing thousands of keys)
+
+
+def _lines(stream, outside):
+    """(line number, raw line without its newline) of a binary stream, each line read with a
+    bounded buffer: a line longer than MAX_LINE (no console prints one; /dev/zero is one) ends
+    the reading, with a problem in outside."""
+    n = 0
+    while True:
+        raw = stream.readline(MAX_LINE + 1)
+        if not raw:
+            return
+        n += 1
+        if len(raw) > MAX_LINE:
+            outside.append(f"line {n}: longer than {MAX_LINE >> 20} MiB (not a console log?): the rest is not read")
+            return
+        yield n, raw.rstrip(b"\n")
+
+
 def split_runs(stream):
-    """Read a log (a binary file object) -> (runs, problems outside any run, Parser)."""
+    """Read a log (a binary file object) -> (runs, problems outside any run, Parser). Every record
+    left out is a problem with its line number: nothing is dropped silently."""
     parser = Parser()
     runs, outside, cur = [], [], None
     n = 0
-    for n, raw in enumerate(stream, 1):
-        line = clean_line(raw.rstrip(b"\n"))
+    for n, raw in _lines(stream, outside):
+        line = clean_line(raw)
         if "TM1 " not in line:
             if line.strip():
                 parser.junk += 1
             continue
-        before = parser.malformed
-        rec = parser.next_record(line)
-        if rec is None:
-            if parser.malformed > before:
-                said = getattr(parser, "problems", None)  # a validating reader says what was wrong
-                why = said[-1][1] if said else "malformed TM1 record (cut off or garbled)"
-                (cur.run.problems if cur else outside).append(f"line {n}: {why}; left out")
-            continue
-        t = rec.get("t")
-        if t == "error":  # the core's own word: named first, as the cause of what follows
-            said = f"line {n}: tickmark-core reported an error: {rec.get('reason')}"
-            (cur.run.problems if cur is not None and cur.run.bye is None else outside).insert(0, said)
-            continue
-        if t == "hello":
-            if cur is not None and cur.run.bye is None:
-                cur.run.problems.append(f"line {n}: a new run starts before the previous one ended (no 'bye')")
-                cur.cut()
-            run = LogRun(first_line=n, hello=rec, last_line=n)
-            runs.append(run)
-            cur = _RunReader(run)
-            continue
-        if cur is None or cur.run.bye is not None:
-            if t not in ("bench", "unmatched"):
-                outside.append(f"line {n}: '{t}' record outside a run (no 'hello' before it); left out")
-            continue
-        cur.add(n, rec)
+        said = len(parser.problems)
+        recs = parser.reader.feed_line(line)  # every record of the line (one line may hold several)
+        for _, why in parser.problems[said:]:
+            (cur.run.problems if cur else outside).append(f"line {n}: {why}; left out")
+        for rec in recs:
+            cur = _one_record(n, rec, runs, outside, cur)
     if cur is not None and cur.run.bye is None:
         cur.run.problems.append(f"line {n}: the log ends before the run's final record (bye): cut off")
         cur.cut()
     return runs, outside, parser
+
+
+def _one_record(n, rec, runs, outside, cur):
+    """One record of line n into the runs -> the run reader now current."""
+    t = rec.get("t")
+    if t == "error":  # the core's own word: named first, as the cause of what follows
+        said = f"line {n}: tickmark-core reported an error: {rec.get('reason')}"
+        (cur.run.problems if cur is not None and cur.run.bye is None else outside).insert(0, said)
+        return cur
+    bad = validate(rec)  # the fields and types the replay needs: what it would refuse is said here
+    if bad:
+        (cur.run.problems if cur is not None and cur.run.bye is None else outside).append(f"line {n}: {bad}; left out")
+        return cur
+    if t == "hello":
+        if cur is not None and cur.run.bye is None:
+            cur.run.problems.append(f"line {n}: a new run starts before the previous one ended (no 'bye')")
+            cur.cut()
+        run = LogRun(first_line=n, hello=rec, last_line=n)
+        runs.append(run)
+        return _RunReader(run)
+    if cur is None or cur.run.bye is not None:
+        if t not in ("bench", "unmatched"):
+            outside.append(f"line {n}: '{t}' record outside a run (no 'hello' before it); left out")
+        return cur
+    cur.add(n, rec)
+    return cur
 
 
 # ---- the replay: a Target that reads the log instead of starting a core ----
@@ -235,6 +270,7 @@ def _names(name, n, store):
         return [None] * n
     names = [name] + [f"{name}-{i}" for i in range(2, n + 1)]
     for x in names:
+        check_name(x, "--name (several runs: NAME, NAME-2, ...)")
         if store.name_taken(x):
             raise TickmarkError(f"a run named '{x}' exists already (choose another --name)")
     return names
@@ -246,10 +282,10 @@ def ingest(store, stream, source, name=None, echo=print):
     for p in outside:
         echo(p)
     if not runs:
-        cause = next((p for p in outside if "reported an error" in p), None)
+        cause = next((p for p in outside if "reported an error" in p or "the rest is not read" in p), None)
         raise TickmarkError(
-            f"no tickmark run in {source} (no 'hello' record; {parser.records} records, {parser.junk} other lines)"
-            + (f"; {cause}" if cause else "")
+            f"no tickmark run in {source} (no usable 'hello' record; "
+            f"{parser.records} records, {parser.junk} other lines)" + (f"; {cause}" if cause else "")
         )
     ids = []
     for run, nm in zip(runs, _names(name, len(runs), store)):
@@ -258,12 +294,15 @@ def ingest(store, stream, source, name=None, echo=print):
         rid = store_run(store, run, nm, source)
         ids.append(rid)
         row = store.run(str(rid))
+        replayed = row["notes"].get("malformed") or 0  # records the replay refused (none, when split_runs said all)
+        for p in row["notes"].get("problems") or [] if replayed else []:
+            echo(p)
         results = len(store.results(rid))
         state = "" if run.bye is not None else ", incomplete: cut off before its end"
         echo(
             f"lines {run.first_line}-{run.last_line}: stored as run {rid}"
             + (f" '{row['name']}'" if row["name"] else "")
             + f" ({results} results{state}; "
-            f"{len(run.problems)} problem(s) above)"
+            f"{len(run.problems) + replayed} problem(s) above)"
         )
     return ids

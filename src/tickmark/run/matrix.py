@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from .. import fingerprint
 from ..errors import TickmarkError
+from ..names import check_name
 from .engine import Run, RunConfig, TransportLost, signals
 
 
@@ -85,6 +86,18 @@ def _slug(label):
     return re.sub(r"[^A-Za-z0-9_.+=-]+", "_", label).strip("_")
 
 
+def run_name(name, c):
+    """The run name of a cell under --name NAME: NAME-<variant>, or None without a name."""
+    return f"{name}-{_slug(c.label)}" if name else None
+
+
+def check_run_names(name, cs):
+    """Every run name the matrix will make follows the name rules (checked before anything runs)."""
+    for c in cs:
+        if name:
+            check_name(run_name(name, c), "matrix run name (--name plus the variant)")
+
+
 class Matrix:
     """Drive one engine.Run per built cell, a round at a time, in a fresh random order each round."""
 
@@ -94,10 +107,10 @@ class Matrix:
         self.rng = random.Random(cfg.seed) if cfg.seed is not None else random.SystemRandom()
         self.group = name or time.strftime("matrix-%Y%m%d-%H%M%S")
         for c in self.cells:
-            run_name = f"{name}-{_slug(c.label)}" if name else None
-            if run_name and store.name_taken(run_name):
-                raise TickmarkError(f"a run named '{run_name}' exists already (choose another --name)")
-            ccfg = RunConfig(**{**cfg.__dict__, "name": run_name})
+            rname = run_name(name, c)
+            if rname and store.name_taken(rname):
+                raise TickmarkError(f"a run named '{rname}' exists already (choose another --name)")
+            ccfg = RunConfig(**{**cfg.__dict__, "name": rname})
             if c.core.build is not None:
                 c.core.build = dict(c.core.build, variant=c.label)
             c.run = Run(store, c.core, ccfg, notes={"matrix": self.group})

@@ -93,7 +93,8 @@ def to_csv(store, run):
     for r in store.results(run["id"]):
         st = Stats.of(r)
         for sub, d in st.items() if st else [("", None)]:
-            w.writerow(
+            _writerow(
+                w,
                 [
                     run["id"],
                     r["key"],
@@ -108,13 +109,22 @@ def to_csv(store, run):
                     d.unit if d else "",
                     *[_csv(getattr(d, k, None)) for k in CSV_STATS],
                     " ".join(d.flags if d else []),
-                ]
+                ],
             )
     return out.getvalue()
 
 
 def _csv(v):
     return "" if v is None else v
+
+
+_FORMULA = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _writerow(w, cells):
+    """A CSV row whose text cells a spreadsheet never reads as a formula: a text starting with
+    = + - @ (or a tab, a carriage return) gets a leading apostrophe. Numbers stay numbers."""
+    w.writerow(["'" + c if isinstance(c, str) and c.startswith(_FORMULA) else c for c in cells])
 
 
 # ---- import ----
@@ -421,13 +431,25 @@ def _validate_profiles(profiles, keys):
             _need(r, "symbols", list, wr)
 
 
+MAX_DOCUMENT = 1 << 30  # bytes read at most (an export of a run of 300 instances x 100,000 samples)
+
+
 def read_document(path):
-    """A results document from a file: parsed, validated as a whole, statistics recomputed."""
+    """A results document from a file: parsed, validated as a whole, statistics recomputed. Read
+    with a bound: a file that does not start as a JSON object (/dev/zero, a binary) is refused at
+    its first bytes, and one larger than MAX_DOCUMENT when it gets there."""
     try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
+        with open(path, "rb") as f:
+            head = f.read(4096)
+            if not head.lstrip(b" \t\r\n").startswith(b"{") and head.strip(b" \t\r\n"):
+                raise TickmarkError(f"{path} is not a results document (it does not start with a JSON object)")
+            data = head + f.read(MAX_DOCUMENT + 1 - len(head))
     except OSError as e:
         raise TickmarkError(f"cannot read {path}: {e.strerror}")
+    if len(data) > MAX_DOCUMENT:
+        raise TickmarkError(f"{path} is larger than {MAX_DOCUMENT >> 20} MiB: not a results document tickmark wrote")
+    try:
+        text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise TickmarkError(f"{path} is not a UTF-8 text file")
     return parse_document(text, path)

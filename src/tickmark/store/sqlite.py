@@ -51,10 +51,13 @@ class SQLiteBackend:
     def __init__(self, path, create=None, readonly=False):
         """create(backend) makes the tables of a new store (on a private file, see _create);
         readonly: open an existing store for reading only (also on read-only media)."""
-        self.path = Path(path)
+        self.path = Path(os.path.expanduser(str(path)))
         self.label = str(self.path)
         try:
             self._check_path()
+            if readonly and not self.path.exists() and create is not None:
+                self.conn = self._connect_absent(create)
+                return
             self.readonly = readonly and self.path.is_file() and self.path.stat().st_size > 0
             self.conn = self._connect_ro() if self.readonly else self._connect(create)
         except OSError as e:  # a name too long, a folder that cannot be searched, ...
@@ -127,6 +130,16 @@ class SQLiteBackend:
                 f"store {self.label} was deleted, replaced or emptied while this command wrote to it: "
                 "what it wrote is lost"
             )
+
+    def _connect_absent(self, create):
+        """A store that does not exist yet, only read: an empty store in memory (a reading command
+        says there are no runs), without creating the file or its folder."""
+        self.readonly = True
+        conn = sqlite3.connect(":memory:", isolation_level=None)
+        conn.text_factory = self._text
+        self.conn = conn
+        create(self)
+        return conn
 
     def _connect_ro(self):
         """Open for reading only, also on read-only media (where SQLite cannot make the WAL's
