@@ -227,7 +227,28 @@ IMPORTS = [
     ("name newline", _set(["run", "name"], "a\nb"), "control characters"),
     ("key ESC", lambda d: d["results"][0].update(key="k\x1b[31m"), "results[0].key"),
     ("status", _set(["run", "status"], "great"), "run.status"),
+    ("caches text", _set(["run", "fingerprint", "caches"], "x"), "run.fingerprint.caches"),
+    ("caches of numbers", _set(["run", "fingerprint", "caches"], [1, 2]), "run.fingerprint.caches[0]"),
+    ("kernel number", _set(["run", "fingerprint", "kernel"], 5), "run.fingerprint.kernel"),
+    ("symbols of objects", lambda d: d.update(profiles=[_profile([{}])]), "profiles[0].routines[0].symbols[0]"),
+    ("lone surrogate", lambda d: d["results"][0].update(reason="a\ud800b"), "results[0].reason: a NUL character or"),
+    ("surrogate name", _set(["run", "name"], "a\udfffb"), "run.name: a NUL character or a lone surrogate"),
+    ("NUL", lambda d: d["results"][0].update(reason="a\x00b"), "results[0].reason: a NUL character"),
+    ("NUL in a key", _set(["run", "options", "a\x00"], 1), "run.options: a NUL character or a lone surrogate in a key"),
 ]
+
+
+def _profile(symbols):
+    return {
+        "key": "sys.fast",
+        "tool": "perf",
+        "event": "task-clock",
+        "unit": "ms",
+        "hits": 10,
+        "seconds": 1.0,
+        "ns_per_op": None,
+        "routines": [{"name": "memmove", "group": "libc", "self": 0.5, "total": 0.5, "symbols": symbols}],
+    }
 
 
 @pytest.mark.parametrize("label,mutate,says", IMPORTS, ids=[c[0] for c in IMPORTS])
@@ -1442,3 +1463,41 @@ def test_an_endless_file_is_not_read_whole(env, cli, cmd, says):
     assert time.monotonic() - t0 < 30
     rc, out, err = cli("runs")
     assert rc == 0 and "no runs stored yet" in out
+
+
+# ---- 19. import: what a document says is kept as it says, or refused ----
+
+
+def test_duplicate_json_keys_are_refused(exported, env, cli, tmp_path):
+    f = tmp_path / "dup.json"
+    f.write_text(json.dumps(exported).replace('"format":', '"format": "other", "format":', 1))
+    before = row_counts(env)
+    rc, out, err = cli("import", str(f))
+    one_error_line(rc, err, "key 'format' is given twice")
+    assert row_counts(env) == before
+
+
+def test_imported_running_run_is_incomplete_and_started_0_is_kept(exported, env, cli, tmp_path):
+    exported["run"].update(name="copy", status="running", started=0, finished=None)
+    f = tmp_path / "copy.json"
+    f.write_text(json.dumps(exported))
+    rc, out, err = cli("import", str(f))
+    assert rc == 0, err
+    run = _store().run("copy")
+    assert run["status"] == "incomplete" and run["started"] == 0
+    assert "exported while it was still running" in run["notes"]["incomplete"]
+    rc, out, err = cli("show", "copy")
+    assert rc == 0 and "1970-01-01" in out and "abandoned" not in out, out
+    rc, out, err = cli("export", "copy")
+    assert json.loads(out)["run"]["started"] == 0
+    store_readable(cli, "copy", "base")
+
+
+def test_a_good_profile_imports_and_shows(exported, env, cli, tmp_path):
+    exported["run"]["name"] = "prof"
+    exported["profiles"] = [_profile(["__memmove_avx_unaligned"])]
+    f = tmp_path / "prof.json"
+    f.write_text(json.dumps(exported))
+    rc, out, err = cli("import", str(f))
+    assert rc == 0, err
+    store_readable(cli, "prof", "base")

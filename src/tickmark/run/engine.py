@@ -529,6 +529,12 @@ def import_document(store, doc):
             n += 1
             name = f"{base}-{n}"
     fp, hello = run["fingerprint"], run["hello"]
+    notes = dict(run.get("notes") or {}, imported_from=run.get("id"))
+    status = run["status"]
+    if status == "running":  # nothing writes it here: it is what it was when exported, unfinished
+        status = "incomplete"
+        notes.pop("owner", None)
+        notes.setdefault("incomplete", "exported while it was still running: imported as it was then")
     with store.transaction():
         run_id = store.create_run(
             name=name,
@@ -537,10 +543,10 @@ def import_document(store, doc):
             options=run["options"],
             fingerprint=fp,
             hello=hello,
-            status=run["status"],
+            status=status,
             started=run["started"],
             finished=run["finished"],
-            notes=dict(run.get("notes") or {}, imported_from=run.get("id")),
+            notes=notes,
         )
         w = ResultWriter(store, run_id, fingerprint.cycles_method(fp, hello), fp.get("flags"))
         for r in doc["results"]:

@@ -295,7 +295,7 @@ class Store:
                 " fingerprint, hello, notes) VALUES (?,?,?,?,?,?,?,?,?,?)",
                 (
                     name,
-                    started or time.time(),
+                    time.time() if started is None else started,
                     finished,
                     status,
                     suite,

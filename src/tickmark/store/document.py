@@ -6,6 +6,7 @@ import csv
 import io
 import json
 import math
+import re
 
 from .. import fingerprint, tm1
 from ..analysis import stats
@@ -164,6 +165,8 @@ _KEY = {"type": "string", "minLength": 1, "maxLength": 300, "pattern": _NOCTRL}
 _WORD = {"type": "string", "maxLength": 300, "pattern": _NOCTRL}
 _TEXT = {"type": "string", "maxLength": 10000}
 _COUNTS = {"type": "object", "additionalProperties": _COUNT}
+_JSON_TYPE = {"text": "string", "int": "integer", "bool": "boolean", "list": "array", "object": "object"}
+_CACHE = {"type": "object", "additionalProperties": {"type": ["string", "integer", "null"]}}
 _SAMPLE = {
     "type": "object",
     "required": ["round", "iters", "ops", "ns"],
@@ -294,8 +297,10 @@ SCHEMA = {
                 "fingerprint": {
                     "type": "object",
                     "properties": {
+                        # every registered key of its JSON type (or null); the ones reports read closer
+                        **{k.name: {"type": [_JSON_TYPE[k.type], "null"]} for k in fingerprint.keys()},
                         "flags": {"type": "array", "items": _WORD},
-                        # the fingerprint keys that reports read, typed as the registry says
+                        "caches": {"anyOf": [{"type": "array", "items": _CACHE}, {"type": "null"}]},
                         **{k.name: {"anyOf": [_WORD, {"type": "null"}]} for k in fingerprint.keys(export="word")},
                         **{k.name: {"anyOf": [_I64, {"type": "null"}]} for k in fingerprint.keys(export="int")},
                     },
@@ -310,18 +315,28 @@ SCHEMA = {
 MAX_DEPTH = 64
 
 
-def _depth_ok(doc):
-    """No value nested deeper than MAX_DEPTH (checked without recursion)."""
-    stack = [(doc, 0)]
+_UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
+
+
+def _scan(doc):
+    """What no store can keep, anywhere in the document (checked without recursion): nesting
+    deeper than MAX_DEPTH, a NUL character or a lone surrogate in a text or a key -> the problem
+    or None."""
+    stack = [(doc, ())]
     while stack:
-        v, d = stack.pop()
-        if d > MAX_DEPTH:
-            return False
+        v, path = stack.pop()
+        if len(path) > MAX_DEPTH:
+            return f"nested deeper than {MAX_DEPTH} levels"
+        if isinstance(v, str) and _UNSTORABLE.search(v):
+            return f"{_where(path)}: a NUL character or a lone surrogate (half of a UTF-16 pair) in a text"
         if isinstance(v, dict):
-            stack += [(x, d + 1) for x in v.values()]
+            for k, x in v.items():
+                if _UNSTORABLE.search(k):
+                    return f"{_where(path)}: a NUL character or a lone surrogate in a key"
+                stack.append((x, (*path, k)))
         elif isinstance(v, list):
-            stack += [(x, d + 1) for x in v]
-    return True
+            stack += [(x, (*path, i)) for i, x in enumerate(v)]
+    return None
 
 
 def _where(path):
@@ -342,8 +357,9 @@ def validate(doc):
             raise _Bad(f"format is {str(doc.get('format'))[:40]!r}, expected '{FORMAT}'")
         if doc.get("version") != VERSION:
             raise _Bad(f"version {repr(doc.get('version'))[:20]} is not supported (this tickmark reads {VERSION})")
-        if not _depth_ok(doc):
-            raise _Bad(f"nested deeper than {MAX_DEPTH} levels")
+        bad = _scan(doc)
+        if bad:
+            raise _Bad(bad)
         err = jsonschema.exceptions.best_match(jsonschema.Draft202012Validator(SCHEMA).iter_errors(doc))
         if err is not None:
             msg = err.message if len(err.message) <= 160 else err.message[:157] + "..."
@@ -403,6 +419,16 @@ def _constant(name):
     raise ValueError(f"{name} is not a number")
 
 
+def _object(pairs):
+    """A JSON object whose keys are each given once (which of two would count is not JSON's to say)."""
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        seen = set()
+        dup = next(k for k, _ in pairs if k in seen or seen.add(k))
+        raise ValueError(f"key {printable(dup)[:40]!r} is given twice in one object")
+    return obj
+
+
 def _validate_profiles(profiles, keys):
     from ..profile.model import GROUPS
 
@@ -428,7 +454,9 @@ def _validate_profiles(profiles, keys):
             for k in ("self", "total"):
                 if not 0 <= _need(r, k, NUM, wr) <= 1:
                     raise _Bad(f"{wr}.{k}: a share between 0 and 1, got {r[k]!r}")
-            _need(r, "symbols", list, wr)
+            for k, sym in enumerate(_need(r, "symbols", list, wr)):
+                if not isinstance(sym, str):
+                    raise _Bad(f"{wr}.symbols[{k}]: expected str, got {type(sym).__name__}")
 
 
 MAX_DOCUMENT = 1 << 30  # bytes read at most (an export of a run of 300 instances x 100,000 samples)
@@ -457,7 +485,7 @@ def read_document(path):
 
 def parse_document(text, where="document"):
     try:
-        doc = json.loads(text, parse_float=_float, parse_constant=_constant)
+        doc = json.loads(text, parse_float=_float, parse_constant=_constant, object_pairs_hook=_object)
     except RecursionError:
         raise TickmarkError(f"{where} is not a results document (nested too deeply)")
     except json.JSONDecodeError as e:
