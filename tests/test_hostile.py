@@ -1501,3 +1501,85 @@ def test_a_good_profile_imports_and_shows(exported, env, cli, tmp_path):
     rc, out, err = cli("import", str(f))
     assert rc == 0, err
     store_readable(cli, "prof", "base")
+
+
+# ---- 20. the build: a compiler that hangs is stopped with its children; signals clean up ----
+
+
+def _script(path, body):
+    path.write_text("#!/bin/sh\n" + body)
+    path.chmod(0o755)
+    return path
+
+
+def _processes_with(word):
+    """PIDs of the processes whose command line holds word."""
+    out = []
+    for d in Path("/proc").iterdir():
+        try:
+            if d.name.isdigit() and word in (d / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace"):
+                out.append(int(d.name))
+        except OSError:
+            pass
+    return out
+
+
+HANGING_CC = [
+    ("--version", "sleep 987651 & wait\n", "ASK_TIMEOUT", "did not finish within 2 s and was stopped"),
+    (
+        "compiling",
+        'case "$1" in --version|-dumpmachine) exec gcc "$@";; esac\nsleep 987652 & wait\n',
+        "COMPILE_TIMEOUT",
+        "building tickmark-core failed (compiler exit 124",
+    ),
+]
+
+
+@needs_cc
+@pytest.mark.parametrize("when,body,limit,says", HANGING_CC, ids=[c[0] for c in HANGING_CC])
+def test_a_compiler_that_hangs_is_stopped_with_its_children(real, cli, tmp_path, monkeypatch, when, body, limit, says):
+    from tickmark.targets import build
+
+    monkeypatch.setattr(build, limit, 2)
+    cc = _script(tmp_path / "hang-cc", body)
+    marker = body.split("sleep ")[1].split()[0]
+    t0 = time.monotonic()
+    rc, out, err = cli(*RUN, "sys.getppid", "--cc", str(cc))
+    one_error_line(rc, err, says)
+    assert time.monotonic() - t0 < 60
+    assert "was stopped" in err
+    time.sleep(0.2)
+    assert not _processes_with(f"sleep {marker}"), "the compiler's child is still running"
+    assert not [p for p in (real / "tickmark" / "build").glob("*.tmp*")], "an unfinished build folder is left"
+    store_readable(cli)
+
+
+@needs_cc
+def test_a_relative_cc_is_found_from_the_current_folder(real, cli, tmp_path):
+    _script(tmp_path / "mycc", 'exec gcc "$@"\n')
+    rc, out, err = cli(*RUN, "sys.getppid", "--cc", "./mycc")
+    assert rc == 0, err
+    run = _store().run("latest")
+    assert run["fingerprint"]["cc"] == str(tmp_path / "mycc")
+    store_readable(cli, "latest")
+
+
+@needs_cc
+@pytest.mark.parametrize("sig", ["SIGTERM", "SIGHUP"])
+def test_a_signal_during_the_build_leaves_no_debris(tmp_path, sig):
+    cache = tmp_path / "cache"
+    p = tickmark_proc(
+        ["--store", str(tmp_path / "s.db"), *RUN, "sys.getppid", "--cflags", "-O0 -g1"],
+        env={"XDG_CACHE_HOME": str(cache), "TICKMARK_CORE": ""},
+    )
+    try:
+        _wait_for(lambda: list((cache / "tickmark" / "build").glob("*.tmp*")) if (cache / "tickmark").exists() else 0)
+        p.send_signal(getattr(signal, sig))
+        out, err = p.communicate(timeout=60)
+    finally:
+        if p.poll() is None:
+            p.kill()
+    assert p.returncode == 130, err
+    assert "interrupted while building tickmark-core; its unfinished build folder was removed" in err
+    assert "Traceback" not in err
+    assert not list((cache / "tickmark" / "build").iterdir())

@@ -1,4 +1,9 @@
-"""The one exception type the command line turns into `tickmark: error: ...` (exit 2)."""
+"""The one exception type the command line turns into `tickmark: error: ...` (exit 2), and the
+interrupts (Ctrl-C, SIGTERM, SIGHUP) as exceptions that let the code they stop clean up."""
+
+import contextlib
+import signal
+import threading
 
 
 class TickmarkError(Exception):
@@ -19,3 +24,23 @@ class Interrupted(KeyboardInterrupt):
     def __init__(self, message):
         super().__init__(message)
         self.message = message
+
+
+@contextlib.contextmanager
+def interrupted_by_signals(exc=KeyboardInterrupt):
+    """While it lasts, SIGTERM and SIGHUP (a kill, a terminal closed) raise exc("interrupted by
+    SIGTERM") as Ctrl-C raises KeyboardInterrupt, so that what they stop cleans up. Only the main
+    thread can take signals; elsewhere this does nothing."""
+
+    def on_signal(signum, frame):
+        raise exc(f"interrupted by {signal.Signals(signum).name}")
+
+    old = {}
+    if threading.current_thread() is threading.main_thread():
+        for sig in (signal.SIGTERM, signal.SIGHUP):
+            old[sig] = signal.signal(sig, on_signal)
+    try:
+        yield
+    finally:
+        for sig, handler in old.items():
+            signal.signal(sig, handler)

@@ -21,17 +21,15 @@ its statistics computed again from everything stored, with the run's own cycles 
 is the one place where SIGTERM and SIGHUP become an interrupt.
 """
 
-import contextlib
 import random
 import re
-import signal
 import threading
 import time
 from dataclasses import dataclass, field
 
 from .. import fingerprint
 from ..analysis import nbench, stats
-from ..errors import TickmarkError
+from ..errors import TickmarkError, interrupted_by_signals
 from ..names import check_name, printable
 from ..tm1 import Reader
 from ..waiting import Watchdog
@@ -90,24 +88,11 @@ class _Interrupt(KeyboardInterrupt):
         self.reason = reason
 
 
-def _on_signal(signum, frame):
-    raise _Interrupt(f"interrupted by {signal.Signals(signum).name}")
-
-
-@contextlib.contextmanager
 def signals():
     """While it lasts, SIGTERM and SIGHUP (a terminal closed, a kill) interrupt like Ctrl-C, with
     the signal's name as the reason, so that a run ends incomplete and never stays 'running'.
     Only the main thread can take signals; elsewhere this does nothing."""
-    old = {}
-    if threading.current_thread() is threading.main_thread():
-        for sig in (signal.SIGTERM, signal.SIGHUP):
-            old[sig] = signal.signal(sig, _on_signal)
-    try:
-        yield
-    finally:
-        for sig, handler in old.items():
-            signal.signal(sig, handler)
+    return interrupted_by_signals(_Interrupt)
 
 
 def row_fields(key, meta):

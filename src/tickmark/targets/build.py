@@ -16,13 +16,14 @@ import os
 import re
 import shlex
 import shutil
+import signal
 import subprocess
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from ..errors import Interrupted, TickmarkError
+from ..errors import Interrupted, TickmarkError, interrupted_by_signals
 
 DEFAULT_CFLAGS = "-O2"
 BINARY = "tickmark-core"
@@ -77,9 +78,33 @@ def sha256_file(path):
     return h.hexdigest()
 
 
+# seconds a build tool may take: a compiler's answer to --version or -dumpmachine, the Makefile's
+# list of sources, and the compilation of one file (or the link)
+ASK_TIMEOUT = 30
+COMPILE_TIMEOUT = 600
+
+
+def _run_tool(argv, timeout, what, **kw):
+    """A build tool (compiler, make, sh) run in a session of its own, with a time limit ->
+    CompletedProcess (text). Past the limit, or on an interrupt, the tool and everything it
+    started are killed (no child is left behind); past the limit, a one-line TickmarkError."""
+    kw.setdefault("stdout", subprocess.PIPE)
+    p = subprocess.Popen(argv, stderr=subprocess.PIPE, text=True, errors="replace", start_new_session=True, **kw)
+    try:
+        out, err = p.communicate(timeout=timeout)
+    except BaseException as e:
+        with contextlib.suppress(OSError):
+            os.killpg(p.pid, signal.SIGKILL)
+        p.communicate()
+        if isinstance(e, subprocess.TimeoutExpired):
+            raise TickmarkError(f"{what} did not finish within {timeout} s and was stopped: {shlex.join(argv)[:120]}")
+        raise
+    return subprocess.CompletedProcess(argv, p.returncode, out or "", err or "")
+
+
 def compiler_version(cc_argv):
     try:
-        r = subprocess.run(cc_argv + ["--version"], capture_output=True, text=True, timeout=30)
+        r = _run_tool(cc_argv + ["--version"], ASK_TIMEOUT, f"compiler '{cc_argv[0]}' asked for its --version")
     except OSError:
         raise TickmarkError(f"C compiler '{cc_argv[0]}' not found; install gcc: {_FIX}")
     text = (r.stdout or r.stderr).strip()
@@ -116,6 +141,9 @@ def build_core(
     cflags = cflags if cflags is not None else os.environ.get("CFLAGS", DEFAULT_CFLAGS)
     ldflags = ldflags if ldflags is not None else os.environ.get("LDFLAGS", "")
     cc_argv = split_words("compiler", cc)
+    if cc_argv and os.sep in cc_argv[0] and not os.path.isabs(cc_argv[0]):  # ./x: from here, not the core's folder
+        cc_argv[0] = os.path.abspath(cc_argv[0])
+        cc = shlex.join(cc_argv)
     split_words("CFLAGS", cflags)
     split_words("LDFLAGS", ldflags)
     if not cc_argv or not shutil.which(cc_argv[0]):
@@ -224,14 +252,14 @@ _PATH_VARS = ("FREERTOS_KERNEL",)
 def _plan(src, cc_argv, make_vars=None):
     """Ask the Makefile what to compile for this compiler's target
     -> (machine, srcs, bench_srcs, tm_cflags, libs, port_cflags, port_ldflags)."""
-    r = subprocess.run(cc_argv + ["-dumpmachine"], capture_output=True, text=True, timeout=60)
+    r = _run_tool(cc_argv + ["-dumpmachine"], ASK_TIMEOUT, f"compiler '{cc_argv[0]}' asked for -dumpmachine")
     machine = r.stdout.strip()
     if r.returncode != 0 or not _SAFE.fullmatch(machine):
         raise TickmarkError(
             f"compiler '{shlex.join(cc_argv)}' does not work (-dumpmachine failed)", (r.stderr or "").strip()
         )
     env = {k: v for k, v in os.environ.items() if k not in _MAKE_ENV}
-    r = subprocess.run(
+    r = _run_tool(
         [
             "make",
             "-s",
@@ -242,8 +270,8 @@ def _plan(src, cc_argv, make_vars=None):
             *[f"{k}={v}" for k, v in sorted((make_vars or {}).items())],
             "print-build",
         ],
-        capture_output=True,
-        text=True,
+        COMPILE_TIMEOUT,
+        "the core's Makefile, asked for its sources,",
         env=env,
     )
     if r.returncode != 0:
@@ -264,8 +292,8 @@ def _bench_list(src, bench_srcs, gen):
     """Write the benchmark list header (tools/genlist.sh, as the Makefile does) into gen/."""
     gen.mkdir(parents=True, exist_ok=True)
     with open(gen / "tm_bench_list.h", "w") as f:
-        r = subprocess.run(
-            ["sh", "tools/genlist.sh", *bench_srcs], cwd=str(src), stdout=f, stderr=subprocess.PIPE, text=True
+        r = _run_tool(
+            ["sh", "tools/genlist.sh", *bench_srcs], COMPILE_TIMEOUT, "tools/genlist.sh", cwd=str(src), stdout=f
         )
     if r.returncode != 0:
         raise TickmarkError("tools/genlist.sh could not list the benchmarks", r.stderr.strip())
@@ -282,68 +310,74 @@ def _c_string(text):
 
 def _build(src, out, cc, cflags, ldflags, memfn_path, extra=(), version="", make_vars=None, reuse=None):
     """Compile every source into a private folder, link, then move the folder into place (safe
-    against concurrent builds; an interrupted or failed build leaves nothing behind). reuse: the
-    object folder of a finished build of the same sources and flags, whose objects are taken
-    instead of compiling them again."""
+    against concurrent builds; an interrupted or failed build leaves nothing behind: Ctrl-C,
+    SIGTERM and SIGHUP alike). reuse: the object folder of a finished build of the same sources
+    and flags, whose objects are taken instead of compiling them again."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = out.parent / f"{out.name}.tmp{os.getpid()}-{threading.get_ident()}"  # one per builder (process, thread)
+    with interrupted_by_signals():
+        try:
+            shutil.rmtree(tmp, ignore_errors=True)
+            tmp.mkdir()
+            _build_in(tmp, src, out, cc, cflags, ldflags, memfn_path, extra, version, make_vars, reuse)
+        except KeyboardInterrupt:
+            shutil.rmtree(tmp, ignore_errors=True)
+            raise Interrupted("interrupted while building tickmark-core; its unfinished build folder was removed")
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _build_in(tmp, src, out, cc, cflags, ldflags, memfn_path, extra, version, make_vars, reuse):
+    """_build's work in its private folder tmp."""
     cc_argv, cflags_argv, ld_argv = (
         split_words("compiler", cc),
         split_words("CFLAGS", cflags),
         split_words("LDFLAGS", ldflags),
     )
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = out.parent / f"{out.name}.tmp{os.getpid()}-{threading.get_ident()}"  # one per builder (process, thread)
-    shutil.rmtree(tmp, ignore_errors=True)
-    tmp.mkdir()
+    machine, srcs, bench_srcs, tm_cflags, libs, port_cflags, port_ldflags = _plan(src, cc_argv, make_vars)
+    _bench_list(src, bench_srcs, tmp / "gen")
+    tm_cflags = [*tm_cflags, "-I", str(tmp / "gen")]
+    cflags_argv = port_cflags + cflags_argv  # the port's CPU and C library flags go everywhere
+    ld_argv = ld_argv + port_ldflags
+    (tmp / "obj").mkdir()
+    jobs, objs = [], []
+    for i, s in enumerate(srcs + list(extra)):
+        obj = tmp / "obj" / (Path(s).name + f".{i}.o")
+        objs.append(str(obj))
+        if reuse is not None and _copied(reuse / obj.name, obj):
+            continue
+        flags = cflags_argv if s.endswith((".S", ".s")) else tm_cflags + cflags_argv
+        jobs.append(cc_argv + flags + ["-c", "-o", str(obj), s])
+    if memfn_path:  # a user's routine file, compiled as it is (no project warnings imposed)
+        obj = tmp / "obj" / "memfn-user.o"
+        objs.append(str(obj))
+        jobs.append(cc_argv + cflags_argv + ["-Iinclude", "-c", "-o", str(obj), memfn_path])
+    info = tmp / "obj" / "buildinfo.c"
+    first = version.splitlines()[0] if version else ""
+    info.write_text(
+        f'const char tm_build_cc[] = "{_c_string(first)}";\n'
+        f'const char tm_build_cflags[] = "{_c_string(cflags)}";\n'
+        f'const char tm_build_target[] = "{_c_string(machine)}";\n'
+        f'const char tm_build_memfn[] = "{_c_string(Path(memfn_path).name if memfn_path else "")}";\n'
+    )
+    objs.append(str(tmp / "obj" / "buildinfo.o"))
+    jobs.append(cc_argv + cflags_argv + ["-c", "-o", objs[-1], str(info)])
+    bad = _compile_all(jobs, src)
+    if not bad:
+        bad = [
+            r
+            for r in [_compile(cc_argv + cflags_argv + ld_argv + ["-o", str(tmp / BINARY), *objs, *libs], src)]
+            if r is not None
+        ]
+    if bad or not (tmp / BINARY).is_file():
+        rc, text = bad[0] if bad else (0, "no binary was written")
+        lines = text.strip().splitlines()
+        detail = "\n".join("  " + line for line in lines[-15:])
+        raise TickmarkError(f"building tickmark-core failed (compiler exit {rc}, CC={cc} CFLAGS={cflags}):", detail)
     try:
-        machine, srcs, bench_srcs, tm_cflags, libs, port_cflags, port_ldflags = _plan(src, cc_argv, make_vars)
-        _bench_list(src, bench_srcs, tmp / "gen")
-        tm_cflags = [*tm_cflags, "-I", str(tmp / "gen")]
-        cflags_argv = port_cflags + cflags_argv  # the port's CPU and C library flags go everywhere
-        ld_argv = ld_argv + port_ldflags
-        (tmp / "obj").mkdir()
-        jobs, objs = [], []
-        for i, s in enumerate(srcs + list(extra)):
-            obj = tmp / "obj" / (Path(s).name + f".{i}.o")
-            objs.append(str(obj))
-            if reuse is not None and _copied(reuse / obj.name, obj):
-                continue
-            flags = cflags_argv if s.endswith((".S", ".s")) else tm_cflags + cflags_argv
-            jobs.append(cc_argv + flags + ["-c", "-o", str(obj), s])
-        if memfn_path:  # a user's routine file, compiled as it is (no project warnings imposed)
-            obj = tmp / "obj" / "memfn-user.o"
-            objs.append(str(obj))
-            jobs.append(cc_argv + cflags_argv + ["-Iinclude", "-c", "-o", str(obj), memfn_path])
-        info = tmp / "obj" / "buildinfo.c"
-        first = version.splitlines()[0] if version else ""
-        info.write_text(
-            f'const char tm_build_cc[] = "{_c_string(first)}";\n'
-            f'const char tm_build_cflags[] = "{_c_string(cflags)}";\n'
-            f'const char tm_build_target[] = "{_c_string(machine)}";\n'
-            f'const char tm_build_memfn[] = "{_c_string(Path(memfn_path).name if memfn_path else "")}";\n'
-        )
-        objs.append(str(tmp / "obj" / "buildinfo.o"))
-        jobs.append(cc_argv + cflags_argv + ["-c", "-o", objs[-1], str(info)])
-        bad = _compile_all(jobs, src)
-        if not bad:
-            bad = [
-                r
-                for r in [_compile(cc_argv + cflags_argv + ld_argv + ["-o", str(tmp / BINARY), *objs, *libs], src)]
-                if r is not None
-            ]
-        if bad or not (tmp / BINARY).is_file():
-            rc, text = bad[0] if bad else (0, "no binary was written")
-            lines = text.strip().splitlines()
-            detail = "\n".join("  " + line for line in lines[-15:])
-            raise TickmarkError(f"building tickmark-core failed (compiler exit {rc}, CC={cc} CFLAGS={cflags}):", detail)
-        try:
-            os.replace(tmp, out)
-        except OSError:  # another process finished the same build first
-            pass
-    except KeyboardInterrupt:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise Interrupted("interrupted while building tickmark-core; its unfinished build folder was removed")
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
+        os.replace(tmp, out)
+    except OSError:  # another process finished the same build first
+        pass
 
 
 def _copied(old, new):
@@ -380,7 +414,9 @@ def _compile_all(jobs, cwd):
 def _compile(argv, cwd):
     """Run one compiler command (an argument list, no shell) -> None, or (exit status, output)."""
     try:
-        r = subprocess.run(argv, cwd=str(cwd), capture_output=True, text=True, errors="replace")
+        r = _run_tool(argv, COMPILE_TIMEOUT, f"compiler '{argv[0]}'", cwd=str(cwd))
     except OSError as e:
         return 127, f"cannot run {argv[0]}: {e.strerror}"
+    except TickmarkError as e:  # it hung: stopped
+        return 124, str(e)
     return None if r.returncode == 0 else (r.returncode, r.stdout + r.stderr)
