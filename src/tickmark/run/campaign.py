@@ -159,8 +159,8 @@ def parse(doc, path="campaign"):
         else:
             bad(f"workloads.{wname}: expected a suite name or a non-empty list of patterns")
     baseline = doc.get("baseline", next(iter(targets)))
-    if baseline not in targets:
-        bad(f"baseline '{baseline}' is not one of the targets ({', '.join(targets)})")
+    if not isinstance(baseline, str) or baseline not in targets:
+        bad(f"baseline {baseline!r} is not one of the targets ({', '.join(targets)})")
     lease = doc.get("lease", LEASE)
     if not isinstance(lease, (int, float)) or isinstance(lease, bool) or not 2 <= lease <= 3600:
         bad("'lease' must be a number of seconds in 2..3600")
