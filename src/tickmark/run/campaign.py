@@ -224,7 +224,19 @@ def is_cells_run(run, spec, c):
 
 def foreign_runs(store, spec, cs):
     """Names of the cells' runs that the store holds but this campaign did not make."""
-    return [c.run_name for c in cs if store.name_taken(c.run_name) and not is_cells_run(store.run(c.run_name), spec, c)]
+    out = []
+    for c in cs:
+        if not store.name_taken(c.run_name):
+            continue
+        try:
+            run = store.run(c.run_name)
+        except TickmarkError:
+            if store.name_taken(c.run_name):
+                raise
+            continue  # set aside by another process of this campaign meanwhile
+        if not is_cells_run(run, spec, c):
+            out.append(c.run_name)
+    return out
 
 
 # ---------------------------------------------------------------- state in the store
