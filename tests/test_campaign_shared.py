@@ -178,6 +178,17 @@ def test_a_stalled_holder_loses_its_cell_and_the_cell_still_ends_once(pg_server,
                 pass
             time.sleep(0.1)
         assert held
+
+        def started(name):  # the sleeper's run of its cell is stored (it is inside the slow benchmark)
+            st = Store(url)
+            try:
+                return st.name_taken(name)
+            finally:
+                st.close()
+
+        while time.time() < deadline and not started(f"stall:{held[0]}"):
+            time.sleep(0.1)
+        assert started(f"stall:{held[0]}")
         os.killpg(sleeper.pid, signal.SIGSTOP)
         other = campaign(url, f)
         deadline = time.time() + 60

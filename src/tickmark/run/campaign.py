@@ -356,6 +356,13 @@ class Campaign:
         for run in runs:
             run.stop()
 
+    def _claim_lost(self, store, cid):
+        """Whether this process's claim on the cell is gone (renewing it fails); a store error counts as kept."""
+        try:
+            return bool(claims.keep_alive(store, self.spec.name, [cid], self.holder, self.lease))
+        except TickmarkError:
+            return False
+
     def _keep_alive(self, done):
         """Renew the leases of the cells being run, every quarter lease; a lost claim stops its cell."""
         from ..store import Store
@@ -542,14 +549,18 @@ class Campaign:
         except TickmarkError as e:  # the engine closed the run: incomplete, or none when nothing was measured
             c.state, c.message = "failed", str(e)
             c.run_id = run.run_id if run else None
+            if not stop.lost.is_set() and self._claim_lost(store, c.id):  # stalled past the lease, then failed
+                self.echo(f"{c.id}: the claim was taken over (this process was too slow to renew it); stopping")
+                stop.lost.set()
         finally:
             with self.lock:
                 self.active.pop(c.target, None)
             c.seconds = time.monotonic() - t0
-        if stop.lost.is_set() and c.run_id is not None:
-            mine = store.run(c.run_id)  # another process runs the cell now: this run is not the cell's
-            if mine["name"] == c.run_name:
-                store.update_run(c.run_id, name=f"{c.run_name}~{c.run_id}", status="incomplete")
+        if stop.lost.is_set():
+            if c.run_id is not None:
+                mine = store.run(c.run_id)  # another process runs the cell now: this run is not the cell's
+                if mine["name"] == c.run_name:
+                    store.update_run(c.run_id, name=f"{c.run_name}~{c.run_id}", status="incomplete")
             c.state, c.message = "lost", "its claim was taken over by another process (lease ran out)"
             return
         if c.run_id is not None and store.name_taken(c.run_name):
