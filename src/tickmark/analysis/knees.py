@@ -34,9 +34,10 @@ SLOPED = 2.0  # a segment rising less than this per octave between two steeper s
 MIN_STEP = 1.3  # two plateaus whose gap rises less than this are one level
 MIN_SPAN = 1.75  # a plateau between two knees spans at least this factor of sizes (else noise)
 SEGMENT_PENALTY = 0.01  # cost of one more segment, in squared ln(latency) units
-QUARTER = 0.25
 PLATEAU_TOL = 1.05  # a point this close to a plateau's end belongs to the plateau
 NOISY = 1.1  # a raw point this much above the envelope was replaced by it
+SHARP = 0.6  # a step is sharp when one stretch between neighbouring points holds this share of it (in log)
+FAR = 6.0  # a point leaning off a plateau joins it when the step after it is this many times larger (in log)
 
 
 def envelope(points):
@@ -137,11 +138,12 @@ def find_knees(points, penalty=SEGMENT_PENALTY):
         else:
             merged.append([a, b])
     # a plateau takes in the neighbouring points of a climbing segment that lie within
-    # PLATEAU_TOL of its ends (a two-point segment can fit a plateau's last point and the climb)
+    # PLATEAU_TOL of its ends, or whose small rise is followed by a far larger one (a two-point
+    # segment can fit a plateau's last point and the climb after it)
     for p in merged:
-        while p[1] + 1 < len(lat) and lat[p[1] + 1] <= lat[p[1]] * PLATEAU_TOL and p[1] + 1 not in _starts(merged):
+        while p[1] + 1 < len(lat) and p[1] + 1 not in _starts(merged) and _joins(lat, p[1], p[1] + 1, p[1] + 2):
             p[1] += 1
-        while p[0] > 0 and lat[p[0] - 1] * PLATEAU_TOL >= lat[p[0]] and p[0] - 1 not in _ends(merged):
+        while p[0] > 0 and p[0] - 1 not in _ends(merged) and _joins(lat, p[0], p[0] - 1, p[0] - 2):
             p[0] -= 1
     # a short plateau between two climbs is a noisy point or two inside one climb, not a level
     merged = [p for k, p in enumerate(merged) if k in (0, len(merged) - 1) or sizes[p[1]] / sizes[p[0]] >= MIN_SPAN]
@@ -176,17 +178,7 @@ def find_knees(points, penalty=SEGMENT_PENALTY):
 def _knee(sizes, lat, raw, below, top, above, is_open):
     a, b = below
     lo_ns, hi_ns = lat[b], lat[top]
-    target = lo_ns + QUARTER * (hi_ns - lo_ns)
-    # interpolate on log-size between the two measured points around the quarter; a point the
-    # envelope replaced (a noisy one) took the value of a larger set, so it says nothing here
-    kept = [j for j in range(b, top + 1) if j in (b, top) or raw[j][1] <= NOISY * lat[j]]
-    i = next(j for j in kept if lat[j] >= target)
-    if i == b:
-        size = sizes[b]
-    else:
-        h = kept[kept.index(i) - 1]
-        f = (target - lat[h]) / (lat[i] - lat[h])
-        size = 2 ** (math.log2(sizes[h]) + f * math.log2(sizes[i] / sizes[h]))
+    size = _knee_size(sizes, lat, raw, b, top)
     rise = hi_ns / lo_ns
     # confidence: the step's height, the flatness of the plateaus around it, how closely the
     # points bracket it, and how many raw points around it the envelope had to replace
@@ -223,6 +215,25 @@ def _knee(sizes, lat, raw, below, top, above, is_open):
     }
 
 
+def _knee_size(sizes, lat, raw, b, top):
+    """Where a step lies between the last point b of the plateau below and the first point top of
+    the one above: the middle (on log-size) of the steepest stretch between two neighbouring
+    points when that stretch holds at least half of the step (in log: a sharp step, the cache
+    ends inside it); else, for a gradual climb, where the latency is half-way up (in log,
+    interpolated between the two points around it). A point the envelope replaced (a noisy one)
+    took the value of a larger set, so it says nothing here."""
+    kept = [j for j in range(b, top + 1) if j in (b, top) or raw[j][1] <= NOISY * lat[j]]
+    h, i = max(zip(kept, kept[1:]), key=lambda p: (lat[p[1]] / lat[p[0]], -p[0]))
+    step = math.log(lat[top] / lat[b])
+    if step <= 0 or math.log(lat[i] / lat[h]) >= SHARP * step:
+        return math.sqrt(sizes[h] * sizes[i])
+    half = math.sqrt(lat[b] * lat[top])
+    i = next(j for j in kept if lat[j] >= half)
+    h = kept[kept.index(i) - 1]
+    f = math.log(half / lat[h]) / math.log(lat[i] / lat[h])
+    return 2 ** (math.log2(sizes[h]) + f * math.log2(sizes[i] / sizes[h]))
+
+
 def _sloped_level(xs, ys, sizes, a, b, slope):
     """A climbing segment that is still a level: gentler than SLOPED, an octave wide, and with a
     steeper step on both sides of it (a level only part of whose capacity this core keeps, e.g. a
@@ -232,6 +243,18 @@ def _sloped_level(xs, ys, sizes, a, b, slope):
     before = (ys[a] - ys[a - 1]) / (xs[a] - xs[a - 1])
     after = (ys[b + 1] - ys[b]) / (xs[b + 1] - xs[b])
     return min(before, after) > 1.5 * slope
+
+
+def _joins(lat, end, j, beyond):
+    """Point j next to a plateau's end belongs to the plateau: within PLATEAU_TOL of it, or
+    within MIN_STEP when the step from j on to the point beyond is FAR times as large (in log):
+    a level whose last point already leans a little into the next, far larger climb."""
+    gap = abs(math.log(lat[j] / lat[end]))
+    if gap <= math.log(PLATEAU_TOL):
+        return True
+    if gap >= math.log(MIN_STEP) or not 0 <= beyond < len(lat):
+        return False
+    return abs(math.log(lat[beyond] / lat[j])) >= FAR * gap
 
 
 def _starts(plats):
