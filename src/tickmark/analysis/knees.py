@@ -114,8 +114,8 @@ def find_knees(points, penalty=SEGMENT_PENALTY):
     A plateau: {"first", "last" (sizes), "ns" (the envelope at its last point), "slope" (x per
     octave)}. A knee: {"size" (estimate), "lo", "hi" (the last size of the plateau below and the
     first of the one above), "below", "above" (ns there), "rise" (above / below), "level_ns" (the
-    middle of the plateau below), "step" (the middle of the plateau above over it), "open" (no plateau after
-    it), "confidence", "why"}."""
+    middle of the plateau below), "from" (the first size of that plateau), "step" (the middle of
+    the plateau above over it), "open" (no plateau after it), "confidence", "why"}."""
     raw = clean(points)
     if len(raw) < 4:
         return {"knees": [], "plateaus": [], "envelope": envelope(raw)}
@@ -161,6 +161,7 @@ def find_knees(points, penalty=SEGMENT_PENALTY):
         up = next((p for p in merged if p[0] > b), None)
         hi = _mid(lat, up) if up else lat[-1]
         kn["level_ns"] = _mid(lat, (a, b))
+        kn["from"] = sizes[a]
         kn["step"] = round(hi / kn["level_ns"], 3)
         kn["confidence"] = round(kn["confidence"] * _clamp(math.log(kn["step"]) / math.log(2.0)), 2)
     plateaus = [

@@ -144,7 +144,7 @@ def measure(store, core, rounds=1, samples=7, max_size=None, refine=True, progre
     if have_shared and refine and llc.get("verdict") in ("smaller", "not measurable"):
         # sets that fit the last level when the other CPU is idle: on its plateau, or (not found
         # as a level of its own) 4x the level below it
-        last = next((lv for lv in caches if lv["size"] == llc.get("size")), None)
+        last = llc.get("share") or next((lv for lv in caches if lv["size"] == llc.get("size")), None)
         below = caches[len(oslv) - 2]["size"] if len(caches) >= len(oslv) - 1 >= 1 else oslv[-2]["size"]
         shared_sizes = sorted({last["at_size"], last["range"][0]}) if last else [4 * below]
         shared_sizes = [x for x in shared_sizes if x and x <= cap]
