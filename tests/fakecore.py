@@ -4,8 +4,9 @@
 Used by the harness tests so they run without a C compiler. FAKECORE_MODE (comma list):
   noise     junk and malformed lines around the records
   die=N     exit with status 3 after N instances, no 'bye'
-  slowkey=K sleep 30 s inside instance K (for interrupt tests)
+  slowkey=K sleep 30 s inside instance K (for interrupt tests); slow=S: S seconds instead
   usage     refuse 'run' as bad usage (exit 2, a message on stderr)
+  error     an 'error' record ("record too long") where the hello belongs
   noisy=K   instance K is 20 % slower in every second invocation (needs FAKECORE_LOG)
   bad=KIND  a hostile stream for sys.fast: bigns, strns, nons, negns, floatns (sample 0's ns),
             dup (every sample twice), endfirst (end before the samples), twoperline (samples
@@ -70,6 +71,9 @@ def main(argv):
     i = 0
     while i < len(rest):
         a = rest[i]
+        if a == "--":  # like the core: the rest are patterns
+            globs += rest[i + 1 :]
+            break
         if a.startswith("--"):
             v = rest[i + 1]
             i += 2
@@ -121,41 +125,40 @@ def run(opts, globs, iters, params, sel):
     rng = random.Random(opts["seed"])
     order = [b["name"] for b in sel]
     rng.shuffle(order)
-    emit(
-        {
-            "t": "hello",
-            "v": 1,
-            "core": "0.1.0",
-            "target": "x86_64-linux-gnu",
-            "port": "fake",
-            "cc": "fakecc 1",
-            "cflags": "-O2",
-            "memfn": "",
-            "seed": opts["seed"],
-            "samples": opts["samples"],
-            "sample_ms": 10,
-            "clock": "CLOCK_MONOTONIC",
-            "clock_res_ns": 1,
-            "timer_overhead_ps": 20000,
-            "loop_overhead_ps": 500,
-            "ticks": "rdtsc",
-            "kernel_excluded": 0,
-            "counters_grouped": 0,
-            "counters_unsupported": "cycles,instructions",
-            "ticks_khz": 3000000,
-            "fcore_khz": 3000000,
-            "cycles": "calibrated-freq",
-            "counters": ["task_clock"],
-            "cpus": 2,
-            "cpu": 0,
-            "page_size": 4096,
-            "os": "Linux",
-            "kernel": "6.1.0-fake",
-            "machine": "x86_64",
-            "tlb_src": "cpuid 0x18",
-            "order": order,
-        }
-    )
+    hello = {
+        "t": "hello",
+        "v": 1,
+        "core": "0.1.0",
+        "target": "x86_64-linux-gnu",
+        "port": "fake",
+        "cc": "fakecc 1",
+        "cflags": "-O2",
+        "memfn": "",
+        "seed": opts["seed"],
+        "samples": opts["samples"],
+        "sample_ms": 10,
+        "clock": "CLOCK_MONOTONIC",
+        "clock_res_ns": 1,
+        "timer_overhead_ps": 20000,
+        "loop_overhead_ps": 500,
+        "ticks": "rdtsc",
+        "kernel_excluded": 0,
+        "counters_grouped": 0,
+        "counters_unsupported": "cycles,instructions",
+        "ticks_khz": 3000000,
+        "fcore_khz": 3000000,
+        "cycles": "calibrated-freq",
+        "counters": ["task_clock"],
+        "cpus": 2,
+        "cpu": 0,
+        "page_size": 4096,
+        "os": "Linux",
+        "kernel": "6.1.0-fake",
+        "machine": "x86_64",
+        "tlb_src": "cpuid 0x18",
+        "order": order,
+    }
+    emit({"t": "error", "reason": "record too long"} if "error" in MODE else hello)
     done = 0
     calls = 0
     if os.environ.get("FAKECORE_LOG"):
@@ -198,7 +201,7 @@ def run(opts, globs, iters, params, sel):
                 emit({"t": "end", "key": key, "status": "crashed", "reason": b["crash"], "wall_ns": 5000})
                 continue
             if MODE.get("slowkey") == key:
-                time.sleep(30)
+                time.sleep(float(MODE.get("slow", 30)))
             bad = MODE.get("bad", "") if name == "sys.fast" else ""
             if bad == "stall":
                 time.sleep(3600)

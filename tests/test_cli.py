@@ -151,7 +151,7 @@ def test_sigkill_leaves_run_that_shows_incomplete(env, cli):
         p.communicate()
     rc, out, err = cli("show")
     assert rc == 0
-    assert "status running" in out and "INCOMPLETE: killed or still running" in out
+    assert "status incomplete" in out and f"INCOMPLETE: abandoned: the tickmark process writing it (PID {p.pid}" in out
 
 
 def test_no_arguments_prints_help(cli):

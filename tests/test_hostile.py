@@ -597,6 +597,7 @@ def test_fuzz_export_documents(exported, env, cli, tmp_path):
 
     from tickmark.errors import TickmarkError
     from tickmark.report import terminal as report
+    from tickmark.run.engine import import_document
     from tickmark.store import document as export
 
     rng = random.Random(7)
@@ -616,7 +617,545 @@ def test_fuzz_export_documents(exported, env, cli, tmp_path):
         if accepted <= 40:  # what is accepted imports, and the store stays readable
             if good["run"]["name"] is not None:
                 good["run"]["name"] = f"fuzz-{n}"
-            rid = export.import_document(st, good)
+            rid = import_document(st, good)
             report.show(st, st.run(rid), file=io.StringIO())
     assert accepted > 20  # mutations that keep a document valid (a reason, a note) are imported
     store_readable(cli, "base", "latest")
+
+
+# ---- 7. the core's own error record, and the full benchmark list on the real core ----
+
+
+def test_the_cores_error_record_is_named_first(env, cli, monkeypatch):
+    monkeypatch.setenv("FAKECORE_MODE", "error")
+    rc, out, err = cli(*RUN, "sys.fast")
+    assert rc == 1, err
+    assert "incomplete: round 1: tickmark-core reported an error: record too long" in err
+    problems = _store().run("latest")["notes"]["problems"]
+    assert problems[0] == "round 1: tickmark-core reported an error: record too long", problems
+
+
+@needs_cc
+def test_every_benchmark_runs_and_is_stored(real, cli):
+    """'*': the core's hello lists every instance (a long record) and every instance is stored."""
+    rc, out, err = cli("run", "-q", "--rounds", "1", "--samples", "1", "--sample-ms", "1", "--timeout", "20", "*")
+    assert rc == 0, err
+    st = _store()
+    run = st.run("latest")
+    keys = {r["key"] for r in st.results(run["id"])}
+    assert run["status"] == "complete", run["notes"].get("incomplete")
+    assert len(run["hello"]["order"]) == len(keys) > 300
+    assert run["notes"]["malformed"] == 0 and not run["notes"]["problems"], run["notes"]["problems"][:3]
+
+
+# ---- 8. statistics of many samples ----
+
+
+def _exact_median_ci_k(n, level=0.95):
+    """The reference: the first k (walking up) whose exact coverage falls below the level."""
+    import math
+
+    best = 1
+    for k in range(1, n // 2 + 1):
+        if 1 - 2 * sum(math.comb(n, i) for i in range(k)) / 2**n >= level:
+            best = k
+        else:
+            break
+    return best
+
+
+@pytest.mark.parametrize("n", [1, 2, 5, 6, 9, 15, 16, 50, 71, 100, 257, 400])
+def test_median_ci_is_the_exact_order_statistic_interval(n):
+    from tickmark.analysis import stats
+
+    k = _exact_median_ci_k(n)
+    lo, hi, cover = stats.median_ci(list(range(n)))
+    assert (lo, hi) == (k - 1, n - k)
+    assert cover == pytest.approx(1 - 2 * sum(__import__("math").comb(n, i) for i in range(k)) / 2**n, rel=1e-9)
+
+
+@pytest.mark.parametrize("n", [10_000, 100_000])
+def test_statistics_of_many_samples_take_no_time(n):
+    """One result of 10,000 samples (an import) took minutes when the interval was cubic."""
+    import random
+
+    from tickmark.analysis import stats
+
+    rng = random.Random(n)
+    samples = [
+        {"round": 1 + i % 3, "i": i, "iters": 10, "ops": 100, "ns": 10_000 + rng.randrange(999)} for i in range(n)
+    ]
+    t = time.process_time()
+    s = stats.compute(samples).main
+    assert time.process_time() - t < 5
+    assert s.ci95_lo <= s.median <= s.ci95_hi and s.ci95_level >= 0.95
+
+
+# ---- 9. stores: names that keep nothing, damaged stores, trouble in the middle of a run ----
+
+STORE_PATHS = [
+    (":memory:", "would keep nothing"),
+    ("/dev/null", "not a regular file"),
+    ("/dev/full", "not a regular file"),
+    ("/dev/zero", "not a regular file"),
+    ("x" * 300 + ".db", "File name too long"),
+]
+
+
+@pytest.mark.parametrize("path,says", STORE_PATHS, ids=[p[:12] for p, _ in STORE_PATHS])
+def test_store_names_that_keep_nothing_are_refused(env, cli, tmp_path, monkeypatch, path, says):
+    monkeypatch.chdir(tmp_path)
+    journal = [os.path.exists(f"{d}-journal") for d in ("/dev/null", "/dev/full", "/dev/zero")]
+    for args in (RUN + ("sys.fast",), ("runs",), ("show",)):
+        rc, out, err = cli("--store", path, *args)
+        one_error_line(rc, err, says)
+        assert "results" not in out
+    assert not list(tmp_path.iterdir())
+    assert [os.path.exists(f"{d}-journal") for d in ("/dev/null", "/dev/full", "/dev/zero")] == journal
+
+
+CORRUPTIONS = [
+    ("fingerprint not JSON", "UPDATE runs SET fingerprint = '{bad'"),
+    ("fingerprint a list", "UPDATE runs SET fingerprint = '[1]'"),
+    ("notes a number", "UPDATE runs SET notes = '7'"),
+    ("params a string", "UPDATE results SET params = '\"x\"'"),
+    ("name a blob", "UPDATE runs SET name = x'41ff00'"),
+    ("started a word", "UPDATE runs SET started = 'yesterday'"),
+    ("hello not UTF-8", "UPDATE runs SET hello = CAST(x'7b22ff227d' AS TEXT)"),
+    ("key a blob", "UPDATE results SET key = x'00ff' WHERE key = 'sys.fast'"),
+    ("sample extra a list", "UPDATE samples SET extra = '[]'"),
+    ("sample ns a word", "UPDATE samples SET ns = 'abc'"),
+    ("histogram not JSON", "UPDATE hists SET data = 'nope'"),
+]
+
+
+@pytest.mark.parametrize("label,sql", CORRUPTIONS, ids=[c[0] for c in CORRUPTIONS])
+def test_hand_edited_store_is_corrupt_not_a_traceback(env, cli, label, sql):
+    import sqlite3
+
+    rc, out, err = cli(*RUN, "sys.fast", "ipc.ping", "--name", "base")
+    assert rc == 0, err
+    db = sqlite3.connect(str(env))
+    db.execute(sql)
+    db.commit()
+    db.close()
+    said = []
+    for args in (["runs"], ["show", "1"], ["export", "1"], ["compare", "1", "1"], ["report", "1", "--format", "md"]):
+        rc, out, err = cli(*args)
+        if rc != 0:
+            one_error_line(rc, err, "is corrupt")
+            said.append(err)
+    assert said, "the damage went unnoticed"
+
+
+def test_fuzz_damaged_store_files(env, cli, tmp_path):
+    """Random bytes of the first pages overwritten: every command answers, or says the store is
+    unreadable or corrupt in one line."""
+    import random
+    import sqlite3
+
+    rc, out, err = cli(*RUN, "sys.fast", "ipc.ping", "lat.sweep", "--name", "base")
+    assert rc == 0, err
+    db = sqlite3.connect(str(env))
+    db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    db.close()
+    good = env.read_bytes()
+    rng = random.Random(19)
+    damaged = tmp_path / "damaged.db"
+    answered = 0
+    for _ in range(150):
+        data = bytearray(good)
+        for _ in range(rng.randrange(1, 6)):
+            data[rng.randrange(min(len(data), 3 * 4096))] = rng.randrange(256)
+        for f in (damaged, Path(f"{damaged}-wal"), Path(f"{damaged}-shm")):
+            f.unlink(missing_ok=True)
+        damaged.write_bytes(bytes(data))
+        for args in (["runs"], ["show", "latest"], ["export", "latest"]):
+            rc, out, err = cli("--store", str(damaged), *args)
+            if rc:
+                one_error_line(rc, err)
+                assert "corrupt" in err or "no run" in err or "not a tickmark store" in err, err
+            answered += rc == 0
+    assert answered > 100  # most damage misses what these commands read
+
+
+def _hold_store(path, seconds):
+    """Another process holding the store's write lock for `seconds`."""
+    code = (
+        "import sqlite3, sys, time\n"
+        "db = sqlite3.connect(sys.argv[1], timeout=60, isolation_level=None)\n"
+        "db.execute('BEGIN EXCLUSIVE'); print('held', flush=True); time.sleep(float(sys.argv[2]))\n"
+        "db.execute('ROLLBACK')\n"
+    )
+    p = subprocess.Popen([sys.executable, "-c", code, str(path), str(seconds)], stdout=subprocess.PIPE, text=True)
+    assert p.stdout.readline().strip() == "held"
+    return p
+
+
+def _run_then(env, action, mode="slowkey=ipc.ping,slow=2", **kw):
+    """A run of sys.fast then ipc.ping (which takes 2 s); action() once sys.fast is stored."""
+    p = tickmark_proc(RUN + ("sys.fast", "ipc.ping", "--seed", "1"), env={"FAKECORE_MODE": mode}, **kw)
+    try:
+        wait_results(env)
+        held = action()
+        out, err = p.communicate(timeout=120)
+    finally:
+        if p.poll() is None:
+            p.kill()
+    return p.returncode, out, err, held
+
+
+def test_store_busy_in_the_middle_of_a_run(env, cli):
+    rc, out, err, holder = _run_then(env, lambda: _hold_store(env, 33))
+    holder.wait()
+    one_error_line(rc, err, "is busy")
+    run = _store().run("latest")
+    assert run["status"] == "incomplete" and "busy" in run["notes"]["incomplete"]
+    store_readable(cli, "latest")
+
+
+def _on_a_small_disk(store, argv, tmp_path, free_kib=300):
+    """argv with a copy of `store` on a 2 MiB tmpfs (a private mount) that has free_kib left;
+    the copy comes back (with its log) when the command ends -> (CompletedProcess, its path)."""
+    if not shutil.which("unshare"):
+        pytest.skip("unshare (util-linux) not found")
+    import sqlite3
+
+    mnt, back = tmp_path / "small", tmp_path / "back"
+    mnt.mkdir()
+    back.mkdir()
+    db = sqlite3.connect(str(store))  # the log folded in: the copy is the whole store
+    db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    db.close()
+    script = (
+        'm="$0"; b="$2"; mount -t tmpfs -o size=2m tmpfs "$m" || exit 99; cp "$1" "$m/s.db"; shift 2; '
+        f'head -c {2048 - free_kib}K /dev/zero > "$m/filler"; cd "$m"; '
+        '"$@" --store "$m/s.db"; rc=$?; cp "$m"/s.db "$m"/s.db-wal "$b"/; exit $rc'
+    )
+    py = [sys.executable, "-m", "tickmark.cli", *argv]
+    envv = dict(os.environ, PYTHONPATH=str(Path(__file__).parent.parent / "src"))
+    r = subprocess.run(
+        ["unshare", "-rm", "sh", "-c", script, str(mnt), str(store), str(back), *py],
+        capture_output=True,
+        text=True,
+        env=envv,
+        timeout=180,
+    )
+    if r.returncode == 99:
+        pytest.skip(f"cannot mount a tmpfs in a private namespace: {r.stderr.strip()}")
+    return r, back / "s.db"
+
+
+def test_disk_full_in_the_middle_of_a_run(env, cli, tmp_path):
+    rc, out, err = cli(*RUN, "sys.fast", "--name", "before")
+    assert rc == 0, err
+    argv = ["run", "-q", "--rounds", "3", "--samples", "200", "*", "--name", "big"]
+    r, after = _on_a_small_disk(env, argv, tmp_path)
+    one_error_line(r.returncode, r.stderr, "full")
+    os.environ["TICKMARK_STORE"] = str(after)
+    run = _store().run("big")
+    assert run["status"] == "incomplete"  # closed, or read as abandoned: never 'running'
+    rc, out, err = cli("show", "big")
+    assert rc == 0 and ("full" in out or "abandoned" in out), out
+    store_readable(cli, "before")
+
+
+def test_disk_full_during_an_import_says_so(exported, env, cli, tmp_path):
+    exported["run"]["name"] = "copy"
+    r0 = exported["results"][0]
+    r0["samples"] = [dict(r0["samples"][0], i=i, round=1 + i // 1000) for i in range(20000)]
+    doc = tmp_path / "big.json"
+    doc.write_text(json.dumps(exported))
+    before = row_counts(env)
+    r, after = _on_a_small_disk(env, ["import", str(doc)], tmp_path)
+    one_error_line(r.returncode, r.stderr, "full")
+    assert "cannot rollback" not in r.stderr
+    assert row_counts(after) == before
+    os.environ["TICKMARK_STORE"] = str(after)
+    store_readable(cli, "base")
+
+
+@pytest.mark.parametrize("how", ["deleted", "emptied"])
+def test_store_deleted_in_the_middle_of_a_run(env, cli, how):
+    def damage():
+        if how == "deleted":
+            for f in (env, Path(f"{env}-wal"), Path(f"{env}-shm")):
+                f.unlink(missing_ok=True)
+        else:
+            os.truncate(env, 0)
+
+    rc, out, err, _ = _run_then(env, damage)
+    one_error_line(rc, err, "deleted, replaced or emptied")
+
+
+def test_a_run_whose_harness_was_killed_is_abandoned(env, cli):
+    p = tickmark_proc(RUN + ("sys.fast", "ipc.ping", "--seed", "1"), env={"FAKECORE_MODE": "slowkey=ipc.ping"})
+    try:
+        wait_results(env)
+        core = _wait_for(lambda: _children(p.pid))[0]
+        p.kill()
+        p.wait()
+    finally:
+        if p.poll() is None:
+            p.kill()
+        os.kill(core, signal.SIGKILL)
+    rc, out, err = cli("runs")
+    assert rc == 0 and "incomplete" in out and "running" not in out, out
+    rc, out, err = cli("show", "latest")
+    assert rc == 0 and f"abandoned: the tickmark process writing it (PID {p.pid} on" in out, out
+    rc, out, err = cli("compare", "latest", "latest")
+    assert rc == 0 and "is incomplete" in err
+
+
+# ---- 10. the real core stopped from outside: no scratch folder is left ----
+
+
+def _console_child():
+    """In the child: a new session whose controlling terminal is its standard output (a console)."""
+    import fcntl
+    import termios
+
+    fcntl.ioctl(1, termios.TIOCSCTTY, 0)
+
+
+@needs_cc
+@pytest.mark.parametrize("how", ["SIGHUP", "SIGTERM", "SIGINT", "reader gone", "console hangup"])
+def test_the_core_removes_its_scratch_folder_when_stopped(core_binary, tmp_path, how):
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    argv = [core_binary, "run", "sys.fstat", "sys.stat", "--sample-ms", "200", "--samples", "20"]
+    envv = dict(os.environ, TMPDIR=str(scratch))
+    if how == "console hangup":
+        master, slave = os.openpty()
+        p = subprocess.Popen(argv, stdout=slave, env=envv, start_new_session=True, preexec_fn=_console_child)
+        os.close(slave)
+    else:
+        p = subprocess.Popen(argv, stdout=subprocess.PIPE, env=envv, start_new_session=True)
+    try:
+        _wait_for(lambda: list(scratch.iterdir()))  # an instance runs and uses its scratch folder
+        if how == "console hangup":
+            os.close(master)  # the console goes away: the kernel hangs up its session
+        elif how == "reader gone":
+            p.stdout.close()
+        else:
+            p.send_signal(getattr(signal, how))
+        p.wait(timeout=15)  # it stops now, not after the 8 s its two instances would take
+    finally:
+        if p.poll() is None:
+            os.killpg(p.pid, signal.SIGKILL)
+            p.wait()
+    assert not list(scratch.iterdir()), f"left behind: {list(scratch.rglob('*'))}"
+
+
+# ---- 11. numbers and target URIs: Unicode digits, huge numbers, ports, shell signs ----
+
+NUMBERS = [
+    (["show", "²"], "no run '²'"),
+    (["show", "١"], "no run '١'"),
+    (["show", "9" * 5000], "no run"),
+    (["info", "--target", "serial:/dev/ttyS0?baud=²"], "baud must be one of"),
+    (["info", "--target", "serial:/dev/ttyS0?baud=" + "9" * 5000], "baud must be one of"),
+    (["info", "--target", "serial:/dev/ttyS0?silence=²"], "silence wants seconds"),
+    (["info", "--target", "serial:/dev/ttyS0?silence=١٢"], "silence wants seconds"),
+    (["info", "--target", "labgrid:p?wait=²"], "wait wants seconds"),
+    (["info", "--target", "labgrid:p?boot-wait=" + "9" * 5000], "boot-wait wants seconds"),
+    (["info", "--target", "ssh://root@h:0"], "the port must be a number, 1..65535"),
+    (["info", "--target", "ssh://root@h:²"], "the port must be a number, 1..65535"),
+    (["info", "--target", "ssh://root@h:" + "9" * 5000], "the port must be a number, 1..65535"),
+    (["info", "--target", "ssh://root@h:+22"], "the port must be a number, 1..65535"),
+    (["info", "--target", "ssh://root@[::1]:0"], "the port must be a number, 1..65535"),
+    (["info", "--target", "ssh://root:S3cret@h"], "a password cannot be part"),
+    (["info", "--target", "serial:/dev/ttyS0?core=/usr/bin/tick mark"], "core must be a plain path"),
+    (["info", "--target", "serial:/dev/ttyS0?core=/bin/x%20--help"], "core must be a plain path"),
+    (["info", "--target", "serial:/dev/ttyS0?core=/bin/x%09y"], "core must be a plain path"),
+]
+
+
+@pytest.mark.parametrize("args,says", NUMBERS, ids=[" ".join(a)[:50] for a, _ in NUMBERS])
+def test_unicode_digits_huge_numbers_and_odd_uris(env, cli, args, says):
+    rc, out, err = cli(*args)
+    one_error_line(rc, err, says)
+    assert "S3cret" not in err and len(err) < 500
+
+
+def test_unicode_digits_in_columns(env, cli, monkeypatch):
+    rc, out, err = cli(*RUN, "sys.fast")
+    assert rc == 0, err
+    for cols in ("²", "١٢٠", "9" * 5000):
+        monkeypatch.setenv("COLUMNS", cols)
+        rc, out, err = cli("show")
+        assert rc == 0 and "sys.fast" in out, err
+
+
+def test_a_name_of_unicode_digits_is_a_name(env, cli):
+    rc, out, err = cli(*RUN, "sys.fast", "--name", "²")
+    assert rc == 0, err
+    rc, out, err = cli("show", "²")
+    assert rc == 0 and "'²'" in out
+
+
+def _parse_target(uri):
+    """A target URI parsed the way --target parses it, without connecting to anything -> the
+    canonical URI, or TickmarkError."""
+    from tickmark.targets import labgrid, open_target
+
+    if uri.startswith("labgrid:"):  # opening it reaches for the coordinator: parse only
+        if any(ord(c) < 32 or ord(c) == 127 for c in uri):
+            from tickmark.errors import TickmarkError
+
+            raise TickmarkError("bad --target: control characters in the URI")
+        return labgrid.parse_uri(uri)[0]
+    with open_target(uri) as t:
+        return t.uri
+
+
+TARGET_SEEDS = [
+    "local",
+    "ssh://root@10.0.0.2:2222",
+    "ssh://[fe80::1]:22",
+    "ssh:lab-imx6",
+    "serial:/dev/ttyUSB0?baud=115200&core=/usr/bin/tickmark-core&silence=5",
+    "labgrid:rpi4-a?via=ssh&wait=5&boot-wait=10&power-cycle=1",
+    "qemu-user:aarch64",
+    "qemu-system:mps2-an500?icount=0",
+    "qemu-system:x86_64?accel=tcg&kernel=/nonexistent/vmlinuz",
+]
+URI_PIECES = ["²", "١", "0", "00", "65536", "9" * 30, "9" * 5000, "%00", "%20", "%", "&", "?", "=", ":", "@", "[", "]"]
+URI_PIECES += [
+    "/",
+    " ",
+    "\t",
+    "\n",
+    "\x00",
+    "-",
+    "--help",
+    ";reboot",
+    "$(id)",
+    "'",
+    '"',
+    "\u202e",
+    "ﬀ",
+    "core=",
+    "baud=",
+]
+
+
+def _mutate_uri(rng, uri):
+    for _ in range(rng.randrange(1, 4)):
+        i = rng.randrange(len(uri) + 1)
+        how = rng.randrange(4)
+        if how == 0:  # insert a piece
+            uri = uri[:i] + rng.choice(URI_PIECES) + uri[i:]
+        elif how == 1:  # replace a run of characters
+            uri = uri[:i] + rng.choice(URI_PIECES) + uri[i + rng.randrange(1, 6) :]
+        elif how == 2:  # cut
+            uri = uri[: i + rng.randrange(0, 3)] if rng.random() < 0.3 else uri[:i] + uri[i + 1 :]
+        else:  # an option twice, or one of another scheme
+            uri += rng.choice(["&baud=9600", "?icount=1", "&wait=²", "&silence=0", "?via=serial", ":22", "&core=a b"])
+    return uri
+
+
+def test_fuzz_target_uris():
+    """Mutated target URIs: each is a target whose canonical URI reads back as itself, or one
+    line of error that never echoes a password; never an exception."""
+    import random
+
+    from tickmark.errors import TickmarkError
+
+    rng = random.Random(1119)
+    accepted = refused = 0
+    t0 = time.monotonic()
+    for _ in range(20000):
+        uri = _mutate_uri(rng, rng.choice(TARGET_SEEDS))
+        try:
+            canon = _parse_target(uri)
+        except TickmarkError as e:
+            msg = str(e)
+            assert "\n" not in msg and len(msg) < 600, (uri, msg)
+            refused += 1
+            continue
+        assert _parse_target(canon) == canon, (uri, canon)
+        accepted += 1
+    assert accepted > 500 and refused > 2000, (accepted, refused)
+    print(f"target URI fuzz: {accepted + refused} cases, {accepted} accepted, {time.monotonic() - t0:.1f} s")
+
+
+# ---- 12. what a board ran: a captured log keeps the board's seed and benchmarks ----
+
+
+@needs_cc
+def test_an_ingested_run_keeps_what_the_board_ran(core_binary, env, cli, tmp_path):
+    log = tmp_path / "board.log"
+    r = subprocess.run(
+        [core_binary, "run", "sys.getppid", "sys.fstat", "--samples", "3", "--seed", "4242"], capture_output=True
+    )
+    log.write_bytes(b"boot noise\n" + r.stdout)
+    rc, out, err = cli("ingest", str(log), "--name", "board")
+    assert rc == 0, err
+    run = _store().run("board")
+    assert run["notes"]["seeds"] == [4242] and run["options"]["seed"] == 4242
+    assert run["patterns"] == ["sys.fstat", "sys.getppid"] and run["options"]["samples"] == 3
+
+
+# ---- 13. PostgreSQL URLs: odd ports, and a password is never printed ----
+
+PG_URLS = [
+    ("postgresql://u:S3cret@127.0.0.1:99999/db", "the port must be a number, 1..65535"),
+    ("postgresql://u:S3cret@127.0.0.1:0/db", "the port must be a number, 1..65535"),
+    ("postgresql://u:S3cret@127.0.0.1:²/db", "the port must be a number, 1..65535"),
+    ("postgresql://u:S3cret%ZZ@127.0.0.1:1/db", "cannot connect to store postgresql://u:***@127.0.0.1:1/db"),
+    ("postgresql://u@127.0.0.1:1/db?sslmode=x&password=S3cret", "password=***"),
+    ("postgresql://u@127.0.0.1:1/db?PASSWORD=S3cret&sslmode=disable", "PASSWORD=***"),
+    ("postgresql://u:S3cret@127.0.0.1:1/db", "cannot connect to store postgresql://u:***@127.0.0.1:1/db"),
+]
+
+
+@pytest.mark.parametrize("url,says", PG_URLS, ids=[u[13:50] for u, _ in PG_URLS])
+def test_postgresql_urls_never_show_the_password(env, cli, url, says):
+    pytest.importorskip("psycopg")
+    for args in (["runs"], [*RUN, "sys.fast"]):
+        rc, out, err = cli("--store", url, *args)
+        one_error_line(rc, err, says)
+        assert "S3cret" not in out + err
+
+
+@needs_cc
+@pytest.mark.parametrize("pattern", ["--no-fork", "--text", "--samples", "--iters=5", "-x"])
+def test_a_pattern_is_never_an_option_of_the_core(real, cli, pattern):
+    rc, out, err = cli(*RUN, "--", pattern)
+    one_error_line(rc, err)
+    assert "bad pattern" in err or "no benchmark matches" in err or "needs a value" in err, err
+    rc, out, err = cli("runs")
+    assert "no runs stored yet" in out
+
+
+def test_an_ingested_log_names_the_cores_error_first(env, cli, tmp_path):
+    log = tmp_path / "old.log"
+    log.write_text('TM1 {"t":"error","reason":"record too long"}\nTM1 {"t":"end","key":"a","status":"skip"}\n')
+    rc, out, err = cli("ingest", str(log))
+    one_error_line(rc, err, "no tickmark run", "line 1: tickmark-core reported an error: record too long")
+
+
+def test_a_matrix_whose_core_died_stores_incomplete_runs(env, cli, monkeypatch, capsys):
+    monkeypatch.setenv("FAKECORE_MODE", "die=1")
+    args = [
+        "matrix",
+        "--cflags",
+        "-O1",
+        "--cflags",
+        "-O2",
+        "-q",
+        "--rounds",
+        "1",
+        "--seed",
+        "7",
+        "sys.fast",
+        "ipc.ping",
+    ]
+    with pytest.raises(SystemExit) as e:  # the matrix command ends with sys.exit(status)
+        cli(*args)
+    err = capsys.readouterr().err
+    assert e.value.code == 1 and "is incomplete: round 1: tickmark-core exited with status 3" in err, err
+    st = _store()
+    assert [r["status"] for r in st.runs()] == ["incomplete", "incomplete"]
+    assert all("exited with status 3" in r["notes"]["incomplete"] for r in st.runs())

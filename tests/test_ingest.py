@@ -88,7 +88,7 @@ def test_two_runs_and_a_cut_off_end(recorded, store, cli, tmp_path):
     p = tmp_path / "two.log"
     p.write_bytes(log)
     rc, text, err = cli("ingest", str(p), "--name", "b")
-    assert rc == 0, err
+    assert rc == 1, err  # stored, one run incomplete: exit status 1, as for any incomplete run
     a, b = export(cli, "b"), export(cli, "b-2")
     assert a["run"]["status"] == "complete" and len(a["results"]) == 2
     assert b["run"]["status"] == "incomplete" and len(b["results"]) == 1

@@ -84,3 +84,20 @@ def test_kernel_image_boots_and_runs(tmp_path, monkeypatch, cli, build_cache):
         assert res[key]["status"] == "ok", (key, res[key]["reason"])
         assert res[key]["stats"][""]["median"] > 0
     warnings.warn(f"kernel-image boot used {fp['qemu_accel'].upper()}: {fp['accel_probe']}", stacklevel=1)
+
+
+def test_a_file_that_is_no_kernel_gets_qemus_own_word(tmp_path, monkeypatch, cli, build_cache):
+    if not (os.path.isfile("/bin/busybox") and __import__("shutil").which("qemu-system-x86_64")):
+        msg = "needs busybox-static and qemu-system-x86"
+        if os.environ.get("CI"):
+            pytest.fail(msg)
+        pytest.skip(msg)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(build_cache))
+    monkeypatch.setenv("TICKMARK_STORE", str(tmp_path / "r.db"))
+    monkeypatch.delenv("TICKMARK_CORE", raising=False)
+    rc, out, err = cli("run", "--target", "qemu-system:x86_64?accel=tcg", "--kernel", "/etc/passwd", "sys.getppid")
+    assert rc == 2 and err.count("\n") == 1, err
+    assert err.startswith("tickmark: error: qemu-system:x86_64?accel=tcg cannot boot /etc/passwd: ")
+    assert ": qemu: " in err and "kernel" in err  # what QEMU said (an invalid or too old kernel header)
+    rc, out, err = cli("runs")
+    assert "no runs stored yet" in out  # no empty run left behind

@@ -1,6 +1,8 @@
 """Python code health: `ruff check` and `ruff format --check` over the package and the tests, and
 import-linter's contracts over the package: its layers, no import cycles, click only in the
-command line, rich only in the command line and the report views (rules in pyproject.toml)."""
+command line, rich only in the command line and the report views, views that read no store,
+targets that read no store, the run engine driven only from run/ and the command line (rules in
+pyproject.toml)."""
 
 import os
 import subprocess

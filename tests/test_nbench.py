@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from tickmark.analysis import nbench
+from tickmark.report.terminal import nbench as nbench_view
 
 CORE = Path(__file__).resolve().parent.parent / "src" / "tickmark" / "core"
 DATA = Path(__file__).resolve().parent / "data"
@@ -96,7 +97,7 @@ def test_summarize_and_render():
     assert by["cpu.numsort"]["basis"] == "wall"
     assert by["cpu.lu"]["basis"] == "cpu" and by["cpu.lu"]["certain"] is True  # task-clock, not ns
     assert linux["INTEGER"] == pytest.approx(2.0) and linux["MEMORY"] is None
-    text = "\n".join(nbench.render(rows, (orig, linux)))
+    text = "\n".join(nbench_view.lines({"rows": rows, "original_groups": orig, "linux_groups": linux}))
     assert re.search(r"^STRING SORT\s*:\s*FAILED : bad$", text, re.M)
     assert re.search(r"^LU DECOMPOSITION\s*:\s*53\.464 :", text, re.M)
     assert "* 95% CI half-width above" in text and "NUMERIC SORT" in text.splitlines()[-1]

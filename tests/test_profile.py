@@ -172,7 +172,8 @@ def test_memmove_story_with_perf(real, cli):
     rc, out, err = cli("profile", "cpu.stringsort", "--seconds", "0.6", "--memfn", BYTEWISE, "--name", "bytewise")
     assert rc == 0, err
     top = [line for line in out.splitlines() if "%" in line and line.split()[-1] != "routine"][1]
-    assert top.split()[-2:] == ["memmove", "(tm_user_memmove)"]  # the first routine row
+    # the first routine row is memmove, led by the core's own copy (libc's may follow it in the list)
+    assert "memmove (tm_user_memmove" in top, top
 
     rc, out, err = cli("profile", "--diff", "libc", "bytewise")
     assert rc == 0, err

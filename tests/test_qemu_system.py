@@ -142,6 +142,16 @@ def test_board_runs_and_verifies_and_counts_are_identical(board, real, cli, trap
     # the kernels check their own output: a wrong result would be status "failed"
     assert not [k for k, r in res.items() if r["status"] in ("failed", "crashed", "timeout")]
 
+    # exported and imported, the figures are still instructions (the run's own cycles method)
+    doc = real.parent / f"{board}.json"
+    assert cli("export", "one", "-o", str(doc))[0] == 0
+    rc, out, err = cli("import", str(doc))
+    assert rc == 0 and "'one-2'" in out, err
+    _, imported = _results(real, "one-2")
+    assert {k: r["stats"][""].get("cycles_method") for k, r in imported.items() if r["status"] == "ok"} == {
+        k: "icount-insns" for k, r in res.items() if r["status"] == "ok"
+    }
+
     _run(cli, board, "two", *extra)
     _, res2 = _results(real, "two")
     assert res2.keys() == res.keys()

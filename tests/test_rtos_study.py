@@ -5,6 +5,7 @@ import io
 from rich.console import Console
 
 from tickmark.analysis import rtos_study
+from tickmark.report.model import rtos_study_rows
 from tickmark.report.terminal.rtos_study import show
 
 
@@ -49,7 +50,7 @@ def test_missing_and_no_data():
 
 def test_table_renders_all_figures():
     buf = io.StringIO()
-    show(RESULTS, Console(file=buf, width=200, no_color=True))
+    show({"rows": rtos_study_rows(RESULTS), "beside": None}, Console(file=buf, width=200, no_color=True))
     text = buf.getvalue()
     for figure, _, _ in rtos_study.FIGURES:
         assert figure in text
@@ -68,7 +69,8 @@ BAREMETAL = [
 
 def test_a_bare_metal_run_beside_linux():
     buf = io.StringIO()
-    show(RESULTS, Console(file=buf, width=250, no_color=True), beside=("mps2-an500", BAREMETAL))
+    study = {"rows": rtos_study_rows(RESULTS), "beside": {"label": "mps2-an500", "rows": rtos_study_rows(BAREMETAL)}}
+    show(study, Console(file=buf, width=250, no_color=True))
     text = buf.getvalue()
     assert "mps2-an500: cycles" in text and "(icount-insns)" in text
     heap = next(line for line in text.splitlines() if line.startswith("heap alloc"))

@@ -2,7 +2,9 @@
 either replaying a recorded core output with console noise (a board without a shell), or acting
 as a shell that runs the real core for each command line typed (a board with one)."""
 
+import json
 import os
+import shlex
 import subprocess
 import threading
 import time
@@ -98,7 +100,11 @@ def test_board_without_shell_one_round_per_start(core, pty_pair, tmp_path, cli, 
     assert rc == 0, err
     assert "one round per start" in err
     run = Store(tmp_path / "s.db").run("uart")
-    assert run["status"] == "complete" and run["notes"]["rounds"] == 1 and run["patterns"] == []
+    assert run["status"] == "complete" and run["notes"]["rounds"] == 1
+    # what the board ran, with the board's own seed (not a seed of the harness nor typed patterns)
+    hello = json.loads(recorded.split(b"\n", 1)[0][4:])
+    assert run["patterns"] == ["sys.clock_gettime", "sys.getppid"]
+    assert run["notes"]["seeds"] == [hello["seed"]] and run["options"]["samples"] == 3
     fp = run["fingerprint"]
     assert fp["target_uri"] == f"serial:{dev}?baud={BAUD}" and fp["baud"] == BAUD
     assert fp["arch"] == os.uname().machine and fp["kernel"] == os.uname().release  # from the hello record
@@ -184,8 +190,9 @@ def test_board_with_shell_takes_every_round(core, pty_pair, tmp_path, cli, monke
     assert run["status"] == "complete" and run["notes"]["rounds"] == 2
     (r,) = st.results(run["id"])
     assert sorted({s["round"] for s in st.samples(r["id"])}) == [1, 2]
-    runs_typed = [t for t in typed if " 'run' " in t]
-    assert len(runs_typed) == 2 and "--iters" in runs_typed[1] and "'sys.getppid'" in runs_typed[0]
+    words = [shlex.split(t) for t in typed]  # as the board's shell reads the lines tickmark typed
+    runs_typed = [w for w in words if w[1:2] == ["run"]]
+    assert len(runs_typed) == 2 and "--iters" in runs_typed[1] and "sys.getppid" in runs_typed[0]
 
 
 def test_bad_serial_uris(cli):
@@ -198,3 +205,96 @@ def test_bad_serial_uris(cli):
     ):
         rc, out, err = cli("info", "--target", uri)
         assert rc == 2 and err.startswith("tickmark: error:") and msg in err, (uri, err)
+
+
+def _recorded(core, *benches):
+    return subprocess.run([core, "run", *benches, "--samples", "3"], capture_output=True, check=True).stdout
+
+
+def _board(tmp_path, master, data, then=None):
+    def board():
+        wait_run_started(tmp_path / "s.db")
+        paced_write(master, data)
+        if then:
+            then()
+
+    t = threading.Thread(target=board, daemon=True)
+    t.start()
+    return t
+
+
+def test_noise_that_looks_like_a_bye_does_not_end_the_round(core, pty_pair, tmp_path, cli, monkeypatch):
+    master, dev = pty_pair
+    monkeypatch.setenv("TICKMARK_STORE", str(tmp_path / "s.db"))
+    lines = _recorded(core, "sys.getppid", "sys.clock_gettime").splitlines()
+    first_end = next(i for i, ln in enumerate(lines) if b'"t":"end"' in ln)
+    noise = [b'[   7.1] watchdog: TM1 "t":"bye" seen in a log', b'echo \'TM1 {"t":"bye"\'', b'TM1 {"t":"bye"}']
+    data = b"\r\n".join(lines[: first_end - 1] + noise + lines[first_end - 1 :]) + b"\r\n"
+    _board(tmp_path, master, data)
+    rc, out, err = cli("run", "--target", f"serial:{dev}?silence=20", "-q")
+    assert rc == 0, err
+    from tickmark.store import Store
+
+    st = Store(tmp_path / "s.db")
+    run = st.run("latest")
+    assert run["status"] == "complete"
+    assert sorted((r["key"], r["status"]) for r in st.results(run["id"])) == [
+        ("sys.clock_gettime", "ok"),
+        ("sys.getppid", "ok"),
+    ]
+
+
+def test_a_console_that_writes_without_newlines_is_silent(core, pty_pair, tmp_path, cli, monkeypatch):
+    master, dev = pty_pair
+    monkeypatch.setenv("TICKMARK_STORE", str(tmp_path / "s.db"))
+    lines = _recorded(core, "sys.getppid", "sys.clock_gettime").splitlines()
+    cut = next(i for i, ln in enumerate(lines) if b'"t":"end"' in ln) + 1
+    stop = threading.Event()
+
+    def flood():  # then garbage, fast and without end, and no newline ever
+        while not stop.is_set():
+            try:
+                os.write(master, b"\x1b[0m#" * 4096)
+            except OSError:
+                return
+
+    _board(tmp_path, master, b"\r\n".join(lines[:cut]) + b"\r\n", then=flood)
+    t = time.time()
+    try:
+        rc, out, err = cli("run", "--target", f"serial:{dev}?silence=3", "-q")
+    finally:
+        stop.set()
+    assert rc == 1, err
+    assert "silent for 3 s" in err
+    assert time.time() - t < 60  # not the watchdog's 130 s
+    from tickmark.store import Store
+
+    st = Store(tmp_path / "s.db")
+    ok = [r for r in st.results(st.run("latest")["id"]) if r["status"] == "ok"]
+    assert len(ok) == 1
+
+
+def test_an_unplugged_console_ends_the_run_incomplete_with_exit_1(core, tmp_path, cli, monkeypatch):
+    monkeypatch.setenv("TICKMARK_STORE", str(tmp_path / "s.db"))
+    master, slave = os.openpty()
+    dev = os.ttyname(slave)
+    os.close(slave)  # only the harness holds the console open
+    lines = _recorded(core, "sys.getppid", "sys.clock_gettime").splitlines()
+    cut = next(i for i, ln in enumerate(lines) if b'"t":"end"' in ln) + 1
+    _board(tmp_path, master, b"\r\n".join(lines[:cut]) + b"\r\n", then=lambda: time.sleep(2) or os.close(master))
+    rc, out, err = cli("run", "--target", f"serial:{dev}?silence=20", "-q")
+    assert rc == 1, err  # an incomplete run, as the README says; not an error (2)
+    assert "tickmark: error" not in err and "is incomplete" in err
+    from tickmark.store import Store
+
+    st = Store(tmp_path / "s.db")
+    run = st.run("latest")
+    assert run["status"] == "incomplete"
+    assert [r["key"] for r in st.results(run["id"]) if r["status"] == "ok"]
+
+
+def test_info_on_a_console_without_a_shell_says_why(pty_pair, cli):
+    master, dev = pty_pair
+    rc, out, err = cli("info", "--target", f"serial:{dev}")
+    assert rc == 2 and err.startswith("tickmark: error:") and "has no shell (no core=PATH)" in err, err
+    assert "None" not in out + err

@@ -4,7 +4,7 @@ import pytest
 
 from conftest import fake_core
 from tickmark.errors import TickmarkError
-from tickmark.run.engine import HostRun, RunConfig
+from tickmark.run.engine import Run, RunConfig, import_document
 from tickmark.store import Store
 from tickmark.store import document as export
 
@@ -12,7 +12,7 @@ from tickmark.store import document as export
 def fake_run(store, patterns=("sys.*", "lat.*", "bw.*", "sync.*", "ipc.*"), name="r1", **kw):
 
     cfg = RunConfig(patterns=list(patterns), rounds=kw.pop("rounds", 2), name=name, seed=5, **kw)
-    return HostRun(store, fake_core(), cfg).execute()
+    return Run(store, fake_core(), cfg).execute()
 
 
 def test_round_trip_export_import(tmp_path, new_store):
@@ -30,7 +30,7 @@ def test_round_trip_export_import(tmp_path, new_store):
     path.write_text(export.to_json(st, st.run(rid)))
     st2 = Store(new_store("b"))
     fake_run(st2, patterns=["sys.fast"], name="other")  # so the import gets another id
-    new = export.import_document(st2, export.read_document(path))
+    new = import_document(st2, export.read_document(path))
     doc2 = export.to_document(st2, st2.run(new))
     assert new != rid
     r1, r2 = dict(doc1["run"]), dict(doc2["run"])
@@ -41,7 +41,7 @@ def test_round_trip_export_import(tmp_path, new_store):
     assert doc1["results"] == doc2["results"]
 
     # importing again: the name clashes and gets a suffix
-    again = export.import_document(st2, export.read_document(path))
+    again = import_document(st2, export.read_document(path))
     assert st2.run(again)["name"] == "r1-2"
 
 

@@ -100,8 +100,10 @@ def test_sigkill_of_one_runner_leaves_the_others_intact(new_store, solo):
     counts = per_run_counts(store)
     assert counts["other"] == solo
     status, n_res, n_samples, _ = counts["victim"]
-    # killed mid-run: what it finished is kept (the order is random, so its round 1 may be whole)
-    assert status == "running" and 1 <= n_res <= solo[1] and 0 < n_samples < solo[2]
+    # killed mid-run: what it finished is kept (the order is random, so its round 1 may be whole),
+    # and the run reads as incomplete (abandoned: its process is gone), not as still running
+    assert status == "incomplete" and 1 <= n_res <= solo[1] and 0 < n_samples < solo[2]
+    assert Store(store).run("victim")["notes"]["abandoned"] is True
     # the store takes new runs afterwards
     ((rc, out, err),) = finish([runner(store, "after")])
     assert rc == 0, err

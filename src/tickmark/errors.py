@@ -9,6 +9,10 @@ class TickmarkError(Exception):
         self.detail = detail
 
 
+class CorruptStore(TickmarkError):
+    """A store whose file or rows are damaged (or were edited by hand into something tickmark never writes)."""
+
+
 class Interrupted(KeyboardInterrupt):
     """Ctrl-C (or a signal) at a point that has something to say about it, e.g. what was cleaned up."""
 

@@ -15,9 +15,166 @@ import platform
 import resource
 import shutil
 import subprocess
+from dataclasses import dataclass
 from pathlib import Path
 
 from . import __version__
+from .names import decimal
+
+
+# ---------------------------------------------------------------- the keys
+@dataclass(frozen=True)
+class Key:
+    """One fingerprint key, as every part of tickmark reads it (pyperf's metadata registry is the
+    model): its type, its label in words, what a difference between two runs means, and how the
+    export document declares it.
+
+    type          "text", "int", "bool", "list" or "object" (the JSON type of its value)
+    incomparable  runs that differ here measured in different units: a comparison is refused;
+                  the label says what a run with a value measures, `absent` what one without does
+    shown         a difference is named above a comparison (the settings that explain a change)
+    volatile      differs between runs of one setup (load, calibrations): history does not call
+                  a difference a change
+    export        the type the export document's schema holds the value to ("word": a short text
+                  or null, "int": an integer or null; None: any value)
+    info          a label of the run's info line in OpenMetrics exports"""
+
+    name: str
+    type: str
+    label: str
+    incomparable: bool = False
+    absent: str = ""
+    shown: bool = False
+    volatile: bool = False
+    export: str = None
+    info: bool = False
+
+
+_KEYS = (
+    # the target and the machine
+    Key("target_uri", "text", "target", shown=True, info=True),
+    Key("board", "text", "board", shown=True),
+    Key("cpu_model", "text", "CPU", shown=True, export="word", info=True),
+    Key("arch", "text", "architecture", shown=True, export="word", info=True),
+    Key("cpus_online", "int", "CPUs online", shown=True, export="int"),
+    Key("caches", "list", "caches the OS reports", shown=True),
+    Key("kernel", "text", "kernel", shown=True, export="word", info=True),
+    Key("os", "text", "operating system", shown=True, export="word"),
+    Key("libc", "text", "C library", shown=True, export="word"),
+    Key("port", "text", "core port", shown=True),
+    # the build
+    Key("compiler", "text", "compiler", shown=True, export="word", info=True),
+    Key("cflags", "text", "compiler flags", shown=True, export="word", info=True),
+    Key("variant", "text", "build variant", shown=True, export="word", info=True),
+    Key("cc", "text", "C compiler command"),
+    Key("memfn", "text", "memory routine file"),
+    Key("binary_sha256", "text", "core binary (sha256)"),
+    Key("build_hash", "text", "build cache key"),
+    Key("core_version", "text", "core version"),
+    Key("tickmark", "text", "tickmark version"),
+    # settings that move numbers
+    Key("governor", "text", "CPU frequency governor", shown=True, export="word"),
+    Key("boost", "bool", "turbo boost", shown=True),
+    Key("page_size", "int", "page size (bytes)", shown=True, export="int"),
+    Key("thp", "text", "transparent huge pages", shown=True),
+    Key("virtualization", "text", "virtualization", shown=True, export="word"),
+    Key("emulated", "bool", "emulated", shown=True),
+    Key("clocksource", "text", "kernel clock source", shown=True, export="word"),
+    Key("perf_event_paranoid", "int", "perf_event_paranoid"),
+    # the time base and the counters
+    Key("clock", "text", "timer", export="word"),
+    Key("clock_res_ns", "int", "timer resolution (ns)", export="int"),
+    Key("timer_overhead_ps", "int", "timer read cost (ps)", volatile=True, export="int"),
+    Key("loop_overhead_ps", "int", "loop overhead (ps)", volatile=True),
+    Key("ticks", "text", "tick counter", shown=True, export="word"),
+    Key("ticks_khz", "int", "tick counter frequency (kHz)", volatile=True),
+    Key("fcore_khz", "int", "core clock estimate (kHz)", volatile=True, export="int"),
+    Key("cycles_method", "text", "cycles method", shown=True, export="word", info=True),
+    Key("counters", "text", "hardware counters"),
+    Key("counters_unsupported", "text", "counters not supported"),
+    Key("kernel_excluded", "int", "counters count user space only"),
+    Key("flags", "list", "flags on every result", volatile=True),
+    # where it ran
+    Key("target", "text", "target triple", export="word"),
+    Key("host", "text", "host that drove the run", export="word"),
+    Key("hostname", "text", "target host name"),
+    Key("loadavg", "text", "load average at the start", volatile=True),
+    Key("ingested_on", "text", "host that read the log"),
+    Key("baud", "int", "console baud rate"),
+    Key("labgrid", "object", "labgrid place", volatile=True),
+    # emulators
+    Key(
+        "qemu_icount",
+        "text",
+        "guest instructions under QEMU -icount",
+        incomparable=True,
+        absent="measured time",
+    ),
+    Key("qemu", "text", "QEMU version"),
+    Key("qemu_args", "text", "QEMU machine"),
+    Key("qemu_accel", "text", "QEMU accelerator"),
+    Key("accel_probe", "text", "why that accelerator"),
+    Key("kernel_image", "text", "kernel image"),
+    Key("rtos", "object", "RTOS kernel (name, version, port, configuration)"),
+    Key("kernel_cmdline", "text", "kernel command line"),
+)
+KEYS = {k.name: k for k in _KEYS}
+
+# The cycles methods: (short tag for a table, meaning in words)
+CYCLES_METHODS = {
+    "perf": ("perf", "hardware cycle counter (perf)"),
+    "pmu": ("pmu", "hardware cycle counter (PMU registers)"),
+    "calibrated-freq": (
+        "cal",
+        "time x a core frequency calibrated from a dependent-add chain (no cycle counter reachable)",
+    ),
+    "given-freq": ("given", "time x the core frequency given on the command line (--fcore-khz)"),
+    "icount-insns": ("insn", "guest instructions counted by QEMU -icount (not cycles; the same on every run)"),
+    "none": ("", "not available"),
+}
+
+
+def keys(**where):
+    """The keys whose attributes equal `where` (keys(shown=True): the differences of a
+    comparison), in the registry's order."""
+    return [k for k in _KEYS if all(getattr(k, a) == v for a, v in where.items())]
+
+
+def differences(fa, fb):
+    """[(key, a, b)] of the shown keys whose values differ between two fingerprints (a list of
+    caches in words)."""
+    out = []
+    for k in keys(shown=True):
+        a, b = _in_words(k.name, fa.get(k.name)), _in_words(k.name, fb.get(k.name))
+        if a != b:
+            out.append((k, a, b))
+    return out
+
+
+def _in_words(name, v):
+    if name == "caches" and isinstance(v, list):
+        return (
+            ", ".join(
+                f"L{c.get('level')}{(c.get('type') or '?')[:1].lower()} {c.get('size')}"
+                for c in v
+                if isinstance(c, dict)
+            )
+            or None
+        )
+    return v
+
+
+def incomparable(fa, fb):
+    """(key, what A measures, what B measures) of the first key in whose units two runs differ,
+    or None when they can be compared."""
+    for k in keys(incomparable=True):
+        a, b = fa.get(k.name), fb.get(k.name)
+        if a != b:
+            if a and b:
+                return k, f"{k.label} {a}", f"{k.label} {b}"
+            return k, k.label if a else k.absent, k.label if b else k.absent
+    return None
+
 
 # name -> file read on the target
 # The probe runs inside the SSH target's holder script: its variables are tm_-prefixed.
@@ -116,9 +273,9 @@ def read_local():
     )
     if hasattr(os, "sysconf"):
         texts["page_size"] = str(os.sysconf("SC_PAGE_SIZE"))
-    lib, ver = platform.libc_ver()
-    if lib:
-        texts["glibc" if lib == "glibc" else "musl"] = f"{lib} {ver}".strip()
+    libc = local_libc()
+    if libc:
+        texts["glibc" if libc.startswith("glibc") else "musl"] = libc
     for d in sorted(glob.glob(f"{_CACHE_DIR}/index*")):
         for k in _CACHE_KEYS:
             texts[f"cache/{os.path.basename(d)}/{k}"] = _read(f"{d}/{k}")
@@ -152,10 +309,11 @@ def cpu_count(texts):
     n = 0
     for part in filter(None, (texts.get("online") or "").split(",")):
         lo, _, hi = part.partition("-")
-        if not lo.strip().isdigit() or (hi and not hi.strip().isdigit()):
+        lo, hi = decimal(lo.strip(), 6), decimal(hi.strip(), 6) if hi else None
+        if lo is None or (part.count("-") and hi is None):
             n = 0
             break
-        n += int(hi) - int(lo) + 1 if hi else 1
+        n += hi - lo + 1 if hi is not None else 1
     if n:
         return n
     procs = sum(1 for line in (texts.get("cpuinfo") or "").splitlines() if line.split(":")[0].strip() == "processor")
@@ -209,6 +367,12 @@ def os_name(texts):
     return None
 
 
+def local_libc():
+    """This machine's C library ('glibc 2.36'), or None."""
+    lib, ver = platform.libc_ver()
+    return f"{lib} {ver}".strip() if lib else None
+
+
 def rt_priority():
     """Can this user raise itself to real-time priority? (this machine)"""
     if hasattr(os, "geteuid") and os.geteuid() == 0:
@@ -231,7 +395,8 @@ def affinity():
 
 def _int(s):
     s = (s or "").strip()
-    return int(s) if s.lstrip("-").isdigit() else None
+    n = decimal(s.removeprefix("-"))
+    return None if n is None else -n if s.startswith("-") else n
 
 
 def collect(build=None, hello=None):
@@ -305,6 +470,12 @@ def from_texts(texts, build=None, hello=None):
     fp["variant"] = build.get("variant") or variant_label(cc_name, fp.get("cflags"), fp["memfn"])
     fp["flags"] = env_flags(fp)
     return fp
+
+
+def cycles_method(fp, hello=None):
+    """What the cycles of a stored run are (the statistics' cycles method): the run's own, as its
+    fingerprint records it (QEMU icount: instructions), else what the core's hello said."""
+    return (fp or {}).get("cycles_method") or (hello or {}).get("cycles") or "none"
 
 
 def variant_label(cc, cflags, memfn=None):

@@ -1,5 +1,5 @@
-"""Run names: the rules they follow (for --name and for imported runs) and safe display of any
-stored text on a terminal."""
+"""Run names: the rules they follow (for --name and for imported runs), safe display of any
+stored text on a terminal, and decimal numbers read from text people type or boards print."""
 
 import re
 
@@ -7,6 +7,23 @@ from .errors import TickmarkError
 
 MAX_NAME = 100
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+_DECIMAL = re.compile(r"[0-9]+")
+
+
+def decimal(text, digits=18):
+    """An unsigned decimal number of ASCII digits (at most `digits` of them) -> int, else None.
+    str.isdigit() also takes '²' and '١', which int() then refuses or reads as another number."""
+    if isinstance(text, str) and len(text) <= digits and _DECIMAL.fullmatch(text):
+        return int(text)
+    return None
+
+
+def numeric_environ(names=("COLUMNS", "LINES")):
+    """The environment for a library that reads numbers from it (Rich calls int() on COLUMNS),
+    without such a variable when it is not a plain number ('²', 5,000 digits)."""
+    import os
+
+    return {k: v for k, v in os.environ.items() if k not in names or decimal(v, 5) is not None}
 
 
 def check_name(name, what="--name"):
@@ -19,7 +36,7 @@ def check_name(name, what="--name"):
         raise TickmarkError(f"bad {what} '{shown}': control characters (newline, escape, ...) are not allowed")
     if len(name) > MAX_NAME:
         raise TickmarkError(f"bad {what} '{shown}...': longer than {MAX_NAME} characters")
-    if name.isdigit() or name == "latest":
+    if decimal(name, MAX_NAME) is not None or name == "latest":
         raise TickmarkError(f"bad {what} '{shown}': not a number and not 'latest' (they select runs by id and age)")
     return name
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .. import fingerprint
 from ..errors import TickmarkError
 from . import counters, stats
 from .stats import TASK_CLOCK, Stats
@@ -322,47 +323,9 @@ def families(rows):
 
 
 def fingerprint_differences(A, B):
-    """Settings that differ between the machines/builds of two runs (printed before the table)."""
-    keys = (
-        "target_uri",
-        "board",
-        "cpu_model",
-        "arch",
-        "cpus_online",
-        "caches",
-        "kernel",
-        "os",
-        "libc",
-        "port",
-        "compiler",
-        "cflags",
-        "variant",
-        "governor",
-        "boost",
-        "page_size",
-        "thp",
-        "virtualization",
-        "emulated",
-        "clocksource",
-        "ticks",
-        "cycles_method",
-    )
-    fa, fb = A.fingerprint, B.fingerprint
-    return [(k, _fp_value(k, fa), _fp_value(k, fb)) for k in keys if _fp_value(k, fa) != _fp_value(k, fb)]
-
-
-def _fp_value(k, fp):
-    v = fp.get(k)
-    if k == "caches" and isinstance(v, list):
-        return (
-            ", ".join(
-                f"L{c.get('level')}{(c.get('type') or '?')[:1].lower()} {c.get('size')}"
-                for c in v
-                if isinstance(c, dict)
-            )
-            or None
-        )
-    return v
+    """Settings that differ between the machines/builds of two runs (printed before the table):
+    [(key, a, b)], the keys the fingerprint registry shows."""
+    return [(k.name, a, b) for k, a, b in fingerprint.differences(A.fingerprint, B.fingerprint)]
 
 
 # ---------------------------------------------------------------- regressions
@@ -483,23 +446,18 @@ def to_json(sides, pairs):
     return clean(doc)
 
 
-def _icount(side):
-    return bool(side.fingerprint.get("qemu_icount")) or side.fingerprint.get("cycles_method") == "icount-insns"
-
-
 def _emulated(side):
     fp = side.fingerprint
     return bool(fp.get("emulated")) or "emulated" in (fp.get("flags") or [])
 
 
 def check_comparable(A, B):
-    """Instruction counts under QEMU icount are not times: never compared with timed runs."""
-    if _icount(A) != _icount(B):
-        ic, other = (A, B) if _icount(A) else (B, A)
-        raise TickmarkError(
-            f"cannot compare {ic.label} (guest instructions under QEMU -icount) with "
-            f"{other.label} (measured time): the units differ"
-        )
+    """Runs that measured in different units (instruction counts under QEMU icount are not
+    times) are never compared: the fingerprint registry's incomparable keys."""
+    bad = fingerprint.incomparable(A.fingerprint, B.fingerprint)
+    if bad:
+        _, a, b = bad
+        raise TickmarkError(f"cannot compare {A.label} ({a}) with {B.label} ({b}): the units differ")
 
 
 def mixing_warning(A, B):

@@ -29,6 +29,9 @@ from typing import Optional
 
 import numpy as np
 
+from .. import fingerprint
+from ..names import decimal
+
 PENALTY_BETA = 2.0
 ALPHA = 0.001
 MIN_SEGMENT = 3
@@ -42,7 +45,7 @@ BOOTSTRAP = 2000
 TASK_CLOCK = "task-clock"
 
 # Fingerprint fields that are measurements of the moment, not what the run ran on.
-VOLATILE = {"loadavg", "timer_overhead_ps", "loop_overhead_ps", "fcore_khz", "ticks_khz", "flags", "started", "labgrid"}
+VOLATILE = {k.name for k in fingerprint.keys(volatile=True)}  # a difference there is no change
 
 
 @dataclass
@@ -135,7 +138,8 @@ def natural_key(text):
     """'6.1.0-10' after '6.1.0-9'; numbers compare as numbers, the rest as text."""
     out = []
     for part in _split_digits(str(text)):
-        out.append((0, int(part), "") if part.isdigit() else (1, 0, part))
+        n = decimal(part, 30)
+        out.append((0, n, "") if n is not None else (1, 0, part))
     return out
 
 

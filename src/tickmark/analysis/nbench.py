@@ -1,4 +1,4 @@
-"""nbench (BYTEmark 2.2.3) view of the cpu.* kernels: iterations/s in nbench's units, the
+"""nbench (BYTEmark 2.2.3) figures of the cpu.* kernels: iterations/s in nbench's units, the
 original index (Pentium 90 baseline) and the new index (AMD K6/233 baseline) per kernel, and the
 group indices as geometric means over the published groupings.
 
@@ -148,54 +148,6 @@ def summarize(results, samples_of=None):
     return rows, group_indices(rates)
 
 
-def _num(x, width, places):
-    return f"{x:>{width}.{places}f}" if x is not None else f"{'-':>{width}}"
-
-
-def render(rows, groups):
-    """Text table laid out like nbench's report, so it can sit beside old results."""
-    orig, linux = groups
-    lines = [
-        "nbench 2.2.3 workloads (cpu.*): iterations/s in nbench units and BYTEmark indices",
-        f"{'TEST':<20}: {'Iterations/sec.':>16} : {'Old Index':>11} : {'New Index':>11}",
-        f"{'':<20}: {'':>16} : {'Pentium 90':>11} : {'AMD K6/233':>11}",
-        f"{'-' * 20}:{'-' * 18}:{'-' * 13}:{'-' * 12}",
-    ]
-    uncertain = []
-    for row in rows:
-        if "rate" not in row:
-            lines.append(f"{row['label']:<20}: {row['status'].upper():>16} : {row['reason']}")
-            continue
-        note = ""
-        if row.get("certain") is False:
-            note = "  *"
-            uncertain.append(row["label"])
-        ci = f"  ±{row['ci'] * 100:.1f}% n={row['n']} {row['basis']}" if row.get("ci") is not None else ""
-        lines.append(
-            f"{row['label']:<20}: {row['rate']:>16.6g} : {_num(row['old'], 11, 2)} : "
-            f"{_num(row['new'], 11, 2)}{ci}{note}"
-        )
-    lines.append("=" * 22 + " ORIGINAL BYTEMARK INDICES (Pentium 90 = 1) " + "=" * 12)
-    for group, _ in ORIGINAL_GROUPS:
-        lines.append(f"{group + ' INDEX':<20}: {_num(orig[group], 10, 3)}")
-    lines.append("=" * 22 + " LINUX INDICES (AMD K6/233 = 1) " + "=" * 23)
-    for group, _ in LINUX_GROUPS:
-        lines.append(f"{group + ' INDEX':<20}: {_num(linux[group], 10, 3)}")
-    if any(v is None for v in list(orig.values()) + list(linux.values())):
-        lines.append("(a group index needs all of its kernels in the run)")
-    if any(row.get("ci") is not None for row in rows):
-        lines.append(
-            "±: Student-t 95% half-width of the mean of the per-sample rates (cpu: on "
-            "process CPU time, like nbench's timer; wall: on wall time)"
-        )
-    if uncertain:
-        lines.append(
-            f"* 95% CI half-width above ±{CI_TARGET * 100:.0f}% of the mean "
-            f"(nbench's criterion): {', '.join(uncertain)}"
-        )
-    return lines
-
-
 def unsettled(store, run_id):
     """Keys of the run's cpu.* results that do not meet nbench's criterion yet (half-width above
     ±5 % with fewer than 30 samples): the harness gives them extra rounds like noisy results."""
@@ -207,12 +159,3 @@ def unsettled(store, run_id):
             if len(smp) < MAX_SAMPLES and (h is None or h > CI_TARGET):
                 out.append(r["key"])
     return out
-
-
-def report_lines(store, run):
-    """The nbench table for a stored run, or [] when it has no cpu.* kernel results."""
-    results = [r for r in store.results(run["id"]) if r["key"] in _BY_NAME]
-    if not results:
-        return []
-    rows, groups = summarize(results, lambda r: store.samples(r["id"]))
-    return render(rows, groups)

@@ -30,12 +30,9 @@ def campaign_cmd(ctx, file, status_only, quiet, report_path, labels):
 
     Targets run in parallel, one cell at a time on each. Exit status 1 when a cell failed or
     could not run (start it again to run only those), 130 when interrupted."""
-    import signal
-    import threading
-
     from ..report.terminal.campaign import campaign_summary
     from ..run import campaign as cp
-    from ..run.engine import on_signal
+    from ..run.engine import signals
 
     spec = cp.load(file)
     spec.labels.update(parse_labels(labels))
@@ -56,19 +53,13 @@ def campaign_cmd(ctx, file, status_only, quiet, report_path, labels):
     if skipped and not quiet:
         rest = "nothing to run" if skipped == len(camp.cells) else "running the others"
         click.echo(f"campaign: {skipped} of {len(camp.cells)} cells are stored complete; {rest}", err=True)
-    old = {}
-    if threading.current_thread() is threading.main_thread():
-        for sig in (signal.SIGTERM, signal.SIGHUP):
-            old[sig] = signal.signal(sig, on_signal)
     try:
-        camp.execute()
+        with signals():
+            camp.execute()
     except KeyboardInterrupt:
         campaign_summary(store, spec, camp.cells)
         click.echo("tickmark: interrupted; finished cells are stored, start the campaign again to resume", err=True)
         ctx.exit(130)
-    finally:
-        for sig, handler in old.items():
-            signal.signal(sig, handler)
     counts = campaign_summary(store, spec, camp.cells)
     if report_path:
         refs = cp.report_order(spec, camp.cells)

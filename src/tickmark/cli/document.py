@@ -70,10 +70,11 @@ def export_cmd(ctx, run_ref, fmt, output, baseline, fail_above):
 @click.pass_context
 def import_cmd(ctx, file):
     """Import a run exported as JSON (it gets a new id)."""
+    from ..run.engine import import_document
     from ..store import document as export
 
     doc = export.read_document(file)
     store = store_of(ctx)
-    rid = export.import_document(store, doc)
+    rid = import_document(store, doc)
     name = store.run(rid)["name"]
     click.echo(f"imported as run {rid}" + (f" '{printable(name)}'" if name else ""))

@@ -6,6 +6,7 @@ import sys
 import click
 
 from ..errors import TickmarkError
+from ..names import check_name
 from ..run.ingest import ingest
 from .options import store_of
 
@@ -16,16 +17,18 @@ from .options import store_of
 @click.pass_context
 def ingest_cmd(ctx, file, name):
     """Store the runs found in a captured console log (a file, or - for standard input)."""
-    if name is not None and (not name or name == "latest" or name.isdigit()):
-        raise TickmarkError(f"bad --name '{name}' (not empty, not a number, not 'latest')")
+    if name is not None:
+        check_name(name)
     store = store_of(ctx)
     if file == "-":
-        ingest(store, sys.stdin.buffer, "stdin", name, echo=click.echo)
-        return
-    if os.path.isdir(file):
+        ids = ingest(store, sys.stdin.buffer, "stdin", name, echo=click.echo)
+    elif os.path.isdir(file):
         raise TickmarkError(f"{file} is a directory, not a log file")
-    try:
-        with open(file, "rb") as f:
-            ingest(store, f, os.path.basename(file), name, echo=click.echo)
-    except OSError as e:
-        raise TickmarkError(f"cannot read {file}: {e.strerror}")
+    else:
+        try:
+            with open(file, "rb") as f:
+                ids = ingest(store, f, os.path.basename(file), name, echo=click.echo)
+        except OSError as e:
+            raise TickmarkError(f"cannot read {file}: {e.strerror}")
+    if any(store.run(str(i))["status"] != "complete" for i in ids):  # stored, but not whole: exit 1
+        raise click.exceptions.Exit(1)

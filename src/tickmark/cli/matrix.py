@@ -8,7 +8,7 @@ import sys
 import click
 
 from ..errors import TickmarkError
-from ..names import check_name, parse_labels
+from ..names import check_name, parse_labels, printable
 from ..suites import SUITES, patterns_for
 from .options import label_option, round_options, store_of, target_of, target_option
 from .run import check_params
@@ -69,7 +69,8 @@ def matrix_cmd(
 ):
     """Build variants (compiler x flags x routines), run them interleaved, compare them.
 
-    Exit status 1 when a variant failed to build (the others are still run and compared)."""
+    Exit status 1 when a variant failed to build (the others are still run and compared) or a
+    variant's run is incomplete (its core died in a round, its target was lost; the reason is printed)."""
     from ..analysis import compare as cmp
     from ..report.terminal.compare import render
     from ..run import matrix as mx
@@ -116,8 +117,14 @@ def matrix_cmd(
         click.echo("tickmark: interrupted; the finished instances are stored", err=True)
         sys.exit(130)
     refs = [str(i) for i in ids]
+    compared = None
     if len(refs) >= 2:
-        sides, pairs = run_compare(store, refs)
+        try:
+            compared = run_compare(store, refs)
+        except TickmarkError as e:  # incomplete runs with nothing in common: their reasons follow
+            click.echo(f"tickmark: the variants are not compared: {e}", err=True)
+    if compared is not None:
+        sides, pairs = compared
         if fmt == "json":
             click.echo(
                 json.dumps(
@@ -131,7 +138,7 @@ def matrix_cmd(
             )
         else:
             render(sides, pairs)
-    elif fmt == "table":
+    elif fmt == "table" and len(refs) == 1:
         from ..report import terminal as report
 
         report.show(store, store.run(refs[0]))
@@ -139,5 +146,9 @@ def matrix_cmd(
         click.echo("runs: " + ", ".join(f"{c.label} = {c.run.run_id}" for c in built))
     for c in failed:
         click.echo(f"tickmark: variant '{c.label}' failed to build: {c.error}", err=True)
-    if failed:
+    incomplete = [r for r in (store.run(i) for i in refs) if r["status"] != "complete"]
+    for r in incomplete:
+        why = (r.get("notes") or {}).get("incomplete") or "not every instance finished"
+        click.echo(f"tickmark: run {r['id']} is incomplete: {printable(why)}", err=True)
+    if failed or incomplete:
         sys.exit(1)

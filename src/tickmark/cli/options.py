@@ -33,11 +33,6 @@ def target_of(ctx):
             )
         if obj.get("power_cycle"):
             opts["power_cycle"] = True
-            from ..targets import registered, schemes
-
-            schemes()  # every target module registered
-            if not getattr(registered().get(uri.split(":", 1)[0]), "power_cycles", False):
-                raise TickmarkError(f"--power-cycle: target '{uri}' has no power control (labgrid:PLACE has)")
         tgt = open_target(uri, **opts)
         obj["target"] = tgt
         ctx.find_root().call_on_close(tgt.close)

@@ -3,11 +3,11 @@ existing run built the same way), or show how two profiled runs differ."""
 
 import fnmatch
 import re
-import time
 
 import click
 
 from ..errors import TickmarkError
+from ..names import check_name
 from ..profile import TOOLS
 from .options import store_of, target_of, target_option
 
@@ -64,8 +64,8 @@ def profile_cmd(ctx, bench, diff_refs, params, tool, seconds, cc, cflags, memfn,
     for p in params:
         if not _PARAM.fullmatch(p):
             raise TickmarkError(f"bad --param '{p}' (a profile takes one point: NAME=V)")
-    if name is not None and (not name or name == "latest" or name.isdigit()):
-        raise TickmarkError(f"bad --name '{name}' (not empty, not a number, not 'latest')")
+    if name is not None:
+        check_name(name)
     if name and run_ref:
         raise TickmarkError("give --name (a new run) or --run (an existing one), not both")
     store = store_of(ctx)
@@ -79,7 +79,7 @@ def _profile(ctx, store, bench, params, tool, seconds, variant, name, run, top):
     from .. import profile as prof_mod
     from ..analysis import stats
     from ..report.terminal import profile as view
-    from ..run.engine import result_metric, split_key
+    from ..run.engine import Run, RunConfig
     from ..targets import Variant
 
     variant = Variant(**variant)
@@ -109,42 +109,22 @@ def _profile(ctx, store, bench, params, tool, seconds, variant, name, run, top):
         with store.transaction():
             store.add_profile(run["id"], key, prof)
         run_id = run["id"]
-    else:
-        st = stats.compute(inst.samples, stat=meta.get("stat", "median"), bytes_per_op=meta.get("bytes_per_op", 0))
-        prof_mod.attach_ns(prof, st.main.ns_per_op if st.main else None, "measured under the sampler")
-        fp = core.fingerprint(inst.hello)
-        opts = {
-            "profile": {"tool": prof["tool"], "seconds": prof["requested_s"]},
-            "samples": prof_mod.SAMPLES,
-            "rounds": 1,
-            "params": list(params),
-        }
-        with store.transaction():
-            run_id = store.create_run(
-                name=name,
-                patterns=[bench],
-                options=opts,
-                fingerprint=fp,
-                hello=inst.hello,
-                status="complete",
-                finished=time.time(),
-                notes={"rounds": 1, "profiled": prof["tool"]},
-            )
-            b, p = split_key(key)
-            rid = store.add_result(
-                run_id,
-                key=key,
-                bench=meta.get("bench", b),
-                params=meta.get("params", p),
-                metric=result_metric(meta),
-                status="ok",
-                unit=meta.get("unit", ""),
-                stat=meta.get("stat", "median"),
-                meta=meta,
-                stats=st.to_dict(),
-            )
-            store.add_samples(rid, 1, [dict(s, round=1) for s in inst.samples])
-            store.add_profile(run_id, key, prof)
+    else:  # a run of its own: the instance measured under the sampler, stored by the run engine
+        cfg = RunConfig(
+            patterns=[bench], rounds=1, max_rounds=1, samples=prof_mod.SAMPLES, params=list(params), name=name
+        )
+        run = Run(store, core, cfg, notes={"rounds": 1, "profiled": prof["tool"]})
+        run.open(hello=inst.hello, options={"profile": {"tool": prof["tool"], "seconds": prof["requested_s"]}})
+        try:
+            st = run.record(1, key, meta, inst.samples, end=inst.end)
+            prof_mod.attach_ns(prof, st.main.ns_per_op if st.main else None, "measured under the sampler")
+            with store.transaction():
+                store.add_profile(run.run_id, key, prof)
+        except BaseException as e:
+            run.close(e)
+            raise
+        run.close()
+        run_id = run.run_id
     view.show(prof, top=top or 15)
     label = store.run(run_id)["name"] or run_id
     click.echo(f"profile stored with run {label} (tickmark show {label}; tickmark profile --diff A B)")

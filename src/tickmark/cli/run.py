@@ -84,7 +84,7 @@ def run_cmd(
     """Run benchmarks (patterns or a suite; default suite: default)."""
     from ..report import terminal as report
     from ..report.progress import Progress
-    from ..run.engine import HostRun, RunConfig, TransportLost, check_patterns
+    from ..run.engine import Run, RunConfig, check_patterns
 
     check_params(params)
     labels = parse_labels(labels)
@@ -127,19 +127,16 @@ def run_cmd(
         suite=suite,
         labels=labels,
     )
-    hr = HostRun(store, core, cfg)
+    run = Run(store, core, cfg)
     try:
         with Progress(rounds, enabled=False if quiet else None) as prog:
-            hr.progress = prog
-            run_id = hr.execute()
+            run.progress = prog
+            run_id = run.execute()
     except KeyboardInterrupt:
-        if hr.run_id is not None:
-            report.show(store, store.run(hr.run_id))
+        if run.run_id is not None:
+            report.show(store, store.run(run.run_id))
         click.echo("tickmark: interrupted; the finished instances are stored", err=True)
         sys.exit(130)
-    except TransportLost as e:
-        report.show(store, store.run(hr.run_id))
-        raise TickmarkError(f"{e}; the finished instances are stored (run {hr.run_id}, incomplete)")
     report.show(store, store.run(run_id))
     if any(p.startswith("memfn") for p in pats):
         from ..report.terminal import memory

@@ -55,9 +55,6 @@ def check_symbols(binary):
 
 
 # ---------------------------------------------------------------- choosing the sampler
-SUPPORTED = ("local", "qemu-user", "ssh")
-
-
 def _remote_perf(target):
     """None when perf runs on the SSH board (and here, to read its file), else why not."""
     target.connect()
@@ -71,16 +68,16 @@ def _remote_perf(target):
 def choose_tool(tool, target=None):
     """'perf' or 'gprof' for this target, or a TickmarkError saying in one line why neither works.
     Decided before anything is built (gprof needs its own -pg build)."""
-    scheme = getattr(target, "scheme", "local") if target is not None else "local"
-    if scheme not in SUPPORTED:
+    where = target.profiles if target is not None else "here"
+    if where is None:
         raise TickmarkError(
             f"profiles are not supported on {target.uri}: perf and gprof run only where the core is a "
             "process of this machine (local, qemu-user) or of an SSH board"
         )
-    prebuilt = bool(getattr(target, "prebuilt", None))
-    if getattr(target, "emulated", False):
+    prebuilt = bool(target.prebuilt) if target is not None else False
+    if target is not None and target.emulated:
         perf_why = "perf would sample the emulator, not the core (qemu-user)"
-    elif scheme == "ssh":
+    elif where == "remote":
         perf_why = _remote_perf(target)
     else:
         perf_why = perf.available()
@@ -126,8 +123,6 @@ def profile(target, variant, pattern, params=(), tool="auto", seconds=None, time
     variant: a targets.Variant (cc, cflags, memfn); with gprof it is rebuilt with -pg."""
     from dataclasses import replace
 
-    from .runners import runner_for
-
     tool = choose_tool(tool, target)
     seconds = seconds or DEFAULT_SECONDS[tool]
     static = True
@@ -145,14 +140,13 @@ def profile(target, variant, pattern, params=(), tool="auto", seconds=None, time
             raise TickmarkError(f"cannot profile with gprof: {why}")
     else:
         core = target.prepare(variant)
-    runner = runner_for(core)
-    if runner is None:  # a target module that is not one of the supported ones
+    runner = core.profile_runner()
+    if runner is None:  # a core the target cannot run a sampler beside
         raise TickmarkError(f"profiles are not supported on {target.uri}")
     try:
         return _profile(core, runner, tool, static, pattern, params, seconds, timeout)
     finally:
-        if runner is not None:
-            runner.close()
+        runner.close()
 
 
 def _profile(core, runner, tool, static, pattern, params, seconds, timeout):
@@ -167,16 +161,17 @@ def _profile(core, runner, tool, static, pattern, params, seconds, timeout):
 
     sample_ms = max(1, int(seconds * 1000 / SAMPLES))
     limit = int(timeout or max(60, seconds * 20))
-    args = ["run", pattern, "--samples", str(SAMPLES), "--sample-ms", str(sample_ms), "--timeout", str(limit)]
+    args = ["run", "--samples", str(SAMPLES), "--sample-ms", str(sample_ms), "--timeout", str(limit)]
     for p in params:
         args += ["--param", p]
+    pattern_args = ["--", pattern]  # last: never read as an option
     notes = []
     totals = True
     t0 = time.monotonic()
     if tool == "perf":
         user_only = runner.user_only()
         prog = "perf" if runner.remote else perf.program()
-        inst = runner.run(perf.record_argv(runner.path("perf.data"), user_only, prog), args, limit + 60)
+        inst = runner.run(perf.record_argv(runner.path("perf.data"), user_only, prog), args + pattern_args, limit + 60)
         data = runner.fetch("perf.data")
         if data is None:
             raise TickmarkError("perf record wrote no data")
@@ -203,7 +198,7 @@ def _profile(core, runner, tool, static, pattern, params, seconds, timeout):
             totals = False
             notes.append("the call chains could not be unwound: totals are not known (shown as -)")
     else:
-        inst = runner.run(gprof.wrap(runner.path("gmon")), args + ["--no-fork"], limit + 60)
+        inst = runner.run(gprof.wrap(runner.path("gmon")), args + ["--no-fork", *pattern_args], limit + 60)
         name = runner.glob("gmon.")
         gmon = runner.fetch(name) if name else None
         if gmon is None:

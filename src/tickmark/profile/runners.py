@@ -1,4 +1,5 @@
-"""Where the sampler runs: next to the core, on this machine or on an SSH board.
+"""Where the sampler runs: next to the core, on this machine or on an SSH board (a target's core
+gives its runner: Core.profile_runner()).
 
 A runner starts the core behind a command prefix (`perf record ... --`, `env GMON_OUT_PREFIX=...`)
 in a private folder, reads the core's records, and brings the sampler's file back to the host,
@@ -14,7 +15,9 @@ import tempfile
 import time
 
 from ..errors import TickmarkError
+from ..names import decimal
 from ..tm1 import Parser
+from ..waiting import Watchdog
 
 
 class Instance:
@@ -98,6 +101,7 @@ class LocalRunner:
             err.close()
             raise TickmarkError(f"cannot start {argv[0]}: {e.strerror}")
         deadline = time.monotonic() + timeout
+        dog = Watchdog(timeout, proc.terminate)  # never fed: the deadline of the whole run
         stop = False
         try:
             for line in proc.stdout:
@@ -105,10 +109,8 @@ class LocalRunner:
                 if rec is not None and not inst.feed(rec):
                     stop = True
                     break
-                if time.monotonic() > deadline:
-                    stop = True
-                    break
         finally:
+            dog.cancel()
             if stop and proc.poll() is None:
                 proc.terminate()
             try:
@@ -157,7 +159,9 @@ class SshRunner:
         words = r.stdout.split()
         if len(words) == 2 and words[0] == "0":
             return False
-        return not (len(words) == 2 and words[1].lstrip("-").isdigit() and int(words[1]) <= 1)
+        level = words[1] if len(words) == 2 else ""
+        n = decimal(level.removeprefix("-"), 3)
+        return not (n is not None and (level.startswith("-") or n <= 1))
 
     def run(self, prefix, args, timeout):
         q = " ".join(shlex.quote(a) for a in [*prefix, self.binary_path, *args])
@@ -192,13 +196,3 @@ class SshRunner:
             self.target.run_remote(f"rm -rf {shlex.quote(self.dir)}", timeout=60, check=False)
         except TickmarkError:
             pass  # the target's own folder goes with its connection anyway
-
-
-def runner_for(core):
-    """The runner for a prepared core, or None where no sampler can run (bare metal, serial)."""
-    scheme = getattr(core.target, "scheme", None)
-    if scheme in ("local", "qemu-user"):  # a process of this machine (LocalCore)
-        return LocalRunner(core)
-    if scheme == "ssh" and hasattr(core, "remote_name"):
-        return SshRunner(core)
-    return None

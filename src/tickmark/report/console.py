@@ -9,6 +9,8 @@ Colours only on a terminal (and never with NO_COLOR set).
 import os
 import sys
 
+from ..names import decimal, numeric_environ
+
 PIPE_WIDTH = 100
 
 
@@ -25,7 +27,8 @@ def width(file=None):
     if not is_plain(file):
         return None  # Rich reads the terminal
     cols = os.environ.get("COLUMNS", "")
-    return int(cols) if cols.isdigit() and int(cols) >= 40 else PIPE_WIDTH
+    n = decimal(cols, 5)
+    return n if n is not None and n >= 40 else PIPE_WIDTH
 
 
 def console(file=None, stderr=False):
@@ -44,6 +47,7 @@ def console(file=None, stderr=False):
         no_color=plain or bool(os.environ.get("NO_COLOR")),
         emoji=False,
         markup=False,
+        _environ=numeric_environ(),
     )
 
 
@@ -54,3 +58,15 @@ def fit_table(con, table):
     need = Measurement.get(con, con.options.update_width(1000), table).minimum
     if need > con.width:
         con.width = need
+
+
+def print_whole(con, table):
+    """Print a table whose cells never wrap at its full width (the lines run longer than the
+    console rather than cut a figure), then give the console its width back."""
+    from rich.measure import Measurement
+
+    need = Measurement.get(con, con.options.update_width(1000), table).maximum
+    width = con.width
+    con.width = max(width, need)
+    con.print(table)
+    con.width = width

@@ -66,8 +66,7 @@ def _cycles(r):
     c = r.get("cycles_per_op")
     if c is None:
         return "-"
-    tag = {"calibrated-freq": "cal", "perf": "perf", "pmu": "pmu"}.get(r.get("cycles_method"), "")
-    return f"{fmt.sig(c)} {tag}".strip()
+    return f"{fmt.sig(c)} {r.get('cycles_tag') or ''}".strip()
 
 
 def _det(x):

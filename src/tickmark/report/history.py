@@ -7,6 +7,7 @@ import fnmatch
 import re
 import time
 
+from .. import fingerprint
 from ..analysis import history
 from ..errors import TickmarkError
 from ..names import printable
@@ -31,14 +32,17 @@ def parse_since(text):
 
 
 def check_by(by):
-    """--by: time, kernel, label:KEY or another fingerprint field."""
+    """--by: time, kernel, label:KEY or another fingerprint field (a key of the registry)."""
     if by in (None, "time"):
         return None
     if by.startswith("label:") and len(by) > 6:
         return by
-    if re.fullmatch(r"[a-z_][a-z0-9_]*", by or ""):
+    if by in fingerprint.KEYS:
         return by
-    raise TickmarkError(f"bad --by '{printable(by)[:40]}' (time, kernel, label:KEY or a fingerprint field)")
+    raise TickmarkError(
+        f"bad --by '{printable(by)[:40]}' (time, label:KEY or a fingerprint field such as kernel, variant, "
+        "compiler, cflags, cpu_model, libc)"
+    )
 
 
 def glob_to_like(pattern):

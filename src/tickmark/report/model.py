@@ -1,23 +1,30 @@
 """The report model: everything a report says about stored runs, built once from the store as
-plain JSON-ready data, and rendered by every view (terminal `show`, Markdown, HTML, JSON).
+plain JSON-ready data, and rendered by every view (terminal, Markdown, HTML, JSON). A view reads
+the model it is given and nothing else: no store, no statistics of its own.
 
     model = build(store, ["o2", "os"])
     model["runs"][i]      header, machine (fingerprint in words), environment flags with their
                           meaning, one row per benchmark metric (value, CI, spread, determinism,
-                          flags), and the series the plots draw
+                          flags), the nbench indices, the RTOS-study figures, and the series the
+                          plots draw
     model["compare"]      for two runs or more: the first run against each other (compare.py)
     model["rtos_study"]   for two runs or more of the rtos-study suite: the study's table across
                           them (analysis/rtos_table.py), else None
+
+and the models of the other terminal views: counters_model (show --counters), bandwidth_model
+and memfn_model (the memory family's tables), comparison (compare, matrix), campaign_model (a
+campaign's summary), topology_model (tickmark topology).
 
 Nothing here formats for a medium beyond short texts shared by all views (value_text etc.).
 """
 
 import math
 
-from .. import fmt
+from .. import fingerprint, fmt
 from ..analysis import rtos_table
 from ..analysis.stats import Stats
-from ..names import printable, when
+from ..errors import TickmarkError
+from ..names import decimal, printable, when
 
 FORMAT = "tickmark-report"
 VERSION = 1
@@ -55,8 +62,9 @@ def build(store, refs=("latest",), with_compare=True):
 
 
 # ---------------------------------------------------------------- one run
-def run_model(store, run, with_series=True):
-    """The model of one run; with_series=False leaves out the plot series (the terminal view)."""
+def run_model(store, run, with_series=True, beside=None):
+    """The model of one run; with_series=False leaves out the plot series (the terminal view).
+    beside: another run (bare metal, another OS) whose RTOS-study figures go beside this one's."""
     results = store.results(run["id"])
     fp = run.get("fingerprint") or {}
     notes = run.get("notes") or {}
@@ -65,6 +73,14 @@ def run_model(store, run, with_series=True):
         env.append("emulated")
     rows = result_rows(results, env)
     used = sorted({f for r in rows for f in r["flags"]})
+    nb = nbench_series(store, results)
+    study = None
+    if run.get("suite") == "rtos-study" or beside is not None:
+        study = {"rows": rtos_study_rows(results), "beside": None}
+        if beside is not None:
+            bfp = beside.get("fingerprint") or {}
+            label = bfp.get("board") or beside.get("name") or f"run {beside['id']}"
+            study["beside"] = {"label": label, "rows": rtos_study_rows(store.results(beside["id"]))}
     return {
         "id": run["id"],
         "name": run.get("name"),
@@ -83,8 +99,52 @@ def run_model(store, run, with_series=True):
         "malformed": notes.get("malformed") or 0,
         "rows": rows,
         "families": families(rows),
-        "series": series(store, run, results) if with_series else {},
+        "essentials": essentials(run),
+        "nbench": nb,
+        "rtos_study": study,
+        "series": series(store, run, results, nb) if with_series else {},
     }
+
+
+# the fingerprint keys of a run's one-line header (the terminal's `show`)
+HEADER_KEYS = ("cpu_model", "arch", "cpus_online", "kernel", "compiler", "cflags", "clock", "clock_res_ns")
+HEADER_KEYS += ("cycles_method", "virtualization", "qemu_icount", "flags")
+
+
+def essentials(run):
+    """What a run's header says: id, name, start, status, rounds, and the fingerprint's
+    essentials (those it has), the cycles method with its short tag."""
+    fp = run.get("fingerprint") or {}
+    out = {k: fp[k] for k in HEADER_KEYS if k in fp}
+    method = fp.get("cycles_method") or "none"
+    out["cycles_method"] = method
+    out["cycles_tag"] = cycles_tag(method)
+    return {
+        "id": run["id"],
+        "name": run.get("name"),
+        "started": when(run["started"], "%Y-%m-%d %H:%M"),
+        "status": run["status"],
+        "rounds": (run.get("notes") or {}).get("rounds", "?"),
+        "fingerprint": out,
+    }
+
+
+def cycles_tag(method):
+    """The short tag of a cycles method for a table column ('cal', 'insn'); the method itself
+    when the registry does not know it."""
+    return fingerprint.CYCLES_METHODS.get(method or "none", (method or "",))[0]
+
+
+def rtos_study_rows(results):
+    """The RTOS-vs-Linux study figures of a run (analysis/rtos_study.py), each with the cycles
+    the study published."""
+    from ..analysis.rtos_study import STUDY_CYCLES, rows
+
+    out = []
+    for row in rows(results):
+        study = STUDY_CYCLES.get(row["figure"])
+        out.append(dict(row, study=list(study) if study else None))
+    return out
 
 
 def run_label(run):
@@ -121,14 +181,7 @@ def machine(fp, hello):
     if fp.get("timer_overhead_ps"):
         timer += f", read costs {fp['timer_overhead_ps'] / 1000:.1f} ns"
     cyc = fp.get("cycles_method") or "none"
-    cyc_words = {
-        "perf": "hardware cycle counter (perf)",
-        "pmu": "hardware cycle counter (PMU registers)",
-        "calibrated-freq": "time x a core frequency calibrated from a dependent-add chain (no cycle counter reachable)",
-        "given-freq": "time x the core frequency given on the command line (--fcore-khz)",
-        "icount-insns": "guest instructions counted by QEMU -icount (not cycles; the same on every run)",
-        "none": "not available",
-    }.get(cyc, cyc)
+    cyc_words = fingerprint.CYCLES_METHODS.get(cyc, ("", cyc))[1]
     if cyc == "calibrated-freq" and fp.get("fcore_khz"):
         cyc_words += f", {fp['fcore_khz'] / 1e6:.2f} GHz"
     caches = (
@@ -208,6 +261,7 @@ def _metric_row(r, sub, d, env):
         "ns_per_op": _num(d.ns_per_op),
         "cycles_per_op": _num(d.cycles_per_op),
         "cycles_method": d.cycles_method,
+        "cycles_tag": cycles_tag(d.cycles_method) if d.cycles_method else "",
         "ops_per_s": _num(d.ops_per_s),
         "median": _num(d.median),
         "ci95_lo": _num(d.ci95_lo),
@@ -290,7 +344,7 @@ def _ok(results, pred):
             yield r, main
 
 
-def series(store, run, results):
+def series(store, run, results, nb=None):
     out = {}
     lat = latency_series(run, results)
     if lat:
@@ -304,7 +358,6 @@ def series(store, run, results):
     bw = bandwidth_series(results)
     if bw:
         out["bandwidth"] = bw
-    nb = nbench_series(store, results)
     if nb:
         out["nbench"] = nb
     prof = profile_series(store, run)
@@ -320,7 +373,7 @@ def os_levels(fp):
         if (c.get("type") or "").lower() == "instruction":
             continue
         size = parse_size(c.get("size"))
-        if size and str(c.get("level", "")).isdigit():
+        if size and decimal(str(c.get("level", "")), 2) is not None:
             out.append({"name": f"L{c['level']}", "size": size})
     return sorted(out, key=lambda x: x["size"])
 
@@ -331,7 +384,7 @@ def parse_size(text):
     t = str(text).strip().upper().rstrip("B").rstrip("I")
     mult = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}.get(t[-1:], 1)
     num = t[:-1] if t[-1:] in "KMG" else t
-    return int(num) * mult if num.isdigit() else None
+    return decimal(num) * mult if decimal(num) is not None else None
 
 
 def latency_series(run, results):
@@ -467,8 +520,7 @@ def profile_series(store, run, top=15):
     share of the sampled time, with the time per operation that share stands for."""
     from ..profile.model import GROUPS, group_shares
 
-    get = getattr(store, "profiles", None)
-    profs = get(run["id"]) if get else {}
+    profs = store.profiles(run["id"])
     out = []
     for key in sorted(profs or {}):
         p = profs[key]
@@ -502,14 +554,159 @@ def profile_series(store, run, top=15):
     return out or None
 
 
+# ---------------------------------------------------------------- the other terminal views
+def counters_model(store, run):
+    """The counter-derived figures of a run (show --counters): what the machine could count,
+    and per result its ratios, counts per operation and multiplexed share."""
+    from ..analysis.counters import availability, derived
+
+    rows = []
+    for r in store.results(run["id"]):
+        main = Stats.of(r).main
+        d = main.counter_figures() if main and main.counters_per_op else derived(store.samples(r["id"]))
+        if d:
+            rows.append(dict(d, key=r["key"]))
+    return {"availability": availability(run.get("hello")), "rows": sorted(rows, key=lambda x: x["key"])}
+
+
+def bandwidth_model(results, run=None):
+    """The bandwidth tables of a run (analysis/bandwidth.py): MB/s per size and way of moving the
+    bytes with one CPU, and with every CPU at once ([total, x of one CPU] per operation), each
+    size with the cache level it fits (from the run's topology notes, else the OS); the notes
+    that explain a column."""
+    from ..analysis.bandwidth import caches_for, cores_rows, table_rows
+
+    caches, src = caches_for(run)
+    header, rows = table_rows(results, caches)
+    n, crows = cores_rows(results, caches)
+    notes = []
+    if "move" in header:
+        notes.append("move: memmove 256 bytes down inside one buffer (in place: no read for ownership)")
+    if any(size == 32 << 20 for size, _, _ in rows):
+        notes.append(
+            "tinymembench: its 'standard memcpy' and 'standard memset' are the 32M row's copy and memset, "
+            "best of runs of at least 0.5 s (tickmark run 'mem.bw_*' --sample-ms 500 for the same method)"
+        )
+    return {
+        "levels_from": src,
+        "header": header,
+        "rows": [{"size": size, "level": lvl, "cells": row} for size, lvl, row in rows],
+        "cores": {
+            "threads": n,
+            "ops": [op for op in ("read", "write", "copy") if any(op in r for _, _, r in crows)],
+            "rows": [
+                {"size": size, "level": lvl, "cells": {op: list(v) for op, v in row.items()}}
+                for size, lvl, row in crows
+            ],
+        },
+        "notes": notes,
+    }
+
+
+def memfn_model(results):
+    """The memfn.* comparison (analysis/memfn.py): per routine and size, the time of each
+    implementation, the winner and its margin; the implementations that failed verification."""
+    from ..analysis.memfn import IMPLS, table_rows
+
+    rows, failures = table_rows(results)
+    impls = [i for i in IMPLS.values() if any(i in ns for _, _, ns, _, _ in rows)]
+    return {
+        "impls": impls,
+        "rows": [
+            {"routine": routine, "size": size, "ns": ns, "winner": win, "margin": margin}
+            for routine, size, ns, win, margin in rows
+        ],
+        "failures": [
+            {"routine": routine, "impl": impl, "reason": reason} for (routine, impl), reason in sorted(failures.items())
+        ],
+    }
+
+
+def topology_model(det, osr, runs):
+    """What `tickmark topology` found (analysis/topology.py's detection `det` over the runs)
+    beside what the OS reports (`osr`), with the verdict of each comparison."""
+    from ..analysis.topology import compare, cycle_warning, doubts
+
+    return {
+        "runs": list(runs),
+        "detected": det,
+        "os": osr,
+        "checks": [list(c) for c in compare(det, osr)],
+        "doubts": [list(d) for d in doubts(det, osr)],
+        "cycle_warning": cycle_warning(det),
+    }
+
+
+def campaign_model(store, spec, cells):
+    """A campaign's summary: its cells and their states, then for each variant and workload the
+    other targets' runs against the baseline target's (comparison)."""
+    from ..store.refs import run_compare
+
+    counts = {}
+    for c in cells:
+        counts[c.state] = counts.get(c.state, 0) + 1
+    complete = {(c.target, c.variant, c.workload): c for c in cells if c.state in ("done", "finished")}
+    groups = []
+    for v in spec.variants:
+        for wl in spec.workloads:
+            order = [spec.baseline] + [t for t in spec.targets if t != spec.baseline]
+            runs = [complete[(t, v, wl)].run_name for t in order if (t, v, wl) in complete]
+            if len(runs) >= 2:
+                g = {"variant": v, "workload": wl, "baseline": runs[0], "comparison": None, "error": None}
+                try:
+                    g["comparison"] = comparison(*run_compare(store, runs))
+                except TickmarkError as e:  # runs in different units (QEMU icount beside time)
+                    g["error"] = str(e)
+                study = rtos_table.from_runs(store, [store.run(r) for r in runs])  # the rtos-study suite
+                g["rtos_study"] = rtos_table.to_dict(study) if study is not None else None
+                groups.append(g)
+    return {
+        "name": spec.name,
+        "targets": len(spec.targets),
+        "variants": len(spec.variants),
+        "workloads": len(spec.workloads),
+        "cells": [
+            {
+                "id": c.id,
+                "state": c.state,
+                "run_id": c.run_id,
+                "results": c.results,
+                "seconds": c.seconds,
+                "message": c.message,
+            }
+            for c in cells
+        ],
+        "counts": counts,
+        "groups": groups,
+    }
+
+
 # ---------------------------------------------------------------- comparison
+def comparison(sides, pairs):
+    """Compared runs (compare.py's sides and pairs) as the views read them: the runs with what
+    their machines could count, and per pair (the baseline A against B) the rows, the family
+    means, the fingerprint differences with their labels, and a warning when one side ran
+    emulated and the other did not. Rows in compare.py's order."""
+    from ..analysis import compare
+
+    doc = compare.to_json(sides, pairs)
+    by_label = {s.label: s for s in sides}
+    for c in doc["comparisons"]:
+        c["warning"] = compare.mixing_warning(by_label[c["a"]], by_label[c["b"]])
+        for d in c["differences"]:
+            d["label"] = fingerprint.KEYS[d["field"]].label
+        for f in c["families"].values():
+            f["multiple"] = compare.multiple(f["geomean_time_ratio"])
+    return doc
+
+
 def _key_order(key):
     """'bench[a=1,b=64K]' -> a sort key with the parameters in numeric order."""
     bench, _, rest = key.partition("[")
     params = []
     for kv in rest.rstrip("]").split(","):
         k, _, v = kv.partition("=")
-        params.append((k, (0, int(v), "") if v.isdigit() else (1, 0, v)))
+        params.append((k, (0, decimal(v), "") if decimal(v) is not None else (1, 0, v)))
     return (bench, params)
 
 
@@ -533,15 +730,12 @@ ROW_KEYS = (
 def compare_model(store, refs):
     """The first run against each other: rows with ratio, CI, verdict; family geometric means;
     fingerprint differences (compare.py's statistics, as its JSON)."""
-    from ..analysis import compare
     from ..store.refs import run_compare
 
     sides, pairs = run_compare(store, refs)
-    doc = compare.to_json(sides, pairs)
+    doc = comparison(sides, pairs)
     for c in doc["comparisons"]:
         c["rows"].sort(key=lambda r: _key_order(r["key"]) + (r.get("metric") or "",))
-        for f in c["families"].values():
-            f["multiple"] = compare.multiple(f["geomean_time_ratio"])
         for r in c["rows"]:
             r["family"] = r["bench"].split(".", 1)[0]
             for k in ROW_KEYS:  # every row has every field (None where compare has nothing)

@@ -7,6 +7,8 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
 from rich.progress import Progress as RP
 
+from ..names import numeric_environ
+
 
 class Progress:
     """Rich progress bar on stderr, shown only on a terminal."""
@@ -19,7 +21,7 @@ class Progress:
             BarColumn(),
             MofNCompleteColumn(),
             TimeElapsedColumn(),
-            console=Console(stderr=True),
+            console=Console(stderr=True, _environ=numeric_environ()),
             transient=True,
             disable=not self.enabled,
         )

@@ -253,7 +253,7 @@ class Campaign:
         self.cells = cells(spec)
         self.cancel = threading.Event()
         self.lock = threading.Lock()
-        self.active = {}  # target name -> HostRun in progress
+        self.active = {}  # target name -> engine.Run in progress
         self.held = {}  # cell id -> _CellStop of the cells this process runs now
         self.holder = claims.holder_id()
         self.lease = spec.lease
@@ -306,10 +306,8 @@ class Campaign:
         self.cancel.set()
         with self.lock:
             runs = list(self.active.values())
-        for hr in runs:
-            s = getattr(hr, "_session", None)
-            if s is not None:
-                s.stop()
+        for run in runs:
+            run.stop()
 
     def _keep_alive(self, done):
         """Renew the leases of the cells being run, every quarter lease; a lost claim stops its cell."""
@@ -341,10 +339,9 @@ class Campaign:
     def stop_cell(self, cid):
         target = cid.split(":", 1)[0]
         with self.lock:
-            hr = self.active.get(target)
-        s = getattr(hr, "_session", None)
-        if s is not None:
-            s.stop()
+            run = self.active.get(target)
+        if run is not None:
+            run.stop()
 
     def _others(self, store):
         """Cells that other processes ran or hold: their state as the store says."""
@@ -435,12 +432,12 @@ class Campaign:
 
     def _cell(self, store, tgt, cores, c, stop):
         from ..targets import Variant
-        from .engine import HostRun, RunConfig, check_patterns
+        from .engine import Run, RunConfig, check_patterns
 
         spec = self.spec
         var, wl = spec.variants[c.variant], spec.workloads[c.workload]
         t0 = time.monotonic()
-        hr = None
+        run = None
         try:
             if c.variant not in cores:
                 self.echo(f"{c.target}: preparing variant {c.variant}")
@@ -448,7 +445,7 @@ class Campaign:
                 try:
                     core = tgt.prepare(v)
                 except TickmarkError as e:  # the connection may have dropped since the last cell: once more
-                    if getattr(tgt, "reconnect", None) is None:
+                    if not tgt.reconnects:
                         raise
                     self.echo(f"{c.target}: {e}; reconnecting")
                     tgt.reconnect()
@@ -472,29 +469,31 @@ class Campaign:
                 suite=wl["suite"],
                 labels=dict(spec.labels),
             )
-            hr = HostRun(store, core, cfg)
-            hr.cancel = stop
-            hr.notes["campaign"] = spec.name
-            hr.notes["cell"] = {
-                "target": c.target,
-                "target_uri": spec.targets[c.target],
-                "variant": c.variant,
-                "workload": c.workload,
-                "id": c.id,
+            notes = {
+                "campaign": spec.name,
+                "cell": {
+                    "target": c.target,
+                    "target_uri": spec.targets[c.target],
+                    "variant": c.variant,
+                    "workload": c.workload,
+                    "id": c.id,
+                },
+                "campaign_runner": {"host": socket.gethostname(), "pid": os.getpid()},
             }
-            hr.notes["campaign_runner"] = {"host": socket.gethostname(), "pid": os.getpid()}
+            run = Run(store, core, cfg, notes=notes, cancel=stop)
             with self.lock:
-                self.active[c.target] = hr
+                self.active[c.target] = run
             self.echo(f"{c.target}: running {c.id}")
-            c.run_id = hr.execute()
-            c.state = "done"
+            c.run_id = run.execute()
+            stored = store.run(str(c.run_id))
+            c.state = "done" if stored["status"] == "complete" else "failed"
+            if c.state == "failed":  # stored incomplete (a lost target): run again on resume
+                c.message = str(stored["notes"].get("incomplete") or "incomplete")
         except KeyboardInterrupt:
-            c.state, c.run_id = "interrupted", hr.run_id if hr else None
-        except TickmarkError as e:
+            c.state, c.run_id = "interrupted", run.run_id if run else None
+        except TickmarkError as e:  # the engine closed the run: incomplete, or none when nothing was measured
             c.state, c.message = "failed", str(e)
-            c.run_id = hr.run_id if hr else None
-            if c.run_id is not None and store.name_taken(c.run_name):
-                store.update_run(c.run_id, status="incomplete", finished=time.time(), notes=hr.notes)
+            c.run_id = run.run_id if run else None
         finally:
             with self.lock:
                 self.active.pop(c.target, None)
@@ -507,7 +506,7 @@ class Campaign:
             return
         if c.run_id is not None and store.name_taken(c.run_name):
             c.results = len(store.results(c.run_id))
-        elif c.run_id is not None and c.state != "lost":  # nothing measured: HostRun left no run behind
+        elif c.run_id is not None and c.state != "lost":  # nothing measured: the engine left no run behind
             c.run_id = None
         self.echo(f"{c.target}: {c.id} {c.state}" + (f": {c.message}" if c.message else ""))
 

@@ -1,22 +1,40 @@
 """The run engine: run benchmarks on a target (any targets.Core) in rounds and store what they
-measure as it arrives.
+measure as it arrives. Everything that stores a run goes through here: run, matrix, campaign,
+topology, profile, ingest (a captured log replayed as a round) and import (a document).
 
-Round 1 lets the core calibrate iterations; rounds 2..R rerun every instance with those iterations
-frozen (`--iters KEY=N`) and a fresh seed (the core shuffles the order by it). Each round is a
-separate process. Afterwards, instances whose round-to-round CV is above 3 % (and cpu.* kernels not yet
-within nbench's ±5 % criterion) get extra rounds (only those instances), up to max_rounds, within a
-time budget.
+    run = Run(store, core, RunConfig(patterns=["sys.*"]))
+    run.open()                  # the run row: its options and the target's fingerprint -> run id
+    while run.round():          # round 1 calibrates; rounds 2..R rerun with frozen iterations
+        pass
+    while run.extend(budget_s): # extra rounds for the noisy instances, within a time budget
+        pass
+    run.close()                 # complete, or incomplete with its reason (close(error) after one)
+
+`Run.execute()` does all of it under signals(). Round 1 lets the core calibrate iterations; rounds
+2..R rerun every instance with those iterations frozen (`--iters KEY=N`) and a fresh seed (the core
+shuffles the order by it). Each round is a separate process. Afterwards, instances whose
+round-to-round CV is above 3 % (and cpu.* kernels not yet within nbench's ±5 % criterion) get extra
+rounds (only those instances), up to max_rounds, within a time budget.
+
+ResultWriter writes the result rows (one per instance key, its samples and histograms per round,
+its statistics computed again from everything stored, with the run's own cycles method); signals()
+is the one place where SIGTERM and SIGHUP become an interrupt.
 """
 
+import contextlib
 import random
 import re
 import signal
+import threading
 import time
 from dataclasses import dataclass, field
 
+from .. import fingerprint
 from ..analysis import nbench, stats
 from ..errors import TickmarkError
+from ..names import check_name, printable
 from ..tm1 import Reader
+from ..waiting import Watchdog
 
 NOISY_ROUND_CV = stats.NOISY_ROUND_CV
 
@@ -35,6 +53,9 @@ class RunConfig:
     suite: str = None
     budget_s: float = None  # time for extra rounds; default: as long as the base rounds took
     labels: dict = field(default_factory=dict)  # KEY=VALUE stored in the run's notes (history orders by them)
+
+    def __post_init__(self):
+        check_pattern_words(self.patterns)
 
     def options(self):
         return {
@@ -69,87 +90,247 @@ class _Interrupt(KeyboardInterrupt):
         self.reason = reason
 
 
-def on_signal(signum, frame):
-    """The handler of SIGTERM and SIGHUP during a run: an interrupt that names the signal."""
+def _on_signal(signum, frame):
     raise _Interrupt(f"interrupted by {signal.Signals(signum).name}")
 
 
-class Watchdog:
-    """Stops a session whose output stays silent for `seconds` (a core that hangs itself, beyond
-    the per-instance timeout the core enforces on its benchmarks)."""
-
-    def __init__(self, seconds, action):
-        import threading
-
-        self.seconds, self.action, self.fired = seconds, action, False
-        self._last = time.monotonic()
-        self._done = threading.Event()
-        self._thread = threading.Thread(target=self._run, daemon=True)
-        self._thread.start()
-
-    def _run(self):
-        while not self._done.wait(min(1.0, self.seconds / 4)):
-            if time.monotonic() - self._last > self.seconds:
-                self.fired = True
-                self.action()
-                return
-
-    def watch(self, lines):
-        for line in lines:
-            self._last = time.monotonic()
-            yield line
-
-    def cancel(self):
-        self._done.set()
+@contextlib.contextmanager
+def signals():
+    """While it lasts, SIGTERM and SIGHUP (a terminal closed, a kill) interrupt like Ctrl-C, with
+    the signal's name as the reason, so that a run ends incomplete and never stays 'running'.
+    Only the main thread can take signals; elsewhere this does nothing."""
+    old = {}
+    if threading.current_thread() is threading.main_thread():
+        for sig in (signal.SIGTERM, signal.SIGHUP):
+            old[sig] = signal.signal(sig, _on_signal)
+    try:
+        yield
+    finally:
+        for sig, handler in old.items():
+            signal.signal(sig, handler)
 
 
-def _kill_group(session):
-    """Kill a local core's whole process group (it runs each benchmark in a child process that
-    would otherwise hold its output open)."""
-    import os
-
-    pid = getattr(getattr(session, "proc", None), "pid", None)
-    if pid:
-        try:
-            os.killpg(pid, signal.SIGKILL)
-        except OSError:
-            pass
-
-
-def _remove_scratch(session, rc):
-    """The scratch folder of a core that was killed ($TMPDIR/tickmark-<pid>; it removes its own
-    when it ends normally)."""
-    import os
-    import shutil
-
-    pid = getattr(getattr(session, "proc", None), "pid", None)
-    if rc < 0 and pid:
-        _kill_group(session)
-        shutil.rmtree(os.path.join(os.environ.get("TMPDIR") or "/tmp", f"tickmark-{pid}"), ignore_errors=True)
+def row_fields(key, meta):
+    """The columns of a result row that come from the instance's key and meta record."""
+    bench, params = split_key(key)
+    return {
+        "bench": meta.get("bench", bench),
+        "params": meta.get("params", params),
+        "metric": result_metric(meta),
+        "unit": meta.get("unit", ""),
+        "stat": meta.get("stat", "median"),
+    }
 
 
-class HostRun:
-    def __init__(self, store, core, cfg, progress=None):
-        """core: a targets.Core (the core prepared for the target and variant)."""
+class ResultWriter:
+    """The one writer of result rows: a row per instance key (created by its first record, its
+    status worsened by a later round that failed), its samples and histograms per round, and its
+    statistics computed again from everything stored, with the run's own cycles method and
+    environment flags. The caller holds the transaction."""
+
+    def __init__(self, store, run_id, cycles_method="none", env_flags=()):
+        self.store, self.run_id = store, run_id
+        self.cycles_method, self.env_flags = cycles_method or "none", list(env_flags or ())
+        self._meta = {}  # result id -> its meta record (rows written here)
+
+    def row(self, key, meta, status="ok", reason="", rnd=1, fields=None):
+        """The row of `key` -> (result id, whether it is new). fields: the columns (row_fields)
+        when they do not come from the meta record (an imported document)."""
+        st = self.store
+        rid = st.result_id(self.run_id, key)
+        if rid is None:
+            cols = fields if fields is not None else row_fields(key, meta)
+            rid = st.add_result(self.run_id, key=key, status=status, reason=reason, meta=meta, **cols)
+            self._meta[rid] = {"stat": cols.get("stat", "median"), **(meta or {})}
+            return rid, True
+        if status not in ("ok", "skip"):
+            st.update_result(rid, status=status, reason=f"round {rnd}: {reason}" if rnd > 1 else reason)
+        return rid, False
+
+    def add(self, rid, rnd, samples=(), hists=()):
+        """Samples and histograms of one round."""
+        if samples:
+            self.store.add_samples(rid, rnd, [dict(s, round=rnd) for s in samples])
+        for h in hists:
+            self.store.add_hist(rid, rnd, {k: v for k, v in h.items() if k not in ("t", "key", "round")})
+
+    def restat(self, rid):
+        """The row's statistics from all its samples and histograms -> stats.Stats (stored)."""
+        st = self.store
+        meta = self._meta.get(rid)
+        if meta is None:
+            row = next(r for r in st.results(self.run_id) if r["id"] == rid)
+            meta = self._meta[rid] = {"stat": row["stat"], **(row["meta"] or {})}
+        s = stats.recompute(
+            {"meta": meta},
+            st.samples(rid),
+            st.hists(rid),
+            cycles_method=self.cycles_method,
+            env_flags=self.env_flags,
+        )
+        st.update_result(rid, stats=s.to_dict())
+        return s
+
+
+class Run:
+    """One run of benchmarks on one core (a targets.Core), stored as it arrives.
+
+    open, round, extend and close are the steps (see the module's comment); record() stores one
+    instance that was measured elsewhere (a profile); stop() ends the round in progress from
+    another thread. Options of the rounds come from cfg (RunConfig); notes: more notes stored
+    with the run (a matrix's group, a campaign's cell); cancel: an object whose is_set() stops
+    the run between and inside rounds (a campaign's Ctrl-C, a lost claim)."""
+
+    def __init__(self, store, core, cfg, progress=None, notes=None, cancel=None):
         self.store, self.core, self.cfg = store, core, cfg
-        self.build = core.build
         self.progress = progress
-        self.cancel = None  # a threading.Event that stops the run between and inside rounds
+        self.cancel = cancel
         self.run_id = None
         self.hello = {}
         self.cycles_method = "none"
-        self.env_flags = []
+        self.writer = None
         self.iters = {}  # key -> frozen iterations (from round 1)
         self.wall_ns = {}  # key -> wall time of its last round
         self.notes = {"rounds": 0, "planned": None, "problems": [], "junk": 0, "malformed": 0, "seeds": []}
         if cfg.labels:
             self.notes["labels"] = dict(cfg.labels)
+        self.notes.update(notes or {})
         self.rng = random.Random(cfg.seed) if cfg.seed is not None else random.SystemRandom()
+        self._next = 1  # the next base round
+        self._session = None
+        self._lock = threading.Lock()
+
+    # ---- the steps ----
+    def open(self, hello=None, options=None):
+        """Create the run row (status 'running') -> run id. hello: the core's hello record when it
+        is known already (a profile); options: more options stored with the run's."""
+        c = self.cfg
+        if c.name is not None:
+            check_name(c.name)
+        self.run_id = self.store.create_run(
+            name=c.name,
+            suite=c.suite,
+            patterns=c.patterns,
+            options=dict(c.options(), **(options or {})),
+            fingerprint=self.core.fingerprint(None),
+            notes=self.notes,
+        )
+        self.writer = ResultWriter(self.store, self.run_id)
+        if hello:
+            self._hello(hello, 1, None)
+        return self.run_id
+
+    def round(self):
+        """The next base round: round 1 runs the patterns (the core calibrates), rounds 2..R the
+        instances that ran ok with their iterations frozen -> False when the base rounds are done."""
+        rnd = self._next
+        if rnd > 1 and (rnd > self.cfg.rounds or not self.iters):
+            return False
+        self._next += 1
+        if rnd == 1:
+            self._round(1, self.cfg.patterns)
+        else:
+            self._round(rnd, sorted({split_key(k)[0] for k in self.iters}), sorted(self.iters))
+        return True
+
+    def extend(self, budget_s):
+        """One extra round for the instances whose round-to-round CV is above 3 % (worst first,
+        then nbench kernels not yet within ±5 %), as many as fit in budget_s seconds -> the keys
+        that ran again ([] when none deserves one, none fits, or max_rounds is reached)."""
+        rnd = max(self._next, self.cfg.rounds + 1)
+        if rnd > self.cfg.max_rounds:
+            return []
+        chosen = self.pick_extra(budget_s)
+        if not chosen:
+            return []
+        self._next = rnd + 1
+        self._round(rnd, sorted(chosen), chosen)  # instance keys: only those points rerun
+        extended = self.notes.setdefault("extended", {})
+        for k in chosen:
+            extended[k] = extended.get(k, 0) + 1
+        self.store.update_run(self.run_id, notes=self.notes)
+        return chosen
+
+    def close(self, error=None):
+        """End the run: 'complete', or 'incomplete' with its reason (a round that did not finish,
+        the error or interrupt given) -> the status stored, or None when an error came before
+        anything was measured (then no run is left behind)."""
+        if self.run_id is None:
+            return None
+        if isinstance(error, KeyboardInterrupt):
+            self.stop()
+            self.notes.setdefault("incomplete", getattr(error, "reason", None) or "interrupted (Ctrl-C)")
+        elif isinstance(error, TransportLost):
+            self.notes["incomplete"] = str(error)
+        elif error is not None:
+            try:
+                if not self.store.results(self.run_id):  # nothing measured: leave no empty run behind
+                    self.store.delete_run(self.run_id)
+                    return None
+                self.notes.setdefault("incomplete", str(error))
+                self.store.update_run(self.run_id, status="incomplete", finished=time.time(), notes=self.notes)
+            except TickmarkError:  # the store fails too (busy, full, gone): later commands read it as abandoned
+                return "running"
+            return "incomplete"
+        else:
+            self.notes.pop("round_in_progress", None)
+        status = "incomplete" if self.notes.get("incomplete") else "complete"
+        self.store.update_run(self.run_id, status=status, finished=time.time(), notes=self.notes)
+        return status
+
+    def stop(self):
+        """Stop the round in progress now (from any thread); the run goes on with the next."""
+        with self._lock:
+            s = self._session
+        if s is not None:
+            s.stop()
+
+    def execute(self):
+        """open, every base round, the extra rounds, close; under signals() -> run id. A lost
+        target ends the run incomplete, like a core that died; KeyboardInterrupt and TickmarkError
+        leave the run closed and go on up."""
+        with signals():
+            self.open()
+            t0 = time.monotonic()
+            try:
+                while self.round():
+                    pass
+                budget = self.cfg.budget_s if self.cfg.budget_s is not None else max(time.monotonic() - t0, 5.0)
+                spent = 0.0
+                while True:
+                    t = time.monotonic()
+                    if not self.extend(budget - spent):
+                        break
+                    spent += time.monotonic() - t
+            except TransportLost as e:
+                self.close(e)
+                return self.run_id
+            except BaseException as e:
+                self.close(e)
+                raise
+            self.close()
+        return self.run_id
+
+    def record(self, rnd, key, meta, samples=(), hists=(), end=None):
+        """Store one instance's records of round rnd (meta, samples, histograms and its end
+        record) -> its statistics (stats.Stats)."""
+        end = end or {}
+        status, reason = end.get("status", "failed"), end.get("reason", "")
+        w = self.writer
+        with self.store.transaction():
+            rid, new = w.row(key, meta, status, reason, rnd)
+            w.add(rid, rnd, samples, hists)
+            st = w.restat(rid)
+        if new and status == "ok" and meta.get("iters"):
+            self.iters[key] = meta["iters"]
+        if "wall_ns" in end:
+            self.wall_ns[key] = end["wall_ns"]
+        return st
 
     # ---- one round ----
     def _argv(self, patterns, seed, keys=None):
         c = self.cfg
-        argv = ["run", *patterns, "--samples", str(c.samples), "--seed", str(seed)]
+        argv = ["run", "--samples", str(c.samples), "--seed", str(seed)]
         if c.sample_ms is not None:
             argv += ["--sample-ms", str(c.sample_ms)]
         for p in c.params:
@@ -158,7 +339,7 @@ class HostRun:
             argv += ["--timeout", str(c.timeout)]
         for k in keys or ():
             argv += ["--iters", f"{k}={self.iters[k]}"]
-        return argv
+        return argv + ["--", *patterns]  # patterns never read as options
 
     def _cancelled(self):
         """Stopped from another thread (a campaign's Ctrl-C): end like an interrupt."""
@@ -172,12 +353,20 @@ class HostRun:
         self.notes["round_in_progress"] = rnd
         self.store.update_run(self.run_id, notes=self.notes)
         session = self.core.start(self._argv(patterns, seed, keys))
-        self._session = session
+        with self._lock:
+            self._session = session
+        try:
+            self._read_round(session, rnd, patterns, keys, retried)
+        finally:
+            with self._lock:
+                self._session = None
+
+    def _read_round(self, session, rnd, patterns, keys, retried):
         parser = Reader()
         wanted = set(keys) if keys is not None else None
         cur, saw_bye, bye = {}, False, {}
-        dog = Watchdog(self.silence_limit(), lambda: _kill_group(session) or session.stop())
-        order, ended = [], set()
+        dog = Watchdog(self.silence_limit(), session.kill)
+        order, ended, core_errors = [], set(), []
         try:
             for rec in (r for line in dog.watch(session.lines()) for r in parser.feed_line(line)):
                 t = rec.get("t")
@@ -195,27 +384,29 @@ class HostRun:
                     ended.add(key)
                     inst = cur.pop(key, {"meta": {}, "samples": [], "hists": []})
                     if wanted is None or key in wanted:
-                        self._finish(key, rnd, inst, rec)
+                        self.record(rnd, key, inst["meta"], inst["samples"], inst["hists"], rec)
                     if self.progress:
                         self.progress.advance(key, rnd)
                 elif t == "bye":
                     saw_bye, bye = True, rec
+                elif t == "error":  # the core's own word on what went wrong: the first cause
+                    core_errors.append(f"round {rnd}: tickmark-core reported an error: {rec['reason']}")
         except BaseException:
             session.stop()
+            session.clean_up(killed=True)
             raise
         finally:
             dog.cancel()
         rc, last_err = session.finish()
-        _remove_scratch(session, rc)
+        session.clean_up(killed=rc < 0)
         self._cancelled()
         self.notes["junk"] += parser.junk
         self.notes["malformed"] += parser.malformed
-        self.notes["problems"] += [f"round {rnd}: TM1 {p}" for p in parser.summary()]
+        self.notes["problems"] += core_errors[:5] + [f"round {rnd}: TM1 {p}" for p in parser.summary()]
         if rnd == 1 and saw_bye and "instances" in bye and not retried:
             self.notes["planned"] = bye["instances"]
-        lost = getattr(session, "transport_lost", None)
-        if lost:
-            self._transport_lost(rnd, patterns, keys, lost, ended, order, retried)
+        if session.transport_lost:
+            self._transport_lost(rnd, patterns, keys, session.transport_lost, ended, order, retried)
             return
         if rnd == 1 and rc == 2 and not self.hello:  # the core refused its command line
             raise TickmarkError(f"tickmark-core refused the run: {last_err or 'bad usage'}")
@@ -226,9 +417,11 @@ class HostRun:
             msg = f"round {rnd}: tickmark-core {how}" + ("" if saw_bye else " without finishing (no 'bye')")
             if last_err:
                 msg += f": {last_err}"
+            if core_errors:
+                msg = f"{core_errors[0]}; then it {how}" + ("" if saw_bye else " without finishing (no 'bye')")
             self.notes["problems"].append(msg)
             self.notes.setdefault("incomplete", msg)
-            if not cur and not saw_bye and getattr(self.core, "in_process", False):
+            if not cur and not saw_bye and self.core.in_process:
                 # a core without isolation (bare metal) that died before the next instance's
                 # first record died in that instance's setup
                 nxt = next((k for k in order if k not in ended), None)
@@ -236,11 +429,11 @@ class HostRun:
                     cur[nxt] = {"meta": {}, "samples": [], "hists": []}
             for key, inst in cur.items():  # instances it was in the middle of
                 if (wanted is None or key in wanted) and self.store.result_id(self.run_id, key) is None:
-                    self._finish(
-                        key,
+                    self.record(
                         rnd,
-                        {"meta": inst["meta"], "samples": [], "hists": []},
-                        {"status": "crashed", "reason": "tickmark-core died during this instance"},
+                        key,
+                        inst["meta"],
+                        end={"status": "crashed", "reason": "tickmark-core died during this instance"},
                     )
         self.notes["rounds"] = rnd
         self.store.update_run(self.run_id, notes=self.notes)
@@ -258,11 +451,10 @@ class HostRun:
         self.store.update_run(self.run_id, notes=self.notes)
         if retried:
             raise TransportLost(f"connection to {target.uri} lost again in round {rnd} after a retry: {why}")
-        reconnect = getattr(target, "reconnect", None)
-        if reconnect is None:
+        if not target.reconnects:
             raise TransportLost(f"connection to {target.uri} lost in round {rnd}: {why}")
         try:
-            reconnect()
+            target.reconnect()
         except TickmarkError as e:
             raise TransportLost(f"connection to {target.uri} lost in round {rnd} and not restored: {e}")
         todo = [k for k in order if k not in done] if order else None
@@ -278,111 +470,29 @@ class HostRun:
         if rnd == 1 and not self.hello:
             self.hello = rec
             # a target may know better what the core's cycles are (QEMU icount: instructions)
-            self.cycles_method = getattr(self.core, "cycles_method", None) or rec.get("cycles", "none")
+            self.cycles_method = self.core.cycles_method or rec.get("cycles", "none")
             fp = self.core.fingerprint(rec)
-            self.env_flags = fp["flags"]
+            fp["cycles_method"] = self.cycles_method  # the run's own: what its statistics are in
+            self.writer = ResultWriter(self.store, self.run_id, self.cycles_method, fp["flags"])
             order = rec.get("order") or []
             self.notes["planned"] = len(order) or None
             self.store.update_run(self.run_id, hello=rec, fingerprint=fp)
+            if not self.core.target.reruns:
+                self._board_chose(rec)
         if self.progress:
             n = len(keys) if keys is not None else len(rec.get("order") or [])
             self.progress.round_started(rnd, n)
 
-    def _finish(self, key, rnd, inst, end):
-        meta = inst["meta"]
-        status, reason = end.get("status", "failed"), end.get("reason", "")
-        st = self.store
-        with st.transaction():
-            rid = st.result_id(self.run_id, key)
-            if rid is None:
-                bench, params = split_key(key)
-                rid = st.add_result(
-                    self.run_id,
-                    key=key,
-                    bench=meta.get("bench", bench),
-                    params=meta.get("params", params),
-                    metric=result_metric(meta),
-                    status=status,
-                    reason=reason,
-                    unit=meta.get("unit", ""),
-                    stat=meta.get("stat", "median"),
-                    meta=meta,
-                )
-                row_status = status
-            else:
-                row_status = None
-                if status not in ("ok", "skip"):
-                    st.update_result(rid, status=status, reason=f"round {rnd}: {reason}" if rnd > 1 else reason)
-            if inst["samples"]:
-                st.add_samples(rid, rnd, [dict(s, round=rnd) for s in inst["samples"]])
-            for h in inst["hists"]:
-                st.add_hist(rid, rnd, {k: v for k, v in h.items() if k not in ("t", "key")})
-            if row_status is not None and status == "ok" and meta.get("iters"):
-                self.iters[key] = meta["iters"]
-            if "wall_ns" in end:
-                self.wall_ns[key] = end["wall_ns"]
-            self._restat(rid, meta or None)
-
-    def _restat(self, rid, meta=None):
-        st = self.store
-        row = next(r for r in st.results(self.run_id) if r["id"] == rid) if meta is None else None
-        meta = meta or row["meta"]
-        s = stats.summarize(
-            st.samples(rid),
-            stat=meta.get("stat", "median"),
-            bytes_per_op=meta.get("bytes_per_op", 0),
-            hists=st.hists(rid),
-            cycles_method=self.cycles_method,
-            env_flags=self.env_flags,
-        )
-        st.update_result(rid, stats=s)
-        return s
-
-    # ---- the whole run ----
-    def execute(self):
-        c = self.cfg
-        self.run_id = self.store.create_run(
-            name=c.name,
-            suite=c.suite,
-            patterns=c.patterns,
-            options=c.options(),
-            fingerprint=self.core.fingerprint(None),
-            notes=self.notes,
-        )
-        old = {}
-        if _main_thread():  # a terminal closed or a kill: the run ends as incomplete, not 'running'
-            for sig in (signal.SIGTERM, signal.SIGHUP):
-                old[sig] = signal.signal(sig, on_signal)
-        t0 = time.monotonic()
-        try:
-            self._round(1, c.patterns)
-            if self.iters:
-                benches = sorted({split_key(k)[0] for k in self.iters})
-                for rnd in range(2, c.rounds + 1):
-                    self._round(rnd, benches, sorted(self.iters))
-                self._extend(c.rounds + 1, time.monotonic() - t0)
-            self.notes.pop("round_in_progress", None)
-            status = "incomplete" if self.notes.get("incomplete") else "complete"
-            self.store.update_run(self.run_id, status=status, finished=time.time(), notes=self.notes)
-        except TransportLost as e:
-            self.notes["incomplete"] = str(e)
-            self.store.update_run(self.run_id, status="incomplete", finished=time.time(), notes=self.notes)
-            raise
-        except TickmarkError:
-            if not self.store.results(self.run_id):  # nothing measured: leave no empty run behind
-                self.store.delete_run(self.run_id)
-            raise
-        except KeyboardInterrupt as e:
-            if getattr(self, "_session", None):
-                self._session.stop()
-                _remove_scratch(self._session, -1)
-            self.notes.setdefault("incomplete", getattr(e, "reason", None) or "interrupted (Ctrl-C)")
-            self.store.update_run(self.run_id, status="incomplete", finished=time.time(), notes=self.notes)
-            raise
-        finally:
-            for sig, handler in old.items():
-                signal.signal(sig, handler)
-        return self.run_id
+    def _board_chose(self, hello):
+        """A target that takes no arguments (a console without a shell, a captured log): the run
+        records what the board ran and the board's seed, not what was typed here."""
+        if isinstance(hello.get("seed"), int):
+            self.notes["seeds"][-1] = hello["seed"]
+        ran = {k: hello[k] for k in ("samples", "sample_ms", "seed") if isinstance(hello.get(k), int)}
+        benches = sorted({str(k).split("[", 1)[0] for k in hello.get("order") or []})
+        self.store.update_run(self.run_id, options=dict(self.cfg.options(), **ran), notes=self.notes)
+        if benches:
+            self.store.update_run(self.run_id, patterns=benches)
 
     def _round_cv(self):
         out = {}
@@ -406,33 +516,65 @@ class HostRun:
                 cost += k_cost
         return chosen
 
-    def _extend(self, rnd, base_s):
-        """Extra rounds for the instances whose round-to-round CV is above 3 %, worst first."""
-        budget = self.cfg.budget_s if self.cfg.budget_s is not None else max(base_s, 5.0)
-        spent = 0.0
-        extra = {}
-        while rnd <= self.cfg.max_rounds:
-            chosen = self.pick_extra(budget - spent)
-            if not chosen:
-                break
-            t = time.monotonic()
-            self._round(rnd, sorted(chosen), chosen)  # instance keys: only those points rerun
-            spent += time.monotonic() - t
-            for k in chosen:
-                extra[k] = extra.get(k, 0) + 1
-            rnd += 1
-        self.notes["extended"] = extra
+
+def import_document(store, doc):
+    """Store an export document (store/document.py, validated, its statistics recomputed) as a
+    new run: a new id, the same fingerprint, its name made unique -> run id. One transaction;
+    its result rows through the ResultWriter."""
+    run = doc["run"]
+    name = run.get("name")
+    if name:
+        base, n = name, 1
+        while store.name_taken(name):
+            n += 1
+            name = f"{base}-{n}"
+    fp, hello = run["fingerprint"], run["hello"]
+    with store.transaction():
+        run_id = store.create_run(
+            name=name,
+            suite=run.get("suite"),
+            patterns=run["patterns"],
+            options=run["options"],
+            fingerprint=fp,
+            hello=hello,
+            status=run["status"],
+            started=run["started"],
+            finished=run["finished"],
+            notes=dict(run.get("notes") or {}, imported_from=run.get("id")),
+        )
+        w = ResultWriter(store, run_id, fingerprint.cycles_method(fp, hello), fp.get("flags"))
+        for r in doc["results"]:
+            fields = {k: r[k] for k in ("params", "metric", "unit", "stat")}
+            rid, _ = w.row(
+                r["key"], r.get("meta", {}), r["status"], r["reason"], fields=dict(fields, bench=r["benchmark"])
+            )
+            for rnd in sorted({s["round"] for s in r["samples"]} | {h["round"] for h in r["hist"]}):
+                w.add(
+                    rid,
+                    rnd,
+                    [s for s in r["samples"] if s["round"] == rnd],
+                    [h for h in r["hist"] if h["round"] == rnd],
+                )
+            w.restat(rid)
+        for p in doc.get("profiles") or []:
+            store.add_profile(run_id, p["key"], p)
+    return run_id
 
 
-def _main_thread():
-    import threading
-
-    return threading.current_thread() is threading.main_thread()
+def check_pattern_words(patterns):
+    """Patterns name benchmarks: never empty, never something the core could take for an option."""
+    for p in patterns:
+        if not isinstance(p, str) or not p or p.startswith("-"):
+            raise TickmarkError(
+                f"bad pattern '{printable(str(p))[:60]}': a pattern names benchmarks (sys.*, "
+                "mem.lat_rand[size=4096]); it cannot be empty or start with '-'"
+            )
 
 
 def check_patterns(core, patterns):
     """The bench records the patterns select, as the core decides; error when one selects nothing."""
-    recs = core.call(["list", *patterns])
+    check_pattern_words(patterns)
+    recs = core.call(["list", "--", *patterns])
     for r in recs:
         if r.get("t") == "unmatched":
             raise TickmarkError(f"no benchmark matches '{r.get('pattern')}' (tickmark list shows them)")

@@ -6,7 +6,7 @@ sequences are tolerated, and anything around the `TM1 {...}` records is noise. E
 starts a run and its `bye` ends it. A record that cannot be used (malformed, out of order,
 duplicated, outside a run) is reported with its line number and left out; everything valid is
 kept. The records of a run are then replayed through the same code that stores a live run
-(HostRun, over a Target that reads the log), so an ingested run is shown and compared like any
+(the run engine, over a Target that reads the log), so an ingested run is shown and compared like any
 other; its fingerprint is what the hello record says about the board.
 """
 
@@ -131,6 +131,10 @@ def split_runs(stream):
                 (cur.run.problems if cur else outside).append(f"line {n}: {why}; left out")
             continue
         t = rec.get("t")
+        if t == "error":  # the core's own word: named first, as the cause of what follows
+            said = f"line {n}: tickmark-core reported an error: {rec.get('reason')}"
+            (cur.run.problems if cur is not None and cur.run.bye is None else outside).insert(0, said)
+            continue
         if t == "hello":
             if cur is not None and cur.run.bye is None:
                 cur.run.problems.append(f"line {n}: a new run starts before the previous one ended (no 'bye')")
@@ -200,7 +204,7 @@ class LogTarget(Target):
 
 def store_run(store, run, name, source):
     """One LogRun -> a stored run (its id)."""
-    from .engine import HostRun, RunConfig
+    from .engine import Run, RunConfig
 
     order = run.hello.get("order") or []
     benches = sorted({k.split("[", 1)[0] for k in order}) or sorted(
@@ -214,19 +218,16 @@ def store_run(store, run, name, source):
         seed=run.hello.get("seed"),
         name=name,
     )
-    tgt = LogTarget(f"log:{source}")
-    hr = HostRun(store, _LogCore(tgt, run), cfg)
-    hr.notes["ingested"] = {
-        "source": source,
-        "lines": [run.first_line, run.last_line],
-        "problems": run.problems[:200],
-        "problem_count": len(run.problems),
+    notes = {
+        "ingested": {
+            "source": source,
+            "lines": [run.first_line, run.last_line],
+            "problems": run.problems[:200],
+            "problem_count": len(run.problems),
+        },
+        "reruns": "one round per start: a captured log cannot rerun anything",
     }
-    hr.notes["reruns"] = "one round per start: a captured log cannot rerun anything"
-    rid = hr.execute()
-    if run.bye is None:
-        store.update_run(rid, status="incomplete")
-    return rid
+    return Run(store, _LogCore(LogTarget(f"log:{source}"), run), cfg, notes=notes).execute()
 
 
 def _names(name, n, store):
@@ -245,8 +246,10 @@ def ingest(store, stream, source, name=None, echo=print):
     for p in outside:
         echo(p)
     if not runs:
+        cause = next((p for p in outside if "reported an error" in p), None)
         raise TickmarkError(
             f"no tickmark run in {source} (no 'hello' record; {parser.records} records, {parser.junk} other lines)"
+            + (f"; {cause}" if cause else "")
         )
     ids = []
     for run, nm in zip(runs, _names(name, len(runs), store)):

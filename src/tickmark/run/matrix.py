@@ -1,8 +1,9 @@
 """Variant builds: the cells of compiler x flag set x routine file, each built into its own cached
 build directory (build.py keys it by compiler version, flags and sources), then run with rounds
 interleaved across the variants in a random order, so that drift of the machine hits every
-variant alike. Each variant is stored as its own run with the variant in its fingerprint.
-A cell that fails to build is reported with the compiler's message and the others still run.
+variant alike. Each variant is stored as its own run (run/engine.py) with the variant in its
+fingerprint. A cell that fails to build is reported with the compiler's message and the others
+still run; a cell whose core dies in a round is stored incomplete, and the others still run.
 """
 
 import itertools
@@ -15,7 +16,7 @@ from dataclasses import dataclass
 
 from .. import fingerprint
 from ..errors import TickmarkError
-from .engine import HostRun, RunConfig, split_key
+from .engine import Run, RunConfig, TransportLost, signals
 
 
 @dataclass
@@ -27,7 +28,7 @@ class Cell:
     core: object = None  # targets.Core once built
     error: str = None  # one line (and detail) when the build failed
     detail: str = ""
-    run: object = None  # HostRun
+    run: object = None  # engine.Run
 
 
 def cells(ccs, cflags_list, memfns):
@@ -85,7 +86,7 @@ def _slug(label):
 
 
 class Matrix:
-    """Drive one HostRun per built cell, a round at a time, in a fresh random order each round."""
+    """Drive one engine.Run per built cell, a round at a time, in a fresh random order each round."""
 
     def __init__(self, store, cs, cfg, name=None, echo=None):
         self.store, self.cfg, self.echo = store, cfg, echo or (lambda s: None)
@@ -99,19 +100,7 @@ class Matrix:
             ccfg = RunConfig(**{**cfg.__dict__, "name": run_name})
             if c.core.build is not None:
                 c.core.build = dict(c.core.build, variant=c.label)
-            c.run = HostRun(store, c.core, ccfg)
-
-    def _start(self, hr):
-        c = hr.cfg
-        hr.notes["matrix"] = self.group
-        hr.run_id = self.store.create_run(
-            name=c.name,
-            suite=c.suite,
-            patterns=c.patterns,
-            options=c.options(),
-            fingerprint=hr.core.fingerprint(None),
-            notes=hr.notes,
-        )
+            c.run = Run(store, c.core, ccfg, notes={"matrix": self.group})
 
     def _order(self):
         order = list(self.cells)
@@ -119,58 +108,48 @@ class Matrix:
         return order
 
     def execute(self):
+        """Every cell's run, closed: complete, or incomplete with its reason -> run ids. A lost
+        target ends every run incomplete (the command exits 1); another error or an interrupt
+        closes every run before it goes on up."""
         cfg = self.cfg
-        for c in self.cells:
-            self._start(c.run)
-        t0 = time.monotonic()
-        try:
-            for rnd in range(1, cfg.rounds + 1):
-                for c in self._order():
-                    hr = c.run
-                    self.echo(f"round {rnd}/{cfg.rounds}: {c.label}")
-                    if rnd == 1:
-                        hr._round(1, cfg.patterns)
-                    elif hr.iters:
-                        hr._round(rnd, sorted({split_key(k)[0] for k in hr.iters}), sorted(hr.iters))
-            self._extend(cfg.rounds + 1, time.monotonic() - t0)
+        with signals():
             for c in self.cells:
-                c.run.notes.pop("round_in_progress", None)
-                self.store.update_run(c.run.run_id, status="complete", finished=time.time(), notes=c.run.notes)
-        except TickmarkError:
-            for c in self.cells:  # nothing measured: leave no empty run behind
-                if c.run.run_id is not None and not self.store.results(c.run.run_id):
-                    self.store.delete_run(c.run.run_id)
-            raise
-        except KeyboardInterrupt:
+                c.run.open()
+            t0 = time.monotonic()
+            try:
+                for rnd in range(1, cfg.rounds + 1):
+                    for c in self._order():
+                        self.echo(f"round {rnd}/{cfg.rounds}: {c.label}")
+                        c.run.round()
+                self._extend(time.monotonic() - t0)
+            except TransportLost as e:  # the target is gone: every run ends incomplete, like any other
+                for c in self.cells:
+                    c.run.close(e)
+                return [c.run.run_id for c in self.cells]
+            except BaseException as e:
+                for c in self.cells:
+                    c.run.close(e)
+                raise
             for c in self.cells:
-                if getattr(c.run, "_session", None):
-                    c.run._session.stop()
-                self.store.update_run(c.run.run_id, status="incomplete", finished=time.time(), notes=c.run.notes)
-            raise
+                c.run.close()
         return [c.run.run_id for c in self.cells]
 
-    def _extend(self, rnd, base_s):
+    def _extend(self, base_s):
         """Extra rounds (interleaved too) for the instances whose round-to-round CV is above 3 %,
         within as much time again as the base rounds took."""
         budget = self.cfg.budget_s if self.cfg.budget_s is not None else max(base_s, 5.0)
         spent = 0.0
-        while rnd <= self.cfg.max_rounds:
+        while True:
             did = False
             for c in self._order():
-                hr = c.run
-                chosen = hr.pick_extra(budget - spent)
-                if not chosen:
-                    continue
-                self.echo(f"extra round {rnd}: {c.label} ({len(chosen)} noisy)")
                 t = time.monotonic()
-                hr._round(rnd, sorted(chosen), chosen)  # instance keys: only those points rerun
-                spent += time.monotonic() - t
-                for k in chosen:
-                    hr.notes.setdefault("extended", {})[k] = hr.notes.get("extended", {}).get(k, 0) + 1
-                did = True
+                chosen = c.run.extend(budget - spent)
+                if chosen:
+                    self.echo(f"extra round: {c.label} ({len(chosen)} noisy)")
+                    spent += time.monotonic() - t
+                    did = True
             if not did:
                 break
-            rnd += 1
 
 
 def stderr_echo(quiet):

@@ -6,7 +6,7 @@ import contextlib
 import re
 
 from ..analysis.topology import analyse, mem_available, os_report, refine_sizes
-from .engine import HostRun, RunConfig, check_patterns
+from .engine import Run, RunConfig, check_patterns
 
 
 def parse_size(text):
@@ -84,10 +84,8 @@ def measure(store, core, rounds=1, samples=7, max_size=None, refine=True, progre
             name=f"{name}-{tag}" if name else None,
             suite="topology",
         )
-        hr = HostRun(store, core, cfg)
         with progress(rounds) if progress else contextlib.nullcontext() as prog:
-            hr.progress = prog
-            rid = hr.execute()
+            rid = Run(store, core, cfg, progress=prog).execute()
         runs.append(rid)
         return store.results(rid)
 

@@ -9,10 +9,12 @@ A file or database that is not a tickmark store is never written to.
 
 import json
 import os
+import socket
 import time
 from pathlib import Path
 
-from ..errors import TickmarkError
+from ..errors import CorruptStore, TickmarkError
+from ..names import decimal
 
 SCHEMA_VERSION = 1
 
@@ -81,11 +83,58 @@ def default_path():
     return Path(base) / "tickmark" / "results.db"
 
 
-def _row(cols, row):
+# What each column holds once read: a store edited by hand or damaged on disk is refused with
+# "corrupt store" (naming the row and column), never handed on to crash a view.
+_NUM, _OPT_NUM, _TEXT, _OPT_TEXT = (int, float), (int, float, type(None)), (str,), (str, type(None))
+_SHAPES = {
+    "id": (int,),
+    "run_id": (int,),
+    "name": _OPT_TEXT,
+    "started": _NUM,
+    "finished": _OPT_NUM,
+    "suite": _OPT_TEXT,
+    "patterns": (list,),
+    "options": (dict,),
+    "fingerprint": (dict,),
+    "hello": (dict,),
+    "notes": (dict,),
+    "params": (dict,),
+    "meta": (dict,),
+    "stats": (dict,),
+}
+
+
+def _loads(text, what):
+    """A JSON column -> its value; CorruptStore when it is not JSON."""
+    try:
+        return json.loads(text)
+    except (ValueError, TypeError, RecursionError):
+        raise CorruptStore(f"{what} is not valid JSON")
+
+
+def _row(cols, row, table="runs"):
     d = dict(zip(cols, row))
+    what = f"{table} row {d.get('id')!r}"[:60]
     for k in _JSON_COLS & d.keys():
-        d[k] = json.loads(d[k]) if d[k] is not None else None
+        if d[k] is not None:
+            d[k] = _loads(d[k], f"{what}: {k}")
+    for k, v in d.items():
+        if isinstance(v, bool) or not isinstance(v, _SHAPES.get(k, _TEXT)):
+            raise CorruptStore(f"{what}: {k} holds {type(v).__name__}, not {_SHAPES.get(k, _TEXT)[0].__name__}")
     return d
+
+
+class _Rows(list):
+    """The rows of a statement, all read at once (so a damaged page is met inside the store),
+    and `rowcount`, the rows it changed."""
+
+    rowcount = -1
+
+    def fetchone(self):
+        return self[0] if self else None
+
+    def fetchall(self):
+        return list(self)
 
 
 def _float(x):
@@ -153,6 +202,8 @@ class Store:
                                 b.execute(stmt)
         except b.DatabaseError as e:
             raise self._db_error(e)
+        except UnicodeDecodeError:  # SQLite's message quotes a damaged schema
+            raise CorruptStore(f"store {self.path} is corrupt: its schema is damaged")
 
     def close(self):
         self.backend.close()
@@ -167,7 +218,9 @@ class Store:
                 "reading commands (runs, show, export, compare) still work"
             )
         if "not a database" in low or "malformed" in low or "corrupt" in low:
-            return TickmarkError(f"store {self.path} is unreadable or corrupt: {msg}")
+            return CorruptStore(f"store {self.path} is unreadable or corrupt: {msg}")
+        if "no such column" in low or "no such table" in low:  # tables changed by damage or by hand
+            return CorruptStore(f"store {self.path} is corrupt: its tables are not tickmark's ({msg})")
         if "unable to open" in low or "permission" in low:
             return TickmarkError(f"cannot open store {self.path}: {msg} (check the permissions of the file and folder)")
         if "locked" in low or "busy" in low:
@@ -176,11 +229,36 @@ class Store:
 
     def _x(self, sql, args=()):
         try:
-            return self.backend.execute(sql, args)
+            cur = self.backend.execute(sql, args)
+            rows = _Rows(cur.fetchall() if cur.description is not None else ())
+            rows.rowcount = cur.rowcount  # rows an UPDATE or DELETE changed
+            return rows
         except self.backend.IntegrityError:
             raise
         except self.backend.DatabaseError as e:
             raise self._db_error(e)
+        except UnicodeDecodeError:  # SQLite's message quotes a damaged schema
+            raise CorruptStore(f"store {self.path} is corrupt: its schema is damaged")
+
+    def _row(self, cols, row, table="runs"):
+        try:
+            return _row(cols, row, table)
+        except CorruptStore as e:
+            raise CorruptStore(f"store {self.path} is corrupt: {e}")
+
+    def _json(self, text, what, kind=dict):
+        """A JSON column that must hold a `kind` (an object by default) -> its value."""
+        try:
+            v = _loads(text, what)
+        except CorruptStore as e:
+            raise CorruptStore(f"store {self.path} is corrupt: {e}")
+        if not isinstance(v, kind):
+            raise CorruptStore(f"store {self.path} is corrupt: {what} is not a JSON {kind.__name__}")
+        return v
+
+    def _ints(self, values, what):
+        if not all(isinstance(v, int) and not isinstance(v, bool) for v in values):
+            raise CorruptStore(f"store {self.path} is corrupt: {what} holds a value that is not an integer")
 
     def _insert(self, sql, args):
         try:
@@ -208,6 +286,9 @@ class Store:
         finished=None,
         notes=None,
     ):
+        if status == "running":  # who writes it, so that a later command can tell an abandoned run
+            notes = {} if notes is None else notes
+            notes.setdefault("owner", process_owner())  # in the caller's notes too: they are written back
         try:
             return self._insert(
                 "INSERT INTO runs (name, started, finished, status, suite, patterns, options,"
@@ -232,6 +313,7 @@ class Store:
         return self._x("SELECT 1 FROM runs WHERE name = ?", (name,)).fetchone() is not None
 
     def update_run(self, run_id, **fields):
+        self.backend.check_intact()
         sets = ", ".join(f"{k} = ?" for k in fields)
         vals = [_dump(v) if k in _JSON_COLS else v for k, v in fields.items()]
         self._x(f"UPDATE runs SET {sets} WHERE id = ?", (*vals, run_id))
@@ -250,17 +332,17 @@ class Store:
                 raise TickmarkError(f"no runs stored yet in {self.path} (tickmark run makes one)")
         else:
             row = None
-            if ref.isdigit() and len(ref) < 19:  # an id first: a name never hides a run id
-                row = self._x(f"SELECT {cols} FROM runs WHERE id = ?", (int(ref),)).fetchone()
+            if decimal(ref) is not None:  # an id first: a name never hides a run id
+                row = self._x(f"SELECT {cols} FROM runs WHERE id = ?", (decimal(ref),)).fetchone()
             if not row:
                 row = self._x(f"SELECT {cols} FROM runs WHERE name = ?", (ref,)).fetchone()
             if not row:
                 raise TickmarkError(f"no run '{ref}' in {self.path} (tickmark runs lists them)")
-        return _row(RUN_COLS, row)
+        return _abandoned(self._row(RUN_COLS, row))
 
     def runs(self):
         cols = ", ".join(RUN_COLS)
-        runs = [_row(RUN_COLS, r) for r in self._x(f"SELECT {cols} FROM runs ORDER BY id")]
+        runs = [_abandoned(self._row(RUN_COLS, r)) for r in self._x(f"SELECT {cols} FROM runs ORDER BY id")]
         counts = dict(self._x("SELECT run_id, count(*) FROM results GROUP BY run_id").fetchall())
         for r in runs:
             r["n_results"] = counts.get(r["id"], 0)
@@ -312,7 +394,8 @@ class Store:
     def results(self, run_id):
         cols = ", ".join(RESULT_COLS)
         rows = [
-            _row(RESULT_COLS, r) for r in self._x(f"SELECT {cols} FROM results WHERE run_id = ? ORDER BY id", (run_id,))
+            self._row(RESULT_COLS, r, "results")
+            for r in self._x(f"SELECT {cols} FROM results WHERE run_id = ? ORDER BY id", (run_id,))
         ]
         self._refresh_stats(run_id, rows)
         return rows
@@ -328,7 +411,7 @@ class Store:
             marks = ",".join("?" * len(chunk))
             for r in self._x(f"SELECT {cols} FROM results WHERE run_id IN ({marks}) ORDER BY id", chunk):
                 if benches is None or r[3] in benches:
-                    out[r[1]].append(_row(RESULT_COLS, r))
+                    out[r[1]].append(self._row(RESULT_COLS, r, "results"))
         for rid, rows in out.items():
             self._refresh_stats(rid, rows)
         return out
@@ -360,17 +443,21 @@ class Store:
                 f" SELECT run_id, key, bench, status, stat, {exprs} FROM t ORDER BY id"
             )
             for rid, key, bench, status, stat, value, lo, hi, unit, ver in self._x(sql, chunk + args):
-                if ver is None or int(ver) != STATS_VERSION:
+                try:
+                    current = ver is not None and int(ver) == STATS_VERSION
+                    head = {
+                        "value": _float(value),
+                        "ci95_lo": _float(lo),
+                        "ci95_hi": _float(hi),
+                        "unit": unit,
+                        "v": int(ver),
+                    }
+                except (TypeError, ValueError):  # statistics edited by hand: read whole (and refused) below
+                    current = False
+                if not current:
                     if status == "ok":
                         stale.add(rid)
                     continue
-                head = {
-                    "value": _float(value),
-                    "ci95_lo": _float(lo),
-                    "ci95_hi": _float(hi),
-                    "unit": unit,
-                    "v": int(ver),
-                }
                 out[rid].append(
                     {"run_id": rid, "key": key, "bench": bench, "status": status, "stat": stat, "stats": {"": head}}
                 )
@@ -382,20 +469,21 @@ class Store:
     def _refresh_stats(self, run_id, rows):
         """Statistics stored by another version of stats.py are recomputed from the raw samples
         (and written back where the store is writable)."""
+        from .. import fingerprint
         from ..analysis import stats
 
         stale = [r for r in rows if not stats.is_current(r["stats"])]
         if not stale:
             return
         run = self._x("SELECT hello, fingerprint FROM runs WHERE id = ?", (run_id,)).fetchone()
-        hello, fp = (json.loads(x or "{}") for x in run) if run else ({}, {})
+        hello, fp = (self._json(x or "{}", f"run {run_id}") for x in run) if run else ({}, {})
         hello, fp = (x if isinstance(x, dict) else {} for x in (hello, fp))
         for r in stale:
             new = stats.recompute(
                 r,
                 self.samples(r["id"]),
                 self.hists(r["id"]),
-                cycles_method=hello.get("cycles", "none"),
+                cycles_method=fingerprint.cycles_method(fp, hello),
                 env_flags=fp.get("flags") or (),
             )
             r["stats"] = new.to_dict()
@@ -421,10 +509,12 @@ class Store:
             f" ORDER BY round, idx, {self.backend.order_col}",
             (result_id,),
         ):
+            what = f"a sample of result {result_id}"
+            self._ints((rnd, idx, iters, ops, ns) + (() if cyc is None else (cyc,)), what)
             s = {"round": rnd, "i": idx, "iters": iters, "ops": ops, "ns": ns}
             if cyc is not None:
                 s["cyc"] = cyc
-            s.update(json.loads(extra))
+            s.update(self._json(extra, what))
             out.append(s)
         return out
 
@@ -432,13 +522,11 @@ class Store:
         self._x("INSERT INTO hists VALUES (?,?,?)", (result_id, rnd, _dump(data)))
 
     def hists(self, result_id):
-        return [
-            dict(json.loads(d), round=r)
-            for r, d in self._x(
-                f"SELECT round, data FROM hists WHERE result_id = ? ORDER BY round, {self.backend.order_col}",
-                (result_id,),
-            )
-        ]
+        rows = self._x(
+            f"SELECT round, data FROM hists WHERE result_id = ? ORDER BY round, {self.backend.order_col}", (result_id,)
+        )
+        self._ints([r for r, _ in rows], f"a histogram of result {result_id}")
+        return [dict(self._json(d, f"a histogram of result {result_id}"), round=r) for r, d in rows]
 
     # ---- profiles (one per run and instance key; a new one replaces the old) ----
     def add_profile(self, run_id, key, data, created=None):
@@ -452,12 +540,58 @@ class Store:
     def profiles(self, run_id):
         """key -> profile dict of a run."""
         return {
-            k: json.loads(d)
+            k: self._json(d, f"a profile of run {run_id}")
             for k, d in self._x("SELECT key, data FROM profiles WHERE run_id = ? ORDER BY key", (run_id,))
         }
 
     def count(self, table):
         return self._x(f"SELECT count(*) FROM {table}").fetchone()[0]
+
+
+def process_owner():
+    """This process, as a run records its writer: host, PID and the PID's start time."""
+    return {"host": socket.gethostname(), "pid": os.getpid(), "since": _started(os.getpid())}
+
+
+def _started(pid):
+    """A process's start time (clock ticks since boot, from /proc), None where unknown."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return int(f.read().rsplit(")", 1)[1].split()[19])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def owner_gone(owner):
+    """True when the process that wrote a run is known to have ended: it ran on this host and
+    its PID is gone, or now belongs to a process that started later."""
+    if not isinstance(owner, dict) or owner.get("host") != socket.gethostname():
+        return False
+    pid, since = owner.get("pid"), owner.get("since")
+    if not isinstance(pid, int) or isinstance(pid, bool) or not 0 < pid < 2**22:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:
+        pass
+    return since is not None and _started(pid) not in (None, since)
+
+
+def _abandoned(run):
+    """A run still marked running whose writer has ended (killed with SIGKILL, or stopped by a
+    store it could no longer write): read as incomplete, saying so."""
+    owner = run["notes"].get("owner") if isinstance(run.get("notes"), dict) else None
+    if run["status"] == "running" and owner_gone(owner):
+        run["status"] = "incomplete"
+        run["notes"] = dict(
+            run["notes"],
+            abandoned=True,
+            incomplete=f"abandoned: the tickmark process writing it (PID {owner['pid']} on "
+            f"{owner['host']}) ended without closing it",
+        )
+    return run
 
 
 def _create_tables(b):
@@ -481,7 +615,13 @@ class _Tx:
         return self
 
     def __exit__(self, et, ev, tb):
-        self.store._x("ROLLBACK" if et else "COMMIT")
+        if et is None:
+            self.store._x("COMMIT")
+            return False
+        try:
+            self.store._x("ROLLBACK")
+        except TickmarkError:
+            pass  # the database rolled back by itself (a full disk, say): the first error is the one to tell
         return False
 
 

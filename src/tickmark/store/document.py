@@ -1,12 +1,13 @@
-"""Export a stored run as a versioned JSON document (with raw samples) or CSV; import such a
-document back (strictly validated, all or nothing)."""
+"""Export a stored run as a versioned JSON document (with raw samples) or CSV; read such a
+document back (strictly validated, its statistics computed again from the raw samples). The run
+engine stores a document read here as a new run (run/engine.py: import_document)."""
 
 import csv
 import io
 import json
 import math
 
-from .. import tm1
+from .. import fingerprint, tm1
 from ..analysis import stats
 from ..analysis.stats import Stats
 from ..errors import TickmarkError
@@ -153,26 +154,6 @@ _KEY = {"type": "string", "minLength": 1, "maxLength": 300, "pattern": _NOCTRL}
 _WORD = {"type": "string", "maxLength": 300, "pattern": _NOCTRL}
 _TEXT = {"type": "string", "maxLength": 10000}
 _COUNTS = {"type": "object", "additionalProperties": _COUNT}
-# fingerprint fields that reports read, with their types
-_FP_WORDS = (
-    "variant",
-    "cycles_method",
-    "clock",
-    "compiler",
-    "cflags",
-    "cpu_model",
-    "arch",
-    "kernel",
-    "os",
-    "libc",
-    "governor",
-    "virtualization",
-    "target",
-    "host",
-    "clocksource",
-    "ticks",
-)
-_FP_INTS = ("clock_res_ns", "cpus_online", "timer_overhead_ps", "fcore_khz", "page_size")
 _SAMPLE = {
     "type": "object",
     "required": ["round", "iters", "ops", "ns"],
@@ -304,8 +285,9 @@ SCHEMA = {
                     "type": "object",
                     "properties": {
                         "flags": {"type": "array", "items": _WORD},
-                        **{k: {"anyOf": [_WORD, {"type": "null"}]} for k in _FP_WORDS},
-                        **{k: {"anyOf": [_I64, {"type": "null"}]} for k in _FP_INTS},
+                        # the fingerprint keys that reports read, typed as the registry says
+                        **{k.name: {"anyOf": [_WORD, {"type": "null"}]} for k in fingerprint.keys(export="word")},
+                        **{k.name: {"anyOf": [_I64, {"type": "null"}]} for k in fingerprint.keys(export="int")},
                     },
                 },
                 "hello": {"type": "object", "properties": {"cycles": _WORD}},
@@ -393,7 +375,7 @@ def validate(doc):
 def recompute_stats(doc):
     """Replace every result's statistics by ones computed from its raw samples and histograms."""
     run = doc["run"]
-    cycles = run["hello"].get("cycles", "none")
+    cycles = fingerprint.cycles_method(run["fingerprint"], run["hello"])  # the run's own (icount: insns)
     flags = run["fingerprint"].get("flags", [])
     for r in doc["results"]:
         r["stats"] = stats.recompute(r, r["samples"], r["hist"], cycles_method=cycles, env_flags=flags).to_dict()
@@ -462,51 +444,3 @@ def parse_document(text, where="document"):
         raise TickmarkError(f"{where} is not a valid results document ({str(e)[:100]})")
     validate(doc)
     return recompute_stats(doc)
-
-
-def import_document(store, doc):
-    """Write the document as a new run (new id, same fingerprint) in one transaction -> run id."""
-    run = doc["run"]
-    name = run.get("name")
-    if name:
-        base, n = name, 1
-        while store.name_taken(name):
-            n += 1
-            name = f"{base}-{n}"
-    with store.transaction():
-        rid_run = store.create_run(
-            name=name,
-            suite=run.get("suite"),
-            patterns=run["patterns"],
-            options=run["options"],
-            fingerprint=run["fingerprint"],
-            hello=run["hello"],
-            status=run["status"],
-            started=run["started"],
-            finished=run["finished"],
-            notes=dict(run.get("notes") or {}, imported_from=run.get("id")),
-        )
-        for r in doc["results"]:
-            rid = store.add_result(
-                rid_run,
-                key=r["key"],
-                bench=r["benchmark"],
-                params=r["params"],
-                metric=r["metric"],
-                status=r["status"],
-                reason=r["reason"],
-                unit=r["unit"],
-                stat=r["stat"],
-                meta=r.get("meta", {}),
-                stats=r["stats"],
-            )
-            by_round = {}
-            for s in r["samples"]:
-                by_round.setdefault(s["round"], []).append(s)
-            for rnd, ss in by_round.items():
-                store.add_samples(rid, rnd, ss)
-            for h in r["hist"]:
-                store.add_hist(rid, h["round"], {k: v for k, v in h.items() if k != "round"})
-        for p in doc.get("profiles") or []:
-            store.add_profile(rid_run, p["key"], p)
-    return rid_run

@@ -18,7 +18,9 @@ import math
 import time
 from xml.etree import ElementTree as ET
 
+from .. import fingerprint
 from ..analysis.stats import MB_S, Stats
+from ..names import decimal
 
 STATUSES = ("ok", "skip", "failed", "crashed", "timeout")
 
@@ -31,7 +33,7 @@ def _size_bytes(text):
     t = str(text or "").strip().upper().rstrip("B").rstrip("I")
     mult = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}.get(t[-1:], 1)
     num = t[:-1] if t[-1:] in "KMG" else t
-    return int(num) * mult if num.isdigit() else 0
+    return decimal(num) * mult if decimal(num) is not None else 0
 
 
 def _finite(x):
@@ -47,7 +49,7 @@ def to_gbench(run, results):
     caches = []
     for c in fp.get("caches") or []:
         level = str(c.get("level") or "")
-        if level.isdigit() and _size_bytes(c.get("size")):
+        if decimal(level, 2) is not None and _size_bytes(c.get("size")):
             caches.append(
                 {
                     "type": c.get("type") or "Unified",
@@ -268,9 +270,9 @@ def to_openmetrics(run, results):
         "tickmark_result_status": ("stateset", "", "how the benchmark instance ended", []),
     }
     info = dict(base)
-    for k in ("target_uri", "cpu_model", "arch", "kernel", "compiler", "cflags", "variant", "cycles_method"):
-        if fp.get(k) is not None:
-            info[k] = fp[k]
+    for k in fingerprint.keys(info=True):
+        if fp.get(k.name) is not None:
+            info[k.name] = fp[k.name]
     for k, v in sorted(((run.get("notes") or {}).get("labels") or {}).items()):
         info[f"label_{_label_name(k)}"] = v
     fams["tickmark_run"][3].append(f"tickmark_run_info{_labels(info)} 1")

@@ -8,7 +8,7 @@ that dies takes only its open transaction with it.
 """
 
 import re
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import unquote
 
 from ..errors import TickmarkError
 
@@ -20,15 +20,56 @@ def is_url(target):
     return isinstance(target, str) and target.startswith(SCHEMES)
 
 
+def _split(url):
+    """url -> (scheme, user part, [host[:port], ...], path, query, fragment) without decoding
+    anything (urllib would raise on an odd port or bracket, and echo the password)."""
+    scheme, _, rest = url.partition("://")
+    rest, _, fragment = rest.partition("#")
+    rest, _, query = rest.partition("?")
+    netloc, slash, path = rest.partition("/")
+    userinfo, at, hosts = netloc.rpartition("@")
+    return scheme, (userinfo if at else None), hosts.split(","), slash + path, query, fragment
+
+
 def redact(url):
-    """The URL without its password (for messages and the run's records)."""
-    u = urlsplit(url)
-    if u.password is None:
-        return url
-    host = u.hostname or ""
-    if u.port:
-        host += f":{u.port}"
-    return urlunsplit((u.scheme, f"{u.username or ''}:***@{host}", u.path, u.query, u.fragment))
+    """The URL without its password (user:***@, password=*** in the query): for messages and the
+    run's records."""
+    scheme, userinfo, hosts, path, query, fragment = _split(url)
+    user = "" if userinfo is None else userinfo.split(":", 1)[0] + (":***" if ":" in userinfo else "") + "@"
+    query = re.sub(r"(^|&)(password=)[^&]*", r"\1\2***", query, flags=re.IGNORECASE)
+    return (
+        f"{scheme}://{user}{','.join(hosts)}{path}"
+        + (f"?{query}" if query else "")
+        + (f"#{fragment}" if fragment else "")
+    )
+
+
+def secrets(url):
+    """The password as it may appear in a message: as written and decoded, from the user part
+    and from a password= option."""
+    _, userinfo, _, _, query, _ = _split(url)
+    found = []
+    if userinfo and ":" in userinfo:
+        found.append(userinfo.split(":", 1)[1])
+    found += [m.group(1) for m in re.finditer(r"(?:^|&)password=([^&]*)", query, flags=re.IGNORECASE)]
+    found += [unquote(x) for x in found]
+    return sorted({x for x in found if x}, key=len, reverse=True)
+
+
+def scrub(text, url):
+    """A message with every form of the URL's password replaced by ***."""
+    for secret in secrets(url):
+        text = text.replace(secret, "***")
+    return text
+
+
+def check_url(url):
+    """Ports that are numbers 1..65535 (libpq's own check would quote the URL) -> url, or TickmarkError."""
+    for host in _split(url)[2]:
+        port = host.rpartition("]")[2].partition(":")[2] if host.startswith("[") else host.partition(":")[2]
+        if ":" in host.rpartition("]")[2] and not (re.fullmatch(r"[0-9]{1,5}", port) and 1 <= int(port) <= 65535):
+            raise TickmarkError(f"bad store URL {redact(url)}: the port must be a number, 1..65535")
+    return url
 
 
 class PostgresBackend:
@@ -43,10 +84,11 @@ class PostgresBackend:
         self.IntegrityError = psycopg.IntegrityError
         self.DatabaseError = psycopg.Error
         self.label = redact(url)
+        check_url(url)
         try:
             self.conn = psycopg.connect(url, autocommit=True, connect_timeout=15)
-        except psycopg.Error as e:
-            msg = " ".join(str(e).split())
+        except (psycopg.Error, ValueError) as e:
+            msg = scrub(" ".join(str(e).split()), url)
             raise TickmarkError(f"cannot connect to store {self.label}: {msg}")
 
     # ---- dialect ----
@@ -76,6 +118,9 @@ class PostgresBackend:
 
     def before_create(self):
         pass
+
+    def check_intact(self):
+        pass  # a server's database does not vanish under an open connection unnoticed
 
     def lock_schema(self):
         self.conn.execute("SELECT pg_advisory_xact_lock(%s)", (_LOCK_KEY,))

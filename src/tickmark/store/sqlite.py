@@ -9,7 +9,7 @@ import threading
 import urllib.parse
 from pathlib import Path
 
-from ..errors import TickmarkError
+from ..errors import CorruptStore, TickmarkError
 
 _MAGIC = b"SQLite format 3\x00"
 
@@ -53,8 +53,30 @@ class SQLiteBackend:
         readonly: open an existing store for reading only (also on read-only media)."""
         self.path = Path(path)
         self.label = str(self.path)
-        self.readonly = readonly and self.path.is_file() and self.path.stat().st_size > 0
-        self.conn = self._connect_ro() if self.readonly else self._connect(create)
+        try:
+            self._check_path()
+            self.readonly = readonly and self.path.is_file() and self.path.stat().st_size > 0
+            self.conn = self._connect_ro() if self.readonly else self._connect(create)
+        except OSError as e:  # a name too long, a folder that cannot be searched, ...
+            raise TickmarkError(f"cannot open store {self.label}: {e.strerror or e}")
+        except UnicodeDecodeError:  # SQLite's message quotes a damaged schema
+            raise CorruptStore(f"store {self.label} is corrupt: its schema is damaged")
+        self.conn.text_factory = self._text
+
+    def _check_path(self):
+        """Only a database file keeps results: not SQLite's in-memory name, not a device."""
+        name = str(self.path)
+        if name == ":memory:" or name.startswith("file:"):
+            raise TickmarkError(f"store '{name}' would keep nothing: give the path of a database file")
+        if self.path.exists() and not self.path.is_file() and not self.path.is_dir():
+            raise TickmarkError(f"store {name} is not a regular file (give the path of a database file)")
+
+    def _text(self, raw):
+        """Text columns: UTF-8, or the file is damaged."""
+        try:
+            return raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise CorruptStore(f"store {self.label} is corrupt: a text column is not UTF-8")
 
     def _connect(self, create=None):
         p = self.path
@@ -87,7 +109,24 @@ class SQLiteBackend:
         except sqlite3.DatabaseError as e:
             raise TickmarkError(f"store {p} is unreadable or corrupt: {e}")
         self._key = _opened(p)
+        st = os.stat(p)
+        self._ident = (st.st_dev, st.st_ino)
         return conn
+
+    def check_intact(self):
+        """The store's name still leads to the file this connection writes: not deleted,
+        replaced or emptied meanwhile (SQLite would go on writing into the lost file)."""
+        if self.readonly:
+            return
+        try:
+            st = os.stat(self.path)
+        except OSError:
+            st = None
+        if st is None or (st.st_dev, st.st_ino) != getattr(self, "_ident", None) or st.st_size == 0:
+            raise TickmarkError(
+                f"store {self.label} was deleted, replaced or emptied while this command wrote to it: "
+                "what it wrote is lost"
+            )
 
     def _connect_ro(self):
         """Open for reading only, also on read-only media (where SQLite cannot make the WAL's

@@ -8,11 +8,12 @@
         tgt.fingerprint(core, hello)                 # the target's own fingerprint
 
 A target is one module in this package that subclasses Target (and Core/Session where it must)
-and registers its URI scheme with @register.
+and registers its URI scheme with @register; base.py declares the contract, uri.py parses a URI's
+options, toolchain.py picks the compiler, qemu.py holds what the qemu-system targets share.
 """
 
 from ..errors import TickmarkError
-from .base import Core, ProcessSession, Session, Target, Variant, register, registered
+from .base import Core, ProcessSession, Session, Target, Variant, register, registered, shown
 
 __all__ = ["Core", "ProcessSession", "Session", "Target", "Variant", "open_target", "register", "schemes"]
 
@@ -35,8 +36,9 @@ def schemes():
     return sorted(registered())
 
 
-def open_target(uri=None, **options):
-    """A Target for URI (None, "" or "local": this machine). Raises TickmarkError for a bad URI."""
+def open_target(uri=None, power_cycle=False, **options):
+    """A Target for URI (None, "" or "local": this machine). Raises TickmarkError for a bad URI.
+    power_cycle: switch the board off and on first (a target with power control)."""
     _load_all()
     uri = uri or "local"
     if any(ord(c) < 32 or ord(c) == 127 for c in uri):
@@ -44,5 +46,9 @@ def open_target(uri=None, **options):
     scheme = uri.split(":", 1)[0] if ":" in uri else uri
     cls = registered().get(scheme)
     if cls is None:
-        raise TickmarkError(f"unknown target '{uri}' (known: {', '.join(schemes())})")
+        raise TickmarkError(f"unknown target '{shown(uri)}' (known: {', '.join(schemes())})")
+    if power_cycle:
+        if not cls.power_cycles:
+            raise TickmarkError(f"--power-cycle: target '{shown(uri)}' has no power control (labgrid:PLACE has)")
+        options["power_cycle"] = True
     return cls.from_uri(uri, **options)

@@ -85,8 +85,9 @@ def parse_board(text, name):
 
 
 def load_board(name):
-    if not re.fullmatch(r"[A-Za-z0-9._-]+", name or "") or not (boards_dir() / f"{name}.mk").is_file():
-        raise TickmarkError(f"unknown board '{name}' (known: {', '.join(board_names())})")
+    if not re.fullmatch(r"[A-Za-z0-9._-]{1,64}", name or "") or not (boards_dir() / f"{name}.mk").is_file():
+        shown = name if len(name or "") <= 64 else name[:61] + "..."
+        raise TickmarkError(f"unknown board '{shown}' (known: {', '.join(board_names())})")
     return parse_board((boards_dir() / f"{name}.mk").read_text(), name)
 
 

@@ -1,13 +1,47 @@
-"""The target interface: prepare a core for a target, start rounds, read its fingerprint."""
+"""The target contract: everything the harness may ask of a target, its cores and their sessions,
+declared here with its default. A target module subclasses Target (and Core and Session where it
+must), overrides what differs, and registers its URI scheme with @register; the harness asks
+only what is declared here (no probing for attributes, no tests of a target's class).
 
+    Target    where the core runs: prepare() a Core for a Variant, fingerprint(), close();
+              what it can do: emulated, reruns, takes_prebuilt, power_cycles, reconnects
+              (reconnect()), profiles (where a sampler runs: connect(), run_remote());
+              its URI options (options: uri.Option), parsed by from_uri()
+    Core      a core prepared for one target and variant: start() a Session, call() to the end;
+              in_process, cycles_method, profile_runner()
+    Session   one started core (a round): lines(), finish(), stop(), kill(), clean_up();
+              transport_lost
+"""
+
+import os
+import shutil
+import signal
 import socket
 import subprocess
 import tempfile
 from dataclasses import dataclass
 
 from ..errors import TickmarkError
+from ..waiting import Watchdog
 
 _REGISTRY = {}
+
+
+def shown(text, limit=80):
+    """A URI (or a piece of one) as error messages quote it: control characters escaped, a long
+    one cut short (a 5,000-digit option must not push the reason off the line)."""
+    from ..names import printable
+
+    text = printable(text)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def with_options(args, *options):
+    """A core command line with more options: before its patterns' '--' (after it they would be
+    read as patterns)."""
+    args = list(args)
+    at = args.index("--") if "--" in args else len(args)
+    return args[:at] + list(options) + args[at:]
 
 
 def register(*schemes):
@@ -39,6 +73,10 @@ class Variant:
 class Session:
     """One started core (a round): its output lines as they arrive, then its exit status."""
 
+    # why the connection to the target dropped during this round (None: it did not); the
+    # harness then asks the target to reconnect() and runs what the round had not finished again
+    transport_lost = None
+
     def lines(self):
         raise NotImplementedError
 
@@ -49,6 +87,14 @@ class Session:
     def stop(self):
         """Stop it now (idempotent)."""
         raise NotImplementedError
+
+    def kill(self):
+        """Stop it at once, whatever it started (a core that stopped answering)."""
+        self.stop()
+
+    def clean_up(self, killed):
+        """After the round (killed: it ended by a signal or was stopped): remove what a core that
+        did not end by itself leaves behind."""
 
 
 class ProcessSession(Session):
@@ -95,9 +141,29 @@ class ProcessSession(Session):
                 self.proc.kill()
                 self.proc.wait()
 
+    def kill(self):
+        """The whole process group: a core runs each benchmark in a child process that would
+        otherwise hold its output open."""
+        try:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        except OSError:
+            pass
+        self.stop()
+
+    def clean_up(self, killed):
+        """A killed core leaves its scratch folder ($TMPDIR/tickmark-<pid>; it removes its own
+        when it ends normally) and maybe children behind."""
+        if killed:
+            self.kill()
+            tmp = os.environ.get("TMPDIR") or "/tmp"
+            shutil.rmtree(os.path.join(tmp, f"tickmark-{self.proc.pid}"), ignore_errors=True)
+
 
 class Core:
     """A core prepared for one target and variant. `build` describes it (stored with the run)."""
+
+    in_process = False  # every benchmark runs in the one program (bare metal): a fault ends the round
+    cycles_method = None  # what the core's cycles are when the target knows better than its hello
 
     def __init__(self, target, build=None, label=None, emulated=None):
         self.target, self.build, self.label = target, build, label
@@ -114,7 +180,7 @@ class Core:
         s = self.start(args)
         p = Reader()
         out = []
-        timer = _Watchdog(timeout, s.stop)
+        timer = Watchdog(timeout, s.stop)  # never fed: a deadline
         try:
             for line in s.lines():
                 out += p.feed_line(line)
@@ -133,23 +199,9 @@ class Core:
     def fingerprint(self, hello=None):
         return self.target.fingerprint(self, hello)
 
-
-class _Watchdog:
-    def __init__(self, seconds, action):
-        import threading
-
-        self.fired = False
-
-        def fire():
-            self.fired = True
-            action()
-
-        self.t = threading.Timer(seconds, fire)
-        self.t.daemon = True
-        self.t.start()
-
-    def cancel(self):
-        self.t.cancel()
+    def profile_runner(self):
+        """Where a sampler runs beside this core (profile/runners.py), or None where none can."""
+        return None
 
 
 class Target:
@@ -159,6 +211,12 @@ class Target:
     emulated = False  # every result of this target is flagged `emulated`
     reruns = True  # False: cannot take new arguments per round (one round per start)
     takes_prebuilt = False  # accepts a prebuilt core binary instead of building one
+    power_cycles = False  # has power control: --power-cycle applies
+    reconnects = False  # reconnect() can restore a connection that dropped during a round
+    # where a sampler (perf, gprof) runs beside the core: None (nowhere), "here" (the core is a
+    # process of this machine) or "remote" (on the target, through connect() and run_remote())
+    profiles = None
+    options = ()  # the URI's options (uri.Option), parsed by from_uri with uri.parse
 
     def __init__(self, uri, prebuilt=None):
         self.uri = uri
@@ -179,12 +237,25 @@ class Target:
     def base_fingerprint(self, fp, core=None):
         """What every target adds: the URI, the host that drove it, the emulated flag."""
         emulated = core.emulated if core is not None else self.emulated
+        if core is not None and core.cycles_method:
+            fp["cycles_method"] = core.cycles_method
         fp["target_uri"] = self.uri
         fp["host"] = socket.gethostname()
         fp["emulated"] = bool(emulated)
         if emulated and "emulated" not in fp.get("flags", []):
             fp["flags"] = list(fp.get("flags", [])) + ["emulated"]
         return fp
+
+    def reconnect(self):
+        """Restore a connection that dropped (a target that reconnects says so: reconnects)."""
+        raise TickmarkError(f"{self.uri} cannot reconnect")
+
+    def connect(self):
+        """Open the connection to the target now, where it has one (else nothing to do)."""
+
+    def run_remote(self, script, timeout=120, check=True, stdin=None):
+        """Run a shell command on the target -> CompletedProcess (a target with a shell)."""
+        raise TickmarkError(f"{self.uri} has no shell to run commands in")
 
     def close(self):
         """Release what the target holds (remote folders, connections, machines). Idempotent."""

@@ -29,10 +29,13 @@ from pathlib import Path
 
 from .. import fingerprint
 from ..errors import TickmarkError
+from ..names import decimal
+from ..waiting import Watchdog
+from . import toolchain
 from .baremetal import ICOUNT, INSN_FCORE_KHZ
-from .base import Core, ProcessSession, Target, Variant
-from .build import build_core, cache_root, sha256_file
-from .qemu import SLACK, QemuSession, core_timeout, qemu_version
+from .base import Core, ProcessSession, Target, Variant, shown, with_options
+from .build import cache_root, sha256_file
+from .qemu import SLACK, QemuSession, Scratch, core_timeout, qemu_version
 
 BUSYBOX = "/bin/busybox"
 BUSYBOX_ENV = "TICKMARK_BUSYBOX"
@@ -43,13 +46,11 @@ MACHINES = {
     "x86_64": {
         "qemu": ["qemu-system-x86_64", "-m", "1024M", "-smp", "2"],
         "console": "ttyS0",
-        "cc": None,
         "packages": "qemu-system-x86 busybox-static",
     },
     "aarch64": {
         "qemu": ["qemu-system-aarch64", "-M", "virt", "-cpu", "cortex-a57", "-m", "1024M", "-smp", "2"],
         "console": "ttyAMA0",
-        "cc": "aarch64-linux-gnu-",
         "busybox_arch": "arm64",
         "packages": "qemu-system-arm gcc-aarch64-linux-gnu libc6-dev-arm64-cross",
     },
@@ -65,7 +66,7 @@ def board_machine(board):
     return {
         "qemu": qemu + ["-m", board.vars.get("LINUX_MEM", "512M"), "-smp", "1"],
         "console": board.vars["LINUX_CONSOLE"],
-        "cc": board.vars.get("LINUX_CROSS_COMPILE") or None,
+        "cc": board.vars.get("LINUX_CROSS_COMPILE") or "",  # the board's own cross prefix
         "busybox_arch": board.vars.get("LINUX_DEB_ARCH"),
         "packages": board.vars.get("LINUX_PACKAGES", ""),
     }
@@ -171,11 +172,12 @@ class KernelSession(QemuSession):
     (the machine itself always powers off with 0)."""
 
     def __init__(self, argv, silence_s, core):
-        self.core, self.exit_code = core, None
+        self.core, self.exit_code, self.guest_spoke = core, None, False
         super().__init__(argv, silence_s)
 
     def lines(self):
         for line in super().lines():
+            self.guest_spoke = True
             if line.startswith(EXIT_MARK):
                 try:
                     self.exit_code = int(line[len(EXIT_MARK) :].strip())
@@ -192,8 +194,18 @@ class KernelSession(QemuSession):
         if self.timed_out:
             return rc, err
         if self.exit_code is None:
-            return (rc or 1), (self.last_text or "the guest stopped without the core's exit status")
+            if rc and err and not self.guest_spoke:  # QEMU itself refused: a bad image, a bad option
+                raise QemuRefused(self.core.target, err)
+            return (rc or 1), (self.last_text or err or "the guest stopped without the core's exit status")
         return self.exit_code, err if self.exit_code else ""
+
+
+class QemuRefused(TickmarkError):
+    """QEMU exited before the guest wrote anything, saying why (`said`)."""
+
+    def __init__(self, target, said):
+        super().__init__(f"{target.uri} cannot boot {shown(target.kernel, 120)}: {said}")
+        self.said = said
 
 
 def _guest_fields(text):
@@ -246,7 +258,7 @@ class KernelCore(Core):
 
     def start(self, args, accel=None, silence_s=None):
         if self.target.icount and args and args[0] == "run":
-            args = list(args) + ["--fcore-khz", str(INSN_FCORE_KHZ)]
+            args = with_options(args, "--fcore-khz", str(INSN_FCORE_KHZ))
         if args and args[0] == "list" and self.target.machine == os.uname().machine:
             # what the core offers is in the binary itself: no boot needed to list it
             return ProcessSession([self.build["binary"], *args])
@@ -258,7 +270,7 @@ class KernelCore(Core):
         return KernelSession(self.qemu_argv(initrd, accel), silence_s or core_timeout(args) + SLACK + 60, self)
 
 
-class KernelTarget(Target):
+class KernelTarget(Scratch, Target):
     scheme = "qemu-system"
     emulated = True
 
@@ -267,48 +279,34 @@ class KernelTarget(Target):
     ):
         super().__init__(uri, prebuilt)
         if not kernel:
-            raise TickmarkError(f"{uri} boots a Linux kernel image: give it with --kernel IMAGE")
+            raise TickmarkError(f"{shown(uri)} boots a Linux kernel image: give it with --kernel IMAGE")
         if not os.path.isfile(kernel):
-            raise TickmarkError(f"kernel image {kernel} not found")
+            raise TickmarkError(f"kernel image {shown(kernel, 120)} not found")
         if icount and not board:
             raise TickmarkError(
-                f"{uri}: icount is for the boards (qemu-system:BOARD --kernel IMAGE); "
+                f"{shown(uri)}: icount is for the boards (qemu-system:BOARD --kernel IMAGE); "
                 "a kernel image on a generic machine runs under KVM or TCG"
             )
         if accel not in (None, "kvm", "tcg"):
-            raise TickmarkError(f"{uri}: accel is kvm or tcg")
+            raise TickmarkError(f"{shown(uri)}: accel is kvm or tcg")
         self.machine, self.kernel, self.append, self.accel = machine, os.path.abspath(kernel), append or "", accel
         self.board, self.icount = board, icount
         self.spec = board_machine(board) if board else MACHINES[machine]
         self.emulated = accel != "kvm"
         self.probe_note = None
-        self._tmp = None
 
     def cmdline(self):
         return " ".join(
             filter(None, [f"console={self.spec['console']}", "panic=-1", "quiet", "loglevel=1", self.append])
         )
 
-    def scratch(self, name):
-        import tempfile
-
-        if self._tmp is None:
-            self._tmp = tempfile.mkdtemp(prefix="tickmark-kernel-")
-        return os.path.join(self._tmp, name)
-
     def prepare(self, variant=None):
         variant = variant or Variant()
         m = self.spec
         if not shutil.which(m["qemu"][0]):
             raise TickmarkError(f"{m['qemu'][0]} not found: apt-get install {m['packages']}")
-        cross = m["cc"] or ""
-        b = build_core(
-            cc=variant.cc or (cross + "gcc" if cross else None),
-            cflags=variant.cflags,
-            memfn=variant.memfn,
-            cross_compile=cross or None,
-            ldflags="-static",
-        )
+        # the guest has busybox and no C library: a static core, for the machine or the board
+        b = toolchain.build(variant, machine=self.machine, cross=m.get("cc"), static=True, where=self.uri)
         initramfs = base_initramfs(b.binary, guest_busybox(m))
         build = dict(b.as_dict(), kernel_image=self.kernel, kernel_sha256=sha256_file(self.kernel))
         accel = self.accel or self._probe(initramfs, build)
@@ -349,17 +347,17 @@ class KernelTarget(Target):
     def _probe_boot(self, initramfs, build):
         core = KernelCore(self, initramfs, build, "kvm")
         s = core.start(["hello"], accel="kvm", silence_s=PROBE_TIMEOUT)
-        import threading
-
-        timer = threading.Timer(PROBE_TIMEOUT, s.stop)
-        timer.start()
+        timer = Watchdog(PROBE_TIMEOUT, s.stop)  # never fed: a deadline
         ok = False
         try:
             ok = any(line.startswith('TM1 {"t":"hello"') for line in s.lines())
         finally:
             timer.cancel()
             s.stop()
-            rc, err = s.finish()
+            try:
+                err = s.finish()[1]
+            except QemuRefused as e:  # QEMU refused KVM (or the image): the verdict is tcg
+                err = e.said
         if ok:
             self.probe_note = "kvm: the probe boot reached the core"
             return "kvm"
@@ -368,9 +366,8 @@ class KernelTarget(Target):
         return "tcg"
 
     def fingerprint(self, core, hello=None):
-        hello = hello or {}
-        fp = fingerprint.collect(core.build, hello)
-        g = getattr(core, "guest", {}) or {}
+        fp = fingerprint.from_texts({}, core.build, hello)  # the guest: nothing of this machine
+        g = core.guest
         m = self.spec
         b = self.board
         fp.update(
@@ -379,9 +376,10 @@ class KernelTarget(Target):
                 "cpu_model": f"QEMU {b.name}: {b.summary}"
                 if b
                 else f"QEMU {self.machine} ({core.accel}): {g.get('cpu') or '?'}",
-                "cpus_online": int(g["cpus"]) if g.get("cpus", "").isdigit() else None,
+                "cpus_online": decimal(g.get("cpus", ""), 6),
                 "caches": [],
                 "os": "Linux (tickmark initramfs, busybox)",
+                "libc": fingerprint.local_libc(),  # the toolchain's, linked into the static core
                 "kernel": g.get("kernel"),
                 "kernel_image": os.path.basename(self.kernel),
                 "kernel_cmdline": self.cmdline(),
@@ -392,19 +390,7 @@ class KernelTarget(Target):
                 "board": b.name if b else None,
                 "qemu_args": " ".join(m["qemu"]) if b else None,
                 "qemu_icount": ICOUNT if self.icount else None,
-                "governor": None,
-                "boost": None,
-                "thp": None,
-                "clocksource": None,
-                "loadavg": None,
             }
         )
-        if self.icount:
-            fp["cycles_method"] = "icount-insns"
         fp["flags"] = fingerprint.env_flags(fp)
         return self.base_fingerprint(fp, core)
-
-    def close(self):
-        if self._tmp:
-            shutil.rmtree(self._tmp, ignore_errors=True)
-            self._tmp = None

@@ -29,12 +29,13 @@ import os
 import socket
 import threading
 import time
-import urllib.parse
 
 from ..errors import TickmarkError
-from .base import Core, Target, Variant, register
+from ..waiting import Again, retry
+from . import uri as uri_options
+from .base import Core, Target, Variant, register, shown
+from .uri import Option
 
-_OPTIONS = ("power-cycle", "via", "wait", "boot-wait", "queue", "coordinator")
 _SERIAL = ("RawSerialPort", "USBSerialPort", "NetworkSerialPort")
 # power resource class -> labgrid driver class (as labgrid-client power picks them)
 _POWER = {
@@ -47,33 +48,26 @@ _POWER = {
 }
 
 
+OPTIONS = (
+    Option("power-cycle", "flag", False),
+    Option("via", "choice", "auto", choices=("auto", "ssh", "serial")),
+    Option("wait", "int", 30, 0, 86400, "seconds"),
+    Option("boot-wait", "int", 180, 0, 86400, "seconds"),
+    Option("queue", "int", 3600, 0, 86400, "seconds"),
+    Option("coordinator", "text"),
+)
+
+
 def parse_uri(uri, power_cycle=False):
-    rest = uri.partition(":")[2]
-    place, _, query = rest.partition("?")
-    usage = f"bad --target '{uri}' (expected labgrid:PLACE[?power-cycle=1&via=ssh|serial&wait=S])"
+    place, q = uri_options.parse(uri, OPTIONS, "labgrid:PLACE[?power-cycle=1&via=ssh|serial&wait=S]")
     if not place or any(c in place for c in "/ ?&"):
-        raise TickmarkError(usage)
-    try:
-        q = dict(urllib.parse.parse_qsl(query, keep_blank_values=True, strict_parsing=bool(query)))
-    except ValueError:
-        raise TickmarkError(usage)
-    unknown = sorted(set(q) - set(_OPTIONS))
-    if unknown:
-        raise TickmarkError(f"bad --target '{uri}': unknown option {unknown[0]} (options: {', '.join(_OPTIONS)})")
-    opts = {"place": place, "via": q.get("via", "auto"), "coordinator": q.get("coordinator")}
-    if opts["via"] not in ("auto", "ssh", "serial"):
-        raise TickmarkError(f"bad --target '{uri}': via must be ssh or serial")
-    pc = q.get("power-cycle", "0").lower()
-    if pc not in ("0", "1", "yes", "no", "true", "false", ""):
-        raise TickmarkError(f"bad --target '{uri}': power-cycle wants 1 or 0")
-    opts["power_cycle"] = power_cycle or pc in ("1", "yes", "true", "")
-    for k, default in (("wait", 30), ("boot-wait", 180), ("queue", 3600)):
-        v = q.get(k, str(default))
-        if not v.isdigit() or not 0 <= int(v) <= 86400:
-            raise TickmarkError(f"bad --target '{uri}': {k} wants seconds, 0..86400")
-        opts[k.replace("-", "_")] = int(v)
-    canon = f"labgrid:{place}"
-    return canon, opts
+        raise TickmarkError(
+            f"bad --target '{shown(uri)}' (expected labgrid:PLACE[?power-cycle=1&via=ssh|serial&wait=S])"
+        )
+    opts = {k.replace("-", "_"): v for k, v in q.items()}
+    opts["place"] = place
+    opts["power_cycle"] = power_cycle or opts["power_cycle"]
+    return f"labgrid:{place}", opts
 
 
 def _client():
@@ -174,6 +168,7 @@ class LabgridCore(Core):
     def __init__(self, target, inner):
         super().__init__(target, inner.build, inner.label, inner.emulated)
         self.inner = inner
+        self.in_process, self.cycles_method = inner.in_process, inner.cycles_method
 
     def start(self, args):
         self.target.check()
@@ -184,6 +179,7 @@ class LabgridCore(Core):
 class LabgridTarget(Target):
     scheme = "labgrid"
     power_cycles = True  # --power-cycle applies
+    options = OPTIONS
 
     @classmethod
     def from_uri(cls, uri, power_cycle=False, **options):
@@ -237,18 +233,16 @@ class LabgridTarget(Target):
                 f"labgrid coordinator {self.address} is unreachable (set LG_COORDINATOR=HOST:PORT or ?coordinator=)"
             )
         self._queue()
-        deadline = time.monotonic() + self.opts["wait"]
-        while True:  # an exporter that just came back needs a moment before its place can be had
+
+        def acquire():  # an exporter that just came back needs a moment before its place can be had
             try:
                 self._call("acquire", self._acquire)
-                break
             except TickmarkError as e:
-                m = str(e)
-                if time.monotonic() >= deadline or not any(
-                    w in m for w in ("no matching", "Failed to acquire", "orphaned")
-                ):
-                    raise
-            time.sleep(1)
+                if any(w in str(e) for w in ("no matching", "Failed to acquire", "orphaned")):
+                    raise Again(e)
+                raise
+
+        retry(self.opts["wait"], acquire, interval=1)
         self.acquired = True
         res = self._resolve(self.opts["wait"])
         if self.opts["power_cycle"]:
@@ -262,9 +256,9 @@ class LabgridTarget(Target):
 
         self._call("place", self._place)  # an unknown place is an error now, not a reservation that never ends
         self.token = self._call("reserve", self._reserve)
-        deadline = time.monotonic() + self.opts["queue"]
-        told = False
-        while True:
+        told = []
+
+        def allocated():
             res = self._call("reservation", self._poll)
             if res.state in (ReservationState.allocated, ReservationState.acquired):
                 if self.place not in [p for group in res.allocations.values() for p in group]:
@@ -272,21 +266,23 @@ class LabgridTarget(Target):
                 return
             if res.state is not ReservationState.waiting:
                 raise TickmarkError(f"labgrid place {self.place}: the reservation became {res.state.name}")
-            if time.monotonic() >= deadline:
-                raise TickmarkError(
-                    f"labgrid place {self.place}: still taken after {self.opts['queue']} s in labgrid's "
-                    f"reservation queue: {self._holders()}"
-                )
             if not told:
                 import sys
 
-                told = True
+                told.append(True)
                 print(
                     f"tickmark: labgrid place {self.place} is taken ({self._holders()}); waiting in labgrid's "
                     f"reservation queue (up to {self.opts['queue']} s)",
                     file=sys.stderr,
                 )
-            time.sleep(1)
+            raise Again(
+                lambda: TickmarkError(
+                    f"labgrid place {self.place}: still taken after {self.opts['queue']} s in labgrid's "
+                    f"reservation queue: {self._holders()}"
+                )
+            )
+
+        retry(self.opts["queue"], allocated, interval=1)
 
     async def _place(self):
         await self.session.sync_with_coordinator()
@@ -372,8 +368,8 @@ class LabgridTarget(Target):
 
     def _resolve(self, wait):
         """The place's resources once the one we reach the board through is available."""
-        deadline = time.monotonic() + wait
-        while True:
+
+        def available():
             try:
                 res = self._resources()
                 if any(_avail(e) for (_, cls), e in res.items() if cls == "NetworkService" or cls in _SERIAL):
@@ -382,9 +378,9 @@ class LabgridTarget(Target):
                 why = "no available NetworkService or serial port in the place" if res else "no resources"
             except TickmarkError as e:
                 why = str(e).split(": ", 1)[-1]
-            if time.monotonic() >= deadline:
-                raise TickmarkError(f"labgrid place {self.place}: unavailable: {why}")
-            time.sleep(0.5)
+            raise Again(TickmarkError(f"labgrid place {self.place}: unavailable: {why}"))
+
+        return retry(wait, available)
 
     def check(self):
         """Before a round: the place must still hold an available resource of the board."""
@@ -424,18 +420,18 @@ class LabgridTarget(Target):
             self._wait_port(ns.args["address"], int(ns.args.get("port", 22)), self.opts["boot_wait"])
 
     def _wait_port(self, host, port, wait):
-        deadline = time.monotonic() + wait
-        while True:
+        def answers():
             try:
                 socket.create_connection((host, port), 2).close()
-                return
             except OSError as e:
-                if time.monotonic() >= deadline:
-                    raise TickmarkError(
+                raise Again(
+                    TickmarkError(
                         f"labgrid place {self.place}: {host}:{port} did not answer within "
                         f"{wait} s of the power cycle ({e.strerror or e})"
                     )
-                time.sleep(0.5)
+                )
+
+        retry(wait, answers)
 
     # ---- the board ----
     def _inner(self, res):
@@ -461,17 +457,15 @@ class LabgridTarget(Target):
             raise TickmarkError(f"labgrid place {self.place}: no available {what}")
         self.via = uri
         inner = open_target(uri)
-        self.emulated, self.reruns = inner.emulated, inner.reruns
+        self.emulated, self.reruns, self.reconnects = inner.emulated, inner.reruns, inner.reconnects
         return inner
 
     def prepare(self, variant=None):
         return LabgridCore(self, self.inner.prepare(variant or Variant()))
 
     def fingerprint(self, core, hello=None):
-        inner_core = core.inner if isinstance(core, LabgridCore) else core
-        if inner_core is not core:
-            inner_core.build = core.build  # the variant name a campaign or matrix gave it
-        fp = self.inner.fingerprint(inner_core, hello)
+        core.inner.build = core.build  # the variant name a campaign or matrix gave it
+        fp = self.inner.fingerprint(core.inner, hello)
         fp = self.base_fingerprint(fp, core)
         fp["labgrid"] = {
             "place": self.place,
@@ -484,10 +478,9 @@ class LabgridTarget(Target):
 
     def reconnect(self):
         self.check()
-        inner = getattr(self.inner, "reconnect", None)
-        if inner is None:
+        if not self.inner.reconnects:
             raise TickmarkError(f"{self.via} cannot reconnect")
-        inner()
+        self.inner.reconnect()
 
     # ---- the end ----
     def close(self):

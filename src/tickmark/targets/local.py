@@ -10,8 +10,9 @@ import shutil
 
 from .. import fingerprint
 from ..errors import TickmarkError
-from .base import Core, ProcessSession, Target, Variant, register
-from .build import build_core, sha256_file
+from . import toolchain
+from .base import Core, ProcessSession, Target, Variant, register, shown
+from .build import sha256_file
 
 QEMU_ARCH = {
     "armv7": "arm",
@@ -34,6 +35,11 @@ class LocalCore(Core):
     def start(self, args):
         return ProcessSession(self.argv + list(args))
 
+    def profile_runner(self):
+        from ..profile.runners import LocalRunner
+
+        return LocalRunner(self)
+
 
 def qemu_user_argv(cross_compile, binary):
     """How to start a cross-built core on this machine: directly, or under qemu-user."""
@@ -50,26 +56,19 @@ def qemu_user_argv(cross_compile, binary):
 class LocalTarget(Target):
     scheme = "local"
     takes_prebuilt = True
+    profiles = "here"
 
     @classmethod
     def from_uri(cls, uri, **options):
         if uri != "local":
-            raise TickmarkError(f"bad target '{uri}' (this machine is just 'local')")
+            raise TickmarkError(f"bad target '{shown(uri)}' (this machine is just 'local')")
         return cls(uri, **options)
 
     def prepare(self, variant=None):
         variant = variant or Variant()
         if self.prebuilt:
             return self._prebuilt(self.prebuilt)
-        cross = variant.cross_compile or ""
-        cc = variant.cc or (cross + "gcc" if cross else None)
-        b = build_core(
-            cc=cc,
-            cflags=variant.cflags,
-            memfn=variant.memfn,
-            cross_compile=cross or None,
-            ldflags=variant.ldflags if variant.ldflags is not None else ("-static" if cross else None),
-        )
+        b = toolchain.build(variant)
         argv, emulated = qemu_user_argv(b.cross_compile, b.binary) if b.cross_compile else ([b.binary], False)
         return LocalCore(self, argv, b.as_dict(), emulated=emulated)
 

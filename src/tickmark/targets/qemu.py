@@ -1,10 +1,13 @@
 """What the qemu-system targets share (a bare-metal board, a Linux kernel image): QEMU running the
-core as a session with a silence watchdog, the core's time limit read from its arguments, and
-QEMU's version for the fingerprint."""
+core as a session with a silence watchdog, the core's time limit read from its arguments, a
+private scratch folder for what a boot reads, and QEMU's version for the fingerprint."""
 
+import os
+import shutil
 import subprocess
-import threading
+import tempfile
 
+from ..waiting import Watchdog
 from .base import ProcessSession
 
 DEFAULT_TIMEOUT = 60  # the core's own per-benchmark limit
@@ -31,26 +34,17 @@ class QemuSession(ProcessSession):
     def __init__(self, argv, silence_s, what="qemu"):
         super().__init__(argv, what)
         self.silence_s = silence_s
-        self.timed_out = False
         self.last_text = ""
-        self._beat = threading.Event()
-        self._done = threading.Event()
-        threading.Thread(target=self._watch, daemon=True).start()
+        self._dog = Watchdog(silence_s, self.stop)
 
-    def _watch(self):
-        while not self._done.is_set():
-            if not self._beat.wait(self.silence_s):
-                if self._done.is_set():
-                    return
-                self.timed_out = True
-                self.stop()
-                return
-            self._beat.clear()
+    @property
+    def timed_out(self):
+        return self._dog.fired
 
     def lines(self):
         block = True
         for line in self.proc.stdout:
-            self._beat.set()
+            self._dog.beat()
             if "TM1 " in line:
                 block = True
             elif line.strip() and block:  # the first line of the last text after a record
@@ -58,8 +52,7 @@ class QemuSession(ProcessSession):
             yield line
 
     def finish(self):
-        self._done.set()
-        self._beat.set()
+        self._dog.cancel()
         rc, err = super().finish()
         if self.timed_out:
             self._err = f"no output for {self.silence_s} s: the emulated machine was stopped"
@@ -75,3 +68,20 @@ def qemu_version(binary):
     except (OSError, subprocess.SubprocessError):
         return None
     return (r.stdout.splitlines() or [""])[0].strip() or None
+
+
+class Scratch:
+    """A qemu-system target's private folder (an arguments file, a round's initrd), made on first
+    use and removed when the target closes."""
+
+    _tmp = None
+
+    def scratch(self, name):
+        if self._tmp is None:
+            self._tmp = tempfile.mkdtemp(prefix="tickmark-qemu-")
+        return os.path.join(self._tmp, name)
+
+    def close(self):
+        if self._tmp:
+            shutil.rmtree(self._tmp, ignore_errors=True)
+            self._tmp = None

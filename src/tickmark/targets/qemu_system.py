@@ -20,34 +20,39 @@ Two kinds of machine:
 Every result is flagged `emulated`: these are never timings of real hardware.
 """
 
-import os
-import shutil
-import tempfile
-from urllib.parse import parse_qsl
-
 from .. import fingerprint
 from ..errors import TickmarkError
 from . import baremetal, freertos
-from .base import Core, Target, Variant, register
+from . import uri as uri_options
+from .base import Core, Target, Variant, register, shown, with_options
 from .kernel_image import KernelTarget, cached_kernel
-from .qemu import SLACK, QemuSession, core_timeout, qemu_version
+from .qemu import SLACK, QemuSession, Scratch, core_timeout, qemu_version
+from .uri import Option
 
 KERNEL_MACHINES = ("x86_64", "aarch64")
 OSES = ("baremetal", "freertos", "linux")
+OPTIONS = (
+    Option("os", "choice", choices=OSES),
+    Option("icount", "flag", None),
+    Option("kernel", "text"),
+    Option("append", "text"),
+    Option("accel", "choice", choices=("kvm", "tcg")),
+)
 
 
 class BoardCore(Core):
+    in_process = True  # every benchmark runs in the one program: a fault ends the round
+
     def __init__(self, target, image, build):
         super().__init__(target, build, emulated=True)
         self.image = image
         # under icount the "time" is guest instructions: cycles per op are instructions per op
         self.cycles_method = "icount-insns" if target.icount else None
-        self.in_process = True  # every benchmark runs in the one program: a fault ends the round
 
     def start(self, args):
         args = list(args)
         if self.target.icount and args and args[0] == "run":
-            args += ["--fcore-khz", str(baremetal.INSN_FCORE_KHZ)]
+            args = with_options(args, "--fcore-khz", str(baremetal.INSN_FCORE_KHZ))
         argv = baremetal.qemu_argv(
             self.target.board, self.image, args, icount=self.target.icount, args_file=self.target.scratch("args")
         )
@@ -55,56 +60,41 @@ class BoardCore(Core):
 
 
 @register("qemu-system")
-class QemuSystemTarget(Target):
+class QemuSystemTarget(Scratch, Target):
     scheme = "qemu-system"
     emulated = True
+    options = OPTIONS
 
     def __init__(self, uri, prebuilt=None, board=None, icount=True, kernel=None, append=None, os_name="baremetal"):
         super().__init__(uri, prebuilt)
         self.board, self.icount, self.kernel, self.append = board, icount, kernel, append
         self.os_name = os_name
         self.rtos = None  # the FreeRTOS kernel of an os=freertos build
-        self._tmp = None
 
     @classmethod
     def from_uri(cls, uri, kernel=None, append=None, **options):
-        rest = uri.partition(":")[2]
-        name, _, query = rest.partition("?")
-        try:
-            q = dict(parse_qsl(query, keep_blank_values=True, strict_parsing=bool(query)))
-        except ValueError:
-            raise TickmarkError(f"bad target '{uri}' (options go as ?os=freertos&icount=0)")
-        unknown = set(q) - {"icount", "kernel", "append", "accel", "os"}
-        if unknown:
-            raise TickmarkError(
-                f"bad target '{uri}': unknown option {', '.join(sorted(unknown))} "
-                "(known: os, icount, kernel, append, accel)"
-            )
-        if q.get("icount", "1") not in ("0", "1"):
-            raise TickmarkError(f"bad target '{uri}': icount is 0 or 1")
-        kernel = kernel or q.get("kernel")
-        append = append if append is not None else q.get("append")
+        name, q = uri_options.parse(uri, OPTIONS, "qemu-system:BOARD[?os=freertos&icount=0]")
+        kernel = kernel or q["kernel"]
+        append = append if append is not None else q["append"]
         if name in KERNEL_MACHINES:
-            accel = q.get("accel")
+            accel = q["accel"]
             return KernelTarget(
                 f"qemu-system:{name}" + (f"?accel={accel}" if accel else ""),
                 machine=name,
                 kernel=kernel,
                 append=append,
-                icount=q.get("icount") == "1",
+                icount=q["icount"] is True,
                 accel=accel,
                 **options,
             )
         if not name:
             raise TickmarkError(
-                f"bad target '{uri}' (qemu-system:BOARD, BOARD one of: "
+                f"bad target '{shown(uri)}' (qemu-system:BOARD, BOARD one of: "
                 f"{', '.join(baremetal.board_names() + list(KERNEL_MACHINES))})"
             )
         board = baremetal.load_board(name)
-        os_name = q.get("os") or ("linux" if kernel else "baremetal")
-        icount = q.get("icount", "1") == "1"
-        if os_name not in OSES:
-            raise TickmarkError(f"bad target '{uri}': os is one of {', '.join(OSES)}")
+        os_name = q["os"] or ("linux" if kernel else "baremetal")
+        icount = q["icount"] is not False  # counted instructions unless ?icount=0
         if os_name == "linux":
             if not board.vars.get("LINUX_CONSOLE"):
                 linux = [b for b in baremetal.board_names() if baremetal.load_board(b).vars.get("LINUX_CONSOLE")]
@@ -112,8 +102,8 @@ class QemuSystemTarget(Target):
                     f"--kernel (os=linux) boots Linux, and board {name} does not describe a Linux boot "
                     f"(boards that do: {', '.join(linux)})"
                 )
-            if q.get("accel") not in (None, "tcg"):
-                raise TickmarkError(f"bad target '{uri}': a board runs under TCG (accel=tcg)")
+            if q["accel"] not in (None, "tcg"):
+                raise TickmarkError(f"bad target '{shown(uri)}': a board runs under TCG (accel=tcg)")
             if not kernel:
                 kernel = cached_kernel(board)
                 if not kernel:
@@ -135,7 +125,7 @@ class QemuSystemTarget(Target):
         if kernel:
             raise TickmarkError(
                 f"--kernel boots a Linux kernel: use it with qemu-system:{' or qemu-system:'.join(KERNEL_MACHINES)} "
-                f"or a board with os=linux, not with os={os_name}"
+                f"or a board with os=linux, not with os={shown(os_name, 40)}"
             )
         if os_name == "freertos" and not board.vars.get("FREERTOS_PORT"):
             able = [b for b in baremetal.board_names() if baremetal.load_board(b).vars.get("FREERTOS_PORT")]
@@ -148,11 +138,6 @@ class QemuSystemTarget(Target):
             os_name=os_name,
             **options,
         )
-
-    def scratch(self, name):
-        if self._tmp is None:
-            self._tmp = tempfile.mkdtemp(prefix="tickmark-qemu-")
-        return os.path.join(self._tmp, name)
 
     def prepare(self, variant=None):
         variant = variant or Variant()
@@ -167,8 +152,7 @@ class QemuSystemTarget(Target):
         return BoardCore(self, b.binary, build)
 
     def fingerprint(self, core, hello=None):
-        hello = hello or {}
-        fp = fingerprint.collect(core.build, hello)
+        fp = fingerprint.from_texts({}, core.build, hello)  # an emulated board: nothing of this machine
         qemu = self.board.qemu
         fp.update(
             {
@@ -184,24 +168,10 @@ class QemuSystemTarget(Target):
                 "qemu_args": " ".join(qemu),
                 "qemu_icount": baremetal.ICOUNT if self.icount else None,
                 "virtualization": "qemu-tcg",
-                "governor": None,
-                "boost": None,
-                "thp": None,
-                "page_size": None,
-                "clocksource": None,
-                "perf_event_paranoid": None,
-                "loadavg": None,
             }
         )
         if self.rtos:
             fp.update(self.rtos.fingerprint(self.board))
             fp["os"] += " (picolibc)"
-        if self.icount:
-            fp["cycles_method"] = "icount-insns"
         fp["flags"] = fingerprint.env_flags(fp)
         return self.base_fingerprint(fp, core)
-
-    def close(self):
-        if self._tmp:
-            shutil.rmtree(self._tmp, ignore_errors=True)
-            self._tmp = None

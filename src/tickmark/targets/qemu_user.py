@@ -2,12 +2,14 @@
 
 For CI and for checking a port, never for timing claims: every result is flagged `emulated`."""
 
+from dataclasses import replace
+
 from ..errors import TickmarkError
-from .base import Variant, register
-from .build import build_core
+from . import toolchain
+from .base import Variant, register, shown
 from .local import LocalCore, LocalTarget, qemu_user_argv
 
-CROSS = {"armhf": "arm-linux-gnueabihf-", "aarch64": "aarch64-linux-gnu-", "riscv64": "riscv64-linux-gnu-"}
+ARCHES = ("armhf", "aarch64", "riscv64")
 ALIASES = {"arm": "armhf", "armv7": "armhf", "arm64": "aarch64", "riscv": "riscv64"}
 
 
@@ -21,21 +23,14 @@ class QemuUserTarget(LocalTarget):
     def from_uri(cls, uri, **options):
         arch = uri.partition(":")[2]
         arch = ALIASES.get(arch, arch)
-        if arch not in CROSS:
-            raise TickmarkError(f"bad target '{uri}' (qemu-user:ARCH with ARCH one of {', '.join(CROSS)})")
+        if arch not in ARCHES:
+            raise TickmarkError(f"bad target '{shown(uri)}' (qemu-user:ARCH with ARCH one of {', '.join(ARCHES)})")
         t = cls(f"qemu-user:{arch}", **options)
         t.arch = arch
         return t
 
     def prepare(self, variant=None):
-        variant = variant or Variant()
-        cross = CROSS[self.arch]
-        b = build_core(
-            cc=variant.cc or cross + "gcc",
-            cflags=variant.cflags,
-            memfn=variant.memfn,
-            cross_compile=cross,
-            ldflags=variant.ldflags if variant.ldflags is not None else "-static",
-        )
+        cross = toolchain.CROSS[self.arch]  # a cross build even where this machine has the same ARCH
+        b = toolchain.build(replace(variant or Variant(), cross_compile=cross), static=True)
         argv, _ = qemu_user_argv(cross, b.binary)
         return LocalCore(self, argv, b.as_dict(), emulated=True)

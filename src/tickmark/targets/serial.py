@@ -3,7 +3,9 @@
 For a board without network (an RTOS, a bare-metal image, a Linux board on its UART). The
 core on the board was built and flashed by the user; tickmark reads its records out of the
 console, noise, CR/LF and terminal escapes around them tolerated, until the run's final record
-(`bye`) or until the console stays silent for `silence` seconds (default 60).
+(`bye`) or until the console stays silent for `silence` seconds (default 60): no complete line in
+that time (a console that writes without newlines is silent too; such a line is dropped once it
+is longer than any record).
 
 * Without `core=`, the board runs by itself (its built-in arguments, see port/README.md):
   tickmark waits for one run per start (reset the board after starting tickmark). Such a
@@ -14,15 +16,18 @@ console, noise, CR/LF and terminal escapes around them tolerated, until the run'
 """
 
 import re
+import shlex
 import time
-import urllib.parse
 
 from .. import fingerprint
 from ..errors import TickmarkError
-from ..tm1 import clean_line
-from .base import Core, Session, Target, Variant, register
+from ..tm1 import Reader, clean_line
+from . import uri as uri_options
+from .base import Core, Session, Target, Variant, register, shown
+from .uri import Option
 
-_RC = re.compile(r"@@tickmark-rc (\d+)")
+_RC = re.compile(r"@@tickmark-rc ([0-9]{1,3})\s*$")
+MAX_LINE = 8 << 20  # longer than any record (a hello lists every instance key: 700 KB at most)
 _BAUDS = (
     300,
     1200,
@@ -46,32 +51,21 @@ _BAUDS = (
 )
 
 
+OPTIONS = (
+    Option("baud", "choice", 115200, choices=_BAUDS),
+    Option("core", "path"),
+    Option("silence", "int", 60, 1, 86400, "seconds"),
+)
+
+
 def parse_uri(uri):
     """'serial:/dev/ttyUSB0?baud=115200&core=/usr/bin/tickmark-core' -> (canonical, device, options)."""
-    rest = uri.partition(":")[2]
-    dev, _, query = rest.partition("?")
+    dev, opts = uri_options.parse(uri, OPTIONS, "serial:DEVICE[?baud=N&core=PATH&silence=SECONDS]")
     if not dev:
-        raise TickmarkError(f"bad --target '{uri}' (expected serial:DEVICE[?baud=N])")
-    try:
-        q = dict(urllib.parse.parse_qsl(query, keep_blank_values=True, strict_parsing=bool(query)))
-    except ValueError:
-        raise TickmarkError(f"bad --target '{uri}' (options: baud=N, core=PATH, silence=SECONDS)")
-    unknown = set(q) - {"baud", "core", "silence"}
-    if unknown:
-        raise TickmarkError(
-            f"bad --target '{uri}': unknown option {sorted(unknown)[0]} (options: baud=N, core=PATH, silence=SECONDS)"
-        )
-    baud = q.get("baud", "115200")
-    if not baud.isdigit() or int(baud) not in _BAUDS:
-        raise TickmarkError(f"bad --target '{uri}': baud must be one of {', '.join(map(str, _BAUDS))}")
-    silence = q.get("silence", "60")
-    if not silence.isdigit() or not 1 <= int(silence) <= 86400:
-        raise TickmarkError(f"bad --target '{uri}': silence wants seconds, 1..86400")
-    core = q.get("core") or None
-    if core is not None and (any(c in core for c in "\r\n;&|`$<>'\"\\") or core.startswith("-")):
-        raise TickmarkError(f"bad --target '{uri}': core must be a plain path on the board")
-    canon = f"serial:{dev}?baud={int(baud)}" + (f"&core={core}" if core else "")
-    return canon, dev, {"baud": int(baud), "core": core, "silence": int(silence)}
+        raise TickmarkError(f"bad --target '{shown(uri)}' (expected serial:DEVICE[?baud=N])")
+    opts["core"] = opts["core"] or None
+    canon = f"serial:{dev}?baud={opts['baud']}" + (f"&core={opts['core']}" if opts["core"] else "")
+    return canon, dev, opts
 
 
 class SerialSession(Session):
@@ -87,14 +81,15 @@ class SerialSession(Session):
         port = target.port()
         port.reset_input_buffer()
         if target.core_path:
-            line = " ".join([target.core_path, *(_shell_word(a) for a in args)]) + '; echo "@@tickmark-rc $?"'
+            line = " ".join([target.core_path, *(shlex.quote(a) for a in args)]) + '; echo "@@tickmark-rc $?"'
             port.write(line.encode() + b"\r")
             port.flush()
 
     def lines(self):
         port = self.target.port()
-        buf = b""
-        last = time.monotonic()
+        reader = Reader()  # only a real bye record ends the round, never noise that looks like one
+        buf, skipping = bytearray(), False
+        last = time.monotonic()  # the last complete line: bytes without a newline are no sign of life
         silence = self.target.silence
         while not self._done:
             try:
@@ -103,25 +98,38 @@ class SerialSession(Session):
                 self.transport_lost = f"{self.target.device}: {e}"
                 self._why = f"the console stopped: {e}"
                 return
-            if chunk:
+            start = len(buf)
+            buf += chunk
+            while True:
+                nl = buf.find(b"\n", start)
+                if nl < 0:
+                    break
+                raw, start = bytes(buf[:nl]), 0
+                del buf[: nl + 1]
+                if skipping:  # the end of a line too long to be a record
+                    skipping = False
+                    continue
+                text = clean_line(raw)
+                m = _RC.search(text)
+                if m and self.target.core_path:  # the shell's answer: the command ended
+                    self._rc = int(m.group(1))
+                    self._done = True
+                    return
                 last = time.monotonic()
-                buf += chunk
-                while b"\n" in buf:
-                    raw, buf = buf.split(b"\n", 1)
-                    text = clean_line(raw)
-                    m = _RC.search(text)
-                    if m and self.target.core_path:  # the shell's answer: the command ended
-                        self._rc = int(m.group(1))
-                        self._done = True
-                        return
-                    if '"t":"bye"' in text.replace(" ", "") and "TM1 " in text:
-                        self._bye = True
-                        self._done = not self.target.core_path  # with a shell: wait for its answer
-                    yield text + "\n"
-                    if self._done:
-                        return
-            elif time.monotonic() - last > silence:
-                self._why = f"the console was silent for {silence} s before the run's final record (bye)"
+                recs = reader.feed_line(text) if "TM1 " in text else []
+                if any(r.get("t") == "bye" for r in recs):
+                    self._bye = True
+                    self._done = not self.target.core_path  # with a shell: wait for its answer
+                yield text + "\n"
+                if self._done:
+                    return
+            if len(buf) > MAX_LINE:  # a console writing without newlines: drop it, bounded
+                del buf[:]
+                skipping = True
+            if time.monotonic() - last > silence:
+                self._why = (
+                    f"the console was silent for {silence} s (no complete line) before the run's final record (bye)"
+                )
                 return
 
     def finish(self):
@@ -154,6 +162,8 @@ class SerialCore(Core):
 @register("serial")
 class SerialTarget(Target):
     scheme = "serial"
+    reconnects = True
+    options = OPTIONS
 
     @classmethod
     def from_uri(cls, uri, **options):
@@ -181,7 +191,7 @@ class SerialTarget(Target):
 
     def prepare(self, variant=None):
         variant = variant or Variant()
-        if any(getattr(variant, f) for f in ("cc", "cflags", "memfn")):
+        if variant.cc or variant.cflags or variant.memfn:
             raise TickmarkError(
                 f"{self.uri}: the board runs the core it was flashed with; "
                 "--cc/--cflags/--memfn do not apply (build it with make, see port/README.md)"
@@ -190,6 +200,12 @@ class SerialTarget(Target):
         return SerialCore(self, None)
 
     def fingerprint(self, core, hello=None):
+        if hello is not None and not hello and not self.core_path:  # asked for it, and none can come
+            raise TickmarkError(
+                f"{self.uri} has no shell (no core=PATH): the board cannot be asked what it is; "
+                "its fingerprint comes with the hello record of a run (tickmark run, then tickmark show), "
+                "or give core=PATH"
+            )
         fp = fingerprint.from_texts({}, None, hello)
         fp = self.base_fingerprint(fp, core)
         fp["baud"] = self.baud
@@ -206,8 +222,3 @@ class SerialTarget(Target):
             except Exception:
                 pass
             self._port = None
-
-
-def _shell_word(a):
-    """Quote one argument for the board's shell (single quotes; patterns must not glob there)."""
-    return "'" + a.replace("'", "'\\''") + "'"

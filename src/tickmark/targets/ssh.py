@@ -1,7 +1,8 @@
 """ssh://[user@]host[:port] and ssh:ALIAS: a board reached through the system OpenSSH client.
 
-The user's ssh configuration, agent, ProxyJump and host-key checking apply unchanged (an extra
-config file can be named with TICKMARK_SSH_CONFIG, passed as `ssh -F`). One connection per run:
+The user's ssh configuration, agent, ProxyJump and host-key checking apply unchanged (a config
+file of its own can be named with TICKMARK_SSH_CONFIG, passed as `ssh -F`: it then replaces both
+~/.ssh/config and /etc/ssh/ssh_config). One connection per run:
 the first ssh process is the ControlMaster (its socket in a private temporary folder); copying
 the core and stopping a core are multiplexed over it without a new handshake.
 
@@ -18,7 +19,7 @@ A round whose connection drops is reported with `transport_lost` set on its sess
 harness then calls reconnect() and retries the round once."""
 
 import os
-import platform
+import re
 import shlex
 import shutil
 import subprocess
@@ -28,25 +29,10 @@ import urllib.parse
 
 from .. import fingerprint
 from ..errors import TickmarkError
-from .base import Core, Session, Target, Variant, register
-from .build import build_core
+from ..names import decimal
+from . import toolchain
+from .base import Core, Session, Target, Variant, register, shown
 
-# uname -m of the board -> cross prefix (Debian's cross toolchains)
-CROSS = {
-    "x86_64": "x86_64-linux-gnu-",
-    "aarch64": "aarch64-linux-gnu-",
-    "arm64": "aarch64-linux-gnu-",
-    "armv7l": "arm-linux-gnueabihf-",
-    "armv6l": "arm-linux-gnueabihf-",
-    "armv8l": "arm-linux-gnueabihf-",
-    "riscv64": "riscv64-linux-gnu-",
-}
-_PKG = {
-    "aarch64-linux-gnu-": "gcc-aarch64-linux-gnu",
-    "arm-linux-gnueabihf-": "gcc-arm-linux-gnueabihf",
-    "riscv64-linux-gnu-": "gcc-riscv64-linux-gnu",
-    "x86_64-linux-gnu-": "gcc-x86-64-linux-gnu",
-}
 _DIR_MARK = "@@tickmark-dir "
 _PID_MARK = "@@tickmark-pid "
 _RC_MARK = "@@tickmark-rc "
@@ -62,7 +48,7 @@ _ERR_MARK = "@@tickmark-err "
 _HOLDER = (
     'if d=$(mktemp -d "${TMPDIR:-/tmp}/tickmark.XXXXXX"); then cd "$d" || exit 97; echo "'
     + _DIR_MARK
-    + '$d"\n'
+    + '$$ $d"\n'
     + fingerprint.PROBE_SCRIPT
     + 'echo "'
     + _PROBE_END
@@ -76,13 +62,23 @@ _KEEPALIVE = ["-o", "ServerAliveInterval=5", "-o", "ServerAliveCountMax=3"]
 def parse_uri(uri):
     """'ssh://user@host:port' or 'ssh:ALIAS' -> (canonical uri, destination, port or None)."""
     if uri.startswith("ssh://"):
-        u = urllib.parse.urlsplit(uri)
+        try:
+            u = urllib.parse.urlsplit(uri)
+        except ValueError:  # e.g. an IPv6 address that is not one
+            raise TickmarkError(f"bad --target '{shown(uri)}' (expected ssh://[user@]host[:port] or ssh:ALIAS)")
+        if u.password is not None:  # never echoed
+            raise TickmarkError("bad --target: a password cannot be part of an ssh:// URI (use a key or ssh-agent)")
+        after_host = u.netloc.rpartition("@")[2].rpartition("]")[2]  # [v6 address]:port or host:port
+        has_port, raw_port = ":" in after_host, after_host.partition(":")[2]
+        if has_port and not (re.fullmatch(r"[0-9]{1,5}", raw_port) and 1 <= int(raw_port) <= 65535):
+            # ASCII digits only, and never port 0 (which would quietly become 22)
+            raise TickmarkError(f"bad --target '{shown(uri)}' (the port must be a number, 1..65535)")
         try:
             host, port, user = u.hostname, u.port, u.username
         except ValueError:
-            raise TickmarkError(f"bad --target '{uri}' (the port must be a number, 1..65535)")
-        if not host or u.path not in ("", "/") or u.query or u.fragment or u.password:
-            raise TickmarkError(f"bad --target '{uri}' (expected ssh://[user@]host[:port] or ssh:ALIAS)")
+            raise TickmarkError(f"bad --target '{shown(uri)}' (the port must be a number, 1..65535)")
+        if not host or u.path not in ("", "/") or u.query or u.fragment:
+            raise TickmarkError(f"bad --target '{shown(uri)}' (expected ssh://[user@]host[:port] or ssh:ALIAS)")
         dest = (f"{user}@" if user else "") + (host if ":" not in host else host)
         canon = (
             "ssh://"
@@ -93,10 +89,10 @@ def parse_uri(uri):
     else:
         host, port = uri.partition(":")[2], None
         if not host or "/" in host or " " in host:
-            raise TickmarkError(f"bad --target '{uri}' (expected ssh://[user@]host[:port] or ssh:ALIAS)")
+            raise TickmarkError(f"bad --target '{shown(uri)}' (expected ssh://[user@]host[:port] or ssh:ALIAS)")
         dest, canon = host, f"ssh:{host}"
     if dest.startswith("-") or dest.split("@")[-1].startswith("-"):
-        raise TickmarkError(f"bad --target '{uri}' (a host name cannot start with '-')")
+        raise TickmarkError(f"bad --target '{shown(uri)}' (a host name cannot start with '-')")
     return canon, dest, port
 
 
@@ -107,6 +103,11 @@ class SshCore(Core):
 
     def start(self, args):
         return SshSession(self.target, self.remote_name, list(args))
+
+    def profile_runner(self):
+        from ..profile.runners import SshRunner
+
+        return SshRunner(self)
 
 
 class SshSession(Session):
@@ -151,7 +152,7 @@ class SshSession(Session):
                 self._err.append(line[len(_ERR_MARK) :].strip())
             elif line.startswith(f"{_RC_MARK}{self.id} "):
                 n = line.split()[-1]
-                self._rc = int(n) if n.isdigit() else 255
+                self._rc = decimal(n, 3) if decimal(n, 3) is not None else 255
             else:
                 yield line
 
@@ -167,7 +168,7 @@ class SshSession(Session):
     def stop(self):
         if self._rc is not None or self.transport_lost is not None:
             return
-        if self._pid and self._pid.isdigit() and self.target.master_alive():
+        if decimal(self._pid or "", 10) is not None and self.target.master_alive():
             self.target.run_remote(f"kill -TERM {self._pid} 2>/dev/null", timeout=10, check=False)
         drain = threading.Thread(target=lambda: [None for _ in self.lines()], daemon=True)
         drain.start()
@@ -177,6 +178,8 @@ class SshSession(Session):
 @register("ssh")
 class SshTarget(Target):
     scheme = "ssh"
+    reconnects = True
+    profiles = "remote"
 
     @classmethod
     def from_uri(cls, uri, **options):
@@ -198,6 +201,7 @@ class SshTarget(Target):
         self._uploaded = {}  # local binary -> remote name
         self._seq = 0
         self._master_err = None
+        self._holder_pid = None
 
     # ---- the connection ----
     def _opts(self):
@@ -231,23 +235,22 @@ class SshTarget(Target):
         err = self._master_err = tempfile.TemporaryFile(mode="w+", errors="replace")
         self._master = self._popen(_HOLDER, master=True, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err)
         lines = _read_until(self._master.stdout, _PROBE_END, 60)
-        line = lines[0] if lines else ""
-        if not line.startswith(_DIR_MARK) or lines[-1].strip() != _PROBE_END:
+        # what the board's shell start-up files print (~/.bashrc) comes before the holder's mark
+        marks = [i for i, ln in enumerate(lines) if ln.startswith(_DIR_MARK)]
+        start = marks[-1] if marks else None
+        if start is None or lines[-1].strip() != _PROBE_END:
             self._master.kill()
             self._master.wait()
             err.seek(0)
-            why = [ln.strip() for ln in err.read().splitlines() if ln.strip()]
+            said = [ln.strip() for ln in err.read().splitlines() if ln.strip()]
             err.close()
             if self._master.returncode == 97:
-                why = ["mktemp -d failed on the target"]
-            raise TickmarkError(
-                f"cannot connect to {self.uri}: {why[-1] if why else 'no answer'} "
-                "(tickmark runs ssh without a terminal: use a key or ssh-agent, and accept "
-                "the host key once with a plain ssh)"
-            )
-        self.remote_dir = line[len(_DIR_MARK) :].strip()
+                said = ["mktemp -d failed on the target"]
+            raise TickmarkError(f"cannot connect to {self.uri}: {said[-1] if said else 'no answer'}{_hint(said)}")
+        pid, _, self.remote_dir = lines[start][len(_DIR_MARK) :].strip().partition(" ")
+        self._holder_pid = pid if decimal(pid, 10) is not None else None
         self._uploaded = {}
-        self.texts = fingerprint.parse_probe("".join(lines[1:-1]))
+        self.texts = fingerprint.parse_probe("".join(lines[start + 1 : -1]))
         self.machine = self.texts.get("uname_m")
         if not self.machine:
             raise TickmarkError(f"{self.uri}: 'uname -m' gave nothing; is this a Linux/POSIX target?")
@@ -302,42 +305,22 @@ class SshTarget(Target):
         return subprocess.CompletedProcess(p.args, p.returncode, out, err)
 
     def reconnect(self):
-        """After a dropped connection: a new master, a new folder, the cores copied again."""
+        """After a dropped connection: a new master, a new folder, the cores copied again. A
+        connection that hung rather than closed leaves its holder, a blocked core and its folder
+        on the board: they are stopped and removed over the new connection."""
         cores = dict(self._uploaded)
+        old_dir, old_holder = self.remote_dir, self._holder_pid
         self._drop_master()
         self.connect()
+        if old_dir:
+            self.run_remote(_cleanup_script(old_dir, old_holder), timeout=30, check=False)
         for binary, name in cores.items():
             self._upload(binary, name)
 
     # ---- the core ----
-    def toolchain(self):
-        """Cross prefix for the board ("" when it is this machine's architecture)."""
-        m = self.machine
-        if m == platform.machine():
-            return ""
-        if m not in CROSS:
-            raise TickmarkError(f"{self.uri}: no known cross compiler for '{m}' (give --cc)")
-        return CROSS[m]
-
     def prepare(self, variant=None):
-        variant = variant or Variant()
         self.connect()
-        cross = variant.cross_compile if variant.cross_compile is not None else self.toolchain()
-        cc = variant.cc or (cross + "gcc" if cross else None)
-        if cc is None and cross == "" and not shutil.which("cc") and not shutil.which("gcc"):
-            raise TickmarkError("no C compiler found; install gcc: apt-get install build-essential")
-        if variant.cc is None and cross and not shutil.which(cross + "gcc"):
-            raise TickmarkError(
-                f"{self.uri} is {self.machine}: {cross}gcc not found "
-                f"(install {_PKG.get(cross, 'a cross compiler')}, or give --cc)"
-            )
-        b = build_core(
-            cc=cc,
-            cflags=variant.cflags,
-            memfn=variant.memfn,
-            cross_compile=cross or None,
-            ldflags=variant.ldflags if variant.ldflags is not None else "-static",
-        )
+        b = toolchain.build(variant or Variant(), machine=self.machine, static=True, where=self.uri)
         return SshCore(self, b.as_dict(), self._upload(b.binary, f"tickmark-core-{b.hash}"))
 
     def _upload(self, binary, name):
@@ -383,6 +366,37 @@ class SshTarget(Target):
         if self._ctl_dir:
             shutil.rmtree(self._ctl_dir, ignore_errors=True)
             self._ctl_dir = None
+
+
+def _hint(said):
+    """Advice for a failed connection, only where it is good advice: accepting a host key is
+    right for a board never seen before, wrong for one whose key changed."""
+    text = " ".join(said).lower()
+    if "identification has changed" in text or "host key for" in text and "has changed" in text:
+        return (
+            " (the board's host key CHANGED since it was accepted: if the board was reinstalled, "
+            "check its new key and remove the old one with ssh-keygen -R; otherwise do not connect)"
+        )
+    if "host key verification failed" in text or "no " in text and "host key is known" in text:
+        return " (a board not seen before: accept its host key once with a plain ssh, then retry)"
+    if "permission denied" in text:
+        return " (tickmark runs ssh without a terminal, so no password prompt: use a key or ssh-agent)"
+    return ""
+
+
+def _cleanup_script(folder, holder_pid):
+    """Shell for the board: stop what still runs in the folder of a lost connection (its holder,
+    a core blocked on the dead connection, the core's children: found by their working folder
+    where /proc tells it, else the holder by its PID), asking first and then forcing, and remove
+    the folder and the scratch folders of what had to be forced."""
+    d = shlex.quote(folder)
+    return (
+        f"d={d}; ps=; if [ -d /proc/self ]; then for p in /proc/[0-9]*; do "
+        '[ "$(readlink "$p/cwd" 2>/dev/null)" = "$d" ] && ps="$ps ${p#/proc/}"; done; '
+        f"else ps={holder_pid or ''}; fi; "
+        'if [ -n "$ps" ]; then kill -TERM $ps 2>/dev/null; sleep 1; kill -KILL $ps 2>/dev/null; '
+        'for p in $ps; do rm -rf "${TMPDIR:-/tmp}/tickmark-$p"; done; fi; rm -rf "$d"'
+    )
 
 
 def _read_until(stream, end, timeout):

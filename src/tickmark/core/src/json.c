@@ -1,18 +1,29 @@
-/* One-line JSON records for the TM1 stream: integers and escaped strings only. */
+/* One-line JSON records for the TM1 stream: integers and escaped strings only. A record is
+ * never cut: when it outgrows the buffer, what is buffered goes out first and the record goes
+ * on (the stream is line-oriented, so a long record is simply a long line). */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "runner.h"
 
+static void drain(tm_json *j)
+{
+    fwrite(j->buf, 1, j->len, j->out);
+    j->len = 0;
+}
+
 static void put(tm_json *j, const char *s, size_t n)
 {
-    if (j->len + n + 8 >= sizeof j->buf) {
-        j->overflow = 1;
-        return;
+    while (n > 0) {
+        size_t room = sizeof j->buf - j->len, step = n < room ? n : room;
+        memcpy(j->buf + j->len, s, step);
+        j->len += step;
+        s += step;
+        n -= step;
+        if (j->len == sizeof j->buf)
+            drain(j);
     }
-    memcpy(j->buf + j->len, s, n);
-    j->len += n;
 }
 
 static void puts_(tm_json *j, const char *s) { put(j, s, strlen(s)); }
@@ -48,12 +59,12 @@ void tm_json_key(tm_json *j, const char *key)
     }
 }
 
-void tm_json_begin(tm_json *j, const char *type)
+void tm_json_begin(tm_json *j, FILE *out, const char *type)
 {
+    j->out = out;
     j->len = 0;
-    j->overflow = 0;
     j->need_comma = 0;
-    put(j, "{", 1);
+    put(j, "TM1 {", 5);
     tm_json_str(j, "t", type);
 }
 
@@ -94,14 +105,9 @@ void tm_json_close(tm_json *j, char bracket)
     j->need_comma = 1;
 }
 
-void tm_json_end(tm_json *j, FILE *out)
+void tm_json_end(tm_json *j)
 {
-    if (j->overflow) { /* never emit a cut record: say what happened instead */
-        tm_json_begin(j, "error");
-        tm_json_str(j, "reason", "record too long");
-    }
-    put(j, "}", 1);
-    j->buf[j->len] = '\0';
-    fprintf(out, "TM1 %s\n", j->buf);
-    fflush(out);
+    put(j, "}\n", 2);
+    drain(j);
+    fflush(j->out);
 }

@@ -23,7 +23,7 @@ static void print_help(void)
          "       tickmark-core hello              the hello record alone (timer, cycles, counters)\n"
          "       tickmark-core run [GLOB...] [--samples N] [--sample-ms MS] [--seed N]\n"
          "                     [--iters N | --iters KEY=N]... [--param NAME=V,V]... [--timeout SEC]\n"
-         "                     [--cpu N] [--fcore-khz N] [--no-fork] [--text]\n"
+         "                     [--cpu N] [--fcore-khz N] [--no-fork] [--text] [-- GLOB...]\n"
          "       tickmark-core @FILE              the arguments from FILE, one per line\n"
          "Records are described in docs/protocol.md.");
 }
@@ -102,7 +102,7 @@ static void emit_bench(const tm_bench *b)
     char buf[128];
     unsigned missing = tm_missing_caps(b);
     int i;
-    tm_json_begin(&j, "bench");
+    tm_json_begin(&j, stdout, "bench");
     tm_json_str(&j, "name", b->name);
     tm_json_str(&j, "summary", b->summary ? b->summary : "");
     tm_json_str(&j, "unit", b->unit ? b->unit : "op");
@@ -120,7 +120,7 @@ static void emit_bench(const tm_bench *b)
     tm_json_str(&j, "stat", b->stat == TM_STAT_MIN ? "min" : b->stat == TM_STAT_MAX_RATE ? "max" : "median");
     tm_json_int(&j, "supported", missing ? 0 : 1);
     tm_json_str(&j, "reason", missing ? tm_requires_text(missing, buf, sizeof buf) : "");
-    tm_json_end(&j, stdout);
+    tm_json_end(&j);
 }
 
 /* A pattern that selects no benchmark: one "unmatched" record, so the harness never needs a
@@ -132,9 +132,9 @@ static void emit_unmatched(const char *glob, int text)
         printf("no benchmark matches '%s'\n", glob);
         return;
     }
-    tm_json_begin(&j, "unmatched");
+    tm_json_begin(&j, stdout, "unmatched");
     tm_json_str(&j, "pattern", glob);
-    tm_json_end(&j, stdout);
+    tm_json_end(&j);
 }
 
 static int cmd_list(char **globs, int nglobs, int text)
@@ -164,7 +164,7 @@ static void emit_hello(const tm_options *opt, const tm_env *env, int n)
     tm_json j;
     static char sys[128], rel[128], mach[64];
     int i;
-    tm_json_begin(&j, "hello");
+    tm_json_begin(&j, stdout, "hello");
     tm_json_int(&j, "v", 1);
     tm_json_str(&j, "core", TM_VERSION);
     tm_json_str(&j, "target", tm_build_target);
@@ -203,7 +203,7 @@ static void emit_hello(const tm_options *opt, const tm_env *env, int n)
     for (i = 0; i < n; i++)
         tm_json_str(&j, NULL, instances[i].key);
     tm_json_close(&j, ']');
-    tm_json_end(&j, stdout);
+    tm_json_end(&j);
 }
 
 typedef struct child_args {
@@ -284,13 +284,15 @@ static int cmd_run(char **globs, int nglobs, tm_options *opt)
             if (strcmp(detail, "interrupted") == 0)
                 return 130;
         }
+        if (ferror(stdout)) /* the output went away (an unplugged console): nobody reads the rest */
+            return 130;
     }
     if (!opt->text) {
         tm_json j;
-        tm_json_begin(&j, "bye");
+        tm_json_begin(&j, stdout, "bye");
         tm_json_int(&j, "instances", n);
         tm_json_uint(&j, "wall_ns", tm_os_now_ns() - start);
-        tm_json_end(&j, stdout);
+        tm_json_end(&j);
     }
     return 0;
 }
@@ -356,7 +358,7 @@ int tm_main(int argc, char **argv)
 {
     static tm_options opt;
     static char *globs[TM_MAX_GLOBS];
-    int nglobs = 0, i, list;
+    int nglobs = 0, i, list, options_end = 0;
     int64_t v;
 
     if (argc < 2)
@@ -393,7 +395,11 @@ int tm_main(int argc, char **argv)
     for (i = 2; i < argc; i++) {
         const char *a = argv[i];
         const char *val = i + 1 < argc ? argv[i + 1] : NULL;
-        if (a[0] != '-') {
+        if (!options_end && strcmp(a, "--") == 0) { /* the rest are patterns, whatever they look like */
+            options_end = 1;
+            continue;
+        }
+        if (options_end || a[0] != '-') {
             if (nglobs == TM_MAX_GLOBS)
                 return usage_error("too many patterns", a);
             globs[nglobs++] = argv[i];

@@ -130,19 +130,19 @@ void tm_emit_end(const tm_instance *inst, const char *status, const char *reason
         fflush(stdout);
         return;
     }
-    tm_json_begin(&j, "end");
+    tm_json_begin(&j, stdout, "end");
     tm_json_str(&j, "key", inst->key);
     tm_json_str(&j, "status", status);
     tm_json_str(&j, "reason", reason);
     tm_json_uint(&j, "wall_ns", wall_ns);
-    tm_json_end(&j, stdout);
+    tm_json_end(&j);
 }
 
 static void emit_meta(tm_ctx *ctx, uint64_t iters, uint64_t calib_ns, const tm_env *env)
 {
     const tm_bench *b = ctx->bench;
     tm_json j;
-    tm_json_begin(&j, "meta");
+    tm_json_begin(&j, stdout, "meta");
     tm_json_str(&j, "bench", b->name);
     tm_json_str(&j, "key", ctx->rt->inst->key);
     emit_params(&j, ctx->rt->inst);
@@ -163,7 +163,7 @@ static void emit_meta(tm_ctx *ctx, uint64_t iters, uint64_t calib_ns, const tm_e
             tm_json_int(&j, ctx->rt->info_names[i], ctx->rt->info_vals[i]);
         tm_json_close(&j, '}');
     }
-    tm_json_end(&j, stdout);
+    tm_json_end(&j);
 }
 
 typedef struct tm_sample_side {
@@ -178,7 +178,7 @@ static void emit_sample(tm_ctx *ctx, int idx, uint64_t iters, const tm_measure *
     struct tm_runtime *rt = ctx->rt;
     tm_json j;
     int i, nctr = tm_ctr_count();
-    tm_json_begin(&j, "sample");
+    tm_json_begin(&j, stdout, "sample");
     tm_json_str(&j, "key", rt->inst->key);
     tm_json_int(&j, "i", idx);
     tm_json_uint(&j, "iters", iters);
@@ -215,7 +215,7 @@ static void emit_sample(tm_ctx *ctx, int idx, uint64_t iters, const tm_measure *
         tm_json_uint(&j, "page_faults", side->usage.faults);
         tm_json_close(&j, '}');
     }
-    tm_json_end(&j, stdout);
+    tm_json_end(&j);
 }
 
 static void emit_hist(const struct tm_runtime *rt)
@@ -224,7 +224,7 @@ static void emit_hist(const struct tm_runtime *rt)
     int i;
     if (!rt->hist_count)
         return;
-    tm_json_begin(&j, "hist");
+    tm_json_begin(&j, stdout, "hist");
     tm_json_str(&j, "key", rt->inst->key);
     tm_json_str(&j, "unit", "ns");
     tm_json_uint(&j, "count", rt->hist_count);
@@ -240,7 +240,7 @@ static void emit_hist(const struct tm_runtime *rt)
         tm_json_close(&j, ']');
     }
     tm_json_close(&j, ']');
-    tm_json_end(&j, stdout);
+    tm_json_end(&j);
 }
 
 static void parse_subs(struct tm_runtime *rt, const char *subs)

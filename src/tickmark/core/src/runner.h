@@ -89,14 +89,15 @@ unsigned tm_missing_caps(const tm_bench *b);
 int tm_hist_index(uint64_t ns);
 uint64_t tm_hist_lower(int idx);
 
-/* json.c: a tiny writer of one-line JSON records */
+/* json.c: a tiny writer of one-line JSON records. A record of any length is written whole: the
+ * buffer only batches writes (a longer record goes out in several pieces of one line). */
 typedef struct tm_json {
-    char buf[16384];
+    FILE *out;
+    char buf[2048];
     size_t len;
     int need_comma;
-    int overflow;
 } tm_json;
-void tm_json_begin(tm_json *j, const char *type);
+void tm_json_begin(tm_json *j, FILE *out, const char *type); /* starts "TM1 {" on out */
 void tm_json_key(tm_json *j, const char *key);
 void tm_json_str(tm_json *j, const char *key, const char *value);
 void tm_json_int(tm_json *j, const char *key, int64_t value);
@@ -104,7 +105,7 @@ void tm_json_uint(tm_json *j, const char *key, uint64_t value);
 void tm_json_open(tm_json *j, const char *key, char bracket); /* '{' or '[' ; key may be NULL */
 void tm_json_close(tm_json *j, char bracket);
 void tm_json_raw_int(tm_json *j, int64_t v); /* array element */
-void tm_json_end(tm_json *j, FILE *out);     /* writes "TM1 {...}\n" and flushes */
+void tm_json_end(tm_json *j);                /* ends the record with "}\n" and flushes */
 
 /* env.c */
 /* given_fcore_khz: the core clock when it is known (--fcore-khz), else 0: calibrate it */

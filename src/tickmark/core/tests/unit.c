@@ -90,13 +90,36 @@ static void test_json(void)
     static tm_json j;
     FILE *f = tmpfile();
     char line[256] = "";
-    tm_json_begin(&j, "x");
+    tm_json_begin(&j, f, "x");
     tm_json_str(&j, "s", "a\"b\\c\n");
     tm_json_int(&j, "n", -5);
-    tm_json_end(&j, f);
+    tm_json_end(&j);
     rewind(f);
     CHECK(fgets(line, sizeof line, f) != NULL);
     CHECK(strcmp(line, "TM1 {\"t\":\"x\",\"s\":\"a\\\"b\\\\c\\u000a\",\"n\":-5}\n") == 0);
+    fclose(f);
+}
+
+/* A record longer than the writer's buffer (a hello listing thousands of instances) comes out
+ * whole, on one line. */
+static void test_json_long(void)
+{
+    static tm_json j;
+    static char line[200000];
+    FILE *f = tmpfile();
+    int i, n = 5000;
+    tm_json_begin(&j, f, "x");
+    tm_json_open(&j, "order", '[');
+    for (i = 0; i < n; i++)
+        tm_json_str(&j, NULL, "mem.lat_rand[size=4096,thp=0]");
+    tm_json_close(&j, ']');
+    tm_json_end(&j);
+    rewind(f);
+    CHECK(fgets(line, sizeof line, f) != NULL);
+    CHECK(strlen(line) == strlen("TM1 {\"t\":\"x\",\"order\":[]}\n") + (size_t)n * 32 - 1);
+    CHECK(strncmp(line, "TM1 {\"t\":\"x\",\"order\":[\"mem.", 26) == 0);
+    CHECK(strcmp(line + strlen(line) - 4, "\"]}\n") == 0);
+    CHECK(fgets(line, sizeof line, f) == NULL);
     fclose(f);
 }
 
@@ -108,6 +131,7 @@ int main(void)
     test_glob();
     test_expand();
     test_json();
+    test_json_long();
     printf("%d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;
 }

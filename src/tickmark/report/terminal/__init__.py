@@ -9,18 +9,8 @@ from rich.text import Text
 
 from ... import fmt
 from ...fmt import fmt_pct, fmt_rate, fmt_time
-from ...names import printable, when
+from ...names import printable
 from ..console import console
-
-# Short tags of the cycles methods for the table (the header names the method in full).
-METHOD_TAG = {
-    "calibrated-freq": "cal",
-    "perf": "perf",
-    "pmu": "pmu",
-    "given-freq": "given",
-    "icount-insns": "insn",
-    "none": "",
-}
 
 # (column, justify, drop order: the higher, the earlier it goes on a narrow terminal)
 COLUMNS = (
@@ -36,19 +26,19 @@ COLUMNS = (
 )
 
 
-def header_lines(run):
-    fp = run.get("fingerprint") or {}
-    notes = run.get("notes") or {}
-    name = f" '{run['name']}'" if run.get("name") else ""
-    started = when(run["started"], "%Y-%m-%d %H:%M")
-    lines = [f"run {run['id']}{name}  {started}  status {run['status']}  rounds {notes.get('rounds', '?')}"]
+def header_lines(ess):
+    """The header of a run (the model's essentials) as lines of text."""
+    fp = ess["fingerprint"]
+    name = f" '{ess['name']}'" if ess.get("name") else ""
+    lines = [f"run {ess['id']}{name}  {ess['started']}  status {ess['status']}  rounds {ess['rounds']}"]
     timer = fp.get("clock") or "?"
     if fp.get("clock_res_ns") is not None:
         timer += f" (res {fp['clock_res_ns']} ns)"
+    method, tag = fp["cycles_method"], fp["cycles_tag"]
     lines.append(
         f"{fp.get('cpu_model', '?')} ({fp.get('arch', '?')}, {fp.get('cpus_online', '?')} cpus) | "
         f"kernel {fp.get('kernel', '?')} | {fp.get('compiler') or '?'} {fp.get('cflags') or ''} | "
-        f"timer {timer} | cycles {_method(fp.get('cycles_method'))} | "
+        f"timer {timer} | cycles {f'{method} ({tag})' if tag and tag != method else method} | "
         f"virt {fp.get('virtualization', '?')}"
     )
     if fp.get("qemu_icount"):
@@ -61,19 +51,9 @@ def header_lines(run):
     return [printable(line) for line in lines]
 
 
-def _method(m):
-    m = m or "none"
-    tag = METHOD_TAG.get(m)
-    return f"{m} ({tag})" if tag and tag != m else m
-
-
 def _cells(r):
     cyc = r.get("cycles_per_op")
-    cyc_s = (
-        "-"
-        if cyc is None
-        else f"{fmt.sig(cyc)} {METHOD_TAG.get(r.get('cycles_method'), r.get('cycles_method'))}".strip()
-    )
+    cyc_s = "-" if cyc is None else f"{fmt.sig(cyc)} {r.get('cycles_tag') or ''}".strip()
     ci = r.get("ci_pct")
     return {
         "value": r["value_text"],
@@ -170,14 +150,20 @@ def fitting_table(con, rows, plain):
 
 
 def show(store, run, file=None, beside=None):
-    """beside: another run (bare metal, another OS) shown next to this one in the rtos-study view."""
-    from ...analysis import nbench
+    """A stored run in the terminal: its model (model.run_model), rendered. beside: another run
+    (bare metal, another OS) shown next to this one in the rtos-study view."""
     from .. import model
+
+    render(model.run_model(store, run, with_series=False, beside=beside), file)
+
+
+def render(m, file=None):
+    """The terminal view of one run's model."""
+    from . import nbench, rtos_study
 
     con = console(file)
     plain = not con.is_terminal
-    m = model.run_model(store, run, with_series=False)
-    for line in header_lines(run):
+    for line in header_lines(m["essentials"]):
         con.print(line)
     if m["preemption"]:
         con.print(m["preemption"])
@@ -188,19 +174,13 @@ def show(store, run, file=None, beside=None):
         con.print(table)
         if dropped:
             con.print(f"(left out at this width: {', '.join(dropped)}; tickmark report has every column)")
-        if run.get("suite") == "rtos-study" or beside is not None:
-            from . import rtos_study
-
-            other = None
-            if beside is not None:
-                bfp = beside.get("fingerprint") or {}
-                label = bfp.get("board") or beside.get("name") or f"run {beside['id']}"
-                other = (label, store.results(beside["id"]))
-            rtos_study.show(store.results(run["id"]), con, beside=other)
+        if m["rtos_study"]:
+            rtos_study.show(m["rtos_study"], con)
     else:
         con.print("(no results)")
-    for line in nbench.report_lines(store, run):  # runs with cpu.* results: nbench-style indices
-        con.print(line)
+    if m["nbench"]:  # runs with cpu.* results: nbench-style indices
+        for line in nbench.lines(m["nbench"]):
+            con.print(line)
     for p in m["problems"]:
         con.print(Text("problem: " + printable(p), style=None if plain else "red"))
     if m["malformed"]:

@@ -1,23 +1,13 @@
-"""Terminal view of a comparison (`tickmark compare`, `matrix`, a campaign's summary): one table
-per pair of runs (B against the baseline A) with ratio, CI, p and verdict, the counters side by
-side, and the geometric mean per family (the statistics are analysis/compare.py's)."""
+"""Terminal view of a comparison (`tickmark compare`, `matrix`, a campaign's summary), rendered from
+its model (model.comparison; the statistics are analysis/compare.py's): one table per pair of runs
+(B against the baseline A) with ratio, CI, p and verdict, the counters side by side, and the
+geometric mean per family."""
 
 import sys
 
 from rich.text import Text
 
-from ...analysis.compare import (
-    FASTER,
-    FEW,
-    INCONCLUSIVE,
-    MAX_ROUNDS_HINT,
-    SAME,
-    SLOWER,
-    fingerprint_differences,
-    mixing_warning,
-    multiple,
-)
-from ...analysis.counters import availability
+from ...analysis.compare import FASTER, FEW, INCONCLUSIVE, MAX_ROUNDS_HINT, SAME, SLOWER
 from ...fmt import fmt_time
 from ...fmt import sig as _sig
 from ..console import console
@@ -62,23 +52,30 @@ def _print_table(file, headers, rows, right, plain, styles=None):
 
 def render(sides, pairs, file=None, show_counters=True):
     """Print the comparison tables (one per pair: baseline against each other run)."""
+    from ..model import comparison
+
+    render_comparison(comparison(sides, pairs), file, show_counters)
+
+
+def render_comparison(doc, file=None, show_counters=True):
+    """The terminal view of a comparison's model."""
     con = console(file or sys.stdout)
     plain = not con.is_terminal
-    for s in sides:
-        av = availability(s.hello)
-        con.print(f"{s.label}: {s.source}, hardware counters: {av['hardware_status']}", markup=False)
-    for (A, B), res in pairs:
+    runs = {s["label"]: s for s in doc["runs"]}
+    for s in doc["runs"]:
+        con.print(f"{s['label']}: {s['source']}, hardware counters: {s['counters']['hardware_status']}", markup=False)
+    for c in doc["comparisons"]:
+        A, B = runs[c["a"]], runs[c["b"]]
         con.print()
-        con.print(Text(f"B = {B.label}  vs  A = {A.label}", style=None if plain else "bold"))
-        warn = mixing_warning(A, B)
-        if warn:
-            con.print(Text(warn, style=None if plain else "bold red"))
-        for k, a, b in fingerprint_differences(A, B):
-            con.print(f"  differs: {k}: {a} | {b}", markup=False)
+        con.print(Text(f"B = {B['label']}  vs  A = {A['label']}", style=None if plain else "bold"))
+        if c["warning"]:
+            con.print(Text(c["warning"], style=None if plain else "bold red"))
+        for d in c["differences"]:
+            con.print(f"  differs: {d['field']}: {d['a']} | {d['b']}", markup=False)
         headers = ["benchmark", "A", "B", "B/A", "95% CI", "multiple", "p", "verdict", "det A/B"]
         right = [False, True, True, True, True, True, True, False, True]
         rows, styles = [], []
-        for r in res["rows"]:
+        for r in c["rows"]:
             name = r["key"] + (f" {r['metric']}" if r["metric"] else "")
             if r.get("median_a") is None:
                 rows.append([name, "", "", "", "", "", "", f"{r['verdict']}: {r.get('note', '')}", ""])
@@ -102,9 +99,9 @@ def render(sides, pairs, file=None, show_counters=True):
                     name,
                     fa(r["median_a"]),
                     fa(r["median_b"]),
-                    f"{r['ratio']:.3f}",
+                    "-" if r.get("ratio") is None else f"{r['ratio']:.3f}",
                     f"{_pct(ci[0])}..{_pct(ci[1])}" if ci else "-",
-                    multiple(r["ratio"], unit == "MB/s"),
+                    r.get("multiple") or "-",
                     _fmt_p(r.get("p")),
                     verdict,
                     det,
@@ -114,20 +111,19 @@ def render(sides, pairs, file=None, show_counters=True):
         con.file.flush()
         _print_table(con.file, headers, rows, right, plain, styles)
         if show_counters:
-            _render_counters(con, A, B, res, plain)
-        for fam, f in res["families"].items():
+            _render_counters(con, A["counters"], B["counters"], c["rows"], plain)
+        for fam, f in c["families"].items():
             g = f["geomean_time_ratio"]
             vs = ", ".join(f"{n} {v}" for v, n in sorted(f["verdicts"].items()))
             what = "benchmarks, all unstable" if f.get("all_unstable") else "benchmarks"
             con.print(
-                f"  {fam}: geometric mean of time ratios B/A {g:.3f} ({multiple(g)}) over {f['n']} {what} ({vs})",
+                f"  {fam}: geometric mean of time ratios B/A {g:.3f} ({f['multiple']}) over {f['n']} {what} ({vs})",
                 markup=False,
             )
 
 
-def _render_counters(con, A, B, res, plain):
-    av_a, av_b = availability(A.hello), availability(B.hello)
-    rows = [r for r in res["rows"] if not r["metric"] and (r.get("counters_a") or r.get("counters_b"))]
+def _render_counters(con, av_a, av_b, all_rows, plain):
+    rows = [r for r in all_rows if not r["metric"] and (r.get("counters_a") or r.get("counters_b"))]
     if not rows:
         con.print("  counters: none recorded")
         return

@@ -6,8 +6,7 @@ import sys
 from rich import box
 from rich.table import Table
 
-from ...analysis.counters import NOT_SUPPORTED, availability, derived
-from ...analysis.stats import Stats
+from ...analysis.counters import NOT_SUPPORTED
 from ...fmt import fmt_time
 from ...fmt import sig as _sig
 from ..console import console, fit_table
@@ -31,10 +30,32 @@ def fmt_per_op(name, v):
 
 
 def show(store, run, file=None):
-    """Table of the counter-derived figures of a stored run (tickmark show --counters)."""
+    """The counter-derived figures of a stored run (tickmark show --counters): its model
+    (model.counters_model), rendered."""
+    from ..model import counters_model
+
+    render(counters_model(store, run), file)
+
+
+COLUMNS = (
+    ("IPC", "ipc", None),
+    ("FE stall", "stall_fe", None),
+    ("BE stall", "stall_be", None),
+    ("br-miss", "branch_miss_rate", None),
+    ("cache-miss", "cache_miss_rate", None),
+    ("instr/op", None, "instructions"),
+    ("misses/op", None, "cache_misses"),
+    ("task-clock/op", None, "task_clock"),
+    ("ctx-sw/op", None, "context_switches"),
+    ("migr/op", None, "cpu_migrations"),
+    ("faults/op", None, "page_faults"),
+)
+
+
+def render(m, file=None):
     con = console(file or sys.stdout)
     plain = not con.is_terminal
-    av = availability(run.get("hello"))
+    av = m["availability"]
     con.print(
         f"hardware counters: {av['hardware_status']}; software counters: {', '.join(av['software']) or NOT_SUPPORTED}",
         markup=False,
@@ -45,35 +66,17 @@ def show(store, run, file=None):
         show_edge=False,
         header_style=None if plain else "bold",
     )
-    cols = [
-        ("IPC", "ipc", None),
-        ("FE stall", "stall_fe", None),
-        ("BE stall", "stall_be", None),
-        ("br-miss", "branch_miss_rate", None),
-        ("cache-miss", "cache_miss_rate", None),
-        ("instr/op", None, "instructions"),
-        ("misses/op", None, "cache_misses"),
-        ("task-clock/op", None, "task_clock"),
-        ("ctx-sw/op", None, "context_switches"),
-        ("migr/op", None, "cpu_migrations"),
-        ("faults/op", None, "page_faults"),
-    ]
-    rows = []
-    for r in store.results(run["id"]):
-        main = Stats.of(r).main
-        d = main.counter_figures() if main and main.counters_per_op else derived(store.samples(r["id"]))
-        if d:
-            rows.append((r["key"], d))
-    used = [c for c in cols if any((c[1] and c[1] in d) or (c[2] and c[2] in d.get("per_op", {})) for _, d in rows)]
+    rows = m["rows"]
+    used = [c for c in COLUMNS if any((c[1] and c[1] in d) or (c[2] and c[2] in d.get("per_op", {})) for d in rows)]
     t.add_column("benchmark", no_wrap=True)
     for head, _, _ in used:
         t.add_column(head, justify="right", no_wrap=True)
     t.add_column("multiplexed", justify="right")
-    for key, d in sorted(rows):
+    for d in rows:
         cells = [
             fmt_ratio(c[1], d.get(c[1])) if c[1] else fmt_per_op(c[2], d.get("per_op", {}).get(c[2])) for c in used
         ]
-        t.add_row(key, *cells, f"{d.get('multiplexed', 0) * 100:.0f}%" if d.get("multiplexed") else "-")
+        t.add_row(d["key"], *cells, f"{d.get('multiplexed', 0) * 100:.0f}%" if d.get("multiplexed") else "-")
     if rows:
         fit_table(con, t)
         con.print(t)

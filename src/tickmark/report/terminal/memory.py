@@ -1,14 +1,12 @@
-"""Terminal views of the memory family: the bandwidth table (mem.bw_*: size, cache level, MB/s
-per way of moving the bytes) and the memfn.* comparison (winner per routine and size)."""
+"""Terminal views of the memory family, rendered from their models (model.bandwidth_model,
+model.memfn_model): the bandwidth table (mem.bw_*: size, cache level, MB/s per way of moving the
+bytes) and the memfn.* comparison (winner per routine and size)."""
 
 import sys
 import textwrap
 
 from rich.table import Table
 
-from ...analysis.bandwidth import caches_for, cores_rows, table_rows
-from ...analysis.memfn import IMPLS
-from ...analysis.memfn import table_rows as memfn_rows
 from ...fmt import fmt_size, fmt_time
 from ..console import console, fit_table
 
@@ -18,64 +16,71 @@ def mb_cell(v):
 
 
 def show_bandwidth(results, run=None, file=None):
+    """The bandwidth tables of a run's results (model.bandwidth_model) -> False when it has none."""
+    from ..model import bandwidth_model
+
+    return render_bandwidth(bandwidth_model(results, run), file)
+
+
+def render_bandwidth(m, file=None):
     """One table of MB/s per size and way of moving the bytes (one CPU), then one for all CPUs
     (total and its gain over one CPU, in a column of its own: a cell never wraps)."""
-    caches, src = caches_for(run)
-    header, rows = table_rows(results, caches)
-    n, crows = cores_rows(results, caches)
-    if not rows and not crows:
+    rows, cores = m["rows"], m["cores"]
+    if not rows and not cores["rows"]:
         return False
     con = console(file or sys.stdout)
-    con.print(f"bandwidth in MB/s (10^6 bytes/s), bytes counted once, the best sample of the rounds (levels: {src})")
+    con.print(
+        f"bandwidth in MB/s (10^6 bytes/s), bytes counted once, the best sample of the rounds "
+        f"(levels: {m['levels_from']})"
+    )
     if rows:
         t = Table(box=None, pad_edge=False)
         t.add_column("size")
         t.add_column("level")
-        for h in header:
+        for h in m["header"]:
             t.add_column(h, justify="right", no_wrap=True)
-        for size, lvl, row in rows:
-            t.add_row(fmt_size(size), lvl, *[mb_cell(row.get(h)) for h in header])
+        for row in rows:
+            t.add_row(fmt_size(row["size"]), row["level"], *[mb_cell(row["cells"].get(h)) for h in m["header"]])
         fit_table(con, t)
         con.print(t)
-    if crows:
-        ops = [op for op in ("read", "write", "copy") if any(op in r for _, _, r in crows)]
-        t = Table(box=None, pad_edge=False, title=f"{n} CPUs at once, each on its own buffer", title_justify="left")
+    if cores["rows"]:
+        ops = cores["ops"]
+        title = f"{cores['threads']} CPUs at once, each on its own buffer"
+        t = Table(box=None, pad_edge=False, title=title, title_justify="left")
         t.add_column("size")
         t.add_column("level")
         for op in ops:
             t.add_column(op, justify="right", no_wrap=True)
             t.add_column("x of 1", justify="right", no_wrap=True)
-        for size, lvl, row in crows:
+        for row in cores["rows"]:
             cells = []
             for op in ops:
-                total, gain = row.get(op, (None, None))
+                total, gain = row["cells"].get(op, (None, None))
                 cells += [mb_cell(total), f"x{gain:.2f}" if gain else "-"]
-            t.add_row(fmt_size(size), lvl, *cells)
+            t.add_row(fmt_size(row["size"]), row["level"], *cells)
         fit_table(con, t)
         con.print(t)
-    notes = []
-    if "move" in header:
-        notes.append("move: memmove 256 bytes down inside one buffer (in place: no read for ownership)")
-    if any(s == 32 << 20 for s, _, _ in rows):
-        notes.append(
-            "tinymembench: its 'standard memcpy' and 'standard memset' are the 32M row's copy and memset, "
-            "best of runs of at least 0.5 s (tickmark run 'mem.bw_*' --sample-ms 500 for the same method)"
-        )
     width = max(60, con.width or 100)
-    for note in notes:
+    for note in m["notes"]:
         con.print(textwrap.fill(note, width, subsequent_indent="  ", break_on_hyphens=False))
     return True
 
 
 def show_memfn(results, file=None):
-    rows, failures = memfn_rows(results)
+    """The memfn.* comparison of a run's results (model.memfn_model)."""
+    from ..model import memfn_model
+
+    render_memfn(memfn_model(results), file)
+
+
+def render_memfn(m, file=None):
     con = console(file)
-    if not rows and not failures:
+    if not m["rows"] and not m["failures"]:
         con.print("(no memfn.* results in this run)")
         return
-    for (routine, impl), reason in sorted(failures.items()):
-        con.print(f"FAILED verification, not timed: {routine}[{impl}]: {reason}", markup=False)
-    impls = [i for i in IMPLS.values() if any(i in ns for _, _, ns, _, _ in rows)]
+    for f in m["failures"]:
+        con.print(f"FAILED verification, not timed: {f['routine']}[{f['impl']}]: {f['reason']}", markup=False)
+    impls = m["impls"]
     t = Table(box=None, pad_edge=False)
     t.add_column("routine")
     t.add_column("size", justify="right")
@@ -83,13 +88,14 @@ def show_memfn(results, file=None):
         t.add_column(i, justify="right")
     t.add_column("winner")
     t.add_column("by", justify="right")
-    for routine, size, ns, win, margin in rows:
+    for row in m["rows"]:
+        ns = row["ns"]
         t.add_row(
-            routine,
-            fmt_size(size),
+            row["routine"],
+            fmt_size(row["size"]),
             *[fmt_time(ns[i]) if i in ns else "-" for i in impls],
-            win,
-            f"x{margin:.2f}" if margin else "-",
+            row["winner"],
+            f"x{row['margin']:.2f}" if row["margin"] else "-",
         )
     fit_table(con, t)
     con.print(t)

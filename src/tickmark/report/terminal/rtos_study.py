@@ -1,11 +1,11 @@
-"""Terminal table of the RTOS-vs-Linux study figures (analysis/rtos_study.py picks them out):
-ns, cycles and determinism per figure, beside the cycles the study published."""
+"""Terminal table of the RTOS-vs-Linux study figures of a run's model (model.rtos_study_rows;
+analysis/rtos_study.py picks them out): ns, cycles and determinism per figure, beside the cycles
+the study published."""
 
 from rich import box
-from rich.measure import Measurement
 from rich.table import Table
 
-from ...analysis.rtos_study import STUDY_CYCLES, rows
+from ..console import print_whole
 
 
 def _num(x, digits=0):
@@ -20,9 +20,11 @@ def _det(row):
     return "-" if row["det"] is None else f"{row['det']:.1f}%"
 
 
-def build_table(results, plain=False, beside=None):
-    """beside: (label, results) of a second run, such as the same suite on bare metal, shown in
-    columns of its own (cycles, or instructions under QEMU icount, and determinism)."""
+def build_table(study, plain=False):
+    """study: the model's figures (rows) and those of a second run beside them (the same suite
+    on bare metal, say), shown in columns of its own (cycles, or instructions under QEMU icount,
+    and determinism)."""
+    beside = study.get("beside")
     t = Table(
         box=box.ASCII2 if plain else box.SIMPLE_HEAD,
         pad_edge=False,
@@ -33,13 +35,12 @@ def build_table(results, plain=False, beside=None):
     )
     cols = ["figure", "benchmark", "ns", "cycles", "det"]
     if beside:
-        cols += [f"{beside[0]}: cycles", f"{beside[0]}: det"]
+        cols += [f"{beside['label']}: cycles", f"{beside['label']}: det"]
     for col in cols + ["study RTOS / Linux cycles"]:
         t.add_column(col, justify="left" if col in ("figure", "benchmark") else "right", no_wrap=True)
-    other = rows(beside[1]) if beside else None
-    for i, row in enumerate(rows(results)):
-        study = STUDY_CYCLES.get(row["figure"])
-        ref = f"{study[0]:,} / {study[1]:,}" if study else "-"
+    other = beside["rows"] if beside else None
+    for i, row in enumerate(study["rows"]):
+        ref = f"{row['study'][0]:,} / {row['study'][1]:,}" if row["study"] else "-"
         if row["ns"] is None:
             cells = [f"{row['status']}: {row['reason']}".strip(": "), "", ""]
         else:
@@ -54,14 +55,9 @@ def build_table(results, plain=False, beside=None):
     return t
 
 
-def show(results, console, beside=None):
-    table = build_table(results, plain=not console.is_terminal, beside=beside)
-    need = Measurement.get(console, console.options.update_width(1000), table).maximum
-    width = console.width
-    if need > width:  # never cut a figure: let the lines run long instead
-        console.width = need
-    console.print(table)
-    console.width = width
+def show(study, console):
+    beside = study.get("beside")
+    print_whole(console, build_table(study, plain=not console.is_terminal))
     console.print(
         "det = largest deviation of a round's median from the overall median. "
         "Cycles of a sub-figure use its benchmark's cycles per ns"

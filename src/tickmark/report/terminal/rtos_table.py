@@ -5,11 +5,10 @@ first ("13x")."""
 import sys
 
 from rich import box
-from rich.measure import Measurement
 from rich.table import Table
 
 from ...analysis.rtos_table import grid
-from ..console import console
+from ..console import console, print_whole
 
 
 def build_table(d, plain=False):
@@ -32,13 +31,7 @@ def build_table(d, plain=False):
 def show(d, file=None):
     """Print the table (to_dict form) and what its numbers are."""
     con = console(file or sys.stdout)
-    table = build_table(d, plain=not con.is_terminal)
-    need = Measurement.get(con, con.options.update_width(1000), table).maximum
-    width = con.width
-    if need > width:  # never cut a figure: let the lines run long instead
-        con.width = need
-    con.print(table)
-    con.width = width
+    print_whole(con, build_table(d, plain=not con.is_terminal))
     unit = "guest instructions (QEMU -icount)" if d["unit"] == "insn" else f"cycles ({d['unit']})"
     con.print(f"per operation, in {unit}; det = largest deviation of a round's median from the overall median.")
     for note in d["notes"]:

@@ -1,13 +1,13 @@
-"""Terminal view of `tickmark topology`: a compact table of the detected cache levels, line size
-and TLB levels beside what the OS reports, then the evidence for each on lines of its own under
-the table (never a squeezed column), so that it reads at 80 columns and in a pipe."""
+"""Terminal view of `tickmark topology`, rendered from its model (model.topology_model): a compact
+table of the detected cache levels, line size and TLB levels beside what the OS reports, then the
+evidence for each on lines of its own under the table (never a squeezed column), so that it reads
+at 80 columns and in a pipe."""
 
 import sys
 import textwrap
 
 from rich.table import Table
 
-from ...analysis.topology import compare, cycle_warning, doubts
 from ...fmt import fmt_size, fmt_time
 from ..console import console, fit_table
 
@@ -57,6 +57,13 @@ CURVE = {
 
 
 def print_text(det, osr, runs, file=None):
+    from ..model import topology_model
+
+    render(topology_model(det, osr, runs), file)
+
+
+def render(m, file=None):
+    det, osr, runs = m["detected"], m["os"], m["runs"]
     con = console(file or sys.stdout)
     con.print(
         f"memory hierarchy detected from runs {', '.join(map(str, runs))}; caches read on "
@@ -66,7 +73,7 @@ def print_text(det, osr, runs, file=None):
     t = Table(box=None, pad_edge=False, collapse_padding=True)
     for c in ("level", "detected", "knee", "latency", "cycles", "conf", "OS", "check"):
         t.add_column(c, justify="right" if c in ("latency", "cycles", "conf") else "left", no_wrap=True)
-    rows = {w: (o, v) for w, _, o, v in compare(det, osr)}
+    rows = {w: (o, v) for w, _, o, v in m["checks"]}
     oslv = osr.get("levels", [])
     evidence = []
     caches = [lv for lv in det["levels"] if lv["size"]]
@@ -189,7 +196,7 @@ def print_text(det, osr, runs, file=None):
         )
     fit_table(con, t)
     con.print(t)
-    notes = [f"{what}: {why}" for what, why in doubts(det, osr)]
+    notes = [f"{what}: {why}" for what, why in m["doubts"]]
     cpuid = det.get("tlb_cpuid") or {}
     if cpuid.get("source") and not cpuid.get("levels"):
         notes.append(f"cpuid TLB figures: {cpuid['source']}")
@@ -210,9 +217,8 @@ def print_text(det, osr, runs, file=None):
         notes.append(
             f"cycles: ns x {det['fcore_khz'] / 1e6:.2f} GHz (calibrated-freq, the core's dependent-add estimate)"
         )
-    warn = cycle_warning(det)
-    if warn:
-        notes.append(warn)
+    if m["cycle_warning"]:
+        notes.append(m["cycle_warning"])
     width = max(60, con.width or 100)
     con.print("evidence:")
     for name, text in evidence:

@@ -1,6 +1,7 @@
 /* Isolation of one benchmark instance: run it in a child process (its own process group) with
  * a time limit. A crash or a hang becomes a status; whatever the child left running in its
- * group is killed. SIGINT/SIGTERM to the runner stop the child and end the run. */
+ * group is killed. SIGINT, SIGTERM, SIGHUP (a closed terminal or console) and SIGPIPE (a reader
+ * that went away) to the runner stop the child and end the run, its scratch directory removed. */
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -63,6 +64,8 @@ int tm_os_run_isolated(void (*fn)(void *), void *arg, int timeout_s, char *detai
         setpgid(0, 0);
         signal(SIGINT, SIG_DFL);
         signal(SIGTERM, SIG_DFL);
+        signal(SIGHUP, SIG_DFL);
+        signal(SIGPIPE, SIG_DFL);
         tm_os_child_init();
         fn(arg);
         fflush(stdout);
@@ -73,6 +76,8 @@ int tm_os_run_isolated(void (*fn)(void *), void *arg, int timeout_s, char *detai
     set_handler(SIGALRM, on_alarm);
     set_handler(SIGINT, on_stop);
     set_handler(SIGTERM, on_stop);
+    set_handler(SIGHUP, on_stop);
+    set_handler(SIGPIPE, on_stop);
     alarm((unsigned)timeout_s);
     for (;;) {
         r = waitpid(pid, &status, 0);
