@@ -17,11 +17,14 @@ fits a level, climbs where it stops fitting. The curve is read whole, not by its
    log): a short level's last point leaning a little into a far larger step (8.1, 9.2, then 42
    ns) is the level's, so a small step before a large one is not absorbed into it. A plateau
    narrower than MIN_SPAN between two climbs is part of one climb (a noisy point or two, not a
-   level: real levels lie at least 2x apart). A segment rising less than SLOPED per octave, an
-   octave wide, with a steeper step on both sides, is a level too (a shared cache whose lines
-   others take). Between two plateaus is a knee: the sizes from the last point of the plateau
-   below to the first of the plateau above. A curve that ends while still climbing ends in an
-   open knee (the next level not reached).
+   level: real levels lie at least 2x apart), unless two or more neighbouring points inside the
+   climb were measured as they are (not filled in by the envelope), lie within INNER_TOL of each
+   other and the climb rises at least INNER_STEP on each side of them: a short level seen at two
+   points only (a last-level share at 768K and 1M, 8.7 and 9.3 ns, between 4.6 and 52 ns).
+   A segment rising less than SLOPED per octave, an octave wide, with a steeper step on both
+   sides, is a level too (a shared cache whose lines others take). Between two plateaus is a
+   knee: the sizes from the last point of the plateau below to the first of the plateau above.
+   A curve that ends while still climbing ends in an open knee (the next level not reached).
 
 Each knee has a size estimate, its range and a confidence. The size is where the data rises,
 never the middle of a wide range: when one stretch between two neighbouring points holds at
@@ -45,6 +48,8 @@ SEGMENT_PENALTY = 0.01  # cost of one more segment, in squared ln(latency) units
 PLATEAU_TOL = 1.05  # a point this close to a plateau's end belongs to the plateau
 NOISY = 1.1  # a raw point this much above the envelope was replaced by it
 SHARP = 0.6  # a step is sharp when one stretch between neighbouring points holds this share of it (in log)
+INNER_TOL = 1.1  # points of a short level inside a climb lie within this factor of each other
+INNER_STEP = 2.0  # ... and the climb rises at least this much on each side of them (a level's step, not a pause)
 FAR = 6.0  # a point leaning off a plateau joins it when the step after it is this many times larger (in log)
 
 
@@ -153,8 +158,12 @@ def find_knees(points, penalty=SEGMENT_PENALTY):
             p[1] += 1
         while p[0] > 0 and p[0] - 1 not in _ends(merged) and _joins(lat, p[0], p[0] - 1, p[0] - 2):
             p[0] -= 1
-    # a short plateau between two climbs is a noisy point or two inside one climb, not a level
-    merged = [p for k, p in enumerate(merged) if k in (0, len(merged) - 1) or sizes[p[1]] / sizes[p[0]] >= MIN_SPAN]
+    # a short plateau between two climbs is a noisy point or two inside one climb, not a level,
+    # unless its points were measured as they are (a level seen at two or three points only)
+    inner = _inner_levels(sizes, lat, raw, merged)
+    merged = sorted(
+        [p for k, p in enumerate(merged) if k in (0, len(merged) - 1) or sizes[p[1]] / sizes[p[0]] >= MIN_SPAN] + inner
+    )
     knees = []
     for k, (a, b) in enumerate(merged):
         nxt = merged[k + 1][0] if k + 1 < len(merged) else None
@@ -264,6 +273,28 @@ def _joins(lat, end, j, beyond):
     if gap >= math.log(MIN_STEP) or not 0 <= beyond < len(lat):
         return False
     return abs(math.log(lat[beyond] / lat[j])) >= FAR * gap
+
+
+def _inner_levels(sizes, lat, raw, plats):
+    """Short levels inside the climb between two plateaus: consecutive points measured as they
+    are (not filled in by the envelope) within INNER_TOL of each other, each side a step of at
+    least INNER_STEP, as between cache levels (a last-level share seen at 768K and 1M only, between the L2 step and a 6x
+    step to memory). A level's two points must be measured: the envelope's own flat stretches
+    are a noisy point taking the value of a larger set."""
+    out = []
+    for (_, b), (c, _) in zip(plats, plats[1:]):
+        j = b + 1
+        while j + 1 < c:
+            k = j
+            while k + 1 < c and lat[k + 1] / lat[j] <= INNER_TOL and raw[k + 1][1] <= NOISY * lat[k + 1]:
+                k += 1
+            measured = raw[j][1] <= NOISY * lat[j]
+            if measured and k > j and lat[j] / lat[b] >= INNER_STEP and lat[c] / lat[k] >= INNER_STEP:
+                out.append([j, k])
+                j = k + 1
+            else:
+                j += 1
+    return out
 
 
 def _starts(plats):
