@@ -360,3 +360,34 @@ def test_topology_view_fits_the_width(name, width, monkeypatch):
         line.startswith("  L1 ") for line in lines[head:]
     )
     assert not any("x2." in line for line in lines[:head])  # no evidence text inside the table
+
+
+def test_first_pass_is_coarse_where_the_curves_are_flat():
+    """The first pass: the page-local chase (the cache curve) two points per octave from 8K to
+    8M and one outside; the random chase in huge pages one per octave when the page-local chase
+    is there (it only gives latencies and the TLB's steps), every size when it is not."""
+    from tickmark.run import topology as run_topo
+
+    def bench(name, param, sweep):
+        return {"name": name, "params": [{"name": param, "sweep": sweep}]}
+
+    sizes = ",".join(f"{s}" for s in sweep(1 * K, 128 * M))
+    pages = "8,16,24,32,40,48,56,64,72,80,88,96,104,112,128,144,160,192,256,384,512,768,1K,1280,1536,2K,4K,8K,16K"
+    benches = [
+        bench("mem.lat_rand", "size", sizes),
+        bench("mem.lat_pagelocal", "size", sizes),
+        bench("mem.lat_tlb", "pages", pages),
+    ]
+    keys, params, got, pl = run_topo.first_pass(benches, 1 << 62)
+    assert min(pl) == 2 * K and max(pl) == 64 * M
+    assert {12 * K, 48 * K, 384 * K, 6 * M} <= set(pl) and not {1536, 3 * K, 6 * K, 12 * M, 24 * M, 48 * M} & set(pl)
+    huge = [k for k in keys if k.startswith("mem.lat_rand[") and "thp=1" in k]
+    assert len(huge) == 17 and "mem.lat_rand[size=393216,thp=1]" not in huge
+    assert not any("pages=16384" in k for k in keys)
+    keys, _, _, pl = run_topo.first_pass(benches[:1] + benches[2:], 1 << 62)
+    assert pl == [] and sum(1 for k in keys if "thp=1" in k and k.startswith("mem.lat_rand[")) == len(
+        sweep(1 * K, 128 * M)
+    )
+    # a cap on memory bounds every size
+    keys, _, _, pl = run_topo.first_pass(benches, 4 * M)
+    assert max(pl) == 4 * M and not any("size=8388608" in k for k in keys)
