@@ -364,8 +364,8 @@ def test_topology_view_fits_the_width(name, width, monkeypatch):
 
 def test_first_pass_is_coarse_where_the_curves_are_flat():
     """The first pass: the page-local chase (the cache curve) two points per octave from 8K to
-    8M and one outside; the random chase in huge pages one per octave when the page-local chase
-    is there (it only gives latencies and the TLB's steps), every size when it is not."""
+    8M and one outside; the random chase in huge pages one per octave past 1M when the page-local
+    chase is there (it only gives latencies and the TLB's steps), every size when it is not."""
     from tickmark.run import topology as run_topo
 
     def bench(name, param, sweep):
@@ -382,7 +382,9 @@ def test_first_pass_is_coarse_where_the_curves_are_flat():
     assert min(pl) == 2 * K and max(pl) == 64 * M
     assert {12 * K, 48 * K, 384 * K, 6 * M} <= set(pl) and not {1536, 3 * K, 6 * K, 12 * M, 24 * M, 48 * M} & set(pl)
     huge = [k for k in keys if k.startswith("mem.lat_rand[") and "thp=1" in k]
-    assert len(huge) == 17 and "mem.lat_rand[size=393216,thp=1]" not in huge
+    assert (
+        len(huge) == 24 and "mem.lat_rand[size=393216,thp=1]" in huge and "mem.lat_rand[size=3145728,thp=1]" not in huge
+    )
     assert not any("pages=16384" in k for k in keys)
     keys, _, _, pl = run_topo.first_pass(benches[:1] + benches[2:], 1 << 62)
     assert pl == [] and sum(1 for k in keys if "thp=1" in k and k.startswith("mem.lat_rand[")) == len(

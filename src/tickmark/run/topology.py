@@ -52,6 +52,7 @@ TLB_SKIP = (24, 40, 144, 12288, 16384)  # points of the default sweep that topol
 
 SAMPLE_MS = 5  # short samples: more of them fit the time, and the minimum is what counts
 PAGELOCAL = (2 << 10, 64 << 20)  # the page-local chase from below the smallest L1 to well past any last cache
+RAND_FINE = 1 << 20  # the random chase beside it: two points per octave up to here (levels' latencies)
 PAGELOCAL_FINE = (8 << 10, 8 << 20)  # ... two points per octave between these sizes, one outside
 PAGELOCAL_GROUP = 16
 
@@ -63,12 +64,16 @@ def first_pass(benches, cap):
     per octave), one per octave outside (from 2K: below any L1 of a Linux board; past 8M:
     memory's plateau, a last level there is refined by the second pass); the random chase in
     huge pages, which only gives the levels' latencies and the TLB's steps when the page-local
-    chase is there, one point per octave from 2K; in 4 KiB pages every other octave from 16K and
+    chase is there, from 2K, at one point per octave past 1M; in 4 KiB pages every other octave from 16K and
     the largest set (page-walk cost); the TLB sweep."""
     have_pl = any(b.get("name") == "mem.lat_pagelocal" for b in benches)
     sizes = [s for s in _sweep_of(benches, "mem.lat_rand", "size") if s <= cap]
     octaves = [s for s in sizes if s & (s - 1) == 0 or s == sizes[-1]]
-    huge = [s for s in octaves if s >= PAGELOCAL[0]] if have_pl else sizes
+    huge = (
+        [s for s in sizes if s >= PAGELOCAL[0] and (s in octaves or PAGELOCAL_FINE[0] <= s <= RAND_FINE)]
+        if have_pl
+        else sizes
+    )
     small = [s for s in octaves if s >= 16 << 10 and (s.bit_length() - 15) % 2 == 0]
     small = sorted(set(small + sizes[-1:]))
     pages = [n for n in _sweep_of(benches, "mem.lat_tlb", "pages") if n not in TLB_SKIP and n * 4096 <= cap]
