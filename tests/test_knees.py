@@ -393,3 +393,13 @@ def test_first_pass_is_coarse_where_the_curves_are_flat():
     # a cap on memory bounds every size
     keys, _, _, pl = run_topo.first_pass(benches, 4 * M)
     assert max(pl) == 4 * M and not any("size=8388608" in k for k in keys)
+
+
+def test_golden_one_low_point_on_memory_is_no_level():
+    """A run at load 9-10 whose page-local chase came out low at 16M (43.7 ns among 60-115 ns on
+    memory's plateau): the envelope carries that point back to 1.5M, but the measured points on
+    both sides of the false step at 18M lie within x1.3 of each other: one plateau, no 'L4'."""
+    d, det, _ = golden("epyc7003_guest_g.json")
+    found = knees.find_knees({int(s): v for s, v in d["curves"]["pagelocal"].items()})["knees"]
+    assert len(found) == 3 and found[-1]["hi"] == 1536 * K
+    assert det["levels"][-1]["plateau_from"] == 1536 * K

@@ -12,19 +12,22 @@ fits a level, climbs where it stops fitting. The curve is read whole, not by its
    curve of 30-60 points is cut optimally in milliseconds, so no heuristic search is needed.
 3. A segment whose latency rises less than FLAT_PER_OCTAVE per octave is a plateau (a level,
    perhaps sloping a little as TLB misses mix in); neighbouring plateaus whose gap rises less
-   than MIN_STEP are one. A plateau takes in a neighbouring point that lies within PLATEAU_TOL of
-   it, or that rises less than MIN_STEP when the step after that point is FAR times larger (in
-   log): a short level's last point leaning a little into a far larger step (8.1, 9.2, then 42
-   ns) is the level's, so a small step before a large one is not absorbed into it. A plateau
-   narrower than MIN_SPAN between two climbs is part of one climb (a noisy point or two, not a
-   level: real levels lie at least 2x apart), unless two or more neighbouring points inside the
-   climb were measured as they are (not filled in by the envelope), lie within INNER_TOL of each
-   other and the climb rises at least INNER_STEP on each side of them: a short level seen at two
-   points only (a last-level share at 768K and 1M, 8.7 and 9.3 ns, between 4.6 and 52 ns).
-   A segment rising less than SLOPED per octave, an octave wide, with a steeper step on both
-   sides, is a level too (a shared cache whose lines others take). Between two plateaus is a
-   knee: the sizes from the last point of the plateau below to the first of the plateau above.
-   A curve that ends while still climbing ends in an open knee (the next level not reached).
+   than MIN_STEP are one, and so are two plateaus whose measured points (the medians of the raw
+   points) lie less than MIN_STEP apart: one low point on memory's plateau would otherwise lower
+   every point before it and make a step of its own. A plateau takes in a neighbouring point
+   that lies within PLATEAU_TOL of it, or that rises less than MIN_STEP when the step after that
+   point is FAR times larger (in log): a short level's last point leaning a little into a far
+   larger step (8.1, 9.2, then 42 ns) is the level's, so a small step before a large one is not
+   absorbed into it. A plateau narrower than MIN_SPAN between two climbs is part of one climb (a
+   noisy point or two, not a level: real levels lie at least 2x apart), unless two or more
+   neighbouring points inside the climb were measured as they are (not filled in by the
+   envelope), lie within INNER_TOL of each other and the climb rises at least INNER_STEP on each
+   side of them: a short level seen at two points only (a last-level share at 768K and 1M, 8.7
+   and 9.3 ns, between 4.6 and 52 ns). A segment rising less than SLOPED per octave, an octave
+   wide, with a steeper step on both sides, is a level too (a shared cache whose lines others
+   take). Between two plateaus is a knee: the sizes from the last point of the plateau below to
+   the first of the plateau above. A curve that ends while still climbing ends in an open knee
+   (the next level not reached).
 
 Each knee has a size estimate, its range and a confidence. The size is where the data rises,
 never the middle of a wide range: when one stretch between two neighbouring points holds at
@@ -164,6 +167,16 @@ def find_knees(points, penalty=SEGMENT_PENALTY):
     merged = sorted(
         [p for k, p in enumerate(merged) if k in (0, len(merged) - 1) or sizes[p[1]] / sizes[p[0]] >= MIN_SPAN] + inner
     )
+    # two plateaus whose measured points (the raw medians) lie less than MIN_STEP apart are one
+    # level: the envelope made a step of one low point (a set on memory's plateau that came out
+    # faster than the sets after it lowers every point before it)
+    one = [merged[0]]
+    for p in merged[1:]:
+        if _raw_mid(raw, p) / _raw_mid(raw, one[-1]) < MIN_STEP:
+            one[-1] = [one[-1][0], p[1]]
+        else:
+            one.append(p)
+    merged = one
     knees = []
     for k, (a, b) in enumerate(merged):
         nxt = merged[k + 1][0] if k + 1 < len(merged) else None
@@ -303,6 +316,12 @@ def _starts(plats):
 
 def _ends(plats):
     return {b for _, b in plats}
+
+
+def _raw_mid(raw, plateau):
+    a, b = plateau
+    vals = sorted(v for _, v in raw[a : b + 1])
+    return vals[len(vals) // 2]
 
 
 def _mid(lat, plateau):
