@@ -163,10 +163,8 @@ def find_knees(points, penalty=SEGMENT_PENALTY):
             p[0] -= 1
     # a short plateau between two climbs is a noisy point or two inside one climb, not a level,
     # unless its points were measured as they are (a level seen at two or three points only)
-    inner = _inner_levels(sizes, lat, raw, merged)
-    merged = sorted(
-        [p for k, p in enumerate(merged) if k in (0, len(merged) - 1) or sizes[p[1]] / sizes[p[0]] >= MIN_SPAN] + inner
-    )
+    merged = [p for k, p in enumerate(merged) if k in (0, len(merged) - 1) or sizes[p[1]] / sizes[p[0]] >= MIN_SPAN]
+    merged = sorted(merged + _inner_levels(sizes, lat, raw, merged))
     # two plateaus whose measured points (the raw medians) lie less than MIN_STEP apart are one
     # level: the envelope made a step of one low point (a set on memory's plateau that came out
     # faster than the sets after it lowers every point before it)
