@@ -20,9 +20,9 @@ fits a level, climbs where it stops fitting. The curve is read whole, not by its
    larger step (8.1, 9.2, then 42 ns) is the level's, so a small step before a large one is not
    absorbed into it. A plateau narrower than MIN_SPAN between two climbs is part of one climb (a
    noisy point or two, not a level: real levels lie at least 2x apart), unless two or more
-   neighbouring points inside the climb were measured as they are (not filled in by the
-   envelope), lie within INNER_TOL of each other and the climb rises at least INNER_STEP on each
-   side of them: a short level seen at two points only (a last-level share at 768K and 1M, 8.7
+   neighbouring points inside the climb lie within INNER_TOL of each other (each measured within
+   INNER_NOISY of the envelope, one as it is: not merely filled in by it) and the climb rises at
+   least INNER_STEP on each side of them: a short level seen at two points only (a last-level share at 768K and 1M, 8.7
    and 9.3 ns, between 4.6 and 52 ns). A segment rising less than SLOPED per octave, an octave
    wide, with a steeper step on both sides, is a level too (a shared cache whose lines others
    take). Between two plateaus is a knee: the sizes from the last point of the plateau below to
@@ -52,6 +52,7 @@ PLATEAU_TOL = 1.05  # a point this close to a plateau's end belongs to the plate
 NOISY = 1.1  # a raw point this much above the envelope was replaced by it
 SHARP = 0.6  # a step is sharp when one stretch between neighbouring points holds this share of it (in log)
 INNER_TOL = 1.1  # points of a short level inside a climb lie within this factor of each other
+INNER_NOISY = 1.25  # ... each measured within this factor of the envelope, one of them within NOISY
 INNER_STEP = 2.0  # ... and the climb rises at least this much on each side of them (a level's step, not a pause)
 FAR = 6.0  # a point leaning off a plateau joins it when the step after it is this many times larger (in log)
 
@@ -287,20 +288,26 @@ def _joins(lat, end, j, beyond):
 
 
 def _inner_levels(sizes, lat, raw, plats):
-    """Short levels inside the climb between two plateaus: consecutive points measured as they
-    are (not filled in by the envelope) within INNER_TOL of each other, each side a step of at
-    least INNER_STEP, as between cache levels (a last-level share seen at 768K and 1M only, between the L2 step and a 6x
-    step to memory). A level's two points must be measured: the envelope's own flat stretches
-    are a noisy point taking the value of a larger set."""
+    """Short levels inside the climb between two plateaus: two or more consecutive points within
+    INNER_TOL of each other on the envelope, each side a step of at least INNER_STEP, as between
+    cache levels (a last-level share seen at 768K and 1M only, between the L2 step and a 6x step
+    to memory). The envelope's own flat stretches can be a noisy point taking the value of a
+    larger set, so each point was measured within INNER_NOISY of it and one of them as it is, and
+    the highest of them as measured lies a step below the level above."""
     out = []
-    for (_, b), (c, _) in zip(plats, plats[1:]):
+    for (_, b), (c, d) in zip(plats, plats[1:]):
         j = b + 1
         while j + 1 < c:
             k = j
-            while k + 1 < c and lat[k + 1] / lat[j] <= INNER_TOL and raw[k + 1][1] <= NOISY * lat[k + 1]:
+            while k + 1 < c and lat[k + 1] / lat[j] <= INNER_TOL and raw[k + 1][1] <= INNER_NOISY * lat[k + 1]:
                 k += 1
-            measured = raw[j][1] <= NOISY * lat[j]
-            if measured and k > j and lat[j] / lat[b] >= INNER_STEP and lat[c] / lat[k] >= INNER_STEP:
+            near = raw[j][1] <= INNER_NOISY * lat[j] and any(raw[i][1] <= NOISY * lat[i] for i in range(j, k + 1))
+            # (measured as they came, too, they lie a step below the level above)
+            top = max(v for _, v in raw[j : k + 1])
+            steps = (
+                lat[j] / lat[b] >= INNER_STEP and min(lat[c], _raw_mid(raw, (c, d))) / max(lat[k], top) >= INNER_STEP
+            )
+            if near and k > j and steps:
                 out.append([j, k])
                 j = k + 1
             else:

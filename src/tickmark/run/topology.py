@@ -96,9 +96,10 @@ def measure(store, core, rounds=1, samples=7, max_size=None, refine=True, progre
 
     Pass 1: mem.lat_rand with huge pages at every size, with 4 KiB pages one size per octave
     (page-walk cost), mem.lat_pagelocal (the TLB-neutral cache curve) from 1K to 64M, and
-    mem.lat_tlb. Pass 2: sizes inside each knee's range, more octaves when the memory plateau is
-    not reached, mem.lat_stride in a span set from the L1 found, and mem.lat_shared on the
-    plateau of the last level the OS reports when it came out smaller or not measurable.
+    mem.lat_tlb. Pass 2: sizes inside each knee's range, page counts inside the first TLB
+    level's step, more octaves when the memory plateau is not reached, mem.lat_stride in a span
+    set from the L1 found, and mem.lat_shared on the plateau of the last level the OS reports
+    when it came out smaller or not measurable.
 
     progress: a function of the number of rounds -> a context manager that gives the progress
     display of one sweep (or None)."""
@@ -178,6 +179,16 @@ def measure(store, core, rounds=1, samples=7, max_size=None, refine=True, progre
         pats2 += _keys("mem.lat_shared", [(("size", s), ("hog", h)) for s in shared_sizes for h in (0, hog)])
         params2 += [f"hog=0,{hog}"]
     if sizes2:
-        params2 += ["size=" + _join(sizes2), "thp=0,1"]
+        params2 += ["size=" + _join(sizes2)]
+    # the first TLB level's step between two page counts of the sweep (8 apart around 64 entries,
+    # a step of 12 %): every other count between them
+    first = det["tlb"][0] if det["tlb"] else None
+    tlb2 = [n for n in range(first["entries"] + 2, first["next"], 2)] if refine and first else []
+    tlb2 = [n for n in tlb2 if first["next"] - first["entries"] <= 16 and n * 4096 <= cap]
+    if tlb2:
+        pats2 += _keys("mem.lat_tlb", [(("pages", n), ("packed", 0), ("thp", 0)) for n in tlb2])
+        params2 += ["pages=" + _join(tlb2), "packed=0"]
+    if sizes2 or tlb2:
+        params2 += ["thp=0,1"]
     results = results + one(pats2, params2, "refine")
     return runs, results, hello
