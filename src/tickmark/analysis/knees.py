@@ -289,13 +289,14 @@ def _joins(lat, end, j, beyond):
 
 def _inner_levels(sizes, lat, raw, plats):
     """Short levels inside the climb between two plateaus: two or more consecutive points within
-    INNER_TOL of each other on the envelope, each side a step of at least INNER_STEP, as between
-    cache levels (a last-level share seen at 768K and 1M only, between the L2 step and a 6x step
-    to memory). The envelope's own flat stretches can be a noisy point taking the value of a
-    larger set, so each point was measured within INNER_NOISY of it and one of them as it is, and
-    the highest of them as measured lies a step below the level above."""
+    INNER_TOL of each other on the envelope, each side a step of at least INNER_STEP from the
+    middle of the plateau below and to the level above, as between cache levels (a last-level
+    share seen at 768K and 1M only, between the L2 step and a 6x step to memory). The envelope's
+    own flat stretches can be a noisy point taking the value of a larger set, so each point was
+    measured within INNER_NOISY of it and one of them as it is, and the highest of them as
+    measured lies a step below the level above."""
     out = []
-    for (_, b), (c, d) in zip(plats, plats[1:]):
+    for (a, b), (c, d) in zip(plats, plats[1:]):
         j = b + 1
         while j + 1 < c:
             k = j
@@ -305,7 +306,8 @@ def _inner_levels(sizes, lat, raw, plats):
             # (measured as they came, too, they lie a step below the level above)
             top = max(v for _, v in raw[j : k + 1])
             steps = (
-                lat[j] / lat[b] >= INNER_STEP and min(lat[c], _raw_mid(raw, (c, d))) / max(lat[k], top) >= INNER_STEP
+                lat[j] / _mid(lat, (a, b)) >= INNER_STEP
+                and min(lat[c], _raw_mid(raw, (c, d))) / max(lat[k], top) >= INNER_STEP
             )
             if near and k > j and steps:
                 out.append([j, k])
