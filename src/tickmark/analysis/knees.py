@@ -31,8 +31,10 @@ fits a level, climbs where it stops fitting. The curve is read whole, not by its
 
 Each knee has a size estimate, its range and a confidence. The size is where the data rises,
 never the middle of a wide range: when one stretch between two neighbouring points holds at
-least SHARP of the step (in log), the step is sharp and the cache ends inside that stretch: its
-middle on log-size (at most half a sweep step from either end). A gradual climb (a physically
+least SHARP of the step (in log), the step is sharp and the cache ends inside that stretch: at
+its upper point when the two points are within CLOSE (a refined step; a physically indexed cache
+over random pages loses lines before it is full), else its middle on log-size (at most half a
+sweep step from either end). A gradual climb (a physically
 indexed cache whose conflict misses start early, at about 0.6-0.75x its size over random
 physical pages, and end past it; a cache with non-LRU replacement that loses a cyclic chase
 gradually) is read where the latency is half-way up the step in log (the geometric mean of the
@@ -50,6 +52,7 @@ MIN_SPAN = 1.75  # a plateau between two knees spans at least this factor of siz
 SEGMENT_PENALTY = 0.01  # cost of one more segment, in squared ln(latency) units
 PLATEAU_TOL = 1.05  # a point this close to a plateau's end belongs to the plateau
 NOISY = 1.1  # a raw point this much above the envelope was replaced by it
+CLOSE = 1.25  # a sharp step between two points this close lies at the upper one (see _knee_size)
 SHARP = 0.6  # a step is sharp when one stretch between neighbouring points holds this share of it (in log)
 INNER_TOL = 1.1  # points of a short level inside a climb lie within this factor of each other
 INNER_NOISY = 1.25  # ... each measured within this factor of the envelope, one of them within NOISY
@@ -247,16 +250,19 @@ def _knee(sizes, lat, raw, below, top, above, is_open):
 
 def _knee_size(sizes, lat, raw, b, top):
     """Where a step lies between the last point b of the plateau below and the first point top of
-    the one above: the middle (on log-size) of the steepest stretch between two neighbouring
-    points when that stretch holds at least half of the step (in log: a sharp step, the cache
-    ends inside it); else, for a gradual climb, where the latency is half-way up (in log,
-    interpolated between the two points around it). A point the envelope replaced (a noisy one)
-    took the value of a larger set, so it says nothing here."""
+    the one above. When the steepest stretch between two neighbouring points holds at least
+    SHARP of the step (in log: a sharp step, the cache ends inside it): its upper point when the
+    two are within CLOSE (a refined step: a physically indexed cache over random pages loses
+    lines before it is full, so the first set that misses is nearer its size than the last that
+    fits), else the middle of the stretch on log-size (at most half a sweep step from either
+    end); else, for a gradual climb, where the latency is half-way up (in log, interpolated
+    between the two points around it). A point the envelope replaced (a noisy one) took the
+    value of a larger set, so it says nothing here."""
     kept = [j for j in range(b, top + 1) if j in (b, top) or raw[j][1] <= NOISY * lat[j]]
     h, i = max(zip(kept, kept[1:]), key=lambda p: (lat[p[1]] / lat[p[0]], -p[0]))
     step = math.log(lat[top] / lat[b])
     if step <= 0 or math.log(lat[i] / lat[h]) >= SHARP * step:
-        return math.sqrt(sizes[h] * sizes[i])
+        return sizes[i] if sizes[i] / sizes[h] <= CLOSE else math.sqrt(sizes[h] * sizes[i])
     half = math.sqrt(lat[b] * lat[top])
     i = next(j for j in kept if lat[j] >= half)
     h = kept[kept.index(i) - 1]
