@@ -306,11 +306,16 @@ def test_cache_knee_at_a_tlb_reach_is_the_tlb_when_huge_pages_do_not_help():
 
 
 def test_llc_verdict_named_from_measurements():
-    """The OS says 260M of L3; the curve has a level at 8M: smaller, and the measured cause."""
+    """The OS says 260M of L3; the curve has a level at 8M: this CPU's share, whose size is no
+    size of the L3 (not measurable), and the measured cause."""
     curve = {s: lru(s, (48 * K, 2 * M, 8 * M), (1.0, 4.0, 12.0, 100.0)) for s in sweep(hi=256 * M)}
     osl = [{"name": "L1d", "size": 48 * K}, {"name": "L2", "size": 2 * M}, {"name": "L3", "size": 260 * M}]
     got = hierarchy.assign({"rand_huge": curve}, None, True, {(4 * M, 0): 30.0, (4 * M, 256 * M): 90.0}, osl)["llc"]
-    assert got["verdict"] == "smaller" and got["cause"] == "shared" and "x3.00" in got["why"]
+    assert got["verdict"] == "not measurable" and got["cause"] == "shared" and "x3.00" in got["why"]
+    assert 8 * M / 1.5 <= got["share"]["size"] <= 8 * M * 1.5 and "size" not in got
+    # a set that already misses the share when the other CPU is idle says nothing of it
+    got = hierarchy.assign({"rand_huge": curve}, None, True, {(64 * M, 0): 100.0, (64 * M, 256 * M): 190.0}, osl)["llc"]
+    assert got["cause"] == "partition" and "is past this plateau" in got["why"]
     got = hierarchy.assign({"rand_huge": curve}, None, True, {(4 * M, 0): 30.0, (4 * M, 256 * M): 31.0}, osl)["llc"]
     assert got["cause"] == "partition"
     moved = {s: lru(s, (48 * K, 2 * M, 24 * M), (1.0, 4.0, 12.0, 100.0)) for s in sweep(hi=256 * M)}
@@ -331,7 +336,7 @@ def test_llc_verdict_named_from_measurements():
         "llc"
     ]
     rows = topo.compare(det, {"levels": osl, "line_size": None})
-    assert [v for w, _, _, v in rows if w == "L3 size"] == ["shared"]
+    assert [v for w, _, _, v in rows if w == "L3 size"] == ["not measurable"]
 
 
 def test_stability_lowers_confidence_when_rounds_disagree():

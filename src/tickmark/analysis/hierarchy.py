@@ -18,9 +18,12 @@ page/32 loads), the TLB levels found from `mem.lat_tlb`, whether huge pages reac
   below), where no TLB reach lies between: past the first-level DTLB's reach every load of a
   random chase in small pages pays an L2 TLB hit, so it is read at most at that reach when the
   level's plateau reaches back to it.
-* The last-level cache verdict: found (size, latency); smaller than the OS says with the
-  measured cause (another CPU's streaming raises its latency: shared; the rounds put it at
-  different sizes: varies); or not measurable, with the measured reason.
+* The last-level cache verdict: found (size, latency) when within MATCH of what the OS says;
+  else not measurable, with the measured reason: a level far smaller than the OS says is this
+  CPU's share of it (reported as such, never as the cache's size: others' traffic moves it from
+  run to run), with the measured cause (another CPU's streaming raises its latency: shared; the
+  rounds put it at different sizes: varies; else a part of it); or no level of its own, and what
+  hides it.
 """
 
 import math
@@ -116,6 +119,7 @@ def assign(curves, tlb=None, huge_honoured=None, shared=None, os_levels=None, pe
             "confidence": k["confidence"],
             "open": k["open"],
             "why": k["why"],
+            "plateau": [k["from"], k["lo"], k["level_ns"]],
         }
         if name == "pagelocal" and curve.get(at):
             lv["pagelocal_ns"] = curve[at]
@@ -145,8 +149,11 @@ def assign(curves, tlb=None, huge_honoured=None, shared=None, os_levels=None, pe
     mem = {
         "name": "memory",
         "size": None,
-        "latency_ns": (rand.get(max(rand)) if rand else env[-1][1]) if env else None,
-        "at_size": max(rand) if rand else (env[-1][0] if env else None),
+        # memory's latency on the TLB-neutral curve where there is one (the random chase in small
+        # pages adds a page walk to every load past the TLB's reach), else on the random chase
+        "latency_ns": (env[-1][1] if neutral or not rand else rand[max(rand)]) if env else None,
+        "at_size": (env[-1][0] if neutral or not rand else max(rand)) if env else None,
+        "curve": name if neutral or not rand else ("rand_huge" if curves.get("rand_huge") else "rand_4k"),
         "confidence": None,
         "still_rising": still,
         "plateau_from": mem_plat["first"] if mem_plat and not still else None,
@@ -162,6 +169,8 @@ def assign(curves, tlb=None, huge_honoured=None, shared=None, os_levels=None, pe
         "notes": notes,
     }
     out["llc"] = llc_verdict(out, tlb, shared, os_levels, huge_honoured, rand)
+    if out["llc"] and out["llc"].get("share"):
+        out["levels"].remove(out["llc"]["share"])  # a share, not a level whose size is known
     return out
 
 
@@ -189,15 +198,24 @@ def _shared_effect(shared):
 
 def llc_verdict(det, tlb, shared, os_levels, huge_honoured, rand):
     """The last-level cache the OS reports, measured: {"level", "verdict", "size", "latency_ns",
-    "why"}; verdict "found", "smaller" (with "cause"), or "not measurable". None when the OS
-    reports no cache beyond the levels found, or nothing at all."""
+    "why"}; verdict "found" (within MATCH of the OS's size), or "not measurable": a level far
+    smaller than the OS says (with "cause" and the level as "share"), or none (with the reason
+    that hides it). None when the OS reports no cache beyond the levels found, or nothing at all."""
     os_levels = os_levels or []
     caches = [lv for lv in det["levels"] if lv["size"]]
     if len(os_levels) < 2:
         return None
     olast = os_levels[-1]
     idx = len(os_levels) - 1
-    eff = _shared_effect(shared)
+    # a share: only a set that an idle machine serves from it tells whether others take it; one
+    # whose idle cost on the random chase (mem.lat_shared runs that chase) is nearer memory's than
+    # the level's (in log) is past it
+    cap = math.inf
+    if len(caches) > idx and caches[idx]["size"] * MATCH < olast["size"] and caches[idx]["latency_ns"] and rand:
+        cap = math.sqrt(caches[idx]["latency_ns"] * rand[max(rand)])
+    idle = {k[0]: v for k, v in (shared or {}).items() if not k[1]}
+    eff = _shared_effect({k: v for k, v in (shared or {}).items() if idle.get(k[0], math.inf) <= cap})
+    past = sorted(s for s, v in idle.items() if v > cap)
     share = ""
     if eff:
         s, idle, busy = eff
@@ -208,25 +226,45 @@ def llc_verdict(det, tlb, shared, os_levels, huge_honoured, rand):
     out = {"level": olast["name"], "os_size": olast["size"]}
     if len(caches) > idx:
         lv = caches[idx]
-        out.update(size=lv["size"], latency_ns=lv["latency_ns"], range=lv["range"])
+        out.update(latency_ns=lv["latency_ns"], range=lv["range"])
         if lv["size"] * MATCH >= olast["size"]:
-            out.update(verdict="found", why=f"{size_text(lv['size'])} at {lv['latency_ns']:.1f} ns; {lv['why']}")
+            out.update(
+                size=lv["size"],
+                verdict="found",
+                why=f"{size_text(lv['size'])} at {lv['latency_ns']:.1f} ns; {lv['why']}",
+            )
             return out
+        # far from what the OS says: this CPU's share of it, which others' traffic moves from run
+        # to run (1-9M of a 32M L3 on a guest); its size is not measurable here, the share is
+        # reported as such
         cause = "shared" if eff and eff[2] / eff[1] >= SHARED else None
-        if not cause and lv.get("rounds") and len([g for g in lv["rounds"] if g]) > 1:
-            g = [x for x in lv["rounds"] if x]
-            if max(g) / min(g) > MATCH:
-                cause = "varies"
+        rounds = [g for g in lv.get("rounds") or [] if g]
+        if not cause and len(rounds) > 1 and max(rounds) / min(rounds) > MATCH:
+            cause = "varies"
         text = {
             "shared": "other cores' traffic takes its capacity (it is shared)",
-            "varies": "the usable size moves from round to round (others take part of it)",
-            None: "a part of it is this core's (a partitioned cache, or the OS reports a whole socket's)",
+            "varies": "the rounds alone put its end at "
+            + ", ".join(size_text(g) for g in rounds)
+            + " (others take part of it)",
+            None: "only a part of it serves this CPU (the share of a cache that other cores or guests use "
+            "too, or a partitioned cache)",
         }[cause]
+        first, last, ns = lv["plateau"]
         out.update(
-            verdict="smaller",
+            verdict="not measurable",
             cause=cause or "partition",
-            why=f"{size_text(lv['size'])} of the {size_text(olast['size'])} is usable here at "
-            f"{lv['latency_ns']:.1f} ns: {text}" + (f"; {share}" if share else ""),
+            share=lv,
+            why=f"this CPU keeps only a share of the {size_text(olast['size'])}: a plateau at {ns:.1f} ns on "
+            f"{CURVES.get(det['curve'], det['curve'])} "
+            f"from {size_text(first)} to {size_text(last)}, then the step to memory "
+            f"({size_text(lv['range'][0])}-{size_text(lv['range'][1])}); {text}"
+            + (f"; {share}" if share else "")
+            + (
+                f"; (mem.lat_shared at {', '.join(size_text(x) for x in past)} is past this plateau: it says "
+                "nothing of it)"
+                if past and not share
+                else ""
+            ),
         )
         return out
     # not found as a level of its own: say what hides it

@@ -20,9 +20,10 @@ entry point is `analyse(results, ...)`.
   the line of the first). The pairs run in a span that misses L1 and hits L2 (8x the L1 found,
   at most half the L2): a miss to DRAM gives region prefetchers time to bring the neighbouring
   lines before the dependent second load issues.
-* The last-level cache the OS reports is found (size, latency), found smaller with the measured
-  cause (`mem.lat_shared`: its latency with another CPU streaming against idle; the rounds
-  alone), or not measurable with the measured reason.
+* The last-level cache the OS reports is found (size, latency), or not measurable with the
+  measured reason: a level far smaller than the OS says is this CPU's share of it, reported as
+  such with its cause (`mem.lat_shared`: its latency with another CPU streaming against idle;
+  the rounds alone).
 """
 
 import json
@@ -438,8 +439,8 @@ def doubts(detected, osr):
 
 def _rows(detected, osr):
     """Rows (what, detected, os, verdict, why) side by side. verdict: 'agree'; 'DISAGREE'; for the last
-    level the OS reports, its measured cause ('shared', 'varies', 'partition') or 'not
-    measurable'; 'scattered' (a physically indexed cache found smaller where huge pages are not
+    level the OS reports, 'not measurable' (a share of it, or no level; the cause is in the
+    verdict's evidence); 'scattered' (a physically indexed cache found smaller where huge pages are not
     contiguous); for a figure that contradicts the measurement and another source,
     'doubtful: SOURCE'; '' where there is nothing to compare."""
     rows = []
@@ -451,10 +452,8 @@ def _rows(detected, osr):
         o = oslv[i] if i < len(oslv) else None
         name = (o or {}).get("name") or (d or {}).get("name")
         v = _verdict(d and d["size"], o and o["size"], 1.3)
-        if o and llc.get("level") == o["name"] and llc.get("verdict") in ("smaller", "not measurable"):
-            v = llc.get("cause") if llc["verdict"] == "smaller" else "not measurable"
-            if v and d and _verdict(d["size"], o["size"], 1.3) == "agree":
-                v = "agree"
+        if o and llc.get("level") == o["name"] and llc.get("verdict") == "not measurable":
+            v = "agree" if d and _verdict(d["size"], o["size"], 1.3) == "agree" else "not measurable"
         elif (
             v == "DISAGREE"
             and d
@@ -593,6 +592,7 @@ def analyse(results, fcore_khz=0, hello=None, per_round=None, osr=None):
         big = max(set(phuge) | set(p4k))
         mem["latency_ns_4k"] = p4k.get(big)
         mem["latency_ns_huge"] = phuge.get(big)
+        mem["random_at"] = big
     if not h["tlb_neutral"]:
         flags += h["notes"]
     stab = tlb_stability(tlb, per_round or {})

@@ -41,18 +41,54 @@ def _join(values):
     return ",".join(str(v) for v in sorted(set(values)))
 
 
-TLB_PACKED = (8, 256, 384, 512, 768, 1024, 1536, 2048, 3072, 4096, 6144, 8192, 12288, 16384)
+TLB_PACKED = (8, 256, 384, 512, 768, 1024, 1536, 2048, 3072, 4096, 6144, 8192)
 
 
 TLB_HUGE = (256, 512)  # past any first-level DTLB, below any second level: is a huge page one entry?
 
 
-TLB_SKIP = (24, 40, 144, 12288)  # points of the default sweep that topology can do without (time)
+TLB_SKIP = (24, 40, 144, 12288, 16384)  # points of the default sweep that topology can do without (time)
 
 
 SAMPLE_MS = 5  # short samples: more of them fit the time, and the minimum is what counts
-PAGELOCAL = (1 << 10, 64 << 20)  # the page-local chase from the smallest L1 to well past any last cache
+PAGELOCAL = (2 << 10, 64 << 20)  # the page-local chase from below the smallest L1 to well past any last cache
+RAND_FINE = 1 << 20  # the random chase beside it: two points per octave up to here (levels' latencies)
+PAGELOCAL_FINE = (8 << 10, 8 << 20)  # ... two points per octave between these sizes, one outside
 PAGELOCAL_GROUP = 16
+
+
+def first_pass(benches, cap):
+    """The coarse first pass -> (keys, params, mem.lat_rand sizes, mem.lat_pagelocal sizes).
+
+    The page-local chase (the cache curve) at every size of the sweep from 8K to 8M (two points
+    per octave), one per octave outside (from 2K: below any L1 of a Linux board; past 8M:
+    memory's plateau, a last level there is refined by the second pass); the random chase in
+    huge pages, which only gives the levels' latencies and the TLB's steps when the page-local
+    chase is there, from 2K, at one point per octave past 1M; in 4 KiB pages every other octave from 16K and
+    the largest set (page-walk cost); the TLB sweep."""
+    have_pl = any(b.get("name") == "mem.lat_pagelocal" for b in benches)
+    sizes = [s for s in _sweep_of(benches, "mem.lat_rand", "size") if s <= cap]
+    octaves = [s for s in sizes if s & (s - 1) == 0 or s == sizes[-1]]
+    huge = (
+        [s for s in sizes if s >= PAGELOCAL[0] and (s in octaves or PAGELOCAL_FINE[0] <= s <= RAND_FINE)]
+        if have_pl
+        else sizes
+    )
+    small = [s for s in octaves if s >= 16 << 10 and (s.bit_length() - 15) % 2 == 0]
+    small = sorted(set(small + sizes[-1:]))
+    pages = [n for n in _sweep_of(benches, "mem.lat_tlb", "pages") if n not in TLB_SKIP and n * 4096 <= cap]
+    pl = [s for s in sizes if PAGELOCAL[0] <= s <= PAGELOCAL[1] and s % 32 == 0] if have_pl else []
+    pl = [s for s in pl if PAGELOCAL_FINE[0] <= s <= PAGELOCAL_FINE[1] or s & (s - 1) == 0]
+    keys = _keys("mem.lat_rand", [(("size", s), ("thp", 1)) for s in huge] + [(("size", s), ("thp", 0)) for s in small])
+    keys += _pagelocal_keys(pl)
+    keys += _keys(
+        "mem.lat_tlb",
+        [(("pages", n), ("packed", 0), ("thp", 0)) for n in pages]
+        + [(("pages", n), ("packed", 1), ("thp", 0)) for n in TLB_PACKED if n in pages]
+        + [(("pages", n), ("packed", 0), ("thp", 1)) for n in TLB_HUGE if n in pages],
+    )
+    params = ["size=" + _join(sizes), "thp=0,1", "pages=" + _join(pages), "packed=0,1"]
+    return keys, params, sizes, pl
 
 
 def measure(store, core, rounds=1, samples=7, max_size=None, refine=True, progress=None, name=None):
@@ -60,9 +96,10 @@ def measure(store, core, rounds=1, samples=7, max_size=None, refine=True, progre
 
     Pass 1: mem.lat_rand with huge pages at every size, with 4 KiB pages one size per octave
     (page-walk cost), mem.lat_pagelocal (the TLB-neutral cache curve) from 1K to 64M, and
-    mem.lat_tlb. Pass 2: sizes inside each knee's range, more octaves when the memory plateau is
-    not reached, mem.lat_stride in a span set from the L1 found, and mem.lat_shared on the
-    plateau of the last level the OS reports when it came out smaller or not measurable.
+    mem.lat_tlb. Pass 2: sizes inside each knee's range, page counts inside the first TLB
+    level's step, more octaves when the memory plateau is not reached, mem.lat_stride in a span
+    set from the L1 found, and mem.lat_shared on the plateau of the last level the OS reports
+    when it came out smaller or not measurable.
 
     progress: a function of the number of rounds -> a context manager that gives the progress
     display of one sweep (or None)."""
@@ -70,7 +107,6 @@ def measure(store, core, rounds=1, samples=7, max_size=None, refine=True, progre
         core, ["mem.lat_rand", "mem.lat_pagelocal", "mem.lat_stride", "mem.lat_tlb", "mem.lat_shared"]
     )
     have_shared = any(b.get("name") == "mem.lat_shared" for b in benches)
-    have_pl = any(b.get("name") == "mem.lat_pagelocal" for b in benches)
     runs = []
 
     def one(patterns, params, tag):
@@ -89,26 +125,9 @@ def measure(store, core, rounds=1, samples=7, max_size=None, refine=True, progre
         runs.append(rid)
         return store.results(rid)
 
-    sizes = _sweep_of(benches, "mem.lat_rand", "size")
     avail = mem_available()
     cap = min(x for x in (max_size, avail // 4 if avail else None, 1 << 62) if x)
-    sizes = [s for s in sizes if s <= cap]
-    # 4 KiB pages for the page-walk cost: every other octave from 16K, and the largest set
-    small = [s for s in sizes if s >= 16 << 10 and s & (s - 1) == 0 and (s.bit_length() - 15) % 2 == 0]
-    small = sorted(set(small + sizes[-1:]))
-    pages = [n for n in _sweep_of(benches, "mem.lat_tlb", "pages") if n not in TLB_SKIP and n * 4096 <= cap]
-    keys = _keys(
-        "mem.lat_rand", [(("size", s), ("thp", 1)) for s in sizes] + [(("size", s), ("thp", 0)) for s in small]
-    )
-    pl = [s for s in sizes if PAGELOCAL[0] <= s <= PAGELOCAL[1] and s % 32 == 0] if have_pl else []
-    keys += _pagelocal_keys(pl)
-    keys += _keys(
-        "mem.lat_tlb",
-        [(("pages", n), ("packed", 0), ("thp", 0)) for n in pages]
-        + [(("pages", n), ("packed", 1), ("thp", 0)) for n in TLB_PACKED if n in pages]
-        + [(("pages", n), ("packed", 0), ("thp", 1)) for n in TLB_HUGE if n in pages],
-    )
-    params = ["size=" + _join(sizes), "thp=0,1", "pages=" + _join(pages), "packed=0,1"]
+    keys, params, sizes, pl = first_pass(benches, cap)
     results = one(keys, params, "sweep")
     hello = store.run(runs[0]).get("hello") or {}
     osr = os_report()
@@ -116,6 +135,8 @@ def measure(store, core, rounds=1, samples=7, max_size=None, refine=True, progre
     caches = [lv for lv in det["levels"] if lv["size"]]
     knees = caches + [dict(k, range=[k["lo"], k["hi"]]) for k in det["tlb_knees"]]
     measured = {s for s, _ in det["points"]["lat_huge"]}
+    if det["curve"] == "pagelocal":  # the caches' knees are refined on the cache curve alone
+        knees = knees[len(caches) :]
     extra = refine_sizes(knees, measured) if refine else []
     extra = [s for s in extra if s <= cap]
     extra_pl = refine_sizes(caches, {s for s, _ in det["points"]["pagelocal"]}) if refine and pl else []
@@ -142,7 +163,7 @@ def measure(store, core, rounds=1, samples=7, max_size=None, refine=True, progre
     if have_shared and refine and llc.get("verdict") in ("smaller", "not measurable"):
         # sets that fit the last level when the other CPU is idle: on its plateau, or (not found
         # as a level of its own) 4x the level below it
-        last = next((lv for lv in caches if lv["size"] == llc.get("size")), None)
+        last = llc.get("share") or next((lv for lv in caches if lv["size"] == llc.get("size")), None)
         below = caches[len(oslv) - 2]["size"] if len(caches) >= len(oslv) - 1 >= 1 else oslv[-2]["size"]
         shared_sizes = sorted({last["at_size"], last["range"][0]}) if last else [4 * below]
         shared_sizes = [x for x in shared_sizes if x and x <= cap]
@@ -158,6 +179,16 @@ def measure(store, core, rounds=1, samples=7, max_size=None, refine=True, progre
         pats2 += _keys("mem.lat_shared", [(("size", s), ("hog", h)) for s in shared_sizes for h in (0, hog)])
         params2 += [f"hog=0,{hog}"]
     if sizes2:
-        params2 += ["size=" + _join(sizes2), "thp=0,1"]
+        params2 += ["size=" + _join(sizes2)]
+    # the first TLB level's step between two page counts of the sweep (8 apart around 64 entries,
+    # a step of 12 %): every other count between them
+    first = det["tlb"][0] if det["tlb"] else None
+    tlb2 = [n for n in range(first["entries"] + 2, first["next"], 2)] if refine and first else []
+    tlb2 = [n for n in tlb2 if first["next"] - first["entries"] <= 16 and n * 4096 <= cap]
+    if tlb2:
+        pats2 += _keys("mem.lat_tlb", [(("pages", n), ("packed", 0), ("thp", 0)) for n in tlb2])
+        params2 += ["pages=" + _join(tlb2), "packed=0"]
+    if sizes2 or tlb2:
+        params2 += ["thp=0,1"]
     results = results + one(pats2, params2, "refine")
     return runs, results, hello

@@ -98,10 +98,11 @@ def render(m, file=None):
     for o in oslv[len(caches) :]:
         v = rows.get(f"{o['name']} size", (None, ""))[1]
         lat = llc.get("latency_ns") if llc.get("level") == o["name"] else None
+        part = llc.get("share") if llc.get("level") == o["name"] else None
         t.add_row(
             "-",
-            "not found",
-            "",
+            f"share {_sz(part['size'])}" if part else "not found",
+            _range(part["range"]) if part else "",
             _ns(lat),
             _cyc(det, lat),
             "",
@@ -112,7 +113,7 @@ def render(m, file=None):
             evidence.append((o["name"], f"{llc['verdict']}: {llc['why']}"))
     mem = det["levels"][-1] if det["levels"] else None
     if mem and mem["size"] is None:
-        lat = mem.get("latency_ns_4k") or mem.get("latency_ns")
+        lat = mem.get("latency_ns")
         t.add_row(
             "memory",
             "",
@@ -123,9 +124,14 @@ def render(m, file=None):
             "",
             "",
         )
-        note = f"at {fmt_size(mem['at_size'])}" if mem.get("at_size") else ""
+        note = f"{lat:.1f} ns at {fmt_size(mem['at_size'])} on {CURVE.get(mem.get('curve'), '?')}" if lat else ""
+        if mem.get("curve") == "pagelocal":
+            note += " (a prefetcher that fetches the rest of a page may lower it)"
         if mem.get("latency_ns_4k") and mem.get("latency_ns_huge"):
-            note += f": {mem['latency_ns_4k']:.1f} ns with 4 KiB pages, {mem['latency_ns_huge']:.1f} ns with huge pages"
+            note += (
+                f"; the random chase at {fmt_size(mem['random_at'])}: {mem['latency_ns_4k']:.1f} ns with 4 KiB pages, "
+                f"{mem['latency_ns_huge']:.1f} ns with huge pages (page walks included where the TLB misses)"
+            )
         if mem.get("still_rising"):
             note += " (still rising: larger sets would cost more)"
         evidence.append(("memory", note))
