@@ -8,7 +8,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ... import fmt
-from ...fmt import fmt_pct, fmt_rate, fmt_time
+from ...fmt import fmt_pct, fmt_rate, fmt_time, known
 from ...names import printable
 from ..console import console
 
@@ -27,24 +27,28 @@ COLUMNS = (
 
 
 def header_lines(ess):
-    """The header of a run (the model's essentials) as lines of text."""
+    """The header of a run (the model's essentials) as lines of text: what ran where (the
+    target), then the machine; a setting that was not recorded reads '?'."""
     fp = ess["fingerprint"]
     name = f" '{ess['name']}'" if ess.get("name") else ""
-    lines = [f"run {ess['id']}{name}  {ess['started']}  status {ess['status']}  rounds {ess['rounds']}"]
-    timer = fp.get("clock") or "?"
+    lines = [
+        f"run {ess['id']}{name}  {ess['started']}  status {ess['status']}  rounds {known(ess['rounds'], '?')}",
+        f"target {ess['where']}",
+    ]
+    timer = known(fp.get("clock"), "?")
     if fp.get("clock_res_ns") is not None:
         timer += f" (res {fp['clock_res_ns']} ns)"
     method, tag = fp["cycles_method"], fp["cycles_tag"]
     lines.append(
-        f"{fp.get('cpu_model', '?')} ({fp.get('arch', '?')}, {fp.get('cpus_online', '?')} cpus) | "
-        f"kernel {fp.get('kernel', '?')} | {fp.get('compiler') or '?'} {fp.get('cflags') or ''} | "
+        f"{known(fp.get('cpu_model'), '?')} ({known(fp.get('arch'), '?')}, {known(fp.get('cpus_online'), '?')} cpus) | "
+        f"kernel {known(fp.get('kernel'), '?')} | {known(fp.get('compiler'), '?')} {known(fp.get('cflags'), '')} | "
         f"timer {timer} | cycles {f'{method} ({tag})' if tag and tag != method else method} | "
-        f"virt {fp.get('virtualization', '?')}"
+        f"virt {known(fp.get('virtualization'), '?')}"
     )
     if fp.get("qemu_icount"):
         lines.append(
             f"QEMU -icount {fp['qemu_icount']}: time is virtual, 1 ns = 1 guest instruction; "
-            "cycles/op are guest instructions per operation (insn), the same on every run"
+            "cycles/op are guest instructions per operation (insn), the same on every run with the same seed"
         )
     if fp.get("flags"):
         lines.append("on every result: " + ", ".join(map(str, fp["flags"])))
@@ -181,7 +185,9 @@ def render(m, file=None):
     if m["nbench"]:  # runs with cpu.* results: nbench-style indices
         for line in nbench.lines(m["nbench"]):
             con.print(line)
-    for p in m["problems"]:
+    for p in m["problems"]["first"]:
         con.print(Text("problem: " + printable(p), style=None if plain else "red"))
+    if m["problems"]["more"]:
+        con.print(f"... and {m['problems']['more']} more problem(s) (tickmark export RUN lists them in its notes)")
     if m["malformed"]:
         con.print(f"{m['malformed']} malformed TM1 line(s) ignored")
