@@ -155,3 +155,48 @@ def test_python_none_never_reaches_the_reader(env, cli, tmp_path, args):
     assert rc == 0, err
     text = out + err + "".join(p.read_text() for p in tmp_path.glob("r.*"))
     assert "None" not in text, text[:3000]
+
+
+# ---- the regression gate fails when the new run did not measure what the baseline did ----
+
+
+def _crashed(doc):
+    r = next(r for r in doc["results"] if r["key"] == "sys.fast")
+    r.update(status="crashed", reason="SIGSEGV", samples=[], stats={})
+
+
+def _no_samples(doc):
+    r = next(r for r in doc["results"] if r["key"] == "sys.fast")
+    r.update(samples=[], stats={})
+
+
+def _left_out(doc):
+    doc["results"] = [r for r in doc["results"] if r["key"] != "sys.fast"]
+
+
+def _incomplete(doc):
+    doc["run"]["status"] = "incomplete"
+    doc["run"]["notes"]["incomplete"] = "round 1: tickmark-core exited with status 3 without finishing"
+
+
+GATE = [
+    # (what B did, rc, words in the gate's line)
+    (None, 0, "no regression above 5%"),
+    (_crashed, 1, "sys.fast (crashed)"),
+    (_no_samples, 1, "sys.fast (no samples)"),
+    (_left_out, 1, "sys.fast (not in B)"),
+    (_incomplete, 1, "the gate cannot pass an unfinished run"),
+]
+
+
+@pytest.mark.parametrize("fmt", ["table", "json"])
+@pytest.mark.parametrize("mutate,rc,says", GATE, ids=[getattr(g[0], "__name__", "same") for g in GATE])
+def test_the_gate_fails_when_the_new_run_did_not_measure(exported, cli, tmp_path, mutate, rc, says, fmt):
+    doc = json.loads(json.dumps(exported))
+    if mutate:
+        mutate(doc)
+    _imported(cli, tmp_path, doc, "new")
+    got, out, err = cli("compare", "--baseline", "a1", "new", "--fail-above", "5%", "--format", fmt)
+    assert got == rc, err
+    assert says in err, err
+    assert "Traceback" not in err

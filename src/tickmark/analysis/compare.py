@@ -257,6 +257,7 @@ def compare_pair(A, B, seed=SEED):
             row = {"key": key, "bench": bench, "metric": sub or "", "family": family(bench)}
             if not ra or not rb or ra["status"] != "ok" or rb["status"] != "ok":
                 miss = "A" if not ra else "B" if not rb else None
+                row["status_a"], row["status_b"] = (r["status"] if r else "absent" for r in (ra, rb))
                 row["verdict"] = "missing"
                 row["note"] = f"not in {miss}" if miss else f"A {ra['status']}, B {rb['status']}"
                 rows.append(row)
@@ -338,6 +339,23 @@ def regressions(result, threshold):
         slow = (1 / r["ratio"] - 1) if r.get("unit") == "MB/s" else r["ratio"] - 1
         if slow > threshold:
             out.append((r, slow))
+    return out
+
+
+def unmeasured(result):
+    """Main rows of a pair that A measured and B did not (B crashed, failed, timed out, skipped
+    it, does not have it, or has no samples of it) -> [(row, why)]: a regression gate cannot
+    vouch for them, so it fails on them as on a regression."""
+    out = []
+    for r in result["rows"]:
+        if r.get("metric") or r.get("verdict") != "missing":
+            continue
+        if r.get("status_a", "ok") != "ok":
+            continue  # A did not measure it either: nothing to hold B to
+        if "status_b" in r:
+            out.append((r, "not in B" if r["status_b"] == "absent" else r["status_b"]))
+        elif r.get("n_b") == 0 and r.get("n_a"):
+            out.append((r, "no samples"))
     return out
 
 
