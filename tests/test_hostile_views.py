@@ -4,8 +4,14 @@ escapes from stored or read text, the rule that tells a run name from a file, th
 gate, and one line `tickmark: error: ...` instead of a traceback."""
 
 import json
+import os
+import subprocess
+import sys
+import time
 
 import pytest
+
+from conftest import ROOT, tickmark_proc
 
 RUN = ("run", "-q", "--rounds", "1", "--samples", "3")
 ESC = "\x1b]0;PWN\x07"
@@ -200,3 +206,79 @@ def test_the_gate_fails_when_the_new_run_did_not_measure(exported, cli, tmp_path
     assert got == rc, err
     assert says in err, err
     assert "Traceback" not in err
+
+
+# ---- tracebacks: each of these is one line `tickmark: error: ...` (or a quiet end) ----
+
+
+def _campaign(tmp_path, baseline):
+    p = tmp_path / "c.toml"
+    p.write_text(f'name = "c"\nbaseline = {baseline}\n[targets]\nhere = "local"\n[workloads]\nw = ["sys.fast"]\n')
+    return str(p)
+
+
+@pytest.mark.parametrize("baseline", ['["here"]', "{a=1}", "1", "true", '"there"'])
+def test_a_campaign_baseline_that_is_not_a_target_name(env, cli, tmp_path, baseline):
+    rc, out, err = cli("campaign", _campaign(tmp_path, baseline))
+    one_error_line(rc, err, "baseline", "is not one of the targets (here)")
+
+
+@pytest.mark.parametrize("seconds", ["nan", "NaN", "-nan", "inf", "1e400", "0"])
+def test_profile_seconds_must_be_a_number_in_range(env, cli, seconds):
+    rc, out, err = cli("profile", "sys.fast", "--seconds", seconds)
+    one_error_line(rc, err, "--seconds")
+
+
+def _shell(cmd, tmp_path):
+    """A command line through the shell (its redirections), with the synthetic core's store."""
+    envv = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
+    argv = f"{sys.executable} -m tickmark.cli {cmd}"
+    return subprocess.run(["bash", "-c", argv], capture_output=True, text=True, env=envv, cwd=tmp_path)
+
+
+OUTPUTS = [
+    # (arguments and redirection, exit status, first words of the one error line or None)
+    ("show a1 > /dev/full", 2, "cannot write to standard output: No space left on device"),
+    ("runs > /dev/full", 2, "cannot write to standard output: No space left on device"),
+    ("compare a1 a2 > /dev/full", 2, "cannot write to standard output: No space left on device"),
+    ("export a1 > /dev/full", 2, "cannot write to standard output: No space left on device"),
+    ("runs >&-", 2, "standard output is closed"),
+    ("show a1 >&-", 2, "standard output is closed"),
+    ("runs 2>&-", 0, None),
+    ("show a1 | head -c 10 > /dev/null", 0, None),
+]
+
+
+@pytest.mark.parametrize("cmd,rc,says", OUTPUTS, ids=[c for c, _, _ in OUTPUTS])
+def test_standard_output_full_or_closed(two_runs, tmp_path, cmd, rc, says):
+    before = (tmp_path / "results.db").read_bytes()
+    r = _shell(cmd, tmp_path)
+    assert "Traceback" not in r.stderr and "Exception ignored" not in r.stderr, r.stderr
+    if says:
+        one_error_line(r.returncode, r.stderr, says, status=rc)
+    else:
+        assert r.returncode == rc and not r.stderr, r.stderr
+    assert (tmp_path / "results.db").read_bytes()[:16] == before[:16]  # the store was not written into
+    store_readable_proc = _shell("runs", tmp_path)
+    assert store_readable_proc.returncode == 0 and " a2 " in store_readable_proc.stdout
+
+
+def test_ctrl_c_while_the_command_line_loads(two_runs):
+    """Ctrl-C at any moment of a short command: exit status 130 and one line, or no traceback
+    of tickmark's own (what the Python interpreter prints while it starts, before any of
+    tickmark is loaded, is its own)."""
+    ours = []
+    for ms in range(0, 400, 25):
+        p = tickmark_proc(["runs"])
+        time.sleep(ms / 1000)
+        p.send_signal(2)
+        out, err = p.communicate(timeout=60)
+        if p.returncode == 0:
+            continue
+        if "Traceback" in err:
+            if "tickmark" in err or "click" in err:
+                ours.append((ms, err[-600:]))
+            continue
+        assert p.returncode in (130, -2), (ms, p.returncode, err)
+        assert err in ("", "tickmark: interrupted\n"), (ms, err)
+    assert not ours, ours

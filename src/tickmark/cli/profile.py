@@ -14,6 +14,15 @@ from .options import store_of, target_of, target_option
 _PARAM = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=[0-9]+[KMGkmg]?")
 
 
+def _finite(value, option):
+    """A float option that is a number (click's FloatRange lets NaN through: it compares false)."""
+    import math
+
+    if value is not None and not math.isfinite(value):
+        raise TickmarkError(f"bad {option} {value}: a number of seconds in 0.2..120")
+    return value
+
+
 @click.command("profile")
 @target_option
 @click.argument("bench", required=False, metavar="BENCH")
@@ -35,6 +44,7 @@ _PARAM = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=[0-9]+[KMGkmg]?")
 @click.option(
     "--seconds",
     type=click.FloatRange(0.2, 120),
+    callback=lambda ctx, param, v: _finite(v, "--seconds"),
     help="Length of the profiled instance's samples, together (default: 1 with perf, 2 with gprof).",
 )
 @click.option("--cc", help="C compiler for the core.")
