@@ -282,3 +282,45 @@ def test_ctrl_c_while_the_command_line_loads(two_runs):
         assert p.returncode in (130, -2), (ms, p.returncode, err)
         assert err in ("", "tickmark: interrupted\n"), (ms, err)
     assert not ours, ours
+
+
+# ---- a run name that looks like a file: the rule of docs/compare.md ("Which runs") ----
+
+REFS = [
+    # (the argument, what is compared: "run" the stored run of that name, "file" the file, or an error)
+    ("feat/x", "run"),
+    ("v2.json", "run"),  # a stored run and a file of that name: the run, and a warning
+    ("./v2.json", "file"),
+    ("file:v2.json", "file"),
+    ("other.json", "file"),  # no run of that name: the file
+    ("file:feat/x", "error: no exported run at feat/x"),
+    ("./nope.json", "error: no exported run at ./nope.json"),
+    ("nope", "error: no run 'nope'"),
+]
+
+
+@pytest.mark.parametrize("ref,what", REFS, ids=[r for r, _ in REFS])
+@pytest.mark.parametrize("command", ["compare", "profile --diff"])
+def test_a_run_name_that_looks_like_a_file(env, cli, tmp_path, monkeypatch, ref, what, command):
+    monkeypatch.chdir(tmp_path)
+    for name in ("a1", "feat/x", "v2.json"):
+        rc, out, err = cli(*RUN, "sys.fast", "--name", name)
+        assert rc == 0, err
+    for name, source in (("v2.json", "a1"), ("other.json", "a1")):
+        rc, doc, err = cli("export", source)
+        (tmp_path / name).write_text(doc)
+    rc, out, err = cli(*command.split(), *((ref, "a1") if command == "profile --diff" else ("a1", ref)))
+    if what.startswith("error: "):
+        one_error_line(rc, err, what[len("error: ") :])
+        return
+    if command == "profile --diff":  # the side was found (the file holds run a1): its profile is missing
+        one_error_line(rc, err, "has no profile")
+        assert err.splitlines()[-1].startswith(f"tickmark: error: {'a1' if what == 'file' else ref} ("), err
+        return
+    assert rc == 0, err
+    second = out.splitlines()[1]
+    if what == "run":
+        assert ": run " in second, out
+    else:
+        assert ": file " in second, out
+    assert ("is a stored run and a file here" in err) == (ref == "v2.json"), err

@@ -5,7 +5,7 @@ import json
 import click
 
 from ..errors import TickmarkError
-from .options import store_of
+from .options import store_for_refs
 
 
 @click.command("compare")
@@ -25,13 +25,12 @@ def compare_cmd(ctx, runs, baseline, fail_above, fmt, no_counters):
     The first run (or --baseline) is A; each other run is compared against it."""
     from ..analysis import compare as cmp
     from ..report.terminal.compare import render
-    from ..store.refs import is_file_ref, run_compare
+    from ..store.refs import run_compare
 
     threshold = cmp.parse_threshold(fail_above) if fail_above is not None else None
     if threshold is not None and baseline is None and len(runs) < 2:
         raise TickmarkError("--fail-above needs a baseline (--baseline RUN) and a run to check")
-    needs_store = not all(is_file_ref(r) for r in runs + ((baseline,) if baseline else ()))
-    store = store_of(ctx, readonly=True) if needs_store else None
+    store = store_for_refs(ctx, runs + ((baseline,) if baseline else ()))
     sides, pairs = run_compare(store, list(runs), baseline)
     for s in sides:
         status = s.run.get("status")

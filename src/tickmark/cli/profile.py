@@ -9,7 +9,7 @@ import click
 from ..errors import TickmarkError
 from ..names import check_name
 from ..profile import TOOLS
-from .options import store_of, target_of, target_option
+from .options import store_for_refs, store_of, target_of, target_option
 
 _PARAM = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=[0-9]+[KMGkmg]?")
 
@@ -144,8 +144,7 @@ def _diff(ctx, refs, bench, top):
     from ..report.terminal import profile as view
     from ..store import refs as run_refs
 
-    needs_store = not all(run_refs.is_file_ref(r) for r in refs)
-    store = store_of(ctx) if needs_store else None
+    store = store_for_refs(ctx, refs)
     A, B = (run_refs.load(store, r) for r in refs)
     for side in (A, B):
         if not side.profiles:
