@@ -324,3 +324,71 @@ def test_a_run_name_that_looks_like_a_file(env, cli, tmp_path, monkeypatch, ref,
     else:
         assert ": file " in second, out
     assert ("is a stored run and a file here" in err) == (ref == "v2.json"), err
+
+
+# ---- terminal escapes: text from a board, a log or an imported file never drives the terminal ----
+
+E = "\x1b]0;PWN\x07\x1b[2J\r"
+
+
+def _evil_log(tmp_path):
+    hello = dict(t="hello", v=1, core="1", arch="x86_64", order=["sys.fast"], kernel="6.1" + E, os="L" + E)
+    hello.update(cycles="c" + E, cpu_model="m" + E)
+    return _log(
+        tmp_path,
+        [
+            _tm1(**hello),
+            _tm1(t="meta", key="sys.fast", bench="sys.fast", unit="call", stat="median"),
+            *[_tm1(t="sample", key="sys.fast", i=i, iters=10, ops=10, ns=1000 + i) for i in range(9)],
+            _tm1(t=E),
+            _tm1(t="end", key="sys.fast", status="ok"),
+            _tm1(t="bye", instances=1),
+        ],
+        "evil.log",
+    )
+
+
+def _evil_profile(exported, tmp_path):
+    doc = json.loads(json.dumps(exported))
+    routine = {"name": "f" + E, "symbols": ["f" + E], "group": "core", "dso": "x", "self": 0.5, "total": 0.5}
+    doc["profiles"] = [
+        {
+            "key": "sys.fast",
+            "tool": "perf" + E,
+            "event": "cpu-clock" + E,
+            "hits": 10,
+            "seconds": 1.0,
+            "ns_per_op": 100,
+            "unit": "call" + E,
+            "kernel": "sampled",
+            "notes": ["n" + E],
+            "routines": [routine],
+        }
+    ]
+    return doc
+
+
+ESCAPES = [
+    ("ingest {log} --name evlog", "ingest"),
+    ("show evlog", "show"),
+    ("compare a1 evlog", "compare"),
+    ("compare a1 evlog --fail-above 5%", "compare"),
+    ("show evil", "show"),
+    ("profile --diff {doc} evil", "profile"),
+    ("profile --diff evil {doc}", "profile"),
+]
+
+
+@pytest.mark.parametrize("cmd,_", ESCAPES, ids=[c for c, _ in ESCAPES])
+def test_no_escape_reaches_the_terminal(exported, cli, tmp_path, cmd, _):
+    log = _evil_log(tmp_path)
+    doc = _evil_profile(exported, tmp_path)
+    _imported(cli, tmp_path, doc, "evil")
+    if not cmd.startswith("ingest"):
+        rc, out, err = cli("ingest", str(log), "--name", "evlog")
+        assert rc == 0, err
+    rc, out, err = cli(*[a.format(log=log, doc=tmp_path / "evil.json") for a in cmd.split()])
+    assert rc in (0, 1), err
+    no_escape(out + err)
+    assert "\\x1b]0;PWN" in out + err  # shown, escaped
+    assert "None" not in out + err

@@ -5,6 +5,7 @@ import json
 import click
 
 from ..errors import TickmarkError
+from ..names import printable
 from .options import store_for_refs
 
 
@@ -59,7 +60,7 @@ def gate(sides, pairs, threshold):
     bad = [(B.label, r, slow) for (_, B), res in pairs for r, slow in cmp.regressions(res, threshold)]
     if bad:
         worst = ", ".join(
-            f"{r['key']}{' ' + r['metric'] if r['metric'] else ''} +{slow * 100:.1f}%"
+            printable(f"{r['key']}{' ' + r['metric'] if r['metric'] else ''} +{slow * 100:.1f}%")
             for _, r, slow in sorted(bad, key=lambda x: -x[2])[:5]
         )
         click.echo(f"tickmark: {len(bad)} regression(s) above {threshold * 100:g}% against {A}: {worst}", err=True)
@@ -67,7 +68,9 @@ def gate(sides, pairs, threshold):
     for (_, B), res in pairs:
         lost = cmp.unmeasured(res)
         if lost:
-            which = ", ".join(f"{r['key']} ({why})" for r, why in lost[:5]) + (", ..." if len(lost) > 5 else "")
+            which = ", ".join(printable(f"{r['key']} ({why})") for r, why in lost[:5]) + (
+                ", ..." if len(lost) > 5 else ""
+            )
             click.echo(f"tickmark: {len(lost)} benchmark(s) of {A} not measured in {B.label}: {which}", err=True)
             ok = False
         if B.run.get("status") != "complete":

@@ -726,6 +726,7 @@ def comparison(sides, pairs):
         c["warning"] = compare.mixing_warning(by_label[c["a"]], by_label[c["b"]])
         for d in c["differences"]:
             d["label"] = fingerprint.KEYS[d["field"]].label
+            d["a"], d["b"] = known(d["a"], "not recorded"), known(d["b"], "not recorded")
         for f in c["families"].values():
             f["multiple"] = compare.multiple(f["geomean_time_ratio"])
     return doc
