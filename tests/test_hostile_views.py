@@ -392,3 +392,26 @@ def test_no_escape_reaches_the_terminal(exported, cli, tmp_path, cmd, _):
     no_escape(out + err)
     assert "\\x1b]0;PWN" in out + err  # shown, escaped
     assert "None" not in out + err
+
+
+# ---- a pipe of 100 columns: event latencies on one line each, nothing wraps ----
+
+
+@pytest.mark.parametrize("columns", [None, "100", "80"])
+def test_event_latencies_do_not_wrap_in_a_pipe(env, cli, monkeypatch, columns):
+    import re
+
+    if columns:
+        monkeypatch.setenv("COLUMNS", columns)
+    else:
+        monkeypatch.delenv("COLUMNS", raising=False)
+    rc, out, err = cli(*RUN, "ipc.ping", "sys.fast", "sync.lockpair")
+    assert rc == 0, err
+    rc, out, err = cli("show")
+    assert rc == 0, err
+    lines = out.splitlines()
+    start = lines.index(next(x for x in lines if x.startswith("event latency")))
+    assert re.fullmatch(r"ipc\.ping +(\| +[\d.]+ [mun]?s +){4}\| +\d+", lines[start + 2]), lines[start:]
+    table = lines[lines.index(next(x for x in lines if x.startswith("benchmark"))) : start]
+    assert all(len(x) <= int(columns or 100) for x in table), table
+    assert not any(x.strip(" |-").startswith(("|", "us", "events")) for x in table), table

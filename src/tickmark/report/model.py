@@ -263,10 +263,16 @@ def preemption_note(results):
             moved += "preempted" in d.flags
     if not hit:
         return None
-    return (
-        f"{hit} of {len(results)} results had samples preempted even after a retake; "
-        f"it moved the result in {moved} (flagged 'preempted')"
-    )
+    return preemption_text(hit, len(results), moved)
+
+
+def preemption_text(hit, n, moved):
+    """The header's sentence on preemption: how many results had preempted samples, and in how
+    many of them that changed the result (those are flagged)."""
+    said = f"{hit} of {n} results had samples preempted by a context switch or a CPU migration, even after one retake; "
+    if not moved:
+        return said + "none of these results changed because of it"
+    return said + f"it changed {moved} of these results (flagged 'preempted')"
 
 
 def _num(x):

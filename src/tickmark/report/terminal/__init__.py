@@ -10,7 +10,7 @@ from rich.text import Text
 from ... import fmt
 from ...fmt import fmt_pct, fmt_rate, fmt_time, known
 from ...names import printable
-from ..console import console
+from ..console import console, print_whole
 
 # (column, justify, drop order: the higher, the earlier it goes on a narrow terminal)
 COLUMNS = (
@@ -119,15 +119,32 @@ def build_table(rows, plain=False, drop=(), narrow=False):
         key = r["key"].replace(",", ", ") if narrow else r["key"]
         cells["benchmark"] = Text(printable(f"  {r['metric']}" if r["metric"] else key))
         t.add_row(*[cells[n] for n in names])
-        h = r.get("hist")
-        if h:
-            vals = ", ".join(f"{k} {fmt_time(h.get(k))}" for k in ("p50", "p99", "p99.9", "max"))
-            cells = {"benchmark": Text("  events"), "flags": f"{vals} ({h['count']} events)"}
-            t.add_row(*[cells.get(n, "") for n in names])
     # a column that does not wrap is as wide as its widest cell (Rich would cut it otherwise)
     for col in t.columns:
         if col.no_wrap:
             col.min_width = max([len(str(c)) for c in col._cells] + [len(str(col.header))])
+    return t
+
+
+def events_table(rows, plain=False):
+    """The event latencies of the benchmarks that time events (timer.cyclic*, sched.*, ping-pongs)
+    as a table of their own, one line each: percentiles of the time per event -> Table or None."""
+    hists = [r for r in rows if r["status"] == "ok" and r.get("hist")]
+    if not hists:
+        return None
+    t = Table(
+        box=box.ASCII2 if plain else box.SIMPLE_HEAD,
+        pad_edge=False,
+        show_edge=False,
+        padding=(0, 1),
+        header_style=None if plain else "bold",
+    )
+    t.add_column("event latency", no_wrap=True)
+    for col in ("p50", "p99", "p99.9", "max", "events"):
+        t.add_column(col, justify="right", no_wrap=True)
+    for r in hists:
+        h = r["hist"]
+        t.add_row(r["key"], *[fmt_time(h.get(k)) for k in ("p50", "p99", "p99.9", "max")], str(h.get("count", "-")))
     return t
 
 
@@ -178,6 +195,10 @@ def render(m, file=None):
         con.print(table)
         if dropped:
             con.print(f"(left out at this width: {', '.join(dropped)}; tickmark report has every column)")
+        events = events_table(m["rows"], plain)
+        if events is not None:
+            con.print()
+            print_whole(con, events)
         if m["rtos_study"]:
             rtos_study.show(m["rtos_study"], con)
     else:
