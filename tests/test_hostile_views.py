@@ -415,3 +415,55 @@ def test_event_latencies_do_not_wrap_in_a_pipe(env, cli, monkeypatch, columns):
     table = lines[lines.index(next(x for x in lines if x.startswith("benchmark"))) : start]
     assert all(len(x) <= int(columns or 100) for x in table), table
     assert not any(x.strip(" |-").startswith(("|", "us", "events")) for x in table), table
+
+
+# ---- instruction counts (QEMU -icount): no BYTEmark index, no "slower" across ISAs ----
+
+
+def _icount(doc, arch, factor=1):
+    doc = json.loads(json.dumps(doc))
+    cpu = json.loads(json.dumps(next(r for r in doc["results"] if r["key"] == "sys.fast")))
+    cpu.update(key="cpu.numsort", benchmark="cpu.numsort")
+    cpu["meta"].update(key="cpu.numsort", bench="cpu.numsort")
+    doc["results"].append(cpu)  # an nbench kernel: the run gets nbench figures
+    fp = doc["run"]["fingerprint"]
+    fp.update(qemu_icount="shift=0", cycles_method="icount-insns", arch=arch, emulated=1)
+    for r in doc["results"]:
+        for s in r["samples"]:
+            s["ns"] = int(s["ns"] * factor)
+    return doc
+
+
+@pytest.fixture
+def icount_runs(env, cli, tmp_path):
+    rc, out, err = cli("run", "-q", "--rounds", "2", "--samples", "9", "sys.fast", "--name", "x")
+    assert rc == 0, err
+    rc, doc, err = cli("export", "x")
+    doc = json.loads(doc)
+    _imported(cli, tmp_path, _icount(doc, "x86_64"), "ix86")
+    _imported(cli, tmp_path, _icount(doc, "aarch64", 2), "iarm")
+    _imported(cli, tmp_path, _icount(doc, "x86_64", 2), "ix86b")
+
+
+ICOUNT = [
+    # (command, words that must be there, words that must not)
+    (("show", "ix86"), ["no BYTEmark index", "iterations per 10^9 guest instructions"], ["INDEX", "None"]),
+    (("compare", "ix86", "iarm"), ["other ISA: no verdict", "of two instruction sets", "× the instructions"], []),
+    (("compare", "ix86", "iarm", "--format", "json"), ["other ISA: no verdict"], ['"slower"']),
+    (("compare", "ix86", "ix86b"), ["slower"], ["other ISA"]),  # one ISA: fewer instructions is faster
+    (("report", "ix86", "-o", "{tmp}/r.html"), [], ["BYTEmark indices", "INDEX"]),
+]
+
+
+@pytest.mark.parametrize("args,has,hasnt", ICOUNT, ids=[" ".join(a[:3]) for a, _, _ in ICOUNT])
+def test_instruction_counts_get_no_index_and_no_verdict_across_isas(icount_runs, cli, tmp_path, args, has, hasnt):
+    rc, out, err = cli(*[a.format(tmp=tmp_path) for a in args])
+    assert rc == 0, err
+    text = out + "".join(p.read_text() for p in tmp_path.glob("r.*"))
+    for w in has:
+        assert w in text or w in " ".join(text.split()), (w, text[:3000])
+    rows = [x for x in text.splitlines() if "sys.fast" in x or "cpu.numsort" in x]
+    for w in hasnt:
+        assert w not in (text if w != "slower" else "\n".join(rows)), w
+    if args[0] == "compare" and "json" not in args and "ix86b" not in args:
+        assert not any("slower" in x or "faster" in x for x in rows), rows

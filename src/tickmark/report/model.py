@@ -74,7 +74,7 @@ def run_model(store, run, with_series=True, beside=None):
         env.append("emulated")
     rows = result_rows(results, env)
     used = sorted({f for r in rows for f in r["flags"]})
-    nb = nbench_series(store, results)
+    nb = nbench_series(store, results, fp)
     study = None
     if run.get("suite") == "rtos-study" or beside is not None:
         study = {"rows": rtos_study_rows(results), "beside": None}
@@ -532,14 +532,23 @@ def bandwidth_series(results):
     return out
 
 
-def nbench_series(store, results):
+ICOUNT_NBENCH = (
+    "QEMU -icount: time is virtual (1 ns = 1 guest instruction), so these rates are iterations per "
+    "10^9 guest instructions; BYTEmark indices compare times with a real Pentium 90 and AMD K6/233, "
+    "so none is computed"
+)
+
+
+def nbench_series(store, results, fp=None):
+    """The nbench figures of a run's cpu.* kernels; under QEMU -icount (instructions, not time)
+    the rates with a caveat and no BYTEmark index."""
     from ..analysis import nbench
 
     mine = [r for r in results if r["key"] in nbench.NAMES]
     if not mine:
         return None
     rows, (orig, linux) = nbench.summarize(mine, lambda r: store.samples(r["id"]))
-    return {
+    out = {
         "rows": [
             {
                 k: row.get(k)
@@ -549,7 +558,16 @@ def nbench_series(store, results):
         ],
         "original_groups": orig,
         "linux_groups": linux,
+        "caveat": None,
     }
+    fp = fp or {}
+    if fp.get("qemu_icount") or fp.get("cycles_method") == "icount-insns":
+        for row in out["rows"]:
+            row["old"] = row["new"] = None
+        out["original_groups"] = {g: None for g in orig}
+        out["linux_groups"] = {g: None for g in linux}
+        out["caveat"] = ICOUNT_NBENCH
+    return out
 
 
 def profile_series(store, run, top=15):
@@ -730,11 +748,17 @@ def comparison(sides, pairs):
     by_label = {s.label: s for s in sides}
     for c in doc["comparisons"]:
         c["warning"] = compare.mixing_warning(by_label[c["a"]], by_label[c["b"]])
+        if c.get("isa") and not c["warning"]:
+            c["warning"] = (
+                f"{c['b']} ({c['isa'][1]}) and {c['a']} ({c['isa'][0]}) counted guest instructions (QEMU -icount) "
+                "of two instruction sets: the ratios compare instruction counts, not speed, and call no verdict"
+            )
         for d in c["differences"]:
             d["label"] = fingerprint.KEYS[d["field"]].label
             d["a"], d["b"] = known(d["a"], "not recorded"), known(d["b"], "not recorded")
         for f in c["families"].values():
-            f["multiple"] = compare.multiple(f["geomean_time_ratio"])
+            ratio = f["geomean_time_ratio"]
+            f["multiple"] = compare.insn_multiple(ratio) if c.get("isa") else compare.multiple(ratio)
     return doc
 
 

@@ -119,8 +119,9 @@ def render_comparison(doc, file=None, show_counters=True):
             g = f["geomean_time_ratio"]
             vs = ", ".join(f"{n} {v}" for v, n in sorted(f["verdicts"].items()))
             what = "benchmarks, all unstable" if f.get("all_unstable") else "benchmarks"
+            ratios = "instruction ratios" if c.get("isa") else "time ratios"
             con.print(
-                f"  {fam}: geometric mean of time ratios B/A {g:.3f} ({f['multiple']}) over {f['n']} {what} ({vs})",
+                f"  {fam}: geometric mean of {ratios} B/A {g:.3f} ({f['multiple']}) over {f['n']} {what} ({vs})",
                 markup=False,
             )
 
