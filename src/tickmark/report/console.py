@@ -98,6 +98,21 @@ def console(file=None, stderr=False):
     return con
 
 
+def styled_table(plain, **kw):
+    """A table in the one style of every view: ASCII rules in a pipe, a bold header on a terminal."""
+    from rich import box
+    from rich.table import Table
+
+    return Table(
+        box=box.ASCII2 if plain else box.SIMPLE_HEAD,
+        pad_edge=False,
+        show_edge=False,
+        padding=(0, 1),
+        header_style=None if plain else "bold",
+        **kw,
+    )
+
+
 def fit_table(con, table):
     """Widen the console when a table's numbers cannot fit (never cut a number)."""
     from rich.measure import Measurement

@@ -3,14 +3,12 @@ report model (model.py): a header with the machine essentials, then one table ro
 instance (sub-metrics indented below it). Plain text without colours in a pipe; the table fits
 the width of the console (optional columns are left out on a narrow terminal, flags wrap)."""
 
-from rich import box
-from rich.table import Table
 from rich.text import Text
 
 from ... import fmt
 from ...fmt import fmt_pct, fmt_rate, fmt_time, known
 from ...names import printable
-from ..console import console, print_whole
+from ..console import console, print_whole, styled_table
 
 # (column, justify, drop order: the higher, the earlier it goes on a narrow terminal)
 COLUMNS = (
@@ -84,13 +82,7 @@ def build_table(rows, plain=False, drop=(), narrow=False):
     """A Rich table of model rows (model.result_rows), without the columns in `drop`; `narrow`
     lets a long key wrap after the commas between its parameters."""
     cols = [c for c in COLUMNS if c[0] not in drop]
-    t = Table(
-        box=box.ASCII2 if plain else box.SIMPLE_HEAD,
-        pad_edge=False,
-        show_edge=False,
-        padding=(0, 1),
-        header_style=None if plain else "bold",
-    )
+    t = styled_table(plain)
     for col, just, _ in cols:
         if col == "benchmark":
             t.add_column(col, justify=just, overflow="fold")
@@ -132,13 +124,7 @@ def events_table(rows, plain=False):
     hists = [r for r in rows if r["status"] == "ok" and r.get("hist")]
     if not hists:
         return None
-    t = Table(
-        box=box.ASCII2 if plain else box.SIMPLE_HEAD,
-        pad_edge=False,
-        show_edge=False,
-        padding=(0, 1),
-        header_style=None if plain else "bold",
-    )
+    t = styled_table(plain)
     t.add_column("event latency", no_wrap=True)
     for col in ("p50", "p99", "p99.9", "max", "events"):
         t.add_column(col, justify="right", no_wrap=True)
