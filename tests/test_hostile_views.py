@@ -242,6 +242,7 @@ OUTPUTS = [
     ("runs > /dev/full", 2, "cannot write to standard output: No space left on device"),
     ("compare a1 a2 > /dev/full", 2, "cannot write to standard output: No space left on device"),
     ("export a1 > /dev/full", 2, "cannot write to standard output: No space left on device"),
+    ("run --rounds 1 --samples 2 sys.fast --name full > /dev/full", 2, "cannot write to standard output"),
     ("runs >&-", 2, "standard output is closed"),
     ("show a1 >&-", 2, "standard output is closed"),
     ("runs 2>&-", 0, None),
@@ -261,6 +262,8 @@ def test_standard_output_full_or_closed(two_runs, tmp_path, cmd, rc, says):
     assert (tmp_path / "results.db").read_bytes()[:16] == before[:16]  # the store was not written into
     store_readable_proc = _shell("runs", tmp_path)
     assert store_readable_proc.returncode == 0 and " a2 " in store_readable_proc.stdout
+    if cmd.startswith("run "):  # the run is kept whole: only its table could not be printed
+        assert "complete       1 results  full " in store_readable_proc.stdout, store_readable_proc.stdout
 
 
 def test_ctrl_c_while_the_command_line_loads(two_runs):

@@ -136,13 +136,16 @@ def _standard_descriptors():
     return closed
 
 
-def _silence_stdout():
-    """After a failed or broken standard output: later writes (Python's own at exit) go nowhere."""
+def _silence_stdout(stream):
+    """After a failed or broken standard output (descriptor 1): later writes (Python's own at
+    exit) go nowhere."""
     try:
+        if stream is None or stream.fileno() != 1:
+            return
         null = os.open(os.devnull, os.O_WRONLY)
         os.dup2(null, 1)
         os.close(null)
-    except OSError:
+    except (OSError, ValueError, AttributeError):  # not a file of the system (a test's capture)
         pass
 
 
@@ -176,10 +179,10 @@ def main(argv=None):
     except KeyboardInterrupt as e:
         return _interrupted(e)
     except BrokenPipeError:
-        _silence_stdout()
+        _silence_stdout(real_stdout)
         return 0
     except OutputLost as e:
-        _silence_stdout()
+        _silence_stdout(real_stdout)
         return _error(f"cannot write to standard output: {e}")
     finally:
         sys.stdout = real_stdout
@@ -187,6 +190,6 @@ def main(argv=None):
             if real_stdout is not None:
                 real_stdout.flush()
         except OSError:
-            _silence_stdout()
+            _silence_stdout(real_stdout)
         if early:
             signal.signal(signal.SIGINT, interrupted_early)
