@@ -28,7 +28,6 @@ File format (README.md has the user's version):
     os = "os"
 """
 
-import json
 import os
 import re
 import socket
@@ -37,7 +36,7 @@ import time
 from dataclasses import dataclass, field
 
 from ..errors import TickmarkError
-from ..names import check_label, printable
+from ..names import check_label
 from ..store import claims
 
 _NAME = re.compile(r"[A-Za-z0-9_.+-]+")
@@ -161,8 +160,7 @@ def parse(doc, path="campaign"):
             bad(f"workloads.{wname}: expected a suite name or a non-empty list of patterns")
     baseline = doc.get("baseline", next(iter(targets)))
     if not isinstance(baseline, str) or baseline not in targets:
-        shown = printable(baseline if isinstance(baseline, str) else json.dumps(baseline, default=str))[:60]
-        bad(f"baseline '{shown}' is not one of the targets ({', '.join(targets)}): 'baseline' names one target")
+        bad(f"baseline {baseline!r} is not one of the targets ({', '.join(targets)})")
     lease = doc.get("lease", LEASE)
     if not isinstance(lease, (int, float)) or isinstance(lease, bool) or not 2 <= lease <= 3600:
         bad("'lease' must be a number of seconds in 2..3600")
