@@ -430,7 +430,7 @@ def _icount(doc, arch, factor=1):
     cpu["meta"].update(key="cpu.numsort", bench="cpu.numsort")
     doc["results"].append(cpu)  # an nbench kernel: the run gets nbench figures
     fp = doc["run"]["fingerprint"]
-    fp.update(qemu_icount="shift=0", cycles_method="icount-insns", arch=arch, emulated=1)
+    fp.update(qemu_icount="shift=0", cycles_method="icount-insns", arch=arch, emulated=True)
     for r in doc["results"]:
         for s in r["samples"]:
             s["ns"] = int(s["ns"] * factor)
