@@ -1,6 +1,19 @@
 """Numbers as text: times, rates, sizes, percentages, parameter sweeps (plain strings, no
 terminal; the console every command prints through is report/console.py)."""
 
+from .names import printable
+
+
+def known(x, missing="unknown"):
+    """A stored setting in words: `missing` where it was not recorded (None, empty text), a
+    yes/no setting as on/off, anything else as text with its control characters escaped. Python's
+    None never reaches the reader."""
+    if x is None or x == "" or x == []:
+        return missing
+    if isinstance(x, bool):
+        return "on" if x else "off"
+    return printable(x)
+
 
 def sig(x):
     """Three significant digits, no exponent."""

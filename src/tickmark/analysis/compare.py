@@ -39,6 +39,8 @@ FASTER, SLOWER, SAME, INCONCLUSIVE, FEW = (
     "inconclusive",
     "too few samples",
 )
+# instruction counts (QEMU -icount) of two instruction sets: more instructions does not mean slower
+OTHER_ISA = "other ISA: no verdict"
 
 
 # ---------------------------------------------------------------- loading
@@ -245,10 +247,27 @@ def family(bench):
     return bench.split(".", 1)[0]
 
 
+def isa_difference(A, B):
+    """(arch of A, arch of B) when both runs counted guest instructions (QEMU -icount) on two
+    instruction sets, else None: their counts differ by the ISA, not by speed."""
+    fa, fb = A.fingerprint, B.fingerprint
+    if fa.get("qemu_icount") and fb.get("qemu_icount") and fa.get("arch") != fb.get("arch"):
+        return fa.get("arch") or "?", fb.get("arch") or "?"
+    return None
+
+
+def insn_multiple(ratio):
+    """'1.52× the instructions' (B relative to A) for instruction counts of two ISAs."""
+    if ratio is None or not ratio or math.isnan(ratio):
+        return "-"
+    return f"{ratio:.2f}× the instructions"
+
+
 def compare_pair(A, B, seed=SEED):
     """All rows of B against A, plus the per-family geometric means."""
     rng = np.random.default_rng(seed)
     rows = []
+    isa = isa_difference(A, B)
     for key in sorted(set(A.results) | set(B.results)):
         ra, rb = A.results.get(key), B.results.get(key)
         any_r = ra or rb
@@ -257,6 +276,7 @@ def compare_pair(A, B, seed=SEED):
             row = {"key": key, "bench": bench, "metric": sub or "", "family": family(bench)}
             if not ra or not rb or ra["status"] != "ok" or rb["status"] != "ok":
                 miss = "A" if not ra else "B" if not rb else None
+                row["status_a"], row["status_b"] = (r["status"] if r else "absent" for r in (ra, rb))
                 row["verdict"] = "missing"
                 row["note"] = f"not in {miss}" if miss else f"A {ra['status']}, B {rb['status']}"
                 rows.append(row)
@@ -265,6 +285,10 @@ def compare_pair(A, B, seed=SEED):
             vb, rdb, _ = metric_values(rb, sub)
             row["unit"] = unit
             row.update(compare_metric(va, rda, vb, rdb, unit == "MB/s", rng))
+            if isa and row["verdict"] in (FASTER, SLOWER, SAME, INCONCLUSIVE):
+                row["verdict"] = OTHER_ISA
+                row["note"] = f"instruction counts of {isa[0]} and {isa[1]} tell the ISAs apart, not speed"
+                row.pop("rounds_needed", None)
             flags = {f for r in (ra, rb) for f in getattr(Stats.of(r).get(sub), "flags", [])}
             row["unstable"] = (
                 "unstable" in flags
@@ -290,7 +314,7 @@ def compare_pair(A, B, seed=SEED):
 
                 row["profile_change"] = top_change(A.profiles[key], B.profiles[key])
             rows.append(row)
-    return {"a": A.label, "b": B.label, "rows": rows, "families": families(rows)}
+    return {"a": A.label, "b": B.label, "rows": rows, "families": families(rows), "isa": isa}
 
 
 def families(rows):
@@ -338,6 +362,23 @@ def regressions(result, threshold):
         slow = (1 / r["ratio"] - 1) if r.get("unit") == "MB/s" else r["ratio"] - 1
         if slow > threshold:
             out.append((r, slow))
+    return out
+
+
+def unmeasured(result):
+    """Main rows of a pair that A measured and B did not (B crashed, failed, timed out, skipped
+    it, does not have it, or has no samples of it) -> [(row, why)]: a regression gate cannot
+    vouch for them, so it fails on them as on a regression."""
+    out = []
+    for r in result["rows"]:
+        if r.get("metric") or r.get("verdict") != "missing":
+            continue
+        if r.get("status_a", "ok") != "ok":
+            continue  # A did not measure it either: nothing to hold B to
+        if "status_b" in r:
+            out.append((r, "not in B" if r["status_b"] == "absent" else r["status_b"]))
+        elif r.get("n_b") == 0 and r.get("n_a"):
+            out.append((r, "no samples"))
     return out
 
 
@@ -432,7 +473,9 @@ def to_json(sides, pairs):
                 if r.get(k) is not None
             }
             if r.get("ratio") is not None:
-                row["multiple"] = multiple(r["ratio"], r.get("unit") == "MB/s")
+                row["multiple"] = (
+                    insn_multiple(r["ratio"]) if res.get("isa") else multiple(r["ratio"], r.get("unit") == "MB/s")
+                )
             rows.append(row)
         doc["comparisons"].append(
             {
@@ -440,6 +483,7 @@ def to_json(sides, pairs):
                 "b": B.label,
                 "rows": rows,
                 "families": res["families"],
+                "isa": list(res["isa"]) if res.get("isa") else None,
                 "differences": [{"field": k, "a": a, "b": b} for k, a, b in fingerprint_differences(A, B)],
             }
         )

@@ -2,6 +2,8 @@
 package (options.py: what they share). The only layer that imports click. Every error is one
 line `tickmark: error: ...` and exit status 2."""
 
+import os
+import signal
 import sys
 
 import click
@@ -85,14 +87,87 @@ def _interrupted(e):
     return 130
 
 
-def main(argv=None):
-    args = sys.argv[1:] if argv is None else list(argv)
+class OutputLost(Exception):
+    """Standard output cannot be written (a full disk, /dev/full, a closed descriptor)."""
+
+
+class _Stdout:
+    """Standard output for the commands: a write that fails says so as OutputLost (a pipe whose
+    reader went away stays BrokenPipeError: nobody is reading, nothing to say)."""
+
+    def __init__(self, stream):
+        self._stream = stream
+
+    def write(self, text):
+        try:
+            return self._stream.write(text)
+        except BrokenPipeError:
+            raise
+        except OSError as e:
+            raise OutputLost(e.strerror or str(e)) from e
+
+    def flush(self):
+        try:
+            return self._stream.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as e:
+            raise OutputLost(e.strerror or str(e)) from e
+
+    def __getattr__(self, name):
+        return getattr(self._stream, name)
+
+
+def _standard_descriptors():
+    """Descriptors 0, 1, 2 that are closed (`tickmark runs >&-`) -> their numbers, each now
+    /dev/null, so that no file the command opens (the store) takes their place and gets what
+    is printed."""
+    closed = []
+    for fd in (0, 1, 2):
+        try:
+            os.fstat(fd)
+        except OSError:
+            closed.append(fd)
+    for fd in closed:
+        null = os.open(os.devnull, os.O_RDWR)
+        if null != fd:
+            os.dup2(null, fd)
+            os.close(null)
+    return closed
+
+
+def _silence_stdout(stream):
+    """After a failed or broken standard output (descriptor 1): later writes (Python's own at
+    exit) go nowhere."""
     try:
+        if stream is None or stream.fileno() != 1:
+            return
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, 1)
+        os.close(null)
+    except (OSError, ValueError, AttributeError):  # not a file of the system (a test's capture)
+        pass
+
+
+def main(argv=None):
+    from .. import interrupted_early
+
+    early = signal.getsignal(signal.SIGINT) is interrupted_early
+    if early:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    args = sys.argv[1:] if argv is None else list(argv)
+    real_stdout = sys.stdout
+    try:
+        if 1 in _standard_descriptors() or sys.stdout is None:
+            return _error("standard output is closed: nothing to print to (redirect it to a file or /dev/null)")
+        sys.stdout = _Stdout(real_stdout)
         if not args:
             click.echo(cli.get_help(click.Context(cli, info_name="tickmark")))
             return 0
         rv = cli.main(args=args, prog_name="tickmark", standalone_mode=False)
-        return rv if isinstance(rv, int) and not isinstance(rv, bool) else 0  # ctx.exit(N) -> N
+        rv = rv if isinstance(rv, int) and not isinstance(rv, bool) else 0  # ctx.exit(N) -> N
+        sys.stdout.flush()
+        return rv
     except click.exceptions.Exit as e:
         return e.exit_code
     except click.exceptions.Abort as e:
@@ -104,6 +179,17 @@ def main(argv=None):
     except KeyboardInterrupt as e:
         return _interrupted(e)
     except BrokenPipeError:
+        _silence_stdout(real_stdout)
         return 0
+    except OutputLost as e:
+        _silence_stdout(real_stdout)
+        return _error(f"cannot write to standard output: {e}")
     finally:
-        sys.stdout.flush()
+        sys.stdout = real_stdout
+        try:
+            if real_stdout is not None:
+                real_stdout.flush()
+        except OSError:
+            _silence_stdout(real_stdout)
+        if early:
+            signal.signal(signal.SIGINT, interrupted_early)

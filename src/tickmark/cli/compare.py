@@ -1,12 +1,12 @@
 """`tickmark compare`: runs (stored or exported) against a baseline: ratio, CI, p, verdict."""
 
 import json
-import sys
 
 import click
 
 from ..errors import TickmarkError
-from .options import store_of
+from ..names import printable
+from .options import store_for_refs
 
 
 @click.command("compare")
@@ -26,13 +26,12 @@ def compare_cmd(ctx, runs, baseline, fail_above, fmt, no_counters):
     The first run (or --baseline) is A; each other run is compared against it."""
     from ..analysis import compare as cmp
     from ..report.terminal.compare import render
-    from ..store.refs import is_file_ref, run_compare
+    from ..store.refs import run_compare
 
     threshold = cmp.parse_threshold(fail_above) if fail_above is not None else None
     if threshold is not None and baseline is None and len(runs) < 2:
         raise TickmarkError("--fail-above needs a baseline (--baseline RUN) and a run to check")
-    needs_store = not all(is_file_ref(r) for r in runs + ((baseline,) if baseline else ()))
-    store = store_of(ctx, readonly=True) if needs_store else None
+    store = store_for_refs(ctx, runs + ((baseline,) if baseline else ()))
     sides, pairs = run_compare(store, list(runs), baseline)
     for s in sides:
         status = s.run.get("status")
@@ -46,16 +45,39 @@ def compare_cmd(ctx, runs, baseline, fail_above, fmt, no_counters):
         click.echo(json.dumps(cmp.to_json(sides, pairs), indent=1, sort_keys=True))
     else:
         render(sides, pairs, show_counters=not no_counters)
-    if threshold is not None:
-        bad = [(B.label, r, slow) for (A, B), res in pairs for r, slow in cmp.regressions(res, threshold)]
-        if bad:
-            worst = ", ".join(
-                f"{r['key']}{' ' + r['metric'] if r['metric'] else ''} +{slow * 100:.1f}%"
-                for _, r, slow in sorted(bad, key=lambda x: -x[2])[:5]
+    if threshold is not None and not gate(sides, pairs, threshold):
+        ctx.exit(1)
+
+
+def gate(sides, pairs, threshold):
+    """The regression gate (docs/compare.md): False, with one line on stderr for each reason,
+    when a run is significantly slower than the baseline by more than the threshold, did not
+    measure a benchmark the baseline measured (crashed, failed, timed out, no samples, left
+    out), or is not complete; else True, with one line saying so."""
+    from ..analysis import compare as cmp
+
+    A, ok = sides[0].label, True
+    bad = [(B.label, r, slow) for (_, B), res in pairs for r, slow in cmp.regressions(res, threshold)]
+    if bad:
+        worst = ", ".join(
+            printable(f"{r['key']}{' ' + r['metric'] if r['metric'] else ''} +{slow * 100:.1f}%")
+            for _, r, slow in sorted(bad, key=lambda x: -x[2])[:5]
+        )
+        click.echo(f"tickmark: {len(bad)} regression(s) above {threshold * 100:g}% against {A}: {worst}", err=True)
+        ok = False
+    for (_, B), res in pairs:
+        lost = cmp.unmeasured(res)
+        if lost:
+            which = ", ".join(printable(f"{r['key']} ({why})") for r, why in lost[:5]) + (
+                ", ..." if len(lost) > 5 else ""
             )
+            click.echo(f"tickmark: {len(lost)} benchmark(s) of {A} not measured in {B.label}: {which}", err=True)
+            ok = False
+        if B.run.get("status") != "complete":
             click.echo(
-                f"tickmark: {len(bad)} regression(s) above {threshold * 100:g}% against {sides[0].label}: {worst}",
-                err=True,
+                f"tickmark: {B.label} is {B.run.get('status')}: the gate cannot pass an unfinished run", err=True
             )
-            sys.exit(1)
-        click.echo(f"tickmark: no regression above {threshold * 100:g}% against {sides[0].label}", err=True)
+            ok = False
+    if ok:
+        click.echo(f"tickmark: no regression above {threshold * 100:g}% against {A}", err=True)
+    return ok

@@ -58,6 +58,9 @@ def list_cmd(ctx, patterns, as_json):
 def info_cmd(ctx, as_json):
     """The target (this machine by default): fingerprint and what it supports."""
     from .. import fingerprint
+    from ..fmt import known
+    from ..names import printable
+    from ..report.model import where
 
     core = prepare_core(ctx)
     hello = hello_of(core)
@@ -72,26 +75,29 @@ def info_cmd(ctx, as_json):
     lines = [
         (
             "CPU",
-            f"{fp['cpu_model']} ({fp['arch']}, {fp['cpus_online']} online)"
+            f"{known(fp.get('cpu_model'))} ({known(fp.get('arch'))}, {known(fp.get('cpus_online'), '?')} online)"
             + (f", board {fp['board']}" if fp.get("board") else ""),
         ),
-        ("caches", ", ".join(f"L{c['level']} {c['type']} {c['size']}" for c in fp["caches"]) or "unknown"),
-        ("OS", f"{fp['os']}, kernel {fp['kernel']}, {fp.get('libc') or 'libc unknown'}"),
-        ("compiler", f"{fp.get('compiler') or '?'} {fp.get('cflags') or ''}".strip()),
+        (
+            "caches",
+            ", ".join(f"L{c.get('level')} {c.get('type')} {c.get('size')}" for c in fp.get("caches") or [])
+            or "unknown",
+        ),
+        ("OS", f"{known(fp.get('os'))}, kernel {known(fp.get('kernel'))}, {known(fp.get('libc'), 'libc unknown')}"),
+        ("compiler", f"{known(fp.get('compiler'), '?')} {known(fp.get('cflags'), '')}".strip()),
         (
             "target",
-            f"{fp.get('target_uri')} (driven from {fp.get('host')})"
-            + (", emulated: not for timing claims" if fp.get("emulated") else ""),
+            where(fp) + (", emulated: not for timing claims" if fp.get("emulated") else ""),
         ),
-        ("core binary", fp.get("binary_sha256") or "?"),
+        ("core binary", known(fp.get("binary_sha256"), "?")),
         (
             "timer",
-            f"{fp.get('clock') or '?'} res {fp.get('clock_res_ns', '?')} ns, overhead "
-            f"{(fp.get('timer_overhead_ps') or 0) / 1000:.1f} ns, ticks {fp.get('ticks') or '?'}",
+            f"{known(fp.get('clock'), '?')} res {known(fp.get('clock_res_ns'), '?')} ns, overhead "
+            f"{(fp.get('timer_overhead_ps') or 0) / 1000:.1f} ns, ticks {known(fp.get('ticks'), '?')}",
         ),
         ("cycles", f"{fp.get('cycles_method') or 'none'} (fcore {(fp.get('fcore_khz') or 0) / 1000:.0f} MHz)"),
-        ("counters", f"{fp.get('counters') or 'none'}; perf_event_paranoid={par if par is not None else '?'}"),
-        ("not supported", hello.get("counters_unsupported") or "-"),
+        ("counters", f"{known(fp.get('counters'), 'none')}; perf_event_paranoid={known(par, '?')}"),
+        ("not supported", known(hello.get("counters_unsupported"), "-")),
         (
             "real-time prio",
             ("yes" if fp["rt_priority"]["allowed"] else "no") + f" ({fp['rt_priority']['why']})"
@@ -104,13 +110,13 @@ def info_cmd(ctx, as_json):
             if "affinity" in fp
             else "unknown (not this machine)",
         ),
-        ("frequency", f"governor {fp.get('governor') or 'unknown'}, boost {fp.get('boost')}"),
-        ("virtualization", fp.get("virtualization")),
-        ("memory", f"page {fp.get('page_size')} B, THP {fp.get('thp')}"),
-        ("clocksource", fp.get("clocksource")),
-        ("loadavg", fp.get("loadavg")),
-        ("flags", ", ".join(fp["flags"]) or "none"),
+        ("frequency", f"governor {known(fp.get('governor'))}, boost {known(fp.get('boost'))}"),
+        ("virtualization", known(fp.get("virtualization"))),
+        ("memory", f"page {known(fp.get('page_size'), '?')} B, THP {known(fp.get('thp'))}"),
+        ("clocksource", known(fp.get("clocksource"))),
+        ("loadavg", known(fp.get("loadavg"))),
+        ("flags", ", ".join(map(str, fp.get("flags") or [])) or "none"),
     ]
     w = max(len(k) for k, _ in lines)
     for k, v in lines:
-        click.echo(f"{k:<{w}}  {v}")
+        click.echo(f"{k:<{w}}  {printable(v)}")

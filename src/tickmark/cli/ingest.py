@@ -6,9 +6,14 @@ import sys
 import click
 
 from ..errors import TickmarkError
-from ..names import check_name
+from ..names import check_name, printable
 from ..run.ingest import ingest
 from .options import store_of
+
+
+def _echo(line):
+    """What ingest says about the log (its lines may hold anything): escaped."""
+    click.echo(printable(line))
 
 
 @click.command("ingest")
@@ -21,13 +26,13 @@ def ingest_cmd(ctx, file, name):
         check_name(name)
     store = store_of(ctx)
     if file == "-":
-        ids = ingest(store, sys.stdin.buffer, "stdin", name, echo=click.echo)
+        ids = ingest(store, sys.stdin.buffer, "stdin", name, echo=_echo)
     elif os.path.isdir(file):
         raise TickmarkError(f"{file} is a directory, not a log file")
     else:
         try:
             with open(file, "rb") as f:
-                ids = ingest(store, f, os.path.basename(file), name, echo=click.echo)
+                ids = ingest(store, f, os.path.basename(file), name, echo=_echo)
         except OSError as e:
             raise TickmarkError(f"cannot read {file}: {e.strerror}")
     if any(store.run(str(i))["status"] != "complete" for i in ids):  # stored, but not whole: exit 1

@@ -4,6 +4,7 @@ import atexit
 import os
 
 from ..errors import TickmarkError
+from ..names import printable
 
 
 def store_of(ctx, readonly=False):
@@ -15,6 +16,44 @@ def store_of(ctx, readonly=False):
     if obj.get("store") is None:
         obj["store"] = Store(obj["store_path"], readonly=readonly)
     return obj["store"]
+
+
+def store_for_refs(ctx, refs):
+    """The store for commands that take runs or exported files (compare, profile --diff): None
+    when every argument is a file by the rule of store/refs.py (a path, `file:PATH`, or an
+    existing file where no store can be read); a warning on stderr for an argument that names
+    both a stored run and a file here (the run is taken)."""
+    import os
+
+    import click
+
+    from ..store.refs import is_file_ref
+
+    runs = [r for r in refs if not is_file_ref(r)]
+    if not runs:
+        return None
+    try:
+        store = store_of(ctx, readonly=True)
+    except TickmarkError:
+        if all(os.path.isfile(r) for r in runs):
+            return None
+        raise
+    for r in runs:
+        if os.path.isfile(r) and _stored(store, r):
+            click.echo(
+                f"tickmark: warning: '{printable(r)}' is a stored run and a file here: the run is compared "
+                f"(write ./{printable(r)} or file:{printable(r)} for the file)",
+                err=True,
+            )
+    return store
+
+
+def _stored(store, ref):
+    try:
+        store.run(ref)
+        return True
+    except TickmarkError:
+        return False
 
 
 def target_of(ctx):

@@ -9,9 +9,18 @@ import click
 from ..errors import TickmarkError
 from ..names import check_name
 from ..profile import TOOLS
-from .options import store_of, target_of, target_option
+from .options import store_for_refs, store_of, target_of, target_option
 
 _PARAM = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=[0-9]+[KMGkmg]?")
+
+
+def _finite(value, option):
+    """A float option that is a number (click's FloatRange lets NaN through: it compares false)."""
+    import math
+
+    if value is not None and not math.isfinite(value):
+        raise TickmarkError(f"bad {option} {value}: a number of seconds in 0.2..120")
+    return value
 
 
 @click.command("profile")
@@ -35,6 +44,7 @@ _PARAM = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=[0-9]+[KMGkmg]?")
 @click.option(
     "--seconds",
     type=click.FloatRange(0.2, 120),
+    callback=lambda ctx, param, v: _finite(v, "--seconds"),
     help="Length of the profiled instance's samples, together (default: 1 with perf, 2 with gprof).",
 )
 @click.option("--cc", help="C compiler for the core.")
@@ -134,8 +144,7 @@ def _diff(ctx, refs, bench, top):
     from ..report.terminal import profile as view
     from ..store import refs as run_refs
 
-    needs_store = not all(run_refs.is_file_ref(r) for r in refs)
-    store = store_of(ctx, readonly=True) if needs_store else None
+    store = store_for_refs(ctx, refs)
     A, B = (run_refs.load(store, r) for r in refs)
     for side in (A, B):
         if not side.profiles:

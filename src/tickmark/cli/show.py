@@ -4,6 +4,7 @@ import shutil
 
 import click
 
+from ..fmt import known
 from ..names import printable
 from .options import store_of
 
@@ -62,14 +63,17 @@ def runs_cmd(ctx):
     if not rows:
         click.echo("no runs stored yet")
         return
+    click.echo(f"{'id':>4}  {'started':<19}  {'status':<10}  {'results':>12}  {'name':<16}  {'target':<10}  benchmarks")
     for r in rows:
         when = names.when(r["started"])
         what = r["suite"] and f"suite {r['suite']}" or " ".join(map(str, r["patterns"]))
-        variant = (r.get("fingerprint") or {}).get("variant")
-        if variant:
-            what += f"  [{variant}]"
+        fp = r.get("fingerprint") or {}
+        if fp.get("variant"):
+            what += f"  [{fp['variant']}]"
+        target = known(fp.get("target_uri"), "?")
         click.echo(
             printable(
-                f"{r['id']:>4}  {when}  {r['status']:<10}  {r['n_results']:>4} results  {r['name'] or '-':<16}  {what}"
+                f"{r['id']:>4}  {when}  {r['status']:<10}  {r['n_results']:>4} results  {r['name'] or '-':<16}  "
+                f"{target:<10}  {what}"
             )
         )

@@ -4,12 +4,21 @@ Width policy (all commands): on a terminal, the terminal's width; in a pipe or a
 when it is set, else PIPE_WIDTH. Tables wrap their text columns (summaries, flags) to fit and
 never cut a number: when the numbers alone do not fit, the line runs longer than the width.
 Colours only on a terminal (and never with NO_COLOR set).
+
+Escapes: whatever a command prints through this console has its control characters (ESC,
+carriage return, ...) written as \\xNN (names.printable): a board's `uname`, an imported
+document or a captured log can put any text in a run, and none of it may drive the terminal.
+The console's own colours are styles, added after that. Text written without the console goes
+through names.printable itself.
 """
 
 import os
+import re
 import sys
 
-from ..names import decimal, numeric_environ
+from ..names import decimal, numeric_environ, printable
+
+_CONTROL = re.compile(r"[\x00-\x09\x0b-\x1f\x7f-\x9f]")
 
 PIPE_WIDTH = 100
 
@@ -31,6 +40,42 @@ def width(file=None):
     return n if n is not None and n >= 40 else PIPE_WIDTH
 
 
+def lines_printable(text):
+    """Text with its control characters escaped (names.printable), its line breaks kept."""
+    return "\n".join(printable(part) for part in text.split("\n")) if _CONTROL.search(text) else text
+
+
+class _Escaped:
+    """A renderable as Rich lays it out, its text escaped (the console's render hook)."""
+
+    def __init__(self, renderable):
+        self.renderable = renderable
+
+    def __rich_console__(self, con, options):
+        from rich.segment import Segment
+
+        for seg in con.render(self.renderable, options):
+            if seg.control or not _CONTROL.search(seg.text):
+                yield seg
+            else:
+                yield Segment(lines_printable(seg.text), seg.style)
+
+    def __rich_measure__(self, con, options):
+        from rich.measure import Measurement
+
+        return Measurement.get(con, options, self.renderable)
+
+
+def _escape_hook():
+    from rich.console import RenderHook
+
+    class EscapeHook(RenderHook):
+        def process_renderables(self, renderables):
+            return [_Escaped(r) for r in renderables]
+
+    return EscapeHook()
+
+
 def console(file=None, stderr=False):
     """The Rich console of every command (one width and colour policy)."""
     from rich.console import Console
@@ -38,7 +83,7 @@ def console(file=None, stderr=False):
     if file is None:
         file = sys.stderr if stderr else sys.stdout
     plain = is_plain(file)
-    return Console(
+    con = Console(
         file=file,
         force_terminal=not plain,
         width=width(file),
@@ -48,6 +93,23 @@ def console(file=None, stderr=False):
         emoji=False,
         markup=False,
         _environ=numeric_environ(),
+    )
+    con.push_render_hook(_escape_hook())
+    return con
+
+
+def styled_table(plain, **kw):
+    """A table in the one style of every view: ASCII rules in a pipe, a bold header on a terminal."""
+    from rich import box
+    from rich.table import Table
+
+    return Table(
+        box=box.ASCII2 if plain else box.SIMPLE_HEAD,
+        pad_edge=False,
+        show_edge=False,
+        padding=(0, 1),
+        header_style=None if plain else "bold",
+        **kw,
     )
 
 

@@ -24,6 +24,7 @@ from .. import fingerprint, fmt
 from ..analysis import rtos_table
 from ..analysis.stats import Stats
 from ..errors import TickmarkError
+from ..fmt import known
 from ..names import decimal, printable, when
 
 FORMAT = "tickmark-report"
@@ -73,7 +74,7 @@ def run_model(store, run, with_series=True, beside=None):
         env.append("emulated")
     rows = result_rows(results, env)
     used = sorted({f for r in rows for f in r["flags"]})
-    nb = nbench_series(store, results)
+    nb = nbench_series(store, results, fp)
     study = None
     if run.get("suite") == "rtos-study" or beside is not None:
         study = {"rows": rtos_study_rows(results), "beside": None}
@@ -95,7 +96,7 @@ def run_model(store, run, with_series=True, beside=None):
         "env_flags": [{"flag": f, "meaning": FLAG_MEANINGS.get(f, "")} for f in env],
         "flag_meanings": {f: FLAG_MEANINGS.get(f, "") for f in used},
         "preemption": preemption_note(results),
-        "problems": list(notes.get("problems") or []),
+        "problems": problems(notes),
         "malformed": notes.get("malformed") or 0,
         "rows": rows,
         "families": families(rows),
@@ -106,9 +107,26 @@ def run_model(store, run, with_series=True, beside=None):
     }
 
 
+SHOWN_PROBLEMS = 10
+
+
+def problems(notes):
+    """What went wrong in a run, first few first: the problems its rounds recorded, then those
+    found while reading its log (an ingested run) -> {"first": [...], "more": how many not listed}."""
+    ingested = notes.get("ingested") if isinstance(notes.get("ingested"), dict) else {}
+    found = [str(p) for p in list(notes.get("problems") or []) + list(ingested.get("problems") or [])]
+    found = list(dict.fromkeys(found))  # once each, in order
+    total = len(found) + max(0, (_int(ingested.get("problem_count")) or 0) - len(ingested.get("problems") or []))
+    return {"first": found[:SHOWN_PROBLEMS], "more": total - min(len(found), SHOWN_PROBLEMS)}
+
+
+def _int(x):
+    return x if isinstance(x, int) and not isinstance(x, bool) else None
+
+
 # the fingerprint keys of a run's one-line header (the terminal's `show`)
 HEADER_KEYS = ("cpu_model", "arch", "cpus_online", "kernel", "compiler", "cflags", "clock", "clock_res_ns")
-HEADER_KEYS += ("cycles_method", "virtualization", "qemu_icount", "flags")
+HEADER_KEYS += ("cycles_method", "virtualization", "qemu_icount", "flags", "target_uri", "host", "ingested_on")
 
 
 def essentials(run):
@@ -125,6 +143,7 @@ def essentials(run):
         "started": when(run["started"], "%Y-%m-%d %H:%M"),
         "status": run["status"],
         "rounds": (run.get("notes") or {}).get("rounds", "?"),
+        "where": where(fp),
         "fingerprint": out,
     }
 
@@ -170,12 +189,13 @@ def incomplete_text(run, n_results):
 
 
 def machine(fp, hello):
-    """The fingerprint essentials as (what, value) pairs, in words."""
+    """The fingerprint essentials as (what, value) pairs, in words (a setting that was not
+    recorded reads 'unknown', never None)."""
 
     def j(*xs):
         return " ".join(str(x) for x in xs if x not in (None, "")) or "unknown"
 
-    timer = fp.get("clock") or "unknown"
+    timer = known(fp.get("clock"))
     if fp.get("clock_res_ns") is not None:
         timer += f", resolution {fp['clock_res_ns']} ns"
     if fp.get("timer_overhead_ps"):
@@ -193,28 +213,39 @@ def machine(fp, hello):
         or "not reported"
     )
     out = [
-        ("CPU", j(fp.get("cpu_model"), f"({fp.get('arch')}, {fp.get('cpus_online')} CPUs)")),
+        ("CPU", j(fp.get("cpu_model"), f"({known(fp.get('arch'))}, {known(fp.get('cpus_online'), '?')} CPUs)")),
         ("caches (OS)", caches),
-        ("OS", j(fp.get("os"), "kernel", fp.get("kernel"), fp.get("libc") and f"({fp['libc']})")),
+        ("OS", j(fp.get("os"), "kernel", known(fp.get("kernel")), fp.get("libc") and f"({fp['libc']})")),
         ("compiler", j(fp.get("compiler"), fp.get("cflags"))),
         ("variant", fp.get("variant") or "-"),
         ("timer", timer),
         ("cycles", cyc_words),
-        ("frequency", f"governor {fp.get('governor') or 'unknown'}, boost {fp.get('boost')}"),
-        ("virtualization", fp.get("virtualization") or "unknown"),
-        ("memory", f"page {fp.get('page_size') or '?'} B, transparent huge pages {fp.get('thp') or '?'}"),
+        ("frequency", f"governor {known(fp.get('governor'))}, boost {known(fp.get('boost'))}"),
+        ("virtualization", known(fp.get("virtualization"))),
+        ("memory", f"page {known(fp.get('page_size'), '?')} B, transparent huge pages {known(fp.get('thp'))}"),
+        ("target", where(fp)),
     ]
     if fp.get("board"):
         out.append(("board", str(fp["board"])))
     if fp.get("qemu_icount"):
         out.append(("time base", f"QEMU -icount {fp['qemu_icount']}: virtual time, 1 ns = 1 guest instruction"))
     if fp.get("target"):
-        out.append(("target", str(fp["target"])))
-    if fp.get("host"):
-        out.append(("host", str(fp["host"])))
+        out.append(("target triple", str(fp["target"])))
     if fp.get("binary_sha256"):
         out.append(("core binary", f"sha256 {fp['binary_sha256'][:16]}"))
-    return [list(x) for x in out]
+    return [[k, printable(v)] for k, v in out]
+
+
+def where(fp):
+    """Where a run ran, in words: its target (local, ssh://..., serial:..., a log it was read
+    from) and the host that drove it."""
+    uri = fp.get("target_uri")
+    text = known(uri, "not recorded")
+    if fp.get("host"):
+        text += f" (driven from {known(fp['host'])})"
+    elif fp.get("ingested_on"):
+        text += f" (read on {known(fp['ingested_on'])})"
+    return text
 
 
 def preemption_note(results):
@@ -232,10 +263,16 @@ def preemption_note(results):
             moved += "preempted" in d.flags
     if not hit:
         return None
-    return (
-        f"{hit} of {len(results)} results had samples preempted even after a retake; "
-        f"it moved the result in {moved} (flagged 'preempted')"
-    )
+    return preemption_text(hit, len(results), moved)
+
+
+def preemption_text(hit, n, moved):
+    """The header's sentence on preemption: how many results had preempted samples, and in how
+    many of them that changed the result (those are flagged)."""
+    said = f"{hit} of {n} results had samples preempted by a context switch or a CPU migration, even after one retake; "
+    if not moved:
+        return said + "none of these results changed because of it"
+    return said + f"it changed {moved} of these results (flagged 'preempted')"
 
 
 def _num(x):
@@ -495,14 +532,23 @@ def bandwidth_series(results):
     return out
 
 
-def nbench_series(store, results):
+ICOUNT_NBENCH = (
+    "QEMU -icount: time is virtual (1 ns = 1 guest instruction), so these rates are iterations per "
+    "10^9 guest instructions; BYTEmark indices compare times with a real Pentium 90 and AMD K6/233, "
+    "so none is computed"
+)
+
+
+def nbench_series(store, results, fp=None):
+    """The nbench figures of a run's cpu.* kernels; under QEMU -icount (instructions, not time)
+    the rates with a caveat and no BYTEmark index."""
     from ..analysis import nbench
 
     mine = [r for r in results if r["key"] in nbench.NAMES]
     if not mine:
         return None
     rows, (orig, linux) = nbench.summarize(mine, lambda r: store.samples(r["id"]))
-    return {
+    out = {
         "rows": [
             {
                 k: row.get(k)
@@ -512,7 +558,16 @@ def nbench_series(store, results):
         ],
         "original_groups": orig,
         "linux_groups": linux,
+        "caveat": None,
     }
+    fp = fp or {}
+    if fp.get("qemu_icount") or fp.get("cycles_method") == "icount-insns":
+        for row in out["rows"]:
+            row["old"] = row["new"] = None
+        out["original_groups"] = {g: None for g in orig}
+        out["linux_groups"] = {g: None for g in linux}
+        out["caveat"] = ICOUNT_NBENCH
+    return out
 
 
 def profile_series(store, run, top=15):
@@ -693,10 +748,17 @@ def comparison(sides, pairs):
     by_label = {s.label: s for s in sides}
     for c in doc["comparisons"]:
         c["warning"] = compare.mixing_warning(by_label[c["a"]], by_label[c["b"]])
+        if c.get("isa") and not c["warning"]:
+            c["warning"] = (
+                f"{c['b']} ({c['isa'][1]}) and {c['a']} ({c['isa'][0]}) counted guest instructions (QEMU -icount) "
+                "of two instruction sets: the ratios compare instruction counts, not speed, and call no verdict"
+            )
         for d in c["differences"]:
             d["label"] = fingerprint.KEYS[d["field"]].label
+            d["a"], d["b"] = known(d["a"], "not recorded"), known(d["b"], "not recorded")
         for f in c["families"].values():
-            f["multiple"] = compare.multiple(f["geomean_time_ratio"])
+            ratio = f["geomean_time_ratio"]
+            f["multiple"] = compare.insn_multiple(ratio) if c.get("isa") else compare.multiple(ratio)
     return doc
 
 

@@ -18,30 +18,52 @@ def _label(run, fallback):
     return printable(f"{base} ({variant})" if variant and variant != name else base)
 
 
+FILE_PREFIX = "file:"
+
+
 def is_file_ref(ref):
-    """An argument that names an exported file rather than a stored run."""
-    return ref.endswith(".json") or os.path.sep in ref
+    """An argument that names an exported file, whatever the store holds: `file:PATH`, or a
+    path that says it is one (it starts with '/', './', '../' or '~/'). Any other argument is a
+    stored run first (id, name, 'latest'; a name may hold '/' or end in '.json'), and a file
+    only when the store has no run of that name (docs/compare.md, "Which runs")."""
+    return ref.startswith((FILE_PREFIX, "/", "./", "../", "~/"))
+
+
+def file_path(ref):
+    """The path an argument names as a file (`file:` taken off, `~` expanded)."""
+    path = ref[len(FILE_PREFIX) :] if ref.startswith(FILE_PREFIX) else ref
+    return os.path.expanduser(path)
+
+
+def _from_file(ref):
+    path = file_path(ref)
+    if not os.path.isfile(path):
+        raise TickmarkError(f"no exported run at {printable(path)}: not a file")
+    doc = read_document(path)
+    run = doc["run"]
+    results = {}
+    for r in doc["results"]:
+        results[r["key"]] = dict(r, bench=r["benchmark"])
+    profiles = {p["key"]: p for p in doc.get("profiles", [])}
+    return compare.Side(
+        _label(run, os.path.basename(path)), ref, run, results, source=f"file {path}", profiles=profiles
+    )
 
 
 def load(store, ref):
-    """A run by id, name or 'latest' from the store, or an exported JSON file -> Side."""
-    if is_file_ref(ref) or (store is None and os.path.isfile(ref)):
-        doc = read_document(ref)
-        run = doc["run"]
-        results = {}
-        for r in doc["results"]:
-            results[r["key"]] = dict(r, bench=r["benchmark"])
-        profiles = {p["key"]: p for p in doc.get("profiles", [])}
-        return compare.Side(
-            _label(run, os.path.basename(ref)), ref, run, results, source=f"file {ref}", profiles=profiles
-        )
+    """A run by id, name or 'latest' from the store, or an exported JSON file -> Side (the
+    rule: is_file_ref)."""
+    if is_file_ref(ref):
+        return _from_file(ref)
+    if store is None and os.path.isfile(ref):
+        return _from_file(ref)
     if store is None:
-        raise TickmarkError(f"no run '{ref}': not a file, and no store to look in")
+        raise TickmarkError(f"no run '{printable(ref)}': not a file, and no store to look in")
     try:
         run = store.run(ref)
     except TickmarkError:
-        if os.path.isfile(ref):  # not a run, but a file of that name
-            return load(None, ref)
+        if os.path.isfile(ref):  # no run of that name, but a file
+            return _from_file(ref)
         raise
     results = {}
     for r in store.results(run["id"]):

@@ -3,14 +3,12 @@ report model (model.py): a header with the machine essentials, then one table ro
 instance (sub-metrics indented below it). Plain text without colours in a pipe; the table fits
 the width of the console (optional columns are left out on a narrow terminal, flags wrap)."""
 
-from rich import box
-from rich.table import Table
 from rich.text import Text
 
 from ... import fmt
-from ...fmt import fmt_pct, fmt_rate, fmt_time
+from ...fmt import fmt_pct, fmt_rate, fmt_time, known
 from ...names import printable
-from ..console import console
+from ..console import console, print_whole, styled_table
 
 # (column, justify, drop order: the higher, the earlier it goes on a narrow terminal)
 COLUMNS = (
@@ -27,24 +25,28 @@ COLUMNS = (
 
 
 def header_lines(ess):
-    """The header of a run (the model's essentials) as lines of text."""
+    """The header of a run (the model's essentials) as lines of text: what ran where (the
+    target), then the machine; a setting that was not recorded reads '?'."""
     fp = ess["fingerprint"]
     name = f" '{ess['name']}'" if ess.get("name") else ""
-    lines = [f"run {ess['id']}{name}  {ess['started']}  status {ess['status']}  rounds {ess['rounds']}"]
-    timer = fp.get("clock") or "?"
+    lines = [
+        f"run {ess['id']}{name}  {ess['started']}  status {ess['status']}  rounds {known(ess['rounds'], '?')}",
+        f"target {ess['where']}",
+    ]
+    timer = known(fp.get("clock"), "?")
     if fp.get("clock_res_ns") is not None:
         timer += f" (res {fp['clock_res_ns']} ns)"
     method, tag = fp["cycles_method"], fp["cycles_tag"]
     lines.append(
-        f"{fp.get('cpu_model', '?')} ({fp.get('arch', '?')}, {fp.get('cpus_online', '?')} cpus) | "
-        f"kernel {fp.get('kernel', '?')} | {fp.get('compiler') or '?'} {fp.get('cflags') or ''} | "
+        f"{known(fp.get('cpu_model'), '?')} ({known(fp.get('arch'), '?')}, {known(fp.get('cpus_online'), '?')} cpus) | "
+        f"kernel {known(fp.get('kernel'), '?')} | {known(fp.get('compiler'), '?')} {known(fp.get('cflags'), '')} | "
         f"timer {timer} | cycles {f'{method} ({tag})' if tag and tag != method else method} | "
-        f"virt {fp.get('virtualization', '?')}"
+        f"virt {known(fp.get('virtualization'), '?')}"
     )
     if fp.get("qemu_icount"):
         lines.append(
             f"QEMU -icount {fp['qemu_icount']}: time is virtual, 1 ns = 1 guest instruction; "
-            "cycles/op are guest instructions per operation (insn), the same on every run"
+            "cycles/op are guest instructions per operation (insn), the same on every run with the same seed"
         )
     if fp.get("flags"):
         lines.append("on every result: " + ", ".join(map(str, fp["flags"])))
@@ -80,13 +82,7 @@ def build_table(rows, plain=False, drop=(), narrow=False):
     """A Rich table of model rows (model.result_rows), without the columns in `drop`; `narrow`
     lets a long key wrap after the commas between its parameters."""
     cols = [c for c in COLUMNS if c[0] not in drop]
-    t = Table(
-        box=box.ASCII2 if plain else box.SIMPLE_HEAD,
-        pad_edge=False,
-        show_edge=False,
-        padding=(0, 1),
-        header_style=None if plain else "bold",
-    )
+    t = styled_table(plain)
     for col, just, _ in cols:
         if col == "benchmark":
             t.add_column(col, justify=just, overflow="fold")
@@ -115,15 +111,26 @@ def build_table(rows, plain=False, drop=(), narrow=False):
         key = r["key"].replace(",", ", ") if narrow else r["key"]
         cells["benchmark"] = Text(printable(f"  {r['metric']}" if r["metric"] else key))
         t.add_row(*[cells[n] for n in names])
-        h = r.get("hist")
-        if h:
-            vals = ", ".join(f"{k} {fmt_time(h.get(k))}" for k in ("p50", "p99", "p99.9", "max"))
-            cells = {"benchmark": Text("  events"), "flags": f"{vals} ({h['count']} events)"}
-            t.add_row(*[cells.get(n, "") for n in names])
     # a column that does not wrap is as wide as its widest cell (Rich would cut it otherwise)
     for col in t.columns:
         if col.no_wrap:
             col.min_width = max([len(str(c)) for c in col._cells] + [len(str(col.header))])
+    return t
+
+
+def events_table(rows, plain=False):
+    """The event latencies of the benchmarks that time events (timer.cyclic*, sched.*, ping-pongs)
+    as a table of their own, one line each: percentiles of the time per event -> Table or None."""
+    hists = [r for r in rows if r["status"] == "ok" and r.get("hist")]
+    if not hists:
+        return None
+    t = styled_table(plain)
+    t.add_column("event latency", no_wrap=True)
+    for col in ("p50", "p99", "p99.9", "max", "events"):
+        t.add_column(col, justify="right", no_wrap=True)
+    for r in hists:
+        h = r["hist"]
+        t.add_row(r["key"], *[fmt_time(h.get(k)) for k in ("p50", "p99", "p99.9", "max")], str(h.get("count", "-")))
     return t
 
 
@@ -174,6 +181,10 @@ def render(m, file=None):
         con.print(table)
         if dropped:
             con.print(f"(left out at this width: {', '.join(dropped)}; tickmark report has every column)")
+        events = events_table(m["rows"], plain)
+        if events is not None:
+            con.print()
+            print_whole(con, events)
         if m["rtos_study"]:
             rtos_study.show(m["rtos_study"], con)
     else:
@@ -181,7 +192,9 @@ def render(m, file=None):
     if m["nbench"]:  # runs with cpu.* results: nbench-style indices
         for line in nbench.lines(m["nbench"]):
             con.print(line)
-    for p in m["problems"]:
+    for p in m["problems"]["first"]:
         con.print(Text("problem: " + printable(p), style=None if plain else "red"))
+    if m["problems"]["more"]:
+        con.print(f"... and {m['problems']['more']} more problem(s) (tickmark export RUN lists them in its notes)")
     if m["malformed"]:
         con.print(f"{m['malformed']} malformed TM1 line(s) ignored")

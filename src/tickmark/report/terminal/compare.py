@@ -10,6 +10,7 @@ from rich.text import Text
 from ...analysis.compare import FASTER, FEW, INCONCLUSIVE, MAX_ROUNDS_HINT, SAME, SLOWER
 from ...fmt import fmt_time
 from ...fmt import sig as _sig
+from ...names import printable
 from ..console import console
 from .counters import fmt_per_op, fmt_ratio
 
@@ -35,6 +36,8 @@ _ANSI = {"green": "32", "red": "31", "yellow": "33", "dim": "2", "bold": "1"}
 def _print_table(file, headers, rows, right, plain, styles=None):
     """A fixed-width table written line by line. Rich's Table costs milliseconds a row, which
     for a full suite (hundreds of rows) is most of the time of a comparison."""
+    headers = [printable(h) for h in headers]
+    rows = [[printable(c) for c in r] for r in rows]
     w = [len(h) for h in headers]
     for r in rows:
         w = [max(a, len(c)) for a, c in zip(w, r)]
@@ -116,8 +119,9 @@ def render_comparison(doc, file=None, show_counters=True):
             g = f["geomean_time_ratio"]
             vs = ", ".join(f"{n} {v}" for v, n in sorted(f["verdicts"].items()))
             what = "benchmarks, all unstable" if f.get("all_unstable") else "benchmarks"
+            ratios = "instruction ratios" if c.get("isa") else "time ratios"
             con.print(
-                f"  {fam}: geometric mean of time ratios B/A {g:.3f} ({f['multiple']}) over {f['n']} {what} ({vs})",
+                f"  {fam}: geometric mean of {ratios} B/A {g:.3f} ({f['multiple']}) over {f['n']} {what} ({vs})",
                 markup=False,
             )
 

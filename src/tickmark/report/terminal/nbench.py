@@ -12,6 +12,8 @@ def lines(nb):
     """The model's nbench figures (model.nbench_series) as a text table laid out like nbench's
     report, so that it can sit beside old results."""
     rows, orig, linux = nb["rows"], nb["original_groups"], nb["linux_groups"]
+    if nb.get("caveat"):  # no index: the rates, and why
+        return _rates_only(nb)
     out = [
         "nbench 2.2.3 workloads (cpu.*): iterations/s in nbench units and BYTEmark indices",
         f"{'TEST':<20}: {'Iterations/sec.':>16} : {'Old Index':>11} : {'New Index':>11}",
@@ -50,4 +52,20 @@ def lines(nb):
             f"* 95% CI half-width above ±{CI_TARGET * 100:.0f}% of the mean "
             f"(nbench's criterion): {', '.join(uncertain)}"
         )
+    return out
+
+
+def _rates_only(nb):
+    out = [
+        "nbench 2.2.3 workloads (cpu.*): iterations in nbench units, no BYTEmark index",
+        f"{'TEST':<20}: {'Iterations/1e9 insn':>20}",
+        f"{'-' * 20}:{'-' * 21}",
+    ]
+    for row in nb["rows"]:
+        if row.get("rate") is None:
+            out.append(f"{row['label']:<20}: {row['status'].upper():>20} : {row['reason']}")
+        else:
+            ci = f"  ±{row['ci'] * 100:.1f}% n={row['n']}" if row.get("ci") is not None else ""
+            out.append(f"{row['label']:<20}: {row['rate']:>20.6g}{ci}")
+    out.append(nb["caveat"])
     return out

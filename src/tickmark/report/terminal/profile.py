@@ -4,6 +4,7 @@ import sys
 
 from ...fmt import fmt_time
 from ...profile.model import GROUPS, describe, diff, group_shares
+from ..console import lines_printable
 
 
 def _pct(x):
@@ -53,7 +54,7 @@ def show(prof, top=15, file=None):
     more = sum(1 for r in prof["routines"] if r["self"] > 0) - len(shown)
     if more > 0:
         lines.append(f"({more} more routines with samples not shown)")
-    file.write("\n".join(lines) + "\n")
+    file.write(lines_printable("\n".join(lines)) + "\n")
 
 
 def show_diff(a, b, label_a, label_b, top=8, file=None):
@@ -78,5 +79,5 @@ def show_diff(a, b, label_a, label_b, top=8, file=None):
         lines.append("  " + describe(r, unit))
     if not rows:
         lines.append("  no routine changed its share by 0.1 % or more")
-    file.write("\n".join(lines) + "\n")
+    file.write(lines_printable("\n".join(lines)) + "\n")
     return rows

@@ -2,10 +2,7 @@
 analysis/rtos_study.py picks them out): ns, cycles and determinism per figure, beside the cycles
 the study published."""
 
-from rich import box
-from rich.table import Table
-
-from ..console import print_whole
+from ..console import print_whole, styled_table
 
 
 def _num(x, digits=0):
@@ -25,12 +22,8 @@ def build_table(study, plain=False):
     on bare metal, say), shown in columns of its own (cycles, or instructions under QEMU icount,
     and determinism)."""
     beside = study.get("beside")
-    t = Table(
-        box=box.ASCII2 if plain else box.SIMPLE_HEAD,
-        pad_edge=False,
-        show_edge=False,
-        padding=(0, 1),
-        header_style=None if plain else "bold",
+    t = styled_table(
+        plain,
         title="RTOS-vs-Linux study figures on this target",
     )
     cols = ["figure", "benchmark", "ns", "cycles", "det"]

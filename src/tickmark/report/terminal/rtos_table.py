@@ -4,21 +4,14 @@ first ("13x")."""
 
 import sys
 
-from rich import box
-from rich.table import Table
-
 from ...analysis.rtos_table import grid
-from ..console import console, print_whole
+from ..console import console, print_whole, styled_table
 
 
 def build_table(d, plain=False):
     header, rows = grid(d)
-    t = Table(
-        box=box.ASCII2 if plain else box.SIMPLE_HEAD,
-        pad_edge=False,
-        show_edge=False,
-        padding=(0, 1),
-        header_style=None if plain else "bold",
+    t = styled_table(
+        plain,
         title=f"The RTOS study on {d['board']}: {', '.join(d['labels'])}",
     )
     for col in header:
