@@ -14,7 +14,8 @@ from labgridfix import Lab, PowerSwitch, have_labgrid
 from sshfix import HAVE_SSH, MISSING, Sshd
 from tickmark.store import Store
 
-pytestmark = pytest.mark.integration
+# one xdist worker runs the module: one labgrid coordinator, exporter and sshd (the module fixture `lab`)
+pytestmark = [pytest.mark.integration, pytest.mark.xdist_group("labgrid")]
 
 for ok, why in ((HAVE_SSH, MISSING), (have_labgrid(), "labgrid is not installed (pip install -e '.[test]')")):
     if not ok:
