@@ -17,6 +17,26 @@ CORE = ROOT / "src" / "tickmark" / "core"
 
 
 TERMINAL_SIZE = ("COLUMNS", "LINES")
+# Test modules whose tests share an expensive module fixture: under pytest-xdist one worker runs
+# each of them whole (the 60 stored runs of test_history, the lab of test_labgrid, the lone
+# runner of test_store_shared); every other test goes to whichever worker is free.
+ONE_WORKER = ("tests/test_history.py", "tests/test_labgrid.py", "tests/test_store_shared.py")
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    """pytest-xdist's load distribution, with each module of ONE_WORKER as one unit of work (the
+    xdist_group mark cannot do it: its loadgroup mode does not group under this pytest)."""
+    if config.getvalue("dist") != "load":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class ModulesWhole(LoadScopeScheduling):
+        def _split_scope(self, nodeid):
+            module = nodeid.split("::", 1)[0]
+            return module if module in ONE_WORKER else nodeid
+
+    return ModulesWhole(config, log)
 
 
 @pytest.hookimpl(optionalhook=True)

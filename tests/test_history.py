@@ -22,8 +22,7 @@ from tickmark.analysis import history
 from tickmark.cli import main
 from tickmark.store import Store
 
-# one xdist worker runs the module: its 60 runs are stored once (the module fixture `stores`)
-pytestmark = [pytest.mark.integration, pytest.mark.xdist_group("history")]
+pytestmark = pytest.mark.integration
 STEP_AT = 20  # the first -O0 run of the step series
 N = 30
 BENCH = "cpu.numsort"

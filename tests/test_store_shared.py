@@ -13,9 +13,6 @@ from conftest import FAKECORE, row_counts, tickmark_proc, wait_results
 from tickmark.errors import TickmarkError
 from tickmark.store import Store
 
-# one xdist worker runs the module: what one runner alone stores is measured once (`solo`)
-pytestmark = pytest.mark.xdist_group("store_shared")
-
 PATTERNS = ["sys.*", "lat.*", "bw.*", "sync.*", "ipc.*"]
 
 
