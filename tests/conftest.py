@@ -1,3 +1,6 @@
+import contextlib
+import fcntl
+import hashlib
 import os
 import shutil
 import sqlite3
@@ -13,6 +16,45 @@ FAKECORE = str(Path(__file__).resolve().parent / "fakecore.py")
 CORE = ROOT / "src" / "tickmark" / "core"
 
 
+TERMINAL_SIZE = ("COLUMNS", "LINES")
+# Test modules whose tests share an expensive module fixture: under pytest-xdist one worker runs
+# each of them whole (the 60 stored runs of test_history, the lab of test_labgrid, the lone
+# runner of test_store_shared); every other test goes to whichever worker is free.
+ONE_WORKER = ("tests/test_history.py", "tests/test_labgrid.py", "tests/test_store_shared.py")
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    """pytest-xdist's load distribution, with each module of ONE_WORKER as one unit of work (the
+    xdist_group mark cannot do it: its loadgroup mode does not group under this pytest)."""
+    if config.getvalue("dist") != "load":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class ModulesWhole(LoadScopeScheduling):
+        def _split_scope(self, nodeid):
+            module = nodeid.split("::", 1)[0]
+            return module if module in ONE_WORKER else nodeid
+
+    return ModulesWhole(config, log)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node):
+    """pytest-xdist, on the controller: the workers get this environment's terminal size."""
+    node.workerinput["terminal_size"] = {name: os.environ.get(name) for name in TERMINAL_SIZE}
+
+
+def pytest_configure(config):
+    """A pytest-xdist worker's process starts with COLUMNS=80 LINES=24 of its own; the commands'
+    width in a pipe depends on COLUMNS, so the worker takes the controller's values back."""
+    for name, value in getattr(config, "workerinput", {}).get("terminal_size", {}).items():
+        if value is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = value
+
+
 def fake_core():
     """The synthetic core as a prepared Core of the local target."""
     from tickmark.targets import open_target
@@ -20,12 +62,33 @@ def fake_core():
     return open_target("local", prebuilt=f"{sys.executable} {FAKECORE}").prepare()
 
 
+def run_tmp(tmp_path_factory):
+    """The temporary folder of the whole pytest run: under pytest-xdist each worker's own folder
+    lies inside it, so what is kept here is shared by the workers of one run."""
+    base = tmp_path_factory.getbasetemp()
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+
+
+@contextlib.contextmanager
+def exclusive(path):
+    """An exclusive lock on the file path (held by one process of the run at a time)."""
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # closing releases the lock
+
+
 @pytest.fixture(scope="session")
 def build_cache(tmp_path_factory):
-    """The one core build cache of the session (XDG_CACHE_HOME of every test that builds the real
-    core): each variant (compiler, flags, routines, board) is built once, by whichever test needs
-    it first, and reused by the others."""
-    return tmp_path_factory.mktemp("build-cache")
+    """The one core build cache of the run (XDG_CACHE_HOME of every test that builds the real
+    core), shared by the pytest-xdist workers: each variant (compiler, flags, routines, board) is
+    built once, by whichever test needs it first, and reused by the others (the build's own lock
+    makes a second builder of a variant wait for the first and reuse its binary)."""
+    path = run_tmp(tmp_path_factory) / "build-cache"
+    path.mkdir(exist_ok=True)
+    return path
 
 
 def need_cc():
@@ -62,24 +125,29 @@ def core_binary(build_cache):
 @pytest.fixture(scope="session")
 def make_core(tmp_path_factory):
     """The core built by its own Makefile with warnings as errors (`make WERROR=1 ARGS...`), once
-    per session for each set of make arguments -> make_core(*args) = path of tickmark-core.
+    per run for each set of make arguments (pytest-xdist workers share the builds: the first
+    builds under a lock, the others wait and reuse it) -> make_core(*args) = path of tickmark-core.
     A build that only adds sources (MEMFN=, EXTRA_SRCS=) starts from a copy of the plain build's
     folder, so make compiles what it adds and links (as make would in the plain build's folder)."""
     need_cc()
-    base = tmp_path_factory.mktemp("make-core")
-    built = {}
+    base = run_tmp(tmp_path_factory) / "make-core"
+    base.mkdir(exist_ok=True)
 
     def build(*args):
-        if args not in built:
-            out = base / f"v{len(built)}"
-            if args and all(a.startswith(("MEMFN=", "EXTRA_SRCS=")) for a in args):
-                shutil.copytree(build().parent, out, symlinks=True)  # copy2: the objects keep their times
-            cmd = ["make", "-s", "-C", str(CORE), f"O={out}", "WERROR=1", *args]
-            res = subprocess.run(cmd, capture_output=True, text=True)
-            assert res.returncode == 0, res.stdout + res.stderr
-            assert "warning" not in (res.stdout + res.stderr).lower(), res.stdout + res.stderr
-            built[args] = out / "tickmark-core"
-        return built[args]
+        name = "v-" + hashlib.sha256("\0".join(args).encode()).hexdigest()[:16]
+        out, done = base / name, base / f"{name}.done"
+        plain = build() if args and all(a.startswith(("MEMFN=", "EXTRA_SRCS=")) for a in args) else None
+        with exclusive(base / f"{name}.lock"):
+            if not done.exists():
+                shutil.rmtree(out, ignore_errors=True)  # what a builder that failed left
+                if plain:
+                    shutil.copytree(plain.parent, out, symlinks=True)  # copy2: the objects keep their times
+                cmd = ["make", "-s", "-C", str(CORE), f"O={out}", "WERROR=1", *args]
+                res = subprocess.run(cmd, capture_output=True, text=True)
+                assert res.returncode == 0, res.stdout + res.stderr
+                assert "warning" not in (res.stdout + res.stderr).lower(), res.stdout + res.stderr
+                done.touch()
+        return out / "tickmark-core"
 
     return build
 

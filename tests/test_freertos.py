@@ -59,16 +59,13 @@ def _board(name):
     return b
 
 
-@pytest.fixture(scope="module")
-def cache(tmp_path_factory):
-    return tmp_path_factory.mktemp("cache")
-
-
 @pytest.fixture
-def real(tmp_path, monkeypatch, cache):
+def real(tmp_path, monkeypatch, build_cache):
+    """The session's build cache (each board's FreeRTOS and Linux images are built once and
+    reused by every test that boots them), the fetched kernel tree and a private store."""
     if not os.path.isfile(os.path.join(KERNEL_TREE, "tasks.c")):
         _missing(f"no FreeRTOS-Kernel tree at {KERNEL_TREE} (./bootstrap test fetches it)")
-    monkeypatch.setenv("XDG_CACHE_HOME", str(cache))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(build_cache))
     monkeypatch.setenv("FREERTOS_KERNEL", KERNEL_TREE)
     monkeypatch.setenv("TICKMARK_STORE", str(tmp_path / "results.db"))
     for var in ("TICKMARK_CORE", "TICKMARK_TARGET", "CFLAGS"):

@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from conftest import tickmark_proc
+from conftest import tickmark_proc, wait_results
 from labgridfix import Lab, PowerSwitch, have_labgrid
 from sshfix import HAVE_SSH, MISSING, Sshd
 from tickmark.store import Store
@@ -122,7 +122,7 @@ def test_place_is_released_after_an_error_and_after_ctrl_c(lg, cli):
         while time.time() < deadline and "pa" not in lg.acquired():
             time.sleep(0.2)
         assert "pa" in lg.acquired()
-        time.sleep(3)
+        wait_results(os.environ["TICKMARK_STORE"])  # in the middle of the run
         os.kill(p.pid, signal.SIGINT)
         out, err = p.communicate(timeout=60)
     finally:

@@ -54,8 +54,9 @@ def reap():
             return
 
 
-def children_of(ppid):
-    kids = []
+def parents():
+    """{pid: (parent pid, state)} of every live process."""
+    found = {}
     for d in Path("/proc").iterdir():
         if d.name.isdigit():
             try:
@@ -63,18 +64,35 @@ def children_of(ppid):
             except OSError:
                 continue
             fields = stat[stat.rindex(")") + 2 :].split()
-            if int(fields[1]) == ppid and fields[0] != "Z":
-                kids.append(int(d.name))
-    return kids
+            found[int(d.name)] = (int(fields[1]), fields[0])
+    return found
+
+
+def children_of(ppid):
+    return [pid for pid, (parent, state) in parents().items() if parent == ppid and state != "Z"]
+
+
+def descendants_of(ancestor):
+    """The processes below ancestor (this process is the core's subreaper: its orphans come here)."""
+    tree = parents()
+    found = set()
+    for pid in tree:
+        p = pid
+        while p in tree and p > 1:
+            p = tree[p][0]
+            if p == ancestor:
+                found.add(pid)
+                break
+    return found
 
 
 def core_socket_inodes():
-    """Inodes of the sockets held by any tickmark-core process on this machine (other programs'
-    loopback sockets, such as a test's sshd or database, are none of these tests' business)."""
+    """Inodes of the sockets held by the tickmark-core processes of this test (those below this
+    process; other programs' loopback sockets, such as a test's sshd or database, and the cores of
+    tests that run beside this one in other processes are none of these tests' business)."""
     inodes = set()
-    for proc in Path("/proc").iterdir():
-        if not proc.name.isdigit():
-            continue
+    for pid in descendants_of(os.getpid()):
+        proc = Path("/proc") / str(pid)
         try:
             if Path(os.readlink(proc / "exe")).name != "tickmark-core":
                 continue

@@ -7,7 +7,7 @@ import subprocess
 
 import pytest
 
-from conftest import need_tool
+from conftest import need_tool, run_tmp
 from tickmark.errors import TickmarkError
 from tickmark.targets.baremetal import board_names, load_board, parse_board, semihost_args
 
@@ -48,9 +48,12 @@ TRAP_MEMCPY = (
 @pytest.fixture(scope="module")
 def trap_memcpy(tmp_path_factory):
     """A user memcpy that faults. The mps2-an500 tests all build with it (one build for the
-    fault test and the board test, whose memfn.memcpy points do not use it)."""
-    p = tmp_path_factory.mktemp("memfn") / "trap_memcpy.c"
-    p.write_text(TRAP_MEMCPY)
+    fault test and the board test, whose memfn.memcpy points do not use it); one file for the
+    whole run, so pytest-xdist workers share that build too (the file's path is part of its key)."""
+    p = run_tmp(tmp_path_factory) / "trap_memcpy.c"
+    tmp = p.with_suffix(f".tmp{os.getpid()}")
+    tmp.write_text(TRAP_MEMCPY)
+    os.replace(tmp, p)  # whole: another worker may be building from it
     return str(p)
 
 
