@@ -83,25 +83,43 @@ uint64_t tm_calibrate_next(uint64_t n, uint64_t t_ns, uint64_t target_ns)
     return (uint64_t)next + (next > (double)n ? 1 : 0);
 }
 
-static uint64_t calibrate(tm_ctx *ctx, const tm_env *env, uint64_t target_ns, uint64_t *spent_ns)
+/* Calibrate the iterations of a sample: x10 while a batch is far shorter than a sample, then
+ * in proportion to the target from the fastest batch of at least a tenth of a sample (a
+ * preempted batch only ever looks slower). It stops at a batch that lasted -10..+30 % of the
+ * target, or after TM_CALIB_LONG batches that long (a noisy machine: the count then comes from
+ * the fastest of them), so a noisy machine never spends many full samples here. *warmed: the
+ * last batch ran with the count returned, so it was a warm-up of full length. */
+#define TM_CALIB_LONG 3
+
+static uint64_t calibrate(tm_ctx *ctx, const tm_env *env, uint64_t target_ns, uint64_t *spent_ns, int *warmed)
 {
-    uint64_t n = 1, start = tm_os_now_ns();
-    int attempt;
+    uint64_t n = 1, ran = 0, best_n = 0, best_ns = 0, start = tm_os_now_ns();
+    int attempt, long_batches = 0;
     tm_measure m;
     for (attempt = 0; attempt < 30; attempt++) {
         measure(ctx, n, env, 0, &m);
         if (tm_failed(ctx))
             break;
+        ran = n;
         if (m.ns * 10 >= target_ns * 9 && m.ns * 10 <= target_ns * 13)
             break;
         if (m.ns > target_ns && n == 1)
             break; /* one iteration is already longer than a sample */
+        if (m.ns * 10 < target_ns) {
+            n = tm_calibrate_next(n, m.ns, target_ns);
+        } else {
+            if (!best_n || (double)m.ns * (double)best_n < (double)best_ns * (double)n)
+                best_n = n, best_ns = m.ns;
+            n = tm_calibrate_next(best_n, best_ns, target_ns);
+            if (++long_batches >= TM_CALIB_LONG)
+                break;
+        }
         if (tm_os_now_ns() - start > 20 * target_ns + 2000000000ull)
             break;
-        n = tm_calibrate_next(n, m.ns, target_ns);
     }
     if ((ctx->bench->flags & TM_F_SLOW) && n * ctx->ops_per_iter < 10)
         n = (10 + ctx->ops_per_iter - 1) / ctx->ops_per_iter;
+    *warmed = !tm_failed(ctx) && ran == n;
     *spent_ns = tm_os_now_ns() - start;
     return n;
 }
@@ -311,7 +329,7 @@ int tm_run_one(const tm_instance *inst, const tm_options *opt, const tm_env *env
     uint64_t start = tm_os_now_ns(), target = (uint64_t)opt->sample_ms * 1000000, iters, calib_ns = 0;
     unsigned missing = tm_missing_caps(b);
     char reqbuf[128];
-    int s, nsamples = 0, setup_rc = TM_OK;
+    int s, nsamples = 0, setup_rc = TM_OK, warmed = 0;
 
     memset(&rt, 0, sizeof rt);
     memset(&ctx, 0, sizeof ctx);
@@ -349,8 +367,8 @@ int tm_run_one(const tm_instance *inst, const tm_options *opt, const tm_env *env
 
     iters = fixed_iters(inst, opt);
     if (!iters)
-        iters = calibrate(&ctx, env, target, &calib_ns);
-    if (!tm_failed(&ctx) && !(b->flags & TM_F_NO_WARMUP)) {
+        iters = calibrate(&ctx, env, target, &calib_ns, &warmed);
+    if (!tm_failed(&ctx) && !warmed && !(b->flags & TM_F_NO_WARMUP)) {
         tm_measure warm;
         measure(&ctx, iters, env, 0, &warm);
     }
