@@ -87,20 +87,29 @@ uint64_t tm_calibrate_next(uint64_t n, uint64_t t_ns, uint64_t target_ns)
  * in proportion to the target from the fastest batch of at least a tenth of a sample (a
  * preempted batch only ever looks slower). It stops at a batch that lasted -10..+30 % of the
  * target, or after TM_CALIB_LONG batches that long (a noisy machine: the count then comes from
- * the fastest of them), so a noisy machine never spends many full samples here. *warmed: the
- * last batch ran with the count returned, so it was a warm-up of full length. */
+ * the fastest of them), so a noisy machine never spends many full samples here. A batch during
+ * which the thread was preempted says nothing about the rate: it is taken again with the same
+ * count, up to TM_CALIB_RETAKES times (not for blocking benchmarks, which switch by design).
+ * *warmed: the last batch ran with the count returned, so it was a warm-up of full length. */
 #define TM_CALIB_LONG 3
+#define TM_CALIB_RETAKES 3
 
 static uint64_t calibrate(tm_ctx *ctx, const tm_env *env, uint64_t target_ns, uint64_t *spent_ns, int *warmed)
 {
     uint64_t n = 1, ran = 0, best_n = 0, best_ns = 0, start = tm_os_now_ns();
-    int attempt, long_batches = 0;
+    int attempt, long_batches = 0, retakes = (ctx->bench->flags & TM_F_BLOCKING) ? 0 : TM_CALIB_RETAKES;
     tm_measure m;
     for (attempt = 0; attempt < 30; attempt++) {
+        long iv0 = tm_os_nivcsw(), iv1;
         measure(ctx, n, env, 0, &m);
         if (tm_failed(ctx))
             break;
         ran = n;
+        iv1 = tm_os_nivcsw();
+        if (iv0 >= 0 && iv1 > iv0 && retakes > 0) {
+            retakes--;
+            continue;
+        }
         if (m.ns * 10 >= target_ns * 9 && m.ns * 10 <= target_ns * 13)
             break;
         if (m.ns > target_ns && n == 1)
