@@ -84,45 +84,39 @@ uint64_t tm_calibrate_next(uint64_t n, uint64_t t_ns, uint64_t target_ns)
 }
 
 /* Calibrate the iterations of a sample: x10 while a batch is far shorter than a sample, then
- * in proportion to the target from the fastest batch of at least a tenth of a sample (a
- * preempted batch only ever looks slower). It stops at a batch that lasted -10..+30 % of the
- * target, or after TM_CALIB_LONG batches that long (a noisy machine: the count then comes from
- * the fastest of them), so a noisy machine never spends many full samples here. A batch during
- * which the thread was preempted says nothing about the rate: it is taken again with the same
- * count, up to TM_CALIB_RETAKES times (not for blocking benchmarks, which switch by design).
+ * in proportion to the target (tm_calibrate_next), until a batch lasts -10..+30 % of the target.
+ * A noisy machine never makes it bounce for long: after TM_CALIB_LONG batches of at least a
+ * tenth of a sample, the count from the last one is taken. A batch during which the thread was
+ * preempted does not end calibration (it would freeze a count too small): it is taken again, up
+ * to TM_CALIB_RETAKES times (not for blocking benchmarks, which switch by design).
  * *warmed: the last batch ran with the count returned, so it was a warm-up of full length. */
 #define TM_CALIB_LONG 3
-#define TM_CALIB_RETAKES 3
+#define TM_CALIB_RETAKES 2
 
 static uint64_t calibrate(tm_ctx *ctx, const tm_env *env, uint64_t target_ns, uint64_t *spent_ns, int *warmed)
 {
-    uint64_t n = 1, ran = 0, best_n = 0, best_ns = 0, start = tm_os_now_ns();
+    uint64_t n = 1, ran = 0, start = tm_os_now_ns();
     int attempt, long_batches = 0, retakes = (ctx->bench->flags & TM_F_BLOCKING) ? 0 : TM_CALIB_RETAKES;
     tm_measure m;
     for (attempt = 0; attempt < 30; attempt++) {
         long iv0 = tm_os_nivcsw(), iv1;
+        int done;
         measure(ctx, n, env, 0, &m);
         if (tm_failed(ctx))
             break;
         ran = n;
         iv1 = tm_os_nivcsw();
-        if (iv0 >= 0 && iv1 > iv0 && retakes > 0) {
+        /* within the window, or one iteration is already longer than a sample */
+        done = (m.ns * 10 >= target_ns * 9 && m.ns * 10 <= target_ns * 13) || (m.ns > target_ns && n == 1);
+        if (done && iv0 >= 0 && iv1 > iv0 && retakes > 0) {
             retakes--;
             continue;
         }
-        if (m.ns * 10 >= target_ns * 9 && m.ns * 10 <= target_ns * 13)
+        if (done)
             break;
-        if (m.ns > target_ns && n == 1)
-            break; /* one iteration is already longer than a sample */
-        if (m.ns * 10 < target_ns) {
-            n = tm_calibrate_next(n, m.ns, target_ns);
-        } else {
-            if (!best_n || (double)m.ns * (double)best_n < (double)best_ns * (double)n)
-                best_n = n, best_ns = m.ns;
-            n = tm_calibrate_next(best_n, best_ns, target_ns);
-            if (++long_batches >= TM_CALIB_LONG)
-                break;
-        }
+        n = tm_calibrate_next(n, m.ns, target_ns);
+        if (m.ns * 10 >= target_ns && ++long_batches >= TM_CALIB_LONG)
+            break;
         if (tm_os_now_ns() - start > 20 * target_ns + 2000000000ull)
             break;
     }
