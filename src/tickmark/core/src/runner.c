@@ -86,10 +86,11 @@ uint64_t tm_calibrate_next(uint64_t n, uint64_t t_ns, uint64_t target_ns)
 /* Calibrate the iterations of a sample: x10 while a batch is far shorter than a sample, then
  * in proportion to the target (tm_calibrate_next), until a batch lasts -10..+30 % of the target.
  * A noisy machine never makes it bounce for long: after TM_CALIB_LONG batches of at least a
- * tenth of a sample, the count from the last one is taken. A batch during which the thread was
- * preempted does not end calibration (it would freeze a count too small): it is taken again, up
- * to TM_CALIB_RETAKES times (not for blocking benchmarks, which switch by design).
- * *warmed: the last batch ran with the count returned, so it was a warm-up of full length. */
+ * tenth of a sample, the count from the last one is taken. A single iteration that looks longer
+ * than a sample because the thread was preempted is taken again, up to TM_CALIB_RETAKES times
+ * (not for blocking benchmarks, which switch by design), so that preemption never freezes a
+ * count of one. *warmed: the last batch ran with the count returned, so it was a warm-up of
+ * full length. */
 #define TM_CALIB_LONG 3
 #define TM_CALIB_RETAKES 2
 
@@ -100,20 +101,19 @@ static uint64_t calibrate(tm_ctx *ctx, const tm_env *env, uint64_t target_ns, ui
     tm_measure m;
     for (attempt = 0; attempt < 30; attempt++) {
         long iv0 = tm_os_nivcsw(), iv1;
-        int done;
         measure(ctx, n, env, 0, &m);
         if (tm_failed(ctx))
             break;
         ran = n;
         iv1 = tm_os_nivcsw();
-        /* within the window, or one iteration is already longer than a sample */
-        done = (m.ns * 10 >= target_ns * 9 && m.ns * 10 <= target_ns * 13) || (m.ns > target_ns && n == 1);
-        if (done && iv0 >= 0 && iv1 > iv0 && retakes > 0) {
+        if (m.ns > target_ns && n == 1 && iv0 >= 0 && iv1 > iv0 && retakes > 0) {
             retakes--;
             continue;
         }
-        if (done)
+        if (m.ns * 10 >= target_ns * 9 && m.ns * 10 <= target_ns * 13)
             break;
+        if (m.ns > target_ns && n == 1)
+            break; /* one iteration is already longer than a sample */
         n = tm_calibrate_next(n, m.ns, target_ns);
         if (m.ns * 10 >= target_ns && ++long_batches >= TM_CALIB_LONG)
             break;
