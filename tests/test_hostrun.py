@@ -67,10 +67,11 @@ def test_adaptive_extension_only_for_noisy_instances(tmp_path, monkeypatch):
     assert "noisy" not in res["sync.lockpair"]["stats"][""]["flags"]
 
 
-def test_extra_round_budget_is_the_base_time_up_to_100_instances_then_their_share():
+def test_extra_round_budget_is_the_base_time_up_to_50_instances_then_their_share():
     assert extra_budget(60.0, 10) == 60.0
-    assert extra_budget(60.0, 100) == 60.0
-    assert extra_budget(90.0, 400) == 22.5  # a full run: a quarter of its base time
+    assert extra_budget(60.0, 50) == 60.0
+    assert extra_budget(60.0, 100) == 30.0
+    assert extra_budget(100.0, 400) == 12.5  # a full run: an eighth of its base time
     assert extra_budget(2.0, 10) == 5.0 and extra_budget(12.0, 1000) == 5.0  # never below 5 s
     assert extra_budget(8.0, 0) == 8.0
 

@@ -37,14 +37,15 @@ from ..tm1 import Reader
 from ..waiting import Watchdog
 
 NOISY_ROUND_CV = stats.NOISY_ROUND_CV
-EXTRA_BUDGET_INSTANCES = 100
+EXTRA_BUDGET_INSTANCES = 50
 
 
 def extra_budget(base_s, instances):
-    """The default time for extra rounds: as long as the base rounds took, but when more than 100
-    instances ran, only what the base rounds took for 100 of them (base_s x 100 / instances), and
-    at least 5 s. Extra rounds are there to settle a few noisy results; when hundreds are noisy,
-    the machine is, and rerunning them all would double the run to move each result little."""
+    """The default time for extra rounds: as long as the base rounds took, but when more than 50
+    instances ran, only what the base rounds took for 50 of them (base_s x 50 / instances), and
+    at least 5 s. Extra rounds are there to settle a few noisy results (an extra round for the
+    150 noisiest, or two for the 75 noisiest); when hundreds are noisy, the machine is, and
+    rerunning them all would double the run to move each result little."""
     share = min(1.0, EXTRA_BUDGET_INSTANCES / instances) if instances else 1.0
     return max(base_s * share, 5.0)
 

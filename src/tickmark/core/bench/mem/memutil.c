@@ -43,8 +43,9 @@ int tm_membuf_get(tm_ctx *ctx, tm_membuf *b, size_t bytes, int thp)
         tm_membuf_put(b);
         return tm_skip(ctx, "transparent huge pages not available");
     }
-    for (i = 0; i < bytes; i += page)
-        b->p[i] = 1;
+    if (tm_os_populate(b->p, bytes) != 0)
+        for (i = 0; i < bytes; i += page)
+            b->p[i] = 1;
     b->huge_pct = -1;
     if (thp > 0) {
         int64_t got = tm_os_huge_bytes(b->p, span);
