@@ -71,9 +71,11 @@ def make_core(tmp_path_factory):
 
     def build(*args):
         if args not in built:
+            adds_sources = args and all(a.startswith(("MEMFN=", "EXTRA_SRCS=")) for a in args)
+            plain = build().parent if adds_sources else None  # first: it takes the next folder name
             out = base / f"v{len(built)}"
-            if args and all(a.startswith(("MEMFN=", "EXTRA_SRCS=")) for a in args):
-                shutil.copytree(build().parent, out, symlinks=True)  # copy2: the objects keep their times
+            if adds_sources:
+                shutil.copytree(plain, out, symlinks=True)  # copy2: the objects keep their times
             cmd = ["make", "-s", "-C", str(CORE), f"O={out}", "WERROR=1", *args]
             res = subprocess.run(cmd, capture_output=True, text=True)
             assert res.returncode == 0, res.stdout + res.stderr
