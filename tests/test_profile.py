@@ -386,7 +386,7 @@ def test_perf_on_an_ssh_board(board, cli):
     lines = out.splitlines()
     assert lines[0].startswith("cpu.stringsort: perf (cpu-clock")
     first = next(line for line in lines if line.strip().endswith("routine"))
-    assert lines[lines.index(first) + 1].split()[-2:] == ["memmove", "(tm_user_memmove)"]
+    assert "memmove (tm_user_memmove" in lines[lines.index(first) + 1]  # libc's copy may be listed beside it
     from tickmark.store import Store
 
     prof = Store(os.environ["TICKMARK_STORE"]).profiles(1)["cpu.stringsort"]
@@ -416,4 +416,4 @@ def test_gprof_on_an_ssh_board(board, cli):
     lines = out.splitlines()
     assert lines[0].startswith("cpu.stringsort: gprof (")
     first = next(line for line in lines if line.strip().endswith("routine"))
-    assert lines[lines.index(first) + 1].split()[-2:] == ["memmove", "(tm_user_memmove)"]
+    assert "memmove (tm_user_memmove" in lines[lines.index(first) + 1]  # libc's copy may be listed beside it

@@ -190,7 +190,8 @@ def test_board_with_shell_takes_every_round(core, pty_pair, tmp_path, cli, monke
     assert run["status"] == "complete" and run["notes"]["rounds"] == 2
     (r,) = st.results(run["id"])
     assert sorted({s["round"] for s in st.samples(r["id"])}) == [1, 2]
-    words = [shlex.split(t) for t in typed]  # as the board's shell reads the lines tickmark typed
+    # as the board's shell reads the lines tickmark typed (';' a token of its own)
+    words = [list(shlex.shlex(t, posix=True, punctuation_chars=True)) for t in typed]
     runs_typed = [w for w in words if w[1:2] == ["run"]]
     assert len(runs_typed) == 2 and "--iters" in runs_typed[1] and "sys.getppid" in runs_typed[0]
 

@@ -9,12 +9,10 @@ import click
 from ..errors import TickmarkError
 from ..names import check_name, parse_labels, printable
 from ..suites import SUITES, patterns_for
+from ..targets.build import core_limit
 from .options import label_option, prepare_core, round_options, store_of, target_option
 
 _PARAM = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=[0-9]+[KMGkmg]?(,[0-9]+[KMGkmg]?)*")
-
-
-MAX_SWEEP = 64  # values per parameter (the core's TM_MAX_SWEEP)
 
 
 _SUFFIX = {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30}
@@ -25,8 +23,9 @@ def _clip(text, n=60):
 
 
 def check_params(params):
-    """--param NAME=V[,V...]: integers (K/M/G suffixes) that fit 64 bits, at most MAX_SWEEP different
-    values, each NAME once; a one-line error naming the first problem."""
+    """--param NAME=V[,V...]: integers (K/M/G suffixes) that fit 64 bits, at most as many values as the
+    core sweeps (its TM_MAX_SWEEP), each NAME once; a one-line error naming the first problem."""
+    max_sweep = core_limit("TM_MAX_SWEEP")
     seen = set()
     for p in params:
         if not _PARAM.fullmatch(p):
@@ -36,8 +35,8 @@ def check_params(params):
             raise TickmarkError(f"--param {name} given twice (list every value in one: {name}=A,B)")
         seen.add(name)
         values = vals.split(",")
-        if len(values) > MAX_SWEEP:
-            raise TickmarkError(f"--param {name}: {len(values)} values; at most {MAX_SWEEP} per parameter")
+        if len(values) > max_sweep:
+            raise TickmarkError(f"--param {name}: {len(values)} values; at most {max_sweep} per parameter")
         got = {}
         for v in values:
             digits = v.rstrip("KMGkmg")

@@ -54,6 +54,15 @@ def core_dir():
     return d
 
 
+def core_limit(name):
+    """A limit the core's runner declares (`#define NAME N` in src/runner.h), read from the core's own
+    header so the harness never keeps a copy of it."""
+    m = re.search(rf"^#define {name} (\d+)\b", (core_dir() / "src" / "runner.h").read_text(), re.M)
+    if not m:
+        raise TickmarkError(f"the core's runner.h does not define {name}")
+    return int(m.group(1))
+
+
 def cache_root():
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     return Path(base) / "tickmark" / "build"
