@@ -1,7 +1,8 @@
 import json
 
 from conftest import fake_core
-from tickmark.run.engine import Run, RunConfig, split_key
+from tickmark.run import engine
+from tickmark.run.engine import Run, RunConfig, extra_budget, split_key
 from tickmark.store import Store
 
 
@@ -64,6 +65,30 @@ def test_adaptive_extension_only_for_noisy_instances(tmp_path, monkeypatch):
     assert "noisy" in res["sys.fast"]["stats"][""]["flags"]
     assert res["sync.lockpair"]["stats"][""]["rounds"] == 3
     assert "noisy" not in res["sync.lockpair"]["stats"][""]["flags"]
+
+
+def test_extra_round_budget_is_the_base_time_up_to_50_instances_then_their_share():
+    assert extra_budget(60.0, 10) == 60.0
+    assert extra_budget(60.0, 50) == 60.0
+    assert extra_budget(60.0, 100) == 30.0
+    assert extra_budget(100.0, 400) == 12.5  # a full run: an eighth of its base time
+    assert extra_budget(2.0, 10) == 5.0 and extra_budget(12.0, 1000) == 5.0  # never below 5 s
+    assert extra_budget(8.0, 0) == 8.0
+
+
+def test_default_budget_counts_the_instances_that_ran(tmp_path, monkeypatch):
+    seen = []
+
+    def spy(base_s, instances):
+        seen.append((base_s, instances))
+        return extra_budget(base_s, instances)
+
+    monkeypatch.setattr(engine, "extra_budget", spy)
+    sizes = ",".join(str(1024 + i) for i in range(150))
+    st, r, calls = run(tmp_path, monkeypatch, ["sys.*", "lat.*"], rounds=2, params=[f"size={sizes}"])
+    assert r["status"] == "complete"
+    (base_s, instances), *_ = seen
+    assert instances == 151 and base_s > 0  # sys.fast and 150 sizes ran ok; the skip and the crash do not count
 
 
 def test_noise_in_stream_is_ignored_and_counted(tmp_path, monkeypatch):

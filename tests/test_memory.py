@@ -5,6 +5,7 @@ and memfn commands."""
 
 import json
 import random
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -438,6 +439,19 @@ def test_broken_user_memcpy_is_caught_and_never_timed(make_core):
         else:
             assert r["status"] == "skip" and "defines no strlen" in r["reason"]
     assert not [r for r in recs if r["t"] == "sample" and r["key"].startswith("memfn.memcpy")]
+
+
+@needs_cc
+def test_memmove_writing_away_from_both_areas_is_caught(make_core):
+    binary = str(make_core(f"MEMFN={DATA / 'memfn_stray_memmove.c'}"))
+    recs = core_run(binary, "memfn.memmove", "--param", "impl=3", "--param", "size=64")
+    e = ends(recs)
+    assert e and {r["status"] for r in e.values()} == {"failed"}
+    for r in e.values():
+        m = re.match(r"memmove\[user\] wrong at size (\d+) dst=src[+-]\d+ \(src\+\d+\): byte (\d+) is", r["reason"])
+        assert m, r["reason"]
+        assert int(m.group(2)) == int(m.group(1)) + 80
+    assert not [r for r in recs if r["t"] == "sample"]
 
 
 @needs_cc

@@ -14,7 +14,7 @@ topology, profile, ingest (a captured log replayed as a round) and import (a doc
 2..R rerun every instance with those iterations frozen (`--iters KEY=N`) and a fresh seed (the core
 shuffles the order by it). Each round is a separate process. Afterwards, instances whose
 round-to-round CV is above 3 % (and cpu.* kernels not yet within nbench's ±5 % criterion) get extra
-rounds (only those instances), up to max_rounds, within a time budget.
+rounds (only those instances, worst first), up to max_rounds, within a time budget (extra_budget).
 
 ResultWriter writes the result rows (one per instance key, its samples and histograms per round,
 its statistics computed again from everything stored, with the run's own cycles method); signals()
@@ -35,6 +35,17 @@ from ..tm1 import Reader
 from ..waiting import Watchdog
 
 NOISY_ROUND_CV = stats.NOISY_ROUND_CV
+EXTRA_BUDGET_INSTANCES = 50
+
+
+def extra_budget(base_s, instances):
+    """The default time for extra rounds: as long as the base rounds took, but when more than 50
+    instances ran, only what the base rounds took for 50 of them (base_s x 50 / instances), and
+    at least 5 s. Extra rounds are there to settle a few noisy results (an extra round for the
+    150 noisiest, or two for the 75 noisiest); when hundreds are noisy, the machine is, and
+    rerunning them all would double the run to move each result little."""
+    share = min(1.0, EXTRA_BUDGET_INSTANCES / instances) if instances else 1.0
+    return max(base_s * share, 5.0)
 
 
 @dataclass
@@ -49,7 +60,7 @@ class RunConfig:
     timeout: int = None
     name: str = None
     suite: str = None
-    budget_s: float = None  # time for extra rounds; default: as long as the base rounds took
+    budget_s: float = None  # time for extra rounds; default: extra_budget()
     labels: dict = field(default_factory=dict)  # KEY=VALUE stored in the run's notes (history orders by them)
 
     def __post_init__(self):
@@ -280,7 +291,9 @@ class Run:
             try:
                 while self.round():
                     pass
-                budget = self.cfg.budget_s if self.cfg.budget_s is not None else max(time.monotonic() - t0, 5.0)
+                budget = self.cfg.budget_s
+                if budget is None:
+                    budget = extra_budget(time.monotonic() - t0, len(self.iters))
                 spent = 0.0
                 while True:
                     t = time.monotonic()

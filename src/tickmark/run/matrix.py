@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from .. import fingerprint
 from ..errors import TickmarkError
 from ..names import check_name
-from .engine import Run, RunConfig, TransportLost, signals
+from .engine import Run, RunConfig, TransportLost, extra_budget, signals
 
 
 @dataclass
@@ -149,8 +149,10 @@ class Matrix:
 
     def _extend(self, base_s):
         """Extra rounds (interleaved too) for the instances whose round-to-round CV is above 3 %,
-        within as much time again as the base rounds took."""
-        budget = self.cfg.budget_s if self.cfg.budget_s is not None else max(base_s, 5.0)
+        within the engine's budget for the base rounds' time and all the cells' instances."""
+        budget = self.cfg.budget_s
+        if budget is None:
+            budget = extra_budget(base_s, sum(len(c.run.iters) for c in self.cells))
         spent = 0.0
         while True:
             did = False

@@ -83,25 +83,46 @@ uint64_t tm_calibrate_next(uint64_t n, uint64_t t_ns, uint64_t target_ns)
     return (uint64_t)next + (next > (double)n ? 1 : 0);
 }
 
-static uint64_t calibrate(tm_ctx *ctx, const tm_env *env, uint64_t target_ns, uint64_t *spent_ns)
+/* Calibrate the iterations of a sample: x10 while a batch is far shorter than a sample, then
+ * in proportion to the target (tm_calibrate_next), until a batch lasts -10..+30 % of the target.
+ * A noisy machine never makes it bounce for long: after TM_CALIB_LONG batches of at least a
+ * tenth of a sample, the count from the last one is taken. A single iteration that looks longer
+ * than a sample because the thread was preempted is taken again, up to TM_CALIB_RETAKES times
+ * (not for blocking benchmarks, which switch by design), so that preemption never freezes a
+ * count of one. *warmed: the last batch ran with the count returned, so it was a warm-up of
+ * full length. */
+#define TM_CALIB_LONG 3
+#define TM_CALIB_RETAKES 2
+
+static uint64_t calibrate(tm_ctx *ctx, const tm_env *env, uint64_t target_ns, uint64_t *spent_ns, int *warmed)
 {
-    uint64_t n = 1, start = tm_os_now_ns();
-    int attempt;
+    uint64_t n = 1, ran = 0, start = tm_os_now_ns();
+    int attempt, long_batches = 0, retakes = (ctx->bench->flags & TM_F_BLOCKING) ? 0 : TM_CALIB_RETAKES;
     tm_measure m;
     for (attempt = 0; attempt < 30; attempt++) {
+        long iv0 = tm_os_nivcsw(), iv1;
         measure(ctx, n, env, 0, &m);
         if (tm_failed(ctx))
             break;
+        ran = n;
+        iv1 = tm_os_nivcsw();
+        if (m.ns > target_ns && n == 1 && iv0 >= 0 && iv1 > iv0 && retakes > 0) {
+            retakes--;
+            continue;
+        }
         if (m.ns * 10 >= target_ns * 9 && m.ns * 10 <= target_ns * 13)
             break;
         if (m.ns > target_ns && n == 1)
             break; /* one iteration is already longer than a sample */
+        n = tm_calibrate_next(n, m.ns, target_ns);
+        if (m.ns * 10 >= target_ns && ++long_batches >= TM_CALIB_LONG)
+            break;
         if (tm_os_now_ns() - start > 20 * target_ns + 2000000000ull)
             break;
-        n = tm_calibrate_next(n, m.ns, target_ns);
     }
     if ((ctx->bench->flags & TM_F_SLOW) && n * ctx->ops_per_iter < 10)
         n = (10 + ctx->ops_per_iter - 1) / ctx->ops_per_iter;
+    *warmed = !tm_failed(ctx) && ran == n;
     *spent_ns = tm_os_now_ns() - start;
     return n;
 }
@@ -311,7 +332,7 @@ int tm_run_one(const tm_instance *inst, const tm_options *opt, const tm_env *env
     uint64_t start = tm_os_now_ns(), target = (uint64_t)opt->sample_ms * 1000000, iters, calib_ns = 0;
     unsigned missing = tm_missing_caps(b);
     char reqbuf[128];
-    int s, nsamples = 0, setup_rc = TM_OK;
+    int s, nsamples = 0, setup_rc = TM_OK, warmed = 0;
 
     memset(&rt, 0, sizeof rt);
     memset(&ctx, 0, sizeof ctx);
@@ -349,8 +370,8 @@ int tm_run_one(const tm_instance *inst, const tm_options *opt, const tm_env *env
 
     iters = fixed_iters(inst, opt);
     if (!iters)
-        iters = calibrate(&ctx, env, target, &calib_ns);
-    if (!tm_failed(&ctx) && !(b->flags & TM_F_NO_WARMUP)) {
+        iters = calibrate(&ctx, env, target, &calib_ns, &warmed);
+    if (!tm_failed(&ctx) && !warmed && !(b->flags & TM_F_NO_WARMUP)) {
         tm_measure warm;
         measure(&ctx, iters, env, 0, &warm);
     }

@@ -108,14 +108,21 @@ static int check_memmove(const tm_memfns *f, char *msg, size_t len)
 {
     unsigned long s = 2;
     int k;
+    fill(buf_b, BUF, &s, 0);
+    memcpy(expect, buf_b, BUF);
     for (k = 0; k < NCASES * 2; k++) {
         size_t n = case_size(k / 2, &s), sa = rnd(&s) % 16, i;
         long shift = (long)(rnd(&s) % (n + 17)) * (k % 2 ? 1 : -1); /* both directions */
         unsigned char *src = buf_b + MAXN + PAD + sa, *dst = src + shift;
+        long lo = (long)((shift < 0 ? dst : src) - buf_b) - PAD;
+        long hi = (long)((shift < 0 ? src : dst) - buf_b) + (long)n + PAD;
         void *ret;
         long d;
-        fill(buf_b, BUF, &s, 0);
-        memcpy(expect, buf_b, BUF);
+        /* fresh bytes around both areas; the rest of buf_b still equals expect (the last case passed) */
+        lo = lo < 0 ? 0 : lo;
+        hi = hi > BUF ? BUF : hi;
+        fill(buf_b + lo, (size_t)(hi - lo), &s, 0);
+        memcpy(expect + lo, buf_b + lo, (size_t)(hi - lo));
         for (i = 0; i < n; i++)
             buf_a[i] = src[i];
         for (i = 0; i < n; i++)

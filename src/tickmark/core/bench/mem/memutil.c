@@ -43,8 +43,9 @@ int tm_membuf_get(tm_ctx *ctx, tm_membuf *b, size_t bytes, int thp)
         tm_membuf_put(b);
         return tm_skip(ctx, "transparent huge pages not available");
     }
-    for (i = 0; i < bytes; i += page)
-        b->p[i] = 1;
+    if (tm_os_populate(b->p, bytes) != 0)
+        for (i = 0; i < bytes; i += page)
+            b->p[i] = 1;
     b->huge_pct = -1;
     if (thp > 0) {
         int64_t got = tm_os_huge_bytes(b->p, span);
@@ -65,25 +66,25 @@ void tm_membuf_put(tm_membuf *b)
 void **tm_chain_random(char *p, size_t bytes, size_t slot, uint64_t seed)
 {
     size_t n = bytes / slot, i;
-    uint32_t *ix;
+    uint32_t *next;
     void **start;
     if (n < 2)
         n = 2;
-    ix = tm_os_alloc(n * sizeof *ix);
-    if (!ix)
+    next = tm_os_alloc(n * sizeof *next);
+    if (!next)
         return NULL;
     for (i = 0; i < n; i++)
-        ix[i] = (uint32_t)i;
-    for (i = n - 1; i > 0; i--) { /* Sattolo: one cycle through all n slots */
+        next[i] = (uint32_t)i;
+    for (i = n - 1; i > 0; i--) { /* Sattolo: slot i -> next[i] is one cycle through all n slots */
         size_t j = tm_rand_below(&seed, i);
-        uint32_t t = ix[i];
-        ix[i] = ix[j];
-        ix[j] = t;
+        uint32_t t = next[i];
+        next[i] = next[j];
+        next[j] = t;
     }
-    for (i = 0; i < n; i++)
-        *(void **)(p + (size_t)ix[i] * slot) = p + (size_t)ix[(i + 1) % n] * slot;
-    start = (void **)(p + (size_t)ix[tm_rand_below(&seed, n)] * slot);
-    tm_os_free(ix);
+    for (i = 0; i < n; i++) /* written in address order: no cache or TLB miss per slot here */
+        *(void **)(p + i * slot) = p + (size_t)next[i] * slot;
+    start = (void **)(p + tm_rand_below(&seed, n) * slot);
+    tm_os_free(next);
     return start;
 }
 

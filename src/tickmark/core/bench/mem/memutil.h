@@ -17,11 +17,12 @@ typedef struct tm_membuf {
 } tm_membuf;
 
 /* Map a buffer of `bytes` with huge pages advised on (thp=1) or off (thp=0) or left to the OS
- * default (thp=-1), and touch every page. With thp=1 the buffer starts on a 2 MiB boundary (a
- * set smaller than 2 MiB lies inside one huge page), and how much of it the OS really backed
- * with huge pages is checked and sent as the instance's info "huge_pct" (100: all of it). Skips
- * when the buffer would take more than a quarter of the available memory, or when huge pages
- * were asked for and the OS cannot give them. Returns TM_OK / tm_skip / tm_fail. */
+ * default (thp=-1), and fault in every page (tm_os_populate, else a write to each). With thp=1
+ * the buffer starts on a 2 MiB boundary (a set smaller than 2 MiB lies inside one huge page),
+ * and how much of it the OS really backed with huge pages is checked and sent as the
+ * instance's info "huge_pct" (100: all of it). Skips when the buffer would take more than a
+ * quarter of the available memory, or when huge pages were asked for and the OS cannot give
+ * them. Returns TM_OK / tm_skip / tm_fail. */
 int tm_membuf_get(tm_ctx *ctx, tm_membuf *b, size_t bytes, int thp);
 void tm_membuf_put(tm_membuf *b);
 

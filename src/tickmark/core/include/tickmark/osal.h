@@ -66,6 +66,9 @@ size_t tm_os_page_size(void);
 int tm_os_huge_advise(void *p, size_t bytes, int on);
 /* Bytes of [p, p+bytes) that the OS backs with huge pages right now; -1 where it cannot tell. */
 int64_t tm_os_huge_bytes(const void *p, size_t bytes);
+/* Fault in every page of [p, p+bytes) for writing in one call (cheaper than a fault per page);
+ * -1 where the OS cannot, and then the caller writes to each page itself. */
+int tm_os_populate(void *p, size_t bytes);
 uint64_t tm_os_mem_available(void); /* bytes allocatable without swapping; 0 if unknown */
 
 /* ---- threads and synchronisation ---- */

@@ -1,10 +1,12 @@
-/* Transparent huge pages through madvise (checked in /proc/self/smaps), and MemAvailable from
- * /proc/meminfo. */
+/* Transparent huge pages through madvise (checked in /proc/self/smaps), pages faulted in at
+ * once (MADV_POPULATE_WRITE), and MemAvailable from /proc/meminfo. */
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
 
 #include "tickmark/osal.h"
+
+#define TM_MADV_POPULATE_WRITE 23 /* <linux/mman.h>; older C libraries do not name it */
 
 /* "always [madvise] never": the bracketed word is the system-wide mode. */
 static int thp_enabled(void)
@@ -24,6 +26,13 @@ int tm_os_huge_advise(void *p, size_t bytes, int on)
     if (on && !thp_enabled())
         return -1;
     return madvise(p, bytes, on ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
+}
+
+/* MADV_POPULATE_WRITE (Linux 5.14): the write faults of the whole range in one call; an older
+ * kernel answers EINVAL and the caller touches the pages. */
+int tm_os_populate(void *p, size_t bytes)
+{
+    return madvise(p, bytes, TM_MADV_POPULATE_WRITE);
 }
 
 /* The AnonHugePages of every mapping that overlaps [p, p+bytes), each capped at the overlap
