@@ -148,10 +148,10 @@ def test_two_campaigns_wanting_one_place_queue_for_it(lg, tmp_path):
     first = tickmark_proc(["campaign", str(procs[0][1])], start_new_session=True)
     second = None
     try:
-        deadline = time.time() + 120
-        while time.time() < deadline and "pa" not in lg.acquired():
+        deadline = time.time() + 240
+        while time.time() < deadline and "pa" not in lg.acquired() and first.poll() is None:
             time.sleep(0.2)
-        assert "pa" in lg.acquired()
+        assert "pa" in lg.acquired(), first.communicate(timeout=60) if first.poll() is not None else "not acquired"
         second = tickmark_proc(["campaign", str(procs[1][1])], start_new_session=True)
         deadline = time.time() + 60
         waiting = ""
