@@ -283,7 +283,8 @@ def test_ctrl_c_while_the_command_line_loads(two_runs):
                 ours.append((ms, err[-600:]))
             continue
         assert p.returncode in (130, -2), (ms, p.returncode, err)
-        assert err in ("", "tickmark: interrupted\n"), (ms, err)
+        # click ends the ^C's line with a newline of its own when the signal lands inside a command
+        assert err.lstrip("\n") in ("", "tickmark: interrupted\n"), (ms, err)
     assert not ours, ours
 
 
