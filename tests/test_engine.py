@@ -9,7 +9,7 @@ from pathlib import Path
 
 from conftest import FAKECORE, fake_core
 from tickmark.run import matrix as mx
-from tickmark.run.engine import Run, RunConfig, import_document
+from tickmark.run.engine import Run, RunConfig, check_patterns, import_document
 from tickmark.store import Store
 from tickmark.store import document as export
 from tickmark.targets import ProcessSession, open_target
@@ -139,3 +139,39 @@ def test_an_icount_run_keeps_its_unit_through_export_and_import(tmp_path):
         st2.update_result(r["id"], stats={"": {"v": -1}})
     assert methods(st2, new) == methods(st, rid)
     assert json.loads(Path(path).read_text())["run"]["fingerprint"]["cycles_method"] == "icount-insns"
+
+
+def _hello_order(core_binary, *args):
+    """The instances the real core plans for these arguments: its hello's order (the core is
+    stopped as soon as it has said hello)."""
+    import subprocess
+
+    p = subprocess.Popen(
+        [core_binary, "run", "--samples", "1", "--sample-ms", "1", *args], stdout=subprocess.PIPE, text=True
+    )
+    try:
+        for line in p.stdout:
+            if line.startswith("TM1 ") and json.loads(line[4:]).get("t") == "hello":
+                return json.loads(line[4:])["order"]
+    finally:
+        p.kill()
+        p.wait()
+    raise AssertionError("no hello")
+
+
+def test_a_large_run_takes_shorter_samples(core_binary):
+    """The sample length follows the instances the core will run: '*' (about 480) gets 5 ms
+    samples, the default suite and a --param that shrinks the sweeps the core's default (None);
+    a length given is kept."""
+    from tickmark.run.engine import LARGE_RUN_INSTANCES, default_sample_ms, planned_instances
+    from tickmark.suites import patterns_for
+
+    core = LocalCore(open_target("local"), [core_binary], {"binary": core_binary})
+    everything = check_patterns(core, ["*"])
+    assert planned_instances(everything) == len(_hello_order(core_binary, "--", "*")) > LARGE_RUN_INSTANCES
+    shrunk = ["size=4K", "pages=8", "span=4K,8K"]
+    args = [a for p in shrunk for a in ("--param", p)]
+    assert planned_instances(everything, shrunk) == len(_hello_order(core_binary, *args, "--", "*"))
+    assert default_sample_ms(everything) == 5 and default_sample_ms(everything, (), 10) == 10
+    suite = check_patterns(core, patterns_for("default"))
+    assert planned_instances(suite) <= LARGE_RUN_INSTANCES and default_sample_ms(suite) is None

@@ -74,7 +74,7 @@ def matrix_cmd(
     from ..analysis import compare as cmp
     from ..report.terminal.compare import render
     from ..run import matrix as mx
-    from ..run.engine import RunConfig, check_patterns
+    from ..run.engine import RunConfig, check_patterns, default_sample_ms
     from ..store.refs import run_compare
 
     check_params(params)
@@ -98,13 +98,13 @@ def matrix_cmd(
     failed = [c for c in cells if c.core is None]
     if not built:
         raise TickmarkError(f"no variant could be built ({failed[0].label}: {failed[0].error})")
-    check_patterns(built[0].core, pats)
+    chosen = check_patterns(built[0].core, pats)
     cfg = RunConfig(
         patterns=pats,
         rounds=rounds,
         max_rounds=max(max_rounds, rounds),
         samples=samples,
-        sample_ms=sample_ms,
+        sample_ms=default_sample_ms(chosen, params, sample_ms),
         seed=seed,
         params=list(params),
         timeout=timeout,

@@ -83,7 +83,7 @@ def run_cmd(
     """Run benchmarks (patterns or a suite; default suite: default)."""
     from ..report import terminal as report
     from ..report.progress import Progress
-    from ..run.engine import Run, RunConfig, check_patterns
+    from ..run.engine import Run, RunConfig, check_patterns, default_sample_ms
 
     check_params(params)
     labels = parse_labels(labels)
@@ -118,7 +118,7 @@ def run_cmd(
         rounds=rounds,
         max_rounds=max_rounds,
         samples=samples,
-        sample_ms=sample_ms,
+        sample_ms=default_sample_ms(chosen, params, sample_ms),
         seed=seed,
         params=list(params),
         timeout=timeout,

@@ -143,9 +143,21 @@ def essentials(run):
         "started": when(run["started"], "%Y-%m-%d %H:%M"),
         "status": run["status"],
         "rounds": (run.get("notes") or {}).get("rounds", "?"),
+        "samples": _samples(run),
         "where": where(fp),
         "fingerprint": out,
     }
+
+
+def _samples(run):
+    """'5 of 10 ms' per round: what the core said it ran (its hello), else the run's options ->
+    text or None when neither recorded it."""
+    hello, opts = run.get("hello") or {}, run.get("options") or {}
+    n = hello.get("samples", opts.get("samples"))
+    ms = hello.get("sample_ms", opts.get("sample_ms"))
+    if not isinstance(n, int) or isinstance(n, bool):
+        return None
+    return f"{n} of {ms} ms" if isinstance(ms, int) and not isinstance(ms, bool) else str(n)
 
 
 def cycles_tag(method):

@@ -487,7 +487,7 @@ class Campaign:
 
     def _cell(self, store, tgt, cores, c, stop):
         from ..targets import Variant
-        from .engine import Run, RunConfig, check_patterns
+        from .engine import Run, RunConfig, check_patterns, default_sample_ms
 
         spec = self.spec
         var, wl = spec.variants[c.variant], spec.workloads[c.workload]
@@ -509,14 +509,14 @@ class Campaign:
                     core.build = dict(core.build, variant=c.variant)
                 cores[c.variant] = core
             core = cores[c.variant]
-            check_patterns(core, wl["patterns"])
+            chosen = check_patterns(core, wl["patterns"])
             o = spec.options
             cfg = RunConfig(
                 patterns=wl["patterns"],
                 rounds=o.get("rounds", 3),
                 max_rounds=o.get("max_rounds", 5),
                 samples=o.get("samples", 5),
-                sample_ms=o.get("sample_ms"),
+                sample_ms=default_sample_ms(chosen, o.get("params", []), o.get("sample_ms")),
                 seed=o.get("seed"),
                 params=o.get("params", []),
                 timeout=o.get("timeout"),

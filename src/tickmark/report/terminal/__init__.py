@@ -30,7 +30,8 @@ def header_lines(ess):
     fp = ess["fingerprint"]
     name = f" '{ess['name']}'" if ess.get("name") else ""
     lines = [
-        f"run {ess['id']}{name}  {ess['started']}  status {ess['status']}  rounds {known(ess['rounds'], '?')}",
+        f"run {ess['id']}{name}  {ess['started']}  status {ess['status']}  rounds {known(ess['rounds'], '?')}"
+        + (f"  samples {ess['samples']}" if ess.get("samples") else ""),
         f"target {ess['where']}",
     ]
     timer = known(fp.get("clock"), "?")
