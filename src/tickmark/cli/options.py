@@ -221,7 +221,9 @@ def round_options(f):
                 help="Samples per round (1-1000).",
             ),
             click.option(
-                "--sample-ms", type=click.IntRange(1, 10000), help="Target length of one sample (ms, 1-10000)."
+                "--sample-ms",
+                type=click.IntRange(1, 10000),
+                help="Target length of one sample (ms, 1-10000; default 10, or 5 in a run of more than 200 instances).",
             ),
             click.option("--param", "params", multiple=True, metavar="NAME=V,V", help="Override a parameter sweep."),
             click.option("--timeout", type=click.IntRange(1, 86400), help="Per-instance time limit (s)."),
