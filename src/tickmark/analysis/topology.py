@@ -128,6 +128,19 @@ def detect_tlb(p4k, phuge):
     }
 
 
+def _without_dips(pts, step):
+    """[(pages, ns)] less the points that lie a TLB step below both neighbours. Noise only slows
+    a chase; a count that is much cheaper than the counts on either side had pages the TLB could
+    merge (physically contiguous 4 KiB pages that a core coalesces into one entry, as AMD's do,
+    in the round whose minimum it is), so it says nothing of the entries. Left in, the envelope
+    would carry it down to the smaller counts and move the step."""
+    return [
+        p
+        for i, p in enumerate(pts)
+        if not (0 < i < len(pts) - 1 and p[1] < min(pts[i - 1][1], pts[i + 1][1]) - step)
+    ]
+
+
 def detect_tlb_levels(spread, packed, page=4096):
     """{pages: ns} one line per page and {lines: ns} the same lines packed -> TLB levels.
 
@@ -140,7 +153,9 @@ def detect_tlb_levels(spread, packed, page=4096):
     ref = sorted((int(n), float(v)) for n, v in packed.items() if v and v > 0)
     if len(pts) < 4 or not ref:
         return []
-    sp, rf = envelope(pts), envelope(ref)
+    rf = envelope(ref)
+    pts = _without_dips(pts, TLB_STEP * rf[0][1])
+    sp = envelope(pts)
 
     def ref_at(n):
         below = [v for m, v in rf if m <= n]
