@@ -122,6 +122,14 @@ def test_line_size_partly_hidden_by_an_adjacent_line_prefetcher():
     assert topo.detect_line(pts)["bytes"] == 64
 
 
+def test_line_size_with_a_slow_point_just_below_the_step():
+    """A run here at load 2.4: the pair at stride 32 was slowed (3.34 ns between 2.94 and 3.72).
+    The step is measured from the smaller strides' floor, so the line keeps its confidence."""
+    pts = [(8, 3.02), (16, 2.94), (32, 3.34), (64, 4.32), (128, 3.73), (256, 3.72), (512, 6.29)]
+    got = topo.detect_line(pts)
+    assert got["bytes"] == 64 and got["confidence"] >= 0.6, got
+
+
 def test_tlb_reach():
     huge = {s: 15.0 if s <= 32 * M else 100.0 for s in sweep(2 * M, 256 * M)}
     p4k = {s: v * (1.0 if s <= 8 * M else 1.3 if s <= 32 * M else 1.25) for s, v in huge.items()}
