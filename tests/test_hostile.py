@@ -363,6 +363,7 @@ def test_sighup_makes_the_run_incomplete(env, cli):
     store_readable(cli, "latest")
 
 
+@pytest.mark.alone  # a time bound
 def test_a_core_that_stops_writing_is_stopped_by_the_watchdog(env, cli, monkeypatch):
     t = time.monotonic()
     monkeypatch.setenv("FAKECORE_MODE", "bad=stall")
@@ -830,13 +831,22 @@ def _run_then(env, action, mode="slowkey=ipc.ping,slow=2", **kw):
     return p.returncode, out, err, held
 
 
-def test_store_busy_in_the_middle_of_a_run(env, cli):
-    rc, out, err, holder = _run_then(env, lambda: _hold_store(env, 33))
+def test_store_busy_in_the_middle_of_a_run(env, cli, monkeypatch):
+    # busy after 4 s instead of 30: ipc.ping's end (< 2 s after the lock is taken) waits 4 s for
+    # the lock and fails; the run is then closed as incomplete once the lock is let go (8 s)
+    monkeypatch.setenv("TICKMARK_BUSY_TIMEOUT", "4")
+    rc, out, err, holder = _run_then(env, lambda: _hold_store(env, 8))
     holder.wait()
     one_error_line(rc, err, "is busy")
     run = _store().run("latest")
     assert run["status"] == "incomplete" and "busy" in run["notes"]["incomplete"]
     store_readable(cli, "latest")
+
+
+def test_a_bad_busy_timeout_is_one_error_line(env, cli, monkeypatch):
+    monkeypatch.setenv("TICKMARK_BUSY_TIMEOUT", "soon")
+    rc, out, err = cli(*RUN, "sys.fast")
+    one_error_line(rc, err, "bad TICKMARK_BUSY_TIMEOUT 'soon'")
 
 
 def _on_a_small_disk(store, argv, tmp_path, free_kib=300):
@@ -1437,6 +1447,7 @@ def test_ingest_names_every_record_it_leaves_out(env, cli, tmp_path, label, edit
     store_readable(cli, "latest")
 
 
+@pytest.mark.alone  # a time bound
 def test_ingest_of_many_open_instances_is_linear(env, cli, tmp_path):
     hello = subprocess.run(
         [*os.environ["TICKMARK_CORE"].split(), "run", "sys.fast", "--samples", "1"], capture_output=True, text=True
@@ -1452,6 +1463,7 @@ def test_ingest_of_many_open_instances_is_linear(env, cli, tmp_path):
     assert took < 60, f"{took:.0f} s for 30,000 instances"  # it took 75 s (9 min under load) when quadratic
 
 
+@pytest.mark.alone  # a time bound
 @pytest.mark.parametrize("cmd,says", [("ingest", "longer than 16 MiB"), ("import", "not a results document")])
 def test_an_endless_file_is_not_read_whole(env, cli, cmd, says):
     t0 = time.monotonic()
@@ -1532,6 +1544,7 @@ HANGING_CC = [
 ]
 
 
+@pytest.mark.alone  # a time bound
 @needs_cc
 @pytest.mark.parametrize("when,body,limit,says", HANGING_CC, ids=[c[0] for c in HANGING_CC])
 def test_a_compiler_that_hangs_is_stopped_with_its_children(real, cli, tmp_path, monkeypatch, when, body, limit, says):

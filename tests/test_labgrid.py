@@ -132,6 +132,7 @@ def test_place_is_released_after_an_error_and_after_ctrl_c(lg, cli):
     assert lg.acquired() == {}
 
 
+@pytest.mark.alone  # under load the first campaign's hold of the place was missed
 def test_two_campaigns_wanting_one_place_queue_for_it(lg, tmp_path):
     """The second campaign waits in labgrid's reservation queue while the first holds the place,
     and runs its cells once the first releases it."""

@@ -455,6 +455,7 @@ def test_memmove_writing_away_from_both_areas_is_caught(make_core):
     assert not [r for r in recs if r["t"] == "sample"]
 
 
+@pytest.mark.alone  # compares latencies
 @needs_cc
 def test_mem_benchmarks_run_and_order_sensibly(make_core):
     recs = core_run(
@@ -709,6 +710,7 @@ def test_smaller_cache_with_huge_pages_that_miss_the_tlb_is_explained():
     assert dict((w, v) for w, _, _, v in topo.compare(det, osr))["L2 size"] == "DISAGREE"
 
 
+@pytest.mark.alone  # compares latencies
 @needs_cc
 def test_pagelocal_chase_runs_reproduces_and_spares_the_tlb(make_core):
     """Every slot once per cycle (setup checks it, also for a set that ends inside a page), one
