@@ -367,11 +367,29 @@ def test_sighup_makes_the_run_incomplete(env, cli):
 def test_a_core_that_stops_writing_is_stopped_by_the_watchdog(env, cli, monkeypatch):
     t = time.monotonic()
     monkeypatch.setenv("FAKECORE_MODE", "bad=stall")
+    monkeypatch.setenv("TICKMARK_WATCHDOG", "2")  # 2 s of silence, not the default 2 x 1 + 10 s
     rc, out, err = cli(*RUN, "sys.fast", "--timeout", "1")
     assert rc == 1, err
     assert time.monotonic() - t < 60
-    assert "wrote nothing for 12 s and was stopped (watchdog)" in err
+    assert "wrote nothing for 2 s and was stopped (watchdog)" in err
     assert _store().run("latest")["status"] == "incomplete"
+
+
+def test_the_watchdogs_limit(env, cli, monkeypatch):
+    """Twice the per-instance time limit plus 10 s, or TICKMARK_WATCHDOG; a bad value is refused
+    before anything is stored."""
+    from tickmark.run.engine import Run, RunConfig
+
+    assert Run(None, None, RunConfig(patterns=["sys.fast"], timeout=1)).silence_limit() == 12
+    assert Run(None, None, RunConfig(patterns=["sys.fast"])).silence_limit() == 130
+    monkeypatch.setenv("TICKMARK_WATCHDOG", "45")
+    assert Run(None, None, RunConfig(patterns=["sys.fast"], timeout=1)).silence_limit() == 45
+    for bad in ("0", "soon", "1.5", "86401"):
+        monkeypatch.setenv("TICKMARK_WATCHDOG", bad)
+        rc, out, err = cli(*RUN, "sys.fast")
+        one_error_line(rc, err, f"bad TICKMARK_WATCHDOG '{bad}'")
+    rc, out, err = cli("runs")
+    assert rc == 0 and "no runs stored yet" in out
 
 
 @needs_cc
