@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import need_tool, row_counts, tickmark_proc, wait_results
+from conftest import need_tool, row_counts, run_tmp, tickmark_proc, wait_results
 
 HAVE_CC = bool(shutil.which("make") and shutil.which("gcc"))
 needs_cc = pytest.mark.skipif(
@@ -59,8 +59,9 @@ def no_canary(*dirs):
 
 @pytest.fixture
 def real(tmp_path, monkeypatch, tmp_path_factory):
-    """The real core, a private store, a build cache whose path has a space and metacharacters."""
-    cache = tmp_path_factory.getbasetemp() / "cache with space $(touch PWNED) `touch PWNED`"
+    """The real core, a private store, a build cache whose path has a space and metacharacters
+    (one for the whole run: pytest-xdist workers share its builds, as they share build_cache's)."""
+    cache = run_tmp(tmp_path_factory) / "cache with space $(touch PWNED) `touch PWNED`"
     monkeypatch.setenv("XDG_CACHE_HOME", str(cache))
     monkeypatch.setenv("TICKMARK_STORE", str(tmp_path / "results.db"))
     monkeypatch.delenv("TICKMARK_CORE", raising=False)
