@@ -229,7 +229,13 @@ def _session_daemons(sshd):
 
 
 def _board_cores(sshd):
-    return [ln for ln in sshd.ssh("ps -eo args").stdout.splitlines() if ln.startswith("./tickmark-core")]
+    """The cores running in this board's TMPDIR (under pytest-xdist this machine runs the boards of
+    other tests too: `ps` alone would list their cores)."""
+    script = (
+        'for p in /proc/[0-9]*; do case "$(readlink "$p/cwd" 2>/dev/null)" in "$TMPDIR"/*) '
+        'tr "\\000" " " < "$p/cmdline" 2>/dev/null; echo;; esac; done'
+    )
+    return [ln for ln in sshd.ssh(script).stdout.splitlines() if ln.startswith("./tickmark-core")]
 
 
 def test_the_ssh_configurations_keepalive_replaces_tickmarks(tmp_path, monkeypatch):
@@ -334,4 +340,4 @@ def test_ctrl_c_removes_the_folder(sshd, cli):
     while left_on_target(sshd) and time.time() < deadline:
         time.sleep(0.1)
     assert left_on_target(sshd) == []
-    assert not [ln for ln in sshd.ssh("ps -eo args").stdout.splitlines() if ln.startswith("./tickmark-core")]
+    assert not _board_cores(sshd)
