@@ -56,11 +56,21 @@ def pytest_unconfigure(config):
         shutil.rmtree(config.alone_locks, ignore_errors=True)
 
 
+# Fixtures of the tests that build, boot or serve something: under pytest-xdist they start first.
+HEAVY = {"build_cache", "make_core", "core_binary", "real", "pg_server"}
+
+
 def pytest_collection_modifyitems(config, items):
-    """Under pytest-xdist the `alone` tests come last (a stable sort): each of them stops the other
-    workers while it runs, and at the end there is little left for those workers to do anyway."""
+    """Under pytest-xdist (a stable sort): the tests that build or run the real core first, so that
+    the run does not end waiting on one of them while the other workers idle; the `alone` tests
+    last, since each of them stops the other workers while it runs, and at the end there is little
+    left for those workers to do anyway."""
     if hasattr(config, "workerinput"):
-        items.sort(key=lambda item: item.get_closest_marker("alone") is not None)
+
+        def light(item):
+            return not (item.get_closest_marker("integration") or HEAVY & set(item.fixturenames))
+
+        items.sort(key=lambda item: (item.get_closest_marker("alone") is not None, light(item)))
 
 
 @pytest.hookimpl(hookwrapper=True)
