@@ -553,6 +553,7 @@ def test_run_with_memfn_reports_failure_and_comparison(real, cli):
     assert sum(1 for line in out.splitlines() if line.lstrip().startswith("memcpy")) == 2
 
 
+@pytest.mark.alone  # the cache levels come from measured latencies
 @needs_cc
 def test_topology_json_stores_runs_and_separates_os_values(real, cli):
     rc, out, err = cli("topology", "--json", "--max-size", "1M", "--rounds", "1", "--samples", "3", "-q")
