@@ -6,6 +6,7 @@ import shutil
 import sqlite3
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -41,8 +42,60 @@ def pytest_xdist_make_scheduler(config, log):
 
 @pytest.hookimpl(optionalhook=True)
 def pytest_configure_node(node):
-    """pytest-xdist, on the controller: the workers get this environment's terminal size."""
+    """pytest-xdist, on the controller: the workers get this environment's terminal size, and the
+    folder of the locks that let an `alone` test run with no other test running."""
     node.workerinput["terminal_size"] = {name: os.environ.get(name) for name in TERMINAL_SIZE}
+    config = node.config
+    if not hasattr(config, "alone_locks"):
+        config.alone_locks = tempfile.mkdtemp(prefix="pytest-alone-")
+    node.workerinput["alone_locks"] = config.alone_locks
+
+
+def pytest_unconfigure(config):
+    if hasattr(config, "alone_locks"):
+        shutil.rmtree(config.alone_locks, ignore_errors=True)
+
+
+# Fixtures of the tests that build, boot or serve something: under pytest-xdist they start first.
+HEAVY = {"build_cache", "make_core", "core_binary", "real", "pg_server"}
+
+
+def pytest_collection_modifyitems(config, items):
+    """Under pytest-xdist (a stable sort): the tests that build or run the real core first, so that
+    the run does not end waiting on one of them while the other workers idle; the `alone` tests
+    last, since each of them stops the other workers while it runs, and at the end there is little
+    left for those workers to do anyway."""
+    if hasattr(config, "workerinput"):
+
+        def light(item):
+            return not (item.get_closest_marker("integration") or HEAVY & set(item.fixturenames))
+
+        items.sort(key=lambda item: (item.get_closest_marker("alone") is not None, light(item)))
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    """Under pytest-xdist, a test marked `alone` (it compares timings or bounds one) runs while no
+    other test runs, on any worker: a readers-writer lock of two files. Every test passes the
+    turnstile (shared, briefly) and holds the gate shared while it runs (setup, call, teardown);
+    an `alone` test takes the turnstile exclusively, so that no other test starts, then the gate
+    exclusively, once the tests running elsewhere have ended. In one process there is no lock."""
+    folder = getattr(item.config, "workerinput", {}).get("alone_locks")
+    if folder is None:
+        yield
+        return
+    how = fcntl.LOCK_EX if item.get_closest_marker("alone") else fcntl.LOCK_SH
+    turnstile = os.open(os.path.join(folder, "turnstile"), os.O_RDWR | os.O_CREAT, 0o644)
+    gate = os.open(os.path.join(folder, "gate"), os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(turnstile, how)
+        fcntl.flock(gate, how)
+        if how == fcntl.LOCK_SH:
+            fcntl.flock(turnstile, fcntl.LOCK_UN)
+        yield
+    finally:
+        os.close(gate)  # closing releases the locks
+        os.close(turnstile)
 
 
 def pytest_configure(config):

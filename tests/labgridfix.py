@@ -159,14 +159,16 @@ class Lab:
         return r
 
     def acquired(self):
-        """{place: 'host/user'} of the places acquired now."""
-        out = {}
-        for place in self.places:
-            show = self.client("-p", place, "show").stdout
-            line = next((ln for ln in show.splitlines() if ln.strip().startswith("acquired:")), "")
-            who = line.split(":", 1)[1].strip() if line else ""
-            if who and who != "None":
-                out[place] = who
+        """{place: 'host/user'} of the places acquired now: one labgrid-client call for all places
+        (each call costs most of a second of CPU: Python starting and importing labgrid)."""
+        out, place = {}, None
+        for ln in self.client("-v", "places").stdout.splitlines():
+            if ln.startswith("Place '"):
+                place = ln.split("'")[1]
+            elif ln.strip().startswith("acquired:") and place in self.places:
+                who = ln.split(":", 1)[1].strip()
+                if who and who != "None":
+                    out[place] = who
         return out
 
     def log(self, what):

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import need_tool, row_counts, tickmark_proc, wait_results
+from conftest import need_tool, row_counts, run_tmp, tickmark_proc, wait_results
 
 HAVE_CC = bool(shutil.which("make") and shutil.which("gcc"))
 needs_cc = pytest.mark.skipif(
@@ -59,8 +59,9 @@ def no_canary(*dirs):
 
 @pytest.fixture
 def real(tmp_path, monkeypatch, tmp_path_factory):
-    """The real core, a private store, a build cache whose path has a space and metacharacters."""
-    cache = tmp_path_factory.getbasetemp() / "cache with space $(touch PWNED) `touch PWNED`"
+    """The real core, a private store, a build cache whose path has a space and metacharacters
+    (one for the whole run: pytest-xdist workers share its builds, as they share build_cache's)."""
+    cache = run_tmp(tmp_path_factory) / "cache with space $(touch PWNED) `touch PWNED`"
     monkeypatch.setenv("XDG_CACHE_HOME", str(cache))
     monkeypatch.setenv("TICKMARK_STORE", str(tmp_path / "results.db"))
     monkeypatch.delenv("TICKMARK_CORE", raising=False)
@@ -363,14 +364,33 @@ def test_sighup_makes_the_run_incomplete(env, cli):
     store_readable(cli, "latest")
 
 
+@pytest.mark.alone  # a time bound
 def test_a_core_that_stops_writing_is_stopped_by_the_watchdog(env, cli, monkeypatch):
     t = time.monotonic()
     monkeypatch.setenv("FAKECORE_MODE", "bad=stall")
+    monkeypatch.setenv("TICKMARK_WATCHDOG", "2")  # 2 s of silence, not the default 2 x 1 + 10 s
     rc, out, err = cli(*RUN, "sys.fast", "--timeout", "1")
     assert rc == 1, err
     assert time.monotonic() - t < 60
-    assert "wrote nothing for 12 s and was stopped (watchdog)" in err
+    assert "wrote nothing for 2 s and was stopped (watchdog)" in err
     assert _store().run("latest")["status"] == "incomplete"
+
+
+def test_the_watchdogs_limit(env, cli, monkeypatch):
+    """Twice the per-instance time limit plus 10 s, or TICKMARK_WATCHDOG; a bad value is refused
+    before anything is stored."""
+    from tickmark.run.engine import Run, RunConfig
+
+    assert Run(None, None, RunConfig(patterns=["sys.fast"], timeout=1)).silence_limit() == 12
+    assert Run(None, None, RunConfig(patterns=["sys.fast"])).silence_limit() == 130
+    monkeypatch.setenv("TICKMARK_WATCHDOG", "45")
+    assert Run(None, None, RunConfig(patterns=["sys.fast"], timeout=1)).silence_limit() == 45
+    for bad in ("0", "soon", "1.5", "86401"):
+        monkeypatch.setenv("TICKMARK_WATCHDOG", bad)
+        rc, out, err = cli(*RUN, "sys.fast")
+        one_error_line(rc, err, f"bad TICKMARK_WATCHDOG '{bad}'")
+    rc, out, err = cli("runs")
+    assert rc == 0 and "no runs stored yet" in out
 
 
 @needs_cc
@@ -830,13 +850,22 @@ def _run_then(env, action, mode="slowkey=ipc.ping,slow=2", **kw):
     return p.returncode, out, err, held
 
 
-def test_store_busy_in_the_middle_of_a_run(env, cli):
-    rc, out, err, holder = _run_then(env, lambda: _hold_store(env, 33))
+def test_store_busy_in_the_middle_of_a_run(env, cli, monkeypatch):
+    # busy after 4 s instead of 30: ipc.ping's end (< 2 s after the lock is taken) waits 4 s for
+    # the lock and fails; the run is then closed as incomplete once the lock is let go (8 s)
+    monkeypatch.setenv("TICKMARK_BUSY_TIMEOUT", "4")
+    rc, out, err, holder = _run_then(env, lambda: _hold_store(env, 8))
     holder.wait()
     one_error_line(rc, err, "is busy")
     run = _store().run("latest")
     assert run["status"] == "incomplete" and "busy" in run["notes"]["incomplete"]
     store_readable(cli, "latest")
+
+
+def test_a_bad_busy_timeout_is_one_error_line(env, cli, monkeypatch):
+    monkeypatch.setenv("TICKMARK_BUSY_TIMEOUT", "soon")
+    rc, out, err = cli(*RUN, "sys.fast")
+    one_error_line(rc, err, "bad TICKMARK_BUSY_TIMEOUT 'soon'")
 
 
 def _on_a_small_disk(store, argv, tmp_path, free_kib=300):
@@ -1437,6 +1466,7 @@ def test_ingest_names_every_record_it_leaves_out(env, cli, tmp_path, label, edit
     store_readable(cli, "latest")
 
 
+@pytest.mark.alone  # a time bound
 def test_ingest_of_many_open_instances_is_linear(env, cli, tmp_path):
     hello = subprocess.run(
         [*os.environ["TICKMARK_CORE"].split(), "run", "sys.fast", "--samples", "1"], capture_output=True, text=True
@@ -1452,6 +1482,7 @@ def test_ingest_of_many_open_instances_is_linear(env, cli, tmp_path):
     assert took < 60, f"{took:.0f} s for 30,000 instances"  # it took 75 s (9 min under load) when quadratic
 
 
+@pytest.mark.alone  # a time bound
 @pytest.mark.parametrize("cmd,says", [("ingest", "longer than 16 MiB"), ("import", "not a results document")])
 def test_an_endless_file_is_not_read_whole(env, cli, cmd, says):
     t0 = time.monotonic()
@@ -1532,6 +1563,7 @@ HANGING_CC = [
 ]
 
 
+@pytest.mark.alone  # a time bound
 @needs_cc
 @pytest.mark.parametrize("when,body,limit,says", HANGING_CC, ids=[c[0] for c in HANGING_CC])
 def test_a_compiler_that_hangs_is_stopped_with_its_children(real, cli, tmp_path, monkeypatch, when, body, limit, says):

@@ -5,6 +5,7 @@ import os
 import shutil
 import signal
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -51,6 +52,17 @@ def test_build_is_cached_and_keyed(real, tmp_path):
     assert r.returncode == 0 and "memfn.memcpy" in r.stdout
     m.write_text(m.read_text() + "/* changed */\n")
     assert build_core(memfn=str(m)).hash != d.hash
+    # other link flags only (a link flag no other test uses): the objects of a finished build of
+    # the same sources and flags are taken (copied before this build began), the core linked again
+    t0 = time.time_ns()
+    e = build_core(ldflags="-Wl,-z,noexecstack")
+    assert e.hash != a.hash and e.ldflags == "-Wl,-z,noexecstack"
+    for name in objs:
+        ours = Path(e.binary).parent / "obj" / name
+        assert ours.read_bytes() == (Path(a.binary).parent / "obj" / name).read_bytes()
+        assert ours.stat().st_mtime_ns < t0, name
+    r = subprocess.run([e.binary, "list", "sys.getppid"], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0 and "sys.getppid" in r.stdout
 
 
 def test_build_errors_are_one_line_with_the_fix(real):

@@ -5,6 +5,7 @@ exporter killed in the middle of one; the place released after errors and Ctrl-C
 
 import os
 import signal
+import threading
 import time
 
 import pytest
@@ -71,8 +72,7 @@ def lg(lab, tmp_path, monkeypatch, build_cache):
     monkeypatch.setenv("TICKMARK_STORE", str(tmp_path / "results.db"))
     monkeypatch.delenv("TICKMARK_CORE", raising=False)
     monkeypatch.delenv("TICKMARK_TARGET", raising=False)
-    assert lab.acquired() == {}
-    yield lab
+    yield lab  # nothing acquired: the lab is new, or the test before checked it (below)
     assert lab.acquired() == {}, "a place was left acquired"
 
 
@@ -118,11 +118,8 @@ def test_place_is_released_after_an_error_and_after_ctrl_c(lg, cli):
         ["run", "--target", "labgrid:pa", "sys.getppid", "--rounds", "50", "--samples", "20"], start_new_session=True
     )
     try:
-        deadline = time.time() + 120
-        while time.time() < deadline and "pa" not in lg.acquired():
-            time.sleep(0.2)
-        assert "pa" in lg.acquired()
         wait_results(os.environ["TICKMARK_STORE"])  # in the middle of the run
+        assert "pa" in lg.acquired()
         os.kill(p.pid, signal.SIGINT)
         out, err = p.communicate(timeout=60)
     finally:
@@ -132,10 +129,28 @@ def test_place_is_released_after_an_error_and_after_ctrl_c(lg, cli):
     assert lg.acquired() == {}
 
 
+def _lines_until(stream, text, timeout):
+    """The lines of stream up to the first one holding text (or its end, or timeout)."""
+    lines = []
+
+    def read():
+        for line in stream:
+            lines.append(line)
+            if text in line:
+                return
+
+    t = threading.Thread(target=read, daemon=True)
+    t.start()
+    t.join(timeout)
+    return lines
+
+
 def test_two_campaigns_wanting_one_place_queue_for_it(lg, tmp_path):
     """The second campaign waits in labgrid's reservation queue while the first holds the place,
-    and runs its cells once the first releases it."""
-    store = os.environ["TICKMARK_STORE"]
+    and runs its cells once the first releases it. The first is paused (SIGSTOP) while it holds
+    the place, until the second waits in the queue: a first campaign that ends sooner than the
+    second starts (2 s) would leave it nothing to wait for. Each has a store of its own (the
+    paused one may hold its store's lock)."""
     procs = []
     for name in ("qa", "qb"):
         f = tmp_path / f"{name}.toml"
@@ -145,20 +160,23 @@ def test_two_campaigns_wanting_one_place_queue_for_it(lg, tmp_path):
             '[workloads]\nquick = ["loop.control", "sys.getppid"]\n'
         )
         procs.append((name, f))
-    first = tickmark_proc(["campaign", str(procs[0][1])], start_new_session=True)
+    stores = {name: str(tmp_path / f"{name}.db") for name, _ in procs}
+    first = tickmark_proc(["campaign", str(procs[0][1])], env={"TICKMARK_STORE": stores["qa"]}, start_new_session=True)
     second = None
     try:
-        deadline = time.time() + 240
-        while time.time() < deadline and "pa" not in lg.acquired() and first.poll() is None:
-            time.sleep(0.2)
-        assert "pa" in lg.acquired(), first.communicate(timeout=60) if first.poll() is not None else "not acquired"
-        second = tickmark_proc(["campaign", str(procs[1][1])], start_new_session=True)
+        said = _lines_until(first.stderr, "running pa:O2:quick", 240)  # the place is acquired first
+        os.killpg(first.pid, signal.SIGSTOP)
+        assert "pa" in lg.acquired(), "".join(said)
+        second = tickmark_proc(
+            ["campaign", str(procs[1][1])], env={"TICKMARK_STORE": stores["qb"]}, start_new_session=True
+        )
         deadline = time.time() + 60
         waiting = ""
         while time.time() < deadline and "waiting" not in waiting:
             waiting = lg.client("reservations").stdout
             time.sleep(0.3)
         assert "state: waiting" in waiting and "name=pa" in waiting, waiting
+        os.killpg(first.pid, signal.SIGCONT)
         out1, err1 = first.communicate(timeout=300)
         out2, err2 = second.communicate(timeout=300)
     finally:
@@ -168,8 +186,7 @@ def test_two_campaigns_wanting_one_place_queue_for_it(lg, tmp_path):
     assert first.returncode == 0, err1
     assert second.returncode == 0, err2
     assert "labgrid place pa is taken (acquired by" in err2 and "waiting in labgrid's reservation queue" in err2
-    st = Store(store)
-    runs = {r["name"]: r for r in st.runs()}
+    runs = {r["name"]: r for name in stores for r in Store(stores[name]).runs()}
     a = [runs[f"qa:pa:{v}:quick"] for v in ("O2", "Os")]
     b = [runs[f"qb:pa:{v}:quick"] for v in ("O2", "Os")]
     assert all(r["status"] == "complete" for r in a + b)

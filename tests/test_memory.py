@@ -463,6 +463,7 @@ def test_memmove_writing_away_from_both_areas_is_caught(make_core):
     assert not [r for r in recs if r["t"] == "sample"]
 
 
+@pytest.mark.alone  # compares latencies
 @needs_cc
 def test_mem_benchmarks_run_and_order_sensibly(make_core):
     recs = core_run(
@@ -560,6 +561,7 @@ def test_run_with_memfn_reports_failure_and_comparison(real, cli):
     assert sum(1 for line in out.splitlines() if line.lstrip().startswith("memcpy")) == 2
 
 
+@pytest.mark.alone  # the cache levels come from measured latencies
 @needs_cc
 def test_topology_json_stores_runs_and_separates_os_values(real, cli):
     rc, out, err = cli("topology", "--json", "--max-size", "1M", "--rounds", "1", "--samples", "3", "-q")
@@ -717,6 +719,7 @@ def test_smaller_cache_with_huge_pages_that_miss_the_tlb_is_explained():
     assert dict((w, v) for w, _, _, v in topo.compare(det, osr))["L2 size"] == "DISAGREE"
 
 
+@pytest.mark.alone  # compares latencies
 @needs_cc
 def test_pagelocal_chase_runs_reproduces_and_spares_the_tlb(make_core):
     """Every slot once per cycle (setup checks it, also for a set that ends inside a page), one

@@ -163,6 +163,7 @@ def test_has_symtab_tells_a_stripped_binary(tmp_path):
 
 # ---------------------------------------------------------------- the real core
 @pytest.mark.integration
+@pytest.mark.alone  # compares the timings of two runs
 def test_memmove_story_with_perf(real, cli):
     """A bytewise memmove makes cpu.stringsort slower; the profile diff and compare name memmove."""
     _need("perf", _perf_records)

@@ -229,12 +229,35 @@ def _session_daemons(sshd):
 
 
 def _board_cores(sshd):
-    return [ln for ln in sshd.ssh("ps -eo args").stdout.splitlines() if ln.startswith("./tickmark-core")]
+    """The cores running in this board's TMPDIR (under pytest-xdist this machine runs the boards of
+    other tests too: `ps` alone would list their cores)."""
+    script = (
+        'for p in /proc/[0-9]*; do case "$(readlink "$p/cwd" 2>/dev/null)" in "$TMPDIR"/*) '
+        'tr "\\000" " " < "$p/cmdline" 2>/dev/null; echo;; esac; done'
+    )
+    return [ln for ln in sshd.ssh(script).stdout.splitlines() if ln.startswith("./tickmark-core")]
 
 
-def test_a_hung_connection_leaves_nothing_on_the_board(sshd, cli, tmp_path):
+def test_the_ssh_configurations_keepalive_replaces_tickmarks(tmp_path, monkeypatch):
+    """tickmark's keepalive (5 s x 3) unless the ssh configuration sets ServerAliveInterval."""
+    from tickmark.targets import open_target
+    from tickmark.targets.ssh import _KEEPALIVE
+
+    cfg = tmp_path / "ssh_config"
+    cfg.write_text("Host board\n  ServerAliveInterval 1\n  ServerAliveCountMax 4\n")
+    monkeypatch.setenv("TICKMARK_SSH_CONFIG", str(cfg))
+    assert open_target("ssh:board")._opts() == ["-F", str(cfg)]
+    opts = open_target("ssh://root@127.0.0.1:2222")._opts()
+    assert opts == ["-F", str(cfg), "-p", "2222", *_KEEPALIVE]
+
+
+def test_a_hung_connection_leaves_nothing_on_the_board(sshd, cli, tmp_path, monkeypatch):
     """sshd frozen (SIGSTOP) in the middle of a round: the client gives up on it, reconnects, and
     over the new connection stops the core blocked on the old one and removes the old folder."""
+    # given up after 3 keepalives 1 s apart unanswered (the configuration's), not 3 x 5 s (tickmark's)
+    cfg = tmp_path / "ssh_config"
+    cfg.write_text("Host *\n  ServerAliveInterval 1\n  ServerAliveCountMax 3\n" + sshd.config.read_text())
+    monkeypatch.setenv("TICKMARK_SSH_CONFIG", str(cfg))
     cli("list", "--target", sshd.uri)  # build before timing anything
     store = os.environ["TICKMARK_STORE"]
     p = tickmark_proc(["run", "--target", sshd.uri, *BENCHES, "--rounds", "3", "--samples", "20", "-q"])
@@ -317,4 +340,4 @@ def test_ctrl_c_removes_the_folder(sshd, cli):
     while left_on_target(sshd) and time.time() < deadline:
         time.sleep(0.1)
     assert left_on_target(sshd) == []
-    assert not [ln for ln in sshd.ssh("ps -eo args").stdout.splitlines() if ln.startswith("./tickmark-core")]
+    assert not _board_cores(sshd)

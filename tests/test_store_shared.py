@@ -84,7 +84,9 @@ def test_concurrent_runners_lose_nothing(new_store, solo, n=4):
 def test_sigkill_of_one_runner_leaves_the_others_intact(new_store, solo):
     store = new_store("shared")
     Store(store).close()
-    victim = runner(store, "victim", mode="slowkey=ipc.ping")
+    # 3 s inside ipc.ping in each round (not 30: when ipc.ping comes first in its random order, the
+    # victim stores nothing before it ends): killed mid-run, whatever the order
+    victim = runner(store, "victim", mode="slowkey=ipc.ping,slow=3")
     others = [runner(store, "other")]
     try:
         wait_results(store, 1)

@@ -21,6 +21,7 @@ its statistics computed again from everything stored, with the run's own cycles 
 is the one place where SIGTERM and SIGHUP become an interrupt.
 """
 
+import os
 import random
 import re
 import threading
@@ -30,7 +31,7 @@ from dataclasses import dataclass, field
 from .. import fingerprint
 from ..analysis import nbench, stats
 from ..errors import TickmarkError, interrupted_by_signals
-from ..names import check_name, printable
+from ..names import check_name, decimal, printable
 from ..tm1 import Reader
 from ..waiting import Watchdog
 
@@ -234,6 +235,7 @@ class Run:
         c = self.cfg
         if c.name is not None:
             check_name(c.name)
+        self.silence_limit()  # a bad TICKMARK_WATCHDOG is refused before the run is stored
         self.run_id = self.store.create_run(
             name=c.name,
             suite=c.suite,
@@ -468,9 +470,15 @@ class Run:
         self.store.update_run(self.run_id, notes=self.notes)
 
     def silence_limit(self):
-        """Seconds without a line from the core before the watchdog stops it: twice the
-        per-instance time limit (the core's own default: 60 s) plus 10 s."""
-        return 2 * (self.cfg.timeout or 60) + 10
+        """Seconds without a line from the core before the watchdog stops it: TICKMARK_WATCHDOG,
+        else twice the per-instance time limit (the core's own default: 60 s) plus 10 s."""
+        text = os.environ.get("TICKMARK_WATCHDOG", "").strip()
+        if not text:
+            return 2 * (self.cfg.timeout or 60) + 10
+        seconds = decimal(text, 5)
+        if not seconds or seconds > 86400:
+            raise TickmarkError(f"bad TICKMARK_WATCHDOG '{printable(text)}' (expected whole seconds, 1 to 86400)")
+        return seconds
 
     def _transport_lost(self, rnd, patterns, keys, why, done, order, retried):
         """The round's connection dropped: what finished is stored; reconnect and retry the

@@ -12,6 +12,23 @@ from pathlib import Path
 from ..errors import CorruptStore, TickmarkError
 
 _MAGIC = b"SQLite format 3\x00"
+BUSY_TIMEOUT = 30  # seconds
+
+
+def busy_timeout():
+    """Seconds a command waits for another process's lock on the store before it says the store
+    is busy: TICKMARK_BUSY_TIMEOUT, else 30 (another runner's commits take milliseconds; a
+    long `import` or a reader holding the store can take longer)."""
+    text = os.environ.get("TICKMARK_BUSY_TIMEOUT", "").strip()
+    if not text:
+        return BUSY_TIMEOUT
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1
+    if not 0 < value <= 86400:
+        raise TickmarkError(f"bad TICKMARK_BUSY_TIMEOUT '{text}' (expected seconds, more than 0, at most 86400)")
+    return value
 
 
 # Store files this process has open. Their first bytes are read (to refuse foreign files) only
@@ -107,7 +124,7 @@ class SQLiteBackend:
                 "reading commands (runs, show, export, compare) still work"
             )
         try:
-            conn = sqlite3.connect(str(p), timeout=30, isolation_level=None)
+            conn = sqlite3.connect(str(p), timeout=busy_timeout(), isolation_level=None)
             conn.execute("PRAGMA foreign_keys = ON")
         except sqlite3.DatabaseError as e:
             raise TickmarkError(f"store {p} is unreadable or corrupt: {e}")
@@ -159,7 +176,7 @@ class SQLiteBackend:
         last = None
         for mode in modes:
             try:
-                conn = sqlite3.connect(uri + mode, uri=True, timeout=30, isolation_level=None)
+                conn = sqlite3.connect(uri + mode, uri=True, timeout=busy_timeout(), isolation_level=None)
                 conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
                 self._key = _opened(p)
                 return conn

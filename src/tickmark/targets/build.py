@@ -6,7 +6,10 @@ compiler (its --version output), CC, CFLAGS, LDFLAGS, CROSS_COMPILE, an optional
 gives a fresh build and an unchanged set reuses the binary. One variant is built by one builder
 at a time: another process or thread that asks for it meanwhile waits and reuses the binary. A
 variant with a routine file (MEMFN) takes the objects of the same variant without it, when that
-one is built: only the routine file is compiled, and the core is linked again.
+one is built: only the routine file is compiled, and the core is linked again. Likewise a variant
+whose objects another finished build compiled already (the same compiler, flags and sources, only
+other LDFLAGS, such as the static core of a board beside the host's own) is only linked; the
+folder objects/ beside build/ names such a build for each set of objects.
 """
 
 import contextlib
@@ -163,32 +166,31 @@ def build_core(
 
     h = hashlib.sha256()  # the variant
     base = hashlib.sha256()  # the same variant without the routine file: its key, were it built
-    for part in (
-        version,
-        cc,
-        cflags,
-        ldflags,
-        cross_compile,
-        *[f"{k}={v}" for k, v in sorted(make_vars.items())],
-        sources_key,
-    ):
-        for x in (h, base):
+    objs = hashlib.sha256()  # what its objects are compiled from: without the routine file and LDFLAGS
+    parts = [version, cc, cflags, ldflags, cross_compile, *[f"{k}={v}" for k, v in sorted(make_vars.items())]]
+    for i, part in enumerate([*parts, sources_key]):
+        for x in (h, base) if i == 3 else (h, base, objs):  # 3: LDFLAGS
             x.update(part.encode() + b"\0")
     memfn_path = _hash_file(memfn, "memfn", h) if memfn else ""
-    extra = [_hash_file(f, "extra source", h, base) for f in extra_srcs]
+    extra = [_hash_file(f, "extra source", h, base, objs) for f in extra_srcs]
     for p in source_files(src):
-        for x in (h, base):
+        for x in (h, base, objs):
             x.update(str(p.relative_to(src)).encode() + b"\0" + p.read_bytes() + b"\0")
     digest = h.hexdigest()[:20]
 
     out = cache_root() / digest
     binary = out / BINARY
-    # a routine file's variant takes the objects of the variant without it, where that is built
-    reuse = cache_root() / base.hexdigest()[:20] / "obj" if memfn_path else None
+    # a routine file's variant takes the objects of the variant without it, where that is built;
+    # else those of any finished build of the same objects (see the module's comment)
+    index = cache_root().parent / "objects" / objs.hexdigest()[:20]
+    plain = cache_root() / base.hexdigest()[:20] / "obj"
     if not _usable(binary):
         with _one_builder(out):  # a second builder of the same variant waits, then reuses the binary
             if not _usable(binary):
+                reuse = plain if memfn_path and plain.is_dir() else _objects_named(index)
                 _build(src, out, cc, cflags, ldflags, memfn_path, extra, version, make_vars, reuse)
+    if _objects_named(index) is None:
+        _name_objects(index, out)
     return BuildInfo(
         binary=str(binary),
         cc=cc,
@@ -204,6 +206,29 @@ def build_core(
 
 def _usable(binary):
     return binary.is_file() and os.access(binary, os.X_OK)
+
+
+def _objects_named(index):
+    """The object folder of the finished build that the file index names -> Path, or None."""
+    try:
+        name = index.read_text().strip()
+    except OSError:
+        return None
+    obj = cache_root() / name / "obj"
+    return obj if _SAFE.fullmatch(name) and _usable(obj.parent / BINARY) else None
+
+
+def _name_objects(index, out):
+    """Name the finished build out in the file index (written whole: a reader sees the old name or
+    the new one); a cache that cannot be written to only goes without."""
+    tmp = index.with_name(f"{index.name}.tmp{os.getpid()}-{threading.get_ident()}")
+    try:
+        index.parent.mkdir(parents=True, exist_ok=True)
+        tmp.write_text(out.name + "\n")
+        os.replace(tmp, index)
+    except OSError:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
 
 
 @contextlib.contextmanager

@@ -492,22 +492,25 @@ class LabgridTarget(Target):
         s = self.session
         if s is None:
             return
-        if self.acquired:
-            self.acquired = False
-            try:
-                self._call("release", self._release, timeout=30)
-            except TickmarkError as e:  # tell, but do not hide the error that brought us here
-                import sys
-
-                print(f"tickmark: warning: {e} (labgrid-client -p {self.place} release)", file=sys.stderr)
+        # The reservation goes before the place: a place released while our reservation still
+        # holds it stays out of the coordinator's next allocation (the cancel's), and whoever waits
+        # in the queue would get it only at the coordinator's periodic pass, up to 15 s later.
         if self.token is not None:
             try:
                 self._call("cancel the reservation", self._cancel, timeout=30)
-            except TickmarkError as e:
+            except TickmarkError as e:  # tell, but do not hide the error that brought us here
                 import sys
 
                 print(f"tickmark: warning: {e} (labgrid-client cancel-reservation {self.token})", file=sys.stderr)
             self.token = None
+        if self.acquired:
+            self.acquired = False
+            try:
+                self._call("release", self._release, timeout=30)
+            except TickmarkError as e:
+                import sys
+
+                print(f"tickmark: warning: {e} (labgrid-client -p {self.place} release)", file=sys.stderr)
         self.session = None
         with contextlib.suppress(Exception):
             _Loop.get().call(lambda: _Loop.get().leave(self.grpc_address), 15)

@@ -55,7 +55,8 @@ _HOLDER = (
     + '"\ntrap \'cd /; rm -rf "$d"; exit 0\' PIPE HUP TERM INT\n'
     + 'while IFS= read -r tm_l; do eval "$tm_l"; done\ncd /; rm -rf "$d"\nelse exit 97; fi'
 )
-# A dead connection is noticed within about 15 s even when no packet comes back.
+# A dead connection is noticed within about 15 s even when no packet comes back, unless the ssh
+# configuration sets ServerAliveInterval for the host (see SshTarget._keepalive).
 _KEEPALIVE = ["-o", "ServerAliveInterval=5", "-o", "ServerAliveCountMax=3"]
 
 
@@ -202,6 +203,7 @@ class SshTarget(Target):
         self._seq = 0
         self._master_err = None
         self._holder_pid = None
+        self._alive = None  # the keepalive options, once asked
 
     # ---- the connection ----
     def _opts(self):
@@ -211,7 +213,27 @@ class SshTarget(Target):
             opts += ["-F", cfg]
         if self.port:
             opts += ["-p", str(self.port)]
-        return opts + _KEEPALIVE
+        return opts + self._keepalive(opts)
+
+    def _keepalive(self, opts):
+        """tickmark's keepalive options, unless the ssh configuration sets ServerAliveInterval for
+        this host: then none, so that its own interval and count apply (ssh keeps the first value
+        it reads, and -o options come before the configuration files). `ssh -G` tells."""
+        if self._alive is None:
+            try:
+                r = subprocess.run(
+                    ["ssh", "-G", *opts, "--", self.dest],
+                    stdin=subprocess.DEVNULL,
+                    capture_output=True,
+                    text=True,
+                    errors="replace",
+                    timeout=30,
+                )
+                conf = dict(ln.split(None, 1) for ln in r.stdout.splitlines() if " " in ln.strip())
+            except (OSError, subprocess.SubprocessError):
+                conf = {}
+            self._alive = _KEEPALIVE if conf.get("serveraliveinterval", "0").strip() == "0" else []
+        return self._alive
 
     def _popen(self, script, master=False, **kw):
         ctl = ["-o", f"ControlPath={self._ctl_dir}/cm", "-o", "ControlMaster=" + ("yes" if master else "no")]
