@@ -364,7 +364,6 @@ def test_sighup_makes_the_run_incomplete(env, cli):
     store_readable(cli, "latest")
 
 
-@pytest.mark.alone  # a time bound
 def test_a_core_that_stops_writing_is_stopped_by_the_watchdog(env, cli, monkeypatch):
     t = time.monotonic()
     monkeypatch.setenv("FAKECORE_MODE", "bad=stall")
@@ -1466,7 +1465,6 @@ def test_ingest_names_every_record_it_leaves_out(env, cli, tmp_path, label, edit
     store_readable(cli, "latest")
 
 
-@pytest.mark.alone  # a time bound
 def test_ingest_of_many_open_instances_is_linear(env, cli, tmp_path):
     hello = subprocess.run(
         [*os.environ["TICKMARK_CORE"].split(), "run", "sys.fast", "--samples", "1"], capture_output=True, text=True
@@ -1482,7 +1480,6 @@ def test_ingest_of_many_open_instances_is_linear(env, cli, tmp_path):
     assert took < 60, f"{took:.0f} s for 30,000 instances"  # it took 75 s (9 min under load) when quadratic
 
 
-@pytest.mark.alone  # a time bound
 @pytest.mark.parametrize("cmd,says", [("ingest", "longer than 16 MiB"), ("import", "not a results document")])
 def test_an_endless_file_is_not_read_whole(env, cli, cmd, says):
     t0 = time.monotonic()
@@ -1563,7 +1560,6 @@ HANGING_CC = [
 ]
 
 
-@pytest.mark.alone  # a time bound
 @needs_cc
 @pytest.mark.parametrize("when,body,limit,says", HANGING_CC, ids=[c[0] for c in HANGING_CC])
 def test_a_compiler_that_hangs_is_stopped_with_its_children(real, cli, tmp_path, monkeypatch, when, body, limit, says):
