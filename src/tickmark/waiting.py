@@ -2,8 +2,32 @@
 silent too long (or, never fed, when a time is up), and retry() for loops that poll something
 until it answers or a deadline passes."""
 
+import os
 import threading
 import time
+
+from .errors import TickmarkError
+from .names import decimal, printable
+
+
+def environ_seconds(name, default, whole=False):
+    """A wait a user may set in the environment variable `name` (seconds, more than 0, at most a
+    day; whole seconds when whole) -> the value, or default when it is unset or empty; anything
+    else is a one-line error."""
+    text = os.environ.get(name, "").strip()
+    if not text:
+        return default
+    if whole:
+        value = decimal(text, 5)
+    else:
+        try:
+            value = float(text)
+        except ValueError:
+            value = None
+    if value is None or not 0 < value <= 86400:  # (NaN too)
+        kind = "whole seconds, 1 to 86400" if whole else "seconds, more than 0, at most 86400"
+        raise TickmarkError(f"bad {name} '{printable(text)}' (expected {kind})")
+    return value
 
 
 class Watchdog:

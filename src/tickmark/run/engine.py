@@ -21,7 +21,6 @@ its statistics computed again from everything stored, with the run's own cycles 
 is the one place where SIGTERM and SIGHUP become an interrupt.
 """
 
-import os
 import random
 import re
 import threading
@@ -31,9 +30,9 @@ from dataclasses import dataclass, field
 from .. import fingerprint
 from ..analysis import nbench, stats
 from ..errors import TickmarkError, interrupted_by_signals
-from ..names import check_name, decimal, printable
+from ..names import check_name, printable
 from ..tm1 import Reader
-from ..waiting import Watchdog
+from ..waiting import Watchdog, environ_seconds
 
 NOISY_ROUND_CV = stats.NOISY_ROUND_CV
 EXTRA_BUDGET_INSTANCES = 50
@@ -472,13 +471,7 @@ class Run:
     def silence_limit(self):
         """Seconds without a line from the core before the watchdog stops it: TICKMARK_WATCHDOG,
         else twice the per-instance time limit (the core's own default: 60 s) plus 10 s."""
-        text = os.environ.get("TICKMARK_WATCHDOG", "").strip()
-        if not text:
-            return 2 * (self.cfg.timeout or 60) + 10
-        seconds = decimal(text, 5)
-        if not seconds or seconds > 86400:
-            raise TickmarkError(f"bad TICKMARK_WATCHDOG '{printable(text)}' (expected whole seconds, 1 to 86400)")
-        return seconds
+        return environ_seconds("TICKMARK_WATCHDOG", 2 * (self.cfg.timeout or 60) + 10, whole=True)
 
     def _transport_lost(self, rnd, patterns, keys, why, done, order, retried):
         """The round's connection dropped: what finished is stored; reconnect and retry the

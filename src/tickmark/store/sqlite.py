@@ -10,6 +10,7 @@ import urllib.parse
 from pathlib import Path
 
 from ..errors import CorruptStore, TickmarkError
+from ..waiting import environ_seconds
 
 _MAGIC = b"SQLite format 3\x00"
 BUSY_TIMEOUT = 30  # seconds
@@ -19,16 +20,7 @@ def busy_timeout():
     """Seconds a command waits for another process's lock on the store before it says the store
     is busy: TICKMARK_BUSY_TIMEOUT, else 30 (another runner's commits take milliseconds; a
     long `import` or a reader holding the store can take longer)."""
-    text = os.environ.get("TICKMARK_BUSY_TIMEOUT", "").strip()
-    if not text:
-        return BUSY_TIMEOUT
-    try:
-        value = float(text)
-    except ValueError:
-        value = -1
-    if not 0 < value <= 86400:
-        raise TickmarkError(f"bad TICKMARK_BUSY_TIMEOUT '{text}' (expected seconds, more than 0, at most 86400)")
-    return value
+    return environ_seconds("TICKMARK_BUSY_TIMEOUT", BUSY_TIMEOUT)
 
 
 # Store files this process has open. Their first bytes are read (to refuse foreign files) only

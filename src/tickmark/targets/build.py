@@ -167,10 +167,12 @@ def build_core(
     h = hashlib.sha256()  # the variant
     base = hashlib.sha256()  # the same variant without the routine file: its key, were it built
     objs = hashlib.sha256()  # what its objects are compiled from: without the routine file and LDFLAGS
-    parts = [version, cc, cflags, ldflags, cross_compile, *[f"{k}={v}" for k, v in sorted(make_vars.items())]]
-    for i, part in enumerate([*parts, sources_key]):
-        for x in (h, base) if i == 3 else (h, base, objs):  # 3: LDFLAGS
+    make = [f"{k}={v}" for k, v in sorted(make_vars.items())]
+    for part in (version, cc, cflags, ldflags, cross_compile, *make, sources_key):
+        for x in (h, base):
             x.update(part.encode() + b"\0")
+    for part in (version, cc, cflags, cross_compile, *make, sources_key):
+        objs.update(part.encode() + b"\0")
     memfn_path = _hash_file(memfn, "memfn", h) if memfn else ""
     extra = [_hash_file(f, "extra source", h, base, objs) for f in extra_srcs]
     for p in source_files(src):
