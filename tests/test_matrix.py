@@ -67,6 +67,10 @@ def test_matrix_failing_cell_is_reported_and_the_rest_run(tmp_path, capsys):
         assert r["status"] == "complete" and r["notes"]["matrix"] == "m"
         assert {x["key"] for x in st.results(r["id"])} == {"sys.getppid", "loop.control"}
         assert r["notes"]["rounds"] == 2
+    # the core clock is estimated on a chain in assembly, the same at -O0 as at -O2 (in C at -O0
+    # the chain went through memory and the clock came out at a sixth: cycles/op six times low)
+    o0, o2 = (r["hello"]["fcore_khz"] for r in runs)
+    assert o2 > 0 and 0.8 < o0 / o2 < 1.25, (o0, o2)
     # the comparison of the variants is printed at the end
     assert "B = m-cc_-O2" in out and "sys.getppid" in out and "verdict" in out
 

@@ -1,32 +1,8 @@
 /* Start-up measurements: clock-read overhead, empty-loop overhead, the time-counter rate,
  * and the core frequency from a dependent ALU chain (differential: 250 vs 50 dependent adds
- * per loop iteration, so the loop's own cost cancels). */
+ * per loop iteration, so the loop's own cost cancels; the chains are tm_arch_chain50/250). */
 #include "runner.h"
 #include "tickmark/osal.h"
-
-/* One add whose result the compiler must produce before the next (no folding). */
-#define DEP_ADD(x) do { x += 1; __asm__ __volatile__("" : "+r"(x)); } while (0)
-#define DEP10(x) DEP_ADD(x); DEP_ADD(x); DEP_ADD(x); DEP_ADD(x); DEP_ADD(x); \
-                 DEP_ADD(x); DEP_ADD(x); DEP_ADD(x); DEP_ADD(x); DEP_ADD(x)
-#define DEP50(x) DEP10(x); DEP10(x); DEP10(x); DEP10(x); DEP10(x)
-
-static uint64_t chain50(uint64_t n)
-{
-    uint64_t x = tm_opaque(0);
-    while (n--) {
-        DEP50(x);
-    }
-    return x;
-}
-
-static uint64_t chain250(uint64_t n)
-{
-    uint64_t x = tm_opaque(0);
-    while (n--) {
-        DEP50(x); DEP50(x); DEP50(x); DEP50(x); DEP50(x);
-    }
-    return x;
-}
 
 /* Time one chain run; *preempted tells whether the thread was switched out meanwhile. */
 static uint64_t time_chain(uint64_t (*fn)(uint64_t), uint64_t n, int *preempted)
@@ -47,14 +23,14 @@ uint64_t tm_fcore_estimate_khz(void)
 {
     uint64_t n = 100, best50 = UINT64_MAX, best250 = UINT64_MAX;
     int pair, clean = 0, ignored = 0;
-    while (time_chain(chain50, n, &ignored) < 200000) {
+    while (time_chain(tm_arch_chain50, n, &ignored) < 200000) {
         if (n >= (UINT64_C(1) << 40))
             return 0;
         n *= 2;
     }
     for (pair = 0; pair < 200 && clean < 10; pair++) {
         int preempted = 0;
-        uint64_t t50 = time_chain(chain50, n, &preempted), t250 = time_chain(chain250, n, &preempted);
+        uint64_t t50 = time_chain(tm_arch_chain50, n, &preempted), t250 = time_chain(tm_arch_chain250, n, &preempted);
         clean += !preempted;
         if (t50 < best50)
             best50 = t50;

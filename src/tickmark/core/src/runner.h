@@ -145,6 +145,10 @@ uint64_t tm_arch_ticks_known_khz(void); /* 0 when the rate must be calibrated */
  * there is nothing), or nothing at all where the architecture has no such instruction. */
 void tm_arch_tlb_json(tm_json *j);
 uint64_t tm_ticks_khz(void);
+/* n loop iterations of 50 (250) dependent one-cycle adds, for the core-frequency estimate; in
+ * assembly where the architecture has it, so that the chain is the same at every -O level */
+uint64_t tm_arch_chain50(uint64_t n);
+uint64_t tm_arch_chain250(uint64_t n);
 
 /* main.c: the core's command line (the port's entry.c calls it) */
 int tm_main(int argc, char **argv);
