@@ -32,6 +32,11 @@ def pytest_xdist_make_scheduler(config, log):
         return None
     from xdist.scheduler import LoadScopeScheduling
 
+    # units in the collection's order (pytest_collection_modifyitems: heavy first, `alone` last),
+    # not largest first: that put the `alone` history module at the start, where each of its
+    # tests stopped the other workers in turn while the heavy tests waited to start
+    config.option.loadscopereorder = False
+
     class ModulesWhole(LoadScopeScheduling):
         def _split_scope(self, nodeid):
             module = nodeid.split("::", 1)[0]
