@@ -114,7 +114,6 @@ def test_board_without_shell_one_round_per_start(core, pty_pair, tmp_path, cli, 
     assert all(r["status"] == "ok" and len(Store(tmp_path / "s.db").samples(r["id"])) == 3 for r in res)
 
 
-@pytest.mark.alone  # a time bound
 def test_silence_ends_the_round(core, pty_pair, tmp_path, cli, monkeypatch):
     master, dev = pty_pair
     monkeypatch.setenv("TICKMARK_STORE", str(tmp_path / "s.db"))
@@ -246,7 +245,6 @@ def test_noise_that_looks_like_a_bye_does_not_end_the_round(core, pty_pair, tmp_
     ]
 
 
-@pytest.mark.alone  # a time bound
 def test_a_console_that_writes_without_newlines_is_silent(core, pty_pair, tmp_path, cli, monkeypatch):
     master, dev = pty_pair
     monkeypatch.setenv("TICKMARK_STORE", str(tmp_path / "s.db"))
