@@ -1,7 +1,8 @@
-/* The dependent add chains of the core-frequency estimate, in C: one add whose result the
- * compiler must produce before the next. Optimised builds keep the value in a register (one
- * cycle per add); at -O0 it goes through memory and the estimate comes out several times too low,
- * which the architectures with their own chain.c avoid. */
+/* The dependent add chains of the core-frequency estimate, in C: one add of a machine word whose
+ * result the compiler must produce before the next (a word: on a 32-bit core a 64-bit add is two
+ * instructions). Optimised builds keep the value in a register (one cycle per add); at -O0 it goes
+ * through memory and the estimate comes out several times too low, which the architectures with
+ * their own chain.c avoid. */
 #include "runner.h"
 
 #define DEP_ADD(x) do { x += 1; __asm__ __volatile__("" : "+r"(x)); } while (0)
@@ -11,7 +12,7 @@
 
 uint64_t tm_arch_chain50(uint64_t n)
 {
-    uint64_t x = tm_opaque(0);
+    unsigned long x = (unsigned long)tm_opaque(0);
     while (n--) {
         DEP50(x);
     }
@@ -20,7 +21,7 @@ uint64_t tm_arch_chain50(uint64_t n)
 
 uint64_t tm_arch_chain250(uint64_t n)
 {
-    uint64_t x = tm_opaque(0);
+    unsigned long x = (unsigned long)tm_opaque(0);
     while (n--) {
         DEP50(x); DEP50(x); DEP50(x); DEP50(x); DEP50(x);
     }
