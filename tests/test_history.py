@@ -22,7 +22,9 @@ from tickmark.analysis import history
 from tickmark.cli import main
 from tickmark.store import Store
 
-pytestmark = pytest.mark.integration
+# alone: the false-change rate is measured on the noise of the 60 runs the module makes, which
+# other tests' load (under pytest-xdist) raised until 11 of 200 same-vs-same series changed
+pytestmark = [pytest.mark.integration, pytest.mark.alone]
 STEP_AT = 20  # the first -O0 run of the step series
 N = 30
 BENCH = "cpu.numsort"
@@ -149,13 +151,10 @@ def test_false_change_rate_from_the_stored_samples(stores):
     finally:
         st.close()
     assert len(wall) == N
-    # the wall time of runs made beside other tests (pytest-xdist: four processes on the cores)
-    # carries their load, a few runs in a row twice as long, which the method may take for a
-    # change (docs/history.md): up to 11 of 200 series here; on-CPU time leaves that out
-    for what, pool, bound in (("headline", wall, 0.10), ("task-clock", cpu, 0.05)):
+    for what, pool in (("headline", wall), ("task-clock", cpu)):
         hits, n = history.false_change_rate([pool], n_series=200, length=N)
         print(f"\nfalse-change rate ({what}): {hits} of {n} same-vs-same series of {N} runs ({hits / n * 100:.1f} %)")
-        assert n == 200 and hits / n <= bound
+        assert n == 200 and hits / n <= 0.05
 
 
 def test_html_trend_marks_the_change(cli, stores, tmp_path):
