@@ -5,13 +5,14 @@ gate, and one line `tickmark: error: ...` instead of a traceback."""
 
 import json
 import os
+import sqlite3
 import subprocess
 import sys
 import time
 
 import pytest
 
-from conftest import ROOT, tickmark_proc
+from conftest import FAKECORE, ROOT, tickmark_proc
 
 RUN = ("run", "-q", "--rounds", "1", "--samples", "3")
 ESC = "\x1b]0;PWN\x07"
@@ -62,11 +63,31 @@ CUT_LOG = [
 ]
 
 
+@pytest.fixture(scope="module")
+def two_runs_store(tmp_path_factory):
+    """Runs a1 and a2 of the synthetic core, made once for the module -> the store's path."""
+    from tickmark.cli import main
+
+    folder = tmp_path_factory.mktemp("two_runs")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("TICKMARK_STORE", str(folder / "results.db"))
+        mp.setenv("TICKMARK_CORE", f"{sys.executable} {FAKECORE}")
+        mp.setenv("XDG_CACHE_HOME", str(folder / "cache"))
+        mp.delenv("FAKECORE_MODE", raising=False)
+        for name in ("a1", "a2"):
+            assert main([*RUN, "sys.fast", "ipc.ping", "--name", name]) == 0
+    return folder / "results.db"
+
+
 @pytest.fixture
-def two_runs(env, cli):
-    for name in ("a1", "a2"):
-        rc, out, err = cli(*RUN, "sys.fast", "ipc.ping", "--name", name)
-        assert rc == 0, err
+def two_runs(env, two_runs_store):
+    """env's store holding runs a1 and a2: a copy of the module's (SQLite's backup, whole)."""
+    src, dst = sqlite3.connect(two_runs_store), sqlite3.connect(env)
+    try:
+        src.backup(dst)
+    finally:
+        src.close()
+        dst.close()
 
 
 @pytest.fixture
@@ -251,7 +272,7 @@ OUTPUTS = [
 
 
 @pytest.mark.parametrize("cmd,rc,says", OUTPUTS, ids=[c for c, _, _ in OUTPUTS])
-def test_standard_output_full_or_closed(two_runs, tmp_path, cmd, rc, says):
+def test_standard_output_full_or_closed(two_runs, tmp_path, cli, cmd, rc, says):
     before = (tmp_path / "results.db").read_bytes()
     r = _shell(cmd, tmp_path)
     assert "Traceback" not in r.stderr and "Exception ignored" not in r.stderr, r.stderr
@@ -260,10 +281,10 @@ def test_standard_output_full_or_closed(two_runs, tmp_path, cmd, rc, says):
     else:
         assert r.returncode == rc and not r.stderr, r.stderr
     assert (tmp_path / "results.db").read_bytes()[:16] == before[:16]  # the store was not written into
-    store_readable_proc = _shell("runs", tmp_path)
-    assert store_readable_proc.returncode == 0 and " a2 " in store_readable_proc.stdout
+    rc_runs, runs, _ = cli("runs")  # the store is readable afterwards
+    assert rc_runs == 0 and " a2 " in runs
     if cmd.startswith("run "):  # the run is kept whole: only its table could not be printed
-        assert "complete       1 results  full " in store_readable_proc.stdout, store_readable_proc.stdout
+        assert "complete       1 results  full " in runs, runs
 
 
 def test_ctrl_c_while_the_command_line_loads(two_runs):
