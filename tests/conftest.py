@@ -221,6 +221,31 @@ def env(tmp_path, monkeypatch):
     return store
 
 
+def synthetic_store(folder, *commands):
+    """A store made once for many tests (a module's fixture): each command (the arguments of
+    `tickmark`) run in-process with the synthetic core, into folder -> the store's path."""
+    from tickmark.cli import main
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("TICKMARK_STORE", str(folder / "results.db"))
+        mp.setenv("TICKMARK_CORE", f"{sys.executable} {FAKECORE}")
+        mp.setenv("XDG_CACHE_HOME", str(folder / "cache"))
+        mp.delenv("FAKECORE_MODE", raising=False)
+        for argv in commands:
+            assert main(list(argv)) == 0, argv
+    return folder / "results.db"
+
+
+def copy_store(src, dst):
+    """An SQLite store copied whole (SQLite's backup: what its write-ahead log holds too)."""
+    a, b = sqlite3.connect(src), sqlite3.connect(dst)
+    try:
+        a.backup(b)
+    finally:
+        a.close()
+        b.close()
+
+
 @pytest.fixture
 def cli(capsys):
     """Call the command line in-process -> (exit status, stdout, stderr)."""

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import need_tool, row_counts, run_tmp, tickmark_proc, wait_results
+from conftest import copy_store, need_tool, row_counts, run_tmp, synthetic_store, tickmark_proc, wait_results
 
 HAVE_CC = bool(shutil.which("make") and shutil.which("gcc"))
 needs_cc = pytest.mark.skipif(
@@ -417,13 +417,17 @@ def test_a_signal_during_the_build_leaves_no_debris(tmp_path, monkeypatch, sig):
 # ---- 5. gates and limits ----
 
 
+@pytest.fixture(scope="module")
+def two_runs_store(tmp_path_factory):
+    """Runs a and b of sys.fast and a run of lat.sweep, made once for the module -> its store."""
+    ab = [("run", "-q", "--rounds", "3", "--samples", "3", "sys.fast", "--name", n) for n in ("a", "b")]
+    return synthetic_store(tmp_path_factory.mktemp("two_runs"), *ab, (*RUN, "lat.sweep", "--name", "other"))
+
+
 @pytest.fixture
-def two_runs(env, cli):
-    for name in ("a", "b"):
-        rc, out, err = cli("run", "-q", "--rounds", "3", "--samples", "3", "sys.fast", "--name", name)
-        assert rc == 0, err
-    rc, out, err = cli(*RUN, "lat.sweep", "--name", "other")
-    assert rc == 0, err
+def two_runs(env, two_runs_store):
+    """env's store holding them (a copy of the module's)."""
+    copy_store(two_runs_store, env)
     return env
 
 

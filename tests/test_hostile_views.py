@@ -5,14 +5,13 @@ gate, and one line `tickmark: error: ...` instead of a traceback."""
 
 import json
 import os
-import sqlite3
 import subprocess
 import sys
 import time
 
 import pytest
 
-from conftest import FAKECORE, ROOT, tickmark_proc
+from conftest import ROOT, copy_store, synthetic_store, tickmark_proc
 
 RUN = ("run", "-q", "--rounds", "1", "--samples", "3")
 ESC = "\x1b]0;PWN\x07"
@@ -66,28 +65,15 @@ CUT_LOG = [
 @pytest.fixture(scope="module")
 def two_runs_store(tmp_path_factory):
     """Runs a1 and a2 of the synthetic core, made once for the module -> the store's path."""
-    from tickmark.cli import main
-
-    folder = tmp_path_factory.mktemp("two_runs")
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("TICKMARK_STORE", str(folder / "results.db"))
-        mp.setenv("TICKMARK_CORE", f"{sys.executable} {FAKECORE}")
-        mp.setenv("XDG_CACHE_HOME", str(folder / "cache"))
-        mp.delenv("FAKECORE_MODE", raising=False)
-        for name in ("a1", "a2"):
-            assert main([*RUN, "sys.fast", "ipc.ping", "--name", name]) == 0
-    return folder / "results.db"
+    return synthetic_store(
+        tmp_path_factory.mktemp("two_runs"), *[(*RUN, "sys.fast", "ipc.ping", "--name", n) for n in ("a1", "a2")]
+    )
 
 
 @pytest.fixture
 def two_runs(env, two_runs_store):
-    """env's store holding runs a1 and a2: a copy of the module's (SQLite's backup, whole)."""
-    src, dst = sqlite3.connect(two_runs_store), sqlite3.connect(env)
-    try:
-        src.backup(dst)
-    finally:
-        src.close()
-        dst.close()
+    """env's store holding runs a1 and a2 (a copy of the module's)."""
+    copy_store(two_runs_store, env)
 
 
 @pytest.fixture
