@@ -184,13 +184,19 @@ def test_param_value_twice_is_refused(env, cli):
 # ---- 3. import: the whole document is checked before anything is written ----
 
 
+@pytest.fixture(scope="module")
+def base_store(tmp_path_factory):
+    """A run 'base' of the synthetic core and its export, made once for the module."""
+    folder = tmp_path_factory.mktemp("base")
+    doc = folder / "base.json"
+    return synthetic_store(folder, (*RUN, "sys.fast", "ipc.ping", "--name", "base"), ("export", "base", "-o", str(doc)))
+
+
 @pytest.fixture
-def exported(env, cli):
-    rc, out, err = cli(*RUN, "sys.fast", "ipc.ping", "--name", "base")
-    assert rc == 0, err
-    rc, doc, err = cli("export", "base")
-    assert rc == 0, err
-    return json.loads(doc)
+def exported(env, base_store):
+    """env's store holding run 'base' (a copy of the module's) -> its exported document."""
+    copy_store(base_store, env)
+    return json.loads((base_store.parent / "base.json").read_text())
 
 
 def _set(path, value):
