@@ -210,15 +210,21 @@ def make_core(tmp_path_factory):
     return build
 
 
+def use_synthetic_core(mp, folder):
+    """Through the monkeypatch mp: the synthetic core, and a store and cache in folder -> the
+    store's path."""
+    store = folder / "results.db"
+    mp.setenv("TICKMARK_STORE", str(store))
+    mp.setenv("TICKMARK_CORE", f"{sys.executable} {FAKECORE}")
+    mp.setenv("XDG_CACHE_HOME", str(folder / "cache"))
+    mp.delenv("FAKECORE_MODE", raising=False)
+    return store
+
+
 @pytest.fixture
 def env(tmp_path, monkeypatch):
     """A private store and the synthetic core for CLI calls."""
-    store = tmp_path / "results.db"
-    monkeypatch.setenv("TICKMARK_STORE", str(store))
-    monkeypatch.setenv("TICKMARK_CORE", f"{sys.executable} {FAKECORE}")
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    monkeypatch.delenv("FAKECORE_MODE", raising=False)
-    return store
+    return use_synthetic_core(monkeypatch, tmp_path)
 
 
 def synthetic_store(folder, *commands):
@@ -227,13 +233,10 @@ def synthetic_store(folder, *commands):
     from tickmark.cli import main
 
     with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("TICKMARK_STORE", str(folder / "results.db"))
-        mp.setenv("TICKMARK_CORE", f"{sys.executable} {FAKECORE}")
-        mp.setenv("XDG_CACHE_HOME", str(folder / "cache"))
-        mp.delenv("FAKECORE_MODE", raising=False)
+        store = use_synthetic_core(mp, folder)
         for argv in commands:
             assert main(list(argv)) == 0, argv
-    return folder / "results.db"
+    return store
 
 
 def copy_store(src, dst):

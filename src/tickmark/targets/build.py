@@ -176,8 +176,9 @@ def build_core(
     memfn_path = _hash_file(memfn, "memfn", h) if memfn else ""
     extra = [_hash_file(f, "extra source", h, base, objs) for f in extra_srcs]
     for p in source_files(src):
+        entry = str(p.relative_to(src)).encode() + b"\0" + p.read_bytes() + b"\0"  # read once
         for x in (h, base, objs):
-            x.update(str(p.relative_to(src)).encode() + b"\0" + p.read_bytes() + b"\0")
+            x.update(entry)
     digest = h.hexdigest()[:20]
 
     out = cache_root() / digest

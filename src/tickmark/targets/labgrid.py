@@ -483,6 +483,16 @@ class LabgridTarget(Target):
         self.inner.reconnect()
 
     # ---- the end ----
+    def _undo(self, what, fn, by_hand):
+        """One step of closing: a failure is told with the command that does it by hand, and does
+        not hide the error that brought us here."""
+        try:
+            self._call(what, fn, timeout=30)
+        except TickmarkError as e:
+            import sys
+
+            print(f"tickmark: warning: {e} ({by_hand})", file=sys.stderr)
+
     def close(self):
         """Close the board's target, release the place, leave the coordinator. Idempotent."""
         inner, self.inner = self.inner, None
@@ -496,21 +506,11 @@ class LabgridTarget(Target):
         # holds it stays out of the coordinator's next allocation (the cancel's), and whoever waits
         # in the queue would get it only at the coordinator's periodic pass, up to 15 s later.
         if self.token is not None:
-            try:
-                self._call("cancel the reservation", self._cancel, timeout=30)
-            except TickmarkError as e:  # tell, but do not hide the error that brought us here
-                import sys
-
-                print(f"tickmark: warning: {e} (labgrid-client cancel-reservation {self.token})", file=sys.stderr)
+            self._undo("cancel the reservation", self._cancel, f"labgrid-client cancel-reservation {self.token}")
             self.token = None
         if self.acquired:
             self.acquired = False
-            try:
-                self._call("release", self._release, timeout=30)
-            except TickmarkError as e:
-                import sys
-
-                print(f"tickmark: warning: {e} (labgrid-client -p {self.place} release)", file=sys.stderr)
+            self._undo("release", self._release, f"labgrid-client -p {self.place} release")
         self.session = None
         with contextlib.suppress(Exception):
             _Loop.get().call(lambda: _Loop.get().leave(self.grpc_address), 15)
