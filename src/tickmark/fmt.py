@@ -39,6 +39,16 @@ def fmt_time(ns):
     return f"{sig(ns)} ns"
 
 
+def fmt_count(n):
+    """A count with a decimal suffix: 1250000 -> '1.25 M', 675 -> '675'."""
+    if n is None:
+        return "-"
+    for suffix, scale in (("G", 1e9), ("M", 1e6), ("k", 1e3)):
+        if abs(n) >= scale:
+            return f"{sig(n / scale)} {suffix}"
+    return sig(n)
+
+
 def fmt_rate(per_s):
     if per_s is None:
         return "-"
@@ -68,9 +78,12 @@ def _get(d, k):
 
 def fmt_value(d):
     """The headline of one metric's statistics (a stats.Summary or its stored dict): MB/s for
-    bandwidth, else time per operation."""
+    bandwidth, guest instructions per operation for exact counts (QEMU -icount), else time per
+    operation."""
     if _get(d, "unit") == "MB/s":
         return f"{sig(_get(d, 'value'))} MB/s"
+    if _get(d, "cycles_method") == "icount-insns":  # QEMU -icount: 1 ns of virtual time = 1 instruction
+        return f"{fmt_count(_get(d, 'value'))} insn/op"
     return fmt_time(_get(d, "value")) + "/op"
 
 

@@ -633,7 +633,12 @@ def counters_model(store, run):
         d = main.counter_figures() if main and main.counters_per_op else derived(store.samples(r["id"]))
         if d:
             rows.append(dict(d, key=r["key"]))
-    return {"availability": availability(run.get("hello")), "rows": sorted(rows, key=lambda x: x["key"])}
+    fp = run.get("fingerprint") or {}
+    return {
+        "availability": availability(run.get("hello")),
+        "rows": sorted(rows, key=lambda x: x["key"]),
+        "exact": bool(fp.get("qemu_icount")) or fp.get("cycles_method") == "icount-insns",
+    }
 
 
 def bandwidth_model(results, run=None):
@@ -749,14 +754,14 @@ def campaign_model(store, spec, cells):
 
 
 # ---------------------------------------------------------------- comparison
-def comparison(sides, pairs):
+def comparison(sides, pairs, metric=None):
     """Compared runs (compare.py's sides and pairs) as the views read them: the runs with what
     their machines could count, and per pair (the baseline A against B) the rows, the family
     means, the fingerprint differences with their labels, and a warning when one side ran
     emulated and the other did not. Rows in compare.py's order."""
     from ..analysis import compare
 
-    doc = compare.to_json(sides, pairs)
+    doc = compare.to_json(sides, pairs, metric)
     by_label = {s.label: s for s in sides}
     for c in doc["comparisons"]:
         c["warning"] = compare.mixing_warning(by_label[c["a"]], by_label[c["b"]])
