@@ -6,6 +6,7 @@ exact counts: their rows are in instructions per operation and get the exact-cou
 """
 
 import math
+import zlib
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 
@@ -147,11 +148,17 @@ def key_matches(key, bench, patterns):
     return not patterns or any(fnmatchcase(key, p) or fnmatchcase(bench, p) for p in patterns)
 
 
+def row_rng(seed, key, metric):
+    """The bootstrap's random numbers for one row, from the seed and the row alone: a row's
+    verdict does not depend on which other rows were compared (compare, the JUnit gate and
+    history compare the same row alike)."""
+    return np.random.default_rng([seed, zlib.crc32(f"{key}\0{metric}".encode())])
+
+
 def compare_pair(A, B, seed=SEED, metric=None, patterns=()):
     """All rows of B against A, plus the per-family geometric means. metric: only that metric's
     rows ("" the headline, a sub-metric, "task-clock"; None: every metric); patterns: only the
     benchmarks they select (key_matches)."""
-    rng = np.random.default_rng(seed)
     rows = []
     isa = isa_difference(A, B)
     exact = exact_counts(A) and exact_counts(B)
@@ -175,7 +182,7 @@ def compare_pair(A, B, seed=SEED, metric=None, patterns=()):
             va, rda, unit = metric_values(ra, sub)
             vb, rdb, _ = metric_values(rb, sub)
             row["unit"] = INSN if exact and unit == stats.NS_OP else unit
-            row.update(verdict(va, rda, vb, rdb, unit == "MB/s", exact=exact, rng=rng))
+            row.update(verdict(va, rda, vb, rdb, unit == "MB/s", exact=exact, rng=row_rng(seed, key, sub)))
             if row["verdict"] == MISSING:
                 lost = [s for s, v in (("A", va), ("B", vb)) if not len(v)]
                 row["note"] = f"no {sub or 'headline'} samples in {' and '.join(lost)}"
