@@ -36,7 +36,7 @@ from .verdict import (  # noqa: F401  (the verdict's words and rule, read throug
     verdict,
 )
 
-INSN = "insn/op"  # the headline of exact counts: guest instructions per operation (QEMU -icount)
+INSN = stats.INSN_OP  # the headline of exact counts: guest instructions per operation (QEMU -icount)
 HEADLINE = "headline"  # --metric headline: the main metric (stored under "")
 
 

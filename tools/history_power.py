@@ -1,0 +1,139 @@
+#!/usr/bin/env python3
+"""How well `tickmark history` finds a step, and how often it finds one where there is none,
+on synthetic series built from the real noise of stored runs (docs/history.md, "How often it is
+wrong, and what it can see").
+
+    python tools/history_power.py --store NOISE.db [--metric task-clock] [--series 200]
+
+NOISE.db holds runs of one build on one machine (made, for example, with
+`for i in $(seq 60); do tickmark --store NOISE.db run -q BENCHMARKS; done`). Each benchmark's runs
+are one pool. A synthetic point is a run drawn at random from a pool, with its rounds and their
+samples drawn again with replacement (a bootstrap of the run), and its statistics computed as a
+stored run's are: the value and the run's own standard error that history reads. A series of n
+points takes its points from one pool (series i from pool i mod pools); from point n // 2 on,
+every value is multiplied by the step (divided, for bandwidth: a step is always a slowdown):
+analysis/history.synthetic. The detector is analysis/history.py's, as `history` calls it.
+
+Prints a Markdown table: per step and series length, in how many series the change was found at
+the right run (and in how many any other change was reported), and the false-change rate (step
+1: series with any change, tentative ones included).
+"""
+
+import argparse
+import math
+import sys
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+
+from tickmark.analysis import history, stats  # noqa: E402
+from tickmark.store import Store  # noqa: E402
+
+LENGTHS = (6, 8, 10, 20, 50)
+STEPS = (1.0, 1.05, 1.10, 1.50, 3.0)
+REPLICATES = 40  # bootstrap replicates kept per run
+
+
+def pools(path, metric):
+    """{benchmark key: ([run replicates], higher is better)}: per run, REPLICATES (value,
+    standard error) of its bootstrap resamples."""
+    st = Store(path)
+    rng = np.random.default_rng(1)
+    out = {}
+    try:
+        runs = [r for r in st.runs() if r["status"] == "complete"]
+        for r in runs:
+            for res in st.results(r["id"]):
+                if res["status"] != "ok":
+                    continue
+                samples = st.samples(res["id"])
+                meta = res.get("meta") or {}
+                bank = [_point(_resample(samples, rng), meta, metric) for _ in range(REPLICATES)]
+                bank = [b for b in bank if b is not None]
+                if bank:
+                    out.setdefault(res["key"], ([], bank[0][2]))[0].append([b[:2] for b in bank])
+    finally:
+        st.close()
+    return {k: v for k, v in out.items() if len(v[0]) >= 10}
+
+
+def _resample(samples, rng):
+    by_round = {}
+    for s in samples:
+        by_round.setdefault(s.get("round", 1), []).append(s)
+    rounds = list(by_round.values())
+    out = []
+    for i, j in enumerate(rng.integers(0, len(rounds), len(rounds))):
+        rd = rounds[j]
+        for k in rng.integers(0, len(rd), len(rd)):
+            out.append(dict(rd[k], round=i + 1))
+    return out
+
+
+def _point(samples, meta, metric):
+    st = stats.compute(samples, meta.get("stat", "median"), meta.get("bytes_per_op", 0))
+    if not st:
+        return None
+    value, _, _, _, higher, se = history._metric(st, "" if metric == "headline" else metric, meta.get("stat"))
+    if not value or not math.isfinite(value):
+        return None
+    return value, se, higher
+
+
+def table(p, n_series, seed=7):
+    rng = np.random.default_rng(seed)
+    keys = sorted(p)
+    rows = {}
+    for step in STEPS:
+        for n in LENGTHS:
+            right = other = anyc = 0
+            for i in range(n_series):
+                pool, higher = p[keys[i % len(keys)]]
+                y, e = history.synthetic(pool, n, step, rng, higher)
+                cuts = [c for c, _, _ in history.detect(y, e).cuts]
+                anyc += bool(cuts)
+                right += (n // 2) in cuts
+                other += any(c != n // 2 for c in cuts)
+            rows[(step, n)] = (right, other, anyc)
+    return keys, rows
+
+
+def markdown(keys, rows, n_series, metric):
+    head = "| step | " + " | ".join(f"{n} runs" for n in LENGTHS) + " |"
+    out = [
+        f"Metric: {metric}; {n_series} series per cell, drawn from the runs of {len(keys)} benchmarks "
+        f"({', '.join(keys)}).",
+        "",
+        head,
+        "|---|" + "--:|" * len(LENGTHS),
+    ]
+    for step in STEPS:
+        cells = []
+        for n in LENGTHS:
+            right, other, anyc = rows[(step, n)]
+            if step == 1.0:
+                cells.append(f"{anyc} ({anyc / n_series * 100:.1f} %)")
+            else:
+                cells.append(f"{right}" + (f" (+{other} elsewhere)" if other else ""))
+        name = "none: false changes" if step == 1.0 else (f"+{(step - 1) * 100:.0f} %" if step < 2 else f"{step:g}×")
+        out.append(f"| {name} | " + " | ".join(cells) + " |")
+    return "\n".join(out)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--store", required=True)
+    ap.add_argument("--metric", default="headline", help="headline or task-clock")
+    ap.add_argument("--series", type=int, default=200)
+    a = ap.parse_args()
+    p = pools(a.store, a.metric)
+    if not p:
+        sys.exit("no benchmark with 10 complete runs in that store")
+    keys, rows = table(p, a.series)
+    print(markdown(keys, rows, a.series, a.metric))
+
+
+if __name__ == "__main__":
+    main()
