@@ -408,11 +408,11 @@ def compare_sides(sides, metric=None, patterns=()):
     base = sides[0]
     for other in sides[1:]:
         check_comparable(base, other)
-        common = [k for k in set(base.results) & set(other.results) if key_matches(k, base.results[k]["bench"], patterns)]
+        common = [
+            k for k in set(base.results) & set(other.results) if key_matches(k, base.results[k]["bench"], patterns)
+        ]
         if not common:
             what = f" matching {' '.join(patterns)}" if patterns else ""
-            raise TickmarkError(
-                f"{base.label} and {other.label} have no benchmark{what} in common: nothing to compare"
-            )
+            raise TickmarkError(f"{base.label} and {other.label} have no benchmark{what} in common: nothing to compare")
     pairs = [((base, other), compare_pair(base, other, metric=metric, patterns=patterns)) for other in sides[1:]]
     return sides, pairs

@@ -53,10 +53,35 @@ CONFIRM = 3  # points after a change that confirm it (fewer: tentative)
 # threshold(n) at the lengths simulated (simulated_threshold, 40,000 series each, ALPHA 0.01;
 # tools/history_thresholds.py prints this table)
 THRESHOLDS = {
-    4: 8.055, 5: 6.143, 6: 5.402, 7: 4.876, 8: 4.555, 9: 4.393, 10: 4.186, 11: 4.081,
-    12: 3.961, 13: 3.956, 14: 3.896, 15: 3.867, 16: 3.815, 17: 3.762, 18: 3.731, 19: 3.710,
-    20: 3.723, 24: 3.602, 28: 3.596, 32: 3.587, 40: 3.550, 48: 3.539, 56: 3.538, 64: 3.538,
-    80: 3.549, 96: 3.522, 128: 3.556, 160: 3.580, 200: 3.576,
+    4: 8.055,
+    5: 6.143,
+    6: 5.402,
+    7: 4.876,
+    8: 4.555,
+    9: 4.393,
+    10: 4.186,
+    11: 4.081,
+    12: 3.961,
+    13: 3.956,
+    14: 3.896,
+    15: 3.867,
+    16: 3.815,
+    17: 3.762,
+    18: 3.731,
+    19: 3.710,
+    20: 3.723,
+    24: 3.602,
+    28: 3.596,
+    32: 3.587,
+    40: 3.550,
+    48: 3.539,
+    56: 3.538,
+    64: 3.538,
+    80: 3.549,
+    96: 3.522,
+    128: 3.556,
+    160: 3.580,
+    200: 3.576,
 }
 NOISE_FLOOR = 1e-4  # relative: an exactly repeatable series (instruction counts) still has a scale
 BOOTSTRAP = 2000
@@ -288,7 +313,7 @@ def _say_where(series):
         for i, s in enumerate(group):
             s.number, s.of = i + 1, len(group)
             fp = s.points[0].fingerprint
-            s.where = [_where(k, fp.get(k)) for k in differ] + ([f"unit {s.unit}"] if units else [])
+            s.where = [_where(k, fp.get(k)) for k in differ] or ([f"unit {s.unit}"] if units else [])
 
 
 def _where(name, value):

@@ -23,8 +23,7 @@ GLOB = set("*?[")
 @click.option(
     "--metric",
     metavar="NAME",
-    help="Compare (and gate) one metric only: headline, task-clock (on-CPU time per operation), or a "
-    "sub-metric.",
+    help="Compare (and gate) one metric only: headline, task-clock (on-CPU time per operation), or a sub-metric.",
 )
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
 @click.option("--no-counters", is_flag=True, help="Leave out the counter table.")
@@ -109,6 +108,4 @@ def check_metric(sides, metric):
     subs = sorted({k for s in sides for r in s.results.values() for k in Stats.of(r).subs})
     if metric == TASK_CLOCK or metric in subs:
         return
-    raise TickmarkError(
-        f"bad --metric '{printable(metric)[:40]}' ({', '.join([HEADLINE, TASK_CLOCK] + subs)})"
-    )
+    raise TickmarkError(f"bad --metric '{printable(metric)[:40]}' ({', '.join([HEADLINE, TASK_CLOCK] + subs)})")

@@ -11,7 +11,6 @@ from ...fmt import fmt_count, fmt_time
 from ...fmt import sig as _sig
 from ..console import console, fit_table
 
-
 # Where no PMU counts instructions (most VMs and clouds), QEMU's -icount does.
 NO_PMU_HINT = (
     "instruction counts without a PMU: run under QEMU with -icount (--target qemu-system:BOARD, or "
@@ -89,8 +88,7 @@ def render(m, file=None):
             t.add_column("multiplexed", justify="right")
         for d in rows:
             cells = [
-                fmt_ratio(c[1], d.get(c[1])) if c[1] else fmt_per_op(c[2], d.get("per_op", {}).get(c[2]))
-                for c in used
+                fmt_ratio(c[1], d.get(c[1])) if c[1] else fmt_per_op(c[2], d.get("per_op", {}).get(c[2])) for c in used
             ]
             if mux:
                 cells.append(f"{d.get('multiplexed', 0) * 100:.0f}%" if d.get("multiplexed") else "-")
