@@ -20,7 +20,6 @@ the right run (and in how many any other change was reported), and the false-cha
 """
 
 import argparse
-import math
 import sys
 from pathlib import Path
 
@@ -37,49 +36,27 @@ REPLICATES = 40  # bootstrap replicates kept per run
 
 
 def pools(path, metric):
-    """{benchmark key: ([run replicates], higher is better)}: per run, REPLICATES (value,
-    standard error) of its bootstrap resamples."""
+    """{benchmark key: ([run draws], higher is better)}: per run, REPLICATES (value, standard
+    error) draws of what it would have said (analysis/history.run_draws)."""
     st = Store(path)
     rng = np.random.default_rng(1)
+    metric = "" if metric == "headline" else metric
     out = {}
     try:
-        runs = [r for r in st.runs() if r["status"] == "complete"]
-        for r in runs:
+        for r in st.runs():
+            if r["status"] != "complete":
+                continue
             for res in st.results(r["id"]):
                 if res["status"] != "ok":
                     continue
-                samples = st.samples(res["id"])
                 meta = res.get("meta") or {}
-                bank = [_point(_resample(samples, rng), meta, metric) for _ in range(REPLICATES)]
-                bank = [b for b in bank if b is not None]
-                if bank:
-                    out.setdefault(res["key"], ([], bank[0][2]))[0].append([b[:2] for b in bank])
+                draws = history.run_draws(st.samples(res["id"]), meta, metric, REPLICATES, rng)
+                if draws:
+                    higher = stats.is_bandwidth(meta.get("stat"), meta.get("bytes_per_op", 0)) and not metric
+                    out.setdefault(res["key"], ([], higher))[0].append(draws)
     finally:
         st.close()
     return {k: v for k, v in out.items() if len(v[0]) >= 10}
-
-
-def _resample(samples, rng):
-    by_round = {}
-    for s in samples:
-        by_round.setdefault(s.get("round", 1), []).append(s)
-    rounds = list(by_round.values())
-    out = []
-    for i, j in enumerate(rng.integers(0, len(rounds), len(rounds))):
-        rd = rounds[j]
-        for k in rng.integers(0, len(rd), len(rd)):
-            out.append(dict(rd[k], round=i + 1))
-    return out
-
-
-def _point(samples, meta, metric):
-    st = stats.compute(samples, meta.get("stat", "median"), meta.get("bytes_per_op", 0))
-    if not st:
-        return None
-    value, _, _, _, higher, se = history._metric(st, "" if metric == "headline" else metric, meta.get("stat"))
-    if not value or not math.isfinite(value):
-        return None
-    return value, se, higher
 
 
 def table(p, n_series, seed=7):

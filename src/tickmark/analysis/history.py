@@ -589,6 +589,30 @@ def _flat(d, prefix=""):
 
 
 # ---------------------------------------------------------------- power and false changes
+def run_draws(samples, meta, metric="", k=40, rng=None):
+    """k draws of what one run would have said (a synthetic point: its rounds drawn again with
+    replacement, and the samples of each drawn round) -> [(value, standard error)] of the metric,
+    computed as for a stored run (stats.compute, then _metric)."""
+    from . import stats
+
+    rng = rng if rng is not None else np.random.default_rng(0)
+    by_round = {}
+    for smp in samples:
+        by_round.setdefault(smp.get("round", 1), []).append(smp)
+    rounds = list(by_round.values())
+    out = []
+    for _ in range(k):
+        drawn = []
+        for i, j in enumerate(rng.integers(0, len(rounds), len(rounds))):
+            rd = rounds[j]
+            drawn += [dict(rd[x], round=i + 1) for x in rng.integers(0, len(rd), len(rd))]
+        st = stats.compute(drawn, meta.get("stat", "median"), meta.get("bytes_per_op", 0))
+        value, _, _, _, _, se = _metric(st, metric, meta.get("stat", "median")) if st else (None,) * 6
+        if value and math.isfinite(value):
+            out.append((value, se))
+    return out
+
+
 def synthetic(pool, n, step, rng, higher_is_better=False):
     """A series of n points drawn at random from a pool of runs, each run a list of (value,
     standard error) draws (bootstrap resamples of its samples), with a step from point n // 2 on
