@@ -4,6 +4,7 @@ on synthetic series built from the real noise of stored runs (docs/history.md, "
 wrong, and what it can see").
 
     python tools/history_power.py --store NOISE.db [--metric task-clock] [--series 200]
+    python tools/history_power.py --speed      # the search's time on 1,000 .. 100,000 points
 
 NOISE.db holds runs of one build on one machine (made, for example, with
 `for i in $(seq 60); do tickmark --store NOISE.db run -q BENCHMARKS; done`). Each benchmark's runs
@@ -20,6 +21,7 @@ the right run (and in how many any other change was reported), and the false-cha
 """
 
 import argparse
+import math
 import sys
 from pathlib import Path
 
@@ -99,12 +101,41 @@ def markdown(keys, rows, n_series, metric):
     return "\n".join(out)
 
 
+def speed(lengths=(1000, 10000, 100000), repeat=5):
+    """Seconds the search takes on a series of each length without a change and with two steps
+    (normal noise; the best of `repeat`) -> Markdown lines."""
+    import time
+
+    rng = np.random.default_rng(2)
+    out = ["| points | no change | two steps |", "|--:|--:|--:|"]
+    for n in lengths:
+        y, e = rng.normal(0, 0.01, n), np.full(n, 0.005)
+        stepped = y.copy()
+        stepped[n // 3 :] += 0.05
+        stepped[2 * n // 3 :] -= 0.1
+        cells = []
+        for series in (y, stepped):
+            best = math.inf
+            for _ in range(repeat):
+                t = time.perf_counter()
+                history.detect(series, e)
+                best = min(best, time.perf_counter() - t)
+            cells.append(f"{best * 1000:.1f} ms")
+        out.append(f"| {n:,} | " + " | ".join(cells) + " |")
+    return "\n".join(out)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--store", required=True)
+    ap.add_argument("--store", help="runs of one build (the pools); without it, --speed only")
+    ap.add_argument("--speed", action="store_true", help="time the search on series of 1,000 to 100,000 points")
     ap.add_argument("--metric", default="headline", help="headline or task-clock")
     ap.add_argument("--series", type=int, default=200)
     a = ap.parse_args()
+    if a.speed:
+        print(speed())
+    if not a.store:
+        return
     p = pools(a.store, a.metric)
     if not p:
         sys.exit("no benchmark with 10 complete runs in that store")
