@@ -11,28 +11,24 @@ instruction set, instructions counted instead of time, the cycles method), and e
 what sets it apart from the others of its benchmark.
 
 The method, per series (docs/history.md, "The method"):
-  1. each run is a point y = log(value) with its own standard error e (from its 95 % CI and the
-     spread of its rounds: what the run knows about itself), so that a change is a ratio whatever
-     the unit, and a run that was disturbed (a wide CI) counts for less;
-  2. the noise between runs: tau, the extra spread that successive points show beyond their own
-     errors, found so that the successive differences d = y[i+1] - y[i] divided by
-     sqrt(e[i]^2 + e[i+1]^2 + 2 tau^2) have a robust spread (1.4826 x their median absolute
-     value) of 1; a level shift moves one difference only, so the steps looked for do not inflate
-     it. Each point then weighs w = 1 / (e^2 + tau^2);
-  3. binary segmentation: in a segment, the split that maximises the weighted two-sample
-     statistic z = (mean after - mean before) / sqrt(1/W before + 1/W after) is a change when
-     |z| exceeds threshold(n) for the segment's n points, and both halves are searched again;
-     each pass is one cumulative sum, so the search is linear in the series' length for a given
-     number of changes. A change needs MIN_SEGMENT points on either side, except at the newest
-     end, where one point suffices;
-  4. every change is tested again between its neighbouring segments, the weakest below the
+  1. each run is a point y = log(value) with its own relative standard error e (standard_error:
+     from its 95 % CI and the spread of its rounds, what the run knows about itself), so that a
+     change is a ratio whatever the unit, and a run that was disturbed (a wide CI) counts for less;
+  2. the noise between runs: tau, the spread that successive points show beyond their own errors
+     (noise: robust, a level shift moves one difference only). Each point weighs
+     w = 1 / (e^2 + tau^2);
+  3. binary segmentation: in a segment, the split (MIN_SEGMENT points a side at least) with the
+     largest weighted two-sample statistic |z| (split_z) is a change when |z| exceeds
+     threshold(n) for the segment's n points, and both halves are searched again; each pass is
+     one cumulative sum, so the search is linear in the series' length for a given number of
+     changes;
+  4. every change is tested again between its neighbouring segments, the weakest below its
      threshold dropped, until all pass;
   5. a change with fewer than CONFIRM points after it is tentative: CONFIRM - n more runs at the
      new level confirm it.
-threshold(n) is the (1 - ALPHA) quantile of max |z| over all splits of n points of pure noise
-(normal, unit variance, tau estimated as above; by simulation with a fixed seed), so that a
-series where nothing changed shows a change with probability ALPHA; past SIMULATED points it
-grows by the Bonferroni bound.
+threshold(n) is the (1 - ALPHA) quantile of max |z| over the splits of n points of normal noise
+(THRESHOLDS, by simulation), so that a series of normal noise shows a change with probability
+ALPHA; on real noise the rate is measured (tools/history_power.py, docs/history.md).
 The size of a change is the ratio of the medians after and before; its 95 % CI comes from a
 bootstrap of both segments (fixed seed: the same data give the same interval).
 """

@@ -94,8 +94,10 @@ def check_patterns(sides, patterns):
     have = [(k, r.get("bench") or k) for s in sides for k, r in s.results.items()]
     for p in patterns:
         if not any(key_matches(k, b, [p]) for k, b in have):
-            what = "benchmark of the compared runs matches" if GLOB & set(p) else "run or benchmark named"
-            raise TickmarkError(f"no {what} '{printable(p)[:60]}'")
+            shown = printable(p)[:60]
+            if GLOB & set(p):
+                raise TickmarkError(f"no benchmark of the compared runs matches '{shown}'")
+            raise TickmarkError(f"no run '{shown}' (and no benchmark of the compared runs of that name)")
 
 
 def check_metric(sides, metric):
