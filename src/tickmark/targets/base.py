@@ -6,7 +6,8 @@ only what is declared here (no probing for attributes, no tests of a target's cl
     Target    where the core runs: prepare() a Core for a Variant, fingerprint(), close();
               what it can do: emulated, reruns, takes_prebuilt, power_cycles, reconnects
               (reconnect()), profiles (where a sampler runs: connect(), run_remote());
-              its URI options (options: uri.Option), parsed by from_uri()
+              where it runs: runs_here, host_key(); its URI options (options: uri.Option),
+              parsed by from_uri() (check_uri(): checked without reaching the target)
     Core      a core prepared for one target and variant: start() a Session, call() to the end;
               in_process, cycles_method, profile_runner()
     Session   one started core (a round): lines(), finish(), stop(), kill(), clean_up();
@@ -216,6 +217,9 @@ class Target:
     # where a sampler (perf, gprof) runs beside the core: None (nowhere), "here" (the core is a
     # process of this machine) or "remote" (on the target, through connect() and run_remote())
     profiles = None
+    # the core runs on this machine, in its time (local, qemu-user): two such targets disturb each
+    # other's numbers, so a campaign never runs their cells at once (host_key())
+    runs_here = False
     options = ()  # the URI's options (uri.Option), parsed by from_uri with uri.parse
 
     def __init__(self, uri, prebuilt=None):
@@ -227,6 +231,23 @@ class Target:
     @classmethod
     def from_uri(cls, uri, **options):
         return cls(uri, **options)
+
+    @classmethod
+    def check_uri(cls, uri):
+        """The URI checked without reaching the target -> the machine its cores run on (see
+        machine()). The default makes the target and closes it again: a target reaches nothing
+        before prepare(); one that does when it is made (labgrid) overrides this."""
+        t = cls.from_uri(uri)
+        try:
+            return t.host_key()
+        finally:
+            t.close()
+
+    def host_key(self):
+        """What the cores run on, as a key: two targets with the same key share a machine (a
+        campaign runs one cell at a time on it). This machine for targets that run here, else
+        the URI."""
+        return "this machine" if self.runs_here else self.uri
 
     def prepare(self, variant=None):
         raise NotImplementedError

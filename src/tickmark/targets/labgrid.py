@@ -186,6 +186,10 @@ class LabgridTarget(Target):
         canon, opts = parse_uri(uri, power_cycle)
         return cls(canon, opts, **options)
 
+    @classmethod
+    def check_uri(cls, uri):
+        return parse_uri(uri)[0]  # the place: made, this target would acquire it
+
     def __init__(self, uri, opts, **options):
         super().__init__(uri, **options)
         self.opts = opts

@@ -57,6 +57,7 @@ class LocalTarget(Target):
     scheme = "local"
     takes_prebuilt = True
     profiles = "here"
+    runs_here = True
 
     @classmethod
     def from_uri(cls, uri, **options):

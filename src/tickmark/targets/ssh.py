@@ -189,6 +189,12 @@ class SshTarget(Target):
         t.dest, t.port = dest, port
         return t
 
+    def host_key(self):
+        """The board: its host and port, whoever logs in (ssh:ALIAS: the alias)."""
+        if self.uri.startswith("ssh://"):
+            return f"ssh://{self.dest.rpartition('@')[2]}:{self.port or 22}"
+        return self.uri
+
     def __init__(self, uri, **options):
         super().__init__(uri, **options)
         if not shutil.which("ssh"):
