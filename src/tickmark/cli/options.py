@@ -260,12 +260,19 @@ def _store_files(ctx):
     return [base + suffix for suffix in ("", "-wal", "-shm", "-journal")]
 
 
-def check_output(ctx, path):
-    """An output file (-o, --report) that is not the store or one of its logs (writing there
-    would destroy the store) -> path; checked before the command does anything."""
+def check_output(ctx, path, inputs=()):
+    """An output file (-o, --report) that is not the store or one of its logs, nor one of the
+    command's input files (writing there would destroy them), in a folder that exists -> path;
+    checked before the command does anything."""
     if not path:
         return path
     real = os.path.realpath(path)
+    folder = os.path.dirname(real)
+    if not os.path.isdir(folder):
+        raise TickmarkError(f"cannot write {path}: no folder {os.path.dirname(path) or folder}")
+    for f in inputs:
+        if real == os.path.realpath(f) or (os.path.exists(path) and os.path.exists(f) and os.path.samefile(path, f)):
+            raise TickmarkError(f"refusing to write {path}: it is the command's input {f} (choose another file)")
     for f in _store_files(ctx):
         same = real == os.path.realpath(f)
         if not same and os.path.exists(path) and os.path.exists(f):

@@ -271,7 +271,7 @@ class Plan:
         elif not isinstance(labels, dict):
             labels = parse_labels(labels)
         for k, v in labels.items():
-            check_label(k, v, option_name("labels", in_file) if in_file else "--label")
+            check_label(k, v, "label" if in_file else "--label")
         self.labels = dict(labels)
         self.names = [n for n in names if n is not None]
         seen = {}

@@ -235,7 +235,7 @@ class Target:
     @classmethod
     def check_uri(cls, uri):
         """The URI checked without reaching the target -> the machine its cores run on (see
-        machine()). The default makes the target and closes it again: a target reaches nothing
+        host_key()). The default makes the target and closes it again: a target reaches nothing
         before prepare(); one that does when it is made (labgrid) overrides this."""
         t = cls.from_uri(uri)
         try:
