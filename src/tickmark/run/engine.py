@@ -179,11 +179,14 @@ class Run:
         if c.name is not None:
             check_name(c.name)
         self.silence_limit()  # a bad TICKMARK_WATCHDOG is refused before the run is stored
+        build = self.core.build or {}
+        variant = {k: build[k] for k in ("cc", "cflags", "memfn", "cross_compile") if build.get(k)}
         self.run_id = self.store.create_run(
             name=c.name,
             suite=c.suite,
             patterns=c.patterns,
-            options=dict(c.options(), **(options or {})),
+            # how the core was built, so that a later command can build the same one (a profile)
+            options=dict(c.options(), **({"variant": variant} if variant else {}), **(options or {})),
             fingerprint=self.core.fingerprint(None),
             notes=self.notes,
         )
@@ -284,6 +287,11 @@ class Run:
                 raise
             self.close()
         return self.run_id
+
+    def add_profile(self, key, profile):
+        """Keep a profile (run/profile.py) of instance key with this run."""
+        with self.store.transaction():
+            self.store.add_profile(self.run_id, key, profile)
 
     def record(self, rnd, key, meta, samples=(), hists=(), end=None):
         """Store one instance's records of round rnd (meta, samples, histograms and its end
@@ -489,6 +497,23 @@ class Run:
                 chosen.append(k)
                 cost += k_cost
         return chosen
+
+
+def check_no_profile(store, run, key):
+    """A run keeps one profile per instance: one it holds already is never replaced
+    (TickmarkError saying how to keep both)."""
+    if key in store.profiles(run["id"]):
+        raise TickmarkError(
+            f"run '{run['name'] or run['id']}' has a profile of {key} already: a run keeps one profile per "
+            "instance (profile into a run of its own, without --run, to keep both)"
+        )
+
+
+def attach_profile(store, run, key, profile):
+    """Keep a profile of instance key with a stored run (check_no_profile: never over another)."""
+    with store.transaction():
+        check_no_profile(store, run, key)
+        store.add_profile(run["id"], key, profile)
 
 
 def import_document(store, doc):

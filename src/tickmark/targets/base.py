@@ -201,7 +201,7 @@ class Core:
         return self.target.fingerprint(self, hello)
 
     def profile_runner(self):
-        """Where a sampler runs beside this core (profile/runners.py), or None where none can."""
+        """Where a sampler runs beside this core (targets/profiling.py), or None where none can."""
         return None
 
 

@@ -36,7 +36,7 @@ class LocalCore(Core):
         return ProcessSession(self.argv + list(args))
 
     def profile_runner(self):
-        from ..profile.runners import LocalRunner
+        from .profiling import LocalRunner
 
         return LocalRunner(self)
 

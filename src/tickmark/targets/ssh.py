@@ -106,7 +106,7 @@ class SshCore(Core):
         return SshSession(self.target, self.remote_name, list(args))
 
     def profile_runner(self):
-        from ..profile.runners import SshRunner
+        from .profiling import SshRunner
 
         return SshRunner(self)
 
