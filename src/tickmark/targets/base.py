@@ -12,6 +12,9 @@ only what is declared here (no probing for attributes, no tests of a target's cl
               in_process, cycles_method, profile_runner()
     Session   one started core (a round): lines(), finish(), stop(), kill(), clean_up();
               transport_lost
+    Wrapping  a target (and its core) that reaches the board through another (labgrid over SSH
+              or serial): what it does not define itself is the wrapped one's, whatever the
+              contract declares, now or later (no capability is copied by hand)
 """
 
 import os
@@ -286,3 +289,52 @@ class Target:
 
     def __exit__(self, *exc):
         self.close()
+
+
+class Wrapping:
+    """The forwarding base of a target or core that wraps another one (`inner`; labgrid's place
+    over its SSH or serial target): every public member of the contract (CONTRACT: Target or Core,
+    its capabilities and methods as declared above) that the wrapping class does not define
+    itself is the inner one's, looked up each time it is asked (so a capability added to the
+    contract is forwarded without a word in the wrapper). OWN names the contract's members that
+    stay the wrapper's although it does not define them (what the base builds from the wrapper's
+    own parts). Before the inner one exists, the contract's defaults answer."""
+
+    CONTRACT = None
+    OWN = frozenset()
+
+    def __getattribute__(self, name):
+        if name[:1] == "_":
+            return object.__getattribute__(self, name)
+        cls = type(self)
+        contract = cls.CONTRACT
+        if name in contract.__dict__ and name not in cls.OWN and name not in object.__getattribute__(self, "__dict__"):
+            own = next((k for k in cls.__mro__ if name in k.__dict__), None)
+            inner = object.__getattribute__(self, "__dict__").get("inner")
+            if inner is not None and issubclass(contract, own):  # defined by the contract only: forward
+                return getattr(inner, name)
+        return object.__getattribute__(self, name)
+
+
+class WrappingTarget(Wrapping, Target):
+    """A target that reaches its board through another target (`inner`, opened by the wrapper):
+    its identity (URI, scheme, options), how it is made and closed, and its fingerprint's base are
+    its own; every capability and remote method (profiles, connect, run_remote, reconnects, ...)
+    is the inner target's unless the wrapper defines it."""
+
+    CONTRACT = Target
+    OWN = frozenset({"scheme", "options", "from_uri", "check_uri", "host_key", "base_fingerprint", "close"})
+    inner = None
+
+
+class WrappingCore(Wrapping, Core):
+    """The core of a WrappingTarget: the inner target's core (`inner`), started through the wrapper
+    (start() is the wrapper's, and so is call(), made of it); every other capability (in_process,
+    cycles_method, profile_runner, ...) is the inner core's unless the wrapper defines it."""
+
+    CONTRACT = Core
+    OWN = frozenset({"call", "fingerprint"})
+
+    def __init__(self, target, inner):
+        super().__init__(target, inner.build, inner.label, inner.emulated)
+        self.inner = inner
