@@ -86,13 +86,13 @@ def _check_workloads(spec, prebuilt, echo):
     from ..run import campaign as cp
     from ..targets import open_target
 
-    try:
-        with open_target("local", prebuilt=prebuilt) as here:
+    with open_target("local", prebuilt=prebuilt) as here:
+        try:
             core = here.prepare()
-    except TickmarkError as e:
-        echo(f"the patterns are checked on each target (no core for this machine: {e})")
-        return
-    cp.check_workloads(spec, core)
+        except TickmarkError as e:
+            echo(f"the patterns are checked on each target (no core for this machine: {e})")
+            return
+        cp.check_workloads(spec, core)
 
 
 def _report(store, spec, cs, path):

@@ -249,9 +249,23 @@ class Run:
             return "incomplete"
         else:
             self.notes.pop("round_in_progress", None)
+            failed = self._failed()
+            if failed:
+                self.notes.setdefault("incomplete", failed)
         status = "incomplete" if self.notes.get("incomplete") else "complete"
         self.store.update_run(self.run_id, status=status, finished=time.time(), notes=self.notes)
         return status
+
+    def _failed(self):
+        """Instances that ran and failed (a check of their own output that did not pass, a routine
+        that is wrong, a point the benchmark refused), in words -> None when there is none: such a
+        run is done but not all of it (incomplete)."""
+        bad = [r for r in self.store.results(self.run_id) if r["status"] == "failed"]
+        if not bad:
+            return None
+        first = f"{bad[0]['key']}: {bad[0]['reason'] or 'no reason given'}"
+        more = f" (and {len(bad) - 1} more)" if len(bad) > 1 else ""
+        return f"{len(bad)} instance{'s' if len(bad) > 1 else ''} failed: {first}{more}"
 
     def stop(self):
         """Stop the round in progress now (from any thread); the run goes on with the next."""
@@ -298,6 +312,8 @@ class Run:
         record) -> its statistics (stats.Stats)."""
         end = end or {}
         status, reason = end.get("status", "failed"), end.get("reason", "")
+        if status == "ok" and end.get("verified"):  # the check the instance passed, kept with its row
+            meta = dict(meta, verified=end["verified"])
         w = self.writer
         with self.store.transaction():
             rid, new = w.row(key, meta, status, reason, rnd)
