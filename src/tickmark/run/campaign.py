@@ -265,9 +265,9 @@ def changed(run, spec, c):
     return [_SHOWN.get(k, k) for k in now if now[k] != then.get(k)]
 
 
-# room for the '~ID' (and a '-N' when that is taken) that a cell's unfinished run gets when it is
-# set aside (set_aside)
-_ASIDE = len("~") + 10 + 4
+# room for the '~ID' that a cell's unfinished run gets when it is set aside (set_aside; a '-N'
+# more only when someone took that name by hand)
+_ASIDE = len("~") + 10
 
 
 def check_cell_names(spec):
