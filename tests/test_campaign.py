@@ -250,10 +250,11 @@ def test_campaign_labels_from_the_file_and_the_command_line(env, cli, tmp_path):
     assert rc == 2 and "bad --label 'x' (expected KEY=VALUE" in err
 
 
-def test_a_cell_whose_definition_changed_runs_again(env, cli, tmp_path):
+def test_a_cell_whose_definition_changed_runs_again(env, cli, tmp_path, monkeypatch):
     """A cell is its definition, not its name: after a variant's flags or a workload's patterns
     change, a start runs the cells they touch again and keeps the old runs aside (it said
     'finished' and showed the old data under the new definition)."""
+    monkeypatch.setenv("COLUMNS", "80")
     f = write(tmp_path, name="cd", targets='a = "local"', workloads='sys = ["sys.fast"]')
     assert cli("campaign", f, "-q")[0] == 0
     old = {n: r["id"] for n, r in runs_by_name(env).items()}
@@ -261,6 +262,7 @@ def test_a_cell_whose_definition_changed_runs_again(env, cli, tmp_path):
     open(f, "w").write(text)
     rc, out, err = cli("campaign", f, "--status")
     assert rc == 0 and "1 finished, 1 pending" in out and "changed since run" in out and "cflags" in out, out
+    assert max(len(line) for line in out.splitlines()) <= 80, out
     rc, out, err = cli("campaign", f)
     assert rc == 0, err
     assert "a:Os:sys: changed since run" in err and "1 finished, 1 done" in out, (out, err)
@@ -295,7 +297,7 @@ def test_a_hand_made_run_with_the_set_aside_name_does_not_block_the_cell(env, cl
     assert "campaign" not in runs[f"hm:a:O2:sys~{partial}"]["notes"]
 
 
-def test_status_of_a_cell_whose_runner_was_killed(env, cli, tmp_path):
+def test_status_of_a_cell_whose_runner_was_killed(env, cli, tmp_path, monkeypatch):
     """After SIGKILL of the campaign's process, --status said 'running on HOST:PID, lease renewed'
     for a process that is gone from this host; it checks the PID and its start time now."""
     f = write(tmp_path, name="k9", targets='a = "local"', workloads='w = ["ipc.*"]')
@@ -316,11 +318,15 @@ def test_status_of_a_cell_whose_runner_was_killed(env, cli, tmp_path):
     finally:
         if p.poll() is None:
             os.killpg(p.pid, signal.SIGKILL)
+    monkeypatch.setenv("COLUMNS", "200")
     rc, out, err = cli("campaign", f, "--status")
     assert rc == 0, err
     line = next(ln for ln in out.splitlines() if "a:O2:w" in ln)
     assert "abandoned" in line and f":{p.pid}, which ended without finishing it" in line, out
     assert "lease renewed" not in out
+    monkeypatch.setenv("COLUMNS", "80")
+    rc, out, err = cli("campaign", f, "--status")
+    assert max(len(line) for line in out.splitlines()) <= 80, out
 
 
 def test_report_path_is_checked_before_any_cell_runs(env, cli, tmp_path):
