@@ -97,6 +97,8 @@ def test_suite_and_patterns_combine(real, cli):
     assert run["suite"] == "rtos-study" and run["patterns"][-1] == "sys.getppid"
     benches = {r["bench"] for r in Store(real).results(run["id"])}
     assert {"sys.getppid", "heap.malloc_free_4", "loop.control"} <= benches
+    rc, out, err = cli("runs")
+    assert "suite rtos-study + sys.getppid" in out
 
 
 @pytest.mark.parametrize(
