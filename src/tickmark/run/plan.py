@@ -229,7 +229,16 @@ def patterns_of(patterns=(), suite=None, default="default"):
 
 
 class Plan:
-    """Options checked once, whatever their source (see the module's comment)."""
+    """Options checked once, whatever their source (see the module's comment).
+
+    patterns, suite: what runs (combined; neither: `default_suite`, None for no pattern at all);
+    rounds, max_rounds, samples, sample_ms, seed, timeout: numbers within LIMITS (None: the
+    default); params: [BENCH:]NAME=V,V texts (one_point: one value each, a profile); labels: a
+    {KEY: VALUE} or KEY=VALUE texts; names: every run name the command will make (None entries
+    are runs without a name), checked now and distinct, `name_what` naming them in errors;
+    in_file: errors name the keys as a file writes them ('samples', not --samples);
+    stored_suite: the suite column to store instead (the harness's own sweeps: "topology");
+    budget_s: the time for extra rounds (default: engine.extra_budget())."""
 
     def __init__(
         self,
@@ -280,10 +289,6 @@ class Plan:
             if n in seen:
                 raise TickmarkError(f"two runs would be named '{_clip(n)}' ({name_what}): make the names differ")
             seen[n] = True
-
-    @property
-    def rounds(self):
-        return self.numbers["rounds"]
 
     def check_store(self, store):
         """The run names are free in the store (checked before anything runs)."""
