@@ -27,6 +27,16 @@ def test_one_place_makes_run_configs():
     assert sites == [], sites
 
 
+def test_profiles_are_stored_by_the_run_engine():
+    """`profile` wrote profiles to the store itself (cli/profile.py), beside the engine."""
+    writers = sorted(
+        str(p.relative_to(SRC))
+        for p in SRC.rglob("*.py")
+        if re.search(r"\bstore\.add_profile\(", p.read_text()) and not str(p.relative_to(SRC)).startswith("store/")
+    )
+    assert writers == ["run/engine.py"], writers
+
+
 def _matrix(cli, *args):
     return cli("matrix", "--cflags", "-O1", "--cflags", "-O2", "--rounds", "1", "-q", *args)
 
