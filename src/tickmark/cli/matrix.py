@@ -52,13 +52,7 @@ def matrix_cmd(
     ccs,
     cflags_list,
     memfns,
-    rounds,
-    max_rounds,
-    samples,
-    sample_ms,
-    seed,
-    params,
-    timeout,
+    run_options,
     name,
     fmt,
     quiet,
@@ -86,16 +80,10 @@ def matrix_cmd(
     plan = Plan(
         patterns,
         suite,
-        rounds=rounds,
-        max_rounds=max_rounds,
-        samples=samples,
-        sample_ms=sample_ms,
-        seed=seed,
-        params=params,
-        timeout=timeout,
         labels=labels,
         names=[mx.run_name(name, c) for c in cells],
         name_what="matrix run name (--name plus the variant)",
+        **run_options,
     )
     echo = mx.stderr_echo(quiet)
     store = store_of(ctx)

@@ -199,10 +199,16 @@ def target_option(f):
     )(f)
 
 
+ROUND_OPTIONS = ("rounds", "max_rounds", "samples", "sample_ms", "seed", "params", "timeout")
+
+
 def round_options(rounds_help, seed_help="Seed of the benchmark orders."):
     """The sampling options of every command that runs benchmarks (run, matrix): --rounds,
-    --max-rounds, --samples, --sample-ms, --seed, --param, --timeout; their ranges are the run
-    plan's one table (run/plan.py LIMITS), which campaign files use too."""
+    --max-rounds, --samples, --sample-ms, --seed, --param, --timeout, given to the command as
+    one keyword, `run_options` (a dict for run/plan.py's Plan(..., **run_options)); their ranges
+    are the run plan's one table (run/plan.py LIMITS), which campaign files use too."""
+    import functools
+
     import click
 
     from ..run.plan import LIMITS
@@ -242,9 +248,14 @@ def round_options(rounds_help, seed_help="Seed of the benchmark orders."):
     ]
 
     def deco(f):
+        @functools.wraps(f)
+        def command(*args, **kwargs):
+            kwargs["run_options"] = {k: kwargs.pop(k) for k in ROUND_OPTIONS}
+            return f(*args, **kwargs)
+
         for opt in reversed(opts):
-            f = opt(f)
-        return f
+            command = opt(command)
+        return command
 
     return deco
 

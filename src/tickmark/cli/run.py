@@ -22,43 +22,14 @@ from .options import label_option, prepare_core, round_options, store_of, target
 @label_option
 @target_option
 @click.pass_context
-def run_cmd(
-    ctx,
-    patterns,
-    suite,
-    rounds,
-    max_rounds,
-    samples,
-    sample_ms,
-    seed,
-    params,
-    timeout,
-    name,
-    cc,
-    cflags,
-    memfn,
-    quiet,
-    labels,
-):
+def run_cmd(ctx, patterns, suite, run_options, name, cc, cflags, memfn, quiet, labels):
     """Run benchmarks (patterns or a suite; default suite: default)."""
     from ..report import terminal as report
     from ..report.progress import Progress
     from ..run.engine import Run
     from ..run.plan import Plan
 
-    plan = Plan(
-        patterns,
-        suite,
-        rounds=rounds,
-        max_rounds=max_rounds,
-        samples=samples,
-        sample_ms=sample_ms,
-        seed=seed,
-        params=params,
-        timeout=timeout,
-        labels=labels,
-        names=[name],
-    )
+    plan = Plan(patterns, suite, labels=labels, names=[name], **run_options)
     store = store_of(ctx)
     plan.check_store(store)
     core = prepare_core(ctx, cc, cflags, memfn)
