@@ -64,28 +64,9 @@ def test_matrix_checks_what_run_checks(env, cli):
 def test_scoped_params_share_one_run(real, cli):
     """The context-switch sweep and a memory sweep in one run, each with its own sizes (an
     unscoped --param size applied to both); an unscoped one still applies where no scoped one does."""
-    rc, out, err = cli(
-        "run",
-        "sched.ctx_ring",
-        "mem.lat_rand",
-        "--param",
-        "sched.ctx_ring:size=0,16",
-        "--param",
-        "mem.*:size=4K",
-        "--param",
-        "procs=2",
-        "--param",
-        "thp=0",
-        "--rounds",
-        "1",
-        "--samples",
-        "1",
-        "--sample-ms",
-        "1",
-        "-q",
-        "--name",
-        "scoped",
-    )
+    sweeps = "--param sched.ctx_ring:size=0,16 --param mem.*:size=4K --param procs=2 --param thp=0"
+    quick = "--rounds 1 --samples 1 --sample-ms 1 -q --name scoped"
+    rc, out, err = cli("run", "sched.ctx_ring", "mem.lat_rand", *sweeps.split(), *quick.split())
     assert rc == 0, err
     st = Store(real)
     keys = {r["key"] for r in st.results(st.run("scoped")["id"])}

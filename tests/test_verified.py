@@ -47,18 +47,8 @@ def test_checks_that_passed_are_shown_and_exported(real, cli, tmp_path):
 
 
 def test_every_memfn_result_failed_prints_no_empty_table(real, cli):
-    rc, out, err = cli(
-        "run",
-        "memfn.memcpy",
-        "--memfn",
-        str(DATA / "memfn_broken_memcpy.c"),
-        "--param",
-        "impl=3",
-        "--param",
-        "size=64",
-        *QUICK,
-        "-q",
-    )
+    broken = ["--memfn", str(DATA / "memfn_broken_memcpy.c")]
+    rc, out, err = cli("run", "memfn.memcpy", *broken, *"--param impl=3 --param size=64".split(), *QUICK, "-q")
     assert rc == 1, err
     assert "FAILED verification, not timed: memcpy[user]" in out
     assert "winner" not in out and "routine  size" not in out, out
