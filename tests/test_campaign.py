@@ -360,3 +360,14 @@ def test_command_line_label_against_the_files(env, cli, tmp_path):
     assert not os.path.exists(env) or runs_by_name(env) == {}
     rc, out, err = cli("campaign", str(p), "--label", "build=1234", "-q")
     assert rc == 0, err
+
+
+def test_status_of_a_campaign_with_a_bad_target_says_why(env, cli, tmp_path):
+    """--status showed the cells of a target whose URI is bad as 'pending', with no reason (and a
+    start failed them one by one, exit status 1)."""
+    f = write(tmp_path, name="bu", targets='a = "local"\nb = "ssh://h:0"', workloads='sys = ["sys.fast"]')
+    for args in (["--status"], []):
+        rc, out, err = cli("campaign", f, *args)
+        assert rc == 2 and err.count("\n") == 1, err
+        assert "targets.b: bad --target 'ssh://h:0' (the port must be a number, 1..65535)" in err
+    assert not os.path.exists(env) or runs_by_name(env) == {}
