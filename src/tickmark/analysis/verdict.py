@@ -278,11 +278,12 @@ def unmeasured(result, metric=""):
     return out
 
 
-def gate(pairs, threshold, metric=""):
+def gate(pairs, threshold, metric="", baseline=None):
     """Hold each compared pair ((A, B), result) to the threshold (a fraction) on one metric's
     rows -> Gate. It fails for every row slower by the verdict and by more than the threshold,
-    for every benchmark A measured and B did not, and for a B that is not complete."""
-    base = pairs[0][0][0].label if pairs else ""
+    for every benchmark A measured and B did not, and for a B that is not complete. baseline:
+    what the gate names the A sides (the first one's label by default)."""
+    base = baseline if baseline is not None else (pairs[0][0][0].label if pairs else "")
     g = Gate(base, threshold, metric)
     for (_, B), res in pairs:
         for r, slow in regressions(res, threshold, metric):

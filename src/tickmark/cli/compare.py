@@ -36,7 +36,8 @@ def compare_cmd(ctx, args, baseline, fail_above, metric, fmt, no_counters):
     benchmarks (globs such as 'cpu.string*', or benchmark names)."""
     from ..analysis import compare as cmp
     from ..analysis.verdict import gate
-    from ..report.terminal.compare import gate_lines, render
+    from ..report.gate import gate_lines
+    from ..report.terminal.compare import render
     from ..store.refs import load_sides
 
     threshold = cmp.parse_threshold(fail_above) if fail_above is not None else None

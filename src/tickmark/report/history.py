@@ -11,6 +11,7 @@ from .. import fingerprint
 from ..analysis import history
 from ..analysis.stats import INSN_OP
 from ..errors import TickmarkError
+from ..fmt import listed
 from ..names import printable
 
 FORMAT = "tickmark-history"
@@ -161,7 +162,7 @@ def gate(store, model, threshold):
     from ..analysis.verdict import gate as hold
 
     newest = model["_newest"]
-    label = newest.get("name") or f"run {newest['id']}"
+    label = "the newest run " + (newest.get("name") or f"run {newest['id']}")
     pairs, where = [], {}
     for s in model["_series"]:
         c = s.newest_change()
@@ -172,8 +173,7 @@ def gate(store, model, threshold):
         B = _level(store, s, s.points[c.index :][-MAX_GATE_RUNS:], label)
         pairs.append(((A, B), compare_pair(A, B, metric=model["_metric"])))
         where[s.key] = (s, c)
-    g = hold(pairs, threshold, model["_metric"])
-    g.baseline = "the level before"
+    g = hold(pairs, threshold, model["_metric"], baseline="the level before")
     mine = history.group_of(newest.get("fingerprint"))
     in_series = {
         s.key
@@ -208,32 +208,23 @@ def gate_json(g, where, model):
 
 
 def gate_lines(g, where, by, newest):
-    """The gate's verdict in lines (one per kind of failure, or one saying that it passed)."""
-    pct = f"{g.threshold * 100:g}%"
-    slow = sorted(g.of_kind("slower"), key=lambda f: -f.slower)
-    lines = []
-    if slow:
+    """The gate's verdict in lines (compare's, report/gate.py), the slower benchmarks named with
+    the run where their level began and what changed there."""
+    from .gate import gate_lines as lines
 
+    def slower(slow):
         def one(f):
             s, c = where[f.key]
             at = f"{by} {s.points[c.index].order}" if by != "time" else f"run {s.points[c.index].run}"
             what = "; ".join(f"{k} {_short(a, 30)} -> {_short(b, 30)}" for k, a, b in c.changed if k != by)
             return f"{s.name} {f.why} since {at}" + (f" ({what})" if what else "")
 
-        named = ", ".join(printable(one(f)) for f in slow[:5]) + (", ..." if len(slow) > 5 else "")
-        lines.append(
-            f"{len(slow)} benchmark(s) at the newest run {newest} slower than the level before by more than "
-            f"{pct}: {named}"
+        return (
+            f"{len(slow)} benchmark(s) at {slow[0].run} slower than the level before by more than "
+            f"{g.threshold * 100:g}%: {listed(one(f) for f in slow)}"
         )
-    lost = g.of_kind("not measured")
-    if lost:
-        which = ", ".join(printable(f"{f.key} ({f.why})") for f in lost[:5]) + (", ..." if len(lost) > 5 else "")
-        lines.append(f"{len(lost)} benchmark(s) not measured in the newest run {newest}: {which}")
-    for f in g.of_kind("unfinished"):
-        lines.append(f"the newest run {newest} is {f.why}: the gate cannot pass an unfinished run")
-    if not lines:
-        lines.append(f"no change for the worse above {pct} at the newest run {newest}")
-    return lines
+
+    return lines(g, slower, f"no change for the worse above {g.threshold * 100:g}% at the newest run {newest}")
 
 
 def _level(store, s, points, label):

@@ -70,27 +70,6 @@ def value_text(v, unit):
     return fmt_time(v)
 
 
-def gate_lines(g):
-    """The gate's verdict (analysis/verdict.py's Gate) in lines: one per kind of failure, or one
-    saying that it passed."""
-    what = f"{g.metric} " if g.metric else ""
-    lines = []
-    slow = sorted(g.of_kind("slower"), key=lambda f: -f.slower)
-    if slow:
-        worst = ", ".join(printable(f"{f.key} {f.why}") for f in slow[:5]) + (", ..." if len(slow) > 5 else "")
-        lines.append(f"{len(slow)} {what}regression(s) above {g.threshold * 100:g}% against {g.baseline}: {worst}")
-    lost = g.of_kind("not measured")
-    for run in dict.fromkeys(f.run for f in lost):
-        mine = [f for f in lost if f.run == run]
-        which = ", ".join(printable(f"{f.key} ({f.why})") for f in mine[:5]) + (", ..." if len(mine) > 5 else "")
-        lines.append(f"{len(mine)} benchmark(s) of {g.baseline} not measured in {run}: {which}")
-    for f in g.of_kind("unfinished"):
-        lines.append(f"{f.run} is {f.why}: the gate cannot pass an unfinished run")
-    if not lines:
-        lines.append(f"no {what}regression above {g.threshold * 100:g}% against {g.baseline}")
-    return lines
-
-
 def render_comparison(doc, file=None, show_counters=True):
     """The terminal view of a comparison's model."""
     con = console(file or sys.stdout)
