@@ -13,7 +13,10 @@ what sets it apart from the others of its benchmark.
 The method, per series (docs/history.md, "The method"):
   1. each run is a point y = log(value) with its own relative standard error e (standard_error:
      from its 95 % CI and the spread of its rounds, what the run knows about itself), so that a
-     change is a ratio whatever the unit, and a run that was disturbed (a wide CI) counts for less;
+     change is a ratio whatever the unit, and a run that was disturbed (a wider error than the
+     typical run's) counts for less; an error below the median of the series' errors counts as
+     the median (an error from a few samples can come out small by chance, and one run must not
+     outweigh the others);
   2. the noise between runs: tau, the spread that successive points show beyond their own errors
      (noise: robust, a level shift moves one difference only). Each point weighs
      w = 1 / (e^2 + tau^2);
@@ -386,6 +389,8 @@ def detect(y, e=None):
     y = np.asarray(y, dtype=float)
     n = len(y)
     e = np.zeros(n) if e is None else np.maximum(np.nan_to_num(np.asarray(e, dtype=float)), 0.0)
+    if n:  # a run's own error counts at least as the typical run's: a run that says it was
+        e = np.maximum(e, float(np.median(e)))  # disturbed weighs less, none weighs more
     tau = noise(y, e)
     if n < 2 * MIN_SEGMENT:
         return Found([], tau)

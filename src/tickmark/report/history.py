@@ -102,7 +102,8 @@ def build(store, patterns=(), by=None, names=(), target=None, labels=None, since
         what = f" matching {' '.join(patterns)}" if patterns else ""
         has = f" a {metric} value" if metric else " a result"
         raise TickmarkError(f"no benchmark{what} has{has} in the {len(runs)} selected runs")
-    newest = max((r for r in runs if history.order_value(r, by) is not None or by is None), key=history.run_order(by))
+    ordered = [r for r in runs if r["results"] and (by is None or history.order_value(r, by) is not None)]
+    newest = max(ordered, key=history.run_order(by))  # the run the gate checks
     return {
         "format": FORMAT,
         "version": VERSION,
@@ -216,7 +217,8 @@ def gate_lines(g, where, by, newest):
         def one(f):
             s, c = where[f.key]
             at = f"{by} {s.points[c.index].order}" if by != "time" else f"run {s.points[c.index].run}"
-            what = "; ".join(f"{k} {_short(a, 30)} -> {_short(b, 30)}" for k, a, b in c.changed if k != by)
+            named = [(k, a, b) for k, a, b in c.changed if k != by and _shown(k)][:3]
+            what = "; ".join(f"{k} {_short(a, 30)} -> {_short(b, 30)}" for k, a, b in named)
             return f"{s.name} {f.why} since {at}" + (f" ({what})" if what else "")
 
         return (
@@ -277,6 +279,13 @@ def change_text(s, c, by):
         f"{c['run_before']}), {c['n_after']} after (first {c['run_after']})"
     )
     return head, [f"{_name(k)}: {_short(a)} -> {_short(b)}" for k, a, b in c["changed"]]
+
+
+def _shown(key):
+    """A changed field the gate's line names: a label, or a key the registry shows above a
+    comparison (flags, compiler, kernel ...; not the binary's hash)."""
+    k = fingerprint.KEYS.get(key.split(".", 1)[0])
+    return key.startswith("label:") or (k is not None and k.shown)
 
 
 def _name(key):
