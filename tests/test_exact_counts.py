@@ -61,4 +61,4 @@ def test_no_pmu_points_to_the_icount_route(env, cli):
     assert cli("run", "sys.fast", "-q")[0] == 0
     rc, out, err = cli("show", "--counters")
     assert rc == 0 and "hardware counters: not supported here" in out
-    assert "instruction counts without a PMU: run under QEMU with -icount" in out
+    assert "instruction counts without a PMU: --target qemu-system:BOARD" in out and "QEMU -icount" in out

@@ -13,8 +13,8 @@ from ..console import console, fit_table
 
 # Where no PMU counts instructions (most VMs and clouds), QEMU's -icount does.
 NO_PMU_HINT = (
-    "instruction counts without a PMU: run under QEMU with -icount (--target qemu-system:BOARD, or "
-    "qemu-system:x86_64 --kernel IMAGE), which counts guest instructions, the same on every run"
+    "instruction counts without a PMU: --target qemu-system:BOARD (or qemu-system:x86_64 --kernel "
+    "IMAGE) counts guest instructions under QEMU -icount, the same on every run"
 )
 
 
