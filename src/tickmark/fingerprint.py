@@ -37,7 +37,8 @@ class Key:
                   a difference a change
     export        the type the export document's schema holds the value to ("word": a short text
                   or null, "int": an integer or null; None: any value)
-    info          a label of the run's info line in OpenMetrics exports"""
+    info          a label of the run's info line in OpenMetrics exports
+    header        shown in a run's header (`tickmark show`, the report's essentials)"""
 
     name: str
     type: str
@@ -48,23 +49,24 @@ class Key:
     volatile: bool = False
     export: str = None
     info: bool = False
+    header: bool = False
 
 
 _KEYS = (
     # the target and the machine
-    Key("target_uri", "text", "target", shown=True, info=True),
+    Key("target_uri", "text", "target", shown=True, info=True, header=True),
     Key("board", "text", "board", shown=True),
-    Key("cpu_model", "text", "CPU", shown=True, export="word", info=True),
-    Key("arch", "text", "architecture", shown=True, export="word", info=True),
-    Key("cpus_online", "int", "CPUs online", shown=True, export="int"),
+    Key("cpu_model", "text", "CPU", shown=True, export="word", info=True, header=True),
+    Key("arch", "text", "architecture", shown=True, export="word", info=True, header=True),
+    Key("cpus_online", "int", "CPUs online", shown=True, export="int", header=True),
     Key("caches", "list", "caches the OS reports", shown=True),
-    Key("kernel", "text", "kernel", shown=True, export="word", info=True),
+    Key("kernel", "text", "kernel", shown=True, export="word", info=True, header=True),
     Key("os", "text", "operating system", shown=True, export="word"),
     Key("libc", "text", "C library", shown=True, export="word"),
     Key("port", "text", "core port", shown=True),
     # the build
-    Key("compiler", "text", "compiler", shown=True, export="word", info=True),
-    Key("cflags", "text", "compiler flags", shown=True, export="word", info=True),
+    Key("compiler", "text", "compiler", shown=True, export="word", info=True, header=True),
+    Key("cflags", "text", "compiler flags", shown=True, export="word", info=True, header=True),
     Key("variant", "text", "build variant", shown=True, export="word", info=True),
     Key("cc", "text", "C compiler command"),
     Key("memfn", "text", "memory routine file"),
@@ -77,29 +79,29 @@ _KEYS = (
     Key("boost", "bool", "turbo boost", shown=True),
     Key("page_size", "int", "page size (bytes)", shown=True, export="int"),
     Key("thp", "text", "transparent huge pages", shown=True),
-    Key("virtualization", "text", "virtualization", shown=True, export="word"),
+    Key("virtualization", "text", "virtualization", shown=True, export="word", header=True),
     Key("emulated", "bool", "emulated", shown=True),
     Key("clocksource", "text", "kernel clock source", shown=True, export="word"),
     Key("perf_event_paranoid", "int", "perf_event_paranoid"),
     # the time base and the counters
-    Key("clock", "text", "timer", export="word"),
-    Key("clock_res_ns", "int", "timer resolution (ns)", export="int"),
+    Key("clock", "text", "timer", export="word", header=True),
+    Key("clock_res_ns", "int", "timer resolution (ns)", export="int", header=True),
     Key("timer_overhead_ps", "int", "timer read cost (ps)", volatile=True, export="int"),
     Key("loop_overhead_ps", "int", "loop overhead (ps)", volatile=True),
     Key("ticks", "text", "tick counter", shown=True, export="word"),
     Key("ticks_khz", "int", "tick counter frequency (kHz)", volatile=True),
     Key("fcore_khz", "int", "core clock estimate (kHz)", volatile=True, export="int"),
-    Key("cycles_method", "text", "cycles method", shown=True, export="word", info=True),
+    Key("cycles_method", "text", "cycles method", shown=True, export="word", info=True, header=True),
     Key("counters", "text", "hardware counters"),
     Key("counters_unsupported", "text", "counters not supported"),
     Key("kernel_excluded", "int", "counters count user space only"),
-    Key("flags", "list", "flags on every result", volatile=True),
+    Key("flags", "list", "flags on every result", volatile=True, header=True),
     # where it ran
     Key("target", "text", "target triple", export="word"),
-    Key("host", "text", "host that drove the run", export="word"),
+    Key("host", "text", "host that drove the run", export="word", header=True),
     Key("hostname", "text", "target host name"),
     Key("loadavg", "text", "load average at the start", volatile=True),
-    Key("ingested_on", "text", "host that read the log"),
+    Key("ingested_on", "text", "host that read the log", header=True),
     Key("baud", "int", "console baud rate"),
     Key("labgrid", "object", "labgrid place", volatile=True),
     # emulators
@@ -109,6 +111,7 @@ _KEYS = (
         "guest instructions under QEMU -icount",
         incomparable=True,
         absent="measured time",
+        header=True,
     ),
     Key("qemu", "text", "QEMU version"),
     Key("qemu_args", "text", "QEMU machine"),
@@ -488,6 +491,18 @@ def variant_label(cc, cflags, memfn=None):
     if memfn:
         label += f" memfn={os.path.basename(memfn)}"
     return label
+
+
+# What each flag on every result of a run means, in words (env_flags; `emulated`: base_fingerprint)
+ENV_FLAG_MEANINGS = {
+    "virtualized": "the run was in a virtual machine or container: a neighbour can steal time, "
+    "and the timer and counters may be emulated",
+    "freq-scaling": "the CPU frequency may change during the run (governor not 'performance', or "
+    "turbo boost on): times can drift between samples",
+    "kernel-excluded": "the hardware counters count user space only (perf_event_paranoid), so "
+    "cycles miss the time spent in the kernel",
+    "emulated": "the core ran under an emulator: times are the emulator's, not the target processor's",
+}
 
 
 def env_flags(fp):

@@ -31,6 +31,17 @@ FEW_SAMPLES = 9
 MB_S, NS_OP = "MB/s", "ns/op"
 TASK_CLOCK = "task-clock"  # pseudo sub-metric: on-CPU time per operation (task-clock counter)
 
+# What each flag of a result means, in words, from the thresholds above (flags_for, summarize)
+FLAG_MEANINGS = {
+    "unstable": f"samples spread widely (robust CV of the samples at least {UNSTABLE_RCV * 100:g} %)",
+    "noisy": f"rounds disagree (CV of the round medians above {NOISY_ROUND_CV * 100:g} %)",
+    "outliers": f"some samples lie far from the median (more than {OUTLIER_MADS:g} MADs, or {OUTLIER_FAR * 100:g} %)",
+    "preempted": "samples hit by a context switch or a CPU migration even after one retake moved "
+    "the median (outside the clean samples' 95 % CI), or too few clean samples are left",
+    "few-samples": f"fewer than {FEW_SAMPLES} samples: the CI is wide or uncovered",
+    "multiplexed": "the kernel time-shared the hardware counters: counts are scaled estimates",
+}
+
 
 def is_bandwidth(stat, bytes_per_op):
     """Instances whose headline is a rate in MB/s rather than a time per operation."""

@@ -1,0 +1,256 @@
+"""The series the plots of a run draw (the HTML report): load latency over the working set with
+the run's topology, the context-switch ring, event-latency histograms, bandwidth over size, the
+nbench indices and stored profiles."""
+
+from ...analysis.memfn import IMPLS
+from ...analysis.stats import Stats
+from ...names import decimal
+
+
+def result_order(r):
+    """The order of result rows: by benchmark name, then parameters in numeric order."""
+    return (
+        r["bench"],
+        [
+            (k, (0, v, "") if isinstance(v, (int, float)) else (1, 0, str(v)))
+            for k, v in sorted((r.get("params") or {}).items())
+        ],
+    )
+
+
+def _ok(results, pred):
+    """(result, headline Summary) of the results that are ok and match pred."""
+    for r in results:
+        if r["status"] != "ok" or not pred(r):
+            continue
+        main = Stats.of(r).main
+        if main is not None:
+            yield r, main
+
+
+def series(store, run, results, nb=None):
+    out = {}
+    lat = latency_series(run, results)
+    if lat:
+        out["latency"] = lat
+    ring = ctx_ring_series(results)
+    if ring:
+        out["ctx_ring"] = ring
+    hists = hist_series(store, results)
+    if hists:
+        out["hists"] = hists
+    bw = bandwidth_series(results)
+    if bw:
+        out["bandwidth"] = bw
+    if nb:
+        out["nbench"] = nb
+    prof = profile_series(store, run)
+    if prof:
+        out["profiles"] = prof
+    return out
+
+
+def os_levels(fp):
+    """The cache levels the target's OS reported (from the run's fingerprint)."""
+    out = []
+    for c in fp.get("caches") or []:
+        if (c.get("type") or "").lower() == "instruction":
+            continue
+        size = parse_size(c.get("size"))
+        if size and decimal(str(c.get("level", "")), 2) is not None:
+            out.append({"name": f"L{c['level']}", "size": size})
+    return sorted(out, key=lambda x: x["size"])
+
+
+def parse_size(text):
+    if text is None:
+        return None
+    t = str(text).strip().upper().rstrip("B").rstrip("I")
+    mult = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}.get(t[-1:], 1)
+    num = t[:-1] if t[-1:] in "KMG" else t
+    return decimal(num) * mult if decimal(num) is not None else None
+
+
+def latency_series(run, results):
+    """mem.lat_rand: minimum latency over the working set (4 KiB and huge pages; the page-local
+    chase mem.lat_pagelocal beside them where it was run), the levels
+    detected from the curve (topology.analyse) and the levels the OS reports."""
+    from ...analysis import topology
+
+    if not any(r["bench"] == "mem.lat_rand" and r["status"] == "ok" for r in results):
+        return None
+    fp = run.get("fingerprint") or {}
+    det = topology.analyse(results, fp.get("fcore_khz") or 0)
+    levels = [
+        {
+            "name": lv["name"],
+            "size": lv.get("size"),
+            "latency_ns": lv.get("latency_ns"),
+            "at_size": lv.get("at_size"),
+            "confidence": lv.get("confidence"),
+            "latency_cycles": lv.get("latency_cycles"),
+        }
+        for lv in det.get("levels", [])
+    ]
+    line = det.get("line_size") or {}
+    tlb = det.get("tlb_reach") or {}
+    return {
+        "points_4k": [list(p) for p in det["points"]["lat_4k"]],
+        "points_huge": [list(p) for p in det["points"]["lat_huge"]],
+        "points_pagelocal": [list(p) for p in det["points"]["pagelocal"]],
+        "levels": levels,
+        "os_levels": os_levels(fp),
+        "line_size": line.get("bytes"),
+        "tlb_reach": tlb.get("bytes"),
+    }
+
+
+def ctx_ring_series(results):
+    """sched.ctx_ring: time per hop over the ring size, one line per private data size."""
+    lines = {}
+    for r, d in _ok(results, lambda r: r["bench"] == "sched.ctx_ring"):
+        p = r.get("params") or {}
+        if "procs" not in p:
+            continue
+        lines.setdefault(p.get("size", 0), []).append([p["procs"], d.value, d.ci95_lo, d.ci95_hi])
+    return [{"size_kib": s, "points": sorted(pts)} for s, pts in sorted(lines.items())]
+
+
+def hist_series(store, results):
+    """Event-latency histograms (timer.cyclic*, ping-pongs): merged buckets and percentiles."""
+    out = []
+    for r, d in _ok(sorted(results, key=result_order), lambda r: True):
+        if not d.hist:
+            continue
+        counts = {}
+        for h in store.hists(r["id"]):
+            for lower, count in h.get("buckets", []):
+                counts[lower] = counts.get(lower, 0) + count
+        h = d.hist
+        out.append(
+            {
+                "key": r["key"],
+                "buckets": [[b, counts[b]] for b in sorted(counts)],
+                "count": h.get("count"),
+                "min": h.get("min"),
+                "p50": h.get("p50"),
+                "p99": h.get("p99"),
+                "p99.9": h.get("p99.9"),
+                "max": h.get("max"),
+            }
+        )
+    return out
+
+
+def bandwidth_series(results):
+    """Bandwidth over size: mem.bw_* (one line per routine) and memfn.* (one panel per routine,
+    one line per implementation; MB/s = bytes per call / time per call, geometric mean over the
+    alignments and directions)."""
+    from ...analysis.memfn import table_rows
+
+    mem = {}
+    for r, d in _ok(results, lambda r: r["bench"].startswith("mem.bw_")):
+        p = dict(r.get("params") or {})
+        size = p.pop("size", None)
+        if not size or not d.is_bandwidth or "threads" in p:  # thread scaling is not a size sweep
+            continue
+        label = " ".join([r["bench"].split("_", 1)[1]] + [f"{k}={v}" for k, v in sorted(p.items())])
+        mem.setdefault(label, []).append([size, d.value])
+    out = [{"group": "mem.bw", "routine": k, "impl": None, "points": sorted(v)} for k, v in sorted(mem.items())]
+    rows, failures = table_rows(results)
+    lines = {}
+    for routine, size, ns, _, _ in rows:
+        for impl, t in ns.items():
+            if size and t:
+                lines.setdefault((routine, impl), []).append([size, size * 1000.0 / t])
+    order = list(IMPLS.values())
+    for (routine, impl), pts in sorted(
+        lines.items(), key=lambda kv: (kv[0][0], order.index(kv[0][1]) if kv[0][1] in order else 9)
+    ):
+        out.append(
+            {
+                "group": f"memfn.{routine}",
+                "routine": routine,
+                "impl": impl,
+                "points": sorted(pts),
+                "failed": failures.get((routine, impl)),
+            }
+        )
+    return out
+
+
+ICOUNT_NBENCH = (
+    "QEMU -icount: time is virtual (1 ns = 1 guest instruction), so these rates are iterations per "
+    "10^9 guest instructions; BYTEmark indices compare times with a real Pentium 90 and AMD K6/233, "
+    "so none is computed"
+)
+
+
+def nbench_series(store, results, fp=None):
+    """The nbench figures of a run's cpu.* kernels; under QEMU -icount (instructions, not time)
+    the rates with a caveat and no BYTEmark index."""
+    from ...analysis import nbench
+
+    mine = [r for r in results if r["key"] in nbench.NAMES]
+    if not mine:
+        return None
+    rows, (orig, linux) = nbench.summarize(mine, lambda r: store.samples(r["id"]))
+    out = {
+        "rows": [
+            {
+                k: row.get(k)
+                for k in ("name", "label", "status", "reason", "rate", "old", "new", "ci", "n", "basis", "certain")
+            }
+            for row in rows
+        ],
+        "original_groups": orig,
+        "linux_groups": linux,
+        "caveat": None,
+    }
+    fp = fp or {}
+    if fp.get("qemu_icount") or fp.get("cycles_method") == "icount-insns":
+        for row in out["rows"]:
+            row["old"] = row["new"] = None
+        out["original_groups"] = {g: None for g in orig}
+        out["linux_groups"] = {g: None for g in linux}
+        out["caveat"] = ICOUNT_NBENCH
+    return out
+
+
+def profile_series(store, run, top=15):
+    """Stored profiles (tickmark profile): per benchmark, its routines ranked by their own
+    share of the sampled time, with the time per operation that share stands for."""
+    from ...profile.model import GROUPS, group_shares
+
+    profs = store.profiles(run["id"])
+    out = []
+    for key in sorted(profs or {}):
+        p = profs[key]
+        ns = p.get("ns_per_op")
+        ranked = sorted((r for r in p.get("routines") or [] if r.get("self", 0) > 0), key=lambda r: -r["self"])
+        shares = group_shares(p)
+        out.append(
+            {
+                "key": key,
+                "tool": p.get("tool"),
+                "event": p.get("event"),
+                "hits": p.get("hits"),
+                "ns_per_op": ns,
+                "unit": p.get("unit") or "op",
+                "kernel": p.get("kernel"),
+                "notes": list(p.get("notes") or []),
+                "groups": [[g, shares.get(g, 0.0)] for g in GROUPS],
+                "routines": [
+                    {
+                        "name": r["name"],
+                        "group": r.get("group"),
+                        "self": r["self"],
+                        "total": r.get("total"),
+                        "ns_per_op": r["self"] * ns if ns is not None else None,
+                    }
+                    for r in ranked[:top]
+                ],
+                "more": max(0, len(ranked) - top),
+            }
+        )
+    return out or None
