@@ -138,7 +138,19 @@ def test_tlb_reach():
     assert topo.detect_tlb(p4k, {})["bytes"] is None
 
 
+def probe_fingerprint(root):
+    """The fingerprint of a fake machine under `root`: the probe script that an SSH target runs on
+    the board (every /sys and /proc path moved under root), its output parsed as a board's is."""
+    from tickmark import fingerprint
+
+    script = fingerprint.PROBE_SCRIPT.replace("/sys/", f"{root}/sys/").replace("/proc/", f"{root}/proc/")
+    out = subprocess.run(["sh", "-c", script], capture_output=True, text=True, check=True).stdout
+    return fingerprint.from_texts(fingerprint.parse_probe(out))
+
+
 def test_os_report_from_sysfs_and_device_tree(tmp_path):
+    """What the OS reports comes from the target's fingerprint: sysfs, else the device tree (read
+    with od on a board), /proc/cpuinfo's TLB size and /proc/meminfo's available memory."""
     base = tmp_path / "sys/devices/system/cpu/cpu0/cache"
     for i, (lvl, typ, size) in enumerate(
         [(1, "Data", "32K"), (1, "Instruction", "32K"), (2, "Unified", "512K"), (3, "Unified", "32768K")]
@@ -149,25 +161,34 @@ def test_os_report_from_sysfs_and_device_tree(tmp_path):
             (d / k).write_text(f"{v}\n")
     (tmp_path / "proc").mkdir()
     (tmp_path / "proc/cpuinfo").write_text("processor\t: 0\nTLB size\t: 2560 4K pages\n")
-    r = topo.os_report(tmp_path)
+    (tmp_path / "proc/meminfo").write_text("MemTotal:  8000000 kB\nMemAvailable:    5242880 kB\n")
+    fp = probe_fingerprint(tmp_path)
+    assert fp["mem_available"] == 5 << 30 and fp["tlb_pages"] == 2560
+    r = topo.os_report(fp)
     assert r["source"] == "sysfs" and [lv["size"] for lv in r["levels"]] == [32 * K, 512 * K, 32 * M]
+    assert [lv["name"] for lv in r["levels"]] == ["L1d", "L2", "L3"]
     assert r["line_size"] == 64 and r["tlb_reach"] == 2560 * 4096
 
     dt = tmp_path / "dt"
     cpu = dt / "proc/device-tree/cpus/cpu@0"
     l2 = dt / "proc/device-tree/cpus/l2-cache0"
-    cpu.mkdir(parents=True)
-    l2.mkdir(parents=True)
+    l3 = dt / "proc/device-tree/l3-cache"
+    for d in (cpu, l2, l3):
+        d.mkdir(parents=True)
     (cpu / "d-cache-size").write_bytes((32 * K).to_bytes(4, "big"))
     (cpu / "d-cache-line-size").write_bytes((64).to_bytes(4, "big"))
     (l2 / "cache-level").write_bytes((2).to_bytes(4, "big"))
     (l2 / "cache-size").write_bytes((256 * K).to_bytes(4, "big"))
-    r = topo.os_report(dt)
-    assert r["source"] == "device tree" and [lv["size"] for lv in r["levels"]] == [32 * K, 256 * K]
+    (l3 / "cache-level").write_bytes((3).to_bytes(4, "big"))
+    (l3 / "cache-size").write_bytes((2 * M).to_bytes(4, "big"))
+    fp = probe_fingerprint(dt)
+    r = topo.os_report(fp)
+    assert r["source"] == "device tree" and [lv["size"] for lv in r["levels"]] == [32 * K, 256 * K, 2 * M]
+    assert r["line_size"] == 64 and r["tlb_reach"] is None and fp["mem_available"] is None
 
 
 def test_detection_stands_alone_when_the_os_reports_nothing(tmp_path):
-    osr = topo.os_report(tmp_path)  # an empty tree: no sysfs, no device tree, no cpuinfo
+    osr = topo.os_report(probe_fingerprint(tmp_path))  # an empty tree: no sysfs, no device tree, no cpuinfo
     assert osr["levels"] == [] and osr["line_size"] is None and osr["source"] is None
     results = [
         {
@@ -563,7 +584,10 @@ def test_run_with_memfn_reports_failure_and_comparison(real, cli):
 
 @pytest.mark.alone  # the cache levels come from measured latencies
 @needs_cc
-def test_topology_json_stores_runs_and_separates_os_values(real, cli):
+def test_topology_is_one_run_and_every_view_shows_its_levels(real, cli):
+    """One run holds both passes (the stride chase included, so a report finds the line size), and
+    `topology --json`, `topology --from RUN --json`, `report RUN --format json|md` and `show RUN`
+    show the one detection."""
     rc, out, err = cli("topology", "--json", "--max-size", "1M", "--rounds", "1", "--samples", "3", "-q")
     assert rc == 0, err
     doc = json.loads(out)
@@ -572,10 +596,28 @@ def test_topology_json_stores_runs_and_separates_os_values(real, cli):
     assert 4 * K <= doc["detected"]["levels"][0]["size"] <= 256 * K
     assert doc["detected"]["levels"][-1]["name"] == "memory"
     assert isinstance(doc["os"]["levels"], list)
+    assert doc["detected"]["line_size"]["why"]  # the stride chase ran (a step found or not)
+    (rid,) = doc["runs"]
     rc, out, err = cli("runs")
-    assert out.count("topology") == len(doc["runs"]) == 2
-    rc, out2, err = cli("topology", "--json", "--from", str(doc["runs"][0]), "--from", str(doc["runs"][1]))
-    assert rc == 0 and json.loads(out2)["detected"]["levels"] == doc["detected"]["levels"]
+    assert out.count("topology") == 1
+    rc, out2, err = cli("topology", "--json", "--from", str(rid))
+    assert rc == 0 and json.loads(out2)["detected"] == doc["detected"] and json.loads(out2)["os"] == doc["os"]
+    rc, rep, err = cli("report", str(rid), "--format", "json")
+    assert rc == 0, err
+    section = json.loads(rep)["runs"][0]["topology"]
+    assert section["detected"] == doc["detected"] and section["os"] == doc["os"]
+    assert any(r["bench"] == "mem.lat_stride" for r in json.loads(rep)["runs"][0]["rows"])  # in the one run
+    assert [lv["size"] for lv in json.loads(rep)["runs"][0]["series"]["latency"]["levels"]] == [
+        lv["size"] for lv in doc["detected"]["levels"]
+    ]
+    rc, text, err = cli("topology", "--from", str(rid))
+    table = [line for line in text.splitlines() if line.startswith(("L1 ", "line "))]
+    assert len(table) >= 2
+    rc, shown, err = cli("show", str(rid))
+    assert all(line in shown.splitlines() for line in table), shown
+    rc, md, err = cli("report", str(rid), "--format", "md")
+    first = section["table"][0]
+    assert "| " + " | ".join(first) + " |" in md
 
 
 def test_topology_bad_input(env, cli):
@@ -686,7 +728,7 @@ def test_bandwidth_table_fits_the_width_with_many_cpus(width, monkeypatch):
             results += [res("mem.bw_cores", s, 7626432.0, threads=64, op=op)]
     monkeypatch.setenv("COLUMNS", str(width))
     out = io.StringIO()
-    assert show_bandwidth(results, {"notes": {}}, file=out)
+    assert show_bandwidth(results, {"notes": {}, "fingerprint": {}}, file=out)
     text = out.getvalue()
     assert max(len(line) for line in text.splitlines()) <= width, text
     assert "7,626,432" in text and "x64.00" in text and "186,249" in text

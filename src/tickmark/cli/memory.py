@@ -12,9 +12,9 @@ from .options import store_of
 @click.pass_context
 def bandwidth_cmd(ctx, run_ref):
     """The mem.bw_* figures of a stored run as one table: size, cache level, MB/s per method."""
-    store = store_of(ctx)
+    store = store_of(ctx, readonly=True)
     run = store.run(run_ref)
-    if not memory.show_bandwidth(store.results(run["id"]), run):
+    if not memory.show_bandwidth(store.results(run["id"]), run, store=store):
         raise TickmarkError(f"run {run['id']} has no mem.bw_* results")
 
 

@@ -8,6 +8,7 @@ from ...analysis import stats
 from ...analysis.stats import Stats
 from ...fmt import known
 from ...names import printable, when
+from .memory import topology_of
 from .series import nbench_series, result_order, series
 
 # What each flag means, in words (the views print the ones that occur): the noise flags from the
@@ -27,6 +28,7 @@ def run_model(store, run, with_series=True, beside=None):
     rows = result_rows(results, env)
     used = sorted({f for r in rows for f in r["flags"]})
     nb = nbench_series(store, results, fp)
+    topo = topology_of(store, [run], results)
     study = None
     if run.get("suite") == "rtos-study" or beside is not None:
         study = {"rows": rtos_study_rows(results), "beside": None}
@@ -55,7 +57,8 @@ def run_model(store, run, with_series=True, beside=None):
         "essentials": essentials(run),
         "nbench": nb,
         "rtos_study": study,
-        "series": series(store, run, results, nb) if with_series else {},
+        "topology": topo,
+        "series": series(store, run, results, nb, topo) if with_series else {},
     }
 
 

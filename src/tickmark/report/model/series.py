@@ -4,7 +4,6 @@ nbench indices and stored profiles."""
 
 from ...analysis.memfn import IMPLS
 from ...analysis.stats import Stats
-from ...names import decimal
 
 
 def result_order(r):
@@ -28,9 +27,10 @@ def _ok(results, pred):
             yield r, main
 
 
-def series(store, run, results, nb=None):
+def series(store, run, results, nb=None, topo=None):
+    """What the plots of a run draw; topo: the run's topology (memory.topology_of)."""
     out = {}
-    lat = latency_series(run, results)
+    lat = latency_series(results, topo)
     if lat:
         out["latency"] = lat
     ring = ctx_ring_series(results)
@@ -50,58 +50,22 @@ def series(store, run, results, nb=None):
     return out
 
 
-def os_levels(fp):
-    """The cache levels the target's OS reported (from the run's fingerprint)."""
-    out = []
-    for c in fp.get("caches") or []:
-        if (c.get("type") or "").lower() == "instruction":
-            continue
-        size = parse_size(c.get("size"))
-        if size and decimal(str(c.get("level", "")), 2) is not None:
-            out.append({"name": f"L{c['level']}", "size": size})
-    return sorted(out, key=lambda x: x["size"])
-
-
-def parse_size(text):
-    if text is None:
-        return None
-    t = str(text).strip().upper().rstrip("B").rstrip("I")
-    mult = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}.get(t[-1:], 1)
-    num = t[:-1] if t[-1:] in "KMG" else t
-    return decimal(num) * mult if decimal(num) is not None else None
-
-
-def latency_series(run, results):
+def latency_series(results, topo):
     """mem.lat_rand: minimum latency over the working set (4 KiB and huge pages; the page-local
-    chase mem.lat_pagelocal beside them where it was run), the levels
-    detected from the curve (topology.analyse) and the levels the OS reports."""
+    chase mem.lat_pagelocal beside them where it was run), with the run's topology (its model,
+    memory.topology_of): the levels detected and the levels the target's OS reports."""
     from ...analysis import topology
 
-    if not any(r["bench"] == "mem.lat_rand" and r["status"] == "ok" for r in results):
+    if topo is None or not any(r["bench"] == "mem.lat_rand" and r["status"] == "ok" for r in results):
         return None
-    fp = run.get("fingerprint") or {}
-    det = topology.analyse(results, fp.get("fcore_khz") or 0)
-    levels = [
-        {
-            "name": lv["name"],
-            "size": lv.get("size"),
-            "latency_ns": lv.get("latency_ns"),
-            "at_size": lv.get("at_size"),
-            "confidence": lv.get("confidence"),
-            "latency_cycles": lv.get("latency_cycles"),
-        }
-        for lv in det.get("levels", [])
-    ]
-    line = det.get("line_size") or {}
-    tlb = det.get("tlb_reach") or {}
+    p4k, phuge, _, _ = topology.curves(results)
+    keep = ("name", "size", "latency_ns", "at_size", "confidence", "latency_cycles")
     return {
-        "points_4k": [list(p) for p in det["points"]["lat_4k"]],
-        "points_huge": [list(p) for p in det["points"]["lat_huge"]],
-        "points_pagelocal": [list(p) for p in det["points"]["pagelocal"]],
-        "levels": levels,
-        "os_levels": os_levels(fp),
-        "line_size": line.get("bytes"),
-        "tlb_reach": tlb.get("bytes"),
+        "points_4k": [list(p) for p in sorted(p4k.items())],
+        "points_huge": [list(p) for p in sorted(phuge.items())],
+        "points_pagelocal": [list(p) for p in sorted(topology.pagelocal_curve(results).items())],
+        "levels": [{k: lv.get(k) for k in keep} for lv in topo["detected"]["levels"]],
+        "os_levels": [{"name": o["name"], "size": o["size"]} for o in topo["os"]["levels"]],
     }
 
 

@@ -167,7 +167,7 @@ def show(store, run, file=None, beside=None):
 
 def render(m, file=None):
     """The terminal view of one run's model."""
-    from . import nbench, rtos_study
+    from . import nbench, rtos_study, topology
 
     con = console(file)
     plain = not con.is_terminal
@@ -188,6 +188,10 @@ def render(m, file=None):
             print_whole(con, events)
         if m["rtos_study"]:
             rtos_study.show(m["rtos_study"], con)
+        if m.get("topology"):
+            con.print()
+            topology.render(m["topology"], con.file, evidence=False)
+            con.print(f"(the evidence of each level: tickmark topology --from {m['id']})")
     else:
         con.print("(no results)")
     if m["nbench"]:  # runs with cpu.* results: nbench-style indices
