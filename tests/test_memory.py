@@ -620,6 +620,51 @@ def test_topology_is_one_run_and_every_view_shows_its_levels(real, cli):
     assert "| " + " | ".join(first) + " |" in md
 
 
+BOARD_CACHES = [(1, "Data", "40K"), (1, "Instruction", "32K"), (2, "Unified", "1280K"), (3, "Unified", "24576K")]
+
+
+def board_texts():
+    """The fingerprint texts of a board that is not this machine: other caches, a TLB size, and
+    64 MiB of free memory."""
+    texts = {"uname_s": "Linux", "uname_m": "aarch64", "cpuinfo": "processor\t: 0\nTLB size\t: 1000 4K pages\n"}
+    texts["meminfo"] = "MemAvailable:      65536 kB\n"
+    for i, (lvl, typ, size) in enumerate(BOARD_CACHES):
+        texts.update({f"cache/index{i}/level": str(lvl), f"cache/index{i}/type": typ, f"cache/index{i}/size": size})
+    return texts
+
+
+@needs_cc
+def test_a_targets_own_caches_and_memory_in_every_view(real, cli, monkeypatch):
+    """A target whose OS reports other caches than this machine and 64 MiB of free memory (its
+    fingerprint's texts replaced): the sweep stops at a quarter of the target's free memory, and
+    topology, show, report (JSON, Markdown) and bandwidth compare and label with the target's
+    caches, none of this machine's."""
+    from tickmark import fingerprint
+
+    monkeypatch.setattr(fingerprint, "read_local", board_texts)
+    rc, out, err = cli("topology", "--json", "--rounds", "1", "--samples", "2", "-q", "--no-refine")
+    assert rc == 0, err
+    doc = json.loads(out)
+    board = [("L1d", 40 * K), ("L2", 1280 * K), ("L3", 24 * M)]
+    assert [(o["name"], o["size"]) for o in doc["os"]["levels"]] == board and doc["os"]["tlb_reach"] == 1000 * 4096
+    assert max(s for s, _ in doc["points"]["lat_huge"]) <= 16 * M  # a quarter of the board's 64 MiB
+    (rid,) = doc["runs"]
+    rc, rep, _ = cli("report", str(rid), "--format", "json")
+    run = json.loads(rep)["runs"][0]
+    assert run["topology"]["os"] == doc["os"]
+    assert [(o["name"], o["size"]) for o in run["series"]["latency"]["os_levels"]] == board
+    rc, text, _ = cli("topology", "--from", str(rid))
+    rc, shown, _ = cli("show", str(rid))
+    rc, md, _ = cli("report", str(rid), "--format", "md")
+    for view in (text, shown, md):
+        assert "40K L1d" in view and "1.25M L2" in view and "24M L3" in view, view
+    rc, out, err = cli("run", "mem.bw_read", "--param", "size=40K,32M", "--rounds", "1", "--samples", "2", "-q")
+    assert rc == 0, err
+    rc, bw, _ = cli("bandwidth")
+    rows = {line.split()[0]: line.split()[1] for line in bw.splitlines() if line[:1].isdigit()}
+    assert rows == {"40K": "L1d", "32M": "memory"}, bw  # this machine's caches would say L2 and L3
+
+
 def test_topology_bad_input(env, cli):
     rc, out, err = cli("topology", "--max-size", "lots")
     assert rc == 2 and err.startswith("tickmark: error: bad --max-size 'lots'")

@@ -67,7 +67,7 @@ def test_model_golden(syn):
         assert size <= lv["size"] <= 2 * size, lv
     assert levels[0]["latency_ns"] == pytest.approx(1.2 * 0.996, rel=1e-3)
     assert s["latency"]["os_levels"] == [
-        {"name": "L1", "size": 32768},
+        {"name": "L1d", "size": 32768},
         {"name": "L2", "size": 1048576},
         {"name": "L3", "size": 16777216},
     ]
@@ -125,7 +125,7 @@ def test_model_json_round_trip_and_markdown(syn, cli, tmp_path):
     assert "## Comparison: B = slow against A = base" in md
     assert "| sys.getppid | 50.0 ns | 62.5 ns | 1.250 |" in md
     assert re.search(r"^\| sys \| 1\.250 \| 1\.25× slower \| 1 \| 1 slower \|$", md, re.M)
-    assert re.search(r"\| L2 \| 1\.\d+M \| [\d.]+ ns \| L2 1M \|", md) and "`virtualized`" in md
+    assert re.search(r"\| L2 \| 1\.\d+M \| 1M-2M \| [\d.]+ ns \| [\d.]+ \| [\d.]+ \| 1M L2 \|", md) and "`virtualized`" in md
 
 
 def test_report_errors_are_one_line(syn, cli, tmp_path):
