@@ -665,6 +665,25 @@ def test_a_targets_own_caches_and_memory_in_every_view(real, cli, monkeypatch):
     assert rows == {"40K": "L1d", "32M": "memory"}, bw  # this machine's caches would say L2 and L3
 
 
+@pytest.mark.parametrize(
+    "command, what",
+    [
+        (("bandwidth",), "mem.bw_* results"),
+        (("memfn",), "memfn.* results"),
+        (("topology", "--from", "1"), "mem.lat_rand or mem.lat_pagelocal results"),
+        (("topology", "--json", "--from", "1"), "mem.lat_rand or mem.lat_pagelocal results"),
+    ],
+)
+def test_a_memory_view_of_a_run_without_its_results_is_an_error(env, cli, command, what):
+    """bandwidth, memfn and topology --from of a run that has none of their results: the same
+    one-line error and exit status 2 (no empty table, no rows that compare nothing)."""
+    rc, _, err = cli("run", "sys.fast", "--rounds", "1", "-q")
+    assert rc == 0, err
+    rc, out, err = cli(*command)
+    assert rc == 2 and out == "" and err.count("\n") == 1, (out, err)
+    assert err.startswith(f"tickmark: error: run 1 has no {what}"), err
+
+
 def test_topology_bad_input(env, cli):
     rc, out, err = cli("topology", "--max-size", "lots")
     assert rc == 2 and err.startswith("tickmark: error: bad --max-size 'lots'")

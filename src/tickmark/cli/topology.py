@@ -33,7 +33,7 @@ def command(ctx, as_json, rounds, samples, max_size, from_runs, refine, quiet):
         which = ", ".join(map(str, ids))
         raise TickmarkError(
             f"run{'s' if len(runs) > 1 else ''} {which} {'have' if len(runs) > 1 else 'has'} no mem.lat_rand or "
-            "mem.lat_pagelocal results: nothing to detect levels on (tickmark topology measures them)"
+            "mem.lat_pagelocal results (tickmark topology measures them)"
         )
     det, osr = topo.of_runs(store, runs, results)
     if as_json:
