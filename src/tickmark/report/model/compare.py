@@ -60,20 +60,46 @@ ROW_KEYS = (
 )
 
 
-def compare_model(store, refs):
-    """The first run against each other: rows with ratio, CI, verdict; family geometric means;
-    fingerprint differences (compare.py's statistics, as its JSON)."""
+def compare_model(store, runs):
+    """The comparisons of a report of `runs` (run rows) where they overlap: each run against the
+    first run before it that shares a benchmark with it (so the first run against each other
+    when all share one) -> (comparisons, notes). A comparison has rows with ratio, CI, verdict,
+    family geometric means and fingerprint differences (compare.py's statistics, as its JSON);
+    a note says which runs were not compared, and why (no benchmark in common, other units)."""
     from ...store.refs import run_compare
 
-    sides, pairs = run_compare(store, refs)
-    doc = comparison(sides, pairs)
-    for c in doc["comparisons"]:
+    keys = {run["id"]: {r["key"] for r in store.results(run["id"])} for run in runs}
+    groups, notes = {}, []
+    for i, b in enumerate(runs[1:], 1):
+        base = next((a for a in runs[:i] if keys[a["id"]] & keys[b["id"]]), None)
+        if base is None:
+            notes.append(f"{_name(b)} shares no benchmark with {_earlier(runs[:i])}: not compared")
+        else:
+            groups.setdefault(base["id"], (base, []))[1].append(b)
+    out = []
+    for base, others in groups.values():
+        for b in others:
+            try:
+                sides, pairs = run_compare(store, [str(base["id"]), str(b["id"])])
+            except TickmarkError as e:  # runs in different units (QEMU icount beside time)
+                notes.append(f"{_name(b)} not compared with {_name(base)}: {e}")
+                continue
+            out += comparison(sides, pairs)["comparisons"]
+    for c in out:
         c["rows"].sort(key=lambda r: _key_order(r["key"]) + (r.get("metric") or "",))
         for r in c["rows"]:
             r["family"] = r["bench"].split(".", 1)[0]
             for k in ROW_KEYS:  # every row has every field (None where compare has nothing)
                 r.setdefault(k, None)
-    return doc["comparisons"]
+    return out, notes
+
+
+def _name(run):
+    return f"run {run['id']}" + (f" ({run['name']})" if run.get("name") else "")
+
+
+def _earlier(runs):
+    return _name(runs[0]) if len(runs) == 1 else "the runs before it"
 
 
 def campaign_model(store, spec, cells):
