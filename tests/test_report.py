@@ -314,3 +314,80 @@ def test_report_cli_html_from_fake_core_run(env, cli, tmp_path):
     page = out.read_text()
     assert page.startswith("<!DOCTYPE html>") and "ipc.ping" in page and "Event latency histograms" in page
     assert out.stat().st_size < 2_000_000
+
+
+# ---------------------------------------------------------------- a board's runs
+@pytest.fixture
+def board(tmp_path, monkeypatch):
+    path = tmp_path / "board.db"
+    st, ids = reportdata.make_board_store(str(path))
+    monkeypatch.setenv("TICKMARK_STORE", str(path))
+    return st, [str(i) for i in ids]
+
+
+def test_report_of_four_disjoint_runs_with_the_board_page(board, cli, tmp_path):
+    """An os-suite run, a context-switch sweep, a bandwidth run and a latency sweep of one board,
+    which share no benchmark: one HTML and one Markdown file, the board page first (lmbench's
+    summary), a section per run and family, no comparison and a note saying why."""
+    st, ids = board
+    for fmt_, name in (("html", "b.html"), ("md", "b.md")):
+        rc, _, err = cli("report", *ids, "-o", str(tmp_path / name))
+        assert rc == 0, err
+    md = (tmp_path / "b.md").read_text()
+    assert md.index("lmbench's summary") < md.index("## Run 1")
+    for row in (
+        "| null call | 180 ns | sys.getppid | 1 |",
+        "| null I/O | 230 ns | sys.read + sys.write (mean) | 1 |",
+        "| fork | 90.0 us | proc.fork\\_exit | 1 |",
+        "| pipe | 9.00 us | ipc.pipe\\_lat[cross=0] | 1 |",
+        "| UDP | - | ipc.udp\\_lat | not measured |",
+        "| mem.bw\\_read[size=134217728] | 3 |",
+        "| 2p | 1.55 us | 1.87 us | 2.83 us |",  # switch_derived: half the hop, per procs x size
+        "| 16p | 1.90 us | 2.22 us | 3.18 us |",
+    ):
+        assert row in md, row
+    assert re.search(r"\| L1 \| 4\d\.\d+K \| 1\.\d+ ns \|", md) and re.search(r"\| memory \| - \| 9\d\.\d ns \|", md)
+    assert "## Comparison" not in md and "run 2 (board-ctx) shares no benchmark with run 1 (board-os)" in md
+    for i in ids:
+        assert f"## Run {i}: board-" in md
+    page = (tmp_path / "b.html").read_text()
+    assert page.index('id="board"') < page.index('id="run-1"')
+    for fam, run in (("sys", 1), ("sched", 2), ("mem", 3)):
+        assert f'href="#run-{run}-fam-{fam}"' in page and f'id="run-{run}-fam-{fam}"' in page
+
+
+def test_board_page_in_chromium(board, tmp_path):
+    """The board page renders: its tables in the DOM with their figures, nothing fetched, and a
+    screenshot of it that is not blank."""
+    _chromium_or_skip()
+    from browser import Browser
+
+    st, ids = board
+    f = tmp_path / "board.html"
+    f.write_text(views.html(model.build(st, ids)), encoding="utf-8")
+    with Browser(width=1200, height=900) as b:
+        page = b.load(f.as_uri())
+        assert page.requests == [f.as_uri()] and not page.exceptions
+        text = b.evaluate("document.getElementById('board').innerText")
+        for needle in ("null call", "180 ns", "signal handler", "1.40 us", "AF_UNIX", "16p", "64K", "memory read"):
+            assert needle in text, needle
+        assert b.evaluate("document.querySelectorAll('#board table').length") == 5
+        b.evaluate("document.getElementById('board').scrollIntoView()")
+        png = b.screenshot(full_page=False)
+        (tmp_path / "board.png").write_bytes(png)
+        assert _non_white(png) > 0.02
+
+
+def test_show_summary_of_a_boards_runs(board, cli, monkeypatch):
+    st, ids = board
+    monkeypatch.setenv("COLUMNS", "80")
+    rc, out, err = cli("show", "--summary", *ids)
+    assert rc == 0, err
+    assert max(len(x) for x in out.splitlines()) <= 80, out
+    lines = out.splitlines()
+    assert any(x.startswith("null call") and "180 ns" in x for x in lines), out
+    assert any(x.startswith("8p") and "1.70 us" in x and "2.98 us" in x for x in lines), out
+    rc, out, err = cli("show", "--summary", ids[2])
+    assert rc == 0 and "memory read" in out and "null call" not in out.split("bandwidth")[-1]
+    rc, out, err = cli("show", "1", "2")
+    assert rc == 2 and "several with --summary" in err
