@@ -250,6 +250,28 @@ def test_show_at_80_columns_and_in_a_pipe(syn, cli, monkeypatch):
     assert max(len(x) for x in _lines(pipe)) <= PIPE_WIDTH
 
 
+@pytest.mark.parametrize("width", [80, 120])
+def test_event_latencies_with_cyclictests_min_and_avg(syn, cli, monkeypatch, width):
+    """The event table has cyclictest's Min and Avg beside the percentiles (the avg from the
+    events' exact sum), says which figure is the batch mean lmbench reports, and fits the width
+    (columns left out with a note where they do not)."""
+    monkeypatch.setenv("COLUMNS", str(width))
+    rc, out, _ = cli("show", "base")
+    lines = out.splitlines()
+    assert max(len(x) for x in lines) <= width, out
+    at = next(i for i, x in enumerate(lines) if x.startswith("event latency"))
+    head, row = lines[at], next(x for x in lines[at:] if x.startswith("sched.pipe_pingpong[cross=0] "))
+    cells = dict(zip([c.strip() for c in head.split("|")], [c.strip() for c in row.split("|")]))
+    assert cells["min"] == "3.00 us" and cells["avg"] == "4.10 us" and cells["p50"] == "3.20 us"
+    assert cells["max"] == "250 us"
+    assert ("events" in cells) == (width == 120) and ("(left out at this width: events" in out) == (width == 80)
+    note = " ".join(out.split("each event timed alone")[1].split())
+    assert "the figure lmbench reports" in note and "avg above p50" in note
+    page = views.html(model.build(syn, ["base"]))
+    assert "<th class=\"n\">min</th><th class=\"n\">avg</th><th class=\"n\">p50</th>" in page
+    assert "4.10 us" in page and "the figure lmbench reports" in page
+
+
 def test_list_at_80_columns_and_in_a_pipe(env, cli, monkeypatch):
     monkeypatch.setenv("COLUMNS", "80")
     rc, out, _ = cli("list")

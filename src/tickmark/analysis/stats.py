@@ -308,10 +308,12 @@ def metric_values(samples, metric="", bytes_per_op=0):
 
 
 def hist_percentiles(hists):
-    """Merge per-round histograms ({"buckets": [[lower_ns, count], ...], "min", "max"}) and
-    read p50/p99/p99.9 as the lower bound of the bucket holding that rank (clamped to min/max)."""
+    """Merge per-round histograms ({"buckets": [[lower_ns, count], ...], "min", "max", "sum"}) and
+    read p50/p99/p99.9 as the lower bound of the bucket holding that rank (clamped to min/max);
+    avg (cyclictest's Avg) is the events' exact mean where every histogram carries its sum."""
     counts = {}
     lo_all, hi_all = None, None
+    sums = [h.get("sum") for h in hists]
     for h in hists:
         for lower, count in h.get("buckets", []):
             counts[lower] = counts.get(lower, 0) + count
@@ -323,6 +325,8 @@ def hist_percentiles(hists):
     if not total:
         return None
     out = {"count": total, "min": lo_all, "max": hi_all}
+    if sums and all(isinstance(x, int) for x in sums):
+        out["avg"] = sum(sums) / total
     bounds = sorted(counts)
     for name, q in (("p50", 0.50), ("p99", 0.99), ("p99.9", 0.999)):
         rank = math.ceil(q * total)

@@ -15,6 +15,7 @@ from markupsafe import Markup, escape
 from .. import __version__, fmt
 from ..analysis.rtos_table import grid as rtos_grid
 from .history import change_text, signed_pct, value_text
+from .model import EVENTS_NOTE
 
 _ENV = None
 
@@ -310,6 +311,7 @@ def html(model):
             by_family=_by_family,
             verdict_colors=VERDICT_COLORS,
             rtos_grid=rtos_grid,
+            events_note=EVENTS_NOTE,
         )
     )
 

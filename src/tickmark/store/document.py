@@ -196,6 +196,7 @@ _HIST = {
         "count": _COUNT,
         "min": _COUNT,
         "max": _COUNT,
+        "sum": _COUNT,
         "unit": _WORD,
         "buckets": {
             "type": "array",

@@ -74,7 +74,7 @@ struct tm_runtime {
     char info_names[TM_MAX_INFO][32];
     int64_t info_vals[TM_MAX_INFO];
     uint64_t hist[TM_HIST_BUCKETS];
-    uint64_t hist_count, hist_min, hist_max;
+    uint64_t hist_count, hist_min, hist_max, hist_sum;
 };
 
 /* registry.c */

@@ -29,13 +29,14 @@ from ...analysis import rtos_table
 from .board import board_model
 from .compare import campaign_model, compare_model, comparison
 from .memory import bandwidth_model, memfn_model, topology_model
-from .run import FLAG_MEANINGS, counters_model, essentials, result_rows, rtos_study_rows, run_model, where
+from .run import EVENTS_NOTE, FLAG_MEANINGS, counters_model, essentials, result_rows, rtos_study_rows, run_model, where
 from .series import nbench_series
 
 FORMAT = "tickmark-report"
 VERSION = 1
 
 __all__ = [
+    "EVENTS_NOTE",
     "FLAG_MEANINGS",
     "bandwidth_model",
     "board_model",

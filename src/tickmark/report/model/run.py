@@ -11,6 +11,14 @@ from ...names import printable, when
 from .memory import topology_of
 from .series import nbench_series, result_order, series
 
+# What the event latencies are beside a result's headline (every view says it under them)
+EVENTS_NOTE = (
+    "each event timed alone: min, avg (their mean) and percentiles of single events; the value in "
+    "the table of results is the mean time of one operation over a batch (median over samples), the "
+    "figure lmbench reports (lat_pipe, lat_unix, lat_ctx: total time / operations); rare slow events "
+    "raise that mean and avg above p50"
+)
+
 # What each flag means, in words (the views print the ones that occur): the noise flags from the
 # statistics' own thresholds, the flags on every result of a run from the fingerprint's.
 FLAG_MEANINGS = {**stats.FLAG_MEANINGS, **fingerprint.ENV_FLAG_MEANINGS}

@@ -97,6 +97,7 @@ def hist_series(store, results):
                 "buckets": [[b, counts[b]] for b in sorted(counts)],
                 "count": h.get("count"),
                 "min": h.get("min"),
+                "avg": h.get("avg"),
                 "p50": h.get("p50"),
                 "p99": h.get("p99"),
                 "p99.9": h.get("p99.9"),
