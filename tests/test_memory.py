@@ -684,6 +684,68 @@ def test_a_memory_view_of_a_run_without_its_results_is_an_error(env, cli, comman
     assert err.startswith(f"tickmark: error: run 1 has no {what}"), err
 
 
+def test_a_sweep_that_ends_inside_the_last_cache_says_so():
+    """--max-size 4M on a machine whose OS reports a 32M L3: what the curve calls memory may be
+    that cache, and the detection says so (every view shows its flags); a sweep past it does not."""
+    osr = {"levels": [{"name": "L1d", "size": 32 * K}, {"name": "L2", "size": 1 * M}, {"name": "L3", "size": 32 * M}]}
+    caches, lats = (32 * K, 1 * M, 32 * M), (1.0, 4.0, 15.0, 90.0)
+
+    def flags(hi):
+        results = [
+            {"bench": "mem.lat_rand", "params": {"size": sz, "thp": 0}, "status": "ok", "stats": {"": {"min": v}}}
+            for sz in sweep(hi=hi)
+            for v in [lru(sz, caches, lats)]
+        ]
+        return topo.analyse(results, osr=osr)["flags"]
+
+    (short,) = [f for f in flags(4 * M) if f.startswith("the sweep ends")]
+    assert short.startswith("the sweep ends at 4M, inside the 32M L3 the OS reports") and "128M" in short
+    assert not [f for f in flags(256 * M) if f.startswith("the sweep ends")]
+
+
+@needs_cc
+def test_the_default_thread_sweep_stops_at_the_cpu_count(make_core):
+    """mem.bw_cores runs 1, 2, 4 ... up to the CPUs this machine has (no skip rows for the
+    threads it lacks); a thread count given on the command line still runs, or skips."""
+    ncpu = os.cpu_count() or 1
+    binary = str(make_core())
+    out = subprocess.run([binary, "list", "mem.bw_cores"], capture_output=True, text=True, check=True).stdout
+    (bench,) = [r for r in records(out) if r["t"] == "bench"]
+    values = [int(v) for v in next(p for p in bench["params"] if p["name"] == "threads")["sweep"].split(",")]
+    powers = [v for v in (1, 2, 4, 8, 16, 32, 64) if v <= ncpu]
+    assert values == powers + ([ncpu] if ncpu not in powers and ncpu < 64 else [])
+    e = ends(core_run(binary, "mem.bw_cores", "--param", "size=16K", "--param", "op=0"))
+    assert sorted(int(k.split("threads=")[1].split(",")[0]) for k in e) == values
+    assert all(r["status"] == "ok" for r in e.values()), e
+    e = ends(core_run(binary, "mem.bw_cores", "--param", f"threads={ncpu + 1}", "--param", "size=16K", "--param", "op=0"))
+    assert [r["status"] for r in e.values()] == ["skip"]
+
+
+def test_x_of_1_is_what_docs_memory_md_says():
+    """The all-CPUs table's "x of 1" is the total rate over one thread's (two CPUs that scale
+    perfectly: x2.00), as docs/memory.md says, not the rate per thread."""
+    import io
+
+    from tickmark.report.terminal.memory import show_bandwidth
+
+    results = [
+        {
+            "bench": "mem.bw_cores",
+            "params": {"size": 256 * K, "threads": n, "op": 0},
+            "status": "ok",
+            "stats": {"": {"value": v}},
+        }
+        for n, v in ((1, 50000.0), (2, 100000.0))
+    ]
+    out = io.StringIO()
+    assert show_bandwidth(results, {"fingerprint": {}}, file=out)
+    row = next(line for line in out.getvalue().splitlines() if line.startswith("256K"))
+    assert row.split()[-1] == "x2.00", out.getvalue()
+    doc = " ".join((ROOT / "docs" / "memory.md").read_text().split())
+    assert '"x of 1" column is the total rate divided by one thread\'s (x2.00 for two CPUs that scale perfectly' in doc
+    assert "divides it by the thread count" not in doc
+
+
 def test_topology_bad_input(env, cli):
     rc, out, err = cli("topology", "--max-size", "lots")
     assert rc == 2 and err.startswith("tickmark: error: bad --max-size 'lots'")

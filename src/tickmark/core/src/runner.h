@@ -83,6 +83,7 @@ int tm_glob_match(const char *pattern, const char *name);
 int tm_parse_int(const char *s, int64_t *out);
 int tm_expand(const tm_bench *b, const tm_options *opt, tm_instance *out, int max, char *err, size_t errlen);
 const char *tm_requires_text(unsigned req, char *buf, size_t len);
+const char *tm_param_sweep(const tm_bench *b, int i, char *buf, size_t len);
 unsigned tm_missing_caps(const tm_bench *b);
 
 /* hist.c */
