@@ -33,6 +33,17 @@ def _rate(r):
     return st.value
 
 
+def series_label(bench, params):
+    """The name of a way of moving the bytes, as the table's column says it ("NT write", "move"),
+    for a mem.bw_* result's parameters other than its size; other parameters follow the name."""
+    p = {k: v for k, v in (params or {}).items() if k != "size"}
+    for b, match, col in COLUMNS:
+        if b == bench and all(p.get(k, DEFAULTS.get(k)) == x for k, x in match.items()):
+            rest = {k: v for k, v in p.items() if k not in match}
+            return " ".join([col] + [f"{k}={v}" for k, v in sorted(rest.items())])
+    return " ".join([bench.split("_", 1)[-1]] + [f"{k}={v}" for k, v in sorted(p.items())])
+
+
 def level_of(size, caches):
     """caches: [(name, bytes)] smallest first -> the name of the first that holds size."""
     for name, cap in caches:

@@ -14,6 +14,7 @@ from markupsafe import Markup, escape
 
 from .. import __version__, fmt
 from ..analysis.rtos_table import grid as rtos_grid
+from ..analysis.stats import TASK_CLOCK
 from .history import change_text, signed_pct, value_text
 from .model import EVENTS_NOTE
 
@@ -286,8 +287,9 @@ def html(model):
     history = _history_figures(model.get("history"))
     comps = []
     for c in model["compare"]:
-        # the chart: headline rows, without instances that were skipped on both sides
-        main = [r for r in c["rows"] if not r.get("metric") and not _both_skipped(r)]
+        # the chart: headline rows, and task-clock rows in a family of their own (the family means
+        # name both), without instances that were skipped on both sides
+        main = [_chart_row(r) for r in c["rows"] if r.get("metric") in ("", None, TASK_CLOCK) and not _both_skipped(r)]
         scale = _compare_axis(main)
         fams = {f: (g.get("geomean_time_ratio")) for f, g in c["families"].items()}
         comps.append(
@@ -314,6 +316,14 @@ def html(model):
             events_note=EVENTS_NOTE,
         )
     )
+
+
+def _chart_row(r):
+    """A comparison row as the chart groups it: a task-clock row under "FAMILY (task-clock)", the
+    family mean compare.families gives for those rows."""
+    if r.get("metric") == TASK_CLOCK:
+        return dict(r, family=f"{r['family']} ({TASK_CLOCK})")
+    return r
 
 
 def _history_figures(hist):

@@ -111,6 +111,7 @@ def bandwidth_series(results):
     """Bandwidth over size: mem.bw_* (one line per routine) and memfn.* (one panel per routine,
     one line per implementation; MB/s = bytes per call / time per call, geometric mean over the
     alignments and directions)."""
+    from ...analysis.bandwidth import COLUMNS, series_label
     from ...analysis.memfn import table_rows
 
     mem = {}
@@ -119,9 +120,10 @@ def bandwidth_series(results):
         size = p.pop("size", None)
         if not size or not d.is_bandwidth or "threads" in p:  # thread scaling is not a size sweep
             continue
-        label = " ".join([r["bench"].split("_", 1)[1]] + [f"{k}={v}" for k, v in sorted(p.items())])
-        mem.setdefault(label, []).append([size, d.value])
-    out = [{"group": "mem.bw", "routine": k, "impl": None, "points": sorted(v)} for k, v in sorted(mem.items())]
+        mem.setdefault(series_label(r["bench"], p), []).append([size, d.value])
+    names = [col for _, _, col in COLUMNS]
+    order = sorted(mem, key=lambda k: (names.index(k) if k in names else len(names), k))
+    out = [{"group": "mem.bw", "routine": k, "impl": None, "points": sorted(mem[k])} for k in order]
     rows, failures = table_rows(results)
     lines = {}
     for routine, size, ns, _, _ in rows:
