@@ -498,3 +498,24 @@ def test_comparison_chart_has_the_task_clock_rows_and_their_mean(tmp_path):
     assert "<th>sys (task-clock).*</th>" in chart and "<th>sys.*</th>" in chart
     assert chart.count('<td class="k">sys.x task-clock</td>') == 1 and chart.count('<td class="k">sys.x</td>') == 1
     assert "geometric mean: B 1.60× slower" in chart and "geometric mean: B 1.25× faster" in chart
+
+
+def test_comparison_chart_only_where_both_runs_have_the_benchmark(board, tmp_path):
+    """A run that shares two benchmarks with the os run: the report compares those two, and the
+    chart leaves out the rest with a line that counts them (the table of all comparisons keeps
+    them)."""
+    st, ids = board
+    rid = st.create_run(name="board-os2", patterns=["*"], fingerprint=reportdata.FP, status="complete")
+    for bench in ("sys.getppid", "sys.stat"):
+        reportdata.add(st, rid, bench, ns=reportdata.BOARD_OS[bench] * 1.1)
+    m = model.build(st, ids + [str(rid)])
+    (c,) = m["compare"]
+    assert (c["a"], c["b"]) == ("board-os (gcc -O2)", "board-os2 (gcc -O2)")
+    page = views.html(m)
+    chart = page[page.index("<h3>Ratio per benchmark</h3>") : page.index("Table of all")]
+    assert chart.count('<td class="k">') == 2 and '<td class="k">sys.getppid</td>' in chart
+    only_a = sum(1 for r in c["rows"] if not r["metric"] and r["note"] == "not in B")
+    assert only_a == len(reportdata.BOARD_OS) - 2 + 9
+    assert f"{only_a} benchmarks only in A and 0 only in B are left out of the chart" in chart
+    table = page[page.index("Table of all") :]
+    assert "ipc.pipe_lat[cross=0]" in table.split("</details>")[0]

@@ -288,8 +288,11 @@ def html(model):
     comps = []
     for c in model["compare"]:
         # the chart: headline rows, and task-clock rows in a family of their own (the family means
-        # name both), without instances that were skipped on both sides
-        main = [_chart_row(r) for r in c["rows"] if r.get("metric") in ("", None, TASK_CLOCK) and not _both_skipped(r)]
+        # name both), without instances that were skipped on both sides or that one run lacks
+        rows = [r for r in c["rows"] if r.get("metric") in ("", None, TASK_CLOCK) and not _both_skipped(r)]
+        main = [_chart_row(r) for r in rows if not _lacked(r)]
+        heads = [r for r in c["rows"] if not r.get("metric")]
+        only = [sum(_lacked(r) == side for r in heads) for side in ("B", "A")]
         scale = _compare_axis(main)
         fams = {f: (g.get("geomean_time_ratio")) for f, g in c["families"].items()}
         comps.append(
@@ -298,6 +301,8 @@ def html(model):
                 chart=[(r, whisker(r, scale, fams.get(r["family"]))) for r in main],
                 fam_chart={f: whisker({"ratio": g, "verdict": None}, scale) for f, g in fams.items() if g},
                 axis=axis_svg(scale, _ratio_ticks(scale), lambda t: f"{t:g}", "time ratio B/A (log)"),
+                only_a=only[0],
+                only_b=only[1],
             )
         )
     return (
@@ -316,6 +321,12 @@ def html(model):
             events_note=EVENTS_NOTE,
         )
     )
+
+
+def _lacked(r):
+    """The run ("A" or "B") that does not have a comparison row's benchmark at all, else None."""
+    note = r.get("note") or ""
+    return note[-1] if r.get("verdict") == "missing" and note in ("not in A", "not in B") else None
 
 
 def _chart_row(r):
