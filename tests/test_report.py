@@ -125,7 +125,10 @@ def test_model_json_round_trip_and_markdown(syn, cli, tmp_path):
     assert "## Comparison: B = slow against A = base" in md
     assert "| sys.getppid | 50.0 ns | 62.5 ns | 1.250 |" in md
     assert re.search(r"^\| sys \| 1\.250 \| 1\.25× slower \| 1 \| 1 slower \|$", md, re.M)
-    assert re.search(r"\| L2 \| 1\.\d+M \| 1M-2M \| [\d.]+ ns \| [\d.]+ \| [\d.]+ \| 1M L2 \|", md) and "`virtualized`" in md
+    assert (
+        re.search(r"\| L2 \| 1\.\d+M \| 1M-2M \| [\d.]+ ns \| [\d.]+ \| [\d.]+ \| 1M L2 \|", md)
+        and "`virtualized`" in md
+    )
 
 
 def test_report_errors_are_one_line(syn, cli, tmp_path):
@@ -268,7 +271,7 @@ def test_event_latencies_with_cyclictests_min_and_avg(syn, cli, monkeypatch, wid
     note = " ".join(out.split("each event timed alone")[1].split())
     assert "the figure lmbench reports" in note and "avg above p50" in note
     page = views.html(model.build(syn, ["base"]))
-    assert "<th class=\"n\">min</th><th class=\"n\">avg</th><th class=\"n\">p50</th>" in page
+    assert '<th class="n">min</th><th class="n">avg</th><th class="n">p50</th>' in page
     assert "4.10 us" in page and "the figure lmbench reports" in page
 
 
@@ -482,7 +485,9 @@ def test_comparison_chart_has_the_task_clock_rows_and_their_mean(tmp_path):
 
     st = Store(str(tmp_path / "tc.db"))
     for name, wall, cpu in (("a", 100.0, 80.0), ("b", 80.0, 128.0)):
-        rid = st.create_run(name=name, patterns=["*"], fingerprint=reportdata.FP, status="complete", notes={"rounds": 3})
+        rid = st.create_run(
+            name=name, patterns=["*"], fingerprint=reportdata.FP, status="complete", notes={"rounds": 3}
+        )
         for bench in ("sys.x", "sys.y"):
             ss = reportdata.samples(wall)
             for s in ss:
@@ -519,3 +524,21 @@ def test_comparison_chart_only_where_both_runs_have_the_benchmark(board, tmp_pat
     assert f"{only_a} benchmarks only in A and 0 only in B are left out of the chart" in chart
     table = page[page.index("Table of all") :]
     assert "ipc.pipe_lat[cross=0]" in table.split("</details>")[0]
+
+
+def test_flag_meanings_and_header_keys_have_one_source():
+    """The report's flag meanings are the statistics' (with their thresholds) and the
+    fingerprint's (the flags on every result); the header's keys are the fingerprint registry's
+    keys marked header: no second copy to drift."""
+    from tickmark import fingerprint
+    from tickmark.analysis import stats
+    from tickmark.report.model import run as run_model
+
+    assert model.FLAG_MEANINGS == {**stats.FLAG_MEANINGS, **fingerprint.ENV_FLAG_MEANINGS}
+    assert f"{stats.UNSTABLE_RCV * 100:g} %" in stats.FLAG_MEANINGS["unstable"]
+    assert f"fewer than {stats.FEW_SAMPLES} samples" in stats.FLAG_MEANINGS["few-samples"]
+    assert set(fingerprint.env_flags({"virtualization": "kvm", "governor": "powersave"})) <= set(
+        fingerprint.ENV_FLAG_MEANINGS
+    )
+    assert run_model.HEADER_KEYS == tuple(k.name for k in fingerprint.keys(header=True))
+    assert {"cpu_model", "kernel", "cycles_method", "target_uri"} <= set(run_model.HEADER_KEYS)

@@ -529,7 +529,7 @@ def analyse(results, fcore_khz=0, hello=None, per_round=None, osr=None):
 
     results: result rows (bench, params, status, stats, meta); hello: the core's hello record
     (cpuid's TLB figures); per_round: {round: results} from round_points() for the stability
-    check; osr: os_report() for the last-level verdict and the cross-checks. Returns {"levels",
+    check; osr: os_report(fingerprint) for the last-level verdict and the cross-checks. Returns {"levels",
     "line_size", "tlb", "tlb_knees", "huge", "page_walk", "stability", "llc", "curve", "flags",
     ...}; levels are the caches (each with its knee's "range") then memory."""
     p4k, phuge, stride, cyc_per_ns = curves(results)

@@ -49,7 +49,7 @@ def command(ctx, as_json, rounds, samples, max_size, from_runs, refine, quiet):
     type=click.IntRange(1, 20),
     default=2,
     show_default=True,
-    help="Rounds per sweep (each a process; the minimum over all samples is used).",
+    help="Rounds per pass (each a process; the minimum over all samples is used).",
 )
 @click.option(
     "--samples",
@@ -61,7 +61,7 @@ def command(ctx, as_json, rounds, samples, max_size, from_runs, refine, quiet):
 @click.option(
     "--max-size",
     metavar="SIZE",
-    help="Largest working set (e.g. 64M); default: the sweep, bounded by a quarter of the available memory.",
+    help="Largest working set (e.g. 64M); default: the sweep, bounded by a quarter of the target's available memory.",
 )
 @click.option(
     "--from", "from_runs", multiple=True, metavar="RUN", help="Analyse stored run(s) instead of measuring (repeatable)."
