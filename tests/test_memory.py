@@ -717,7 +717,9 @@ def test_the_default_thread_sweep_stops_at_the_cpu_count(make_core):
     e = ends(core_run(binary, "mem.bw_cores", "--param", "size=16K", "--param", "op=0"))
     assert sorted(int(k.split("threads=")[1].split(",")[0]) for k in e) == values
     assert all(r["status"] == "ok" for r in e.values()), e
-    e = ends(core_run(binary, "mem.bw_cores", "--param", f"threads={ncpu + 1}", "--param", "size=16K", "--param", "op=0"))
+    e = ends(
+        core_run(binary, "mem.bw_cores", "--param", f"threads={ncpu + 1}", "--param", "size=16K", "--param", "op=0")
+    )
     assert [r["status"] for r in e.values()] == ["skip"]
 
 
