@@ -140,7 +140,8 @@ def events_table(rows, plain=False, drop=(), narrow=False):
     cols = [c for c in EVENT_COLUMNS if c not in drop]
     t = styled_table(plain)
     keys = [r["key"].replace(",", ", ") if narrow else r["key"] for r in hists]
-    t.add_column("event latency", overflow="fold", min_width=max(len(w) for k in keys for w in k.split(" ")))
+    head = "event latency"
+    t.add_column(head, overflow="fold", min_width=max([len(head)] + [len(w) for k in keys for w in k.split(" ")]))
     for col in cols:
         t.add_column(col, justify="right", no_wrap=True)
     for r, key in zip(hists, keys):
