@@ -1,4 +1,4 @@
-"""Views of the report model (model.py): one self-contained HTML page (inline CSS and SVG plots,
+"""Views of the report model (model/): one self-contained HTML page (inline CSS and SVG plots,
 no script, nothing fetched), Markdown for a pull request or a mailing list, and JSON.
 
 The HTML and Markdown come from Jinja2 templates shipped in tickmark/report/templates; HTML autoescaping

@@ -7,7 +7,8 @@ import contextlib
 import re
 
 from ..analysis.topology import analyse, os_report, refine_sizes
-from .engine import Run, RunConfig, check_patterns
+from .engine import Run
+from .plan import Plan, check_patterns
 
 
 def parse_size(text):
@@ -111,16 +112,16 @@ def measure(store, core, rounds=1, samples=7, max_size=None, refine=True, progre
     avail = core.fingerprint(None).get("mem_available")
     cap = min(x for x in (max_size, avail // 4 if isinstance(avail, int) and avail > 0 else None, 1 << 62) if x)
     keys, params, sizes, pl = first_pass(benches, cap)
-    cfg = RunConfig(
-        patterns=keys,
+    cfg = Plan(
+        keys,
         rounds=rounds,
         max_rounds=rounds,
         samples=samples,
         sample_ms=SAMPLE_MS,
         params=params,
-        name=name,
-        suite="topology",
-    )
+        names=[name],
+        stored_suite="topology",
+    ).config(None, name)
 
     passes = []
 

@@ -1,5 +1,5 @@
 """Terminal view of one stored run (`tickmark show`, the end of `tickmark run`), rendered from the
-report model (model.py): a header with the machine essentials, then one table row per benchmark
+report model (model/): a header with the machine essentials, then one table row per benchmark
 instance (sub-metrics indented below it). Plain text without colours in a pipe; the table fits
 the width of the console (optional columns are left out on a narrow terminal, flags wrap)."""
 
@@ -195,6 +195,15 @@ def fitting_table(con, rows, plain):
     return t, drop
 
 
+def verified_text(rows):
+    """'cpu.numsort, memfn.memmove (6 of 8 instances)': the benchmarks whose check passed."""
+    out = []
+    for r in rows:
+        part = f" ({r['passed']} of {r['instances']} instances)" if r["passed"] != r["instances"] else ""
+        out.append(printable(r["bench"]) + part)
+    return ", ".join(out)
+
+
 def show(store, run, file=None, beside=None):
     """A stored run in the terminal: its model (model.run_model), rendered. beside: another run
     (bare metal, another OS) shown next to this one in the rtos-study view."""
@@ -232,6 +241,8 @@ def render(m, file=None):
     if m["nbench"]:  # runs with cpu.* results: nbench-style indices
         for line in nbench.lines(m["nbench"]):
             con.print(line)
+    if m["verified"]:
+        con.print(Text("verified (each checked its own output): " + verified_text(m["verified"])))
     for p in m["problems"]["first"]:
         con.print(Text("problem: " + printable(p), style=None if plain else "red"))
     if m["problems"]["more"]:
