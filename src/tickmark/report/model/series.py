@@ -28,26 +28,17 @@ def _ok(results, pred):
 
 
 def series(store, run, results, nb=None, topo=None):
-    """What the plots of a run draw; topo: the run's topology (memory.topology_of)."""
-    out = {}
-    lat = latency_series(results, topo)
-    if lat:
-        out["latency"] = lat
-    ring = ctx_ring_series(results)
-    if ring:
-        out["ctx_ring"] = ring
-    hists = hist_series(store, results)
-    if hists:
-        out["hists"] = hists
-    bw = bandwidth_series(results)
-    if bw:
-        out["bandwidth"] = bw
-    if nb:
-        out["nbench"] = nb
-    prof = profile_series(store, run)
-    if prof:
-        out["profiles"] = prof
-    return out
+    """What the plots of a run draw (the series it has data for); topo: the run's topology
+    (memory.topology_of)."""
+    drawn = (
+        ("latency", latency_series(results, topo)),
+        ("ctx_ring", ctx_ring_series(results)),
+        ("hists", hist_series(store, results)),
+        ("bandwidth", bandwidth_series(results)),
+        ("nbench", nb),
+        ("profiles", profile_series(store, run)),
+    )
+    return {name: value for name, value in drawn if value}
 
 
 def latency_series(results, topo):
