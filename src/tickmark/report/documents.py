@@ -214,17 +214,28 @@ def whisker(r, scale, gmean=None):
     return Markup(f'<svg class="w" width="{W}" height="{H}" viewBox="0 0 {W} {H}">{"".join(parts)}</svg>')
 
 
+TICK_CHAR_PX = 5.5  # room a character of a 9 px label takes, with some to spare for the font
+
+
 def axis_svg(scale, ticks, fmt_tick, label=""):
-    """The scale under a column of row SVGs."""
-    parts = []
+    """The scale under a column of row SVGs: a mark at every tick, and the labels that fit: the
+    first and the last, then those between that run into no label already placed."""
+    parts, labels = [], []
     for t in ticks:
         x = scale(t)
         if scale.lo <= math.log(t) <= scale.hi:
+            text = fmt_tick(t)
+            w = len(text) * TICK_CHAR_PX
             anchor = "start" if x < 12 else "end" if x > scale.w - 12 else "middle"
-            parts.append(
-                f'<line x1="{x}" y1="0" x2="{x}" y2="4" stroke="#555"/>'
-                f'<text x="{x}" y="14" font-size="9" text-anchor="{anchor}">{escape(fmt_tick(t))}</text>'
-            )
+            left = x if anchor == "start" else x - w if anchor == "end" else x - w / 2
+            parts.append(f'<line x1="{x}" y1="0" x2="{x}" y2="4" stroke="#555"/>')
+            labels.append((left, left + w, x, anchor, text))
+    placed = []
+    for lab in labels[:1] + labels[-1:] + labels[1:-1]:
+        if lab not in placed and all(lab[1] + 4 <= p[0] or p[1] + 4 <= lab[0] for p in placed):
+            placed.append(lab)
+    for _, _, x, anchor, text in sorted(placed):
+        parts.append(f'<text x="{x}" y="14" font-size="9" text-anchor="{anchor}">{escape(text)}</text>')
     if label:
         parts.append(f'<text x="{scale.w / 2}" y="26" font-size="9" text-anchor="middle">{escape(label)}</text>')
     return Markup(f'<svg class="w" width="{scale.w}" height="28" viewBox="0 0 {scale.w} 28">{"".join(parts)}</svg>')
