@@ -1,0 +1,571 @@
+#!/usr/bin/env python3
+"""How `tickmark history` and `tickmark runs` scale with the number of stored runs
+(docs/history.md, "At a lab's scale").
+
+    python tools/history_scale.py                                   # 1,000 and 10,000 runs, both backends
+    python tools/history_scale.py --runs 1000,10000,100000 --backends sqlite,postgresql
+    python tools/history_scale.py --template STORE --runs 200 --backends sqlite --check 3
+
+The shape of a run: the newest complete run of --template (without it, a run made here by
+`tickmark run --rounds 1 --max-rounds 1`, the default suite, as a nightly job would make it).
+Generated run i is that run again with its values varied: every time figure of every result, and
+the nanoseconds of its samples, multiplied by a log-normal factor (NOISE between runs); from run
+STEP on (3/5 of the way), one benchmark (--step-bench; cpu.idea where the template has it) is
+STEP_SIZE slower and the fingerprint's cflags change. Runs are an hour apart, named nightly-N and
+labelled build=N.
+
+The stores are filled by a bulk writer (executemany in one transaction per batch on SQLite, COPY
+on PostgreSQL) that writes the rows the store's own API writes: --check K writes K of the runs
+again through the API (Store.create_run, add_result, add_samples, add_hist) into a second store
+and compares every column of their rows, text for text.
+
+Then, per store, each command in a process of its own, its wall time and peak RSS (wait4's
+ru_maxrss): `tickmark history` (the table, into a pipe), `tickmark history --format json -o FILE`
+(every point; the planted step must be found at the planted run), `tickmark runs` (into a pipe).
+Prints a Markdown table with the load average before and after. The stores are deleted at the end
+(--keep DIR keeps the SQLite ones there).
+"""
+
+import argparse
+import copy
+import json
+import math
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "src"))
+
+from tickmark.store import Store  # noqa: E402
+
+NOISE = 0.02  # log-normal sigma of the factor between runs
+STEP_SIZE = 1.2  # the planted slowdown
+STEP_AT = 0.6  # where it starts, as a fraction of the runs
+BATCH = 500  # runs a bulk write holds in memory
+HOUR = 3600.0
+
+# Fields of a statistics summary that a slowdown multiplies (times) or divides (rates); in a
+# summary whose unit is MB/s the value fields are rates.
+VALUE_FIELDS = {"value", "median", "mean", "min", "max", "avg", "mad", "p50", "p90", "p99", "p99.9"}
+VALUE_FIELDS |= {"ci95_lo", "ci95_hi", "round_medians"}
+TIME_FIELDS = {"ns_per_op", "cycles_per_op"}
+RATE_FIELDS = {"ops_per_s"}
+
+
+def scaled(base, power, f):
+    """One number under a slowdown f: a time times f, a rate over f."""
+    return base * f if power > 0 else base / f
+
+
+def leaves(stats):
+    """[(path, power)] of the floats of a result's statistics that a slowdown scales."""
+    out = []
+    for m, d in stats.items():
+        if not isinstance(d, dict):
+            continue
+        rate = d.get("unit") == "MB/s"
+        for k, v in d.items():
+            if k in VALUE_FIELDS:
+                p = -1 if rate else 1
+            elif k in TIME_FIELDS:
+                p = 1
+            elif k in RATE_FIELDS:
+                p = -1
+            elif k == "counters_per_op" and isinstance(v, dict):
+                if isinstance(v.get("task_clock"), float) and math.isfinite(v["task_clock"]):
+                    out.append(((m, k, "task_clock"), 1))
+                continue
+            else:
+                continue
+            if isinstance(v, list):
+                out += [((m, k, j), p) for j, x in enumerate(v) if isinstance(x, float) and math.isfinite(x)]
+            elif isinstance(v, float) and math.isfinite(v):
+                out.append(((m, k), p))
+    return out
+
+
+def _get(d, path):
+    for k in path:
+        d = d[k]
+    return d
+
+
+def _set(d, path, v):
+    for k in path[:-1]:
+        d = d[k]
+    d[path[-1]] = v
+
+
+def dump(x):
+    """What the store writes for a JSON column (store/__init__.py's _dump)."""
+    return json.dumps(x, sort_keys=True)
+
+
+class Template:
+    """A real run as the store's API returns it: its row, its result rows, their samples and
+    histograms."""
+
+    def __init__(self, path):
+        st = Store(path, readonly=True)
+        try:
+            runs = [r for r in st.runs() if r["status"] == "complete"]
+            if not runs:
+                raise SystemExit(f"{path}: no complete run to take the shape of")
+            self.run = runs[-1]
+            self.results = st.results(self.run["id"])
+            self.samples = {r["id"]: st.samples(r["id"]) for r in self.results}
+            self.hists = {r["id"]: st.hists(r["id"]) for r in self.results}
+        finally:
+            st.close()
+
+
+class Generator:
+    """Run i of n (0-based) generated from a template: as the API takes it (doc) and as the rows
+    a bulk writer writes (rows), the same run either way."""
+
+    def __init__(self, template, n, step_bench=None, seed=0):
+        self.t, self.n, self.seed = template, n, seed
+        keys = [r["key"] for r in template.results if r["status"] == "ok"]
+        self.step_key = step_bench if step_bench in keys else ("cpu.idea" if "cpu.idea" in keys else sorted(keys)[0])
+        self.step_at = max(2, int(n * STEP_AT))
+        run = template.run
+        self.t0 = 1.7e9
+        self.duration = (run["finished"] or run["started"]) - run["started"]
+        fp = run["fingerprint"]
+        self.fingerprints = (fp, dict(fp, cflags=f"{fp.get('cflags') or '-O2'} -fno-inline"))
+        self.fp_text = tuple(dump(x) for x in self.fingerprints)
+        self.fixed = {k: dump(run[k]) for k in ("patterns", "options", "hello")}
+        self.results = []
+        for r in template.results:
+            paths = leaves(r["stats"]) if r["status"] == "ok" else []
+            marked = copy.deepcopy(r["stats"])
+            for j, (path, _) in enumerate(paths):
+                _set(marked, path, f"@@{j}@@")
+            parts = re.split(r'"@@(\d+)@@"', dump(marked))
+            assert [int(x) for x in parts[1::2]] == list(range(len(paths))), r["key"]
+            smp = self.t.samples[r["id"]]
+            extras = [dump({k: v for k, v in s.items() if k not in ("iters", "ops", "ns", "cyc", "i", "round")}) for s in smp]
+            hists = [(h["round"], dump({k: v for k, v in h.items() if k != "round"})) for h in self.t.hists[r["id"]]]
+            self.results.append(
+                {
+                    "row": r,
+                    "paths": paths,
+                    "bases": [_get(r["stats"], p) for p, _ in paths],
+                    "parts": parts[0::2],
+                    "text": (dump(r["params"]), dump(r["meta"])),
+                    "samples": list(zip(smp, extras)),
+                    "hists": hists,
+                }
+            )
+
+    def planted_run(self):
+        return self.name(self.step_at)
+
+    def name(self, i):
+        return f"nightly-{i + 1}"
+
+    def factors(self, i):
+        """The slowdown of each result of run i."""
+        rng = np.random.default_rng([self.seed, i])
+        f = np.exp(rng.normal(0.0, NOISE, len(self.results)))
+        out = [float(x) for x in f]
+        if i >= self.step_at:
+            for k, res in enumerate(self.results):
+                if res["row"]["key"] == self.step_key:
+                    out[k] *= STEP_SIZE
+        return out
+
+    def _run_fields(self, i):
+        notes = dict(self.t.run["notes"], labels={"build": str(i + 1)})
+        started = self.t0 + i * HOUR
+        return notes, started, started + self.duration
+
+    # ---- as the API takes it
+    def doc(self, i):
+        run = self.t.run
+        notes, started, finished = self._run_fields(i)
+        results = []
+        for res, f in zip(self.results, self.factors(i)):
+            r = res["row"]
+            stats = copy.deepcopy(r["stats"])
+            for (path, p), base in zip(res["paths"], res["bases"]):
+                _set(stats, path, scaled(base, p, f))
+            samples = {}
+            for s, _ in res["samples"]:
+                s = dict(s, ns=round(s["ns"] * f))
+                if s.get("cyc") is not None:
+                    s["cyc"] = round(s["cyc"] * f)
+                samples.setdefault(s["round"], []).append(s)
+            results.append((r, stats, samples, [(h["round"], {k: v for k, v in h.items() if k != "round"}) for h in self.t.hists[r["id"]]]))
+        return {
+            "name": self.name(i),
+            "suite": run["suite"],
+            "patterns": run["patterns"],
+            "options": run["options"],
+            "fingerprint": self.fingerprints[i >= self.step_at],
+            "hello": run["hello"],
+            "status": run["status"],
+            "started": started,
+            "finished": finished,
+            "notes": notes,
+            "results": results,
+        }
+
+    # ---- as a bulk writer writes it
+    def rows(self, i, run_id, result_id):
+        """(run row, [result rows], [sample rows], [histogram rows]) of run i with ids from
+        run_id and result_id on; the columns in the tables' order."""
+        run = self.t.run
+        notes, started, finished = self._run_fields(i)
+        run_row = (
+            run_id,
+            self.name(i),
+            started,
+            finished,
+            run["status"],
+            run["suite"],
+            self.fixed["patterns"],
+            self.fixed["options"],
+            self.fp_text[i >= self.step_at],
+            self.fixed["hello"],
+            dump(notes),
+        )
+        results, samples, hists = [], [], []
+        for k, (res, f) in enumerate(zip(self.results, self.factors(i))):
+            r, rid = res["row"], result_id + k
+            parts = res["parts"]
+            text = [parts[0]]
+            for (_, p), base, part in zip(res["paths"], res["bases"], parts[1:]):
+                text += [repr(scaled(base, p, f)), part]
+            params, meta = res["text"]
+            results.append(
+                (rid, run_id, r["key"], r["bench"], params, r["metric"], r["status"], r["reason"], r["unit"], r["stat"])
+                + (meta, "".join(text))
+            )
+            for s, extra in res["samples"]:
+                cyc = s.get("cyc")
+                samples.append(
+                    (rid, s["round"], s["i"], s["iters"], s["ops"], round(s["ns"] * f), None if cyc is None else round(cyc * f), extra)
+                )
+            hists += [(rid, rnd, data) for rnd, data in res["hists"]]
+        return run_row, results, samples, hists
+
+
+# ---------------------------------------------------------------- writers
+def write_api(store, gen, i):
+    """Run i through the store's API (what `tickmark import` calls)."""
+    d = gen.doc(i)
+    with store.transaction():
+        run_id = store.create_run(**{k: d[k] for k in d if k != "results"})
+        for r, stats, samples, hists in d["results"]:
+            rid = store.add_result(
+                run_id,
+                **{k: r[k] for k in ("key", "bench", "params", "metric", "status", "reason", "unit", "stat", "meta")},
+                stats=stats,
+            )
+            for rnd in sorted(set(samples) | {h for h, _ in hists}):
+                if samples.get(rnd):
+                    store.add_samples(rid, rnd, samples[rnd])
+                for hr, data in hists:
+                    if hr == rnd:
+                        store.add_hist(rid, rnd, data)
+    return run_id
+
+
+RUN_COLS = "id, name, started, finished, status, suite, patterns, options, fingerprint, hello, notes"
+RESULT_COLS = "id, run_id, key, bench, params, metric, status, reason, unit, stat, meta, stats"
+SAMPLE_COLS = "result_id, round, idx, iters, ops, ns, cyc, extra"
+HIST_COLS = "result_id, round, data"
+
+
+def batches(gen, first=0):
+    """(run rows, result rows, sample rows, histogram rows) of BATCH runs at a time."""
+    rid = 1
+    for a in range(first, gen.n, BATCH):
+        out = ([], [], [], [])
+        for i in range(a, min(a + BATCH, gen.n)):
+            run, results, samples, hists = gen.rows(i, i + 1, rid)
+            rid += len(results)
+            out[0].append(run)
+            out[1].extend(results)
+            out[2].extend(samples)
+            out[3].extend(hists)
+        yield out
+
+
+def bulk_sqlite(path, gen):
+    import sqlite3
+
+    Store(path).close()  # the tables, as a new store has them
+    con = sqlite3.connect(path, isolation_level=None)
+    try:
+        con.execute("PRAGMA synchronous = OFF")
+        for runs, results, samples, hists in batches(gen):
+            con.execute("BEGIN")
+            for table, cols, rows in (
+                ("runs", RUN_COLS, runs),
+                ("results", RESULT_COLS, results),
+                ("samples", SAMPLE_COLS, samples),
+                ("hists", HIST_COLS, hists),
+            ):
+                marks = ",".join("?" * len(cols.split(",")))
+                con.executemany(f"INSERT INTO {table} ({cols}) VALUES ({marks})", rows)
+            con.execute("COMMIT")
+        con.execute("ANALYZE")
+    finally:
+        con.close()
+
+
+def bulk_postgres(url, gen):
+    import psycopg
+
+    Store(url).close()
+    with psycopg.connect(url, autocommit=True) as con:
+        for runs, results, samples, hists in batches(gen):
+            with con.transaction():
+                for table, cols, rows in (
+                    ("runs", RUN_COLS, runs),
+                    ("results", RESULT_COLS, results),
+                    ("samples", SAMPLE_COLS, samples),
+                    ("hists", HIST_COLS, hists),
+                ):
+                    with con.cursor().copy(f"COPY {table} ({cols}) FROM STDIN") as cp:
+                        for row in rows:
+                            cp.write_row(row)
+        for table in ("runs", "results"):  # ids given here: the identity goes on after them
+            con.execute(f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), (SELECT max(id) FROM {table}))")
+        con.execute("ANALYZE")
+
+
+def check(bulk, api, gen, picks):
+    """Runs `picks` written again through the API into the store `api` have the rows the bulk
+    writer wrote into `bulk`, column for column -> the number of rows compared."""
+    a, b = Store(api), Store(bulk, readonly=True)
+    try:
+        for i in picks:
+            write_api(a, gen, i)
+        n = 0
+        for i in picks:
+            got, want = dump_run(b, gen.name(i)), dump_run(a, gen.name(i))
+            if got != want:
+                for x, y in zip(got, want):
+                    if x != y:
+                        raise SystemExit(f"bulk writer differs from the store's API in run {gen.name(i)}:\n{x}\n{y}")
+                raise SystemExit(f"bulk writer differs from the store's API in run {gen.name(i)}: row counts")
+            n += len(got)
+        return n
+    finally:
+        a.close()
+        b.close()
+
+
+def dump_run(st, name):
+    """Every row of a run as stored, without the ids the database gave."""
+    x = st.backend.execute
+    order = st.backend.order_col
+    (run,) = x(f"SELECT {RUN_COLS} FROM runs WHERE name = ?", (name,)).fetchall()
+    out = [("run",) + tuple(run[1:])]
+    for res in x(f"SELECT {RESULT_COLS} FROM results WHERE run_id = ? ORDER BY id", (run[0],)).fetchall():
+        out.append(("result",) + tuple(res[2:]))
+        for s in x(f"SELECT {SAMPLE_COLS} FROM samples WHERE result_id = ? ORDER BY round, idx, {order}", (res[0],)):
+            out.append(("sample", res[2]) + tuple(s[1:]))
+        for h in x(f"SELECT {HIST_COLS} FROM hists WHERE result_id = ? ORDER BY round, {order}", (res[0],)):
+            out.append(("hist", res[2]) + tuple(h[1:]))
+    return out
+
+
+# ---------------------------------------------------------------- measuring
+def tickmark(*args):
+    return [sys.executable, "-m", "tickmark.cli", *args]
+
+
+def measure(argv):
+    """Run a command with its output into a pipe that is read and dropped -> (wall seconds, CPU
+    seconds (user and system), peak RSS in MB, exit status, the end of its stderr)."""
+    with tempfile.TemporaryFile() as err:
+        t = time.perf_counter()
+        p = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=err, env=dict(os.environ, COLUMNS="80"))
+        while p.stdout.read(1 << 16):
+            pass
+        _, status, ru = os.wait4(p.pid, 0)
+        p.returncode = os.waitstatus_to_exitcode(status)
+        wall = time.perf_counter() - t
+        err.seek(0)
+        tail = err.read().decode(errors="replace")[-400:]
+    return wall, ru.ru_utime + ru.ru_stime, ru.ru_maxrss / 1024, p.returncode, tail
+
+
+def measure_store(url, gen, workdir):
+    """history, history --format json, runs on one store -> {name: (seconds, MB)} and what the
+    JSON found."""
+    out = {}
+    for name, args, ok in (
+        ("history", ("history",), (0,)),
+        ("history json", ("history", "--format", "json", "-o", str(workdir / "history.json")), (0,)),
+        ("runs", ("runs",), (0,)),
+    ):
+        wall, cpu, mb, rc, err = measure(tickmark("--store", str(url), *args))
+        if rc not in ok:
+            raise SystemExit(f"{name} exited {rc}: {err}")
+        out[name] = (wall, cpu, mb)
+    model = json.loads((workdir / "history.json").read_text())
+    found, other = None, 0
+    for s in model["series"]:
+        for c in s["changes"]:
+            at = s["points"][c["index"]]["run"]
+            if s["key"] == gen.step_key and at == gen.planted_run():
+                found = (at, c["pct"])
+            else:
+                other += 1
+    points = sum(len(s["points"]) for s in model["series"])
+    return out, found, other, points
+
+
+def load():
+    return " ".join(f"{x:.1f}" for x in os.getloadavg())
+
+
+def size_mb(url, path):
+    if path is not None:
+        return sum(p.stat().st_size for p in path.parent.glob(path.name + "*")) / 1e6
+    import psycopg
+
+    with psycopg.connect(str(url)) as c:
+        return c.execute("SELECT pg_database_size(current_database())").fetchone()[0] / 1e6
+
+
+# ---------------------------------------------------------------- stores
+class Postgres:
+    """A throw-away PostgreSQL cluster (tests/pgserver.py: Debian's initdb and pg_ctl)."""
+
+    def __init__(self):
+        sys.path.insert(0, str(ROOT / "tests"))
+        from pgserver import PgServer, pg_bindir
+
+        bindir = pg_bindir()
+        if not bindir:
+            raise SystemExit("PostgreSQL server binaries (initdb, pg_ctl) not found: install postgresql")
+        self.srv = PgServer(bindir).start()
+
+    def new(self):
+        return self.srv.new_database("scale")
+
+    def drop(self, url):
+        import psycopg
+
+        name = url.rsplit("/", 1)[1]
+        with psycopg.connect(self.srv.url(), autocommit=True) as c:
+            c.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+    def stop(self):
+        self.srv.stop()
+
+
+def make_template(workdir):
+    """A real run of the default suite, one round (the shape of a nightly run)."""
+    path = workdir / "template.db"
+    argv = tickmark("--store", str(path), "run", "-q", "--rounds", "1", "--max-rounds", "1", "--name", "template")
+    r = subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    if r.returncode not in (0, 1):
+        raise SystemExit(f"tickmark run failed: {r.stderr[-400:]}")
+    return path
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--runs", default="1000,10000", help="comma-separated store sizes (default 1000,10000)")
+    ap.add_argument("--backends", default="sqlite,postgresql")
+    ap.add_argument("--template", help="a store whose newest complete run gives the shape (default: a run made here)")
+    ap.add_argument("--step-bench", help="the benchmark that gets the planted step (default cpu.idea)")
+    ap.add_argument("--check", type=int, default=3, metavar="K", help="runs written again through the API and compared")
+    ap.add_argument("--keep", metavar="DIR", help="keep the SQLite stores in DIR")
+    ap.add_argument("--dir", help="where the stores are made (default: a temporary folder)")
+    a = ap.parse_args()
+    sizes = [int(x.replace("_", "")) for x in a.runs.split(",")]
+    backends = [b.strip() for b in a.backends.split(",")]
+    if set(backends) - {"sqlite", "postgresql"}:
+        raise SystemExit("--backends: sqlite and/or postgresql")
+    workdir = Path(tempfile.mkdtemp(prefix="tickmark-scale-", dir=a.dir))
+    pg = Postgres() if "postgresql" in backends else None
+    try:
+        template = Template(a.template or make_template(workdir))
+        t = template
+        print(
+            f"template: run {t.run['name'] or t.run['id']}, {len(t.results)} results, "
+            f"{sum(len(s) for s in t.samples.values())} samples; load average {load()}",
+            file=sys.stderr,
+        )
+        rows = []
+        for n in sizes:
+            gen = Generator(template, n, a.step_bench)
+            picks = sorted({0, gen.step_at - 1, gen.step_at, n - 1})[: max(a.check, 0)]
+            for backend in backends:
+                before = load()
+                if backend == "sqlite":
+                    path = workdir / f"scale-{n}.db"
+                    url, check_url = path, workdir / f"check-{n}.db"
+                    t0 = time.perf_counter()
+                    bulk_sqlite(str(path), gen)
+                else:
+                    path, url, check_url = None, pg.new(), pg.new()
+                    t0 = time.perf_counter()
+                    bulk_postgres(url, gen)
+                fill = time.perf_counter() - t0
+                compared = check(url, check_url, gen, picks) if picks else 0
+                mb = size_mb(url, path)
+                figures, found, other, points = measure_store(url, gen, workdir)
+                rows.append((n, backend, mb, fill, figures, found, other, points, before, load(), compared))
+                print(row_text(rows[-1]), file=sys.stderr)
+                if backend == "sqlite":
+                    if a.keep:
+                        shutil.move(str(path), Path(a.keep) / path.name)
+                    for p in workdir.glob("*.db*"):
+                        if p.name != "template.db":
+                            p.unlink()
+                else:
+                    pg.drop(url)
+                    pg.drop(check_url)
+                if found is None:
+                    raise SystemExit(f"the planted step ({gen.step_key} at {gen.planted_run()}) was not found")
+        print(markdown(rows, gen.step_key))
+    finally:
+        if pg:
+            pg.stop()
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+def row_text(r):
+    n, backend, mb, fill, fig, found, other, points, before, after, compared = r
+    figs = ", ".join(f"{k} {s:.2f} s ({c:.2f} s CPU) {m:.0f} MB" for k, (s, c, m) in fig.items())
+    return (
+        f"{n} runs on {backend}: {mb:.0f} MB filled in {fill:.0f} s ({compared} rows checked); {figs}; "
+        f"step found at {found}, {other} other changes, {points} points; load {before} -> {after}"
+    )
+
+
+def markdown(rows, step_key):
+    out = [
+        "| runs | store | size | history | history --format json | runs | step found | other changes | load |",
+        "|--:|---|--:|--:|--:|--:|---|--:|---|",
+    ]
+    for n, backend, mb, fill, fig, found, other, points, before, after, compared in rows:
+        cells = [f"{fig[k][0]:.1f} s ({fig[k][1]:.1f} s CPU), {fig[k][2]:.0f} MB" for k in ("history", "history json", "runs")]
+        at = f"{found[0]} ({found[1]:+.1f} %)" if found else "no"
+        out.append(
+            f"| {n:,} | {backend} | {mb:,.0f} MB | " + " | ".join(cells) + f" | {at} | {other} | {before.split()[0]}–{after.split()[0]} |"
+        )
+    out.append("")
+    out.append(f"The planted step: {step_key}, +{(STEP_SIZE - 1) * 100:.0f} %.")
+    return "\n".join(out)
+
+
+if __name__ == "__main__":
+    main()
