@@ -44,7 +44,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
-from tickmark.store import Store  # noqa: E402
+from tickmark.store import HEAD_COLS, Store, brief_of, head_of, labels_of  # noqa: E402
 
 NOISE = 0.02  # log-normal sigma of the factor between runs
 STEP_SIZE = 1.2  # the planted slowdown
@@ -142,6 +142,7 @@ class Generator:
         fp = run["fingerprint"]
         self.fingerprints = (fp, dict(fp, cflags=f"{fp.get('cflags') or '-O2'} -fno-inline"))
         self.fp_text = tuple(dump(x) for x in self.fingerprints)
+        self.brief = tuple(brief_of(x) for x in self.fingerprints)
         self.fixed = {k: dump(run[k]) for k in ("patterns", "options", "hello")}
         self.results = []
         for r in template.results:
@@ -152,11 +153,18 @@ class Generator:
             parts = re.split(r'"@@(\d+)@@"', dump(marked))
             assert [int(x) for x in parts[1::2]] == list(range(len(paths))), r["key"]
             smp = self.t.samples[r["id"]]
-            extras = [dump({k: v for k, v in s.items() if k not in ("iters", "ops", "ns", "cyc", "i", "round")}) for s in smp]
+            extras = [
+                dump({k: v for k, v in s.items() if k not in ("iters", "ops", "ns", "cyc", "i", "round")}) for s in smp
+            ]
             hists = [(h["round"], dump({k: v for k, v in h.items() if k != "round"})) for h in self.t.hists[r["id"]]]
+            head = list(head_of(r["stats"]))  # result_heads' figures, scaled as their leaves are
+            power = dict(paths)
+            head_paths = [(j, ("", c), power.get(("", c))) for j, c in enumerate(HEAD_COLS) if ("", c) in power]
             self.results.append(
                 {
                     "row": r,
+                    "head": head,
+                    "head_paths": [(j, p, _get(r["stats"], path)) for j, path, p in head_paths],
                     "paths": paths,
                     "bases": [_get(r["stats"], p) for p, _ in paths],
                     "parts": parts[0::2],
@@ -204,7 +212,14 @@ class Generator:
                 if s.get("cyc") is not None:
                     s["cyc"] = round(s["cyc"] * f)
                 samples.setdefault(s["round"], []).append(s)
-            results.append((r, stats, samples, [(h["round"], {k: v for k, v in h.items() if k != "round"}) for h in self.t.hists[r["id"]]]))
+            results.append(
+                (
+                    r,
+                    stats,
+                    samples,
+                    [(h["round"], {k: v for k, v in h.items() if k != "round"}) for h in self.t.hists[r["id"]]],
+                )
+            )
         return {
             "name": self.name(i),
             "suite": run["suite"],
@@ -221,24 +236,17 @@ class Generator:
 
     # ---- as a bulk writer writes it
     def rows(self, i, run_id, result_id):
-        """(run row, [result rows], [sample rows], [histogram rows]) of run i with ids from
-        run_id and result_id on; the columns in the tables' order."""
+        """{table: [rows]} of run i with ids from run_id and result_id on, the columns in the
+        order of TABLES."""
         run = self.t.run
         notes, started, finished = self._run_fields(i)
-        run_row = (
-            run_id,
-            self.name(i),
-            started,
-            finished,
-            run["status"],
-            run["suite"],
-            self.fixed["patterns"],
-            self.fixed["options"],
-            self.fp_text[i >= self.step_at],
-            self.fixed["hello"],
-            dump(notes),
+        step = i >= self.step_at
+        out = {t: [] for t, _ in TABLES}
+        out["runs"].append(
+            (run_id, self.name(i), started, finished, run["status"], run["suite"], self.fixed["patterns"])
+            + (self.fixed["options"], self.fp_text[step], self.fixed["hello"], dump(notes))
         )
-        results, samples, hists = [], [], []
+        out["run_brief"].append((run_id, self.brief[step], labels_of(notes)))
         for k, (res, f) in enumerate(zip(self.results, self.factors(i))):
             r, rid = res["row"], result_id + k
             parts = res["parts"]
@@ -246,17 +254,19 @@ class Generator:
             for (_, p), base, part in zip(res["paths"], res["bases"], parts[1:]):
                 text += [repr(scaled(base, p, f)), part]
             params, meta = res["text"]
-            results.append(
+            out["results"].append(
                 (rid, run_id, r["key"], r["bench"], params, r["metric"], r["status"], r["reason"], r["unit"], r["stat"])
                 + (meta, "".join(text))
             )
+            head = list(res["head"])
+            for j, p, base in res["head_paths"]:
+                head[j] = scaled(base, p, f)
+            out["result_heads"].append((rid, *head))
             for s, extra in res["samples"]:
-                cyc = s.get("cyc")
-                samples.append(
-                    (rid, s["round"], s["i"], s["iters"], s["ops"], round(s["ns"] * f), None if cyc is None else round(cyc * f), extra)
-                )
-            hists += [(rid, rnd, data) for rnd, data in res["hists"]]
-        return run_row, results, samples, hists
+                cyc = None if s.get("cyc") is None else round(s["cyc"] * f)
+                out["samples"].append((rid, s["round"], s["i"], s["iters"], s["ops"], round(s["ns"] * f), cyc, extra))
+            out["hists"] += [(rid, rnd, data) for rnd, data in res["hists"]]
+        return out
 
 
 # ---------------------------------------------------------------- writers
@@ -280,24 +290,27 @@ def write_api(store, gen, i):
     return run_id
 
 
-RUN_COLS = "id, name, started, finished, status, suite, patterns, options, fingerprint, hello, notes"
-RESULT_COLS = "id, run_id, key, bench, params, metric, status, reason, unit, stat, meta, stats"
-SAMPLE_COLS = "result_id, round, idx, iters, ops, ns, cyc, extra"
-HIST_COLS = "result_id, round, data"
+# The tables a run fills, with their columns (what the bulk writers write).
+TABLES = (
+    ("runs", "id, name, started, finished, status, suite, patterns, options, fingerprint, hello, notes"),
+    ("run_brief", "run_id, fields, labels"),
+    ("results", "id, run_id, key, bench, params, metric, status, reason, unit, stat, meta, stats"),
+    ("result_heads", "result_id, " + ", ".join(HEAD_COLS)),
+    ("samples", "result_id, round, idx, iters, ops, ns, cyc, extra"),
+    ("hists", "result_id, round, data"),
+)
+COLS = dict(TABLES)
 
 
-def batches(gen, first=0):
-    """(run rows, result rows, sample rows, histogram rows) of BATCH runs at a time."""
+def batches(gen):
+    """{table: [rows]} of BATCH runs at a time."""
     rid = 1
-    for a in range(first, gen.n, BATCH):
-        out = ([], [], [], [])
+    for a in range(0, gen.n, BATCH):
+        out = {t: [] for t, _ in TABLES}
         for i in range(a, min(a + BATCH, gen.n)):
-            run, results, samples, hists = gen.rows(i, i + 1, rid)
-            rid += len(results)
-            out[0].append(run)
-            out[1].extend(results)
-            out[2].extend(samples)
-            out[3].extend(hists)
+            for t, rows in gen.rows(i, i + 1, rid).items():
+                out[t] += rows
+            rid += len(gen.results)
         yield out
 
 
@@ -308,18 +321,12 @@ def bulk_sqlite(path, gen):
     con = sqlite3.connect(path, isolation_level=None)
     try:
         con.execute("PRAGMA synchronous = OFF")
-        for runs, results, samples, hists in batches(gen):
+        for batch in batches(gen):
             con.execute("BEGIN")
-            for table, cols, rows in (
-                ("runs", RUN_COLS, runs),
-                ("results", RESULT_COLS, results),
-                ("samples", SAMPLE_COLS, samples),
-                ("hists", HIST_COLS, hists),
-            ):
+            for table, cols in TABLES:
                 marks = ",".join("?" * len(cols.split(",")))
-                con.executemany(f"INSERT INTO {table} ({cols}) VALUES ({marks})", rows)
+                con.executemany(f"INSERT INTO {table} ({cols}) VALUES ({marks})", batch[table])
             con.execute("COMMIT")
-        con.execute("ANALYZE")
     finally:
         con.close()
 
@@ -329,20 +336,15 @@ def bulk_postgres(url, gen):
 
     Store(url).close()
     with psycopg.connect(url, autocommit=True) as con:
-        for runs, results, samples, hists in batches(gen):
+        for batch in batches(gen):
             with con.transaction():
-                for table, cols, rows in (
-                    ("runs", RUN_COLS, runs),
-                    ("results", RESULT_COLS, results),
-                    ("samples", SAMPLE_COLS, samples),
-                    ("hists", HIST_COLS, hists),
-                ):
+                for table, cols in TABLES:
                     with con.cursor().copy(f"COPY {table} ({cols}) FROM STDIN") as cp:
-                        for row in rows:
+                        for row in batch[table]:
                             cp.write_row(row)
         for table in ("runs", "results"):  # ids given here: the identity goes on after them
             con.execute(f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), (SELECT max(id) FROM {table}))")
-        con.execute("ANALYZE")
+        con.execute("ANALYZE")  # what autovacuum does soon after such a load (SQLite: never, unasked)
 
 
 def check(bulk, api, gen, picks):
@@ -368,17 +370,23 @@ def check(bulk, api, gen, picks):
 
 
 def dump_run(st, name):
-    """Every row of a run as stored, without the ids the database gave."""
+    """Every row of a run as stored (in every table of TABLES), without the ids the database gave."""
     x = st.backend.execute
     order = st.backend.order_col
-    (run,) = x(f"SELECT {RUN_COLS} FROM runs WHERE name = ?", (name,)).fetchall()
+    (run,) = x(f"SELECT {COLS['runs']} FROM runs WHERE name = ?", (name,)).fetchall()
     out = [("run",) + tuple(run[1:])]
-    for res in x(f"SELECT {RESULT_COLS} FROM results WHERE run_id = ? ORDER BY id", (run[0],)).fetchall():
+    out += [
+        ("brief",) + tuple(b[1:]) for b in x(f"SELECT {COLS['run_brief']} FROM run_brief WHERE run_id = ?", (run[0],))
+    ]
+    for res in x(f"SELECT {COLS['results']} FROM results WHERE run_id = ? ORDER BY id", (run[0],)).fetchall():
         out.append(("result",) + tuple(res[2:]))
-        for s in x(f"SELECT {SAMPLE_COLS} FROM samples WHERE result_id = ? ORDER BY round, idx, {order}", (res[0],)):
-            out.append(("sample", res[2]) + tuple(s[1:]))
-        for h in x(f"SELECT {HIST_COLS} FROM hists WHERE result_id = ? ORDER BY round, {order}", (res[0],)):
-            out.append(("hist", res[2]) + tuple(h[1:]))
+        for table, order_by in (
+            ("result_heads", "result_id"),
+            ("samples", f"round, idx, {order}"),
+            ("hists", f"round, {order}"),
+        ):
+            rows = x(f"SELECT {COLS[table]} FROM {table} WHERE result_id = ? ORDER BY {order_by}", (res[0],))
+            out += [(table, res[2]) + tuple(r[1:]) for r in rows]
     return out
 
 
@@ -444,29 +452,42 @@ def size_mb(url, path):
 
 # ---------------------------------------------------------------- stores
 class Postgres:
-    """A throw-away PostgreSQL cluster (tests/pgserver.py: Debian's initdb and pg_ctl)."""
+    """Where the PostgreSQL stores are made: the server of `url` (a database each), else a
+    throw-away cluster (tests/pgserver.py: Debian's initdb and pg_ctl)."""
 
-    def __init__(self):
-        sys.path.insert(0, str(ROOT / "tests"))
-        from pgserver import PgServer, pg_bindir
+    def __init__(self, url=None):
+        self.srv = None
+        if url is None:
+            sys.path.insert(0, str(ROOT / "tests"))
+            from pgserver import PgServer, pg_bindir
 
-        bindir = pg_bindir()
-        if not bindir:
-            raise SystemExit("PostgreSQL server binaries (initdb, pg_ctl) not found: install postgresql")
-        self.srv = PgServer(bindir).start()
+            bindir = pg_bindir()
+            if not bindir:
+                raise SystemExit("PostgreSQL server binaries (initdb, pg_ctl) not found: install postgresql")
+            self.srv = PgServer(bindir).start()
+            url = self.srv.url()
+        self.url = url
+        self.n = 0
 
     def new(self):
-        return self.srv.new_database("scale")
+        import psycopg
+
+        self.n += 1
+        name = f"tickmark_scale_{os.getpid()}_{self.n}"
+        with psycopg.connect(self.url, autocommit=True) as c:
+            c.execute(f'CREATE DATABASE "{name}"')
+        return self.url.rsplit("/", 1)[0] + "/" + name
 
     def drop(self, url):
         import psycopg
 
         name = url.rsplit("/", 1)[1]
-        with psycopg.connect(self.srv.url(), autocommit=True) as c:
+        with psycopg.connect(self.url, autocommit=True) as c:
             c.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
     def stop(self):
-        self.srv.stop()
+        if self.srv is not None:
+            self.srv.stop()
 
 
 def make_template(workdir):
@@ -486,7 +507,8 @@ def main():
     ap.add_argument("--template", help="a store whose newest complete run gives the shape (default: a run made here)")
     ap.add_argument("--step-bench", help="the benchmark that gets the planted step (default cpu.idea)")
     ap.add_argument("--check", type=int, default=3, metavar="K", help="runs written again through the API and compared")
-    ap.add_argument("--keep", metavar="DIR", help="keep the SQLite stores in DIR")
+    ap.add_argument("--keep", metavar="DIR", help="keep the SQLite stores in DIR and the PostgreSQL databases")
+    ap.add_argument("--pg", metavar="URL", help="a PostgreSQL server to make databases in (default: a throw-away one)")
     ap.add_argument("--dir", help="where the stores are made (default: a temporary folder)")
     a = ap.parse_args()
     sizes = [int(x.replace("_", "")) for x in a.runs.split(",")]
@@ -494,7 +516,7 @@ def main():
     if set(backends) - {"sqlite", "postgresql"}:
         raise SystemExit("--backends: sqlite and/or postgresql")
     workdir = Path(tempfile.mkdtemp(prefix="tickmark-scale-", dir=a.dir))
-    pg = Postgres() if "postgresql" in backends else None
+    pg = Postgres(a.pg) if "postgresql" in backends else None
     try:
         template = Template(a.template or make_template(workdir))
         t = template
@@ -531,8 +553,11 @@ def main():
                         if p.name != "template.db":
                             p.unlink()
                 else:
-                    pg.drop(url)
                     pg.drop(check_url)
+                    if a.keep:
+                        print(f"kept {url}", file=sys.stderr)
+                    else:
+                        pg.drop(url)
                 if found is None:
                     raise SystemExit(f"the planted step ({gen.step_key} at {gen.planted_run()}) was not found")
         print(markdown(rows, gen.step_key))
@@ -557,10 +582,15 @@ def markdown(rows, step_key):
         "|--:|---|--:|--:|--:|--:|---|--:|---|",
     ]
     for n, backend, mb, fill, fig, found, other, points, before, after, compared in rows:
-        cells = [f"{fig[k][0]:.1f} s ({fig[k][1]:.1f} s CPU), {fig[k][2]:.0f} MB" for k in ("history", "history json", "runs")]
+        cells = [
+            f"{fig[k][0]:.1f} s ({fig[k][1]:.1f} s CPU), {fig[k][2]:.0f} MB"
+            for k in ("history", "history json", "runs")
+        ]
         at = f"{found[0]} ({found[1]:+.1f} %)" if found else "no"
         out.append(
-            f"| {n:,} | {backend} | {mb:,.0f} MB | " + " | ".join(cells) + f" | {at} | {other} | {before.split()[0]}–{after.split()[0]} |"
+            f"| {n:,} | {backend} | {mb:,.0f} MB | "
+            + " | ".join(cells)
+            + f" | {at} | {other} | {before.split()[0]}–{after.split()[0]} |"
         )
     out.append("")
     out.append(f"The planted step: {step_key}, +{(STEP_SIZE - 1) * 100:.0f} %.")

@@ -45,6 +45,7 @@ import numpy as np
 
 from .. import fingerprint
 from ..errors import TickmarkError
+from .stats import MB_S, NS_OP
 
 ALPHA = 0.01  # false changes per series of pure normal noise (docs/history.md: on real noise)
 MIN_SEGMENT = 2  # points on either side of a change
@@ -178,7 +179,7 @@ class Series:
                     "ci_lo": p.ci_lo,
                     "ci_hi": p.ci_hi,
                     "se": p.se,
-                    "labels": dict(p.labels),
+                    "labels": p.labels,  # the run's, shared by its points
                 }
                 for p in self.points
             ],
@@ -239,12 +240,18 @@ def order_value(run, by):
 
 
 # ---------------------------------------------------------------- building the series
-def build(runs, by=None, metric=""):
+CHUNK = 500  # runs whose result rows build asks `results` for at a time
+
+
+def build(runs, by=None, metric="", results=None):
     """runs: [{id, name, started, fingerprint, notes, results: [result rows]}] -> [Series]: per
     result key with an ok value of the metric, one series per group of runs that can be compared
     (SEPARATES), in key order; the points ordered by `by` (see order_value), then by time. Runs
-    without the `by` value are left out; when none has it, TickmarkError."""
-    from .stats import INSN_OP, NS_OP, Stats
+    without the `by` value are left out; when none has it, TickmarkError. `results`: instead of
+    each run's "results", a function that gives {run id: [result rows]} of a list of runs, called
+    for CHUNK runs at a time in order (a store's reader: the rows of a long history are never all
+    held at once)."""
+    from .stats import INSN_OP, Stats
 
     ordered = [r for r in runs if by in (None, "time") or order_value(r, by) is not None]
     if runs and not ordered:
@@ -252,16 +259,23 @@ def build(runs, by=None, metric=""):
         raise TickmarkError(f"no run has {what} (--by {by})")
     ordered.sort(key=run_order(by))
     series = {}
-    for r in ordered:
+    got = {}
+    for i, r in enumerate(ordered):
+        if results is not None and i % CHUNK == 0:
+            got = results(ordered[i : i + CHUNK])
         ov = order_value(r, by)
         labels = dict((r.get("notes") or {}).get("labels") or {})
         fp = r.get("fingerprint") or {}
         group = group_of(fp)
         exact = bool(fp.get("qemu_icount")) or fp.get("cycles_method") == "icount-insns"
-        for res in r["results"]:
+        for res in got.get(r["id"], ()) if results is not None else r["results"]:
             if res["status"] != "ok":
                 continue
-            value, lo, hi, unit, higher, se = _metric(Stats.of(res), metric, res.get("stat"))
+            st = res["stats"]
+            if not metric and type(st) is dict and type(st.get("")) is dict:  # a stored headline, read as it is
+                value, lo, hi, unit, higher, se = _values(_Stored(st[""]), "", res.get("stat"))
+            else:
+                value, lo, hi, unit, higher, se = _metric(Stats.of(res), metric, res.get("stat"))
             if value is None or not math.isfinite(value) or value <= 0:
                 continue
             if exact and unit == NS_OP:  # QEMU -icount: 1 ns of virtual time is one instruction
@@ -335,8 +349,29 @@ def _metric(st, metric, stat="median"):
     d = st.get(metric) if metric else st.main
     if d is None:
         return None, None, None, None, False, 0.0
+    return _values(d, metric, stat)
+
+
+def _values(d, metric, stat):
+    """_metric's figures of one summary d (a stats.Summary or a _Stored)."""
     se = standard_error(d) if metric or (stat or "median") == "median" else 0.0
     return d.value, d.ci95_lo, d.ci95_hi, d.unit, d.higher_is_better, se
+
+
+class _Stored:
+    """A headline summary as stored (a dict: what the store's headlines read), with the fields of
+    a stats.Summary that a history reads, without building the Summary (a history reads one per
+    run and benchmark); missing fields as Summary.from_dict has them."""
+
+    __slots__ = ("value", "ci95_lo", "ci95_hi", "unit", "rounds", "round_cv")
+
+    def __init__(self, d):
+        self.value, self.ci95_lo, self.ci95_hi = d.get("value"), d.get("ci95_lo"), d.get("ci95_hi")
+        self.unit, self.rounds, self.round_cv = d.get("unit", NS_OP), d.get("rounds", 0), d.get("round_cv")
+
+    @property
+    def higher_is_better(self):
+        return self.unit == MB_S
 
 
 def standard_error(d):

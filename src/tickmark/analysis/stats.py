@@ -127,10 +127,14 @@ class Summary:
     def from_dict(cls, d):
         """From a stored or exported summary; missing fields are None, unknown ones ignored, and
         a summary without a version stamp is version 1."""
-        names = {f.name for f in fields(cls)} - {"version"}
+        names = _FIELDS.get(cls)
+        if names is None:
+            names = _FIELDS[cls] = {f.name for f in fields(cls)} - {"version"}
         kw = {k: v for k, v in (d or {}).items() if k in names}
         return cls(version=(d or {}).get("v", 1), **kw)
 
+
+_FIELDS = {}  # class -> the names from_dict takes
 
 # Fields a summary has only where they were measured (absent from the stored form otherwise).
 _OPTIONAL = {"cycles_per_op", "cycles_method", "counters_per_op", "counters", "hist", "retaken", "preempted_samples"}

@@ -1,7 +1,6 @@
 """`tickmark history`: per benchmark, the series of stored runs and where it changed."""
 
 import io
-import json
 import os
 
 import click
@@ -78,8 +77,8 @@ def history_cmd(ctx, patterns, by, names, target, labels, since, metric, fmt, ou
     if fmt == "table" and not output:
         show(model)
     else:
-        if fmt == "json":
-            text = json.dumps(hr.to_json_ready(model), indent=1, sort_keys=True) + "\n"
+        if fmt == "json":  # in pieces: the points of thousands of runs are never one string
+            text = hr.json_chunks(model)
         elif fmt == "md":
             text = documents.history_markdown(model)
         elif fmt == "html":
@@ -89,10 +88,11 @@ def history_cmd(ctx, patterns, by, names, target, labels, since, metric, fmt, ou
             show(model, file=buf)
             text = buf.getvalue()
         if output:
-            write_file(output, text)
-            click.echo(f"tickmark: wrote {printable(output)} ({len(text.encode()) // 1024} KiB, {fmt})", err=True)
+            size = write_file(output, text)
+            click.echo(f"tickmark: wrote {printable(output)} ({size // 1024} KiB, {fmt})", err=True)
         else:
-            click.echo(text, nl=False)
+            for part in [text] if isinstance(text, str) else text:
+                click.echo(part, nl=False)
     if verdict is not None:
         for line in model["gate"]["lines"]:
             click.echo(f"tickmark: {line}", err=True)

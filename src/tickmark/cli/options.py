@@ -300,24 +300,34 @@ def write_file(path, text):
     """Write a command's output file (UTF-8) whole or not at all: into a temporary file in the
     same folder, renamed over the old one once written (a full disk or an interruption keeps
     the old file). A device or a pipe (/dev/stdout) is written directly. One-line error when it
-    cannot be written."""
+    cannot be written. `text`: a string, or strings to write one after the other (a long output
+    that is never held whole) -> the bytes written."""
     import tempfile
 
-    data = text.encode("utf-8")
+    parts = [text] if isinstance(text, str) else text
+    written = 0
+
+    def write(f):
+        nonlocal written
+        for part in parts:
+            data = part.encode("utf-8")
+            f.write(data)
+            written += len(data)
+
     real = os.path.realpath(path)
     if os.path.exists(real) and not os.path.isfile(real):
         try:
             with open(real, "wb") as f:
-                f.write(data)
+                write(f)
         except OSError as e:
             raise TickmarkError(f"cannot write {path}: {e.strerror or e}")
-        return
+        return written
     try:
         folder, name = os.path.split(real)
         fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{name}.", suffix=".tmp")
         try:
             with os.fdopen(fd, "wb") as f:
-                f.write(data)
+                write(f)
                 f.flush()
                 os.fsync(f.fileno())
             try:
@@ -336,3 +346,4 @@ def write_file(path, text):
             raise
     except OSError as e:
         raise TickmarkError(f"cannot write {path}: {e.strerror or e} (any file it held is unchanged)")
+    return written

@@ -1,5 +1,6 @@
 """`tickmark show` (a stored run) and `tickmark runs` (the stored runs)."""
 
+import itertools
 import shutil
 
 import click
@@ -81,19 +82,21 @@ def show_summary(store, refs):
 
 
 @click.command("runs")
+@click.option("-n", "--limit", type=click.IntRange(min=1), metavar="N", help="Only the newest N runs.")
 @click.pass_context
-def runs_cmd(ctx):
-    """List the stored runs."""
+def runs_cmd(ctx, limit):
+    """List the stored runs, oldest first (read and printed a page at a time)."""
     from .. import names
     from ..suites import SUITES
 
     store = store_of(ctx, readonly=True)
-    rows = store.runs()
-    if not rows:
+    rows = store.run_rows(("target_uri", "variant"), newest=limit)
+    first = next(rows, None)
+    if first is None:
         click.echo("no runs stored yet")
         return
     click.echo(f"{'id':>4}  {'started':<19}  {'status':<10}  {'results':>12}  {'name':<16}  {'target':<10}  benchmarks")
-    for r in rows:
+    for r in itertools.chain([first], rows):
         when = names.when(r["started"])
         what = r["suite"] and f"suite {r['suite']}" or " ".join(map(str, r["patterns"]))
         extra = [str(p) for p in r["patterns"] if p not in SUITES.get(r["suite"], r["patterns"])]

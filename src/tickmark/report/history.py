@@ -3,9 +3,12 @@ the words every view uses for a change. The views: report/terminal/history.py (t
 documents.py (Markdown, and the HTML report's section with one trend per benchmark from
 plots.history_trend), JSON (the model as it is)."""
 
+import contextlib
 import fnmatch
+import gc
 import re
 import time
+from collections.abc import Mapping
 
 from .. import fingerprint
 from ..analysis import history
@@ -57,11 +60,50 @@ def glob_to_like(pattern):
     return "".join(out)
 
 
-def select_runs(store, names=(), target=None, labels=None, since=None):
+class RunFingerprint(Mapping):
+    """A run's fingerprint as a history reads it: the fields read with the run (what separates
+    series, what orders them) at once, and the whole document, read from the store, when anything
+    else is asked (what changed at a change point, what a gate compares: a few runs')."""
+
+    def __init__(self, fields, load):
+        self._fields, self._load, self._whole = fields, load, None
+
+    def get(self, key, default=None):
+        if default is None and key in self._fields:
+            return self._fields[key]
+        return self._doc().get(key, default)
+
+    def _doc(self):
+        if self._whole is None:
+            self._whole = self._load()
+        return self._whole
+
+    def __getitem__(self, key):
+        return self._doc()[key]
+
+    def __iter__(self):
+        return iter(self._doc())
+
+    def __len__(self):
+        return len(self._doc())
+
+    def __bool__(self):
+        return True
+
+
+def select_runs(store, names=(), target=None, labels=None, since=None, by=None):
     """Stored runs that match every filter (complete and incomplete; runs still being written are
-    left out): run name globs, a target URI glob, labels KEY=VALUE, started since (epoch seconds)."""
+    left out): run name globs, a target URI glob, labels KEY=VALUE, started since (epoch seconds).
+    Each with the fingerprint fields a history reads (what separates series; `by`), the rest
+    read when asked (RunFingerprint)."""
+    fields = [*history.SEPARATES, "target_uri", "qemu_icount", "cycles_method"]
+    if by not in (None, "time") and not by.startswith("label:"):
+        fields.append(by)
     out = []
-    for r in store.runs():
+    shared = {}
+    for r in store.run_rows(fields, since=since):
+        known = shared.setdefault(repr(sorted(r["fingerprint"].items())), r["fingerprint"])
+        r["fingerprint"] = RunFingerprint(known, _whole_fingerprint(store, r["id"]))
         if r["status"] == "running":
             continue
         if names and not any(fnmatch.fnmatchcase(r.get("name") or "", n) for n in names):
@@ -78,31 +120,61 @@ def select_runs(store, names=(), target=None, labels=None, since=None):
     return out
 
 
+def _whole_fingerprint(store, run_id):
+    return lambda: store.run(run_id)["fingerprint"]
+
+
 def build(store, patterns=(), by=None, names=(), target=None, labels=None, since=None, metric=""):
     """The history model: per benchmark key matching `patterns` (globs; all when empty), its
     series (one per group of runs that can be compared) and their changes, of one metric (""
     or "headline": the headline; "task-clock"; a sub-metric)."""
+
+    with _no_cycle_collection():
+        return _build(store, patterns, by, names, target, labels, since, metric)
+
+
+@contextlib.contextmanager
+def _no_cycle_collection():
+    """Python's cyclic garbage collector held off: a history of many runs makes some hundred
+    objects per run and no reference cycles, and the collector's passes over all of them, ever
+    more as they grow, cost more than the build itself (three times, at 10,000 runs)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _build(store, patterns, by, names, target, labels, since, metric):
     from ..analysis.compare import key_matches, metric_name
 
     by = check_by(by)
     metric = metric_name(metric)
-    runs = select_runs(store, names, target, labels, since)
+    runs = select_runs(store, names, target, labels, since, by)
     if not runs:
         raise TickmarkError("no stored run matches (tickmark runs lists them)")
-    ids = [r["id"] for r in runs]
-    if metric:  # a sub-metric or a counter: the whole statistics
-        results = store.results_of(ids)
-    else:
-        like = [glob_to_like(p) for p in patterns]
-        results = store.headlines(ids, like=None if not patterns or None in like else like)
-    for r in runs:
-        r["results"] = [x for x in results[r["id"]] if key_matches(x["key"], x["bench"], patterns)]
-    series = history.analyse(history.build(runs, by=by, metric=metric))
+    like = [glob_to_like(p) for p in patterns]
+    like = None if not patterns or None in like else like
+    measured = set()  # runs with a result of the benchmarks asked for
+
+    def results(chunk):
+        ids = [r["id"] for r in chunk]
+        # a sub-metric or a counter: the whole statistics; else the headline's, read by the database
+        got = store.results_of(ids) if metric else store.headlines(ids, like=like)
+        for rid, rows in got.items():
+            got[rid] = [x for x in rows if key_matches(x["key"], x["bench"], patterns)]
+            if got[rid]:
+                measured.add(rid)
+        return got
+
+    series = history.analyse(history.build(runs, by=by, metric=metric, results=results))
     if not series:
         what = f" matching {' '.join(patterns)}" if patterns else ""
         has = f" a {metric} value" if metric else " a result"
         raise TickmarkError(f"no benchmark{what} has{has} in the {len(runs)} selected runs")
-    ordered = [r for r in runs if r["results"] and (by is None or history.order_value(r, by) is not None)]
+    ordered = [r for r in runs if r["id"] in measured and (by is None or history.order_value(r, by) is not None)]
     newest = max(ordered, key=history.run_order(by))  # the run the gate checks
     return {
         "format": FORMAT,
@@ -142,6 +214,26 @@ def metric_text(metric):
 
 def to_json_ready(model):
     return {k: v for k, v in model.items() if not k.startswith("_")}
+
+
+def json_chunks(model):
+    """The model as JSON text (`history --format json`), in pieces: indented, each point on a
+    line of its own, one series' points at a time (a history of many runs is never one string,
+    and its points go through the JSON module's C encoder)."""
+    import json
+
+    ready = to_json_ready(model)
+    series = ready["series"]
+    mark = "\0points {}\0"
+    skeleton = dict(ready, series=[dict(s, points=mark.format(i)) for i, s in enumerate(series)])
+    text = json.dumps(skeleton, indent=1, sort_keys=True) + "\n"
+    encode = json.JSONEncoder(sort_keys=True).encode
+    for i, s in enumerate(series):
+        head, text = text.split(json.dumps(mark.format(i)), 1)
+        yield head
+        points = s["points"]
+        yield "[\n" + ",\n".join("    " + encode(p) for p in points) + "\n   ]" if points else "[]"
+    yield text
 
 
 # ---------------------------------------------------------------- the gate
@@ -241,7 +333,7 @@ def _level(store, s, points, label):
             continue
         res = res or r
         samples += [dict(x, round=i * 100000 + x.get("round", 1)) for x in store.samples(r["id"])]
-    run = {"status": "complete", "name": label, "fingerprint": points[-1].fingerprint}
+    run = {"status": "complete", "name": label, "fingerprint": dict(points[-1].fingerprint)}
     results = {s.key: dict(res, samples=samples)} if res else {}
     return Side(label, label, run, results, source=f"{len(points)} runs")
 

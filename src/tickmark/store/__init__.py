@@ -47,6 +47,21 @@ CREATE TABLE IF NOT EXISTS profiles (
     run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE, key TEXT NOT NULL,
     tool TEXT NOT NULL, created REAL NOT NULL, data TEXT NOT NULL, UNIQUE (run_id, key))
 """,
+    # Copies of the few fields of each run's and result's documents that the commands reading
+    # many runs need (history, runs), written with the documents (brief_of, head_of), so that
+    # those commands read small columns instead of parsing every document: the fingerprint fields
+    # that separate series and what `runs` shows (BRIEF), the labels, and the headline figures of
+    # a result's statistics. A run or result without its row (written by an older tickmark, or
+    # in a store only read since) is read from its documents.
+    "run_brief": """
+CREATE TABLE IF NOT EXISTS run_brief (
+    run_id INTEGER NOT NULL PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE, fields TEXT, labels TEXT)
+""",
+    "result_heads": """
+CREATE TABLE IF NOT EXISTS result_heads (
+    result_id INTEGER NOT NULL PRIMARY KEY REFERENCES results(id) ON DELETE CASCADE, value REAL,
+    ci95_lo REAL, ci95_hi REAL, unit TEXT, v INTEGER, rounds INTEGER, round_cv REAL)
+""",
     # campaign cells claimed by the processes that run them (claims.py)
     "claims": """
 CREATE TABLE IF NOT EXISTS claims (
@@ -55,6 +70,14 @@ CREATE TABLE IF NOT EXISTS claims (
     takeovers INTEGER NOT NULL DEFAULT 0, previous TEXT, run_id INTEGER, message TEXT,
     UNIQUE (campaign, cell))
 """,
+}
+
+# Indexes added after schema version 1, made in stores that lack them when a writing command
+# opens them (an older tickmark writes into them unchanged; a store only read keeps what it has,
+# and reads the same rows, slower). Every per-result table is read by result id: without its
+# index each read scans the table, and filling a store grows as the square of its results.
+_INDEXES = {
+    "hists_result": "CREATE INDEX IF NOT EXISTS hists_result ON hists(result_id)",
 }
 
 RUN_COLS = (
@@ -145,6 +168,96 @@ def _dump(x):
     return json.dumps(x, sort_keys=True)
 
 
+RUN_PAGE = 1000  # runs that run_rows reads at a time
+HEAD_COLS = ("value", "ci95_lo", "ci95_hi", "unit", "v", "rounds", "round_cv")  # result_heads' figures
+
+
+def brief_fields():
+    """The fingerprint fields run_brief keeps: those that separate series in a history, and the
+    variant (what `runs` shows)."""
+    from .. import fingerprint
+
+    return [k.name for k in fingerprint.keys(separates=True)] + ["variant"]
+
+
+def brief_of(fp):
+    """run_brief's fields of a fingerprint (JSON text; None where it is not an object)."""
+    return _dump({k: fp.get(k) for k in brief_fields()}) if isinstance(fp, dict) else None
+
+
+def labels_of(notes):
+    """run_brief's labels of a run's notes (JSON text; None where they are not an object)."""
+    labels = notes.get("labels") if isinstance(notes, dict) else []
+    return _dump(labels or {}) if isinstance(labels, (dict, type(None))) else None
+
+
+def head_of(stats):
+    """result_heads' figures of a result's statistics (HEAD_COLS): the headline's value, CI,
+    unit, statistics version, rounds and rounds' CV; all None where the statistics hold no
+    headline or a figure is not of its type (such a result is read whole: recomputed or refused)."""
+    d = stats.get("") if isinstance(stats, dict) else None
+    if not isinstance(d, dict):
+        return (None,) * len(HEAD_COLS)
+    value, lo, hi, unit, v, rounds, rcv = (d.get(k) for k in HEAD_COLS)
+    if not (
+        all(_is_number(x) for x in (value, lo, hi, rcv))
+        and isinstance(unit, (str, type(None)))
+        and _is_int(v)
+        and (rounds is None or _is_int(rounds))
+    ):
+        return (None,) * len(HEAD_COLS)
+    return (_float(value), _float(lo), _float(hi), unit, v, rounds, _float(rcv))
+
+
+def _is_number(x):
+    return x is None or isinstance(x, float) or (_is_int(x) and abs(x) < 2**53)
+
+
+def _is_int(x):
+    return isinstance(x, int) and not isinstance(x, bool) and abs(x) < 2**63
+
+
+def _fill_run_brief(b):
+    """run_brief for the runs of a store made before it (inside the transaction that makes it)."""
+    _fill(b, "SELECT id, fingerprint, notes FROM runs", "run_brief (run_id, fields, labels) VALUES (?,?,?)", _brief_row)
+
+
+def _brief_row(rid, fp, notes):
+    return (rid, brief_of(_parsed(fp)), labels_of(_parsed(notes)))
+
+
+def _fill_result_heads(b):
+    """result_heads for the results of a store made before it."""
+    cols = ", ".join(HEAD_COLS)
+    _fill(
+        b,
+        "SELECT id, stats FROM results",
+        f"result_heads (result_id, {cols}) VALUES (?{', ?' * len(HEAD_COLS)})",
+        lambda rid, stats: (rid, *head_of(_parsed(stats))),
+    )
+
+
+def _fill(b, select, insert, row, page=5000):
+    """Rows made from every row of a table, `page` at a time (by id)."""
+    after = 0
+    while True:
+        rows = b.execute(f"{select} WHERE id > ? ORDER BY id LIMIT ?", (after, page)).fetchall()
+        if not rows:
+            return
+        b.executemany(f"INSERT INTO {insert}", [row(*r) for r in rows])
+        after = rows[-1][0]
+
+
+def _parsed(text):
+    """A JSON column's value, None where it is not JSON (read whole, and refused, later)."""
+    try:
+        return json.loads(text)
+    except (ValueError, TypeError, RecursionError):
+        return None
+
+
+_FILL = {"run_brief": _fill_run_brief, "result_heads": _fill_result_heads}
+
 # Extra fields of a sample record beside the columns (kept in `extra`).
 _SAMPLE_COLS = ("iters", "ops", "ns", "cyc")
 
@@ -192,7 +305,8 @@ class Store:
                     f"store {self.path} has schema version {ver}; this tickmark reads version {SCHEMA_VERSION}"
                 )
             missing = [t for t in _ADDED if t not in tables]
-            if missing and not getattr(b, "readonly", False):  # a store only read keeps its tables
+            missing_ix = [i for i in _INDEXES if i not in b.indexes()]
+            if (missing or missing_ix) and not getattr(b, "readonly", False):  # a store only read keeps them
                 with self.transaction():
                     b.lock_schema()
                     have = b.tables()
@@ -200,6 +314,13 @@ class Store:
                         if t not in have:
                             for stmt in b.ddl(_ADDED[t]):
                                 b.execute(stmt)
+                            if t in _FILL:
+                                _FILL[t](b)
+                    for i in missing_ix:
+                        for stmt in b.ddl(_INDEXES[i]):
+                            b.execute(stmt)
+                    tables = b.tables()
+            self._tables = tables
         except b.DatabaseError as e:
             raise self._db_error(e)
         except UnicodeDecodeError:  # SQLite's message quotes a damaged schema
@@ -210,6 +331,10 @@ class Store:
 
     def _db_error(self, e):
         """A database error as one line that says which kind of trouble it is."""
+        try:
+            self.backend.check_intact()  # the file deleted or emptied under a writer: say that
+        except TickmarkError as lost:
+            return lost
         msg = _one_line(e)
         low = msg.lower()
         if "readonly" in low or "read-only" in low or "read only" in low:
@@ -290,7 +415,7 @@ class Store:
             notes = {} if notes is None else notes
             notes.setdefault("owner", process_owner())  # in the caller's notes too: they are written back
         try:
-            return self._insert(
+            run_id = self._insert(
                 "INSERT INTO runs (name, started, finished, status, suite, patterns, options,"
                 " fingerprint, hello, notes) VALUES (?,?,?,?,?,?,?,?,?,?)",
                 (
@@ -308,6 +433,8 @@ class Store:
             )
         except self.backend.IntegrityError:
             raise TickmarkError(f"a run named '{name}' exists already (choose another --name)")
+        self._brief(run_id, fingerprint=fingerprint or {}, notes=notes or {})
+        return run_id
 
     def name_taken(self, name):
         return self._x("SELECT 1 FROM runs WHERE name = ?", (name,)).fetchone() is not None
@@ -317,6 +444,21 @@ class Store:
         sets = ", ".join(f"{k} = ?" for k in fields)
         vals = [_dump(v) if k in _JSON_COLS else v for k, v in fields.items()]
         self._x(f"UPDATE runs SET {sets} WHERE id = ?", (*vals, run_id))
+        self._brief(run_id, **{k: v for k, v in fields.items() if k in ("fingerprint", "notes")})
+
+    def _brief(self, run_id, **docs):
+        """Keep run_brief's copy of what changed in the run's fingerprint or notes."""
+        cols = {"fields": brief_of(docs["fingerprint"])} if "fingerprint" in docs else {}
+        if "notes" in docs:
+            cols["labels"] = labels_of(docs["notes"])
+        if cols and "run_brief" in self._tables:
+            names = ", ".join(cols)
+            sets = ", ".join(f"{k} = excluded.{k}" for k in cols)
+            self._x(
+                f"INSERT INTO run_brief (run_id, {names}) VALUES (?{', ?' * len(cols)})"
+                f" ON CONFLICT (run_id) DO UPDATE SET {sets}",
+                (run_id, *cols.values()),
+            )
 
     def delete_run(self, run_id):
         with self.transaction():
@@ -348,6 +490,78 @@ class Store:
             r["n_results"] = counts.get(r["id"], 0)
         return runs
 
+    def run_rows(self, fields=(), newest=None, since=None, page=RUN_PAGE):
+        """The runs, oldest first, for commands that read many (runs, history), read a page of
+        `page` runs at a time, so that what is held does not grow with the store: each run's row
+        without its documents but `patterns`, with `n_results`, its labels (`notes`: {"labels":
+        ...}, and the whole notes of a run still marked running) and, as `fingerprint`, only the
+        fingerprint fields named in `fields`: from run_brief, or read by the database from the
+        stored fingerprint (fields run_brief does not keep; runs without a brief).
+        `newest`: only the newest N runs; `since`: only runs started since (epoch seconds)."""
+        names = list(dict.fromkeys(fields))
+        kept = set(brief_fields())
+        extra = [n for n in names if n not in kept]
+        b = self.backend
+        brief = "run_brief" in self._tables
+        sql = (
+            "SELECT r.id, r.name, r.started, r.finished, r.status, r.suite, r.patterns, "
+            + ("s.fields, s.labels, " if brief else "NULL, NULL, ")
+            + (
+                f"CASE WHEN s.fields IS NULL THEN {b.json_fields('r.fingerprint', names)} END, "
+                if brief and names
+                else (f"{b.json_fields('r.fingerprint', names)}, " if names else "NULL, ")
+            )
+            + ("CASE WHEN s.labels IS NULL THEN r.notes END, " if brief else "r.notes, ")
+            + (f"{b.json_fields('r.fingerprint', extra)}, " if extra else "NULL, ")
+            + "CASE WHEN r.status = 'running' THEN r.notes END,"
+            " (SELECT count(*) FROM results WHERE run_id = r.id) FROM runs r"
+            + (" LEFT JOIN run_brief s ON s.run_id = r.id" if brief else "")
+            + " WHERE r.id > ?"
+            + (" AND r.started >= ?" if since is not None else "")
+            + " ORDER BY r.id LIMIT ?"
+        )
+        after = 0
+        if newest is not None:
+            if newest <= 0:
+                return
+            row = self._x("SELECT id FROM runs ORDER BY id DESC LIMIT 1 OFFSET ?", (newest - 1,)).fetchone()
+            after = row[0] - 1 if row else 0  # fewer runs than that: all of them
+        cols = ("id", "name", "started", "finished", "status", "suite", "patterns")
+        while True:
+            rows = self._x(sql, (after,) + ((since,) if since is not None else ()) + (page,))
+            for row in rows:
+                yield self._run_row(cols, row, names, extra)
+            if len(rows) < page:
+                return
+            after = rows[-1][0]
+
+    def _run_row(self, cols, row, names, extra):
+        """A row of run_rows' statement -> the run (see run_rows)."""
+        brief, labels, from_doc, notes, extras, running, n_results = row[7:]
+        r = self._row(cols, row[:7])
+        what = f"run {r['id']}"
+        values = {}
+        if brief is not None:
+            values = self._json(brief, f"{what}: run_brief")
+            if not set(names) - set(extra) <= set(values):  # kept by another version: not these fields
+                values = self.run(r["id"])["fingerprint"]
+        elif names:
+            values = dict(zip(names, self._json(from_doc, f"{what}: fingerprint", list)))
+        if extra:
+            values.update(zip(extra, self._json(extras, f"{what}: fingerprint", list)))
+        r["fingerprint"] = {k: values.get(k) for k in names}
+        if labels is not None:
+            labels = self._json(labels, f"{what}: run_brief")
+        else:
+            labels = self._json(notes, f"{what}: notes").get("labels")
+        if not isinstance(labels, (dict, type(None))):
+            raise CorruptStore(f"store {self.path} is corrupt: {what}: its labels are not a JSON object")
+        r["notes"] = self._json(running, f"{what}: notes") if running is not None else {}
+        if labels:
+            r["notes"]["labels"] = labels
+        r["n_results"] = n_results
+        return _abandoned(r)
+
     # ---- results ----
     def result_id(self, run_id, key):
         row = self._x("SELECT id FROM results WHERE run_id = ? AND key = ?", (run_id, key)).fetchone()
@@ -368,7 +582,7 @@ class Store:
         meta=None,
         stats=None,
     ):
-        return self._insert(
+        result_id = self._insert(
             "INSERT INTO results (run_id, key, bench, params, metric, status, reason, unit, stat,"
             " meta, stats) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
             (
@@ -385,11 +599,25 @@ class Store:
                 _dump(stats or {}),
             ),
         )
+        self._head(result_id, stats or {})
+        return result_id
 
     def update_result(self, result_id, **fields):
         sets = ", ".join(f"{k} = ?" for k in fields)
         vals = [_dump(v) if k in _JSON_COLS else v for k, v in fields.items()]
         self._x(f"UPDATE results SET {sets} WHERE id = ?", (*vals, result_id))
+        if "stats" in fields:
+            self._head(result_id, fields["stats"])
+
+    def _head(self, result_id, stats):
+        """Keep result_heads' copy of a result's headline figures."""
+        if "result_heads" in self._tables:
+            sets = ", ".join(f"{k} = excluded.{k}" for k in HEAD_COLS)
+            self._x(
+                f"INSERT INTO result_heads (result_id, {', '.join(HEAD_COLS)}) VALUES (?{', ?' * len(HEAD_COLS)})"
+                f" ON CONFLICT (result_id) DO UPDATE SET {sets}",
+                (result_id, *head_of(stats)),
+            )
 
     def results(self, run_id):
         cols = ", ".join(RESULT_COLS)
@@ -409,7 +637,7 @@ class Store:
         for k in range(0, len(ids), 500):
             chunk = ids[k : k + 500]
             marks = ",".join("?" * len(chunk))
-            for r in self._x(f"SELECT {cols} FROM results WHERE run_id IN ({marks}) ORDER BY id", chunk):
+            for r in self._x(f"SELECT {cols} FROM results WHERE run_id IN ({marks}) ORDER BY run_id, id", chunk):
                 if benches is None or r[3] in benches:
                     out[r[1]].append(self._row(RESULT_COLS, r, "results"))
         for rid, rows in out.items():
@@ -418,19 +646,22 @@ class Store:
 
     def headlines(self, run_ids, like=None):
         """{run id: [result rows]} of many runs, each row with only its headline statistics
-        (value, CI, unit, rounds and their CV) read by the database from the stored JSON: what a history of thousands
-        of runs needs, without parsing every result's statistics here. `like`: SQL LIKE patterns
-        (with a backslash as the escape) of benchmark names or keys to keep. Results whose
-        statistics another version computed come whole, recomputed (results_of)."""
+        (value, CI, unit, rounds and their CV), from result_heads (where a result has no row
+        there, from its statistics): what a history of thousands of runs needs, without parsing
+        every result's statistics. `like`: SQL LIKE patterns (with a backslash as the escape) of
+        benchmark names or keys to keep. Results whose statistics another version computed come
+        whole, recomputed (results_of)."""
         from ..analysis.stats import STATS_VERSION
 
-        fields = ("value", "ci95_lo", "ci95_hi", "unit", "v", "rounds", "round_cv")
-        exprs = ", ".join(self.backend.json_field("j", "", f) for f in fields)
+        heads = "result_heads" in self._tables
         where = ""
         args = []
         if like:
-            where = " AND (" + " OR ".join("bench LIKE ? ESCAPE '\\' OR key LIKE ? ESCAPE '\\'" for _ in like) + ")"
+            where = " AND (" + " OR ".join("r.bench LIKE ? ESCAPE '\\' OR r.key LIKE ? ESCAPE '\\'" for _ in like) + ")"
             args = [p for pat in like for p in (pat, pat)]
+        figures = ", ".join(f"h.{c}" for c in HEAD_COLS) if heads else ", ".join("NULL" for _ in HEAD_COLS)
+        whole = "CASE WHEN h.result_id IS NULL THEN r.stats END" if heads else "r.stats"
+        join = " LEFT JOIN result_heads h ON h.result_id = r.id" if heads else ""
         ids = list(run_ids)
         out = {i: [] for i in ids}
         stale = set()
@@ -438,28 +669,19 @@ class Store:
             chunk = ids[k : k + 500]
             marks = ",".join("?" * len(chunk))
             sql = (
-                f"WITH t AS MATERIALIZED (SELECT id, run_id, key, bench, status, stat, {self.backend.json_doc('stats')}"
-                f" AS j FROM results WHERE run_id IN ({marks}){where})"
-                f" SELECT run_id, key, bench, status, stat, {exprs} FROM t ORDER BY id"
+                f"SELECT r.run_id, r.key, r.bench, r.status, r.stat, {figures}, {whole} FROM results r{join}"
+                f" WHERE r.run_id IN ({marks}){where} ORDER BY r.run_id, r.id"
             )
-            for rid, key, bench, status, stat, value, lo, hi, unit, ver, rounds, rcv in self._x(sql, chunk + args):
-                try:
-                    current = ver is not None and int(ver) == STATS_VERSION
-                    head = {
-                        "value": _float(value),
-                        "ci95_lo": _float(lo),
-                        "ci95_hi": _float(hi),
-                        "unit": unit,
-                        "v": int(ver),
-                        "rounds": int(rounds or 0),
-                        "round_cv": _float(rcv),
-                    }
-                except (TypeError, ValueError):  # statistics edited by hand: read whole (and refused) below
-                    current = False
-                if not current:
+            for rid, key, bench, status, stat, *head, stats in self._x(sql, chunk + args):
+                if stats is not None:  # no copy of its figures: from the statistics
+                    head = head_of(self._json(stats, f"result of run {rid}: stats"))
+                value, lo, hi, unit, ver, rounds, rcv = head
+                if ver != STATS_VERSION:  # another version's, or edited by hand: read whole below
                     if status == "ok":
                         stale.add(rid)
                     continue
+                head = {"value": value, "ci95_lo": lo, "ci95_hi": hi, "unit": unit, "v": ver}
+                head.update(rounds=rounds or 0, round_cv=rcv)
                 out[rid].append(
                     {"run_id": rid, "key": key, "bench": bench, "status": status, "stat": stat, "stats": {"": head}}
                 )
@@ -600,7 +822,7 @@ def _create_tables(b):
     """The tables of a new store, on backend b (inside a transaction)."""
     for stmt in b.ddl(_SCHEMA):
         b.execute(stmt)
-    for ddl in _ADDED.values():
+    for ddl in (*_ADDED.values(), *_INDEXES.values()):
         for stmt in b.ddl(ddl):
             b.execute(stmt)
     b.execute("INSERT INTO tickmark_schema VALUES (?)", (SCHEMA_VERSION,))

@@ -116,6 +116,9 @@ class PostgresBackend:
             )
         }
 
+    def indexes(self):
+        return {r[0] for r in self.conn.execute("SELECT indexname FROM pg_indexes WHERE schemaname = current_schema()")}
+
     def before_create(self):
         pass
 
@@ -129,6 +132,13 @@ class PostgresBackend:
     def json_doc(col):
         """A JSON text column parsed by the server (once per row where the query materializes it)."""
         return f"({col})::jsonb"
+
+    @staticmethod
+    def json_fields(doc, names):
+        """SQL for a JSON array (text) of the top-level fields `names` of a JSON text column (null
+        where absent), the document parsed once."""
+        fields = ", ".join(f"j -> '{n}'" for n in names)
+        return f"(SELECT jsonb_build_array({fields}) FROM (SELECT ({doc})::jsonb AS j) AS d)::text"
 
     @staticmethod
     def json_field(doc, key, field):

@@ -219,6 +219,9 @@ class SQLiteBackend:
     def tables(self):
         return {r[0] for r in self.conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
 
+    def indexes(self):
+        return {r[0] for r in self.conn.execute("SELECT name FROM sqlite_master WHERE type='index'")}
+
     def before_create(self):
         """Outside any transaction, before the tables are made: the journal mode."""
         self.conn.execute("PRAGMA journal_mode = WAL")
@@ -230,6 +233,12 @@ class SQLiteBackend:
     def json_doc(col):
         """A JSON text column as the database's JSON value (SQLite's JSON functions read text)."""
         return col
+
+    @staticmethod
+    def json_fields(doc, names):
+        """SQL for a JSON array (text) of the top-level fields `names` of a JSON text column (null
+        where absent), the document parsed once."""
+        return "json_array(" + ", ".join(f"json_extract({doc}, '$.\"{n}\"')" for n in names) + ")"
 
     @staticmethod
     def json_field(doc, key, field):
