@@ -10,20 +10,20 @@ The shape of a run: the newest complete run of --template (without it, a run mad
 `tickmark run --rounds 1 --max-rounds 1`, the default suite, as a nightly job would make it).
 Generated run i is that run again with its values varied: every time figure of every result, and
 the nanoseconds of its samples, multiplied by a log-normal factor (NOISE between runs); from run
-STEP on (3/5 of the way), one benchmark (--step-bench; cpu.idea where the template has it) is
-STEP_SIZE slower and the fingerprint's cflags change. Runs are an hour apart, named nightly-N and
-labelled build=N.
+STEP on (3/5 of the way), one benchmark (--step-bench; else cpu.idea where the template has it,
+else the first that reports a time) is STEP_SIZE slower and the fingerprint's cflags change. Runs
+are an hour apart, named nightly-N and labelled build=N.
 
 The stores are filled by a bulk writer (executemany in one transaction per batch on SQLite, COPY
-on PostgreSQL) that writes the rows the store's own API writes: --check K writes K of the runs
-again through the API (Store.create_run, add_result, add_samples, add_hist) into a second store
-and compares every column of their rows, text for text.
+on PostgreSQL) that writes the rows the store's own API writes, in every table: --check K writes
+K of the runs again through the API (Store.create_run, add_result, add_samples, add_hist) into a
+second store and compares every column of their rows but the ids, text for text.
 
-Then, per store, each command in a process of its own, its wall time and peak RSS (wait4's
-ru_maxrss): `tickmark history` (the table, into a pipe), `tickmark history --format json -o FILE`
+Then, per store, each command in a process of its own, its wall time, CPU time and peak RSS
+(wait4): `tickmark history` (the table, into a pipe), `tickmark history --format json -o FILE`
 (every point; the planted step must be found at the planted run), `tickmark runs` (into a pipe).
-Prints a Markdown table with the load average before and after. The stores are deleted at the end
-(--keep DIR keeps the SQLite ones there).
+Prints a Markdown table with the load average before and after. The stores are deleted as soon as
+they are measured (--keep DIR keeps the SQLite ones there, and the PostgreSQL databases).
 """
 
 import argparse
@@ -134,7 +134,8 @@ class Generator:
     def __init__(self, template, n, step_bench=None, seed=0):
         self.t, self.n, self.seed = template, n, seed
         keys = [r["key"] for r in template.results if r["status"] == "ok"]
-        self.step_key = step_bench if step_bench in keys else ("cpu.idea" if "cpu.idea" in keys else sorted(keys)[0])
+        times = sorted(r["key"] for r in template.results if r["status"] == "ok" and r["stats"][""]["unit"] != "MB/s")
+        self.step_key = step_bench if step_bench in keys else ("cpu.idea" if "cpu.idea" in keys else (times or keys)[0])
         self.step_at = max(2, int(n * STEP_AT))
         run = template.run
         self.t0 = 1.7e9
@@ -261,7 +262,7 @@ class Generator:
             head = list(res["head"])
             for j, p, base in res["head_paths"]:
                 head[j] = scaled(base, p, f)
-            out["result_heads"].append((rid, *head))
+            out["result_heads"].append((rid, run_id, *head))
             for s, extra in res["samples"]:
                 cyc = None if s.get("cyc") is None else round(s["cyc"] * f)
                 out["samples"].append((rid, s["round"], s["i"], s["iters"], s["ops"], round(s["ns"] * f), cyc, extra))
@@ -295,7 +296,7 @@ TABLES = (
     ("runs", "id, name, started, finished, status, suite, patterns, options, fingerprint, hello, notes"),
     ("run_brief", "run_id, fields, labels"),
     ("results", "id, run_id, key, bench, params, metric, status, reason, unit, stat, meta, stats"),
-    ("result_heads", "result_id, " + ", ".join(HEAD_COLS)),
+    ("result_heads", "result_id, run_id, " + ", ".join(HEAD_COLS)),
     ("samples", "result_id, round, idx, iters, ops, ns, cyc, extra"),
     ("hists", "result_id, round, data"),
 )
@@ -386,7 +387,8 @@ def dump_run(st, name):
             ("hists", f"round, {order}"),
         ):
             rows = x(f"SELECT {COLS[table]} FROM {table} WHERE result_id = ? ORDER BY {order_by}", (res[0],))
-            out += [(table, res[2]) + tuple(r[1:]) for r in rows]
+            ids = 2 if table == "result_heads" else 1  # result_id (and run_id): the database's
+            out += [(table, res[2]) + tuple(r[ids:]) for r in rows]
     return out
 
 
@@ -544,7 +546,12 @@ def main():
                 compared = check(url, check_url, gen, picks) if picks else 0
                 mb = size_mb(url, path)
                 figures, found, other, points = measure_store(url, gen, workdir)
-                rows.append((n, backend, mb, fill, figures, found, other, points, before, load(), compared))
+                rows.append(
+                    dict(
+                        n=n, backend=backend, mb=mb, fill=fill, figures=figures, found=found, other=other,
+                        points=points, load=(before, load()), compared=compared,
+                    )
+                )  # fmt: skip
                 print(row_text(rows[-1]), file=sys.stderr)
                 if backend == "sqlite":
                     if a.keep:
@@ -568,32 +575,37 @@ def main():
 
 
 def row_text(r):
-    n, backend, mb, fill, fig, found, other, points, before, after, compared = r
-    figs = ", ".join(f"{k} {s:.2f} s ({c:.2f} s CPU) {m:.0f} MB" for k, (s, c, m) in fig.items())
+    figs = ", ".join(f"{k} {s:.2f} s ({c:.2f} s CPU) {m:.0f} MB" for k, (s, c, m) in r["figures"].items())
     return (
-        f"{n} runs on {backend}: {mb:.0f} MB filled in {fill:.0f} s ({compared} rows checked); {figs}; "
-        f"step found at {found}, {other} other changes, {points} points; load {before} -> {after}"
+        f"{r['n']} runs on {r['backend']}: {r['mb']:.0f} MB filled in {r['fill']:.0f} s ({r['compared']} rows "
+        f"checked); {figs}; step found at {r['found']}, {r['other']} other changes, {r['points']} points; "
+        f"load {r['load'][0]} -> {r['load'][1]}"
     )
 
 
 def markdown(rows, step_key):
     out = [
-        "| runs | store | size | history | history --format json | runs | step found | other changes | load |",
+        "| runs | store | size (filled in) | history | history --format json | runs | step found at | other changes "
+        "| load |",
         "|--:|---|--:|--:|--:|--:|---|--:|---|",
     ]
-    for n, backend, mb, fill, fig, found, other, points, before, after, compared in rows:
+    for r in rows:
+        fig = r["figures"]
         cells = [
             f"{fig[k][0]:.1f} s ({fig[k][1]:.1f} s CPU), {fig[k][2]:.0f} MB"
             for k in ("history", "history json", "runs")
         ]
-        at = f"{found[0]} ({found[1]:+.1f} %)" if found else "no"
+        at = f"{r['found'][0]} ({r['found'][1]:+.1f} %)" if r["found"] else "not found"
         out.append(
-            f"| {n:,} | {backend} | {mb:,.0f} MB | "
+            f"| {r['n']:,} | {r['backend']} | {r['mb']:,.0f} MB ({r['fill']:.0f} s) | "
             + " | ".join(cells)
-            + f" | {at} | {other} | {before.split()[0]}–{after.split()[0]} |"
+            + f" | {at} | {r['other']} | {r['load'][0].split()[0]}–{r['load'][1].split()[0]} |"
         )
     out.append("")
-    out.append(f"The planted step: {step_key}, +{(STEP_SIZE - 1) * 100:.0f} %.")
+    out.append(
+        f"Each cell: wall time (CPU time of the command's process), peak RSS. The planted step: {step_key}, "
+        f"+{(STEP_SIZE - 1) * 100:.0f} %; load: the 1-minute load average before and after, on {os.cpu_count()} CPUs."
+    )
     return "\n".join(out)
 
 

@@ -59,8 +59,10 @@ CREATE TABLE IF NOT EXISTS run_brief (
 """,
     "result_heads": """
 CREATE TABLE IF NOT EXISTS result_heads (
-    result_id INTEGER NOT NULL PRIMARY KEY REFERENCES results(id) ON DELETE CASCADE, value REAL,
-    ci95_lo REAL, ci95_hi REAL, unit TEXT, v INTEGER, rounds INTEGER, round_cv REAL)
+    result_id INTEGER NOT NULL PRIMARY KEY REFERENCES results(id) ON DELETE CASCADE,
+    run_id INTEGER NOT NULL, value REAL, ci95_lo REAL, ci95_hi REAL, unit TEXT, v INTEGER,
+    rounds INTEGER, round_cv REAL);
+CREATE INDEX IF NOT EXISTS result_heads_run ON result_heads(run_id)
 """,
     # campaign cells claimed by the processes that run them (claims.py)
     "claims": """
@@ -231,9 +233,9 @@ def _fill_result_heads(b):
     cols = ", ".join(HEAD_COLS)
     _fill(
         b,
-        "SELECT id, stats FROM results",
-        f"result_heads (result_id, {cols}) VALUES (?{', ?' * len(HEAD_COLS)})",
-        lambda rid, stats: (rid, *head_of(_parsed(stats))),
+        "SELECT id, run_id, stats FROM results",
+        f"result_heads (result_id, run_id, {cols}) VALUES (?, ?{', ?' * len(HEAD_COLS)})",
+        lambda rid, run_id, stats: (rid, run_id, *head_of(_parsed(stats))),
     )
 
 
@@ -307,24 +309,34 @@ class Store:
             missing = [t for t in _ADDED if t not in tables]
             missing_ix = [i for i in _INDEXES if i not in b.indexes()]
             if (missing or missing_ix) and not getattr(b, "readonly", False):  # a store only read keeps them
-                with self.transaction():
-                    b.lock_schema()
-                    have = b.tables()
-                    for t in missing:
-                        if t not in have:
-                            for stmt in b.ddl(_ADDED[t]):
-                                b.execute(stmt)
-                            if t in _FILL:
-                                _FILL[t](b)
-                    for i in missing_ix:
-                        for stmt in b.ddl(_INDEXES[i]):
-                            b.execute(stmt)
-                    tables = b.tables()
-            self._tables = tables
+                self._add(missing, missing_ix)
+            self._tables = b.tables()
         except b.DatabaseError as e:
             raise self._db_error(e)
         except UnicodeDecodeError:  # SQLite's message quotes a damaged schema
             raise CorruptStore(f"store {self.path} is corrupt: its schema is damaged")
+
+    def _add(self, missing, missing_ix):
+        """The tables and indexes added since schema version 1 that the store lacks, made (and
+        filled) in one transaction. A reading command that may not change the store (a
+        PostgreSQL role that only reads) reads it as it is."""
+        b = self.backend
+        try:
+            with self.transaction():
+                b.lock_schema()
+                have = b.tables()
+                for t in missing:
+                    if t not in have:
+                        for stmt in b.ddl(_ADDED[t]):
+                            b.execute(stmt)
+                        if t in _FILL:
+                            _FILL[t](b)
+                for i in missing_ix:
+                    for stmt in b.ddl(_INDEXES[i]):
+                        b.execute(stmt)
+        except (b.DatabaseError, TickmarkError):
+            if not self.readonly:
+                raise
 
     def close(self):
         self.backend.close()
@@ -614,9 +626,10 @@ class Store:
         if "result_heads" in self._tables:
             sets = ", ".join(f"{k} = excluded.{k}" for k in HEAD_COLS)
             self._x(
-                f"INSERT INTO result_heads (result_id, {', '.join(HEAD_COLS)}) VALUES (?{', ?' * len(HEAD_COLS)})"
+                f"INSERT INTO result_heads (result_id, run_id, {', '.join(HEAD_COLS)})"
+                f" SELECT id, run_id{', ?' * len(HEAD_COLS)} FROM results WHERE id = ?"
                 f" ON CONFLICT (result_id) DO UPDATE SET {sets}",
-                (result_id, *head_of(stats)),
+                (*head_of(stats), result_id),
             )
 
     def results(self, run_id):
@@ -657,33 +670,45 @@ class Store:
         where = ""
         args = []
         if like:
-            where = " AND (" + " OR ".join("r.bench LIKE ? ESCAPE '\\' OR r.key LIKE ? ESCAPE '\\'" for _ in like) + ")"
+            where = " AND (" + " OR ".join("bench LIKE ? ESCAPE '\\' OR key LIKE ? ESCAPE '\\'" for _ in like) + ")"
             args = [p for pat in like for p in (pat, pat)]
-        figures = ", ".join(f"h.{c}" for c in HEAD_COLS) if heads else ", ".join("NULL" for _ in HEAD_COLS)
-        whole = "CASE WHEN h.result_id IS NULL THEN r.stats END" if heads else "r.stats"
-        join = " LEFT JOIN result_heads h ON h.result_id = r.id" if heads else ""
         ids = list(run_ids)
         out = {i: [] for i in ids}
         stale = set()
         for k in range(0, len(ids), 500):
             chunk = ids[k : k + 500]
             marks = ",".join("?" * len(chunk))
-            sql = (
-                f"SELECT r.run_id, r.key, r.bench, r.status, r.stat, {figures}, {whole} FROM results r{join}"
-                f" WHERE r.run_id IN ({marks}){where} ORDER BY r.run_id, r.id"
+            rows = self._x(
+                f"SELECT id, run_id, key, bench, status, stat{'' if heads else ', stats'} FROM results"
+                f" WHERE run_id IN ({marks}){where} ORDER BY run_id, id",
+                chunk + args,
             )
-            for rid, key, bench, status, stat, *head, stats in self._x(sql, chunk + args):
-                if stats is not None:  # no copy of its figures: from the statistics
-                    head = head_of(self._json(stats, f"result of run {rid}: stats"))
+            figures = {}
+            if heads:  # a query of its own: a join makes PostgreSQL read the whole of result_heads
+                cols = ", ".join(HEAD_COLS)
+                figures = {
+                    r[0]: r[1:]
+                    for r in self._x(f"SELECT result_id, {cols} FROM result_heads WHERE run_id IN ({marks})", chunk)
+                }
+                whole = [r[0] for r in rows if r[0] not in figures]
+                for j in range(0, len(whole), 500):  # no copy of their figures: from their statistics
+                    part = whole[j : j + 500]
+                    for rid, stats in self._x(
+                        f"SELECT id, stats FROM results WHERE id IN ({','.join('?' * len(part))})", part
+                    ):
+                        figures[rid] = head_of(self._json(stats, f"result {rid}: stats"))
+            for row in rows:
+                rid, run_id, key, bench, status, stat = row[:6]
+                head = figures[rid] if heads else head_of(self._json(row[6], f"result {rid}: stats"))
                 value, lo, hi, unit, ver, rounds, rcv = head
                 if ver != STATS_VERSION:  # another version's, or edited by hand: read whole below
                     if status == "ok":
-                        stale.add(rid)
+                        stale.add(run_id)
                     continue
                 head = {"value": value, "ci95_lo": lo, "ci95_hi": hi, "unit": unit, "v": ver}
                 head.update(rounds=rounds or 0, round_cv=rcv)
-                out[rid].append(
-                    {"run_id": rid, "key": key, "bench": bench, "status": status, "stat": stat, "stats": {"": head}}
+                out[run_id].append(
+                    {"run_id": run_id, "key": key, "bench": bench, "status": status, "stat": stat, "stats": {"": head}}
                 )
         if stale:
             for rid, rows in self.results_of(sorted(stale)).items():
