@@ -137,7 +137,7 @@ def build(store, patterns=(), by=None, names=(), target=None, labels=None, since
 def _no_cycle_collection():
     """Python's cyclic garbage collector held off: a history of many runs makes some hundred
     objects per run and no reference cycles, and the collector's passes over all of them, ever
-    more as they grow, cost more than the build itself (three times, at 10,000 runs)."""
+    more as they grow, made the build of a history of 10,000 runs take 1.6 times as long."""
     enabled = gc.isenabled()
     gc.disable()
     try:
