@@ -20,7 +20,7 @@ K of the runs again through the API (Store.create_run, add_result, add_samples, 
 second store and compares every column of their rows but the ids, text for text.
 
 Then, per store, each command in a process of its own, its wall time, CPU time and peak RSS
-(wait4): `tickmark history` (the table, into a pipe), `tickmark history --format json -o FILE`
+(wait4, see TIMER): `tickmark history` (the table, into a pipe), `tickmark history --format json -o FILE`
 (every point; the planted step must be found at the planted run), `tickmark runs` (into a pipe).
 Prints a Markdown table with the load average before and after. The stores are deleted as soon as
 they are measured (--keep DIR keeps the SQLite ones there, and the PostgreSQL databases).
@@ -397,36 +397,64 @@ def tickmark(*args):
     return [sys.executable, "-m", "tickmark.cli", *args]
 
 
-def measure(argv):
+# Runs a command and writes its wall time, CPU time, peak RSS (KiB) and exit status: a small
+# process between this one and the command, since a child forked from this one counts this one's
+# memory in its peak RSS (Linux keeps the largest of every memory image a process had).
+TIMER = """
+import os, sys, time
+t = time.perf_counter()
+pid = os.fork()
+if pid == 0:
+    os.execvp(sys.argv[2], sys.argv[2:])
+_, status, ru = os.wait4(pid, 0)
+with open(sys.argv[1], "w") as f:
+    print(time.perf_counter() - t, ru.ru_utime + ru.ru_stime, ru.ru_maxrss, os.waitstatus_to_exitcode(status), file=f)
+"""
+
+
+def measure(argv, src=None):
     """Run a command with its output into a pipe that is read and dropped -> (wall seconds, CPU
-    seconds (user and system), peak RSS in MB, exit status, the end of its stderr)."""
-    with tempfile.TemporaryFile() as err:
-        t = time.perf_counter()
-        p = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=err, env=dict(os.environ, COLUMNS="80"))
+    seconds (user and system), peak RSS in MB, exit status, the end of its stderr). src: another
+    tickmark's source tree, first on the path."""
+    env = dict(os.environ, COLUMNS="80")
+    if src:
+        env["PYTHONPATH"] = os.pathsep.join([str(Path(src) / "src"), *filter(None, [env.get("PYTHONPATH")])])
+    with tempfile.TemporaryFile() as err, tempfile.NamedTemporaryFile("r") as times:
+        timer = [sys.executable, "-c", TIMER, times.name]
+        p = subprocess.Popen(timer + argv, stdout=subprocess.PIPE, stderr=err, env=env)
         while p.stdout.read(1 << 16):
             pass
-        _, status, ru = os.wait4(p.pid, 0)
-        p.returncode = os.waitstatus_to_exitcode(status)
-        wall = time.perf_counter() - t
+        p.wait()
+        wall, cpu, kb, rc = times.read().split()
         err.seek(0)
         tail = err.read().decode(errors="replace")[-400:]
-    return wall, ru.ru_utime + ru.ru_stime, ru.ru_maxrss / 1024, p.returncode, tail
+    return float(wall), float(cpu), int(kb) / 1024, int(rc), tail
 
 
-def measure_store(url, gen, workdir):
-    """history, history --format json, runs on one store -> {name: (seconds, MB)} and what the
-    JSON found."""
-    out = {}
-    for name, args, ok in (
-        ("history", ("history",), (0,)),
-        ("history json", ("history", "--format", "json", "-o", str(workdir / "history.json")), (0,)),
-        ("runs", ("runs",), (0,)),
+def measure_store(url, gen, workdir, baseline=None):
+    """history, history --format json and runs on one store, each by this tickmark and by the
+    one of the source tree `baseline` in turn -> {version: ({command: (wall s, CPU s, MB)}, where
+    the step was found, how many other changes, points)}."""
+    versions = {"this": None, **({"baseline": baseline} if baseline else {})}
+    out = {v: {} for v in versions}
+    for name, args in (
+        ("history", ("history",)),
+        ("history json", ("history", "--format", "json", "-o")),
+        ("runs", ("runs",)),
     ):
-        wall, cpu, mb, rc, err = measure(tickmark("--store", str(url), *args))
-        if rc not in ok:
-            raise SystemExit(f"{name} exited {rc}: {err}")
-        out[name] = (wall, cpu, mb)
-    model = json.loads((workdir / "history.json").read_text())
+        for v, src in versions.items():
+            argv = tickmark("--store", str(url), *args) + ([str(workdir / f"{v}.json")] if "-o" in args else [])
+            wall, cpu, mb, rc, err = measure(argv, src)
+            if rc != 0:
+                raise SystemExit(f"{name} ({v}) exited {rc}: {err}")
+            out[v][name] = (wall, cpu, mb)
+    return {v: (out[v], *found_in(workdir / f"{v}.json", gen)) for v in versions}
+
+
+def found_in(path, gen):
+    """(the run where the planted step was found and its size, other changes, points) of a
+    history's JSON."""
+    model = json.loads(path.read_text())
     found, other = None, 0
     for s in model["series"]:
         for c in s["changes"]:
@@ -435,8 +463,7 @@ def measure_store(url, gen, workdir):
                 found = (at, c["pct"])
             else:
                 other += 1
-    points = sum(len(s["points"]) for s in model["series"])
-    return out, found, other, points
+    return found, other, sum(len(s["points"]) for s in model["series"])
 
 
 def load():
@@ -510,6 +537,7 @@ def main():
     ap.add_argument("--step-bench", help="the benchmark that gets the planted step (default cpu.idea)")
     ap.add_argument("--check", type=int, default=3, metavar="K", help="runs written again through the API and compared")
     ap.add_argument("--keep", metavar="DIR", help="keep the SQLite stores in DIR and the PostgreSQL databases")
+    ap.add_argument("--baseline", metavar="SRC", help="another tickmark's source tree, timed beside this one")
     ap.add_argument("--pg", metavar="URL", help="a PostgreSQL server to make databases in (default: a throw-away one)")
     ap.add_argument("--dir", help="where the stores are made (default: a temporary folder)")
     a = ap.parse_args()
@@ -545,14 +573,15 @@ def main():
                 fill = time.perf_counter() - t0
                 compared = check(url, check_url, gen, picks) if picks else 0
                 mb = size_mb(url, path)
-                figures, found, other, points = measure_store(url, gen, workdir)
-                rows.append(
-                    dict(
-                        n=n, backend=backend, mb=mb, fill=fill, figures=figures, found=found, other=other,
-                        points=points, load=(before, load()), compared=compared,
-                    )
-                )  # fmt: skip
-                print(row_text(rows[-1]), file=sys.stderr)
+                measured = measure_store(url, gen, workdir, a.baseline)
+                for version, (figures, found, other, points) in measured.items():
+                    rows.append(
+                        dict(
+                            n=n, backend=backend, version=version, mb=mb, fill=fill, figures=figures, found=found,
+                            other=other, points=points, load=(before, load()), compared=compared,
+                        )
+                    )  # fmt: skip
+                    print(row_text(rows[-1]), file=sys.stderr)
                 if backend == "sqlite":
                     if a.keep:
                         shutil.move(str(path), Path(a.keep) / path.name)
@@ -565,7 +594,7 @@ def main():
                         print(f"kept {url}", file=sys.stderr)
                     else:
                         pg.drop(url)
-                if found is None:
+                if measured["this"][1] is None:
                     raise SystemExit(f"the planted step ({gen.step_key} at {gen.planted_run()}) was not found")
         print(markdown(rows, gen.step_key))
     finally:
@@ -577,18 +606,19 @@ def main():
 def row_text(r):
     figs = ", ".join(f"{k} {s:.2f} s ({c:.2f} s CPU) {m:.0f} MB" for k, (s, c, m) in r["figures"].items())
     return (
-        f"{r['n']} runs on {r['backend']}: {r['mb']:.0f} MB filled in {r['fill']:.0f} s ({r['compared']} rows "
-        f"checked); {figs}; step found at {r['found']}, {r['other']} other changes, {r['points']} points; "
-        f"load {r['load'][0]} -> {r['load'][1]}"
+        f"{r['n']} runs on {r['backend']} ({r['version']}): {r['mb']:.0f} MB filled in {r['fill']:.0f} s "
+        f"({r['compared']} rows checked); {figs}; step found at {r['found']}, {r['other']} other changes, "
+        f"{r['points']} points; load {r['load'][0]} -> {r['load'][1]}"
     )
 
 
 def markdown(rows, step_key):
+    versions = len({r["version"] for r in rows}) > 1
     out = [
-        "| runs | store | size (filled in) | history | history --format json | runs | step found at | other changes "
-        "| load |",
-        "|--:|---|--:|--:|--:|--:|---|--:|---|",
-    ]
+        "| runs | store | size (filled in) |" + (" tickmark |" if versions else "")
+        + " history | history --format json | runs | step found at | other changes | load |",
+        "|--:|---|--:|" + ("---|" if versions else "") + "--:|--:|--:|---|--:|---|",
+    ]  # fmt: skip
     for r in rows:
         fig = r["figures"]
         cells = [
@@ -598,6 +628,7 @@ def markdown(rows, step_key):
         at = f"{r['found'][0]} ({r['found'][1]:+.1f} %)" if r["found"] else "not found"
         out.append(
             f"| {r['n']:,} | {r['backend']} | {r['mb']:,.0f} MB ({r['fill']:.0f} s) | "
+            + (f"{r['version']} | " if versions else "")
             + " | ".join(cells)
             + f" | {at} | {r['other']} | {r['load'][0].split()[0]}–{r['load'][1].split()[0]} |"
         )
