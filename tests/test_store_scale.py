@@ -240,3 +240,22 @@ def test_a_postgresql_role_that_only_reads_reads_an_older_store(env, cli, pg_ser
         assert "run_brief" in st.backend.tables()  # the owner's first open makes them
     finally:
         st.close()
+
+
+def test_task_clock_history_reads_the_copies(template, cli):
+    """`history --metric task-clock` reads each result's task-clock per operation from
+    result_heads: the value its statistics hold."""
+    rc, out, err = cli("--store", str(template), "history", "--metric", "task-clock", "--format", "json")
+    assert rc == 0, err
+    st = Store(template, readonly=True)
+    try:
+        want = {
+            (r["run_id"], r["key"]): r["stats"][""]["counters_per_op"]["task_clock"]
+            for rid in (1, 2, 3)
+            for r in st.results(rid)
+            if r["status"] == "ok"
+        }
+    finally:
+        st.close()
+    got = {(p["run_id"], s["key"]): p["value"] for s in json.loads(out)["series"] for p in s["points"]}
+    assert got == want and len(got) > 10

@@ -33,6 +33,7 @@ import math
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -160,7 +161,8 @@ class Generator:
             hists = [(h["round"], dump({k: v for k, v in h.items() if k != "round"})) for h in self.t.hists[r["id"]]]
             head = list(head_of(r["stats"]))  # result_heads' figures, scaled as their leaves are
             power = dict(paths)
-            head_paths = [(j, ("", c), power.get(("", c))) for j, c in enumerate(HEAD_COLS) if ("", c) in power]
+            where = {c: ("", "counters_per_op", c) if c == "task_clock" else ("", c) for c in HEAD_COLS}
+            head_paths = [(j, where[c], power[where[c]]) for j, c in enumerate(HEAD_COLS) if where[c] in power]
             self.results.append(
                 {
                     "row": r,
@@ -545,6 +547,7 @@ def main():
     backends = [b.strip() for b in a.backends.split(",")]
     if set(backends) - {"sqlite", "postgresql"}:
         raise SystemExit("--backends: sqlite and/or postgresql")
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # the stores and the cluster are removed
     workdir = Path(tempfile.mkdtemp(prefix="tickmark-scale-", dir=a.dir))
     pg = Postgres(a.pg) if "postgresql" in backends else None
     try:

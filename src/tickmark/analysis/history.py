@@ -272,8 +272,9 @@ def build(runs, by=None, metric="", results=None):
             if res["status"] != "ok":
                 continue
             st = res["stats"]
-            if not metric and type(st) is dict and type(st.get("")) is dict:  # a stored headline, read as it is
-                value, lo, hi, unit, higher, se = _values(_Stored(st[""]), "", res.get("stat"))
+            if metric in ("", TASK_CLOCK) and type(st) is dict and type(st.get("")) is dict:  # read as it is
+                head = _Stored(st[""])
+                value, lo, hi, unit, higher, se = _task_clock(head) if metric else _values(head, "", res.get("stat"))
             else:
                 value, lo, hi, unit, higher, se = _metric(Stats.of(res), metric, res.get("stat"))
             if value is None or not math.isfinite(value) or value <= 0:
@@ -343,13 +344,17 @@ def _metric(st, metric, stat="median"):
     is the run's own where the value is a median (0, unknown, for the best sample of a latency
     sweep or a bandwidth: its CI and rounds describe the median)."""
     if metric == TASK_CLOCK:
-        d = st.main
-        v = ((d.counters_per_op or {}).get("task_clock") if d is not None else None) or None
-        return v, None, None, "ns/op", False, 0.0
+        return _task_clock(st.main)
     d = st.get(metric) if metric else st.main
     if d is None:
         return None, None, None, None, False, 0.0
     return _values(d, metric, stat)
+
+
+def _task_clock(d):
+    """_metric's figures of task-clock per operation, from a headline summary d (or None)."""
+    v = ((d.counters_per_op or {}).get("task_clock") if d is not None else None) or None
+    return v, None, None, "ns/op", False, 0.0
 
 
 def _values(d, metric, stat):
@@ -363,11 +368,12 @@ class _Stored:
     a stats.Summary that a history reads, without building the Summary (a history reads one per
     run and benchmark); missing fields as Summary.from_dict has them."""
 
-    __slots__ = ("value", "ci95_lo", "ci95_hi", "unit", "rounds", "round_cv")
+    __slots__ = ("value", "ci95_lo", "ci95_hi", "unit", "rounds", "round_cv", "counters_per_op")
 
     def __init__(self, d):
         self.value, self.ci95_lo, self.ci95_hi = d.get("value"), d.get("ci95_lo"), d.get("ci95_hi")
         self.unit, self.rounds, self.round_cv = d.get("unit", NS_OP), d.get("rounds", 0), d.get("round_cv")
+        self.counters_per_op = d.get("counters_per_op")
 
     @property
     def higher_is_better(self):

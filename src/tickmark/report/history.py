@@ -161,8 +161,8 @@ def _build(store, patterns, by, names, target, labels, since, metric):
 
     def results(chunk):
         ids = [r["id"] for r in chunk]
-        # a sub-metric or a counter: the whole statistics; else the headline's, read by the database
-        got = store.results_of(ids) if metric else store.headlines(ids, like=like)
+        # a sub-metric: the whole statistics; else the headline's (and its task-clock), from their copies
+        got = store.results_of(ids) if metric not in ("", history.TASK_CLOCK) else store.headlines(ids, like=like)
         for rid, rows in got.items():
             got[rid] = [x for x in rows if key_matches(x["key"], x["bench"], patterns)]
             if got[rid]:

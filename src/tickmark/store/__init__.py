@@ -61,7 +61,7 @@ CREATE TABLE IF NOT EXISTS run_brief (
 CREATE TABLE IF NOT EXISTS result_heads (
     result_id INTEGER NOT NULL PRIMARY KEY REFERENCES results(id) ON DELETE CASCADE,
     run_id INTEGER NOT NULL, value REAL, ci95_lo REAL, ci95_hi REAL, unit TEXT, v INTEGER,
-    rounds INTEGER, round_cv REAL);
+    rounds INTEGER, round_cv REAL, task_clock REAL);
 CREATE INDEX IF NOT EXISTS result_heads_run ON result_heads(run_id)
 """,
     # campaign cells claimed by the processes that run them (claims.py)
@@ -171,7 +171,8 @@ def _dump(x):
 
 
 RUN_PAGE = 1000  # runs that run_rows reads at a time
-HEAD_COLS = ("value", "ci95_lo", "ci95_hi", "unit", "v", "rounds", "round_cv")  # result_heads' figures
+# result_heads' figures: the headline's, and its on-CPU time per operation (history --metric task-clock)
+HEAD_COLS = ("value", "ci95_lo", "ci95_hi", "unit", "v", "rounds", "round_cv", "task_clock")
 
 
 def brief_fields():
@@ -195,20 +196,23 @@ def labels_of(notes):
 
 def head_of(stats):
     """result_heads' figures of a result's statistics (HEAD_COLS): the headline's value, CI,
-    unit, statistics version, rounds and rounds' CV; all None where the statistics hold no
-    headline or a figure is not of its type (such a result is read whole: recomputed or refused)."""
+    unit, statistics version, rounds, rounds' CV and task-clock per operation; all None where the
+    statistics hold no headline or a figure is not of its type (such a result is read whole:
+    recomputed or refused)."""
     d = stats.get("") if isinstance(stats, dict) else None
     if not isinstance(d, dict):
         return (None,) * len(HEAD_COLS)
-    value, lo, hi, unit, v, rounds, rcv = (d.get(k) for k in HEAD_COLS)
+    value, lo, hi, unit, v, rounds, rcv = (d.get(k) for k in HEAD_COLS[:-1])
+    per_op = d.get("counters_per_op")
+    task_clock = per_op.get("task_clock") if isinstance(per_op, dict) else None
     if not (
-        all(_is_number(x) for x in (value, lo, hi, rcv))
+        all(_is_number(x) for x in (value, lo, hi, rcv, task_clock))
         and isinstance(unit, (str, type(None)))
         and _is_int(v)
         and (rounds is None or _is_int(rounds))
     ):
         return (None,) * len(HEAD_COLS)
-    return (_float(value), _float(lo), _float(hi), unit, v, rounds, _float(rcv))
+    return (_float(value), _float(lo), _float(hi), unit, v, rounds, _float(rcv), _float(task_clock))
 
 
 def _is_number(x):
@@ -659,7 +663,7 @@ class Store:
 
     def headlines(self, run_ids, like=None):
         """{run id: [result rows]} of many runs, each row with only its headline statistics
-        (value, CI, unit, rounds and their CV), from result_heads (where a result has no row
+        (value, CI, unit, rounds and their CV, task-clock per operation), from result_heads (where a result has no row
         there, from its statistics): what a history of thousands of runs needs, without parsing
         every result's statistics. `like`: SQL LIKE patterns (with a backslash as the escape) of
         benchmark names or keys to keep. Results whose statistics another version computed come
@@ -700,13 +704,15 @@ class Store:
             for row in rows:
                 rid, run_id, key, bench, status, stat = row[:6]
                 head = figures[rid] if heads else head_of(self._json(row[6], f"result {rid}: stats"))
-                value, lo, hi, unit, ver, rounds, rcv = head
+                value, lo, hi, unit, ver, rounds, rcv, task_clock = head
                 if ver != STATS_VERSION:  # another version's, or edited by hand: read whole below
                     if status == "ok":
                         stale.add(run_id)
                     continue
                 head = {"value": value, "ci95_lo": lo, "ci95_hi": hi, "unit": unit, "v": ver}
                 head.update(rounds=rounds or 0, round_cv=rcv)
+                if task_clock is not None:
+                    head["counters_per_op"] = {"task_clock": task_clock}
                 out[run_id].append(
                     {"run_id": run_id, "key": key, "bench": bench, "status": status, "stat": stat, "stats": {"": head}}
                 )
