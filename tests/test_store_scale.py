@@ -191,7 +191,7 @@ def test_history_json_in_pieces_is_the_model(template, cli):
         model = hr.to_json_ready(hr.build(st))
     finally:
         st.close()
-    assert json.loads(out) == json.loads(json.dumps(model)) and len(model["series"]) > 3
+    assert json.loads(out) == json.loads(json.dumps(model, default=list)) and len(model["series"]) > 3
     points = sum(len(s["points"]) for s in model["series"])
     assert sum(1 for line in out.splitlines() if line.startswith('    {"ci_hi"')) == points
 

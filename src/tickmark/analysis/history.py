@@ -37,6 +37,7 @@ bootstrap of both segments (fixed seed: the same data give the same interval).
 """
 
 import math
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from statistics import NormalDist
 from typing import Optional
@@ -169,23 +170,49 @@ class Series:
             "noise": self.noise,
             "skipped": self.skipped,
             "where": list(self.where),
-            "points": [
-                {
-                    "run_id": p.run_id,
-                    "run": p.run,
-                    "started": p.started,
-                    "order": p.order,
-                    "value": p.value,
-                    "ci_lo": p.ci_lo,
-                    "ci_hi": p.ci_hi,
-                    "se": p.se,
-                    "labels": p.labels,  # the run's, shared by its points
-                }
-                for p in self.points
-            ],
+            "points": PointDicts(self.points),
             "changes": [dict(asdict(c), pct=c.pct) for c in self.changes],
             "levels": [{"start": a, "end": b, "median": m} for a, b, m in self.levels()],
         }
+
+
+class PointDicts(Sequence):
+    """The points of a series as plain data (to_dict), each dict made when it is read: a series
+    of thousands of runs holds its Points once, not a dict for each beside them. Compares, copies
+    and pickles as the list of dicts."""
+
+    __slots__ = ("_points",)
+
+    def __init__(self, points):
+        self._points = points
+
+    def __len__(self):
+        return len(self._points)
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [_point_dict(p) for p in self._points[i]]
+        return _point_dict(self._points[i])
+
+    def __eq__(self, other):
+        return list(self) == list(other) if isinstance(other, (list, PointDicts)) else NotImplemented
+
+    def __reduce__(self):
+        return (list, (list(self),))
+
+
+def _point_dict(p):
+    return {
+        "run_id": p.run_id,
+        "run": p.run,
+        "started": p.started,
+        "order": p.order,
+        "value": p.value,
+        "ci_lo": p.ci_lo,
+        "ci_hi": p.ci_hi,
+        "se": p.se,
+        "labels": p.labels,  # the run's, shared by its points
+    }
 
 
 # ---------------------------------------------------------------- ordering
