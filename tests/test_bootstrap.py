@@ -19,7 +19,14 @@ FAKE_PYTHON = """#!/bin/bash
 echo "python $*" >> "$BOOT_LOG"
 if [ "$1 $2 $3" = "-m pip install" ]; then
   [ -n "${PIP_FAILS-}" ] && { echo "ERROR: no matching distribution for click"; exit 1; }
-  [ "$4" = "-e" ] && printf 'Obtaining file:///x\\nCollecting click>=8 (from tickmark==0.1.0)\\n  Downloading click.whl\\nCollecting rich>=12\\nInstalling collected packages: click, rich\\nSuccessfully installed click rich\\n'
+  if [ "$4" = "-e" ]; then
+    echo "Obtaining file:///x"
+    echo "Collecting click>=8 (from tickmark==0.1.0)"
+    echo "  Downloading click.whl"
+    echo "Collecting rich>=12"
+    echo "Installing collected packages: click, rich"
+    echo "Successfully installed click rich"
+  fi
 fi
 exit 0
 """
@@ -99,7 +106,10 @@ def test_test_installs_the_test_tools_once_and_run_uses_that_install(boot):
     assert installs(calls) == []
     assert rc == 3  # tickmark's own exit status
     assert "tickmark run sys.*" in calls
-    assert err.strip().splitlines()[-1] == "bootstrap: tickmark is .venv/bin/tickmark (or first: source .venv/bin/activate)"
+    assert (
+        err.strip().splitlines()[-1]
+        == "bootstrap: tickmark is .venv/bin/tickmark (or first: source .venv/bin/activate)"
+    )
 
 
 def test_setup_test_installs_what_the_tests_need_and_runs_nothing(boot):

@@ -12,7 +12,7 @@ from .options import store_of
 @click.pass_context
 def bandwidth_cmd(ctx, run_ref):
     """The mem.bw_* figures of a stored run as one table: size, cache level, MB/s per method."""
-    store = store_of(ctx)
+    store = store_of(ctx, readonly=True)
     run = store.run(run_ref)
     if not memory.show_bandwidth(store.results(run["id"]), run):
         raise TickmarkError(f"run {run['id']} has no mem.bw_* results")
@@ -23,5 +23,5 @@ def bandwidth_cmd(ctx, run_ref):
 @click.pass_context
 def memfn_cmd(ctx, run_ref):
     """Compare the memfn.* implementations of a stored run: winner per routine and size."""
-    store = store_of(ctx)
+    store = store_of(ctx, readonly=True)
     memory.show_memfn(store.results(store.run(run_ref)["id"]))

@@ -21,7 +21,9 @@ def _finite(value, option):
 
 
 @click.command("profile")
-@target_option
+@target_option(
+    schemes=("local", "qemu-user", "ssh", "labgrid:PLACE (a board with SSH)"), boots=False
+)  # where a sampler runs
 @click.argument("bench", required=False, metavar="BENCH")
 @click.option(
     "--diff",
@@ -60,8 +62,11 @@ def _finite(value, option):
 def profile_cmd(ctx, bench, diff_refs, params, tool, seconds, cc, cflags, memfn, name, run_ref, top):
     """Profile one benchmark instance: the routines its time goes to (core, libc, kernel, other).
 
-    tickmark profile cpu.stringsort [--memfn FILE] [--name N | --run RUN]
-    tickmark profile --diff A B [BENCH]    the routines that changed most between two profiled runs"""
+    \b
+    tickmark profile cpu.stringsort [--name N | --run RUN]
+    tickmark profile --diff A B [BENCH]
+
+    With --diff: the routines that changed most between two profiled runs."""
     if diff_refs:
         opt = next((r for r in diff_refs if r.startswith("-")), None)
         if opt is not None:

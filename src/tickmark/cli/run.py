@@ -23,7 +23,11 @@ from .options import label_option, prepare_core, round_options, store_of, target
 @target_option
 @click.pass_context
 def run_cmd(ctx, patterns, suite, run_options, name, cc, cflags, memfn, quiet, labels):
-    """Run benchmarks (patterns or a suite; default suite: default)."""
+    """Run benchmarks (patterns or a suite; default suite: default).
+
+    PATTERNS select benchmarks by name, as globs ('sys.*', 'cpu.*sort', '*' for all) or by an
+    instance's key, one point of a sweep ('mem.bw_copy[size=4096]'); quote them for the shell.
+    `tickmark list [PATTERN]` shows what they select, `tickmark suites` the named suites."""
     from ..report import terminal as report
     from ..report.progress import Progress
     from ..run.engine import Run
