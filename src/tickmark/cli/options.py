@@ -157,6 +157,30 @@ def label_option(f):
     )(f)
 
 
+def run_filter_options(f):
+    """The filters of the commands that read many runs (runs, history): --name GLOB (repeatable),
+    --target GLOB, --label KEY=VALUE (repeatable), --since DATE|AGE, given to the command as
+    names, target, labels, since (report/history.py select_runs() applies them)."""
+    import click
+
+    for opt in reversed(
+        [
+            click.option(
+                "--name", "names", multiple=True, metavar="GLOB", help="Only runs whose name matches; repeatable."
+            ),
+            click.option("--target", metavar="GLOB", help="Only runs on a target URI that matches (e.g. 'ssh://*')."),
+            click.option(
+                "--label", "labels", multiple=True, metavar="KEY=VALUE", help="Only runs with this label; repeatable."
+            ),
+            click.option(
+                "--since", metavar="DATE|AGE", help="Only runs started since a date (2026-11-01) or an age (7d, 12h)."
+            ),
+        ]
+    ):
+        f = opt(f)
+    return f
+
+
 # Every target URI as --target's help names it, by scheme (targets/ registers the schemes; a test
 # holds the two together).
 TARGET_URIS = {

@@ -4,9 +4,7 @@ import shutil
 
 import click
 
-from ..fmt import known
-from ..names import printable
-from .options import store_of
+from .options import run_filter_options, store_of
 
 
 @click.command("show")
@@ -53,31 +51,20 @@ def show_cmd(ctx, run_ref, with_counters, beside):
 
 
 @click.command("runs")
+@run_filter_options
 @click.pass_context
-def runs_cmd(ctx):
-    """List the stored runs."""
-    from .. import names
-    from ..suites import SUITES
+def runs_cmd(ctx, names, target, labels, since):
+    """List the stored runs (all, or those the filters select)."""
+    from ..names import parse_labels
+    from ..report import history
+    from ..report.runs import runs_model
+    from ..report.terminal import runs
 
+    label_filter = parse_labels(labels)
+    since_t = history.parse_since(since) if since is not None else None
     store = store_of(ctx, readonly=True)
-    rows = store.runs()
-    if not rows:
-        click.echo("no runs stored yet")
-        return
-    click.echo(f"{'id':>4}  {'started':<19}  {'status':<10}  {'results':>12}  {'name':<16}  {'target':<10}  benchmarks")
-    for r in rows:
-        when = names.when(r["started"])
-        what = r["suite"] and f"suite {r['suite']}" or " ".join(map(str, r["patterns"]))
-        extra = [str(p) for p in r["patterns"] if p not in SUITES.get(r["suite"], r["patterns"])]
-        if extra:  # patterns given beside the suite (run --suite os 'sys.*')
-            what += " + " + " ".join(extra)
-        fp = r.get("fingerprint") or {}
-        if fp.get("variant"):
-            what += f"  [{fp['variant']}]"
-        target = known(fp.get("target_uri"), "?")
-        click.echo(
-            printable(
-                f"{r['id']:>4}  {when}  {r['status']:<10}  {r['n_results']:>4} results  {r['name'] or '-':<16}  "
-                f"{target:<10}  {what}"
-            )
-        )
+    filtered = bool(names or target or label_filter or since is not None)
+    rows = history.select_runs(store, names, target, label_filter, since_t, running=True) if filtered else store.runs()
+    runs.show(
+        runs_model(rows), empty="no run matches the filters" if filtered and store.runs() else "no runs stored yet"
+    )

@@ -132,3 +132,42 @@ def print_whole(con, table):
     con.width = max(width, need)
     con.print(table)
     con.width = width
+
+
+def fitted(con, build, steps):
+    """The first table `build(step)` makes, for step in steps, that fits the console (each step
+    leaves more columns out or lets more of them wrap; a table wraps the columns that are not
+    no_wrap, and keeps each no_wrap column as wide as its widest cell). A number is never cut:
+    when even the last step's table does not fit, the console widens and the lines run longer.
+    -> (table, the step taken)."""
+    from rich.measure import Measurement
+
+    for step in steps:
+        table = build(step)
+        keep_whole(table)
+        need = Measurement.get(con, con.options.update_width(10_000), table).minimum
+        if need <= con.width:
+            return table, step
+    con.width = need
+    return table, step
+
+
+def keep_whole(table):
+    """Every no_wrap column of a table at least as wide as its widest cell and its header (Rich
+    measures such a column by its longest word, and would cut it)."""
+    from rich.cells import cell_len
+    from rich.text import Text
+
+    def width(cell):
+        text = cell.plain if isinstance(cell, Text) else str(cell)
+        return max((cell_len(line) for line in text.split("\n")), default=0)
+
+    for col in table.columns:
+        if col.no_wrap:
+            col.min_width = max([width(c) for c in col._cells] + [width(col.header), col.min_width or 0])
+
+
+def dropped_note(dropped, where=""):
+    """The line under a table that left columns out (where: what shows them, e.g. 'tickmark report
+    has every column'), or None when it left none."""
+    return f"(left out at this width: {', '.join(dropped)}{'; ' + where if where else ''})" if dropped else None

@@ -25,7 +25,7 @@ from ..analysis import rtos_table
 from ..analysis.stats import Stats
 from ..errors import TickmarkError
 from ..fmt import known
-from ..names import decimal, printable, when
+from ..names import decimal, labels_text, printable, run_labels, when
 
 FORMAT = "tickmark-report"
 VERSION = 1
@@ -92,7 +92,7 @@ def run_model(store, run, with_series=True, beside=None):
         "patterns": run.get("patterns") or [],
         "rounds": notes.get("rounds"),
         "incomplete": incomplete_text(run, len(results)),
-        "machine": machine(fp, run.get("hello") or {}),
+        "machine": machine(fp, run.get("hello") or {}) + labelled(run),
         "env_flags": [{"flag": f, "meaning": FLAG_MEANINGS.get(f, "")} for f in env],
         "flag_meanings": {f: FLAG_MEANINGS.get(f, "") for f in used},
         "preemption": preemption_note(results),
@@ -163,6 +163,7 @@ def essentials(run):
         "rounds": (run.get("notes") or {}).get("rounds", "?"),
         "samples": _samples(run),
         "where": where(fp),
+        "labels": labels_text(run_labels(run)),
         "fingerprint": out,
     }
 
@@ -216,6 +217,12 @@ def incomplete_text(run, n_results):
         how = str(notes["incomplete"])
         where = "" if how.startswith("round ") else where
     return printable(f"INCOMPLETE: {how}{where} after {n_results}{of} instances")
+
+
+def labelled(run):
+    """The labels of a run as a pair of its machine table ([("labels", "build=1 board=b")]), or []."""
+    text = labels_text(run_labels(run))
+    return [("labels", text)] if text else []
 
 
 def machine(fp, hello):
@@ -784,8 +791,10 @@ def comparison(sides, pairs):
                 "of two instruction sets: the ratios compare instruction counts, not speed, and call no verdict"
             )
         for d in c["differences"]:
-            d["label"] = fingerprint.KEYS[d["field"]].label
-            d["a"], d["b"] = known(d["a"], "not recorded"), known(d["b"], "not recorded")
+            key = fingerprint.KEYS.get(d["field"])  # else a label, 'label:KEY'
+            d["label"] = key.label if key else d["field"]
+            missing = "not recorded" if key else "not set"
+            d["a"], d["b"] = known(d["a"], missing), known(d["b"], missing)
         for f in c["families"].values():
             ratio = f["geomean_time_ratio"]
             f["multiple"] = compare.insn_multiple(ratio) if c.get("isa") else compare.multiple(ratio)

@@ -32,7 +32,7 @@ def header_lines(ess):
     lines = [
         f"run {ess['id']}{name}  {ess['started']}  status {ess['status']}  rounds {known(ess['rounds'], '?')}"
         + (f"  samples {ess['samples']}" if ess.get("samples") else ""),
-        f"target {ess['where']}",
+        f"target {ess['where']}" + (f"  labels {ess['labels']}" if ess.get("labels") else ""),
     ]
     timer = known(fp.get("clock"), "?")
     if fp.get("clock_res_ns") is not None:
