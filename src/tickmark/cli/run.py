@@ -18,7 +18,7 @@ from .options import label_option, prepare_core, round_options, store_of, target
 @click.option("--cc", help="C compiler for the core.")
 @click.option("--cflags", help="CFLAGS for the core (default -O2).")
 @click.option("--memfn", type=click.Path(dir_okay=False), help="C/asm file with tm_user_mem* routines.")
-@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress (a bar on a terminal, lines in a pipe).")
 @label_option
 @target_option
 @click.pass_context
@@ -47,7 +47,7 @@ def run_cmd(ctx, patterns, suite, run_options, name, cc, cflags, memfn, quiet, l
     pats = cfg.patterns
     run = Run(store, core, cfg)
     try:
-        with Progress(cfg.rounds, enabled=False if quiet else None) as prog:
+        with Progress(cfg.rounds, quiet=quiet) as prog:
             run.progress = prog
             run_id = run.execute()
     except KeyboardInterrupt:
