@@ -5,8 +5,10 @@ stderr:
   is doing, how much of it is done, the time spent and an estimate of the time left; the
   command's messages are printed above it;
 * in a pipe or a file (a CI log), plain lines: one when a stage starts (a round, a campaign
-  cell, a step of a profile) and one at least every EVERY seconds in between, each with the
-  count done, the time spent and the time left; the messages as lines of their own;
+  cell, a step of a profile) and one at least every EVERY seconds in between (a hung instance
+  shows as a log that goes on counting the time), each with the count done, the time spent and
+  the time left; the messages as lines of their own. A command that ends (or fails) within
+  GRACE seconds prints no progress line, nor does one before its first stage;
 * with --quiet (-q), nothing.
 
 The work is counted in steps (a benchmark instance of a round, a cell, a profile's step): a
@@ -21,6 +23,7 @@ from ..names import printable
 from .console import console, is_plain, width
 
 EVERY = 10.0  # seconds between two lines in a pipe while a stage goes on
+GRACE = 2.0  # seconds before the first line in a pipe
 
 
 def clock(seconds):
@@ -41,10 +44,13 @@ class Progress:
         self.file = file or sys.stderr
         self.bar = not quiet and not is_plain(self.file)
         self.total = self.done = 0
-        self.what = self.who = ""
+        self.what, self.who = "", ""
+        self.staged = False  # no line before the first stage (a run's first round, a build)
         self.t0 = self.last = time.monotonic()
         self.rp = self.task = None
-        self.lock = threading.Lock()  # a campaign's cells end in threads of their own
+        self.lock = threading.RLock()  # a campaign's cells end in threads of their own
+        self.stopped = threading.Event()
+        self.printed = False
         if self.bar:
             from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn, TimeRemainingColumn
             from rich.progress import Progress as RichProgress
@@ -64,12 +70,24 @@ class Progress:
         self.shown = False  # the bar appears with the first stage or step (not while a core builds)
 
     def __enter__(self):
+        if self.rp is None and not self.quiet:  # a pipe: the lines of a stage that goes on
+            threading.Thread(target=self._ticker, name="progress", daemon=True).start()
         return self
 
     def __exit__(self, *exc):
+        self.stopped.set()
         if self.shown:
             self.rp.stop()
         return False
+
+    def _ticker(self):
+        wait = GRACE
+        while not self.stopped.wait(wait):
+            with self.lock:
+                now = time.monotonic()
+                if self.staged and (not self.printed or now - self.last >= EVERY):
+                    self._line()
+                wait = max(0.05, EVERY - (time.monotonic() - self.last))
 
     def _show(self):
         if self.rp is not None and not self.shown:
@@ -87,14 +105,15 @@ class Progress:
     def stage(self, what, who=None):
         """A stage starts (round 2/3; a cell; a profile's step): a line in a pipe. who: what the
         stage is about beside the stage itself (a matrix variant), kept until the next call."""
-        self.what = what
-        if who is not None:
-            self.who = who
-        if self.rp is not None:
-            self.rp.update(self.task, description=printable(self._doing()))
-            self._show()
-        else:
-            self._line()
+        with self.lock:
+            self.what, self.staged = what, True
+            if who is not None:
+                self.who = who
+            if self.rp is not None:
+                self.rp.update(self.task, description=printable(self._doing()))
+                self._show()
+            elif time.monotonic() - self.t0 >= GRACE:
+                self._line()
 
     def doing(self, who):
         """What the next stages are about (a matrix variant), shown beside the stage."""
@@ -109,8 +128,6 @@ class Progress:
             if self.rp is not None:
                 text = self._doing() + (f": {detail}" if detail else "")
                 self.rp.update(self.task, completed=self.done, description=printable(text))
-            elif time.monotonic() - self.last >= EVERY:
-                self._line()
 
     def say(self, text):
         """A message of the command (above the bar; a line of its own in a pipe; none when quiet)."""
@@ -119,7 +136,8 @@ class Progress:
         if self.rp is not None:
             self.rp.console.print(text)
         else:
-            print(printable(text), file=self.file, flush=True)
+            with self.lock:
+                print(printable(text), file=self.file, flush=True)
 
     # ------------------------------------------------------------ the run engine's calls
     def round_started(self, rnd, n):
@@ -145,8 +163,9 @@ class Progress:
         return (time.monotonic() - self.t0) / self.done * (self.total - self.done)
 
     def _line(self):
-        if self.quiet:
+        if self.quiet or self.stopped.is_set():
             return
+        self.printed = True
         self.last = time.monotonic()
         parts = [self._doing()]
         if self.total:
