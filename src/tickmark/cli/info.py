@@ -57,7 +57,6 @@ def list_cmd(ctx, patterns, as_json):
 @click.pass_context
 def info_cmd(ctx, as_json):
     """The target (this machine by default): fingerprint and what it supports."""
-    from .. import fingerprint
     from ..fmt import known
     from ..names import printable
     from ..report.model import where
@@ -65,9 +64,11 @@ def info_cmd(ctx, as_json):
     core = prepare_core(ctx)
     hello = hello_of(core)
     fp = core.fingerprint(hello)
-    if fp.get("target_uri") == "local":
-        fp["rt_priority"] = fingerprint.rt_priority()
-        fp["affinity"] = fingerprint.affinity()
+    limits = core.target.process_limits()  # asked of the target itself (its shell), not of this machine
+    for k in ("rt_priority", "affinity"):
+        if limits and limits[k] is not None:
+            fp[k] = limits[k]
+    unknown = "unknown (the target has no shell to ask)" if limits is None else "unknown (the target did not say)"
     if as_json:
         click.echo(json.dumps(fp, indent=1, sort_keys=True))
         return
@@ -90,6 +91,7 @@ def info_cmd(ctx, as_json):
             where(fp) + (", emulated: not for timing claims" if fp.get("emulated") else ""),
         ),
         ("core binary", known(fp.get("binary_sha256"), "?")),
+        ("core links", f"{known(fp.get('linkage'), '?')}, C library {known(fp.get('core_libc'), '?')}"),
         (
             "timer",
             f"{known(fp.get('clock'), '?')} res {known(fp.get('clock_res_ns'), '?')} ns, overhead "
@@ -102,13 +104,13 @@ def info_cmd(ctx, as_json):
             "real-time prio",
             ("yes" if fp["rt_priority"]["allowed"] else "no") + f" ({fp['rt_priority']['why']})"
             if "rt_priority" in fp
-            else "unknown (not this machine)",
+            else unknown,
         ),
         (
             "CPU affinity",
             (f"yes, CPUs {fp['affinity']['cpus']}" if fp["affinity"]["available"] else "no")
             if "affinity" in fp
-            else "unknown (not this machine)",
+            else unknown,
         ),
         ("frequency", f"governor {known(fp.get('governor'))}, boost {known(fp.get('boost'))}"),
         ("virtualization", known(fp.get("virtualization"))),
