@@ -158,7 +158,7 @@ def test_sides_in_different_units_get_no_ratio():
     assert rtos_table.side_label({"fingerprint": {"rtos": {"name": "FreeRTOS"}, "os": "x"}}) == "FreeRTOS"
 
 
-def test_the_table_in_every_view():
+def test_the_table_in_every_view(monkeypatch):
     from tickmark.analysis import rtos_table
     from tickmark.report import documents
     from tickmark.report.terminal import rtos_table as view
@@ -178,6 +178,7 @@ def test_the_table_in_every_view():
     html = documents.html(model)
     assert '<h2 id="rtos-study">' in html and "<td>skip: the baremetal port lacks threads</td>" in html
     assert '<td class="n">10\u00d7</td>' in html  # the semaphore round trip's ratio
+    monkeypatch.setenv("COLUMNS", "200")  # the whole table on one line a row (narrower: in parts)
     buf = io.StringIO()
     view.show(model["rtos_study"], file=buf)
     out = buf.getvalue()

@@ -11,8 +11,12 @@ from .options import hello_of, prepare_core, target_option
 @click.command("suites")
 def suites_cmd():
     """List the named suites and their patterns."""
+    from ..report.console import console, wrap_words
+
+    width = console().width
     for name in sorted(SUITES):
-        click.echo(f"{name:<12}  {' '.join(SUITES[name])}")
+        for line in wrap_words(" ".join(SUITES[name]), width, f"{name:<12}  ", " " * 14):
+            click.echo(line)
 
 
 @click.command("list")
@@ -32,7 +36,7 @@ def list_cmd(ctx, patterns, as_json):
         click.echo(json.dumps(benches, indent=1))
         return
     from ..fmt import fmt_sweep
-    from ..report.console import console, fit_table
+    from ..report.console import console, print_table
 
     con = console()
     t = Table(box=None, pad_edge=False, padding=(0, 2, 0, 0))
@@ -47,8 +51,7 @@ def list_cmd(ctx, patterns, as_json):
             text.append("\n" + params, style="dim")
         sup = "yes" if b.get("supported", 1) else f"skip: {b.get('reason', '')}"
         t.add_row(b["name"], b.get("unit", ""), text, sup)
-    fit_table(con, t)
-    con.print(t)
+    print_table(con, t)
 
 
 @click.command("info")
@@ -119,6 +122,9 @@ def info_cmd(ctx, as_json):
         ("loadavg", known(fp.get("loadavg"))),
         ("flags", ", ".join(map(str, fp.get("flags") or [])) or "none"),
     ]
-    w = max(len(k) for k, _ in lines)
-    for k, v in lines:
-        click.echo(f"{k:<{w}}  {printable(v)}")
+    from ..report.console import console, wrap_words
+
+    w, width = max(len(k) for k, _ in lines), console().width
+    for k, v in lines:  # a long value wraps under itself
+        for line in wrap_words(printable(v), width, f"{k:<{w}}  ", " " * (w + 2)):
+            click.echo(line)

@@ -1,7 +1,5 @@
 """`tickmark show` (a stored run) and `tickmark runs` (the stored runs)."""
 
-import shutil
-
 import click
 
 from ..errors import TickmarkError
@@ -48,19 +46,11 @@ def show_cmd(ctx, run_refs, with_counters, beside, summary):
         counters.show(store, run_)
     profiles = store.profiles(run_["id"])
     if profiles:
-        import io
-        import textwrap
-
-        from ..report.console import PIPE_WIDTH, width
         from ..report.terminal import profile as view
 
-        w = width() or shutil.get_terminal_size((PIPE_WIDTH, 24)).columns
-        for key in sorted(profiles):
-            buf = io.StringIO()
-            view.show(profiles[key], file=buf)
+        for key in sorted(profiles):  # within the terminal's width, as every table
             click.echo()
-            for line in buf.getvalue().splitlines():  # the terminal's width, as every table
-                click.echo(textwrap.fill(line, w, subsequent_indent="    ", drop_whitespace=False) if line else "")
+            view.show(profiles[key])
 
 
 def show_summary(store, refs):

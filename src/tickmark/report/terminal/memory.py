@@ -8,7 +8,7 @@ import textwrap
 from rich.table import Table
 
 from ...fmt import fmt_size, fmt_time
-from ..console import console, fit_table
+from ..console import console, print_table
 
 
 def mb_cell(v):
@@ -41,8 +41,7 @@ def render_bandwidth(m, file=None):
             t.add_column(h, justify="right", no_wrap=True)
         for row in rows:
             t.add_row(fmt_size(row["size"]), row["level"], *[mb_cell(row["cells"].get(h)) for h in m["header"]])
-        fit_table(con, t)
-        con.print(t)
+        print_table(con, t)
     if cores["rows"]:
         ops = cores["ops"]
         title = f"{cores['threads']} CPUs at once, each on its own buffer"
@@ -58,8 +57,7 @@ def render_bandwidth(m, file=None):
                 total, gain = row["cells"].get(op, (None, None))
                 cells += [mb_cell(total), f"x{gain:.2f}" if gain else "-"]
             t.add_row(fmt_size(row["size"]), row["level"], *cells)
-        fit_table(con, t)
-        con.print(t)
+        print_table(con, t)
     width = max(60, con.width or 100)
     for note in m["notes"]:
         con.print(textwrap.fill(note, width, subsequent_indent="  ", break_on_hyphens=False))
@@ -99,6 +97,5 @@ def render_memfn(m, file=None):
             row["winner"],
             f"x{row['margin']:.2f}" if row["margin"] else "-",
         )
-    fit_table(con, t)
-    con.print(t)
+    print_table(con, t)
     con.print("time per call (median; geometric mean over alignments and directions); 'by' = second best / winner")

@@ -5,7 +5,7 @@ left out, with a note)."""
 from rich.text import Text
 
 from ...names import printable
-from ..console import console, dropped_note, fitted, styled_table
+from ..console import console, dropped_note, fitted, print_table, styled_table
 
 COLUMNS = ("id", "started", "status", "results", "name", "target", "labels", "benchmarks")
 NUMBERS = ("id", "results")
@@ -42,7 +42,7 @@ def show(rows, file=None, empty="no runs stored yet"):
         return t
 
     table, (dropped, _) = fitted(con, build, STEPS)
-    con.print(table)
+    print_table(con, table)
     note = dropped_note([c for c in dropped if c in shown])
     if note:
         con.print(note)
