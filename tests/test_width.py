@@ -29,8 +29,17 @@ def stores(tmp_path_factory):
     fake = synthetic_store(
         folder,
         *[(*run, "--name", f"nightly-{i}", "--label", f"build={i}") for i in range(4)],
+        ("run", "-q", "--rounds", "1", "--samples", "9", "sys.*", "ipc.ping", "lat.sweep", "--name", "steady"),
+        ("export", "steady", "-o", str(folder / "steady.json")),
         ("export", "nightly-3", "-o", str(doc)),
     )
+    d = json.loads((folder / "steady.json").read_text())
+    d["run"]["name"] = "loaded"  # a loaded machine: samples far apart, one far out
+    for r in d["results"]:
+        for i, smp in enumerate(r["samples"]):
+            smp["ns"] = int(smp["ns"] * (1.4 if i % 2 else 1) * (3 if i == len(r["samples"]) - 1 else 1))
+    (folder / "loaded.json").write_text(json.dumps(d))
+    synthetic_store(folder, ("import", str(folder / "loaded.json")))
     d = json.loads(doc.read_text())
     for i in (4, 5, 6):  # a board with a long URI and another build, twice as slow: a change in history
         d["run"]["name"] = f"nightly-{i}"
@@ -69,6 +78,7 @@ def commands(stores):
         ("runs", fake, ("runs",)),
         ("runs-filtered", fake, ("runs", "--label", "board=rev-b")),
         ("show", fake, ("show", "nightly-6")),
+        ("show-loaded", fake, ("show", "loaded")),
         ("show-report", report, ("show", "base")),
         ("show-counters", report, ("show", "--counters", "slow")),
         ("show-summary", board, ("show", "--summary", *stores["board_ids"])),
@@ -101,6 +111,8 @@ def test_every_command_fits_a_pipe_of_its_width(stores, env, cli, monkeypatch, w
         assert rc in (0, 1), (name, err)
         assert out.strip(), name
         assert not long_lines(out, width), (name, width, long_lines(out, width))
+        padded = [line for line in out.splitlines() if line.endswith(" ")]
+        assert not padded, (name, width, padded)  # no spaces that pad a line to the table's width
 
 
 @pytest.mark.parametrize("width", WIDTHS)
@@ -121,6 +133,20 @@ def test_a_narrow_table_says_what_it_left_out(stores, env, cli, monkeypatch):
     assert re.search(r"^mem\.lat_rand\[size=4096, *\| .*\| slower$", out, re.M) is None  # the key broke
     rc, out, err = cli("show", "base")
     assert "(left out at this width: ops/s, rcv, cycles/op" in out
+    header = out.split("\nbenchmark")[0].splitlines()
+    assert not [line for line in header if line.endswith("|") or line.startswith("|")], header  # broken at a separator
     monkeypatch.setenv("COLUMNS", "200")
     rc, out, err = cli("compare", "base", "slow")
     assert "left out" not in out
+
+
+def test_flags_stay_on_one_line_while_a_column_can_go(stores, env, cli, monkeypatch):
+    """On a loaded machine every row has flags ('unstable, outliers'): a column is left out
+    rather than every row of the table wrapping onto two lines."""
+    copy_store(stores["fake"], env)
+    monkeypatch.setenv("COLUMNS", "80")
+    rc, out, err = cli("show", "loaded")
+    rows = [line for line in out.splitlines() if line.endswith("| unstable, outliers")]
+    assert len(rows) >= 4, out
+    assert not re.search(r"^ +\| .*\| (outliers|unstable,)$", out, re.M), out
+    assert "(left out at this width: ops/s, rcv, cycles/op, round-cv;" in out
