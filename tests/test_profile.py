@@ -170,9 +170,10 @@ def test_has_symtab_tells_a_stripped_binary(tmp_path):
 # ---------------------------------------------------------------- the real core
 @pytest.mark.integration
 @pytest.mark.alone  # compares the timings of two runs
-def test_memmove_story_with_perf(real, cli):
+def test_memmove_story_with_perf(real, cli, monkeypatch):
     """A bytewise memmove makes cpu.stringsort slower; the profile diff and compare name memmove."""
     _need("perf", _perf_records)
+    monkeypatch.setenv("COLUMNS", "200")  # one line a routine (narrower, lines wrap: tests/test_width.py)
     rc, out, err = cli("profile", "cpu.stringsort", "--seconds", "0.6", "--name", "libc")
     assert rc == 0, err
     assert "cpu.stringsort: perf (cpu-clock" in out and "ss_resize" in out
@@ -229,8 +230,9 @@ def test_profile_attaches_to_a_run_built_the_same_way(real, cli, tmp_path):
 
 
 @pytest.mark.integration
-def test_gprof_profile_of_a_pg_build(real, cli):
+def test_gprof_profile_of_a_pg_build(real, cli, monkeypatch):
     _need("gprof")
+    monkeypatch.setenv("COLUMNS", "200")  # one line a routine (narrower, lines wrap: tests/test_width.py)
     rc, out, err = cli(
         "profile", "cpu.stringsort", "--tool", "gprof", "--seconds", "1", "--memfn", BYTEWISE, "--name", "g"
     )
