@@ -340,6 +340,7 @@ def families(rows):
             out[label] = {
                 "geomean_time_ratio": math.exp(sum(logs) / len(logs)),
                 "n": len(logs),
+                "of": len(cand),  # the family's rows with a ratio; n of them enter the mean
                 "verdicts": verdicts,
                 "all_unstable": not stable,
             }

@@ -1,11 +1,10 @@
 """`tickmark compare`: runs (stored or exported) against a baseline: ratio, CI, p, verdict."""
 
-import json
-
 import click
 
 from ..errors import TickmarkError
 from ..names import printable
+from ..report import formats
 from .options import store_for_refs
 
 
@@ -17,7 +16,14 @@ from .options import store_for_refs
     metavar="PCT",
     help="Exit 1 if a benchmark is significantly slower than the baseline by more than this (e.g. 5%).",
 )
-@click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(formats.names("comparison", aliases=True)),
+    default="terminal",
+    show_default=True,
+    help=formats.help_text("comparison") + " table: terminal.",
+)
 @click.option("--no-counters", is_flag=True, help="Leave out the counter table.")
 @click.pass_context
 def compare_cmd(ctx, runs, baseline, fail_above, fmt, no_counters):
@@ -25,7 +31,7 @@ def compare_cmd(ctx, runs, baseline, fail_above, fmt, no_counters):
 
     The first run (or --baseline) is A; each other run is compared against it."""
     from ..analysis import compare as cmp
-    from ..report.terminal.compare import render
+    from ..report.model import comparison
     from ..store.refs import run_compare
 
     threshold = cmp.parse_threshold(fail_above) if fail_above is not None else None
@@ -41,10 +47,9 @@ def compare_cmd(ctx, runs, baseline, fail_above, fmt, no_counters):
                 f"{' (still being written)' if status == 'running' else ' (interrupted; some results missing)'}",
                 err=True,
             )
-    if fmt == "json":
-        click.echo(json.dumps(cmp.to_json(sides, pairs), indent=1, sort_keys=True))
-    else:
-        render(sides, pairs, show_counters=not no_counters)
+    text = formats.render(fmt, "comparison", comparison(sides, pairs), show_counters=not no_counters)
+    if text is not None:
+        click.echo(text, nl=False)
     if threshold is not None and not gate(sides, pairs, threshold):
         ctx.exit(1)
 

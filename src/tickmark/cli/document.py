@@ -4,6 +4,7 @@ import click
 
 from ..errors import TickmarkError
 from ..names import printable
+from ..report import formats
 from .options import check_output, store_of, write_file
 
 
@@ -12,12 +13,10 @@ from .options import check_output, store_of, write_file
 @click.option(
     "--format",
     "fmt",
-    type=click.Choice(["json", "csv", "gbench", "junit", "openmetrics"]),
+    type=click.Choice(formats.names("run")),
     default="json",
     show_default=True,
-    help="json: the document import reads (with raw samples); csv; gbench: google/benchmark's JSON; "
-    "junit: JUnit XML (a failed test case per crashed, timed out or gated benchmark); "
-    "openmetrics: OpenMetrics text (Prometheus).",
+    help=formats.help_text("run"),
 )
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="File to write (default: stdout).")
 @click.option(
@@ -30,36 +29,15 @@ from .options import check_output, store_of, write_file
 def export_cmd(ctx, run_ref, fmt, output, baseline, fail_above):
     """Export a run (id, name or latest): JSON or CSV, or for other tools google/benchmark JSON,
     JUnit XML or OpenMetrics text."""
-    from ..analysis.compare import parse_threshold, regressions
-    from ..store import document as export
-    from ..store import exports
+    from ..analysis.compare import parse_threshold
 
-    if (baseline is None) != (fail_above is None) or (baseline is not None and fmt != "junit"):
+    if (baseline is None) != (fail_above is None) or (baseline is not None and not formats.takes(fmt, "run", "baseline")):
         raise TickmarkError("--baseline and --fail-above go together, with --format junit")
     threshold = parse_threshold(fail_above) if fail_above is not None else None
     check_output(ctx, output)
     store = store_of(ctx, readonly=True)
     run_ = store.run(run_ref)
-    if fmt == "json":
-        text = export.to_json(store, run_)
-    elif fmt == "csv":
-        text = export.to_csv(store, run_)
-    elif fmt == "gbench":
-        text = exports.to_gbench(run_, store.results(run_["id"]))
-    elif fmt == "openmetrics":
-        text = exports.to_openmetrics(run_, store.results(run_["id"]))
-    else:
-        gate, base_label = {}, ""
-        if baseline is not None:
-            from ..store.refs import run_compare
-
-            sides, pairs = run_compare(store, [str(run_["id"])], baseline)
-            base_label = sides[0].label
-            for (_, _), res in pairs:
-                for r, slow in regressions(res, threshold):
-                    if not r.get("metric"):
-                        gate[r["key"]] = (slow, threshold)
-        text = exports.to_junit(run_, store.results(run_["id"]), gate=gate, gate_name=base_label)
+    text = formats.render(fmt, "run", store, run_, baseline=baseline, threshold=threshold)
     if output:
         write_file(output, text)
     else:

@@ -284,7 +284,7 @@ def html(model):
         )
     history = _history_figures(model.get("history"))
     comps = []
-    for c in model["compare"]:
+    for c in (model.get("compare") or {}).get("comparisons", []):
         # the chart: headline rows, without instances that were skipped on both sides
         main = [r for r in c["rows"] if not r.get("metric") and not _both_skipped(r)]
         scale = _compare_axis(main)
@@ -304,6 +304,7 @@ def html(model):
             model=model,
             runs=runs,
             comparisons=comps,
+            nbench_table=(model.get("compare") or {}).get("nbench"),
             history=history,
             version=__version__,
             row_name=_row_name,
@@ -328,7 +329,7 @@ def _history_figures(hist):
 
 def history_html(hist):
     """The report page with the history section alone."""
-    return html({"runs": [], "compare": [], "history": hist})
+    return html({"runs": [], "compare": None, "history": hist})
 
 
 def history_markdown(model):
@@ -373,4 +374,3 @@ def _by_family(rows):
     return sorted(out.items())
 
 
-RENDER = {"html": html, "md": markdown, "json": to_json}

@@ -7,7 +7,8 @@ the model it is given and nothing else: no store, no statistics of its own.
                           meaning, one row per benchmark metric (value, CI, spread, determinism,
                           flags), the nbench indices, the RTOS-study figures, and the series the
                           plots draw
-    model["compare"]      for two runs or more: the first run against each other (compare.py)
+    model["compare"]      for two runs or more: the first run against each other, the document
+                          `compare --format json` prints (comparison()); else None
     model["rtos_study"]   for two runs or more of the rtos-study suite: the study's table across
                           them (analysis/rtos_table.py), else None
 
@@ -28,7 +29,7 @@ from ..fmt import known
 from ..names import decimal, printable, when
 
 FORMAT = "tickmark-report"
-VERSION = 1
+VERSION = 2  # 2: "compare" is the comparison document of `compare --format json` (was its list of pairs)
 
 # What each flag means, in words (the views print the ones that occur).
 FLAG_MEANINGS = {
@@ -54,7 +55,7 @@ IMPL_NAMES = {0: "libc", 1: "ref", 2: "word", 3: "user"}
 def build(store, refs=("latest",), with_compare=True):
     """The model of the runs `refs` (ids, names or 'latest') from `store`."""
     runs = [store.run(r) for r in (refs or ("latest",))]
-    model = {"format": FORMAT, "version": VERSION, "runs": [run_model(store, run) for run in runs], "compare": []}
+    model = {"format": FORMAT, "version": VERSION, "runs": [run_model(store, run) for run in runs], "compare": None}
     if with_compare and len(runs) >= 2:
         model["compare"] = compare_model(store, [str(r["id"]) for r in runs])
     study = rtos_table.from_runs(store, runs)
@@ -552,14 +553,21 @@ ICOUNT_NBENCH = (
 
 
 def nbench_series(store, results, fp=None):
-    """The nbench figures of a run's cpu.* kernels; under QEMU -icount (instructions, not time)
-    the rates with a caveat and no BYTEmark index."""
+    """The nbench figures of a run's cpu.* kernels (nbench_figures, samples from the store)."""
+    return nbench_figures(results, lambda r: store.samples(r["id"]), fp)
+
+
+def nbench_figures(results, samples_of, fp=None):
+    """The nbench figures of a run's cpu.* kernels (analysis/nbench.py: rates and indices on
+    process CPU time where task-clock was counted, else wall time, said in "basis"); under QEMU
+    -icount (instructions, not time) the rates with a caveat and no BYTEmark index. None
+    without cpu.* results."""
     from ..analysis import nbench
 
     mine = [r for r in results if r["key"] in nbench.NAMES]
     if not mine:
         return None
-    rows, (orig, linux) = nbench.summarize(mine, lambda r: store.samples(r["id"]))
+    rows, (orig, linux) = nbench.summarize(mine, samples_of)
     out = {
         "rows": [
             {
@@ -570,6 +578,8 @@ def nbench_series(store, results, fp=None):
         ],
         "original_groups": orig,
         "linux_groups": linux,
+        "basis": nbench.basis_of(rows),
+        "basis_text": nbench.BASIS_TEXT.get(nbench.basis_of(rows)),
         "caveat": None,
     }
     fp = fp or {}
@@ -580,6 +590,18 @@ def nbench_series(store, results, fp=None):
         out["linux_groups"] = {g: None for g in linux}
         out["caveat"] = ICOUNT_NBENCH
     return out
+
+
+def nbench_comparison(sides):
+    """The nbench index table of compared runs side by side (analysis/nbench.side_by_side), for
+    two runs or more with cpu.* results; else None."""
+    from ..analysis import nbench
+
+    figs = [(s.label, nbench_figures(list(s.results.values()), lambda r: r.get("samples"), s.fingerprint)) for s in sides]
+    figs = [(label, f) for label, f in figs if f is not None]
+    if len(figs) < 2:
+        return None
+    return nbench.side_by_side([(label, f["rows"], f["original_groups"], f["linux_groups"]) for label, f in figs])
 
 
 def profile_series(store, run, top=15):
@@ -750,10 +772,12 @@ def campaign_model(store, spec, cells):
 
 # ---------------------------------------------------------------- comparison
 def comparison(sides, pairs):
-    """Compared runs (compare.py's sides and pairs) as the views read them: the runs with what
-    their machines could count, and per pair (the baseline A against B) the rows, the family
-    means, the fingerprint differences with their labels, and a warning when one side ran
-    emulated and the other did not. Rows in compare.py's order."""
+    """Compared runs (compare.py's sides and pairs) as every view and `compare --format json`
+    read them, one shape for every command: the runs with what their machines could count, and
+    per pair (the baseline A against B) the rows in benchmark order (parameters numerically,
+    every row with every field of ROW_KEYS, None where compare has nothing), the family means,
+    the fingerprint differences with their labels, and a warning when one side ran emulated and
+    the other did not; the nbench index table of the runs side by side (or None)."""
     from ..analysis import compare
 
     doc = compare.to_json(sides, pairs)
@@ -771,7 +795,25 @@ def comparison(sides, pairs):
         for f in c["families"].values():
             ratio = f["geomean_time_ratio"]
             f["multiple"] = compare.insn_multiple(ratio) if c.get("isa") else compare.multiple(ratio)
+            f["covers"] = family_covers(f)
+        c["rows"].sort(key=lambda r: _key_order(r["key"]) + (r.get("metric") or "",))
+        for r in c["rows"]:
+            r["family"] = r["bench"].split(".", 1)[0]
+            for k in ROW_KEYS:
+                r.setdefault(k, None)
+    doc["nbench"] = nbench_comparison(sides)
     return doc
+
+
+def family_covers(f):
+    """What a family's geometric mean is taken over, in words: '16 benchmarks', '2 of 16
+    benchmarks (14 unstable left out)', '3 benchmarks, all unstable'."""
+    n, total = f["n"], f.get("of", f["n"])
+    if f.get("all_unstable"):
+        return f"{n} benchmark{'s' if n != 1 else ''}, all unstable"
+    if total > n:
+        return f"{n} of {total} benchmarks ({total - n} unstable left out)"
+    return f"{n} benchmark{'s' if n != 1 else ''}"
 
 
 def _key_order(key):
@@ -802,16 +844,7 @@ ROW_KEYS = (
 
 
 def compare_model(store, refs):
-    """The first run against each other: rows with ratio, CI, verdict; family geometric means;
-    fingerprint differences (compare.py's statistics, as its JSON)."""
+    """The first run against each other (comparison)."""
     from ..store.refs import run_compare
 
-    sides, pairs = run_compare(store, refs)
-    doc = comparison(sides, pairs)
-    for c in doc["comparisons"]:
-        c["rows"].sort(key=lambda r: _key_order(r["key"]) + (r.get("metric") or "",))
-        for r in c["rows"]:
-            r["family"] = r["bench"].split(".", 1)[0]
-            for k in ROW_KEYS:  # every row has every field (None where compare has nothing)
-                r.setdefault(k, None)
-    return doc["comparisons"]
+    return comparison(*run_compare(store, refs))

@@ -16,6 +16,7 @@ def lines(nb):
         return _rates_only(nb)
     out = [
         "nbench 2.2.3 workloads (cpu.*): iterations/s in nbench units and BYTEmark indices",
+        f"on {nb['basis_text']}" + (": mean of the samples' rates, as nbench" if nb.get("basis_text") else ""),
         f"{'TEST':<20}: {'Iterations/sec.':>16} : {'Old Index':>11} : {'New Index':>11}",
         f"{'':<20}: {'':>16} : {'Pentium 90':>11} : {'AMD K6/233':>11}",
         f"{'-' * 20}:{'-' * 18}:{'-' * 13}:{'-' * 12}",
@@ -29,7 +30,9 @@ def lines(nb):
         if row.get("certain") is False:
             note = "  *"
             uncertain.append(row["label"])
-        ci = f"  ±{row['ci'] * 100:.1f}% n={row['n']} {row['basis']}" if row.get("ci") is not None else ""
+        ci = f"  ±{row['ci'] * 100:.1f}% n={row['n']}" if row.get("ci") is not None else ""
+        if nb.get("basis") == "mixed":
+            ci += f" {row['basis']}"
         out.append(
             f"{row['label']:<20}: {row['rate']:>16.6g} : {_num(row['old'], 11, 2)} : "
             f"{_num(row['new'], 11, 2)}{ci}{note}"
@@ -43,10 +46,9 @@ def lines(nb):
     if any(v is None for v in list(orig.values()) + list(linux.values())):
         out.append("(a group index needs all of its kernels in the run)")
     if any(row.get("ci") is not None for row in rows):
-        out.append(
-            "±: Student-t 95% half-width of the mean of the per-sample rates (cpu: on "
-            "process CPU time, like nbench's timer; wall: on wall time)"
-        )
+        out.append("±: Student-t 95% half-width of that mean, on the same time" + (
+            " (cpu: task-clock, wall: wall time)" if nb.get("basis") == "mixed" else ""
+        ))
     if uncertain:
         out.append(
             f"* 95% CI half-width above ±{CI_TARGET * 100:.0f}% of the mean "
@@ -68,4 +70,48 @@ def _rates_only(nb):
             ci = f"  ±{row['ci'] * 100:.1f}% n={row['n']}" if row.get("ci") is not None else ""
             out.append(f"{row['label']:<20}: {row['rate']:>20.6g}{ci}")
     out.append(nb["caveat"])
+    return out
+
+
+def _cell(x, kind="rate"):
+    """A cell of the side-by-side table: a rate (it/s), an index or a ratio."""
+    if x is None:
+        return "-"
+    if kind == "ratio":
+        return f"x{x:.2f}"
+    if kind == "index":
+        return f"{x:.2f}"
+    return f"{x:.4g}" if x >= 1e6 else f"{x:.0f}" if x >= 100 else f"{x:.3g}"
+
+
+RUNS_PER_BLOCK = 3  # columns of runs in one block: 80 columns hold the first run and two more
+
+
+def side_by_side_lines(t):
+    """The nbench index table of two runs or more (analysis/nbench.side_by_side) as text: the
+    Linux and original group indices, then each kernel's iterations/s, per run (A, B, ...) with
+    each run's ratio to A; runs past the third go into further blocks (A repeated)."""
+    letters = [chr(ord("A") + i) if i < 26 else f"R{i + 1}" for i in range(len(t["labels"]))]
+    out = ["nbench side by side: BYTEmark indices and iterations/s (above x1.00: faster than A)"]
+    for letter, label, basis in zip(letters, t["labels"], t["basis"]):
+        out.append(f"  {letter} = {label} (on {basis or '-'} time)")
+    if len(set(t["basis"])) > 1:
+        out.append("  note: the runs' rates are on different clocks (cpu: task-clock, wall: wall time)")
+    others = list(range(1, len(letters)))
+    for start in range(0, len(others), RUNS_PER_BLOCK - 1):
+        cols = [0] + others[start : start + RUNS_PER_BLOCK - 1]
+        head = f"{'':<20}{letters[0]:>10}" + "".join(f"{letters[i]:>10}{letters[i] + '/A':>7}" for i in cols[1:])
+        out.append(head)
+
+        def line(name, values, ratios, kind):
+            return f"{name:<20}{_cell(values[0], kind):>10}" + "".join(
+                f"{_cell(values[i], kind):>10}{_cell(ratios[i], 'ratio'):>7}" for i in cols[1:]
+            )
+
+        for g in t["groups"]:
+            short = "K6" if "K6" in g["baseline"] else "P90"
+            out.append(line(f"{g['group']} {short}", g["values"], g["ratios"], "index"))
+        for k in t["kernels"]:
+            out.append(line(k["label"], k["rates"], k["ratios"], "rate"))
+    out.append("indices: K6 = Linux groups (AMD K6/233 = 1), P90 = original groups (Pentium 90 = 1)")
     return out

@@ -1,0 +1,197 @@
+"""One table of output formats (google/benchmark's reporters and asv's commands are the model):
+every format is one reporter here, with what it can render, and every command that writes a
+format chooses it through this table (its choices, its help, the format an output file's
+extension picks, and the rendering).
+
+What a reporter renders ("what"):
+  run          one stored run, for other tools (`tickmark export`)
+  report       the report model of stored runs (`tickmark report`; model.build)
+  comparison   the comparison of runs (`tickmark compare`; model.comparison): `compare --format
+               json` prints the same document that `report --format json` holds under "compare"
+
+Each writer returns the text to write; the terminal reporter prints to the console itself
+(colours in a terminal, plain in a pipe) and returns None.
+"""
+
+from dataclasses import dataclass, field
+
+from ..errors import TickmarkError
+
+WHATS = ("run", "report", "comparison")
+
+
+@dataclass(frozen=True)
+class Reporter:
+    name: str
+    summary: str  # one line for a command's --format help
+    writers: dict  # what -> function
+    extensions: tuple = ()  # file extensions that pick this format for `report -o`
+    options: tuple = ()  # the options of a run export only this format takes
+    aliases: tuple = field(default=())
+
+
+def _json_run(store, run, **_):
+    from ..store import document
+
+    return document.to_json(store, run)
+
+
+def _csv_run(store, run, **_):
+    from ..store import document
+
+    return document.to_csv(store, run)
+
+
+def _samples_of(store):
+    return lambda r: store.samples(r["id"])
+
+
+def _gbench_run(store, run, **_):
+    from ..store import exports
+
+    return exports.to_gbench(run, store.results(run["id"]), _samples_of(store))
+
+
+def _openmetrics_run(store, run, **_):
+    from ..store import exports
+
+    return exports.to_openmetrics(run, store.results(run["id"]))
+
+
+def _junit_run(store, run, baseline=None, threshold=None, **_):
+    """JUnit XML of a run; with a baseline run and a threshold, the instances that the regression
+    gate fails against the baseline fail as test cases too."""
+    from ..analysis.compare import regressions
+    from ..store import exports
+    from ..store.refs import run_compare
+
+    gate, base_label = {}, ""
+    if baseline is not None:
+        sides, pairs = run_compare(store, [str(run["id"])], baseline)
+        base_label = sides[0].label
+        for (_, _), res in pairs:
+            for r, slow in regressions(res, threshold):
+                if not r.get("metric"):
+                    gate[r["key"]] = (slow, threshold)
+    return exports.to_junit(run, store.results(run["id"]), gate=gate, gate_name=base_label)
+
+
+def _html(model, **_):
+    from . import documents
+
+    return documents.html(model)
+
+
+def _md(model, **_):
+    from . import documents
+
+    return documents.markdown(model)
+
+
+def _json_doc(doc, **_):
+    from . import documents
+
+    return documents.to_json(doc)
+
+
+def _alone(doc):
+    """A comparison as a report model of its own (no run sections)."""
+    return {"runs": [], "compare": doc, "rtos_study": None}
+
+
+def _terminal_comparison(doc, show_counters=True, file=None):
+    from .terminal.compare import render_comparison
+
+    render_comparison(doc, file, show_counters)
+
+
+REPORTERS = {
+    r.name: r
+    for r in (
+        Reporter(
+            "terminal",
+            "terminal: tables for a person (plain text in a pipe)",
+            {"comparison": _terminal_comparison},
+            aliases=("table",),
+        ),
+        Reporter(
+            "json",
+            "json: a run: the document import reads (with raw samples); a report: the report model; "
+            "a comparison: the comparison document (the report model's 'compare')",
+            {"run": _json_run, "report": _json_doc, "comparison": _json_doc},
+            extensions=(".json",),
+        ),
+        Reporter("csv", "csv: one row per result and metric", {"run": _csv_run}, extensions=(".csv",)),
+        Reporter(
+            "md",
+            "md: Markdown",
+            {"report": _md, "comparison": lambda doc, **_: _md(_alone(doc))},
+            extensions=(".md", ".markdown"),
+        ),
+        Reporter(
+            "html",
+            "html: one self-contained page with plots",
+            {"report": _html, "comparison": lambda doc, **_: _html(_alone(doc))},
+            extensions=(".html", ".htm"),
+        ),
+        Reporter("gbench", "gbench: google/benchmark's JSON", {"run": _gbench_run}),
+        Reporter(
+            "junit",
+            "junit: JUnit XML (a failed test case per crashed, timed out or gated benchmark)",
+            {"run": _junit_run},
+            extensions=(".xml",),
+            options=("baseline", "threshold"),
+        ),
+        Reporter("openmetrics", "openmetrics: OpenMetrics text (Prometheus)", {"run": _openmetrics_run}),
+    )
+}
+
+
+def _find(name):
+    for r in REPORTERS.values():
+        if name == r.name or name in r.aliases:
+            return r
+    return None
+
+
+def names(what, aliases=False):
+    """The formats that can render `what`, in the table's order (with their aliases)."""
+    out = []
+    for r in REPORTERS.values():
+        if what in r.writers:
+            out += [r.name] + (list(r.aliases) if aliases else [])
+    return out
+
+
+def help_text(what):
+    """The --format help of a command: one clause per format it offers."""
+    return "; ".join(r.summary for r in REPORTERS.values() if what in r.writers) + "."
+
+
+def reporter(name, what):
+    """The reporter of format `name` for `what`; a one-line error when it has none."""
+    r = _find(name)
+    if r is None or what not in r.writers:
+        raise TickmarkError(f"format '{name}' cannot write {what}s (one of: {', '.join(names(what))})")
+    return r
+
+
+def from_extension(path, what, default):
+    """The format an output file's extension picks (`report -o r.md`), else default."""
+    import os
+
+    ext = os.path.splitext(path or "")[1].lower()
+    for r in REPORTERS.values():
+        if what in r.writers and ext in r.extensions:
+            return r.name
+    return default
+
+
+def takes(name, what, option):
+    """Whether format `name` takes an option that only some formats take (export's --baseline)."""
+    return option in reporter(name, what).options
+
+
+def render(name, what, *args, **kw):
+    """Render with format `name`: the text to write, or None when the reporter printed itself."""
+    return reporter(name, what).writers[what](*args, **kw)
