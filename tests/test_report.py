@@ -83,8 +83,11 @@ def test_model_golden(syn):
     assert bw[("memfn.memcpy", "libc")][0] == [64, pytest.approx(64 * 1000 / (64 * 0.05 + 2))]
     assert bw[("memfn.memcpy", "ref")][1][0] == 4096
     nb = {r["name"]: r for r in s["nbench"]["rows"]}
-    assert nb["cpu.numsort"]["new"] == pytest.approx(1e9 / 2.0e6 / 118.73)
-    assert s["nbench"]["linux_groups"]["INTEGER"] is not None
+    # no task-clock in these samples: the rates are on wall time, the mean of the samples' rates
+    rates = [1e9 * x["ops"] / x["ns"] for x in reportdata.samples(2.0e6)]
+    assert nb["cpu.numsort"]["basis"] == "wall" and s["nbench"]["basis"] == "wall"
+    assert nb["cpu.numsort"]["new"] == pytest.approx(sum(rates) / len(rates) / 118.73, rel=1e-12)
+    assert s["nbench"]["linux_groups"]["INTEGER"] is not None and run["nbench"] == s["nbench"]
 
     (prof,) = s["profiles"]
     assert prof["key"] == "cpu.stringsort" and [r["name"] for r in prof["routines"]] == [
@@ -95,7 +98,7 @@ def test_model_golden(syn):
     assert prof["routines"][1]["ns_per_op"] == pytest.approx(0.25 * 9.0e6)
     assert dict(prof["groups"])["libc"] == pytest.approx(0.25)
 
-    (c,) = m["compare"]
+    (c,) = m["compare"]["comparisons"]
     assert (c["a"], c["b"]) == ("base", "slow")
     assert {(d["field"], d["a"], d["b"]) for d in c["differences"]} == {
         ("cflags", "-O2", "-Os"),
@@ -112,6 +115,11 @@ def test_model_golden(syn):
     assert ck[:2] == ["mem.lat_rand[size=4096,thp=0]", "mem.lat_rand[size=8192,thp=0]"]  # numeric order
     missing = next(r for r in c["rows"] if r["key"] == "sys.skipper")
     assert missing["verdict"] == "missing" and missing["median_a"] is None
+    nbt = m["compare"]["nbench"]  # the study's table: the runs' indices side by side
+    assert nbt["labels"] == ["base", "slow"] and nbt["basis"] == ["wall", "wall"]
+    mem = next(g for g in nbt["groups"] if g["group"] == "MEMORY")
+    assert mem["values"][1] == pytest.approx(mem["values"][0] / 1.25) and mem["ratios"][1] == pytest.approx(0.8)
+    assert [k["name"] for k in nbt["kernels"]][:2] == ["cpu.numsort", "cpu.stringsort"]
 
 
 def test_model_json_round_trip_and_markdown(syn, cli, tmp_path):
@@ -124,7 +132,13 @@ def test_model_json_round_trip_and_markdown(syn, cli, tmp_path):
     assert rc == 0
     assert "## Comparison: B = slow against A = base" in md
     assert "| sys.getppid | 50.0 ns | 62.5 ns | 1.250 |" in md
-    assert re.search(r"^\| sys \| 1\.250 \| 1\.25× slower \| 1 \| 1 slower \|$", md, re.M)
+    assert re.search(r"^\| sys \| 1\.250 \| 1\.25× slower \| 1 benchmark \| 1 slower \|$", md, re.M)
+    # nbench: the runs side by side, and each run's own table with its time basis
+    assert "## nbench side by side" in md
+    assert re.search(r"^\| MEMORY index \(AMD K6/233 = 1\) \| [\d.]+ \| [\d.]+ \| 0\.800 \|$", md, re.M)
+    assert md.count("| nbench 2.2.3 kernel | iterations/s |") == 2
+    assert re.search(r"^\| NUMERIC SORT \| 500\.\d* \| [\d.]+ \| 4\.21 \| ±[\d.]+% \|$", md, re.M)
+    assert "the mean of the samples' rates on wall time (no task-clock on this target)" in md
     assert re.search(r"\| L2 \| 1\.\d+M \| [\d.]+ ns \| L2 1M \|", md) and "`virtualized`" in md
 
 

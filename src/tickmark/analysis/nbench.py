@@ -126,9 +126,9 @@ def sample_rates(samples, units):
 
 CPU, WALL = "cpu", "wall"
 BASIS_TEXT = {
-    CPU: "process CPU time (task-clock), as nbench's timer",
-    WALL: "wall time (no task-clock counter on this target)",
-    "mixed": "process CPU time where task-clock was counted, wall time for the other kernels",
+    CPU: "process CPU time (task-clock), as nbench",
+    WALL: "wall time (no task-clock on this target)",
+    "mixed": "CPU time (task-clock) where counted, else wall time",
 }
 
 

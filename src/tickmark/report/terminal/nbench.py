@@ -1,6 +1,8 @@
 """Terminal view of the nbench (BYTEmark 2.2.3) figures of a run's cpu.* kernels: the table laid
 out like nbench's own report (analysis/nbench.py computes the figures, the model carries them)."""
 
+import textwrap
+
 from ...analysis.nbench import CI_TARGET, LINUX_GROUPS, ORIGINAL_GROUPS
 
 
@@ -15,8 +17,8 @@ def lines(nb):
     if nb.get("caveat"):  # no index: the rates, and why
         return _rates_only(nb)
     out = [
-        "nbench 2.2.3 workloads (cpu.*): iterations/s in nbench units and BYTEmark indices",
-        f"on {nb['basis_text']}" + (": mean of the samples' rates, as nbench" if nb.get("basis_text") else ""),
+        "nbench 2.2.3 workloads (cpu.*): iterations/s in nbench units, BYTEmark indices",
+        f"time basis: {nb['basis_text'] or '-'}",
         f"{'TEST':<20}: {'Iterations/sec.':>16} : {'Old Index':>11} : {'New Index':>11}",
         f"{'':<20}: {'':>16} : {'Pentium 90':>11} : {'AMD K6/233':>11}",
         f"{'-' * 20}:{'-' * 18}:{'-' * 13}:{'-' * 12}",
@@ -28,11 +30,9 @@ def lines(nb):
             continue
         note = ""
         if row.get("certain") is False:
-            note = "  *"
+            note = "*"
             uncertain.append(row["label"])
-        ci = f"  ±{row['ci'] * 100:.1f}% n={row['n']}" if row.get("ci") is not None else ""
-        if nb.get("basis") == "mixed":
-            ci += f" {row['basis']}"
+        ci = f" ±{row['ci'] * 100:.1f}% n={row['n']}" if row.get("ci") is not None else ""
         out.append(
             f"{row['label']:<20}: {row['rate']:>16.6g} : {_num(row['old'], 11, 2)} : "
             f"{_num(row['new'], 11, 2)}{ci}{note}"
@@ -46,13 +46,15 @@ def lines(nb):
     if any(v is None for v in list(orig.values()) + list(linux.values())):
         out.append("(a group index needs all of its kernels in the run)")
     if any(row.get("ci") is not None for row in rows):
-        out.append("±: Student-t 95% half-width of that mean, on the same time" + (
-            " (cpu: task-clock, wall: wall time)" if nb.get("basis") == "mixed" else ""
-        ))
+        out.append("it/s: the mean of the samples' rates; ±: Student-t 95% half-width of it")
+    wall = [row["label"] for row in rows if row.get("basis") == "wall"]
+    if nb.get("basis") == "mixed" and wall:
+        out += textwrap.wrap(f"on wall time (no task-clock): {', '.join(wall)}", 80)
     if uncertain:
-        out.append(
+        out += textwrap.wrap(
             f"* 95% CI half-width above ±{CI_TARGET * 100:.0f}% of the mean "
-            f"(nbench's criterion): {', '.join(uncertain)}"
+            f"(nbench's criterion): {', '.join(uncertain)}",
+            80,
         )
     return out
 
@@ -92,7 +94,7 @@ def side_by_side_lines(t):
     Linux and original group indices, then each kernel's iterations/s, per run (A, B, ...) with
     each run's ratio to A; runs past the third go into further blocks (A repeated)."""
     letters = [chr(ord("A") + i) if i < 26 else f"R{i + 1}" for i in range(len(t["labels"]))]
-    out = ["nbench side by side: BYTEmark indices and iterations/s (above x1.00: faster than A)"]
+    out = ["nbench side by side: indices and it/s per run (above x1.00: faster than A)"]
     for letter, label, basis in zip(letters, t["labels"], t["basis"]):
         out.append(f"  {letter} = {label} (on {basis or '-'} time)")
     if len(set(t["basis"])) > 1:
@@ -113,5 +115,5 @@ def side_by_side_lines(t):
             out.append(line(f"{g['group']} {short}", g["values"], g["ratios"], "index"))
         for k in t["kernels"]:
             out.append(line(k["label"], k["rates"], k["ratios"], "rate"))
-    out.append("indices: K6 = Linux groups (AMD K6/233 = 1), P90 = original groups (Pentium 90 = 1)")
+    out.append("K6: Linux indices (AMD K6/233 = 1); P90: original indices (Pentium 90 = 1)")
     return out
