@@ -328,3 +328,41 @@ def test_report_cli_html_from_fake_core_run(env, cli, tmp_path):
     page = out.read_text()
     assert page.startswith("<!DOCTYPE html>") and "ipc.ping" in page and "Event latency histograms" in page
     assert out.stat().st_size < 2_000_000
+
+
+# ---------------------------------------------------------------- one table of formats
+def test_compare_json_is_the_reports_comparison(syn, cli):
+    """One comparison, one JSON shape: `compare --format json` prints the document that
+    `report --format json` holds under "compare" (rows, families, differences, nbench table)."""
+    rc, out, err = cli("compare", "base", "slow", "--format", "json")
+    assert rc == 0, err
+    rc, rep, err = cli("report", "base", "slow", "--format", "json")
+    assert rc == 0, err
+    doc, rep = json.loads(out), json.loads(rep)
+    assert doc == rep["compare"] and doc["format"] == "tickmark-compare"
+    assert doc["nbench"]["labels"] == ["base", "slow"] and doc["comparisons"][0]["families"]["sys"]["covers"]
+    rc, one, _ = cli("report", "base", "--format", "json")
+    assert rc == 0 and json.loads(one)["compare"] is None
+
+
+def test_every_format_is_one_reporter_chosen_from_one_table(syn, cli, tmp_path):
+    from tickmark.cli import compare, document, report
+    from tickmark.report import formats
+
+    assert set(formats.REPORTERS) == {"terminal", "json", "csv", "md", "html", "gbench", "junit", "openmetrics"}
+    for cmd, what in ((document.export_cmd, "run"), (report.report_cmd, "report"), (compare.compare_cmd, "comparison")):
+        (opt,) = [p for p in cmd.params if p.name == "fmt"]
+        assert list(opt.type.choices) == formats.names(what, aliases=True), cmd.name
+    assert formats.from_extension("r.md", "report", "html") == "md"
+    assert formats.from_extension("r.xml", "report", "html") == "html"  # junit writes runs, not reports
+    rc, _, err = cli("export", "base", "--format", "md")
+    assert rc == 2 and "'md' is not one of" in err
+    # the same comparison in Markdown from compare as in the report of the two runs
+    rc, md, err = cli("compare", "base", "slow", "--format", "md")
+    assert rc == 0, err
+    rc, full, _ = cli("report", "base", "slow", "--format", "md")
+    assert md.startswith(full.split("## Run ")[0]) and "## Comparison: B = slow against A = base" in md
+    rc, text, _ = cli("compare", "base", "slow", "--format", "table")
+    assert rc == 0 and "nbench side by side" in text
+    side = text[text.index("nbench side by side") :].splitlines()
+    assert max(len(line) for line in side) <= 80 and re.search(r"^MEMORY K6\s+[\d.]+\s+[\d.]+\s+x0\.80$", text, re.M)

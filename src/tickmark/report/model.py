@@ -54,10 +54,11 @@ IMPL_NAMES = {0: "libc", 1: "ref", 2: "word", 3: "user"}
 
 def build(store, refs=("latest",), with_compare=True):
     """The model of the runs `refs` (ids, names or 'latest') from `store`."""
-    runs = [store.run(r) for r in (refs or ("latest",))]
+    refs = [str(r) for r in (refs or ("latest",))]
+    runs = [store.run(r) for r in refs]
     model = {"format": FORMAT, "version": VERSION, "runs": [run_model(store, run) for run in runs], "compare": None}
     if with_compare and len(runs) >= 2:
-        model["compare"] = compare_model(store, [str(r["id"]) for r in runs])
+        model["compare"] = compare_model(store, refs)
     study = rtos_table.from_runs(store, runs)
     model["rtos_study"] = rtos_table.to_dict(study) if study is not None else None
     return model
