@@ -24,4 +24,4 @@ def bandwidth_cmd(ctx, run_ref):
 def memfn_cmd(ctx, run_ref):
     """Compare the memfn.* implementations of a stored run: winner per routine and size."""
     store = store_of(ctx)
-    memory.show_memfn(store.results(store.run(run_ref)["id"]))
+    memory.show_memfn(store.results(store.run(run_ref)["id"]), lambda r: store.samples(r["id"]))

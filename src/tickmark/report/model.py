@@ -295,10 +295,20 @@ def _num(x):
     return x
 
 
+def shown_key(r):
+    """The key of a result as tables show it: a memfn.* implementation by its name
+    (memfn.memcpy[impl=libc,size=64]) rather than its number."""
+    impl = (r.get("params") or {}).get("impl")
+    if not r["bench"].startswith("memfn.") or impl not in IMPL_NAMES:
+        return r["key"]
+    return r["key"].replace(f"impl={impl}", f"impl={IMPL_NAMES[impl]}", 1)
+
+
 def _metric_row(r, sub, d, env):
     """One table row of a metric (d: a stats.Summary)."""
     return {
         "key": r["key"],
+        "shown": shown_key(r),
         "bench": r["bench"],
         "family": r["bench"].split(".", 1)[0],
         "params": r.get("params") or {},
@@ -340,6 +350,7 @@ def result_rows(results, env=()):
             rows.append(
                 {
                     "key": r["key"],
+                    "shown": shown_key(r),
                     "bench": r["bench"],
                     "family": r["bench"].split(".", 1)[0],
                     "params": r.get("params") or {},
@@ -526,7 +537,7 @@ def bandwidth_series(results):
     out = [{"group": "mem.bw", "routine": k, "impl": None, "points": sorted(v)} for k, v in sorted(mem.items())]
     rows, failures = table_rows(results)
     lines = {}
-    for routine, size, ns, _, _ in rows:
+    for routine, size, ns, *_ in rows:
         for impl, t in ns.items():
             if size and t:
                 lines.setdefault((routine, impl), []).append([size, size * 1000.0 / t])
@@ -693,18 +704,29 @@ def bandwidth_model(results, run=None):
     }
 
 
-def memfn_model(results):
+def memfn_model(results, samples_of=None):
     """The memfn.* comparison (analysis/memfn.py): per routine and size, the time of each
-    implementation, the winner and its margin; the implementations that failed verification."""
+    implementation, the fastest, its margin over the second, and whether the comparison
+    statistics call it faster (samples_of(result) gives the samples they need); the
+    implementations that failed verification."""
+    from ..analysis.compare import FASTER
     from ..analysis.memfn import IMPLS, table_rows
 
-    rows, failures = table_rows(results)
-    impls = [i for i in IMPLS.values() if any(i in ns for _, _, ns, _, _ in rows)]
+    rows, failures = table_rows(results, samples_of)
+    impls = [i for i in IMPLS.values() if any(i in row[2] for row in rows)]
     return {
         "impls": impls,
         "rows": [
-            {"routine": routine, "size": size, "ns": ns, "winner": win, "margin": margin}
-            for routine, size, ns, win, margin in rows
+            {
+                "routine": routine,
+                "size": size,
+                "ns": ns,
+                "fastest": fastest,
+                "margin": margin,
+                "verdict": said,
+                "winner": fastest if said == FASTER else None,
+            }
+            for routine, size, ns, fastest, margin, said in rows
         ],
         "failures": [
             {"routine": routine, "impl": impl, "reason": reason} for (routine, impl), reason in sorted(failures.items())
