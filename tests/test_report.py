@@ -380,3 +380,19 @@ def test_every_format_is_one_reporter_chosen_from_one_table(syn, cli, tmp_path):
     assert rc == 0 and "nbench side by side" in text
     side = text[text.index("nbench side by side") :].splitlines()
     assert max(len(line) for line in side) <= 80 and re.search(r"^MEMORY K6\s+[\d.]+\s+[\d.]+\s+x0\.80$", text, re.M)
+
+
+def test_family_mean_says_which_benchmarks_it_covers():
+    """The geometric mean leaves unstable rows out: it says so, and over how many of the
+    family's benchmarks it is taken, instead of naming the whole family."""
+    from tickmark.analysis import compare as cmp
+
+    def row(ratio, unstable):
+        return {"family": "memfn", "metric": "", "ratio": ratio, "unstable": unstable, "verdict": "slower"}
+
+    fams = cmp.families([row(1.2, False), row(1.3, False)] + [row(0.5, True)] * 14)
+    f = fams["memfn"]
+    assert (f["n"], f["of"]) == (2, 16) and f["geomean_time_ratio"] == pytest.approx((1.2 * 1.3) ** 0.5)
+    assert model.family_covers(f) == "2 of 16 benchmarks (14 unstable left out)"
+    assert model.family_covers(cmp.families([row(1.2, True)] * 3)["memfn"]) == "3 benchmarks, all unstable"
+    assert model.family_covers(cmp.families([row(1.2, False)])["memfn"]) == "1 benchmark"
