@@ -686,7 +686,8 @@ def bandwidth_model(results, run=None):
     if any(size == 32 << 20 for size, _, _ in rows):
         notes.append(
             "tinymembench: its 'standard memcpy' and 'standard memset' are the 32M row's copy and memset, "
-            "best of runs of at least 0.5 s (tickmark run 'mem.bw_*' --sample-ms 500 for the same method)"
+            "best of runs of at least 0.5 s (here: best of rounds of 5 samples of 10 ms; "
+            "tickmark run 'mem.bw_*' --sample-ms 100 for rounds of 0.5 s)"
         )
     return {
         "levels_from": src,

@@ -31,8 +31,12 @@ def render_bandwidth(m, file=None):
         return False
     con = console(file or sys.stdout)
     con.print(
-        f"bandwidth in MB/s (10^6 bytes/s), bytes counted once, the best sample of the rounds "
-        f"(levels: {m['levels_from']})"
+        textwrap.fill(
+            f"bandwidth in MB/s (10^6 bytes/s), bytes counted once; the best round: all of its samples' "
+            f"bytes over their time (levels: {m['levels_from']})",
+            max(60, con.width or 100),
+            break_on_hyphens=False,
+        )
     )
     if rows:
         t = Table(box=None, pad_edge=False)
