@@ -121,7 +121,12 @@ def test_index_on_cpu_time_on_a_loaded_machine():
 
     def samples(wall_us, cpu_us):
         return [
-            {"iters": 10, "ns": int(10 * wall_us * 1e3 * f), "ctr_ops": 10, "ctr": {"task_clock": int(10 * cpu_us * 1e3 * f)}}
+            {
+                "iters": 10,
+                "ns": int(10 * wall_us * 1e3 * f),
+                "ctr_ops": 10,
+                "ctr": {"task_clock": int(10 * cpu_us * 1e3 * f)},
+            }
             for f in (1.0, 1.01, 0.99, 1.005, 0.995, 1.0)
         ]
 

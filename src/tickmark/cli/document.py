@@ -31,7 +31,9 @@ def export_cmd(ctx, run_ref, fmt, output, baseline, fail_above):
     JUnit XML or OpenMetrics text."""
     from ..analysis.compare import parse_threshold
 
-    if (baseline is None) != (fail_above is None) or (baseline is not None and not formats.takes(fmt, "run", "baseline")):
+    if (baseline is None) != (fail_above is None) or (
+        baseline is not None and not formats.takes(fmt, "run", "baseline")
+    ):
         raise TickmarkError("--baseline and --fail-above go together, with --format junit")
     threshold = parse_threshold(fail_above) if fail_above is not None else None
     check_output(ctx, output)

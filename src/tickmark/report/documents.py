@@ -372,5 +372,3 @@ def _by_family(rows):
     for r in rows:
         out.setdefault(r["family"], []).append(r)
     return sorted(out.items())
-
-

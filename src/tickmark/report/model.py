@@ -609,7 +609,9 @@ def nbench_comparison(sides):
     two runs or more with cpu.* results; else None."""
     from ..analysis import nbench
 
-    figs = [(s.label, nbench_figures(list(s.results.values()), lambda r: r.get("samples"), s.fingerprint)) for s in sides]
+    figs = [
+        (s.label, nbench_figures(list(s.results.values()), lambda r: r.get("samples"), s.fingerprint)) for s in sides
+    ]
     figs = [(label, f) for label, f in figs if f is not None]
     if len(figs) < 2:
         return None

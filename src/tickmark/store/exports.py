@@ -137,14 +137,6 @@ def to_gbench(run, results, samples_of=None):
             label = {}
         bpo = (r.get("meta") or {}).get("bytes_per_op") or 0
 
-        def counters(ns):
-            out = {}
-            if d.unit == MB_S and bpo and ns > 0:
-                out["bytes_per_second"] = bpo * 1e9 / ns  # the rate of this entry's own time
-            if _finite(d.cycles_per_op):
-                out["cycles_per_op"] = d.cycles_per_op
-            return out
-
         iters = (r.get("meta") or {}).get("iters") or 1
         for i, (ns, cns) in enumerate(zip(wall, cpu)):
             benches.append(
@@ -159,7 +151,7 @@ def to_gbench(run, results, samples_of=None):
                     cpu_time=cns,
                     time_unit="ns",
                     **label,
-                    **counters(ns),
+                    **_counters(d, bpo, ns),
                 )
             )
         (mw, mc), (sw, sc), (cw, cc) = _mean_sd(wall, cpu)
@@ -182,10 +174,21 @@ def to_gbench(run, results, samples_of=None):
                     cpu_time=cval,
                     time_unit="ns",
                     **label,
-                    **(counters(val) if agg == "median" else {}),
+                    **(_counters(d, bpo, val) if agg == "median" else {}),
                 )
             )
     return json.dumps({"context": ctx, "benchmarks": benches}, indent=2) + "\n"
+
+
+def _counters(d, bpo, ns):
+    """The user counters of an entry whose time is ns: a bandwidth entry's rate is the rate of
+    its own time; cycles per operation where they were obtained."""
+    out = {}
+    if d.unit == MB_S and bpo and ns > 0:
+        out["bytes_per_second"] = bpo * 1e9 / ns
+    if _finite(d.cycles_per_op):
+        out["cycles_per_op"] = d.cycles_per_op
+    return out
 
 
 def _mean_sd(wall, cpu):

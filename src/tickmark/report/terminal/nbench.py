@@ -86,6 +86,14 @@ def _cell(x, kind="rate"):
     return f"{x:.4g}" if x >= 1e6 else f"{x:.0f}" if x >= 100 else f"{x:.3g}"
 
 
+def _line(name, values, ratios, kind, cols):
+    """One row of a block of the side-by-side table: the first run's figure, then each other
+    run's figure and its ratio to the first."""
+    return f"{name:<20}{_cell(values[0], kind):>10}" + "".join(
+        f"{_cell(values[i], kind):>10}{_cell(ratios[i], 'ratio'):>7}" for i in cols[1:]
+    )
+
+
 RUNS_PER_BLOCK = 3  # columns of runs in one block: 80 columns hold the first run and two more
 
 
@@ -98,22 +106,16 @@ def side_by_side_lines(t):
     for letter, label, basis in zip(letters, t["labels"], t["basis"]):
         out.append(f"  {letter} = {label} (on {basis or '-'} time)")
     if len(set(t["basis"])) > 1:
-        out.append("  note: the runs' rates are on different clocks (cpu: task-clock, wall: wall time)")
+        out.append("  note: the runs' rates are on different clocks (task-clock and wall time)")
     others = list(range(1, len(letters)))
     for start in range(0, len(others), RUNS_PER_BLOCK - 1):
         cols = [0] + others[start : start + RUNS_PER_BLOCK - 1]
         head = f"{'':<20}{letters[0]:>10}" + "".join(f"{letters[i]:>10}{letters[i] + '/A':>7}" for i in cols[1:])
         out.append(head)
-
-        def line(name, values, ratios, kind):
-            return f"{name:<20}{_cell(values[0], kind):>10}" + "".join(
-                f"{_cell(values[i], kind):>10}{_cell(ratios[i], 'ratio'):>7}" for i in cols[1:]
-            )
-
         for g in t["groups"]:
             short = "K6" if "K6" in g["baseline"] else "P90"
-            out.append(line(f"{g['group']} {short}", g["values"], g["ratios"], "index"))
+            out.append(_line(f"{g['group']} {short}", g["values"], g["ratios"], "index", cols))
         for k in t["kernels"]:
-            out.append(line(k["label"], k["rates"], k["ratios"], "rate"))
+            out.append(_line(k["label"], k["rates"], k["ratios"], "rate", cols))
     out.append("K6: Linux indices (AMD K6/233 = 1); P90: original indices (Pentium 90 = 1)")
     return out
