@@ -22,7 +22,7 @@ from .options import store_for_refs
     type=click.Choice(formats.names("comparison", aliases=True)),
     default="terminal",
     show_default=True,
-    help=formats.help_text("comparison") + " table: terminal.",
+    help=formats.help_text("comparison"),
 )
 @click.option("--no-counters", is_flag=True, help="Leave out the counter table.")
 @click.pass_context

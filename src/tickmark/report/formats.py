@@ -23,7 +23,7 @@ WHATS = ("run", "report", "comparison")
 @dataclass(frozen=True)
 class Reporter:
     name: str
-    summary: str  # one line for a command's --format help
+    summary: dict  # what -> a few words for a command's --format help
     writers: dict  # what -> function
     extensions: tuple = ()  # file extensions that pick this format for `report -o`
     options: tuple = ()  # the options of a run export only this format takes
@@ -110,39 +110,42 @@ REPORTERS = {
     for r in (
         Reporter(
             "terminal",
-            "terminal: tables for a person (plain text in a pipe)",
+            {"comparison": "tables for a person (plain text in a pipe)"},
             {"comparison": _terminal_comparison},
             aliases=("table",),
         ),
         Reporter(
             "json",
-            "json: a run: the document import reads (with raw samples); a report: the report model; "
-            "a comparison: the comparison document (the report model's 'compare')",
+            {
+                "run": "the document import reads (with raw samples)",
+                "report": "the report model",
+                "comparison": "the comparison document (report --format json holds it as 'compare')",
+            },
             {"run": _json_run, "report": _json_doc, "comparison": _json_doc},
             extensions=(".json",),
         ),
-        Reporter("csv", "csv: one row per result and metric", {"run": _csv_run}, extensions=(".csv",)),
+        Reporter("csv", {"run": "one row per result and metric"}, {"run": _csv_run}, extensions=(".csv",)),
         Reporter(
             "md",
-            "md: Markdown",
+            {"report": "Markdown", "comparison": "Markdown"},
             {"report": _md, "comparison": lambda doc, **_: _md(_alone(doc))},
             extensions=(".md", ".markdown"),
         ),
         Reporter(
             "html",
-            "html: one self-contained page with plots",
+            {"report": "one self-contained page with plots", "comparison": "one self-contained page with plots"},
             {"report": _html, "comparison": lambda doc, **_: _html(_alone(doc))},
             extensions=(".html", ".htm"),
         ),
-        Reporter("gbench", "gbench: google/benchmark's JSON", {"run": _gbench_run}),
+        Reporter("gbench", {"run": "google/benchmark's JSON"}, {"run": _gbench_run}),
         Reporter(
             "junit",
-            "junit: JUnit XML (a failed test case per crashed, timed out or gated benchmark)",
+            {"run": "JUnit XML (a failed test case per crashed, timed out or gated benchmark)"},
             {"run": _junit_run},
             extensions=(".xml",),
             options=("baseline", "threshold"),
         ),
-        Reporter("openmetrics", "openmetrics: OpenMetrics text (Prometheus)", {"run": _openmetrics_run}),
+        Reporter("openmetrics", {"run": "OpenMetrics text (Prometheus)"}, {"run": _openmetrics_run}),
     )
 }
 
@@ -165,7 +168,14 @@ def names(what, aliases=False):
 
 def help_text(what):
     """The --format help of a command: one clause per format it offers."""
-    return "; ".join(r.summary for r in REPORTERS.values() if what in r.writers) + "."
+    return (
+        "; ".join(
+            f"{r.name}{' (or ' + ', '.join(r.aliases) + ')' if r.aliases else ''}: {r.summary[what]}"
+            for r in REPORTERS.values()
+            if what in r.writers
+        )
+        + "."
+    )
 
 
 def reporter(name, what):
