@@ -15,6 +15,14 @@ def known(x, missing="unknown"):
     return printable(x)
 
 
+def fmt_it_rate(x):
+    """An iteration rate (nbench's it/s): 4 significant digits in exponent form from a million
+    up, whole numbers from 100, 3 significant digits below."""
+    if x is None:
+        return "-"
+    return f"{x:.4g}" if x >= 1e6 else f"{x:.0f}" if x >= 100 else f"{x:.3g}"
+
+
 def sig(x):
     """Three significant digits, no exponent."""
     if x is None:

@@ -41,6 +41,7 @@ def env():
             cycles=_cycles,
             det=_det,
             ci=_ci,
+            it_rate=fmt.fmt_it_rate,
         )
         _ENV = e
     return _ENV

@@ -4,6 +4,7 @@ out like nbench's own report (analysis/nbench.py computes the figures, the model
 import textwrap
 
 from ...analysis.nbench import CI_TARGET, LINUX_GROUPS, ORIGINAL_GROUPS
+from ...fmt import fmt_it_rate
 
 
 def _num(x, width, places):
@@ -83,7 +84,7 @@ def _cell(x, kind="rate"):
         return f"x{x:.2f}"
     if kind == "index":
         return f"{x:.2f}"
-    return f"{x:.4g}" if x >= 1e6 else f"{x:.0f}" if x >= 100 else f"{x:.3g}"
+    return fmt_it_rate(x)
 
 
 def _line(name, values, ratios, kind, cols):
