@@ -1,0 +1,172 @@
+"""The models of compared runs: `compare` and `matrix` (comparison), the report's comparisons
+(compare_model) and a campaign's summary (campaign_model)."""
+
+from ... import fingerprint
+from ...analysis import rtos_table
+from ...errors import TickmarkError
+from ...fmt import known
+from ...names import decimal
+from .series import nbench_comparison
+
+
+def comparison(sides, pairs):
+    """Compared runs (compare.py's sides and pairs) as every view and `compare --format json`
+    read them, one shape for every command: the runs with what their machines could count, and
+    per pair (the baseline A against B) the rows in benchmark order (parameters numerically,
+    every row with every field of ROW_KEYS, None where compare has nothing), the family means
+    with what each covers, the fingerprint differences with their labels, and a warning when one
+    side ran emulated and the other did not; the nbench index table of the runs side by side
+    (or None)."""
+    from ...analysis import compare
+
+    doc = compare.to_json(sides, pairs)
+    by_label = {s.label: s for s in sides}
+    for c in doc["comparisons"]:
+        c["warning"] = compare.mixing_warning(by_label[c["a"]], by_label[c["b"]])
+        if c.get("isa") and not c["warning"]:
+            c["warning"] = (
+                f"{c['b']} ({c['isa'][1]}) and {c['a']} ({c['isa'][0]}) counted guest instructions (QEMU -icount) "
+                "of two instruction sets: the ratios compare instruction counts, not speed, and call no verdict"
+            )
+        for d in c["differences"]:
+            d["label"] = fingerprint.KEYS[d["field"]].label
+            d["a"], d["b"] = known(d["a"], "not recorded"), known(d["b"], "not recorded")
+        for f in c["families"].values():
+            ratio = f["geomean_time_ratio"]
+            f["multiple"] = compare.insn_multiple(ratio) if c.get("isa") else compare.multiple(ratio)
+            f["covers"] = family_covers(f)
+        c["rows"].sort(key=lambda r: _key_order(r["key"]) + (r.get("metric") or "",))
+        for r in c["rows"]:
+            r["family"] = r["bench"].split(".", 1)[0]
+            for k in ROW_KEYS:  # every row has every field (None where compare has nothing)
+                r.setdefault(k, None)
+    doc["nbench"] = nbench_comparison(sides)
+    return doc
+
+
+def family_covers(f):
+    """What a family's geometric mean is taken over, in words: '16 benchmarks', '2 of 16
+    benchmarks (14 unstable left out)', '3 benchmarks, all unstable'."""
+    n, total = f["n"], f.get("of", f["n"])
+    if f.get("all_unstable"):
+        return f"{n} benchmark{'s' if n != 1 else ''}, all unstable"
+    if total > n:
+        return f"{n} of {total} benchmarks ({total - n} unstable left out)"
+    return f"{n} benchmark{'s' if n != 1 else ''}"
+
+
+def _key_order(key):
+    """'bench[a=1,b=64K]' -> a sort key with the parameters in numeric order."""
+    bench, _, rest = key.partition("[")
+    params = []
+    for kv in rest.rstrip("]").split(","):
+        k, _, v = kv.partition("=")
+        params.append((k, (0, decimal(v), "") if decimal(v) is not None else (1, 0, v)))
+    return (bench, params)
+
+
+ROW_KEYS = (
+    "metric",
+    "unit",
+    "median_a",
+    "median_b",
+    "ratio",
+    "ci",
+    "p",
+    "verdict",
+    "multiple",
+    "det_a",
+    "det_b",
+    "rounds_needed",
+    "note",
+)
+
+
+def compare_model(store, runs, refs=None):
+    """The comparisons of a report of `runs` (run rows; `refs`: how each was given) where they
+    overlap: each run against the first run before it that shares a benchmark with it (so the
+    first run against each other when all share one) -> (document, notes). The document is
+    comparison()'s, the one `compare --format json` prints, with every pair's comparison (None
+    when no pair was compared); a note says which runs were not compared, and why (no
+    benchmark in common, other units)."""
+    from ...store.refs import run_compare
+
+    refs = [str(x) for x in refs] if refs else [str(run["id"]) for run in runs]
+    ref_of = {run["id"]: ref for run, ref in zip(runs, refs)}
+    keys = {run["id"]: {r["key"] for r in store.results(run["id"])} for run in runs}
+    groups, notes = {}, []
+    for i, b in enumerate(runs[1:], 1):
+        base = next((a for a in runs[:i] if keys[a["id"]] & keys[b["id"]]), None)
+        if base is None:
+            notes.append(f"{_name(b)} shares no benchmark with {_earlier(runs[:i])}: not compared")
+        else:
+            groups.setdefault(base["id"], (base, []))[1].append(b)
+    docs, sides = [], {}
+    for base, others in groups.values():
+        for b in others:
+            try:
+                pair_sides, pairs = run_compare(store, [ref_of[base["id"]], ref_of[b["id"]]])
+            except TickmarkError as e:  # runs in different units (QEMU icount beside time)
+                notes.append(f"{_name(b)} not compared with {_name(base)}: {e}")
+                continue
+            docs.append(comparison(pair_sides, pairs))
+            for side in pair_sides:
+                sides.setdefault(side.run.get("id"), side)
+    if len(docs) <= 1:
+        return (docs[0] if docs else None), notes
+    doc = dict(docs[0], comparisons=[c for d in docs for c in d["comparisons"]])
+    doc["runs"] = list({r["label"]: r for d in docs for r in d["runs"]}.values())
+    doc["nbench"] = nbench_comparison(list(sides.values()))
+    return doc, notes
+
+
+def _name(run):
+    return f"run {run['id']}" + (f" ({run['name']})" if run.get("name") else "")
+
+
+def _earlier(runs):
+    return _name(runs[0]) if len(runs) == 1 else "the runs before it"
+
+
+def campaign_model(store, spec, cells):
+    """A campaign's summary: its cells and their states, then for each variant and workload the
+    other targets' runs against the baseline target's (comparison)."""
+    from ...store.refs import run_compare
+
+    counts = {}
+    for c in cells:
+        counts[c.state] = counts.get(c.state, 0) + 1
+    complete = {(c.target, c.variant, c.workload): c for c in cells if c.state in ("done", "finished")}
+    groups = []
+    for v in spec.variants:
+        for wl in spec.workloads:
+            order = [spec.baseline] + [t for t in spec.targets if t != spec.baseline]
+            runs = [complete[(t, v, wl)].run_name for t in order if (t, v, wl) in complete]
+            if len(runs) >= 2:
+                g = {"variant": v, "workload": wl, "baseline": runs[0], "comparison": None, "error": None}
+                try:
+                    g["comparison"] = comparison(*run_compare(store, runs))
+                except TickmarkError as e:  # runs in different units (QEMU icount beside time)
+                    g["error"] = str(e)
+                study = rtos_table.from_runs(store, [store.run(r) for r in runs])  # the rtos-study suite
+                g["rtos_study"] = rtos_table.to_dict(study) if study is not None else None
+                groups.append(g)
+    return {
+        "name": spec.name,
+        "targets": len(spec.targets),
+        "variants": len(spec.variants),
+        "workloads": len(spec.workloads),
+        "cells": [
+            {
+                "id": c.id,
+                "state": c.state,
+                "run_id": c.run_id,
+                "results": c.results,
+                "seconds": c.seconds,
+                "message": c.message,
+            }
+            for c in cells
+        ],
+        "counts": counts,
+        "groups": groups,
+    }
