@@ -25,21 +25,28 @@ from .options import check_output, store_of, write_file
     help="junit: a benchmark significantly slower than in this run by more than --fail-above fails (a gate).",
 )
 @click.option("--fail-above", metavar="PCT", help="junit: the gate's threshold against --baseline (e.g. 5%).")
+@click.option(
+    "--metric",
+    metavar="NAME",
+    help="junit: the metric the gate holds (headline, the default; task-clock; or a sub-metric), as compare's.",
+)
 @click.pass_context
-def export_cmd(ctx, run_ref, fmt, output, baseline, fail_above):
+def export_cmd(ctx, run_ref, fmt, output, baseline, fail_above, metric):
     """Export a run (id, name or latest): JSON or CSV, or for other tools google/benchmark JSON,
     JUnit XML or OpenMetrics text."""
-    from ..analysis.compare import parse_threshold
+    from ..analysis.compare import metric_name, parse_threshold
 
     if (baseline is None) != (fail_above is None) or (
         baseline is not None and not formats.takes(fmt, "run", "baseline")
     ):
         raise TickmarkError("--baseline and --fail-above go together, with --format junit")
+    if metric is not None and baseline is None:
+        raise TickmarkError("--metric goes with --baseline and --fail-above (the gate of --format junit)")
     threshold = parse_threshold(fail_above) if fail_above is not None else None
     check_output(ctx, output)
     store = store_of(ctx, readonly=True)
     run_ = store.run(run_ref)
-    text = formats.render(fmt, "run", store, run_, baseline=baseline, threshold=threshold)
+    text = formats.render(fmt, "run", store, run_, baseline=baseline, threshold=threshold, metric=metric_name(metric))
     if output:
         write_file(output, text)
     else:

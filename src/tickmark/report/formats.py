@@ -58,22 +58,22 @@ def _openmetrics_run(store, run, **_):
     return exports.to_openmetrics(run, store.results(run["id"]))
 
 
-def _junit_run(store, run, baseline=None, threshold=None, **_):
+def _junit_run(store, run, baseline=None, threshold=None, metric="", **_):
     """JUnit XML of a run; with a baseline run and a threshold, the instances that the regression
-    gate fails against the baseline fail as test cases too."""
-    from ..analysis.compare import regressions
+    gate (analysis/verdict.gate, the gate of `compare --fail-above`) fails against the baseline
+    fail as test cases too."""
+    from ..analysis.compare import check_metric, compare_sides
+    from ..analysis.verdict import gate
     from ..store import exports
-    from ..store.refs import run_compare
+    from ..store.refs import load_sides
 
-    gate, base_label = {}, ""
+    verdict = None
     if baseline is not None:
-        sides, pairs = run_compare(store, [str(run["id"])], baseline)
-        base_label = sides[0].label
-        for (_, _), res in pairs:
-            for r, slow in regressions(res, threshold):
-                if not r.get("metric"):
-                    gate[r["key"]] = (slow, threshold)
-    return exports.to_junit(run, store.results(run["id"]), gate=gate, gate_name=base_label)
+        sides = load_sides(store, [str(run["id"])], baseline)
+        check_metric(sides, metric)
+        sides, pairs = compare_sides(sides, metric=metric)
+        verdict = gate(pairs, threshold, metric)
+    return exports.to_junit(run, store.results(run["id"]), gate=verdict)
 
 
 def _html(model, **_):
@@ -143,7 +143,7 @@ REPORTERS = {
             {"run": "JUnit XML (a failed test case per crashed, timed out or gated benchmark)"},
             {"run": _junit_run},
             extensions=(".xml",),
-            options=("baseline", "threshold"),
+            options=("baseline", "threshold", "metric"),
         ),
         Reporter("openmetrics", {"run": "OpenMetrics text (Prometheus)"}, {"run": _openmetrics_run}),
     )

@@ -9,17 +9,17 @@ from ...names import decimal
 from .series import nbench_comparison
 
 
-def comparison(sides, pairs):
+def comparison(sides, pairs, metric=None):
     """Compared runs (compare.py's sides and pairs) as every view and `compare --format json`
     read them, one shape for every command: the runs with what their machines could count, and
     per pair (the baseline A against B) the rows in benchmark order (parameters numerically,
     every row with every field of ROW_KEYS, None where compare has nothing), the family means
     with what each covers, the fingerprint differences with their labels, and a warning when one
     side ran emulated and the other did not; the nbench index table of the runs side by side
-    (or None)."""
+    (or None). metric: the one metric compared (--metric), None for every one."""
     from ...analysis import compare
 
-    doc = compare.to_json(sides, pairs)
+    doc = compare.to_json(sides, pairs, metric)
     by_label = {s.label: s for s in sides}
     for c in doc["comparisons"]:
         c["warning"] = compare.mixing_warning(by_label[c["a"]], by_label[c["b"]])
