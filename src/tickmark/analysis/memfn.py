@@ -6,10 +6,10 @@ size and alignment. Implementations that failed verification are listed with the
 failing case and take no part in the ranking (they were never timed).
 
 The fastest implementation of a routine and size is the one with the smallest geometric mean
-over the other parameters (alignments, directions). It is called the winner only when the
-comparison statistics (compare.compare_metric, the verdict `tickmark compare` gives) find it
-faster than the second fastest at every one of those parameters; otherwise the row says what
-the statistics found instead (no difference beyond noise, inconclusive, too few samples).
+over the other parameters (alignments, directions). It is called the winner only when the one
+verdict (verdict.verdict, the one `tickmark compare` gives) finds it faster than the second
+fastest at every one of those parameters; otherwise the row says what the verdict found
+instead (no difference beyond noise, inconclusive, too few samples).
 """
 
 import math
@@ -17,6 +17,7 @@ from collections import defaultdict
 
 from . import compare
 from .stats import Stats
+from .verdict import FASTER, verdict
 
 IMPLS = {0: "libc", 1: "ref", 2: "word", 3: "user"}
 
@@ -30,11 +31,11 @@ def _rest(params):
     return tuple(sorted((k, v) for k, v in params.items() if k not in ("impl", "size")))
 
 
-def verdict(best, second, samples_of):
-    """The comparison statistics' verdict on the fastest implementation (best) against the
-    second (second): {rest of params: result} of each, with the samples from samples_of(result).
-    -> compare's verdict when it is the same at every parameter set both measured; else the
-    first that is not FASTER (or None without samples)."""
+def winner_verdict(best, second, samples_of):
+    """The one verdict on the fastest implementation (best) against the second (second):
+    {rest of params: result} of each, with the samples from samples_of(result). -> FASTER when
+    it is so at every parameter set both measured; else the first verdict that is not (None
+    without samples)."""
     verdicts = []
     for rest in sorted(set(best) & set(second)):
         a, b = second[rest], best[rest]
@@ -43,17 +44,17 @@ def verdict(best, second, samples_of):
             return None
         va, ra, unit = compare.metric_values(dict(a, samples=sa))
         vb, rb, _ = compare.metric_values(dict(b, samples=sb))
-        verdicts.append(compare.compare_metric(va, ra, vb, rb, unit == "MB/s")["verdict"])
+        verdicts.append(verdict(va, ra, vb, rb, unit == "MB/s")["verdict"])
     if not verdicts:
         return None
-    return next((v for v in verdicts if v != compare.FASTER), compare.FASTER)
+    return next((v for v in verdicts if v != FASTER), FASTER)
 
 
 def table_rows(results, samples_of=None):
     """-> (rows, failures). rows: (routine, size, {impl: ns}, fastest, margin, verdict); the ns
     of an implementation at a size is the geometric mean over the other parameters (alignments,
     directions); margin = second best / best; verdict: compare's verdict on the fastest against
-    the second (compare.FASTER: the winner; None without samples or without a second)."""
+    the second (FASTER: the winner; None without samples or without a second)."""
     cells = defaultdict(lambda: defaultdict(list))
     inst = defaultdict(lambda: defaultdict(dict))
     failures = {}
@@ -78,6 +79,6 @@ def table_rows(results, samples_of=None):
         margin = ns[ranked[1]] / ns[ranked[0]] if len(ranked) > 1 else None
         said = None
         if len(ranked) > 1 and samples_of is not None:
-            said = verdict(inst[(routine, size)][ranked[0]], inst[(routine, size)][ranked[1]], samples_of)
+            said = winner_verdict(inst[(routine, size)][ranked[0]], inst[(routine, size)][ranked[1]], samples_of)
         rows.append((routine, size, ns, ranked[0], margin, said))
     return rows, failures
