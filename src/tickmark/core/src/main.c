@@ -24,6 +24,8 @@ static void print_help(void)
          "       tickmark-core run [GLOB...] [--samples N] [--sample-ms MS] [--seed N]\n"
          "                     [--iters N | --iters KEY=N]... [--param NAME=V,V]... [--timeout SEC]\n"
          "                     [--cpu N] [--fcore-khz N] [--no-fork] [--text] [-- GLOB...]\n"
+         "       tickmark-core exec [--name NAME] [--samples N] [--warmup N] [--timeout SEC]\n"
+         "                     [--seed N] [--capture] [--text] -- PROGRAM [ARGS...]\n"
          "       tickmark-core @FILE              the arguments from FILE, one per line\n"
          "Records are described in docs/protocol.md.");
 }
@@ -159,7 +161,7 @@ static int cmd_list(char **globs, int nglobs, int text)
     return 0;
 }
 
-static void emit_hello(const tm_options *opt, const tm_env *env, int n)
+void tm_emit_hello(const tm_options *opt, const tm_env *env, const tm_instance *insts, int n)
 {
     tm_json j;
     static char sys[128], rel[128], mach[64];
@@ -201,7 +203,7 @@ static void emit_hello(const tm_options *opt, const tm_env *env, int n)
     tm_arch_tlb_json(&j);
     tm_json_open(&j, "order", '[');
     for (i = 0; i < n; i++)
-        tm_json_str(&j, NULL, instances[i].key);
+        tm_json_str(&j, NULL, insts[i].key);
     tm_json_close(&j, ']');
     tm_json_end(&j);
 }
@@ -258,7 +260,7 @@ static int cmd_run(char **globs, int nglobs, tm_options *opt)
         printf("tickmark-core %s on %s (%s), %s, core ~%llu MHz, cycles: %s\n", TM_VERSION, tm_build_target,
                tm_port_name(), tm_build_cc, (unsigned long long)(env.fcore_khz / 1000), env.cycles_method);
     else
-        emit_hello(opt, &env, n);
+        tm_emit_hello(opt, &env, instances, n);
     tm_ctr_close(); /* each instance opens its own, in its own process */
 
     for (i = 0; i < n; i++) {
@@ -379,9 +381,11 @@ int tm_main(int argc, char **argv)
         opt.seed = 0;
         opt.cpu = tm_os_cpu_current();
         tm_env_measure(&env, 0);
-        emit_hello(&opt, &env, 0);
+        tm_emit_hello(&opt, &env, instances, 0);
         return 0;
     }
+    if (strcmp(argv[1], "exec") == 0) /* any program as a benchmark (src/exec.c) */
+        return tm_exec_main(argc - 2, argv + 2);
     if (strcmp(argv[1], "list") != 0 && strcmp(argv[1], "run") != 0)
         return usage_error("unknown command", argv[1]);
     list = strcmp(argv[1], "list") == 0;

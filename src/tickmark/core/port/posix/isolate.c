@@ -26,7 +26,7 @@ static void set_handler(int sig, void (*fn)(int))
     sigaction(sig, &sa, NULL); /* no SA_RESTART: waitpid returns EINTR */
 }
 
-static const char *signal_name(int sig, char *buf, size_t len)
+const char *tm_os_signal_name(int sig, char *buf, size_t len)
 {
     static const struct { int sig; const char *name; } names[] = {
         {SIGSEGV, "SIGSEGV"}, {SIGBUS, "SIGBUS"}, {SIGFPE, "SIGFPE"}, {SIGILL, "SIGILL"},
@@ -99,7 +99,7 @@ int tm_os_run_isolated(void (*fn)(void *), void *arg, int timeout_s, char *detai
         snprintf(detail, len, "no result after %d s", timeout_s);
         result = TM_ISO_TIMEOUT;
     } else if (r == pid && WIFSIGNALED(status)) {
-        snprintf(detail, len, "%s", signal_name(WTERMSIG(status), signame, sizeof signame));
+        snprintf(detail, len, "%s", tm_os_signal_name(WTERMSIG(status), signame, sizeof signame));
         result = TM_ISO_CRASHED;
     } else if (r == pid && WIFEXITED(status) && WEXITSTATUS(status) != 0) {
         snprintf(detail, len, "exited with status %d", WEXITSTATUS(status));
