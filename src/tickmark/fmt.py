@@ -66,11 +66,19 @@ def _get(d, k):
     return d.get(k) if isinstance(d, dict) else getattr(d, k, None)
 
 
+def fmt_in(x, unit):
+    """A value in its unit: a time for ns/op (no '/op'), MB/s, or a figure's own unit."""
+    if unit in (None, "ns/op"):
+        return fmt_time(x)
+    return f"{sig(x)} {unit}".rstrip()
+
+
 def fmt_value(d):
     """The headline of one metric's statistics (a stats.Summary or its stored dict): MB/s for
-    bandwidth, else time per operation."""
-    if _get(d, "unit") == "MB/s":
-        return f"{sig(_get(d, 'value'))} MB/s"
+    bandwidth, a figure in its own unit, else time per operation."""
+    unit = _get(d, "unit")
+    if unit not in (None, "ns/op"):
+        return fmt_in(_get(d, "value"), unit)
     return fmt_time(_get(d, "value")) + "/op"
 
 

@@ -64,13 +64,23 @@ class Side:
 
 # ---------------------------------------------------------------- statistics
 def metric_values(result, sub=""):
-    """Per-sample values of one metric (ns/op, or MB/s for bandwidth) and their rounds.
-    sub "task-clock": on-CPU time per operation from the task-clock counter (time the process
-    was descheduled does not count, so it resolves CPU-bound differences on a busy machine)."""
-    bpo = (result.get("meta") or {}).get("bytes_per_op", 0)
-    unit = stats.unit_for(result.get("stat"), bpo) if not sub else stats.NS_OP
+    """Per-sample values of one metric (ns/op, MB/s for bandwidth, a figure's own unit) and their
+    rounds. sub "task-clock": on-CPU time per operation from the task-clock counter (time the
+    process was descheduled does not count, so it resolves CPU-bound differences on a busy
+    machine)."""
+    meta = dict(result.get("meta") or {}, stat=result.get("stat"))
+    bpo = meta.get("bytes_per_op", 0)
+    if not sub and isinstance(meta.get("figure"), dict):
+        vals, rounds = stats.metric_values(result.get("samples") or [], stats.FIGURE)
+        return vals, rounds, stats.unit_of(meta)
+    unit = stats.unit_of(meta) if not sub else stats.NS_OP
     vals, rounds = stats.metric_values(result.get("samples") or [], sub, bpo if unit == stats.MB_S else 0)
     return vals, rounds, unit
+
+
+def higher_is_better(row):
+    """Is a higher value better in a row of compare_pair (a rate or a figure that says so)?"""
+    return bool(row.get("higher"))
 
 
 def boot_medians(vals, rounds, rng, n_boot=N_BOOT):
@@ -220,7 +230,8 @@ def multiple(ratio, higher_is_better=False):
 def _metrics(result, other=None):
     subs = list(Stats.of(result).subs)
     both = [r for r in (result, other) if r]
-    if both and all(any("task_clock" in (s.get("ctr") or {}) for s in (r.get("samples") or [])[:1]) for r in both):
+    counted = all(any("task_clock" in (s.get("ctr") or {}) for s in (r.get("samples") or [])[:1]) for r in both)
+    if both and counted and TASK_CLOCK not in subs:
         subs.append(TASK_CLOCK)
     return [""] + subs
 
@@ -284,7 +295,8 @@ def compare_pair(A, B, seed=SEED):
             va, rda, unit = metric_values(ra, sub)
             vb, rdb, _ = metric_values(rb, sub)
             row["unit"] = unit
-            row.update(compare_metric(va, rda, vb, rdb, unit == "MB/s", rng))
+            row["higher"] = not sub and stats.higher_is_better(dict(ra.get("meta") or {}, stat=ra.get("stat")))
+            row.update(compare_metric(va, rda, vb, rdb, row["higher"], rng))
             if isa and row["verdict"] in (FASTER, SLOWER, SAME, INCONCLUSIVE):
                 row["verdict"] = OTHER_ISA
                 row["note"] = f"instruction counts of {isa[0]} and {isa[1]} tell the ISAs apart, not speed"
@@ -333,7 +345,7 @@ def families(rows):
             use = stable or cand
             if not use:
                 continue
-            logs = [math.log(1 / r["ratio"] if r.get("unit") == "MB/s" else r["ratio"]) for r in use]
+            logs = [math.log(1 / r["ratio"] if higher_is_better(r) else r["ratio"]) for r in use]
             verdicts = {}
             for r in use:
                 verdicts[r["verdict"]] = verdicts.get(r["verdict"], 0) + 1
@@ -359,7 +371,7 @@ def regressions(result, threshold):
     for r in result["rows"]:
         if r.get("verdict") != SLOWER or r.get("ratio") is None:
             continue
-        slow = (1 / r["ratio"] - 1) if r.get("unit") == "MB/s" else r["ratio"] - 1
+        slow = (1 / r["ratio"] - 1) if higher_is_better(r) else r["ratio"] - 1
         if slow > threshold:
             out.append((r, slow))
     return out
@@ -449,6 +461,7 @@ def to_json(sides, pairs):
                     "bench",
                     "metric",
                     "unit",
+                    "higher",
                     "median_a",
                     "median_b",
                     "ratio",
@@ -474,7 +487,7 @@ def to_json(sides, pairs):
             }
             if r.get("ratio") is not None:
                 row["multiple"] = (
-                    insn_multiple(r["ratio"]) if res.get("isa") else multiple(r["ratio"], r.get("unit") == "MB/s")
+                    insn_multiple(r["ratio"]) if res.get("isa") else multiple(r["ratio"], higher_is_better(r))
                 )
             rows.append(row)
         doc["comparisons"].append(

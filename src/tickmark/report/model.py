@@ -21,6 +21,7 @@ Nothing here formats for a medium beyond short texts shared by all views (value_
 import math
 
 from .. import fingerprint, fmt
+from . import codesize
 from ..analysis import rtos_table
 from ..analysis.stats import Stats
 from ..errors import TickmarkError
@@ -157,7 +158,7 @@ def _samples(run):
     ms = hello.get("sample_ms", opts.get("sample_ms"))
     if not isinstance(n, int) or isinstance(n, bool):
         return None
-    return f"{n} of {ms} ms" if isinstance(ms, int) and not isinstance(ms, bool) else str(n)
+    return f"{n} of {ms} ms" if isinstance(ms, int) and not isinstance(ms, bool) and ms > 0 else str(n)
 
 
 def cycles_tag(method):
@@ -771,6 +772,8 @@ def comparison(sides, pairs):
         for f in c["families"].values():
             ratio = f["geomean_time_ratio"]
             f["multiple"] = compare.insn_multiple(ratio) if c.get("isa") else compare.multiple(ratio)
+        A, B = by_label[c["a"]], by_label[c["b"]]
+        c["code_size"] = codesize.pair_model(A.fingerprint, B.fingerprint, c["rows"])
     return doc
 
 
@@ -787,6 +790,7 @@ def _key_order(key):
 ROW_KEYS = (
     "metric",
     "unit",
+    "higher",
     "median_a",
     "median_b",
     "ratio",

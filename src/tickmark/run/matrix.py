@@ -107,13 +107,19 @@ class Matrix:
         self.rng = random.Random(cfg.seed) if cfg.seed is not None else random.SystemRandom()
         self.group = name or time.strftime("matrix-%Y%m%d-%H%M%S")
         for c in self.cells:
-            rname = run_name(name, c)
+            rname = self.run_name(name, c)
             if rname and store.name_taken(rname):
                 raise TickmarkError(f"a run named '{rname}' exists already (choose another --name)")
-            ccfg = RunConfig(**{**cfg.__dict__, "name": rname})
-            if c.core.build is not None:
-                c.core.build = dict(c.core.build, variant=c.label)
-            c.run = Run(store, c.core, ccfg, notes={"matrix": self.group})
+            c.run = self.make_run(c, RunConfig(**{**cfg.__dict__, "name": rname}))
+
+    def run_name(self, name, c):
+        return run_name(name, c)
+
+    def make_run(self, c, cfg):
+        """The engine.Run of one cell: a build variant, its label stored as the variant."""
+        if c.core.build is not None:
+            c.core.build = dict(c.core.build, variant=c.label)
+        return Run(self.store, c.core, cfg, notes={"matrix": self.group})
 
     def _order(self):
         order = list(self.cells)

@@ -8,10 +8,10 @@ import sys
 from rich.text import Text
 
 from ...analysis.compare import FASTER, FEW, INCONCLUSIVE, MAX_ROUNDS_HINT, SAME, SLOWER
-from ...fmt import fmt_time
-from ...fmt import sig as _sig
+from ...fmt import fmt_in
 from ...names import printable
 from ..console import console
+from . import codesize
 from .counters import fmt_per_op, fmt_ratio
 
 
@@ -85,7 +85,10 @@ def render_comparison(doc, file=None, show_counters=True):
                 styles.append([None] * 7 + ["red", None])
                 continue
             unit = r.get("unit")
-            fa = (lambda v: f"{_sig(v)} MB/s") if unit == "MB/s" else fmt_time
+
+            def fa(v, unit=unit):
+                return fmt_in(v, unit)
+
             verdict = r["verdict"]
             why = "; ".join(
                 x for x in (r.get("note"), r.get("profile_change") and f"profile: {r['profile_change']}") if x
@@ -124,6 +127,7 @@ def render_comparison(doc, file=None, show_counters=True):
                 f"  {fam}: geometric mean of {ratios} B/A {g:.3f} ({f['multiple']}) over {f['n']} {what} ({vs})",
                 markup=False,
             )
+        codesize.render(con, c.get("code_size"), plain)
 
 
 def _render_counters(con, av_a, av_b, all_rows, plain):
