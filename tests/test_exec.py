@@ -2,6 +2,7 @@
 over SSH (tests/sshfix.py) and in a Linux kernel image under qemu-system; figures read from a
 program's output; the figures' statistics and direction."""
 
+import glob
 import json
 import os
 import shutil
@@ -268,11 +269,11 @@ def test_exec_over_ssh(real, cli, tmp_path, monkeypatch):
         sshd.stop()
 
 
-def _kernels():
-    root = os.path.join(os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "tickmark", "kernels")
-    import glob
+KERNELS = os.path.join(os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "tickmark", "kernels")
 
-    found = sorted(glob.glob(os.path.join(root, "linux-image-*-amd64", "boot", "vmlinuz-*")))
+
+def _kernels():
+    found = sorted(glob.glob(os.path.join(KERNELS, "linux-image-*-amd64", "boot", "vmlinuz-*")))
     std = [k for k in found if "-rt-" not in k]
     rt = [k for k in found if "-rt-" in k]
     if not (std and rt and os.path.isfile("/bin/busybox") and shutil.which("qemu-system-x86_64")):
