@@ -87,7 +87,22 @@ def test_matrix_o2_os_shows_sizes_beside_the_ratios(cache, tmp_path, capsys, mon
     monkeypatch.setenv("COLUMNS", "80")
     db = str(tmp_path / "r.db")
     fast = ["--rounds", "2", "--max-rounds", "2", "--samples", "3", "--sample-ms", "2", "-q"]
-    rc = main(["--store", db, "matrix", "--cflags", "-O2", "--cflags", "-Os", "--name", "m", *fast, "cpu.numsort", "sys.getppid"])
+    rc = main(
+        [
+            "--store",
+            db,
+            "matrix",
+            "--cflags",
+            "-O2",
+            "--cflags",
+            "-Os",
+            "--name",
+            "m",
+            *fast,
+            "cpu.numsort",
+            "sys.getppid",
+        ]
+    )
     out, err = capsys.readouterr()
     assert rc == 0, err
     st = Store(db)
@@ -99,7 +114,10 @@ def test_matrix_o2_os_shows_sizes_beside_the_ratios(cache, tmp_path, capsys, mon
     line = next(ln for ln in section.splitlines() if ln.startswith("cpu.numsort"))
     assert f"{ratio:.3f}" in line and ("faster" in line or "slower" in line) and ("larger" in line or "smaller" in line)
     assert max(len(ln) for ln in section.splitlines()) <= 80
-    for fmt, marks in (("md", ("| core text |", "| functions of |", "| cpu.numsort |")), ("html", ("Code size beside the speed",))):
+    for fmt, marks in (
+        ("md", ("| core text |", "| functions of |", "| cpu.numsort |")),
+        ("html", ("Code size beside the speed",)),
+    ):
         rc = main(["--store", db, "report", "m-cc_-O2", "m-cc_-Os", "--format", fmt])
         doc, err = capsys.readouterr()
         assert rc == 0, err

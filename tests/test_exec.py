@@ -107,7 +107,11 @@ def test_figure_specs_and_values():
     j = Figure.parse("bw:bit/s:higher=end.sum.0.bits", "json")
     assert j.value('{"end": {"sum": [{"bits": 12e6}]}}') == 12e6
     assert j.value('noise\n{"end": {"sum": [{"bits": 3}]}}\n') == 3.0  # the last JSON line
-    for out, why in (("nothing", "no JSON"), ('{"end": {}}', "no field end.sum"), ('{"end":{"sum":[{"bits":"x"}]}}', "not a number")):
+    for out, why in (
+        ("nothing", "no JSON"),
+        ('{"end": {}}', "no field end.sum"),
+        ('{"end":{"sum":[{"bits":"x"}]}}', "not a number"),
+    ):
         with pytest.raises(FigureMissing, match=why):
             j.value(out)
     with pytest.raises(FigureMissing, match="no match"):
@@ -120,7 +124,9 @@ def test_figure_specs_and_values():
 
 
 def test_figure_statistics_carry_unit_and_direction():
-    samples = [{"round": 1 + i // 5, "i": i, "iters": 1, "ops": 1, "ns": 1000, "value": 10.0 + i % 3} for i in range(10)]
+    samples = [
+        {"round": 1 + i // 5, "i": i, "iters": 1, "ops": 1, "ns": 1000, "value": 10.0 + i % 3} for i in range(10)
+    ]
     st = stats.recompute({"meta": {"figure": {"unit": "points", "higher": True}}}, samples, [])
     d = st.main
     assert d.unit == "points" and d.higher_is_better and d.median == 11.0 and d.ci95_lo <= 11.0 <= d.ci95_hi
@@ -128,7 +134,10 @@ def test_figure_statistics_carry_unit_and_direction():
     low = stats.recompute({"meta": {"figure": {"unit": "ms", "higher": False}}}, samples, []).main
     assert not low.higher_is_better
     # a program's run: the task-clock is a sub-metric of its own
-    runs = [{"round": 1, "i": i, "iters": 1, "ops": 1, "ns": 2000 + i, "ctr_ops": 1, "ctr": {"task_clock": 500 + i}} for i in range(9)]
+    runs = [
+        {"round": 1, "i": i, "iters": 1, "ops": 1, "ns": 2000 + i, "ctr_ops": 1, "ctr": {"task_clock": 500 + i}}
+        for i in range(9)
+    ]
     st = stats.recompute({"meta": {"method": "exec", "stat": "median"}}, runs, [])
     assert st.main.median == 2004 and st.get(stats.TASK_CLOCK).median == 504
 
@@ -141,7 +150,9 @@ def _results(db, ref):
 
 
 def test_exec_sleep_and_a_cpu_bound_command(real, cli):
-    rc, out, err = cli("exec", "-q", "--runs", "5", "--rounds", "2", "--max-rounds", "2", "--name", "nap", "--", "sleep", "0.01")
+    rc, out, err = cli(
+        "exec", "-q", "--runs", "5", "--rounds", "2", "--max-rounds", "2", "--name", "nap", "--", "sleep", "0.01"
+    )
     assert rc == 0, err
     assert "exec.sleep" in out and "task-clock" in out
     run, res = _results(real, "nap")
@@ -193,7 +204,10 @@ def test_two_commands_interleaved_and_compared(real, cli):
     assert rc == 0, err
     doc = json.loads(out)
     (c,) = doc["comparisons"]
-    assert (c["a"], c["b"]) == ("pair-echo_score_10 (echo score: 10)", "pair-sh_-c_echo_score_20 (sh -c 'echo score: 20')")
+    assert (c["a"], c["b"]) == (
+        "pair-echo_score_10 (echo score: 10)",
+        "pair-sh_-c_echo_score_20 (sh -c 'echo score: 20')",
+    )
     rows = {(r["key"], r["metric"]): r for r in c["rows"]}
     assert rows[("exec.score.score", "")]["verdict"] == "faster" and rows[("exec.score.score", "")]["ratio"] == 2.0
     assert ("exec.score", "task-clock") in rows and rows[("exec.score", "")]["verdict"]
@@ -205,7 +219,9 @@ def test_two_commands_interleaved_and_compared(real, cli):
 
 @pytest.mark.alone
 def test_two_commands_get_a_time_verdict(real, cli):
-    rc, out, err = cli("exec", "-q", "--runs", "10", "--rounds", "3", "--format", "json", "-c", "sleep 0.01", "-c", "sleep 0.04")
+    rc, out, err = cli(
+        "exec", "-q", "--runs", "10", "--rounds", "3", "--format", "json", "-c", "sleep 0.01", "-c", "sleep 0.04"
+    )
     assert rc == 0, err
     rows = {(r["key"], r["metric"]): r for r in json.loads(out)["comparisons"][0]["rows"]}
     main = rows[("exec.sleep", "")]
@@ -217,7 +233,20 @@ def test_exec_file_is_in_the_commands_folder_and_output_fits_80_columns(real, cl
     script.write_text("#!/bin/sh\necho ok: 3\n")
     script.chmod(script.stat().st_mode | stat.S_IXUSR)
     monkeypatch.setenv("COLUMNS", "80")
-    rc, out, err = cli("exec", "-q", "--runs", "2", "--rounds", "1", "--file", str(script), "--figure", "ok:higher=ok: (\\d)", "--", "./job.sh")
+    rc, out, err = cli(
+        "exec",
+        "-q",
+        "--runs",
+        "2",
+        "--rounds",
+        "1",
+        "--file",
+        str(script),
+        "--figure",
+        "ok:higher=ok: (\\d)",
+        "--",
+        "./job.sh",
+    )
     assert rc == 0, err
     assert "exec.job.sh.ok" in out and max(len(line) for line in out.splitlines()) <= 80
 

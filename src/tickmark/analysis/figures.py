@@ -85,9 +85,7 @@ def _number(x, what):
 
 def _from_regex(expr, out):
     """The last match of expr in out: its first group, else the whole match, read as a number."""
-    last = None
-    for last in re.finditer(expr, out, re.M):
-        pass
+    last = next(iter(reversed(list(re.finditer(expr, out, re.M)))), None)
     if last is None:
         raise FigureMissing(f"no match of /{expr[:40]}/ in the output")
     text = last.group(1) if last.re.groups else last.group(0)

@@ -51,11 +51,15 @@ def pair_model(fa, fb, rows):
         a, b = (sa.get("core") or {}).get(part), (sb.get("core") or {}).get(part)
         if a is not None or b is not None:
             r = _ratio(a, b)
-            core.append({"part": f"core {part}", "a": a, "b": b, "ratio": r, "words": change_words(r, "larger", "smaller")})
+            core.append(
+                {"part": f"core {part}", "a": a, "b": b, "ratio": r, "words": change_words(r, "larger", "smaller")}
+            )
     ka, kb = fa.get("kernel_image_size"), fb.get("kernel_image_size")
     if ka is not None or kb is not None:
         r = _ratio(ka, kb)
-        core.append({"part": "kernel image", "a": ka, "b": kb, "ratio": r, "words": change_words(r, "larger", "smaller")})
+        core.append(
+            {"part": "kernel image", "a": ka, "b": kb, "ratio": r, "words": change_words(r, "larger", "smaller")}
+        )
     benches = []
     ba, bb = sa.get("benches") or {}, sb.get("benches") or {}
     by_bench = {}

@@ -21,12 +21,12 @@ Nothing here formats for a medium beyond short texts shared by all views (value_
 import math
 
 from .. import fingerprint, fmt
-from . import codesize
 from ..analysis import rtos_table
 from ..analysis.stats import Stats
 from ..errors import TickmarkError
 from ..fmt import known
 from ..names import decimal, printable, when
+from . import codesize
 
 FORMAT = "tickmark-report"
 VERSION = 1

@@ -13,16 +13,17 @@ def _ratio(r):
     return "-" if r is None else f"{r:.3f}"
 
 
-def render(con, cs, plain):
-    """Print a pair's code size section (nothing when the runs recorded no sizes)."""
-    from .compare import _print_table  # (the comparison's view calls this one)
-
+def render(con, cs, plain, print_table):
+    """Print a pair's code size section (nothing when the runs recorded no sizes) with the
+    comparison's table printer print_table(file, headers, rows, right, plain)."""
     if not cs:
         return
     con.file.flush()
     if cs["core"]:
         rows = [[c["part"], _bytes(c["a"]), _bytes(c["b"]), _ratio(c["ratio"]), c["words"]] for c in cs["core"]]
-        _print_table(con.file, ["code size", "A", "B", "B/A", "B against A"], rows, [False, True, True, True, False], plain)
+        print_table(
+            con.file, ["code size", "A", "B", "B/A", "B against A"], rows, [False, True, True, True, False], plain
+        )
     if cs["benches"]:
         rows = [
             [
@@ -34,7 +35,11 @@ def render(con, cs, plain):
             ]
             for b in cs["benches"]
         ]
-        _print_table(
-            con.file, ["functions of", "A", "B", "size B/A", "B against A"], rows, [False, True, True, True, False], plain
+        print_table(
+            con.file,
+            ["functions of", "A", "B", "size B/A", "B against A"],
+            rows,
+            [False, True, True, True, False],
+            plain,
         )
         con.print("  (n): the benchmark's instances (geometric mean of their time ratios)", markup=False)

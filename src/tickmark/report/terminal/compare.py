@@ -127,7 +127,7 @@ def render_comparison(doc, file=None, show_counters=True):
                 f"  {fam}: geometric mean of {ratios} B/A {g:.3f} ({f['multiple']}) over {f['n']} {what} ({vs})",
                 markup=False,
             )
-        codesize.render(con, c.get("code_size"), plain)
+        codesize.render(con, c.get("code_size"), plain, _print_table)
 
 
 def _render_counters(con, av_a, av_b, all_rows, plain):
