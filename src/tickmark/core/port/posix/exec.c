@@ -1,7 +1,9 @@
 /* One run of a program for tickmark-core exec (src/exec.c). The core forks; the child waits on a
  * pipe until the core has opened the counters for it (tm_ctr_open_for: events that start
  * counting at its exec), then execs with stdin from /dev/null and stdout and stderr into files.
- * The time runs from its release to its reaping. CPU time, context switches and page faults
+ * The time runs from the child's exec (it reads the clock just before and sends the time: how
+ * long a loaded machine took to wake it up is not the program's) to its reaping by the core.
+ * CPU time, context switches and page faults
  * come from getrusage(RUSAGE_CHILDREN) before and after: the program and every child it waited
  * for. A program past its time limit, or a SIGINT, SIGTERM, SIGHUP or SIGPIPE to the core, has
  * its process group killed; what the program left running in its group is killed after it. */
@@ -58,6 +60,7 @@ static void child(int go, int report, char *const *argv, const char *out_path, c
     char c;
     int e, i;
     long got;
+    uint64_t start;
     setpgid(0, 0);
     for (i = 0; i < (int)(sizeof sigs / sizeof sigs[0]); i++)
         signal(sigs[i], SIG_DFL);
@@ -68,6 +71,9 @@ static void child(int go, int report, char *const *argv, const char *out_path, c
     while (got < 0 && errno == EINTR);
     if (got != 1)
         _exit(127); /* not released: the core went away */
+    start = tm_os_now_ns();
+    if (write(report, &start, sizeof start) != (long)sizeof start)
+        _exit(127);
     if (open_to("/dev/null", 0, O_RDONLY) ||
         open_to(out_path ? out_path : "/dev/null", 1, O_WRONLY | O_CREAT | O_TRUNC) ||
         open_to(err_path, 2, O_WRONLY | O_CREAT | O_TRUNC))
@@ -79,6 +85,20 @@ static void child(int go, int report, char *const *argv, const char *out_path, c
     if (write(report, &e, sizeof e) < 0)
         _exit(127);
     _exit(127);
+}
+
+/* Read n bytes (fewer at the end of the pipe, or when the core is told to stop) -> bytes read. */
+static long read_all(int fd, void *buf, size_t n)
+{
+    size_t done = 0;
+    while (done < n) {
+        long got = read(fd, (char *)buf + done, n - done);
+        if (got > 0)
+            done += (size_t)got;
+        else if (got == 0 || errno != EINTR || alarm_fired || stop_signal)
+            break;
+    }
+    return (long)done;
 }
 
 static void usage_delta(const struct rusage *a, const struct rusage *b, tm_exec_run *r)
@@ -95,7 +115,7 @@ int tm_os_exec_run(char *const *argv, int timeout_s, const char *out_path, const
     struct rusage before, after;
     pid_t pid, w = -1;
     long got;
-    uint64_t t0;
+    uint64_t t0, start;
 
     if (stop_signal) {
         r->interrupted = 1;
@@ -142,9 +162,9 @@ int tm_os_exec_run(char *const *argv, int timeout_s, const char *out_path, const
     if (write(go[1], "g", 1) != 1)
         kill(pid, SIGKILL);
     close(go[1]);
-    do /* 0 bytes: the exec closed the pipe; an errno: it failed */
-        got = read(report[0], &e, sizeof e);
-    while (got < 0 && errno == EINTR && !alarm_fired && !stop_signal);
+    if (read_all(report[0], &start, sizeof start) != (long)sizeof start)
+        start = t0; /* the child died before its exec: timed from its release */
+    got = read_all(report[0], &e, sizeof e); /* nothing: the exec closed the pipe; an errno: it failed */
     close(report[0]);
     for (;;) {
         w = waitpid(pid, &status, 0);
@@ -155,7 +175,7 @@ int tm_os_exec_run(char *const *argv, int timeout_s, const char *out_path, const
             kill(pid, SIGKILL);
         }
     }
-    r->wall_ns = tm_os_now_ns() - t0;
+    r->wall_ns = tm_os_now_ns() - start;
     alarm(0);
     kill(-pid, SIGKILL); /* what the program left behind in its group */
     if (r->nctr) {
