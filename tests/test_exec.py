@@ -190,6 +190,17 @@ def test_exec_figures_are_stored_with_unit_and_direction(real, cli):
     assert score["stats"][""]["median"] == 41.5 and score["stats"][""]["higher"] is True
     assert lat["stats"][""]["median"] == 7 and lat["meta"]["figure"]["higher"] is False
     assert "out" not in json.dumps(Store(str(real)).samples(res["exec.sh"]["id"]))  # outputs are not kept
+    # the exports and history say a figure in its unit, never as a time
+    rc, om, err = cli("export", "fig", "--format", "openmetrics")
+    assert rc == 0, err
+    assert 'tickmark_figure{run="fig",benchmark="exec.sh.score",key="exec.sh.score",unit="points",' in om
+    assert not [ln for ln in om.splitlines() if ln.startswith("tickmark_op_time") and "exec.sh." in ln]
+    rc, gb, err = cli("export", "fig", "--format", "gbench")
+    assert rc == 0, err
+    entries = json.loads(gb)["benchmarks"]
+    assert {e["run_name"] for e in entries} == {"exec.sh"} and all(e["score"] == 41.5 for e in entries[:1])
+    rc, hist, err = cli("history", "exec.sh.score")
+    assert rc == 0 and "41.5 points" in hist, err
     rc, out, err = cli("exec", "-q", "--runs", "2", "--rounds", "1", "--figure", "x:higher=x=(\\d+)", "--", "echo", "y")
     assert rc == 1 and "exec.echo.x failed: figure x missing: run 1: no match" in err
 

@@ -125,11 +125,11 @@ def to_json_ready(model):
 
 # ---------------------------------------------------------------- words
 def value_text(v, unit):
-    from ..fmt import fmt_time, sig
+    from ..fmt import fmt_in
 
     if v is None:
         return "-"
-    return f"{sig(v)} MB/s" if unit == "MB/s" else fmt_time(v)
+    return fmt_in(v, unit)
 
 
 def signed_pct(x):
