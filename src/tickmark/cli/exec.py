@@ -129,7 +129,7 @@ def exec_cmd(
     labels = parse_labels(labels)
     bench_of = ex.bench_name(argvs[0], bench)
     specs = [
-        (commands[i] if commands else " ".join(a), ex.ExecSpec(a, bench_of, warmup, figs, tuple(files)))
+        (ex.short_label(commands[i].split() if shell else a), ex.ExecSpec(a, bench_of, warmup, figs, tuple(files)))
         for i, a in enumerate(argvs)
     ]
     uris = list(dict.fromkeys(targets)) or ["local"]

@@ -80,6 +80,17 @@ def check_argv(argv):
     return list(argv)
 
 
+LABEL_MAX = 40
+
+
+def short_label(argv):
+    """A command as a cell's label: its words with every path cut to its file name (the whole
+    command is stored with the run), at most LABEL_MAX characters."""
+    words = [os.path.basename(w) if "/" in w and not w.endswith("/") else w for w in argv]
+    text = " ".join(words)
+    return text if len(text) <= LABEL_MAX else text[: LABEL_MAX - 3] + "..."
+
+
 def split_command(text, shell=False):
     """A command line (-c) -> its words: split as a POSIX shell would, never run by one; with
     shell, `sh -c TEXT` (pipes, redirections and globs, with the shell's start in the time)."""
