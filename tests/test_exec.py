@@ -217,7 +217,7 @@ def test_two_commands_interleaved_and_compared(real, cli):
     (c,) = doc["comparisons"]
     assert (c["a"], c["b"]) == (
         "pair-echo_score_10 (echo score: 10)",
-        "pair-sh_-c_echo_score_20 (sh -c 'echo score: 20')",
+        "pair-sh_-c_echo_score_20 (sh -c echo score: 20)",
     )
     rows = {(r["key"], r["metric"]): r for r in c["rows"]}
     assert rows[("exec.score.score", "")]["verdict"] == "faster" and rows[("exec.score.score", "")]["ratio"] == 2.0
