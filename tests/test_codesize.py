@@ -73,10 +73,16 @@ def test_speed_and_size_in_words():
         ("core bss", "same"),
     ]
     (b,) = m["benches"]
-    assert b["words"] == "7 % faster, 12 % larger" and b["instances"] == 1 and b["verdicts"] == ["faster"]
+    assert b["words"] == "7 % faster, 12 % larger" and b["instances"] == 1 and b["speed_from"] == "wall time"
     # a rate (higher is better) is turned into a time ratio first
     up = pair_model(fa, fb, [dict(rows[0], ratio=1.07, higher=True)])
     assert up["benches"][0]["words"] == "7 % faster, 12 % larger"
+    # no verdict on the wall time (or one side kept off the CPU): the task-clock's, else none
+    tc = dict(rows[1], ratio=1.25, verdict="slower")
+    for main in (dict(rows[0], verdict="inconclusive"), dict(rows[0], note="contention: on CPU 20% of the time")):
+        assert pair_model(fa, fb, [main, tc])["benches"][0]["words"] == "20 % slower (task-clock), 12 % larger"
+    unsettled = [dict(rows[0], verdict="inconclusive"), dict(tc, verdict="too few samples")]
+    assert pair_model(fa, fb, unsettled)["benches"][0]["words"] == "speed inconclusive, 12 % larger"
     assert speed_words(1.25) == "20 % slower" and pair_model({}, {}, rows) is None
     kern = pair_model({"kernel_image_size": 8_000_000}, {"kernel_image_size": 6_000_000}, [])
     assert kern["core"] == [{"part": "kernel image", "a": 8e6, "b": 6e6, "ratio": 0.75, "words": "25 % smaller"}]
@@ -112,7 +118,8 @@ def test_matrix_o2_os_shows_sizes_beside_the_ratios(cache, tmp_path, capsys, mon
     section = out[out.index("code size") :]
     assert "core text" in section and "core data" in section and "core bss" in section
     line = next(ln for ln in section.splitlines() if ln.startswith("cpu.numsort"))
-    assert f"{ratio:.3f}" in line and ("faster" in line or "slower" in line) and ("larger" in line or "smaller" in line)
+    words = ("larger" if ratio > 1 else "smaller") if abs(ratio - 1) >= 0.005 else "same"
+    assert f"{abs(ratio - 1) * 100:.0f} % {words}" in line and ("speed" in line or "faster" in line or "slower" in line)
     assert max(len(ln) for ln in section.splitlines()) <= 80
     for fmt, marks in (
         ("md", ("| core text |", "| functions of |", "| cpu.numsort |")),

@@ -41,37 +41,56 @@ def _time_ratio(row):
     return 1 / r if row.get("higher") else r
 
 
+SETTLED = {"faster", "slower", "no difference beyond noise"}
+TASK_CLOCK = "task-clock"
+
+
+def _speed(brows):
+    """(time ratio, words, which) of a benchmark's instance rows: the geometric mean of the time
+    ratios of the wall-time rows when every verdict among them is called (and neither side was
+    kept off the CPU: compare's contention note), else of the task-clock rows (on-CPU time,
+    which a busy machine disturbs less) when theirs are, else the wall-time ratio with 'speed
+    inconclusive'."""
+    for metric in ("", TASK_CLOCK):
+        rows = [x for x in brows if (x.get("metric") or "") == metric]
+        times = [t for t in (_time_ratio(x) for x in rows) if t]
+        if not rows or len(times) < len(rows):
+            continue
+        t = math.exp(sum(math.log(x) for x in times) / len(times))
+        verdicts = {x.get("verdict") for x in rows}
+        contended = any(str(x.get("note") or "").startswith("contention") for x in rows)
+        if verdicts <= SETTLED and not contended:
+            same = verdicts == {"no difference beyond noise"}
+            return t, "same speed" if same else speed_words(t), metric
+    rows = [x for x in brows if not x.get("metric")]
+    times = [t for t in (_time_ratio(x) for x in rows) if t]
+    t = math.exp(sum(math.log(x) for x in times) / len(times)) if times else None
+    return t, "speed inconclusive", ""
+
+
 def pair_model(fa, fb, rows):
     """The sizes of runs A and B (their fingerprints) beside the compare rows of the pair -> {"core":
-    [{part, a, b, ratio, words}], "benches": [{bench, a, b, ratio, time_ratio, instances,
-    verdicts, words}]}, or None when neither run recorded a size."""
+    [{part, a, b, ratio, words}], "benches": [{bench, a, b, ratio, time_ratio, speed_from,
+    instances, words}]}, or None when neither run recorded a size."""
     sa, sb = fa.get("code_size") or {}, fb.get("code_size") or {}
     core = []
     for part in CORE_PARTS:
         a, b = (sa.get("core") or {}).get(part), (sb.get("core") or {}).get(part)
         if a is not None or b is not None:
-            r = _ratio(a, b)
-            core.append(
-                {"part": f"core {part}", "a": a, "b": b, "ratio": r, "words": change_words(r, "larger", "smaller")}
-            )
+            core.append(_size_row(f"core {part}", a, b))
     ka, kb = fa.get("kernel_image_size"), fb.get("kernel_image_size")
     if ka is not None or kb is not None:
-        r = _ratio(ka, kb)
-        core.append(
-            {"part": "kernel image", "a": ka, "b": kb, "ratio": r, "words": change_words(r, "larger", "smaller")}
-        )
+        core.append(_size_row("kernel image", ka, kb))
     benches = []
     ba, bb = sa.get("benches") or {}, sb.get("benches") or {}
     by_bench = {}
     for row in rows:
-        if not row.get("metric") and row.get("bench") in ba.keys() | bb.keys():
+        if row.get("bench") in ba.keys() | bb.keys() and (row.get("metric") or "") in ("", TASK_CLOCK):
             by_bench.setdefault(row["bench"], []).append(row)
     for bench, brows in sorted(by_bench.items()):
         a, b = ba.get(bench), bb.get(bench)
         r = _ratio(a, b)
-        times = [t for t in (_time_ratio(x) for x in brows) if t]
-        t = math.exp(sum(math.log(x) for x in times) / len(times)) if times else None
-        verdicts = sorted({x.get("verdict") for x in brows if x.get("verdict")})
+        t, speed, which = _speed(brows)
         benches.append(
             {
                 "bench": bench,
@@ -79,11 +98,16 @@ def pair_model(fa, fb, rows):
                 "b": b,
                 "ratio": r,
                 "time_ratio": t,
-                "instances": len(brows),
-                "verdicts": verdicts,
-                "words": f"{speed_words(t)}, {change_words(r, 'larger', 'smaller')}",
+                "speed_from": which or "wall time",
+                "instances": len([x for x in brows if not x.get("metric")]),
+                "words": f"{speed}{' (task-clock)' if which else ''}, {change_words(r, 'larger', 'smaller')}",
             }
         )
     if not core and not benches:
         return None
     return {"core": core, "benches": benches}
+
+
+def _size_row(part, a, b):
+    r = _ratio(a, b)
+    return {"part": part, "a": a, "b": b, "ratio": r, "words": change_words(r, "larger", "smaller")}

@@ -30,16 +30,9 @@ def render(con, cs, plain, print_table):
                 b["bench"] + (f" ({b['instances']})" if b["instances"] > 1 else ""),
                 _bytes(b["a"]),
                 _bytes(b["b"]),
-                _ratio(b["ratio"]),
                 b["words"],
             ]
             for b in cs["benches"]
         ]
-        print_table(
-            con.file,
-            ["functions of", "A", "B", "size B/A", "B against A"],
-            rows,
-            [False, True, True, True, False],
-            plain,
-        )
-        con.print("  (n): the benchmark's instances (geometric mean of their time ratios)", markup=False)
+        print_table(con.file, ["functions of", "A", "B", "B against A"], rows, [False, True, True, False], plain)
+        con.print("  speed: the wall-time verdict, else task-clock's; (n) instances, geometric mean", markup=False)
