@@ -79,8 +79,8 @@ def test_speed_and_size_in_words():
     assert up["benches"][0]["words"] == "7 % faster, 12 % larger"
     # no verdict on the wall time (or one side kept off the CPU): the task-clock's, else none
     tc = dict(rows[1], ratio=1.25, verdict="slower")
-    for main in (dict(rows[0], verdict="inconclusive"), dict(rows[0], note="contention: on CPU 20% of the time")):
-        assert pair_model(fa, fb, [main, tc])["benches"][0]["words"] == "20 % slower (task-clock), 12 % larger"
+    for wall in (dict(rows[0], verdict="inconclusive"), dict(rows[0], note="contention: on CPU 20% of the time")):
+        assert pair_model(fa, fb, [wall, tc])["benches"][0]["words"] == "20 % slower (task-clock), 12 % larger"
     unsettled = [dict(rows[0], verdict="inconclusive"), dict(tc, verdict="too few samples")]
     assert pair_model(fa, fb, unsettled)["benches"][0]["words"] == "speed inconclusive, 12 % larger"
     assert speed_words(1.25) == "20 % slower" and pair_model({}, {}, rows) is None
