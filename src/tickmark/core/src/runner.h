@@ -158,6 +158,13 @@ int tm_os_exec_run(char *const *argv, int timeout_s, const char *out_path, const
 /* isolation (port) */
 enum { TM_ISO_OK = 0, TM_ISO_CRASHED, TM_ISO_TIMEOUT, TM_ISO_EXITED, TM_ISO_ERROR };
 int tm_os_run_isolated(void (*fn)(void *), void *arg, int timeout_s, char *detail, size_t len);
+/* The watch over a child (posix): an alarm after timeout_s seconds (0: none), and SIGINT, SIGTERM,
+ * SIGHUP and SIGPIPE to the core caught, without SA_RESTART, so that a wait returns (EINTR);
+ * whether the alarm went off, whether the core was told to stop (it stays told). */
+void tm_os_watch(int timeout_s);
+int tm_os_watch_expired(void);
+int tm_os_stop_requested(void);
+const char *tm_os_signal_name(int sig, char *buf, size_t len); /* "SIGSEGV", or "signal N" in buf */
 void tm_os_scratch_clean(void);
 
 /* arch: the raw time counter behind tm_ticks() */

@@ -19,23 +19,6 @@
 #include "runner.h"
 #include "tickmark/osal.h"
 
-/* port/posix/isolate.c: "SIGSEGV", or "signal N" */
-const char *tm_os_signal_name(int sig, char *buf, size_t len);
-
-static volatile sig_atomic_t alarm_fired, stop_signal;
-
-static void on_alarm(int sig) { (void)sig; alarm_fired = 1; }
-static void on_stop(int sig) { stop_signal = sig; }
-
-static void set_handler(int sig, void (*fn)(int))
-{
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = fn;
-    sigemptyset(&sa.sa_mask);
-    sigaction(sig, &sa, NULL); /* no SA_RESTART: waitpid returns EINTR */
-}
-
 static uint64_t cpu_ns(const struct rusage *ru)
 {
     return ((uint64_t)ru->ru_utime.tv_sec + (uint64_t)ru->ru_stime.tv_sec) * 1000000000u +
@@ -95,7 +78,7 @@ static long read_all(int fd, void *buf, size_t n)
         long got = read(fd, (char *)buf + done, n - done);
         if (got > 0)
             done += (size_t)got;
-        else if (got == 0 || errno != EINTR || alarm_fired || stop_signal)
+        else if (got == 0 || errno != EINTR || tm_os_watch_expired() || tm_os_stop_requested())
             break;
     }
     return (long)done;
@@ -117,7 +100,7 @@ int tm_os_exec_run(char *const *argv, int timeout_s, const char *out_path, const
     long got;
     uint64_t t0, start;
 
-    if (stop_signal) {
+    if (tm_os_stop_requested()) {
         r->interrupted = 1;
         return 0;
     }
@@ -151,13 +134,7 @@ int tm_os_exec_run(char *const *argv, int timeout_s, const char *out_path, const
     }
     setpgid(pid, pid);
     r->nctr = tm_ctr_open_for((long)pid);
-    alarm_fired = 0;
-    set_handler(SIGALRM, on_alarm);
-    set_handler(SIGINT, on_stop);
-    set_handler(SIGTERM, on_stop);
-    set_handler(SIGHUP, on_stop);
-    set_handler(SIGPIPE, on_stop);
-    alarm((unsigned)timeout_s);
+    tm_os_watch(timeout_s);
     t0 = tm_os_now_ns();
     if (write(go[1], "g", 1) != 1)
         kill(pid, SIGKILL);
@@ -170,7 +147,7 @@ int tm_os_exec_run(char *const *argv, int timeout_s, const char *out_path, const
         w = waitpid(pid, &status, 0);
         if (w == pid || (w < 0 && errno != EINTR))
             break;
-        if (alarm_fired || stop_signal) {
+        if (tm_os_watch_expired() || tm_os_stop_requested()) {
             kill(-pid, SIGKILL);
             kill(pid, SIGKILL);
         }
@@ -189,8 +166,8 @@ int tm_os_exec_run(char *const *argv, int timeout_s, const char *out_path, const
     }
     getrusage(RUSAGE_CHILDREN, &after);
     usage_delta(&before, &after, r);
-    r->timed_out = alarm_fired != 0;
-    r->interrupted = stop_signal != 0;
+    r->timed_out = tm_os_watch_expired();
+    r->interrupted = tm_os_stop_requested();
     if (w == pid && WIFEXITED(status)) {
         r->exited = 1;
         r->code = WEXITSTATUS(status);
