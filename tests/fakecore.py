@@ -55,7 +55,12 @@ def instances(b, overrides):
     if not b["params"]:
         return [(b["name"], {})]
     p = b["params"][0]
-    vals = overrides.get(p["name"], p["sweep"]).split(",")
+    scoped = [
+        v
+        for k, v in overrides.items()
+        if ":" in k and fnmatch.fnmatchcase(b["name"], k.split(":")[0]) and k.split(":")[1] == p["name"]
+    ]  # like the core: BENCH:NAME wins over NAME
+    vals = (scoped[-1] if scoped else overrides.get(p["name"], p["sweep"])).split(",")
     return [(f"{b['name']}[{p['name']}={v}]", {p["name"]: int(v)}) for v in vals]
 
 

@@ -9,7 +9,8 @@ import sys
 import click
 
 from ..errors import TickmarkError
-from ..names import check_name, parse_labels, printable
+from ..names import check_name, printable
+from ..run.plan import LIMITS
 from .options import store_of
 
 
@@ -26,17 +27,21 @@ from .options import store_of
 )
 @click.option("--shell", is_flag=True, help="Run each -c command line with sh -c (its start is then timed too).")
 @click.option("--bench", metavar="NAME", help="The benchmark: exec.NAME (default: the program's file name).")
-@click.option("--runs", type=click.IntRange(1, 1000), default=10, show_default=True, help="Runs per round.")
+@click.option("--runs", type=click.IntRange(*LIMITS["samples"]), default=10, show_default=True, help="Runs per round.")
 @click.option("--warmup", type=click.IntRange(0, 1000), default=1, show_default=True, help="Unrecorded runs first.")
-@click.option("--rounds", type=click.IntRange(1, 100), default=3, show_default=True, help="Rounds (core starts).")
+@click.option(
+    "--rounds", type=click.IntRange(*LIMITS["rounds"]), default=3, show_default=True, help="Rounds (core starts)."
+)
 @click.option(
     "--max-rounds",
-    type=click.IntRange(1, 100),
+    type=click.IntRange(*LIMITS["max_rounds"]),
     default=5,
     show_default=True,
     help="Upper bound of rounds with the extra rounds for a noisy result.",
 )
-@click.option("--timeout", type=click.IntRange(1, 86400), default=600, show_default=True, help="Limit of a run (s).")
+@click.option(
+    "--timeout", type=click.IntRange(*LIMITS["timeout"]), default=600, show_default=True, help="Limit of a run (s)."
+)
 @click.option(
     "--figure",
     "figures",
@@ -76,7 +81,7 @@ from .options import store_of
     help="With --target qemu-system:...: a Linux kernel image to boot; repeatable: each image is a cell.",
 )
 @click.option("--append", metavar="ARGS", help="With --kernel: more kernel command-line arguments.")
-@click.option("--seed", type=click.IntRange(0, 2**31 - 1), help="Seed of the order of the cells.")
+@click.option("--seed", type=click.IntRange(*LIMITS["seed"]), help="Seed of the order of the cells.")
 @click.option("--name", help="Name of the run (several cells: NAME-<cell>).")
 @click.option("--label", "labels", multiple=True, metavar="KEY=VALUE", help="A label stored with the run(s).")
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
@@ -113,7 +118,7 @@ def exec_cmd(
     (or is killed, or outlasts --timeout) makes the result failed and the exit status 1."""
     from ..analysis.figures import Figure
     from ..run import exec as ex
-    from ..run.engine import RunConfig
+    from ..run.plan import Plan
 
     if command and commands:
         raise TickmarkError("give the command after '--' or with -c, not both")
@@ -126,7 +131,6 @@ def exec_cmd(
         raise TickmarkError("two figures have the same name")
     if name is not None:
         check_name(name)
-    labels = parse_labels(labels)
     bench_of = ex.bench_name(argvs[0], bench)
     specs = [
         (ex.short_label(commands[i].split() if shell else a), ex.ExecSpec(a, bench_of, warmup, figs, tuple(files)))
@@ -138,20 +142,22 @@ def exec_cmd(
         raise TickmarkError("--kernel and --append boot a kernel image: use them with --target qemu-system:x86_64")
     cells = ex.cells(specs, uris, kernels)
     group = ex.default_group(cells, name)
-    ex.check_names(group, cells)
-    store = store_of(ctx)
-    echo = (lambda s: None) if quiet else (lambda s: click.echo(f"tickmark: {printable(s)}", err=True))
-    _prepare(ctx, cells, append, echo)
-    cfg = RunConfig(
-        patterns=[specs[0][1].key],
+    plan = Plan(
+        [specs[0][1].key],
+        labels=labels,
+        names=[ex.cell_run_name(group, c, len(cells)) for c in cells],
+        name_what="exec run name (--name plus the cell)",
         rounds=rounds,
-        max_rounds=max(max_rounds, rounds),
+        max_rounds=max_rounds,
         samples=runs,
         seed=seed,
         timeout=timeout,
-        labels=labels,
     )
-    m = ex.ExecMatrix(store, cells, cfg, name=group, echo=echo)
+    store = store_of(ctx)
+    plan.check_store(store)
+    echo = (lambda s: None) if quiet else (lambda s: click.echo(f"tickmark: {printable(s)}", err=True))
+    _prepare(ctx, cells, append, echo)
+    m = ex.ExecMatrix(store, cells, plan, name=group, echo=echo)
     try:
         ids = m.execute()
     except KeyboardInterrupt:
@@ -215,18 +221,17 @@ def _report(store, cells, ids, fmt):
 
 
 def _exit_status(store, ids):
-    """1 when a run is incomplete or a result is not ok (a command that failed, a figure that
-    was missing), each said on stderr; else 0."""
+    """1 when a result is not ok (a command that failed, crashed or timed out, a figure that was
+    missing) or a run is incomplete, each said on stderr; else 0."""
     bad = False
     for i in ids:
         run = store.run(str(i))
-        if run["status"] != "complete":
-            why = (run.get("notes") or {}).get("incomplete") or "not every run finished"
+        wrong = [r for r in store.results(i) if r["status"] != "ok"]
+        for r in wrong:
+            click.echo(f"tickmark: run {i}: {r['key']} {r['status']}: {printable(r['reason'])}", err=True)
+        why = (run.get("notes") or {}).get("incomplete") or "not every run finished"
+        if run["status"] != "complete" and not any(r["key"] in why for r in wrong):  # not said above
             click.echo(f"tickmark: run {i} is incomplete: {printable(why)}", err=True)
-            bad = True
-        for r in store.results(i):
-            if r["status"] != "ok":
-                click.echo(f"tickmark: run {i}: {r['key']} {r['status']}: {printable(r['reason'])}", err=True)
-                bad = True
+        bad = bad or bool(wrong) or run["status"] != "complete"
     if bad:
         raise click.exceptions.Exit(1)

@@ -57,6 +57,7 @@ def show_cmd(ctx, run_ref, with_counters, beside):
 def runs_cmd(ctx):
     """List the stored runs."""
     from .. import names
+    from ..suites import SUITES
 
     store = store_of(ctx, readonly=True)
     rows = store.runs()
@@ -67,6 +68,9 @@ def runs_cmd(ctx):
     for r in rows:
         when = names.when(r["started"])
         what = r["suite"] and f"suite {r['suite']}" or " ".join(map(str, r["patterns"]))
+        extra = [str(p) for p in r["patterns"] if p not in SUITES.get(r["suite"], r["patterns"])]
+        if extra:  # patterns given beside the suite (run --suite os 'sys.*')
+            what += " + " + " ".join(extra)
         fp = r.get("fingerprint") or {}
         if fp.get("variant"):
             what += f"  [{fp['variant']}]"

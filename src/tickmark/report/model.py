@@ -103,9 +103,27 @@ def run_model(store, run, with_series=True, beside=None):
         "families": families(rows),
         "essentials": essentials(run),
         "nbench": nb,
+        "verified": verified(results),
         "rtos_study": study,
         "series": series(store, run, results, nb) if with_series else {},
     }
+
+
+def verified(results):
+    """The benchmarks whose instances checked their own output and passed (the core's end record
+    said what it verified): [{"bench", "what", "passed", "instances"}] in name order, where
+    instances counts every instance of the benchmark that ran (not the skipped ones)."""
+    out = {}
+    for r in results:
+        what = (r.get("meta") or {}).get("verified")
+        if r["status"] == "ok" and isinstance(what, str):
+            out.setdefault(r["bench"], {"bench": r["bench"], "what": what, "passed": 0, "instances": 0})
+    for r in results:
+        row = out.get(r["bench"])
+        if row is not None and r["status"] != "skip":
+            row["instances"] += 1
+            row["passed"] += r["status"] == "ok" and bool((r.get("meta") or {}).get("verified"))
+    return [out[b] for b in sorted(out)]
 
 
 SHOWN_PROBLEMS = 10

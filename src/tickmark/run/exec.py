@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 from ..analysis.figures import FigureMissing
 from ..errors import TickmarkError
-from ..names import check_name, printable
+from ..names import printable
 from .engine import Run
 from .matrix import Matrix
 
@@ -207,9 +207,11 @@ class ExecMatrix(Matrix):
     """The cells of an exec, a round at a time in a fresh random order each round."""
 
     def run_name(self, name, c):
-        if not name:
-            return None
-        return name if len(self.cells) == 1 else f"{name}-{_slug(c.label)}"
+        return cell_run_name(name, c, len(self.cells))
+
+    def config(self, plan, c, name):
+        """The plan's configuration without asking the core (exec.NAME is no benchmark of the core)."""
+        return plan.config(None, name)
 
     def make_run(self, c, cfg):
         """The run of one cell, its label (the command, target or kernel image that tells it
@@ -224,9 +226,8 @@ def _slug(label):
     return re.sub(r"[^A-Za-z0-9_.+=-]+", "_", label).strip("_")[:60] or "cell"
 
 
-def check_names(name, cs):
-    """Every run name the cells will get follows the name rules (checked before anything runs)."""
+def cell_run_name(name, c, n_cells):
+    """The run name of a cell: NAME for a single cell, NAME-<cell> for several, None without NAME."""
     if not name:
-        return
-    for c in cs:
-        check_name(name if len(cs) == 1 else f"{name}-{_slug(c.label)}", "exec run name (--name plus the cell)")
+        return None
+    return name if n_cells == 1 else f"{name}-{_slug(c.label)}"

@@ -6,7 +6,8 @@ import contextlib
 import re
 
 from ..analysis.topology import analyse, mem_available, os_report, refine_sizes
-from .engine import Run, RunConfig, check_patterns
+from .engine import Run
+from .plan import Plan, check_patterns
 
 
 def parse_size(text):
@@ -110,16 +111,17 @@ def measure(store, core, rounds=1, samples=7, max_size=None, refine=True, progre
     runs = []
 
     def one(patterns, params, tag):
-        cfg = RunConfig(
-            patterns=patterns,
+        rname = f"{name}-{tag}" if name else None
+        cfg = Plan(
+            patterns,
             rounds=rounds,
             max_rounds=rounds,
             samples=samples,
             sample_ms=SAMPLE_MS,
             params=params,
-            name=f"{name}-{tag}" if name else None,
-            suite="topology",
-        )
+            names=[rname],
+            stored_suite="topology",
+        ).config(None, rname)
         with progress(rounds) if progress else contextlib.nullcontext() as prog:
             rid = Run(store, core, cfg, progress=prog).execute()
         runs.append(rid)

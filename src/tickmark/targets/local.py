@@ -38,7 +38,7 @@ class LocalCore(Core):
         return ProcessSession(self.argv + list(args), cwd=self.target.workdir)
 
     def profile_runner(self):
-        from ..profile.runners import LocalRunner
+        from .profiling import LocalRunner
 
         return LocalRunner(self)
 
@@ -59,6 +59,7 @@ class LocalTarget(Target):
     scheme = "local"
     takes_prebuilt = True
     profiles = "here"
+    runs_here = True
     workdir = None  # where the core runs: the current folder, or the folder of put_file's files
 
     def put_file(self, path):

@@ -22,7 +22,7 @@ static void print_help(void)
     puts("usage: tickmark-core list [GLOB...]\n"
          "       tickmark-core hello              the hello record alone (timer, cycles, counters)\n"
          "       tickmark-core run [GLOB...] [--samples N] [--sample-ms MS] [--seed N]\n"
-         "                     [--iters N | --iters KEY=N]... [--param NAME=V,V]... [--timeout SEC]\n"
+         "                     [--iters N | --iters KEY=N]... [--param [BENCH:]NAME=V,V]... [--timeout SEC]\n"
          "                     [--cpu N] [--fcore-khz N] [--no-fork] [--text] [-- GLOB...]\n"
          "       tickmark-core exec [--name NAME] [--samples N] [--warmup N] [--timeout SEC]\n"
          "                     [--seed N] [--capture] [--text] -- PROGRAM [ARGS...]\n"

@@ -98,16 +98,38 @@ static int parse_list(const char *text, int64_t *vals, int max)
     return n;
 }
 
+/* The sweep an override gives parameter `param` of benchmark b, or NULL: "NAME=V,V" applies to
+ * every benchmark with that parameter, "BENCH:NAME=V,V" (BENCH a glob of benchmark names) only
+ * to those it matches, and wins over the first form. */
+static const char *override_of(const tm_bench *b, const char *param, const tm_options *opt)
+{
+    const char *any = NULL, *scoped = NULL;
+    char scope[sizeof opt->params[0].name];
+    int k;
+    for (k = 0; k < opt->nparams; k++) {
+        const char *name = opt->params[k].name, *colon = strchr(name, ':');
+        if (!colon) {
+            if (strcmp(name, param) == 0)
+                any = opt->params[k].value;
+            continue;
+        }
+        memcpy(scope, name, (size_t)(colon - name));
+        scope[colon - name] = '\0';
+        if (strcmp(colon + 1, param) == 0 && tm_glob_match(scope, b->name))
+            scoped = opt->params[k].value;
+    }
+    return scoped ? scoped : any;
+}
+
 /* Expand a benchmark into instances: the cartesian product of its parameter sweeps. */
 int tm_expand(const tm_bench *b, const tm_options *opt, tm_instance *out, int max, char *err, size_t errlen)
 {
     int64_t sweep[TM_MAX_PARAMS][TM_MAX_SWEEP];
     int count[TM_MAX_PARAMS], np = 0, total = 1, i, k;
     for (i = 0; i < TM_MAX_PARAMS && b->params[i].name; i++, np++) {
-        const char *text = b->params[i].sweep;
-        for (k = 0; k < opt->nparams; k++)
-            if (strcmp(opt->params[k].name, b->params[i].name) == 0)
-                text = opt->params[k].value;
+        const char *text = override_of(b, b->params[i].name, opt);
+        if (!text)
+            text = b->params[i].sweep;
         count[i] = parse_list(text ? text : "0", sweep[i], TM_MAX_SWEEP);
         if (count[i] <= 0) {
             snprintf(err, errlen,

@@ -157,6 +157,15 @@ def fitting_table(con, rows, plain):
     return t, drop
 
 
+def verified_text(rows):
+    """'cpu.numsort, memfn.memmove (6 of 8 instances)': the benchmarks whose check passed."""
+    out = []
+    for r in rows:
+        part = f" ({r['passed']} of {r['instances']} instances)" if r["passed"] != r["instances"] else ""
+        out.append(printable(r["bench"]) + part)
+    return ", ".join(out)
+
+
 def show(store, run, file=None, beside=None):
     """A stored run in the terminal: its model (model.run_model), rendered. beside: another run
     (bare metal, another OS) shown next to this one in the rtos-study view."""
@@ -193,6 +202,8 @@ def render(m, file=None):
     if m["nbench"]:  # runs with cpu.* results: nbench-style indices
         for line in nbench.lines(m["nbench"]):
             con.print(line)
+    if m["verified"]:
+        con.print(Text("verified (each checked its own output): " + verified_text(m["verified"])))
     for p in m["problems"]["first"]:
         con.print(Text("problem: " + printable(p), style=None if plain else "red"))
     if m["problems"]["more"]:

@@ -80,6 +80,8 @@ def render_memfn(m, file=None):
         return
     for f in m["failures"]:
         con.print(f"FAILED verification, not timed: {f['routine']}[{f['impl']}]: {f['reason']}", markup=False)
+    if not m["rows"]:  # every implementation failed: nothing was timed, no table
+        return
     impls = m["impls"]
     t = Table(box=None, pad_edge=False)
     t.add_column("routine")

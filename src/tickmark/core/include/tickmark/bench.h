@@ -65,6 +65,9 @@ typedef struct tm_param_def {
 typedef struct tm_bench {
     const char *name;        /* hierarchical, stable: "family.what" */
     const char *summary;     /* one line: what one operation is */
+    const char *verifies;    /* optional: what the benchmark checks of its own output, in a few
+                                words; an instance that ends ok says it ("verified" in its end
+                                record). A check that fails calls tm_fail(): status "failed" */
     const char *unit;        /* name of one operation: "call", "switch", "load", "iteration" */
     unsigned ops_per_iter;   /* operations per iteration of run(); 0 means 1 */
     unsigned requires;       /* TM_REQ_* bits */
