@@ -26,7 +26,7 @@
 
 /* One benchmark at one point of its parameter sweep. */
 typedef struct tm_instance {
-    const tm_bench *bench;
+    const tm_bench *bench; /* NULL for the program that tickmark-core exec runs */
     int nparams;
     int64_t values[TM_MAX_PARAMS];
     char key[160];
