@@ -105,6 +105,19 @@ def test_campaign_runs_every_cell_tags_them_and_resumes(env, cli, tmp_path):
     assert all(n in text for n in cells) and "sys.fast" in text
 
 
+def test_campaign_report_of_disjoint_workloads(env, cli, tmp_path):
+    """Workloads that share no benchmark (the README's lab.toml shape): every cell in one report,
+    each workload compared across the targets, the cells of different workloads not compared."""
+    f = write(tmp_path, name="c9", workloads='sys = ["sys.fast"]\nipc = ["ipc.*"]')
+    for rep in (tmp_path / "r.md", tmp_path / "r.html"):
+        rc, out, err = cli("campaign", f, "--report", str(rep))
+        assert rc == 0, err
+        text = rep.read_text()
+        assert "sys.fast" in text and "ipc.ping" in text
+        assert text.count("Comparison: B = c9:b:") == 4  # each target-b cell against target a's
+        assert "shares no benchmark" in text
+
+
 def test_campaign_ctrl_c_then_resume_runs_only_the_rest(env, cli, tmp_path):
     f = write(tmp_path, name="c2", workloads='w = ["sys.fast", "ipc.*"]')
     p = tickmark_proc(["campaign", f], env={"FAKECORE_MODE": "slowkey=ipc.ping"}, start_new_session=True)

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from tickmark.cli import main
-from tickmark.report.codesize import pair_model, speed_words
+from tickmark.report.model.codesize import pair_model, speed_words
 from tickmark.store import Store
 from tickmark.targets import sizes
 

@@ -59,7 +59,7 @@ def run_cmd(ctx, patterns, suite, run_options, name, cc, cflags, memfn, quiet, l
     if any(p.startswith("mem.") for p in pats):  # the bandwidth table, when there are mem.bw_* results
         from ..report.terminal import memory
 
-        memory.show_bandwidth(store.results(run_id), store.run(run_id))
+        memory.show_bandwidth(store.results(run_id), store.run(run_id), store=store)
     done = store.run(run_id)
     if done["status"] != "complete":
         why = (done.get("notes") or {}).get("incomplete") or "not every instance finished"

@@ -141,7 +141,8 @@ def change_text(s, c, by):
     where = s["points"][c["index"]]
     at = f"{by} {where['order']}" if by != "time" else f"run {where['run']}"
     ci = f"95 % CI {signed_pct((c['ratio_lo'] - 1) * 100)} .. {signed_pct((c['ratio_hi'] - 1) * 100)}"
-    worse = ("slower" if s["unit"] != "MB/s" else "less bandwidth") if c["worse"] else "better"
+    lower = {"MB/s": "less bandwidth", "ns/op": "slower"}.get(s["unit"], "worse")
+    worse = lower if c["worse"] else "better"
     p = f"p = {c['p']:.1g}" if c["p"] is not None else "tentative: too few points after it to test"
     head = (
         f"{signed_pct(c['pct'])} ({worse}) at {at}: {value_text(c['before'], s['unit'])} -> "

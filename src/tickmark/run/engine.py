@@ -21,6 +21,7 @@ its statistics computed again from everything stored, with the run's own cycles 
 is the one place where SIGTERM and SIGHUP become an interrupt.
 """
 
+import dataclasses
 import random
 import re
 import threading
@@ -168,6 +169,7 @@ class Run:
         self.notes.update(notes or {})
         self.rng = random.Random(cfg.seed) if cfg.seed is not None else random.SystemRandom()
         self._next = 1  # the next base round
+        self._pass_from = 0  # the rounds before the current pass (next_pass)
         self._session = None
         self._lock = threading.Lock()
 
@@ -199,11 +201,12 @@ class Run:
         """The next base round: round 1 runs the patterns (the core calibrates), rounds 2..R the
         instances that ran ok with their iterations frozen -> False when the base rounds are done."""
         rnd = self._next
-        if rnd > 1 and (rnd > self.cfg.rounds or not self.iters):
+        nth = rnd - self._pass_from  # the round of this pass
+        if nth > 1 and (nth > self.cfg.rounds or not self.iters):
             return False
         self._next += 1
-        if rnd == 1:
-            self._round(1, self.cfg.patterns)
+        if nth == 1:
+            self._round(rnd, self.cfg.patterns)
         else:
             self._round(rnd, sorted({split_key(k)[0] for k in self.iters}), sorted(self.iters))
         return True
@@ -212,8 +215,8 @@ class Run:
         """One extra round for the instances whose round-to-round CV is above 3 % (worst first,
         then nbench kernels not yet within ±5 %), as many as fit in budget_s seconds -> the keys
         that ran again ([] when none deserves one, none fits, or max_rounds is reached)."""
-        rnd = max(self._next, self.cfg.rounds + 1)
-        if rnd > self.cfg.max_rounds:
+        rnd = max(self._next, self._pass_from + self.cfg.rounds + 1)
+        if rnd > self._pass_from + self.cfg.max_rounds:
             return []
         chosen = self.pick_extra(budget_s)
         if not chosen:
@@ -225,6 +228,16 @@ class Run:
             extended[k] = extended.get(k, 0) + 1
         self.store.update_run(self.run_id, notes=self.notes)
         return chosen
+
+    def next_pass(self, patterns, params=()):
+        """More instances in this run, after the rounds so far (a sweep's second pass at the
+        sizes its first pass chose): the next base rounds run `patterns` with `params`, the first
+        of them calibrating the new instances, as round 1 did for the first pass."""
+        self.cfg = dataclasses.replace(self.cfg, patterns=list(patterns), params=list(params))
+        self._pass_from = self._next - 1
+        self.iters = {}
+        run = self.store.run(self.run_id)
+        self.store.update_run(self.run_id, patterns=list(run.get("patterns") or []) + list(patterns))
 
     def close(self, error=None):
         """End the run: 'complete', or 'incomplete' with its reason (a round that did not finish,
@@ -274,25 +287,20 @@ class Run:
         if s is not None:
             s.stop()
 
-    def execute(self):
-        """open, every base round, the extra rounds, close; under signals() -> run id. A lost
-        target ends the run incomplete, like a core that died; KeyboardInterrupt and TickmarkError
-        leave the run closed and go on up."""
+    def execute(self, more=None):
+        """open, every base round, the extra rounds, close; under signals() -> run id. more: a
+        function of this run called after its rounds -> (patterns, params) of another pass
+        (next_pass), or None when the run is done. A lost target ends the run incomplete, like a
+        core that died; KeyboardInterrupt and TickmarkError leave the run closed and go on up."""
         with signals():
             self.open()
-            t0 = time.monotonic()
             try:
-                while self.round():
-                    pass
-                budget = self.cfg.budget_s
-                if budget is None:
-                    budget = extra_budget(time.monotonic() - t0, len(self.iters))
-                spent = 0.0
                 while True:
-                    t = time.monotonic()
-                    if not self.extend(budget - spent):
+                    self._pass()
+                    nxt = more(self) if more else None
+                    if not nxt:
                         break
-                    spent += time.monotonic() - t
+                    self.next_pass(*nxt)
             except TransportLost as e:
                 self.close(e)
                 return self.run_id
@@ -301,6 +309,21 @@ class Run:
                 raise
             self.close()
         return self.run_id
+
+    def _pass(self):
+        """The base rounds of the current pass, then its extra rounds within their budget."""
+        t0 = time.monotonic()
+        while self.round():
+            pass
+        budget = self.cfg.budget_s
+        if budget is None:
+            budget = extra_budget(time.monotonic() - t0, len(self.iters))
+        spent = 0.0
+        while True:
+            t = time.monotonic()
+            if not self.extend(budget - spent):
+                break
+            spent += time.monotonic() - t
 
     def add_profile(self, key, profile):
         """Keep a profile (run/profile.py) of instance key with this run."""

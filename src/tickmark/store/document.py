@@ -198,6 +198,7 @@ _HIST = {
         "count": _COUNT,
         "min": _COUNT,
         "max": _COUNT,
+        "sum": _COUNT,
         "unit": _WORD,
         "buckets": {
             "type": "array",

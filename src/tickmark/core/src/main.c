@@ -101,7 +101,7 @@ static int instance_selected(const tm_instance *inst, char **globs, int nglobs, 
 static void emit_bench(const tm_bench *b)
 {
     tm_json j;
-    char buf[128];
+    char buf[128], sweep[256];
     unsigned missing = tm_missing_caps(b);
     int i;
     tm_json_begin(&j, stdout, "bench");
@@ -113,7 +113,7 @@ static void emit_bench(const tm_bench *b)
     for (i = 0; i < TM_MAX_PARAMS && b->params[i].name; i++) {
         tm_json_open(&j, NULL, '{');
         tm_json_str(&j, "name", b->params[i].name);
-        tm_json_str(&j, "sweep", b->params[i].sweep ? b->params[i].sweep : "");
+        tm_json_str(&j, "sweep", tm_param_sweep(b, i, sweep, sizeof sweep));
         tm_json_str(&j, "help", b->params[i].help ? b->params[i].help : "");
         tm_json_close(&j, '}');
     }

@@ -253,6 +253,7 @@ static void emit_hist(const struct tm_runtime *rt)
     tm_json_uint(&j, "count", rt->hist_count);
     tm_json_uint(&j, "min", rt->hist_min);
     tm_json_uint(&j, "max", rt->hist_max);
+    tm_json_uint(&j, "sum", rt->hist_sum);
     tm_json_open(&j, "buckets", '[');
     for (i = 0; i < TM_HIST_BUCKETS; i++) {
         if (!rt->hist[i])

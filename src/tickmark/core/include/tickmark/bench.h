@@ -75,6 +75,8 @@ typedef struct tm_bench {
     int stat;                /* TM_STAT_* */
     const char *subs;        /* optional comma list of sub-metric names ("lock,unlock") */
     tm_param_def params[TM_MAX_PARAMS];
+    const char *cpus_param;  /* optional: a parameter that counts CPUs; its default sweep stops
+                                at the CPU count of the machine it runs on (tm_param_sweep) */
     int (*setup)(tm_ctx *ctx);                    /* optional; TM_OK, or tm_skip()/tm_fail() */
     void (*run)(tm_ctx *ctx, uint64_t iters);     /* required */
     void (*run_x2)(tm_ctx *ctx, uint64_t iters);  /* optional: run() with the body doubled,
