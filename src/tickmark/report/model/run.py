@@ -363,4 +363,9 @@ def counters_model(store, run):
         d = main.counter_figures() if main and main.counters_per_op else derived(store.samples(r["id"]))
         if d:
             rows.append(dict(d, key=r["key"]))
-    return {"availability": availability(run.get("hello")), "rows": sorted(rows, key=lambda x: x["key"])}
+    fp = run.get("fingerprint") or {}
+    return {
+        "availability": availability(run.get("hello")),
+        "rows": sorted(rows, key=lambda x: x["key"]),
+        "exact": bool(fp.get("qemu_icount")) or fp.get("cycles_method") == "icount-insns",
+    }
