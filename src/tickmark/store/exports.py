@@ -29,7 +29,7 @@ from xml.etree import ElementTree as ET
 
 from .. import fingerprint
 from ..analysis import stats
-from ..analysis.stats import MB_S, Stats
+from ..analysis.stats import MB_S, NS_OP, Stats
 from ..names import decimal
 
 STATUSES = ("ok", "skip", "failed", "crashed", "timeout")
@@ -107,6 +107,8 @@ def to_gbench(run, results, samples_of=None):
     for k, v in sorted(((run.get("notes") or {}).get("labels") or {}).items()):
         ctx[f"label:{k}"] = str(v)
     benches = []
+    figures = figure_counters(results)
+    results = [r for r in results if not _figure_of(r)]
     for family, r in enumerate(sorted(results, key=lambda r: r["key"])):
         d = Stats.of(r).main
         base = {"family_index": family, "per_family_instance_index": 0, "run_name": r["key"], "threads": 1}
@@ -137,6 +139,7 @@ def to_gbench(run, results, samples_of=None):
         else:
             label = {}
         bpo = (r.get("meta") or {}).get("bytes_per_op") or 0
+        extra = figures.get(r["key"], {})
 
         iters = (r.get("meta") or {}).get("iters") or 1
         for i, (ns, cns) in enumerate(zip(wall, cpu)):
@@ -152,7 +155,7 @@ def to_gbench(run, results, samples_of=None):
                     cpu_time=cns,
                     time_unit="ns",
                     **label,
-                    **_counters(d, bpo, ns),
+                    **_counters(d, bpo, ns, extra),
                 )
             )
         (mw, mc), (sw, sc), (cw, cc) = _mean_sd(wall, cpu)
@@ -175,16 +178,17 @@ def to_gbench(run, results, samples_of=None):
                     cpu_time=cval,
                     time_unit="ns",
                     **label,
-                    **(_counters(d, bpo, val) if agg == "median" else {}),
+                    **(_counters(d, bpo, val, extra) if agg == "median" else {}),
                 )
             )
     return json.dumps({"context": ctx, "benchmarks": benches}, indent=2) + "\n"
 
 
-def _counters(d, bpo, ns):
+def _counters(d, bpo, ns, extra):
     """The user counters of an entry whose time is ns: a bandwidth entry's rate is the rate of
-    its own time; cycles per operation where they were obtained."""
-    out = {}
+    its own time; cycles per operation where they were obtained; the figures its program
+    printed (extra, figure_counters)."""
+    out = dict(extra)
     if d.unit == MB_S and bpo and ns > 0:
         out["bytes_per_second"] = bpo * 1e9 / ns
     if _finite(d.cycles_per_op):
@@ -202,6 +206,23 @@ def _mean_sd(wall, cpu):
 
     (mw, sw, cw), (mc, sc, cc) = msc(wall), msc(cpu)
     return (mw, mc), (sw, sc), (cw, cc)
+
+
+def _figure_of(r):
+    """A figure's unit and direction, for a figure read from a program's output (exec), else None."""
+    f = (r.get("meta") or {}).get("figure")
+    return f if isinstance(f, dict) else None
+
+
+def figure_counters(results):
+    """The figures of programs (exec.NAME.FIGURE) as counters of their program's instance
+    (google/benchmark's user counters) -> {program key: {figure name: median}}."""
+    out = {}
+    for r in results:
+        f, d = _figure_of(r), Stats.of(r).main
+        if f and r["status"] == "ok" and d is not None and _finite(d.median):
+            out.setdefault(r["key"][: -len(f["name"]) - 1], {})[f["name"]] = d.median
+    return out
 
 
 def _is_float(x):
@@ -358,6 +379,7 @@ def to_openmetrics(run, results):
         "tickmark_op_time_ci95_high_seconds": ("gauge", "seconds", "upper end of the median time's 95 % CI", []),
         "tickmark_bandwidth_bytes_per_second": ("gauge", "bytes_per_second", "bandwidth (bandwidth benchmarks)", []),
         "tickmark_op_cycles": ("gauge", "", "cycles per operation (see the run's cycles method)", []),
+        "tickmark_figure": ("gauge", "", "a figure a program printed (exec --figure), in its unit", []),
         "tickmark_sample_robust_cv_ratio": ("gauge", "ratio", "robust CV of the samples", []),
         "tickmark_round_cv_ratio": ("gauge", "ratio", "CV of the round medians (run-to-run noise)", []),
         "tickmark_result_status": ("stateset", "", "how the benchmark instance ended", []),
@@ -379,17 +401,22 @@ def to_openmetrics(run, results):
         if r["status"] != "ok" or d is None:
             continue
         stat_lab = _labels(dict(lab, stat=r.get("stat") or "median"))
+        fig = _figure_of(r)
+        if fig and _finite(d.median):
+            higher = "true" if fig.get("higher") else "false"
+            fig_lab = _labels(dict(lab, unit=fig.get("unit") or "", higher_is_better=higher))
+            fams["tickmark_figure"][3].append(f"tickmark_figure{fig_lab} {_num(d.median)}")
         times = fams["tickmark_op_time_seconds"][3]
         if _finite(d.ns_per_op):  # the median ns/op, whatever the headline
             times.append(f"tickmark_op_time_seconds{_labels(dict(lab, stat='median'))} {_num(d.ns_per_op / 1e9)}")
-        if r.get("stat") == "min" and d.unit != MB_S and _finite(d.value):
+        if r.get("stat") == "min" and d.unit == NS_OP and _finite(d.value):
             times.append(f"tickmark_op_time_seconds{_labels(dict(lab, stat='min'))} {_num(d.value / 1e9)}")
         task = (d.counters_per_op or {}).get("task_clock")
         if _finite(task):
             fams["tickmark_op_cpu_time_seconds"][3].append(
                 f"tickmark_op_cpu_time_seconds{_labels(dict(lab, stat='median'))} {_num(task / 1e9)}"
             )
-        if d.unit != MB_S and _finite(d.ci95_lo) and _finite(d.ci95_hi):
+        if d.unit == NS_OP and _finite(d.ci95_lo) and _finite(d.ci95_hi):
             fams["tickmark_op_time_ci95_low_seconds"][3].append(
                 f"tickmark_op_time_ci95_low_seconds{_labels(lab)} {_num(d.ci95_lo / 1e9)}"
             )

@@ -6,6 +6,7 @@ from ...analysis import rtos_table
 from ...errors import TickmarkError
 from ...fmt import known
 from ...names import decimal
+from . import codesize
 from .series import nbench_comparison
 
 
@@ -35,6 +36,8 @@ def comparison(sides, pairs, metric=None):
             ratio = f["geomean_time_ratio"]
             f["multiple"] = compare.insn_multiple(ratio) if c.get("isa") else compare.multiple(ratio)
             f["covers"] = family_covers(f)
+        A, B = by_label[c["a"]], by_label[c["b"]]
+        c["code_size"] = codesize.pair_model(A.fingerprint, B.fingerprint, c["rows"])
         c["rows"].sort(key=lambda r: _key_order(r["key"]) + (r.get("metric") or "",))
         for r in c["rows"]:
             r["family"] = r["bench"].split(".", 1)[0]
@@ -68,6 +71,7 @@ def _key_order(key):
 ROW_KEYS = (
     "metric",
     "unit",
+    "higher",
     "median_a",
     "median_b",
     "ratio",
