@@ -115,7 +115,7 @@ _KEYS = (
     Key("qemu_accel", "text", "QEMU accelerator"),
     Key("accel_probe", "text", "why that accelerator"),
     Key("kernel_image", "text", "kernel image"),
-    Key("rtos", "object", "RTOS kernel (name, version, port, configuration)"),
+    Key("rtos", "object", "RTOS kernel (name, version, port, configuration)", shown=True),
     Key("kernel_cmdline", "text", "kernel command line"),
 )
 KEYS = {k.name: k for k in _KEYS}
@@ -142,16 +142,29 @@ def keys(**where):
 
 def differences(fa, fb):
     """[(key, a, b)] of the shown keys whose values differ between two fingerprints (a list of
-    caches in words)."""
+    caches in words; an object such as the RTOS kernel's settings field by field, each as a key
+    "rtos.FIELD" of its own)."""
     out = []
     for k in keys(shown=True):
-        a, b = _in_words(k.name, fa.get(k.name)), _in_words(k.name, fb.get(k.name))
+        a, b = fa.get(k.name), fb.get(k.name)
+        if k.type == "object" and (isinstance(a, dict) or isinstance(b, dict)):
+            a, b = a if isinstance(a, dict) else {}, b if isinstance(b, dict) else {}
+            for field in list(a) + [f for f in b if f not in a]:
+                if a.get(field) != b.get(field):
+                    sub = Key(f"{k.name}.{field}", "text", f"{k.label}: {field}", shown=True)
+                    out.append((sub, _in_words(field, a.get(field)), _in_words(field, b.get(field))))
+            continue
+        a, b = _in_words(k.name, a), _in_words(k.name, b)
         if a != b:
             out.append((k, a, b))
     return out
 
 
 def _in_words(name, v):
+    if isinstance(v, dict):
+        return ", ".join(f"{k}={x}" for k, x in v.items()) or None
+    if isinstance(v, list) and name != "caches":
+        return ", ".join(str(x) for x in v) or None
     if name == "caches" and isinstance(v, list):
         return (
             ", ".join(

@@ -78,9 +78,8 @@ def run_model(store, run, with_series=True, beside=None):
     study = None
     if run.get("suite") == "rtos-study" or beside is not None:
         study = {"rows": rtos_study_rows(results), "beside": None}
-        if beside is not None:
-            bfp = beside.get("fingerprint") or {}
-            label = bfp.get("board") or beside.get("name") or f"run {beside['id']}"
+        if beside is not None:  # named by its system (Linux, NuttX...), and by its run if both are of one
+            label = rtos_table.distinct_labels([rtos_table.side_label(run), rtos_table.side_label(beside)], [run, beside])[1]
             study["beside"] = {"label": label, "rows": rtos_study_rows(store.results(beside["id"]))}
     return {
         "id": run["id"],
@@ -633,7 +632,8 @@ def counters_model(store, run):
         d = main.counter_figures() if main and main.counters_per_op else derived(store.samples(r["id"]))
         if d:
             rows.append(dict(d, key=r["key"]))
-    return {"availability": availability(run.get("hello")), "rows": sorted(rows, key=lambda x: x["key"])}
+    cycles_method = (run.get("fingerprint") or {}).get("cycles_method")
+    return {"availability": availability(run.get("hello"), cycles_method), "rows": sorted(rows, key=lambda x: x["key"])}
 
 
 def bandwidth_model(results, run=None):

@@ -1,6 +1,6 @@
-"""Terminal table of the RTOS study across systems (analysis/rtos_table.py builds it): per figure,
-each system's cost per operation with its determinism, and the ratio of the second system to the
-first ("13x")."""
+"""Terminal table of the RTOS study across systems (analysis/rtos_table.py builds it): per figure
+and system, the cost per operation, each boot's, and the reference system's cost over it
+("Linux / NuttX 11.4x"); under it, the settings of each system that move the figures."""
 
 import sys
 
@@ -14,18 +14,27 @@ def build_table(d, plain=False):
         plain,
         title=f"The RTOS study on {d['board']}: {', '.join(d['labels'])}",
     )
-    for col in header:
-        t.add_column(col, justify="left" if col in ("figure", "benchmark") else "right", no_wrap=True)
+    for i, col in enumerate(header):
+        t.add_column(col, justify="right" if i in (2, 4) else "left", no_wrap=True)
     for row in rows:
         t.add_row(*row)
     return t
 
 
+def unit_words(d):
+    return "guest instructions (QEMU -icount)" if d["unit"] == "insn" else f"cycles ({d['unit']})"
+
+
 def show(d, file=None):
-    """Print the table (to_dict form) and what its numbers are."""
+    """Print the table (to_dict form), what its numbers are and what each system ran with."""
     con = console(file or sys.stdout)
     print_whole(con, build_table(d, plain=not con.is_terminal))
-    unit = "guest instructions (QEMU -icount)" if d["unit"] == "insn" else f"cycles ({d['unit']})"
-    con.print(f"per operation, in {unit}; det = largest deviation of a round's median from the overall median.")
+    con.print(
+        f"Per operation, in {unit_words(d)}; each boot: the median of each round (one boot); "
+        f"{d['reference']} / system: how many times {d['reference']}'s cost.",
+        markup=False,
+    )
+    for s in d.get("settings") or []:
+        con.print(f"{s['label']}: {s['text']}", markup=False)
     for note in d["notes"]:
-        con.print("note: " + note)
+        con.print("note: " + note, markup=False)
