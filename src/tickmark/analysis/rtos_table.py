@@ -110,6 +110,8 @@ def settings_text(run):
         ]
         if opts.get("stack_check") is not None:
             parts.append(f"stack overflow check {opts['stack_check']}")
+        if opts.get("fpu_context"):
+            parts.append(f"FPU context: {opts['fpu_context']}")
         if rtos.get("tick"):
             parts.append(f"tick {rtos['tick']}")
         if rtos.get("optimization"):

@@ -53,12 +53,14 @@ class Kernel:
         """The build's choices, as the port's make variables (port/freertos/port.mk)."""
         return {"RTOS_STACK_CHECK": str(self.stack_check), "RTOS_ASSERT": "1" if self.assertions else "0"}
 
-    def options(self):
-        """The settings that move the figures, in words: stack fill, the overflow check, assertions."""
+    def options(self, board):
+        """The settings that move the figures, in words: stack fill, the overflow check,
+        assertions, and what a new task's floating-point context costs."""
         return {
             "stack_fill": "on (stack overflow check 2 fills every new stack)" if self.stack_check > 1 else "off",
             "stack_check": self.stack_check,
             "assertions": "on (configASSERT)" if self.assertions else "off",
+            "fpu_context": fpu_context(board),
         }
 
     def fingerprint(self, board):
@@ -77,7 +79,7 @@ class Kernel:
                 "heap": f"{HEAP}, {heap // 1024} KiB",
                 "config": config_summary(self.stack_check, self.assertions),
                 "config_sha256": config_digest(board),
-                "options": self.options(),
+                "options": self.options(board),
             },
         }
 
@@ -95,6 +97,17 @@ def config_digest(board):
     for p in config_files(board):
         h.update(p.name.encode() + b"\0" + p.read_bytes() + b"\0")
     return h.hexdigest()
+
+
+def fpu_context(board):
+    """A new task's floating-point context in words, from the CPU's part of the configuration
+    (configUSE_TASK_FPU_SUPPORT 2: every task has one, its register area zeroed by the C
+    library's memset when the task is created: on the Cortex-A53 that is most of a create)."""
+    text = config_files(board)[1].read_text()
+    m = re.search(r"^#define\s+configUSE_TASK_FPU_SUPPORT\s+(\d+)", text, re.M)
+    if m and m.group(1) == "2":
+        return "every task (configUSE_TASK_FPU_SUPPORT=2: its register area zeroed by memset at create)"
+    return "as the kernel's port does (configUSE_TASK_FPU_SUPPORT unset)" if not m else f"configUSE_TASK_FPU_SUPPORT={m.group(1)}"
 
 
 def config_summary(stack_check=STACK_CHECK, assertions=False):

@@ -232,7 +232,7 @@ def unmet(settings, resolved):
 class Export:
     path: str
     key: str
-    facts: dict  # what the fingerprint says about the kernel (export.json)
+    facts: dict  # what the fingerprint says about the kernel (export_facts)
 
 
 def export_key(board, tree, cc_version):
@@ -268,7 +268,8 @@ def export_for(board, tree):
         with _locked(dest.parent / f"{key}.lock"):
             if not (dest / "tickmark.mk").is_file():
                 _build_export(board, tree, dest)
-    return Export(str(dest), key, json.loads((dest / "export.json").read_text()))
+    facts = export_facts(board, tree, (dest / "config.base").read_text(), (dest / "config").read_text())
+    return Export(str(dest), key, facts)
 
 
 def _kconfiglib():
@@ -282,11 +283,15 @@ def _kconfiglib():
 
 @contextlib.contextmanager
 def _locked(path):
+    """One builder of an export at a time (processes and threads alike); the lock file goes
+    with the build (as in build.py: a builder that opened it just before builds once more)."""
     fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)
         yield
     finally:
+        with contextlib.suppress(OSError):
+            os.unlink(path)
         os.close(fd)
 
 
@@ -346,8 +351,6 @@ def _build_export(board, tree, dest):
              "preprocessing the link script")  # fmt: skip
         (staged / "config").write_text(final)
         (staged / "config.base").write_text(base)
-        facts = export_facts(board, tree, base, final, want)
-        (staged / "export.json").write_text(json.dumps(facts, indent=1))
         libs = sorted(p.name for p in (staged / "libs").glob("*.a"))
         (staged / "tickmark.mk").write_text(tickmark_mk(dest, makedefs, board, libs))
         os.replace(staged, dest)
@@ -404,9 +407,10 @@ def tickmark_mk(dest, makedefs, board, libs):
 
 
 # the settings the fingerprint names (the ones that move the study's figures)
-def export_facts(board, tree, base, final, want):
-    """What the run's fingerprint says about the kernel and its configuration."""
-    b, f = parse_settings(base), parse_settings(final)
+def export_facts(board, tree, base, final):
+    """What the run's fingerprint says about the kernel and its configuration (the board's
+    configuration, base, and the export's, final)."""
+    b, f, want = parse_settings(base), parse_settings(final), wanted_settings(board)
 
     def get(sym, default="n"):
         return f.get(sym, default).strip('"')
@@ -437,7 +441,8 @@ def export_facts(board, tree, base, final, want):
         "assertions": "on" if get("DEBUG_ASSERTIONS") == "y" else "off",
         "stack_fill": "on (CONFIG_STACK_COLORATION)" if get("STACK_COLORATION") == "y" else "off",
         "turned_off": sorted(s for s, v in want.items() if v == "n" and b.get(s, "n") != "n"),
-        "turned_on": sorted(s for s, v in want.items() if v != "n" and b.get(s, "n") != v),
+        "turned_on": sorted(s for s, v in want.items() if v == "y" and b.get(s, "n") != v),
+        "set": {s: v.strip('"') for s, v in sorted(want.items()) if v not in ("y", "n") and b.get(s, "n") != v},
         "config_sha256": hashlib.sha256(final.encode()).hexdigest(),
     }
 
