@@ -141,7 +141,9 @@ def test_the_benchmark_configuration_is_applied_and_checked():
     text = nuttx.apply_settings(base, {"DEBUG_ASSERTIONS": "n", "PIPES": "y"})
     assert nuttx.parse_settings(text) == {"DEBUG_ASSERTIONS": "n", "PIPES": "y", "RR_INTERVAL": "200"}
     assert nuttx.unmet({"PIPES": "y", "NET": "y"}, {"PIPES": "y"}) == [("NET", "y", "n")]
-    facts = nuttx.export_facts(board, _tree(), base + "CONFIG_USEC_PER_TICK=1000\n", text + "CONFIG_USEC_PER_TICK=1000\n")
+    facts = nuttx.export_facts(
+        board, _tree(), base + "CONFIG_USEC_PER_TICK=1000\n", text + "CONFIG_USEC_PER_TICK=1000\n"
+    )
     assert facts["tick"] == "1000 Hz" and facts["assertions"] == "off" and "DEBUG_ASSERTIONS" in facts["turned_off"]
     assert "PIPES" in facts["turned_on"] and facts["base_config"] == "qemu-armv8a:nsh"
 
@@ -175,7 +177,11 @@ def test_study_runs_on_nuttx_and_counts_are_identical(board, real, cli):
     assert rtos["name"] == "NuttX" and rtos["commit"] == nuttx.NUTTX_COMMIT and "snapshot" in rtos["origin"]
     assert rtos["base_config"] == load_board(board).vars["NUTTX_BOARD"] and rtos["build"] == "flat"
     assert {"DEBUG_ASSERTIONS", "STACK_COLORATION", "SYSTEM_NSH"} <= set(rtos["turned_off"])
-    assert rtos["tick"] == "1000 Hz" and rtos["assertions"] == "off" and re.fullmatch(r"[0-9a-f]{64}", rtos["config_sha256"])
+    assert (
+        rtos["tick"] == "1000 Hz"
+        and rtos["assertions"] == "off"
+        and re.fullmatch(r"[0-9a-f]{64}", rtos["config_sha256"])
+    )
     assert fp["os"] == fp["kernel"] == "NuttX (commit 4ebc8a7291df)"
     for key in STUDY:
         r = res[key]

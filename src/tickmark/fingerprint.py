@@ -140,18 +140,29 @@ def keys(**where):
     return [k for k in _KEYS if all(getattr(k, a) == v for a, v in where.items())]
 
 
+def label(name):
+    """The words for a key, or for one field of an object key ("rtos.heap": "RTOS kernel ...: heap")."""
+    if name in KEYS:
+        return KEYS[name].label
+    parent, _, field = name.partition(".")
+    return f"{KEYS[parent].label}: {field}" if parent in KEYS and field else name
+
+
 def differences(fa, fb):
     """[(key, a, b)] of the shown keys whose values differ between two fingerprints (a list of
     caches in words; an object such as the RTOS kernel's settings field by field, each as a key
-    "rtos.FIELD" of its own)."""
+    "rtos.FIELD" of its own, when both name the same thing: two FreeRTOS trees; else by name)."""
     out = []
     for k in keys(shown=True):
         a, b = fa.get(k.name), fb.get(k.name)
         if k.type == "object" and (isinstance(a, dict) or isinstance(b, dict)):
             a, b = a if isinstance(a, dict) else {}, b if isinstance(b, dict) else {}
+            if a.get("name") != b.get("name"):  # two different kernels: their names say it
+                out.append((k, a.get("name"), b.get("name")))
+                continue
             for field in list(a) + [f for f in b if f not in a]:
                 if a.get(field) != b.get(field):
-                    sub = Key(f"{k.name}.{field}", "text", f"{k.label}: {field}", shown=True)
+                    sub = Key(f"{k.name}.{field}", "text", label(f"{k.name}.{field}"), shown=True)
                     out.append((sub, _in_words(field, a.get(field)), _in_words(field, b.get(field))))
             continue
         a, b = _in_words(k.name, a), _in_words(k.name, b)

@@ -4,7 +4,7 @@ NuttX, Linux and bare metal, side by side per primitive.
 Each side is one stored run (its rounds are the separate boots). A row is one figure of the
 study (rtos_study.FIGURES): per side its cost per operation (cycles, which under QEMU -icount
 are guest instructions), the cost in each boot (the median of each round), and the ratio of the
-reference system's cost to this one ("Linux / NuttX 11.4x": Linux takes 11.4 times the
+reference system's cost to this one ("Linux is 11.4x": Linux takes 11.4 times the
 instructions). The reference is Linux where a side is Linux, else the first side. A side that
 could not run a figure (bare metal has no threads) says why instead. Under the table: the
 settings of each side that move the figures (heap, stack fill, assertions, tick, kernel), from
@@ -13,6 +13,7 @@ its fingerprint.
 This module only builds the table; the terminal, Markdown and HTML views lay it out.
 """
 
+import re
 from dataclasses import dataclass, field
 
 from .rtos_study import FIGURES, rows
@@ -202,24 +203,34 @@ def from_runs(store, runs):
 
 
 def boots_text(values):
-    """Each boot's figure: '3,360 3,360 3,360'."""
-    return " ".join(f"{v:,.0f}" for v in values)
+    """Each boot's figure: '3,360 3,358 3,360', or '3,360 x3' when they are all the same."""
+    texts = [f"{v:,.0f}" for v in values]
+    if len(texts) > 1 and len(set(texts)) == 1:
+        return f"{texts[0]} \u00d7{len(texts)}"
+    return " ".join(texts)
 
 
-def grid(d):
+def note_text(note):
+    """A side's reason for no figure, short: 'skip: the baremetal port lacks threads' ->
+    'skip: lacks threads'."""
+    return re.sub(r"^(\w+): the \S+ port (lacks|has no) ", r"\1: \2 ", note)
+
+
+def grid(d, keys=True):
     """The table (to_dict form) as short texts, the same for every view -> (header, rows): one
-    line per figure and system (the benchmark's key under the figure's name), its cost per
-    operation, each boot's, and the reference's cost over it."""
+    line per figure and system (with keys, the benchmark's key under the figure's name), its
+    cost per operation, each boot's, and how many times it the reference's cost is ("Linux
+    is 26.5x")."""
     ref = d.get("reference") or "first"
-    header = ["figure", "system", f"{d['unit']}/op", "each boot", f"{ref} / system"]
+    header = ["figure", "system", f"{d['unit']}/op", "each boot", f"{ref} is"]
     out = []
     for r in d["rows"]:
         for i, (label, c) in enumerate(zip(d["labels"], r["cells"])):
-            first = r["figure"] if i == 0 else r["key"] if i == 1 else ""
+            first = r["figure"] if i == 0 else r["key"] if i == 1 and keys else ""
             if c["value"] is None:
-                out.append([first, label, "-", c["note"], ""])
+                out.append([first, label, "-", note_text(c["note"]), ""])
             else:
                 out.append([first, label, f"{c['value']:,.0f}", boots_text(c["boots"]), r["ratio_texts"][i]])
-        if len(r["cells"]) == 1:
+        if len(r["cells"]) == 1 and keys:
             out.append([r["key"], "", "", "", ""])
     return header, out

@@ -79,7 +79,9 @@ def run_model(store, run, with_series=True, beside=None):
     if run.get("suite") == "rtos-study" or beside is not None:
         study = {"rows": rtos_study_rows(results), "beside": None}
         if beside is not None:  # named by its system (Linux, NuttX...), and by its run if both are of one
-            label = rtos_table.distinct_labels([rtos_table.side_label(run), rtos_table.side_label(beside)], [run, beside])[1]
+            label = rtos_table.distinct_labels(
+                [rtos_table.side_label(run), rtos_table.side_label(beside)], [run, beside]
+            )[1]
             study["beside"] = {"label": label, "rows": rtos_study_rows(store.results(beside["id"]))}
     return {
         "id": run["id"],
@@ -766,7 +768,7 @@ def comparison(sides, pairs):
                 "of two instruction sets: the ratios compare instruction counts, not speed, and call no verdict"
             )
         for d in c["differences"]:
-            d["label"] = fingerprint.KEYS[d["field"]].label
+            d["label"] = fingerprint.label(d["field"])
             d["a"], d["b"] = known(d["a"], "not recorded"), known(d["b"], "not recorded")
         for f in c["families"].values():
             ratio = f["geomean_time_ratio"]

@@ -107,7 +107,11 @@ def fpu_context(board):
     m = re.search(r"^#define\s+configUSE_TASK_FPU_SUPPORT\s+(\d+)", text, re.M)
     if m and m.group(1) == "2":
         return "every task (configUSE_TASK_FPU_SUPPORT=2: its register area zeroed by memset at create)"
-    return "as the kernel's port does (configUSE_TASK_FPU_SUPPORT unset)" if not m else f"configUSE_TASK_FPU_SUPPORT={m.group(1)}"
+    return (
+        "as the kernel's port does (configUSE_TASK_FPU_SUPPORT unset)"
+        if not m
+        else f"configUSE_TASK_FPU_SUPPORT={m.group(1)}"
+    )
 
 
 def config_summary(stack_check=STACK_CHECK, assertions=False):

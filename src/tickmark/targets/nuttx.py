@@ -47,7 +47,7 @@ APPS_COMMIT = "a71c329cfb0d40c853ddff6c943aed22e34b71a6"
 BUILD_TIMEOUT = 3600  # one kernel build on a slow, busy machine
 ENTRY = "tickmark_main"
 _UNSAFE = re.compile(r"[\s\"'$\\`#;&|<>()*?\[\]{}]")
-_SETTING = re.compile(r'^(?:CONFIG_(\w+)=(.*)|# CONFIG_(\w+) is not set)$')
+_SETTING = re.compile(r"^(?:CONFIG_(\w+)=(.*)|# CONFIG_(\w+) is not set)$")
 
 
 def cache_dir():
@@ -347,8 +347,19 @@ def _build_export(board, tree, dest):
         if not makedefs.get("LDNAME") or not ld.is_file():
             raise TickmarkError(f"NuttX's export for {board.name} has no link script (LDNAME in scripts/Make.defs)")
         cc = board.cross_compile + "gcc"
-        step([cc, "-E", "-P", "-x", "c", "-isystem", str(staged / "include"), str(ld), "-o", str(staged / "tickmark.ld")],
-             "preprocessing the link script")  # fmt: skip
+        pre = [
+            cc,
+            "-E",
+            "-P",
+            "-x",
+            "c",
+            "-isystem",
+            str(staged / "include"),
+            str(ld),
+            "-o",
+            str(staged / "tickmark.ld"),
+        ]
+        step(pre, "preprocessing the link script")
         (staged / "config").write_text(final)
         (staged / "config.base").write_text(base)
         libs = sorted(p.name for p in (staged / "libs").glob("*.a"))
@@ -417,7 +428,9 @@ def export_facts(board, tree, base, final):
 
     tick_us = int(get("USEC_PER_TICK", "10000"))
     heap = "TLSF (mm_tlsf)" if get("MM_TLSF_MANAGER") == "y" else "NuttX's default heap (mm_heap)"
-    robust = "robust" if get("PTHREAD_MUTEX_ROBUST") == "y" or get("PTHREAD_MUTEX_DEFAULT_ROBUST") == "y" else "non-robust"
+    robust = (
+        "robust" if get("PTHREAD_MUTEX_ROBUST") == "y" or get("PTHREAD_MUTEX_DEFAULT_ROBUST") == "y" else "non-robust"
+    )
     protocol = "priority inheritance" if get("PTHREAD_MUTEX_DEFAULT_PRIO_INHERIT") == "y" else "no priority protocol"
     return {
         "name": "NuttX",
@@ -452,4 +465,3 @@ def fingerprint(export):
     facts = dict(export.facts)
     kernel = f"NuttX {facts['version']}" if facts.get("version") else f"NuttX (commit {facts['commit'][:12]})"
     return {"os": kernel, "kernel": kernel, "libc": "NuttX libc", "rtos": facts}
-

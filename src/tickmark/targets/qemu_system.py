@@ -76,7 +76,15 @@ class QemuSystemTarget(Scratch, Target):
     options = OPTIONS
 
     def __init__(
-        self, uri, prebuilt=None, board=None, icount=True, kernel=None, append=None, os_name="baremetal", rtos_options=None
+        self,
+        uri,
+        prebuilt=None,
+        board=None,
+        icount=True,
+        kernel=None,
+        append=None,
+        os_name="baremetal",
+        rtos_options=None,
     ):
         super().__init__(uri, prebuilt)
         self.board, self.icount, self.kernel, self.append = board, icount, kernel, append
