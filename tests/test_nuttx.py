@@ -6,6 +6,7 @@ the Cortex-M7 boards."""
 
 import os
 import re
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -217,3 +218,57 @@ def test_lmbench_families_on_nuttx(real, cli):
         assert res[key]["meta"]["info"]["peer_thread"] == 1
     for key, words in LACKS.items():
         assert res[key]["status"] == "skip" and words in res[key]["reason"], (key, res[key]["reason"])
+
+
+def _fetch_nuttx(tmp_path, vendor, path=None):
+    """bootstrap's fetch_nuttx alone (its lines, sourced), into a cache under tmp_path."""
+    root = Path(__file__).resolve().parents[1]
+    text = (root / "bootstrap").read_text()
+    body = text[text.index("nuttx_commit=") : text.index('case "$mode" in test|study)')]
+    env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path / "cache"), TICKMARK_NUTTX_VENDOR=str(vendor))
+    if path is not None:
+        env["PATH"] = path
+    r = subprocess.run(
+        [shutil.which("bash"), "-c", body + "\nfetch_nuttx"], capture_output=True, text=True, env=env, cwd=root
+    )
+    assert r.returncode == 0, r.stderr
+    return tmp_path / "cache" / "tickmark" / "nuttx", r.stderr
+
+
+def test_bootstrap_unpacks_a_checked_snapshot(tmp_path):
+    """A vendored snapshot (two tarballs and their SHA256SUMS) is checked and unpacked into the
+    cache with notes of where each tree came from; one that fails its sums is not used."""
+    import hashlib
+    import tarfile
+
+    vendor = tmp_path / "vendor"
+    vendor.mkdir()
+    for name, top, inner in (
+        (f"nuttx-{nuttx.NUTTX_COMMIT[:12]}.tar.xz", "nuttx", "sched/Kconfig"),
+        (f"nuttx-apps-{nuttx.APPS_COMMIT[:12]}.tar.xz", "apps", "Makefile"),
+    ):
+        src = tmp_path / "src" / top / inner
+        src.parent.mkdir(parents=True)
+        src.write_text("x\n")
+        with tarfile.open(vendor / name, "w:xz") as tar:
+            tar.add(tmp_path / "src" / top, arcname=top)
+    sums = "".join(f"{hashlib.sha256(p.read_bytes()).hexdigest()}  {p.name}\n" for p in sorted(vendor.glob("*.xz")))
+    (vendor / "SHA256SUMS").write_text(sums)
+    cache, _ = _fetch_nuttx(tmp_path, vendor)
+    tree, apps = cache / f"nuttx-{nuttx.NUTTX_COMMIT[:12]}", cache / f"apps-{nuttx.APPS_COMMIT[:12]}"
+    assert (tree / "sched" / "Kconfig").is_file() and (apps / "Makefile").is_file()
+    note = Path(str(tree) + ".origin").read_text()
+    assert f"commit={nuttx.NUTTX_COMMIT}" in note and "snapshot" in note
+    assert sorted(p.name for p in cache.iterdir()) == sorted(
+        [tree.name, apps.name, tree.name + ".origin", apps.name + ".origin"]
+    )
+
+    # a snapshot that fails its sums, and no git to clone with (the tools it uses, git left out)
+    (vendor / "SHA256SUMS").write_text(sums.replace(sums[:8], "00000000"))
+    tools = tmp_path / "bin"
+    tools.mkdir()
+    for name in ("tar", "xz", "sha256sum", "mktemp", "mkdir", "mv", "rm", "cat"):
+        (tools / name).symlink_to(shutil.which(name))
+    cache2, err = _fetch_nuttx(tmp_path / "two", vendor, path=str(tools))
+    assert "no NuttX snapshot and no clone" in err, err
+    assert not (cache2 / f"nuttx-{nuttx.NUTTX_COMMIT[:12]}").exists()

@@ -225,3 +225,17 @@ def test_the_table_in_every_view():
         next(i for i, line in enumerate(out.splitlines()) if line.startswith("semaphore round trip"))
     ]
     assert "10.0\u00d7" in sem and "FreeRTOS" in sem
+
+
+def test_two_freertos_trees_differ_by_their_settings():
+    """Two FreeRTOS runs built from different kernel trees: a comparison names what differs in
+    the kernel's record, field by field; two different kernels are named by their names."""
+    from tickmark import fingerprint
+
+    a = {"rtos": {"name": "FreeRTOS", "version": "V11.2.0", "source": "/a", "sources_sha256": "1" * 64}}
+    b = {"rtos": {"name": "FreeRTOS", "version": "V11.2.0", "source": "/b", "sources_sha256": "2" * 64}}
+    diff = {k.name: (x, y) for k, x, y in fingerprint.differences(a, b)}
+    assert diff == {"rtos.source": ("/a", "/b"), "rtos.sources_sha256": ("1" * 64, "2" * 64)}
+    assert fingerprint.label("rtos.source") == "RTOS kernel (name, version, port, configuration): source"
+    c = {"rtos": {"name": "NuttX", "commit": "4ebc8a7291df"}}
+    assert [(k.name, x, y) for k, x, y in fingerprint.differences(a, c)] == [("rtos", "FreeRTOS", "NuttX")]
