@@ -11,7 +11,10 @@ import shutil
 
 import pytest
 
+from boards import check_study, counts, need_board, run_board, stored
+from conftest import need_tool
 from tickmark.errors import TickmarkError
+from tickmark.suites import SUITES
 from tickmark.targets.baremetal import load_board
 
 CACHE = os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache")
@@ -25,15 +28,7 @@ ARM64_BUSYBOX = os.environ.get("TICKMARK_BUSYBOX") or os.path.join(
     CACHE, "tickmark", "kernels", "busybox-static-arm64", "bin", "busybox"
 )
 BOARDS = ["mps2-an385", "mps2-an500", "virt-aarch64"]
-STUDY = [
-    "heap.malloc_free_4",
-    "sync.mutex",
-    "thread.create_join",
-    "sched.yield_switch",
-    "sync.sem_pingpong[cross=0]",
-    "ipc.queue_pingpong[cross=0]",
-    "loop.control",
-]
+STUDY = SUITES["rtos-study"]
 # what FreeRTOS lacks, and the words each skip must say
 LACKS = {
     "sync.cond_pingpong[cross=0]": "no condition variables",
@@ -45,50 +40,18 @@ LACKS = {
 }
 
 
-def _missing(msg):
-    if os.environ.get("CI"):
-        pytest.fail(f"bootstrap provides this: {msg}")
-    pytest.skip(msg)
-
-
-def _board(name):
-    b = load_board(name)
-    try:
-        b.check_tools()
-    except TickmarkError as e:
-        _missing(str(e))
-    return b
-
-
 @pytest.fixture
 def real(tmp_path, monkeypatch, build_cache):
     """The session's build cache (each board's FreeRTOS and Linux images are built once and
     reused by every test that boots them), the fetched kernel tree and a private store."""
     if not os.path.isfile(os.path.join(KERNEL_TREE, "tasks.c")):
-        _missing(f"no FreeRTOS-Kernel tree at {KERNEL_TREE} (./bootstrap test fetches it)")
+        need_tool(f"no FreeRTOS-Kernel tree at {KERNEL_TREE} (./bootstrap test fetches it)")
     monkeypatch.setenv("XDG_CACHE_HOME", str(build_cache))
     monkeypatch.setenv("FREERTOS_KERNEL", KERNEL_TREE)
     monkeypatch.setenv("TICKMARK_STORE", str(tmp_path / "results.db"))
     for var in ("TICKMARK_CORE", "TICKMARK_TARGET", "CFLAGS"):
         monkeypatch.delenv(var, raising=False)
     return tmp_path / "results.db"
-
-
-def _run(cli, target, name, patterns, *extra):
-    rc, out, err = cli(
-        "run", "--target", target, "--rounds", "1", "--samples", "2", "--sample-ms", "2", "--seed", "7",
-        "--name", name, "-q", *patterns, *extra,
-    )  # fmt: skip
-    assert rc == 0, err + out
-    return out
-
-
-def _results(store_path, name):
-    from tickmark.store import Store
-
-    st = Store(str(store_path))
-    run = st.run(name)
-    return run, {r["key"]: dict(r, samples=st.samples(r["id"])) for r in st.results(run["id"])}
 
 
 def test_target_spelling_and_errors(real, cli):
@@ -119,10 +82,10 @@ def test_freertos_ports_of_the_boards():
 def test_study_runs_on_freertos_and_counts_are_identical(board, real, cli):
     """The rtos-study benchmarks produce valid records on every FreeRTOS board, what FreeRTOS
     lacks skips naming it, and a second run with the same seed counts the same instructions."""
-    _board(board)
+    need_board(board)
     target = f"qemu-system:{board}?os=freertos"
-    _run(cli, target, "one", ["--suite", "rtos-study"])
-    run, res = _results(real, "one")
+    run_board(cli, target, "one", ["--suite", "rtos-study"])
+    run, res = stored(real, "one")
     fp, hello = run["fingerprint"], run["hello"]
     assert hello["port"] == "freertos" and hello["os"] == "FreeRTOS" and hello["kernel"] == "V11.2.0"
     assert fp["board"] == board and fp["qemu_icount"] == "shift=0,sleep=off" and fp["cycles_method"] == "icount-insns"
@@ -130,12 +93,7 @@ def test_study_runs_on_freertos_and_counts_are_identical(board, real, cli):
     assert rtos["version"] == "V11.2.0" and rtos["port"] == "GCC/" + load_board(board).vars["FREERTOS_PORT"]
     assert rtos["heap"].startswith("heap_4, ") and "TICK_RATE_HZ=1000" in rtos["config"]
     assert rtos["source"] == os.path.realpath(KERNEL_TREE) and re.fullmatch(r"[0-9a-f]{64}", rtos["sources_sha256"])
-    for key in STUDY:
-        r = res[key]
-        assert r["status"] == "ok", (key, r["reason"])
-        assert r["stats"][""]["cycles_method"] == "icount-insns" and r["stats"][""]["cycles_per_op"] > 0
-    subs = res["sync.mutex"]["stats"]
-    assert 10 < subs["lock"]["median"] < 1000 and 10 < subs["unlock"]["median"] < 1000  # tens of instructions
+    check_study(res, STUDY)
     assert 2 <= res["loop.control"]["stats"][""]["cycles_per_op"] <= 12
     # the switch is timed in batches, without a clock read per switch: each event timed alone
     # (the histogram) costs more; on the Cortex-A53 the figure is the bare switch that gdb
@@ -146,30 +104,28 @@ def test_study_runs_on_freertos_and_counts_are_identical(board, real, cli):
         assert abs(yield_["median"] - 163.5) < 2, yield_["median"]
     assert rtos["options"]["stack_check"] == 1 and rtos["options"]["assertions"] == "off"
     if board == "mps2-an385":
-        _run(cli, target, "lacks", [k.split("[")[0] for k in LACKS])
-        _, lacks = _results(real, "lacks")
+        run_board(cli, target, "lacks", [k.split("[")[0] for k in LACKS])
+        _, lacks = stored(real, "lacks")
         for key, words in LACKS.items():
             assert lacks[key]["status"] == "skip" and words in lacks[key]["reason"], (key, lacks[key]["reason"])
 
-    _run(cli, target, "two", ["--suite", "rtos-study"])
-    _, res2 = _results(real, "two")
+    run_board(cli, target, "two", ["--suite", "rtos-study"])
+    _, res2 = stored(real, "two")
     for key in STUDY:
-        a = [(s["ns"], s.get("cyc"), s["iters"]) for s in res[key]["samples"]]
-        b = [(s["ns"], s.get("cyc"), s["iters"]) for s in res2[key]["samples"]]
-        assert a == b, key
+        assert counts(res[key]) == counts(res2[key]), key
 
 
 def test_a_kernel_tree_of_the_users_own_is_honoured(real, cli, tmp_path):
     """FREERTOS_KERNEL=DIR: the build compiles that tree (a copy whose version string is marked
     shows the mark in the hello record) and the fingerprint says where it came from."""
-    _board("mps2-an385")
+    need_board("mps2-an385")
     tree = tmp_path / "my-freertos"
     shutil.copytree(KERNEL_TREE, tree, ignore=shutil.ignore_patterns("*.md", "*.txt", "*.url"))
     task_h = tree / "include" / "task.h"
     task_h.write_text(task_h.read_text().replace('"V11.2.0"', '"V11.2.0+mine"'))
     os.environ["FREERTOS_KERNEL"] = str(tree)
-    _run(cli, "qemu-system:mps2-an385?os=freertos", "mine", ["sync.mutex"])
-    run, res = _results(real, "mine")
+    run_board(cli, "qemu-system:mps2-an385?os=freertos", "mine", ["sync.mutex"])
+    run, res = stored(real, "mine")
     assert run["hello"]["kernel"] == "V11.2.0+mine" and res["sync.mutex"]["status"] == "ok"
     rtos = run["fingerprint"]["rtos"]
     assert rtos["source"] == str(tree.resolve()) and rtos["origin"] == f"FREERTOS_KERNEL={tree}"
@@ -188,11 +144,11 @@ def test_the_study_in_one_go(real, monkeypatch, nuttx_cache):
     from tickmark.store import Store
     from tickmark.targets import nuttx
 
-    _board("virt-aarch64")
+    need_board("virt-aarch64")
     if not (ARM64_KERNELS and os.path.isfile(ARM64_BUSYBOX)):
-        _missing("no Debian arm64 kernel and busybox in the cache (./bootstrap test fetches them)")
+        need_tool("no Debian arm64 kernel and busybox in the cache (./bootstrap test fetches them)")
     if not (nuttx.default_trees()[0] / "sched" / "Kconfig").is_file():
-        _missing("no NuttX trees in the cache (./bootstrap test unpacks them)")
+        need_tool("no NuttX trees in the cache (./bootstrap test unpacks them)")
     monkeypatch.setenv("TICKMARK_BUSYBOX", ARM64_BUSYBOX)
     study = rtos_study.spec("virt-aarch64", rounds=1, kernel=ARM64_KERNELS[-1], samples=2, sample_ms=2, seed=3)
     assert list(study.targets) == ["freertos", "nuttx", "linux", "baremetal"]
@@ -232,17 +188,15 @@ def test_the_study_in_one_go(real, monkeypatch, nuttx_cache):
 def test_linux_on_the_board_counts_the_same_twice(real, cli, monkeypatch):
     """Linux under -icount with one --seed: every sample the same on a second run (the boot's
     random seeds, KASLR and the real-time clock held fixed)."""
-    _board("virt-aarch64")
+    need_board("virt-aarch64")
     if not (ARM64_KERNELS and os.path.isfile(ARM64_BUSYBOX)):
-        _missing("no Debian arm64 kernel and busybox in the cache (./bootstrap test fetches them)")
+        need_tool("no Debian arm64 kernel and busybox in the cache (./bootstrap test fetches them)")
     monkeypatch.setenv("TICKMARK_BUSYBOX", ARM64_BUSYBOX)
     pats = ["thread.create_join", "heap.malloc_free_4", "sync.mutex"]
     for name in ("one", "two"):
-        _run(cli, f"qemu-system:virt-aarch64?os=linux&kernel={ARM64_KERNELS[-1]}", name, pats)
-    run, one = _results(real, "one")
-    _, two = _results(real, "two")
+        run_board(cli, f"qemu-system:virt-aarch64?os=linux&kernel={ARM64_KERNELS[-1]}", name, pats)
+    run, one = stored(real, "one")
+    _, two = stored(real, "two")
     assert "nokaslr" in run["fingerprint"]["kernel_cmdline"] and "dtb-randomness=off" in run["fingerprint"]["qemu_args"]
     for key in one:
-        a = [(s["ns"], s.get("cyc"), s["iters"]) for s in one[key]["samples"]]
-        b = [(s["ns"], s.get("cyc"), s["iters"]) for s in two[key]["samples"]]
-        assert a == b, key
+        assert counts(one[key]) == counts(two[key]), key

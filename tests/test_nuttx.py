@@ -12,20 +12,14 @@ from pathlib import Path
 
 import pytest
 
-from conftest import CORE
+from boards import check_study, counts, need_board, run_board, stored
+from conftest import CORE, need_tool
+from tickmark.suites import SUITES
 from tickmark.targets import nuttx
 from tickmark.targets.baremetal import load_board
 
 BOARDS = ["virt-aarch64", "mps2-an500"]
-STUDY = [
-    "heap.malloc_free_4",
-    "sync.mutex",
-    "thread.create_join",
-    "sched.yield_switch",
-    "sync.sem_pingpong[cross=0]",
-    "ipc.queue_pingpong[cross=0]",
-    "loop.control",
-]
+STUDY = SUITES["rtos-study"]
 # lmbench's families where NuttX has what they need once configured (pipes, local sockets,
 # tmpfs files, signals; the peers are threads: no processes in a flat build)
 LMBENCH = [
@@ -50,12 +44,6 @@ LACKS = {
 }
 
 
-def _missing(msg):
-    if os.environ.get("CI"):
-        pytest.fail(f"bootstrap provides this: {msg}")
-    pytest.skip(msg)
-
-
 @pytest.fixture
 def real(tmp_path, monkeypatch, build_cache, nuttx_cache):
     """The session's build cache with the NuttX cache linked in (each board's kernel export is
@@ -66,36 +54,8 @@ def real(tmp_path, monkeypatch, build_cache, nuttx_cache):
         monkeypatch.delenv(var, raising=False)
     tree, apps = nuttx.default_trees()
     if not (tree / "sched" / "Kconfig").is_file() or not (apps / "Makefile").is_file():
-        _missing(f"no NuttX trees in {tree.parent} (./bootstrap test unpacks the snapshot there)")
+        need_tool(f"no NuttX trees in {tree.parent} (./bootstrap test unpacks the snapshot there)")
     return tmp_path / "results.db"
-
-
-def _board(name):
-    from tickmark.errors import TickmarkError
-
-    b = load_board(name)
-    try:
-        b.check_tools()
-    except TickmarkError as e:
-        _missing(str(e))
-    return b
-
-
-def _run(cli, target, name, patterns, *extra):
-    rc, out, err = cli(
-        "run", "--target", target, "--rounds", "1", "--samples", "2", "--sample-ms", "2", "--seed", "7",
-        "--name", name, "-q", *patterns, *extra,
-    )  # fmt: skip
-    assert rc == 0, err + out
-    return out
-
-
-def _results(store_path, name):
-    from tickmark.store import Store
-
-    st = Store(str(store_path))
-    run = st.run(name)
-    return run, {r["key"]: dict(r, samples=st.samples(r["id"])) for r in st.results(run["id"])}
 
 
 def _print_build(**make_vars):
@@ -167,10 +127,10 @@ def test_target_spelling_and_errors(real, cli, monkeypatch, tmp_path):
 def test_study_runs_on_nuttx_and_counts_are_identical(board, real, cli):
     """The rtos-study benchmarks run on NuttX on both boards, the fingerprint names NuttX, its
     commit and its configuration, and a second run with the same seed counts the same."""
-    _board(board)
+    need_board(board)
     target = f"qemu-system:{board}?os=nuttx"
-    _run(cli, target, "one", ["--suite", "rtos-study"])
-    run, res = _results(real, "one")
+    run_board(cli, target, "one", ["--suite", "rtos-study"])
+    run, res = stored(real, "one")
     fp, hello = run["fingerprint"], run["hello"]
     assert hello["port"] == "nuttx" and hello["os"] == "NuttX"
     assert fp["board"] == board and fp["qemu_icount"] == "shift=0,sleep=off" and fp["cycles_method"] == "icount-insns"
@@ -184,34 +144,27 @@ def test_study_runs_on_nuttx_and_counts_are_identical(board, real, cli):
         and re.fullmatch(r"[0-9a-f]{64}", rtos["config_sha256"])
     )
     assert fp["os"] == fp["kernel"] == "NuttX (commit 4ebc8a7291df)"
-    for key in STUDY:
-        r = res[key]
-        assert r["status"] == "ok", (key, r["reason"])
-        assert r["stats"][""]["cycles_method"] == "icount-insns" and r["stats"][""]["cycles_per_op"] > 0
-    subs = res["sync.mutex"]["stats"]
-    assert 10 < subs["lock"]["median"] < 1000 and 10 < subs["unlock"]["median"] < 1000  # tens of instructions
+    check_study(res, STUDY)
     # the switch is timed in batches: each event timed alone (the histogram) costs more
     yield_ = res["sched.yield_switch"]["stats"][""]
     assert yield_["hist"]["p50"] > yield_["median"] > 50, yield_
     export = Path(nuttx.cache_dir()) / "exports"
     before = {p.name: p.stat().st_mtime_ns for p in export.iterdir()}
 
-    _run(cli, target, "two", ["--suite", "rtos-study"])
-    _, res2 = _results(real, "two")
+    run_board(cli, target, "two", ["--suite", "rtos-study"])
+    _, res2 = stored(real, "two")
     for key in STUDY:
-        a = [(s["ns"], s.get("cyc"), s["iters"]) for s in res[key]["samples"]]
-        b = [(s["ns"], s.get("cyc"), s["iters"]) for s in res2[key]["samples"]]
-        assert a == b, key
+        assert counts(res[key]) == counts(res2[key]), key
     assert {p.name: p.stat().st_mtime_ns for p in export.iterdir()} == before  # the kernel was not built again
 
 
 def test_lmbench_families_on_nuttx(real, cli):
     """Pipes, local sockets, tmpfs files, signals and the OS calls run on NuttX (the echo peers
     are threads); what a flat build lacks skips naming it."""
-    _board("virt-aarch64")
+    need_board("virt-aarch64")
     target = "qemu-system:virt-aarch64?os=nuttx"
-    _run(cli, target, "lm", [k.split("[")[0] for k in LMBENCH + list(LACKS)])
-    _, res = _results(real, "lm")
+    run_board(cli, target, "lm", [k.split("[")[0] for k in LMBENCH + list(LACKS)])
+    _, res = stored(real, "lm")
     for key in LMBENCH:
         assert res[key]["status"] == "ok", (key, res[key]["reason"])
     for key in ("ipc.pipe_lat[cross=0]", "ipc.unix_stream_lat[cross=0]"):

@@ -21,7 +21,6 @@ the heap and what was turned off and on.
 """
 
 import contextlib
-import fcntl
 import hashlib
 import json
 import os
@@ -37,7 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import TickmarkError
-from .build import _run_tool, compiler_version, core_dir
+from .build import _one_builder, _run_tool, cache_root, compiler_version, core_dir
 
 ENV_DIR = "NUTTX_DIR"
 ENV_APPS = "NUTTX_APPS_DIR"
@@ -51,8 +50,7 @@ _SETTING = re.compile(r"^(?:CONFIG_(\w+)=(.*)|# CONFIG_(\w+) is not set)$")
 
 
 def cache_dir():
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "tickmark" / "nuttx"
+    return cache_root().parent / "nuttx"  # beside the core's builds: ~/.cache/tickmark/nuttx
 
 
 def default_trees():
@@ -264,8 +262,7 @@ def export_for(board, tree):
     key = export_key(board, tree, compiler_version([cc]))
     dest = cache_dir() / "exports" / key
     if not (dest / "tickmark.mk").is_file():
-        dest.parent.mkdir(parents=True, exist_ok=True)
-        with _locked(dest.parent / f"{key}.lock"):
+        with _one_builder(dest):  # a second builder waits, then takes the export
             if not (dest / "tickmark.mk").is_file():
                 _build_export(board, tree, dest)
     facts = export_facts(board, tree, (dest / "config.base").read_text(), (dest / "config").read_text())
@@ -279,20 +276,6 @@ def _kconfiglib():
         return str(here)
     found = shutil.which("olddefconfig")
     return str(Path(found).parent) if found else None
-
-
-@contextlib.contextmanager
-def _locked(path):
-    """One builder of an export at a time (processes and threads alike); the lock file goes
-    with the build (as in build.py: a builder that opened it just before builds once more)."""
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
-        yield
-    finally:
-        with contextlib.suppress(OSError):
-            os.unlink(path)
-        os.close(fd)
 
 
 def _build_export(board, tree, dest):
