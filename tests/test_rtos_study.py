@@ -148,8 +148,8 @@ def test_the_table_across_systems():
 def test_ratios_print_alike():
     from tickmark.analysis.rtos_table import ratio_text
 
-    assert [ratio_text(x) for x in (2.97, 1.0, 11.44, 351.2, 0.5123, None)] == [
-        "2.97\u00d7", "1.00\u00d7", "11.4\u00d7", "351\u00d7", "0.512\u00d7", "-",
+    assert [ratio_text(x) for x in (2.97, 1.0, 11.44, 351.2, 0.5123, 0.86, None)] == [
+        "2.97\u00d7", "1.00\u00d7", "11.4\u00d7", "351\u00d7", "0.512\u00d7", "0.860\u00d7", "-",
     ]  # fmt: skip
 
 

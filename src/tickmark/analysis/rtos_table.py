@@ -168,7 +168,7 @@ def ratio_text(x):
         return f"{x:.1f}\u00d7"
     if x >= 0.9995:
         return f"{x:.2f}\u00d7"
-    return f"{x:.3g}\u00d7"
+    return f"{x:#.3g}\u00d7"
 
 
 def to_dict(t):
