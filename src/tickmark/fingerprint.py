@@ -35,6 +35,8 @@ class Key:
     shown         a difference is named above a comparison (the settings that explain a change)
     volatile      differs between runs of one setup (load, calibrations): history does not call
                   a difference a change
+    separates     runs that differ here are never one series of a history (another target,
+                  instruction set, unit or cycles method: their values cannot be compared)
     export        the type the export document's schema holds the value to ("word": a short text
                   or null, "int": an integer or null; None: any value)
     info          a label of the run's info line in OpenMetrics exports
@@ -47,6 +49,7 @@ class Key:
     absent: str = ""
     shown: bool = False
     volatile: bool = False
+    separates: bool = False
     export: str = None
     info: bool = False
     header: bool = False
@@ -54,10 +57,10 @@ class Key:
 
 _KEYS = (
     # the target and the machine
-    Key("target_uri", "text", "target", shown=True, info=True, header=True),
+    Key("target_uri", "text", "target", shown=True, info=True, header=True, separates=True),
     Key("board", "text", "board", shown=True),
     Key("cpu_model", "text", "CPU", shown=True, export="word", info=True, header=True),
-    Key("arch", "text", "architecture", shown=True, export="word", info=True, header=True),
+    Key("arch", "text", "architecture", shown=True, export="word", info=True, header=True, separates=True),
     Key("cpus_online", "int", "CPUs online", shown=True, export="int", header=True),
     Key("caches", "list", "caches the OS reports", shown=True),
     Key("caches_source", "text", "where the OS reports its caches (sysfs, device tree)"),
@@ -94,7 +97,7 @@ _KEYS = (
     Key("ticks", "text", "tick counter", shown=True, export="word"),
     Key("ticks_khz", "int", "tick counter frequency (kHz)", volatile=True),
     Key("fcore_khz", "int", "core clock estimate (kHz)", volatile=True, export="int"),
-    Key("cycles_method", "text", "cycles method", shown=True, export="word", info=True, header=True),
+    Key("cycles_method", "text", "cycles method", shown=True, export="word", info=True, header=True, separates=True),
     Key("counters", "text", "hardware counters"),
     Key("counters_unsupported", "text", "counters not supported"),
     Key("kernel_excluded", "int", "counters count user space only"),
@@ -115,6 +118,7 @@ _KEYS = (
         incomparable=True,
         absent="measured time",
         header=True,
+        separates=True,
     ),
     Key("qemu", "text", "QEMU version"),
     Key("qemu_args", "text", "QEMU machine"),
@@ -160,6 +164,7 @@ def differences(fa, fb):
     "rtos.FIELD" of its own, when both name the same thing: two FreeRTOS trees; else by name)."""
     out = []
     for k in keys(shown=True):
+<<<<<<< HEAD
         a, b = fa.get(k.name), fb.get(k.name)
         if k.type == "object" and (isinstance(a, dict) or isinstance(b, dict)):
             a, b = a if isinstance(a, dict) else {}, b if isinstance(b, dict) else {}
@@ -172,16 +177,25 @@ def differences(fa, fb):
                     out.append((sub, _in_words(field, a.get(field)), _in_words(field, b.get(field))))
             continue
         a, b = _in_words(k.name, a), _in_words(k.name, b)
+=======
+        a, b = in_words(k.name, fa.get(k.name)), in_words(k.name, fb.get(k.name))
+>>>>>>> main
         if a != b:
             out.append((k, a, b))
     return out
 
 
+<<<<<<< HEAD
 def _in_words(name, v):
     if isinstance(v, dict):
         return ", ".join(f"{k}={x}" for k, x in v.items()) or None
     if isinstance(v, list) and name != "caches":
         return ", ".join(str(x) for x in v) or None
+=======
+def in_words(name, v):
+    """A key's value as a person reads it: a list of caches as 'L1d 32K, L2u 512K', another list
+    as its items joined by commas; anything else as it is."""
+>>>>>>> main
     if name == "caches" and isinstance(v, list):
         return (
             ", ".join(
@@ -191,6 +205,8 @@ def _in_words(name, v):
             )
             or None
         )
+    if isinstance(v, list):
+        return ", ".join(str(x) for x in v) or None
     return v
 
 

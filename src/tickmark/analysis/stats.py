@@ -29,6 +29,7 @@ OUTLIER_MADS = 14.8
 OUTLIER_FAR = 0.50
 FEW_SAMPLES = 9
 MB_S, NS_OP = "MB/s", "ns/op"
+INSN_OP = "insn/op"  # exact counts under QEMU -icount: 1 ns of virtual time is one guest instruction
 TASK_CLOCK = "task-clock"  # pseudo sub-metric: on-CPU time per operation (task-clock counter)
 
 # What each flag of a result means, in words, from the thresholds above (flags_for, summarize)

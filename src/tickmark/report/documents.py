@@ -366,7 +366,12 @@ def history_html(hist):
 
 
 def history_markdown(model):
-    out = [f"## History of {model['runs']} runs, ordered by {md_escape(model['by'])}", ""]
+    out = [
+        f"## History of {model['runs']} runs, ordered by {md_escape(model['by'])}",
+        "",
+        f"Metric: {md_escape(model['metric_text'])}.",
+        "",
+    ]
     out += ["| benchmark | points | first | newest | noise | changes |", "|---|--:|--:|--:|--:|---|"]
     for s in model["series"]:
         pts = s["points"]
@@ -376,15 +381,20 @@ def history_markdown(model):
         )
         noise = f"{s['noise'] * 100:.1f} %" if s["noise"] is not None else "-"
         out.append(
-            f"| {md_escape(s['key'])} | {len(pts)} | {value_text(pts[0]['value'], s['unit'])} | "
+            f"| {md_escape(s['name'])} | {len(pts)} | {value_text(pts[0]['value'], s['unit'])} | "
             f"{value_text(pts[-1]['value'], s['unit'])} | {noise} | {md_escape(ch or s['skipped'] or 'none')} |"
         )
+    apart = [s for s in model["series"] if s["where"]]
+    if apart:
+        out += ["", "Series kept apart (their runs cannot be compared):", ""]
+        out += [f"- **{md_escape(s['name'])}**: {md_escape(', '.join(s['where']))}" for s in apart]
     changes = [(s, c) for s in model["series"] for c in s["changes"]]
     if changes:
         out += ["", "### Changes", ""]
         for s, c in changes:
             head, what = change_text(s, c, model["by"])
-            out.append(f"- **{md_escape(s['key'])}** {md_escape(head)}; {md_escape(what)}")
+            out.append(f"- **{md_escape(s['name'])}** {md_escape(head)}")
+            out += [f"  - {md_escape(w)}" for w in what] or ["  - no fingerprint field or label changed there"]
     return "\n".join(out) + "\n"
 
 

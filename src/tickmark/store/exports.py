@@ -4,8 +4,9 @@
                the median, mean, stddev and cv aggregates, as `--benchmark_repetitions` writes
                them; dashboards that import google/benchmark results read it.
   junit        JUnit XML: one test case per benchmark instance, failed when it crashed, timed
-               out or failed, or when it is over a gate (significantly slower than a baseline run
-               by more than a threshold); skipped ones are skipped test cases.
+               out or failed, or when the gate fails it (analysis/verdict.py, the gate of
+               `compare --fail-above`); skipped ones are skipped test cases. A run that did not
+               finish fails a test case `run`, and each benchmark it never started fails.
   openmetrics  OpenMetrics text (Prometheus push gateways): time per operation in seconds with
                its 95 % CI, bandwidth, cycles per operation, robust CV, and a state set per
                instance (ok, skip, failed, crashed, timeout).
@@ -162,12 +163,38 @@ def _is_float(x):
 
 
 # ---------------------------------------------------------------- JUnit XML
-def to_junit(run, results, gate=None, gate_name=""):
-    """gate: {result key: (slower fraction, threshold)} of the instances over the gate."""
-    gate = gate or {}
+def to_junit(run, results, gate=None):
+    """gate: the verdict of analysis/verdict.py's gate against a baseline (or None): its failures
+    fail their test cases, and a benchmark of the baseline that this run did not measure is a
+    failed test case of its own. A run that did not finish fails a test case `run`, and each
+    benchmark it planned but never started is a failed test case."""
     name = run.get("name") or f"run {run['id']}"
     fp = run.get("fingerprint") or {}
+    failing = gate.by_key() if gate is not None else {}
     cases, fails, errors, skips, total = [], 0, 0, 0, 0.0
+
+    def failed(tc, kind, message, text):
+        nonlocal fails
+        fails += 1
+        f = ET.SubElement(tc, "failure", message=message, type=kind)
+        f.text = text
+
+    def gate_failure(tc, key, d=None):
+        for g in failing.get(key, ()):
+            if g.kind == "slower":
+                failed(
+                    tc,
+                    "gate",
+                    f"{g.slower * 100:.1f} % slower than {gate.baseline} (gate {gate.threshold * 100:g} %)",
+                    f"{key}: {_value_text(d)}, significantly slower than {gate.baseline} by {g.slower * 100:.1f} %",
+                )
+            elif g.kind == "not measured":
+                failed(
+                    tc, "gate", f"not measured ({g.why}); {gate.baseline} measured it", f"{key}: not measured ({g.why})"
+                )
+            return True
+        return False
+
     for r in sorted(results, key=lambda r: r["key"]):
         d = Stats.of(r).main
         secs = _run_seconds(r)
@@ -175,27 +202,32 @@ def to_junit(run, results, gate=None, gate_name=""):
         tc = ET.Element("testcase", classname=f"tickmark.{r['bench'].split('.', 1)[0]}", name=r["key"])
         tc.set("time", f"{secs:.6f}")
         reason = r.get("reason") or ""
-        if r["status"] == "skip":
+        if r["status"] in ("crashed", "timeout", "failed") or (d is None and r["status"] != "skip"):
+            what = {"crashed": "crashed", "timeout": "timed out", "failed": "failed"}.get(r["status"], "no data")
+            message = f"{what}: {reason}".rstrip(": ")
+            failed(tc, r["status"], message, f"{r['key']} {what}" + (f": {reason}" if reason else ""))
+        elif not gate_failure(tc, r["key"], d) and r["status"] == "skip":
             skips += 1
             ET.SubElement(tc, "skipped", message=reason or "skipped")
-        elif r["status"] in ("crashed", "timeout", "failed") or d is None:
-            fails += 1
-            what = {"crashed": "crashed", "timeout": "timed out", "failed": "failed"}.get(r["status"], "no data")
-            f = ET.SubElement(tc, "failure", message=f"{what}: {reason}".rstrip(": "), type=r["status"])
-            f.text = f"{r['key']} {what}" + (f": {reason}" if reason else "")
-        elif r["key"] in gate:
-            fails += 1
-            slow, thr = gate[r["key"]]
-            f = ET.SubElement(
-                tc,
-                "failure",
-                message=f"{slow * 100:.1f} % slower than {gate_name} (gate {thr * 100:g} %)",
-                type="gate",
-            )
-            f.text = f"{r['key']}: {_value_text(d)}, significantly slower than {gate_name} by {slow * 100:.1f} %"
         if d is not None and r["status"] == "ok":
             out = ET.SubElement(tc, "system-out")
             out.text = _value_text(d) + (f" flags: {' '.join(d.flags)}" if d.flags else "")
+        cases.append(tc)
+    have = {r["key"] for r in results}
+    for key in sorted(k for k in failing if k and k not in have):  # in the baseline, not in this run
+        tc = ET.Element("testcase", classname=f"tickmark.{key.split('.', 1)[0]}", name=key, time="0")
+        gate_failure(tc, key)
+        cases.append(tc)
+    if run.get("status") != "complete":
+        why = (run.get("notes") or {}).get("incomplete") or run.get("status") or "not finished"
+        benches = {r["bench"] for r in results} | {k.split("[")[0] for k in failing}
+        for bench in (run.get("hello") or {}).get("order") or []:
+            if isinstance(bench, str) and bench not in benches:  # planned, never started
+                tc = ET.Element("testcase", classname=f"tickmark.{bench.split('.', 1)[0]}", name=bench, time="0")
+                failed(tc, "not run", f"never ran: the run ended before it ({why})", f"{bench}: never ran ({why})")
+                cases.append(tc)
+        tc = ET.Element("testcase", classname="tickmark", name="run", time="0")
+        failed(tc, "incomplete", f"the run is {run.get('status')}: {why}", f"{name} is {run.get('status')}: {why}")
         cases.append(tc)
     root = ET.Element("testsuites", name="tickmark")
     suite = ET.SubElement(

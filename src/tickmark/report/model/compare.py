@@ -8,14 +8,14 @@ from ...fmt import known
 from ...names import decimal
 
 
-def comparison(sides, pairs):
+def comparison(sides, pairs, metric=None):
     """Compared runs (compare.py's sides and pairs) as the views read them: the runs with what
     their machines could count, and per pair (the baseline A against B) the rows, the family
     means, the fingerprint differences with their labels, and a warning when one side ran
     emulated and the other did not. Rows in compare.py's order."""
     from ...analysis import compare
 
-    doc = compare.to_json(sides, pairs)
+    doc = compare.to_json(sides, pairs, metric)
     by_label = {s.label: s for s in sides}
     for c in doc["comparisons"]:
         c["warning"] = compare.mixing_warning(by_label[c["a"]], by_label[c["b"]])

@@ -364,5 +364,9 @@ def counters_model(store, run):
         d = main.counter_figures() if main and main.counters_per_op else derived(store.samples(r["id"]))
         if d:
             rows.append(dict(d, key=r["key"]))
-    cycles_method = (run.get("fingerprint") or {}).get("cycles_method")
-    return {"availability": availability(run.get("hello"), cycles_method), "rows": sorted(rows, key=lambda x: x["key"])}
+    fp = run.get("fingerprint") or {}
+    return {
+        "availability": availability(run.get("hello"), fp.get("cycles_method")),
+        "rows": sorted(rows, key=lambda x: x["key"]),
+        "exact": bool(fp.get("qemu_icount")) or fp.get("cycles_method") == "icount-insns",
+    }
