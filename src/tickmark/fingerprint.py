@@ -164,7 +164,6 @@ def differences(fa, fb):
     "rtos.FIELD" of its own, when both name the same thing: two FreeRTOS trees; else by name)."""
     out = []
     for k in keys(shown=True):
-<<<<<<< HEAD
         a, b = fa.get(k.name), fb.get(k.name)
         if k.type == "object" and (isinstance(a, dict) or isinstance(b, dict)):
             a, b = a if isinstance(a, dict) else {}, b if isinstance(b, dict) else {}
@@ -174,28 +173,19 @@ def differences(fa, fb):
             for field in list(a) + [f for f in b if f not in a]:
                 if a.get(field) != b.get(field):
                     sub = Key(f"{k.name}.{field}", "text", label(f"{k.name}.{field}"), shown=True)
-                    out.append((sub, _in_words(field, a.get(field)), _in_words(field, b.get(field))))
+                    out.append((sub, in_words(field, a.get(field)), in_words(field, b.get(field))))
             continue
-        a, b = _in_words(k.name, a), _in_words(k.name, b)
-=======
-        a, b = in_words(k.name, fa.get(k.name)), in_words(k.name, fb.get(k.name))
->>>>>>> main
+        a, b = in_words(k.name, a), in_words(k.name, b)
         if a != b:
             out.append((k, a, b))
     return out
 
 
-<<<<<<< HEAD
-def _in_words(name, v):
-    if isinstance(v, dict):
-        return ", ".join(f"{k}={x}" for k, x in v.items()) or None
-    if isinstance(v, list) and name != "caches":
-        return ", ".join(str(x) for x in v) or None
-=======
 def in_words(name, v):
     """A key's value as a person reads it: a list of caches as 'L1d 32K, L2u 512K', another list
-    as its items joined by commas; anything else as it is."""
->>>>>>> main
+    as its items joined by commas, an object as its key=value pairs; anything else as it is."""
+    if isinstance(v, dict):
+        return ", ".join(f"{k}={x}" for k, x in v.items()) or None
     if name == "caches" and isinstance(v, list):
         return (
             ", ".join(
