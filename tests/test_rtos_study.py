@@ -194,7 +194,7 @@ def test_sides_in_different_units_get_no_ratio():
     )
 
 
-def test_the_table_in_every_view():
+def test_the_table_in_every_view(monkeypatch):
     from tickmark.analysis import rtos_table
     from tickmark.report import documents
     from tickmark.report.terminal import rtos_table as view
@@ -217,9 +217,11 @@ def test_the_table_in_every_view():
     html = documents.html(model)
     assert '<h2 id="rtos-study">' in html and "<td>skip: lacks threads</td>" in html
     assert '<td class="n">10.0\u00d7</td>' in html  # the semaphore round trip's ratio
+    monkeypatch.setenv("COLUMNS", "80")
     buf = io.StringIO()
     view.show(model["rtos_study"], file=buf)
     out = buf.getvalue()
+    assert max(len(line) for line in out.splitlines()) <= 80, out
     assert "Linux is" in out and "guest instructions" in out and "FreeRTOS: FreeRTOS V11.2.0" in out
     sem = out.splitlines()[
         next(i for i, line in enumerate(out.splitlines()) if line.startswith("semaphore round trip"))
