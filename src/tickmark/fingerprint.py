@@ -73,12 +73,13 @@ _KEYS = (
     # the build
     Key("compiler", "text", "compiler", shown=True, export="word", info=True, header=True),
     Key("cflags", "text", "compiler flags", shown=True, export="word", info=True, header=True),
-    Key("variant", "text", "build variant", shown=True, export="word", info=True),
+    Key("variant", "text", "variant", shown=True, export="word", info=True),
     Key("cc", "text", "C compiler command"),
     Key("memfn", "text", "memory routine file"),
     Key("binary_sha256", "text", "core binary (sha256)"),
     Key("build_hash", "text", "build cache key"),
     Key("core_version", "text", "core version"),
+    Key("code_size", "object", "code size (the core's text, data, bss; each benchmark's functions)"),
     Key("tickmark", "text", "tickmark version"),
     # settings that move numbers
     Key("governor", "text", "CPU frequency governor", shown=True, export="word"),
@@ -125,6 +126,7 @@ _KEYS = (
     Key("qemu_accel", "text", "QEMU accelerator"),
     Key("accel_probe", "text", "why that accelerator"),
     Key("kernel_image", "text", "kernel image"),
+    Key("kernel_image_size", "int", "kernel image size (bytes)", export="int"),
     Key("rtos", "object", "RTOS kernel (name, version, port, configuration)", shown=True),
     Key("kernel_cmdline", "text", "kernel command line"),
 )
@@ -586,6 +588,7 @@ def from_texts(texts, build=None, hello=None):
         "clocksource": texts.get("clocksource"),
         "loadavg": texts.get("loadavg"),
     }
+    fp["code_size"] = build.get("code_size")
     fp["memfn"] = os.path.basename(build.get("memfn") or "") or hello.get("memfn") or None
     cc_name = fp.get("cc") or " ".join((hello.get("cc") or "").split()[:1])
     fp["variant"] = build.get("variant") or variant_label(cc_name, fp.get("cflags"), fp["memfn"])

@@ -83,14 +83,25 @@ def _get(d, k):
     return d.get(k) if isinstance(d, dict) else getattr(d, k, None)
 
 
+def fmt_in(x, unit):
+    """A value in its unit (no '/op'): a time for ns/op, guest instructions for insn/op (exact
+    counts under QEMU -icount), MB/s, or a figure's own unit."""
+    if unit in (None, "ns/op"):
+        return fmt_time(x)
+    if unit == "insn/op":
+        return f"{fmt_count(x)} insn"
+    return f"{sig(x)} {unit}".rstrip()
+
+
 def fmt_value(d):
     """The headline of one metric's statistics (a stats.Summary or its stored dict): MB/s for
-    bandwidth, guest instructions per operation for exact counts (QEMU -icount), else time per
-    operation."""
-    if _get(d, "unit") == "MB/s":
-        return f"{sig(_get(d, 'value'))} MB/s"
-    if _get(d, "cycles_method") == "icount-insns":  # QEMU -icount: 1 ns of virtual time = 1 instruction
+    bandwidth, guest instructions per operation for exact counts (QEMU -icount), a figure in its
+    own unit, else time per operation."""
+    unit = _get(d, "unit")
+    if _get(d, "cycles_method") == "icount-insns" and unit in (None, "ns/op"):  # 1 ns of virtual time = 1 insn
         return f"{fmt_count(_get(d, 'value'))} insn/op"
+    if unit not in (None, "ns/op"):
+        return fmt_in(_get(d, "value"), unit)
     return fmt_time(_get(d, "value")) + "/op"
 
 

@@ -114,6 +114,8 @@ SCHEMA = {
             "ctr": "uintmap",
             "multiplexed": _INT,
             "ctr_src": _STR,
+            "out": _STR,
+            "out_cut": _INT,
         },
     ),
     "hist": (

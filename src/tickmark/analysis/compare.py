@@ -61,13 +61,23 @@ class Side:
 
 # ---------------------------------------------------------------- statistics
 def metric_values(result, sub=""):
-    """Per-sample values of one metric (ns/op, or MB/s for bandwidth) and their rounds.
-    sub "task-clock": on-CPU time per operation from the task-clock counter (time the process
-    was descheduled does not count, so it resolves CPU-bound differences on a busy machine)."""
-    bpo = (result.get("meta") or {}).get("bytes_per_op", 0)
-    unit = stats.unit_for(result.get("stat"), bpo) if not sub else stats.NS_OP
+    """Per-sample values of one metric (ns/op, MB/s for bandwidth, a figure's own unit) and their
+    rounds. sub "task-clock": on-CPU time per operation from the task-clock counter (time the
+    process was descheduled does not count, so it resolves CPU-bound differences on a busy
+    machine)."""
+    meta = dict(result.get("meta") or {}, stat=result.get("stat"))
+    bpo = meta.get("bytes_per_op", 0)
+    if not sub and isinstance(meta.get("figure"), dict):
+        vals, rounds = stats.metric_values(result.get("samples") or [], stats.FIGURE)
+        return vals, rounds, stats.unit_of(meta)
+    unit = stats.unit_of(meta) if not sub else stats.NS_OP
     vals, rounds = stats.metric_values(result.get("samples") or [], sub, bpo if unit == stats.MB_S else 0)
     return vals, rounds, unit
+
+
+def higher_is_better(row):
+    """Is a higher value better in a row of compare_pair (a rate or a figure that says so)?"""
+    return bool(row.get("higher"))
 
 
 def multiple(ratio, higher_is_better=False):
@@ -86,7 +96,8 @@ def multiple(ratio, higher_is_better=False):
 def _metrics(result, other=None):
     subs = list(Stats.of(result).subs)
     both = [r for r in (result, other) if r]
-    if both and all(any("task_clock" in (s.get("ctr") or {}) for s in (r.get("samples") or [])[:1]) for r in both):
+    counted = all(any("task_clock" in (s.get("ctr") or {}) for s in (r.get("samples") or [])[:1]) for r in both)
+    if both and counted and TASK_CLOCK not in subs:
         subs.append(TASK_CLOCK)
     return [""] + subs
 
@@ -182,7 +193,8 @@ def compare_pair(A, B, seed=SEED, metric=None, patterns=()):
             va, rda, unit = metric_values(ra, sub)
             vb, rdb, _ = metric_values(rb, sub)
             row["unit"] = INSN if exact and unit == stats.NS_OP else unit
-            row.update(verdict(va, rda, vb, rdb, unit == "MB/s", exact=exact, rng=row_rng(seed, key, sub)))
+            row["higher"] = not sub and stats.higher_is_better(dict(ra.get("meta") or {}, stat=ra.get("stat")))
+            row.update(verdict(va, rda, vb, rdb, row["higher"], exact=exact, rng=row_rng(seed, key, sub)))
             if row["verdict"] == MISSING:
                 lost = [s for s, v in (("A", va), ("B", vb)) if not len(v)]
                 row["note"] = f"no {sub or 'headline'} samples in {' and '.join(lost)}"
@@ -234,7 +246,7 @@ def families(rows):
             use = stable or cand
             if not use:
                 continue
-            logs = [math.log(1 / r["ratio"] if r.get("unit") == "MB/s" else r["ratio"]) for r in use]
+            logs = [math.log(1 / r["ratio"] if higher_is_better(r) else r["ratio"]) for r in use]
             verdicts = {}
             for r in use:
                 verdicts[r["verdict"]] = verdicts.get(r["verdict"], 0) + 1
@@ -327,6 +339,7 @@ def to_json(sides, pairs, metric=None):
                     "bench",
                     "metric",
                     "unit",
+                    "higher",
                     "median_a",
                     "median_b",
                     "ratio",
@@ -352,7 +365,7 @@ def to_json(sides, pairs, metric=None):
             }
             if r.get("ratio") is not None:
                 row["multiple"] = (
-                    insn_multiple(r["ratio"]) if res.get("isa") else multiple(r["ratio"], r.get("unit") == "MB/s")
+                    insn_multiple(r["ratio"]) if res.get("isa") else multiple(r["ratio"], higher_is_better(r))
                 )
             rows.append(row)
         doc["comparisons"].append(

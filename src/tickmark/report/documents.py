@@ -43,6 +43,7 @@ def env():
             cycles=_cycles,
             det=_det,
             ci=_ci,
+            inunit=fmt.fmt_in,
         )
         _ENV = e
     return _ENV
@@ -175,12 +176,13 @@ class LogScale:
 
 
 def _ratio_bounds(r):
-    """(ratio, lo, hi) as time ratios B/A (bandwidth inverted: above 1 is always B slower)."""
+    """(ratio, lo, hi) as time ratios B/A (bandwidth and figures where higher is better inverted:
+    above 1 is always B slower)."""
     ratio, ci = r.get("ratio"), r.get("ci")
     if not ratio:
         return None
     lo, hi = (1 + ci[0], 1 + ci[1]) if ci else (ratio, ratio)
-    if r.get("unit") == "MB/s":
+    if r.get("higher"):
         ratio, lo, hi = 1 / ratio, (1 / hi if hi > 0 else 1 / ratio), (1 / lo if lo > 0 else 1 / ratio)
     return ratio, max(lo, 1e-3), max(hi, 1e-3)
 

@@ -341,6 +341,8 @@ def history_trend(s, by="time"):
         elif s["unit"] == INSN_OP:
             ax.set_ylabel("instructions per op")
             ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: fmt_count(v) if v > 0 else "0"))
+        elif s["unit"] not in (None, "ns/op"):  # a figure's own unit
+            ax.set_ylabel(s["unit"] or "value")
         else:
             ax.set_ylabel("time per op")
             ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: fmt_time(v) if v > 0 else "0"))

@@ -20,7 +20,7 @@ import time
 from xml.etree import ElementTree as ET
 
 from .. import fingerprint
-from ..analysis.stats import MB_S, Stats
+from ..analysis.stats import MB_S, NS_OP, Stats
 from ..names import decimal
 
 STATUSES = ("ok", "skip", "failed", "crashed", "timeout")
@@ -74,6 +74,8 @@ def to_gbench(run, results):
         "tickmark_run": run.get("name") or str(run["id"]),
     }
     benches = []
+    figures = figure_counters(results)
+    results = [r for r in results if not _figure_of(r)]
     for family, r in enumerate(sorted(results, key=lambda r: r["key"])):
         d = Stats.of(r).main
         base = {"family_index": family, "per_family_instance_index": 0, "run_name": r["key"], "threads": 1}
@@ -104,6 +106,7 @@ def to_gbench(run, results):
             counters["bytes_per_second"] = d.value * 1e6
         if _finite(d.cycles_per_op):
             counters["cycles_per_op"] = d.cycles_per_op
+        counters.update(figures.get(r["key"], {}))
         iters = (r.get("meta") or {}).get("iters") or 1
         for i, ns in enumerate(rounds):
             benches.append(
@@ -144,6 +147,23 @@ def to_gbench(run, results):
                 )
             )
     return json.dumps({"context": ctx, "benchmarks": benches}, indent=2) + "\n"
+
+
+def _figure_of(r):
+    """A figure's unit and direction, for a figure read from a program's output (exec), else None."""
+    f = (r.get("meta") or {}).get("figure")
+    return f if isinstance(f, dict) else None
+
+
+def figure_counters(results):
+    """The figures of programs (exec.NAME.FIGURE) as counters of their program's instance
+    (google/benchmark's user counters) -> {program key: {figure name: median}}."""
+    out = {}
+    for r in results:
+        f, d = _figure_of(r), Stats.of(r).main
+        if f and r["status"] == "ok" and d is not None and _finite(d.median):
+            out.setdefault(r["key"][: -len(f["name"]) - 1], {})[f["name"]] = d.median
+    return out
 
 
 def _ns_converter(d):
@@ -298,6 +318,7 @@ def to_openmetrics(run, results):
         "tickmark_op_time_ci95_high_seconds": ("gauge", "seconds", "upper end of the headline's 95 % CI", []),
         "tickmark_bandwidth_bytes_per_second": ("gauge", "bytes_per_second", "bandwidth (bandwidth benchmarks)", []),
         "tickmark_op_cycles": ("gauge", "", "cycles per operation (see the run's cycles method)", []),
+        "tickmark_figure": ("gauge", "", "a figure a program printed (exec --figure), in its unit", []),
         "tickmark_sample_robust_cv_ratio": ("gauge", "ratio", "robust CV of the samples", []),
         "tickmark_result_status": ("stateset", "", "how the benchmark instance ended", []),
     }
@@ -318,9 +339,14 @@ def to_openmetrics(run, results):
         if r["status"] != "ok" or d is None:
             continue
         stat_lab = _labels(dict(lab, stat=r.get("stat") or "median"))
+        fig = _figure_of(r)
+        if fig and _finite(d.median):
+            higher = "true" if fig.get("higher") else "false"
+            fig_lab = _labels(dict(lab, unit=fig.get("unit") or "", higher_is_better=higher))
+            fams["tickmark_figure"][3].append(f"tickmark_figure{fig_lab} {_num(d.median)}")
         if _finite(d.ns_per_op):
             fams["tickmark_op_time_seconds"][3].append(f"tickmark_op_time_seconds{stat_lab} {_num(d.ns_per_op / 1e9)}")
-        if d.unit != MB_S and _finite(d.ci95_lo) and _finite(d.ci95_hi):
+        if d.unit == NS_OP and _finite(d.ci95_lo) and _finite(d.ci95_hi):
             fams["tickmark_op_time_ci95_low_seconds"][3].append(
                 f"tickmark_op_time_ci95_low_seconds{_labels(lab)} {_num(d.ci95_lo / 1e9)}"
             )

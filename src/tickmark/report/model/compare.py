@@ -6,6 +6,7 @@ from ...analysis import rtos_table
 from ...errors import TickmarkError
 from ...fmt import known
 from ...names import decimal
+from . import codesize
 
 
 def comparison(sides, pairs, metric=None):
@@ -30,6 +31,8 @@ def comparison(sides, pairs, metric=None):
         for f in c["families"].values():
             ratio = f["geomean_time_ratio"]
             f["multiple"] = compare.insn_multiple(ratio) if c.get("isa") else compare.multiple(ratio)
+        A, B = by_label[c["a"]], by_label[c["b"]]
+        c["code_size"] = codesize.pair_model(A.fingerprint, B.fingerprint, c["rows"])
     return doc
 
 
@@ -46,6 +49,7 @@ def _key_order(key):
 ROW_KEYS = (
     "metric",
     "unit",
+    "higher",
     "median_a",
     "median_b",
     "ratio",

@@ -138,7 +138,7 @@ def _samples(run):
     ms = hello.get("sample_ms", opts.get("sample_ms"))
     if not isinstance(n, int) or isinstance(n, bool):
         return None
-    return f"{n} of {ms} ms" if isinstance(ms, int) and not isinstance(ms, bool) else str(n)
+    return f"{n} of {ms} ms" if isinstance(ms, int) and not isinstance(ms, bool) and ms > 0 else str(n)
 
 
 def cycles_tag(method):

@@ -7,11 +7,11 @@ import sys
 
 from rich.text import Text
 
-from ...analysis.compare import FASTER, FEW, INCONCLUSIVE, INSN, MAX_ROUNDS_HINT, SAME, SLOWER
-from ...fmt import fmt_count, fmt_time
-from ...fmt import sig as _sig
+from ...analysis.compare import FASTER, FEW, INCONCLUSIVE, MAX_ROUNDS_HINT, SAME, SLOWER
+from ...fmt import fmt_in
 from ...names import printable
 from ..console import console
+from . import codesize
 from .counters import NO_PMU_HINT, fmt_per_op, fmt_ratio
 
 
@@ -62,12 +62,9 @@ def render(sides, pairs, file=None, show_counters=True, metric=None):
 
 
 def value_text(v, unit):
-    """A compared value in its unit: MB/s, guest instructions (exact counts) or a time."""
-    if unit == "MB/s":
-        return f"{_sig(v)} MB/s"
-    if unit == INSN:
-        return f"{fmt_count(v)} insn"
-    return fmt_time(v)
+    """A compared value in its unit: MB/s, guest instructions (exact counts), a figure's own unit
+    or a time."""
+    return fmt_in(v, unit)
 
 
 def render_comparison(doc, file=None, show_counters=True):
@@ -137,6 +134,7 @@ def render_comparison(doc, file=None, show_counters=True):
                 f"  {fam}: geometric mean of {ratios} B/A {g:.3f} ({f['multiple']}) over {f['n']} {what} ({vs})",
                 markup=False,
             )
+        codesize.render(con, c.get("code_size"), plain, _print_table)
 
 
 def _render_counters(con, av_a, av_b, all_rows, plain, exact=False):
