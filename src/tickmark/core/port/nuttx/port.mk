@@ -23,7 +23,7 @@ PORT_BASE := posix
 ARCH := generic
 LIBS := -Wl,--start-group $(NUTTX_LIBS) -Wl,--end-group
 PORT_BORROW := port/baremetal/time.c port/baremetal/counters.c port/baremetal/isolate.c port/baremetal/pages.c \
-  port/baremetal/memory.c
+  port/baremetal/memory.c port/baremetal/noexec.c
 PORT_DROP := memhint.c usage.c exec.c
 PORT_EXTRA_SRCS := port/baremetal/arch/$(BM_ARCH)/timebase.c port/nuttx/arch/$(BM_ARCH)/semihost.c
 PORT_CFLAGS := $(NUTTX_CPUFLAGS) -isystem $(NUTTX_EXPORT)/include -D__NuttX__ $(NUTTX_DEFINES) \
