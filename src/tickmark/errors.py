@@ -18,6 +18,10 @@ class CorruptStore(TickmarkError):
     """A store whose file or rows are damaged (or were edited by hand into something tickmark never writes)."""
 
 
+class NoRun(TickmarkError):
+    """A run reference that names no stored run (as opposed to a store that cannot be read)."""
+
+
 class Interrupted(KeyboardInterrupt):
     """Ctrl-C (or a signal) at a point that has something to say about it, e.g. what was cleaned up."""
 

@@ -13,7 +13,7 @@ import socket
 import time
 from pathlib import Path
 
-from ..errors import CorruptStore, TickmarkError
+from ..errors import CorruptStore, NoRun, TickmarkError
 from ..names import decimal
 
 SCHEMA_VERSION = 1
@@ -329,7 +329,7 @@ class Store:
         if ref == "latest":
             row = self._x(f"SELECT {cols} FROM runs ORDER BY id DESC LIMIT 1").fetchone()
             if not row:
-                raise TickmarkError(f"no runs stored yet in {self.path} (tickmark run makes one)")
+                raise NoRun(f"no runs stored yet in {self.path} (tickmark run makes one)")
         else:
             row = None
             if decimal(ref) is not None:  # an id first: a name never hides a run id
@@ -337,7 +337,7 @@ class Store:
             if not row:
                 row = self._x(f"SELECT {cols} FROM runs WHERE name = ?", (ref,)).fetchone()
             if not row:
-                raise TickmarkError(f"no run '{ref}' in {self.path} (tickmark runs lists them)")
+                raise NoRun(f"no run '{ref}' in {self.path} (tickmark runs lists them)")
         return _abandoned(self._row(RUN_COLS, row))
 
     def runs(self):
