@@ -123,6 +123,34 @@ def add_store_option(cmd):
     return cmd
 
 
+# options whose empty value means something: no compiler flags, the headline metric, no more
+# kernel arguments
+EMPTY_ALLOWED = ("cflags", "metric", "append")
+
+
+def refuse_empty(cmd):
+    """Every text option and argument of cmd refuses an empty value ('' never means "not given":
+    `--target ''` would run here, `--since ''` filter nothing) with one line; -> cmd."""
+    import click
+
+    for p in cmd.params:
+        if p.name not in EMPTY_ALLOWED and isinstance(p.type, (click.types.StringParamType, click.Path)):
+            p.callback = _no_empty(p.callback)
+    return cmd
+
+
+def _no_empty(callback):
+    def check(ctx, param, value):
+        values = value if isinstance(value, (tuple, list)) else (value,)
+        if any(v == "" for v in values):
+            if param.param_type_name == "option":
+                raise TickmarkError(f"bad {max(param.opts, key=len)}: empty (give a value, or leave the option out)")
+            raise TickmarkError(f"bad {param.human_readable_name}: an empty argument ('') names nothing")
+        return callback(ctx, param, value) if callback else value
+
+    return check
+
+
 def _set_target(ctx, param, value):
     if value is not None:
         ctx.find_root().obj["target_uri"] = value
@@ -235,10 +263,11 @@ def round_options(f):
 
 def _store_files(ctx):
     """The files of this invocation's SQLite store (the database and SQLite's logs beside it)."""
-    from ..store import default_path, is_pg_url
+    from ..store import default_path, is_pg_url, locate
 
-    target = ctx.find_root().obj.get("store_path") or default_path()
-    if is_pg_url(str(target)):
+    path = ctx.find_root().obj.get("store_path")
+    target = locate(path) if path else default_path()
+    if is_pg_url(target):
         return []
     base = os.path.expanduser(str(target))
     return [base + suffix for suffix in ("", "-wal", "-shm", "-journal")]

@@ -9,12 +9,13 @@ A file or database that is not a tickmark store is never written to.
 
 import json
 import os
+import re
 import socket
 import time
 from pathlib import Path
 
 from ..errors import CorruptStore, TickmarkError
-from ..names import decimal
+from ..names import decimal, printable
 
 SCHEMA_VERSION = 1
 
@@ -75,10 +76,10 @@ _JSON_COLS = {"patterns", "options", "fingerprint", "hello", "notes", "params", 
 
 
 def default_path():
-    """TICKMARK_STORE (a path or a postgresql:// URL), else the per-user SQLite file."""
+    """TICKMARK_STORE (a path or a URL, see locate), else the per-user SQLite file."""
     env = os.environ.get("TICKMARK_STORE")
     if env:
-        return env if is_pg_url(env) else Path(env)
+        return locate(env)
     base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
     return Path(base) / "tickmark" / "results.db"
 
@@ -149,16 +150,44 @@ def _dump(x):
 _SAMPLE_COLS = ("iters", "ops", "ns", "cyc")
 
 
+_SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*):")
+_SQLITE_URL = "sqlite:///"
+
+
+def locate(target):
+    """What --store or TICKMARK_STORE names -> a postgresql:// URL, or the Path of an SQLite file.
+    An SQLite file may also be given as a URL: sqlite:///relative.db, sqlite:////absolute.db.
+    Another URL scheme (mysql://...) is refused, never taken for a file name (its folders would
+    spell out the URL, password and all); the message names only the scheme."""
+    if isinstance(target, Path) or is_pg_url(target):
+        return target
+    text = str(target)
+    m = _SCHEME.match(text)
+    if text.startswith(_SQLITE_URL) and len(text) > len(_SQLITE_URL):
+        return Path(text[len(_SQLITE_URL) :])
+    if m and m.group(1).lower() in ("sqlite", "postgresql", "postgres"):
+        raise TickmarkError(
+            f"bad store URL ({m.group(1)}:...): write sqlite:///relative.db, sqlite:////absolute.db "
+            "or postgresql://USER@HOST/DB"
+        )
+    if m and text[m.end() :].startswith("//"):
+        raise TickmarkError(
+            f"store URLs of scheme '{printable(m.group(1))[:20]}' are not supported: give an SQLite file "
+            "(a path, or sqlite:///PATH) or a postgresql:// URL"
+        )
+    return Path(text)
+
+
 class Store:
-    """The result store API; `target` is a file path (SQLite) or a postgresql:// URL."""
+    """The result store API; `target` is a file path (SQLite) or a URL (see locate)."""
 
     def __init__(self, path=None, readonly=False):
-        target = path if path is not None else default_path()
+        target = locate(path) if path is not None else default_path()
         self.readonly = readonly
         if is_pg_url(target):
             from .postgres import PostgresBackend
 
-            self.backend = PostgresBackend(str(target))
+            self.backend = PostgresBackend(str(target), readonly=readonly)
         else:
             from .sqlite import SQLiteBackend
 
@@ -212,6 +241,11 @@ class Store:
         """A database error as one line that says which kind of trouble it is."""
         msg = _one_line(e)
         low = msg.lower()
+        if getattr(e, "sqlstate", None) == "42501":  # PostgreSQL: the role lacks a privilege
+            return TickmarkError(
+                f"store {self.path}: the database role is not allowed to do this ({msg}); writing needs "
+                "INSERT and UPDATE on tickmark's tables (a new store: CREATE on the schema)"
+            )
         if "readonly" in low or "read-only" in low or "read only" in low:
             return TickmarkError(
                 f"store {self.path} is read-only: cannot write here ({msg}); "
@@ -632,4 +666,7 @@ def is_pg_url(target):
 
 
 def _one_line(e):
-    return " ".join(str(e).split()) or type(e).__name__
+    """A database error's message on one line (PostgreSQL's primary message, without the
+    statement it quotes)."""
+    text = getattr(getattr(e, "diag", None), "message_primary", None) or str(e)
+    return " ".join(text.split()) or type(e).__name__

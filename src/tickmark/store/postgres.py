@@ -75,7 +75,9 @@ def check_url(url):
 class PostgresBackend:
     kind = "postgresql"
 
-    def __init__(self, url):
+    def __init__(self, url, readonly=False):
+        """readonly: a reading command's connection, which never makes tables."""
+        self.readonly = readonly
         try:
             import psycopg
         except ImportError:

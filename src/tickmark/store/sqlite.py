@@ -67,7 +67,7 @@ class SQLiteBackend:
             if readonly and not self.path.exists() and create is not None:
                 self.conn = self._connect_absent(create)
                 return
-            self.readonly = readonly and self.path.is_file() and self.path.stat().st_size > 0
+            self.readonly = readonly and self.path.is_file()  # an empty file too: reading never makes tables
             self.conn = self._connect_ro() if self.readonly else self._connect(create)
         except OSError as e:  # a name too long, a folder that cannot be searched, ...
             raise TickmarkError(f"cannot open store {self.label}: {e.strerror or e}")
@@ -160,7 +160,7 @@ class SQLiteBackend:
                     magic = f.read(16)
             except OSError as e:
                 raise TickmarkError(f"store {p} is unreadable: {e.strerror}")
-            if magic != _MAGIC:
+            if magic and magic != _MAGIC:
                 raise TickmarkError(f"store {p} is not an SQLite database (left untouched)")
         uri = "file:" + urllib.parse.quote(str(p.resolve()))
         writable_dir = os.access(p.parent, os.W_OK) and os.access(p, os.W_OK)
