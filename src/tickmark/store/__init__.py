@@ -72,6 +72,14 @@ RUN_COLS = (
     "notes",
 )
 RESULT_COLS = ("id", "run_id", "key", "bench", "params", "metric", "status", "reason", "unit", "stat", "meta", "stats")
+SAMPLE_COLS = ("result_id", "round", "idx", "iters", "ops", "ns", "cyc", "extra")
+_COLUMNS = {
+    "tickmark_schema": ("version",),
+    "runs": RUN_COLS,
+    "results": RESULT_COLS,
+    "samples": SAMPLE_COLS,
+    "hists": ("result_id", "round", "data"),
+}
 _JSON_COLS = {"patterns", "options", "fingerprint", "hello", "notes", "params", "meta", "stats"}
 
 
@@ -113,6 +121,9 @@ def _loads(text, what):
         raise CorruptStore(f"{what} is not valid JSON")
 
 
+MAX_TIME = 253402300799  # the end of the year 9999: the latest time a clock shows
+
+
 def _row(cols, row, table="runs"):
     d = dict(zip(cols, row))
     what = f"{table} row {d.get('id')!r}"[:60]
@@ -122,6 +133,8 @@ def _row(cols, row, table="runs"):
     for k, v in d.items():
         if isinstance(v, bool) or not isinstance(v, _SHAPES.get(k, _TEXT)):
             raise CorruptStore(f"{what}: {k} holds {type(v).__name__}, not {_SHAPES.get(k, _TEXT)[0].__name__}")
+        if k in ("started", "finished") and v is not None and not 0 <= v <= MAX_TIME:  # NaN too
+            raise CorruptStore(f"{what}: {k} holds {str(v)[:30]}, not a time (seconds since 1970, up to 9999)")
     return d
 
 
@@ -220,6 +233,8 @@ class Store:
                 raise TickmarkError(
                     f"store {self.path} has schema version {ver}; this tickmark reads version {SCHEMA_VERSION}"
                 )
+            self._check_tables(b.columns())
+            b.opened()
             missing = [t for t in _ADDED if t not in tables]
             if missing and not getattr(b, "readonly", False):  # a store only read keeps its tables
                 with self.transaction():
@@ -233,6 +248,16 @@ class Store:
             raise self._db_error(e)
         except UnicodeDecodeError:  # SQLite's message quotes a damaged schema
             raise CorruptStore(f"store {self.path} is corrupt: its schema is damaged")
+
+    def _check_tables(self, have):
+        """Every table of the schema with its columns (a store edited by hand may have lost one:
+        it is corrupt, never read half-way)."""
+        for table, cols in _COLUMNS.items():
+            if table not in have:
+                raise CorruptStore(f"store {self.path} is corrupt: its table {table} is missing")
+            lost = [c for c in cols if c not in have[table]]
+            if lost:
+                raise CorruptStore(f"store {self.path} is corrupt: table {table} has no column {lost[0]}")
 
     def close(self):
         self.backend.close()
@@ -427,12 +452,23 @@ class Store:
 
     def results(self, run_id):
         cols = ", ".join(RESULT_COLS)
+        self._check_samples(run_id)
         rows = [
             self._row(RESULT_COLS, r, "results")
             for r in self._x(f"SELECT {cols} FROM results WHERE run_id = ? ORDER BY id", (run_id,))
         ]
         self._refresh_stats(run_id, rows)
         return rows
+
+    def _check_samples(self, run_id):
+        """The samples of a run hold integers where the schema says so (SQLite, which keeps any
+        value in any column: a store edited by hand)."""
+        if self.kind != "sqlite":
+            return
+        bad = self._x(*self.backend.mistyped_samples(run_id)).fetchone()
+        if bad:
+            col, kind = next((c, t) for c, t in zip(self.backend.INT_SAMPLE_COLS, bad[1:]) if t not in ("integer", "null"))
+            raise CorruptStore(f"store {self.path} is corrupt: samples of result {bad[0]}: column {col} holds {kind}")
 
     def results_of(self, run_ids, benches=None):
         """{run id: [result rows]} of many runs at once (one query per 500 runs); `benches`: only
@@ -645,6 +681,7 @@ class _Tx:
         self.store = store
 
     def __enter__(self):
+        self.store.backend.check_intact()
         self.store._x(self.store.backend.begin_sql)
         return self
 

@@ -13,6 +13,7 @@ from ..analysis import stats
 from ..analysis.stats import Stats
 from ..errors import TickmarkError
 from ..names import check_name, printable
+from . import MAX_TIME
 
 FORMAT = "tickmark-results"
 VERSION = 1
@@ -159,7 +160,7 @@ STATUSES = ("ok", "skip", "failed", "crashed", "timeout")
 _I64 = {"type": "integer", "minimum": -(2**63), "maximum": 2**63 - 1}
 _COUNT = {"type": "integer", "minimum": 0, "maximum": 2**63 - 1}
 _ROUND = {"type": "integer", "minimum": 1, "maximum": 100000}
-_TIME = {"type": "number", "minimum": 0, "maximum": 253402300799}  # up to the year 9999
+_TIME = {"type": "number", "minimum": 0, "maximum": MAX_TIME}  # up to the year 9999
 _NOCTRL = "^[^\\x00-\\x1f\\x7f-\\x9f]*$"
 _KEY = {"type": "string", "minLength": 1, "maxLength": 300, "pattern": _NOCTRL}
 _WORD = {"type": "string", "maxLength": 300, "pattern": _NOCTRL}
