@@ -17,8 +17,9 @@ its line number; every valid record is kept; nothing stops the reading.
 import json
 import re
 
+from .names import MAX_WORD, plain_all, text_problem
+
 _MARK = re.compile(r"TM1 (?=\{)")
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 _decoder = json.JSONDecoder(parse_constant=lambda c: _reject(f"{c} is not a number"))
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
 STATUSES = ("ok", "skip", "failed", "crashed", "timeout")
@@ -200,11 +201,18 @@ def validate(rec, partial=False):
     for (rt, name), allowed in ENUMS.items():
         if rt == t and name in rec and rec[name] not in allowed:
             return f"{t}: '{name}' is not one of {', '.join(allowed)}"
-    if "key" in rec and (not rec["key"] or len(rec["key"]) > 300 or _CONTROL.search(rec["key"])):
-        return f"{t}: 'key' is empty, too long or has control characters"
+    if "key" in rec and (not rec["key"] or len(rec["key"]) > MAX_WORD or text_problem(rec["key"])):
+        return f"{t}: 'key' is empty, too long or has control characters or invisible ones"
     if not _numbers_ok(rec):
         return f"{t}: a number that is not a 64-bit integer"
     return None
+
+
+def _plain_texts(rec):
+    """A record's texts by the store's one rule (names.plain: a control or invisible character
+    the board printed becomes a visible escape); its instance key is checked instead (validate),
+    as it names the instance."""
+    return {k: v if k == "key" else plain_all(v) for k, v in rec.items()}
 
 
 class Reader:
@@ -243,6 +251,7 @@ class Reader:
         self.line_no += 1
         out = []
         pos, found = 0, False
+        escaped = "\\u" in line or not line.isascii()  # JSON holds a control or invisible character only so
         while True:
             m = _MARK.search(line, pos)
             if not m:
@@ -262,6 +271,8 @@ class Reader:
             if not isinstance(obj, dict):
                 self.problem("not a JSON object")
                 continue
+            if escaped:
+                obj = _plain_texts(obj)
             if not self.strict:
                 bad = None if isinstance(obj.get("t"), str) else "no record type"
             else:

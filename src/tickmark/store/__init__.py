@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 from ..errors import CorruptStore, TickmarkError
-from ..names import decimal, printable
+from ..names import decimal, plain, plain_all, printable
 
 SCHEMA_VERSION = 1
 
@@ -114,11 +114,14 @@ _SHAPES = {
 
 
 def _loads(text, what):
-    """A JSON column -> its value; CorruptStore when it is not JSON."""
+    """A JSON column -> its value, its texts by the one rule of names.plain (a store written by
+    an older tickmark, or edited, may hold a control character or a lone surrogate, which no view
+    or export may meet raw); CorruptStore when it is not JSON."""
     try:
-        return json.loads(text)
+        value = json.loads(text)
     except (ValueError, TypeError, RecursionError):
         raise CorruptStore(f"{what} is not valid JSON")
+    return plain_all(value) if "\\u" in text else value  # JSON writes such characters only so
 
 
 MAX_TIME = 253402300799  # the end of the year 9999: the latest time a clock shows
@@ -131,6 +134,8 @@ def _row(cols, row, table="runs"):
         if d[k] is not None:
             d[k] = _loads(d[k], f"{what}: {k}")
     for k, v in d.items():
+        if isinstance(v, str):
+            d[k] = v = plain(v)
         if isinstance(v, bool) or not isinstance(v, _SHAPES.get(k, _TEXT)):
             raise CorruptStore(f"{what}: {k} holds {type(v).__name__}, not {_SHAPES.get(k, _TEXT)[0].__name__}")
         if k in ("started", "finished") and v is not None and not 0 <= v <= MAX_TIME:  # NaN too

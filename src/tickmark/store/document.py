@@ -12,7 +12,7 @@ from .. import fingerprint, tm1
 from ..analysis import stats
 from ..analysis.stats import Stats
 from ..errors import TickmarkError
-from ..names import check_name, printable
+from ..names import check_name, printable, text_problem
 from . import MAX_TIME
 
 FORMAT = "tickmark-results"
@@ -320,9 +320,10 @@ _UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
 
 
 def _scan(doc):
-    """What no store can keep, anywhere in the document (checked without recursion): nesting
-    deeper than MAX_DEPTH, a NUL character or a lone surrogate in a text or a key -> the problem
-    or None."""
+    """What no store keeps, anywhere in the document (checked without recursion): nesting
+    deeper than MAX_DEPTH, a text or a key that breaks the store's one rule for texts
+    (names.text_problem: a NUL character or a lone surrogate, any control character, an
+    invisible one) -> the problem or None."""
     stack = [(doc, ())]
     while stack:
         v, path = stack.pop()
@@ -330,10 +331,14 @@ def _scan(doc):
             return f"nested deeper than {MAX_DEPTH} levels"
         if isinstance(v, str) and _UNSTORABLE.search(v):
             return f"{_where(path)}: a NUL character or a lone surrogate (half of a UTF-16 pair) in a text"
+        if isinstance(v, str) and text_problem(v):
+            return f"{_where(path)}: {text_problem(v)}"
         if isinstance(v, dict):
             for k, x in v.items():
                 if _UNSTORABLE.search(k):
                     return f"{_where(path)}: a NUL character or a lone surrogate in a key"
+                if text_problem(k):
+                    return f"{_where(path)}: in a key: {text_problem(k)}"
                 stack.append((x, (*path, k)))
         elif isinstance(v, list):
             stack += [(x, (*path, i)) for i, x in enumerate(v)]

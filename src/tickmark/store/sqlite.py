@@ -131,8 +131,7 @@ class SQLiteBackend:
                 f"store {p} is read-only (its {what} is not writable): cannot write here; "
                 "reading commands (runs, show, export, compare) still work"
             )
-        if not _is_open(p):
-            sqlite_log.check(p)
+        sqlite_log.check(p)  # reads no descriptor of the store: safe while it is open here
         try:
             conn = sqlite3.connect(str(p), timeout=busy_timeout(), isolation_level=None)
             conn.execute("PRAGMA foreign_keys = ON")
@@ -147,7 +146,7 @@ class SQLiteBackend:
         its file and notes which log is its own (sqlite_log)."""
         if not self.readonly:
             self._logs = sqlite_log.own_logs(self.path)
-            sqlite_log.bind(self.path, self._ident)
+            sqlite_log.bind(self.path, self._ident, self._logs["-wal"])
 
     def check_intact(self):
         """The store's name still leads to the file this connection writes: not deleted,
@@ -193,7 +192,7 @@ class SQLiteBackend:
                 raise TickmarkError(f"store {p} is unreadable: {e.strerror}")
             if magic and magic != _MAGIC:
                 raise TickmarkError(f"store {p} is not an SQLite database (left untouched)")
-            sqlite_log.check(p)
+        sqlite_log.check(p)  # reads no descriptor of the store: safe while it is open here
         uri = "file:" + urllib.parse.quote(str(p.resolve()))
         writable_dir = os.access(p.parent, os.W_OK) and os.access(p, os.W_OK)
         modes = ["?mode=ro"] if writable_dir else ["?mode=ro", "?immutable=1"]
@@ -252,7 +251,7 @@ class SQLiteBackend:
                 self.conn = None
                 conn.close()  # the last connection: its log is written back and removed
             try:
-                sqlite_log.check(p, creating=True)  # a log left by a file deleted from that name
+                sqlite_log.check(p)  # a log left by a file deleted from that name
                 os.link(tmp, p)
             except FileExistsError:
                 pass  # another runner made it first: use theirs

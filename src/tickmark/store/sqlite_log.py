@@ -41,10 +41,14 @@ def own_logs(path):
     return {s: ident(f"{path}{s}") for s in LOGS}
 
 
-def bind(path, main):
-    """Name the file `main` ((device, inode) of the store) in the store's log."""
+def bind(path, main, wal):
+    """Name the file `main` ((device, inode) of the store) in the store's log, and the log
+    itself (`wal`): a copy of the log (cp -a, rsync -X) is a new file, to which the binding does
+    not apply, as it was made with a copy of the store."""
+    if main is None or wal is None:
+        return
     try:
-        os.setxattr(f"{path}-wal", _BOUND, f"{main[0]}:{main[1]}".encode())
+        os.setxattr(f"{path}-wal", _BOUND, ":".join(str(n) for n in (*main, *wal)).encode())
     except (OSError, AttributeError):  # a file system without extended attributes: no binding
         pass
 
@@ -59,14 +63,14 @@ def remove_own(path, own):
                 pass
 
 
-def check(path, creating=False):
-    """Before SQLite opens the store at path (creating: a new file is about to take the name):
-    a log beside it that belongs to another file is removed, or, while a live process still
-    writes it, a TickmarkError names that process."""
+def check(path):
+    """Before SQLite opens the store at path (or a new file takes that name): a log beside it
+    that belongs to another file is removed, or, while a live process still writes it, a
+    TickmarkError names that process."""
     wal = f"{path}-wal"
     if ident(wal) is None:
         return
-    main = None if creating else ident(path)
+    main = ident(path)
     writers = _writers(path, main)
     for pid, whose in writers:
         if whose == "old":
@@ -77,7 +81,7 @@ def check(path, creating=False):
     if writers:
         return  # in use for this very file (or by a process that cannot be looked at)
     bound = _bound(wal)
-    if main is None or (bound is not None and bound != main):
+    if main is None or (bound is not None and bound != main):  # gone, or replaced under the log
         for suffix in LOGS:
             try:
                 os.unlink(f"{path}{suffix}")
@@ -86,11 +90,12 @@ def check(path, creating=False):
 
 
 def _bound(wal):
+    """The file the log was written for, while the log is the very file that was bound, or None."""
     try:
-        dev, ino = os.getxattr(wal, _BOUND).decode().split(":")
-        return int(dev), int(ino)
+        dev, ino, wal_dev, wal_ino = (int(n) for n in os.getxattr(wal, _BOUND).decode().split(":"))
     except (OSError, AttributeError, ValueError, UnicodeDecodeError):
         return None
+    return (dev, ino) if ident(wal) == (wal_dev, wal_ino) else None
 
 
 def _writers(path, main):
