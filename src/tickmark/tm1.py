@@ -162,6 +162,14 @@ def _check(kind, v):
     raise AssertionError(kind)
 
 
+def params_problem(params):
+    """What is wrong with an instance's parameters as the protocol has them (an object of
+    64-bit integers: meta's "params"), or None: the one check of the reader, of an imported
+    document and of a stored result."""
+    bad = _check("params", params)
+    return f"'params' {bad}" if bad else None
+
+
 def _numbers_ok(v, depth=0):
     """Every number anywhere in a record is an int64 (the protocol has no floats)."""
     if isinstance(v, bool) or v is None or isinstance(v, str):

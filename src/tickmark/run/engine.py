@@ -27,7 +27,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 
-from .. import fingerprint
+from .. import fingerprint, tm1
 from ..analysis import nbench, stats
 from ..errors import TickmarkError, interrupted_by_signals
 from ..names import check_name, printable
@@ -105,14 +105,16 @@ class RunConfig:
 
 
 def split_key(key):
-    """'sched.ring[procs=4,size=16]' -> ('sched.ring', {'procs': 4, 'size': 16})."""
+    """'sched.ring[procs=4,size=16]' -> ('sched.ring', {'procs': 4, 'size': 16}); a value that
+    is not an integer the protocol can carry is not a parameter (tm1.params_problem)."""
     m = re.fullmatch(r"([^\[]+)(?:\[(.*)\])?", key)
     if not m:
         return key, {}
     params = {}
     for part in filter(None, (m.group(2) or "").split(",")):
         k, _, v = part.partition("=")
-        params[k] = int(v) if re.fullmatch(r"-?\d+", v) else v
+        if re.fullmatch(r"-?[0-9]{1,19}", v) and tm1.params_problem({k: int(v)}) is None:
+            params[k] = int(v)
     return m.group(1), params
 
 

@@ -14,6 +14,7 @@ import socket
 import time
 from pathlib import Path
 
+from .. import tm1
 from ..errors import CorruptStore, TickmarkError
 from ..names import decimal, plain, plain_all, printable
 
@@ -140,6 +141,8 @@ def _row(cols, row, table="runs"):
             raise CorruptStore(f"{what}: {k} holds {type(v).__name__}, not {_SHAPES.get(k, _TEXT)[0].__name__}")
         if k in ("started", "finished") and v is not None and not 0 <= v <= MAX_TIME:  # NaN too
             raise CorruptStore(f"{what}: {k} holds {str(v)[:30]}, not a time (seconds since 1970, up to 9999)")
+        if k == "params" and tm1.params_problem(v):
+            raise CorruptStore(f"{what}: {tm1.params_problem(v)}")
     return d
 
 

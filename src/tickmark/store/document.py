@@ -227,7 +227,7 @@ _RESULT = {
         "unit": _WORD,
         "status": {"enum": list(STATUSES)},
         "stat": {"enum": ["median", "min", "max"]},
-        "params": {"type": "object", "additionalProperties": {"anyOf": [_I64, _WORD]}},
+        "params": {"type": "object"},  # as the TM1 reader takes them (validate)
         "stats": {"type": "object"},
         "meta": {
             "type": "object",
@@ -380,6 +380,9 @@ def validate(doc):
             bad = tm1.validate(dict(r["meta"], t="meta"), partial=True) if r.get("meta") else None
             if bad:
                 raise _Bad(f"results[{i}].meta: {bad}")
+            bad = tm1.params_problem(r["params"])
+            if bad:
+                raise _Bad(f"results[{i}].params: {bad}")
         if run["name"] is not None:
             try:
                 check_name(run["name"], "run name")
