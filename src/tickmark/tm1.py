@@ -259,7 +259,7 @@ class Reader:
         self.line_no += 1
         out = []
         pos, found = 0, False
-        escaped = "\\u" in line or not line.isascii()  # JSON holds a control or invisible character only so
+        escaped = "\\" in line or not line.isascii()  # JSON holds a control or invisible character only so
         while True:
             m = _MARK.search(line, pos)
             if not m:

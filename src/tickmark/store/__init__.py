@@ -122,7 +122,7 @@ def _loads(text, what):
         value = json.loads(text)
     except (ValueError, TypeError, RecursionError):
         raise CorruptStore(f"{what} is not valid JSON")
-    return plain_all(value) if "\\u" in text else value  # JSON writes such characters only so
+    return plain_all(value) if "\\" in text or not text.isascii() else value  # JSON holds such characters only so
 
 
 MAX_TIME = 253402300799  # the end of the year 9999: the latest time a clock shows
