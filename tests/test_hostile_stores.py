@@ -43,7 +43,9 @@ def runs_and_integrity(path):
 @pytest.fixture(scope="module")
 def backup_store(tmp_path_factory):
     """A store of 33 runs (the backup that is restored), its log folded in -> its path."""
-    path = synthetic_store(tmp_path_factory.mktemp("backup"), *[(*RUN, "sys.fast", "--name", f"b{i}") for i in range(33)])
+    path = synthetic_store(
+        tmp_path_factory.mktemp("backup"), *[(*RUN, "sys.fast", "--name", f"b{i}") for i in range(33)]
+    )
     db = sqlite3.connect(str(path))
     db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     db.close()
@@ -270,7 +272,13 @@ def test_a_postgresql_role_that_may_only_read(env, cli, pg_server):
     assert rc == 0, err
     ro_empty = _role(pg_server, empty, f"ro_{os.getpid()}_a", grant_select=False)
     ro_filled = _role(pg_server, filled, f"ro_{os.getpid()}_b", grant_select=True)
-    for args in (["runs"], ["show", "pg"], ["history", "sys.fast"], ["export", "pg"], ["report", "pg", "--format", "md"]):
+    for args in (
+        ["runs"],
+        ["show", "pg"],
+        ["history", "sys.fast"],
+        ["export", "pg"],
+        ["report", "pg", "--format", "md"],
+    ):
         rc, out, err = cli("--store", ro_filled, *args)
         assert rc == 0 and "Traceback" not in err, err
         rc, out, err = cli("--store", ro_empty, *args)
@@ -297,7 +305,7 @@ def _on_a_full_disk(store, argvs, tmp_path):
     mnt.mkdir(parents=True)
     py = f"{sys.executable} -m tickmark.cli --store {mnt}/s.db"
     script = (
-        f'mount -t tmpfs -o size=1m tmpfs {mnt} || exit 99; cp {store} {mnt}/s.db; '
+        f"mount -t tmpfs -o size=1m tmpfs {mnt} || exit 99; cp {store} {mnt}/s.db; "
         f"head -c 2M /dev/zero > {mnt}/filler 2>/dev/null; "
         + "; ".join(f"{py} {a} > {mnt}.out{i} 2> {mnt}.err{i}; echo $? > {mnt}.rc{i}" for i, a in enumerate(argvs))
     )
@@ -313,7 +321,7 @@ def _on_a_full_disk(store, argvs, tmp_path):
 
 def test_a_store_on_a_full_disk_is_read(two_runs, tmp_path):
     got = _on_a_full_disk(two_runs, ["runs", "show a1", "export a2", "compare a1 a2", "history sys.fast"], tmp_path)
-    for rc, out, err in got:
+    for rc, _out, err in got:
         assert rc == 0 and not err.strip(), err
     assert " a1 " in got[0][1] and " a2 " in got[0][1]
     got = _on_a_full_disk(two_runs, ["run -q --rounds 1 --samples 2 sys.fast"], tmp_path / "w")

@@ -186,9 +186,8 @@ def _fake_board_commands(folder):
 
 @pytest.mark.integration
 def test_a_hostile_ssh_board(one_run, cli, tmp_path, monkeypatch, build_cache):
-    from sshfix import HAVE_SSH, MISSING, Sshd
-
     from conftest import need_cc, need_tool
+    from sshfix import HAVE_SSH, MISSING, Sshd
 
     if not HAVE_SSH:
         need_tool(MISSING)
@@ -394,7 +393,21 @@ def test_a_stored_parameter_that_is_not_an_integer_is_a_corrupt_store(one_run, c
 # ---- fuzz: hostile text in every way in, every way out stays plain and valid ----
 
 PIECES = [ESC, "\x00", "\x07", "\x9b", "\r", "\n", "\t", "\u202e", "\u2066", "\u200b", "\ufeff", "\u2028", "\ud800"]
-PIECES += ["\udfff", "\U000e0001", "\ue000", "|", "[a](http://x)", "<i>", "&amp;", '"', "\\", "=cmd", "@x", "µs", "日本"]
+PIECES += [
+    "\udfff",
+    "\U000e0001",
+    "\ue000",
+    "|",
+    "[a](http://x)",
+    "<i>",
+    "&amp;",
+    '"',
+    "\\",
+    "=cmd",
+    "@x",
+    "µs",
+    "日本",
+]
 
 
 def _hostile(rng, n=3):

@@ -354,9 +354,9 @@ def thp_mode(texts):
     s = texts.get("thp")
     if not s:
         return None
-    for word in s.split():
-        if word.startswith("["):
-            return word.strip("[]")
+    for w in s.split():
+        if w.startswith("["):
+            return w.strip("[]")
     return s
 
 

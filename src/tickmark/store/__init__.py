@@ -475,7 +475,9 @@ class Store:
             return
         bad = self._x(*self.backend.mistyped_samples(run_id)).fetchone()
         if bad:
-            col, kind = next((c, t) for c, t in zip(self.backend.INT_SAMPLE_COLS, bad[1:]) if t not in ("integer", "null"))
+            col, kind = next(
+                (c, t) for c, t in zip(self.backend.INT_SAMPLE_COLS, bad[1:]) if t not in ("integer", "null")
+            )
             raise CorruptStore(f"store {self.path} is corrupt: samples of result {bad[0]}: column {col} holds {kind}")
 
     def results_of(self, run_ids, benches=None):

@@ -276,7 +276,9 @@ class SQLiteBackend:
 
     def columns(self):
         """{table: set of its columns}."""
-        return {t: {r[0] for r in self.conn.execute("SELECT name FROM pragma_table_info(?)", (t,))} for t in self.tables()}
+        return {
+            t: {r[0] for r in self.conn.execute("SELECT name FROM pragma_table_info(?)", (t,))} for t in self.tables()
+        }
 
     # SQLite keeps any value in any column (a store edited by hand): the integer columns of samples
     # are checked when a run's results are read (PostgreSQL's columns are typed)
