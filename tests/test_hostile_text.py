@@ -13,15 +13,17 @@ import os
 import random
 import sqlite3
 import subprocess
+import sys
 import threading
 import unicodedata
 from xml.etree import ElementTree as ET
 
 import pytest
 
-from conftest import copy_store, synthetic_store
+from conftest import ROOT, copy_store, synthetic_store
 
 RUN = ("run", "-q", "--rounds", "1", "--samples", "3")
+TM = f"{sys.executable} -m tickmark.cli"
 ESC = "\x1b]0;PWN\x07\x1b[2J\r"
 RTL = "\u202eexe.txt"
 HIDDEN = ("Cf", "Cs", "Co", "Zl", "Zp")
@@ -431,3 +433,115 @@ def test_fuzz_hostile_texts_every_way_in_and_out(one_run, cli, tmp_path):
         made += 1
         _every_way_out(cli, tmp_path, f"log{i}", "a1")
     assert made == 12
+
+
+# ---- round trips: a name, a label, a document and an output path renamed, exported, re-imported, piped ----
+
+ODD_NAME = 'µ 日本 "q" \\b [x](y) *z* | =1'
+
+
+def _doc_without_identity(text):
+    d = json.loads(text)
+    d["run"].pop("id")
+    d["run"].pop("name")
+    d["run"]["notes"].pop("imported_from", None)
+    return d
+
+
+def test_export_import_export_through_a_pipe_keeps_everything(env, cli, tmp_path):
+    rc, out, err = cli(*RUN, "sys.fast", "ipc.ping", "--name", ODD_NAME, "--label", "x.y=a b", "--label", "b=7")
+    assert rc == 0, err
+    rc, first, err = cli("export", ODD_NAME)
+    assert rc == 0, err
+    envv = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
+    ref = ODD_NAME
+    for made in (f"{ODD_NAME}-2", f"{ODD_NAME}-2-2"):  # as a shell pipes it: tickmark export RUN | tickmark import -
+        p = subprocess.run(
+            ["bash", "-c", f'{TM} export "$0" | {TM} import -', ref], capture_output=True, text=True, env=envv
+        )
+        assert p.returncode == 0 and f"'{made}'" in p.stdout, p.stdout + p.stderr
+        ref = made
+    rc, third, err = cli("export", ref)
+    assert _doc_without_identity(third) == _doc_without_identity(first)
+    assert json.loads(third)["run"]["notes"]["labels"] == {"x.y": "a b", "b": "7"}
+
+
+def test_a_long_name_made_unique_on_import_is_still_a_name(env, cli, tmp_path):
+    name = "n" * 100
+    rc, out, err = cli(*RUN, "sys.fast", "--name", name)
+    assert rc == 0, err
+    doc = tmp_path / "d.json"
+    for i in range(2, 5):  # each import's own export imported again: every name keeps the rules
+        rc, text, err = cli("export", "latest")
+        doc.write_text(text)
+        rc, out, err = cli("import", str(doc))
+        assert rc == 0, err
+        made = out.split("'")[1]
+        assert len(made) <= 100 and made.endswith(f"-{i}"), made
+    rc, out, err = cli("runs")
+    assert out.count(" complete ") == 4
+
+
+@pytest.mark.parametrize("value", [" a1", "a1 ", "\u00a0a1", "a1\u3000"], ids=ascii)
+def test_names_and_labels_with_spaces_at_their_ends(one_run, cli, tmp_path, value):
+    rc, out, err = cli(*RUN, "sys.fast", "--name", value)
+    one_error_line(rc, err, "spaces at its start or end")
+    rc, out, err = cli(*RUN, "sys.fast", "--label", f"build={value}")
+    one_error_line(rc, err, "spaces at its start or end")
+    rc, doc, err = cli("export", "a1")
+    d = json.loads(doc)
+    d["run"]["name"] = value
+    f = tmp_path / "d.json"
+    f.write_text(json.dumps(d))
+    rc, out, err = cli("import", str(f))
+    one_error_line(rc, err, "spaces at its start or end")
+
+
+def test_openmetrics_keeps_labels_whose_names_meet(one_run, cli):
+    rc, out, err = cli(*RUN, "sys.fast", "--name", "l", "--label", "a.b=1", "--label", "a_b=2", "--label", "a-b=3")
+    assert rc == 0, err
+    rc, out, err = cli("export", "l", "--format", "openmetrics")
+    info = next(line for line in out.splitlines() if line.startswith("tickmark_run_info"))
+    names = [part.split("=")[0] for part in info[info.index("{") + 1 : info.rindex("}")].split('",')]
+    assert len(names) == len(set(names)), info  # OpenMetrics refuses a label name given twice
+    assert sorted(
+        v for n, v in (p.split("=") for p in info.split("{")[1].split("}")[0].split(",")) if "label_" in n
+    ) == [
+        '"1"',
+        '"2"',
+        '"3"',
+    ]
+
+
+@pytest.mark.parametrize("args", [["report", "a1", "--format", "md"], ["history", "sys.fast", "--format", "md"]])
+def test_an_output_path_is_shown_plain(one_run, cli, tmp_path, args):
+    path = tmp_path / "r\x1b]0;PWN\x07\u202e.md"
+    rc, out, err = cli(*args, "-o", str(path))
+    assert rc == 0 and path.is_file(), err
+    assert_plain(out + err)
+    assert "r\\x1b]0;PWN\\x07\\u202e.md" in err
+
+
+@pytest.mark.parametrize("closed", [False, True])
+@pytest.mark.parametrize("args", [["export", "a1"], ["report", "a1", "--format", "md"], ["history", "sys.fast"]])
+def test_output_to_dev_stdout_in_a_pipe(one_run, tmp_path, args, closed):
+    envv = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
+    argv = f"{TM} {' '.join(args)} -o /dev/stdout"
+    r = subprocess.run(
+        ["bash", "-c", f"{argv} | {'true' if closed else 'cat'}; exit ${{PIPESTATUS[0]}}"],
+        capture_output=True,
+        text=True,
+        env=envv,
+    )
+    assert r.returncode == 0 and "error" not in r.stderr, r.stderr
+    if not closed:
+        assert len(r.stdout) > 100
+
+
+@pytest.mark.parametrize(
+    "uri", ["ssh://h\u202eost", "serial:/dev/tty\u200bS0", "local\ufeff", "qemu-user:aarch64\u2028"]
+)
+def test_a_target_uri_follows_the_one_rule(env, cli, uri):
+    rc, out, err = cli(*RUN, "sys.fast", "--target", uri)
+    one_error_line(rc, err, "bad --target", "invisible character")
+    assert_plain(err)

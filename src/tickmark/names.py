@@ -100,11 +100,20 @@ def check_name(name, what="--name"):
     bad = text_problem(name)
     if bad:
         raise TickmarkError(f"bad {what} '{shown}': {bad}")
+    if name != name.strip():
+        raise TickmarkError(f"bad {what} '{shown}': spaces at its start or end (it would look like another name)")
     if len(name) > MAX_NAME:
         raise TickmarkError(f"bad {what} '{shown}...': longer than {MAX_NAME} characters")
     if decimal(name, MAX_NAME) is not None or name == "latest":
         raise TickmarkError(f"bad {what} '{shown}': not a number and not 'latest' (they select runs by id and age)")
     return name
+
+
+def numbered(name, n):
+    """The n-th run of a name that is taken ('board' -> 'board-2'), cut so that it is still a
+    name (at most MAX_NAME characters)."""
+    suffix = f"-{n}"
+    return name[: MAX_NAME - len(suffix)] + suffix
 
 
 def printable(text):
@@ -134,10 +143,10 @@ def check_label(key, value, what="--label"):
         raise TickmarkError(
             f"bad {what} key '{printable(key)[:40]}': letters, digits, '_', '.', '-' (starting with a letter)"
         )
-    if not isinstance(value, str) or not value or len(value) > MAX_LABEL or text_problem(value):
+    if not isinstance(value, str) or not value.strip() or value != value.strip() or len(value) > MAX_LABEL or text_problem(value):
         raise TickmarkError(
-            f"bad {what} {key}='{plain(value)[:40]}': 1..{MAX_LABEL} characters without control characters "
-            "or invisible ones (right-to-left, zero-width, ...)"
+            f"bad {what} {key}='{plain(value)[:40]}': 1..{MAX_LABEL} characters without control characters, "
+            "invisible ones (right-to-left, zero-width, ...) or spaces at its start or end"
         )
     return key, value
 

@@ -4,7 +4,7 @@ import json
 
 import click
 
-from .options import store_of, write_file
+from .options import emit, store_of
 
 
 @click.command("history")
@@ -63,11 +63,7 @@ def history_cmd(ctx, patterns, by, names, target, labels, since, metric, fmt, ou
     else:
         text = None
     if text is not None:
-        if output:
-            write_file(output, text)
-            click.echo(f"tickmark: wrote {output} ({len(text.encode()) // 1024} KiB, {fmt})", err=True)
-        else:
-            click.echo(text, nl=False)
+        emit(output, text, fmt)
     else:
         show(model)
     if pct is not None:

@@ -300,12 +300,14 @@ def write_file(path, text):
 
     data = text.encode("utf-8")
     real = os.path.realpath(path)
-    if os.path.exists(real) and not os.path.isfile(real):
+    if os.path.exists(path) and not os.path.isfile(path):  # /dev/stdout of a pipe: no real path
         try:
-            with open(real, "wb") as f:
+            with open(path, "wb") as f:
                 f.write(data)
+        except BrokenPipeError:
+            return  # its reader has gone (| head): not an error
         except OSError as e:
-            raise TickmarkError(f"cannot write {path}: {e.strerror or e}")
+            raise TickmarkError(f"cannot write {printable(path)}: {e.strerror or e}")
         return
     try:
         folder, name = os.path.split(real)
@@ -330,4 +332,16 @@ def write_file(path, text):
                 pass
             raise
     except OSError as e:
-        raise TickmarkError(f"cannot write {path}: {e.strerror or e} (any file it held is unchanged)")
+        raise TickmarkError(f"cannot write {printable(path)}: {e.strerror or e} (any file it held is unchanged)")
+
+
+def emit(output, text, fmt):
+    """A command's document: written whole to the file output (saying so on stderr), or to
+    standard output when there is none."""
+    import click
+
+    if output:
+        write_file(output, text)
+        click.echo(f"tickmark: wrote {printable(output)} ({len(text.encode()) // 1024} KiB, {fmt})", err=True)
+    else:
+        click.echo(text, nl=False)

@@ -4,7 +4,7 @@ import os
 
 import click
 
-from .options import check_output, store_of, write_file
+from .options import check_output, emit, store_of
 
 
 @click.command("report")
@@ -39,8 +39,4 @@ def write_report(store, refs, output, fmt=None):
         ext = os.path.splitext(output or "")[1].lower()
         fmt = {".md": "md", ".markdown": "md", ".json": "json"}.get(ext, "html")
     text = documents.RENDER[fmt](model.build(store, refs))
-    if output:
-        write_file(output, text)
-        click.echo(f"tickmark: wrote {output} ({len(text.encode()) // 1024} KiB, {fmt})", err=True)
-    else:
-        click.echo(text, nl=False)
+    emit(output, text, fmt)

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from .. import fingerprint, tm1
 from ..analysis import nbench, stats
 from ..errors import TickmarkError, interrupted_by_signals
-from ..names import check_name, printable
+from ..names import check_name, numbered, printable
 from ..tm1 import Reader
 from ..waiting import Watchdog, environ_seconds
 
@@ -559,7 +559,7 @@ def import_document(store, doc):
         base, n = name, 1
         while store.name_taken(name):
             n += 1
-            name = f"{base}-{n}"
+            name = numbered(base, n)
     fp, hello = run["fingerprint"], run["hello"]
     notes = dict(run.get("notes") or {}, imported_from=run.get("id"))
     status = run["status"]

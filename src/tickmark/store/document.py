@@ -472,11 +472,15 @@ MAX_DOCUMENT = 1 << 30  # bytes read at most (an export of a run of 300 instance
 
 
 def read_document(path):
-    """A results document from a file: parsed, validated as a whole, statistics recomputed. Read
-    with a bound: a file that does not start as a JSON object (/dev/zero, a binary) is refused at
-    its first bytes, and one larger than MAX_DOCUMENT when it gets there."""
+    """A results document from a file (or standard input: '-'): parsed, validated as a whole,
+    statistics recomputed. Read with a bound: a file that does not start as a JSON object
+    (/dev/zero, a binary) is refused at its first bytes, and one larger than MAX_DOCUMENT when it
+    gets there."""
+    import contextlib
+    import sys
+
     try:
-        with open(path, "rb") as f:
+        with contextlib.nullcontext(sys.stdin.buffer) if path == "-" else open(path, "rb") as f:
             head = f.read(4096)
             if not head.lstrip(b" \t\r\n").startswith(b"{") and head.strip(b" \t\r\n"):
                 raise TickmarkError(f"{path} is not a results document (it does not start with a JSON object)")
