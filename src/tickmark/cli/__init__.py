@@ -33,7 +33,7 @@ from .topology import topology_cmd
     "store_path",
     envvar="TICKMARK_STORE",
     type=click.Path(dir_okay=False),
-    help="Result store: an SQLite file (default: ~/.local/share/tickmark/results.db) "
+    help="Result store: an SQLite file (default: ~/.local/share/tickmark/results.db; also sqlite:///PATH) "
     "or a postgresql://USER@HOST/DB URL (a team's shared store).",
 )
 @click.option(
