@@ -78,6 +78,24 @@ def test_a_pipe_whose_reader_has_gone(runs, cli, args):
         assert " complete " in next(line for line in out.splitlines() if " piped " in line), out
 
 
+def test_standard_output_and_error_into_a_pipe_whose_reader_has_gone(runs, cli):
+    """tickmark run ... 2>&1 | head: progress, warnings and the table all meet EPIPE."""
+    r, w = os.pipe()
+    os.close(r)
+    try:
+        p = subprocess.run(
+            _argv(["run", "--rounds", "1", "--samples", "3", "sys.fast", "--name", "both"]),
+            stdout=w,
+            stderr=w,
+            env=_env(),
+        )
+    finally:
+        os.close(w)
+    assert p.returncode == 0
+    rc, out, err = cli("show", "both")
+    assert rc == 0 and "status complete" in out
+
+
 def test_a_pipe_closed_early_keeps_the_exit_status_of_the_command(runs, cli):
     """An incomplete run (its core died) is still exit status 1 when nobody reads its table."""
     r, w = os.pipe()

@@ -98,6 +98,8 @@ class _Stdout:
     on to its end (a run is still stored) and its own exit status. A text the stream's encoding
     cannot hold (PYTHONIOENCODING=ascii) is written with backslash escapes."""
 
+    fd = 1
+
     def __init__(self, stream):
         self._stream = stream
         self.broken = False
@@ -127,10 +129,30 @@ class _Stdout:
 
     def _reader_gone(self):
         self.broken = True
-        _silence_stdout(self._stream)
+        _silence(self._stream, self.fd)
 
     def __getattr__(self, name):
         return getattr(self._stream, name)
+
+
+class _Stderr(_Stdout):
+    """Standard error for the commands: when it cannot be written (its reader gone: `2>&1 |
+    head`, a full disk), what follows is thrown away; the command goes on to its end."""
+
+    fd = 2
+
+    def write(self, text):
+        try:
+            return super().write(text)
+        except OutputLost:
+            self._reader_gone()
+            return len(text)
+
+    def flush(self):
+        try:
+            return super().flush()
+        except OutputLost:
+            self._reader_gone()
 
 
 def _encodable(text, stream):
@@ -166,14 +188,14 @@ def _standard_descriptors():
     return closed
 
 
-def _silence_stdout(stream):
-    """After a failed or broken standard output (descriptor 1): later writes (Python's own at
-    exit) go nowhere."""
+def _silence(stream, fd=1):
+    """After a failed or broken standard output (descriptor fd, 1 or 2): later writes (Python's
+    own at exit) go nowhere."""
     try:
-        if stream is None or stream.fileno() != 1:
+        if stream is None or stream.fileno() != fd:
             return
         null = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(null, 1)
+        os.dup2(null, fd)
         os.close(null)
     except (OSError, ValueError, AttributeError):  # not a file of the system (a test's capture)
         pass
@@ -192,12 +214,14 @@ def main(argv=None):
     for s in early:
         signal.signal(s, signal.default_int_handler if s == signal.SIGINT else _on_signal)
     args = sys.argv[1:] if argv is None else list(argv)
-    real_stdout = sys.stdout
+    real_stdout, real_stderr = sys.stdout, sys.stderr
     try:
         if 1 in _standard_descriptors() or sys.stdout is None:
             return _error("standard output is closed: nothing to print to (redirect it to a file or /dev/null)")
         _escaping_errors(sys.stdout)
         sys.stdout = _Stdout(real_stdout)
+        if real_stderr is not None:
+            sys.stderr = _Stderr(real_stderr)
         if not args:
             click.echo(cli.get_help(click.Context(cli, info_name="tickmark")))
             return 0
@@ -216,14 +240,14 @@ def main(argv=None):
     except KeyboardInterrupt as e:
         return _interrupted(e)
     except OutputLost as e:
-        _silence_stdout(real_stdout)
+        _silence(real_stdout)
         return _error(f"cannot write to standard output: {e}")
     finally:
-        sys.stdout = real_stdout
+        sys.stdout, sys.stderr = real_stdout, real_stderr
         try:
             if real_stdout is not None:
                 real_stdout.flush()
         except OSError:
-            _silence_stdout(real_stdout)
+            _silence(real_stdout)
         for s in early:
             signal.signal(s, interrupted_early)

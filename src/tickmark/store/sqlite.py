@@ -210,7 +210,7 @@ class SQLiteBackend:
                     conn.close()
                 if "not a database" in str(e) or "malformed" in str(e):
                     raise CorruptStore(f"store {p} is unreadable or corrupt: {e}")
-        if writable_dir:
+        if writable_dir and _disk_full(p):
             conn = self._read_in_memory(uri)
             if conn is not None:
                 self._key = _opened(p)
