@@ -55,7 +55,12 @@ def instances(b, overrides):
     if not b["params"]:
         return [(b["name"], {})]
     p = b["params"][0]
-    vals = overrides.get(p["name"], p["sweep"]).split(",")
+    scoped = [
+        v
+        for k, v in overrides.items()
+        if ":" in k and fnmatch.fnmatchcase(b["name"], k.split(":")[0]) and k.split(":")[1] == p["name"]
+    ]  # like the core: BENCH:NAME wins over NAME
+    vals = (scoped[-1] if scoped else overrides.get(p["name"], p["sweep"])).split(",")
     return [(f"{b['name']}[{p['name']}={v}]", {p["name"]: int(v)}) for v in vals]
 
 
@@ -254,6 +259,7 @@ def run(opts, globs, iters, params, sel):
                         "count": 100,
                         "min": 4000,
                         "max": 90000,
+                        "sum": 50 * 4096 + 45 * 4992 + 4 * 8192 + 65536,
                         "buckets": [[4096, 50], [4992, 45], [8192, 4], [65536, 1]],
                     }
                 )

@@ -119,9 +119,9 @@ SCHEMA = {
     ),
     "hist": (
         {"key": _STR, "buckets": "buckets"},
-        {"unit": _STR, "count": _UINT, "min": _UINT, "max": _UINT},
+        {"unit": _STR, "count": _UINT, "min": _UINT, "max": _UINT, "sum": _UINT},
     ),
-    "end": ({"key": _STR, "status": _STR}, {"reason": _STR, "wall_ns": _UINT}),
+    "end": ({"key": _STR, "status": _STR}, {"reason": _STR, "wall_ns": _UINT, "verified": _STR}),
     "bye": ({"instances": _UINT}, {"wall_ns": _UINT}),
     "error": ({"reason": _STR}, {}),
     "unmatched": ({"pattern": _STR}, {}),

@@ -31,6 +31,17 @@ FEW_SAMPLES = 9
 MB_S, NS_OP = "MB/s", "ns/op"
 TASK_CLOCK = "task-clock"  # pseudo sub-metric: on-CPU time per operation (task-clock counter)
 
+# What each flag of a result means, in words, from the thresholds above (flags_for, summarize)
+FLAG_MEANINGS = {
+    "unstable": f"samples spread widely (robust CV of the samples at least {UNSTABLE_RCV * 100:g} %)",
+    "noisy": f"rounds disagree (CV of the round medians above {NOISY_ROUND_CV * 100:g} %)",
+    "outliers": f"some samples lie far from the median (more than {OUTLIER_MADS:g} MADs, or {OUTLIER_FAR * 100:g} %)",
+    "preempted": "samples hit by a context switch or a CPU migration even after one retake moved "
+    "the median (outside the clean samples' 95 % CI), or too few clean samples are left",
+    "few-samples": f"fewer than {FEW_SAMPLES} samples: the CI is wide or uncovered",
+    "multiplexed": "the kernel time-shared the hardware counters: counts are scaled estimates",
+}
+
 
 def is_bandwidth(stat, bytes_per_op):
     """Instances whose headline is a rate in MB/s rather than a time per operation."""
@@ -297,10 +308,12 @@ def metric_values(samples, metric="", bytes_per_op=0):
 
 
 def hist_percentiles(hists):
-    """Merge per-round histograms ({"buckets": [[lower_ns, count], ...], "min", "max"}) and
-    read p50/p99/p99.9 as the lower bound of the bucket holding that rank (clamped to min/max)."""
+    """Merge per-round histograms ({"buckets": [[lower_ns, count], ...], "min", "max", "sum"}) and
+    read p50/p99/p99.9 as the lower bound of the bucket holding that rank (clamped to min/max);
+    avg (cyclictest's Avg) is the events' exact mean where every histogram carries its sum."""
     counts = {}
     lo_all, hi_all = None, None
+    sums = [h.get("sum") for h in hists]
     for h in hists:
         for lower, count in h.get("buckets", []):
             counts[lower] = counts.get(lower, 0) + count
@@ -312,6 +325,8 @@ def hist_percentiles(hists):
     if not total:
         return None
     out = {"count": total, "min": lo_all, "max": hi_all}
+    if sums and all(isinstance(x, int) for x in sums):
+        out["avg"] = sum(sums) / total
     bounds = sorted(counts)
     for name, q in (("p50", 0.50), ("p99", 0.99), ("p99.9", 0.999)):
         rank = math.ceil(q * total)

@@ -1,4 +1,4 @@
-"""Views of the report model (model.py): one self-contained HTML page (inline CSS and SVG plots,
+"""Views of the report model (model/): one self-contained HTML page (inline CSS and SVG plots,
 no script, nothing fetched), Markdown for a pull request or a mailing list, and JSON.
 
 The HTML and Markdown come from Jinja2 templates shipped in tickmark/report/templates; HTML autoescaping
@@ -14,7 +14,9 @@ from markupsafe import Markup, escape
 
 from .. import __version__, fmt
 from ..analysis.rtos_table import grid as rtos_grid
+from ..analysis.stats import TASK_CLOCK
 from .history import change_text, signed_pct, value_text
+from .model import EVENTS_NOTE
 
 _ENV = {}
 
@@ -208,17 +210,28 @@ def whisker(r, scale, gmean=None):
     return Markup(f'<svg class="w" width="{W}" height="{H}" viewBox="0 0 {W} {H}">{"".join(parts)}</svg>')
 
 
+TICK_CHAR_PX = 5.5  # room a character of a 9 px label takes, with some to spare for the font
+
+
 def axis_svg(scale, ticks, fmt_tick, label=""):
-    """The scale under a column of row SVGs."""
-    parts = []
+    """The scale under a column of row SVGs: a mark at every tick, and the labels that fit: the
+    first and the last, then those between that run into no label already placed."""
+    parts, labels = [], []
     for t in ticks:
         x = scale(t)
         if scale.lo <= math.log(t) <= scale.hi:
+            text = fmt_tick(t)
+            w = len(text) * TICK_CHAR_PX
             anchor = "start" if x < 12 else "end" if x > scale.w - 12 else "middle"
-            parts.append(
-                f'<line x1="{x}" y1="0" x2="{x}" y2="4" stroke="#555"/>'
-                f'<text x="{x}" y="14" font-size="9" text-anchor="{anchor}">{escape(fmt_tick(t))}</text>'
-            )
+            left = x if anchor == "start" else x - w if anchor == "end" else x - w / 2
+            parts.append(f'<line x1="{x}" y1="0" x2="{x}" y2="4" stroke="#555"/>')
+            labels.append((left, left + w, x, anchor, text))
+    placed = []
+    for lab in labels[:1] + labels[-1:] + labels[1:-1]:
+        if lab not in placed and all(lab[1] + 4 <= p[0] or p[1] + 4 <= lab[0] for p in placed):
+            placed.append(lab)
+    for _, _, x, anchor, text in sorted(placed):
+        parts.append(f'<text x="{x}" y="14" font-size="9" text-anchor="{anchor}">{escape(text)}</text>')
     if label:
         parts.append(f'<text x="{scale.w / 2}" y="26" font-size="9" text-anchor="middle">{escape(label)}</text>')
     return Markup(f'<svg class="w" width="{scale.w}" height="28" viewBox="0 0 {scale.w} 28">{"".join(parts)}</svg>')
@@ -281,8 +294,12 @@ def html(model):
     history = _history_figures(model.get("history"))
     comps = []
     for c in model["compare"]:
-        # the chart: headline rows, without instances that were skipped on both sides
-        main = [r for r in c["rows"] if not r.get("metric") and not _both_skipped(r)]
+        # the chart: headline rows, and task-clock rows in a family of their own (the family means
+        # name both), without instances that were skipped on both sides or that one run lacks
+        rows = [r for r in c["rows"] if r.get("metric") in ("", None, TASK_CLOCK) and not _both_skipped(r)]
+        main = [_chart_row(r) for r in rows if not _lacked(r)]
+        heads = [r for r in c["rows"] if not r.get("metric")]
+        only = [sum(_lacked(r) == side for r in heads) for side in ("B", "A")]
         scale = _compare_axis(main)
         fams = {f: (g.get("geomean_time_ratio")) for f, g in c["families"].items()}
         comps.append(
@@ -291,6 +308,8 @@ def html(model):
                 chart=[(r, whisker(r, scale, fams.get(r["family"]))) for r in main],
                 fam_chart={f: whisker({"ratio": g, "verdict": None}, scale) for f, g in fams.items() if g},
                 axis=axis_svg(scale, _ratio_ticks(scale), lambda t: f"{t:g}", "time ratio B/A (log)"),
+                only_a=only[0],
+                only_b=only[1],
             )
         )
     return (
@@ -306,8 +325,23 @@ def html(model):
             by_family=_by_family,
             verdict_colors=VERDICT_COLORS,
             rtos_grid=rtos_grid,
+            events_note=EVENTS_NOTE,
         )
     )
+
+
+def _lacked(r):
+    """The run ("A" or "B") that does not have a comparison row's benchmark at all, else None."""
+    note = r.get("note") or ""
+    return note[-1] if r.get("verdict") == "missing" and note in ("not in A", "not in B") else None
+
+
+def _chart_row(r):
+    """A comparison row as the chart groups it: a task-clock row under "FAMILY (task-clock)", the
+    family mean compare.families gives for those rows."""
+    if r.get("metric") == TASK_CLOCK:
+        return dict(r, family=f"{r['family']} ({TASK_CLOCK})")
+    return r
 
 
 def _history_figures(hist):

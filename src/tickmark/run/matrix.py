@@ -16,8 +16,7 @@ from dataclasses import dataclass
 
 from .. import fingerprint
 from ..errors import TickmarkError
-from ..names import check_name
-from .engine import Run, RunConfig, TransportLost, extra_budget, signals
+from .engine import Run, TransportLost, extra_budget, signals
 
 
 @dataclass
@@ -91,26 +90,19 @@ def run_name(name, c):
     return f"{name}-{_slug(c.label)}" if name else None
 
 
-def check_run_names(name, cs):
-    """Every run name the matrix will make follows the name rules (checked before anything runs)."""
-    for c in cs:
-        if name:
-            check_name(run_name(name, c), "matrix run name (--name plus the variant)")
-
-
 class Matrix:
     """Drive one engine.Run per built cell, a round at a time, in a fresh random order each round."""
 
-    def __init__(self, store, cs, cfg, name=None, echo=None):
-        self.store, self.cfg, self.echo = store, cfg, echo or (lambda s: None)
+    def __init__(self, store, cs, plan, name=None, echo=None):
+        """plan: the run plan (run/plan.py) every cell's run follows, named NAME-<variant>; each
+        cell's configuration is checked with its own core before any run starts."""
+        self.store, self.echo = store, echo or (lambda s: None)
         self.cells = [c for c in cs if c.core is not None]
-        self.rng = random.Random(cfg.seed) if cfg.seed is not None else random.SystemRandom()
         self.group = name or time.strftime("matrix-%Y%m%d-%H%M%S")
-        for c in self.cells:
-            rname = run_name(name, c)
-            if rname and store.name_taken(rname):
-                raise TickmarkError(f"a run named '{rname}' exists already (choose another --name)")
-            ccfg = RunConfig(**{**cfg.__dict__, "name": rname})
+        cfgs = [plan.config(c.core, run_name(name, c)) for c in self.cells]
+        self.cfg = cfgs[0]
+        self.rng = random.Random(self.cfg.seed) if self.cfg.seed is not None else random.SystemRandom()
+        for c, ccfg in zip(self.cells, cfgs):
             if c.core.build is not None:
                 c.core.build = dict(c.core.build, variant=c.label)
             c.run = Run(store, c.core, ccfg, notes={"matrix": self.group})

@@ -33,6 +33,8 @@ def to_document(store, run):
                 "unit": r["unit"],
                 "stat": r["stat"],
                 "meta": r["meta"],
+                # the check of its own output the instance passed (None: it has none, or did not pass)
+                "verified": (r["meta"] or {}).get("verified") if r["status"] == "ok" else None,
                 "stats": r["stats"],
                 "samples": store.samples(r["id"]),
                 "hist": store.hists(r["id"]),
@@ -197,6 +199,7 @@ _HIST = {
         "count": _COUNT,
         "min": _COUNT,
         "max": _COUNT,
+        "sum": _COUNT,
         "unit": _WORD,
         "buckets": {
             "type": "array",
@@ -228,6 +231,7 @@ _RESULT = {
         "status": {"enum": list(STATUSES)},
         "stat": {"enum": ["median", "min", "max"]},
         "params": {"type": "object"},  # as the TM1 reader takes them (validate)
+        "verified": {"anyOf": [_TEXT, {"type": "null"}]},
         "stats": {"type": "object"},
         "meta": {
             "type": "object",

@@ -36,7 +36,7 @@ class LocalCore(Core):
         return ProcessSession(self.argv + list(args))
 
     def profile_runner(self):
-        from ..profile.runners import LocalRunner
+        from .profiling import LocalRunner
 
         return LocalRunner(self)
 
@@ -57,6 +57,7 @@ class LocalTarget(Target):
     scheme = "local"
     takes_prebuilt = True
     profiles = "here"
+    runs_here = True
 
     @classmethod
     def from_uri(cls, uri, **options):

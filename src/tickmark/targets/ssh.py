@@ -106,7 +106,7 @@ class SshCore(Core):
         return SshSession(self.target, self.remote_name, list(args))
 
     def profile_runner(self):
-        from ..profile.runners import SshRunner
+        from .profiling import SshRunner
 
         return SshRunner(self)
 
@@ -188,6 +188,12 @@ class SshTarget(Target):
         t = cls(canon, **options)
         t.dest, t.port = dest, port
         return t
+
+    def host_key(self):
+        """The board: its host and port, whoever logs in (ssh:ALIAS: the alias)."""
+        if self.uri.startswith("ssh://"):
+            return f"ssh://{self.dest.rpartition('@')[2]}:{self.port or 22}"
+        return self.uri
 
     def __init__(self, uri, **options):
         super().__init__(uri, **options)

@@ -22,7 +22,7 @@ static void print_help(void)
     puts("usage: tickmark-core list [GLOB...]\n"
          "       tickmark-core hello              the hello record alone (timer, cycles, counters)\n"
          "       tickmark-core run [GLOB...] [--samples N] [--sample-ms MS] [--seed N]\n"
-         "                     [--iters N | --iters KEY=N]... [--param NAME=V,V]... [--timeout SEC]\n"
+         "                     [--iters N | --iters KEY=N]... [--param [BENCH:]NAME=V,V]... [--timeout SEC]\n"
          "                     [--cpu N] [--fcore-khz N] [--no-fork] [--text] [-- GLOB...]\n"
          "       tickmark-core @FILE              the arguments from FILE, one per line\n"
          "Records are described in docs/protocol.md.");
@@ -99,7 +99,7 @@ static int instance_selected(const tm_instance *inst, char **globs, int nglobs, 
 static void emit_bench(const tm_bench *b)
 {
     tm_json j;
-    char buf[128];
+    char buf[128], sweep[256];
     unsigned missing = tm_missing_caps(b);
     int i;
     tm_json_begin(&j, stdout, "bench");
@@ -111,7 +111,7 @@ static void emit_bench(const tm_bench *b)
     for (i = 0; i < TM_MAX_PARAMS && b->params[i].name; i++) {
         tm_json_open(&j, NULL, '{');
         tm_json_str(&j, "name", b->params[i].name);
-        tm_json_str(&j, "sweep", b->params[i].sweep ? b->params[i].sweep : "");
+        tm_json_str(&j, "sweep", tm_param_sweep(b, i, sweep, sizeof sweep));
         tm_json_str(&j, "help", b->params[i].help ? b->params[i].help : "");
         tm_json_close(&j, '}');
     }

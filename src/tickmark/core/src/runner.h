@@ -74,7 +74,7 @@ struct tm_runtime {
     char info_names[TM_MAX_INFO][32];
     int64_t info_vals[TM_MAX_INFO];
     uint64_t hist[TM_HIST_BUCKETS];
-    uint64_t hist_count, hist_min, hist_max;
+    uint64_t hist_count, hist_min, hist_max, hist_sum;
 };
 
 /* registry.c */
@@ -83,6 +83,7 @@ int tm_glob_match(const char *pattern, const char *name);
 int tm_parse_int(const char *s, int64_t *out);
 int tm_expand(const tm_bench *b, const tm_options *opt, tm_instance *out, int max, char *err, size_t errlen);
 const char *tm_requires_text(unsigned req, char *buf, size_t len);
+const char *tm_param_sweep(const tm_bench *b, int i, char *buf, size_t len);
 unsigned tm_missing_caps(const tm_bench *b);
 
 /* hist.c */
