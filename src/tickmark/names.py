@@ -143,7 +143,8 @@ def check_label(key, value, what="--label"):
         raise TickmarkError(
             f"bad {what} key '{printable(key)[:40]}': letters, digits, '_', '.', '-' (starting with a letter)"
         )
-    if not isinstance(value, str) or not value.strip() or value != value.strip() or len(value) > MAX_LABEL or text_problem(value):
+    ok = isinstance(value, str) and value.strip() == value != "" and len(value) <= MAX_LABEL
+    if not ok or text_problem(value):
         raise TickmarkError(
             f"bad {what} {key}='{plain(value)[:40]}': 1..{MAX_LABEL} characters without control characters, "
             "invisible ones (right-to-left, zero-width, ...) or spaces at its start or end"
