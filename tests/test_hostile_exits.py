@@ -13,17 +13,9 @@ import time
 
 import pytest
 
-from conftest import ROOT, copy_store, synthetic_store, tickmark_proc
+from conftest import ROOT, copy_store, one_error_line, synthetic_store, tickmark_proc
 
 RUN = ("run", "-q", "--rounds", "1", "--samples", "3")
-
-
-def one_error_line(rc, err, *words):
-    assert rc == 2, err
-    lines = err.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("tickmark: error: "), err
-    for w in words:
-        assert w in lines[0], (w, lines[0])
 
 
 @pytest.fixture(scope="module")

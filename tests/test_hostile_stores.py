@@ -15,17 +15,18 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, copy_store, need_tool, row_counts, synthetic_store, tickmark_proc, wait_results
+from conftest import (
+    ROOT,
+    copy_store,
+    need_tool,
+    one_error_line,
+    row_counts,
+    synthetic_store,
+    tickmark_proc,
+    wait_results,
+)
 
 RUN = ("run", "-q", "--rounds", "1", "--samples", "2")
-
-
-def one_error_line(rc, err, *words):
-    assert rc == 2, err
-    lines = err.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("tickmark: error: "), err
-    for w in words:
-        assert w in lines[0], (w, lines[0])
 
 
 def runs_and_integrity(path):

@@ -20,21 +20,13 @@ from xml.etree import ElementTree as ET
 
 import pytest
 
-from conftest import ROOT, copy_store, synthetic_store
+from conftest import ROOT, copy_store, one_error_line, synthetic_store
 
 RUN = ("run", "-q", "--rounds", "1", "--samples", "3")
 TM = f"{sys.executable} -m tickmark.cli"
 ESC = "\x1b]0;PWN\x07\x1b[2J\r"
 RTL = "\u202eexe.txt"
 HIDDEN = ("Cf", "Cs", "Co", "Zl", "Zp")
-
-
-def one_error_line(rc, err, *words):
-    assert rc == 2, err
-    lines = err.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("tickmark: error: "), err
-    for w in words:
-        assert w in lines[0], (w, lines[0])
 
 
 def assert_plain(text, where=""):

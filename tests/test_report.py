@@ -364,9 +364,9 @@ def test_report_of_four_disjoint_runs_with_the_board_page(board, cli, tmp_path):
         "| null call | 180 ns | sys.getppid | 1 |",
         "| null I/O | 230 ns | sys.read + sys.write (mean) | 1 |",
         "| fork | 90.0 us | proc.fork\\_exit | 1 |",
-        "| pipe | 9.00 us | ipc.pipe\\_lat[cross=0] | 1 |",
+        "| pipe | 9.00 us | ipc.pipe\\_lat\\[cross=0\\] | 1 |",  # brackets escaped: a name is never a link
         "| UDP | - | ipc.udp\\_lat | not measured |",
-        "| mem.bw\\_read[size=134217728] | 3 |",
+        "| mem.bw\\_read\\[size=134217728\\] | 3 |",
         "| 2p | 1.55 us | 1.87 us | 2.83 us |",  # switch_derived: half the hop, per procs x size
         "| 16p | 1.90 us | 2.22 us | 3.18 us |",
     ):
