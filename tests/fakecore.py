@@ -8,6 +8,9 @@ Used by the harness tests so they run without a C compiler. FAKECORE_MODE (comma
   usage     refuse 'run' as bad usage (exit 2, a message on stderr)
   error     an 'error' record ("record too long") where the hello belongs
   noisy=K   instance K is 20 % slower in every second invocation (needs FAKECORE_LOG)
+  slower=K:F  instance K takes F times as long (wall and on-CPU time)
+  oncpu=K:F   instance K takes F times as much on-CPU time (task-clock), its wall time unchanged
+  cflags=X  the flags the hello record says the core was built with (-O2 otherwise)
   bad=KIND  a hostile stream for sys.fast: bigns, strns, nons, negns, floatns (sample 0's ns),
             dup (every sample twice), endfirst (end before the samples), twoperline (samples
             two to a line), stall (stop writing, stay alive)
@@ -39,6 +42,12 @@ BENCHES = [
 ]
 
 MODE = dict((m.split("=") + [""])[:2] for m in os.environ.get("FAKECORE_MODE", "").split(",") if m)
+
+
+def _factor(mode, key):
+    """F of a mode K:F for instance K, else 1."""
+    k, _, f = MODE.get(mode, "").rpartition(":")
+    return float(f) if k == key else 1.0
 
 
 def emit(obj):
@@ -137,7 +146,7 @@ def run(opts, globs, iters, params, sel):
         "target": "x86_64-linux-gnu",
         "port": "fake",
         "cc": "fakecc 1",
-        "cflags": "-O2",
+        "cflags": MODE.get("cflags") or "-O2",
         "memfn": "",
         "seed": opts["seed"],
         "samples": opts["samples"],
@@ -216,6 +225,7 @@ def run(opts, globs, iters, params, sel):
             for i in range(opts["samples"]):
                 ops = n * 10
                 bias = 1.2 if MODE.get("noisy") == key and calls % 2 else 1.0
+                bias *= _factor("slower", key)
                 per = b["ns"] * bias * (1 + 0.01 * rng.random()) * (1 + p.get("size", 0) / 65536)
                 ns = int(ops * per)
                 s = {
@@ -232,7 +242,7 @@ def run(opts, globs, iters, params, sel):
                     "cpu1": 1,
                     "retaken": 0,
                     "ctr_ops": ops,
-                    "ctr": {"task_clock": ns},
+                    "ctr": {"task_clock": int(ns * _factor("oncpu", key))},
                     "multiplexed": 0,
                 }
                 if b["subs"]:

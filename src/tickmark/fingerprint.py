@@ -35,6 +35,8 @@ class Key:
     shown         a difference is named above a comparison (the settings that explain a change)
     volatile      differs between runs of one setup (load, calibrations): history does not call
                   a difference a change
+    separates     runs that differ here are never one series of a history (another target,
+                  instruction set, unit or cycles method: their values cannot be compared)
     export        the type the export document's schema holds the value to ("word": a short text
                   or null, "int": an integer or null; None: any value)
     info          a label of the run's info line in OpenMetrics exports
@@ -47,6 +49,7 @@ class Key:
     absent: str = ""
     shown: bool = False
     volatile: bool = False
+    separates: bool = False
     export: str = None
     info: bool = False
     header: bool = False
@@ -54,10 +57,10 @@ class Key:
 
 _KEYS = (
     # the target and the machine
-    Key("target_uri", "text", "target", shown=True, info=True, header=True),
+    Key("target_uri", "text", "target", shown=True, info=True, header=True, separates=True),
     Key("board", "text", "board", shown=True),
     Key("cpu_model", "text", "CPU", shown=True, export="word", info=True, header=True),
-    Key("arch", "text", "architecture", shown=True, export="word", info=True, header=True),
+    Key("arch", "text", "architecture", shown=True, export="word", info=True, header=True, separates=True),
     Key("cpus_online", "int", "CPUs online", shown=True, export="int", header=True),
     Key("caches", "list", "caches the OS reports", shown=True),
     Key("caches_source", "text", "where the OS reports its caches (sysfs, device tree)"),
@@ -70,12 +73,13 @@ _KEYS = (
     # the build
     Key("compiler", "text", "compiler", shown=True, export="word", info=True, header=True),
     Key("cflags", "text", "compiler flags", shown=True, export="word", info=True, header=True),
-    Key("variant", "text", "build variant", shown=True, export="word", info=True),
+    Key("variant", "text", "variant", shown=True, export="word", info=True),
     Key("cc", "text", "C compiler command"),
     Key("memfn", "text", "memory routine file"),
     Key("binary_sha256", "text", "core binary (sha256)"),
     Key("build_hash", "text", "build cache key"),
     Key("core_version", "text", "core version"),
+    Key("code_size", "object", "code size (the core's text, data, bss; each benchmark's functions)"),
     Key("tickmark", "text", "tickmark version"),
     # settings that move numbers
     Key("governor", "text", "CPU frequency governor", shown=True, export="word"),
@@ -94,7 +98,7 @@ _KEYS = (
     Key("ticks", "text", "tick counter", shown=True, export="word"),
     Key("ticks_khz", "int", "tick counter frequency (kHz)", volatile=True),
     Key("fcore_khz", "int", "core clock estimate (kHz)", volatile=True, export="int"),
-    Key("cycles_method", "text", "cycles method", shown=True, export="word", info=True, header=True),
+    Key("cycles_method", "text", "cycles method", shown=True, export="word", info=True, header=True, separates=True),
     Key("counters", "text", "hardware counters"),
     Key("counters_unsupported", "text", "counters not supported"),
     Key("kernel_excluded", "int", "counters count user space only"),
@@ -115,12 +119,14 @@ _KEYS = (
         incomparable=True,
         absent="measured time",
         header=True,
+        separates=True,
     ),
     Key("qemu", "text", "QEMU version"),
     Key("qemu_args", "text", "QEMU machine"),
     Key("qemu_accel", "text", "QEMU accelerator"),
     Key("accel_probe", "text", "why that accelerator"),
     Key("kernel_image", "text", "kernel image"),
+    Key("kernel_image_size", "int", "kernel image size (bytes)", export="int"),
     Key("rtos", "object", "RTOS kernel (name, version, port, configuration)"),
     Key("kernel_cmdline", "text", "kernel command line"),
 )
@@ -151,13 +157,15 @@ def differences(fa, fb):
     caches in words)."""
     out = []
     for k in keys(shown=True):
-        a, b = _in_words(k.name, fa.get(k.name)), _in_words(k.name, fb.get(k.name))
+        a, b = in_words(k.name, fa.get(k.name)), in_words(k.name, fb.get(k.name))
         if a != b:
             out.append((k, a, b))
     return out
 
 
-def _in_words(name, v):
+def in_words(name, v):
+    """A key's value as a person reads it: a list of caches as 'L1d 32K, L2u 512K', another list
+    as its items joined by commas; anything else as it is."""
     if name == "caches" and isinstance(v, list):
         return (
             ", ".join(
@@ -167,6 +175,8 @@ def _in_words(name, v):
             )
             or None
         )
+    if isinstance(v, list):
+        return ", ".join(str(x) for x in v) or None
     return v
 
 
@@ -556,6 +566,7 @@ def from_texts(texts, build=None, hello=None):
         "clocksource": texts.get("clocksource"),
         "loadavg": texts.get("loadavg"),
     }
+    fp["code_size"] = build.get("code_size")
     fp["memfn"] = os.path.basename(build.get("memfn") or "") or hello.get("memfn") or None
     cc_name = fp.get("cc") or " ".join((hello.get("cc") or "").split()[:1])
     fp["variant"] = build.get("variant") or variant_label(cc_name, fp.get("cflags"), fp["memfn"])

@@ -115,6 +115,8 @@ SCHEMA = {
             "ctr": "uintmap",
             "multiplexed": _INT,
             "ctr_src": _STR,
+            "out": _STR,
+            "out_cut": _INT,
         },
     ),
     "hist": (

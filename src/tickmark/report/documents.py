@@ -45,6 +45,7 @@ def env(kind="html"):
             cycles=_cycles,
             det=_det,
             ci=_ci,
+            inunit=fmt.fmt_in,
         )
         _ENV[kind] = e
     return _ENV[kind]
@@ -171,12 +172,13 @@ class LogScale:
 
 
 def _ratio_bounds(r):
-    """(ratio, lo, hi) as time ratios B/A (bandwidth inverted: above 1 is always B slower)."""
+    """(ratio, lo, hi) as time ratios B/A (bandwidth and figures where higher is better inverted:
+    above 1 is always B slower)."""
     ratio, ci = r.get("ratio"), r.get("ci")
     if not ratio:
         return None
     lo, hi = (1 + ci[0], 1 + ci[1]) if ci else (ratio, ratio)
-    if r.get("unit") == "MB/s":
+    if r.get("higher"):
         ratio, lo, hi = 1 / ratio, (1 / hi if hi > 0 else 1 / ratio), (1 / lo if lo > 0 else 1 / ratio)
     return ratio, max(lo, 1e-3), max(hi, 1e-3)
 
@@ -362,7 +364,12 @@ def history_html(hist):
 
 
 def history_markdown(model):
-    out = [f"## History of {model['runs']} runs, ordered by {md_escape(model['by'])}", ""]
+    out = [
+        f"## History of {model['runs']} runs, ordered by {md_escape(model['by'])}",
+        "",
+        f"Metric: {md_escape(model['metric_text'])}.",
+        "",
+    ]
     out += ["| benchmark | points | first | newest | noise | changes |", "|---|--:|--:|--:|--:|---|"]
     for s in model["series"]:
         pts = s["points"]
@@ -372,15 +379,20 @@ def history_markdown(model):
         )
         noise = f"{s['noise'] * 100:.1f} %" if s["noise"] is not None else "-"
         out.append(
-            f"| {md_escape(s['key'])} | {len(pts)} | {value_text(pts[0]['value'], s['unit'])} | "
+            f"| {md_escape(s['name'])} | {len(pts)} | {value_text(pts[0]['value'], s['unit'])} | "
             f"{value_text(pts[-1]['value'], s['unit'])} | {noise} | {md_escape(ch or s['skipped'] or 'none')} |"
         )
+    apart = [s for s in model["series"] if s["where"]]
+    if apart:
+        out += ["", "Series kept apart (their runs cannot be compared):", ""]
+        out += [f"- **{md_escape(s['name'])}**: {md_escape(', '.join(s['where']))}" for s in apart]
     changes = [(s, c) for s in model["series"] for c in s["changes"]]
     if changes:
         out += ["", "### Changes", ""]
         for s, c in changes:
             head, what = change_text(s, c, model["by"])
-            out.append(f"- **{md_escape(s['key'])}** {md_escape(head)}; {md_escape(what)}")
+            out.append(f"- **{md_escape(s['name'])}** {md_escape(head)}")
+            out += [f"  - {md_escape(w)}" for w in what] or ["  - no fingerprint field or label changed there"]
     return "\n".join(out) + "\n"
 
 

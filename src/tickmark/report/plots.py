@@ -16,7 +16,8 @@ matplotlib.use("Agg")
 from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.ticker import FixedLocator, FuncFormatter, NullLocator  # noqa: E402
 
-from ..fmt import fmt_size, fmt_time  # noqa: E402
+from ..analysis.stats import INSN_OP  # noqa: E402
+from ..fmt import fmt_count, fmt_size, fmt_time  # noqa: E402
 
 RC = {
     "svg.fonttype": "none",  # <text> elements instead of glyph paths: much smaller
@@ -337,6 +338,11 @@ def history_trend(s, by="time"):
         ax.set_xlim(0.3, n + 0.7)
         if s["unit"] == "MB/s":
             ax.set_ylabel("MB/s")
+        elif s["unit"] == INSN_OP:
+            ax.set_ylabel("instructions per op")
+            ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: fmt_count(v) if v > 0 else "0"))
+        elif s["unit"] not in (None, "ns/op"):  # a figure's own unit
+            ax.set_ylabel(s["unit"] or "value")
         else:
             ax.set_ylabel("time per op")
             ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: fmt_time(v) if v > 0 else "0"))
@@ -346,7 +352,7 @@ def history_trend(s, by="time"):
         ax.set_xticklabels([_history_tick(pts[i - 1], by) for i in ticks], rotation=0)
         ax.set_xlabel(by if by != "time" else "run, oldest first")
         ax.legend(loc="lower left", bbox_to_anchor=(0, 1.0), ncol=3)
-        return _svg(fig, f"history of {s['key']}")
+        return _svg(fig, f"history of {s.get('name') or s['key']}")
 
 
 def _history_tick(p, by):

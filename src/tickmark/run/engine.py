@@ -64,7 +64,7 @@ def split_key(key):
 
 
 def result_metric(meta):
-    return stats.unit_for(meta.get("stat"), meta.get("bytes_per_op", 0))
+    return stats.unit_of(meta)
 
 
 class TransportLost(TickmarkError):

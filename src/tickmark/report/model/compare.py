@@ -6,16 +6,17 @@ from ...analysis import rtos_table
 from ...errors import TickmarkError
 from ...fmt import known
 from ...names import decimal
+from . import codesize
 
 
-def comparison(sides, pairs):
+def comparison(sides, pairs, metric=None):
     """Compared runs (compare.py's sides and pairs) as the views read them: the runs with what
     their machines could count, and per pair (the baseline A against B) the rows, the family
     means, the fingerprint differences with their labels, and a warning when one side ran
     emulated and the other did not. Rows in compare.py's order."""
     from ...analysis import compare
 
-    doc = compare.to_json(sides, pairs)
+    doc = compare.to_json(sides, pairs, metric)
     by_label = {s.label: s for s in sides}
     for c in doc["comparisons"]:
         c["warning"] = compare.mixing_warning(by_label[c["a"]], by_label[c["b"]])
@@ -30,6 +31,8 @@ def comparison(sides, pairs):
         for f in c["families"].values():
             ratio = f["geomean_time_ratio"]
             f["multiple"] = compare.insn_multiple(ratio) if c.get("isa") else compare.multiple(ratio)
+        A, B = by_label[c["a"]], by_label[c["b"]]
+        c["code_size"] = codesize.pair_model(A.fingerprint, B.fingerprint, c["rows"])
     return doc
 
 
@@ -46,6 +49,7 @@ def _key_order(key):
 ROW_KEYS = (
     "metric",
     "unit",
+    "higher",
     "median_a",
     "median_b",
     "ratio",

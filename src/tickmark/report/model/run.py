@@ -137,7 +137,7 @@ def _samples(run):
     ms = hello.get("sample_ms", opts.get("sample_ms"))
     if not isinstance(n, int) or isinstance(n, bool):
         return None
-    return f"{n} of {ms} ms" if isinstance(ms, int) and not isinstance(ms, bool) else str(n)
+    return f"{n} of {ms} ms" if isinstance(ms, int) and not isinstance(ms, bool) and ms > 0 else str(n)
 
 
 def cycles_tag(method):
@@ -363,4 +363,9 @@ def counters_model(store, run):
         d = main.counter_figures() if main and main.counters_per_op else derived(store.samples(r["id"]))
         if d:
             rows.append(dict(d, key=r["key"]))
-    return {"availability": availability(run.get("hello")), "rows": sorted(rows, key=lambda x: x["key"])}
+    fp = run.get("fingerprint") or {}
+    return {
+        "availability": availability(run.get("hello")),
+        "rows": sorted(rows, key=lambda x: x["key"]),
+        "exact": bool(fp.get("qemu_icount")) or fp.get("cycles_method") == "icount-insns",
+    }
