@@ -218,11 +218,16 @@ def validate(rec, partial=False):
     return None
 
 
+# fields whose text is not made plain: an instance key is checked instead (validate), as it
+# names the instance; a sample's `out` is a program's output (tickmark exec), read for its figures
+# as it was written and never stored
+_AS_WRITTEN = ("key", "out")
+
+
 def _plain_texts(rec):
     """A record's texts by the store's one rule (names.plain: a control or invisible character
-    the board printed becomes a visible escape); its instance key is checked instead (validate),
-    as it names the instance."""
-    return {k: v if k == "key" else plain_all(v) for k, v in rec.items()}
+    the board printed becomes a visible escape), but for the fields _AS_WRITTEN."""
+    return {k: v if k in _AS_WRITTEN else plain_all(v) for k, v in rec.items()}
 
 
 class Reader:

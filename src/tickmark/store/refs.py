@@ -4,7 +4,7 @@ with their results and raw samples (analysis/compare.py compares them)."""
 import os
 
 from ..analysis import compare
-from ..errors import TickmarkError
+from ..errors import CorruptStore, TickmarkError
 from ..names import printable
 from .document import read_document
 
@@ -83,6 +83,8 @@ def is_run(store, ref):
         return False
     try:
         store.run(ref)
+    except CorruptStore:
+        raise  # a damaged store is said so, never read past (a run there is no pattern)
     except TickmarkError:
         return False
     return True
