@@ -312,7 +312,7 @@ def to_json(sides, pairs, metric=None):
                 "id": s.run.get("id"),
                 "name": s.run.get("name"),
                 "variant": s.fingerprint.get("variant"),
-                "counters": counters.availability(s.hello),
+                "counters": counters.availability(s.hello, s.fingerprint.get("cycles_method")),
             }
             for s in sides
         ],

@@ -26,7 +26,7 @@ def comparison(sides, pairs, metric=None):
                 "of two instruction sets: the ratios compare instruction counts, not speed, and call no verdict"
             )
         for d in c["differences"]:
-            d["label"] = fingerprint.KEYS[d["field"]].label
+            d["label"] = fingerprint.label(d["field"])
             d["a"], d["b"] = known(d["a"], "not recorded"), known(d["b"], "not recorded")
         for f in c["families"].values():
             ratio = f["geomean_time_ratio"]

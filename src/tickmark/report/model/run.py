@@ -4,7 +4,7 @@ summary, its problems and notes, and the series its plots draw (series.py)."""
 import math
 
 from ... import fingerprint, fmt
-from ...analysis import stats
+from ...analysis import rtos_table, stats
 from ...analysis.stats import Stats
 from ...fmt import known
 from ...names import printable, when
@@ -40,9 +40,10 @@ def run_model(store, run, with_series=True, beside=None):
     study = None
     if run.get("suite") == "rtos-study" or beside is not None:
         study = {"rows": rtos_study_rows(results), "beside": None}
-        if beside is not None:
-            bfp = beside.get("fingerprint") or {}
-            label = bfp.get("board") or beside.get("name") or f"run {beside['id']}"
+        if beside is not None:  # named by its system (Linux, NuttX...), and by its run if both are of one
+            label = rtos_table.distinct_labels(
+                [rtos_table.side_label(run), rtos_table.side_label(beside)], [run, beside]
+            )[1]
             study["beside"] = {"label": label, "rows": rtos_study_rows(store.results(beside["id"]))}
     return {
         "id": run["id"],
@@ -365,7 +366,7 @@ def counters_model(store, run):
             rows.append(dict(d, key=r["key"]))
     fp = run.get("fingerprint") or {}
     return {
-        "availability": availability(run.get("hello")),
+        "availability": availability(run.get("hello"), fp.get("cycles_method")),
         "rows": sorted(rows, key=lambda x: x["key"]),
         "exact": bool(fp.get("qemu_icount")) or fp.get("cycles_method") == "icount-insns",
     }
