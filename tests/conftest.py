@@ -359,3 +359,12 @@ def new_store(request, tmp_path):
         srv = request.getfixturevalue("pg_server")
         return lambda name="s": srv.new_database()
     return lambda name="s": str(tmp_path / f"{name}.db")
+
+
+def one_error_line(rc, err, *words):
+    """Exit status 2 and exactly one line `tickmark: error: ...` on stderr, naming the given words."""
+    assert rc == 2, err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("tickmark: error: "), err
+    for w in words:
+        assert w in lines[0], (w, lines[0])

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import __version__
-from .names import decimal
+from .names import decimal, plain_all, word
 
 
 # ---------------------------------------------------------------- the keys
@@ -474,9 +474,9 @@ def thp_mode(texts):
     s = texts.get("thp")
     if not s:
         return None
-    for word in s.split():
-        if word.startswith("["):
-            return word.strip("[]")
+    for w in s.split():
+        if w.startswith("["):
+            return w.strip("[]")
     return s
 
 
@@ -593,7 +593,9 @@ def from_texts(texts, build=None, hello=None):
     cc_name = fp.get("cc") or " ".join((hello.get("cc") or "").split()[:1])
     fp["variant"] = build.get("variant") or variant_label(cc_name, fp.get("cflags"), fp["memfn"])
     fp["flags"] = env_flags(fp)
-    return fp
+    # what the target printed, by the store's one rule for texts (names.plain): a control or
+    # invisible character in `uname -r` becomes a visible escape, a field is at most a word long
+    return {k: word(v) if isinstance(v, str) else plain_all(v) for k, v in fp.items()}
 
 
 def cycles_method(fp, hello=None):
