@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-TOOLS = ("bash", "cat", "sha256sum", "cut", "dirname", "id", "awk", "tee", "tail", "grep", "mkdir", "rm")
+TOOLS = ("bash", "cat", "sha256sum", "cut", "dirname", "id", "awk", "tee", "tail", "grep", "mkdir", "rm", "mktemp")
 
 FAKE_PYTHON = """#!/bin/bash
 echo "python $*" >> "$BOOT_LOG"

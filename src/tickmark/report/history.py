@@ -249,13 +249,11 @@ def _level(store, s, points, label):
 
 # ---------------------------------------------------------------- words
 def value_text(v, unit):
-    from ..fmt import fmt_count, fmt_time, sig
+    from ..fmt import fmt_in
 
     if v is None:
         return "-"
-    if unit == "MB/s":
-        return f"{sig(v)} MB/s"
-    return f"{fmt_count(v)} insn" if unit == INSN_OP else fmt_time(v)
+    return fmt_in(v, unit)
 
 
 def signed_pct(x):
@@ -268,7 +266,8 @@ def change_text(s, c, by):
     where = s["points"][c["index"]]
     at = f"{by} {where['order']}" if by != "time" else f"run {where['run']}"
     ci = f"95 % CI {signed_pct((c['ratio_lo'] - 1) * 100)} .. {signed_pct((c['ratio_hi'] - 1) * 100)}"
-    worse = ("slower" if s["unit"] != "MB/s" else "less bandwidth") if c["worse"] else "better"
+    lower = {"MB/s": "less bandwidth"}.get(s["unit"], "worse" if s["unit"] not in ("ns/op", INSN_OP) else "slower")
+    worse = lower if c["worse"] else "better"
     if c["tentative"]:
         more = c["to_confirm"]
         test = f"tentative: {more} more run{'s' if more != 1 else ''} at this level would confirm it"

@@ -99,13 +99,24 @@ class Matrix:
         self.store, self.progress = store, progress
         self.cells = [c for c in cs if c.core is not None]
         self.group = name or time.strftime("matrix-%Y%m%d-%H%M%S")
-        cfgs = [plan.config(c.core, run_name(name, c)) for c in self.cells]
+        cfgs = [self.config(plan, c, self.run_name(name, c)) for c in self.cells]
         self.cfg = cfgs[0]
         self.rng = random.Random(self.cfg.seed) if self.cfg.seed is not None else random.SystemRandom()
         for c, ccfg in zip(self.cells, cfgs):
-            if c.core.build is not None:
-                c.core.build = dict(c.core.build, variant=c.label)
-            c.run = Run(store, c.core, ccfg, progress=progress, notes={"matrix": self.group})
+            c.run = self.make_run(c, ccfg)
+
+    def run_name(self, name, c):
+        return run_name(name, c)
+
+    def config(self, plan, c, name):
+        """The configuration of one cell's run, checked with the cell's own core."""
+        return plan.config(c.core, name)
+
+    def make_run(self, c, cfg):
+        """The engine.Run of one cell: a build variant, its label stored as the variant."""
+        if c.core.build is not None:
+            c.core.build = dict(c.core.build, variant=c.label)
+        return Run(self.store, c.core, cfg, progress=self.progress, notes={"matrix": self.group})
 
     def _order(self):
         order = list(self.cells)

@@ -4,6 +4,7 @@ must), overrides what differs, and registers its URI scheme with @register; the 
 only what is declared here (no probing for attributes, no tests of a target's class).
 
     Target    where the core runs: prepare() a Core for a Variant, fingerprint(), close();
+              put_file() for the programs the core starts (exec);
               what it can do: emulated, reruns, takes_prebuilt, power_cycles, reconnects
               (reconnect()), profiles (where a sampler runs: connect(), run_remote());
               where it runs: runs_here, host_key(); its URI options (options: uri.Option),
@@ -104,7 +105,7 @@ class Session:
 class ProcessSession(Session):
     """A session that is a local process (the core itself, or ssh/qemu running it)."""
 
-    def __init__(self, argv, what="tickmark-core"):
+    def __init__(self, argv, what="tickmark-core", cwd=None):
         self.argv, self.what = list(argv), what
         self.errfile = tempfile.TemporaryFile(mode="w+")
         try:
@@ -117,6 +118,7 @@ class ProcessSession(Session):
                 bufsize=1,
                 errors="replace",
                 start_new_session=True,
+                cwd=cwd,
             )
         except OSError as e:
             self.errfile.close()
@@ -276,6 +278,11 @@ class Target:
 
     def connect(self):
         """Open the connection to the target now, where it has one (else nothing to do)."""
+
+    def put_file(self, path):
+        """Copy a file into the folder where the core starts programs on the target (`tickmark exec
+        --file`: the program finds it as ./NAME) -> its name there."""
+        raise TickmarkError(f"{self.uri} cannot take files for a program (exec --file)")
 
     def run_remote(self, script, timeout=120, check=True, stdin=None):
         """Run a shell command on the target -> CompletedProcess (a target with a shell)."""

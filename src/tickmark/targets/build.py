@@ -15,6 +15,7 @@ folder objects/ beside build/ names such a build for each set of objects.
 import contextlib
 import fcntl
 import hashlib
+import json
 import os
 import re
 import shlex
@@ -27,6 +28,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from ..errors import Interrupted, TickmarkError, interrupted_by_signals
+from . import sizes
 
 DEFAULT_CFLAGS = "-O2"
 BINARY = "tickmark-core"
@@ -47,6 +49,7 @@ class BuildInfo:
     memfn: str = ""
     libc: str = ""  # the C library it was compiled against ('glibc 2.36', 'picolibc 1.8', 'musl')
     linkage: str = ""  # 'static' or 'dynamic' (read from the binary)
+    code_size: dict = None  # sizes.measure(): the core's text, data, bss and each benchmark's code
 
     def as_dict(self):
         return asdict(self)
@@ -210,8 +213,9 @@ def build_core(
     in. Both are part of the cache key, path and content. Every string reaches the compiler as
     an argument list: nothing here goes through a shell or a make variable. make_vars: the
     port, board and console, e.g. {"PORT": "baremetal", "BOARD": "mps2-an500"} (plain names only),
-    and an RTOS's source tree (FREERTOS_KERNEL: an absolute path). sources_key: a digest of the
-    sources outside the core that the build reads (such a tree), part of the cache key."""
+    and an RTOS's source tree or kernel export (FREERTOS_KERNEL, NUTTX_EXPORT: absolute paths).
+    sources_key: a digest of the sources outside the core that the build reads (such a tree),
+    part of the cache key."""
     make_vars = dict(make_vars or {})
     for k, v in make_vars.items():
         ok = _SAFE_PATH.fullmatch(str(v)) if k in _PATH_VARS else k in _NAME_VARS and _SAFE.fullmatch(str(v))
@@ -276,6 +280,7 @@ def build_core(
         ldflags=ldflags,
         cross_compile=cross_compile,
         memfn=memfn_path,
+        code_size=_code_size(out, src, cc, make_vars),
     )
 
 
@@ -294,6 +299,35 @@ def _built_against(out, src, cc_argv, cflags, make_vars):
         tmp.write_text(libc + "\n")
         os.replace(tmp, path)
     return libc
+
+
+SIZES = "sizes.json"
+
+
+def _code_size(out, src, cc, make_vars):
+    """The code size measured when the build was made; a build made before tickmark measured
+    sizes is measured now (its objects are kept beside it) and the figures kept with it."""
+    try:
+        return json.loads((out / SIZES).read_text())
+    except (OSError, ValueError):
+        pass
+    try:
+        _, srcs, bench_srcs, *_ = _plan(src, split_words("compiler", cc), make_vars)
+    except TickmarkError:
+        return None
+    objs = [str(out / "obj" / f"{Path(s).name}.{i}.o") for i, s in enumerate(srcs)]
+    measured = _measure(src, out / BINARY, srcs, bench_srcs, objs, cc)
+    try:
+        (out / SIZES).write_text(json.dumps(measured))
+    except OSError:
+        pass  # a cache that cannot be written to: measured again next time
+    return measured
+
+
+def _measure(src, binary, srcs, bench_srcs, objs, cc):
+    """sizes.measure() of a build: its binary, and each bench file with its object."""
+    benches = set(bench_srcs)
+    return sizes.measure(str(binary), [(str(src / s), objs[i]) for i, s in enumerate(srcs) if s in benches], cc)
 
 
 def _usable(binary):
@@ -368,11 +402,14 @@ _MAKE_ENV = (
     "MAKEFILES",
     "GNUMAKEFLAGS",
     "FREERTOS_KERNEL",
+    "NUTTX_EXPORT",
+    "RTOS_STACK_CHECK",
+    "RTOS_ASSERT",
 )
 _SAFE = re.compile(r"[A-Za-z0-9_.+-]+")
 _SAFE_PATH = re.compile(r"/[A-Za-z0-9_.+/-]+")
-_NAME_VARS = ("PORT", "BOARD", "BM_CONSOLE")
-_PATH_VARS = ("FREERTOS_KERNEL",)
+_NAME_VARS = ("PORT", "BOARD", "BM_CONSOLE", "RTOS_STACK_CHECK", "RTOS_ASSERT")
+_PATH_VARS = ("FREERTOS_KERNEL", "NUTTX_EXPORT")
 
 
 def _plan(src, cc_argv, make_vars=None):
@@ -502,6 +539,7 @@ def _build_in(tmp, src, out, cc, cflags, ldflags, memfn_path, extra, version, ma
         lines = text.strip().splitlines()
         detail = "\n".join("  " + line for line in lines[-15:])
         raise TickmarkError(f"building tickmark-core failed (compiler exit {rc}, CC={cc} CFLAGS={cflags}):", detail)
+    (tmp / SIZES).write_text(json.dumps(_measure(src, tmp / BINARY, srcs, bench_srcs, objs, cc)))
     try:
         os.replace(tmp, out)
     except OSError:  # another process finished the same build first

@@ -108,24 +108,25 @@ def build_table(rows, plain=False, drop=(), narrow=0, room=0, flags_whole=False)
         else:
             t.add_column(col, justify=just, no_wrap=True)
     names = [c[0] for c in cols]
-    keys = [r["key"] for r in rows]
+    keys = [r.get("shown") or r["key"] for r in rows]
     width = key_width(keys, bracket=narrow > 1) + room if narrow else None
 
-    def key_text(key):  # escaped first: the line breaks between its pieces are the table's own
-        return wrap_key(printable(key), width, narrow > 1) if narrow else printable(key)
+    def key_text(r):  # escaped first: the line breaks between its pieces are the table's own
+        key = printable(r.get("shown") or r["key"])
+        return wrap_key(key, width, narrow > 1) if narrow else key
 
     for r in rows:
         if r["status"] != "ok":
             style = None if plain else ("yellow" if r["status"] == "skip" else "red")
             cells = {
-                "benchmark": Text(key_text(r["key"])),
+                "benchmark": Text(key_text(r)),
                 "value": Text(r["status"], style=style),
                 "flags": Text(printable(r.get("reason") or "")),
             }
             t.add_row(*[cells.get(n, "") for n in names])
             continue
         cells = _cells(r)
-        cells["benchmark"] = Text(printable(f"  {r['metric']}") if r["metric"] else key_text(r["key"]))
+        cells["benchmark"] = Text(printable(f"  {r['metric']}") if r["metric"] else key_text(r))
         t.add_row(*[cells[n] for n in names])
     return t
 

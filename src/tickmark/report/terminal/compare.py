@@ -7,10 +7,10 @@ import sys
 
 from rich.text import Text
 
-from ...analysis.compare import FASTER, FEW, INCONCLUSIVE, INSN, MAX_ROUNDS_HINT, SAME, SLOWER
-from ...fmt import fmt_count, fmt_time
-from ...fmt import sig as _sig
+from ...analysis.compare import FASTER, FEW, INCONCLUSIVE, MAX_ROUNDS_HINT, SAME, SLOWER
+from ...fmt import fmt_in
 from ..console import console, dropped_note, fixed_table, print_wrapped
+from . import codesize
 from .counters import NO_PMU_HINT, fmt_per_op, fmt_ratio
 
 
@@ -29,6 +29,16 @@ def _fmt_p(p):
 _VERDICT_STYLE = {FASTER: "green", SLOWER: "red", SAME: "dim", INCONCLUSIVE: "yellow", FEW: "yellow", "missing": "red"}
 
 
+def _print_table(file, headers, rows, right, plain, styles=None, **fit):
+    """A fixed-width table written line by line (console.fixed_table: Rich's Table costs
+    milliseconds a row, which for a full suite is most of the time of a comparison), within the
+    output's width: fit names the columns that wrap and those that may be left out -> the
+    headers of the columns left out."""
+    lines, dropped = fixed_table(headers, rows, right, console(file).width, styles, plain, **fit)
+    file.write("\n".join(lines) + "\n")
+    return dropped
+
+
 def render(sides, pairs, file=None, show_counters=True, metric=None):
     """Print the comparison tables (one per pair: baseline against each other run); metric: the
     one metric compared (--metric), None for every one."""
@@ -38,12 +48,9 @@ def render(sides, pairs, file=None, show_counters=True, metric=None):
 
 
 def value_text(v, unit):
-    """A compared value in its unit: MB/s, guest instructions (exact counts) or a time."""
-    if unit == "MB/s":
-        return f"{_sig(v)} MB/s"
-    if unit == INSN:
-        return f"{fmt_count(v)} insn"
-    return fmt_time(v)
+    """A compared value in its unit: MB/s, guest instructions (exact counts), a figure's own unit
+    or a time."""
+    return fmt_in(v, unit)
 
 
 def render_comparison(doc, file=None, show_counters=True):
@@ -52,7 +59,7 @@ def render_comparison(doc, file=None, show_counters=True):
     plain = not con.is_terminal
     runs = {s["label"]: s for s in doc["runs"]}
     for s in doc["runs"]:
-        con.print(f"{s['label']}: {s['source']}, hardware counters: {s['counters']['hardware_status']}", markup=False)
+        print_wrapped(con, f"{s['label']}: {s['source']}, hardware counters: {s['counters']['hardware_status']}")
     for c in doc["comparisons"]:
         A, B = runs[c["a"]], runs[c["b"]]
         con.print()
@@ -64,7 +71,7 @@ def render_comparison(doc, file=None, show_counters=True):
         if doc.get("metric"):
             con.print(f"  metric: {doc['metric']}", markup=False)
         if c.get("exact"):
-            con.print("  exact counts: a difference is real beyond the run-to-run deviation (det A/B)", markup=False)
+            print_wrapped(con, "exact counts: a difference is real beyond the run-to-run deviation (det A/B)", "  ")
         headers = ["benchmark", "A", "B", "B/A", "95% CI", "multiple", "p", "verdict", "det A/B"]
         right = [False, True, True, True, True, True, True, False, True]
         rows, styles = [], []
@@ -102,11 +109,10 @@ def render_comparison(doc, file=None, show_counters=True):
             styles.append([None] * 7 + [_VERDICT_STYLE.get(r["verdict"]), None])
         # narrow: the keys and verdicts wrap, then det A/B, p, multiple and the CI go (a note
         # says so), then the rest comes in parts
-        lines, dropped = fixed_table(
-            headers, rows, right, con.width, styles, plain, wrap={0: "key", 7: "words"}, optional=(8, 6, 5, 4)
-        )
         con.file.flush()
-        con.file.write("\n".join(lines) + "\n")
+        dropped = _print_table(
+            con.file, headers, rows, right, plain, styles, wrap={0: "key", 7: "words"}, optional=(8, 6, 5, 4)
+        )
         if dropped:
             con.print(dropped_note(dropped, "tickmark report has every column"), markup=False)
         if show_counters:
@@ -114,13 +120,17 @@ def render_comparison(doc, file=None, show_counters=True):
         for fam, f in c["families"].items():
             g = f["geomean_time_ratio"]
             vs = ", ".join(f"{n} {v}" for v, n in sorted(f["verdicts"].items()))
-            what = "benchmarks, all unstable" if f.get("all_unstable") else "benchmarks"
             ratios = "instruction ratios" if c.get("isa") or c.get("exact") else "time ratios"
             print_wrapped(
-                con,
-                f"{fam}: geometric mean of {ratios} B/A {g:.3f} ({f['multiple']}) over {f['n']} {what} ({vs})",
-                "  ",
+                con, f"{fam}: geometric mean of {ratios} B/A {g:.3f} ({f['multiple']}) over {f['covers']} ({vs})", "  "
             )
+        codesize.render(con, c.get("code_size"), plain, _print_table)
+    if doc.get("nbench"):
+        from .nbench import side_by_side_lines
+
+        con.print()
+        for line in side_by_side_lines(doc["nbench"]):
+            con.print(line, markup=False)
 
 
 def _render_counters(con, av_a, av_b, all_rows, plain, exact=False):
@@ -168,14 +178,11 @@ def _render_counters(con, av_a, av_b, all_rows, plain, exact=False):
             a, b = ca.get("per_op", {}).get(c), cb.get("per_op", {}).get(c)
             cells.append(f"{fmt_per_op(c, a)} -> {fmt_per_op(c, b)}")
         table.append(cells)
-    lines, _ = fixed_table(
-        headers, table, [False] + [True] * (len(headers) - 1), con.width, plain=plain, wrap={0: "key"}
-    )
     con.file.flush()
-    con.file.write("\n".join(lines) + "\n")
+    _print_table(con.file, headers, table, [False] + [True] * (len(headers) - 1), plain, wrap={0: "key"})
     hw = [f"{s}: {av['hardware_status']}" for s, av in (("A", av_a), ("B", av_b))]
     if not [c for c in ratio_cols if c != "on_cpu"]:
-        con.print(f"  hardware counters (IPC, stalls, branch and cache misses): {'; '.join(hw)}", markup=False)
+        print_wrapped(con, f"hardware counters (IPC, stalls, branch and cache misses): {'; '.join(hw)}", "  ")
     if not exact:
         _no_pmu_hint(con, av_a, av_b)
     mux = [
@@ -184,7 +191,7 @@ def _render_counters(con, av_a, av_b, all_rows, plain, exact=False):
         if (r.get("counters_a") or {}).get("multiplexed") or (r.get("counters_b") or {}).get("multiplexed")
     ]
     if mux:
-        con.print(f"  multiplexed counters (scaled counts) in: {', '.join(mux)}", markup=False)
+        print_wrapped(con, f"multiplexed counters (scaled counts) in: {', '.join(mux)}", "  ")
     if av_a["kernel_excluded"] or av_b["kernel_excluded"]:
         con.print("  kernel-excluded: counters count user space only (perf_event_paranoid)", markup=False)
 
