@@ -13,9 +13,10 @@ include boards/$(BOARD).mk
 
 O ?= out-$(BOARD)
 PORT_BASE :=
-# The architecture's time counter is this port's time base (port/baremetal/arch/$(BM_ARCH)/),
-# so tm_ticks() is the generic one: the port's clock.
-ARCH := generic
+# The CPU's own files (arch/$(ARCH)/: the control loop, the kernel-entry loops, the clock chains)
+# are used as on an OS, except the time counter: this port's time base
+# (port/baremetal/arch/$(BM_ARCH)/) is its clock, so tm_ticks() is the generic one.
+ARCH_GENERIC := ticks.c
 LIBS := -lm
 PORT_EXTRA_SRCS := $(wildcard port/baremetal/arch/$(BM_ARCH)/*.c)
 # The console: semihosting (default; arguments, output and exit through the debugger or QEMU),
