@@ -53,6 +53,7 @@ SCHEMA = {
             "clock_res_ns": _UINT,
             "timer_overhead_ps": _UINT,
             "loop_overhead_ps": _UINT,
+            "loop_overhead_mcyc": _UINT,
             "ticks": _STR,
             "ticks_khz": _UINT,
             "fcore_khz": _UINT,

@@ -179,6 +179,7 @@ static void emit_hello(const tm_options *opt, const tm_env *env, int n)
     tm_json_uint(&j, "clock_res_ns", tm_os_clock_res_ns());
     tm_json_uint(&j, "timer_overhead_ps", env->timer_overhead_ps);
     tm_json_uint(&j, "loop_overhead_ps", env->loop_overhead_ps);
+    tm_json_uint(&j, "loop_overhead_mcyc", env->loop_overhead_mcyc);
     tm_json_str(&j, "ticks", tm_arch_ticks_name());
     tm_json_uint(&j, "ticks_khz", tm_ticks_khz());
     tm_json_uint(&j, "fcore_khz", env->fcore_khz);
