@@ -4,7 +4,8 @@
  *   call   svc #0 (the call's number in r7, Linux's register, set once before the loop and kept
  *          around it; r0 comes back changed)
  *   load   ldr.w from an address that faults (the 4-byte encoding: the handler resumes after it)
- *   undef  udf.w #0, permanently undefined (4 bytes, resumed after)
+ *   undef  udf.w #1, permanently undefined (4 bytes, resumed after; not #0, which Linux takes
+ *          for a Thumb-2 breakpoint and answers with SIGTRAP)
  *   store  str of a 32-bit value (the write that raises an interrupt), dsb and isb, so that the
  *          interrupt is taken before the loop goes on
  * The count in the register is 32 bits, as in loop.c: a 64-bit count runs as its low word, then
@@ -41,7 +42,7 @@ static void count_down(int kind, uint32_t count, uintptr_t a, uint32_t b)
                              : "r0", "cc", "memory");
         break;
     case UNDEF:
-        __asm__ __volatile__("1:\tudf.w #0\n\t"
+        __asm__ __volatile__("1:\tudf.w #1\n\t"
                              "subs %0, %0, #1\n\t"
                              "bne 1b"
                              : "+r"(n)
