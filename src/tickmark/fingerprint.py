@@ -83,6 +83,7 @@ _KEYS = (
     Key("perf_event_paranoid", "int", "perf_event_paranoid"),
     # the time base and the counters
     Key("clock", "text", "timer", export="word"),
+    Key("host_clock", "bool", "timed on the host from the core's marks", shown=True),
     Key("clock_res_ns", "int", "timer resolution (ns)", export="int"),
     Key("timer_overhead_ps", "int", "timer read cost (ps)", volatile=True, export="int"),
     Key("loop_overhead_ps", "int", "loop overhead (ps)", volatile=True),
@@ -444,8 +445,9 @@ def from_texts(texts, build=None, hello=None):
         "build_hash": build.get("hash"),
         "core_version": hello.get("core"),
         "port": hello.get("port"),
-        "clock": hello.get("clock"),
-        "clock_res_ns": hello.get("clock_res_ns"),
+        "clock": "host: the core's marks as they arrive" if hello.get("host_clock") else hello.get("clock"),
+        "host_clock": True if hello.get("host_clock") else None,
+        "clock_res_ns": None if hello.get("host_clock") else hello.get("clock_res_ns"),
         "timer_overhead_ps": hello.get("timer_overhead_ps"),
         "ticks": hello.get("ticks"),
         "ticks_khz": hello.get("ticks_khz"),
@@ -502,4 +504,6 @@ def env_flags(fp):
         excluded = (fp.get("perf_event_paranoid") or 0) >= 2
     if fp.get("cycles_method") == "perf" and excluded:
         flags.append("kernel-excluded")
+    if fp.get("host_clock"):
+        flags.append("host-clock")
     return flags

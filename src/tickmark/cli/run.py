@@ -59,6 +59,12 @@ def check_params(params):
 @click.option("--cflags", help="CFLAGS for the core (default -O2).")
 @click.option("--memfn", type=click.Path(dir_okay=False), help="C/asm file with tm_user_mem* routines.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@click.option(
+    "--host-clock",
+    is_flag=True,
+    help="Time on this machine, not the board: the core prints a mark after each chunk of "
+    "iterations, timed as it arrives (for a board whose clock cannot be trusted or read).",
+)
 @label_option
 @target_option
 @click.pass_context
@@ -78,12 +84,13 @@ def run_cmd(
     cflags,
     memfn,
     quiet,
+    host_clock,
     labels,
 ):
     """Run benchmarks (patterns or a suite; default suite: default)."""
     from ..report import terminal as report
     from ..report.progress import Progress
-    from ..run.engine import Run, RunConfig, check_patterns, default_sample_ms
+    from ..run.engine import Run, RunConfig, check_patterns, default_sample_ms, hostclock_sample_ms
 
     check_params(params)
     labels = parse_labels(labels)
@@ -118,13 +125,14 @@ def run_cmd(
         rounds=rounds,
         max_rounds=max_rounds,
         samples=samples,
-        sample_ms=default_sample_ms(chosen, params, sample_ms),
+        sample_ms=hostclock_sample_ms(core, sample_ms) if host_clock else default_sample_ms(chosen, params, sample_ms),
         seed=seed,
         params=list(params),
         timeout=timeout,
         name=name,
         suite=suite,
         labels=labels,
+        host_clock=host_clock,
     )
     run = Run(store, core, cfg)
     try:

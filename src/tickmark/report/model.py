@@ -21,7 +21,7 @@ Nothing here formats for a medium beyond short texts shared by all views (value_
 import math
 
 from .. import fingerprint, fmt
-from ..analysis import rtos_table
+from ..analysis import hostclock, kernel_entry, rtos_table
 from ..analysis.stats import Stats
 from ..errors import TickmarkError
 from ..fmt import known
@@ -46,6 +46,8 @@ FLAG_MEANINGS = {
     "kernel-excluded": "the hardware counters count user space only (perf_event_paranoid), so "
     "cycles miss the time spent in the kernel",
     "emulated": "the core ran under an emulator: times are the emulator's, not the target processor's",
+    "host-clock": "timed on the host, from the arrival of the core's marks on its console, not by the "
+    "board's clock (the host-clock table states the resolution)",
 }
 
 IMPL_NAMES = {0: "libc", 1: "ref", 2: "word", 3: "user"}
@@ -76,12 +78,17 @@ def run_model(store, run, with_series=True, beside=None):
     used = sorted({f for r in rows for f in r["flags"]})
     nb = nbench_series(store, results, fp)
     study = None
-    if run.get("suite") == "rtos-study" or beside is not None:
+    if run.get("suite") == "rtos-study" or (beside is not None and not only_kernel_entry(results)):
         study = {"rows": rtos_study_rows(results), "beside": None}
         if beside is not None:
             bfp = beside.get("fingerprint") or {}
             label = bfp.get("board") or beside.get("name") or f"run {beside['id']}"
             study["beside"] = {"label": label, "rows": rtos_study_rows(store.results(beside["id"]))}
+    entry = None
+    if kernel_entry.present(results):
+        entry = {"label": short_label(run), "rows": kernel_entry_rows(results), "beside": None}
+        if beside is not None:
+            entry["beside"] = {"label": short_label(beside), "rows": kernel_entry_rows(store.results(beside["id"]))}
     return {
         "id": run["id"],
         "name": run.get("name"),
@@ -103,8 +110,27 @@ def run_model(store, run, with_series=True, beside=None):
         "essentials": essentials(run),
         "nbench": nb,
         "rtos_study": study,
+        "kernel_entry": entry,
+        "host_clock": hostclock.agreement(results),
         "series": series(store, run, results, nb) if with_series else {},
     }
+
+
+def short_label(run):
+    """A run in a column heading: its name, else its board, else its id."""
+    return run.get("name") or (run.get("fingerprint") or {}).get("board") or f"run {run['id']}"
+
+
+def kernel_entry_rows(results):
+    """The kernel-entry figures of a run (analysis/kernel_entry.py), each with its cycles tag."""
+    return [dict(r, tag=cycles_tag(r["cycles_method"]) if r["cycles_method"] else "") for r in kernel_entry.rows(results)]
+
+
+def only_kernel_entry(results):
+    """A run of the kernel-entry benchmarks alone (and the control loop): --beside puts the
+    kernel-entry table side by side, not the RTOS study's (none of whose figures it has)."""
+    keys = {r["key"] for r in results}
+    return kernel_entry.present(results) and keys <= {k for _, k in kernel_entry.FIGURES}
 
 
 SHOWN_PROBLEMS = 10

@@ -458,6 +458,7 @@ class LabgridTarget(Target):
         self.via = uri
         inner = open_target(uri)
         self.emulated, self.reruns, self.reconnects = inner.emulated, inner.reruns, inner.reconnects
+        self.char_ns = inner.char_ns
         return inner
 
     def prepare(self, variant=None):

@@ -23,7 +23,7 @@ static void print_help(void)
          "       tickmark-core hello              the hello record alone (timer, cycles, counters)\n"
          "       tickmark-core run [GLOB...] [--samples N] [--sample-ms MS] [--seed N]\n"
          "                     [--iters N | --iters KEY=N]... [--param NAME=V,V]... [--timeout SEC]\n"
-         "                     [--cpu N] [--fcore-khz N] [--no-fork] [--text] [-- GLOB...]\n"
+         "                     [--cpu N] [--fcore-khz N] [--no-fork] [--host-clock] [--text] [-- GLOB...]\n"
          "       tickmark-core @FILE              the arguments from FILE, one per line\n"
          "Records are described in docs/protocol.md.");
 }
@@ -180,6 +180,8 @@ static void emit_hello(const tm_options *opt, const tm_env *env, int n)
     tm_json_uint(&j, "timer_overhead_ps", env->timer_overhead_ps);
     tm_json_uint(&j, "loop_overhead_ps", env->loop_overhead_ps);
     tm_json_uint(&j, "loop_overhead_mcyc", env->loop_overhead_mcyc);
+    if (opt->host_clock)
+        tm_json_int(&j, "host_clock", 1);
     tm_json_str(&j, "ticks", tm_arch_ticks_name());
     tm_json_uint(&j, "ticks_khz", tm_ticks_khz());
     tm_json_uint(&j, "fcore_khz", env->fcore_khz);
@@ -414,6 +416,10 @@ int tm_main(int argc, char **argv)
             opt.no_fork = 1;
             continue;
         }
+        if (strcmp(a, "--host-clock") == 0) {
+            opt.host_clock = 1;
+            continue;
+        }
         if (!val)
             return usage_error("option needs a value", a);
         i++;
@@ -462,5 +468,7 @@ int tm_main(int argc, char **argv)
             return usage_error("unknown option", a);
         }
     }
+    if (opt.host_clock && opt.text)
+        return usage_error("--host-clock writes marks for the host to time, not text", NULL);
     return list ? cmd_list(globs, nglobs, opt.text) : cmd_run(globs, nglobs, &opt);
 }

@@ -46,6 +46,7 @@ typedef struct tm_options {
     int cpu;
     uint64_t seed;
     uint64_t fcore_khz; /* --fcore-khz: known core clock, 0 to calibrate */
+    int host_clock;     /* --host-clock: mark records for the host to time, no samples */
     uint64_t iters_all;
     int niters;
     tm_override iters[TM_MAX_ITERS];

@@ -167,7 +167,7 @@ def show(store, run, file=None, beside=None):
 
 def render(m, file=None):
     """The terminal view of one run's model."""
-    from . import nbench, rtos_study
+    from . import hostclock, kernel_entry, nbench, rtos_study
 
     con = console(file)
     plain = not con.is_terminal
@@ -188,6 +188,12 @@ def render(m, file=None):
             print_whole(con, events)
         if m["rtos_study"]:
             rtos_study.show(m["rtos_study"], con)
+        if m.get("kernel_entry"):
+            con.print()
+            kernel_entry.show(m["kernel_entry"], con)
+        if m.get("host_clock"):
+            con.print()
+            hostclock.show(m["host_clock"], con)
     else:
         con.print("(no results)")
     if m["nbench"]:  # runs with cpu.* results: nbench-style indices
