@@ -87,6 +87,7 @@ def run_model(store, run, with_series=True, beside=None):
     entry = None
     if kernel_entry.present(results):
         entry = {"label": short_label(run), "rows": kernel_entry_rows(results), "beside": None}
+        entry["host_clock"] = bool(fp.get("host_clock"))  # then nothing was subtracted
         if beside is not None:
             entry["beside"] = {"label": short_label(beside), "rows": kernel_entry_rows(store.results(beside["id"]))}
     return {
@@ -123,7 +124,9 @@ def short_label(run):
 
 def kernel_entry_rows(results):
     """The kernel-entry figures of a run (analysis/kernel_entry.py), each with its cycles tag."""
-    return [dict(r, tag=cycles_tag(r["cycles_method"]) if r["cycles_method"] else "") for r in kernel_entry.rows(results)]
+    return [
+        dict(r, tag=cycles_tag(r["cycles_method"]) if r["cycles_method"] else "") for r in kernel_entry.rows(results)
+    ]
 
 
 def only_kernel_entry(results):

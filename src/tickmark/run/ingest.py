@@ -193,9 +193,7 @@ def _line_time(line):
 def _untimed_marks(run):
     """Host-clock marks of a log without times at the start of their lines cannot be timed: the
     instance is stored as failed, saying how to capture the console, and its marks left out."""
-    untimed = {
-        r["key"] for n, r in run.records if r.get("t") == "mark" and (n, r["key"], r["i"]) not in run.times
-    }
+    untimed = {r["key"] for n, r in run.records if r.get("t") == "mark" and (n, r["key"], r["i"]) not in run.times}
     if not untimed:
         return
     why = (

@@ -63,8 +63,10 @@ static void measure(tm_ctx *ctx, uint64_t iters, const tm_env *env, int want_ctr
         m->ctr_ops = iters * ctx->ops_per_iter;
         for (i = 0; i < nctr; i++)
             m->ctr[i] = d1[i];
-        if (nctr && cyc_idx >= 0) /* less the control loop, as the time */
-            m->cyc = (int64_t)sub_sat(m->ctr[cyc_idx], (b->flags & TM_F_CONTROL) ? 0 : iters * env->loop_overhead_mcyc / 1000);
+        if (nctr && cyc_idx >= 0) { /* less the control loop, as the time */
+            uint64_t loop = (b->flags & TM_F_CONTROL) ? 0 : iters * env->loop_overhead_mcyc / 1000;
+            m->cyc = (int64_t)sub_sat(m->ctr[cyc_idx], loop);
+        }
     }
     if (m->cyc < 0 && env->fcore_khz)
         m->cyc = (int64_t)(m->ns * env->fcore_khz / 1000000);

@@ -21,7 +21,8 @@ def _cells(row, with_time):
 
 def build_table(entry, plain=False):
     beside = entry.get("beside")
-    t = styled_table(plain, title="Into the kernel and back, control loop subtracted")
+    loop = "control loop included (host clock)" if entry.get("host_clock") else "control loop subtracted"
+    t = styled_table(plain, title=f"Into the kernel and back, {loop}")
     t.add_column("kernel entry", no_wrap=True)
     for side in [entry] + ([beside] if beside else []):
         head = f"{printable(side['label'])[:LABEL]}\n" if beside else ""
