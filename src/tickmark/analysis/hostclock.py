@@ -114,6 +114,8 @@ def agreement(results):
                 "res_ns": hc.get("res_ns"),
                 "char_ns": hc.get("char_ns"),
                 "jitter_ns": hc.get("jitter_ns"),
+                # how long a sample must last for PRECISION with the resolution measured
+                "needed_ms": math.ceil(2 * math.sqrt(6) * hc["res_ns"] / PRECISION / 1e6) if hc.get("res_ns") else None,
             }
         )
     return out

@@ -78,7 +78,7 @@ def run_model(store, run, with_series=True, beside=None):
     used = sorted({f for r in rows for f in r["flags"]})
     nb = nbench_series(store, results, fp)
     study = None
-    if run.get("suite") == "rtos-study" or (beside is not None and not only_kernel_entry(results)):
+    if run.get("suite") == "rtos-study" or (beside is not None and has_rtos_figures(results)):
         study = {"rows": rtos_study_rows(results), "beside": None}
         if beside is not None:
             bfp = beside.get("fingerprint") or {}
@@ -129,11 +129,12 @@ def kernel_entry_rows(results):
     ]
 
 
-def only_kernel_entry(results):
-    """A run of the kernel-entry benchmarks alone (and the control loop): --beside puts the
-    kernel-entry table side by side, not the RTOS study's (none of whose figures it has)."""
-    keys = {r["key"] for r in results}
-    return kernel_entry.present(results) and keys <= {k for _, k in kernel_entry.FIGURES}
+def has_rtos_figures(results):
+    """Whether a run has any RTOS-study figure but the control loop (a run of the kernel-entry
+    benchmarks alone puts only their table beside another run's)."""
+    from ..analysis.rtos_study import PATTERNS
+
+    return any(r["key"] in PATTERNS and r["key"] != "loop.control" for r in results)
 
 
 SHOWN_PROBLEMS = 10

@@ -25,15 +25,19 @@ def build_table(rows, plain=False):
 
 
 def lines(rows):
-    """What the table's figures mean, in words."""
+    """What the table's figures mean, in words, and how long samples must be for 1 %."""
     char = next((r["char_ns"] for r in rows if r.get("char_ns")), 0)
     said = f"one character on the line takes {fmt.sig(char / 1000)} us; " if char else ""
-    return [
+    out = [
         "host, board: time per operation by each clock over the same chunks (the control loop not "
         "subtracted); sample: a sample's uncertainty from the resolution, "
         + said
         + "resolution: one timestamp's, the larger of a character and the jitter measured on the marks"
     ]
+    need = max((r["needed_ms"] for r in rows if r["sample_pct"] and r["sample_pct"] > 1 and r["needed_ms"]), default=0)
+    if need:
+        out.append(f"for ±1 % a sample must last {need} ms with this resolution: --sample-ms {min(need, 10000)}")
+    return out
 
 
 def show(rows, console):

@@ -9,11 +9,13 @@ from ...names import printable
 from ..console import print_whole, styled_table
 
 LABEL = 14  # characters of a run's label in a column heading
+WHY = 24  # characters of why a figure is missing (the run's own table has it whole)
 
 
 def _cells(row, with_time):
     if row["ns"] is None:
         why = printable(f"{row['status']}: {row['reason']}".strip(": "))
+        why = why if len(why) <= WHY else why[: WHY - 3] + "..."
         return [why] + [""] * (2 if with_time else 1)
     cyc = "-" if row["cycles"] is None else f"{fmt.sig(row['cycles'])} {row['tag']}".strip()
     return ([fmt_time(row["ns"])] if with_time else []) + [fmt_rate(row["per_s"]), cyc]
