@@ -8,6 +8,9 @@ Used by the harness tests so they run without a C compiler. FAKECORE_MODE (comma
   usage     refuse 'run' as bad usage (exit 2, a message on stderr)
   error     an 'error' record ("record too long") where the hello belongs
   noisy=K   instance K is 20 % slower in every second invocation (needs FAKECORE_LOG)
+  slower=K:F  instance K takes F times as long (wall and on-CPU time)
+  oncpu=K:F   instance K takes F times as much on-CPU time (task-clock), its wall time unchanged
+  cflags=X  the flags the hello record says the core was built with (-O2 otherwise)
   bad=KIND  a hostile stream for sys.fast: bigns, strns, nons, negns, floatns (sample 0's ns),
             dup (every sample twice), endfirst (end before the samples), twoperline (samples
             two to a line), stall (stop writing, stay alive)
@@ -41,6 +44,12 @@ BENCHES = [
 MODE = dict((m.split("=") + [""])[:2] for m in os.environ.get("FAKECORE_MODE", "").split(",") if m)
 
 
+def _factor(mode, key):
+    """F of a mode K:F for instance K, else 1."""
+    k, _, f = MODE.get(mode, "").rpartition(":")
+    return float(f) if k == key else 1.0
+
+
 def emit(obj):
     if "noise" in MODE:
         print("[  12.345] uart: noise before TM1 record")
@@ -55,7 +64,12 @@ def instances(b, overrides):
     if not b["params"]:
         return [(b["name"], {})]
     p = b["params"][0]
-    vals = overrides.get(p["name"], p["sweep"]).split(",")
+    scoped = [
+        v
+        for k, v in overrides.items()
+        if ":" in k and fnmatch.fnmatchcase(b["name"], k.split(":")[0]) and k.split(":")[1] == p["name"]
+    ]  # like the core: BENCH:NAME wins over NAME
+    vals = (scoped[-1] if scoped else overrides.get(p["name"], p["sweep"])).split(",")
     return [(f"{b['name']}[{p['name']}={v}]", {p["name"]: int(v)}) for v in vals]
 
 
@@ -132,7 +146,7 @@ def run(opts, globs, iters, params, sel):
         "target": "x86_64-linux-gnu",
         "port": "fake",
         "cc": "fakecc 1",
-        "cflags": "-O2",
+        "cflags": MODE.get("cflags") or "-O2",
         "memfn": "",
         "seed": opts["seed"],
         "samples": opts["samples"],
@@ -212,6 +226,7 @@ def run(opts, globs, iters, params, sel):
             for i in range(opts["samples"]):
                 ops = n * 10
                 bias = 1.2 if MODE.get("noisy") == key and calls % 2 else 1.0
+                bias *= _factor("slower", key)
                 per = b["ns"] * bias * (1 + 0.01 * rng.random()) * (1 + p.get("size", 0) / 65536)
                 ns = int(ops * per)
                 s = {
@@ -228,7 +243,7 @@ def run(opts, globs, iters, params, sel):
                     "cpu1": 1,
                     "retaken": 0,
                     "ctr_ops": ops,
-                    "ctr": {"task_clock": ns},
+                    "ctr": {"task_clock": int(ns * _factor("oncpu", key))},
                     "multiplexed": 0,
                 }
                 if b["subs"]:
@@ -255,6 +270,7 @@ def run(opts, globs, iters, params, sel):
                         "count": 100,
                         "min": 4000,
                         "max": 90000,
+                        "sum": 50 * 4096 + 45 * 4992 + 4 * 8192 + 65536,
                         "buckets": [[4096, 50], [4992, 45], [8192, 4], [65536, 1]],
                     }
                 )

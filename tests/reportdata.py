@@ -108,6 +108,7 @@ HIST = {
     "count": 1000,
     "min": 3000,
     "max": 250000,
+    "sum": 4_100_000,
     "buckets": [[2944, 10], [3072, 400], [3200, 350], [3456, 150], [4096, 60], [8192, 20], [65536, 9], [131072, 1]],
 }
 
@@ -212,3 +213,64 @@ def make_store(path, second=True, name_a="base", name_b="slow", **kw):
     if second:
         fill(st, name_b, scale=1.25, fp=dict(FP, cflags="-Os"), **kw)
     return st
+
+
+BOARD_OS = {
+    "sys.getppid": 180.0,
+    "sys.read": 250.0,
+    "sys.write": 210.0,
+    "sys.stat": 900.0,
+    "sys.open_close": 2100.0,
+    "signal.install": 300.0,
+    "signal.catch": 1400.0,
+    "proc.fork_exit": 90000.0,
+    "proc.fork_exec": 400000.0,
+    "proc.fork_sh": 1100000.0,
+    "ipc.tcp_connect": 30000.0,
+}
+
+
+def make_board_store(path):
+    """Four runs of one board that share no benchmark: an os-suite run (system calls, processes,
+    IPC latency and bandwidth), a context-switch sweep (sched.ctx_ring, procs x size, with its
+    switch_derived sub-metric), a bandwidth run (mem.bw_*) and a latency sweep (mem.lat_rand,
+    mem.lat_stride) -> (store, run ids)."""
+    st = Store(path)
+
+    def run(name):
+        return st.create_run(
+            name=name,
+            patterns=["*"],
+            fingerprint=dict(FP, variant="gcc -O2"),
+            hello={},
+            status="complete",
+            started=1_700_000_000,
+            finished=1_700_000_100,
+            notes={"rounds": 3, "problems": []},
+        )
+
+    os_run = run("board-os")
+    for bench, ns in BOARD_OS.items():
+        add(st, os_run, bench, ns=ns)
+    for bench, ns in (("ipc.pipe_lat", 9000.0), ("ipc.unix_stream_lat", 11000.0), ("ipc.tcp_lat", 25000.0)):
+        for cross in (0, 1):
+            add(st, os_run, bench, {"cross": cross}, ns=ns * (1 + cross), hist=HIST)
+    for bench, mbs in (("ipc.pipe_bw", 1200.0), ("ipc.unix_bw", 1500.0), ("ipc.tcp_bw", 1900.0)):
+        size = 65536
+        add(st, os_run, bench, {"msg": size, "cross": 0}, ns=size * 1000.0 / mbs, stat="max", bpo=size)
+    ctx_run = run("board-ctx")
+    for procs in (2, 8, 16):
+        for size in (0, 16, 64):
+            hop = 3000.0 + 50 * procs + 40 * size
+            add(st, ctx_run, "sched.ctx_ring", {"procs": procs, "size": size}, ns=hop, subs={"switch_derived": 0.5})
+    bw_run = run("board-bw")
+    for bench, mbs in (("mem.bw_read", 9000.0), ("mem.bw_write", 7000.0), ("mem.bw_copy", 3000.0)):
+        for size in (16 * KIB, 128 * MIB):
+            f = 10 if size < MIB else 1
+            add(st, bw_run, bench, {"size": size}, ns=size * 1000.0 / (mbs * f), stat="max", bpo=size)
+    topo_run = run("board-topo")
+    for size, ns in LAT:
+        add(st, topo_run, "mem.lat_rand", {"size": size, "thp": 0}, ns=ns, stat="min")
+    for stride, ns in ((8, 2.0), (16, 2.0), (32, 2.0), (64, 3.0), (128, 3.0), (256, 3.0)):
+        add(st, topo_run, "mem.lat_stride", {"span": 262144, "stride": stride}, ns=ns, stat="min")
+    return st, [os_run, ctx_run, bw_run, topo_run]

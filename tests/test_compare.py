@@ -90,8 +90,8 @@ def test_faster_and_bandwidth_direction():
     a = rng.lognormal(np.log(100), 0.01, 15)
     b = a / 2 * rng.lognormal(0, 0.01, 15)
     rd = np.repeat([1, 2, 3], 5)
-    assert cmp.compare_metric(a, rd, b, rd)["verdict"] == cmp.FASTER
-    assert cmp.compare_metric(a, rd, b, rd, higher_is_better=True)["verdict"] == cmp.SLOWER
+    assert cmp.verdict(a, rd, b, rd)["verdict"] == cmp.FASTER
+    assert cmp.verdict(a, rd, b, rd, higher_is_better=True)["verdict"] == cmp.SLOWER
     assert cmp.multiple(0.5) == "2.00× faster" and cmp.multiple(11.2) == "11.2× slower"
     assert cmp.multiple(1.003) == "1.00×" and cmp.multiple(1 / 118.0) == "118× faster"
 
@@ -117,7 +117,7 @@ def test_false_positive_rate_of_the_rule_below_5_percent():
         for _side in range(2):
             reff = np.repeat(rng.lognormal(0, 0.02, 3), 5)
             sides.append(100 * reff * rng.lognormal(0, 0.01, 15))
-        v = cmp.compare_metric(sides[0], rd, sides[1], rd, rng=rng)["verdict"]
+        v = cmp.verdict(sides[0], rd, sides[1], rd, rng=rng)["verdict"]
         called += v in (cmp.FASTER, cmp.SLOWER)
     assert called / n < 0.05, called
 
@@ -137,7 +137,7 @@ def test_inconclusive_gets_a_rounds_estimate():
     rd = np.repeat([1, 2, 3], 5)
     a = 100 * np.repeat(rng.lognormal(0, 0.015, 3), 5) * rng.lognormal(0, 0.01, 15)
     b = 104 * np.repeat(rng.lognormal(0, 0.015, 3), 5) * rng.lognormal(0, 0.01, 15)
-    r = cmp.compare_metric(a, rd, b, rd, rng=rng)
+    r = cmp.verdict(a, rd, b, rd, rng=rng)
     assert r["verdict"] == cmp.INCONCLUSIVE  # a 4 % shift within 1.5 % round-to-round noise, 3 rounds
     assert "note" not in r
     assert r["rounds_needed"] > 3

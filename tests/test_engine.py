@@ -9,7 +9,8 @@ from pathlib import Path
 
 from conftest import FAKECORE, fake_core
 from tickmark.run import matrix as mx
-from tickmark.run.engine import Run, RunConfig, check_patterns, import_document
+from tickmark.run.engine import Run, RunConfig, import_document
+from tickmark.run.plan import Plan, check_patterns
 from tickmark.store import Store
 from tickmark.store import document as export
 from tickmark.targets import ProcessSession, open_target
@@ -66,8 +67,8 @@ def test_an_error_closes_the_run_and_an_error_before_any_result_leaves_none(tmp_
 def test_matrix_cell_whose_core_dies_is_incomplete_and_the_others_run(tmp_path):
     st = Store(tmp_path / "r.db")
     cells = [_cell(tmp_path, "1"), _cell(tmp_path, "2", "die=1")]
-    cfg = RunConfig(patterns=["sys.fast", "lat.*"], rounds=2, max_rounds=2, samples=3, seed=5)
-    ids = mx.Matrix(st, cells, cfg, name="m").execute()
+    plan = Plan(["sys.fast", "lat.*"], rounds=2, max_rounds=2, samples=3, seed=5)
+    ids = mx.Matrix(st, cells, plan, name="m").execute()
     good, bad = (st.run(i) for i in ids)
     assert good["status"] == "complete" and len(st.results(good["id"])) == 3
     assert bad["status"] == "incomplete" and "exited with status 3" in bad["notes"]["incomplete"]
@@ -100,8 +101,8 @@ def test_transport_lost_in_a_matrix_leaves_no_run_running(tmp_path):
     cells = [_cell(tmp_path, "1"), _cell(tmp_path, "2")]
     for c in cells:
         c.core = _LossyCore(c.core.target, c.core.argv, c.core.build)
-    cfg = RunConfig(patterns=["sys.fast", "lat.*"], rounds=2, samples=3, seed=1)
-    ids = mx.Matrix(st, cells, cfg, name="lost").execute()
+    plan = Plan(["sys.fast", "lat.*"], rounds=2, samples=3, seed=1)
+    ids = mx.Matrix(st, cells, plan, name="lost").execute()
     runs = st.runs()
     assert [r["id"] for r in runs] == ids
     assert len(runs) == 2 and {r["status"] for r in runs} == {"incomplete"}  # none left 'running'
@@ -163,7 +164,7 @@ def test_a_large_run_takes_shorter_samples(core_binary):
     """The sample length follows the instances the core will run: '*' (about 480) gets 5 ms
     samples, the default suite and a --param that shrinks the sweeps the core's default (None);
     a length given is kept."""
-    from tickmark.run.engine import LARGE_RUN_INSTANCES, default_sample_ms, planned_instances
+    from tickmark.run.plan import LARGE_RUN_INSTANCES, default_sample_ms, planned_instances
     from tickmark.suites import patterns_for
 
     core = LocalCore(open_target("local"), [core_binary], {"binary": core_binary})

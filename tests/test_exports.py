@@ -119,9 +119,16 @@ def test_junit_schema_accepts_pytests_own_report(tmp_path):
 
 
 def test_junit_export_validates_and_fails_crashes_and_gated(stored, tmp_path):
+    from tickmark.analysis.verdict import Failure, Gate
+
     xmlschema = _tool("xmlschema")
     st, run, results = stored
-    text = exports.to_junit(run, results, gate={"sys.fast": (0.12, 0.05)}, gate_name="base")
+    gate = Gate("base", 0.05, "")
+    gate.failures = [
+        Failure("exp1", "sys.fast", "slower", "+12.0%", 0.12),
+        Failure("exp1", "sys.gone", "not measured", "not in B"),
+    ]
+    text = exports.to_junit(run, results, gate=gate)
     f = tmp_path / "j.xml"
     f.write_text(text)
     schema = xmlschema.XMLSchema(str(DATA / "junit.xsd"))
@@ -130,13 +137,21 @@ def test_junit_export_validates_and_fails_crashes_and_gated(stored, tmp_path):
 
     suite = ET.parse(f).getroot().find("testsuite")
     cases = {c.get("name"): c for c in suite.findall("testcase")}
-    assert set(cases) == {r["key"] for r in results}
+    assert set(cases) == {r["key"] for r in results} | {"sys.gone"}
     assert cases["sys.crashy"].find("failure").get("type") == "crashed"
     assert cases["sys.fast"].find("failure").get("type") == "gate"
     assert "12.0 % slower than base" in cases["sys.fast"].find("failure").get("message")
+    assert "not measured (not in B); base measured it" in cases["sys.gone"].find("failure").get("message")
     assert cases["sys.skipme"].find("skipped") is not None
     assert cases["bw.copy"].find("failure") is None and "MB/s" in cases["bw.copy"].find("system-out").text
-    assert suite.get("failures") == "2" and suite.get("skipped") == "1" and suite.get("tests") == str(len(results))
+    assert suite.get("failures") == "3" and suite.get("skipped") == "1" and suite.get("tests") == str(len(results) + 1)
+    # a run that did not finish: it fails, and so does each benchmark it planned and never started
+    cut = dict(run, status="incomplete", notes={"incomplete": "killed"}, hello={"order": ["sys.fast", "late.one"]})
+    f.write_text(exports.to_junit(cut, results))
+    schema.validate(str(f))
+    cases = {c.get("name"): c for c in ET.parse(f).getroot().find("testsuite").findall("testcase")}
+    assert cases["run"].find("failure").get("message") == "the run is incomplete: killed"
+    assert cases["late.one"].find("failure").get("type") == "not run"
 
 
 def test_openmetrics_export_parses_with_prometheus_client(stored):

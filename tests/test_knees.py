@@ -423,3 +423,26 @@ def test_a_count_whose_pages_the_tlb_merged_does_not_move_the_step():
     # a dip of less than a step is kept (noise never lowers a point, a small dip is the curve's own)
     kept = topo._without_dips(sorted({**spread, 70: 3.0}.items()), 0.62)
     assert (70, 3.0) in kept
+
+
+def test_topology_and_bandwidth_read_nothing_of_this_machine():
+    """What the OS reports and the memory a sweep may use come from a run's fingerprint (read on
+    its target), never from the files of the machine running the analysis."""
+    for f in ("topology.py", "bandwidth.py", "hierarchy.py", "knees.py"):
+        tree = ast.parse((SRC / f).read_text())
+        names = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                names |= {a.name.split(".")[0] for a in node.names}
+            elif isinstance(node, ast.ImportFrom) and node.level == 0:
+                names.add((node.module or "").split(".")[0])
+        assert not names & {"pathlib", "os", "glob", "platform", "subprocess"}, (f, names)
+        calls = {n.func.id for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
+        paths = [
+            n.value
+            for n in ast.walk(tree)
+            if isinstance(n, ast.Constant)
+            and isinstance(n.value, str)
+            and n.value.startswith(("/proc", "/sys", "proc/", "sys/"))
+        ]
+        assert "open" not in calls and not paths, (f, paths)

@@ -263,3 +263,49 @@ def test_exporter_killed_mid_campaign_keeps_finished_cells_and_resumes(lg, tmp_p
     assert now == {f"lab2:{t}:{v}:quick" for t in ("pa", "pb") for v in ("O2", "Os")}
     for name, rid in complete.items():  # the cells finished before the exporter died were not run again
         assert st.run(name)["id"] == rid
+
+
+def test_a_place_forwards_every_capability_of_its_boards_target(lg, monkeypatch):
+    """labgrid copied five of the SSH target's flags by hand and missed profiles, connect,
+    run_remote and the core's profile_runner; it forwards the contract now (targets/base.py
+    Wrapping): a capability added to the contract reaches the board's target with no word in
+    labgrid.py."""
+    from tickmark.targets import open_target
+    from tickmark.targets.base import Core, Target
+    from tickmark.targets.ssh import SshCore, SshTarget
+
+    monkeypatch.setattr(Target, "teleports", False, raising=False)
+    monkeypatch.setattr(SshTarget, "teleports", True, raising=False)
+    monkeypatch.setattr(Target, "warp", lambda self, n: "none", raising=False)
+    monkeypatch.setattr(SshTarget, "warp", lambda self, n: f"{self.uri} x{n}", raising=False)
+    monkeypatch.setattr(Core, "turbo", None, raising=False)
+    monkeypatch.setattr(SshCore, "turbo", "ssh's", raising=False)
+    with open_target("labgrid:pb") as t:
+        ssh = t.inner
+        assert isinstance(ssh, SshTarget) and t.uri == "labgrid:pb" and t.power_cycles  # its own
+        assert (t.profiles, t.reconnects, t.reruns, t.emulated) == ("remote", True, True, False)
+        assert t.teleports is True and t.warp(3) == f"{ssh.uri} x3"
+        t.connect()
+        assert t.run_remote("echo $((6 * 7))").stdout.strip() == "42"
+        core = t.prepare()
+        assert core.turbo == "ssh's" and core.in_process is False
+        runner = core.profile_runner()
+        assert runner is not None and runner.remote
+        runner.close()
+        assert core.fingerprint()["target_uri"] == "labgrid:pb"  # the fingerprint stays the place's
+
+
+def test_profile_on_a_place_over_ssh(lg, cli):
+    """`profile --target labgrid:PLACE` was refused ('profiles are not supported') though the
+    place's board is an SSH target, which can profile."""
+    import shutil
+
+    if not shutil.which("gprof"):
+        if os.environ.get("CI"):
+            pytest.fail("gprof is not installed (bootstrap installs binutils)")
+        pytest.skip("gprof is not installed")
+    rc, out, err = cli("profile", "sys.getppid", "--target", "labgrid:pb", "--tool", "gprof", "--seconds", "0.5")
+    assert rc == 0, err
+    assert out.startswith("sys.getppid: gprof (") and "profile stored with run" in out
+    prof = Store(os.environ["TICKMARK_STORE"]).profiles(1)["sys.getppid"]
+    assert prof["tool"] == "gprof" and prof["routines"]

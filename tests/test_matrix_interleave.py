@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 
 from tickmark.run import matrix as mx
-from tickmark.run.engine import RunConfig
+from tickmark.run.plan import Plan
 from tickmark.store import Store
 from tickmark.targets import open_target
 from tickmark.targets.build import BuildInfo
@@ -34,9 +34,9 @@ def test_rounds_are_interleaved_across_variants(tmp_path):
     log = tmp_path / "order.log"
     st = Store(tmp_path / "r.db")
     cells = [cell(tmp_path, "1", log), cell(tmp_path, "2", log), cell(tmp_path, "3", log)]
-    cfg = RunConfig(patterns=["sys.fast"], rounds=4, max_rounds=4, samples=3, seed=5)
-    ids = mx.Matrix(st, cells, cfg, name="t").execute()
-    runs = [ln.split()[0] for ln in log.read_text().splitlines()]
+    plan = Plan(["sys.fast"], rounds=4, max_rounds=4, samples=3, seed=5)
+    ids = mx.Matrix(st, cells, plan, name="t").execute()
+    runs = [ln.split()[0] for ln in log.read_text().splitlines() if ln.split()[1] == "run"]
     assert len(runs) == 12
     blocks = [runs[i : i + 3] for i in range(0, 12, 3)]
     for b in blocks:  # each round: every variant once

@@ -138,7 +138,19 @@ def test_tlb_reach():
     assert topo.detect_tlb(p4k, {})["bytes"] is None
 
 
+def probe_fingerprint(root):
+    """The fingerprint of a fake machine under `root`: the probe script that an SSH target runs on
+    the board (every /sys and /proc path moved under root), its output parsed as a board's is."""
+    from tickmark import fingerprint
+
+    script = fingerprint.PROBE_SCRIPT.replace("/sys/", f"{root}/sys/").replace("/proc/", f"{root}/proc/")
+    out = subprocess.run(["sh", "-c", script], capture_output=True, text=True, check=True).stdout
+    return fingerprint.from_texts(fingerprint.parse_probe(out))
+
+
 def test_os_report_from_sysfs_and_device_tree(tmp_path):
+    """What the OS reports comes from the target's fingerprint: sysfs, else the device tree (read
+    with od on a board), /proc/cpuinfo's TLB size and /proc/meminfo's available memory."""
     base = tmp_path / "sys/devices/system/cpu/cpu0/cache"
     for i, (lvl, typ, size) in enumerate(
         [(1, "Data", "32K"), (1, "Instruction", "32K"), (2, "Unified", "512K"), (3, "Unified", "32768K")]
@@ -149,25 +161,34 @@ def test_os_report_from_sysfs_and_device_tree(tmp_path):
             (d / k).write_text(f"{v}\n")
     (tmp_path / "proc").mkdir()
     (tmp_path / "proc/cpuinfo").write_text("processor\t: 0\nTLB size\t: 2560 4K pages\n")
-    r = topo.os_report(tmp_path)
+    (tmp_path / "proc/meminfo").write_text("MemTotal:  8000000 kB\nMemAvailable:    5242880 kB\n")
+    fp = probe_fingerprint(tmp_path)
+    assert fp["mem_available"] == 5 << 30 and fp["tlb_pages"] == 2560
+    r = topo.os_report(fp)
     assert r["source"] == "sysfs" and [lv["size"] for lv in r["levels"]] == [32 * K, 512 * K, 32 * M]
+    assert [lv["name"] for lv in r["levels"]] == ["L1d", "L2", "L3"]
     assert r["line_size"] == 64 and r["tlb_reach"] == 2560 * 4096
 
     dt = tmp_path / "dt"
     cpu = dt / "proc/device-tree/cpus/cpu@0"
     l2 = dt / "proc/device-tree/cpus/l2-cache0"
-    cpu.mkdir(parents=True)
-    l2.mkdir(parents=True)
+    l3 = dt / "proc/device-tree/l3-cache"
+    for d in (cpu, l2, l3):
+        d.mkdir(parents=True)
     (cpu / "d-cache-size").write_bytes((32 * K).to_bytes(4, "big"))
     (cpu / "d-cache-line-size").write_bytes((64).to_bytes(4, "big"))
     (l2 / "cache-level").write_bytes((2).to_bytes(4, "big"))
     (l2 / "cache-size").write_bytes((256 * K).to_bytes(4, "big"))
-    r = topo.os_report(dt)
-    assert r["source"] == "device tree" and [lv["size"] for lv in r["levels"]] == [32 * K, 256 * K]
+    (l3 / "cache-level").write_bytes((3).to_bytes(4, "big"))
+    (l3 / "cache-size").write_bytes((2 * M).to_bytes(4, "big"))
+    fp = probe_fingerprint(dt)
+    r = topo.os_report(fp)
+    assert r["source"] == "device tree" and [lv["size"] for lv in r["levels"]] == [32 * K, 256 * K, 2 * M]
+    assert r["line_size"] == 64 and r["tlb_reach"] is None and fp["mem_available"] is None
 
 
 def test_detection_stands_alone_when_the_os_reports_nothing(tmp_path):
-    osr = topo.os_report(tmp_path)  # an empty tree: no sysfs, no device tree, no cpuinfo
+    osr = topo.os_report(probe_fingerprint(tmp_path))  # an empty tree: no sysfs, no device tree, no cpuinfo
     assert osr["levels"] == [] and osr["line_size"] is None and osr["source"] is None
     results = [
         {
@@ -536,7 +557,7 @@ def test_run_with_memfn_reports_failure_and_comparison(real, cli):
         "2",
         "-q",
     )
-    assert rc == 0, err
+    assert rc == 1 and "2 instances failed: memfn.memcpy[impl=3" in err, err  # a failed check: not all done
     assert "FAILED verification, not timed: memcpy[user]: memcpy[user] wrong at size" in out
     rc, out, err = cli(
         "run",
@@ -563,7 +584,10 @@ def test_run_with_memfn_reports_failure_and_comparison(real, cli):
 
 @pytest.mark.alone  # the cache levels come from measured latencies
 @needs_cc
-def test_topology_json_stores_runs_and_separates_os_values(real, cli):
+def test_topology_is_one_run_and_every_view_shows_its_levels(real, cli):
+    """One run holds both passes (the stride chase included, so a report finds the line size), and
+    `topology --json`, `topology --from RUN --json`, `report RUN --format json|md` and `show RUN`
+    show the one detection."""
     rc, out, err = cli("topology", "--json", "--max-size", "1M", "--rounds", "1", "--samples", "3", "-q")
     assert rc == 0, err
     doc = json.loads(out)
@@ -572,10 +596,156 @@ def test_topology_json_stores_runs_and_separates_os_values(real, cli):
     assert 4 * K <= doc["detected"]["levels"][0]["size"] <= 256 * K
     assert doc["detected"]["levels"][-1]["name"] == "memory"
     assert isinstance(doc["os"]["levels"], list)
+    assert doc["detected"]["line_size"]["why"]  # the stride chase ran (a step found or not)
+    (rid,) = doc["runs"]
     rc, out, err = cli("runs")
-    assert out.count("topology") == len(doc["runs"]) == 2
-    rc, out2, err = cli("topology", "--json", "--from", str(doc["runs"][0]), "--from", str(doc["runs"][1]))
-    assert rc == 0 and json.loads(out2)["detected"]["levels"] == doc["detected"]["levels"]
+    assert out.count("topology") == 1
+    rc, out2, err = cli("topology", "--json", "--from", str(rid))
+    assert rc == 0 and json.loads(out2)["detected"] == doc["detected"] and json.loads(out2)["os"] == doc["os"]
+    rc, rep, err = cli("report", str(rid), "--format", "json")
+    assert rc == 0, err
+    section = json.loads(rep)["runs"][0]["topology"]
+    assert section["detected"] == doc["detected"] and section["os"] == doc["os"]
+    assert any(r["bench"] == "mem.lat_stride" for r in json.loads(rep)["runs"][0]["rows"])  # in the one run
+    assert [lv["size"] for lv in json.loads(rep)["runs"][0]["series"]["latency"]["levels"]] == [
+        lv["size"] for lv in doc["detected"]["levels"]
+    ]
+    rc, text, err = cli("topology", "--from", str(rid))
+    table = [line for line in text.splitlines() if line.startswith(("L1 ", "line "))]
+    assert len(table) >= 2
+    rc, shown, err = cli("show", str(rid))
+    assert all(line in shown.splitlines() for line in table), shown
+    rc, md, err = cli("report", str(rid), "--format", "md")
+    first = section["table"][0]
+    assert "| " + " | ".join(first) + " |" in md
+
+
+BOARD_CACHES = [(1, "Data", "40K"), (1, "Instruction", "32K"), (2, "Unified", "1280K"), (3, "Unified", "24576K")]
+
+
+def board_texts():
+    """The fingerprint texts of a board that is not this machine: other caches, a TLB size, and
+    64 MiB of free memory."""
+    texts = {"uname_s": "Linux", "uname_m": "aarch64", "cpuinfo": "processor\t: 0\nTLB size\t: 1000 4K pages\n"}
+    texts["meminfo"] = "MemAvailable:      65536 kB\n"
+    for i, (lvl, typ, size) in enumerate(BOARD_CACHES):
+        texts.update({f"cache/index{i}/level": str(lvl), f"cache/index{i}/type": typ, f"cache/index{i}/size": size})
+    return texts
+
+
+@needs_cc
+def test_a_targets_own_caches_and_memory_in_every_view(real, cli, monkeypatch):
+    """A target whose OS reports other caches than this machine and 64 MiB of free memory (its
+    fingerprint's texts replaced): the sweep stops at a quarter of the target's free memory, and
+    topology, show, report (JSON, Markdown) and bandwidth compare and label with the target's
+    caches, none of this machine's."""
+    from tickmark import fingerprint
+
+    monkeypatch.setattr(fingerprint, "read_local", board_texts)
+    rc, out, err = cli("topology", "--json", "--rounds", "1", "--samples", "2", "-q", "--no-refine")
+    assert rc == 0, err
+    doc = json.loads(out)
+    board = [("L1d", 40 * K), ("L2", 1280 * K), ("L3", 24 * M)]
+    assert [(o["name"], o["size"]) for o in doc["os"]["levels"]] == board and doc["os"]["tlb_reach"] == 1000 * 4096
+    assert max(s for s, _ in doc["points"]["lat_huge"]) <= 16 * M  # a quarter of the board's 64 MiB
+    (rid,) = doc["runs"]
+    rc, rep, _ = cli("report", str(rid), "--format", "json")
+    run = json.loads(rep)["runs"][0]
+    assert run["topology"]["os"] == doc["os"]
+    assert [(o["name"], o["size"]) for o in run["series"]["latency"]["os_levels"]] == board
+    rc, text, _ = cli("topology", "--from", str(rid))
+    rc, shown, _ = cli("show", str(rid))
+    rc, md, _ = cli("report", str(rid), "--format", "md")
+    for view in (text, shown, md):
+        assert "40K L1d" in view and "1.25M L2" in view and "24M L3" in view, view
+    rc, out, err = cli("run", "mem.bw_read", "--param", "size=40K,32M", "--rounds", "1", "--samples", "2", "-q")
+    assert rc == 0, err
+    rc, bw, _ = cli("bandwidth")
+    rows = {line.split()[0]: line.split()[1] for line in bw.splitlines() if line[:1].isdigit()}
+    assert rows == {"40K": "L1d", "32M": "memory"}, bw  # this machine's caches would say L2 and L3
+
+
+@pytest.mark.parametrize(
+    "command, what",
+    [
+        (("bandwidth",), "mem.bw_* results"),
+        (("memfn",), "memfn.* results"),
+        (("topology", "--from", "1"), "mem.lat_rand or mem.lat_pagelocal results"),
+        (("topology", "--json", "--from", "1"), "mem.lat_rand or mem.lat_pagelocal results"),
+    ],
+)
+def test_a_memory_view_of_a_run_without_its_results_is_an_error(env, cli, command, what):
+    """bandwidth, memfn and topology --from of a run that has none of their results: the same
+    one-line error and exit status 2 (no empty table, no rows that compare nothing)."""
+    rc, _, err = cli("run", "sys.fast", "--rounds", "1", "-q")
+    assert rc == 0, err
+    rc, out, err = cli(*command)
+    assert rc == 2 and out == "" and err.count("\n") == 1, (out, err)
+    assert err.startswith(f"tickmark: error: run 1 has no {what}"), err
+
+
+def test_a_sweep_that_ends_inside_the_last_cache_says_so():
+    """--max-size 4M on a machine whose OS reports a 32M L3: what the curve calls memory may be
+    that cache, and the detection says so (every view shows its flags); a sweep past it does not."""
+    osr = {"levels": [{"name": "L1d", "size": 32 * K}, {"name": "L2", "size": 1 * M}, {"name": "L3", "size": 32 * M}]}
+    caches, lats = (32 * K, 1 * M, 32 * M), (1.0, 4.0, 15.0, 90.0)
+
+    def flags(hi):
+        results = [
+            {"bench": "mem.lat_rand", "params": {"size": sz, "thp": 0}, "status": "ok", "stats": {"": {"min": v}}}
+            for sz in sweep(hi=hi)
+            for v in [lru(sz, caches, lats)]
+        ]
+        return topo.analyse(results, osr=osr)["flags"]
+
+    (short,) = [f for f in flags(4 * M) if f.startswith("the sweep ends")]
+    assert short.startswith("the sweep ends at 4M, inside the 32M L3 the OS reports") and "128M" in short
+    assert not [f for f in flags(256 * M) if f.startswith("the sweep ends")]
+
+
+@needs_cc
+def test_the_default_thread_sweep_stops_at_the_cpu_count(make_core):
+    """mem.bw_cores runs 1, 2, 4 ... up to the CPUs this machine has (no skip rows for the
+    threads it lacks); a thread count given on the command line still runs, or skips."""
+    ncpu = os.cpu_count() or 1
+    binary = str(make_core())
+    out = subprocess.run([binary, "list", "mem.bw_cores"], capture_output=True, text=True, check=True).stdout
+    (bench,) = [r for r in records(out) if r["t"] == "bench"]
+    values = [int(v) for v in next(p for p in bench["params"] if p["name"] == "threads")["sweep"].split(",")]
+    powers = [v for v in (1, 2, 4, 8, 16, 32, 64) if v <= ncpu]
+    assert values == powers + ([ncpu] if ncpu not in powers and ncpu < 64 else [])
+    e = ends(core_run(binary, "mem.bw_cores", "--param", "size=16K", "--param", "op=0"))
+    assert sorted(int(k.split("threads=")[1].split(",")[0]) for k in e) == values
+    assert all(r["status"] == "ok" for r in e.values()), e
+    e = ends(
+        core_run(binary, "mem.bw_cores", "--param", f"threads={ncpu + 1}", "--param", "size=16K", "--param", "op=0")
+    )
+    assert [r["status"] for r in e.values()] == ["skip"]
+
+
+def test_x_of_1_is_what_docs_memory_md_says():
+    """The all-CPUs table's "x of 1" is the total rate over one thread's (two CPUs that scale
+    perfectly: x2.00), as docs/memory.md says, not the rate per thread."""
+    import io
+
+    from tickmark.report.terminal.memory import show_bandwidth
+
+    results = [
+        {
+            "bench": "mem.bw_cores",
+            "params": {"size": 256 * K, "threads": n, "op": 0},
+            "status": "ok",
+            "stats": {"": {"value": v}},
+        }
+        for n, v in ((1, 50000.0), (2, 100000.0))
+    ]
+    out = io.StringIO()
+    assert show_bandwidth(results, {"fingerprint": {}}, file=out)
+    row = next(line for line in out.getvalue().splitlines() if line.startswith("256K"))
+    assert row.split()[-1] == "x2.00", out.getvalue()
+    doc = " ".join((ROOT / "docs" / "memory.md").read_text().split())
+    assert '"x of 1" column is the total rate divided by one thread\'s (x2.00 for two CPUs that scale perfectly' in doc
+    assert "divides it by the thread count" not in doc
 
 
 def test_topology_bad_input(env, cli):
@@ -686,7 +856,7 @@ def test_bandwidth_table_fits_the_width_with_many_cpus(width, monkeypatch):
             results += [res("mem.bw_cores", s, 7626432.0, threads=64, op=op)]
     monkeypatch.setenv("COLUMNS", str(width))
     out = io.StringIO()
-    assert show_bandwidth(results, {"notes": {}}, file=out)
+    assert show_bandwidth(results, {"notes": {}, "fingerprint": {}}, file=out)
     text = out.getvalue()
     assert max(len(line) for line in text.splitlines()) <= width, text
     assert "7,626,432" in text and "x64.00" in text and "186,249" in text

@@ -294,7 +294,7 @@ def test_no_sampler_is_one_line(env, cli, tmp_path, monkeypatch):
 def test_profile_refuses_a_command_that_is_no_elf_binary(env, cli):
     """The synthetic core is a Python script: perf could run it, but there are no ELF symbols to read."""
     _need("perf", _perf_records)
-    rc, out, err = cli("profile", "cpu.stringsort", "--tool", "perf")
+    rc, out, err = cli("profile", "sys.fast", "--tool", "perf")
     assert rc == 2 and len(err.strip().splitlines()) == 1
     assert "is not an ELF executable; profiles read ELF binaries only" in err
 
@@ -418,3 +418,46 @@ def test_gprof_on_an_ssh_board(board, cli):
     assert lines[0].startswith("cpu.stringsort: gprof (")
     first = next(line for line in lines if line.strip().endswith("routine"))
     assert "memmove (tm_user_memmove" in lines[lines.index(first) + 1]  # libc's copy may be listed beside it
+
+
+@pytest.mark.integration
+def test_profile_of_a_run_builds_its_variant_and_never_replaces_its_profile(real, cli):
+    """`profile BENCH --run RUN` asked again for the run's --memfn ('was measured with another
+    core ...; give the same --cc/--cflags/--memfn'): the run records its variant. A second profile
+    of the same instance silently replaced the first."""
+    _need("perf", _perf_records)
+    rc, out, err = cli(
+        "run", "cpu.stringsort", "--memfn", BYTEWISE, "--rounds", "1", "--samples", "3", "-q", "--name", "fixed"
+    )
+    assert rc == 0, err
+    rc, out, err = cli("profile", "cpu.stringsort", "--seconds", "0.4", "--run", "fixed")
+    assert rc == 0, err
+    assert "(median of run fixed)" in out and "tm_user_memmove" in out
+    db = sqlite3.connect(str(real))
+    first = db.execute("SELECT created, data FROM profiles").fetchall()
+    rc, out, err = cli("profile", "cpu.stringsort", "--seconds", "0.4", "--run", "fixed")
+    assert rc == 2 and "run 'fixed' has a profile of cpu.stringsort already" in err and err.count("\n") == 1, err
+    assert db.execute("SELECT created, data FROM profiles").fetchall() == first
+    assert db.execute("SELECT count(*) FROM runs").fetchone()[0] == 1
+
+
+def test_diff_with_one_run_does_not_swallow_the_next_option(env, cli, tmp_path):
+    """`profile --diff p1 --store X` took '--store' for the second run and X for BENCH, and read
+    the default store."""
+    rc, out, err = cli("profile", "--diff", "p1", "--store", str(tmp_path / "x.db"))
+    assert rc == 2 and err.count("\n") == 1, err
+    assert "--diff takes two runs (--diff A B); '--store' is an option" in err
+    assert not (tmp_path / "x.db").exists() and not os.path.exists(env)
+
+
+def test_diff_says_how_many_times_faster():
+    """'15.1 ms -> 935 us per iteration (0.06x)' read as a 94 % slowdown at a glance."""
+    import io
+
+    from tickmark.report.terminal.profile import show_diff
+
+    base = {"key": "cpu.stringsort", "tool": "perf", "unit": "iteration", "routines": [], "totals": True}
+    out = io.StringIO()
+    show_diff(dict(base, ns_per_op=15.1e6), dict(base, ns_per_op=935e3), "slow", "fixed", file=out)
+    head = out.getvalue().splitlines()[0]
+    assert head.endswith("per iteration (16.1× faster)"), head

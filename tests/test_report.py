@@ -67,7 +67,7 @@ def test_model_golden(syn):
         assert size <= lv["size"] <= 2 * size, lv
     assert levels[0]["latency_ns"] == pytest.approx(1.2 * 0.996, rel=1e-3)
     assert s["latency"]["os_levels"] == [
-        {"name": "L1", "size": 32768},
+        {"name": "L1d", "size": 32768},
         {"name": "L2", "size": 1048576},
         {"name": "L3", "size": 16777216},
     ]
@@ -125,7 +125,10 @@ def test_model_json_round_trip_and_markdown(syn, cli, tmp_path):
     assert "## Comparison: B = slow against A = base" in md
     assert "| sys.getppid | 50.0 ns | 62.5 ns | 1.250 |" in md
     assert re.search(r"^\| sys \| 1\.250 \| 1\.25× slower \| 1 \| 1 slower \|$", md, re.M)
-    assert re.search(r"\| L2 \| 1\.\d+M \| [\d.]+ ns \| L2 1M \|", md) and "`virtualized`" in md
+    assert (
+        re.search(r"\| L2 \| 1\.\d+M \| 1M-2M \| [\d.]+ ns \| [\d.]+ \| [\d.]+ \| 1M L2 \|", md)
+        and "`virtualized`" in md
+    )
 
 
 def test_report_errors_are_one_line(syn, cli, tmp_path):
@@ -250,6 +253,28 @@ def test_show_at_80_columns_and_in_a_pipe(syn, cli, monkeypatch):
     assert max(len(x) for x in _lines(pipe)) <= PIPE_WIDTH
 
 
+@pytest.mark.parametrize("width", [80, 120])
+def test_event_latencies_with_cyclictests_min_and_avg(syn, cli, monkeypatch, width):
+    """The event table has cyclictest's Min and Avg beside the percentiles (the avg from the
+    events' exact sum), says which figure is the batch mean lmbench reports, and fits the width
+    (columns left out with a note where they do not)."""
+    monkeypatch.setenv("COLUMNS", str(width))
+    rc, out, _ = cli("show", "base")
+    lines = out.splitlines()
+    assert max(len(x) for x in lines) <= width, out
+    at = next(i for i, x in enumerate(lines) if x.startswith("event latency"))
+    head, row = lines[at], next(x for x in lines[at:] if x.startswith("sched.pipe_pingpong[cross=0] "))
+    cells = dict(zip([c.strip() for c in head.split("|")], [c.strip() for c in row.split("|")]))
+    assert cells["min"] == "3.00 us" and cells["avg"] == "4.10 us" and cells["p50"] == "3.20 us"
+    assert cells["max"] == "250 us"
+    assert ("events" in cells) == (width == 120) and ("(left out at this width: events" in out) == (width == 80)
+    note = " ".join(out.split("each event timed alone")[1].split())
+    assert "the figure lmbench reports" in note and "avg above p50" in note
+    page = views.html(model.build(syn, ["base"]))
+    assert '<th class="n">min</th><th class="n">avg</th><th class="n">p50</th>' in page
+    assert "4.10 us" in page and "the figure lmbench reports" in page
+
+
 def test_list_at_80_columns_and_in_a_pipe(env, cli, monkeypatch):
     monkeypatch.setenv("COLUMNS", "80")
     rc, out, _ = cli("list")
@@ -314,3 +339,224 @@ def test_report_cli_html_from_fake_core_run(env, cli, tmp_path):
     page = out.read_text()
     assert page.startswith("<!DOCTYPE html>") and "ipc.ping" in page and "Event latency histograms" in page
     assert out.stat().st_size < 2_000_000
+
+
+# ---------------------------------------------------------------- a board's runs
+@pytest.fixture
+def board(tmp_path, monkeypatch):
+    path = tmp_path / "board.db"
+    st, ids = reportdata.make_board_store(str(path))
+    monkeypatch.setenv("TICKMARK_STORE", str(path))
+    return st, [str(i) for i in ids]
+
+
+def test_report_of_four_disjoint_runs_with_the_board_page(board, cli, tmp_path):
+    """An os-suite run, a context-switch sweep, a bandwidth run and a latency sweep of one board,
+    which share no benchmark: one HTML and one Markdown file, the board page first (lmbench's
+    summary), a section per run and family, no comparison and a note saying why."""
+    st, ids = board
+    for name in ("b.html", "b.md"):
+        rc, _, err = cli("report", *ids, "-o", str(tmp_path / name))
+        assert rc == 0, err
+    md = (tmp_path / "b.md").read_text()
+    assert md.index("lmbench's summary") < md.index("## Run 1")
+    for row in (
+        "| null call | 180 ns | sys.getppid | 1 |",
+        "| null I/O | 230 ns | sys.read + sys.write (mean) | 1 |",
+        "| fork | 90.0 us | proc.fork\\_exit | 1 |",
+        "| pipe | 9.00 us | ipc.pipe\\_lat[cross=0] | 1 |",
+        "| UDP | - | ipc.udp\\_lat | not measured |",
+        "| mem.bw\\_read[size=134217728] | 3 |",
+        "| 2p | 1.55 us | 1.87 us | 2.83 us |",  # switch_derived: half the hop, per procs x size
+        "| 16p | 1.90 us | 2.22 us | 3.18 us |",
+    ):
+        assert row in md, row
+    assert re.search(r"\| L1 \| 4\d\.\d+K \| 1\.\d+ ns \|", md) and re.search(r"\| memory \| - \| 9\d\.\d ns \|", md)
+    assert "## Comparison" not in md and "run 2 (board-ctx) shares no benchmark with run 1 (board-os)" in md
+    for i in ids:
+        assert f"## Run {i}: board-" in md
+    page = (tmp_path / "b.html").read_text()
+    assert page.index('id="board"') < page.index('id="run-1"')
+    for fam, run in (("sys", 1), ("sched", 2), ("mem", 3)):
+        assert f'href="#run-{run}-fam-{fam}"' in page and f'id="run-{run}-fam-{fam}"' in page
+
+
+def test_board_page_in_chromium(board, tmp_path):
+    """The board page renders: its tables in the DOM with their figures, nothing fetched, and a
+    screenshot of it that is not blank."""
+    _chromium_or_skip()
+    from browser import Browser
+
+    st, ids = board
+    f = tmp_path / "board.html"
+    f.write_text(views.html(model.build(st, ids)), encoding="utf-8")
+    with Browser(width=1200, height=900) as b:
+        page = b.load(f.as_uri())
+        assert page.requests == [f.as_uri()] and not page.exceptions
+        text = b.evaluate("document.getElementById('board').innerText")
+        for needle in ("null call", "180 ns", "signal handler", "1.40 us", "AF_UNIX", "16p", "64K", "memory read"):
+            assert needle in text, needle
+        assert b.evaluate("document.querySelectorAll('#board table').length") == 5
+        b.evaluate("document.getElementById('board').scrollIntoView()")
+        png = b.screenshot(full_page=False)
+        (tmp_path / "board.png").write_bytes(png)
+        assert _non_white(png) > 0.02
+
+
+def test_show_summary_of_a_boards_runs(board, cli, monkeypatch):
+    st, ids = board
+    monkeypatch.setenv("COLUMNS", "80")
+    rc, out, err = cli("show", "--summary", *ids)
+    assert rc == 0, err
+    assert max(len(x) for x in out.splitlines()) <= 80, out
+    lines = out.splitlines()
+    assert any(x.startswith("null call") and "180 ns" in x for x in lines), out
+    assert any(x.startswith("8p") and "1.70 us" in x and "2.98 us" in x for x in lines), out
+    rc, out, err = cli("show", "--summary", ids[2])
+    assert rc == 0 and "memory read" in out and "null call" not in out.split("bandwidth")[-1]
+    rc, out, err = cli("show", "1", "2")
+    assert rc == 2 and "several with --summary" in err
+
+
+# ---------------------------------------------------------------- plots
+OVERLAPS = """
+(() => {
+  const out = [];
+  for (const svg of document.querySelectorAll(SELECTOR)) {
+    const boxes = [...svg.querySelectorAll('text')].filter(t => t.textContent.trim())
+      .map(t => [t.textContent, t.getBoundingClientRect()]).filter(([, r]) => r.width > 0);
+    for (let i = 0; i < boxes.length; i++)
+      for (let j = i + 1; j < boxes.length; j++) {
+        const [a, r] = boxes[i], [b, s] = boxes[j];
+        const w = Math.min(r.right, s.right) - Math.max(r.left, s.left);
+        const h = Math.min(r.bottom, s.bottom) - Math.max(r.top, s.top);
+        if (w > -2 && h > 1) out.push(a + ' / ' + b);  // closer than 2 px side by side reads as one
+      }
+    const legend = svg.querySelector('[id^=legend]'), axes = svg.querySelector('[id^=axes] > [id^=patch]');
+    if (legend && axes) {
+      const r = legend.getBoundingClientRect(), s = axes.getBoundingClientRect();
+      const w = Math.min(r.right, s.right) - Math.max(r.left, s.left);
+      const h = Math.min(r.bottom, s.bottom) - Math.max(r.top, s.top);
+      if (w > 1 && h > 1) out.push('legend over the plot');
+    }
+  }
+  return out;
+})()
+"""
+
+
+def test_plots_text_does_not_overlap_and_legends_stay_off_the_curves(tmp_path):
+    """In Chromium: the level labels of the latency plot (detected and the OS's, close together
+    here: 45K against 32K, 1.4M against 1M) and every other text of the latency and bandwidth
+    plots keep apart, and no legend lies over a plot's axes; the bandwidth plot names its series
+    as the bandwidth table does and reads its axis in MB/s or GB/s."""
+    _chromium_or_skip()
+    from browser import Browser
+
+    st, ids = reportdata.make_board_store(str(tmp_path / "b.db"))
+    m = model.build(st, [str(i) for i in ids])
+    f = tmp_path / "plots.html"
+    f.write_text(views.html(m), encoding="utf-8")
+    page = f.read_text()
+    bw = page[page.index('id="run-3-bandwidth"') :]
+    bw = bw[: bw.index("</svg>")]
+    assert ">read<" in bw and ">write<" in bw and ">copy<" in bw and "e+0" not in bw and " GB/s<" in bw
+    with Browser(width=1200, height=900) as b:
+        b.load(f.as_uri())
+        for anchor in ("run-4-latency", "run-3-bandwidth", "run-2-ctx-ring"):
+            sel = f"#{anchor} + figure svg"
+            assert b.evaluate(f"document.querySelectorAll('{sel}').length") == 1
+            assert b.evaluate(OVERLAPS.replace("SELECTOR", repr(sel))) == [], anchor
+            height = b.evaluate(f"document.querySelector('{sel}').getBoundingClientRect().height")
+            assert height > 250, (anchor, height)
+        labels = b.evaluate(
+            "[...document.querySelectorAll('#run-4-latency + figure svg text')].map(t => t.textContent)"
+        )
+        assert any(t.startswith("OS L1d 32K") for t in labels) and any(t.startswith("L1 4") for t in labels)
+        b.evaluate("document.getElementById('run-4-latency').scrollIntoView()")
+        (tmp_path / "latency.png").write_bytes(b.screenshot(full_page=False))
+
+
+def test_comparison_chart_has_the_task_clock_rows_and_their_mean(tmp_path):
+    """A run that is faster in wall time but slower on the CPU (task-clock): the chart shows the
+    task-clock rows under a family mean of their own beside the wall-time mean."""
+    from tickmark.analysis import stats
+    from tickmark.store import Store
+
+    st = Store(str(tmp_path / "tc.db"))
+    for name, wall, cpu in (("a", 100.0, 80.0), ("b", 80.0, 128.0)):
+        rid = st.create_run(
+            name=name, patterns=["*"], fingerprint=reportdata.FP, status="complete", notes={"rounds": 3}
+        )
+        for bench in ("sys.x", "sys.y"):
+            ss = reportdata.samples(wall)
+            for s in ss:
+                s.update(ctr_ops=s["ops"], ctr={"task_clock": int(s["ns"] * cpu / wall)})
+            res = st.add_result(rid, key=bench, bench=bench, stats=stats.summarize(ss))
+            st.add_samples(res, 1, ss)
+    m = model.build(st, ["a", "b"])
+    (c,) = m["compare"]
+    assert c["families"]["sys (task-clock)"]["multiple"] == "1.60× slower"
+    assert c["families"]["sys"]["multiple"] == "1.25× faster"
+    page = views.html(m)
+    chart = page[page.index("<h3>Ratio per benchmark</h3>") : page.index("Table of all")]
+    assert "<th>sys (task-clock).*</th>" in chart and "<th>sys.*</th>" in chart
+    assert chart.count('<td class="k">sys.x task-clock</td>') == 1 and chart.count('<td class="k">sys.x</td>') == 1
+    assert "geometric mean: B 1.60× slower" in chart and "geometric mean: B 1.25× faster" in chart
+
+
+def test_comparison_chart_only_where_both_runs_have_the_benchmark(board, tmp_path):
+    """A run that shares two benchmarks with the os run: the report compares those two, and the
+    chart leaves out the rest with a line that counts them (the table of all comparisons keeps
+    them)."""
+    st, ids = board
+    rid = st.create_run(name="board-os2", patterns=["*"], fingerprint=reportdata.FP, status="complete")
+    for bench in ("sys.getppid", "sys.stat"):
+        reportdata.add(st, rid, bench, ns=reportdata.BOARD_OS[bench] * 1.1)
+    m = model.build(st, ids + [str(rid)])
+    (c,) = m["compare"]
+    assert (c["a"], c["b"]) == ("board-os (gcc -O2)", "board-os2 (gcc -O2)")
+    page = views.html(m)
+    chart = page[page.index("<h3>Ratio per benchmark</h3>") : page.index("Table of all")]
+    assert chart.count('<td class="k">') == 2 and '<td class="k">sys.getppid</td>' in chart
+    only_a = sum(1 for r in c["rows"] if not r["metric"] and r["note"] == "not in B")
+    assert only_a == len(reportdata.BOARD_OS) - 2 + 9
+    assert f"{only_a} benchmarks only in A and 0 only in B are left out of the chart" in chart
+    table = page[page.index("Table of all") :]
+    assert "ipc.pipe_lat[cross=0]" in table.split("</details>")[0]
+
+
+def test_flag_meanings_and_header_keys_have_one_source():
+    """The report's flag meanings are the statistics' (with their thresholds) and the
+    fingerprint's (the flags on every result); the header's keys are the fingerprint registry's
+    keys marked header: no second copy to drift."""
+    from tickmark import fingerprint
+    from tickmark.analysis import stats
+    from tickmark.report.model import run as run_model
+
+    assert model.FLAG_MEANINGS == {**stats.FLAG_MEANINGS, **fingerprint.ENV_FLAG_MEANINGS}
+    assert f"{stats.UNSTABLE_RCV * 100:g} %" in stats.FLAG_MEANINGS["unstable"]
+    assert f"fewer than {stats.FEW_SAMPLES} samples" in stats.FLAG_MEANINGS["few-samples"]
+    assert set(fingerprint.env_flags({"virtualization": "kvm", "governor": "powersave"})) <= set(
+        fingerprint.ENV_FLAG_MEANINGS
+    )
+    assert run_model.HEADER_KEYS == tuple(k.name for k in fingerprint.keys(header=True))
+    assert {"cpu_model", "kernel", "cycles_method", "target_uri"} <= set(run_model.HEADER_KEYS)
+
+
+def test_axis_labels_under_the_row_charts_do_not_overlap(tmp_path):
+    """The time axis under the histograms of a run whose events span 335 ns to 12 ms (as an os-suite
+    run on a loaded VM: six decades in 260 px): in Chromium no two tick labels overlap, and the
+    first and last are there."""
+    _chromium_or_skip()
+    from browser import Browser
+
+    scale = views.LogScale(335 / 1.1, 1.19e7 * 1.1)
+    svg = views.axis_svg(scale, views._decades(scale), fmt.fmt_time, "event latency (log)")
+    f = tmp_path / "axis.html"
+    f.write_text(f"<!DOCTYPE html><html><body>{svg}</body></html>", encoding="utf-8")
+    with Browser(width=600, height=200) as b:
+        b.load(f.as_uri())
+        assert b.evaluate(OVERLAPS.replace("SELECTOR", repr("svg"))) == []
+        labels = b.evaluate("[...document.querySelectorAll('svg text')].map(t => t.textContent)")
+        assert labels[0] == "1.00 us" and labels[-2] == "10.0 ms" and labels[-1] == "event latency (log)"

@@ -8,7 +8,7 @@ import pytest
 
 from conftest import FAKECORE
 from tickmark.errors import TickmarkError
-from tickmark.run.engine import check_patterns
+from tickmark.run.plan import check_patterns
 from tickmark.targets import open_target, schemes
 
 

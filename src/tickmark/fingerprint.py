@@ -35,9 +35,12 @@ class Key:
     shown         a difference is named above a comparison (the settings that explain a change)
     volatile      differs between runs of one setup (load, calibrations): history does not call
                   a difference a change
+    separates     runs that differ here are never one series of a history (another target,
+                  instruction set, unit or cycles method: their values cannot be compared)
     export        the type the export document's schema holds the value to ("word": a short text
                   or null, "int": an integer or null; None: any value)
-    info          a label of the run's info line in OpenMetrics exports"""
+    info          a label of the run's info line in OpenMetrics exports
+    header        shown in a run's header (`tickmark show`, the report's essentials)"""
 
     name: str
     type: str
@@ -46,61 +49,67 @@ class Key:
     absent: str = ""
     shown: bool = False
     volatile: bool = False
+    separates: bool = False
     export: str = None
     info: bool = False
+    header: bool = False
 
 
 _KEYS = (
     # the target and the machine
-    Key("target_uri", "text", "target", shown=True, info=True),
+    Key("target_uri", "text", "target", shown=True, info=True, header=True, separates=True),
     Key("board", "text", "board", shown=True),
-    Key("cpu_model", "text", "CPU", shown=True, export="word", info=True),
-    Key("arch", "text", "architecture", shown=True, export="word", info=True),
-    Key("cpus_online", "int", "CPUs online", shown=True, export="int"),
+    Key("cpu_model", "text", "CPU", shown=True, export="word", info=True, header=True),
+    Key("arch", "text", "architecture", shown=True, export="word", info=True, header=True, separates=True),
+    Key("cpus_online", "int", "CPUs online", shown=True, export="int", header=True),
     Key("caches", "list", "caches the OS reports", shown=True),
-    Key("kernel", "text", "kernel", shown=True, export="word", info=True),
+    Key("caches_source", "text", "where the OS reports its caches (sysfs, device tree)"),
+    Key("tlb_pages", "int", "TLB size in 4 KiB pages (/proc/cpuinfo)"),
+    Key("mem_available", "int", "memory available at the start (bytes)", volatile=True),
+    Key("kernel", "text", "kernel", shown=True, export="word", info=True, header=True),
     Key("os", "text", "operating system", shown=True, export="word"),
     Key("libc", "text", "C library", shown=True, export="word"),
     Key("port", "text", "core port", shown=True),
     # the build
-    Key("compiler", "text", "compiler", shown=True, export="word", info=True),
-    Key("cflags", "text", "compiler flags", shown=True, export="word", info=True),
-    Key("variant", "text", "build variant", shown=True, export="word", info=True),
+    Key("compiler", "text", "compiler", shown=True, export="word", info=True, header=True),
+    Key("cflags", "text", "compiler flags", shown=True, export="word", info=True, header=True),
+    Key("variant", "text", "variant", shown=True, export="word", info=True),
     Key("cc", "text", "C compiler command"),
     Key("memfn", "text", "memory routine file"),
     Key("binary_sha256", "text", "core binary (sha256)"),
     Key("build_hash", "text", "build cache key"),
     Key("core_version", "text", "core version"),
+    Key("code_size", "object", "code size (the core's text, data, bss; each benchmark's functions)"),
     Key("tickmark", "text", "tickmark version"),
     # settings that move numbers
     Key("governor", "text", "CPU frequency governor", shown=True, export="word"),
     Key("boost", "bool", "turbo boost", shown=True),
     Key("page_size", "int", "page size (bytes)", shown=True, export="int"),
     Key("thp", "text", "transparent huge pages", shown=True),
-    Key("virtualization", "text", "virtualization", shown=True, export="word"),
+    Key("virtualization", "text", "virtualization", shown=True, export="word", header=True),
     Key("emulated", "bool", "emulated", shown=True),
     Key("clocksource", "text", "kernel clock source", shown=True, export="word"),
     Key("perf_event_paranoid", "int", "perf_event_paranoid"),
     # the time base and the counters
-    Key("clock", "text", "timer", export="word"),
+    Key("clock", "text", "timer", export="word", header=True),
     Key("host_clock", "bool", "timed on the host from the core's marks", shown=True),
-    Key("clock_res_ns", "int", "timer resolution (ns)", export="int"),
+    Key("clock_res_ns", "int", "timer resolution (ns)", export="int", header=True),
     Key("timer_overhead_ps", "int", "timer read cost (ps)", volatile=True, export="int"),
     Key("loop_overhead_ps", "int", "loop overhead (ps)", volatile=True),
     Key("ticks", "text", "tick counter", shown=True, export="word"),
     Key("ticks_khz", "int", "tick counter frequency (kHz)", volatile=True),
     Key("fcore_khz", "int", "core clock estimate (kHz)", volatile=True, export="int"),
-    Key("cycles_method", "text", "cycles method", shown=True, export="word", info=True),
+    Key("cycles_method", "text", "cycles method", shown=True, export="word", info=True, header=True, separates=True),
     Key("counters", "text", "hardware counters"),
     Key("counters_unsupported", "text", "counters not supported"),
     Key("kernel_excluded", "int", "counters count user space only"),
-    Key("flags", "list", "flags on every result", volatile=True),
+    Key("flags", "list", "flags on every result", volatile=True, header=True),
     # where it ran
     Key("target", "text", "target triple", export="word"),
-    Key("host", "text", "host that drove the run", export="word"),
+    Key("host", "text", "host that drove the run", export="word", header=True),
     Key("hostname", "text", "target host name"),
     Key("loadavg", "text", "load average at the start", volatile=True),
-    Key("ingested_on", "text", "host that read the log"),
+    Key("ingested_on", "text", "host that read the log", header=True),
     Key("baud", "int", "console baud rate"),
     Key("labgrid", "object", "labgrid place", volatile=True),
     # emulators
@@ -110,12 +119,15 @@ _KEYS = (
         "guest instructions under QEMU -icount",
         incomparable=True,
         absent="measured time",
+        header=True,
+        separates=True,
     ),
     Key("qemu", "text", "QEMU version"),
     Key("qemu_args", "text", "QEMU machine"),
     Key("qemu_accel", "text", "QEMU accelerator"),
     Key("accel_probe", "text", "why that accelerator"),
     Key("kernel_image", "text", "kernel image"),
+    Key("kernel_image_size", "int", "kernel image size (bytes)", export="int"),
     Key("rtos", "object", "RTOS kernel (name, version, port, configuration)"),
     Key("kernel_cmdline", "text", "kernel command line"),
 )
@@ -146,13 +158,15 @@ def differences(fa, fb):
     caches in words)."""
     out = []
     for k in keys(shown=True):
-        a, b = _in_words(k.name, fa.get(k.name)), _in_words(k.name, fb.get(k.name))
+        a, b = in_words(k.name, fa.get(k.name)), in_words(k.name, fb.get(k.name))
         if a != b:
             out.append((k, a, b))
     return out
 
 
-def _in_words(name, v):
+def in_words(name, v):
+    """A key's value as a person reads it: a list of caches as 'L1d 32K, L2u 512K', another list
+    as its items joined by commas; anything else as it is."""
     if name == "caches" and isinstance(v, list):
         return (
             ", ".join(
@@ -162,6 +176,8 @@ def _in_words(name, v):
             )
             or None
         )
+    if isinstance(v, list):
+        return ", ".join(str(x) for x in v) or None
     return v
 
 
@@ -193,6 +209,7 @@ FILES = {
     "sys_vendor": "/sys/class/dmi/id/sys_vendor",
     "product_name": "/sys/class/dmi/id/product_name",
     "board": "/proc/device-tree/model",
+    "meminfo": "/proc/meminfo",
 }
 # name -> shell command run on the target (stderr dropped; a missing command gives no text)
 COMMANDS = {
@@ -209,6 +226,17 @@ COMMANDS = {
 _CACHE_DIR = "/sys/devices/system/cpu/cpu0/cache"
 _CACHE_KEYS = ("level", "type", "size", "coherency_line_size")
 _MARK = "@@tickmark "
+# The device tree's caches (boards whose kernel has no sysfs cache folders): the first CPU's
+# L1 data cache, and every node with a cache-level under /cpus (two deep) or at the root. The
+# values are big-endian cells, read as hex bytes (`od`).
+_DT = "/proc/device-tree"
+_DT_GLOBS = (
+    "cpus/cpu@*/d-cache-size",
+    "cpus/cpu@*/d-cache-line-size",
+    "cpus/*/cache-*",
+    "cpus/*/*/cache-*",
+    "*/cache-*",
+)
 
 
 def _probe_script():
@@ -221,6 +249,11 @@ def _probe_script():
     out.append(
         f'for tm_i in {_CACHE_DIR}/index*; do [ -d "$tm_i" ] || continue; for tm_k in {keys}; do '
         f'echo "{_MARK}cache/${{tm_i##*/}}/$tm_k"; cat "$tm_i/$tm_k" 2>/dev/null; echo; done; done'
+    )
+    globs = " ".join(f"{_DT}/{g}" for g in _DT_GLOBS)
+    out.append(
+        f'for tm_f in {globs}; do [ -f "$tm_f" ] || continue; '
+        f'echo "{_MARK}dt/${{tm_f#{_DT}/}}"; od -An -tx1 "$tm_f" 2>/dev/null; echo; done'
     )
     return "\n".join(out) + "\n"
 
@@ -280,6 +313,12 @@ def read_local():
     for d in sorted(glob.glob(f"{_CACHE_DIR}/index*")):
         for k in _CACHE_KEYS:
             texts[f"cache/{os.path.basename(d)}/{k}"] = _read(f"{d}/{k}")
+    for g in _DT_GLOBS:
+        for f in glob.glob(f"{_DT}/{g}"):
+            try:
+                texts["dt/" + os.path.relpath(f, _DT)] = Path(f).read_bytes()[:64].hex(" ")
+            except OSError:
+                pass
     return {k: v for k, v in texts.items() if v}
 
 
@@ -324,6 +363,65 @@ def cpu_count(texts):
 def caches(texts):
     idx = sorted({k.split("/")[1] for k in texts if k.startswith("cache/")}, key=lambda s: (len(s), s))
     return [{k: texts.get(f"cache/{i}/{k}") for k in _CACHE_KEYS} for i in idx]
+
+
+def _cell(text):
+    """A device-tree cell (hex bytes, `od -An -tx1`) -> its big-endian 32-bit value, or None."""
+    try:
+        b = bytes.fromhex("".join((text or "").split()))
+    except ValueError:
+        return None
+    return int.from_bytes(b[:4], "big") if len(b) >= 4 else None
+
+
+def _size_text(n):
+    return f"{n >> 10}K" if n % 1024 == 0 else str(n)
+
+
+def dt_caches(texts):
+    """The caches the device tree describes, in the shape of the sysfs ones (caches()): the
+    first CPU's L1 data cache, then each node with a cache level above 1 (one per level)."""
+    dt = {k[3:]: v for k, v in texts.items() if k.startswith("dt/")}
+    cpus = sorted({k.split("/")[1] for k in dt if k.startswith("cpus/cpu@") and k.count("/") == 2})
+    out = []
+    size = _cell(dt.get(f"cpus/{cpus[0]}/d-cache-size")) if cpus else None
+    if size:
+        line = _cell(dt.get(f"cpus/{cpus[0]}/d-cache-line-size"))
+        out.append({"level": "1", "type": "Data", "size": _size_text(size), "coherency_line_size": line and str(line)})
+    for key in sorted(k for k in dt if k.endswith("/cache-level")):
+        node = key[: -len("cache-level")]
+        lvl, size = _cell(dt[key]), _cell(dt.get(node + "cache-size"))
+        if lvl and size and lvl > 1 and all(o["level"] != str(lvl) for o in out):
+            line = _cell(dt.get(node + "cache-line-size"))
+            out.append(
+                {
+                    "level": str(lvl),
+                    "type": "Unified",
+                    "size": _size_text(size),
+                    "coherency_line_size": line and str(line),
+                }
+            )
+    return sorted(out, key=lambda c: int(c["level"]))
+
+
+def mem_available(texts):
+    """Bytes of memory available (MemAvailable of /proc/meminfo), or None."""
+    for line in (texts.get("meminfo") or "").splitlines():
+        k, _, v = line.partition(":")
+        n = decimal(v.split()[0], 15) if k.strip() == "MemAvailable" and v.split() else None
+        if n is not None:
+            return n * 1024
+    return None
+
+
+def tlb_pages(texts):
+    """The TLB size /proc/cpuinfo gives (AMD: "TLB size : 3072 4K pages"), or None."""
+    for line in (texts.get("cpuinfo") or "").splitlines():
+        k, _, v = line.partition(":")
+        words = v.split()
+        if k.strip() == "TLB size" and len(words) >= 2 and words[1] == "4K":
+            return decimal(words[0], 9)
+    return None
 
 
 def governor_and_boost(texts):
@@ -434,7 +532,10 @@ def from_texts(texts, build=None, hello=None):
         "board": texts.get("board"),
         "hostname": texts.get("hostname"),
         "cpus_online": cpu_count(texts) or hello.get("cpus"),
-        "caches": caches(texts),
+        "caches": caches(texts) or dt_caches(texts),
+        "caches_source": "sysfs" if caches(texts) else "device tree" if dt_caches(texts) else None,
+        "tlb_pages": tlb_pages(texts),
+        "mem_available": mem_available(texts),
         "os": os_name(texts) or kernel_os,
         "kernel": texts.get("uname_r") or hello.get("kernel"),
         "libc": texts.get("glibc") or texts.get("musl"),
@@ -467,6 +568,7 @@ def from_texts(texts, build=None, hello=None):
         "clocksource": texts.get("clocksource"),
         "loadavg": texts.get("loadavg"),
     }
+    fp["code_size"] = build.get("code_size")
     fp["memfn"] = os.path.basename(build.get("memfn") or "") or hello.get("memfn") or None
     cc_name = fp.get("cc") or " ".join((hello.get("cc") or "").split()[:1])
     fp["variant"] = build.get("variant") or variant_label(cc_name, fp.get("cflags"), fp["memfn"])
@@ -490,6 +592,20 @@ def variant_label(cc, cflags, memfn=None):
     if memfn:
         label += f" memfn={os.path.basename(memfn)}"
     return label
+
+
+# What each flag on every result of a run means, in words (env_flags; `emulated`: base_fingerprint)
+ENV_FLAG_MEANINGS = {
+    "virtualized": "the run was in a virtual machine or container: a neighbour can steal time, "
+    "and the timer and counters may be emulated",
+    "freq-scaling": "the CPU frequency may change during the run (governor not 'performance', or "
+    "turbo boost on): times can drift between samples",
+    "kernel-excluded": "the hardware counters count user space only (perf_event_paranoid), so "
+    "cycles miss the time spent in the kernel",
+    "emulated": "the core ran under an emulator: times are the emulator's, not the target processor's",
+    "host-clock": "timed on the host, from the arrival of the core's marks on its console, not by the "
+    "board's clock (the host-clock table states the resolution)",
+}
 
 
 def env_flags(fp):

@@ -30,13 +30,30 @@ def sig(x):
     return f"{x:.3g}"
 
 
-def fmt_time(ns):
-    if ns is None:
+def _scaled(x, steps, rest):
+    """x in the largest unit of steps ((suffix, scale), largest first) that it reaches, with three
+    significant digits; rest(x) below them all."""
+    if x is None:
         return "-"
-    for unit, scale in (("s", 1e9), ("ms", 1e6), ("us", 1e3)):
-        if abs(ns) >= scale:
-            return f"{sig(ns / scale)} {unit}"
-    return f"{sig(ns)} ns"
+    for suffix, scale in steps:
+        if abs(x) >= scale:
+            return f"{sig(x / scale)} {suffix}"
+    return rest(x)
+
+
+def fmt_time(ns):
+    return _scaled(ns, (("s", 1e9), ("ms", 1e6), ("us", 1e3)), lambda v: f"{sig(v)} ns")
+
+
+def fmt_count(n):
+    """A count with a decimal suffix: 1250000 -> '1.25 M', 675 -> '675'."""
+    return _scaled(n, (("G", 1e9), ("M", 1e6), ("k", 1e3)), sig)
+
+
+def listed(texts, most=5):
+    """The first `most` texts joined by commas, with ', ...' when there are more."""
+    texts = list(texts)
+    return ", ".join(printable(t) for t in texts[:most]) + (", ..." if len(texts) > most else "")
 
 
 def fmt_rate(per_s):
@@ -66,11 +83,25 @@ def _get(d, k):
     return d.get(k) if isinstance(d, dict) else getattr(d, k, None)
 
 
+def fmt_in(x, unit):
+    """A value in its unit (no '/op'): a time for ns/op, guest instructions for insn/op (exact
+    counts under QEMU -icount), MB/s, or a figure's own unit."""
+    if unit in (None, "ns/op"):
+        return fmt_time(x)
+    if unit == "insn/op":
+        return f"{fmt_count(x)} insn"
+    return f"{sig(x)} {unit}".rstrip()
+
+
 def fmt_value(d):
     """The headline of one metric's statistics (a stats.Summary or its stored dict): MB/s for
-    bandwidth, else time per operation."""
-    if _get(d, "unit") == "MB/s":
-        return f"{sig(_get(d, 'value'))} MB/s"
+    bandwidth, guest instructions per operation for exact counts (QEMU -icount), a figure in its
+    own unit, else time per operation."""
+    unit = _get(d, "unit")
+    if _get(d, "cycles_method") == "icount-insns" and unit in (None, "ns/op"):  # 1 ns of virtual time = 1 insn
+        return f"{fmt_count(_get(d, 'value'))} insn/op"
+    if unit not in (None, "ns/op"):
+        return fmt_in(_get(d, "value"), unit)
     return fmt_time(_get(d, "value")) + "/op"
 
 

@@ -3,9 +3,10 @@ one column per way of moving the bytes (read, write, copy, move in place, memset
 fill and copy), in MB/s (10^6 bytes per second) with bytes counted once, and the all-CPUs
 figures of mem.bw_cores beside one CPU.
 
-The level of a size is the smallest cache (from the run's topology notes, else what the OS
-reports) that holds it; larger than every cache is "memory". Multi-core rows show the total
-rate of the largest thread count measured and the rate per core.
+The level of a size is the smallest cache (detected from the run's own latency sweeps, else
+what the run's target's OS reports) that holds it; larger than every cache is "memory".
+Multi-core rows show the total rate of the largest thread count measured and its gain over one
+CPU (the total divided by one CPU's rate: x2.00 for two CPUs that scale perfectly).
 """
 
 from collections import defaultdict
@@ -32,6 +33,17 @@ def _rate(r):
     return st.value
 
 
+def series_label(bench, params):
+    """The name of a way of moving the bytes, as the table's column says it ("NT write", "move"),
+    for a mem.bw_* result's parameters other than its size; other parameters follow the name."""
+    p = {k: v for k, v in (params or {}).items() if k != "size"}
+    for b, match, col in COLUMNS:
+        if b == bench and all(p.get(k, DEFAULTS.get(k)) == x for k, x in match.items()):
+            rest = {k: v for k, v in p.items() if k not in match}
+            return " ".join([col] + [f"{k}={v}" for k, v in sorted(rest.items())])
+    return " ".join([bench.split("_", 1)[-1]] + [f"{k}={v}" for k, v in sorted(p.items())])
+
+
 def level_of(size, caches):
     """caches: [(name, bytes)] smallest first -> the name of the first that holds size."""
     for name, cap in caches:
@@ -40,18 +52,15 @@ def level_of(size, caches):
     return "memory" if caches else "-"
 
 
-def caches_for(run, osr=None):
-    """[(name, bytes)] from the run's topology notes (detected), else the OS report."""
-    notes = (run or {}).get("notes") or {}
-    det = (notes.get("topology") or {}).get("levels") or []
-    got = [(lv["name"], lv["size"]) for lv in det if lv.get("size")]
+def caches_for(run, detected=None):
+    """[(name, bytes)] of the levels detected in the run (its topology's `detected`), else of
+    those the run's target's OS reports (its fingerprint) -> (levels, "detected" or "OS")."""
+    got = [(lv["name"], lv["size"]) for lv in (detected or {}).get("levels") or [] if lv.get("size")]
     if got:
         return got, "detected"
-    if osr is None:
-        from .topology import os_report
+    from .topology import os_report
 
-        osr = os_report()
-    return [(lv["name"], lv["size"]) for lv in osr.get("levels", [])], "OS"
+    return [(lv["name"], lv["size"]) for lv in os_report((run or {}).get("fingerprint"))["levels"]], "OS"
 
 
 def table_rows(results, caches):

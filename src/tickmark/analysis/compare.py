@@ -1,20 +1,14 @@
 """Compare stored runs (or exported JSON documents): per benchmark instance and metric, the ratio
-of medians B/A with a bootstrap 95 % CI, a Mann–Whitney U p-value and a verdict; counter figures
-side by side; a geometric mean per family; and how many rounds would resolve what is unresolved.
-
-Verdict (criterion's noise threshold with google/benchmark's U-test; see docs/compare.md):
-  band = max(2 %, 2 x pooled round_cv)   (pooled = root mean square of the two sides' round_cv)
-  faster/slower      p < 0.01 and the CI of B/A - 1 lies entirely outside +-band
-  no difference      the CI lies entirely inside +-band, and the band is at most 10 %
-  inconclusive       otherwise
-  too few samples    fewer than 9 samples on a side: no verdict is called
-The CI comes from a two-level bootstrap (rounds with replacement, then samples within each
-chosen round), because most of the variance sits between processes, not between samples.
+of medians B/A with a bootstrap 95 % CI, a Mann–Whitney U p-value and a verdict (the one verdict
+of analysis/verdict.py); counter figures side by side; a geometric mean per family; and how many
+rounds would resolve what is unresolved. Runs that counted guest instructions (QEMU -icount) are
+exact counts: their rows are in instructions per operation and get the exact-count verdict.
 """
 
-import functools
 import math
+import zlib
 from dataclasses import dataclass, field
+from fnmatch import fnmatchcase
 
 import numpy as np
 
@@ -22,25 +16,28 @@ from .. import fingerprint
 from ..errors import TickmarkError
 from . import counters, stats
 from .stats import TASK_CLOCK, Stats
-
-MIN_SAMPLES = 9
-P_LIMIT = 0.01
-MIN_BAND = 0.02
-BAND_ROUND_CV = 2.0
-N_BOOT = 2000
-SEED = 20240229
-MAX_ROUNDS_HINT = 1000
-MAX_SAME_BAND = 0.10  # "no difference" is not claimed when the noise band is wider than this
-
-FASTER, SLOWER, SAME, INCONCLUSIVE, FEW = (
-    "faster",
-    "slower",
-    "no difference beyond noise",
-    "inconclusive",
-    "too few samples",
+from .verdict import (  # noqa: F401  (the verdict's words and rule, read through this module too)
+    BAND_ROUND_CV,
+    FASTER,
+    FEW,
+    INCONCLUSIVE,
+    MAX_ROUNDS_HINT,
+    MAX_SAME_BAND,
+    MIN_BAND,
+    MIN_SAMPLES,
+    MISSING,
+    N_BOOT,
+    OTHER_ISA,
+    P_LIMIT,
+    SAME,
+    SEED,
+    SLOWER,
+    mann_whitney,
+    verdict,
 )
-# instruction counts (QEMU -icount) of two instruction sets: more instructions does not mean slower
-OTHER_ISA = "other ISA: no verdict"
+
+INSN = stats.INSN_OP  # the headline of exact counts: guest instructions per operation (QEMU -icount)
+HEADLINE = "headline"  # --metric headline: the main metric (stored under "")
 
 
 # ---------------------------------------------------------------- loading
@@ -64,144 +61,23 @@ class Side:
 
 # ---------------------------------------------------------------- statistics
 def metric_values(result, sub=""):
-    """Per-sample values of one metric (ns/op, or MB/s for bandwidth) and their rounds.
-    sub "task-clock": on-CPU time per operation from the task-clock counter (time the process
-    was descheduled does not count, so it resolves CPU-bound differences on a busy machine)."""
-    bpo = (result.get("meta") or {}).get("bytes_per_op", 0)
-    unit = stats.unit_for(result.get("stat"), bpo) if not sub else stats.NS_OP
+    """Per-sample values of one metric (ns/op, MB/s for bandwidth, a figure's own unit) and their
+    rounds. sub "task-clock": on-CPU time per operation from the task-clock counter (time the
+    process was descheduled does not count, so it resolves CPU-bound differences on a busy
+    machine)."""
+    meta = dict(result.get("meta") or {}, stat=result.get("stat"))
+    bpo = meta.get("bytes_per_op", 0)
+    if not sub and isinstance(meta.get("figure"), dict):
+        vals, rounds = stats.metric_values(result.get("samples") or [], stats.FIGURE)
+        return vals, rounds, stats.unit_of(meta)
+    unit = stats.unit_of(meta) if not sub else stats.NS_OP
     vals, rounds = stats.metric_values(result.get("samples") or [], sub, bpo if unit == stats.MB_S else 0)
     return vals, rounds, unit
 
 
-def boot_medians(vals, rounds, rng, n_boot=N_BOOT):
-    """Bootstrap replicates of the median: rounds drawn with replacement, then samples drawn
-    with replacement inside each drawn round (vectorised: one index array for all replicates)."""
-    order = np.argsort(rounds, kind="stable")
-    v, r = vals[order], rounds[order]
-    _, start, count = np.unique(r, return_index=True, return_counts=True)
-    n, nr = len(v), len(start)
-    if nr < 2:
-        idx = rng.integers(0, n, size=(n_boot, n))
-    else:
-        per = max(1, int(round(n / nr)))
-        pick = rng.integers(0, nr, size=(n_boot, nr))
-        # uniform offsets inside each drawn round (floats scaled: much faster than integers()
-        # with a per-element upper bound)
-        off = (rng.random((n_boot, nr, per)) * count[pick][..., None]).astype(np.intp)
-        idx = (start[pick][..., None] + off).reshape(n_boot, -1)
-    x = v[idx]
-    m = x.shape[1]
-    if m % 2:
-        return np.partition(x, m // 2, axis=1)[:, m // 2]
-    x = np.partition(x, (m // 2 - 1, m // 2), axis=1)
-    return (x[:, m // 2 - 1] + x[:, m // 2]) / 2
-
-
-def mann_whitney(a, b):
-    """Two-sided Mann–Whitney U p-value. Above 8 samples a side (or with ties) this is scipy's
-    asymptotic method (normal approximation, tie and continuity corrections) in numpy, so that a
-    comparison does not pay for importing scipy.stats; smaller tie-free samples use scipy's exact
-    distribution."""
-    a, b = np.asarray(a, float), np.asarray(b, float)
-    n1, n2 = len(a), len(b)
-    x = np.concatenate([a, b])
-    _, inv, counts = np.unique(x, return_inverse=True, return_counts=True)
-    if (n1 <= 8 or n2 <= 8) and len(counts) == len(x):
-        ranks = np.argsort(np.argsort(x)) + 1
-        u1 = int(ranks[:n1].sum()) - n1 * (n1 + 1) // 2
-        dist = _u_distribution(n1, n2)
-        u = max(u1, n1 * n2 - u1)
-        return float(min(1.0, 2 * dist[u:].sum() / dist.sum()))
-    ends = np.cumsum(counts)
-    ranks = (ends - (counts - 1) / 2.0)[inv]  # average ranks, 1-based
-    u1 = ranks[:n1].sum() - n1 * (n1 + 1) / 2.0
-    u = max(u1, n1 * n2 - u1)
-    n = n1 + n2
-    ties = float((counts**3 - counts).sum())
-    var = n1 * n2 / 12.0 * ((n + 1) - ties / (n * (n - 1)))
-    if var <= 0:
-        return 1.0
-    z = (u - n1 * n2 / 2.0 - 0.5) / math.sqrt(var)
-    return float(min(1.0, math.erfc(z / math.sqrt(2))))
-
-
-@functools.lru_cache(maxsize=64)
-def _u_distribution(n1, n2):
-    """Number of orderings of n1 + n2 distinct values giving each U = 0..n1*n2 (the exact null
-    distribution of the Mann–Whitney U, as scipy's method="exact"; built by the recurrence
-    f(m, n) = f(m - 1, n) shifted by n + f(m, n - 1))."""
-    f = {(0, n): np.array([1.0]) for n in range(n2 + 1)}
-    for m in range(1, n1 + 1):
-        f[(m, 0)] = np.array([1.0])
-        for n in range(1, n2 + 1):
-            out = np.zeros(m * n + 1)
-            a, b = f[(m - 1, n)], f[(m, n - 1)]
-            out[n : n + len(a)] += a
-            out[: len(b)] += b
-            f[(m, n)] = out
-    return f[(n1, n2)]
-
-
-def rounds_needed(n_rounds, half_width, effect, band):
-    """Rounds per side at which the CI (half-width shrinking as 1/sqrt(rounds)) would resolve
-    the comparison: clear of the band if the effect lies outside it, inside it otherwise."""
-    room = abs(abs(effect) - band)
-    if half_width <= 0 or n_rounds <= 0:
-        return None
-    if room < 1e-4:
-        return MAX_ROUNDS_HINT
-    need = math.ceil(n_rounds * (half_width / room) ** 2)
-    return min(max(need, n_rounds + 1), MAX_ROUNDS_HINT)
-
-
-def compare_metric(a, ra, b, rb, higher_is_better=False, rng=None):
-    """Statistics of B against A for one metric -> dict (see module doc)."""
-    rng = rng if rng is not None else np.random.default_rng(SEED)
-    out = {"n_a": int(len(a)), "n_b": int(len(b))}
-    if len(a) == 0 or len(b) == 0:
-        out.update(verdict="missing", note="no samples on one side")
-        return out
-    ma, mb = float(np.median(a)), float(np.median(b))
-    ratio = mb / ma if ma else float("nan")
-    cva, cvb = stats.round_cv(a, ra), stats.round_cv(b, rb)
-    pooled = math.sqrt(((cva or 0) ** 2 + (cvb or 0) ** 2) / 2)
-    band = max(MIN_BAND, BAND_ROUND_CV * pooled)
-    rounds_a, rounds_b = len(np.unique(ra)), len(np.unique(rb))
-    out.update(
-        median_a=ma,
-        median_b=mb,
-        ratio=ratio,
-        round_cv_a=cva,
-        round_cv_b=cvb,
-        rounds_a=rounds_a,
-        rounds_b=rounds_b,
-        band=band,
-        det_a=stats.determinism(a, ra),
-        det_b=stats.determinism(b, rb),
-    )
-    if len(a) < 2 or len(b) < 2:
-        out.update(verdict=FEW, note=f"n={len(a)}/{len(b)}, need {MIN_SAMPLES}+ per side")
-        return out
-    boot = boot_medians(b, rb, rng) / boot_medians(a, ra, rng) - 1
-    lo, hi = (float(x) for x in np.percentile(boot, [2.5, 97.5]))
-    p = mann_whitney(a, b)
-    out.update(ci=[lo, hi], p=p)
-    effect = ratio - 1
-    if min(len(a), len(b)) < MIN_SAMPLES:
-        out.update(verdict=FEW, note=f"n={len(a)}/{len(b)}, need {MIN_SAMPLES}+ per side")
-        return out
-    if p < P_LIMIT and (lo > band or hi < -band):
-        better = (effect > 0) == higher_is_better
-        out["verdict"] = FASTER if better else SLOWER
-    elif lo >= -band and hi <= band and band <= MAX_SAME_BAND:
-        out["verdict"] = SAME
-    else:
-        out["verdict"] = INCONCLUSIVE
-        if band > MAX_SAME_BAND and abs(effect) <= band:
-            out["note"] = f"noise band ±{band * 100:.0f}%: more rounds will not settle it"
-        else:
-            out["rounds_needed"] = rounds_needed(min(rounds_a, rounds_b), (hi - lo) / 2, effect, band)
-    return out
+def higher_is_better(row):
+    """Is a higher value better in a row of compare_pair (a rate or a figure that says so)?"""
+    return bool(row.get("higher"))
 
 
 def multiple(ratio, higher_is_better=False):
@@ -220,7 +96,8 @@ def multiple(ratio, higher_is_better=False):
 def _metrics(result, other=None):
     subs = list(Stats.of(result).subs)
     both = [r for r in (result, other) if r]
-    if both and all(any("task_clock" in (s.get("ctr") or {}) for s in (r.get("samples") or [])[:1]) for r in both):
+    counted = all(any("task_clock" in (s.get("ctr") or {}) for s in (r.get("samples") or [])[:1]) for r in both)
+    if both and counted and TASK_CLOCK not in subs:
         subs.append(TASK_CLOCK)
     return [""] + subs
 
@@ -263,28 +140,64 @@ def insn_multiple(ratio):
     return f"{ratio:.2f}× the instructions"
 
 
-def compare_pair(A, B, seed=SEED):
-    """All rows of B against A, plus the per-family geometric means."""
-    rng = np.random.default_rng(seed)
+def exact_counts(side):
+    """The run counted guest instructions (QEMU -icount): its figures are exact counts, the same
+    on every run, not times."""
+    fp = side.fingerprint
+    return bool(fp.get("qemu_icount")) or fp.get("cycles_method") == "icount-insns"
+
+
+def metric_name(text):
+    """--metric: "" for the headline ("headline" or ""), else the name as given."""
+    t = (text or "").strip()
+    return "" if t in ("", HEADLINE) else t
+
+
+def key_matches(key, bench, patterns):
+    """A result selected by benchmark patterns (globs on the benchmark name or on its key with
+    parameters; every result when there is no pattern)."""
+    return not patterns or any(fnmatchcase(key, p) or fnmatchcase(bench, p) for p in patterns)
+
+
+def row_rng(seed, key, metric):
+    """The bootstrap's random numbers for one row, from the seed and the row alone: a row's
+    verdict does not depend on which other rows were compared (compare, the JUnit gate and
+    history compare the same row alike)."""
+    return np.random.default_rng([seed, zlib.crc32(f"{key}\0{metric}".encode())])
+
+
+def compare_pair(A, B, seed=SEED, metric=None, patterns=()):
+    """All rows of B against A, plus the per-family geometric means. metric: only that metric's
+    rows ("" the headline, a sub-metric, "task-clock"; None: every metric); patterns: only the
+    benchmarks they select (key_matches)."""
     rows = []
     isa = isa_difference(A, B)
-    for key in sorted(set(A.results) | set(B.results)):
+    exact = exact_counts(A) and exact_counts(B)
+    keys = set(A.results) | set(B.results)
+    for key in sorted(keys):
         ra, rb = A.results.get(key), B.results.get(key)
         any_r = ra or rb
         bench = any_r.get("bench") or key.split("[")[0]
-        for sub in _metrics(ra, rb) if ra else _metrics(rb):
+        if not key_matches(key, bench, patterns):
+            continue
+        subs = _metrics(ra, rb) if ra else _metrics(rb)
+        for sub in subs if metric is None else [metric]:
             row = {"key": key, "bench": bench, "metric": sub or "", "family": family(bench)}
             if not ra or not rb or ra["status"] != "ok" or rb["status"] != "ok":
                 miss = "A" if not ra else "B" if not rb else None
                 row["status_a"], row["status_b"] = (r["status"] if r else "absent" for r in (ra, rb))
-                row["verdict"] = "missing"
+                row["verdict"] = MISSING
                 row["note"] = f"not in {miss}" if miss else f"A {ra['status']}, B {rb['status']}"
                 rows.append(row)
                 continue
             va, rda, unit = metric_values(ra, sub)
             vb, rdb, _ = metric_values(rb, sub)
-            row["unit"] = unit
-            row.update(compare_metric(va, rda, vb, rdb, unit == "MB/s", rng))
+            row["unit"] = INSN if exact and unit == stats.NS_OP else unit
+            row["higher"] = not sub and stats.higher_is_better(dict(ra.get("meta") or {}, stat=ra.get("stat")))
+            row.update(verdict(va, rda, vb, rdb, row["higher"], exact=exact, rng=row_rng(seed, key, sub)))
+            if row["verdict"] == MISSING:
+                lost = [s for s, v in (("A", va), ("B", vb)) if not len(v)]
+                row["note"] = f"no {sub or 'headline'} samples in {' and '.join(lost)}"
             if isa and row["verdict"] in (FASTER, SLOWER, SAME, INCONCLUSIVE):
                 row["verdict"] = OTHER_ISA
                 row["note"] = f"instruction counts of {isa[0]} and {isa[1]} tell the ISAs apart, not speed"
@@ -314,7 +227,7 @@ def compare_pair(A, B, seed=SEED):
 
                 row["profile_change"] = top_change(A.profiles[key], B.profiles[key])
             rows.append(row)
-    return {"a": A.label, "b": B.label, "rows": rows, "families": families(rows), "isa": isa}
+    return {"a": A.label, "b": B.label, "rows": rows, "families": families(rows), "isa": isa, "exact": exact}
 
 
 def families(rows):
@@ -333,7 +246,7 @@ def families(rows):
             use = stable or cand
             if not use:
                 continue
-            logs = [math.log(1 / r["ratio"] if r.get("unit") == "MB/s" else r["ratio"]) for r in use]
+            logs = [math.log(1 / r["ratio"] if higher_is_better(r) else r["ratio"]) for r in use]
             verdicts = {}
             for r in use:
                 verdicts[r["verdict"]] = verdicts.get(r["verdict"], 0) + 1
@@ -352,36 +265,7 @@ def fingerprint_differences(A, B):
     return [(k.name, a, b) for k, a, b in fingerprint.differences(A.fingerprint, B.fingerprint)]
 
 
-# ---------------------------------------------------------------- regressions
-def regressions(result, threshold):
-    """Rows of a pair that are significantly slower by more than threshold (a fraction)."""
-    out = []
-    for r in result["rows"]:
-        if r.get("verdict") != SLOWER or r.get("ratio") is None:
-            continue
-        slow = (1 / r["ratio"] - 1) if r.get("unit") == "MB/s" else r["ratio"] - 1
-        if slow > threshold:
-            out.append((r, slow))
-    return out
-
-
-def unmeasured(result):
-    """Main rows of a pair that A measured and B did not (B crashed, failed, timed out, skipped
-    it, does not have it, or has no samples of it) -> [(row, why)]: a regression gate cannot
-    vouch for them, so it fails on them as on a regression."""
-    out = []
-    for r in result["rows"]:
-        if r.get("metric") or r.get("verdict") != "missing":
-            continue
-        if r.get("status_a", "ok") != "ok":
-            continue  # A did not measure it either: nothing to hold B to
-        if "status_b" in r:
-            out.append((r, "not in B" if r["status_b"] == "absent" else r["status_b"]))
-        elif r.get("n_b") == 0 and r.get("n_a"):
-            out.append((r, "no samples"))
-    return out
-
-
+# ---------------------------------------------------------------- thresholds
 def parse_threshold(text, option="--fail-above"):
     """A percentage option: '5%' or '5' both mean five percent -> 0.05; finite and not negative."""
     t = text.strip()
@@ -404,7 +288,10 @@ def _num(x):
     return x
 
 
-def to_json(sides, pairs):
+def to_json(sides, pairs, metric=None):
+    """The comparison as the JSON the views read (`compare --format json`). metric: the one metric
+    compared (--metric), or None for every one."""
+
     def clean(o):
         if isinstance(o, dict):
             return {k: clean(v) for k, v in o.items()}
@@ -436,7 +323,10 @@ def to_json(sides, pairs):
             "max_same_band": MAX_SAME_BAND,
             "band_round_cv": BAND_ROUND_CV,
             "bootstrap": N_BOOT,
+            "exact": "exact counts (QEMU -icount): a difference is real when it is larger than the "
+            "run-to-run deviation of either side",
         },
+        "metric": None if metric is None else (metric or HEADLINE),
         "comparisons": [],
     }
     for (A, B), res in pairs:
@@ -449,6 +339,7 @@ def to_json(sides, pairs):
                     "bench",
                     "metric",
                     "unit",
+                    "higher",
                     "median_a",
                     "median_b",
                     "ratio",
@@ -474,7 +365,7 @@ def to_json(sides, pairs):
             }
             if r.get("ratio") is not None:
                 row["multiple"] = (
-                    insn_multiple(r["ratio"]) if res.get("isa") else multiple(r["ratio"], r.get("unit") == "MB/s")
+                    insn_multiple(r["ratio"]) if res.get("isa") else multiple(r["ratio"], higher_is_better(r))
                 )
             rows.append(row)
         doc["comparisons"].append(
@@ -484,6 +375,7 @@ def to_json(sides, pairs):
                 "rows": rows,
                 "families": res["families"],
                 "isa": list(res["isa"]) if res.get("isa") else None,
+                "exact": bool(res.get("exact")),
                 "differences": [{"field": k, "a": a, "b": b} for k, a, b in fingerprint_differences(A, B)],
             }
         )
@@ -515,9 +407,9 @@ def mixing_warning(A, B):
     )
 
 
-def compare_sides(sides):
+def compare_sides(sides, metric=None, patterns=()):
     """Compare the first side (the baseline) with each of the others -> (sides, pairs); labels
-    are made unique for the reader."""
+    are made unique for the reader. metric and patterns narrow the rows (compare_pair)."""
     if len(sides) < 2:
         raise TickmarkError("compare needs two runs at least (RUN_A RUN_B, or --baseline RUN and a run)")
     seen = {}
@@ -529,7 +421,11 @@ def compare_sides(sides):
     base = sides[0]
     for other in sides[1:]:
         check_comparable(base, other)
-        if not set(base.results) & set(other.results):
-            raise TickmarkError(f"{base.label} and {other.label} have no benchmark in common: nothing to compare")
-    pairs = [((base, other), compare_pair(base, other)) for other in sides[1:]]
+        common = [
+            k for k in set(base.results) & set(other.results) if key_matches(k, base.results[k]["bench"], patterns)
+        ]
+        if not common:
+            what = f" matching {' '.join(patterns)}" if patterns else ""
+            raise TickmarkError(f"{base.label} and {other.label} have no benchmark{what} in common: nothing to compare")
+    pairs = [((base, other), compare_pair(base, other, metric=metric, patterns=patterns)) for other in sides[1:]]
     return sides, pairs

@@ -29,7 +29,19 @@ OUTLIER_MADS = 14.8
 OUTLIER_FAR = 0.50
 FEW_SAMPLES = 9
 MB_S, NS_OP = "MB/s", "ns/op"
+INSN_OP = "insn/op"  # exact counts under QEMU -icount: 1 ns of virtual time is one guest instruction
 TASK_CLOCK = "task-clock"  # pseudo sub-metric: on-CPU time per operation (task-clock counter)
+
+# What each flag of a result means, in words, from the thresholds above (flags_for, summarize)
+FLAG_MEANINGS = {
+    "unstable": f"samples spread widely (robust CV of the samples at least {UNSTABLE_RCV * 100:g} %)",
+    "noisy": f"rounds disagree (CV of the round medians above {NOISY_ROUND_CV * 100:g} %)",
+    "outliers": f"some samples lie far from the median (more than {OUTLIER_MADS:g} MADs, or {OUTLIER_FAR * 100:g} %)",
+    "preempted": "samples hit by a context switch or a CPU migration even after one retake moved "
+    "the median (outside the clean samples' 95 % CI), or too few clean samples are left",
+    "few-samples": f"fewer than {FEW_SAMPLES} samples: the CI is wide or uncovered",
+    "multiplexed": "the kernel time-shared the hardware counters: counts are scaled estimates",
+}
 
 
 def is_bandwidth(stat, bytes_per_op):
@@ -39,6 +51,23 @@ def is_bandwidth(stat, bytes_per_op):
 
 def unit_for(stat, bytes_per_op):
     return MB_S if is_bandwidth(stat, bytes_per_op) else NS_OP
+
+
+def unit_of(meta):
+    """The unit of an instance's headline from its meta record: a figure's own unit (a number
+    read from a program's output, `tickmark exec --figure`), MB/s or ns/op."""
+    fig = (meta or {}).get("figure")
+    if isinstance(fig, dict):
+        return str(fig.get("unit") or "")
+    return unit_for((meta or {}).get("stat"), (meta or {}).get("bytes_per_op", 0))
+
+
+def higher_is_better(meta):
+    """Is a higher headline better? A figure says so itself; bandwidth is; a time is not."""
+    fig = (meta or {}).get("figure")
+    if isinstance(fig, dict):
+        return bool(fig.get("higher"))
+    return unit_of(meta) == MB_S
 
 
 @dataclass
@@ -74,6 +103,7 @@ class Summary:
     retaken: Optional[int] = None
     preempted_samples: Optional[int] = None  # samples hit again after their retake
     flags: list = field(default_factory=list)
+    higher: Optional[bool] = None  # a figure's direction (None: from the unit)
     version: int = STATS_VERSION
 
     @property
@@ -82,7 +112,7 @@ class Summary:
 
     @property
     def higher_is_better(self):
-        return self.is_bandwidth
+        return self.higher if self.higher is not None else self.is_bandwidth
 
     @property
     def ci(self):
@@ -121,7 +151,16 @@ class Summary:
 
 
 # Fields a summary has only where they were measured (absent from the stored form otherwise).
-_OPTIONAL = {"cycles_per_op", "cycles_method", "counters_per_op", "counters", "hist", "retaken", "preempted_samples"}
+_OPTIONAL = {
+    "cycles_per_op",
+    "cycles_method",
+    "counters_per_op",
+    "counters",
+    "hist",
+    "retaken",
+    "preempted_samples",
+    "higher",
+}
 
 
 class Stats:
@@ -272,14 +311,25 @@ def distribution(values, rounds, unit=NS_OP):
     )
 
 
+FIGURE = "figure"  # metric_values' metric for a figure's own values (the samples' "value")
+
+
 def metric_values(samples, metric="", bytes_per_op=0):
     """Per-sample values of one metric and their rounds -> (values, rounds) as arrays.
 
     metric "": ns per operation, or MB/s when bytes_per_op is given (a bandwidth headline);
     a sub-metric name: that part's ns per operation; TASK_CLOCK: on-CPU ns per operation from the
-    task-clock counter (time the process was descheduled does not count). Samples without the
-    value, without operations, or with a value of zero or less are left out."""
+    task-clock counter (time the process was descheduled does not count); FIGURE: a figure's
+    values as the program printed them (any finite number). Samples without the value, without
+    operations, or (but for a figure) with a value of zero or less are left out."""
     vals, rounds = [], []
+    if metric == FIGURE:
+        for s in samples:
+            x = s.get("value")
+            if isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x):
+                vals.append(float(x))
+                rounds.append(s.get("round", 1))
+        return np.asarray(vals, dtype=float), np.asarray(rounds)
     for s in samples:
         ops = s.get("ops")
         if metric == TASK_CLOCK:
@@ -297,10 +347,12 @@ def metric_values(samples, metric="", bytes_per_op=0):
 
 
 def hist_percentiles(hists):
-    """Merge per-round histograms ({"buckets": [[lower_ns, count], ...], "min", "max"}) and
-    read p50/p99/p99.9 as the lower bound of the bucket holding that rank (clamped to min/max)."""
+    """Merge per-round histograms ({"buckets": [[lower_ns, count], ...], "min", "max", "sum"}) and
+    read p50/p99/p99.9 as the lower bound of the bucket holding that rank (clamped to min/max);
+    avg (cyclictest's Avg) is the events' exact mean where every histogram carries its sum."""
     counts = {}
     lo_all, hi_all = None, None
+    sums = [h.get("sum") for h in hists]
     for h in hists:
         for lower, count in h.get("buckets", []):
             counts[lower] = counts.get(lower, 0) + count
@@ -312,6 +364,8 @@ def hist_percentiles(hists):
     if not total:
         return None
     out = {"count": total, "min": lo_all, "max": hi_all}
+    if sums and all(isinstance(x, int) for x in sums):
+        out["avg"] = sum(sums) / total
     bounds = sorted(counts)
     for name, q in (("p50", 0.50), ("p99", 0.99), ("p99.9", 0.999)):
         rank = math.ceil(q * total)
@@ -366,12 +420,52 @@ def preemption_moved(good, stat="median", bytes_per_op=0):
     return not (lo <= head <= hi)
 
 
-def compute(samples, stat="median", bytes_per_op=0, hists=(), cycles_method="none", env_flags=(), extended=True):
+def figure_stats(samples, figure, env_flags=(), extended=True):
+    """Statistics of a figure read from a program's output (meta "figure": its unit and
+    direction) -> Stats with the headline only: the median of the values, in the figure's unit."""
+    vals, rounds = metric_values(samples, FIGURE)
+    if not len(vals):
+        return Stats()
+    d = distribution(vals, rounds, str(figure.get("unit") or ""))
+    d.value = d.median
+    d.higher = bool(figure.get("higher"))
+    d.flags = flags_for(d, False, extended) + [f for f in env_flags if f != "kernel-excluded"]
+    return Stats({"": d})
+
+
+def task_clock_summary(good, stat, extended=True):
+    """The on-CPU time per operation (task-clock) as a sub-metric of its own, or None when the
+    samples did not count it (a program run by `tickmark exec`: what hyperfine calls user + sys)."""
+    vals, rounds = metric_values(good, TASK_CLOCK)
+    if len(vals) < len(good) or not len(vals):
+        return None
+    d = distribution(vals, rounds)
+    d.value = d.min if stat == "min" else d.median
+    d.ns_per_op = d.median
+    d.ops_per_s = 1e9 / d.median
+    d.flags = flags_for(d, False, extended)
+    return d
+
+
+def compute(
+    samples,
+    stat="median",
+    bytes_per_op=0,
+    hists=(),
+    cycles_method="none",
+    env_flags=(),
+    extended=True,
+    figure=None,
+    with_task_clock=False,
+):
     """Statistics of one instance -> Stats ({"": headline, "<sub>": ...}; empty without data).
 
     samples: dicts with round, ops, ns and optionally cyc, retaken, nivcsw, cpu0, cpu1, sub {name: ns},
-    ctr {name: n}, ctr_ops.
+    ctr {name: n}, ctr_ops. figure: a figure's unit and direction (its samples carry "value");
+    with_task_clock: the task-clock counter as a sub-metric too (a program run by `exec`).
     """
+    if figure:
+        return figure_stats(samples, figure, env_flags, extended)
     good = [s for s in samples if s.get("ops") and s.get("ns") is not None and s["ns"] > 0]
     if not good:
         return Stats()
@@ -428,6 +522,10 @@ def compute(samples, stat="median", bytes_per_op=0, hists=(), cycles_method="non
         sd.ops_per_s = 1e9 / sd.median
         sd.flags = flags_for(sd, False, extended)
         out[name] = sd
+    if with_task_clock:
+        tc = task_clock_summary(good, stat, extended)
+        if tc is not None:
+            out[TASK_CLOCK] = tc
     return Stats(out)
 
 
@@ -446,4 +544,6 @@ def recompute(result, samples, hists, cycles_method="none", env_flags=()):
         hists=hists,
         cycles_method=cycles_method,
         env_flags=env_flags,
+        figure=meta.get("figure") if isinstance(meta.get("figure"), dict) else None,
+        with_task_clock=meta.get("method") == "exec",
     )

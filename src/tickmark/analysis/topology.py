@@ -29,7 +29,6 @@ entry point is `analyse(results, ...)`.
 import json
 import math
 import re
-from pathlib import Path
 
 from ..fmt import fmt_size
 from . import hierarchy
@@ -366,84 +365,43 @@ def page_walk_costs(p4k, phuge):
 # ---- what the OS reports ----
 
 
-def _read(p):
-    try:
-        return Path(p).read_text().strip()
-    except OSError:
-        return None
-
-
 def _size(text):
-    m = re.fullmatch(r"\s*(\d+)\s*([KMG]?)i?B?\s*", text or "", re.I)
+    m = re.fullmatch(r"\s*(\d+)\s*([KMG]?)i?B?\s*", str(text or ""), re.I)
     if not m:
         return None
     return int(m.group(1)) << {"": 0, "K": 10, "M": 20, "G": 30}[m.group(2).upper()]
 
 
-def os_report(root="/"):
-    """Caches, line size and TLB reach as the OS reports them: sysfs, then the device tree,
-    then /proc/cpuinfo. Empty lists/None where it reports nothing."""
-    root = Path(root)
-    levels, source = [], None
-    base = root / "sys/devices/system/cpu/cpu0/cache"
-    for d in sorted(base.glob("index*")):
-        typ = _read(d / "type")
-        if typ == "Instruction":
+def _count(text):
+    t = str(text if text is not None else "").strip()
+    return int(t) if t.isdigit() and len(t) <= 9 else None
+
+
+def os_report(fp):
+    """Caches, line size and TLB reach as the target's OS reports them, from the run's
+    fingerprint (sysfs or the device tree, and /proc/cpuinfo's TLB size, as read on the target:
+    fingerprint.py), never from the machine running this. Empty lists/None where it reports
+    nothing."""
+    fp = fp or {}
+    levels = []
+    for c in fp.get("caches") or []:
+        if not isinstance(c, dict) or c.get("type") == "Instruction":
             continue
-        lvl, size = _read(d / "level"), _size(_read(d / "size"))
-        line = _read(d / "coherency_line_size")
-        if lvl and lvl.isdigit() and size:
-            levels.append(
-                {
-                    "name": f"L{lvl}" + ("d" if typ == "Data" else ""),
-                    "level": int(lvl),
-                    "size": size,
-                    "line": int(line) if line and line.isdigit() else None,
-                }
-            )
-            source = "sysfs"
-    if not levels:
-        levels = _device_tree(root)
-        source = "device tree" if levels else None
-    levels.sort(key=lambda x: x["level"])
-    tlb = None
-    cpuinfo = _read(root / "proc/cpuinfo") or ""
-    m = re.search(r"^TLB size\s*:\s*(\d+)\s*4K pages", cpuinfo, re.M)
-    if m:
-        tlb = int(m.group(1)) * 4096
-    line = next((lv["line"] for lv in levels if lv.get("line")), None)
+        lvl, size, line = _count(c.get("level")), _size(c.get("size")), _count(c.get("coherency_line_size"))
+        if lvl and size:
+            name = f"L{lvl}" + ("d" if c.get("type") == "Data" else "")
+            levels.append({"name": name, "level": lvl, "size": size, "line": line or None})
+    levels.sort(key=lambda x: (x["level"], x["size"]))
+    pages = fp.get("tlb_pages")
+    tlb = pages * 4096 if isinstance(pages, int) and not isinstance(pages, bool) and pages > 0 else None
+    source = fp.get("caches_source") if isinstance(fp.get("caches_source"), str) else "sysfs"
     return {
-        "source": source,
+        "source": source if levels else None,
         "levels": levels,
-        "line_size": line,
+        "line_size": next((lv["line"] for lv in levels if lv.get("line")), None),
         "tlb_reach": tlb,
         "tlb_source": "cpuinfo" if tlb else None,
     }
-
-
-def _be32(p):
-    try:
-        b = Path(p).read_bytes()
-    except OSError:
-        return None
-    return int.from_bytes(b[:4], "big") if len(b) >= 4 else None
-
-
-def _device_tree(root):
-    cpus = root / "proc/device-tree/cpus"
-    cpu = next(iter(sorted(cpus.glob("cpu@*"))), None) if cpus.is_dir() else None
-    if cpu is None:
-        return []
-    out = []
-    size = _be32(cpu / "d-cache-size")
-    if size:
-        out.append({"name": "L1d", "level": 1, "size": size, "line": _be32(cpu / "d-cache-line-size")})
-    # next-level caches: nodes with cache-level and cache-size anywhere under cpus/ or the root
-    for node in sorted(set(cpus.glob("**/cache-level")) | set((root / "proc/device-tree").glob("*/cache-level"))):
-        lvl, size = _be32(node), _be32(node.parent / "cache-size")
-        if lvl and size and lvl > 1 and all(o["level"] != lvl for o in out):
-            out.append({"name": f"L{lvl}", "level": lvl, "size": size, "line": _be32(node.parent / "cache-line-size")})
-    return out
 
 
 def compare(detected, osr):
@@ -571,7 +529,7 @@ def analyse(results, fcore_khz=0, hello=None, per_round=None, osr=None):
 
     results: result rows (bench, params, status, stats, meta); hello: the core's hello record
     (cpuid's TLB figures); per_round: {round: results} from round_points() for the stability
-    check; osr: os_report() for the last-level verdict and the cross-checks. Returns {"levels",
+    check; osr: os_report(fingerprint) for the last-level verdict and the cross-checks. Returns {"levels",
     "line_size", "tlb", "tlb_knees", "huge", "page_walk", "stability", "llc", "curve", "flags",
     ...}; levels are the caches (each with its knee's "range") then memory."""
     p4k, phuge, stride, cyc_per_ns = curves(results)
@@ -614,6 +572,9 @@ def analyse(results, fcore_khz=0, hello=None, per_round=None, osr=None):
         mem["random_at"] = big
     if not h["tlb_neutral"]:
         flags += h["notes"]
+    short = short_sweep(cv, oslv)
+    if short:
+        flags.append(short)
     stab = tlb_stability(tlb, per_round or {})
     caches = [lv for lv in levels if lv["size"]]
     moved = [lv["name"] for lv in caches if lv.get("rounds") and lv["why"].find("rounds alone found") >= 0]
@@ -665,19 +626,54 @@ def cpuid_tlb(hello):
     return {"levels": out, "source": hello.get("tlb_src")}
 
 
-def to_json(detected, osr, run_ids):
+def short_sweep(curves, oslv):
+    """A warning when the sweep ended inside the last cache the OS reports (--max-size, or a
+    quarter of the target's free memory), so that what it calls memory may be that cache."""
+    top = max((s for c in curves.values() for s in c), default=None)
+    last = max(oslv, key=lambda o: o["size"]) if oslv else None
+    if top is None or last is None or top > last["size"]:
+        return None
+    return (
+        f"the sweep ends at {fmt_size(top)}, inside the {fmt_size(last['size'])} {last['name']} the OS reports: "
+        f"larger levels and memory were not reached (the last plateau may be that cache; measure to "
+        f"{fmt_size(4 * last['size'])} or more)"
+    )
+
+
+def has_sweep(results):
+    """Do these results hold a latency sweep that levels can be detected on?"""
+    return any(r.get("status") == "ok" and r["bench"] in ("mem.lat_rand", "mem.lat_pagelocal") for r in results)
+
+
+def of_runs(store, runs, results=None):
+    """The one topology of stored runs: their results analysed with the first run's target's own
+    figures (the OS's caches from its fingerprint, cpuid's TLBs from its hello), every round
+    alone for the stability check -> (detected, os_report). `topology`, `show`, `report` and
+    `bandwidth` all take it from here. store: anything with results(run_id) and samples(id)."""
+    if results is None:
+        results = [r for run in runs for r in store.results(run["id"])]
+    fp = runs[0].get("fingerprint") or {}
+    hello = runs[0].get("hello") or {}
+    osr = os_report(fp)
+    fcore = hello.get("fcore_khz") or fp.get("fcore_khz") or 0
+    return analyse(results, fcore, hello, round_points(store, results), osr), osr
+
+
+def document(detected, osr, run_ids):
+    """The detection as `tickmark topology --json` prints it (and the report's JSON holds it)."""
     det = {k: v for k, v in detected.items() if k != "points"}
     det["warning"] = cycle_warning(detected)
-    return json.dumps(
-        {
-            "runs": run_ids,
-            "detected": det,
-            "os": osr,
-            "comparison": [{"what": w, "detected": d, "os": o, "verdict": v} for w, d, o, v in compare(detected, osr)],
-            "points": detected.get("points"),
-        },
-        indent=1,
-    )
+    return {
+        "runs": list(run_ids),
+        "detected": det,
+        "os": osr,
+        "comparison": [{"what": w, "detected": d, "os": o, "verdict": v} for w, d, o, v in compare(detected, osr)],
+        "points": detected.get("points"),
+    }
+
+
+def to_json(detected, osr, run_ids):
+    return json.dumps(document(detected, osr, run_ids), indent=1)
 
 
 # the cache-only reference of mem.lat_tlb needs fewer points: it is flat between cache knees
@@ -692,12 +688,4 @@ def cycle_warning(det):
             f"warning: L1 latency is {c:.1f} cycles (expected 3-5): the core-frequency estimate "
             "was probably disturbed (a busy or throttled machine); trust the ns figures"
         )
-    return None
-
-
-def mem_available():
-    """Bytes of memory available on this machine (MemAvailable), or None."""
-    for line in (_read("/proc/meminfo") or "").splitlines():
-        if line.startswith("MemAvailable:"):
-            return int(line.split()[1]) * 1024
     return None

@@ -14,6 +14,7 @@ from ..names import printable
 from .campaign import campaign_cmd
 from .compare import compare_cmd
 from .document import export_cmd, import_cmd
+from .exec import exec_cmd
 from .history import history_cmd
 from .info import info_cmd, list_cmd, suites_cmd
 from .ingest import ingest_cmd
@@ -50,6 +51,7 @@ def cli(ctx, store_path, core):
 for _cmd in (
     run_cmd,
     matrix_cmd,
+    exec_cmd,
     campaign_cmd,
     suites_cmd,
     list_cmd,

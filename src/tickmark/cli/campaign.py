@@ -23,30 +23,28 @@ from .report import write_report
     "labels",
     multiple=True,
     metavar="KEY=VALUE",
-    help="A label stored with every cell's run (beside the file's [labels]); repeatable.",
+    help="A label stored with every cell's run, beside the file's [labels] (a key the file sets "
+    "to another value is refused); repeatable.",
 )
 @click.pass_context
 def campaign_cmd(ctx, file, status_only, quiet, report_path, labels):
     """Run a campaign file: targets x variants x workloads, resumable (see README).
 
-    Targets run in parallel, one cell at a time on each. Exit status 1 when a cell failed or
-    could not run (start it again to run only those), 130 when interrupted."""
+    Targets run in parallel, one cell at a time on each machine (targets with the same URI, or
+    two that run on this machine, share one). Exit status 1 when a cell failed or could not run
+    (start it again to run only those), 130 when interrupted."""
     from ..report.terminal.campaign import campaign_summary
     from ..run import campaign as cp
     from ..run.engine import signals
 
-    check_output(ctx, report_path)
+    check_output(ctx, report_path, inputs=[file])
     spec = cp.load(file)
-    spec.labels.update(parse_labels(labels))
+    spec.add_labels(parse_labels(labels))
     cp.check_cell_names(spec)
     store = store_of(ctx, readonly=status_only)
     root = ctx.find_root().obj
-    camp = cp.Campaign(
-        spec,
-        root["store_path"],
-        echo=(lambda m: None) if quiet else (lambda m: click.echo(f"campaign: {m}", err=True)),
-        prebuilt=root.get("core"),
-    )
+    echo = (lambda m: None) if quiet else (lambda m: click.echo(f"campaign: {m}", err=True))
+    camp = cp.Campaign(spec, root["store_path"], echo=echo, prebuilt=root.get("core"))
     cp.mark_finished(store, spec, camp.cells)
     foreign = cp.foreign_runs(store, spec, camp.cells)
     if foreign:
@@ -58,7 +56,12 @@ def campaign_cmd(ctx, file, status_only, quiet, report_path, labels):
     if status_only:
         cp.held_elsewhere(store, spec, camp.cells)
         campaign_summary(store, spec, camp.cells)
+        _report(store, spec, camp.cells, report_path)
         return
+    _check_workloads(spec, root.get("core"), echo)
+    changed = [c for c in camp.cells if c.state == "pending" and c.message.startswith("changed since")]
+    for c in changed:
+        echo(f"{c.id}: {c.message}")
     skipped = sum(c.state == "finished" for c in camp.cells)
     if skipped and not quiet:
         rest = "nothing to run" if skipped == len(camp.cells) else "running the others"
@@ -71,10 +74,35 @@ def campaign_cmd(ctx, file, status_only, quiet, report_path, labels):
         click.echo("tickmark: interrupted; finished cells are stored, start the campaign again to resume", err=True)
         ctx.exit(130)
     counts = campaign_summary(store, spec, camp.cells)
-    if report_path:
-        refs = cp.report_order(spec, camp.cells)
-        if refs:
-            write_report(store, refs, report_path)
+    _report(store, spec, camp.cells, report_path)
     if set(counts) - {"done", "finished"}:
         click.echo("tickmark: some cells did not finish; start the campaign again to run only those", err=True)
         ctx.exit(1)
+
+
+def _check_workloads(spec, prebuilt, echo):
+    """The workloads' patterns and parameters, checked on a core of this machine before any cell
+    runs (every core has the same benchmarks); where none can be had, each cell checks its own."""
+    from ..run import campaign as cp
+    from ..targets import open_target
+
+    with open_target("local", prebuilt=prebuilt) as here:
+        try:
+            core = here.prepare()
+        except TickmarkError as e:
+            echo(f"the patterns are checked on each target (no core for this machine: {e})")
+            return
+        cp.check_workloads(spec, core)
+
+
+def _report(store, spec, cs, path):
+    """The report of the stored cells (--report), baseline target first; a note when none is stored."""
+    from ..run import campaign as cp
+
+    if not path:
+        return
+    refs = cp.report_order(spec, cs)
+    if not refs:
+        click.echo(f"tickmark: no cell of campaign {spec.name} is stored yet: {path} not written", err=True)
+        return
+    write_report(store, refs, path)

@@ -8,31 +8,48 @@ from ..errors import TickmarkError
 from ..names import printable
 from .options import store_for_refs
 
+GLOB = set("*?[")
+
 
 @click.command("compare")
-@click.argument("runs", nargs=-1, metavar="RUN_A RUN_B [RUN_C...]")
+@click.argument("args", nargs=-1, metavar="RUN_A RUN_B [RUN_C...] [PATTERN...]")
 @click.option("--baseline", metavar="RUN", help="Compare every RUN against this run.")
 @click.option(
     "--fail-above",
     metavar="PCT",
-    help="Exit 1 if a benchmark is significantly slower than the baseline by more than this (e.g. 5%).",
+    help="Exit 1 if a benchmark's headline (or --metric) is significantly slower than the baseline by "
+    "more than this (e.g. 5%), a benchmark of the baseline was not measured, or a run is unfinished.",
+)
+@click.option(
+    "--metric",
+    metavar="NAME",
+    help="Compare (and gate) one metric only: headline, task-clock (on-CPU time per operation), or a sub-metric.",
 )
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
 @click.option("--no-counters", is_flag=True, help="Leave out the counter table.")
 @click.pass_context
-def compare_cmd(ctx, runs, baseline, fail_above, fmt, no_counters):
+def compare_cmd(ctx, args, baseline, fail_above, metric, fmt, no_counters):
     """Compare runs (id, name, latest, or an exported JSON file): B/A ratio, CI, p, verdict.
 
-    The first run (or --baseline) is A; each other run is compared against it."""
+    The first run (or --baseline) is A; each other run is compared against it. Arguments are runs
+    up to the first one that is not a run; it and the ones after it are PATTERNS that select
+    benchmarks (globs such as 'cpu.string*', or benchmark names)."""
     from ..analysis import compare as cmp
+    from ..analysis.verdict import gate
+    from ..report.gate import gate_lines
     from ..report.terminal.compare import render
-    from ..store.refs import run_compare
+    from ..store.refs import load_sides
 
     threshold = cmp.parse_threshold(fail_above) if fail_above is not None else None
+    metric = cmp.metric_name(metric) if metric is not None else None
+    store = _store(ctx, args + ((baseline,) if baseline else ()))
+    runs, patterns = split_runs(store, args)
     if threshold is not None and baseline is None and len(runs) < 2:
         raise TickmarkError("--fail-above needs a baseline (--baseline RUN) and a run to check")
-    store = store_for_refs(ctx, runs + ((baseline,) if baseline else ()))
-    sides, pairs = run_compare(store, list(runs), baseline)
+    sides = load_sides(store, runs, baseline)
+    check_patterns(sides, patterns)
+    check_metric(sides, metric)
+    sides, pairs = cmp.compare_sides(sides, metric=metric, patterns=patterns)
     for s in sides:
         status = s.run.get("status")
         if status != "complete":
@@ -42,42 +59,56 @@ def compare_cmd(ctx, runs, baseline, fail_above, fmt, no_counters):
                 err=True,
             )
     if fmt == "json":
-        click.echo(json.dumps(cmp.to_json(sides, pairs), indent=1, sort_keys=True))
+        click.echo(json.dumps(cmp.to_json(sides, pairs, metric), indent=1, sort_keys=True))
     else:
-        render(sides, pairs, show_counters=not no_counters)
-    if threshold is not None and not gate(sides, pairs, threshold):
-        ctx.exit(1)
+        render(sides, pairs, show_counters=not no_counters, metric=metric)
+    if threshold is not None:
+        g = gate(pairs, threshold, metric or "")
+        for line in gate_lines(g):
+            click.echo(f"tickmark: {line}", err=True)
+        if not g.passed:
+            ctx.exit(1)
 
 
-def gate(sides, pairs, threshold):
-    """The regression gate (docs/compare.md): False, with one line on stderr for each reason,
-    when a run is significantly slower than the baseline by more than the threshold, did not
-    measure a benchmark the baseline measured (crashed, failed, timed out, no samples, left
-    out), or is not complete; else True, with one line saying so."""
-    from ..analysis import compare as cmp
+def _store(ctx, args):
+    """The store, or None where every argument that can name a run is a file (store_for_refs);
+    arguments with glob characters are patterns, never runs."""
+    return store_for_refs(ctx, tuple(a for a in args if not GLOB & set(a)))
 
-    A, ok = sides[0].label, True
-    bad = [(B.label, r, slow) for (_, B), res in pairs for r, slow in cmp.regressions(res, threshold)]
-    if bad:
-        worst = ", ".join(
-            printable(f"{r['key']}{' ' + r['metric'] if r['metric'] else ''} +{slow * 100:.1f}%")
-            for _, r, slow in sorted(bad, key=lambda x: -x[2])[:5]
-        )
-        click.echo(f"tickmark: {len(bad)} regression(s) above {threshold * 100:g}% against {A}: {worst}", err=True)
-        ok = False
-    for (_, B), res in pairs:
-        lost = cmp.unmeasured(res)
-        if lost:
-            which = ", ".join(printable(f"{r['key']} ({why})") for r, why in lost[:5]) + (
-                ", ..." if len(lost) > 5 else ""
-            )
-            click.echo(f"tickmark: {len(lost)} benchmark(s) of {A} not measured in {B.label}: {which}", err=True)
-            ok = False
-        if B.run.get("status") != "complete":
-            click.echo(
-                f"tickmark: {B.label} is {B.run.get('status')}: the gate cannot pass an unfinished run", err=True
-            )
-            ok = False
-    if ok:
-        click.echo(f"tickmark: no regression above {threshold * 100:g}% against {A}", err=True)
-    return ok
+
+def split_runs(store, args):
+    """(runs, patterns): the arguments are runs up to the first that names no run (store/refs.py's
+    rule: a stored run, an exported file); from there on they are benchmark patterns."""
+    from ..store.refs import is_run
+
+    for i, a in enumerate(args):
+        if GLOB & set(a) or not is_run(store, a):
+            return list(args[:i]), list(args[i:])
+    return list(args), []
+
+
+def check_patterns(sides, patterns):
+    """Every pattern selects a benchmark of the compared runs; one that does not is a mistyped run
+    or benchmark (a one-line error)."""
+    from ..analysis.compare import key_matches
+
+    have = [(k, r.get("bench") or k) for s in sides for k, r in s.results.items()]
+    for p in patterns:
+        if not any(key_matches(k, b, [p]) for k, b in have):
+            shown = printable(p)[:60]
+            if GLOB & set(p):
+                raise TickmarkError(f"no benchmark of the compared runs matches '{shown}'")
+            raise TickmarkError(f"no run '{shown}' (and no benchmark of the compared runs of that name)")
+
+
+def check_metric(sides, metric):
+    """--metric names a metric that some compared result has."""
+    from ..analysis.compare import HEADLINE
+    from ..analysis.stats import TASK_CLOCK, Stats
+
+    if not metric:
+        return
+    subs = sorted({k for s in sides for r in s.results.values() for k in Stats.of(r).subs})
+    if metric == TASK_CLOCK or metric in subs:
+        return
+    raise TickmarkError(f"bad --metric '{printable(metric)[:40]}' ({', '.join([HEADLINE, TASK_CLOCK] + subs)})")

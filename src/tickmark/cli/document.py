@@ -26,16 +26,23 @@ from .options import check_output, store_of, write_file
     help="junit: a benchmark significantly slower than in this run by more than --fail-above fails (a gate).",
 )
 @click.option("--fail-above", metavar="PCT", help="junit: the gate's threshold against --baseline (e.g. 5%).")
+@click.option(
+    "--metric",
+    metavar="NAME",
+    help="junit: the metric the gate holds (headline, the default; task-clock; or a sub-metric), as compare's.",
+)
 @click.pass_context
-def export_cmd(ctx, run_ref, fmt, output, baseline, fail_above):
+def export_cmd(ctx, run_ref, fmt, output, baseline, fail_above, metric):
     """Export a run (id, name or latest): JSON or CSV, or for other tools google/benchmark JSON,
     JUnit XML or OpenMetrics text."""
-    from ..analysis.compare import parse_threshold, regressions
+    from ..analysis.compare import metric_name, parse_threshold
     from ..store import document as export
     from ..store import exports
 
     if (baseline is None) != (fail_above is None) or (baseline is not None and fmt != "junit"):
         raise TickmarkError("--baseline and --fail-above go together, with --format junit")
+    if metric is not None and baseline is None:
+        raise TickmarkError("--metric goes with --baseline and --fail-above (the gate of --format junit)")
     threshold = parse_threshold(fail_above) if fail_above is not None else None
     check_output(ctx, output)
     store = store_of(ctx, readonly=True)
@@ -49,17 +56,19 @@ def export_cmd(ctx, run_ref, fmt, output, baseline, fail_above):
     elif fmt == "openmetrics":
         text = exports.to_openmetrics(run_, store.results(run_["id"]))
     else:
-        gate, base_label = {}, ""
+        verdict = None
         if baseline is not None:
-            from ..store.refs import run_compare
+            from ..analysis.compare import compare_sides
+            from ..analysis.verdict import gate
+            from ..store.refs import load_sides
+            from .compare import check_metric
 
-            sides, pairs = run_compare(store, [str(run_["id"])], baseline)
-            base_label = sides[0].label
-            for (_, _), res in pairs:
-                for r, slow in regressions(res, threshold):
-                    if not r.get("metric"):
-                        gate[r["key"]] = (slow, threshold)
-        text = exports.to_junit(run_, store.results(run_["id"]), gate=gate, gate_name=base_label)
+            metric = metric_name(metric)
+            sides = load_sides(store, [str(run_["id"])], baseline)
+            check_metric(sides, metric)
+            sides, pairs = compare_sides(sides, metric=metric)
+            verdict = gate(pairs, threshold, metric)
+        text = exports.to_junit(run_, store.results(run_["id"]), gate=verdict)
     if output:
         write_file(output, text)
     else:

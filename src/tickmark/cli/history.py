@@ -1,10 +1,16 @@
 """`tickmark history`: per benchmark, the series of stored runs and where it changed."""
 
+import io
 import json
+import os
 
 import click
 
-from .options import store_of, write_file
+from ..names import printable
+from .options import check_output, store_of, write_file
+
+FORMATS = ("table", "md", "json", "html")
+EXTENSIONS = {".md": "md", ".markdown": "md", ".json": "json", ".html": "html", ".htm": "html"}
 
 
 @click.command("history")
@@ -23,59 +29,72 @@ from .options import store_of, write_file
     "--metric",
     default="",
     metavar="NAME",
-    help="A sub-metric instead of the headline, or task-clock (on-CPU time per operation).",
+    help="headline (the default), task-clock (on-CPU time per operation), or a sub-metric.",
 )
-@click.option("--format", "fmt", type=click.Choice(["table", "md", "json", "html"]), default="table", show_default=True)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(FORMATS),
+    help="table (the default), md, json or html; with -o and no --format, the file's extension picks it.",
+)
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="File to write (default: stdout).")
 @click.option(
     "--fail-on-change",
     "fail_on",
     metavar="PCT",
-    help="Exit 1 when the newest run starts a change larger than PCT in the bad direction (for CI).",
+    help="Exit 1 when the newest run lies on a level that began with a change and is slower than the level "
+    "before by more than PCT by compare's verdict (the gate of compare --fail-above), or did not measure a "
+    "benchmark of its series, or did not finish (for CI).",
 )
 @click.pass_context
 def history_cmd(ctx, patterns, by, names, target, labels, since, metric, fmt, output, fail_on):
     """Per benchmark, the series of stored runs and its change points (where the level moved,
     by how much with its CI, which runs lie on either side, what changed in their fingerprints).
+    Runs that cannot be compared (another target, instruction set, unit or cycles method) are
+    separate series, each saying what sets it apart.
 
     PATTERNS select benchmarks (globs such as 'cpu.*'; all when none). Exit status with
-    --fail-on-change: 1 when a benchmark's newest run starts a change in the bad direction
-    larger than PCT, 0 otherwise; 2 on bad input."""
-    from ..analysis import history
+    --fail-on-change: 1 when the gate fails for the newest run (the last in the order), 0
+    otherwise; 2 on bad input."""
     from ..analysis.compare import parse_threshold
     from ..names import parse_labels
     from ..report import documents
     from ..report import history as hr
     from ..report.terminal.history import show
 
-    pct = parse_threshold(fail_on, "--fail-on-change") * 100 if fail_on is not None else None
+    threshold = parse_threshold(fail_on, "--fail-on-change") if fail_on is not None else None
     label_filter = parse_labels(labels)
     since_t = hr.parse_since(since) if since else None
     hr.check_by(by)
+    check_output(ctx, output)
+    if fmt is None:
+        fmt = EXTENSIONS.get(os.path.splitext(output or "")[1].lower(), "table")
     store = store_of(ctx, readonly=True)
     model = hr.build(store, patterns, by, names, target, label_filter, since_t, metric)
-    if fmt == "json":
-        text = json.dumps(hr.to_json_ready(model), indent=1, sort_keys=True) + "\n"
-    elif fmt == "md":
-        text = documents.history_markdown(model)
-    elif fmt == "html":
-        text = documents.history_html(model)
+    verdict = None
+    if threshold is not None:
+        verdict, where = hr.gate(store, model, threshold)
+        model["gate"] = hr.gate_json(verdict, where, model)
+    if fmt == "table" and not output:
+        show(model)
     else:
-        text = None
-    if text is not None:
+        if fmt == "json":
+            text = json.dumps(hr.to_json_ready(model), indent=1, sort_keys=True) + "\n"
+        elif fmt == "md":
+            text = documents.history_markdown(model)
+        elif fmt == "html":
+            text = documents.history_html(model)
+        else:
+            buf = io.StringIO()
+            show(model, file=buf)
+            text = buf.getvalue()
         if output:
             write_file(output, text)
-            click.echo(f"tickmark: wrote {output} ({len(text.encode()) // 1024} KiB, {fmt})", err=True)
+            click.echo(f"tickmark: wrote {printable(output)} ({len(text.encode()) // 1024} KiB, {fmt})", err=True)
         else:
             click.echo(text, nl=False)
-    else:
-        show(model)
-    if pct is not None:
-        bad = history.failing(model["_series"], pct)
-        if bad:
-            worst = ", ".join(f"{s.key} {c.pct:+.1f}% at {s.points[c.index].run}" for s, c in bad[:5])
-            click.echo(
-                f"tickmark: {len(bad)} benchmark(s) changed for the worse by more than {pct:g}%: {worst}", err=True
-            )
+    if verdict is not None:
+        for line in model["gate"]["lines"]:
+            click.echo(f"tickmark: {line}", err=True)
+        if not verdict.passed:
             ctx.exit(1)
-        click.echo(f"tickmark: no change for the worse above {pct:g}% at the newest run", err=True)

@@ -25,7 +25,7 @@ def list_cmd(ctx, patterns, as_json):
     from rich.table import Table
     from rich.text import Text
 
-    from ..run.engine import check_patterns
+    from ..run.plan import check_patterns
 
     benches = check_patterns(prepare_core(ctx), patterns)
     if as_json:

@@ -8,15 +8,14 @@ import sys
 import click
 
 from ..errors import TickmarkError
-from ..names import check_name, parse_labels, printable
-from ..suites import SUITES, patterns_for
+from ..names import check_name, printable
+from ..suites import SUITES
 from .options import label_option, round_options, store_of, target_of, target_option
-from .run import check_params
 
 
 @click.command("matrix")
 @click.argument("patterns", nargs=-1)
-@click.option("--suite", help=f"Named suite ({', '.join(sorted(SUITES))}).")
+@click.option("--suite", help=f"Named suite ({', '.join(sorted(SUITES))}); with patterns, both run.")
 @click.option(
     "--cc",
     "ccs",
@@ -32,9 +31,7 @@ from .run import check_params
     type=click.Path(dir_okay=False),
     help="Routine-file axis (a libc cell is added); repeatable.",
 )
-@click.option("--rounds", type=click.IntRange(1, 100), default=3, show_default=True, help="Rounds per variant.")
-@round_options
-@click.option("--seed", type=click.IntRange(0, 2**31 - 1), help="Seed of the variant and benchmark orders.")
+@round_options(rounds_help="Rounds per variant.", seed_help="Seed of the variant and benchmark orders.")
 @click.option("--name", help="Prefix of the run names (NAME-<variant>).")
 @click.option(
     "--format",
@@ -55,13 +52,7 @@ def matrix_cmd(
     ccs,
     cflags_list,
     memfns,
-    rounds,
-    max_rounds,
-    samples,
-    sample_ms,
-    seed,
-    params,
-    timeout,
+    run_options,
     name,
     fmt,
     quiet,
@@ -74,44 +65,35 @@ def matrix_cmd(
     from ..analysis import compare as cmp
     from ..report.terminal.compare import render
     from ..run import matrix as mx
-    from ..run.engine import RunConfig, check_patterns, default_sample_ms
+    from ..run.plan import Plan
     from ..store.refs import run_compare
 
-    check_params(params)
-    if patterns and suite:
-        raise TickmarkError("give patterns or --suite, not both")
-    if name is not None:
-        check_name(name)
     ccs = [c.strip() for cc in ccs for c in cc.split(",") if c.strip()]
     for m in memfns:
         if not os.path.isfile(m):
             raise TickmarkError(f"memfn file {m} does not exist")
+    if name is not None:
+        check_name(name)
     cells = mx.cells(ccs, cflags_list, memfns)
     if len(cells) < 2:
         raise TickmarkError("a matrix needs two variants at least (give --cc, --cflags or --memfn more than once)")
-    mx.check_run_names(name, cells)
-    pats = list(patterns) if patterns else patterns_for(suite or "default")
+    plan = Plan(
+        patterns,
+        suite,
+        labels=labels,
+        names=[mx.run_name(name, c) for c in cells],
+        name_what="matrix run name (--name plus the variant)",
+        **run_options,
+    )
     echo = mx.stderr_echo(quiet)
     store = store_of(ctx)
+    plan.check_store(store)
     mx.build_all(target_of(ctx), cells, echo)
     built = [c for c in cells if c.core is not None]
     failed = [c for c in cells if c.core is None]
     if not built:
         raise TickmarkError(f"no variant could be built ({failed[0].label}: {failed[0].error})")
-    chosen = check_patterns(built[0].core, pats)
-    cfg = RunConfig(
-        patterns=pats,
-        rounds=rounds,
-        max_rounds=max(max_rounds, rounds),
-        samples=samples,
-        sample_ms=default_sample_ms(chosen, params, sample_ms),
-        seed=seed,
-        params=list(params),
-        timeout=timeout,
-        suite=None if patterns else (suite or "default"),
-        labels=parse_labels(labels),
-    )
-    m = mx.Matrix(store, built, cfg, name=name, echo=echo)
+    m = mx.Matrix(store, built, plan, name=name, echo=echo)
     try:
         ids = m.execute()
     except KeyboardInterrupt:

@@ -199,38 +199,65 @@ def target_option(f):
     )(f)
 
 
-def round_options(f):
-    """The sampling options that run and matrix share: --max-rounds, --samples, --sample-ms,
-    --param, --timeout (limits as the core's)."""
+ROUND_OPTIONS = ("rounds", "max_rounds", "samples", "sample_ms", "seed", "params", "timeout")
+
+
+def round_options(rounds_help, seed_help="Seed of the benchmark orders."):
+    """The sampling options of every command that runs benchmarks (run, matrix): --rounds,
+    --max-rounds, --samples, --sample-ms, --seed, --param, --timeout, given to the command as
+    one keyword, `run_options` (a dict for run/plan.py's Plan(..., **run_options)); their ranges
+    are the run plan's one table (run/plan.py LIMITS), which campaign files use too."""
+    import functools
+
     import click
 
-    for opt in reversed(
-        [
-            click.option(
-                "--max-rounds",
-                type=click.IntRange(1, 100),
-                default=5,
-                show_default=True,
-                help="Upper bound of rounds with the adaptive extension for noisy results.",
-            ),
-            click.option(
-                "--samples",
-                type=click.IntRange(1, 1000),
-                default=5,
-                show_default=True,
-                help="Samples per round (1-1000).",
-            ),
-            click.option(
-                "--sample-ms",
-                type=click.IntRange(1, 10000),
-                help="Target length of one sample (ms, 1-10000; default 10, or 5 in a run of more than 200 instances).",
-            ),
-            click.option("--param", "params", multiple=True, metavar="NAME=V,V", help="Override a parameter sweep."),
-            click.option("--timeout", type=click.IntRange(1, 86400), help="Per-instance time limit (s)."),
-        ]
-    ):
-        f = opt(f)
-    return f
+    from ..run.plan import LIMITS
+
+    def rng(key):
+        return click.IntRange(*LIMITS[key])
+
+    lo, hi = LIMITS["samples"]
+    ms_lo, ms_hi = LIMITS["sample_ms"]
+    opts = [
+        click.option("--rounds", type=rng("rounds"), default=3, show_default=True, help=rounds_help),
+        click.option(
+            "--max-rounds",
+            type=rng("max_rounds"),
+            default=5,
+            show_default=True,
+            help="Upper bound of rounds with the adaptive extension for noisy results.",
+        ),
+        click.option(
+            "--samples", type=rng("samples"), default=5, show_default=True, help=f"Samples per round ({lo}-{hi})."
+        ),
+        click.option(
+            "--sample-ms",
+            type=rng("sample_ms"),
+            help=f"Target length of one sample (ms, {ms_lo}-{ms_hi}; default 10, "
+            "or 5 in a run of more than 200 instances).",
+        ),
+        click.option("--seed", type=rng("seed"), help=seed_help),
+        click.option(
+            "--param",
+            "params",
+            multiple=True,
+            metavar="[BENCH:]NAME=V,V",
+            help="Override a parameter sweep (BENCH: only for the benchmarks that glob matches); repeatable.",
+        ),
+        click.option("--timeout", type=rng("timeout"), help="Per-instance time limit (s; default 60)."),
+    ]
+
+    def deco(f):
+        @functools.wraps(f)
+        def command(*args, **kwargs):
+            kwargs["run_options"] = {k: kwargs.pop(k) for k in ROUND_OPTIONS}
+            return f(*args, **kwargs)
+
+        for opt in reversed(opts):
+            command = opt(command)
+        return command
+
+    return deco
 
 
 def _store_files(ctx):
@@ -244,12 +271,19 @@ def _store_files(ctx):
     return [base + suffix for suffix in ("", "-wal", "-shm", "-journal")]
 
 
-def check_output(ctx, path):
-    """An output file (-o, --report) that is not the store or one of its logs (writing there
-    would destroy the store) -> path; checked before the command does anything."""
+def check_output(ctx, path, inputs=()):
+    """An output file (-o, --report) that is not the store or one of its logs, nor one of the
+    command's input files (writing there would destroy them), in a folder that exists -> path;
+    checked before the command does anything."""
     if not path:
         return path
     real = os.path.realpath(path)
+    folder = os.path.dirname(real)
+    if not os.path.isdir(folder):
+        raise TickmarkError(f"cannot write {path}: no folder {os.path.dirname(path) or folder}")
+    for f in inputs:
+        if real == os.path.realpath(f) or (os.path.exists(path) and os.path.exists(f) and os.path.samefile(path, f)):
+            raise TickmarkError(f"refusing to write {path}: it is the command's input {f} (choose another file)")
     for f in _store_files(ctx):
         same = real == os.path.realpath(f)
         if not same and os.path.exists(path) and os.path.exists(f):

@@ -2,16 +2,13 @@
 existing run built the same way), or show how two profiled runs differ."""
 
 import fnmatch
-import re
 
 import click
 
 from ..errors import TickmarkError
-from ..names import check_name
+from ..names import printable
 from ..profile import TOOLS
 from .options import store_for_refs, store_of, target_of, target_option
-
-_PARAM = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=[0-9]+[KMGkmg]?")
 
 
 def _finite(value, option):
@@ -55,7 +52,7 @@ def _finite(value, option):
     "--run",
     "run_ref",
     metavar="RUN",
-    help="Keep the profile with this stored run instead (built with the same --cc/--cflags/--memfn); "
+    help="Keep the profile with this stored run instead (its core is built again as the run recorded it); "
     "its measured time per operation is used.",
 )
 @click.option("--top", type=click.IntRange(1, 1000), help="Routines shown (default 15; with --diff, changes shown: 8).")
@@ -66,75 +63,60 @@ def profile_cmd(ctx, bench, diff_refs, params, tool, seconds, cc, cflags, memfn,
     tickmark profile cpu.stringsort [--memfn FILE] [--name N | --run RUN]
     tickmark profile --diff A B [BENCH]    the routines that changed most between two profiled runs"""
     if diff_refs:
+        opt = next((r for r in diff_refs if r.startswith("-")), None)
+        if opt is not None:
+            raise TickmarkError(
+                f"--diff takes two runs (--diff A B); '{printable(opt)[:40]}' is an option: "
+                "give the options before --diff or after both runs"
+            )
         if any(x is not None for x in (cc, cflags, memfn, name, run_ref)) or params:
             raise TickmarkError("--diff compares stored profiles; it takes no build, --name, --run or --param options")
         return _diff(ctx, diff_refs, bench, top)
     if not bench:
         raise TickmarkError("name a benchmark to profile (tickmark profile cpu.stringsort), or --diff A B")
-    for p in params:
-        if not _PARAM.fullmatch(p):
-            raise TickmarkError(f"bad --param '{p}' (a profile takes one point: NAME=V)")
-    if name is not None:
-        check_name(name)
+    from ..profile import SAMPLES
+    from ..run.plan import Plan
+
+    plan = Plan([bench], rounds=1, max_rounds=1, samples=SAMPLES, params=params, one_point=True, names=[name])
     if name and run_ref:
         raise TickmarkError("give --name (a new run) or --run (an existing one), not both")
+    if ctx.find_root().obj.get("core") and any((cc, cflags, memfn)):
+        raise TickmarkError("--cc/--cflags/--memfn build a core; a prebuilt core was given (--core)")
     store = store_of(ctx)
-    if name and store.name_taken(name):
-        raise TickmarkError(f"a run named '{name}' exists already (choose another --name)")
+    plan.check_store(store)
     run = store.run(run_ref) if run_ref else None
-    _profile(ctx, store, bench, params, tool, seconds, dict(cc=cc, cflags=cflags, memfn=memfn), name, run, top)
+    _profile(ctx, store, plan, tool, seconds, dict(cc=cc, cflags=cflags, memfn=memfn), name, run, top)
 
 
-def _profile(ctx, store, bench, params, tool, seconds, variant, name, run, top):
-    from .. import profile as prof_mod
-    from ..analysis import stats
+def _profile(ctx, store, plan, tool, seconds, given, name, run, top):
     from ..report.terminal import profile as view
-    from ..run.engine import Run, RunConfig
+    from ..run import profile as runprof
+    from ..run.engine import check_no_profile
     from ..targets import Variant
 
-    variant = Variant(**variant)
-    if ctx.find_root().obj.get("core") and any((variant.cc, variant.cflags, variant.memfn)):
-        raise TickmarkError("--cc/--cflags/--memfn build a core; a prebuilt core was given (--core)")
     target = target_of(ctx)
-    if run is not None:  # the profile must describe the core that measured the run
-        sha = (target.prepare(variant).build or {}).get("binary_sha256")
-        if sha != (run.get("fingerprint") or {}).get("binary_sha256"):
-            raise TickmarkError(
-                f"run '{run['name'] or run['id']}' was measured with another core "
-                f"({(run.get('fingerprint') or {}).get('variant') or 'unknown variant'}); "
-                "give the same --cc/--cflags/--memfn as that run"
-            )
-    prof, inst, core = prof_mod.profile(target, variant, bench, params, tool, seconds)
-    key = inst.key
-    meta = inst.meta
+    bench = plan.patterns[0]
+    if run is not None:  # the profile must describe the core that measured the run: its own variant
+        variant = runprof.variant_of(run, **given)
+        check_no_profile(store, run, bench)  # a key given: known before the sampler runs (else when stored)
+        runprof.check_same_core(target, variant, run, any(given.values()))
+    else:
+        variant = Variant(**given)
+    cfg = []
+    prof, inst, core = runprof.measure(
+        target,
+        variant,
+        bench,
+        [p.text for p in plan.params],
+        tool,
+        seconds,
+        check=lambda c: cfg.append(plan.config(c, name)),
+    )
     if run is not None:
-        res = next((r for r in store.results(run["id"]) if r["key"] == key), None)
-        main = stats.Stats.of(res).main if res and res["status"] == "ok" else None
-        ns = main.ns_per_op if main else None
-        if ns is None:
-            raise TickmarkError(f"run '{run['name'] or run['id']}' has no result for {key} to keep the profile with")
-        prof_mod.attach_ns(prof, ns, f"median of run {run['name'] or run['id']}")
-        if prof["tool"] == "gprof":
-            prof["notes"].append("sampled on a -pg build of this run's variant")
-        with store.transaction():
-            store.add_profile(run["id"], key, prof)
+        runprof.store_with(store, run, prof, inst)
         run_id = run["id"]
     else:  # a run of its own: the instance measured under the sampler, stored by the run engine
-        cfg = RunConfig(
-            patterns=[bench], rounds=1, max_rounds=1, samples=prof_mod.SAMPLES, params=list(params), name=name
-        )
-        run = Run(store, core, cfg, notes={"rounds": 1, "profiled": prof["tool"]})
-        run.open(hello=inst.hello, options={"profile": {"tool": prof["tool"], "seconds": prof["requested_s"]}})
-        try:
-            st = run.record(1, key, meta, inst.samples, end=inst.end)
-            prof_mod.attach_ns(prof, st.main.ns_per_op if st.main else None, "measured under the sampler")
-            with store.transaction():
-                store.add_profile(run.run_id, key, prof)
-        except BaseException as e:
-            run.close(e)
-            raise
-        run.close()
-        run_id = run.run_id
+        run_id = runprof.store_new(store, core, cfg[0], prof, inst)
     view.show(prof, top=top or 15)
     label = store.run(run_id)["name"] or run_id
     click.echo(f"profile stored with run {label} (tickmark show {label}; tickmark profile --diff A B)")

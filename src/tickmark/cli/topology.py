@@ -12,14 +12,9 @@ from .options import prepare_core, store_of, target_option
 
 
 def command(ctx, as_json, rounds, samples, max_size, from_runs, refine, quiet):
-    store = store_of(ctx)
+    store = store_of(ctx, readonly=bool(from_runs))
     if from_runs:
-        runs, results = [], []
-        for ref in from_runs:
-            r = store.run(ref)
-            runs.append(r["id"])
-            results += store.results(r["id"])
-        hello = store.run(runs[0]).get("hello") or {}
+        runs = [store.run(ref) for ref in from_runs]
     else:
         size = None
         if max_size:
@@ -31,18 +26,20 @@ def command(ctx, as_json, rounds, samples, max_size, from_runs, refine, quiet):
         def progress(n):
             return Progress(n, enabled=False if quiet else None)
 
-        runs, results, hello = sweep.measure(store_of(ctx), prepare_core(ctx), rounds, samples, size, refine, progress)
-    osr = topo.os_report()
-    det = topo.analyse(results, hello.get("fcore_khz") or 0, hello, topo.round_points(store, results), osr)
-    if not det["levels"]:
-        raise TickmarkError("no mem.lat_rand results to analyse in the given run(s)")
-    notes = store.run(runs[0]).get("notes") or {}
-    notes["topology"] = {k: v for k, v in det.items() if k != "points"}
-    store.update_run(runs[0], notes=notes)
+        runs = [store.run(sweep.measure(store, prepare_core(ctx), rounds, samples, size, refine, progress))]
+    results = [r for run in runs for r in store.results(run["id"])]
+    ids = [run["id"] for run in runs]
+    if not topo.has_sweep(results):
+        which = ", ".join(map(str, ids))
+        raise TickmarkError(
+            f"run{'s' if len(runs) > 1 else ''} {which} {'have' if len(runs) > 1 else 'has'} no mem.lat_rand or "
+            "mem.lat_pagelocal results (tickmark topology measures them)"
+        )
+    det, osr = topo.of_runs(store, runs, results)
     if as_json:
-        print(topo.to_json(det, osr, runs))
+        print(topo.to_json(det, osr, ids))
     else:
-        terminal.print_text(det, osr, runs)
+        terminal.print_text(det, osr, ids)
 
 
 @click.command("topology")
@@ -52,7 +49,7 @@ def command(ctx, as_json, rounds, samples, max_size, from_runs, refine, quiet):
     type=click.IntRange(1, 20),
     default=2,
     show_default=True,
-    help="Rounds per sweep (each a process; the minimum over all samples is used).",
+    help="Rounds per pass (each a process; the minimum over all samples is used).",
 )
 @click.option(
     "--samples",
@@ -64,7 +61,7 @@ def command(ctx, as_json, rounds, samples, max_size, from_runs, refine, quiet):
 @click.option(
     "--max-size",
     metavar="SIZE",
-    help="Largest working set (e.g. 64M); default: the sweep, bounded by a quarter of the available memory.",
+    help="Largest working set (e.g. 64M); default: the sweep, bounded by a quarter of the target's available memory.",
 )
 @click.option(
     "--from", "from_runs", multiple=True, metavar="RUN", help="Analyse stored run(s) instead of measuring (repeatable)."

@@ -1,4 +1,4 @@
-"""Views of the report model (model.py): one self-contained HTML page (inline CSS and SVG plots,
+"""Views of the report model (model/): one self-contained HTML page (inline CSS and SVG plots,
 no script, nothing fetched), Markdown for a pull request or a mailing list, and JSON.
 
 The HTML and Markdown come from Jinja2 templates shipped in tickmark/report/templates; HTML autoescaping
@@ -14,7 +14,9 @@ from markupsafe import Markup, escape
 
 from .. import __version__, fmt
 from ..analysis.rtos_table import grid as rtos_grid
+from ..analysis.stats import TASK_CLOCK
 from .history import change_text, signed_pct, value_text
+from .model import EVENTS_NOTE
 
 _ENV = None
 
@@ -41,6 +43,7 @@ def env():
             cycles=_cycles,
             det=_det,
             ci=_ci,
+            inunit=fmt.fmt_in,
         )
         _ENV = e
     return _ENV
@@ -173,12 +176,13 @@ class LogScale:
 
 
 def _ratio_bounds(r):
-    """(ratio, lo, hi) as time ratios B/A (bandwidth inverted: above 1 is always B slower)."""
+    """(ratio, lo, hi) as time ratios B/A (bandwidth and figures where higher is better inverted:
+    above 1 is always B slower)."""
     ratio, ci = r.get("ratio"), r.get("ci")
     if not ratio:
         return None
     lo, hi = (1 + ci[0], 1 + ci[1]) if ci else (ratio, ratio)
-    if r.get("unit") == "MB/s":
+    if r.get("higher"):
         ratio, lo, hi = 1 / ratio, (1 / hi if hi > 0 else 1 / ratio), (1 / lo if lo > 0 else 1 / ratio)
     return ratio, max(lo, 1e-3), max(hi, 1e-3)
 
@@ -212,17 +216,28 @@ def whisker(r, scale, gmean=None):
     return Markup(f'<svg class="w" width="{W}" height="{H}" viewBox="0 0 {W} {H}">{"".join(parts)}</svg>')
 
 
+TICK_CHAR_PX = 5.5  # room a character of a 9 px label takes, with some to spare for the font
+
+
 def axis_svg(scale, ticks, fmt_tick, label=""):
-    """The scale under a column of row SVGs."""
-    parts = []
+    """The scale under a column of row SVGs: a mark at every tick, and the labels that fit: the
+    first and the last, then those between that run into no label already placed."""
+    parts, labels = [], []
     for t in ticks:
         x = scale(t)
         if scale.lo <= math.log(t) <= scale.hi:
+            text = fmt_tick(t)
+            w = len(text) * TICK_CHAR_PX
             anchor = "start" if x < 12 else "end" if x > scale.w - 12 else "middle"
-            parts.append(
-                f'<line x1="{x}" y1="0" x2="{x}" y2="4" stroke="#555"/>'
-                f'<text x="{x}" y="14" font-size="9" text-anchor="{anchor}">{escape(fmt_tick(t))}</text>'
-            )
+            left = x if anchor == "start" else x - w if anchor == "end" else x - w / 2
+            parts.append(f'<line x1="{x}" y1="0" x2="{x}" y2="4" stroke="#555"/>')
+            labels.append((left, left + w, x, anchor, text))
+    placed = []
+    for lab in labels[:1] + labels[-1:] + labels[1:-1]:
+        if lab not in placed and all(lab[1] + 4 <= p[0] or p[1] + 4 <= lab[0] for p in placed):
+            placed.append(lab)
+    for _, _, x, anchor, text in sorted(placed):
+        parts.append(f'<text x="{x}" y="14" font-size="9" text-anchor="{anchor}">{escape(text)}</text>')
     if label:
         parts.append(f'<text x="{scale.w / 2}" y="26" font-size="9" text-anchor="middle">{escape(label)}</text>')
     return Markup(f'<svg class="w" width="{scale.w}" height="28" viewBox="0 0 {scale.w} 28">{"".join(parts)}</svg>')
@@ -285,8 +300,12 @@ def html(model):
     history = _history_figures(model.get("history"))
     comps = []
     for c in model["compare"]:
-        # the chart: headline rows, without instances that were skipped on both sides
-        main = [r for r in c["rows"] if not r.get("metric") and not _both_skipped(r)]
+        # the chart: headline rows, and task-clock rows in a family of their own (the family means
+        # name both), without instances that were skipped on both sides or that one run lacks
+        rows = [r for r in c["rows"] if r.get("metric") in ("", None, TASK_CLOCK) and not _both_skipped(r)]
+        main = [_chart_row(r) for r in rows if not _lacked(r)]
+        heads = [r for r in c["rows"] if not r.get("metric")]
+        only = [sum(_lacked(r) == side for r in heads) for side in ("B", "A")]
         scale = _compare_axis(main)
         fams = {f: (g.get("geomean_time_ratio")) for f, g in c["families"].items()}
         comps.append(
@@ -295,6 +314,8 @@ def html(model):
                 chart=[(r, whisker(r, scale, fams.get(r["family"]))) for r in main],
                 fam_chart={f: whisker({"ratio": g, "verdict": None}, scale) for f, g in fams.items() if g},
                 axis=axis_svg(scale, _ratio_ticks(scale), lambda t: f"{t:g}", "time ratio B/A (log)"),
+                only_a=only[0],
+                only_b=only[1],
             )
         )
     return (
@@ -310,8 +331,23 @@ def html(model):
             by_family=_by_family,
             verdict_colors=VERDICT_COLORS,
             rtos_grid=rtos_grid,
+            events_note=EVENTS_NOTE,
         )
     )
+
+
+def _lacked(r):
+    """The run ("A" or "B") that does not have a comparison row's benchmark at all, else None."""
+    note = r.get("note") or ""
+    return note[-1] if r.get("verdict") == "missing" and note in ("not in A", "not in B") else None
+
+
+def _chart_row(r):
+    """A comparison row as the chart groups it: a task-clock row under "FAMILY (task-clock)", the
+    family mean compare.families gives for those rows."""
+    if r.get("metric") == TASK_CLOCK:
+        return dict(r, family=f"{r['family']} ({TASK_CLOCK})")
+    return r
 
 
 def _history_figures(hist):
@@ -332,7 +368,12 @@ def history_html(hist):
 
 
 def history_markdown(model):
-    out = [f"## History of {model['runs']} runs, ordered by {md_escape(model['by'])}", ""]
+    out = [
+        f"## History of {model['runs']} runs, ordered by {md_escape(model['by'])}",
+        "",
+        f"Metric: {md_escape(model['metric_text'])}.",
+        "",
+    ]
     out += ["| benchmark | points | first | newest | noise | changes |", "|---|--:|--:|--:|--:|---|"]
     for s in model["series"]:
         pts = s["points"]
@@ -342,15 +383,20 @@ def history_markdown(model):
         )
         noise = f"{s['noise'] * 100:.1f} %" if s["noise"] is not None else "-"
         out.append(
-            f"| {md_escape(s['key'])} | {len(pts)} | {value_text(pts[0]['value'], s['unit'])} | "
+            f"| {md_escape(s['name'])} | {len(pts)} | {value_text(pts[0]['value'], s['unit'])} | "
             f"{value_text(pts[-1]['value'], s['unit'])} | {noise} | {md_escape(ch or s['skipped'] or 'none')} |"
         )
+    apart = [s for s in model["series"] if s["where"]]
+    if apart:
+        out += ["", "Series kept apart (their runs cannot be compared):", ""]
+        out += [f"- **{md_escape(s['name'])}**: {md_escape(', '.join(s['where']))}" for s in apart]
     changes = [(s, c) for s in model["series"] for c in s["changes"]]
     if changes:
         out += ["", "### Changes", ""]
         for s, c in changes:
             head, what = change_text(s, c, model["by"])
-            out.append(f"- **{md_escape(s['key'])}** {md_escape(head)}; {md_escape(what)}")
+            out.append(f"- **{md_escape(s['name'])}** {md_escape(head)}")
+            out += [f"  - {md_escape(w)}" for w in what] or ["  - no fingerprint field or label changed there"]
     return "\n".join(out) + "\n"
 
 

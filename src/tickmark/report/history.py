@@ -9,7 +9,9 @@ import time
 
 from .. import fingerprint
 from ..analysis import history
+from ..analysis.stats import INSN_OP
 from ..errors import TickmarkError
+from ..fmt import listed
 from ..names import printable
 
 FORMAT = "tickmark-history"
@@ -78,8 +80,12 @@ def select_runs(store, names=(), target=None, labels=None, since=None):
 
 def build(store, patterns=(), by=None, names=(), target=None, labels=None, since=None, metric=""):
     """The history model: per benchmark key matching `patterns` (globs; all when empty), its
-    series and changes."""
+    series (one per group of runs that can be compared) and their changes, of one metric (""
+    or "headline": the headline; "task-clock"; a sub-metric)."""
+    from ..analysis.compare import key_matches, metric_name
+
     by = check_by(by)
+    metric = metric_name(metric)
     runs = select_runs(store, names, target, labels, since)
     if not runs:
         raise TickmarkError("no stored run matches (tickmark runs lists them)")
@@ -90,46 +96,163 @@ def build(store, patterns=(), by=None, names=(), target=None, labels=None, since
         like = [glob_to_like(p) for p in patterns]
         results = store.headlines(ids, like=None if not patterns or None in like else like)
     for r in runs:
-        res = results[r["id"]]
-        if patterns:
-            res = [
-                x
-                for x in res
-                if any(fnmatch.fnmatchcase(x["key"], p) or fnmatch.fnmatchcase(x["bench"], p) for p in patterns)
-            ]
-        r["results"] = res
+        r["results"] = [x for x in results[r["id"]] if key_matches(x["key"], x["bench"], patterns)]
     series = history.analyse(history.build(runs, by=by, metric=metric))
     if not series:
         what = f" matching {' '.join(patterns)}" if patterns else ""
-        raise TickmarkError(f"no benchmark{what} has a result in the {len(runs)} selected runs")
+        has = f" a {metric} value" if metric else " a result"
+        raise TickmarkError(f"no benchmark{what} has{has} in the {len(runs)} selected runs")
+    ordered = [r for r in runs if r["results"] and (by is None or history.order_value(r, by) is not None)]
+    newest = max(ordered, key=history.run_order(by))  # the run the gate checks
     return {
         "format": FORMAT,
         "version": VERSION,
         "by": by or "time",
+        "metric": metric or HEADLINE,
+        "metric_text": metric_text(metric),
         "runs": len(runs),
+        "newest": {"id": newest["id"], "run": newest.get("name") or f"run {newest['id']}"},
         "method": {
-            "detector": "ruptures KernelCPD (linear kernel, PELT) on log values in noise units",
-            "penalty": f"{history.PENALTY_BETA} ln(n)",
-            "test": f"Mann-Whitney U, p < {history.ALPHA}",
+            "detector": "binary segmentation of log values, each split tested by a weighted two-sample "
+            "statistic (weights from each run's own standard error and the noise between runs)",
+            "false_changes": f"{history.ALPHA:g} per series of normal noise (threshold by simulation)",
             "min_segment": history.MIN_SEGMENT,
-            "tail_sigmas": history.TAIL_SIGMAS,
+            "confirm": history.CONFIRM,
         },
         "series": [s.to_dict() for s in series],
         "_series": series,  # the objects, for the CI gate (not part of the JSON)
+        "_newest": newest,
+        "_metric": metric,
     }
+
+
+HEADLINE = "headline"
+
+
+def metric_text(metric):
+    """What a metric is, in words, for every view's title."""
+    from ..analysis.stats import TASK_CLOCK
+
+    if not metric or metric == HEADLINE:
+        return "headline (the figure each benchmark reports: time or instructions per operation, or MB/s)"
+    if metric == TASK_CLOCK:
+        return "task-clock (on-CPU time per operation)"
+    return f"{metric} (a sub-metric: time per operation)"
 
 
 def to_json_ready(model):
     return {k: v for k, v in model.items() if not k.startswith("_")}
 
 
+# ---------------------------------------------------------------- the gate
+MAX_GATE_RUNS = 10  # runs of each level that the gate's verdict compares
+
+
+def gate(store, model, threshold):
+    """`history --fail-on-change`: the newest run (the last in the order) against the level
+    before its own, with the gate of compare --fail-above (analysis/verdict.py). For each
+    benchmark the newest run measured, in the series it belongs to: when the level it lies on
+    starts with a change (tested or tentative), the runs of that level (up to MAX_GATE_RUNS, the
+    newest) are compared with the runs of the level before (up to MAX_GATE_RUNS, the nearest to
+    the change) by compare's verdict, on the history's metric. It fails on every benchmark slower
+    by the verdict and by more than the threshold, on every benchmark of a series that the newest
+    run did not measure (crashed, failed, timed out), and when the newest run did not finish.
+    -> (Gate, {key: (series, change)})."""
+    from ..analysis.compare import compare_pair
+    from ..analysis.verdict import Failure
+    from ..analysis.verdict import gate as hold
+
+    newest = model["_newest"]
+    label = "the newest run " + (newest.get("name") or f"run {newest['id']}")
+    pairs, where = [], {}
+    for s in model["_series"]:
+        c = s.newest_change()
+        if s.points[-1].run_id != newest["id"] or c is None:
+            continue
+        start = ([0] + [x.index for x in s.changes])[-2]
+        A = _level(store, s, s.points[max(start, c.index - MAX_GATE_RUNS) : c.index], "the level before")
+        B = _level(store, s, s.points[c.index :][-MAX_GATE_RUNS:], label)
+        pairs.append(((A, B), compare_pair(A, B, metric=model["_metric"])))
+        where[s.key] = (s, c)
+    g = hold(pairs, threshold, model["_metric"], baseline="the level before")
+    mine = history.group_of(newest.get("fingerprint"))
+    in_series = {
+        s.key
+        for s in model["_series"]
+        if history.group_of(s.points[0].fingerprint) == mine and any(p.run_id != newest["id"] for p in s.points)
+    }
+    for r in store.results(newest["id"]):
+        if r["status"] != "ok" and r["key"] in in_series:
+            g.failures.append(Failure(label, r["key"], "not measured", r["status"]))
+    if newest.get("status") != "complete":
+        g.failures.append(Failure(label, "", "unfinished", newest.get("status") or "unknown"))
+    return g, where
+
+
+def gate_json(g, where, model):
+    """The gate's verdict as the JSON and the lines on stderr say it: each failure with the
+    change its level began with (where, how large, what changed there)."""
+    out = []
+    for f in g.failures:
+        d = {"key": f.key, "kind": f.kind, "why": f.why, "slower": f.slower}
+        if f.key in where:
+            s, c = where[f.key]
+            d.update(series=s.name, since=s.points[c.index].run, order=s.points[c.index].order, changed=c.changed)
+        out.append(d)
+    return {
+        "threshold": g.threshold,
+        "metric": g.metric or HEADLINE,
+        "passed": g.passed,
+        "failures": out,
+        "lines": gate_lines(g, where, model["by"], model["newest"]["run"]),
+    }
+
+
+def gate_lines(g, where, by, newest):
+    """The gate's verdict in lines (compare's, report/gate.py), the slower benchmarks named with
+    the run where their level began and what changed there."""
+    from .gate import gate_lines as lines
+
+    def slower(slow):
+        def one(f):
+            s, c = where[f.key]
+            at = f"{by} {s.points[c.index].order}" if by != "time" else f"run {s.points[c.index].run}"
+            named = [(k, a, b) for k, a, b in c.changed if k != by and _shown(k)][:3]
+            what = "; ".join(f"{k} {_short(a, 30)} -> {_short(b, 30)}" for k, a, b in named)
+            return f"{s.name} {f.why} since {at}" + (f" ({what})" if what else "")
+
+        return (
+            f"{len(slow)} benchmark(s) at {slow[0].run} slower than the level before by more than "
+            f"{g.threshold * 100:g}%: {listed(one(f) for f in slow)}"
+        )
+
+    return lines(g, slower, f"no change for the worse above {g.threshold * 100:g}% at the newest run {newest}")
+
+
+def _level(store, s, points, label):
+    """The runs of one level of a series as one side of a comparison: their samples of the
+    series' result, each run's rounds kept apart (a group per run and round)."""
+    from ..analysis.compare import Side
+
+    samples, res = [], None
+    for i, p in enumerate(points):
+        r = next((x for x in store.results(p.run_id) if x["key"] == s.key), None)
+        if r is None or r["status"] != "ok":
+            continue
+        res = res or r
+        samples += [dict(x, round=i * 100000 + x.get("round", 1)) for x in store.samples(r["id"])]
+    run = {"status": "complete", "name": label, "fingerprint": points[-1].fingerprint}
+    results = {s.key: dict(res, samples=samples)} if res else {}
+    return Side(label, label, run, results, source=f"{len(points)} runs")
+
+
 # ---------------------------------------------------------------- words
 def value_text(v, unit):
-    from ..fmt import fmt_time, sig
+    from ..fmt import fmt_in
 
     if v is None:
         return "-"
-    return f"{sig(v)} MB/s" if unit == "MB/s" else fmt_time(v)
+    return fmt_in(v, unit)
 
 
 def signed_pct(x):
@@ -137,22 +260,41 @@ def signed_pct(x):
 
 
 def change_text(s, c, by):
-    """One change in words (shared by the views)."""
+    """One change in words (shared by the views) -> (the change, [what changed there, one line
+    each])."""
     where = s["points"][c["index"]]
     at = f"{by} {where['order']}" if by != "time" else f"run {where['run']}"
     ci = f"95 % CI {signed_pct((c['ratio_lo'] - 1) * 100)} .. {signed_pct((c['ratio_hi'] - 1) * 100)}"
-    worse = ("slower" if s["unit"] != "MB/s" else "less bandwidth") if c["worse"] else "better"
-    p = f"p = {c['p']:.1g}" if c["p"] is not None else "tentative: too few points after it to test"
+    lower = {"MB/s": "less bandwidth"}.get(s["unit"], "worse" if s["unit"] not in ("ns/op", INSN_OP) else "slower")
+    worse = lower if c["worse"] else "better"
+    if c["tentative"]:
+        more = c["to_confirm"]
+        test = f"tentative: {more} more run{'s' if more != 1 else ''} at this level would confirm it"
+    else:
+        test = f"|z| = {abs(c['z']):.1f} > {c['threshold']:.1f}"
     head = (
         f"{signed_pct(c['pct'])} ({worse}) at {at}: {value_text(c['before'], s['unit'])} -> "
-        f"{value_text(c['after'], s['unit'])}, "
-        f"{ci}, {p}; {c['n_before']} runs before (last {c['run_before']}), {c['n_after']} after "
-        f"(first {c['run_after']})"
+        f"{value_text(c['after'], s['unit'])}, {ci}, {test}; {c['n_before']} runs before (last "
+        f"{c['run_before']}), {c['n_after']} after (first {c['run_after']})"
     )
-    changed = ", ".join(f"{k} {_short(a)} -> {_short(b)}" for k, a, b in c["changed"])
-    return head, (f"what changed there: {changed}" if changed else "no fingerprint field or label changed there")
+    return head, [f"{_name(k)}: {_short(a)} -> {_short(b)}" for k, a, b in c["changed"]]
 
 
-def _short(v, n=40):
+def _shown(key):
+    """A changed field the gate's line names: a label, or a key the registry shows above a
+    comparison (flags, compiler, kernel ...; not the binary's hash)."""
+    k = fingerprint.KEYS.get(key.split(".", 1)[0])
+    return key.startswith("label:") or (k is not None and k.shown)
+
+
+def _name(key):
+    """A fingerprint key or label as the views name it: the registry's label with the key."""
+    if key.startswith("label:"):
+        return f"label {key[6:]}"
+    k = fingerprint.KEYS.get(key.split(".", 1)[0])
+    return f"{k.label} ({key})" if k is not None and k.label != key else key
+
+
+def _short(v, n=200):
     t = "-" if v is None else printable(str(v))
     return t if len(t) <= n else t[: n - 3] + "..."

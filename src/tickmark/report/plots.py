@@ -16,7 +16,8 @@ matplotlib.use("Agg")
 from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.ticker import FixedLocator, FuncFormatter, NullLocator  # noqa: E402
 
-from ..fmt import fmt_size, fmt_time  # noqa: E402
+from ..analysis.stats import INSN_OP  # noqa: E402
+from ..fmt import fmt_count, fmt_size, fmt_time  # noqa: E402
 
 RC = {
     "svg.fonttype": "none",  # <text> elements instead of glyph paths: much smaller
@@ -94,10 +95,53 @@ def _range(values):
     return (min(vals), max(vals)) if vals else (1, 10)
 
 
+def _label_row(ax, labels, y, color, gap_pt=6):
+    """Level labels in one row above the axes (y in axes fraction), each over its x (data) with a
+    thin line down to it, pushed apart where they would overlap: widths measured on the Agg
+    renderer, with room to spare for the browser's font."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    fig = ax.figure
+    renderer = FigureCanvasAgg(fig).get_renderer()
+    bbox = ax.get_window_extent(renderer)
+    px_per_pt = fig.dpi / 72
+    placed = []
+    for x, text in sorted(labels):
+        t = ax.text(0, 0, text, fontsize=7.5)
+        w = t.get_window_extent(renderer).width * 1.25 / bbox.width  # axes fraction
+        t.remove()
+        xf = (ax.transData.transform((x, 1))[0] - bbox.x0) / bbox.width
+        placed.append([xf, w, x, text])
+    gap = gap_pt * px_per_pt / bbox.width
+    for i in range(1, len(placed)):  # left to right: no label over the one before it
+        prev, cur = placed[i - 1], placed[i]
+        cur[0] = max(cur[0], prev[0] + prev[1] / 2 + gap + cur[1] / 2)
+    over = placed[-1][0] + placed[-1][1] / 2 - 1.0 if placed else 0
+    if over > 0:  # past the right edge: move the row left, no further than the left edge
+        shift = min(over, placed[0][0] - placed[0][1] / 2)
+        for p in placed:
+            p[0] -= max(0.0, shift)
+    for xf, _, x, text in placed:
+        ax.annotate(
+            text,
+            xy=(x, 1.0),
+            xycoords=("data", "axes fraction"),
+            xytext=(xf, y),
+            textcoords="axes fraction",
+            ha="center",
+            va="bottom",
+            fontsize=7.5,
+            color=color,
+            arrowprops={"arrowstyle": "-", "color": color, "lw": 0.6, "shrinkA": 0, "shrinkB": 0},
+            annotation_clip=False,
+        )
+
+
 def latency(lat, title):
-    """Latency over the working set, detected levels marked, the OS's levels beside them."""
+    """Latency over the working set, detected levels marked, the OS's levels beside them: their
+    labels in two rows above the plot (detected, then the OS's), the legend under it."""
     with matplotlib.rc_context(RC):
-        fig = _fig(7.5, 3.8, top=0.4)
+        fig = _fig(7.5, 4.6, top=0.95, bottom=1.15)
         ax = fig.add_subplot()
         xs, ys = [], []
         for pts, label, c in (
@@ -113,47 +157,32 @@ def latency(lat, title):
         _log_axis(ax, "x", *_range(xs), 2, _size)
         lo, hi = _range(ys)
         _log_axis(ax, "y", lo, hi * 3, 10, fmt_time)
-        top = ax.get_ylim()[1]
+        detected = []
         for lv in lat["levels"]:
             if lv.get("size"):
                 ax.axvline(lv["size"], color=COLORS[1], lw=1.2, ls="--")
-                ax.text(
-                    lv["size"],
-                    top,
-                    f"{lv['name']} {fmt_size(lv['size'])} ",
-                    color=COLORS[1],
-                    rotation=90,
-                    va="top",
-                    ha="right",
-                    fontsize=7.5,
-                )
+                detected.append((lv["size"], f"{lv['name']} {fmt_size(lv['size'])}"))
             if lv.get("latency_ns") and lv.get("at_size"):
                 ax.plot([lv["at_size"]], [lv["latency_ns"]], "s", ms=7, mfc="none", mec=COLORS[1], mew=1.2)
         for lv in lat["os_levels"]:
             ax.axvline(lv["size"], color=COLORS[2], lw=1.2, ls=":")
-            ax.text(
-                lv["size"],
-                top,
-                f" OS {lv['name']} {fmt_size(lv['size'])}",
-                color=COLORS[2],
-                rotation=90,
-                va="top",
-                ha="left",
-                fontsize=7.5,
-            )
+        _label_row(ax, detected, 1.03, COLORS[1])
+        _label_row(
+            ax, [(lv["size"], f"OS {lv['name']} {fmt_size(lv['size'])}") for lv in lat["os_levels"]], 1.1, COLORS[2]
+        )
         ax.plot([], [], "--", color=COLORS[1], label="detected level (square: latency read there)")
         ax.plot([], [], ":", color=COLORS[2], label="level the OS reports")
-        ax.legend(loc="lower right")
+        ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=3)
         ax.set_xlabel("working set")
         ax.set_ylabel("load latency (minimum)")
-        ax.set_title(title)
+        ax.set_title(title, pad=34)
         return _svg(fig, title)
 
 
 def ctx_ring(lines, title):
     """lmbench's lat_ctx figure: time per hop over the ring size, one line per data size."""
     with matplotlib.rc_context(RC):
-        fig = _fig(6.5, 3.2)
+        fig = _fig(7.5, 3.2, right=1.5)
         ax = fig.add_subplot()
         xs = []
         for i, ln in enumerate(lines):
@@ -181,22 +210,27 @@ def ctx_ring(lines, title):
         ax.set_ylim(bottom=0)
         ax.set_xlabel("processes in the ring")
         ax.set_ylabel("time per hop (95% CI)")
-        ax.legend()
+        ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0))
         ax.set_title(title)
         return _svg(fig, title)
 
 
+def _mbs(v):
+    """A bandwidth tick: MB/s below 1000, GB/s (10^9 B/s) above."""
+    return f"{v:g} MB/s" if v < 1000 else f"{v / 1000:g} GB/s"
+
+
 def bandwidth(groups, title):
-    """Bandwidth over size: one panel per group (mem.bw, memfn.<routine>), one line per routine
-    or implementation."""
+    """Bandwidth over size: one panel per group (mem.bw, memfn.<routine>), full width, one line
+    per way of moving the bytes (named as the bandwidth table's columns) or implementation, the
+    legend beside the panel."""
     names = list(dict.fromkeys(g["group"] for g in groups))
-    cols = 2 if len(names) > 1 else 1
-    rows = math.ceil(len(names) / cols)
+    rows = len(names)
     with matplotlib.rc_context(RC):
-        fig = _fig(7.5, 2.3 * rows + 0.5, top=0.55, left=0.7)
-        axes = fig.subplots(rows, cols, squeeze=False)
+        fig = _fig(7.5, 3.0 * rows + 0.5, top=0.55, left=0.85, right=1.45, bottom=0.5)
+        axes = fig.subplots(rows, 1, squeeze=False)
         for k, name in enumerate(names):
-            ax = axes[k // cols][k % cols]
+            ax = axes[k][0]
             xs, ys = [], []
             for i, g in enumerate(x for x in groups if x["group"] == name):
                 pts = g["points"]
@@ -213,12 +247,10 @@ def bandwidth(groups, title):
                 xs += [p[0] for p in pts]
                 ys += [p[1] for p in pts]
             _log_axis(ax, "x", *_range(xs), 2, _size)
-            _log_axis(ax, "y", *_range(ys), 10, _num)
-            ax.set_ylabel("MB/s")
+            _log_axis(ax, "y", *_range(ys), 10, _mbs)
+            ax.set_xlabel("size", labelpad=1)
             ax.set_title(name, fontsize=8.5)
-            ax.legend(fontsize=6.5)
-        for k in range(len(names), rows * cols):
-            axes[k // cols][k % cols].set_visible(False)
+            ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), fontsize=7)
         fig.suptitle(title, fontsize=9.5)
         return _svg(fig, title)
 
@@ -306,6 +338,11 @@ def history_trend(s, by="time"):
         ax.set_xlim(0.3, n + 0.7)
         if s["unit"] == "MB/s":
             ax.set_ylabel("MB/s")
+        elif s["unit"] == INSN_OP:
+            ax.set_ylabel("instructions per op")
+            ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: fmt_count(v) if v > 0 else "0"))
+        elif s["unit"] not in (None, "ns/op"):  # a figure's own unit
+            ax.set_ylabel(s["unit"] or "value")
         else:
             ax.set_ylabel("time per op")
             ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: fmt_time(v) if v > 0 else "0"))
@@ -315,7 +352,7 @@ def history_trend(s, by="time"):
         ax.set_xticklabels([_history_tick(pts[i - 1], by) for i in ticks], rotation=0)
         ax.set_xlabel(by if by != "time" else "run, oldest first")
         ax.legend(loc="lower left", bbox_to_anchor=(0, 1.0), ncol=3)
-        return _svg(fig, f"history of {s['key']}")
+        return _svg(fig, f"history of {s.get('name') or s['key']}")
 
 
 def _history_tick(p, by):

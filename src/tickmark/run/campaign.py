@@ -1,12 +1,19 @@
 """Campaigns: targets x variants x workloads from one TOML file, run as one job.
 
 A cell is one (target, variant, workload); it becomes one stored run named
-CAMPAIGN:TARGET:VARIANT:WORKLOAD, with the campaign and the cell in the run's notes. Targets run
-in parallel, one worker thread each (its own store connection, its target opened once, at its
-first cell, for all its cells: an SSH connection, a labgrid place), and one cell at a time on each
-target, so that cells never disturb each other's numbers. A second start of the same campaign
-skips the cells that are stored complete and runs the others again (a partial run is kept under
-another name).
+CAMPAIGN:TARGET:VARIANT:WORKLOAD, with the campaign and the cell, and the cell's definition (what
+it measures: the target's URI, the variant's compiler, flags and routine file, the workload's
+patterns and the parameters), in the run's notes. Targets run in parallel, one worker thread each
+(its own store connection, its target opened once, at its first cell, for all its cells: an SSH
+connection, a labgrid place), and one cell at a time on each machine (targets with the same
+machine: Target.host_key(), e.g. two names for "local"), so that cells never disturb each other's
+numbers. A second start of the same campaign skips the cells that are stored complete with the
+same definition and runs the others again (a partial run, or the run of a definition that
+changed, is kept under another name: NAME~ID).
+
+Everything in the file is checked before a cell runs: its keys, the run options (run/plan.py,
+the command line's limits), every target's URI (without reaching the target) and every workload's
+patterns and parameters (on a core of this machine: every core has the same benchmarks).
 
 Several processes (on several hosts, through a PostgreSQL store) may run one campaign together:
 each cell is claimed in the store before it runs (store/claims.py), under a lease that a
@@ -16,7 +23,7 @@ File format (README.md has the user's version):
 
     name = "lab-nov"                  # required: names the runs, the key for resuming
     rounds = 3                        # optional, as `tickmark run`: rounds max_rounds samples
-                                      # sample_ms seed timeout params baseline
+                                      # sample_ms seed timeout params baseline (limits: plan.LIMITS)
     lease = 60                        # optional: seconds a claim lives without being renewed
     [labels]                          # optional: KEY = "VALUE" stored with every cell's run
     build = "1234"
@@ -28,6 +35,7 @@ File format (README.md has the user's version):
     os = "os"
 """
 
+import hashlib
 import os
 import re
 import socket
@@ -36,20 +44,13 @@ import time
 from dataclasses import dataclass, field
 
 from ..errors import TickmarkError
-from ..names import MAX_NAME, check_label, check_name
+from ..names import MAX_NAME, check_name, printable
 from ..store import claims
+from ..targets import check_uri
+from .plan import LIMITS, Plan, check_params_used
 
 _NAME = re.compile(r"[A-Za-z0-9_.+-]+")
-_PARAM = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=[0-9]+[KMGkmg]?(,[0-9]+[KMGkmg]?)*")
-_RUN_KEYS = {
-    "rounds": (1, 100),
-    "max_rounds": (1, 100),
-    "samples": (1, 10000),
-    "sample_ms": (1, 100000),
-    "seed": (0, 2**31 - 1),
-    "timeout": (1, 86400),
-}
-_TOP_KEYS = {"name", "targets", "variants", "workloads", "params", "baseline", "lease", "labels", *_RUN_KEYS}
+_TOP_KEYS = {"name", "targets", "variants", "workloads", "params", "baseline", "lease", "labels", *LIMITS}
 LEASE = 60  # seconds a claim on a cell lives without being renewed (claims.py)
 
 
@@ -59,11 +60,39 @@ class Spec:
     targets: dict  # name -> URI
     variants: dict  # name -> {"cc", "cflags", "memfn"}
     workloads: dict  # name -> {"suite": str|None, "patterns": [..]}
-    options: dict = field(default_factory=dict)  # RunConfig fields
+    options: dict = field(default_factory=dict)  # the run options (plan.LIMITS keys, params)
     baseline: str = None  # the target the others are compared against (default: the first)
     path: str = ""
     lease: float = LEASE  # seconds: a dead process's cell is taken over this long after its last renewal
     labels: dict = field(default_factory=dict)  # stored with every cell's run (history orders by them)
+    machines: dict = field(default_factory=dict)  # target name -> the machine it runs on (Target.host_key())
+
+    def plan(self, workload, name=None):
+        """The run plan of a workload's cells (run/plan.py: the command line's checks and limits)."""
+        w = self.workloads[workload]
+        o = dict(self.options)
+        params = o.pop("params", [])
+        return Plan(
+            w["patterns"] if w["suite"] is None else (),
+            w["suite"],
+            params=params,
+            labels=self.labels,
+            names=[name],
+            name_what="cell run name",
+            in_file=True,
+            **o,
+        )
+
+    def add_labels(self, labels):
+        """Labels from the command line (--label), beside the file's [labels]: a key the file sets
+        to another value is refused (every cell's run must carry the same labels)."""
+        for k, v in labels.items():
+            if k in self.labels and self.labels[k] != v:
+                raise TickmarkError(
+                    f"--label {k}={printable(v)[:40]}: campaign {self.path} sets {k} = "
+                    f"'{printable(self.labels[k])[:40]}' in its [labels] (change it there, or give another key)"
+                )
+        self.labels.update(labels)
 
 
 @dataclass
@@ -72,6 +101,7 @@ class Cell:
     variant: str
     workload: str
     run_name: str
+    machine: str = None  # what the target runs on: one cell at a time on it (claims by this key)
     state: str = "pending"  # pending, done (this start), finished (before), failed, interrupted, not run
     run_id: int = None
     results: int = 0
@@ -110,24 +140,21 @@ def parse(doc, path="campaign"):
     name = doc.get("name")
     if not isinstance(name, str) or not _NAME.fullmatch(name) or name.isdigit():
         bad("'name' must be a word of letters, digits, '_', '.', '+' or '-' (it names the runs)")
-    opts = {}
-    for k, (lo, hi) in _RUN_KEYS.items():
-        if k in doc:
-            v = doc[k]
-            if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
-                bad(f"'{k}' must be an integer in {lo}..{hi}")
-            opts[k] = v
+    opts = {k: doc[k] for k in LIMITS if k in doc}
     params = doc.get("params", [])
-    if not isinstance(params, list) or not all(isinstance(p, str) and _PARAM.fullmatch(p) for p in params):
-        bad("'params' must be a list of 'NAME=V[,V...]' strings")
+    if not isinstance(params, list):
+        bad("'params' must be a list of '[BENCH:]NAME=V[,V...]' strings")
     opts["params"] = list(params)
-    if opts.get("max_rounds", 0) < opts.get("rounds", 3):
-        opts["max_rounds"] = max(opts.get("rounds", 3), opts.get("max_rounds", 5))
 
     targets = _table(doc, "targets", bad, required=True)
+    machines = {}
     for tname, uri in targets.items():
         if not isinstance(uri, str) or not uri:
             bad(f"targets.{tname}: expected a target URI string")
+        try:
+            machines[tname] = check_uri(uri)
+        except TickmarkError as e:
+            bad(f"targets.{tname}: {e}")
     variants = _table(doc, "variants", bad) or {"default": {}}
     base_dir = os.path.dirname(os.path.abspath(path)) if path else os.getcwd()
     for vname, v in list(variants.items()):
@@ -167,12 +194,13 @@ def parse(doc, path="campaign"):
     labels = doc.get("labels", {})
     if not isinstance(labels, dict):
         bad('[labels] must be a table such as { build = "1234" }')
-    for k, v in labels.items():
+    spec = Spec(name, targets, variants, workloads, opts, baseline, str(path), float(lease), dict(labels), machines)
+    for wname in workloads:  # the run options, as the command line's (run/plan.py)
         try:
-            check_label(k, v, "label")
+            spec.plan(wname)
         except TickmarkError as e:
-            bad(str(e))
-    return Spec(name, targets, variants, workloads, opts, baseline, str(path), float(lease), dict(labels))
+            bad(f"workloads.{wname}: {e}" if "pattern" in str(e) else str(e))
+    return spec
 
 
 def _table(doc, key, bad, required=False):
@@ -192,11 +220,53 @@ def cells(spec):
     for t in spec.targets:
         for v in spec.variants:
             for w in spec.workloads:
-                out.append(Cell(t, v, w, f"{spec.name}:{t}:{v}:{w}"))
+                out.append(Cell(t, v, w, f"{spec.name}:{t}:{v}:{w}", machine=spec.machines.get(t, spec.targets[t])))
     return out
 
 
-# room for the '~ID' that a cell's unfinished run gets when it is set aside (set_aside)
+def _file_sha256(path):
+    try:
+        with open(path, "rb") as f:
+            return hashlib.sha256(f.read()).hexdigest()
+    except OSError:
+        return None
+
+
+def definition(spec, c):
+    """What the cell measures, stored with its run: a stored run of another definition is not
+    the cell's result (the cell runs again). The rounds and samples are left out: they change how
+    precisely the same thing is measured, not what."""
+    var, wl = spec.variants[c.variant], spec.workloads[c.workload]
+    d = {
+        "target_uri": spec.targets[c.target],
+        "cc": var.get("cc"),
+        "cflags": var.get("cflags"),
+        "memfn": os.path.basename(var["memfn"]) if var.get("memfn") else None,
+        "memfn_sha256": _file_sha256(var["memfn"]) if var.get("memfn") else None,
+        "patterns": list(wl["patterns"]),
+        "params": list(spec.options.get("params", [])),
+    }
+    return d
+
+
+_SHOWN = {"target_uri": "target URI", "memfn_sha256": "memfn file's content"}
+
+
+def changed(run, spec, c):
+    """What differs between the cell's definition now and the one its stored run was made
+    with -> the differing items, in words ([]: the same). A run stored before definitions were
+    kept has only the target's URI to compare."""
+    cell = (run.get("notes") or {}).get("cell") or {}
+    now = definition(spec, c)
+    then = cell.get("definition")
+    if not isinstance(then, dict):
+        then = {"target_uri": cell.get("target_uri")}
+        now = {"target_uri": now["target_uri"]}
+    return [_SHOWN.get(k, k) for k in now if now[k] != then.get(k)]
+
+
+# room for the '~ID' that a cell's unfinished run gets when it is set aside (set_aside; a '-N'
+# more only when someone took that name by hand)
 _ASIDE = len("~") + 10
 
 
@@ -241,39 +311,73 @@ def foreign_runs(store, spec, cs):
 
 # ---------------------------------------------------------------- state in the store
 def mark_finished(store, spec, cs):
-    """Cells whose run is stored complete become 'finished' (skipped)."""
+    """Cells whose run is stored complete, with the cell's definition of now, become 'finished'
+    (skipped); a cell whose definition changed says what changed (it runs again)."""
     for c in cs:
         if not store.name_taken(c.run_name):
             continue
         run = store.run(c.run_name)
-        if run["status"] == "complete" and is_cells_run(run, spec, c):
-            c.state, c.run_id = "finished", run["id"]
-            c.results = len(store.results(run["id"]))
+        if run["status"] != "complete" or not is_cells_run(run, spec, c):
+            continue
+        diff = changed(run, spec, c)
+        if diff:
+            c.message = f"changed since run {run['id']} ({', '.join(diff)}): runs again, that run is kept aside"
+            continue
+        c.state, c.run_id = "finished", run["id"]
+        c.results = len(store.results(run["id"]))
+
+
+def aside_name(store, name, run_id):
+    """The name a cell's run is kept under when the cell runs again: NAME~ID, or NAME~ID-N when a
+    run holds that name already (whoever made it)."""
+    aside, n = f"{name}~{run_id}", 1
+    while store.name_taken(aside):
+        n += 1
+        aside = f"{name}~{run_id}-{n}"
+    return aside
 
 
 def set_aside(store, spec, c):
     """Before a cell runs: a run of the cell that did not finish (an earlier start, or a holder
-    that died) is renamed NAME~ID, kept, so the cell can run again under its name. -> False when
-    the cell's run is stored complete after all (nothing to run), or when a run of another origin
-    holds the cell's name (the cell fails)."""
+    that died), or one of a definition that changed since, is renamed NAME~ID, kept, so the cell
+    can run again under its name. -> False when the cell's run is stored complete after all
+    (nothing to run), or when a run of another origin holds the cell's name (the cell fails)."""
     if not store.name_taken(c.run_name):
         return True
     run = store.run(c.run_name)
     if not is_cells_run(run, spec, c):
         c.state, c.message = "failed", f"a run named '{c.run_name}' exists that this campaign did not make"
         return False
-    if run["status"] == "complete":
+    diff = changed(run, spec, c)
+    if run["status"] == "complete" and not diff:
         c.state, c.run_id = "finished", run["id"]
         c.results = len(store.results(run["id"]))
         return False
-    notes = run.get("notes") or {}
+    notes = dict(run.get("notes") or {}, superseded_by_rerun=True)
+    if diff:
+        notes["superseded_because"] = f"the cell's definition changed: {', '.join(diff)}"
     store.update_run(
         run["id"],
-        name=f"{c.run_name}~{run['id']}",
+        name=aside_name(store, c.run_name, run["id"]),
         status="incomplete" if run["status"] == "running" else run["status"],
-        notes=dict(notes, superseded_by_rerun=True),
+        notes=notes,
     )
     return True
+
+
+def check_workloads(spec, core):
+    """Every workload's patterns select benchmarks on this core, and every parameter applies to a
+    benchmark of some workload (the cells check their own workload again on their own core)."""
+    benches = []
+    for wname in spec.workloads:
+        try:
+            benches += spec.plan(wname).benches(core)
+        except TickmarkError as e:
+            raise TickmarkError(f"campaign {spec.path}: workloads.{wname}: {e}")
+    try:
+        check_params_used(spec.plan(next(iter(spec.workloads))).params, benches, in_file=True)
+    except TickmarkError as e:
+        raise TickmarkError(f"campaign {spec.path}: {e}")
 
 
 # ---------------------------------------------------------------- running
@@ -416,24 +520,29 @@ class Campaign:
         from ..targets import open_target
 
         uri = self.spec.targets[tname]
+        machine = cs[0].machine
         store = tgt = None
         mine = {c.id: c for c in cs}
         try:
             store = Store(self.store_target)
             cores = {}
             while not self.cancel.is_set():
-                got = claims.claim(store, self.spec.name, tname, list(mine), self.holder, self.lease)
+                got = claims.claim(store, self.spec.name, machine, list(mine), self.holder, self.lease)
                 if got is None:
-                    left = [cid for cid in claims.unsettled(store, self.spec.name, tname) if cid in mine]
+                    left = [cid for cid in claims.unsettled(store, self.spec.name, machine) if cid in mine]
                     if not left:
                         break
-                    time.sleep(self.poll)  # another process runs a cell of this target now
+                    time.sleep(self.poll)  # a cell runs on this target's machine now (this process's or another's)
                     continue
                 cid, previous = got
                 c = mine.pop(cid)
                 if previous:
                     self.echo(f"{tname}: taking over {cid} from {previous} (its lease ran out)")
-                if not set_aside(store, self.spec, c):
+                try:
+                    runs = set_aside(store, self.spec, c)
+                except TickmarkError as e:  # the store refused: the cell fails, its claim is settled
+                    c.state, c.message, runs = "failed", f"cannot set its earlier run aside: {e}", False
+                if not runs:
                     end = "done" if c.state == "finished" else "failed"
                     claims.settle(store, self.spec.name, cid, self.holder, end, c.run_id, c.message or None)
                     continue
@@ -487,10 +596,10 @@ class Campaign:
 
     def _cell(self, store, tgt, cores, c, stop):
         from ..targets import Variant
-        from .engine import Run, RunConfig, check_patterns, default_sample_ms
+        from .engine import Run
 
         spec = self.spec
-        var, wl = spec.variants[c.variant], spec.workloads[c.workload]
+        var = spec.variants[c.variant]
         t0 = time.monotonic()
         run = None
         try:
@@ -509,21 +618,7 @@ class Campaign:
                     core.build = dict(core.build, variant=c.variant)
                 cores[c.variant] = core
             core = cores[c.variant]
-            chosen = check_patterns(core, wl["patterns"])
-            o = spec.options
-            cfg = RunConfig(
-                patterns=wl["patterns"],
-                rounds=o.get("rounds", 3),
-                max_rounds=o.get("max_rounds", 5),
-                samples=o.get("samples", 5),
-                sample_ms=default_sample_ms(chosen, o.get("params", []), o.get("sample_ms")),
-                seed=o.get("seed"),
-                params=o.get("params", []),
-                timeout=o.get("timeout"),
-                name=c.run_name,
-                suite=wl["suite"],
-                labels=dict(spec.labels),
-            )
+            cfg = spec.plan(c.workload, c.run_name).config(core, c.run_name, params_checked=True)
             notes = {
                 "campaign": spec.name,
                 "cell": {
@@ -532,6 +627,7 @@ class Campaign:
                     "variant": c.variant,
                     "workload": c.workload,
                     "id": c.id,
+                    "definition": definition(spec, c),
                 },
                 "campaign_runner": {"host": socket.gethostname(), "pid": os.getpid()},
             }
@@ -560,7 +656,7 @@ class Campaign:
             if c.run_id is not None:
                 mine = store.run(c.run_id)  # another process runs the cell now: this run is not the cell's
                 if mine["name"] == c.run_name:
-                    store.update_run(c.run_id, name=f"{c.run_name}~{c.run_id}", status="incomplete")
+                    store.update_run(c.run_id, name=aside_name(store, c.run_name, c.run_id), status="incomplete")
             c.state, c.message = "lost", "its claim was taken over by another process (lease ran out)"
             return
         if c.run_id is not None and store.name_taken(c.run_name):
@@ -600,7 +696,11 @@ def held_elsewhere(store, spec, cs):
         if row["state"] == "running":
             left = (row["lease_until"] or 0) - row["now"]
             c.state = "running"
-            if left >= 0:
+            if holder_gone(store, c, row["holder"]):
+                c.state = "abandoned"
+                when = f"in {left:.0f} s, when its lease runs out" if left >= 0 else "now (its lease ran out)"
+                c.message = f"on {row['holder']}, which ended without finishing it: the next start takes it over {when}"
+            elif left >= 0:
                 c.message = f"on {row['holder']}, lease renewed, {left:.0f} s left"
             else:
                 c.message = f"on {row['holder']}, silent for {-left:.0f} s past its lease: the next claim takes it over"
@@ -608,6 +708,26 @@ def held_elsewhere(store, spec, cs):
             c.state, c.message = "failed", f"on {row['holder']}: {row['message'] or 'failed'}"
         if row["takeovers"]:
             c.message += f" (taken over from {row['previous']})"
+
+
+def holder_gone(store, c, holder):
+    """Whether the process holding a cell (HOST:PID) is known to have ended: it ran on this host
+    and its PID is gone, or belongs to a process that started later than the cell's run (the
+    run's writer, as a run is read 'abandoned': store.owner_gone)."""
+    from ..store import owner_gone
+
+    host, _, pid = str(holder).rpartition(":")
+    if not pid.isdigit():
+        return False
+    owner = {"host": host, "pid": int(pid)}
+    if store.name_taken(c.run_name):
+        try:
+            run_owner = (store.run(c.run_name).get("notes") or {}).get("owner")
+        except TickmarkError:
+            run_owner = None
+        if isinstance(run_owner, dict) and run_owner.get("host") == host and run_owner.get("pid") == int(pid):
+            owner = run_owner  # with the process's start time: a PID used again is told apart
+    return owner_gone(owner)
 
 
 def report_order(spec, cs):

@@ -2,7 +2,7 @@
 measure as it arrives. Everything that stores a run goes through here: run, matrix, campaign,
 topology, profile, ingest (a captured log replayed as a round) and import (a document).
 
-    run = Run(store, core, RunConfig(patterns=["sys.*"]))
+    run = Run(store, core, plan.Plan(["sys.*"]).config(core))   # run/plan.py checks the options
     run.open()                  # the run row: its options and the target's fingerprint -> run id
     while run.round():          # round 1 calibrates; rounds 2..R rerun with frozen iterations
         pass
@@ -21,18 +21,19 @@ its statistics computed again from everything stored, with the run's own cycles 
 is the one place where SIGTERM and SIGHUP become an interrupt.
 """
 
+import dataclasses
 import random
 import re
 import threading
 import time
-from dataclasses import dataclass, field
 
 from .. import fingerprint
 from ..analysis import hostclock, nbench, stats
 from ..errors import TickmarkError, interrupted_by_signals
-from ..names import check_name, printable
+from ..names import check_name
 from ..tm1 import Reader
 from ..waiting import Watchdog, environ_seconds
+from .plan import RunConfig, check_patterns  # noqa: F401  (the engine's input, made by plan.py)
 
 NOISY_ROUND_CV = stats.NOISY_ROUND_CV
 EXTRA_BUDGET_INSTANCES = 50
@@ -48,70 +49,6 @@ def extra_budget(base_s, instances):
     return max(base_s * share, 5.0)
 
 
-LARGE_RUN_INSTANCES = 200
-LARGE_RUN_SAMPLE_MS = 5
-
-
-def planned_instances(benches, params=()):
-    """How many instances the bench records (from check_patterns) make with these --param
-    overrides: the product of each benchmark's sweep lengths (an override replaces the sweep of
-    every benchmark that has the parameter)."""
-    given = {p.split("=", 1)[0]: len(p.split("=", 1)[1].split(",")) for p in params}
-    total = 0
-    for b in benches:
-        if not b.get("supported", 1):
-            total += 1  # a skipped benchmark is one instance
-            continue
-        n = 1
-        for d in b.get("params", []):
-            n *= given.get(d["name"], len(str(d.get("sweep", "")).split(",")))
-        total += n
-    return total
-
-
-def default_sample_ms(benches, params=(), sample_ms=None):
-    """The sample length a run uses: the one given, else the core's default (10 ms), except for a
-    run of more than LARGE_RUN_INSTANCES instances (`run '*'`, about 480), whose samples last
-    LARGE_RUN_SAMPLE_MS so that everything fits in about a minute and a half here (measured side
-    by side, the results of 5 and 10 ms samples differ by 1.2 % in the median) -> ms or None."""
-    if sample_ms is not None or planned_instances(benches, params) <= LARGE_RUN_INSTANCES:
-        return sample_ms
-    return LARGE_RUN_SAMPLE_MS
-
-
-def hostclock_sample_ms(core, sample_ms=None):
-    """The sample length of a host-timed run: the one given, else long enough that the host's
-    timestamps on this target's console (one character at its baud rate, and the jitter assumed
-    before a run has measured it) time a sample to 1 % (analysis/hostclock.py) -> ms."""
-    return sample_ms if sample_ms is not None else hostclock.sample_ms(core.target.char_ns)
-
-
-@dataclass
-class RunConfig:
-    patterns: list
-    rounds: int = 3
-    max_rounds: int = 5
-    samples: int = 5
-    sample_ms: int = None
-    seed: int = None
-    params: list = field(default_factory=list)
-    timeout: int = None
-    name: str = None
-    suite: str = None
-    budget_s: float = None  # time for extra rounds; default: extra_budget()
-    labels: dict = field(default_factory=dict)  # KEY=VALUE stored in the run's notes (history orders by them)
-    host_clock: bool = False  # the host times the samples from the core's marks (--host-clock)
-
-    def __post_init__(self):
-        check_pattern_words(self.patterns)
-
-    def options(self):
-        return {
-            k: getattr(self, k)
-            for k in ("rounds", "max_rounds", "samples", "sample_ms", "seed", "params", "timeout", "budget_s")
-        } | ({"host_clock": True} if self.host_clock else {})
-
-
 def split_key(key):
     """'sched.ring[procs=4,size=16]' -> ('sched.ring', {'procs': 4, 'size': 16})."""
     m = re.fullmatch(r"([^\[]+)(?:\[(.*)\])?", key)
@@ -125,7 +62,7 @@ def split_key(key):
 
 
 def result_metric(meta):
-    return stats.unit_for(meta.get("stat"), meta.get("bytes_per_op", 0))
+    return stats.unit_of(meta)
 
 
 class TransportLost(TickmarkError):
@@ -232,6 +169,7 @@ class Run:
         self.notes.update(notes or {})
         self.rng = random.Random(cfg.seed) if cfg.seed is not None else random.SystemRandom()
         self._next = 1  # the next base round
+        self._pass_from = 0  # the rounds before the current pass (next_pass)
         self._session = None
         self._lock = threading.Lock()
 
@@ -243,11 +181,14 @@ class Run:
         if c.name is not None:
             check_name(c.name)
         self.silence_limit()  # a bad TICKMARK_WATCHDOG is refused before the run is stored
+        build = self.core.build or {}
+        variant = {k: build[k] for k in ("cc", "cflags", "memfn", "cross_compile") if build.get(k)}
         self.run_id = self.store.create_run(
             name=c.name,
             suite=c.suite,
             patterns=c.patterns,
-            options=dict(c.options(), **(options or {})),
+            # how the core was built, so that a later command can build the same one (a profile)
+            options=dict(c.options(), **({"variant": variant} if variant else {}), **(options or {})),
             fingerprint=self.core.fingerprint(None),
             notes=self.notes,
         )
@@ -260,11 +201,12 @@ class Run:
         """The next base round: round 1 runs the patterns (the core calibrates), rounds 2..R the
         instances that ran ok with their iterations frozen -> False when the base rounds are done."""
         rnd = self._next
-        if rnd > 1 and (rnd > self.cfg.rounds or not self.iters):
+        nth = rnd - self._pass_from  # the round of this pass
+        if nth > 1 and (nth > self.cfg.rounds or not self.iters):
             return False
         self._next += 1
-        if rnd == 1:
-            self._round(1, self.cfg.patterns)
+        if nth == 1:
+            self._round(rnd, self.cfg.patterns)
         else:
             self._round(rnd, sorted({split_key(k)[0] for k in self.iters}), sorted(self.iters))
         return True
@@ -273,8 +215,8 @@ class Run:
         """One extra round for the instances whose round-to-round CV is above 3 % (worst first,
         then nbench kernels not yet within ±5 %), as many as fit in budget_s seconds -> the keys
         that ran again ([] when none deserves one, none fits, or max_rounds is reached)."""
-        rnd = max(self._next, self.cfg.rounds + 1)
-        if rnd > self.cfg.max_rounds:
+        rnd = max(self._next, self._pass_from + self.cfg.rounds + 1)
+        if rnd > self._pass_from + self.cfg.max_rounds:
             return []
         chosen = self.pick_extra(budget_s)
         if not chosen:
@@ -286,6 +228,16 @@ class Run:
             extended[k] = extended.get(k, 0) + 1
         self.store.update_run(self.run_id, notes=self.notes)
         return chosen
+
+    def next_pass(self, patterns, params=()):
+        """More instances in this run, after the rounds so far (a sweep's second pass at the
+        sizes its first pass chose): the next base rounds run `patterns` with `params`, the first
+        of them calibrating the new instances, as round 1 did for the first pass."""
+        self.cfg = dataclasses.replace(self.cfg, patterns=list(patterns), params=list(params))
+        self._pass_from = self._next - 1
+        self.iters = {}
+        run = self.store.run(self.run_id)
+        self.store.update_run(self.run_id, patterns=list(run.get("patterns") or []) + list(patterns))
 
     def close(self, error=None):
         """End the run: 'complete', or 'incomplete' with its reason (a round that did not finish,
@@ -310,9 +262,23 @@ class Run:
             return "incomplete"
         else:
             self.notes.pop("round_in_progress", None)
+            failed = self._failed()
+            if failed:
+                self.notes.setdefault("incomplete", failed)
         status = "incomplete" if self.notes.get("incomplete") else "complete"
         self.store.update_run(self.run_id, status=status, finished=time.time(), notes=self.notes)
         return status
+
+    def _failed(self):
+        """Instances that ran and failed (a check of their own output that did not pass, a routine
+        that is wrong, a point the benchmark refused), in words -> None when there is none: such a
+        run is done but not all of it (incomplete)."""
+        bad = [r for r in self.store.results(self.run_id) if r["status"] == "failed"]
+        if not bad:
+            return None
+        first = f"{bad[0]['key']}: {bad[0]['reason'] or 'no reason given'}"
+        more = f" (and {len(bad) - 1} more)" if len(bad) > 1 else ""
+        return f"{len(bad)} instance{'s' if len(bad) > 1 else ''} failed: {first}{more}"
 
     def stop(self):
         """Stop the round in progress now (from any thread); the run goes on with the next."""
@@ -321,25 +287,20 @@ class Run:
         if s is not None:
             s.stop()
 
-    def execute(self):
-        """open, every base round, the extra rounds, close; under signals() -> run id. A lost
-        target ends the run incomplete, like a core that died; KeyboardInterrupt and TickmarkError
-        leave the run closed and go on up."""
+    def execute(self, more=None):
+        """open, every base round, the extra rounds, close; under signals() -> run id. more: a
+        function of this run called after its rounds -> (patterns, params) of another pass
+        (next_pass), or None when the run is done. A lost target ends the run incomplete, like a
+        core that died; KeyboardInterrupt and TickmarkError leave the run closed and go on up."""
         with signals():
             self.open()
-            t0 = time.monotonic()
             try:
-                while self.round():
-                    pass
-                budget = self.cfg.budget_s
-                if budget is None:
-                    budget = extra_budget(time.monotonic() - t0, len(self.iters))
-                spent = 0.0
                 while True:
-                    t = time.monotonic()
-                    if not self.extend(budget - spent):
+                    self._pass()
+                    nxt = more(self) if more else None
+                    if not nxt:
                         break
-                    spent += time.monotonic() - t
+                    self.next_pass(*nxt)
             except TransportLost as e:
                 self.close(e)
                 return self.run_id
@@ -349,11 +310,33 @@ class Run:
             self.close()
         return self.run_id
 
+    def _pass(self):
+        """The base rounds of the current pass, then its extra rounds within their budget."""
+        t0 = time.monotonic()
+        while self.round():
+            pass
+        budget = self.cfg.budget_s
+        if budget is None:
+            budget = extra_budget(time.monotonic() - t0, len(self.iters))
+        spent = 0.0
+        while True:
+            t = time.monotonic()
+            if not self.extend(budget - spent):
+                break
+            spent += time.monotonic() - t
+
+    def add_profile(self, key, profile):
+        """Keep a profile (run/profile.py) of instance key with this run."""
+        with self.store.transaction():
+            self.store.add_profile(self.run_id, key, profile)
+
     def record(self, rnd, key, meta, samples=(), hists=(), end=None):
         """Store one instance's records of round rnd (meta, samples, histograms and its end
         record) -> its statistics (stats.Stats)."""
         end = end or {}
         status, reason = end.get("status", "failed"), end.get("reason", "")
+        if status == "ok" and end.get("verified"):  # the check the instance passed, kept with its row
+            meta = dict(meta, verified=end["verified"])
         w = self.writer
         with self.store.transaction():
             rid, new = w.row(key, meta, status, reason, rnd)
@@ -578,6 +561,23 @@ class Run:
         return chosen
 
 
+def check_no_profile(store, run, key):
+    """A run keeps one profile per instance: one it holds already is never replaced
+    (TickmarkError saying how to keep both)."""
+    if key in store.profiles(run["id"]):
+        raise TickmarkError(
+            f"run '{run['name'] or run['id']}' has a profile of {key} already: a run keeps one profile per "
+            "instance (profile into a run of its own, without --run, to keep both)"
+        )
+
+
+def attach_profile(store, run, key, profile):
+    """Keep a profile of instance key with a stored run (check_no_profile: never over another)."""
+    with store.transaction():
+        check_no_profile(store, run, key)
+        store.add_profile(run["id"], key, profile)
+
+
 def import_document(store, doc):
     """Store an export document (store/document.py, validated, its statistics recomputed) as a
     new run: a new id, the same fingerprint, its name made unique -> run id. One transaction;
@@ -626,23 +626,3 @@ def import_document(store, doc):
         for p in doc.get("profiles") or []:
             store.add_profile(run_id, p["key"], p)
     return run_id
-
-
-def check_pattern_words(patterns):
-    """Patterns name benchmarks: never empty, never something the core could take for an option."""
-    for p in patterns:
-        if not isinstance(p, str) or not p or p.startswith("-"):
-            raise TickmarkError(
-                f"bad pattern '{printable(str(p))[:60]}': a pattern names benchmarks (sys.*, "
-                "mem.lat_rand[size=4096]); it cannot be empty or start with '-'"
-            )
-
-
-def check_patterns(core, patterns):
-    """The bench records the patterns select, as the core decides; error when one selects nothing."""
-    check_pattern_words(patterns)
-    recs = core.call(["list", "--", *patterns])
-    for r in recs:
-        if r.get("t") == "unmatched":
-            raise TickmarkError(f"no benchmark matches '{r.get('pattern')}' (tickmark list shows them)")
-    return [r for r in recs if r.get("t") == "bench"]

@@ -293,20 +293,16 @@ class LogTarget(Target):
 
 def store_run(store, run, name, source):
     """One LogRun -> a stored run (its id)."""
-    from .engine import Run, RunConfig
+    from .engine import Run
+    from .plan import Plan
 
     order = run.hello.get("order") or []
     benches = sorted({k.split("[", 1)[0] for k in order}) or sorted(
         {r.get("bench") or r["key"].split("[", 1)[0] for _, r in run.records if r.get("t") == "meta"}
     )
-    cfg = RunConfig(
-        patterns=benches,
-        rounds=1,
-        max_rounds=1,
-        samples=run.hello.get("samples") or 5,
-        seed=run.hello.get("seed"),
-        name=name,
-    )
+    # what the board ran (its samples, sample length and seed) is stored from its hello record
+    # by the engine, as for any target that takes no arguments
+    cfg = Plan(benches, rounds=1, max_rounds=1, names=[name], default_suite=None).config(None, name)
     notes = {
         "ingested": {
             "source": source,

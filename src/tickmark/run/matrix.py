@@ -16,8 +16,7 @@ from dataclasses import dataclass
 
 from .. import fingerprint
 from ..errors import TickmarkError
-from ..names import check_name
-from .engine import Run, RunConfig, TransportLost, extra_budget, signals
+from .engine import Run, TransportLost, extra_budget, signals
 
 
 @dataclass
@@ -91,29 +90,33 @@ def run_name(name, c):
     return f"{name}-{_slug(c.label)}" if name else None
 
 
-def check_run_names(name, cs):
-    """Every run name the matrix will make follows the name rules (checked before anything runs)."""
-    for c in cs:
-        if name:
-            check_name(run_name(name, c), "matrix run name (--name plus the variant)")
-
-
 class Matrix:
     """Drive one engine.Run per built cell, a round at a time, in a fresh random order each round."""
 
-    def __init__(self, store, cs, cfg, name=None, echo=None):
-        self.store, self.cfg, self.echo = store, cfg, echo or (lambda s: None)
+    def __init__(self, store, cs, plan, name=None, echo=None):
+        """plan: the run plan (run/plan.py) every cell's run follows, named NAME-<variant>; each
+        cell's configuration is checked with its own core before any run starts."""
+        self.store, self.echo = store, echo or (lambda s: None)
         self.cells = [c for c in cs if c.core is not None]
-        self.rng = random.Random(cfg.seed) if cfg.seed is not None else random.SystemRandom()
         self.group = name or time.strftime("matrix-%Y%m%d-%H%M%S")
-        for c in self.cells:
-            rname = run_name(name, c)
-            if rname and store.name_taken(rname):
-                raise TickmarkError(f"a run named '{rname}' exists already (choose another --name)")
-            ccfg = RunConfig(**{**cfg.__dict__, "name": rname})
-            if c.core.build is not None:
-                c.core.build = dict(c.core.build, variant=c.label)
-            c.run = Run(store, c.core, ccfg, notes={"matrix": self.group})
+        cfgs = [self.config(plan, c, self.run_name(name, c)) for c in self.cells]
+        self.cfg = cfgs[0]
+        self.rng = random.Random(self.cfg.seed) if self.cfg.seed is not None else random.SystemRandom()
+        for c, ccfg in zip(self.cells, cfgs):
+            c.run = self.make_run(c, ccfg)
+
+    def run_name(self, name, c):
+        return run_name(name, c)
+
+    def config(self, plan, c, name):
+        """The configuration of one cell's run, checked with the cell's own core."""
+        return plan.config(c.core, name)
+
+    def make_run(self, c, cfg):
+        """The engine.Run of one cell: a build variant, its label stored as the variant."""
+        if c.core.build is not None:
+            c.core.build = dict(c.core.build, variant=c.label)
+        return Run(self.store, c.core, cfg, notes={"matrix": self.group})
 
     def _order(self):
         order = list(self.cells)

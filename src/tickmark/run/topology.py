@@ -1,12 +1,14 @@
 """The sweeps of `tickmark topology`: mem.lat_rand, mem.lat_pagelocal, mem.lat_tlb,
-mem.lat_stride and mem.lat_shared run through the harness (stored like any run) at the sizes the detection needs
-(analysis/topology.py reads the knees from them)."""
+mem.lat_stride and mem.lat_shared run through the harness, stored as one run of two passes (the
+second at the sizes the first one's detection chose), so that the run holds everything its
+topology is detected from (analysis/topology.py reads the knees from them)."""
 
 import contextlib
 import re
 
-from ..analysis.topology import analyse, mem_available, os_report, refine_sizes
-from .engine import Run, RunConfig, check_patterns
+from ..analysis.topology import analyse, os_report, refine_sizes
+from .engine import Run
+from .plan import Plan, check_patterns
 
 
 def parse_size(text):
@@ -92,45 +94,52 @@ def first_pass(benches, cap):
 
 
 def measure(store, core, rounds=1, samples=7, max_size=None, refine=True, progress=None, name=None):
-    """Run the sweeps through the harness (stored like any run) -> (run ids, results, hello).
+    """Run the sweeps through the harness, as one run of two passes -> its run id.
 
     Pass 1: mem.lat_rand with huge pages at every size, with 4 KiB pages one size per octave
     (page-walk cost), mem.lat_pagelocal (the TLB-neutral cache curve) from 1K to 64M, and
     mem.lat_tlb. Pass 2: sizes inside each knee's range, page counts inside the first TLB
     level's step, more octaves when the memory plateau is not reached, mem.lat_stride in a span
     set from the L1 found, and mem.lat_shared on the plateau of the last level the OS reports
-    when it came out smaller or not measurable.
+    when it came out smaller or not measurable. What the OS reports and the memory the sweep may
+    use (a quarter of what is available) are the target's own, from its fingerprint.
 
     progress: a function of the number of rounds -> a context manager that gives the progress
-    display of one sweep (or None)."""
+    display (or None)."""
     benches = check_patterns(
         core, ["mem.lat_rand", "mem.lat_pagelocal", "mem.lat_stride", "mem.lat_tlb", "mem.lat_shared"]
     )
-    have_shared = any(b.get("name") == "mem.lat_shared" for b in benches)
-    runs = []
-
-    def one(patterns, params, tag):
-        cfg = RunConfig(
-            patterns=patterns,
-            rounds=rounds,
-            max_rounds=rounds,
-            samples=samples,
-            sample_ms=SAMPLE_MS,
-            params=params,
-            name=f"{name}-{tag}" if name else None,
-            suite="topology",
-        )
-        with progress(rounds) if progress else contextlib.nullcontext() as prog:
-            rid = Run(store, core, cfg, progress=prog).execute()
-        runs.append(rid)
-        return store.results(rid)
-
-    avail = mem_available()
-    cap = min(x for x in (max_size, avail // 4 if avail else None, 1 << 62) if x)
+    avail = core.fingerprint(None).get("mem_available")
+    cap = min(x for x in (max_size, avail // 4 if isinstance(avail, int) and avail > 0 else None, 1 << 62) if x)
     keys, params, sizes, pl = first_pass(benches, cap)
-    results = one(keys, params, "sweep")
-    hello = store.run(runs[0]).get("hello") or {}
-    osr = os_report()
+    cfg = Plan(
+        keys,
+        rounds=rounds,
+        max_rounds=rounds,
+        samples=samples,
+        sample_ms=SAMPLE_MS,
+        params=params,
+        names=[name],
+        stored_suite="topology",
+    ).config(None, name)
+
+    passes = []
+
+    def second(run):  # after the first pass: the second; after the second: done
+        passes.append(run.cfg.patterns)
+        if len(passes) > 1:
+            return None
+        return second_pass(benches, store.results(run.run_id), store.run(run.run_id), cap, sizes, pl, refine)
+
+    with progress(2 * rounds) if progress else contextlib.nullcontext() as prog:
+        return Run(store, core, cfg, progress=prog).execute(more=second)
+
+
+def second_pass(benches, results, run, cap, sizes, pl, refine):
+    """The second pass from the first pass's results -> (patterns, params)."""
+    hello = run.get("hello") or {}
+    osr = os_report(run.get("fingerprint"))
+    have_shared = any(b.get("name") == "mem.lat_shared" for b in benches)
     det = analyse(results, hello.get("fcore_khz") or 0, hello, osr=osr)
     caches = [lv for lv in det["levels"] if lv["size"]]
     knees = caches + [dict(k, range=[k["lo"], k["hi"]]) for k in det["tlb_knees"]]
@@ -190,5 +199,4 @@ def measure(store, core, rounds=1, samples=7, max_size=None, refine=True, progre
         params2 += ["pages=" + _join(tlb2), "packed=0"]
     if sizes2 or tlb2:
         params2 += ["thp=0,1"]
-    results = results + one(pats2, params2, "refine")
-    return runs, results, hello
+    return pats2, params2

@@ -418,13 +418,13 @@ class Store:
 
     def headlines(self, run_ids, like=None):
         """{run id: [result rows]} of many runs, each row with only its headline statistics
-        (value, CI, unit) read by the database from the stored JSON: what a history of thousands
+        (value, CI, unit, rounds and their CV) read by the database from the stored JSON: what a history of thousands
         of runs needs, without parsing every result's statistics here. `like`: SQL LIKE patterns
         (with a backslash as the escape) of benchmark names or keys to keep. Results whose
         statistics another version computed come whole, recomputed (results_of)."""
         from ..analysis.stats import STATS_VERSION
 
-        fields = ("value", "ci95_lo", "ci95_hi", "unit", "v")
+        fields = ("value", "ci95_lo", "ci95_hi", "unit", "v", "rounds", "round_cv")
         exprs = ", ".join(self.backend.json_field("j", "", f) for f in fields)
         where = ""
         args = []
@@ -442,7 +442,7 @@ class Store:
                 f" AS j FROM results WHERE run_id IN ({marks}){where})"
                 f" SELECT run_id, key, bench, status, stat, {exprs} FROM t ORDER BY id"
             )
-            for rid, key, bench, status, stat, value, lo, hi, unit, ver in self._x(sql, chunk + args):
+            for rid, key, bench, status, stat, value, lo, hi, unit, ver, rounds, rcv in self._x(sql, chunk + args):
                 try:
                     current = ver is not None and int(ver) == STATS_VERSION
                     head = {
@@ -451,6 +451,8 @@ class Store:
                         "ci95_hi": _float(hi),
                         "unit": unit,
                         "v": int(ver),
+                        "rounds": int(rounds or 0),
+                        "round_cv": _float(rcv),
                     }
                 except (TypeError, ValueError):  # statistics edited by hand: read whole (and refused) below
                     current = False

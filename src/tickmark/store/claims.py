@@ -1,14 +1,17 @@
 """Claims on campaign cells, kept in the store, so that several campaign processes (on several
 hosts, through a PostgreSQL store) split the cells of one campaign between them.
 
-One row per cell: its state (pending, running, done, failed), who holds it (HOST:PID) and until
-when (a lease, in the database's clock so that the hosts' clocks do not matter). A process
-claims a cell in a transaction that first locks the rows of the cell's target (SELECT ... FOR
-UPDATE on PostgreSQL; SQLite's BEGIN IMMEDIATE locks the whole store): a cell is free when it is
-pending, or running under a lease that has run out (its holder died: the cell is taken over), and
-only while no other cell of the same target runs under a live lease, so that a target still runs
-one cell at a time whichever host drives it. While a cell runs, its holder renews the lease
-(keep_alive); a holder that finds its lease gone stops claiming that cell's result.
+One row per cell: its state (pending, running, done, failed), the machine it runs on (the
+`target` column: the key of the machine its target runs on, Target.host_key(), so that two
+targets on one machine share it), who holds it (HOST:PID) and until when (a lease, in the
+database's clock so that the hosts' clocks do not matter). A process claims a cell in a
+transaction that first locks the rows of the cell's machine (SELECT ... FOR UPDATE on PostgreSQL;
+SQLite's BEGIN IMMEDIATE locks the whole store): a cell is free when it is pending, or running
+under a lease that has run out (its holder died: the cell is taken over), and only while no other
+cell of the same machine runs under a live lease (whoever holds it, this process included), so
+that a machine still runs one cell at a time whichever host and target drive it. While a cell
+runs, its holder renews the lease (keep_alive); a holder that finds its lease gone stops claiming
+that cell's result.
 """
 
 import os
@@ -49,25 +52,26 @@ def now(store):
 
 
 def register(store, campaign, cells, finished):
-    """Make a row for every cell; the runs stored decide what is done: cells whose run is stored
-    complete (`finished`: cell ids) are done, the other cells that are not running are pending
-    (a new start retries the cells that failed, and a cell whose run was set aside runs again)."""
+    """Make a row for every cell (c.id, on the machine c.machine); the runs stored decide what is
+    done: cells whose run is stored complete (`finished`: cell ids) are done, the other cells that
+    are not running are pending (a new start retries the cells that failed, and a cell whose run
+    was set aside runs again)."""
     finished = set(finished)
     with store.transaction():
         for c in cells:
             store._x(
                 "INSERT INTO claims (campaign, cell, target, state) VALUES (?,?,?,?) ON CONFLICT DO NOTHING",
-                (campaign, c.id, c.target, "pending"),
+                (campaign, c.id, c.machine, "pending"),
             )
             store._x(
-                "UPDATE claims SET state = ? WHERE campaign = ? AND cell = ? AND state <> 'running'",
-                ("done" if c.id in finished else "pending", campaign, c.id),
+                "UPDATE claims SET state = ?, target = ? WHERE campaign = ? AND cell = ? AND state <> 'running'",
+                ("done" if c.id in finished else "pending", c.machine, campaign, c.id),
             )
 
 
 def claim(store, campaign, target, cells, holder, lease):
-    """Claim the first free cell of `target` among `cells` (ids, in order) -> (cell id, previous
-    holder or None) or None. See the module's comment for what is free."""
+    """Claim the first free cell of the machine `target` among `cells` (ids, in order) -> (cell
+    id, previous holder or None) or None. See the module's comment for what is free."""
     t_now = _NOW[store.kind]
     with store.transaction():
         rows = store._x(
@@ -79,7 +83,7 @@ def claim(store, campaign, target, cells, holder, lease):
             return None
         current = rows[0][4]
         by_cell = {r[0]: r for r in rows}
-        busy = any(r[1] == "running" and r[2] != holder and (r[3] or 0) >= current for r in rows)
+        busy = any(r[1] == "running" and (r[3] or 0) >= current for r in rows)
         if busy:
             return None
         for cid in cells:
@@ -125,7 +129,7 @@ def settle(store, campaign, cell, holder, state, run_id=None, message=None):
 
 
 def unsettled(store, campaign, target):
-    """Cells of `target` that are not done or failed yet."""
+    """Cells of the machine `target` that are not done or failed yet."""
     return [
         r[0]
         for r in store._x(

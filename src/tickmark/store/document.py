@@ -32,6 +32,8 @@ def to_document(store, run):
                 "unit": r["unit"],
                 "stat": r["stat"],
                 "meta": r["meta"],
+                # the check of its own output the instance passed (None: it has none, or did not pass)
+                "verified": (r["meta"] or {}).get("verified") if r["status"] == "ok" else None,
                 "stats": r["stats"],
                 "samples": store.samples(r["id"]),
                 "hist": store.hists(r["id"]),
@@ -196,6 +198,7 @@ _HIST = {
         "count": _COUNT,
         "min": _COUNT,
         "max": _COUNT,
+        "sum": _COUNT,
         "unit": _WORD,
         "buckets": {
             "type": "array",
@@ -227,6 +230,7 @@ _RESULT = {
         "status": {"enum": list(STATUSES)},
         "stat": {"enum": ["median", "min", "max"]},
         "params": {"type": "object", "additionalProperties": {"anyOf": [_I64, _WORD]}},
+        "verified": {"anyOf": [_TEXT, {"type": "null"}]},
         "stats": {"type": "object"},
         "meta": {
             "type": "object",

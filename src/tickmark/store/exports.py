@@ -4,8 +4,9 @@
                the median, mean, stddev and cv aggregates, as `--benchmark_repetitions` writes
                them; dashboards that import google/benchmark results read it.
   junit        JUnit XML: one test case per benchmark instance, failed when it crashed, timed
-               out or failed, or when it is over a gate (significantly slower than a baseline run
-               by more than a threshold); skipped ones are skipped test cases.
+               out or failed, or when the gate fails it (analysis/verdict.py, the gate of
+               `compare --fail-above`); skipped ones are skipped test cases. A run that did not
+               finish fails a test case `run`, and each benchmark it never started fails.
   openmetrics  OpenMetrics text (Prometheus push gateways): time per operation in seconds with
                its 95 % CI, bandwidth, cycles per operation, robust CV, and a state set per
                instance (ok, skip, failed, crashed, timeout).
@@ -19,7 +20,7 @@ import time
 from xml.etree import ElementTree as ET
 
 from .. import fingerprint
-from ..analysis.stats import MB_S, Stats
+from ..analysis.stats import MB_S, NS_OP, Stats
 from ..names import decimal
 
 STATUSES = ("ok", "skip", "failed", "crashed", "timeout")
@@ -73,6 +74,8 @@ def to_gbench(run, results):
         "tickmark_run": run.get("name") or str(run["id"]),
     }
     benches = []
+    figures = figure_counters(results)
+    results = [r for r in results if not _figure_of(r)]
     for family, r in enumerate(sorted(results, key=lambda r: r["key"])):
         d = Stats.of(r).main
         base = {"family_index": family, "per_family_instance_index": 0, "run_name": r["key"], "threads": 1}
@@ -103,6 +106,7 @@ def to_gbench(run, results):
             counters["bytes_per_second"] = d.value * 1e6
         if _finite(d.cycles_per_op):
             counters["cycles_per_op"] = d.cycles_per_op
+        counters.update(figures.get(r["key"], {}))
         iters = (r.get("meta") or {}).get("iters") or 1
         for i, ns in enumerate(rounds):
             benches.append(
@@ -145,6 +149,23 @@ def to_gbench(run, results):
     return json.dumps({"context": ctx, "benchmarks": benches}, indent=2) + "\n"
 
 
+def _figure_of(r):
+    """A figure's unit and direction, for a figure read from a program's output (exec), else None."""
+    f = (r.get("meta") or {}).get("figure")
+    return f if isinstance(f, dict) else None
+
+
+def figure_counters(results):
+    """The figures of programs (exec.NAME.FIGURE) as counters of their program's instance
+    (google/benchmark's user counters) -> {program key: {figure name: median}}."""
+    out = {}
+    for r in results:
+        f, d = _figure_of(r), Stats.of(r).main
+        if f and r["status"] == "ok" and d is not None and _finite(d.median):
+            out.setdefault(r["key"][: -len(f["name"]) - 1], {})[f["name"]] = d.median
+    return out
+
+
 def _ns_converter(d):
     """Round medians are in the headline's unit: MB/s becomes ns per operation through the
     headline's own ratio (ns/op x MB/s is the bytes per operation, the same for every round)."""
@@ -162,12 +183,38 @@ def _is_float(x):
 
 
 # ---------------------------------------------------------------- JUnit XML
-def to_junit(run, results, gate=None, gate_name=""):
-    """gate: {result key: (slower fraction, threshold)} of the instances over the gate."""
-    gate = gate or {}
+def to_junit(run, results, gate=None):
+    """gate: the verdict of analysis/verdict.py's gate against a baseline (or None): its failures
+    fail their test cases, and a benchmark of the baseline that this run did not measure is a
+    failed test case of its own. A run that did not finish fails a test case `run`, and each
+    benchmark it planned but never started is a failed test case."""
     name = run.get("name") or f"run {run['id']}"
     fp = run.get("fingerprint") or {}
+    failing = gate.by_key() if gate is not None else {}
     cases, fails, errors, skips, total = [], 0, 0, 0, 0.0
+
+    def failed(tc, kind, message, text):
+        nonlocal fails
+        fails += 1
+        f = ET.SubElement(tc, "failure", message=message, type=kind)
+        f.text = text
+
+    def gate_failure(tc, key, d=None):
+        for g in failing.get(key, ()):
+            if g.kind == "slower":
+                failed(
+                    tc,
+                    "gate",
+                    f"{g.slower * 100:.1f} % slower than {gate.baseline} (gate {gate.threshold * 100:g} %)",
+                    f"{key}: {_value_text(d)}, significantly slower than {gate.baseline} by {g.slower * 100:.1f} %",
+                )
+            elif g.kind == "not measured":
+                failed(
+                    tc, "gate", f"not measured ({g.why}); {gate.baseline} measured it", f"{key}: not measured ({g.why})"
+                )
+            return True
+        return False
+
     for r in sorted(results, key=lambda r: r["key"]):
         d = Stats.of(r).main
         secs = _run_seconds(r)
@@ -175,27 +222,32 @@ def to_junit(run, results, gate=None, gate_name=""):
         tc = ET.Element("testcase", classname=f"tickmark.{r['bench'].split('.', 1)[0]}", name=r["key"])
         tc.set("time", f"{secs:.6f}")
         reason = r.get("reason") or ""
-        if r["status"] == "skip":
+        if r["status"] in ("crashed", "timeout", "failed") or (d is None and r["status"] != "skip"):
+            what = {"crashed": "crashed", "timeout": "timed out", "failed": "failed"}.get(r["status"], "no data")
+            message = f"{what}: {reason}".rstrip(": ")
+            failed(tc, r["status"], message, f"{r['key']} {what}" + (f": {reason}" if reason else ""))
+        elif not gate_failure(tc, r["key"], d) and r["status"] == "skip":
             skips += 1
             ET.SubElement(tc, "skipped", message=reason or "skipped")
-        elif r["status"] in ("crashed", "timeout", "failed") or d is None:
-            fails += 1
-            what = {"crashed": "crashed", "timeout": "timed out", "failed": "failed"}.get(r["status"], "no data")
-            f = ET.SubElement(tc, "failure", message=f"{what}: {reason}".rstrip(": "), type=r["status"])
-            f.text = f"{r['key']} {what}" + (f": {reason}" if reason else "")
-        elif r["key"] in gate:
-            fails += 1
-            slow, thr = gate[r["key"]]
-            f = ET.SubElement(
-                tc,
-                "failure",
-                message=f"{slow * 100:.1f} % slower than {gate_name} (gate {thr * 100:g} %)",
-                type="gate",
-            )
-            f.text = f"{r['key']}: {_value_text(d)}, significantly slower than {gate_name} by {slow * 100:.1f} %"
         if d is not None and r["status"] == "ok":
             out = ET.SubElement(tc, "system-out")
             out.text = _value_text(d) + (f" flags: {' '.join(d.flags)}" if d.flags else "")
+        cases.append(tc)
+    have = {r["key"] for r in results}
+    for key in sorted(k for k in failing if k and k not in have):  # in the baseline, not in this run
+        tc = ET.Element("testcase", classname=f"tickmark.{key.split('.', 1)[0]}", name=key, time="0")
+        gate_failure(tc, key)
+        cases.append(tc)
+    if run.get("status") != "complete":
+        why = (run.get("notes") or {}).get("incomplete") or run.get("status") or "not finished"
+        benches = {r["bench"] for r in results} | {k.split("[")[0] for k in failing}
+        for bench in (run.get("hello") or {}).get("order") or []:
+            if isinstance(bench, str) and bench not in benches:  # planned, never started
+                tc = ET.Element("testcase", classname=f"tickmark.{bench.split('.', 1)[0]}", name=bench, time="0")
+                failed(tc, "not run", f"never ran: the run ended before it ({why})", f"{bench}: never ran ({why})")
+                cases.append(tc)
+        tc = ET.Element("testcase", classname="tickmark", name="run", time="0")
+        failed(tc, "incomplete", f"the run is {run.get('status')}: {why}", f"{name} is {run.get('status')}: {why}")
         cases.append(tc)
     root = ET.Element("testsuites", name="tickmark")
     suite = ET.SubElement(
@@ -266,6 +318,7 @@ def to_openmetrics(run, results):
         "tickmark_op_time_ci95_high_seconds": ("gauge", "seconds", "upper end of the headline's 95 % CI", []),
         "tickmark_bandwidth_bytes_per_second": ("gauge", "bytes_per_second", "bandwidth (bandwidth benchmarks)", []),
         "tickmark_op_cycles": ("gauge", "", "cycles per operation (see the run's cycles method)", []),
+        "tickmark_figure": ("gauge", "", "a figure a program printed (exec --figure), in its unit", []),
         "tickmark_sample_robust_cv_ratio": ("gauge", "ratio", "robust CV of the samples", []),
         "tickmark_result_status": ("stateset", "", "how the benchmark instance ended", []),
     }
@@ -286,9 +339,14 @@ def to_openmetrics(run, results):
         if r["status"] != "ok" or d is None:
             continue
         stat_lab = _labels(dict(lab, stat=r.get("stat") or "median"))
+        fig = _figure_of(r)
+        if fig and _finite(d.median):
+            higher = "true" if fig.get("higher") else "false"
+            fig_lab = _labels(dict(lab, unit=fig.get("unit") or "", higher_is_better=higher))
+            fams["tickmark_figure"][3].append(f"tickmark_figure{fig_lab} {_num(d.median)}")
         if _finite(d.ns_per_op):
             fams["tickmark_op_time_seconds"][3].append(f"tickmark_op_time_seconds{stat_lab} {_num(d.ns_per_op / 1e9)}")
-        if d.unit != MB_S and _finite(d.ci95_lo) and _finite(d.ci95_hi):
+        if d.unit == NS_OP and _finite(d.ci95_lo) and _finite(d.ci95_hi):
             fams["tickmark_op_time_ci95_low_seconds"][3].append(
                 f"tickmark_op_time_ci95_low_seconds{_labels(lab)} {_num(d.ci95_lo / 1e9)}"
             )

@@ -74,10 +74,26 @@ def load(store, ref):
     )
 
 
-def run_compare(store, refs, baseline=None):
-    """Load the runs and compare the baseline (first, or --baseline) with each of the others."""
-    sides = []
-    if baseline is not None:
-        sides.append(load(store, baseline))
-    sides += [load(store, r) for r in refs]
-    return compare.compare_sides(sides)
+def is_run(store, ref):
+    """An argument that names a run: a file by the rule of is_file_ref, an existing file, or a
+    run of the store (id, name, 'latest')."""
+    if is_file_ref(ref) or os.path.isfile(ref):
+        return True
+    if store is None:
+        return False
+    try:
+        store.run(ref)
+    except TickmarkError:
+        return False
+    return True
+
+
+def run_compare(store, refs, baseline=None, metric=None, patterns=()):
+    """Load the runs and compare the baseline (first, or --baseline) with each of the others
+    (metric, patterns: compare.compare_sides)."""
+    return compare.compare_sides(load_sides(store, refs, baseline), metric=metric, patterns=patterns)
+
+
+def load_sides(store, refs, baseline=None):
+    """The runs to compare, the baseline first -> [Side]."""
+    return ([load(store, baseline)] if baseline is not None else []) + [load(store, r) for r in refs]

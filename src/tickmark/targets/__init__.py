@@ -15,7 +15,17 @@ options, toolchain.py picks the compiler, qemu.py holds what the qemu-system tar
 from ..errors import TickmarkError
 from .base import Core, ProcessSession, Session, Target, Variant, register, registered, shown
 
-__all__ = ["Core", "ProcessSession", "Session", "Target", "Variant", "open_target", "register", "schemes"]
+__all__ = [
+    "Core",
+    "ProcessSession",
+    "Session",
+    "Target",
+    "Variant",
+    "check_uri",
+    "open_target",
+    "register",
+    "schemes",
+]
 
 _MODULES = ("local", "qemu_user", "ssh", "serial", "qemu_system", "labgrid")
 
@@ -36,17 +46,28 @@ def schemes():
     return sorted(registered())
 
 
-def open_target(uri=None, power_cycle=False, **options):
-    """A Target for URI (None, "" or "local": this machine). Raises TickmarkError for a bad URI.
-    power_cycle: switch the board off and on first (a target with power control)."""
+def _target_class(uri):
     _load_all()
-    uri = uri or "local"
     if any(ord(c) < 32 or ord(c) == 127 for c in uri):
         raise TickmarkError("bad --target: control characters in the URI")
     scheme = uri.split(":", 1)[0] if ":" in uri else uri
     cls = registered().get(scheme)
     if cls is None:
         raise TickmarkError(f"unknown target '{shown(uri)}' (known: {', '.join(schemes())})")
+    return cls
+
+
+def check_uri(uri):
+    """A target URI checked without reaching the target (a campaign checks every one before it
+    runs anything) -> the machine its cores run on (Target.host_key()). TickmarkError when bad."""
+    return _target_class(uri or "local").check_uri(uri or "local")
+
+
+def open_target(uri=None, power_cycle=False, **options):
+    """A Target for URI (None, "" or "local": this machine). Raises TickmarkError for a bad URI.
+    power_cycle: switch the board off and on first (a target with power control)."""
+    uri = uri or "local"
+    cls = _target_class(uri)
     if power_cycle:
         if not cls.power_cycles:
             raise TickmarkError(f"--power-cycle: target '{shown(uri)}' has no power control (labgrid:PLACE has)")

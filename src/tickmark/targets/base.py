@@ -4,13 +4,18 @@ must), overrides what differs, and registers its URI scheme with @register; the 
 only what is declared here (no probing for attributes, no tests of a target's class).
 
     Target    where the core runs: prepare() a Core for a Variant, fingerprint(), close();
+              put_file() for the programs the core starts (exec);
               what it can do: emulated, reruns, takes_prebuilt, power_cycles, reconnects
               (reconnect()), profiles (where a sampler runs: connect(), run_remote()), char_ns;
-              its URI options (options: uri.Option), parsed by from_uri()
+              where it runs: runs_here, host_key(); its URI options (options: uri.Option),
+              parsed by from_uri() (check_uri(): checked without reaching the target)
     Core      a core prepared for one target and variant: start() a Session, call() to the end;
               in_process, cycles_method, profile_runner()
     Session   one started core (a round): lines(), arrival_ns(), finish(), stop(), kill(),
               clean_up(); transport_lost
+    Wrapping  a target (and its core) that reaches the board through another (labgrid over SSH
+              or serial): what it does not define itself is the wrapped one's, whatever the
+              contract declares, now or later (no capability is copied by hand)
 """
 
 import os
@@ -106,7 +111,7 @@ class Session:
 class ProcessSession(Session):
     """A session that is a local process (the core itself, or ssh/qemu running it)."""
 
-    def __init__(self, argv, what="tickmark-core"):
+    def __init__(self, argv, what="tickmark-core", cwd=None):
         self.argv, self.what = list(argv), what
         self.errfile = tempfile.TemporaryFile(mode="w+")
         try:
@@ -119,6 +124,7 @@ class ProcessSession(Session):
                 bufsize=1,
                 errors="replace",
                 start_new_session=True,
+                cwd=cwd,
             )
         except OSError as e:
             self.errfile.close()
@@ -206,7 +212,7 @@ class Core:
         return self.target.fingerprint(self, hello)
 
     def profile_runner(self):
-        """Where a sampler runs beside this core (profile/runners.py), or None where none can."""
+        """Where a sampler runs beside this core (targets/profiling.py), or None where none can."""
         return None
 
 
@@ -222,6 +228,9 @@ class Target:
     # where a sampler (perf, gprof) runs beside the core: None (nowhere), "here" (the core is a
     # process of this machine) or "remote" (on the target, through connect() and run_remote())
     profiles = None
+    # the core runs on this machine, in its time (local, qemu-user): two such targets disturb each
+    # other's numbers, so a campaign never runs their cells at once (host_key())
+    runs_here = False
     options = ()  # the URI's options (uri.Option), parsed by from_uri with uri.parse
     # how long one character takes on the way from the core (a serial line: 10 bits at the baud
     # rate), in ns: the resolution of a time the host takes from a line's arrival; 0: no such limit
@@ -236,6 +245,23 @@ class Target:
     @classmethod
     def from_uri(cls, uri, **options):
         return cls(uri, **options)
+
+    @classmethod
+    def check_uri(cls, uri):
+        """The URI checked without reaching the target -> the machine its cores run on (see
+        host_key()). The default makes the target and closes it again: a target reaches nothing
+        before prepare(); one that does when it is made (labgrid) overrides this."""
+        t = cls.from_uri(uri)
+        try:
+            return t.host_key()
+        finally:
+            t.close()
+
+    def host_key(self):
+        """What the cores run on, as a key: two targets with the same key share a machine (a
+        campaign runs one cell at a time on it). This machine for targets that run here, else
+        the URI."""
+        return "this machine" if self.runs_here else self.uri
 
     def prepare(self, variant=None):
         raise NotImplementedError
@@ -262,6 +288,11 @@ class Target:
     def connect(self):
         """Open the connection to the target now, where it has one (else nothing to do)."""
 
+    def put_file(self, path):
+        """Copy a file into the folder where the core starts programs on the target (`tickmark exec
+        --file`: the program finds it as ./NAME) -> its name there."""
+        raise TickmarkError(f"{self.uri} cannot take files for a program (exec --file)")
+
     def run_remote(self, script, timeout=120, check=True, stdin=None):
         """Run a shell command on the target -> CompletedProcess (a target with a shell)."""
         raise TickmarkError(f"{self.uri} has no shell to run commands in")
@@ -274,3 +305,52 @@ class Target:
 
     def __exit__(self, *exc):
         self.close()
+
+
+class Wrapping:
+    """The forwarding base of a target or core that wraps another one (`inner`; labgrid's place
+    over its SSH or serial target): every public member of the contract (CONTRACT: Target or Core,
+    its capabilities and methods as declared above) that the wrapping class does not define
+    itself is the inner one's, looked up each time it is asked (so a capability added to the
+    contract is forwarded without a word in the wrapper). OWN names the contract's members that
+    stay the wrapper's although it does not define them (what the base builds from the wrapper's
+    own parts). Before the inner one exists, the contract's defaults answer."""
+
+    CONTRACT = None
+    OWN = frozenset()
+
+    def __getattribute__(self, name):
+        if name[:1] == "_":
+            return object.__getattribute__(self, name)
+        cls = type(self)
+        contract = cls.CONTRACT
+        if name in contract.__dict__ and name not in cls.OWN and name not in object.__getattribute__(self, "__dict__"):
+            own = next((k for k in cls.__mro__ if name in k.__dict__), None)
+            inner = object.__getattribute__(self, "__dict__").get("inner")
+            if inner is not None and issubclass(contract, own):  # defined by the contract only: forward
+                return getattr(inner, name)
+        return object.__getattribute__(self, name)
+
+
+class WrappingTarget(Wrapping, Target):
+    """A target that reaches its board through another target (`inner`, opened by the wrapper):
+    its identity (URI, scheme, options), how it is made and closed, and its fingerprint's base are
+    its own; every capability and remote method (profiles, connect, run_remote, reconnects, ...)
+    is the inner target's unless the wrapper defines it."""
+
+    CONTRACT = Target
+    OWN = frozenset({"scheme", "options", "from_uri", "check_uri", "host_key", "base_fingerprint", "close"})
+    inner = None
+
+
+class WrappingCore(Wrapping, Core):
+    """The core of a WrappingTarget: the inner target's core (`inner`), started through the wrapper
+    (start() is the wrapper's, and so is call(), made of it); every other capability (in_process,
+    cycles_method, profile_runner, ...) is the inner core's unless the wrapper defines it."""
+
+    CONTRACT = Core
+    OWN = frozenset({"call", "fingerprint"})
+
+    def __init__(self, target, inner):
+        super().__init__(target, inner.build, inner.label, inner.emulated)
+        self.inner = inner

@@ -15,6 +15,7 @@ folder objects/ beside build/ names such a build for each set of objects.
 import contextlib
 import fcntl
 import hashlib
+import json
 import os
 import re
 import shlex
@@ -27,6 +28,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from ..errors import Interrupted, TickmarkError, interrupted_by_signals
+from . import sizes
 
 DEFAULT_CFLAGS = "-O2"
 BINARY = "tickmark-core"
@@ -45,6 +47,7 @@ class BuildInfo:
     ldflags: str = ""
     cross_compile: str = ""
     memfn: str = ""
+    code_size: dict = None  # sizes.measure(): the core's text, data, bss and each benchmark's code
 
     def as_dict(self):
         return asdict(self)
@@ -204,7 +207,37 @@ def build_core(
         ldflags=ldflags,
         cross_compile=cross_compile,
         memfn=memfn_path,
+        code_size=_code_size(out, src, cc, make_vars),
     )
+
+
+SIZES = "sizes.json"
+
+
+def _code_size(out, src, cc, make_vars):
+    """The code size measured when the build was made; a build made before tickmark measured
+    sizes is measured now (its objects are kept beside it) and the figures kept with it."""
+    try:
+        return json.loads((out / SIZES).read_text())
+    except (OSError, ValueError):
+        pass
+    try:
+        _, srcs, bench_srcs, *_ = _plan(src, split_words("compiler", cc), make_vars)
+    except TickmarkError:
+        return None
+    objs = [str(out / "obj" / f"{Path(s).name}.{i}.o") for i, s in enumerate(srcs)]
+    measured = _measure(src, out / BINARY, srcs, bench_srcs, objs, cc)
+    try:
+        (out / SIZES).write_text(json.dumps(measured))
+    except OSError:
+        pass  # a cache that cannot be written to: measured again next time
+    return measured
+
+
+def _measure(src, binary, srcs, bench_srcs, objs, cc):
+    """sizes.measure() of a build: its binary, and each bench file with its object."""
+    benches = set(bench_srcs)
+    return sizes.measure(str(binary), [(str(src / s), objs[i]) for i, s in enumerate(srcs) if s in benches], cc)
 
 
 def _usable(binary):
@@ -411,6 +444,7 @@ def _build_in(tmp, src, out, cc, cflags, ldflags, memfn_path, extra, version, ma
         lines = text.strip().splitlines()
         detail = "\n".join("  " + line for line in lines[-15:])
         raise TickmarkError(f"building tickmark-core failed (compiler exit {rc}, CC={cc} CFLAGS={cflags}):", detail)
+    (tmp / SIZES).write_text(json.dumps(_measure(src, tmp / BINARY, srcs, bench_srcs, objs, cc)))
     try:
         os.replace(tmp, out)
     except OSError:  # another process finished the same build first

@@ -167,6 +167,14 @@ def args_archive(args):
     return cpio_newc([("tickmark-args", stat.S_IFREG | 0o644, "".join(a + "\n" for a in args).encode())])
 
 
+RESERVED = {"init", "tickmark-core", "tickmark-args", "bin", "dev", "proc", "sys", "tmp", "root"}
+
+
+def files_archive(paths):
+    """The files a program needs (exec --file), in the guest's root folder, where the core runs."""
+    return cpio_newc([(os.path.basename(p), stat.S_IFREG | 0o755, Path(p).read_bytes()) for p in paths])
+
+
 class KernelSession(QemuSession):
     """The serial console of the guest: records, the guest's description, the core's exit status
     (the machine itself always powers off with 0)."""
@@ -266,6 +274,8 @@ class KernelCore(Core):
         with open(initrd, "wb") as f:
             with open(self.initramfs, "rb") as base:
                 shutil.copyfileobj(base, f)
+            if self.target.files:
+                f.write(files_archive(self.target.files))
             f.write(args_archive(list(args)))
         return KernelSession(self.qemu_argv(initrd, accel), silence_s or core_timeout(args) + SLACK + 60, self)
 
@@ -294,6 +304,15 @@ class KernelTarget(Scratch, Target):
         self.spec = board_machine(board) if board else MACHINES[machine]
         self.emulated = accel != "kvm"
         self.probe_note = None
+        self.files = []  # put into every boot's initramfs (exec --file)
+
+    def put_file(self, path):
+        """Into the initramfs of every boot, in its root folder (where the core runs)."""
+        name = os.path.basename(path)
+        if name in RESERVED:
+            raise TickmarkError(f"--file {shown(name, 60)}: the guest's initramfs has that name already")
+        self.files.append(os.path.abspath(path))
+        return name
 
     def cmdline(self):
         return " ".join(
@@ -382,6 +401,7 @@ class KernelTarget(Scratch, Target):
                 "libc": fingerprint.local_libc(),  # the toolchain's, linked into the static core
                 "kernel": g.get("kernel"),
                 "kernel_image": os.path.basename(self.kernel),
+                "kernel_image_size": os.path.getsize(self.kernel),
                 "kernel_cmdline": self.cmdline(),
                 "qemu": qemu_version(m["qemu"][0]),
                 "qemu_accel": core.accel,

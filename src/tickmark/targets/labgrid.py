@@ -33,7 +33,7 @@ import time
 from ..errors import TickmarkError
 from ..waiting import Again, retry
 from . import uri as uri_options
-from .base import Core, Target, Variant, register, shown
+from .base import Variant, WrappingCore, WrappingTarget, register, shown
 from .uri import Option
 
 _SERIAL = ("RawSerialPort", "USBSerialPort", "NetworkSerialPort")
@@ -162,13 +162,9 @@ def _quiet_root_logger():
         root.addHandler(logging.NullHandler())
 
 
-class LabgridCore(Core):
-    """The inner target's core; every start first checks that the place still has its board."""
-
-    def __init__(self, target, inner):
-        super().__init__(target, inner.build, inner.label, inner.emulated)
-        self.inner = inner
-        self.in_process, self.cycles_method = inner.in_process, inner.cycles_method
+class LabgridCore(WrappingCore):
+    """The inner target's core (whatever it can do is forwarded: WrappingCore); every start first
+    checks that the place still has its board."""
 
     def start(self, args):
         self.target.check()
@@ -176,7 +172,10 @@ class LabgridCore(Core):
 
 
 @register("labgrid")
-class LabgridTarget(Target):
+class LabgridTarget(WrappingTarget):
+    """The place's board through its SSH or serial target (`inner`): every capability of that
+    target (profiles, reruns, reconnects, connect, run_remote, ...) is forwarded (WrappingTarget)."""
+
     scheme = "labgrid"
     power_cycles = True  # --power-cycle applies
     options = OPTIONS
@@ -185,6 +184,10 @@ class LabgridTarget(Target):
     def from_uri(cls, uri, power_cycle=False, **options):
         canon, opts = parse_uri(uri, power_cycle)
         return cls(canon, opts, **options)
+
+    @classmethod
+    def check_uri(cls, uri):
+        return parse_uri(uri)[0]  # the place: made, this target would acquire it
 
     def __init__(self, uri, opts, **options):
         super().__init__(uri, **options)
@@ -456,10 +459,7 @@ class LabgridTarget(Target):
             what = {"ssh": "NetworkService", "serial": "serial port"}.get(via, "NetworkService or serial port")
             raise TickmarkError(f"labgrid place {self.place}: no available {what}")
         self.via = uri
-        inner = open_target(uri)
-        self.emulated, self.reruns, self.reconnects = inner.emulated, inner.reruns, inner.reconnects
-        self.char_ns = inner.char_ns
-        return inner
+        return open_target(uri)
 
     def prepare(self, variant=None):
         return LabgridCore(self, self.inner.prepare(variant or Variant()))

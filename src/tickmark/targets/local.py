@@ -7,6 +7,7 @@ import os
 import platform
 import shlex
 import shutil
+import tempfile
 
 from .. import fingerprint
 from ..errors import TickmarkError
@@ -30,13 +31,14 @@ QEMU_ARCH = {
 class LocalCore(Core):
     def __init__(self, target, argv, build=None, label=None, emulated=None):
         super().__init__(target, build, label, emulated)
-        self.argv = list(argv)
+        # absolute paths: the core may start in the folder of the files a program needs
+        self.argv = [os.path.abspath(a) if os.sep in a and os.path.exists(a) else a for a in argv]
 
     def start(self, args):
-        return ProcessSession(self.argv + list(args))
+        return ProcessSession(self.argv + list(args), cwd=self.target.workdir)
 
     def profile_runner(self):
-        from ..profile.runners import LocalRunner
+        from .profiling import LocalRunner
 
         return LocalRunner(self)
 
@@ -57,6 +59,21 @@ class LocalTarget(Target):
     scheme = "local"
     takes_prebuilt = True
     profiles = "here"
+    runs_here = True
+    workdir = None  # where the core runs: the current folder, or the folder of put_file's files
+
+    def put_file(self, path):
+        """Into a private folder (removed when the target closes), where the core then runs."""
+        if self.workdir is None:
+            self.workdir = tempfile.mkdtemp(prefix="tickmark-files-")
+        name = os.path.basename(path)
+        shutil.copy2(path, os.path.join(self.workdir, name))
+        return name
+
+    def close(self):
+        if self.workdir is not None:
+            shutil.rmtree(self.workdir, ignore_errors=True)
+            self.workdir = None
 
     @classmethod
     def from_uri(cls, uri, **options):

@@ -106,7 +106,7 @@ class SshCore(Core):
         return SshSession(self.target, self.remote_name, list(args))
 
     def profile_runner(self):
-        from ..profile.runners import SshRunner
+        from .profiling import SshRunner
 
         return SshRunner(self)
 
@@ -188,6 +188,12 @@ class SshTarget(Target):
         t = cls(canon, **options)
         t.dest, t.port = dest, port
         return t
+
+    def host_key(self):
+        """The board: its host and port, whoever logs in (ssh:ALIAS: the alias)."""
+        if self.uri.startswith("ssh://"):
+            return f"ssh://{self.dest.rpartition('@')[2]}:{self.port or 22}"
+        return self.uri
 
     def __init__(self, uri, **options):
         super().__init__(uri, **options)
@@ -359,6 +365,15 @@ class SshTarget(Target):
             raise TickmarkError(f"cannot copy the core to {self.uri}: {last}")
         self._uploaded[binary] = name
         return name
+
+    def put_file(self, path):
+        """Into the run's folder on the board, where the core runs (copied again after a
+        reconnection, like the core)."""
+        self.connect()
+        name = os.path.basename(path)
+        if not re.fullmatch(r"[A-Za-z0-9._+-]+", name) or name.startswith("tickmark-core"):
+            raise TickmarkError(f"--file {shown(name, 60)}: a file name of letters, digits and '._+-'")
+        return self._upload(os.path.abspath(path), name)
 
     def fingerprint(self, core, hello=None):
         fp = fingerprint.from_texts(self.texts or {}, core.build if core else None, hello)

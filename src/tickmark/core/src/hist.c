@@ -38,4 +38,5 @@ void tm_hist_add(tm_ctx *ctx, uint64_t ns)
     if (ns > rt->hist_max)
         rt->hist_max = ns;
     rt->hist_count++;
+    rt->hist_sum += ns;
 }

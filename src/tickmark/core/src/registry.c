@@ -98,16 +98,66 @@ static int parse_list(const char *text, int64_t *vals, int max)
     return n;
 }
 
+/* The default values of parameter i of b: its sweep; for the parameter that counts CPUs
+ * (cpus_param) the values up to this machine's CPU count, and that count itself where it falls
+ * between two of them (6 CPUs: 1,2,4,6), so that a small board runs no instance it must skip. */
+const char *tm_param_sweep(const tm_bench *b, int i, char *buf, size_t len)
+{
+    const char *sweep = b->params[i].sweep ? b->params[i].sweep : "";
+    int64_t vals[TM_MAX_SWEEP], cpus = tm_os_cpu_count(), top = 0;
+    int n, k, have = 0;
+    size_t used = 0;
+    if (!b->cpus_param || strcmp(b->cpus_param, b->params[i].name) != 0 || cpus < 1)
+        return sweep;
+    n = parse_list(sweep, vals, TM_MAX_SWEEP);
+    if (n <= 0)
+        return sweep;
+    buf[0] = '\0';
+    for (k = 0; k < n; k++) {
+        top = vals[k] > top ? vals[k] : top;
+        have |= vals[k] == cpus;
+        if (vals[k] <= cpus)
+            used += (size_t)snprintf(buf + used, used < len ? len - used : 0, "%s%lld", used ? "," : "",
+                                     (long long)vals[k]);
+    }
+    if (!have && cpus < top)
+        used += (size_t)snprintf(buf + used, used < len ? len - used : 0, "%s%lld", used ? "," : "", (long long)cpus);
+    return used && used < len ? buf : sweep;
+}
+
+/* The sweep an override gives parameter `param` of benchmark b, or NULL: "NAME=V,V" applies to
+ * every benchmark with that parameter, "BENCH:NAME=V,V" (BENCH a glob of benchmark names) only
+ * to those it matches, and wins over the first form. */
+static const char *override_of(const tm_bench *b, const char *param, const tm_options *opt)
+{
+    const char *any = NULL, *scoped = NULL;
+    char scope[sizeof opt->params[0].name];
+    int k;
+    for (k = 0; k < opt->nparams; k++) {
+        const char *name = opt->params[k].name, *colon = strchr(name, ':');
+        if (!colon) {
+            if (strcmp(name, param) == 0)
+                any = opt->params[k].value;
+            continue;
+        }
+        memcpy(scope, name, (size_t)(colon - name));
+        scope[colon - name] = '\0';
+        if (strcmp(colon + 1, param) == 0 && tm_glob_match(scope, b->name))
+            scoped = opt->params[k].value;
+    }
+    return scoped ? scoped : any;
+}
+
 /* Expand a benchmark into instances: the cartesian product of its parameter sweeps. */
 int tm_expand(const tm_bench *b, const tm_options *opt, tm_instance *out, int max, char *err, size_t errlen)
 {
     int64_t sweep[TM_MAX_PARAMS][TM_MAX_SWEEP];
+    char defaults[256];
     int count[TM_MAX_PARAMS], np = 0, total = 1, i, k;
     for (i = 0; i < TM_MAX_PARAMS && b->params[i].name; i++, np++) {
-        const char *text = b->params[i].sweep;
-        for (k = 0; k < opt->nparams; k++)
-            if (strcmp(opt->params[k].name, b->params[i].name) == 0)
-                text = opt->params[k].value;
+        const char *text = override_of(b, b->params[i].name, opt);
+        if (!text)
+            text = tm_param_sweep(b, i, defaults, sizeof defaults);
         count[i] = parse_list(text ? text : "0", sweep[i], TM_MAX_SWEEP);
         if (count[i] <= 0) {
             snprintf(err, errlen,

@@ -158,6 +158,8 @@ void tm_emit_end(const tm_instance *inst, const char *status, const char *reason
     tm_json_str(&j, "status", status);
     tm_json_str(&j, "reason", reason);
     tm_json_uint(&j, "wall_ns", wall_ns);
+    if (strcmp(status, "ok") == 0 && inst->bench && inst->bench->verifies) /* exec: no descriptor */
+        tm_json_str(&j, "verified", inst->bench->verifies);
     tm_json_end(&j);
 }
 
@@ -291,6 +293,7 @@ static void emit_hist(const struct tm_runtime *rt)
     tm_json_uint(&j, "count", rt->hist_count);
     tm_json_uint(&j, "min", rt->hist_min);
     tm_json_uint(&j, "max", rt->hist_max);
+    tm_json_uint(&j, "sum", rt->hist_sum);
     tm_json_open(&j, "buckets", '[');
     for (i = 0; i < TM_HIST_BUCKETS; i++) {
         if (!rt->hist[i])

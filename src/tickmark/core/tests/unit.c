@@ -83,6 +83,16 @@ static void test_expand(void)
     CHECK(tm_expand(&b, &opt, out, 8, err, sizeof err) == 6);
     strcpy(opt.params[0].value, "1,,3");
     CHECK(tm_expand(&b, &opt, out, 8, err, sizeof err) == -1 && strstr(err, "size") != NULL);
+    /* BENCH:NAME applies to the benchmarks BENCH matches, and wins over NAME in any order */
+    strcpy(opt.params[0].value, "1,2,3");
+    strcpy(opt.params[1].name, "x.*:size");
+    strcpy(opt.params[1].value, "5");
+    strcpy(opt.params[2].name, "y.*:procs");
+    strcpy(opt.params[2].value, "8");
+    opt.nparams = 3;
+    CHECK(tm_expand(&b, &opt, out, 8, err, sizeof err) == 2);
+    CHECK(strcmp(out[1].key, "x.ring[procs=4,size=5]") == 0);
+    opt.nparams = 0;
 }
 
 static void test_json(void)

@@ -1,7 +1,9 @@
 """Terminal view of one stored run (`tickmark show`, the end of `tickmark run`), rendered from the
-report model (model.py): a header with the machine essentials, then one table row per benchmark
+report model (model/): a header with the machine essentials, then one table row per benchmark
 instance (sub-metrics indented below it). Plain text without colours in a pipe; the table fits
 the width of the console (optional columns are left out on a narrow terminal, flags wrap)."""
+
+import textwrap
 
 from rich.text import Text
 
@@ -112,27 +114,63 @@ def build_table(rows, plain=False, drop=(), narrow=False):
         key = r["key"].replace(",", ", ") if narrow else r["key"]
         cells["benchmark"] = Text(printable(f"  {r['metric']}" if r["metric"] else key))
         t.add_row(*[cells[n] for n in names])
-    # a column that does not wrap is as wide as its widest cell (Rich would cut it otherwise)
+    return whole_cells(t)
+
+
+def whole_cells(t):
+    """A column that does not wrap is as wide as its widest cell (Rich would cut it otherwise)."""
     for col in t.columns:
         if col.no_wrap:
             col.min_width = max([len(str(c)) for c in col._cells] + [len(str(col.header))])
     return t
 
 
-def events_table(rows, plain=False):
+EVENT_COLUMNS = ("min", "avg", "p50", "p99", "p99.9", "max", "events")
+EVENT_DROP = ("events", "p99.9")  # left out in this order when the table does not fit
+
+
+def events_table(rows, plain=False, drop=(), narrow=False):
     """The event latencies of the benchmarks that time events (timer.cyclic*, sched.*, ping-pongs)
-    as a table of their own, one line each: percentiles of the time per event -> Table or None."""
+    as a table of their own, one line each (narrow: a long key wraps after the commas between its
+    parameters): cyclictest's min and avg, and percentiles of the time per event (without the
+    columns in `drop`) -> Table or None."""
     hists = [r for r in rows if r["status"] == "ok" and r.get("hist")]
     if not hists:
         return None
+    cols = [c for c in EVENT_COLUMNS if c not in drop]
     t = styled_table(plain)
-    t.add_column("event latency", no_wrap=True)
-    for col in ("p50", "p99", "p99.9", "max", "events"):
+    keys = [r["key"].replace(",", ", ") if narrow else r["key"] for r in hists]
+    head = "event latency"
+    t.add_column(head, overflow="fold", min_width=max([len(head)] + [len(w) for k in keys for w in k.split(" ")]))
+    for col in cols:
         t.add_column(col, justify="right", no_wrap=True)
-    for r in hists:
+    for r, key in zip(hists, keys):
         h = r["hist"]
-        t.add_row(r["key"], *[fmt_time(h.get(k)) for k in ("p50", "p99", "p99.9", "max")], str(h.get("count", "-")))
-    return t
+        t.add_row(Text(key), *[str(h.get("count", "-")) if c == "events" else fmt_time(h.get(c)) for c in cols])
+    return whole_cells(t)
+
+
+def print_events(con, rows, plain):
+    """The event-latency table, as wide as the console allows (long keys wrapped, then columns
+    left out with a note), and what its figures are beside the headline."""
+    from ..model import EVENTS_NOTE
+
+    tries = [(False, ())] + [(True, EVENT_DROP[:i]) for i in range(len(EVENT_DROP) + 1)]
+    for narrow, drop in tries:
+        t = events_table(rows, plain, drop, narrow)
+        if t is None:
+            return
+        if table_width(t) <= con.width:
+            break
+    con.print()
+    if table_width(t) > con.width:
+        print_whole(con, t)
+    else:
+        con.print(t)
+    if drop:
+        con.print(f"(left out at this width: {', '.join(drop)}; tickmark report has every column)")
+    for line in textwrap.wrap(EVENTS_NOTE, max(40, con.width)):
+        con.print(line)
 
 
 def fitting_table(con, rows, plain):
@@ -157,6 +195,15 @@ def fitting_table(con, rows, plain):
     return t, drop
 
 
+def verified_text(rows):
+    """'cpu.numsort, memfn.memmove (6 of 8 instances)': the benchmarks whose check passed."""
+    out = []
+    for r in rows:
+        part = f" ({r['passed']} of {r['instances']} instances)" if r["passed"] != r["instances"] else ""
+        out.append(printable(r["bench"]) + part)
+    return ", ".join(out)
+
+
 def show(store, run, file=None, beside=None):
     """A stored run in the terminal: its model (model.run_model), rendered. beside: another run
     (bare metal, another OS) shown next to this one in the rtos-study view."""
@@ -167,7 +214,7 @@ def show(store, run, file=None, beside=None):
 
 def render(m, file=None):
     """The terminal view of one run's model."""
-    from . import hostclock, kernel_entry, nbench, rtos_study
+    from . import hostclock, kernel_entry, nbench, rtos_study, topology
 
     con = console(file)
     plain = not con.is_terminal
@@ -182,10 +229,7 @@ def render(m, file=None):
         con.print(table)
         if dropped:
             con.print(f"(left out at this width: {', '.join(dropped)}; tickmark report has every column)")
-        events = events_table(m["rows"], plain)
-        if events is not None:
-            con.print()
-            print_whole(con, events)
+        print_events(con, m["rows"], plain)
         if m["rtos_study"]:
             rtos_study.show(m["rtos_study"], con)
         if m.get("kernel_entry"):
@@ -194,11 +238,17 @@ def render(m, file=None):
         if m.get("host_clock"):
             con.print()
             hostclock.show(m["host_clock"], con)
+        if m.get("topology"):
+            con.print()
+            topology.render(m["topology"], con.file, evidence=False)
+            con.print(f"(the evidence of each level: tickmark topology --from {m['id']})")
     else:
         con.print("(no results)")
     if m["nbench"]:  # runs with cpu.* results: nbench-style indices
         for line in nbench.lines(m["nbench"]):
             con.print(line)
+    if m["verified"]:
+        con.print(Text("verified (each checked its own output): " + verified_text(m["verified"])))
     for p in m["problems"]["first"]:
         con.print(Text("problem: " + printable(p), style=None if plain else "red"))
     if m["problems"]["more"]:

@@ -2,8 +2,11 @@
 then for each variant and workload the other targets compared with the baseline (and, for the
 rtos-study suite, the study's table)."""
 
+import shutil
 import sys
+import textwrap
 
+from ..console import width
 from . import rtos_table as rtos_view
 from .compare import render_comparison
 
@@ -20,6 +23,7 @@ def campaign_summary(store, spec, cs, file=None):
 
 def render(m, file=None):
     file = file or sys.stdout
+    cols = width(file) or shutil.get_terminal_size().columns
     w = max(len(c["id"]) for c in m["cells"])
     print(
         f"campaign {m['name']}: {len(m['cells'])} cells "
@@ -32,7 +36,11 @@ def render(m, file=None):
             extra += f", {c['seconds']:.0f} s"
         if c["message"]:
             extra += ("; " if extra else "") + c["message"]
-        print(f"  {c['id']:<{w}}  {c['state']:<11}  {extra}", file=file)
+        head = f"  {c['id']:<{w}}  {c['state']:<11}  "
+        lines = textwrap.wrap(extra, max(24, cols - len(head))) or [""]  # the message wraps under itself
+        print((head + lines[0]).rstrip(), file=file)
+        for more in lines[1:]:
+            print(" " * len(head) + more, file=file)
     print("  " + ", ".join(f"{n} {s}" for s, n in m["counts"].items()), file=file)
     for g in m["groups"]:
         print(
@@ -49,4 +57,4 @@ def render(m, file=None):
             file.flush()
             rtos_view.show(g["rtos_study"], file=file)
     if not m["groups"]:
-        print("\n(no cross-target compare: fewer than two targets finished any variant and workload)", file=file)
+        print("\n(no cross-target compare: no variant and workload finished on two targets)", file=file)

@@ -8,11 +8,11 @@ import sys
 from rich.text import Text
 
 from ...analysis.compare import FASTER, FEW, INCONCLUSIVE, MAX_ROUNDS_HINT, SAME, SLOWER
-from ...fmt import fmt_time
-from ...fmt import sig as _sig
+from ...fmt import fmt_in
 from ...names import printable
 from ..console import console
-from .counters import fmt_per_op, fmt_ratio
+from . import codesize
+from .counters import NO_PMU_HINT, fmt_per_op, fmt_ratio
 
 
 def _pct(x, signed=True):
@@ -53,11 +53,18 @@ def _print_table(file, headers, rows, right, plain, styles=None):
     file.write("\n".join(lines) + "\n")
 
 
-def render(sides, pairs, file=None, show_counters=True):
-    """Print the comparison tables (one per pair: baseline against each other run)."""
+def render(sides, pairs, file=None, show_counters=True, metric=None):
+    """Print the comparison tables (one per pair: baseline against each other run); metric: the
+    one metric compared (--metric), None for every one."""
     from ..model import comparison
 
-    render_comparison(comparison(sides, pairs), file, show_counters)
+    render_comparison(comparison(sides, pairs, metric), file, show_counters)
+
+
+def value_text(v, unit):
+    """A compared value in its unit: MB/s, guest instructions (exact counts), a figure's own unit
+    or a time."""
+    return fmt_in(v, unit)
 
 
 def render_comparison(doc, file=None, show_counters=True):
@@ -75,6 +82,10 @@ def render_comparison(doc, file=None, show_counters=True):
             con.print(Text(c["warning"], style=None if plain else "bold red"))
         for d in c["differences"]:
             con.print(f"  differs: {d['field']}: {d['a']} | {d['b']}", markup=False)
+        if doc.get("metric"):
+            con.print(f"  metric: {doc['metric']}", markup=False)
+        if c.get("exact"):
+            con.print("  exact counts: a difference is real beyond the run-to-run deviation (det A/B)", markup=False)
         headers = ["benchmark", "A", "B", "B/A", "95% CI", "multiple", "p", "verdict", "det A/B"]
         right = [False, True, True, True, True, True, True, False, True]
         rows, styles = [], []
@@ -85,7 +96,6 @@ def render_comparison(doc, file=None, show_counters=True):
                 styles.append([None] * 7 + ["red", None])
                 continue
             unit = r.get("unit")
-            fa = (lambda v: f"{_sig(v)} MB/s") if unit == "MB/s" else fmt_time
             verdict = r["verdict"]
             why = "; ".join(
                 x for x in (r.get("note"), r.get("profile_change") and f"profile: {r['profile_change']}") if x
@@ -100,8 +110,8 @@ def render_comparison(doc, file=None, show_counters=True):
             rows.append(
                 [
                     name,
-                    fa(r["median_a"]),
-                    fa(r["median_b"]),
+                    value_text(r["median_a"], unit),
+                    value_text(r["median_b"], unit),
                     "-" if r.get("ratio") is None else f"{r['ratio']:.3f}",
                     f"{_pct(ci[0])}..{_pct(ci[1])}" if ci else "-",
                     r.get("multiple") or "-",
@@ -114,23 +124,21 @@ def render_comparison(doc, file=None, show_counters=True):
         con.file.flush()
         _print_table(con.file, headers, rows, right, plain, styles)
         if show_counters:
-            _render_counters(con, A["counters"], B["counters"], c["rows"], plain)
+            _render_counters(con, A["counters"], B["counters"], c["rows"], plain, c.get("exact"))
         for fam, f in c["families"].items():
             g = f["geomean_time_ratio"]
             vs = ", ".join(f"{n} {v}" for v, n in sorted(f["verdicts"].items()))
             what = "benchmarks, all unstable" if f.get("all_unstable") else "benchmarks"
-            ratios = "instruction ratios" if c.get("isa") else "time ratios"
+            ratios = "instruction ratios" if c.get("isa") or c.get("exact") else "time ratios"
             con.print(
                 f"  {fam}: geometric mean of {ratios} B/A {g:.3f} ({f['multiple']}) over {f['n']} {what} ({vs})",
                 markup=False,
             )
+        codesize.render(con, c.get("code_size"), plain, _print_table)
 
 
-def _render_counters(con, av_a, av_b, all_rows, plain):
+def _render_counters(con, av_a, av_b, all_rows, plain, exact=False):
     rows = [r for r in all_rows if not r["metric"] and (r.get("counters_a") or r.get("counters_b"))]
-    if not rows:
-        con.print("  counters: none recorded")
-        return
     ratio_cols = [
         n
         for n in ("on_cpu", "ipc", "stall_fe", "stall_be", "branch_miss_rate", "cache_miss_rate")
@@ -138,12 +146,17 @@ def _render_counters(con, av_a, av_b, all_rows, plain):
     ]
     per_cols = [
         n
-        for n in ("cache_misses", "task_clock", "context_switches", "page_faults")
+        for n in PER_OP_COLUMNS
         if any(
             n in (r.get("counters_a") or {}).get("per_op", {}) or n in (r.get("counters_b") or {}).get("per_op", {})
             for r in rows
         )
     ]
+    if not rows or not ratio_cols + per_cols:
+        con.print("  counters: none recorded", markup=False)
+        if not exact:
+            _no_pmu_hint(con, av_a, av_b)
+        return
     heads = {
         "on_cpu": "on-CPU",
         "ipc": "IPC",
@@ -151,6 +164,8 @@ def _render_counters(con, av_a, av_b, all_rows, plain):
         "stall_be": "BE stall",
         "branch_miss_rate": "br-miss",
         "cache_miss_rate": "cache-miss",
+        "cycles": "cycles/op",
+        "instructions": "instr/op",
         "cache_misses": "misses/op",
         "task_clock": "task-clock/op",
         "context_switches": "ctx-sw/op",
@@ -172,6 +187,8 @@ def _render_counters(con, av_a, av_b, all_rows, plain):
     hw = [f"{s}: {av['hardware_status']}" for s, av in (("A", av_a), ("B", av_b))]
     if not [c for c in ratio_cols if c != "on_cpu"]:
         con.print(f"  hardware counters (IPC, stalls, branch and cache misses): {'; '.join(hw)}", markup=False)
+    if not exact:
+        _no_pmu_hint(con, av_a, av_b)
     mux = [
         r["key"]
         for r in rows
@@ -181,3 +198,12 @@ def _render_counters(con, av_a, av_b, all_rows, plain):
         con.print(f"  multiplexed counters (scaled counts) in: {', '.join(mux)}", markup=False)
     if av_a["kernel_excluded"] or av_b["kernel_excluded"]:
         con.print("  kernel-excluded: counters count user space only (perf_event_paranoid)", markup=False)
+
+
+PER_OP_COLUMNS = ("cycles", "instructions", "cache_misses", "task_clock", "context_switches", "page_faults")
+
+
+def _no_pmu_hint(con, *avs):
+    """Where no side could count instructions: the route that counts them without a PMU."""
+    if not any("instructions" in av["hardware"] for av in avs):
+        con.print(f"  {NO_PMU_HINT}", markup=False)

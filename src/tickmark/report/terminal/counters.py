@@ -7,9 +7,15 @@ from rich import box
 from rich.table import Table
 
 from ...analysis.counters import NOT_SUPPORTED
-from ...fmt import fmt_time
+from ...fmt import fmt_count, fmt_time
 from ...fmt import sig as _sig
 from ..console import console, fit_table
+
+# Where no PMU counts instructions (most VMs and clouds), QEMU's -icount does.
+NO_PMU_HINT = (
+    "instruction counts without a PMU: --target qemu-system:BOARD (or qemu-system:x86_64 --kernel "
+    "IMAGE) counts guest instructions under QEMU -icount, the same on every run"
+)
 
 
 def fmt_ratio(name, v):
@@ -26,6 +32,8 @@ def fmt_per_op(name, v):
         return "-"
     if name == "task_clock":
         return fmt_time(v)
+    if name in ("cycles", "instructions"):
+        return fmt_count(v)
     return _sig(v)
 
 
@@ -43,6 +51,7 @@ COLUMNS = (
     ("BE stall", "stall_be", None),
     ("br-miss", "branch_miss_rate", None),
     ("cache-miss", "cache_miss_rate", None),
+    ("cycles/op", None, "cycles"),
     ("instr/op", None, "instructions"),
     ("misses/op", None, "cache_misses"),
     ("task-clock/op", None, "task_clock"),
@@ -68,19 +77,25 @@ def render(m, file=None):
     )
     rows = m["rows"]
     used = [c for c in COLUMNS if any((c[1] and c[1] in d) or (c[2] and c[2] in d.get("per_op", {})) for d in rows)]
-    t.add_column("benchmark", no_wrap=True)
-    for head, _, _ in used:
-        t.add_column(head, justify="right", no_wrap=True)
-    t.add_column("multiplexed", justify="right")
-    for d in rows:
-        cells = [
-            fmt_ratio(c[1], d.get(c[1])) if c[1] else fmt_per_op(c[2], d.get("per_op", {}).get(c[2])) for c in used
-        ]
-        t.add_row(d["key"], *cells, f"{d.get('multiplexed', 0) * 100:.0f}%" if d.get("multiplexed") else "-")
-    if rows:
+    if not used:
+        con.print("(no counter data in this run)")
+    else:
+        t.add_column("benchmark", no_wrap=True)
+        for head, _, _ in used:
+            t.add_column(head, justify="right", no_wrap=True)
+        mux = any(d.get("multiplexed") for d in rows)
+        if mux:
+            t.add_column("multiplexed", justify="right")
+        for d in rows:
+            cells = [
+                fmt_ratio(c[1], d.get(c[1])) if c[1] else fmt_per_op(c[2], d.get("per_op", {}).get(c[2])) for c in used
+            ]
+            if mux:
+                cells.append(f"{d.get('multiplexed', 0) * 100:.0f}%" if d.get("multiplexed") else "-")
+            t.add_row(d["key"], *cells)
         fit_table(con, t)
         con.print(t)
-    else:
-        con.print("(no counter data in this run)")
+    if "instructions" not in av["hardware"] and not m.get("exact"):
+        con.print(NO_PMU_HINT)
     if av["kernel_excluded"]:
         con.print("kernel-excluded: counters count user space only (perf_event_paranoid)")

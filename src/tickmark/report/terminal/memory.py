@@ -15,11 +15,11 @@ def mb_cell(v):
     return "-" if v is None else f"{v:,.0f}"
 
 
-def show_bandwidth(results, run=None, file=None):
+def show_bandwidth(results, run=None, file=None, store=None):
     """The bandwidth tables of a run's results (model.bandwidth_model) -> False when it has none."""
     from ..model import bandwidth_model
 
-    return render_bandwidth(bandwidth_model(results, run), file)
+    return render_bandwidth(bandwidth_model(results, run, store), file)
 
 
 def render_bandwidth(m, file=None):
@@ -80,6 +80,8 @@ def render_memfn(m, file=None):
         return
     for f in m["failures"]:
         con.print(f"FAILED verification, not timed: {f['routine']}[{f['impl']}]: {f['reason']}", markup=False)
+    if not m["rows"]:  # every implementation failed: nothing was timed, no table
+        return
     impls = m["impls"]
     t = Table(box=None, pad_edge=False)
     t.add_column("routine")

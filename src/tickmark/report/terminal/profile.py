@@ -2,6 +2,7 @@
 
 import sys
 
+from ...analysis.compare import multiple
 from ...fmt import fmt_time
 from ...profile.model import GROUPS, describe, diff, group_shares
 from ..console import lines_printable
@@ -64,7 +65,7 @@ def show_diff(a, b, label_a, label_b, top=8, file=None):
     nsa, nsb = a.get("ns_per_op"), b.get("ns_per_op")
     head = f"{a['key']}: B = {label_b} vs A = {label_a}"
     if nsa is not None and nsb is not None:
-        head += f": {fmt_time(nsa)} \u2192 {fmt_time(nsb)} per {unit} ({nsb / nsa:.2f}x)"
+        head += f": {fmt_time(nsa)} \u2192 {fmt_time(nsb)} per {unit} ({multiple(nsb / nsa) if nsa else '-'})"
     lines = [head]
     if a["tool"] != b["tool"]:
         lines.append(

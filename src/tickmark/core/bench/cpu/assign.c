@@ -230,6 +230,7 @@ static void as_teardown(tm_ctx *ctx)
 TM_BENCH(cpu_assign) = {
     .name = "cpu.assign",
     .summary = "nbench assignment: one 101x101 cost-matrix assignment problem",
+    .verifies = "the assignment is a permutation, optimal, of the reference cost",
     .unit = "iteration",
     .ops_per_iter = 1,
     .run = as_run,

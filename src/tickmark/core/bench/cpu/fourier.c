@@ -102,6 +102,7 @@ static void fo_teardown(tm_ctx *ctx)
 TM_BENCH(cpu_fourier) = {
     .name = "cpu.fourier",
     .summary = "nbench Fourier: 199 Fourier coefficients of (x+1)^x by trapezoid integration",
+    .verifies = "the coefficients equal the published values",
     .unit = "iteration",
     .ops_per_iter = 1,
     .run = fo_run,

@@ -387,6 +387,7 @@ static void fe_teardown(tm_ctx *ctx)
 TM_BENCH(cpu_fpemu) = {
     .name = "cpu.fpemu",
     .summary = "nbench FP emulation: one pass of 3000 software-float operations",
+    .verifies = "the emulated results equal hardware double arithmetic",
     .unit = "iteration",
     .ops_per_iter = 1,
     .run = fe_run,

@@ -180,6 +180,7 @@ static void hu_teardown(tm_ctx *ctx)
 TM_BENCH(cpu_huffman) = {
     .name = "cpu.huffman",
     .summary = "nbench Huffman: build a tree, compress and decompress 5000 bytes of text",
+    .verifies = "the decompressed text equals the input",
     .unit = "iteration",
     .ops_per_iter = 1,
     .run = hu_run,

@@ -202,6 +202,7 @@ static void id_teardown(tm_ctx *ctx)
 TM_BENCH(cpu_idea) = {
     .name = "cpu.idea",
     .summary = "nbench IDEA: encrypt and decrypt 4000 bytes (500 blocks each way)",
+    .verifies = "decryption restores the plaintext; the ciphertext is the reference's",
     .unit = "iteration",
     .ops_per_iter = 1,
     .run = id_run,

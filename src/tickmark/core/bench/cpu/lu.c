@@ -180,6 +180,7 @@ static void lu_teardown(tm_ctx *ctx)
 TM_BENCH(cpu_lu) = {
     .name = "cpu.lu",
     .summary = "nbench LU decomposition: solve one 101x101 linear system",
+    .verifies = "the solution is the exact one to a relative 1e-9",
     .unit = "iteration",
     .ops_per_iter = 1,
     .run = lu_run,

@@ -174,6 +174,7 @@ static void nn_teardown(tm_ctx *ctx)
 TM_BENCH(cpu_nnet) = {
     .name = "cpu.nnet",
     .summary = "nbench neural net: train a 35-8-8 back-propagation net to convergence",
+    .verifies = "the trained network classifies every pattern",
     .unit = "iteration",
     .ops_per_iter = 1,
     .run = nn_run,

@@ -108,6 +108,7 @@ static void ns_teardown(tm_ctx *ctx)
 TM_BENCH(cpu_numsort) = {
     .name = "cpu.numsort",
     .summary = "nbench numeric sort: heapsort of 8111 longs",
+    .verifies = "the heapsort output equals the input sorted by qsort",
     .unit = "iteration",
     .ops_per_iter = 1,
     .run = ns_run,

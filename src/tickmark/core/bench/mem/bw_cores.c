@@ -6,8 +6,8 @@
  * (word stores), 2 copies its first half onto its second half (memcpy). bytes_per_op = threads
  * x bytes per pass, so the figure is the total rate; divided by `threads` it is the rate per
  * core, and over the `threads` sweep it shows how the memory system scales (a shared bus or
- * memory controller saturates; private caches do not). A sweep point with more threads than
- * CPUs reports skip.
+ * memory controller saturates; private caches do not). The default sweep stops at the CPU
+ * count (cpus_param); a point given with more threads than CPUs reports skip.
  * Timed: from handing the batch of passes to the other threads until the last one has finished
  * (one semaphore post and wait per thread per sample). Not timed: creating, pinning and
  * stopping the threads, mapping and touching the buffers.
@@ -164,6 +164,7 @@ TM_BENCH(mem_bw_cores) = {
     .params = {{"threads", "1,2,4,8,16,32,64", "threads, each pinned to its own CPU"},
                {"size", "256K,64M", "bytes per thread: inside a private L2, and DRAM"},
                {"op", "0,1,2", "0: read, 1: write, 2: copy (half onto half; bytes copied counted)"}},
+    .cpus_param = "threads", /* by default up to the CPU count: 1,2 on two CPUs, 1,2,4,6 on six */
     .setup = setup_bw_cores,
     .run = run_bw_cores,
     .teardown = teardown_bw_cores,

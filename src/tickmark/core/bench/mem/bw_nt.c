@@ -81,6 +81,7 @@ static void teardown_bw_nt(tm_ctx *ctx)
 TM_BENCH(mem_bw_nt) = {
     .name = "mem.bw_nt",
     .summary = "fill (op 0) or copy into (op 1) a buffer with non-temporal stores",
+    .verifies = "the non-temporal fill and copy write what they should",
     .unit = "pass",
     .stat = TM_STAT_MAX_RATE,
     .params = {{"size", "16K,256K,4M,32M,128M", "buffer bytes: inside L1, L2, LLC, tinymembench's buffer, DRAM"},

@@ -63,6 +63,7 @@ static void teardown_memcmp(tm_ctx *ctx)
 TM_BENCH(memfn_memcmp) = {
     .name = "memfn.memcmp",
     .summary = "memcmp of two equal areas of size bytes by implementation impl",
+    .verifies = "memcmp of this implementation agrees with the reference over random sizes and alignments",
     .unit = "call",
     .params = {TM_MEMFN_IMPL_PARAM,
                {"size", TM_MEMFN_SIZES, "bytes compared"},

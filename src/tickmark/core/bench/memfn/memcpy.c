@@ -58,6 +58,7 @@ static void teardown_memcpy(tm_ctx *ctx)
 TM_BENCH(memfn_memcpy) = {
     .name = "memfn.memcpy",
     .summary = "memcpy of size bytes by implementation impl",
+    .verifies = "memcpy of this implementation agrees with the reference over random sizes and alignments",
     .unit = "call",
     .params = {TM_MEMFN_IMPL_PARAM,
                {"size", TM_MEMFN_SIZES, "bytes copied"},

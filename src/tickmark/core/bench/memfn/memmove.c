@@ -53,6 +53,7 @@ static void teardown_memmove(tm_ctx *ctx)
 TM_BENCH(memfn_memmove) = {
     .name = "memfn.memmove",
     .summary = "memmove of size bytes over an overlap by implementation impl",
+    .verifies = "memmove of this implementation agrees with the reference over random sizes and alignments",
     .unit = "call",
     .params = {TM_MEMFN_IMPL_PARAM,
                {"size", TM_MEMFN_SIZES, "bytes moved"},

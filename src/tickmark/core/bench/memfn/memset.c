@@ -48,6 +48,7 @@ static void teardown_memset(tm_ctx *ctx)
 TM_BENCH(memfn_memset) = {
     .name = "memfn.memset",
     .summary = "memset of size bytes by implementation impl",
+    .verifies = "memset of this implementation agrees with the reference over random sizes and alignments",
     .unit = "call",
     .params = {TM_MEMFN_IMPL_PARAM,
                {"size", TM_MEMFN_SIZES, "bytes set"},

@@ -61,6 +61,7 @@ static void teardown_strcmp(tm_ctx *ctx)
 TM_BENCH(memfn_strcmp) = {
     .name = "memfn.strcmp",
     .summary = "strcmp of two equal strings of size characters by implementation impl",
+    .verifies = "strcmp of this implementation agrees with the reference over random sizes and alignments",
     .unit = "call",
     .params = {TM_MEMFN_IMPL_PARAM,
                {"size", TM_MEMFN_SIZES, "string length"},

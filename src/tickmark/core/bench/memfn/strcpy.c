@@ -55,6 +55,7 @@ static void teardown_strcpy(tm_ctx *ctx)
 TM_BENCH(memfn_strcpy) = {
     .name = "memfn.strcpy",
     .summary = "strcpy of a string of size characters by implementation impl",
+    .verifies = "strcpy of this implementation agrees with the reference over random sizes and alignments",
     .unit = "call",
     .params = {TM_MEMFN_IMPL_PARAM,
                {"size", TM_MEMFN_SIZES, "string length"},

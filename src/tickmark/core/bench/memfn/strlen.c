@@ -49,6 +49,7 @@ static void teardown_strlen(tm_ctx *ctx)
 TM_BENCH(memfn_strlen) = {
     .name = "memfn.strlen",
     .summary = "strlen of a string of size characters by implementation impl",
+    .verifies = "strlen of this implementation agrees with the reference over random sizes and alignments",
     .unit = "call",
     .params = {TM_MEMFN_IMPL_PARAM,
                {"size", TM_MEMFN_SIZES, "string length"},

@@ -65,6 +65,9 @@ typedef struct tm_param_def {
 typedef struct tm_bench {
     const char *name;        /* hierarchical, stable: "family.what" */
     const char *summary;     /* one line: what one operation is */
+    const char *verifies;    /* optional: what the benchmark checks of its own output, in a few
+                                words; an instance that ends ok says it ("verified" in its end
+                                record). A check that fails calls tm_fail(): status "failed" */
     const char *unit;        /* name of one operation: "call", "switch", "load", "iteration" */
     unsigned ops_per_iter;   /* operations per iteration of run(); 0 means 1 */
     unsigned requires;       /* TM_REQ_* bits */
@@ -72,6 +75,8 @@ typedef struct tm_bench {
     int stat;                /* TM_STAT_* */
     const char *subs;        /* optional comma list of sub-metric names ("lock,unlock") */
     tm_param_def params[TM_MAX_PARAMS];
+    const char *cpus_param;  /* optional: a parameter that counts CPUs; its default sweep stops
+                                at the CPU count of the machine it runs on (tm_param_sweep) */
     int (*setup)(tm_ctx *ctx);                    /* optional; TM_OK, or tm_skip()/tm_fail() */
     void (*run)(tm_ctx *ctx, uint64_t iters);     /* required */
     void (*run_x2)(tm_ctx *ctx, uint64_t iters);  /* optional: run() with the body doubled,

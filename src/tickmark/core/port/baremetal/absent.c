@@ -3,8 +3,10 @@
  * any of this; the functions exist so that one program holds every benchmark, and each fails as
  * osal.h says. (Semaphores and the like are in sync.c, priorities in prio.c: an RTOS port
  * replaces those files and keeps this one.) */
+#include <stdio.h>
 #include <stdlib.h>
 
+#include "runner.h"
 #include "tickmark/osal_prim.h"
 
 long tm_os_null_syscall(void) { return -1; }
@@ -36,6 +38,16 @@ tm_os_pid tm_os_spawn_self_exit(void) { return -1; }
 int tm_os_exit_code(int status)
 {
     (void)status;
+    return -1;
+}
+
+int tm_os_exec_run(char *const *argv, int timeout_s, const char *out_path, const char *err_path, tm_exec_run *r)
+{
+    (void)argv;
+    (void)timeout_s;
+    (void)out_path;
+    (void)err_path;
+    snprintf(r->err, sizeof r->err, "no programs to start without an OS");
     return -1;
 }
 

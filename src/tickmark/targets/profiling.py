@@ -1,5 +1,6 @@
-"""Where the sampler runs: next to the core, on this machine or on an SSH board (a target's core
-gives its runner: Core.profile_runner()).
+"""Where a sampler runs: next to the core, on this machine or on an SSH board (a target's core
+gives its runner: Core.profile_runner()). This is target code: how a core is started under a
+sampler on each kind of target; run/profile.py drives it, profile/ reads what the sampler wrote.
 
 A runner starts the core behind a command prefix (`perf record ... --`, `env GMON_OUT_PREFIX=...`)
 in a private folder, reads the core's records, and brings the sampler's file back to the host,
@@ -78,7 +79,7 @@ class LocalRunner:
         return os.path.join(self.dir, name)
 
     def user_only(self):
-        from . import perf
+        from ..profile import perf
 
         return perf.user_only_needed()
 

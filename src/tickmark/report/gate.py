@@ -1,0 +1,27 @@
+"""The words of the one gate (analysis/verdict.py's Gate) that `compare --fail-above` and
+`history --fail-on-change` print on stderr."""
+
+from ..fmt import listed
+
+
+def gate_lines(g, slower=None, passed=None):
+    """The gate's verdict (analysis/verdict.py's Gate) in lines: one per kind of failure, or one
+    saying that it passed. slower, passed: the line of the slower rows and the one of a pass,
+    when the caller words them."""
+    what = f"{g.metric} " if g.metric else ""
+    lines = []
+    slow = sorted(g.of_kind("slower"), key=lambda f: -f.slower)
+    if slow:
+        worst = listed(f"{f.key} {f.why}" for f in slow)
+        default = f"{len(slow)} {what}regression(s) above {g.threshold * 100:g}% against {g.baseline}: {worst}"
+        lines.append(slower(slow) if slower else default)
+    lost = g.of_kind("not measured")
+    for run in dict.fromkeys(f.run for f in lost):
+        mine = [f for f in lost if f.run == run]
+        which = listed(f"{f.key} ({f.why})" for f in mine)
+        lines.append(f"{len(mine)} benchmark(s) of {g.baseline} not measured in {run}: {which}")
+    for f in g.of_kind("unfinished"):
+        lines.append(f"{f.run} is {f.why}: the gate cannot pass an unfinished run")
+    if not lines:
+        lines.append(passed or f"no {what}regression above {g.threshold * 100:g}% against {g.baseline}")
+    return lines

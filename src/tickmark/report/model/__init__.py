@@ -1,0 +1,86 @@
+"""The report model: everything a report says about stored runs, built once from the store as
+plain JSON-ready data, and rendered by every view (terminal, Markdown, HTML, JSON). A view reads
+the model it is given and nothing else: no store, no statistics of its own.
+
+    model = build(store, ["o2", "os"])
+    model["runs"][i]      header, machine (fingerprint in words), environment flags with their
+                          meaning, one row per benchmark metric (value, CI, spread, determinism,
+                          flags), the nbench indices, the RTOS-study figures, and the series the
+                          plots draw
+    model["board"]        the board page: lmbench's summary figures from all the runs (board.py)
+    model["families"]     which runs hold each family
+    model["compare"]      for two runs or more: each run against the first earlier run that
+                          shares a benchmark with it (compare.py); model["compare_notes"] says
+                          which were not compared and why
+    model["rtos_study"]   for two runs or more of the rtos-study suite: the study's table across
+                          them (analysis/rtos_table.py), else None
+
+One module per section: run.py (one run: header, rows, families, problems), series.py (what the
+plots draw), memory.py (bandwidth, memfn and topology tables), compare.py (comparisons and a
+campaign's summary), board.py (the board page). The models of the other terminal views are
+named here too: counters_model (show --counters), bandwidth_model and memfn_model (the memory
+family's tables), comparison (compare, matrix), campaign_model (a campaign's summary),
+topology_model (tickmark topology), board_model (show --summary).
+
+Nothing here formats for a medium beyond short texts shared by all views (value_text etc.).
+"""
+
+from ...analysis import rtos_table
+from .board import board_model
+from .compare import campaign_model, compare_model, comparison
+from .memory import bandwidth_model, memfn_model, topology_model
+from .run import EVENTS_NOTE, FLAG_MEANINGS, counters_model, essentials, result_rows, rtos_study_rows, run_model, where
+from .series import nbench_series
+
+FORMAT = "tickmark-report"
+VERSION = 1
+
+__all__ = [
+    "EVENTS_NOTE",
+    "FLAG_MEANINGS",
+    "bandwidth_model",
+    "board_model",
+    "build",
+    "campaign_model",
+    "compare_model",
+    "comparison",
+    "counters_model",
+    "essentials",
+    "memfn_model",
+    "nbench_series",
+    "result_rows",
+    "rtos_study_rows",
+    "run_model",
+    "topology_model",
+    "where",
+]
+
+
+def build(store, refs=("latest",), with_compare=True):
+    """The model of the runs `refs` (ids, names or 'latest') from `store`: whatever they hold,
+    with comparisons where they overlap (compare_model) and the board page first."""
+    runs = [store.run(r) for r in (refs or ("latest",))]
+    models = [run_model(store, run) for run in runs]
+    model = {
+        "format": FORMAT,
+        "version": VERSION,
+        "board": board_model(store, runs, {m["id"]: m["topology"] for m in models}),
+        "families": family_index(models),
+        "runs": models,
+        "compare": [],
+        "compare_notes": [],
+    }
+    if with_compare and len(runs) >= 2:
+        model["compare"], model["compare_notes"] = compare_model(store, runs)
+    study = rtos_table.from_runs(store, runs)
+    model["rtos_study"] = rtos_table.to_dict(study) if study is not None else None
+    return model
+
+
+def family_index(models):
+    """[{"family", "runs": [run id, ...]}]: which of the report's runs hold each family."""
+    out = {}
+    for m in models:
+        for f in m["families"]:
+            out.setdefault(f["family"], []).append(m["id"])
+    return [{"family": f, "runs": ids} for f, ids in sorted(out.items())]

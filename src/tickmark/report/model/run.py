@@ -1,0 +1,400 @@
+"""The model of one run: its header (the machine in words), its result rows, the per-family
+summary, its problems and notes, and the series its plots draw (series.py)."""
+
+import math
+
+from ... import fingerprint, fmt
+from ...analysis import hostclock, kernel_entry, stats
+from ...analysis.stats import Stats
+from ...fmt import known
+from ...names import printable, when
+from .memory import topology_of
+from .series import nbench_series, result_order, series
+
+# What the event latencies are beside a result's headline (every view says it under them)
+EVENTS_NOTE = (
+    "each event timed alone: min, avg (their mean) and percentiles of single events; the value in "
+    "the table of results is the mean time of one operation over a batch (median over samples), the "
+    "figure lmbench reports (lat_pipe, lat_unix, lat_ctx: total time / operations); rare slow events "
+    "raise that mean and avg above p50"
+)
+
+# What each flag means, in words (the views print the ones that occur): the noise flags from the
+# statistics' own thresholds, the flags on every result of a run from the fingerprint's.
+FLAG_MEANINGS = {**stats.FLAG_MEANINGS, **fingerprint.ENV_FLAG_MEANINGS}
+
+
+def run_model(store, run, with_series=True, beside=None):
+    """The model of one run; with_series=False leaves out the plot series (the terminal view).
+    beside: another run (bare metal, another OS) whose RTOS-study and kernel-entry figures go
+    beside this one's."""
+    results = store.results(run["id"])
+    fp = run.get("fingerprint") or {}
+    notes = run.get("notes") or {}
+    env = list(fp.get("flags") or [])
+    if fp.get("emulated") and "emulated" not in env:
+        env.append("emulated")
+    rows = result_rows(results, env)
+    used = sorted({f for r in rows for f in r["flags"]})
+    nb = nbench_series(store, results, fp)
+    topo = topology_of(store, [run], results)
+    study = None
+    if run.get("suite") == "rtos-study" or (beside is not None and has_rtos_figures(results)):
+        study = {"rows": rtos_study_rows(results), "beside": None}
+        if beside is not None:
+            bfp = beside.get("fingerprint") or {}
+            label = bfp.get("board") or beside.get("name") or f"run {beside['id']}"
+            study["beside"] = {"label": label, "rows": rtos_study_rows(store.results(beside["id"]))}
+    entry = None
+    if kernel_entry.present(results):
+        entry = {"label": short_label(run), "rows": kernel_entry_rows(results), "beside": None}
+        entry["host_clock"] = bool(fp.get("host_clock"))  # then nothing was subtracted
+        if beside is not None:
+            entry["beside"] = {"label": short_label(beside), "rows": kernel_entry_rows(store.results(beside["id"]))}
+    return {
+        "id": run["id"],
+        "name": run.get("name"),
+        "label": run_label(run),
+        "started": when(run["started"], "%Y-%m-%d %H:%M"),
+        "status": run["status"],
+        "suite": run.get("suite"),
+        "patterns": run.get("patterns") or [],
+        "rounds": notes.get("rounds"),
+        "incomplete": incomplete_text(run, len(results)),
+        "machine": machine(fp, run.get("hello") or {}),
+        "env_flags": [{"flag": f, "meaning": FLAG_MEANINGS.get(f, "")} for f in env],
+        "flag_meanings": {f: FLAG_MEANINGS.get(f, "") for f in used},
+        "preemption": preemption_note(results),
+        "problems": problems(notes),
+        "malformed": notes.get("malformed") or 0,
+        "rows": rows,
+        "families": families(rows),
+        "essentials": essentials(run),
+        "nbench": nb,
+        "verified": verified(results),
+        "rtos_study": study,
+        "kernel_entry": entry,
+        "host_clock": hostclock.agreement(results),
+        "topology": topo,
+        "series": series(store, run, results, nb, topo) if with_series else {},
+    }
+
+
+def short_label(run):
+    """A run in a column heading: its name, else its board, else its id."""
+    return run.get("name") or (run.get("fingerprint") or {}).get("board") or f"run {run['id']}"
+
+
+def kernel_entry_rows(results):
+    """The kernel-entry figures of a run (analysis/kernel_entry.py), each with its cycles tag."""
+    return [
+        dict(r, tag=cycles_tag(r["cycles_method"]) if r["cycles_method"] else "") for r in kernel_entry.rows(results)
+    ]
+
+
+def has_rtos_figures(results):
+    """Whether a run has any RTOS-study figure but the control loop (a run of the kernel-entry
+    benchmarks alone puts only their table beside another run's)."""
+    from ...analysis.rtos_study import PATTERNS
+
+    return any(r["key"] in PATTERNS and r["key"] != "loop.control" for r in results)
+
+
+def verified(results):
+    """The benchmarks whose instances checked their own output and passed (the core's end record
+    said what it verified): [{"bench", "what", "passed", "instances"}] in name order, where
+    instances counts every instance of the benchmark that ran (not the skipped ones)."""
+    out = {}
+    for r in results:
+        what = (r.get("meta") or {}).get("verified")
+        if r["status"] == "ok" and isinstance(what, str):
+            out.setdefault(r["bench"], {"bench": r["bench"], "what": what, "passed": 0, "instances": 0})
+    for r in results:
+        row = out.get(r["bench"])
+        if row is not None and r["status"] != "skip":
+            row["instances"] += 1
+            row["passed"] += r["status"] == "ok" and bool((r.get("meta") or {}).get("verified"))
+    return [out[b] for b in sorted(out)]
+
+
+SHOWN_PROBLEMS = 10
+
+
+def problems(notes):
+    """What went wrong in a run, first few first: the problems its rounds recorded, then those
+    found while reading its log (an ingested run) -> {"first": [...], "more": how many not listed}."""
+    ingested = notes.get("ingested") if isinstance(notes.get("ingested"), dict) else {}
+    found = [str(p) for p in list(notes.get("problems") or []) + list(ingested.get("problems") or [])]
+    found = list(dict.fromkeys(found))  # once each, in order
+    total = len(found) + max(0, (_int(ingested.get("problem_count")) or 0) - len(ingested.get("problems") or []))
+    return {"first": found[:SHOWN_PROBLEMS], "more": total - min(len(found), SHOWN_PROBLEMS)}
+
+
+def _int(x):
+    return x if isinstance(x, int) and not isinstance(x, bool) else None
+
+
+# the fingerprint keys of a run's one-line header (the terminal's `show`)
+HEADER_KEYS = tuple(k.name for k in fingerprint.keys(header=True))
+
+
+def essentials(run):
+    """What a run's header says: id, name, start, status, rounds, and the fingerprint's
+    essentials (those it has), the cycles method with its short tag."""
+    fp = run.get("fingerprint") or {}
+    out = {k: fp[k] for k in HEADER_KEYS if k in fp}
+    method = fp.get("cycles_method") or "none"
+    out["cycles_method"] = method
+    out["cycles_tag"] = cycles_tag(method)
+    return {
+        "id": run["id"],
+        "name": run.get("name"),
+        "started": when(run["started"], "%Y-%m-%d %H:%M"),
+        "status": run["status"],
+        "rounds": (run.get("notes") or {}).get("rounds", "?"),
+        "samples": _samples(run),
+        "where": where(fp),
+        "fingerprint": out,
+    }
+
+
+def _samples(run):
+    """'5 of 10 ms' per round: what the core said it ran (its hello), else the run's options ->
+    text or None when neither recorded it."""
+    hello, opts = run.get("hello") or {}, run.get("options") or {}
+    n = hello.get("samples", opts.get("samples"))
+    ms = hello.get("sample_ms", opts.get("sample_ms"))
+    if not isinstance(n, int) or isinstance(n, bool):
+        return None
+    return f"{n} of {ms} ms" if isinstance(ms, int) and not isinstance(ms, bool) and ms > 0 else str(n)
+
+
+def cycles_tag(method):
+    """The short tag of a cycles method for a table column ('cal', 'insn'); the method itself
+    when the registry does not know it."""
+    return fingerprint.CYCLES_METHODS.get(method or "none", (method or "",))[0]
+
+
+def rtos_study_rows(results):
+    """The RTOS-vs-Linux study figures of a run (analysis/rtos_study.py), each with the cycles
+    the study published."""
+    from ...analysis.rtos_study import STUDY_CYCLES, rows
+
+    out = []
+    for row in rows(results):
+        study = STUDY_CYCLES.get(row["figure"])
+        out.append(dict(row, study=list(study) if study else None))
+    return out
+
+
+def run_label(run):
+    fp = run.get("fingerprint") or {}
+    base = run.get("name") or f"run {run['id']}"
+    v = fp.get("variant")
+    return f"{base} ({v})" if v and v != run.get("name") else base
+
+
+def incomplete_text(run, n_results):
+    if run["status"] == "complete":
+        return None
+    notes = run.get("notes") or {}
+    planned = notes.get("planned")
+    of = f" of {planned}" if planned else ""
+    rnd = notes.get("round_in_progress")
+    where = f" in round {rnd}" if rnd else ""
+    how = "interrupted" if run["status"] == "incomplete" else "killed or still running"
+    if run["status"] == "incomplete" and notes.get("incomplete"):  # the reason the run recorded
+        how = str(notes["incomplete"])
+        where = "" if how.startswith("round ") else where
+    return printable(f"INCOMPLETE: {how}{where} after {n_results}{of} instances")
+
+
+def machine(fp, hello):
+    """The fingerprint essentials as (what, value) pairs, in words (a setting that was not
+    recorded reads 'unknown', never None)."""
+
+    def j(*xs):
+        return " ".join(str(x) for x in xs if x not in (None, "")) or "unknown"
+
+    timer = known(fp.get("clock"))
+    if fp.get("clock_res_ns") is not None:
+        timer += f", resolution {fp['clock_res_ns']} ns"
+    if fp.get("timer_overhead_ps"):
+        timer += f", read costs {fp['timer_overhead_ps'] / 1000:.1f} ns"
+    cyc = fp.get("cycles_method") or "none"
+    cyc_words = fingerprint.CYCLES_METHODS.get(cyc, ("", cyc))[1]
+    if cyc == "calibrated-freq" and fp.get("fcore_khz"):
+        cyc_words += f", {fp['fcore_khz'] / 1e6:.2f} GHz"
+    caches = (
+        ", ".join(
+            f"L{c.get('level')} {c.get('type', '').lower()} {c.get('size')}".replace("  ", " ")
+            for c in fp.get("caches") or []
+            if c.get("size")
+        )
+        or "not reported"
+    )
+    out = [
+        ("CPU", j(fp.get("cpu_model"), f"({known(fp.get('arch'))}, {known(fp.get('cpus_online'), '?')} CPUs)")),
+        ("caches (OS)", caches),
+        ("OS", j(fp.get("os"), "kernel", known(fp.get("kernel")), fp.get("libc") and f"({fp['libc']})")),
+        ("compiler", j(fp.get("compiler"), fp.get("cflags"))),
+        ("variant", fp.get("variant") or "-"),
+        ("timer", timer),
+        ("cycles", cyc_words),
+        ("frequency", f"governor {known(fp.get('governor'))}, boost {known(fp.get('boost'))}"),
+        ("virtualization", known(fp.get("virtualization"))),
+        ("memory", f"page {known(fp.get('page_size'), '?')} B, transparent huge pages {known(fp.get('thp'))}"),
+        ("target", where(fp)),
+    ]
+    if fp.get("board"):
+        out.append(("board", str(fp["board"])))
+    if fp.get("qemu_icount"):
+        out.append(("time base", f"QEMU -icount {fp['qemu_icount']}: virtual time, 1 ns = 1 guest instruction"))
+    if fp.get("target"):
+        out.append(("target triple", str(fp["target"])))
+    if fp.get("binary_sha256"):
+        out.append(("core binary", f"sha256 {fp['binary_sha256'][:16]}"))
+    return [[k, printable(v)] for k, v in out]
+
+
+def where(fp):
+    """Where a run ran, in words: its target (local, ssh://..., serial:..., a log it was read
+    from) and the host that drove it."""
+    uri = fp.get("target_uri")
+    text = known(uri, "not recorded")
+    if fp.get("host"):
+        text += f" (driven from {known(fp['host'])})"
+    elif fp.get("ingested_on"):
+        text += f" (read on {known(fp['ingested_on'])})"
+    return text
+
+
+def preemption_note(results):
+    """One sentence on preemption for the run header (None when no sample was preempted)."""
+    hit = moved = 0
+    for r in results:
+        d = Stats.of(r).main
+        if d is None:
+            continue
+        n = d.preempted_samples
+        if n is None:  # statistics without this count: the flag is all there is
+            n = 1 if "preempted" in d.flags else 0
+        if n:
+            hit += 1
+            moved += "preempted" in d.flags
+    if not hit:
+        return None
+    return preemption_text(hit, len(results), moved)
+
+
+def preemption_text(hit, n, moved):
+    """The header's sentence on preemption: how many results had preempted samples, and in how
+    many of them that changed the result (those are flagged)."""
+    said = f"{hit} of {n} results had samples preempted by a context switch or a CPU migration, even after one retake; "
+    if not moved:
+        return said + "none of these results changed because of it"
+    return said + f"it changed {moved} of these results (flagged 'preempted')"
+
+
+def _num(x):
+    if x is None or (isinstance(x, float) and (math.isnan(x) or math.isinf(x))):
+        return None
+    return x
+
+
+def _metric_row(r, sub, d, env):
+    """One table row of a metric (d: a stats.Summary)."""
+    return {
+        "key": r["key"],
+        "bench": r["bench"],
+        "family": r["bench"].split(".", 1)[0],
+        "params": r.get("params") or {},
+        "metric": sub,
+        "status": "ok",
+        "reason": "",
+        "unit": d.unit,
+        "stat": r.get("stat"),
+        "value": _num(d.value),
+        "value_text": fmt.fmt_value(d),
+        "ns_per_op": _num(d.ns_per_op),
+        "cycles_per_op": _num(d.cycles_per_op),
+        "cycles_method": d.cycles_method,
+        "cycles_tag": cycles_tag(d.cycles_method) if d.cycles_method else "",
+        "ops_per_s": _num(d.ops_per_s),
+        "median": _num(d.median),
+        "ci95_lo": _num(d.ci95_lo),
+        "ci95_hi": _num(d.ci95_hi),
+        "ci_pct": _num(d.ci_rel),
+        "rcv": _num(d.rcv),
+        "round_cv": _num(d.round_cv),
+        "determinism": _num(d.determinism),
+        "n": d.n,
+        "rounds": d.rounds,
+        "flags": [f for f in d.flags if f not in env],
+        "hist": d.hist if not sub else None,
+    }
+
+
+def result_rows(results, env=()):
+    """One row per benchmark instance (its headline) and one per sub-metric, ordered by
+    benchmark name then parameters in numeric order; failed, skipped and crashed instances
+    keep their status and reason."""
+    rows = []
+    for r in sorted(results, key=result_order):
+        st = Stats.of(r)
+        main = st.main
+        if r["status"] != "ok" or not main:
+            rows.append(
+                {
+                    "key": r["key"],
+                    "bench": r["bench"],
+                    "family": r["bench"].split(".", 1)[0],
+                    "params": r.get("params") or {},
+                    "metric": "",
+                    "status": r["status"] if r["status"] != "ok" else "no data",
+                    "reason": r.get("reason") or "",
+                    "flags": [],
+                    "hist": None,
+                }
+            )
+            continue
+        rows.append(_metric_row(r, "", main, env))
+        for sub, d in st.subs.items():
+            rows.append(_metric_row(r, sub, d, env))
+    return rows
+
+
+def families(rows):
+    """[{family, n, ok, unstable, max_det}] in name order: the per-family summary line."""
+    out = {}
+    for r in rows:
+        if r["metric"]:
+            continue
+        f = out.setdefault(r["family"], {"family": r["family"], "n": 0, "ok": 0, "flagged": 0, "max_determinism": None})
+        f["n"] += 1
+        if r["status"] == "ok":
+            f["ok"] += 1
+            f["flagged"] += bool(r["flags"])
+            det = r.get("determinism")
+            if det is not None and (f["max_determinism"] is None or det > f["max_determinism"]):
+                f["max_determinism"] = det
+    return [out[k] for k in sorted(out)]
+
+
+def counters_model(store, run):
+    """The counter-derived figures of a run (show --counters): what the machine could count,
+    and per result its ratios, counts per operation and multiplexed share."""
+    from ...analysis.counters import availability, derived
+
+    rows = []
+    for r in store.results(run["id"]):
+        main = Stats.of(r).main
+        d = main.counter_figures() if main and main.counters_per_op else derived(store.samples(r["id"]))
+        if d:
+            rows.append(dict(d, key=r["key"]))
+    fp = run.get("fingerprint") or {}
+    return {
+        "availability": availability(run.get("hello")),
+        "rows": sorted(rows, key=lambda x: x["key"]),
+        "exact": bool(fp.get("qemu_icount")) or fp.get("cycles_method") == "icount-insns",
+    }

@@ -1,0 +1,345 @@
+"""The run plan: the one place where options (a command line's, a campaign cell's, a profile's)
+become a checked RunConfig, so that every rule holds for every command that stores a run.
+
+    p = Plan(["sys.*"], suite="os", rounds=3, samples=5, params=["mem.*:size=4K,1M"],
+             labels={"build": "12"}, names=["nightly"])
+        # checks what needs nothing else, one TickmarkError line for the first problem: the
+        # limits (LIMITS, the core's own), the --param syntax and scopes, the labels, the names
+    p.check_store(store)            # the names are not taken yet (before anything runs)
+    cfg = p.config(core, name="nightly")
+        # with the core: every pattern selects a benchmark, every --param is a parameter of a
+        # selected benchmark, the sample length fits the run's size -> RunConfig
+    Run(store, core, cfg).execute()
+
+Patterns and a suite combine: `--suite os 'sys.*'` runs the suite's patterns and sys.*; without
+either, the default suite. `params` are `[BENCH:]NAME=V[,V...]`: NAME=... replaces the sweep of
+every selected benchmark that has the parameter NAME, BENCH:NAME=... only of the benchmarks that
+BENCH (a glob: '*', '?') matches, and wins over the first form; the core applies them
+(registry.c), the plan only checks them. `one_point` (a profile) allows one value per parameter.
+
+A core whose target takes no arguments (a console without a shell: target.reruns is False) runs
+what the board was built to run: one round, and the patterns only when they were given.
+`config(None, ...)` makes the configuration of a run that no core is asked about (a captured log,
+the harness's own sweeps), with every check that needs no core.
+
+LIMITS is the one table of the numeric options' ranges (the command line's click options and a
+campaign file's keys read it); they are the core's own (tickmark-core refuses more).
+"""
+
+import fnmatch
+import re
+from dataclasses import dataclass, field
+
+from ..analysis import hostclock
+from ..errors import TickmarkError
+from ..names import check_label, check_name, parse_labels, printable
+
+# option -> (lowest, highest): the command line, a campaign file and the core agree on them
+LIMITS = {
+    "rounds": (1, 100),
+    "max_rounds": (1, 100),
+    "samples": (1, 1000),
+    "sample_ms": (1, 10000),
+    "seed": (0, 2**31 - 1),
+    "timeout": (1, 86400),
+}
+DEFAULTS = {"rounds": 3, "max_rounds": 5, "samples": 5, "sample_ms": None, "seed": None, "timeout": None}
+
+LARGE_RUN_INSTANCES = 200
+LARGE_RUN_SAMPLE_MS = 5
+
+_VALUE = r"[0-9]+[KMGkmg]?"
+_PARAM = re.compile(rf"(?:([A-Za-z0-9_.*?]+):)?([A-Za-z_][A-Za-z0-9_]*)=({_VALUE}(?:,{_VALUE})*)")
+_SUFFIX = {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30}
+_MAX_OVERRIDE_NAME = 63  # the core keeps BENCH:NAME in 64 bytes (runner.h: tm_override)
+
+
+@dataclass
+class RunConfig:
+    """What a run does, as the engine (engine.Run) reads it; made by Plan.config()."""
+
+    patterns: list
+    rounds: int = 3
+    max_rounds: int = 5
+    samples: int = 5
+    sample_ms: int = None
+    seed: int = None
+    params: list = field(default_factory=list)
+    timeout: int = None
+    name: str = None
+    suite: str = None
+    budget_s: float = None  # time for extra rounds; default: engine.extra_budget()
+    labels: dict = field(default_factory=dict)  # KEY=VALUE stored in the run's notes (history orders by them)
+    host_clock: bool = False  # the host times the samples from the core's marks (--host-clock)
+
+    def __post_init__(self):
+        check_pattern_words(self.patterns)
+
+    def options(self):
+        return {
+            k: getattr(self, k)
+            for k in ("rounds", "max_rounds", "samples", "sample_ms", "seed", "params", "timeout", "budget_s")
+        } | ({"host_clock": True} if self.host_clock else {})
+
+
+def option_name(key, in_file=False):
+    """How a user wrote an option: --sample-ms on the command line, 'sample_ms' in a file."""
+    return f"'{key}'" if in_file else "--" + key.replace("_", "-")
+
+
+def _clip(text, n=60):
+    text = printable(str(text))
+    return text if len(text) <= n else text[: n - 3] + "..."
+
+
+@dataclass(frozen=True)
+class Param:
+    """One --param: its scope (a glob of benchmark names, None: every benchmark), its name and values."""
+
+    text: str
+    scope: str
+    name: str
+    values: tuple
+
+    def applies(self, bench):
+        return self.scope is None or fnmatch.fnmatchcase(bench, self.scope)
+
+
+def parse_params(params, one_point=False, in_file=False):
+    """[BENCH:]NAME=V[,V...] strings -> [Param]: integers (K/M/G suffixes) that fit 64 bits, at
+    most as many values as the core sweeps (its TM_MAX_SWEEP), each [BENCH:]NAME once; one value
+    each with one_point. A one-line error naming the first problem."""
+    from ..targets.build import core_limit
+
+    what = option_name("params", in_file) if in_file else "--param"
+    max_sweep = core_limit("TM_MAX_SWEEP")
+    out, seen = [], set()
+    for p in params:
+        m = _PARAM.fullmatch(p) if isinstance(p, str) else None
+        if not m:
+            form = "NAME=V" if one_point else "[BENCH:]NAME=V[,V...]"
+            raise TickmarkError(f"bad {what} '{_clip(p)}' (expected {form} with integers, e.g. size=4K,64K)")
+        scope, name, vals = m.groups()
+        label = f"{scope}:{name}" if scope else name
+        if len(label) > _MAX_OVERRIDE_NAME:
+            raise TickmarkError(f"{what} {_clip(label, 40)}: BENCH:NAME is longer than {_MAX_OVERRIDE_NAME} characters")
+        if label in seen:
+            raise TickmarkError(f"{what} {label} given twice (list every value in one: {label}=A,B)")
+        seen.add(label)
+        values = vals.split(",")
+        if one_point and len(values) > 1:
+            raise TickmarkError(f"bad {what} '{_clip(p)}' (a profile takes one point: NAME=V)")
+        if len(values) > max_sweep:
+            raise TickmarkError(f"{what} {label}: {len(values)} values; at most {max_sweep} per parameter")
+        got = {}
+        for v in values:
+            digits = v.rstrip("KMGkmg")
+            n = int(digits) * _SUFFIX[v[-1].lower() if v[-1].isalpha() else ""] if len(digits) <= 20 else 2**64
+            if n > 2**63 - 1:
+                raise TickmarkError(f"{what} {label}: value {_clip(v, 30)} is too large (at most 2^63-1)")
+            if n in got:
+                raise TickmarkError(f"{what} {label}: value {_clip(v, 30)} is the same as {got[n]} (a point runs once)")
+            got[n] = v
+        out.append(Param(p, scope, name, tuple(values)))
+    return out
+
+
+def sweep_of(bench, name, params):
+    """The number of points of parameter `name` of a bench record under these Params (the core's
+    rule: a scoped one that applies wins over an unscoped one)."""
+    scoped = [p for p in params if p.scope is not None and p.name == name and p.applies(bench["name"])]
+    plain = [p for p in params if p.scope is None and p.name == name]
+    chosen = (scoped or plain or [None])[-1]
+    if chosen is not None:
+        return len(chosen.values)
+    d = next((d for d in bench.get("params", []) if d["name"] == name), {})
+    return len(str(d.get("sweep", "")).split(","))
+
+
+def check_params_used(params, benches, in_file=False):
+    """Every Param names a parameter of a benchmark it applies to among the bench records."""
+    what = option_name("params", in_file) if in_file else "--param"
+    for p in params:
+        has = [b for b in benches if p.applies(b["name"]) and any(d.get("name") == p.name for d in b.get("params", []))]
+        if has:
+            continue
+        if p.scope is not None and not any(p.applies(b["name"]) for b in benches):
+            raise TickmarkError(f"{what} {p.scope}:{p.name}: '{p.scope}' matches no selected benchmark")
+        where = f"matching '{p.scope}' " if p.scope else ""
+        raise TickmarkError(f"{what} {p.name}: no selected benchmark {where}has a parameter '{p.name}'")
+
+
+def planned_instances(benches, params=()):
+    """How many instances the bench records (from check_patterns) make with these --param
+    overrides (strings or Params): the product of each benchmark's sweep lengths."""
+    ps = [p if isinstance(p, Param) else parse_params([p])[0] for p in params]
+    total = 0
+    for b in benches:
+        if not b.get("supported", 1):
+            total += 1  # a skipped benchmark is one instance
+            continue
+        n = 1
+        for d in b.get("params", []):
+            n *= sweep_of(b, d["name"], ps)
+        total += n
+    return total
+
+
+def default_sample_ms(benches, params=(), sample_ms=None):
+    """The sample length a run uses: the one given, else the core's default (10 ms), except for a
+    run of more than LARGE_RUN_INSTANCES instances (`run '*'`, about 480), whose samples last
+    LARGE_RUN_SAMPLE_MS so that everything fits in about a minute and a half here (measured side
+    by side, the results of 5 and 10 ms samples differ by 1.2 % in the median) -> ms or None."""
+    if sample_ms is not None or planned_instances(benches, params) <= LARGE_RUN_INSTANCES:
+        return sample_ms
+    return LARGE_RUN_SAMPLE_MS
+
+
+def check_pattern_words(patterns):
+    """Patterns name benchmarks: never empty, never something the core could take for an option."""
+    for p in patterns:
+        if not isinstance(p, str) or not p or p.startswith("-"):
+            raise TickmarkError(
+                f"bad pattern '{printable(str(p))[:60]}': a pattern names benchmarks (sys.*, "
+                "mem.lat_rand[size=4096]); it cannot be empty or start with '-'"
+            )
+
+
+def check_patterns(core, patterns):
+    """The bench records the patterns select, as the core decides; error when one selects nothing."""
+    check_pattern_words(patterns)
+    recs = core.call(["list", "--", *patterns])
+    for r in recs:
+        if r.get("t") == "unmatched":
+            raise TickmarkError(f"no benchmark matches '{r.get('pattern')}' (tickmark list shows them)")
+    return [r for r in recs if r.get("t") == "bench"]
+
+
+def patterns_of(patterns=(), suite=None, default="default"):
+    """Patterns and a suite together -> (patterns, the suite to store or None): the suite's
+    patterns, then the others (each once); neither: the `default` suite (None: no pattern)."""
+    from ..suites import patterns_for
+
+    patterns = list(patterns or ())
+    if suite is None and not patterns:
+        suite = default
+    if suite is None:
+        return patterns, None
+    out = patterns_for(suite)
+    out += [p for p in patterns if p not in out]
+    return out, suite
+
+
+class Plan:
+    """Options checked once, whatever their source (see the module's comment).
+
+    patterns, suite: what runs (combined; neither: `default_suite`, None for no pattern at all);
+    rounds, max_rounds, samples, sample_ms, seed, timeout: numbers within LIMITS (None: the
+    default); params: [BENCH:]NAME=V,V texts (one_point: one value each, a profile); labels: a
+    {KEY: VALUE} or KEY=VALUE texts; names: every run name the command will make (None entries
+    are runs without a name), checked now and distinct, `name_what` naming them in errors;
+    in_file: errors name the keys as a file writes them ('samples', not --samples);
+    stored_suite: the suite column to store instead (the harness's own sweeps: "topology");
+    budget_s: the time for extra rounds (default: engine.extra_budget()); host_clock: the host
+    times the samples (--host-clock: their length, when not given, is what a 1 % sample needs on
+    the target's console, analysis/hostclock.py)."""
+
+    def __init__(
+        self,
+        patterns=(),
+        suite=None,
+        *,
+        params=(),
+        labels=None,
+        names=(),
+        name_what="--name",
+        one_point=False,
+        in_file=False,
+        stored_suite=None,
+        default_suite="default",
+        budget_s=None,
+        host_clock=False,
+        **numbers,
+    ):
+        self.in_file = in_file
+        self.host_clock = bool(host_clock)
+        unknown = sorted(set(numbers) - set(LIMITS))
+        if unknown:
+            raise TypeError(f"Plan: unknown option {unknown[0]}")
+        vals = dict(DEFAULTS)
+        vals.update({k: v for k, v in numbers.items() if v is not None})
+        for k, (lo, hi) in LIMITS.items():
+            v = vals[k]
+            if v is not None and (not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi):
+                raise TickmarkError(f"{option_name(k, in_file)} must be an integer in {lo}..{hi}")
+        vals["max_rounds"] = max(vals["max_rounds"], vals["rounds"])
+        self.numbers = vals
+        self.budget_s = budget_s
+        self.params = parse_params(params, one_point, in_file)
+        self.patterns, self.suite = patterns_of(patterns, suite, default_suite)
+        if stored_suite is not None:
+            self.suite = stored_suite
+        check_pattern_words(self.patterns)
+        self.given_patterns = bool(patterns)
+        if labels is None:
+            labels = {}
+        elif not isinstance(labels, dict):
+            labels = parse_labels(labels)
+        for k, v in labels.items():
+            check_label(k, v, "label" if in_file else "--label")
+        self.labels = dict(labels)
+        self.names = [n for n in names if n is not None]
+        seen = {}
+        for n in self.names:
+            check_name(n, name_what)
+            if n in seen:
+                raise TickmarkError(f"two runs would be named '{_clip(n)}' ({name_what}): make the names differ")
+            seen[n] = True
+
+    def check_store(self, store):
+        """The run names are free in the store (checked before anything runs)."""
+        for n in self.names:
+            if store.name_taken(n):
+                raise TickmarkError(f"a run named '{_clip(n)}' exists already (choose another --name)")
+
+    def benches(self, core, patterns=None):
+        """The bench records the plan's patterns select on this core (the core decides)."""
+        return check_patterns(core, list(patterns or self.patterns))
+
+    def config(self, core, name=None, benches=None, params_checked=False):
+        """The RunConfig for one run on `core` (None: no core is asked), named `name` (one of the
+        plan's names). benches: the bench records when the caller has them already;
+        params_checked: the --params were checked over more than this run's benchmarks (a
+        campaign checks them over all its workloads)."""
+        if name is not None and name not in self.names:
+            check_name(name)
+        n = dict(self.numbers)
+        patterns = list(self.patterns)
+        sample_ms = n["sample_ms"]
+        if core is not None and not core.target.reruns:  # the board runs what it was built to run
+            n["rounds"] = n["max_rounds"] = 1
+            if not self.given_patterns:
+                patterns = []
+        elif core is not None:
+            if benches is None:
+                benches = self.benches(core, patterns)
+            if not params_checked:
+                check_params_used(self.params, benches, self.in_file)
+            sample_ms = default_sample_ms(benches, self.params, sample_ms)
+            if self.host_clock and n["sample_ms"] is None:
+                sample_ms = hostclock.sample_ms(core.target.char_ns)
+        return RunConfig(
+            patterns=patterns,
+            rounds=n["rounds"],
+            max_rounds=n["max_rounds"],
+            samples=n["samples"],
+            sample_ms=sample_ms,
+            seed=n["seed"],
+            params=[p.text for p in self.params],
+            timeout=n["timeout"],
+            name=name,
+            suite=self.suite if patterns else None,
+            budget_s=self.budget_s,
+            labels=dict(self.labels),
+            host_clock=self.host_clock,
+        )

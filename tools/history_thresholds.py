@@ -1,0 +1,29 @@
+#!/usr/bin/env python3
+"""The table THRESHOLDS of analysis/history.py: for each series length of the grid, the (1 -
+ALPHA) quantile of the largest change statistic over the splits of that many points of normal
+noise, by simulation (analysis/history.simulated_threshold). Prints the Python text of the table.
+
+    python tools/history_thresholds.py
+"""
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+
+from tickmark.analysis import history  # noqa: E402
+
+GRID = tuple(range(2 * history.MIN_SEGMENT, 21)) + (24, 28, 32, 40, 48, 56, 64, 80, 96, 128, 160, 200)
+
+
+def main():
+    values = {n: history.simulated_threshold(n) for n in GRID}
+    print("THRESHOLDS = {")
+    items = [f"{n}: {v:.3f}" for n, v in values.items()]
+    for i in range(0, len(items), 8):
+        print("    " + ", ".join(items[i : i + 8]) + ",")
+    print("}")
+
+
+if __name__ == "__main__":
+    main()
