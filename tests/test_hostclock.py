@@ -92,8 +92,10 @@ def test_a_local_run_timed_from_the_host(real, cli):
     assert run["options"]["host_clock"] is True
     (res,) = st.results(run["id"])
     samples = st.samples(res["id"])
-    assert res["status"] == "ok" and len(samples) == 3 and all(s["clock"] == "host" for s in samples)
     hc = res["meta"]["host_clock"]
+    # a pair whose longer chunk came out shorter (this machine's noise above a chunk) is left out, and said
+    assert res["status"] == "ok" and samples and len(samples) + hc["samples_dropped"] == 3
+    assert all(s["clock"] == "host" for s in samples)
     assert hc["char_ns"] == 0 and hc["res_ns"] >= 0 and hc["host_ps_per_op"] > 0 and hc["board_ps_per_op"] > 0
     assert "Host clock against the board's" in out and "host-clock" in out
 
