@@ -12,9 +12,8 @@ import time
 
 import pytest
 
-from conftest import need_tool
+from conftest import board_or_skip, need_tool, wait_run_started
 from tickmark.analysis import hostclock
-from tickmark.errors import TickmarkError
 
 
 def _marks(chunk_ns, n_samples, iters=1000, offset=0, jitter=()):
@@ -131,24 +130,6 @@ def test_a_captured_log_with_times_is_timed_by_them(tmp_path, real, cli):
     assert plain["status"] == "failed" and "without times" in plain["reason"] and not st.samples(plain["id"])
 
 
-def _wait_run_started(store, timeout=120):
-    """Until the harness has created its run (it then reads the console): the board may start."""
-    import sqlite3
-
-    t = time.time()
-    while time.time() - t < timeout:
-        try:
-            db = sqlite3.connect(f"file:{store}?mode=ro", uri=True)
-            try:
-                if db.execute("SELECT count(*) FROM runs").fetchone()[0]:
-                    return
-            finally:
-                db.close()
-        except sqlite3.Error:
-            pass
-        time.sleep(0.05)
-
-
 @pytest.mark.alone
 def test_host_timed_board_under_qemu_agrees_with_its_own_clock(real, cli, tmp_path):
     """The acceptance check: a bare-metal Cortex-M7 under qemu-system without -icount (its
@@ -157,18 +138,13 @@ def test_host_timed_board_under_qemu_agrees_with_its_own_clock(real, cli, tmp_pa
     the marks and states a resolution; timed by the host and by the board over the same chunks,
     the two agree within that resolution."""
     from tickmark.store import Store
-    from tickmark.targets.baremetal import load_board
     from tickmark.targets.build import build_core
 
     try:
         import serial  # noqa: F401
     except ImportError:
         need_tool("pyserial is missing")
-    b = load_board("mps2-an500")
-    try:
-        b.check_tools()
-    except TickmarkError as e:
-        need_tool(str(e))
+    b = board_or_skip("mps2-an500")
     args = "run loop.control trap.syscall --host-clock --samples 5 --sample-ms 100 --seed 3"
     info = build_core(
         cc="arm-none-eabi-gcc",
@@ -186,7 +162,7 @@ def test_host_timed_board_under_qemu_agrees_with_its_own_clock(real, cli, tmp_pa
         pts = re.search(r"(/dev/pts/\d+)", qemu.stdout.readline()).group(1)  # "char device redirected to ..."
 
         def power_on():  # the board starts once the harness reads its console (QEMU began paused)
-            _wait_run_started(real)
+            wait_run_started(real, timeout=120)
             with socket.socket(socket.AF_UNIX) as s:
                 s.connect(str(mon))
                 s.sendall(b"cont\n")

@@ -8,9 +8,8 @@ import subprocess
 
 import pytest
 
-from conftest import need_tool
-from tickmark.errors import TickmarkError
-from tickmark.targets.baremetal import load_board, qemu_argv
+from conftest import board_or_skip, need_tool
+from tickmark.targets.baremetal import qemu_argv
 
 BOARDS = ["mps2-an385", "mps2-an500", "virt-aarch64", "virt-riscv64"]
 TRAPS = ["trap.syscall", "trap.abort", "trap.undef", "trap.irq"]
@@ -18,15 +17,6 @@ CACHE = os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache")
 FREERTOS_TREE = os.environ.get("FREERTOS_KERNEL") or os.path.join(
     CACHE, "tickmark", "freertos", "FreeRTOS-Kernel-V11.2.0"
 )
-
-
-def _board(name):
-    b = load_board(name)
-    try:
-        b.check_tools()
-    except TickmarkError as e:
-        need_tool(str(e))
-    return b
 
 
 def _run(cli, target, name, *patterns):
@@ -53,7 +43,7 @@ def _insn(r):
 def test_kernel_entry_on_every_board(board, real, cli):
     """Every kind of kernel entry runs on every board, in guest instructions with the
     two-instruction control loop subtracted, and a second run with the same seed counts the same."""
-    _board(board)
+    board_or_skip(board)
     res = _run(cli, f"qemu-system:{board}", "one", "trap.*", "loop.control")
     assert sorted(res) == sorted(TRAPS + ["loop.control"])
     assert _insn(res["loop.control"]) == pytest.approx(2.0, abs=0.01)  # a count-down and a branch
@@ -86,7 +76,7 @@ def test_svc_round_trip_counted_independently(real, cli):
     iteration of the loop, less the control loop's two, are what trap.syscall reports."""
     from tickmark.targets.baremetal import build_for_board
 
-    board = _board("mps2-an385")
+    board = board_or_skip("mps2-an385")
     image = build_for_board(board).binary
     syms = _symbols(image)
     loop_at, loop_size = syms["tm_arch_trap_call"]
@@ -133,7 +123,7 @@ def test_control_loop_is_two_instructions_in_the_image(board, real):
     Cortex-M3, 3 on the Cortex-A53), read from the board image's disassembly."""
     from tickmark.targets.baremetal import build_for_board
 
-    b = _board(board)
+    b = board_or_skip(board)
     image = build_for_board(b).binary
     objdump = b.cross_compile + "objdump"
     assert _loop_length(objdump, image, "tm_control_loop") == 2
@@ -164,7 +154,7 @@ def test_kernel_entry_on_linux(real, cli):
 def test_kernel_entry_under_freertos(board, real, cli, monkeypatch):
     """On the Cortex-M boards the handlers go into a copy of the vector table, beside FreeRTOS's
     own (its tick keeps running); on the Cortex-A53 the vectors are FreeRTOS's: each skips saying so."""
-    _board(board)
+    board_or_skip(board)
     if not os.path.isfile(os.path.join(FREERTOS_TREE, "tasks.c")):
         need_tool(f"no FreeRTOS-Kernel tree at {FREERTOS_TREE} (./bootstrap test fetches it)")
     monkeypatch.setenv("FREERTOS_KERNEL", FREERTOS_TREE)

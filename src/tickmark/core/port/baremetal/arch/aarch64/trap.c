@@ -4,7 +4,7 @@
  * saves x0 and x1, reads the syndrome (ESR_EL1) and goes by its class, as a kernel does:
  *   call   SVC (EC 0x15): restore, eret (ELR_EL1 already points past the svc)
  *   abort  a data abort (EC 0x25): an unaligned load with alignment checking on (SCTLR_EL1.A,
- *          set for the benchmark); the handler reads FAR_EL1, then returns past the load
+ *          set only while the loop runs); the handler reads FAR_EL1, then returns past the load
  *   undef  an unknown instruction (EC 0): return past it
  *   irq    a GICv2 software-generated interrupt (SGI TM_BM_SOFT_IRQ) to this CPU, written to
  *          GICD_SGIR; the IRQ entry acknowledges it (GICC_IAR), ends it (GICC_EOIR), counts it

@@ -2,9 +2,9 @@
  * handler goes into mtvec (direct mode) for the benchmark, where the program's was; it saves t0
  * and t1, reads mcause and goes by it, as a kernel does:
  *   call   ecall from M-mode (cause 11): step over it (mepc + 4), mret
- *   abort  a load access fault (cause 5, or 4: misaligned) from TM_BM_FAULT_ADDR
- *          (BM_FAULT_ADDR in the board description: an address with nothing there); the
- *          handler reads mtval, then returns past the 4-byte load
+ *   abort  a load access fault (cause 5; 4, misaligned, is taken the same way) from
+ *          TM_BM_FAULT_ADDR (BM_FAULT_ADDR in the board description: an address with nothing
+ *          there); the handler reads mtval, then returns past the 4-byte load
  *   undef  an illegal instruction (cause 2): return past it
  *   irq    the machine software interrupt of hart 0, raised by a write of 1 to its CLINT msip
  *          register (BM_CLINT); the handler clears msip and counts it
