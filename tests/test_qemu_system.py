@@ -186,11 +186,12 @@ def test_what_needs_an_os_skips_with_its_reason(real, cli, trap_memcpy):
     assert res["thread.create_join"]["status"] == "skip" and "threads" in res["thread.create_join"]["reason"]
     r = res["heap.malloc_free[size=1048576]"]  # 64 MiB of blocks in 4 MiB of RAM: skipped, not crashed
     assert r["status"] == "skip" and "free memory" in r["reason"]
-    # the rtos-study view with this bare-metal run in columns of its own (beside itself here)
+    # the rtos-study view with this bare-metal run in columns of its own (beside itself here: the
+    # column is named by its system, and by its run as both are bare metal)
     rc, out, err = cli("show", "os", "--beside", "os")
     assert rc == 0, err
     heap = next(line for line in out.splitlines() if line.startswith("heap alloc (4 B)"))
-    assert "(icount-insns)" in heap and "mps2-an500: cycles" in out
+    assert "(icount-insns)" in heap and "bare metal (os): cycles" in out
 
 
 def test_bad_targets_are_one_line_errors(real, cli):

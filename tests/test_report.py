@@ -79,12 +79,16 @@ def test_model_golden(syn):
     assert h["key"] == "sched.pipe_pingpong[cross=0]" and h["count"] == 1000 and h["max"] == 250000
     assert h["p50"] == 3200 and h["buckets"][0] == [2944, 10]
     bw = {(b["group"], b["impl"]): b["points"] for b in s["bandwidth"]}
-    assert bw[("mem.bw", None)][0] == [16384, pytest.approx(20000 / 0.996, rel=1e-3)]
+    # the best round's rate: its samples' ripple (+-0.4 %) averages out over the round
+    assert bw[("mem.bw", None)][0] == [16384, pytest.approx(20000, rel=1e-6)]
     assert bw[("memfn.memcpy", "libc")][0] == [64, pytest.approx(64 * 1000 / (64 * 0.05 + 2))]
     assert bw[("memfn.memcpy", "ref")][1][0] == 4096
     nb = {r["name"]: r for r in s["nbench"]["rows"]}
-    assert nb["cpu.numsort"]["new"] == pytest.approx(1e9 / 2.0e6 / 118.73)
-    assert s["nbench"]["linux_groups"]["INTEGER"] is not None
+    # no task-clock in these samples: the rates are on wall time, the mean of the samples' rates
+    rates = [1e9 * x["ops"] / x["ns"] for x in reportdata.samples(2.0e6)]
+    assert nb["cpu.numsort"]["basis"] == "wall" and s["nbench"]["basis"] == "wall"
+    assert nb["cpu.numsort"]["new"] == pytest.approx(sum(rates) / len(rates) / 118.73, rel=1e-12)
+    assert s["nbench"]["linux_groups"]["INTEGER"] is not None and run["nbench"] == s["nbench"]
 
     (prof,) = s["profiles"]
     assert prof["key"] == "cpu.stringsort" and [r["name"] for r in prof["routines"]] == [
@@ -95,7 +99,7 @@ def test_model_golden(syn):
     assert prof["routines"][1]["ns_per_op"] == pytest.approx(0.25 * 9.0e6)
     assert dict(prof["groups"])["libc"] == pytest.approx(0.25)
 
-    (c,) = m["compare"]
+    (c,) = m["compare"]["comparisons"]
     assert (c["a"], c["b"]) == ("base", "slow")
     assert {(d["field"], d["a"], d["b"]) for d in c["differences"]} == {
         ("cflags", "-O2", "-Os"),
@@ -112,6 +116,11 @@ def test_model_golden(syn):
     assert ck[:2] == ["mem.lat_rand[size=4096,thp=0]", "mem.lat_rand[size=8192,thp=0]"]  # numeric order
     missing = next(r for r in c["rows"] if r["key"] == "sys.skipper")
     assert missing["verdict"] == "missing" and missing["median_a"] is None
+    nbt = m["compare"]["nbench"]  # the study's table: the runs' indices side by side
+    assert nbt["labels"] == ["base", "slow"] and nbt["basis"] == ["wall", "wall"]
+    mem = next(g for g in nbt["groups"] if g["group"] == "MEMORY")
+    assert mem["values"][1] == pytest.approx(mem["values"][0] / 1.25) and mem["ratios"][1] == pytest.approx(0.8)
+    assert [k["name"] for k in nbt["kernels"]][:2] == ["cpu.numsort", "cpu.stringsort"]
 
 
 def test_model_json_round_trip_and_markdown(syn, cli, tmp_path):
@@ -124,7 +133,13 @@ def test_model_json_round_trip_and_markdown(syn, cli, tmp_path):
     assert rc == 0
     assert "## Comparison: B = slow against A = base" in md
     assert "| sys.getppid | 50.0 ns | 62.5 ns | 1.250 |" in md
-    assert re.search(r"^\| sys \| 1\.250 \| 1\.25× slower \| 1 \| 1 slower \|$", md, re.M)
+    assert re.search(r"^\| sys \| 1\.250 \| 1\.25× slower \| 1 benchmark \| 1 slower \|$", md, re.M)
+    # nbench: the runs side by side, and each run's own table with its time basis
+    assert "## nbench side by side" in md
+    assert re.search(r"^\| MEMORY index \(AMD K6/233 = 1\) \| [\d.]+ \| [\d.]+ \| 0\.800 \|$", md, re.M)
+    assert md.count("| nbench 2.2.3 kernel | iterations/s |") == 2
+    assert re.search(r"^\| NUMERIC SORT \| 500\.\d* \| [\d.]+ \| 4\.21 \| ±[\d.]+% \|$", md, re.M)
+    assert "the mean of the samples' rates on wall time (no task-clock on this target)" in md
     assert (
         re.search(r"\| L2 \| 1\.\d+M \| 1M-2M \| [\d.]+ ns \| [\d.]+ \| [\d.]+ \| 1M L2 \|", md)
         and "`virtualized`" in md
@@ -142,7 +157,7 @@ def test_markdown_escapes_names(tmp_path):
     st = reportdata.make_store(str(tmp_path / "x.db"), second=False, name_a=XSS_NAME + "|x", param_value=XSS_PARAM)
     md = views.markdown(model.build(st, [XSS_NAME + "|x"]))
     assert "<script>" not in md and "&lt;script&gt;alert(1)&lt;/script&gt;\\|x" in md
-    assert 'sys.param[name=&amp;&lt;&gt;"]' in md
+    assert 'sys.param\\[name=&amp;&lt;&gt;"\\]' in md  # brackets too: a name is never a link
 
 
 # ---------------------------------------------------------------- the HTML page
@@ -253,6 +268,20 @@ def test_show_at_80_columns_and_in_a_pipe(syn, cli, monkeypatch):
     assert max(len(x) for x in _lines(pipe)) <= PIPE_WIDTH
 
 
+def test_memfn_keys_name_the_implementation_and_break_once(syn, cli, monkeypatch):
+    """A memfn.* key says libc/ref/word/user, not impl=0..3, and at 80 columns it is broken
+    once, between two parameters (not over three lines)."""
+    monkeypatch.setenv("COLUMNS", "80")
+    rc, out, _ = cli("show", "base")
+    assert rc == 0 and "impl=0" not in out and "impl=1" not in out
+    lines = _lines(out)
+    starts = [i for i, x in enumerate(lines) if x.startswith("memfn.memcpy[")]
+    assert [lines[i].split()[0] for i in starts] == ["memfn.memcpy[impl=libc,"] * 2 + ["memfn.memcpy[impl=ref,"] * 2
+    for i in starts:  # the key's second line ends it; the line after holds no part of it
+        assert lines[i + 1].split("|")[0].strip().endswith("]"), lines[i : i + 2]
+        assert not lines[i + 2].split("|")[0].strip() or lines[i + 2].startswith(("memfn.", "sched.", "sync.", "sys."))
+
+
 @pytest.mark.parametrize("width", [80, 120])
 def test_event_latencies_with_cyclictests_min_and_avg(syn, cli, monkeypatch, width):
     """The event table has cyclictest's Min and Avg beside the percentiles (the avg from the
@@ -341,6 +370,62 @@ def test_report_cli_html_from_fake_core_run(env, cli, tmp_path):
     assert out.stat().st_size < 2_000_000
 
 
+# ---------------------------------------------------------------- one table of formats
+def test_compare_json_is_the_reports_comparison(syn, cli):
+    """One comparison, one JSON shape: `compare --format json` prints the document that
+    `report --format json` holds under "compare" (rows, families, differences, nbench table)."""
+    rc, out, err = cli("compare", "base", "slow", "--format", "json")
+    assert rc == 0, err
+    rc, rep, err = cli("report", "base", "slow", "--format", "json")
+    assert rc == 0, err
+    doc, rep = json.loads(out), json.loads(rep)
+    assert doc == rep["compare"] and doc["format"] == "tickmark-compare"
+    assert doc["nbench"]["labels"] == ["base", "slow"] and doc["comparisons"][0]["families"]["sys"]["covers"]
+    rc, one, _ = cli("report", "base", "--format", "json")
+    assert rc == 0 and json.loads(one)["compare"] is None
+
+
+def test_every_format_is_one_reporter_chosen_from_one_table(syn, cli, tmp_path):
+    from tickmark.cli import compare, document, report
+    from tickmark.report import formats
+
+    assert set(formats.REPORTERS) == {"terminal", "json", "csv", "md", "html", "gbench", "junit", "openmetrics"}
+    for cmd, what in ((document.export_cmd, "run"), (report.report_cmd, "report"), (compare.compare_cmd, "comparison")):
+        (opt,) = [p for p in cmd.params if p.name == "fmt"]
+        assert list(opt.type.choices) == formats.names(what, aliases=True), cmd.name
+    assert formats.from_extension("r.md", "report", "html") == "md"
+    assert formats.from_extension("r.xml", "report", "html") == "html"  # junit writes runs, not reports
+    rc, _, err = cli("export", "base", "--format", "md")
+    assert rc == 2 and "'md' is not one of" in err
+    # the same comparison in Markdown from compare as in the report of the two runs
+    rc, md, err = cli("compare", "base", "slow", "--format", "md")
+    assert rc == 0, err
+    rc, full, _ = cli("report", "base", "slow", "--format", "md")
+    nb_and_pairs = md[md.index("## nbench side by side") : md.index("_tickmark ")]
+    assert nb_and_pairs.startswith("## nbench side by side") and "## Comparison: B = slow against A = base" in md
+    assert nb_and_pairs in full
+    rc, text, _ = cli("compare", "base", "slow", "--format", "table")
+    assert rc == 0 and "nbench side by side" in text
+    side = text[text.index("nbench side by side") :].splitlines()
+    assert max(len(line) for line in side) <= 80 and re.search(r"^MEMORY K6\s+[\d.]+\s+[\d.]+\s+x0\.80$", text, re.M)
+
+
+def test_family_mean_says_which_benchmarks_it_covers():
+    """The geometric mean leaves unstable rows out: it says so, and over how many of the
+    family's benchmarks it is taken, instead of naming the whole family."""
+    from tickmark.analysis import compare as cmp
+
+    def row(ratio, unstable):
+        return {"family": "memfn", "metric": "", "ratio": ratio, "unstable": unstable, "verdict": "slower"}
+
+    fams = cmp.families([row(1.2, False), row(1.3, False)] + [row(0.5, True)] * 14)
+    f = fams["memfn"]
+    assert (f["n"], f["of"]) == (2, 16) and f["geomean_time_ratio"] == pytest.approx((1.2 * 1.3) ** 0.5)
+    assert model.family_covers(f) == "2 of 16 benchmarks (14 unstable left out)"
+    assert model.family_covers(cmp.families([row(1.2, True)] * 3)["memfn"]) == "3 benchmarks, all unstable"
+    assert model.family_covers(cmp.families([row(1.2, False)])["memfn"]) == "1 benchmark"
+
+
 # ---------------------------------------------------------------- a board's runs
 @pytest.fixture
 def board(tmp_path, monkeypatch):
@@ -364,9 +449,9 @@ def test_report_of_four_disjoint_runs_with_the_board_page(board, cli, tmp_path):
         "| null call | 180 ns | sys.getppid | 1 |",
         "| null I/O | 230 ns | sys.read + sys.write (mean) | 1 |",
         "| fork | 90.0 us | proc.fork\\_exit | 1 |",
-        "| pipe | 9.00 us | ipc.pipe\\_lat[cross=0] | 1 |",
+        "| pipe | 9.00 us | ipc.pipe\\_lat\\[cross=0\\] | 1 |",  # brackets escaped: a name is never a link
         "| UDP | - | ipc.udp\\_lat | not measured |",
-        "| mem.bw\\_read[size=134217728] | 3 |",
+        "| mem.bw\\_read\\[size=134217728\\] | 3 |",
         "| 2p | 1.55 us | 1.87 us | 2.83 us |",  # switch_derived: half the hop, per procs x size
         "| 16p | 1.90 us | 2.22 us | 3.18 us |",
     ):
@@ -495,7 +580,7 @@ def test_comparison_chart_has_the_task_clock_rows_and_their_mean(tmp_path):
             res = st.add_result(rid, key=bench, bench=bench, stats=stats.summarize(ss))
             st.add_samples(res, 1, ss)
     m = model.build(st, ["a", "b"])
-    (c,) = m["compare"]
+    (c,) = m["compare"]["comparisons"]
     assert c["families"]["sys (task-clock)"]["multiple"] == "1.60× slower"
     assert c["families"]["sys"]["multiple"] == "1.25× faster"
     page = views.html(m)
@@ -514,7 +599,7 @@ def test_comparison_chart_only_where_both_runs_have_the_benchmark(board, tmp_pat
     for bench in ("sys.getppid", "sys.stat"):
         reportdata.add(st, rid, bench, ns=reportdata.BOARD_OS[bench] * 1.1)
     m = model.build(st, ids + [str(rid)])
-    (c,) = m["compare"]
+    (c,) = m["compare"]["comparisons"]
     assert (c["a"], c["b"]) == ("board-os (gcc -O2)", "board-os2 (gcc -O2)")
     page = views.html(m)
     chart = page[page.index("<h3>Ratio per benchmark</h3>") : page.index("Table of all")]

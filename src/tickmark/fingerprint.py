@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import __version__
-from .names import decimal
+from .names import decimal, plain_all, word
 
 
 # ---------------------------------------------------------------- the keys
@@ -128,7 +128,7 @@ _KEYS = (
     Key("accel_probe", "text", "why that accelerator"),
     Key("kernel_image", "text", "kernel image"),
     Key("kernel_image_size", "int", "kernel image size (bytes)", export="int"),
-    Key("rtos", "object", "RTOS kernel (name, version, port, configuration)"),
+    Key("rtos", "object", "RTOS kernel (name, version, port, configuration)", shown=True),
     Key("kernel_cmdline", "text", "kernel command line"),
 )
 KEYS = {k.name: k for k in _KEYS}
@@ -153,12 +153,32 @@ def keys(**where):
     return [k for k in _KEYS if all(getattr(k, a) == v for a, v in where.items())]
 
 
+def label(name):
+    """The words for a key, or for one field of an object key ("rtos.heap": "RTOS kernel ...: heap")."""
+    if name in KEYS:
+        return KEYS[name].label
+    parent, _, field = name.partition(".")
+    return f"{KEYS[parent].label}: {field}" if parent in KEYS and field else name
+
+
 def differences(fa, fb):
     """[(key, a, b)] of the shown keys whose values differ between two fingerprints (a list of
-    caches in words)."""
+    caches in words; an object such as the RTOS kernel's settings field by field, each as a key
+    "rtos.FIELD" of its own, when both name the same thing: two FreeRTOS trees; else by name)."""
     out = []
     for k in keys(shown=True):
-        a, b = in_words(k.name, fa.get(k.name)), in_words(k.name, fb.get(k.name))
+        a, b = fa.get(k.name), fb.get(k.name)
+        if k.type == "object" and (isinstance(a, dict) or isinstance(b, dict)):
+            a, b = a if isinstance(a, dict) else {}, b if isinstance(b, dict) else {}
+            if a.get("name") != b.get("name"):  # two different kernels: their names say it
+                out.append((k, a.get("name"), b.get("name")))
+                continue
+            for field in list(a) + [f for f in b if f not in a]:
+                if a.get(field) != b.get(field):
+                    sub = Key(f"{k.name}.{field}", "text", label(f"{k.name}.{field}"), shown=True)
+                    out.append((sub, in_words(field, a.get(field)), in_words(field, b.get(field))))
+            continue
+        a, b = in_words(k.name, a), in_words(k.name, b)
         if a != b:
             out.append((k, a, b))
     return out
@@ -166,7 +186,9 @@ def differences(fa, fb):
 
 def in_words(name, v):
     """A key's value as a person reads it: a list of caches as 'L1d 32K, L2u 512K', another list
-    as its items joined by commas; anything else as it is."""
+    as its items joined by commas, an object as its key=value pairs; anything else as it is."""
+    if isinstance(v, dict):
+        return ", ".join(f"{k}={x}" for k, x in v.items()) or None
     if name == "caches" and isinstance(v, list):
         return (
             ", ".join(
@@ -453,9 +475,9 @@ def thp_mode(texts):
     s = texts.get("thp")
     if not s:
         return None
-    for word in s.split():
-        if word.startswith("["):
-            return word.strip("[]")
+    for w in s.split():
+        if w.startswith("["):
+            return w.strip("[]")
     return s
 
 
@@ -573,7 +595,9 @@ def from_texts(texts, build=None, hello=None):
     cc_name = fp.get("cc") or " ".join((hello.get("cc") or "").split()[:1])
     fp["variant"] = build.get("variant") or variant_label(cc_name, fp.get("cflags"), fp["memfn"])
     fp["flags"] = env_flags(fp)
-    return fp
+    # what the target printed, by the store's one rule for texts (names.plain): a control or
+    # invisible character in `uname -r` becomes a visible escape, a field is at most a word long
+    return {k: word(v) if isinstance(v, str) else plain_all(v) for k, v in fp.items()}
 
 
 def cycles_method(fp, hello=None):

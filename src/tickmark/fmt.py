@@ -15,6 +15,14 @@ def known(x, missing="unknown"):
     return printable(x)
 
 
+def fmt_it_rate(x):
+    """An iteration rate (nbench's it/s): 4 significant digits in exponent form from a million
+    up, whole numbers from 100, 3 significant digits below."""
+    if x is None:
+        return "-"
+    return f"{x:.4g}" if x >= 1e6 else f"{x:.0f}" if x >= 100 else f"{x:.3g}"
+
+
 def sig(x):
     """Three significant digits, no exponent."""
     if x is None:
@@ -120,3 +128,17 @@ def fmt_sweep(sweep, limit=24):
     if len(sweep) <= limit or len(vals) < 3:
         return sweep
     return f"{vals[0]}..{vals[-1]} ({len(vals)} values)"
+
+
+# Markdown's inline markup (emphasis, code, links and images, autolinks and HTML, strikethrough,
+# table columns), each written as the character itself
+_MD = str.maketrans(
+    {c: "\\" + c for c in "\\`*_[]|~!#$"} | {"&": "&amp;", "<": "&lt;", ">": "&gt;", "\n": " ", "\r": " "}
+)
+
+
+def md_text(s):
+    """Any text for a Markdown document (a table cell, a heading, a list item): shown as
+    written, never as markup (no link, image, emphasis or HTML of a run name, a label or a
+    board's words), control and invisible characters as escapes (names.plain), on one line."""
+    return printable("" if s is None else str(s).replace("\n", " ").replace("\r", " ")).translate(_MD)

@@ -14,6 +14,7 @@ import numpy as np
 
 from .. import fingerprint
 from ..errors import TickmarkError
+from ..names import printable
 from . import counters, stats
 from .stats import TASK_CLOCK, Stats
 from .verdict import (  # noqa: F401  (the verdict's words and rule, read through this module too)
@@ -147,6 +148,16 @@ def exact_counts(side):
     return bool(fp.get("qemu_icount")) or fp.get("cycles_method") == "icount-insns"
 
 
+def check_metric(sides, metric):
+    """--metric names a metric that some compared result has (a one-line error otherwise)."""
+    if not metric:
+        return
+    subs = sorted({k for s in sides for r in s.results.values() for k in Stats.of(r).subs})
+    if metric == TASK_CLOCK or metric in subs:
+        return
+    raise TickmarkError(f"bad --metric '{printable(metric)[:40]}' ({', '.join([HEADLINE, TASK_CLOCK] + subs)})")
+
+
 def metric_name(text):
     """--metric: "" for the headline ("headline" or ""), else the name as given."""
     t = (text or "").strip()
@@ -253,6 +264,7 @@ def families(rows):
             out[label] = {
                 "geomean_time_ratio": math.exp(sum(logs) / len(logs)),
                 "n": len(logs),
+                "of": len(cand),  # the family's rows with a ratio; n of them enter the mean
                 "verdicts": verdicts,
                 "all_unstable": not stable,
             }
@@ -312,7 +324,7 @@ def to_json(sides, pairs, metric=None):
                 "id": s.run.get("id"),
                 "name": s.run.get("name"),
                 "variant": s.fingerprint.get("variant"),
-                "counters": counters.availability(s.hello),
+                "counters": counters.availability(s.hello, s.fingerprint.get("cycles_method")),
             }
             for s in sides
         ],

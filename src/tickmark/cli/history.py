@@ -6,8 +6,7 @@ import os
 
 import click
 
-from ..names import printable
-from .options import check_output, store_of, write_file
+from .options import check_output, emit, store_of
 
 FORMATS = ("table", "md", "json", "html")
 EXTENSIONS = {".md": "md", ".markdown": "md", ".json": "json", ".html": "html", ".htm": "html"}
@@ -88,11 +87,7 @@ def history_cmd(ctx, patterns, by, names, target, labels, since, metric, fmt, ou
             buf = io.StringIO()
             show(model, file=buf)
             text = buf.getvalue()
-        if output:
-            write_file(output, text)
-            click.echo(f"tickmark: wrote {printable(output)} ({len(text.encode()) // 1024} KiB, {fmt})", err=True)
-        else:
-            click.echo(text, nl=False)
+        emit(output, text, fmt)
     if verdict is not None:
         for line in model["gate"]["lines"]:
             click.echo(f"tickmark: {line}", err=True)

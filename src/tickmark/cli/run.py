@@ -61,7 +61,7 @@ def run_cmd(ctx, patterns, suite, run_options, name, cc, cflags, memfn, quiet, h
     if any(p.startswith("memfn") for p in pats):
         from ..report.terminal import memory
 
-        memory.show_memfn(store.results(run_id))
+        memory.show_memfn(store.results(run_id), lambda r: store.samples(r["id"]))
     if any(p.startswith("mem.") for p in pats):  # the bandwidth table, when there are mem.bw_* results
         from ..report.terminal import memory
 

@@ -27,10 +27,10 @@ import re
 import threading
 import time
 
-from .. import fingerprint
+from .. import fingerprint, tm1
 from ..analysis import hostclock, nbench, stats
 from ..errors import TickmarkError, interrupted_by_signals
-from ..names import check_name
+from ..names import check_name, numbered
 from ..tm1 import Reader
 from ..waiting import Watchdog, environ_seconds
 from .plan import RunConfig, check_patterns  # noqa: F401  (the engine's input, made by plan.py)
@@ -50,14 +50,16 @@ def extra_budget(base_s, instances):
 
 
 def split_key(key):
-    """'sched.ring[procs=4,size=16]' -> ('sched.ring', {'procs': 4, 'size': 16})."""
+    """'sched.ring[procs=4,size=16]' -> ('sched.ring', {'procs': 4, 'size': 16}); a value that
+    is not an integer the protocol can carry is not a parameter (tm1.params_problem)."""
     m = re.fullmatch(r"([^\[]+)(?:\[(.*)\])?", key)
     if not m:
         return key, {}
     params = {}
     for part in filter(None, (m.group(2) or "").split(",")):
         k, _, v = part.partition("=")
-        params[k] = int(v) if re.fullmatch(r"-?\d+", v) else v
+        if re.fullmatch(r"-?[0-9]{1,19}", v) and tm1.params_problem({k: int(v)}) is None:
+            params[k] = int(v)
     return m.group(1), params
 
 
@@ -588,7 +590,7 @@ def import_document(store, doc):
         base, n = name, 1
         while store.name_taken(name):
             n += 1
-            name = f"{base}-{n}"
+            name = numbered(base, n)
     fp, hello = run["fingerprint"], run["hello"]
     notes = dict(run.get("notes") or {}, imported_from=run.get("id"))
     status = run["status"]

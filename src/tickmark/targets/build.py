@@ -143,8 +143,9 @@ def build_core(
     in. Both are part of the cache key, path and content. Every string reaches the compiler as
     an argument list: nothing here goes through a shell or a make variable. make_vars: the
     port, board and console, e.g. {"PORT": "baremetal", "BOARD": "mps2-an500"} (plain names only),
-    and an RTOS's source tree (FREERTOS_KERNEL: an absolute path). sources_key: a digest of the
-    sources outside the core that the build reads (such a tree), part of the cache key."""
+    and an RTOS's source tree or kernel export (FREERTOS_KERNEL, NUTTX_EXPORT: absolute paths).
+    sources_key: a digest of the sources outside the core that the build reads (such a tree),
+    part of the cache key."""
     make_vars = dict(make_vars or {})
     for k, v in make_vars.items():
         ok = _SAFE_PATH.fullmatch(str(v)) if k in _PATH_VARS else k in _NAME_VARS and _SAFE.fullmatch(str(v))
@@ -312,11 +313,14 @@ _MAKE_ENV = (
     "MAKEFILES",
     "GNUMAKEFLAGS",
     "FREERTOS_KERNEL",
+    "NUTTX_EXPORT",
+    "RTOS_STACK_CHECK",
+    "RTOS_ASSERT",
 )
 _SAFE = re.compile(r"[A-Za-z0-9_.+-]+")
 _SAFE_PATH = re.compile(r"/[A-Za-z0-9_.+/-]+")
-_NAME_VARS = ("PORT", "BOARD", "BM_CONSOLE")
-_PATH_VARS = ("FREERTOS_KERNEL",)
+_NAME_VARS = ("PORT", "BOARD", "BM_CONSOLE", "RTOS_STACK_CHECK", "RTOS_ASSERT")
+_PATH_VARS = ("FREERTOS_KERNEL", "NUTTX_EXPORT")
 
 
 def _plan(src, cc_argv, make_vars=None):

@@ -17,7 +17,11 @@ A board that describes a Linux boot (LINUX_* in core/boards/BOARD.mk: virt-aarch
 kernel on its own machine and CPU, one CPU, under the same -icount settings as bare metal and
 FreeRTOS on that board (`qemu-system:virt-aarch64 --kernel IMAGE`): the guest's clock then
 counts guest instructions, kernel and user alike, so Linux, FreeRTOS and bare metal are measured
-in one unit on one CPU model.
+in one unit on one CPU model. What would make two boots differ is held fixed there: no random
+device-tree nodes (the KASLR and RNG seeds QEMU's virt machine passes: dtb-randomness=off),
+KASLR off (nokaslr), the real-time clock at a fixed date on the virtual clock (-rtc), and an
+initramfs whose entries have no times; two runs with the same --seed count the same
+instructions (tests/test_freertos.py checks it).
 """
 
 import hashlib
@@ -57,14 +61,24 @@ MACHINES = {
 }
 
 
+# A boot the same on every run (under -icount): the real-time clock at a fixed date, run by the
+# virtual clock; on QEMU's virt machine, no random seeds in the device tree.
+FIXED_RTC = ["-rtc", "base=2024-01-01T00:00:00,clock=vm"]
+FIXED_MACHINE = {"virt": "dtb-randomness=off"}
+
+
 def board_machine(board):
     """The machine description (as in MACHINES) of a board that describes a Linux boot: the
-    board's QEMU line with LINUX_MEM of memory and one CPU."""
+    board's QEMU line with LINUX_MEM of memory and one CPU, and nothing that differs between
+    boots (FIXED_RTC, FIXED_MACHINE)."""
     qemu = list(board.qemu)
     if "-m" in qemu:
         del qemu[qemu.index("-m") : qemu.index("-m") + 2]
+    if "-M" in qemu and qemu[qemu.index("-M") + 1] in FIXED_MACHINE:
+        i = qemu.index("-M") + 1
+        qemu[i] += "," + FIXED_MACHINE[qemu[i]]
     return {
-        "qemu": qemu + ["-m", board.vars.get("LINUX_MEM", "512M"), "-smp", "1"],
+        "qemu": qemu + ["-m", board.vars.get("LINUX_MEM", "512M"), "-smp", "1", *FIXED_RTC],
         "console": board.vars["LINUX_CONSOLE"],
         "cc": board.vars.get("LINUX_CROSS_COMPILE") or "",  # the board's own cross prefix
         "busybox_arch": board.vars.get("LINUX_DEB_ARCH"),
@@ -315,8 +329,9 @@ class KernelTarget(Scratch, Target):
         return name
 
     def cmdline(self):
+        fixed = "nokaslr" if self.board else ""  # a board's boot is the same every time (see above)
         return " ".join(
-            filter(None, [f"console={self.spec['console']}", "panic=-1", "quiet", "loglevel=1", self.append])
+            filter(None, [f"console={self.spec['console']}", "panic=-1", "quiet", "loglevel=1", fixed, self.append])
         )
 
     def prepare(self, variant=None):

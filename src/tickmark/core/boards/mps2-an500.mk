@@ -23,3 +23,6 @@ PACKAGES = gcc-arm-none-eabi picolibc-arm-none-eabi qemu-system-arm
 # r0p1 erratum); 2 MiB of the RAM for its heap.
 FREERTOS_PORT = ARM_CM4F
 RTOS_HEAP_SIZE = 0x00200000
+# NuttX (os=nuttx): the kernel's mps2-an500 board (flat build; its tick is SysTick, the clock the
+# FPGAIO counter; NuttX compiles for the M7's single-precision FPU, fpv5-sp-d16).
+NUTTX_BOARD = mps2-an500:nsh

@@ -36,3 +36,8 @@ LINUX_MEM = 512M
 LINUX_CROSS_COMPILE = aarch64-linux-gnu-
 LINUX_DEB_ARCH = arm64
 LINUX_PACKAGES = qemu-system-arm gcc-aarch64-linux-gnu libc6-dev-arm64-cross
+# NuttX (os=nuttx): the kernel's qemu-armv8a board at EL1 on this machine's GICv2, PSCI by HVC;
+# its Debian cross compiler's outline atomics would need getauxval, which NuttX lacks.
+NUTTX_BOARD = qemu-armv8a:nsh
+NUTTX_CONFIG = ARM64_GIC_VERSION=2 ARCH_CHIP_QEMU_WITH_HV=y
+NUTTX_EXTRAFLAGS = -mno-outline-atomics

@@ -4,7 +4,8 @@ summary, its problems and notes, and the series its plots draw (series.py)."""
 import math
 
 from ... import fingerprint, fmt
-from ...analysis import hostclock, kernel_entry, stats
+from ...analysis import hostclock, kernel_entry, rtos_table, stats
+from ...analysis.memfn import IMPLS
 from ...analysis.stats import Stats
 from ...fmt import known
 from ...names import printable, when
@@ -41,9 +42,10 @@ def run_model(store, run, with_series=True, beside=None):
     study = None
     if run.get("suite") == "rtos-study" or (beside is not None and has_rtos_figures(results)):
         study = {"rows": rtos_study_rows(results), "beside": None}
-        if beside is not None:
-            bfp = beside.get("fingerprint") or {}
-            label = bfp.get("board") or beside.get("name") or f"run {beside['id']}"
+        if beside is not None:  # named by its system (Linux, NuttX...), and by its run if both are of one
+            label = rtos_table.distinct_labels(
+                [rtos_table.side_label(run), rtos_table.side_label(beside)], [run, beside]
+            )[1]
             study["beside"] = {"label": label, "rows": rtos_study_rows(store.results(beside["id"]))}
     entry = None
     if kernel_entry.present(results):
@@ -302,10 +304,20 @@ def _num(x):
     return x
 
 
+def shown_key(r):
+    """The key of a result as tables show it: a memfn.* implementation by its name
+    (memfn.memcpy[impl=libc,size=64]) rather than its number."""
+    impl = (r.get("params") or {}).get("impl")
+    if not r["bench"].startswith("memfn.") or impl not in IMPLS:
+        return r["key"]
+    return r["key"].replace(f"impl={impl}", f"impl={IMPLS[impl]}", 1)
+
+
 def _metric_row(r, sub, d, env):
     """One table row of a metric (d: a stats.Summary)."""
     return {
         "key": r["key"],
+        "shown": shown_key(r),
         "bench": r["bench"],
         "family": r["bench"].split(".", 1)[0],
         "params": r.get("params") or {},
@@ -347,6 +359,7 @@ def result_rows(results, env=()):
             rows.append(
                 {
                     "key": r["key"],
+                    "shown": shown_key(r),
                     "bench": r["bench"],
                     "family": r["bench"].split(".", 1)[0],
                     "params": r.get("params") or {},
@@ -394,7 +407,7 @@ def counters_model(store, run):
             rows.append(dict(d, key=r["key"]))
     fp = run.get("fingerprint") or {}
     return {
-        "availability": availability(run.get("hello")),
+        "availability": availability(run.get("hello"), fp.get("cycles_method")),
         "rows": sorted(rows, key=lambda x: x["key"]),
         "exact": bool(fp.get("qemu_icount")) or fp.get("cycles_method") == "icount-insns",
     }

@@ -81,6 +81,15 @@ def table_width(t):
     return sum(c.min_width or 1 for c in t.columns) + 3 * (len(t.columns) - 1)
 
 
+def two_lines(key):
+    """A key broken after the comma nearest its middle (one line when it has no parameters)."""
+    cuts = [i + 1 for i, c in enumerate(key) if c == ","]
+    if not cuts:
+        return key
+    cut = min(cuts, key=lambda i: max(i, len(key) - i))
+    return key[:cut] + "\n" + key[cut:]
+
+
 def build_table(rows, plain=False, drop=(), narrow=False):
     """A Rich table of model rows (model.result_rows), without the columns in `drop`; `narrow`
     lets a long key wrap after the commas between its parameters."""
@@ -94,25 +103,25 @@ def build_table(rows, plain=False, drop=(), narrow=False):
         else:
             t.add_column(col, justify=just, no_wrap=True)
     names = [c[0] for c in cols]
-    # the benchmark column folds only between parameters (narrow) or not at all
-    keys = [r["key"] for r in rows] or ["benchmark"]
-    t.columns[0].min_width = min(
-        40, max(len(part) for k in keys for part in (k.replace(",", ", ").split(" ") if narrow else [k]))
-    )
-    for r in rows:
+    # the benchmark column breaks a key only between parameters, into two lines (narrow), or not
+    # at all
+    keys = [printable(r.get("shown") or r["key"]) for r in rows]
+    keys = [two_lines(k) if narrow else k for k in keys]
+    t.columns[0].min_width = min(40, max(len(line) for k in keys or ["benchmark"] for line in k.split("\n")))
+    for r, shown in zip(rows, keys):
         if r["status"] != "ok":
             style = None if plain else ("yellow" if r["status"] == "skip" else "red")
-            key = r["key"].replace(",", ", ") if narrow else r["key"]
+            key = shown
             cells = {
-                "benchmark": Text(printable(key)),
+                "benchmark": Text(key),
                 "value": Text(r["status"], style=style),
                 "flags": Text(printable(r.get("reason") or "")),
             }
             t.add_row(*[cells.get(n, "") for n in names])
             continue
         cells = _cells(r)
-        key = r["key"].replace(",", ", ") if narrow else r["key"]
-        cells["benchmark"] = Text(printable(f"  {r['metric']}" if r["metric"] else key))
+        key = shown
+        cells["benchmark"] = Text(printable(f"  {r['metric']}") if r["metric"] else key)
         t.add_row(*[cells[n] for n in names])
     return whole_cells(t)
 

@@ -128,13 +128,18 @@ def render_comparison(doc, file=None, show_counters=True):
         for fam, f in c["families"].items():
             g = f["geomean_time_ratio"]
             vs = ", ".join(f"{n} {v}" for v, n in sorted(f["verdicts"].items()))
-            what = "benchmarks, all unstable" if f.get("all_unstable") else "benchmarks"
             ratios = "instruction ratios" if c.get("isa") or c.get("exact") else "time ratios"
             con.print(
-                f"  {fam}: geometric mean of {ratios} B/A {g:.3f} ({f['multiple']}) over {f['n']} {what} ({vs})",
+                f"  {fam}: geometric mean of {ratios} B/A {g:.3f} ({f['multiple']}) over {f['covers']} ({vs})",
                 markup=False,
             )
         codesize.render(con, c.get("code_size"), plain, _print_table)
+    if doc.get("nbench"):
+        from .nbench import side_by_side_lines
+
+        con.print()
+        for line in side_by_side_lines(doc["nbench"]):
+            con.print(line, markup=False)
 
 
 def _render_counters(con, av_a, av_b, all_rows, plain, exact=False):
