@@ -330,20 +330,6 @@ def need_tool(why):
     pytest.skip(why)
 
 
-def board_or_skip(name):
-    """The board description `name` whose compiler and QEMU are installed, or skip (fail under
-    CI=true, where bootstrap installs them)."""
-    from tickmark.errors import TickmarkError
-    from tickmark.targets.baremetal import load_board
-
-    b = load_board(name)
-    try:
-        b.check_tools()
-    except TickmarkError as e:
-        need_tool(str(e))
-    return b
-
-
 def wait_run_started(path, timeout=60):
     """Until a harness in another thread or process has created its run in the SQLite store at
     path (it is then about to read the console: the board may start)."""

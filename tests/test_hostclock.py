@@ -12,7 +12,8 @@ import time
 
 import pytest
 
-from conftest import board_or_skip, need_tool, wait_run_started
+from boards import need_board
+from conftest import need_tool, wait_run_started
 from tickmark.analysis import hostclock
 
 
@@ -144,7 +145,7 @@ def test_host_timed_board_under_qemu_agrees_with_its_own_clock(real, cli, tmp_pa
         import serial  # noqa: F401
     except ImportError:
         need_tool("pyserial is missing")
-    b = board_or_skip("mps2-an500")
+    b = need_board("mps2-an500")
     args = "run loop.control trap.syscall --host-clock --samples 5 --sample-ms 100 --seed 3"
     info = build_core(
         cc="arm-none-eabi-gcc",

@@ -7,7 +7,8 @@ import subprocess
 
 import pytest
 
-from conftest import board_or_skip, need_tool, run_tmp
+from boards import need_board
+from conftest import need_tool, run_tmp
 from tickmark.errors import TickmarkError
 from tickmark.targets.baremetal import board_names, load_board, parse_board, semihost_args
 
@@ -109,7 +110,7 @@ def test_long_argument_lists_go_through_a_file(tmp_path):
 
 @pytest.mark.parametrize("board", BOARDS)
 def test_board_runs_and_verifies_and_counts_are_identical(board, real, cli, trap_memcpy):
-    board_or_skip(board)
+    need_board(board)
     extra = ("--memfn", trap_memcpy) if board == "mps2-an500" else ()
     _run(cli, board, "one", *extra)
     run, res = _results(real, "one")
@@ -154,7 +155,7 @@ def test_board_runs_and_verifies_and_counts_are_identical(board, real, cli, trap
 
 
 def test_what_needs_an_os_skips_with_its_reason(real, cli, trap_memcpy):
-    board_or_skip("mps2-an500")
+    need_board("mps2-an500")
     rc, out, err = cli(
         "run",
         "--target",
@@ -206,7 +207,7 @@ def test_bad_targets_are_one_line_errors(real, cli):
 def test_a_fault_is_reported(real, cli, trap_memcpy):
     """A benchmark that faults ends the machine: that instance is 'crashed', the exit status
     and the fault text are kept in the run's problems."""
-    board_or_skip("mps2-an500")
+    need_board("mps2-an500")
     rc, out, err = cli(
         "run",
         "--target",
@@ -280,7 +281,7 @@ def test_uart_console_for_boards_without_a_debugger(real):
     from tickmark.targets.build import build_core
     from tickmark.tm1 import Parser
 
-    b = board_or_skip("mps2-an500")
+    b = need_board("mps2-an500")
     info = build_core(
         cc="arm-none-eabi-gcc",
         cflags="-O2 '-DTM_BUILTIN_ARGS=\"run loop.control --samples 2 --sample-ms 1 --seed 3\"'",

@@ -8,7 +8,8 @@ import subprocess
 
 import pytest
 
-from conftest import board_or_skip, need_tool
+from boards import counts, need_board, run_board, stored
+from conftest import need_tool
 from tickmark.targets.baremetal import qemu_argv
 
 BOARDS = ["mps2-an385", "mps2-an500", "virt-aarch64", "virt-riscv64"]
@@ -20,16 +21,8 @@ FREERTOS_TREE = os.environ.get("FREERTOS_KERNEL") or os.path.join(
 
 
 def _run(cli, target, name, *patterns):
-    rc, out, err = cli(
-        "run", "--target", target, "--rounds", "1", "--samples", "2", "--sample-ms", "2", "--seed", "7",
-        "--name", name, "-q", *patterns,
-    )  # fmt: skip
-    assert rc == 0, err + out
-    from tickmark.store import Store
-
-    st = Store(os.environ["TICKMARK_STORE"])
-    run = st.run(name)
-    return {r["key"]: dict(r, samples=st.samples(r["id"])) for r in st.results(run["id"])}
+    run_board(cli, target, name, patterns)
+    return stored(os.environ["TICKMARK_STORE"], name)[1]
 
 
 def _insn(r):
@@ -43,7 +36,7 @@ def _insn(r):
 def test_kernel_entry_on_every_board(board, real, cli):
     """Every kind of kernel entry runs on every board, in guest instructions with the
     two-instruction control loop subtracted, and a second run with the same seed counts the same."""
-    board_or_skip(board)
+    need_board(board)
     res = _run(cli, f"qemu-system:{board}", "one", "trap.*", "loop.control")
     assert sorted(res) == sorted(TRAPS + ["loop.control"])
     assert _insn(res["loop.control"]) == pytest.approx(2.0, abs=0.01)  # a count-down and a branch
@@ -53,9 +46,7 @@ def test_kernel_entry_on_every_board(board, real, cli):
         assert 1.5 < _insn(res[key]) < 40, key
     two = _run(cli, f"qemu-system:{board}", "two", "trap.*", "loop.control")
     for key, r in res.items():
-        assert [(s["ns"], s.get("cyc"), s["iters"]) for s in r["samples"]] == [
-            (s["ns"], s.get("cyc"), s["iters"]) for s in two[key]["samples"]
-        ], key
+        assert counts(r) == counts(two[key]), key
 
 
 def _symbols(binary):
@@ -76,7 +67,7 @@ def test_svc_round_trip_counted_independently(real, cli):
     iteration of the loop, less the control loop's two, are what trap.syscall reports."""
     from tickmark.targets.baremetal import build_for_board
 
-    board = board_or_skip("mps2-an385")
+    board = need_board("mps2-an385")
     image = build_for_board(board).binary
     syms = _symbols(image)
     loop_at, loop_size = syms["tm_arch_trap_call"]
@@ -123,7 +114,7 @@ def test_control_loop_is_two_instructions_in_the_image(board, real):
     Cortex-M3, 3 on the Cortex-A53), read from the board image's disassembly."""
     from tickmark.targets.baremetal import build_for_board
 
-    b = board_or_skip(board)
+    b = need_board(board)
     image = build_for_board(b).binary
     objdump = b.cross_compile + "objdump"
     assert _loop_length(objdump, image, "tm_control_loop") == 2
@@ -154,7 +145,7 @@ def test_kernel_entry_on_linux(real, cli):
 def test_kernel_entry_under_freertos(board, real, cli, monkeypatch):
     """On the Cortex-M boards the handlers go into a copy of the vector table, beside FreeRTOS's
     own (its tick keeps running); on the Cortex-A53 the vectors are FreeRTOS's: each skips saying so."""
-    board_or_skip(board)
+    need_board(board)
     if not os.path.isfile(os.path.join(FREERTOS_TREE, "tasks.c")):
         need_tool(f"no FreeRTOS-Kernel tree at {FREERTOS_TREE} (./bootstrap test fetches it)")
     monkeypatch.setenv("FREERTOS_KERNEL", FREERTOS_TREE)
