@@ -330,6 +330,27 @@ def need_tool(why):
     pytest.skip(why)
 
 
+def wait_run_started(path, timeout=60):
+    """Until a harness in another thread or process has created its run in the SQLite store at
+    path (it is then about to read the console: the board may start)."""
+    import time
+
+    t = time.time()
+    while time.time() - t < timeout:
+        if Path(path).exists():
+            try:
+                db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+                try:
+                    if db.execute("SELECT count(*) FROM runs").fetchone()[0]:
+                        break
+                finally:
+                    db.close()
+            except sqlite3.Error:
+                pass
+        time.sleep(0.05)
+    time.sleep(0.5)
+
+
 @pytest.fixture(scope="session")
 def pg_server():
     """A PostgreSQL server of Debian's packages in a temporary directory, for the whole session."""

@@ -100,6 +100,7 @@ _KEYS = (
     Key("perf_event_paranoid", "int", "perf_event_paranoid"),
     # the time base and the counters
     Key("clock", "text", "timer", export="word", header=True),
+    Key("host_clock", "bool", "timed on the host from the core's marks", shown=True),
     Key("clock_res_ns", "int", "timer resolution (ns)", export="int", header=True),
     Key("timer_overhead_ps", "int", "timer read cost (ps)", volatile=True, export="int"),
     Key("loop_overhead_ps", "int", "loop overhead (ps)", volatile=True),
@@ -608,8 +609,9 @@ def from_texts(texts, build=None, hello=None):
         "build_hash": build.get("hash"),
         "core_version": hello.get("core"),
         "port": hello.get("port"),
-        "clock": hello.get("clock"),
-        "clock_res_ns": hello.get("clock_res_ns"),
+        "clock": "host: the core's marks as they arrive" if hello.get("host_clock") else hello.get("clock"),
+        "host_clock": True if hello.get("host_clock") else None,
+        "clock_res_ns": None if hello.get("host_clock") else hello.get("clock_res_ns"),
         "timer_overhead_ps": hello.get("timer_overhead_ps"),
         "ticks": hello.get("ticks"),
         "ticks_khz": hello.get("ticks_khz"),
@@ -680,6 +682,8 @@ ENV_FLAG_MEANINGS = {
     "kernel-excluded": "the hardware counters count user space only (perf_event_paranoid), so "
     "cycles miss the time spent in the kernel",
     "emulated": "the core ran under an emulator: times are the emulator's, not the target processor's",
+    "host-clock": "timed on the host, from the arrival of the core's marks on its console, not by the "
+    "board's clock (the host-clock table states the resolution)",
 }
 
 
@@ -695,4 +699,6 @@ def env_flags(fp):
         excluded = (fp.get("perf_event_paranoid") or 0) >= 2
     if fp.get("cycles_method") == "perf" and excluded:
         flags.append("kernel-excluded")
+    if fp.get("host_clock"):
+        flags.append("host-clock")
     return flags

@@ -54,6 +54,8 @@ SCHEMA = {
             "clock_res_ns": _UINT,
             "timer_overhead_ps": _UINT,
             "loop_overhead_ps": _UINT,
+            "loop_overhead_mcyc": _UINT,
+            "host_clock": _INT,
             "ticks": _STR,
             "ticks_khz": _UINT,
             "fcore_khz": _UINT,
@@ -119,6 +121,7 @@ SCHEMA = {
             "out_cut": _INT,
         },
     ),
+    "mark": ({"key": _STR, "i": _UINT, "iters": _UINT}, {"board_ns": _UINT}),
     "hist": (
         {"key": _STR, "buckets": "buckets"},
         {"unit": _STR, "count": _UINT, "min": _UINT, "max": _UINT, "sum": _UINT},
@@ -324,14 +327,14 @@ class Reader:
             if key in self._ended:
                 return f"meta: instance {_short(key)} ran twice in one stream (duplicate)"
             self._open[key] = set()
-        elif t in ("sample", "hist"):
+        elif t in ("sample", "hist", "mark"):
             if key not in self._open:
                 after = " after its end" if key in self._ended else " without its meta"
                 return f"{t} for {_short(key)}{after}"
-            if t == "sample":
-                if rec["i"] in self._open[key]:
-                    return f"sample {rec['i']} of {_short(key)} twice (duplicate)"
-                self._open[key].add(rec["i"])
+            if t in ("sample", "mark"):
+                if (t, rec["i"]) in self._open[key]:
+                    return f"{t} {rec['i']} of {_short(key)} twice (duplicate)"
+                self._open[key].add((t, rec["i"]))
         elif t == "end":
             if key in self._ended:
                 return f"end of {_short(key)} twice (duplicate)"
