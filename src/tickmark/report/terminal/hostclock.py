@@ -5,7 +5,7 @@ clock over the same chunks, how far apart, and the resolution the console allowe
 from ... import fmt
 from ...fmt import fmt_time
 from ...names import printable
-from ..console import print_whole, styled_table
+from ..console import print_table, styled_table
 
 
 def _pct(x, sign=False):
@@ -41,6 +41,6 @@ def lines(rows):
 
 
 def show(rows, console):
-    print_whole(console, build_table(rows, plain=not console.is_terminal))
+    print_table(console, build_table(rows, plain=not console.is_terminal))
     for line in lines(rows):
         console.print(line)

@@ -6,7 +6,7 @@ a second run's rate and cycles beside them (`show RUN --beside OTHER`)."""
 from ... import fmt
 from ...fmt import fmt_rate, fmt_time
 from ...names import printable
-from ..console import print_whole, styled_table
+from ..console import print_table, styled_table
 
 LABEL = 14  # characters of a run's label in a column heading
 WHY = 24  # characters of why a figure is missing (the run's own table has it whole)
@@ -39,4 +39,4 @@ def build_table(entry, plain=False):
 
 
 def show(entry, console):
-    print_whole(console, build_table(entry, plain=not console.is_terminal))
+    print_table(console, build_table(entry, plain=not console.is_terminal))
