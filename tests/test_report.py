@@ -717,11 +717,12 @@ def test_kernel_entry_and_host_clock_alike_in_every_view(systems, cli, tmp_path,
     assert ke["notes"] == [{"n": 1, "text": "skip: " + reportdata.LINUX_IRQ}]
     assert _figures(cells["hosted"]["trap.abort"]) == ["not run"] and ke["host_clock_note"]
     hc = next(r for r in m["runs"] if r["name"] == "hosted")["host_clock"]
-    assert [(r["key"], r["host_text"], r["board_text"], r["differ_text"], r["sample_text"], r["res_text"])
-            for r in hc["rows"]] == [("trap.syscall", "4.35 us", "4.55 us", "-4.45%", "±34.89%", "6.21 ms"),
-                                     ("loop.control", "3.69 ns", "3.65 ns", "+0.96%", "±15.65%", "3.47 ms")]  # fmt: skip
-    assert all(r["host_clock"] is None for r in m["runs"] if r["name"] != "hosted")
     hc_cols = ("key", "host_text", "board_text", "differ_text", "sample_text", "res_text")
+    assert [tuple(r[k] for k in hc_cols) for r in hc["rows"]] == [
+        ("trap.syscall", "4.35 us", "4.55 us", "-4.45%", "±34.89%", "6.21 ms"),
+        ("loop.control", "3.69 ns", "3.65 ns", "+0.96%", "±15.65%", "3.47 ms"),
+    ]
+    assert all(r["host_clock"] is None for r in m["runs"] if r["name"] != "hosted")
 
     md = (tmp_path / "r.md").read_text()
     assert f"## {ke['title']}" in md
@@ -772,10 +773,12 @@ def test_kernel_entry_in_chromium(systems, tmp_path):
         page = b.load(f.as_uri())
         assert page.requests == [f.as_uri()] and not page.exceptions
         rows = b.evaluate(
-            "[...document.querySelectorAll('#kernel-entry tr')].slice(1).map(tr => [...tr.cells].map(td => td.innerText))"
+            "[...document.querySelectorAll('#kernel-entry tr')].slice(1)"
+            ".map(tr => [...tr.cells].map(td => td.innerText))"
         )
         assert rows == [
-            [s["label"], str(s["run"])] + ["\n".join(_figures(c)) for c in s["cells"]] for s in m["kernel_entry"]["systems"]
+            [s["label"], str(s["run"])] + ["\n".join(_figures(c)) for c in s["cells"]]
+            for s in m["kernel_entry"]["systems"]
         ]
         assert b.evaluate("document.querySelectorAll('#kernel-entry a[href^=\"#run-\"]').length") == 5
         b.evaluate("document.getElementById('kernel-entry').scrollIntoView()")

@@ -19,6 +19,7 @@ from ...fmt import fmt_rate, fmt_time
 # the cycle methods that count (a figure in them is not time in other units): QEMU's guest
 # instructions and the hardware cycle counters
 COUNTED = ("icount-insns", "perf", "pmu")
+# the units of a figure (the tags of COUNTED's methods), in words
 UNIT_WORDS = {
     "insn": "guest instructions (QEMU -icount: the same on every run with one seed)",
     "perf": "cycles (hardware counter, perf)",
@@ -34,17 +35,18 @@ def system_label(run):
 
 
 def _figure(row):
-    """(text, rate) of one way into the kernel in one run; text says why when there is no figure."""
+    """(text, rate, unit) of one way into the kernel in one run: its cost per entry in its unit
+    ('insn', 'perf', 'pmu' or 'time') and the entries per second; without a figure the text says
+    why, and rate and unit are None."""
     if row["status"] == "missing":
-        return "not run", None
+        return "not run", None, None
     if row["ns"] is None:
         status = "no data" if row["status"] == "ok" else row["status"]
-        return f"{status}: {row['reason']}".strip(": "), None
+        return f"{status}: {row['reason']}".strip(": "), None, None
     if row["cycles"] is not None and row["cycles_method"] in COUNTED:
-        text = f"{fmt.sig(row['cycles'])} {CYCLES_METHODS[row['cycles_method']][0]}"
-    else:
-        text = fmt_time(row["ns"])
-    return text, fmt_rate(row["per_s"])
+        unit = CYCLES_METHODS[row["cycles_method"]][0]
+        return f"{fmt.sig(row['cycles'])} {unit}", fmt_rate(row["per_s"]), unit
+    return fmt_time(row["ns"]), fmt_rate(row["per_s"]), "time"
 
 
 def kernel_entry_model(sides):
@@ -57,14 +59,14 @@ def kernel_entry_model(sides):
         host = bool((run.get("fingerprint") or {}).get("host_clock"))
         cells = []
         for row in kernel_entry.rows(results):
-            text, rate = _figure(row)
+            text, rate, unit = _figure(row)
             note = None
             if rate is None and row["status"] != "missing":  # a reason, numbered under the table
                 if text not in notes:
                     notes.append(text)
                 note = notes.index(text) + 1
                 text = f"{row['status']} [{note}]"
-            cells.append(dict(row, text=text, rate=rate, note=note))
+            cells.append(dict(row, text=text, rate=rate, unit=unit, note=note))
         systems.append({"run": run["id"], "name": run.get("name"), "label": label, "host_clock": host, "cells": cells})
     every_host = all(s["host_clock"] for s in systems)
     loop = "control loop included (host clock)" if every_host else "control loop subtracted"
@@ -82,8 +84,8 @@ def kernel_entry_model(sides):
 
 def units_text(systems):
     """What the figures of the table count, in words: the units it uses, and the rate."""
-    used = {c["cycles_method"] if c["cycles_method"] in COUNTED else "time" for s in systems for c in s["cells"] if c["rate"]}
-    words = [f"{CYCLES_METHODS[m][0]}: {UNIT_WORDS[CYCLES_METHODS[m][0]]}" for m in COUNTED if m in used]
+    used = {c["unit"] for s in systems for c in s["cells"]}
+    words = [f"{u}: {w}" for u, w in UNIT_WORDS.items() if u in used]
     if "time" in used:
         words.append("a time: where no instruction or cycle was counted")
     return "; ".join(words + ["under each: entries per second"])
