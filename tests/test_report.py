@@ -428,12 +428,17 @@ def test_family_mean_says_which_benchmarks_it_covers():
 
 
 # ---------------------------------------------------------------- a board's runs
-@pytest.fixture
-def board(tmp_path, monkeypatch):
-    path = tmp_path / "board.db"
-    st, ids = reportdata.make_board_store(str(path))
+def _runs_store(tmp_path, monkeypatch, make):
+    """A store that make(path) fills, the CLI's store -> (store, its run ids as text)."""
+    path = tmp_path / "runs.db"
+    st, ids = make(str(path))
     monkeypatch.setenv("TICKMARK_STORE", str(path))
     return st, [str(i) for i in ids]
+
+
+@pytest.fixture
+def board(tmp_path, monkeypatch):
+    return _runs_store(tmp_path, monkeypatch, reportdata.make_board_store)
 
 
 def test_report_of_four_disjoint_runs_with_the_board_page(board, cli, tmp_path):
@@ -651,10 +656,7 @@ def test_axis_labels_under_the_row_charts_do_not_overlap(tmp_path):
 # ---------------------------------------------------------------- kernel entry and host clock
 @pytest.fixture
 def systems(tmp_path, monkeypatch):
-    path = tmp_path / "systems.db"
-    st, ids = reportdata.make_systems_store(str(path))
-    monkeypatch.setenv("TICKMARK_STORE", str(path))
-    return st, [str(i) for i in ids]
+    return _runs_store(tmp_path, monkeypatch, reportdata.make_systems_store)
 
 
 def _figures(c):
