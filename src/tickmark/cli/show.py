@@ -18,7 +18,8 @@ from .options import run_filter_options, store_of
     "--beside",
     metavar="RUN",
     help="Another run (e.g. the rtos-study suite on bare metal) "
-    "shown in columns of its own beside this one in the rtos-study view.",
+    "shown in columns of its own beside this one in the rtos-study view, and as a row of its own "
+    "in the kernel-entry table.",
 )
 @click.option(
     "--summary",
