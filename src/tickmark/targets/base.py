@@ -8,7 +8,9 @@ only what is declared here (no probing for attributes, no tests of a target's cl
               what it can do: emulated, reruns, takes_prebuilt, power_cycles, reconnects
               (reconnect()), profiles (where a sampler runs: connect(), run_remote());
               where it runs: runs_here, host_key(); its URI options (options: uri.Option),
-              parsed by from_uri() (check_uri(): checked without reaching the target)
+              parsed by from_uri() (check_uri(): checked without reaching the target);
+              what it builds from besides the core and the variant: source_identity()
+              (source_identity_of(): without reaching the target)
     Core      a core prepared for one target and variant: start() a Session, call() to the end;
               in_process, cycles_method, profile_runner()
     Session   one started core (a round): lines(), finish(), stop(), kill(), clean_up();
@@ -247,6 +249,25 @@ class Target:
             return t.host_key()
         finally:
             t.close()
+
+    @classmethod
+    def source_identity_of(cls, uri):
+        """source_identity() of the target URI names, without reaching the target (as
+        check_uri(): the default makes the target and closes it again)."""
+        t = cls.from_uri(uri)
+        try:
+            return t.source_identity()
+        finally:
+            t.close()
+
+    def source_identity(self):
+        """What the core is built or booted with besides the core's own sources and the variant
+        (an OS's source tree, a kernel image), as it is now, read cheaply: no build, no boot ->
+        {name: {"what": words, "path": ..., and a digest such as "sha256"}}; {} for a target that
+        builds from the core and the variant alone (the default). A campaign keeps it in each
+        cell's definition, so that another tree or an edited one runs the cell again.
+        TickmarkError when it cannot be read (the tree is missing)."""
+        return {}
 
     def host_key(self):
         """What the cores run on, as a key: two targets with the same key share a machine (a
