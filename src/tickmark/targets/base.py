@@ -107,7 +107,7 @@ class Session:
 class ProcessSession(Session):
     """A session that is a local process (the core itself, or ssh/qemu running it)."""
 
-    def __init__(self, argv, what="tickmark-core", cwd=None):
+    def __init__(self, argv, what="tickmark-core", cwd=None, env=None):
         self.argv, self.what = list(argv), what
         self.errfile = tempfile.TemporaryFile(mode="w+")
         try:
@@ -121,6 +121,7 @@ class ProcessSession(Session):
                 errors="replace",
                 start_new_session=True,
                 cwd=cwd,
+                env=env,
             )
         except OSError as e:
             self.errfile.close()
