@@ -14,7 +14,7 @@ only what is declared here (no probing for attributes, no tests of a target's cl
     Core      a core prepared for one target and variant: start() a Session, call() to the end;
               in_process, cycles_method, profile_runner()
     Session   one started core (a round): lines(), finish(), stop(), kill(), clean_up();
-              transport_lost
+              transport_lost, program
     Wrapping  a target (and its core) that reaches the board through another (labgrid over SSH
               or serial): what it does not define itself is the wrapped one's, whatever the
               contract declares, now or later (no capability is copied by hand)
@@ -77,8 +77,18 @@ class Variant:
     cross_compile: str = None
 
 
+def signal_name(n):
+    """SIGSEGV (signal 11), or 'signal N' for a number this system does not name."""
+    try:
+        return f"{signal.Signals(n).name} (signal {n})"
+    except ValueError:
+        return f"signal {n}"
+
+
 class Session:
     """One started core (a round): its output lines as they arrive, then its exit status."""
+
+    program = "tickmark-core"  # the program whose exit status finish() gives (a signal's victim)
 
     # why the connection to the target dropped during this round (None: it did not); the
     # harness then asks the target to reconnect() and runs what the round had not finished again
@@ -109,6 +119,7 @@ class ProcessSession(Session):
 
     def __init__(self, argv, what="tickmark-core", cwd=None, env=None):
         self.argv, self.what = list(argv), what
+        self.program = os.path.basename(self.argv[0]) if self.argv else what
         self.errfile = tempfile.TemporaryFile(mode="w+")
         try:
             self.proc = subprocess.Popen(
@@ -201,6 +212,11 @@ class Core:
         rc, err = s.finish()
         if timer.fired:
             raise TickmarkError(f"tickmark-core {args[0]} on {self.target.uri} did not finish in {timeout} s")
+        if rc < 0:  # by a signal: which process (the core, or the emulator that runs it) and which signal
+            said = f": {err}" if err else ""
+            raise TickmarkError(
+                f"tickmark-core {args[0]} failed on {self.target.uri}: {s.program} was killed by {signal_name(-rc)}{said}"
+            )
         if rc != 0:
             raise TickmarkError(f"tickmark-core {args[0]} failed on {self.target.uri}: {err or f'exit status {rc}'}")
         return out
