@@ -213,10 +213,8 @@ class Core:
         if timer.fired:
             raise TickmarkError(f"tickmark-core {args[0]} on {self.target.uri} did not finish in {timeout} s")
         if rc < 0:  # by a signal: which process (the core, or the emulator that runs it) and which signal
-            said = f": {err}" if err else ""
-            raise TickmarkError(
-                f"tickmark-core {args[0]} failed on {self.target.uri}: {s.program} was killed by {signal_name(-rc)}{said}"
-            )
+            how = f"{s.program} was killed by {signal_name(-rc)}" + (f": {err}" if err else "")
+            raise TickmarkError(f"tickmark-core {args[0]} failed on {self.target.uri}: {how}")
         if rc != 0:
             raise TickmarkError(f"tickmark-core {args[0]} failed on {self.target.uri}: {err or f'exit status {rc}'}")
         return out
