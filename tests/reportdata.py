@@ -81,9 +81,10 @@ def add(
     reason="",
     scale=1.0,
     subs=None,
+    key=None,
 ):
     params = params or {}
-    key = bench + ("[" + ",".join(f"{k}={v}" for k, v in params.items()) + "]" if params else "")
+    key = key or bench + ("[" + ",".join(f"{k}={v}" for k, v in params.items()) + "]" if params else "")
     if status != "ok":
         st.add_result(run_id, key=key, bench=bench, params=params, status=status, reason=reason)
         return
@@ -203,7 +204,8 @@ def fill(st, name, scale=1.0, fp=None, param_value=None):
     add(st, rid, "sys.crasher", status="crashed", reason="SIGSEGV")
     st.add_profile(rid, "cpu.stringsort", PROFILE)
     if param_value is not None:
-        add(st, rid, "sys.param", {"name": param_value}, ns=70, scale=scale)
+        # a parameter's value is an integer (the protocol's): hostile text reaches the views in the key
+        add(st, rid, "sys.param", {"name": 1}, ns=70, scale=scale, key=f"sys.param[name={param_value}]")
     return rid
 
 

@@ -33,8 +33,9 @@ class Interrupted(KeyboardInterrupt):
 @contextlib.contextmanager
 def interrupted_by_signals(exc=KeyboardInterrupt):
     """While it lasts, SIGTERM and SIGHUP (a kill, a terminal closed) raise exc("interrupted by
-    SIGTERM") as Ctrl-C raises KeyboardInterrupt, so that what they stop cleans up. Only the main
-    thread can take signals; elsewhere this does nothing."""
+    SIGTERM") as Ctrl-C raises KeyboardInterrupt, so that what they stop cleans up. A signal
+    that is ignored (SIGHUP under nohup) stays ignored. Only the main thread can take signals;
+    elsewhere this does nothing."""
 
     def on_signal(signum, frame):
         raise exc(f"interrupted by {signal.Signals(signum).name}")
@@ -42,7 +43,8 @@ def interrupted_by_signals(exc=KeyboardInterrupt):
     old = {}
     if threading.current_thread() is threading.main_thread():
         for sig in (signal.SIGTERM, signal.SIGHUP):
-            old[sig] = signal.signal(sig, on_signal)
+            if signal.getsignal(sig) != signal.SIG_IGN:
+                old[sig] = signal.signal(sig, on_signal)
     try:
         yield
     finally:

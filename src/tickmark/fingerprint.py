@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import __version__
-from .names import decimal
+from .names import decimal, plain_all, word
 
 
 # ---------------------------------------------------------------- the keys
@@ -92,6 +92,7 @@ _KEYS = (
     Key("perf_event_paranoid", "int", "perf_event_paranoid"),
     # the time base and the counters
     Key("clock", "text", "timer", export="word", header=True),
+    Key("host_clock", "bool", "timed on the host from the core's marks", shown=True),
     Key("clock_res_ns", "int", "timer resolution (ns)", export="int", header=True),
     Key("timer_overhead_ps", "int", "timer read cost (ps)", volatile=True, export="int"),
     Key("loop_overhead_ps", "int", "loop overhead (ps)", volatile=True),
@@ -474,9 +475,9 @@ def thp_mode(texts):
     s = texts.get("thp")
     if not s:
         return None
-    for word in s.split():
-        if word.startswith("["):
-            return word.strip("[]")
+    for w in s.split():
+        if w.startswith("["):
+            return w.strip("[]")
     return s
 
 
@@ -567,8 +568,9 @@ def from_texts(texts, build=None, hello=None):
         "build_hash": build.get("hash"),
         "core_version": hello.get("core"),
         "port": hello.get("port"),
-        "clock": hello.get("clock"),
-        "clock_res_ns": hello.get("clock_res_ns"),
+        "clock": "host: the core's marks as they arrive" if hello.get("host_clock") else hello.get("clock"),
+        "host_clock": True if hello.get("host_clock") else None,
+        "clock_res_ns": None if hello.get("host_clock") else hello.get("clock_res_ns"),
         "timer_overhead_ps": hello.get("timer_overhead_ps"),
         "ticks": hello.get("ticks"),
         "ticks_khz": hello.get("ticks_khz"),
@@ -593,7 +595,9 @@ def from_texts(texts, build=None, hello=None):
     cc_name = fp.get("cc") or " ".join((hello.get("cc") or "").split()[:1])
     fp["variant"] = build.get("variant") or variant_label(cc_name, fp.get("cflags"), fp["memfn"])
     fp["flags"] = env_flags(fp)
-    return fp
+    # what the target printed, by the store's one rule for texts (names.plain): a control or
+    # invisible character in `uname -r` becomes a visible escape, a field is at most a word long
+    return {k: word(v) if isinstance(v, str) else plain_all(v) for k, v in fp.items()}
 
 
 def cycles_method(fp, hello=None):
@@ -623,6 +627,8 @@ ENV_FLAG_MEANINGS = {
     "kernel-excluded": "the hardware counters count user space only (perf_event_paranoid), so "
     "cycles miss the time spent in the kernel",
     "emulated": "the core ran under an emulator: times are the emulator's, not the target processor's",
+    "host-clock": "timed on the host, from the arrival of the core's marks on its console, not by the "
+    "board's clock (the host-clock table states the resolution)",
 }
 
 
@@ -638,4 +644,6 @@ def env_flags(fp):
         excluded = (fp.get("perf_event_paranoid") or 0) >= 2
     if fp.get("cycles_method") == "perf" and excluded:
         flags.append("kernel-excluded")
+    if fp.get("host_clock"):
+        flags.append("host-clock")
     return flags

@@ -128,3 +128,17 @@ def fmt_sweep(sweep, limit=24):
     if len(sweep) <= limit or len(vals) < 3:
         return sweep
     return f"{vals[0]}..{vals[-1]} ({len(vals)} values)"
+
+
+# Markdown's inline markup (emphasis, code, links and images, autolinks and HTML, strikethrough,
+# table columns), each written as the character itself
+_MD = str.maketrans(
+    {c: "\\" + c for c in "\\`*_[]|~!#$"} | {"&": "&amp;", "<": "&lt;", ">": "&gt;", "\n": " ", "\r": " "}
+)
+
+
+def md_text(s):
+    """Any text for a Markdown document (a table cell, a heading, a list item): shown as
+    written, never as markup (no link, image, emphasis or HTML of a run name, a label or a
+    board's words), control and invisible characters as escapes (names.plain), on one line."""
+    return printable("" if s is None else str(s).replace("\n", " ").replace("\r", " ")).translate(_MD)

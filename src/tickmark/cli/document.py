@@ -57,7 +57,7 @@ def export_cmd(ctx, run_ref, fmt, output, baseline, fail_above, metric):
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.pass_context
 def import_cmd(ctx, file):
-    """Import a run exported as JSON (it gets a new id)."""
+    """Import a run exported as JSON (it gets a new id); FILE '-' reads standard input."""
     from ..run.engine import import_document
     from ..store import document as export
 

@@ -4,9 +4,8 @@ import io
 
 import click
 
-from ..names import printable
 from ..report import formats
-from .options import check_output, store_of, write_file
+from .options import check_output, emit, store_of
 
 
 @click.command("history")
@@ -68,16 +67,10 @@ def history_cmd(ctx, patterns, by, names, target, labels, since, metric, fmt, ou
     if threshold is not None:
         verdict, where = hr.gate(store, model, threshold)
         model["gate"] = hr.gate_json(verdict, where, model)
-    if output:  # the terminal reporter prints itself: into the file's text
-        buf = io.StringIO()
-        text = formats.render(fmt, "history", model, file=buf)
-        text = buf.getvalue() if text is None else text
-        write_file(output, text)
-        click.echo(f"tickmark: wrote {printable(output)} ({len(text.encode()) // 1024} KiB, {fmt})", err=True)
-    else:
-        text = formats.render(fmt, "history", model)
-        if text is not None:
-            click.echo(text, nl=False)
+    buf = io.StringIO() if output else None  # the terminal reporter prints itself: into the file's text
+    text = formats.render(fmt, "history", model, file=buf)
+    if output or text is not None:
+        emit(output, buf.getvalue() if text is None else text, fmt)
     if verdict is not None:
         for line in model["gate"]["lines"]:
             click.echo(f"tickmark: {line}", err=True)

@@ -123,6 +123,34 @@ def add_store_option(cmd):
     return cmd
 
 
+# options whose empty value means something: no compiler flags, the headline metric, no more
+# kernel arguments
+EMPTY_ALLOWED = ("cflags", "metric", "append")
+
+
+def refuse_empty(cmd):
+    """Every text option and argument of cmd refuses an empty value ('' never means "not given":
+    `--target ''` would run here, `--since ''` filter nothing) with one line; -> cmd."""
+    import click
+
+    for p in cmd.params:
+        if p.name not in EMPTY_ALLOWED and isinstance(p.type, (click.types.StringParamType, click.Path)):
+            p.callback = _no_empty(p.callback)
+    return cmd
+
+
+def _no_empty(callback):
+    def check(ctx, param, value):
+        values = value if isinstance(value, (tuple, list)) else (value,)
+        if any(v == "" for v in values):
+            if param.param_type_name == "option":
+                raise TickmarkError(f"bad {max(param.opts, key=len)}: empty (give a value, or leave the option out)")
+            raise TickmarkError(f"bad {param.human_readable_name}: an empty argument ('') names nothing")
+        return callback(ctx, param, value) if callback else value
+
+    return check
+
+
 def _set_target(ctx, param, value):
     if value is not None:
         ctx.find_root().obj["target_uri"] = value
@@ -262,10 +290,11 @@ def round_options(rounds_help, seed_help="Seed of the benchmark orders."):
 
 def _store_files(ctx):
     """The files of this invocation's SQLite store (the database and SQLite's logs beside it)."""
-    from ..store import default_path, is_pg_url
+    from ..store import default_path, is_pg_url, locate
 
-    target = ctx.find_root().obj.get("store_path") or default_path()
-    if is_pg_url(str(target)):
+    path = ctx.find_root().obj.get("store_path")
+    target = locate(path) if path else default_path()
+    if is_pg_url(target):
         return []
     base = os.path.expanduser(str(target))
     return [base + suffix for suffix in ("", "-wal", "-shm", "-journal")]
@@ -305,12 +334,14 @@ def write_file(path, text):
 
     data = text.encode("utf-8")
     real = os.path.realpath(path)
-    if os.path.exists(real) and not os.path.isfile(real):
+    if os.path.exists(path) and not os.path.isfile(path):  # /dev/stdout of a pipe: no real path
         try:
-            with open(real, "wb") as f:
+            with open(path, "wb") as f:
                 f.write(data)
+        except BrokenPipeError:
+            return  # its reader has gone (| head): not an error
         except OSError as e:
-            raise TickmarkError(f"cannot write {path}: {e.strerror or e}")
+            raise TickmarkError(f"cannot write {printable(path)}: {e.strerror or e}")
         return
     try:
         folder, name = os.path.split(real)
@@ -335,4 +366,16 @@ def write_file(path, text):
                 pass
             raise
     except OSError as e:
-        raise TickmarkError(f"cannot write {path}: {e.strerror or e} (any file it held is unchanged)")
+        raise TickmarkError(f"cannot write {printable(path)}: {e.strerror or e} (any file it held is unchanged)")
+
+
+def emit(output, text, fmt):
+    """A command's document: written whole to the file output (saying so on stderr), or to
+    standard output when there is none."""
+    import click
+
+    if output:
+        write_file(output, text)
+        click.echo(f"tickmark: wrote {printable(output)} ({len(text.encode()) // 1024} KiB, {fmt})", err=True)
+    else:
+        click.echo(text, nl=False)

@@ -3,7 +3,7 @@
 import click
 
 from ..report import formats
-from .options import check_output, store_of, write_file
+from .options import check_output, emit, store_of
 
 
 @click.command("report")
@@ -31,8 +31,4 @@ def write_report(store, refs, output, fmt=None):
 
     fmt = fmt or formats.from_extension(output, "report", "html")
     text = formats.render(fmt, "report", model.build(store, refs))
-    if output:
-        write_file(output, text)
-        click.echo(f"tickmark: wrote {output} ({len(text.encode()) // 1024} KiB, {fmt})", err=True)
-    else:
-        click.echo(text, nl=False)
+    emit(output, text, fmt)

@@ -19,17 +19,23 @@ from .options import label_option, prepare_core, round_options, store_of, target
 @click.option("--cflags", help="CFLAGS for the core (default -O2).")
 @click.option("--memfn", type=click.Path(dir_okay=False), help="C/asm file with tm_user_mem* routines.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@click.option(
+    "--host-clock",
+    is_flag=True,
+    help="Time on this machine, not the board: the core prints a mark after each chunk of "
+    "iterations, timed as it arrives (for a board whose clock cannot be trusted or read).",
+)
 @label_option
 @target_option
 @click.pass_context
-def run_cmd(ctx, patterns, suite, run_options, name, cc, cflags, memfn, quiet, labels):
+def run_cmd(ctx, patterns, suite, run_options, name, cc, cflags, memfn, quiet, host_clock, labels):
     """Run benchmarks (patterns or a suite; default suite: default)."""
     from ..report import terminal as report
     from ..report.progress import Progress
     from ..run.engine import Run
     from ..run.plan import Plan
 
-    plan = Plan(patterns, suite, labels=labels, names=[name], **run_options)
+    plan = Plan(patterns, suite, labels=labels, names=[name], host_clock=host_clock, **run_options)
     store = store_of(ctx)
     plan.check_store(store)
     core = prepare_core(ctx, cc, cflags, memfn)

@@ -18,25 +18,27 @@ from ..analysis.stats import TASK_CLOCK
 from .history import change_text, signed_pct, value_text
 from .model import EVENTS_NOTE
 
-_ENV = None
+_ENV = {}
 
 
-def env():
-    global _ENV
-    if _ENV is None:
+def env(kind="html"):
+    """The Jinja environment of a view: "html" autoescapes every value as HTML; "md" writes every
+    value as text, never as Markdown (fmt.md_text: a run name cannot be a link or an image)."""
+    if kind not in _ENV:
         e = Environment(
             loader=PackageLoader("tickmark.report", "templates"),
             autoescape=select_autoescape(enabled_extensions=("html",), default=False),
             trim_blocks=True,
             lstrip_blocks=True,
             keep_trailing_newline=True,
+            finalize=_md_value if kind == "md" else None,
         )
         e.filters.update(
             time=fmt.fmt_time,
             pct=_pct,
             size=fmt.fmt_size,
             sig=fmt.sig,
-            md=md_escape,
+            md=_md_filter,
             ratio=_ratio,
             signed=_signed,
             pval=_pval,
@@ -46,8 +48,17 @@ def env():
             it_rate=fmt.fmt_it_rate,
             inunit=fmt.fmt_in,
         )
-        _ENV = e
-    return _ENV
+        _ENV[kind] = e
+    return _ENV[kind]
+
+
+def _md_filter(s):
+    return Markup(md_escape(s))
+
+
+def _md_value(v):
+    """Every value a Markdown template writes, as text (what the md filter escaped already as it is)."""
+    return v if isinstance(v, Markup) else md_escape(v)
 
 
 def _pct(x):
@@ -84,22 +95,7 @@ def _ci(r):
     return f"±{r['ci_pct'] * 100:.1f}%"
 
 
-def md_escape(s):
-    """Text for a Markdown table cell: no HTML, no column breaks."""
-    s = "" if s is None else str(s)
-    for a, b in (
-        ("\\", "\\\\"),
-        ("&", "&amp;"),
-        ("<", "&lt;"),
-        (">", "&gt;"),
-        ("|", "\\|"),
-        ("`", "\\`"),
-        ("*", "\\*"),
-        ("_", "\\_"),
-        ("\n", " "),
-    ):
-        s = s.replace(a, b)
-    return s
+md_escape = fmt.md_text
 
 
 def _row_name(r):
@@ -404,7 +400,7 @@ def history_markdown(model):
 
 def markdown(model):
     return (
-        env()
+        env("md")
         .get_template("report.md")
         .render(model=model, version=__version__, row_name=_row_name, by_family=_by_family, rtos_grid=rtos_grid)
     )

@@ -64,7 +64,7 @@ def log_ticks(lo, hi, base=10, most=8):
     if not lo or not hi or lo <= 0 or hi <= 0:
         return [1]
     a, b = math.floor(math.log(lo, base) + 1e-9), math.ceil(math.log(hi, base) - 1e-9)
-    ticks = [base**k for k in range(a, max(b, a + 1) + 1)]
+    ticks = [float(base) ** k for k in range(a, max(b, a + 1) + 1)]  # floats: 10**20 is no numpy integer
     step = max(1, math.ceil(len(ticks) / most))
     return ticks[::step]
 

@@ -389,7 +389,11 @@ def to_openmetrics(run, results):
         if fp.get(k.name) is not None:
             info[k.name] = fp[k.name]
     for k, v in sorted(((run.get("notes") or {}).get("labels") or {}).items()):
-        info[f"label_{_label_name(k)}"] = v
+        name, n = f"label_{_label_name(k)}", 1
+        while name in info:  # labels a.b and a_b: one OpenMetrics name each, none lost
+            n += 1
+            name = f"label_{_label_name(k)}_{n}"
+        info[name] = v
     fams["tickmark_run"][3].append(f"tickmark_run_info{_labels(info)} 1")
     for r in sorted(results, key=lambda r: r["key"]):
         lab = dict(base, benchmark=r["bench"], key=r["key"])

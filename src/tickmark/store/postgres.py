@@ -75,7 +75,9 @@ def check_url(url):
 class PostgresBackend:
     kind = "postgresql"
 
-    def __init__(self, url):
+    def __init__(self, url, readonly=False):
+        """readonly: a reading command's connection, which never makes tables."""
+        self.readonly = readonly
         try:
             import psycopg
         except ImportError:
@@ -116,7 +118,19 @@ class PostgresBackend:
             )
         }
 
+    def columns(self):
+        """{table: set of its columns}."""
+        out = {}
+        for table, col in self.conn.execute(
+            "SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = current_schema()"
+        ):
+            out.setdefault(table, set()).add(col)
+        return out
+
     def before_create(self):
+        pass
+
+    def opened(self):
         pass
 
     def check_intact(self):

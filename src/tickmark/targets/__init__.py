@@ -13,6 +13,7 @@ options, toolchain.py picks the compiler, qemu.py holds what the qemu-system tar
 """
 
 from ..errors import TickmarkError
+from ..names import text_problem
 from .base import Core, ProcessSession, Session, Target, Variant, register, registered, shown
 
 __all__ = [
@@ -49,8 +50,9 @@ def schemes():
 
 def _target_class(uri):
     _load_all()
-    if any(ord(c) < 32 or ord(c) == 127 for c in uri):
-        raise TickmarkError("bad --target: control characters in the URI")
+    bad = text_problem(uri)  # the store's one rule for texts: the URI is stored with the run
+    if bad:
+        raise TickmarkError(f"bad --target '{shown(uri)}': {bad}")
     scheme = uri.split(":", 1)[0] if ":" in uri else uri
     cls = registered().get(scheme)
     if cls is None:

@@ -6,15 +6,15 @@ only what is declared here (no probing for attributes, no tests of a target's cl
     Target    where the core runs: prepare() a Core for a Variant, fingerprint(), close();
               put_file() for the programs the core starts (exec);
               what it can do: emulated, reruns, takes_prebuilt, power_cycles, reconnects
-              (reconnect()), profiles (where a sampler runs: connect(), run_remote());
+              (reconnect()), profiles (where a sampler runs: connect(), run_remote()), char_ns;
               where it runs: runs_here, host_key(); its URI options (options: uri.Option),
               parsed by from_uri() (check_uri(): checked without reaching the target);
               what it builds from besides the core and the variant: source_identity()
               (source_identity_of(): without reaching the target)
     Core      a core prepared for one target and variant: start() a Session, call() to the end;
               in_process, cycles_method, profile_runner()
-    Session   one started core (a round): lines(), finish(), stop(), kill(), clean_up();
-              transport_lost, program
+    Session   one started core (a round): lines(), arrival_ns(), finish(), stop(), kill(),
+              clean_up(); transport_lost, program
     Wrapping  a target (and its core) that reaches the board through another (labgrid over SSH
               or serial): what it does not define itself is the wrapped one's, whatever the
               contract declares, now or later (no capability is copied by hand)
@@ -96,6 +96,12 @@ class Session:
 
     def lines(self):
         raise NotImplementedError
+
+    def arrival_ns(self):
+        """When the line lines() gave last arrived (time.monotonic_ns), where the session
+        timestamps lines as they come off the wire (a serial console); None: it did not, take the
+        time it was read."""
+        return None
 
     def finish(self):
         """Wait for the end -> (exit status, negative for a signal; last line of its stderr)."""
@@ -243,6 +249,9 @@ class Target:
     # other's numbers, so a campaign never runs their cells at once (host_key())
     runs_here = False
     options = ()  # the URI's options (uri.Option), parsed by from_uri with uri.parse
+    # how long one character takes on the way from the core (a serial line: 10 bits at the baud
+    # rate), in ns: the resolution of a time the host takes from a line's arrival; 0: no such limit
+    char_ns = 0
 
     def __init__(self, uri, prebuilt=None):
         self.uri = uri

@@ -26,6 +26,9 @@ void tm_emit_hello(const tm_options *opt, const tm_env *env, const tm_instance *
     tm_json_uint(&j, "clock_res_ns", tm_os_clock_res_ns());
     tm_json_uint(&j, "timer_overhead_ps", env->timer_overhead_ps);
     tm_json_uint(&j, "loop_overhead_ps", env->loop_overhead_ps);
+    tm_json_uint(&j, "loop_overhead_mcyc", env->loop_overhead_mcyc);
+    if (opt->host_clock)
+        tm_json_int(&j, "host_clock", 1);
     tm_json_str(&j, "ticks", tm_arch_ticks_name());
     tm_json_uint(&j, "ticks_khz", tm_ticks_khz());
     tm_json_uint(&j, "fcore_khz", env->fcore_khz);

@@ -23,7 +23,7 @@ static void print_help(void)
          "       tickmark-core hello              the hello record alone (timer, cycles, counters)\n"
          "       tickmark-core run [GLOB...] [--samples N] [--sample-ms MS] [--seed N]\n"
          "                     [--iters N | --iters KEY=N]... [--param [BENCH:]NAME=V,V]... [--timeout SEC]\n"
-         "                     [--cpu N] [--fcore-khz N] [--no-fork] [--text] [-- GLOB...]\n"
+         "                     [--cpu N] [--fcore-khz N] [--no-fork] [--host-clock] [--text] [-- GLOB...]\n"
          "       tickmark-core exec [--name NAME] [--samples N] [--warmup N] [--timeout SEC]\n"
          "                     [--seed N] [--capture] [--text] -- PROGRAM [ARGS...]\n"
          "       tickmark-core @FILE              the arguments from FILE, one per line\n"
@@ -370,6 +370,10 @@ int tm_main(int argc, char **argv)
             opt.no_fork = 1;
             continue;
         }
+        if (strcmp(a, "--host-clock") == 0) {
+            opt.host_clock = 1;
+            continue;
+        }
         if (!val)
             return usage_error("option needs a value", a);
         i++;
@@ -418,5 +422,7 @@ int tm_main(int argc, char **argv)
             return usage_error("unknown option", a);
         }
     }
+    if (opt.host_clock && opt.text)
+        return usage_error("--host-clock writes marks for the host to time, not text", NULL);
     return list ? cmd_list(globs, nglobs, opt.text) : cmd_run(globs, nglobs, &opt);
 }

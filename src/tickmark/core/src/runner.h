@@ -46,6 +46,7 @@ typedef struct tm_options {
     int cpu;
     uint64_t seed;
     uint64_t fcore_khz; /* --fcore-khz: known core clock, 0 to calibrate */
+    int host_clock;     /* --host-clock: mark records for the host to time, no samples */
     uint64_t iters_all;
     int niters;
     tm_override iters[TM_MAX_ITERS];
@@ -56,7 +57,8 @@ typedef struct tm_options {
 /* Figures measured once at start-up, shared by all instances. */
 typedef struct tm_env {
     uint64_t timer_overhead_ps; /* one clock read */
-    uint64_t loop_overhead_ps;  /* one iteration of an empty loop */
+    uint64_t loop_overhead_ps;  /* one iteration of the control loop (tm_control_loop) */
+    uint64_t loop_overhead_mcyc; /* the same in thousandths of a cycle, by the cycles counter (0: none) */
     uint64_t fcore_khz;         /* calibrated core frequency, 0 if unknown */
     const char *cycles_method;  /* "perf", "calibrated-freq", "none" */
 } tm_env;
@@ -180,6 +182,23 @@ uint64_t tm_ticks_khz(void);
  * assembly where the architecture has it, so that the chain is the same at every -O level */
 uint64_t tm_arch_chain50(uint64_t n);
 uint64_t tm_arch_chain250(uint64_t n);
+
+/* Kernel-entry loops (arch/<arch>/trap.c), for a port's tm_os_trap_run(): n times one way into
+ * the kernel, each followed by the control loop's count-down and branch (tm_control_loop), so
+ * that subtracting the control loop leaves the trap and its handler. 0, or -1 where the
+ * architecture has no such loop (arch/generic).
+ *   call   the system-call instruction (svc, ecall, syscall) with nr in the ABI's number register
+ *   load   a load from addr that the handler makes fault and resumes after
+ *   undef  an undefined instruction, resumed after
+ *   store  a 32-bit store of value to reg (the write that raises an interrupt) and the barrier
+ *          that makes the interrupt be taken before the loop goes on
+ * The faulting load and the undefined instruction are each tm_arch_trap_insn_bytes long: what
+ * a handler adds to the return address to skip one. */
+extern const unsigned tm_arch_trap_insn_bytes;
+int tm_arch_trap_call(uint64_t n, long nr);
+int tm_arch_trap_load(uint64_t n, const void *addr);
+int tm_arch_trap_undef(uint64_t n);
+int tm_arch_trap_store(uint64_t n, volatile void *reg, uint32_t value);
 
 /* main.c: the core's command line (the port's entry.c calls it) */
 int tm_main(int argc, char **argv);

@@ -4,7 +4,7 @@ summary, its problems and notes, and the series its plots draw (series.py)."""
 import math
 
 from ... import fingerprint, fmt
-from ...analysis import rtos_table, stats
+from ...analysis import hostclock, kernel_entry, rtos_table, stats
 from ...analysis.memfn import IMPLS
 from ...analysis.stats import Stats
 from ...fmt import known
@@ -27,7 +27,8 @@ FLAG_MEANINGS = {**stats.FLAG_MEANINGS, **fingerprint.ENV_FLAG_MEANINGS}
 
 def run_model(store, run, with_series=True, beside=None):
     """The model of one run; with_series=False leaves out the plot series (the terminal view).
-    beside: another run (bare metal, another OS) whose RTOS-study figures go beside this one's."""
+    beside: another run (bare metal, another OS) whose RTOS-study and kernel-entry figures go
+    beside this one's."""
     results = store.results(run["id"])
     fp = run.get("fingerprint") or {}
     notes = run.get("notes") or {}
@@ -39,13 +40,19 @@ def run_model(store, run, with_series=True, beside=None):
     nb = nbench_series(store, results, fp)
     topo = topology_of(store, [run], results)
     study = None
-    if run.get("suite") == "rtos-study" or beside is not None:
+    if run.get("suite") == "rtos-study" or (beside is not None and has_rtos_figures(results)):
         study = {"rows": rtos_study_rows(results), "beside": None}
         if beside is not None:  # named by its system (Linux, NuttX...), and by its run if both are of one
             label = rtos_table.distinct_labels(
                 [rtos_table.side_label(run), rtos_table.side_label(beside)], [run, beside]
             )[1]
             study["beside"] = {"label": label, "rows": rtos_study_rows(store.results(beside["id"]))}
+    entry = None
+    if kernel_entry.present(results):
+        entry = {"label": short_label(run), "rows": kernel_entry_rows(results), "beside": None}
+        entry["host_clock"] = bool(fp.get("host_clock"))  # then nothing was subtracted
+        if beside is not None:
+            entry["beside"] = {"label": short_label(beside), "rows": kernel_entry_rows(store.results(beside["id"]))}
     return {
         "id": run["id"],
         "name": run.get("name"),
@@ -68,9 +75,31 @@ def run_model(store, run, with_series=True, beside=None):
         "nbench": nb,
         "verified": verified(results),
         "rtos_study": study,
+        "kernel_entry": entry,
+        "host_clock": hostclock.agreement(results),
         "topology": topo,
         "series": series(store, run, results, nb, topo) if with_series else {},
     }
+
+
+def short_label(run):
+    """A run in a column heading: its name, else its board, else its id."""
+    return run.get("name") or (run.get("fingerprint") or {}).get("board") or f"run {run['id']}"
+
+
+def kernel_entry_rows(results):
+    """The kernel-entry figures of a run (analysis/kernel_entry.py), each with its cycles tag."""
+    return [
+        dict(r, tag=cycles_tag(r["cycles_method"]) if r["cycles_method"] else "") for r in kernel_entry.rows(results)
+    ]
+
+
+def has_rtos_figures(results):
+    """Whether a run has any RTOS-study figure but the control loop (a run of the kernel-entry
+    benchmarks alone puts only their table beside another run's)."""
+    from ...analysis.rtos_study import PATTERNS
+
+    return any(r["key"] in PATTERNS and r["key"] != "loop.control" for r in results)
 
 
 def verified(results):

@@ -223,7 +223,7 @@ def show(store, run, file=None, beside=None):
 
 def render(m, file=None):
     """The terminal view of one run's model."""
-    from . import nbench, rtos_study, topology
+    from . import hostclock, kernel_entry, nbench, rtos_study, topology
 
     con = console(file)
     plain = not con.is_terminal
@@ -241,6 +241,12 @@ def render(m, file=None):
         print_events(con, m["rows"], plain)
         if m["rtos_study"]:
             rtos_study.show(m["rtos_study"], con)
+        if m.get("kernel_entry"):
+            con.print()
+            kernel_entry.show(m["kernel_entry"], con)
+        if m.get("host_clock"):
+            con.print()
+            hostclock.show(m["host_clock"], con)
         if m.get("topology"):
             con.print()
             topology.render(m["topology"], con.file, evidence=False)

@@ -20,7 +20,9 @@ include $(NUTTX_EXPORT)/tickmark.mk
 
 O ?= out-nuttx-$(BOARD)
 PORT_BASE := posix
-ARCH := generic
+# the CPU's own arch/ files (the two-instruction control loop among them), as bare metal has them;
+# the time counter is the board's clock (tm_ticks() the generic one)
+ARCH_GENERIC := ticks.c
 LIBS := -Wl,--start-group $(NUTTX_LIBS) -Wl,--end-group
 PORT_BORROW := port/baremetal/time.c port/baremetal/counters.c port/baremetal/isolate.c port/baremetal/pages.c \
   port/baremetal/memory.c port/baremetal/noexec.c
