@@ -8,6 +8,7 @@ import re
 import sys
 
 import pytest
+from markupsafe import escape
 
 import reportdata
 from tickmark import fmt
@@ -269,17 +270,18 @@ def test_show_at_80_columns_and_in_a_pipe(syn, cli, monkeypatch):
 
 
 def test_memfn_keys_name_the_implementation_and_break_once(syn, cli, monkeypatch):
-    """A memfn.* key says libc/ref/word/user, not impl=0..3, and at 80 columns it is broken
-    once, between two parameters (not over three lines)."""
+    """A memfn.* key says libc/ref/word/user, not impl=0..3, and at 80 columns it is whole on
+    its line or broken once, between two parameters (not over three lines)."""
     monkeypatch.setenv("COLUMNS", "80")
     rc, out, _ = cli("show", "base")
     assert rc == 0 and "impl=0" not in out and "impl=1" not in out
     lines = _lines(out)
     starts = [i for i, x in enumerate(lines) if x.startswith("memfn.memcpy[")]
-    assert [lines[i].split()[0] for i in starts] == ["memfn.memcpy[impl=libc,"] * 2 + ["memfn.memcpy[impl=ref,"] * 2
-    for i in starts:  # the key's second line ends it; the line after holds no part of it
-        assert lines[i + 1].split("|")[0].strip().endswith("]"), lines[i : i + 2]
-        assert not lines[i + 2].split("|")[0].strip() or lines[i + 2].startswith(("memfn.", "sched.", "sync.", "sys."))
+    keys = [lines[i].split("|")[0].strip() for i in starts]
+    assert [k.split(",")[0] for k in keys] == ["memfn.memcpy[impl=libc"] * 2 + ["memfn.memcpy[impl=ref"] * 2
+    for i, key in zip(starts, keys):  # whole on its line, or broken after a comma and ended on the next
+        nxt = lines[i + 1].split("|")[0].strip()
+        assert key.endswith("]") or (key.endswith(",") and nxt.endswith("]")), lines[i : i + 2]
 
 
 @pytest.mark.parametrize("width", [80, 120])
@@ -438,12 +440,17 @@ def test_family_mean_says_which_benchmarks_it_covers():
 
 
 # ---------------------------------------------------------------- a board's runs
-@pytest.fixture
-def board(tmp_path, monkeypatch):
-    path = tmp_path / "board.db"
-    st, ids = reportdata.make_board_store(str(path))
+def _runs_store(tmp_path, monkeypatch, make):
+    """A store that make(path) fills, the CLI's store -> (store, its run ids as text)."""
+    path = tmp_path / "runs.db"
+    st, ids = make(str(path))
     monkeypatch.setenv("TICKMARK_STORE", str(path))
     return st, [str(i) for i in ids]
+
+
+@pytest.fixture
+def board(tmp_path, monkeypatch):
+    return _runs_store(tmp_path, monkeypatch, reportdata.make_board_store)
 
 
 def test_report_of_four_disjoint_runs_with_the_board_page(board, cli, tmp_path):
@@ -656,3 +663,139 @@ def test_axis_labels_under_the_row_charts_do_not_overlap(tmp_path):
         assert b.evaluate(OVERLAPS.replace("SELECTOR", repr("svg"))) == []
         labels = b.evaluate("[...document.querySelectorAll('svg text')].map(t => t.textContent)")
         assert labels[0] == "1.00 us" and labels[-2] == "10.0 ms" and labels[-1] == "event latency (log)"
+
+
+# ---------------------------------------------------------------- kernel entry and host clock
+@pytest.fixture
+def systems(tmp_path, monkeypatch):
+    return _runs_store(tmp_path, monkeypatch, reportdata.make_systems_store)
+
+
+def _figures(c):
+    """What a kernel-entry cell shows: its figure (or why there is none), then its rate."""
+    return [c["text"]] + ([c["rate"]] if c["rate"] else [])
+
+
+def _html_rows(page, section):
+    """The cells' texts (a <br> as a line break) of every row of the tables in one element."""
+    import html as markup
+
+    part = re.search(rf'id="{section}">(.*?)</(?:section|ul)>', page, re.S).group(1)
+    rows = []
+    for tr in re.findall(r"<tr>(.*?)</tr>", part, re.S):
+        cells = re.findall(r"<td[^>]*>(.*?)</td>", tr, re.S)
+        rows.append([markup.unescape(re.sub(r"<[^>]+>", "", c.replace("<br>", "\n"))) for c in cells])
+    return [r for r in rows if r]
+
+
+def _terminal_rows(out, title):
+    """The rows of the terminal table under `title`: per row, each column's lines."""
+    lines = out.splitlines()
+    start = next(i for i, x in enumerate(lines) if x.strip() == title)
+    body = lines[next(i for i in range(start, len(lines)) if set(lines[i]) <= set("-+")) + 1 :]
+    rows = []
+    for x in body:
+        if set(x) <= set("-+"):  # a rule between rows
+            continue
+        if " | " not in x:
+            break
+        cells = [c.strip() for c in x.split("|")]
+        if rows and cells[1] == "" and len(cells) == len(rows[-1]):  # the same row, one line down
+            for k, c in enumerate(cells):
+                rows[-1][k] += [c] if c else []
+        else:
+            rows.append([[c] if c else [] for c in cells])
+    return rows
+
+
+def test_kernel_entry_and_host_clock_alike_in_every_view(systems, cli, tmp_path, monkeypatch):
+    """A report of runs from five systems (bare metal and FreeRTOS boards, Linux under qemu-system
+    and native, a board timed from the host) has one kernel-entry table, and the host-timed run its
+    host-clock table: the same figures in JSON, Markdown, HTML and the terminal (`show --beside`)."""
+    st, ids = systems
+    for ext in ("json", "md", "html"):
+        rc, _, err = cli("report", *ids, "-o", str(tmp_path / f"r.{ext}"))
+        assert rc == 0, err
+    m = json.loads((tmp_path / "r.json").read_text())
+    ke = m["kernel_entry"]
+    assert [s["run"] for s in ke["systems"]] == [int(i) for i in ids[:5]]  # the run without trap.* is not in it
+    assert [s["label"] for s in ke["systems"]] == [
+        "bare metal, mps2-an385", "FreeRTOS, mps2-an500", "Linux, virt-aarch64", "Linux, x86_64",
+        "bare metal, mps2-an500 (host clock)",
+    ]  # fmt: skip
+    cells = {s["name"]: {c["key"]: c for c in s["cells"]} for s in ke["systems"]}
+    assert _figures(cells["linux-a53"]["trap.syscall"]) == ["494 insn", "2.02M/s"]  # guest instructions
+    assert _figures(cells["native"]["trap.abort"]) == ["8.10 us", "123k/s"]  # calibrated cycles: the time
+    assert _figures(cells["bare-m3"]["loop.control"]) == ["2.00 insn", "500M/s"]
+    assert _figures(cells["native"]["trap.irq"]) == ["skip [1]"] and cells["linux-a53"]["trap.irq"]["note"] == 1
+    assert ke["notes"] == [{"n": 1, "text": "skip: " + reportdata.LINUX_IRQ}]
+    assert _figures(cells["hosted"]["trap.abort"]) == ["not run"] and ke["host_clock_note"]
+    hc = next(r for r in m["runs"] if r["name"] == "hosted")["host_clock"]
+    hc_cols = ("key", "host_text", "board_text", "differ_text", "sample_text", "res_text")
+    assert [tuple(r[k] for k in hc_cols) for r in hc["rows"]] == [
+        ("trap.syscall", "4.35 us", "4.55 us", "-4.45%", "±34.89%", "6.21 ms"),
+        ("loop.control", "3.69 ns", "3.65 ns", "+0.96%", "±15.65%", "3.47 ms"),
+    ]
+    assert all(r["host_clock"] is None for r in m["runs"] if r["name"] != "hosted")
+
+    md = (tmp_path / "r.md").read_text()
+    assert f"## {ke['title']}" in md
+    for s in ke["systems"]:
+        row = f"| {fmt.md_text(s['label'])} | {s['run']} | "
+        assert row + " | ".join(fmt.md_text(", ".join(_figures(c))) for c in s["cells"]) + " |" in md, s["label"]
+    assert f"- [1] {fmt.md_text(ke['notes'][0]['text'])}" in md
+    for r in hc["rows"]:
+        assert "| " + " | ".join(fmt.md_text(r[k]) for k in hc_cols) + " |" in md
+    assert all(f"- {fmt.md_text(n)}" in md for n in hc["notes"])
+
+    page = (tmp_path / "r.html").read_text()
+    assert _html_rows(page, "kernel-entry") == [
+        [s["label"], str(s["run"])] + ["\n".join(_figures(c)) for c in s["cells"]] for s in ke["systems"]
+    ]
+    assert f"<li>[1] {escape(ke['notes'][0]['text'])}</li>" in page
+    assert _html_rows(page, f"run-{ids[4]}-host-clock") == [[r[k] for k in hc_cols] for r in hc["rows"]]
+
+    monkeypatch.setenv("COLUMNS", "80")
+    rc, out, err = cli("show", "linux-a53", "--beside", "native")
+    assert rc == 0, err
+    assert max(len(x) for x in out.splitlines()) <= 80, out
+    rows = _terminal_rows(out, ke["title"])
+    assert [(" ".join(r[0]), r[1]) for r in rows] == [(s["label"], [str(s["run"])]) for s in ke["systems"][2:4]]
+    assert [r[2:] for r in rows] == [[_figures(c) for c in s["cells"]] for s in ke["systems"][2:4]]
+    words = " ".join(out.split())
+    assert f"[1] {ke['notes'][0]['text']}" in words and ke["units"] in words
+    rc, out, err = cli("show", "hosted")
+    assert rc == 0, err
+    assert max(len(x) for x in out.splitlines()) <= 80, out
+    assert [[" ".join(c) for c in r] for r in _terminal_rows(out, hc["title"])] == [
+        [r[k] for k in hc_cols] for r in hc["rows"]
+    ]
+    assert all(" ".join(n.split()) in " ".join(out.split()) for n in hc["notes"])
+
+
+def test_kernel_entry_in_chromium(systems, tmp_path):
+    """The kernel-entry section renders: a row per system with its figures as the model has them,
+    a link to each run's section, nothing fetched, and a screenshot of it that is not blank."""
+    _chromium_or_skip()
+    from browser import Browser
+
+    st, ids = systems
+    m = model.build(st, ids)
+    f = tmp_path / "systems.html"
+    f.write_text(views.html(m), encoding="utf-8")
+    with Browser(width=1200, height=700) as b:
+        page = b.load(f.as_uri())
+        assert page.requests == [f.as_uri()] and not page.exceptions
+        rows = b.evaluate(
+            "[...document.querySelectorAll('#kernel-entry tr')].slice(1)"
+            ".map(tr => [...tr.cells].map(td => td.innerText))"
+        )
+        assert rows == [
+            [s["label"], str(s["run"])] + ["\n".join(_figures(c)) for c in s["cells"]]
+            for s in m["kernel_entry"]["systems"]
+        ]
+        assert b.evaluate("document.querySelectorAll('#kernel-entry a[href^=\"#run-\"]').length") == 5
+        b.evaluate("document.getElementById('kernel-entry').scrollIntoView()")
+        png = b.screenshot(full_page=False)
+        (tmp_path / "kernel-entry.png").write_bytes(png)
+        assert _non_white(png) > 0.02

@@ -74,6 +74,14 @@ _KEYS = (
     Key("compiler", "text", "compiler", shown=True, export="word", info=True, header=True),
     Key("cflags", "text", "compiler flags", shown=True, export="word", info=True, header=True),
     Key("variant", "text", "variant", shown=True, export="word", info=True),
+    Key("linkage", "text", "core linkage (static or dynamic)", shown=True, export="word"),
+    Key(
+        "core_libc",
+        "text",
+        "C library the core runs (linked in, or the target's shared one)",
+        shown=True,
+        export="word",
+    ),
     Key("cc", "text", "C compiler command"),
     Key("memfn", "text", "memory routine file"),
     Key("binary_sha256", "text", "core binary (sha256)"),
@@ -494,24 +502,57 @@ def local_libc():
     return f"{lib} {ver}".strip() if lib else None
 
 
-def rt_priority():
-    """Can this user raise itself to real-time priority? (this machine)"""
-    if hasattr(os, "geteuid") and os.geteuid() == 0:
-        return {"allowed": True, "why": "root"}
-    try:
-        soft, hard = resource.getrlimit(resource.RLIMIT_RTPRIO)
-    except (AttributeError, OSError):
-        return {"allowed": False, "why": "RLIMIT_RTPRIO unknown"}
-    return {"allowed": hard > 0, "why": f"RLIMIT_RTPRIO={hard}"}
+# What a process may do on the target (`tickmark info`): its user, its real-time priority limit
+# (the hard RLIMIT_RTPRIO) and the CPUs it may run on, asked with these commands through the
+# target's shell (LIMITS_SCRIPT, read back with parse_probe), or read here (local_limit_texts).
+LIMIT_COMMANDS = {
+    "uid": "id -u",
+    "rtprio": "ulimit -H -r",
+    "cpus_allowed": "sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/self/status",
+}
+LIMITS_SCRIPT = "".join(f"echo '{_MARK}{name}'; ({cmd}) 2>/dev/null; echo\n" for name, cmd in LIMIT_COMMANDS.items())
 
 
-def affinity():
-    """CPU affinity of this process (this machine)."""
+def local_limit_texts():
+    """LIMIT_COMMANDS' texts of this process (no shell needed)."""
+    texts = {}
+    if hasattr(os, "geteuid"):
+        texts["uid"] = str(os.geteuid())
     try:
-        cpus = sorted(os.sched_getaffinity(0))
-        return {"available": True, "cpus": cpus}
+        hard = resource.getrlimit(resource.RLIMIT_RTPRIO)[1]
+        texts["rtprio"] = "unlimited" if hard == resource.RLIM_INFINITY else str(hard)
+    except (AttributeError, OSError, ValueError):
+        pass
+    try:
+        texts["cpus_allowed"] = ",".join(str(c) for c in sorted(os.sched_getaffinity(0)))
     except (AttributeError, OSError):
-        return {"available": False, "cpus": []}
+        pass
+    return texts
+
+
+def cpu_list(text):
+    """'0-3,6' -> [0, 1, 2, 3, 6]; None for a text that is not such a list."""
+    cpus = []
+    for part in filter(None, (text or "").replace(" ", "").split(",")):
+        lo, _, hi = part.partition("-")
+        a, b = decimal(lo, 6), decimal(hi, 6) if hi else None
+        if a is None or (hi and (b is None or b < a)):
+            return None
+        cpus += list(range(a, (b if b is not None else a) + 1))
+    return cpus or None
+
+
+def process_limits(texts):
+    """LIMIT_COMMANDS' texts -> {"rt_priority": {"allowed", "why"} or None, "affinity":
+    {"available", "cpus"} or None} (None: the target did not say)."""
+    rt = None
+    rtprio = (texts.get("rtprio") or "").strip()
+    if (texts.get("uid") or "").strip() == "0":
+        rt = {"allowed": True, "why": "root"}
+    elif rtprio == "unlimited" or decimal(rtprio, 9) is not None:
+        rt = {"allowed": rtprio == "unlimited" or int(rtprio) > 0, "why": f"RLIMIT_RTPRIO={rtprio}"}
+    cpus = cpu_list(texts.get("cpus_allowed"))
+    return {"rt_priority": rt, "affinity": {"available": True, "cpus": cpus} if cpus else None}
 
 
 def _int(s):
@@ -590,6 +631,8 @@ def from_texts(texts, build=None, hello=None):
         "clocksource": texts.get("clocksource"),
         "loadavg": texts.get("loadavg"),
     }
+    fp["linkage"] = build.get("linkage") or None
+    fp["core_libc"] = core_libc(fp["linkage"], build.get("libc"), fp["libc"])
     fp["code_size"] = build.get("code_size")
     fp["memfn"] = os.path.basename(build.get("memfn") or "") or hello.get("memfn") or None
     cc_name = fp.get("cc") or " ".join((hello.get("cc") or "").split()[:1])
@@ -598,6 +641,18 @@ def from_texts(texts, build=None, hello=None):
     # what the target printed, by the store's one rule for texts (names.plain): a control or
     # invisible character in `uname -r` becomes a visible escape, a field is at most a word long
     return {k: word(v) if isinstance(v, str) else plain_all(v) for k, v in fp.items()}
+
+
+def core_libc(linkage, built_with, target_libc):
+    """The C library whose routines the core runs: a static core's is the one it was linked with
+    (the build's toolchain: 'glibc 2.36 (static)'), a dynamic core's the target's own shared one
+    (as the target says, else as the build's headers say)."""
+    if linkage == "static":
+        return f"{built_with} (static)" if built_with else "linked in (static)"
+    if linkage == "dynamic":
+        lib = target_libc or built_with
+        return f"{lib} (shared)" if lib else None
+    return None
 
 
 def cycles_method(fp, hello=None):

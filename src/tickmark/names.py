@@ -152,6 +152,17 @@ def check_label(key, value, what="--label"):
     return key, value
 
 
+def run_labels(run):
+    """A stored run's labels (run --label, a campaign's [labels]) -> {key: value}, {} without any."""
+    labels = (run.get("notes") or {}).get("labels")
+    return dict(labels) if isinstance(labels, dict) else {}
+
+
+def labels_text(labels):
+    """{key: value} -> 'key=value key=value' (by key), '' for none."""
+    return " ".join(f"{k}={v}" for k, v in sorted(labels.items()))
+
+
 def parse_labels(texts, what="--label"):
     """['KEY=VALUE', ...] -> {key: value}; each key once."""
     out = {}

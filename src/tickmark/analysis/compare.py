@@ -14,7 +14,7 @@ import numpy as np
 
 from .. import fingerprint
 from ..errors import TickmarkError
-from ..names import printable
+from ..names import printable, run_labels
 from . import counters, stats
 from .stats import TASK_CLOCK, Stats
 from .verdict import (  # noqa: F401  (the verdict's words and rule, read through this module too)
@@ -273,8 +273,11 @@ def families(rows):
 
 def fingerprint_differences(A, B):
     """Settings that differ between the machines/builds of two runs (printed before the table):
-    [(key, a, b)], the keys the fingerprint registry shows."""
-    return [(k.name, a, b) for k, a, b in fingerprint.differences(A.fingerprint, B.fingerprint)]
+    [(key, a, b)], the keys the fingerprint registry shows, then the runs' labels ('label:KEY',
+    as history's --by names them; None on the side without it)."""
+    out = [(k.name, a, b) for k, a, b in fingerprint.differences(A.fingerprint, B.fingerprint)]
+    la, lb = run_labels(A.run), run_labels(B.run)
+    return out + [(f"label:{k}", la.get(k), lb.get(k)) for k in {**la, **lb} if la.get(k) != lb.get(k)]
 
 
 # ---------------------------------------------------------------- thresholds

@@ -28,7 +28,22 @@ from .show import runs_cmd, show_cmd
 from .topology import topology_cmd
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _Group(click.Group):
+    """The command group: its list of commands gives each one's first sentence whole (click cuts
+    it with "..." at the width), wrapped under itself."""
+
+    def format_commands(self, ctx, formatter):
+        rows = []
+        for name in self.list_commands(ctx):
+            cmd = self.get_command(ctx, name)
+            if cmd is not None and not cmd.hidden:
+                rows.append((name, cmd.get_short_help_str(limit=10_000)))
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option(
     "--store",
     "store_path",
@@ -47,15 +62,13 @@ def cli(ctx, store_path, core):
     ctx.obj = {"store_path": store_path, "store": None, "core": core, "target_uri": None, "target": None}
 
 
-# every command, then `--store` after the subcommand too (tickmark run --store X)
+# every command, and `--store` after the subcommand too (tickmark run --store X) on those that use
+# the store (suites, list and info describe the core and the target: no store)
 for _cmd in (
     run_cmd,
     matrix_cmd,
     exec_cmd,
     campaign_cmd,
-    suites_cmd,
-    list_cmd,
-    info_cmd,
     show_cmd,
     runs_cmd,
     export_cmd,
@@ -70,6 +83,8 @@ for _cmd in (
     ingest_cmd,
 ):
     cli.add_command(refuse_empty(add_store_option(_cmd)))
+for _cmd in (suites_cmd, list_cmd, info_cmd):
+    cli.add_command(refuse_empty(_cmd))
 refuse_empty(cli)
 
 

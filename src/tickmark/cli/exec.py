@@ -85,7 +85,7 @@ from .options import store_of
 @click.option("--name", help="Name of the run (several cells: NAME-<cell>).")
 @click.option("--label", "labels", multiple=True, metavar="KEY=VALUE", help="A label stored with the run(s).")
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
-@click.option("--quiet", "-q", is_flag=True, help="No progress lines.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress (a bar on a terminal, lines in a pipe).")
 @click.pass_context
 def exec_cmd(
     ctx,
@@ -117,6 +117,7 @@ def exec_cmd(
     hardware counters where the machine has them. A run that exits with a status other than 0
     (or is killed, or outlasts --timeout) makes the result failed and the exit status 1."""
     from ..analysis.figures import Figure
+    from ..report.progress import Progress
     from ..run import exec as ex
     from ..run.plan import Plan
 
@@ -155,11 +156,11 @@ def exec_cmd(
     )
     store = store_of(ctx)
     plan.check_store(store)
-    echo = (lambda s: None) if quiet else (lambda s: click.echo(f"tickmark: {printable(s)}", err=True))
-    _prepare(ctx, cells, append, echo)
-    m = ex.ExecMatrix(store, cells, plan, name=group, echo=echo)
     try:
-        ids = m.execute()
+        with Progress(plan.numbers["rounds"], quiet=quiet, unit="rounds") as progress:
+            progress.stage("preparing the targets")
+            _prepare(ctx, cells, append, lambda s: progress.say(f"tickmark: {s}"))
+            ids = ex.ExecMatrix(store, cells, plan, name=group, progress=progress).execute()
     except KeyboardInterrupt:
         click.echo("tickmark: interrupted; the finished runs are stored", err=True)
         sys.exit(130)

@@ -4,8 +4,12 @@ import io
 
 import click
 
+<<<<<<< HEAD
 from ..report import formats
 from .options import check_output, emit, store_of
+=======
+from .options import check_output, emit, run_filter_options, store_of
+>>>>>>> main
 
 
 @click.command("history")
@@ -16,10 +20,7 @@ from .options import check_output, emit, store_of
     show_default=True,
     help="Order of the runs: time, kernel, label:KEY (runs stored with --label KEY=...), or a fingerprint field.",
 )
-@click.option("--name", "names", multiple=True, metavar="GLOB", help="Only runs whose name matches; repeatable.")
-@click.option("--target", metavar="GLOB", help="Only runs on a target URI that matches (e.g. 'ssh://*').")
-@click.option("--label", "labels", multiple=True, metavar="KEY=VALUE", help="Only runs with this label; repeatable.")
-@click.option("--since", metavar="DATE|AGE", help="Only runs started since a date (2026-11-01) or an age (7d, 12h).")
+@run_filter_options
 @click.option(
     "--metric",
     default="",

@@ -185,11 +185,52 @@ def label_option(f):
     )(f)
 
 
-def target_option(f):
-    """--target URI on a command (also TICKMARK_TARGET): where the core runs; with
-    --kernel IMAGE [--append ARGS] for a kernel image under qemu-system; --power-cycle."""
+def run_filter_options(f):
+    """The filters of the commands that read many runs (runs, history): --name GLOB (repeatable),
+    --target GLOB, --label KEY=VALUE (repeatable), --since DATE|AGE, given to the command as
+    names, target, labels, since (report/history.py select_runs() applies them)."""
     import click
 
+    for opt in reversed(
+        [
+            click.option(
+                "--name", "names", multiple=True, metavar="GLOB", help="Only runs whose name matches; repeatable."
+            ),
+            click.option("--target", metavar="GLOB", help="Only runs on a target URI that matches (e.g. 'ssh://*')."),
+            click.option(
+                "--label", "labels", multiple=True, metavar="KEY=VALUE", help="Only runs with this label; repeatable."
+            ),
+            click.option(
+                "--since", metavar="DATE|AGE", help="Only runs started since a date (2026-11-01) or an age (7d, 12h)."
+            ),
+        ]
+    ):
+        f = opt(f)
+    return f
+
+
+# Every target URI as --target's help names it, by scheme (targets/ registers the schemes; a test
+# holds the two together).
+TARGET_URIS = {
+    "local": "local (default)",
+    "qemu-user": "qemu-user:ARCH",
+    "ssh": "ssh://[user@]host[:port], ssh:ALIAS",
+    "serial": "serial:DEVICE[?baud=N]",
+    "qemu-system": "qemu-system:BOARD",
+    "labgrid": "labgrid:PLACE",
+}
+
+
+def target_option(f=None, *, schemes=None, boots=True):
+    """--target URI on a command (also TICKMARK_TARGET): where the core runs; with
+    --kernel IMAGE [--append ARGS] for a kernel image under qemu-system (boots=False: a command
+    that cannot boot one leaves them out); --power-cycle. schemes: the targets the command
+    supports, as its help names them (a scheme of TARGET_URIS, or a text; default: every one)."""
+    if f is None:
+        return lambda g: target_option(g, schemes=schemes, boots=boots)
+    import click
+
+    uris = ", ".join(TARGET_URIS.get(s, s) for s in (schemes or TARGET_URIS))
     f = click.option(
         "--power-cycle",
         is_flag=True,
@@ -197,23 +238,24 @@ def target_option(f):
         callback=_set_power_cycle,
         help="Switch the board off and on before it is used (a target with power control: labgrid:PLACE).",
     )(f)
-    f = click.option(
-        "--kernel",
-        metavar="IMAGE",
-        type=click.Path(dir_okay=False),
-        expose_value=False,
-        callback=_set_obj("kernel"),
-        is_eager=True,
-        help="With --target qemu-system:x86_64|aarch64: the Linux kernel image to boot.",
-    )(f)
-    f = click.option(
-        "--append",
-        metavar="ARGS",
-        expose_value=False,
-        callback=_set_obj("append"),
-        is_eager=True,
-        help="With --kernel: more kernel command-line arguments.",
-    )(f)
+    if boots:
+        f = click.option(
+            "--kernel",
+            metavar="IMAGE",
+            type=click.Path(dir_okay=False),
+            expose_value=False,
+            callback=_set_obj("kernel"),
+            is_eager=True,
+            help="With --target qemu-system:x86_64|aarch64: the Linux kernel image to boot.",
+        )(f)
+        f = click.option(
+            "--append",
+            metavar="ARGS",
+            expose_value=False,
+            callback=_set_obj("append"),
+            is_eager=True,
+            help="With --kernel: more kernel command-line arguments.",
+        )(f)
     return click.option(
         "--target",
         "target_uri",
@@ -222,8 +264,7 @@ def target_option(f):
         expose_value=False,
         callback=_set_target,
         is_eager=True,
-        help="Where to run: local (default), qemu-user:ARCH, ssh://[user@]host[:port], "
-        "ssh:ALIAS, serial:DEVICE[?baud=N], qemu-system:BOARD, labgrid:PLACE.",
+        help=f"Where to run: {uris}.",
     )(f)
 
 
@@ -272,7 +313,12 @@ def round_options(rounds_help, seed_help="Seed of the benchmark orders."):
             metavar="[BENCH:]NAME=V,V",
             help="Override a parameter sweep (BENCH: only for the benchmarks that glob matches); repeatable.",
         ),
-        click.option("--timeout", type=rng("timeout"), help="Per-instance time limit (s; default 60)."),
+        click.option(
+            "--timeout",
+            type=rng("timeout"),
+            help="Per-instance time limit (seconds; default 60): an instance that runs longer is "
+            "stopped and recorded as timeout, and the run goes on.",
+        ),
     ]
 
     def deco(f):

@@ -18,7 +18,7 @@ from .options import label_option, prepare_core, round_options, store_of, target
 @click.option("--cc", help="C compiler for the core.")
 @click.option("--cflags", help="CFLAGS for the core (default -O2).")
 @click.option("--memfn", type=click.Path(dir_okay=False), help="C/asm file with tm_user_mem* routines.")
-@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress (a bar on a terminal, lines in a pipe).")
 @click.option(
     "--host-clock",
     is_flag=True,
@@ -29,7 +29,11 @@ from .options import label_option, prepare_core, round_options, store_of, target
 @target_option
 @click.pass_context
 def run_cmd(ctx, patterns, suite, run_options, name, cc, cflags, memfn, quiet, host_clock, labels):
-    """Run benchmarks (patterns or a suite; default suite: default)."""
+    """Run benchmarks (patterns or a suite; default suite: default).
+
+    PATTERNS select benchmarks by name, as globs ('sys.*', 'cpu.*sort', '*' for all) or by an
+    instance's key, one point of a sweep ('mem.bw_copy[size=4096]'); quote them for the shell.
+    `tickmark list [PATTERN]` shows what they select, `tickmark suites` the named suites."""
     from ..report import terminal as report
     from ..report.progress import Progress
     from ..run.engine import Run
@@ -49,7 +53,7 @@ def run_cmd(ctx, patterns, suite, run_options, name, cc, cflags, memfn, quiet, h
     pats = cfg.patterns
     run = Run(store, core, cfg)
     try:
-        with Progress(cfg.rounds, enabled=False if quiet else None) as prog:
+        with Progress(cfg.rounds, quiet=quiet) as prog:
             run.progress = prog
             run_id = run.execute()
     except KeyboardInterrupt:

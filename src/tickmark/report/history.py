@@ -12,7 +12,7 @@ from ..analysis import history
 from ..analysis.stats import INSN_OP
 from ..errors import TickmarkError
 from ..fmt import listed
-from ..names import printable
+from ..names import printable, run_labels
 
 FORMAT = "tickmark-history"
 VERSION = 1
@@ -57,19 +57,20 @@ def glob_to_like(pattern):
     return "".join(out)
 
 
-def select_runs(store, names=(), target=None, labels=None, since=None):
-    """Stored runs that match every filter (complete and incomplete; runs still being written are
-    left out): run name globs, a target URI glob, labels KEY=VALUE, started since (epoch seconds)."""
+def select_runs(store, names=(), target=None, labels=None, since=None, running=False):
+    """Stored runs that match every filter (complete and incomplete; runs still being written
+    too with running=True): run name globs, a target URI glob, labels KEY=VALUE, started since
+    (epoch seconds)."""
     out = []
     for r in store.runs():
-        if r["status"] == "running":
+        if r["status"] == "running" and not running:
             continue
         if names and not any(fnmatch.fnmatchcase(r.get("name") or "", n) for n in names):
             continue
         fp = r.get("fingerprint") or {}
         if target and not fnmatch.fnmatchcase(str(fp.get("target_uri") or ""), target):
             continue
-        have = (r.get("notes") or {}).get("labels") or {}
+        have = run_labels(r)
         if labels and any(have.get(k) != v for k, v in labels.items()):
             continue
         if since is not None and r["started"] < since:

@@ -439,9 +439,12 @@ class Campaign:
     keep-alive thread renews the leases of the cells being run. Cells held by others are waited
     for (and taken over when their holder's lease runs out) until every cell is settled."""
 
-    def __init__(self, spec, store_target, echo=None, prebuilt=None, poll=None):
+    def __init__(self, spec, store_target, echo=None, prebuilt=None, poll=None, progress=None):
+        """echo: a function that shows a message; progress: counts a step for each cell this
+        process runs (report/progress.py)."""
         self.spec, self.store_target = spec, store_target
         self.echo = echo or (lambda s: None)
+        self.progress = progress
         self.prebuilt = prebuilt
         self.cells = cells(spec)
         self.cancel = threading.Event()
@@ -605,6 +608,8 @@ class Campaign:
                 finally:
                     with self.lock:
                         self.held.pop(cid, None)
+                    if self.progress:
+                        self.progress.step(cid)
                 end = {"done": "done", "failed": "failed"}.get(c.state, "pending")
                 if not claims.settle(store, self.spec.name, cid, self.holder, end, c.run_id, c.message or None):
                     c.state, c.message = "lost", "its claim was taken over by another process (lease ran out)"

@@ -219,7 +219,7 @@ class ExecMatrix(Matrix):
         core = copy.copy(c.core)  # the core's own size says nothing about the program: left out
         core.build = {k: v for k, v in (core.build or {}).items() if k != "code_size"}
         core.build["variant"] = c.label
-        return ExecRun(self.store, core, cfg, c.spec, notes={"exec_group": self.group})
+        return ExecRun(self.store, core, cfg, c.spec, notes={"exec_group": self.group}, progress=self.progress)
 
 
 def _slug(label):

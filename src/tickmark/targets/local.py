@@ -113,6 +113,9 @@ class LocalTarget(Target):
         exe = argv[-1] if len(argv) > 1 and os.path.isfile(argv[-1]) else (shutil.which(argv[0]) or argv[0])
         return LocalCore(self, argv, {"binary": exe, "binary_sha256": sha256_file(exe), "prebuilt": True})
 
+    def process_limits(self):
+        return fingerprint.process_limits(fingerprint.local_limit_texts())
+
     def fingerprint(self, core, hello=None):
         fp = fingerprint.collect(core.build, hello)
         if core.emulated:

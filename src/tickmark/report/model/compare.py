@@ -30,8 +30,9 @@ def comparison(sides, pairs, metric=None):
                 "of two instruction sets: the ratios compare instruction counts, not speed, and call no verdict"
             )
         for d in c["differences"]:
-            d["label"] = fingerprint.label(d["field"])
-            d["a"], d["b"] = known(d["a"], "not recorded"), known(d["b"], "not recorded")
+            d["label"] = fingerprint.label(d["field"])  # a label of the runs: 'label:KEY'
+            missing = "not set" if d["field"].startswith("label:") else "not recorded"
+            d["a"], d["b"] = known(d["a"], missing), known(d["b"], missing)
         for f in c["families"].values():
             ratio = f["geomean_time_ratio"]
             f["multiple"] = compare.insn_multiple(ratio) if c.get("isa") else compare.multiple(ratio)

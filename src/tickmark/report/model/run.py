@@ -4,11 +4,12 @@ summary, its problems and notes, and the series its plots draw (series.py)."""
 import math
 
 from ... import fingerprint, fmt
-from ...analysis import hostclock, kernel_entry, rtos_table, stats
+from ...analysis import kernel_entry, rtos_table, stats
 from ...analysis.memfn import IMPLS
 from ...analysis.stats import Stats
 from ...fmt import known
-from ...names import printable, when
+from ...names import labels_text, printable, run_labels, when
+from .kernel_entry import host_clock_model, kernel_entry_model
 from .memory import topology_of
 from .series import nbench_series, result_order, series
 
@@ -48,11 +49,9 @@ def run_model(store, run, with_series=True, beside=None):
             )[1]
             study["beside"] = {"label": label, "rows": rtos_study_rows(store.results(beside["id"]))}
     entry = None
-    if kernel_entry.present(results):
-        entry = {"label": short_label(run), "rows": kernel_entry_rows(results), "beside": None}
-        entry["host_clock"] = bool(fp.get("host_clock"))  # then nothing was subtracted
-        if beside is not None:
-            entry["beside"] = {"label": short_label(beside), "rows": kernel_entry_rows(store.results(beside["id"]))}
+    if kernel_entry.present(results):  # the table of this run's system, and of the other beside it
+        sides = [(run, results)] + ([(beside, store.results(beside["id"]))] if beside is not None else [])
+        entry = kernel_entry_model(sides)
     return {
         "id": run["id"],
         "name": run.get("name"),
@@ -63,7 +62,7 @@ def run_model(store, run, with_series=True, beside=None):
         "patterns": run.get("patterns") or [],
         "rounds": notes.get("rounds"),
         "incomplete": incomplete_text(run, len(results)),
-        "machine": machine(fp, run.get("hello") or {}),
+        "machine": machine(fp, run.get("hello") or {}) + labelled(run),
         "env_flags": [{"flag": f, "meaning": FLAG_MEANINGS.get(f, "")} for f in env],
         "flag_meanings": {f: FLAG_MEANINGS.get(f, "") for f in used},
         "preemption": preemption_note(results),
@@ -76,22 +75,10 @@ def run_model(store, run, with_series=True, beside=None):
         "verified": verified(results),
         "rtos_study": study,
         "kernel_entry": entry,
-        "host_clock": hostclock.agreement(results),
+        "host_clock": host_clock_model(results),
         "topology": topo,
         "series": series(store, run, results, nb, topo) if with_series else {},
     }
-
-
-def short_label(run):
-    """A run in a column heading: its name, else its board, else its id."""
-    return run.get("name") or (run.get("fingerprint") or {}).get("board") or f"run {run['id']}"
-
-
-def kernel_entry_rows(results):
-    """The kernel-entry figures of a run (analysis/kernel_entry.py), each with its cycles tag."""
-    return [
-        dict(r, tag=cycles_tag(r["cycles_method"]) if r["cycles_method"] else "") for r in kernel_entry.rows(results)
-    ]
 
 
 def has_rtos_figures(results):
@@ -156,6 +143,7 @@ def essentials(run):
         "rounds": (run.get("notes") or {}).get("rounds", "?"),
         "samples": _samples(run),
         "where": where(fp),
+        "labels": labels_text(run_labels(run)),
         "fingerprint": out,
     }
 
@@ -209,6 +197,12 @@ def incomplete_text(run, n_results):
         how = str(notes["incomplete"])
         where = "" if how.startswith("round ") else where
     return printable(f"INCOMPLETE: {how}{where} after {n_results}{of} instances")
+
+
+def labelled(run):
+    """The labels of a run as a pair of its machine table ([("labels", "board=b build=1")]), or []."""
+    text = labels_text(run_labels(run))
+    return [("labels", text)] if text else []
 
 
 def machine(fp, hello):

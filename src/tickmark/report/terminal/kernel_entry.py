@@ -1,42 +1,34 @@
-"""Terminal table of the kernel-entry figures of a run's model (model.run_model's kernel_entry;
-analysis/kernel_entry.py picks them out): per way into the kernel, the rate and the cycles (or
-guest instructions) with the control loop subtracted, and the time where the table stands alone;
-a second run's rate and cycles beside them (`show RUN --beside OTHER`)."""
+"""Terminal view of the kernel-entry table (model/kernel_entry.py: kernel_entry_model): one row
+per system, one column per way into the kernel, each cell the model's figure over its rate per
+second; the model's notes (why a system lacks a figure) and units under it. `show RUN` has the
+run's own row, `show RUN --beside OTHER` the other run's under it."""
 
-from ... import fmt
-from ...fmt import fmt_rate, fmt_time
-from ...names import printable
-from ..console import print_whole, styled_table
-
-LABEL = 14  # characters of a run's label in a column heading
-WHY = 24  # characters of why a figure is missing (the run's own table has it whole)
-
-
-def _cells(row, with_time):
-    if row["ns"] is None:
-        why = printable(f"{row['status']}: {row['reason']}".strip(": "))
-        why = why if len(why) <= WHY else why[: WHY - 3] + "..."
-        return [why] + [""] * (2 if with_time else 1)
-    cyc = "-" if row["cycles"] is None else f"{fmt.sig(row['cycles'])} {row['tag']}".strip()
-    return ([fmt_time(row["ns"])] if with_time else []) + [fmt_rate(row["per_s"]), cyc]
+from ..console import print_table, styled_table
 
 
 def build_table(entry, plain=False):
-    beside = entry.get("beside")
-    loop = "control loop included (host clock)" if entry.get("host_clock") else "control loop subtracted"
-    t = styled_table(plain, title=f"Into the kernel and back, {loop}")
-    t.add_column("kernel entry", no_wrap=True)
-    for side in [entry] + ([beside] if beside else []):
-        head = f"{printable(side['label'])[:LABEL]}\n" if beside else ""
-        for col in ("per s", "cycles") if beside else ("time", "per s", "cycles"):
-            t.add_column(head + col, justify="right", no_wrap=False, overflow="fold")
-    for i, row in enumerate(entry["rows"]):
-        cells = _cells(row, not beside)
-        if beside:
-            cells += _cells(beside["rows"][i], False)
-        t.add_row(row["figure"], *cells)
+    t = styled_table(plain, title=entry["title"])
+    t.add_column("system", overflow="fold", max_width=24)
+    t.add_column("run", justify="right", no_wrap=True)
+    for i, f in enumerate(entry["figures"]):
+        lines = [c for s in entry["systems"] for c in (s["cells"][i]["text"], s["cells"][i]["rate"]) if c]
+        # a figure never wraps; a heading takes two lines (the table fits 80 columns with 5 figures)
+        t.add_column(f["figure"].replace(" ", "\n", 1), justify="right", min_width=max(len(x) for x in lines))
+    last = len(entry["systems"]) - 1
+    for k, s in enumerate(entry["systems"]):
+        cells = [c["text"] + (f"\n{c['rate']}" if c["rate"] else "") for c in s["cells"]]
+        t.add_row(s["label"], str(s["run"]), *cells, end_section=k != last)
     return t
 
 
+def lines(entry):
+    """What is under the table: the reasons its cells refer to, the host-clock note, the units."""
+    out = [f"[{n['n']}] {n['text']}" for n in entry["notes"]]
+    return out + ([entry["host_clock_note"]] if entry["host_clock_note"] else []) + [entry["units"]]
+
+
 def show(entry, console):
-    print_whole(console, build_table(entry, plain=not console.is_terminal))
+    """The table within the console's width (in parts where its figures cannot fit), then its notes."""
+    print_table(console, build_table(entry, plain=not console.is_terminal))
+    for line in lines(entry):
+        console.print(line)

@@ -9,7 +9,7 @@ from rich.table import Table
 
 from ...analysis.compare import FASTER, FEW, INCONCLUSIVE, SAME
 from ...fmt import fmt_size, fmt_time
-from ..console import console, fit_table
+from ..console import console, print_table
 
 
 def mb_cell(v):
@@ -46,8 +46,7 @@ def render_bandwidth(m, file=None):
             t.add_column(h, justify="right", no_wrap=True)
         for row in rows:
             t.add_row(fmt_size(row["size"]), row["level"], *[mb_cell(row["cells"].get(h)) for h in m["header"]])
-        fit_table(con, t)
-        con.print(t)
+        print_table(con, t)
     if cores["rows"]:
         ops = cores["ops"]
         title = f"{cores['threads']} CPUs at once, each on its own buffer"
@@ -63,8 +62,7 @@ def render_bandwidth(m, file=None):
                 total, gain = row["cells"].get(op, (None, None))
                 cells += [mb_cell(total), f"x{gain:.2f}" if gain else "-"]
             t.add_row(fmt_size(row["size"]), row["level"], *cells)
-        fit_table(con, t)
-        con.print(t)
+        print_table(con, t)
     width = max(60, con.width or 100)
     for note in m["notes"]:
         con.print(textwrap.fill(note, width, subsequent_indent="  ", break_on_hyphens=False))
@@ -110,8 +108,7 @@ def render_memfn(m, file=None):
             f"x{row['margin']:.2f}" if row["margin"] else "-",
             VERDICT_WORDS.get(row["verdict"], "-"),
         )
-    fit_table(con, t)
-    con.print(t)
+    print_table(con, t)
     width = max(60, con.width or 100)
     for note in (
         "time per call: median, geometric mean over alignments and directions; by: second best / fastest",

@@ -6,7 +6,7 @@ benchmarks' keys are in the results table above it (and in the reports' version 
 import sys
 
 from ...analysis.rtos_table import grid
-from ..console import console, fit_table, styled_table
+from ..console import console, print_table, styled_table
 
 
 def build_table(d, plain=False):
@@ -29,11 +29,7 @@ def unit_words(d):
 def show(d, file=None):
     """Print the table (to_dict form), what its numbers are and what each system ran with."""
     con = console(file or sys.stdout)
-    t = build_table(d, plain=not con.is_terminal)
-    width = con.width
-    fit_table(con, t)
-    con.print(t)
-    con.width = width
+    print_table(con, build_table(d, plain=not con.is_terminal))
     con.print(
         f"Per operation, in {unit_words(d)}; each boot: the median of each round (one boot); "
         f"{d['reference']} is: {d['reference']}'s cost over the system's (26.5\u00d7: {d['reference']} takes "
