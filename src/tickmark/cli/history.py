@@ -4,12 +4,8 @@ import io
 
 import click
 
-<<<<<<< HEAD
 from ..report import formats
-from .options import check_output, emit, store_of
-=======
 from .options import check_output, emit, run_filter_options, store_of
->>>>>>> main
 
 
 @click.command("history")
