@@ -161,6 +161,16 @@ def test_exec_sleep_and_a_cpu_bound_command(real, cli):
     assert wall["median"] >= 10e6 and wall["ci95_lo"] <= wall["median"] <= wall["ci95_hi"]
     assert wall["n"] == 10 and wall["rounds"] == 2
     assert cpu["median"] < 0.5 * wall["median"] and cpu["ci95_lo"] <= cpu["median"] <= cpu["ci95_hi"]
+    # google/benchmark's JSON: real_time the wall time, cpu_time the program's task-clock, per round
+    rc, gb, err = cli("export", "nap", "--format", "gbench")
+    assert rc == 0, err
+    entries = json.loads(gb)["benchmarks"]
+    rounds = [e for e in entries if e["run_type"] == "iteration"]
+    assert [e["real_time"] for e in rounds] == wall["round_medians"]
+    assert [e["cpu_time"] for e in rounds] == cpu["round_medians"]
+    assert not [e for e in rounds if "label" in e]  # a label says so where cpu_time is wall time
+    (median,) = [e for e in entries if e.get("aggregate_name") == "median"]
+    assert median["cpu_time"] == cpu["median"] and median["real_time"] == wall["median"]
     rc, out, err = cli("exec", "-q", "--runs", "3", "--rounds", "2", "--name", "spin", "--", "sh", "-c", CPU_LOOP)
     assert rc == 0, err
     _, res = _results(real, "spin")

@@ -131,6 +131,40 @@ def test_a_kernel_tree_of_the_users_own_is_honoured(real, cli, tmp_path):
     assert rtos["source"] == str(tree.resolve()) and rtos["origin"] == f"FREERTOS_KERNEL={tree}"
 
 
+def test_a_campaign_runs_a_cell_again_when_its_kernel_tree_changed(real, cli, tmp_path):
+    """A cell's definition holds the FreeRTOS tree it is built from: after an edit to the tree of
+    FREERTOS_KERNEL (a copy of the cached one, its version string marked), the next start runs
+    the cell again, says why, and keeps the old run aside (it said 'nothing to run' and kept the
+    old kernel's results without a word)."""
+    need_board("mps2-an385")
+    tree = tmp_path / "my-freertos"
+    shutil.copytree(KERNEL_TREE, tree, ignore=shutil.ignore_patterns("*.md", "*.txt", "*.url"))
+    os.environ["FREERTOS_KERNEL"] = str(tree)
+    camp = tmp_path / "k.toml"
+    camp.write_text(
+        'name = "k"\nrounds = 1\nmax_rounds = 1\nsamples = 2\nsample_ms = 2\nseed = 7\n'
+        '[targets]\nfree = "qemu-system:mps2-an385?os=freertos"\n[workloads]\nmutex = ["sync.mutex"]\n'
+    )
+    rc, out, err = cli("campaign", str(camp), "-q")
+    assert rc == 0, err + out
+    first, _ = stored(real, "k:free:default:mutex")
+    rc, out, err = cli("campaign", str(camp))
+    assert rc == 0 and "nothing to run" in err, err
+    task_h = tree / "include" / "task.h"
+    task_h.write_text(task_h.read_text().replace('"V11.2.0"', '"V11.2.0+mine"'))
+    rc, out, err = cli("campaign", str(camp))
+    assert rc == 0, err + out
+    why = f"free:default:mutex: changed since run {first['id']} (the FreeRTOS kernel tree (its contents))"
+    assert why in err, err
+    run, res = stored(real, "k:free:default:mutex")
+    assert run["id"] != first["id"] and run["hello"]["kernel"] == "V11.2.0+mine"
+    assert res["sync.mutex"]["status"] == "ok"
+    sources = run["notes"]["cell"]["definition"]["target_sources"]["freertos_kernel"]
+    assert sources["path"] == str(tree.resolve()) and sources["sha256"] == run["fingerprint"]["rtos"]["sources_sha256"]
+    kept, _ = stored(real, f"k:free:default:mutex~{first['id']}")
+    assert kept["status"] == "complete" and "the FreeRTOS kernel tree" in kept["notes"]["superseded_because"]
+
+
 def test_the_study_in_one_go(real, monkeypatch, nuttx_cache, cli):
     """The study's campaign on virt-aarch64: FreeRTOS, NuttX, Linux (the cached Debian kernel)
     and bare metal side by side, and the table across them: every primitive of FreeRTOS, NuttX

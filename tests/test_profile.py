@@ -230,9 +230,14 @@ def test_profile_attaches_to_a_run_built_the_same_way(real, cli, tmp_path):
 
 
 @pytest.mark.integration
-def test_gprof_profile_of_a_pg_build(real, cli, monkeypatch):
+def test_gprof_profile_of_a_pg_build(real, cli, tmp_path, monkeypatch):
+    """... and no gmon.out in the user's folder: the -pg core's checks (`list`) before the
+    sampled run wrote one there, and so did every round of `run --cflags -pg`."""
     _need("gprof")
     monkeypatch.setenv("COLUMNS", "200")  # one line a routine (narrower, lines wrap: tests/test_width.py)
+    here = tmp_path / "here"
+    here.mkdir()
+    monkeypatch.chdir(here)
     rc, out, err = cli(
         "profile", "cpu.stringsort", "--tool", "gprof", "--seconds", "1", "--memfn", BYTEWISE, "--name", "g"
     )
@@ -248,6 +253,12 @@ def test_gprof_profile_of_a_pg_build(real, cli, monkeypatch):
     # 100 Hz of CPU time: a loaded machine gives the instance fewer samples than its 1 s of wall time
     assert prof["tool"] == "gprof" and prof["hits"] >= 10
     assert {r["group"] for r in prof["routines"]} <= {"core", "libc"}
+    rc, out, err = cli(
+        "run", "sys.getppid", "--cflags", "-O2 -pg", "--memfn", BYTEWISE,
+        "--rounds", "1", "--samples", "2", "--sample-ms", "2", "-q",
+    )  # fmt: skip
+    assert rc == 0, err
+    assert os.listdir(here) == []
 
 
 @pytest.mark.integration

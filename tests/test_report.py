@@ -388,13 +388,24 @@ def test_compare_json_is_the_reports_comparison(syn, cli):
 
 
 def test_every_format_is_one_reporter_chosen_from_one_table(syn, cli, tmp_path):
-    from tickmark.cli import compare, document, report
+    from tickmark.cli import compare, document, history, report
     from tickmark.report import formats
 
     assert set(formats.REPORTERS) == {"terminal", "json", "csv", "md", "html", "gbench", "junit", "openmetrics"}
-    for cmd, what in ((document.export_cmd, "run"), (report.report_cmd, "report"), (compare.compare_cmd, "comparison")):
+    for cmd, what in (
+        (document.export_cmd, "run"),
+        (report.report_cmd, "report"),
+        (compare.compare_cmd, "comparison"),
+        (history.history_cmd, "history"),
+    ):
         (opt,) = [p for p in cmd.params if p.name == "fmt"]
         assert list(opt.type.choices) == formats.names(what, aliases=True), cmd.name
+    assert formats.names("history") == ["terminal", "json", "md", "html"]
+    assert formats.from_extension("h.markdown", "history", "terminal") == "md"
+    assert formats.from_extension("h.txt", "history", "terminal") == "terminal"
+    # history's JSON from the table is the document it printed before (the series, the metric)
+    rc, text, err = cli("history", "--format", "json")
+    assert rc == 0 and json.loads(text)["metric"] == "headline" and json.loads(text)["series"], err
     assert formats.from_extension("r.md", "report", "html") == "md"
     assert formats.from_extension("r.xml", "report", "html") == "html"  # junit writes runs, not reports
     rc, _, err = cli("export", "base", "--format", "md")

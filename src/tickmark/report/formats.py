@@ -8,6 +8,8 @@ What a reporter renders ("what"):
   report       the report model of stored runs (`tickmark report`; model.build)
   comparison   the comparison of runs (`tickmark compare`; model.comparison): `compare --format
                json` prints the same document that `report --format json` holds under "compare"
+  history      the series of stored runs and their change points (`tickmark history`;
+               report/history.build)
 
 Each writer returns the text to write; the terminal reporter prints to the console itself
 (colours in a terminal, plain in a pipe) and returns None.
@@ -17,7 +19,7 @@ from dataclasses import dataclass, field
 
 from ..errors import TickmarkError
 
-WHATS = ("run", "report", "comparison")
+WHATS = ("run", "report", "comparison", "history")
 
 
 @dataclass(frozen=True)
@@ -105,13 +107,42 @@ def _terminal_comparison(doc, show_counters=True, file=None):
     render_comparison(doc, file, show_counters)
 
 
+def _terminal_history(model, file=None, **_):
+    from .terminal.history import show
+
+    show(model, file=file)
+
+
+def _json_history(model, **_):
+    import json
+
+    from .history import to_json_ready
+
+    return json.dumps(to_json_ready(model), indent=1, sort_keys=True) + "\n"
+
+
+def _md_history(model, **_):
+    from . import documents
+
+    return documents.history_markdown(model)
+
+
+def _html_history(model, **_):
+    from . import documents
+
+    return documents.history_html(model)
+
+
 REPORTERS = {
     r.name: r
     for r in (
         Reporter(
             "terminal",
-            {"comparison": "tables for a person (plain text in a pipe)"},
-            {"comparison": _terminal_comparison},
+            {
+                "comparison": "tables for a person (plain text in a pipe)",
+                "history": "tables for a person (plain text in a pipe)",
+            },
+            {"comparison": _terminal_comparison, "history": _terminal_history},
             aliases=("table",),
         ),
         Reporter(
@@ -120,21 +151,26 @@ REPORTERS = {
                 "run": "the document import reads (with raw samples)",
                 "report": "the report model",
                 "comparison": "the comparison document (report --format json holds it as 'compare')",
+                "history": "the series and their changes",
             },
-            {"run": _json_run, "report": _json_doc, "comparison": _json_doc},
+            {"run": _json_run, "report": _json_doc, "comparison": _json_doc, "history": _json_history},
             extensions=(".json",),
         ),
         Reporter("csv", {"run": "one row per result and metric"}, {"run": _csv_run}, extensions=(".csv",)),
         Reporter(
             "md",
-            {"report": "Markdown", "comparison": "Markdown"},
-            {"report": _md, "comparison": lambda doc, **_: _md(_alone(doc))},
+            {"report": "Markdown", "comparison": "Markdown", "history": "Markdown"},
+            {"report": _md, "comparison": lambda doc, **_: _md(_alone(doc)), "history": _md_history},
             extensions=(".md", ".markdown"),
         ),
         Reporter(
             "html",
-            {"report": "one self-contained page with plots", "comparison": "one self-contained page with plots"},
-            {"report": _html, "comparison": lambda doc, **_: _html(_alone(doc))},
+            {
+                "report": "one self-contained page with plots",
+                "comparison": "one self-contained page with plots",
+                "history": "one self-contained page with the trend plots",
+            },
+            {"report": _html, "comparison": lambda doc, **_: _html(_alone(doc)), "history": _html_history},
             extensions=(".html", ".htm"),
         ),
         Reporter("gbench", {"run": "google/benchmark's JSON"}, {"run": _gbench_run}),

@@ -26,6 +26,7 @@ __all__ = [
     "open_target",
     "register",
     "schemes",
+    "source_identity",
 ]
 
 _MODULES = ("local", "qemu_user", "ssh", "serial", "qemu_system", "labgrid")
@@ -63,6 +64,12 @@ def check_uri(uri):
     """A target URI checked without reaching the target (a campaign checks every one before it
     runs anything) -> the machine its cores run on (Target.host_key()). TickmarkError when bad."""
     return _target_class(uri or "local").check_uri(uri or "local")
+
+
+def source_identity(uri):
+    """What the target URI builds its core from besides the core and the variant, read without
+    building, booting or reaching it (Target.source_identity). TickmarkError when unreadable."""
+    return _target_class(uri or "local").source_identity_of(uri or "local")
 
 
 def open_target(uri=None, power_cycle=False, **options):

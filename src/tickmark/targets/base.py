@@ -8,11 +8,13 @@ only what is declared here (no probing for attributes, no tests of a target's cl
               what it can do: emulated, reruns, takes_prebuilt, power_cycles, reconnects
               (reconnect()), profiles (where a sampler runs: connect(), run_remote()), char_ns;
               where it runs: runs_here, host_key(); its URI options (options: uri.Option),
-              parsed by from_uri() (check_uri(): checked without reaching the target)
+              parsed by from_uri() (check_uri(): checked without reaching the target);
+              what it builds from besides the core and the variant: source_identity()
+              (source_identity_of(): without reaching the target)
     Core      a core prepared for one target and variant: start() a Session, call() to the end;
               in_process, cycles_method, profile_runner()
     Session   one started core (a round): lines(), arrival_ns(), finish(), stop(), kill(),
-              clean_up(); transport_lost
+              clean_up(); transport_lost, program
     Wrapping  a target (and its core) that reaches the board through another (labgrid over SSH
               or serial): what it does not define itself is the wrapped one's, whatever the
               contract declares, now or later (no capability is copied by hand)
@@ -75,8 +77,18 @@ class Variant:
     cross_compile: str = None
 
 
+def signal_name(n):
+    """SIGSEGV (signal 11), or 'signal N' for a number this system does not name."""
+    try:
+        return f"{signal.Signals(n).name} (signal {n})"
+    except ValueError:
+        return f"signal {n}"
+
+
 class Session:
     """One started core (a round): its output lines as they arrive, then its exit status."""
+
+    program = "tickmark-core"  # the program whose exit status finish() gives (a signal's victim)
 
     # why the connection to the target dropped during this round (None: it did not); the
     # harness then asks the target to reconnect() and runs what the round had not finished again
@@ -111,8 +123,9 @@ class Session:
 class ProcessSession(Session):
     """A session that is a local process (the core itself, or ssh/qemu running it)."""
 
-    def __init__(self, argv, what="tickmark-core", cwd=None):
+    def __init__(self, argv, what="tickmark-core", cwd=None, env=None):
         self.argv, self.what = list(argv), what
+        self.program = os.path.basename(self.argv[0]) if self.argv else what
         self.errfile = tempfile.TemporaryFile(mode="w+")
         try:
             self.proc = subprocess.Popen(
@@ -125,6 +138,7 @@ class ProcessSession(Session):
                 errors="replace",
                 start_new_session=True,
                 cwd=cwd,
+                env=env,
             )
         except OSError as e:
             self.errfile.close()
@@ -204,6 +218,9 @@ class Core:
         rc, err = s.finish()
         if timer.fired:
             raise TickmarkError(f"tickmark-core {args[0]} on {self.target.uri} did not finish in {timeout} s")
+        if rc < 0:  # by a signal: which process (the core, or the emulator that runs it) and which signal
+            how = f"{s.program} was killed by {signal_name(-rc)}" + (f": {err}" if err else "")
+            raise TickmarkError(f"tickmark-core {args[0]} failed on {self.target.uri}: {how}")
         if rc != 0:
             raise TickmarkError(f"tickmark-core {args[0]} failed on {self.target.uri}: {err or f'exit status {rc}'}")
         return out
@@ -256,6 +273,25 @@ class Target:
             return t.host_key()
         finally:
             t.close()
+
+    @classmethod
+    def source_identity_of(cls, uri):
+        """source_identity() of the target URI names, without reaching the target (as
+        check_uri(): the default makes the target and closes it again)."""
+        t = cls.from_uri(uri)
+        try:
+            return t.source_identity()
+        finally:
+            t.close()
+
+    def source_identity(self):
+        """What the core is built or booted with besides the core's own sources and the variant
+        (an OS's source tree, a kernel image), as it is now, read cheaply: no build, no boot ->
+        {name: {"what": words, "path": ..., and a digest such as "sha256"}}; {} for a target that
+        builds from the core and the variant alone (the default). A campaign keeps it in each
+        cell's definition, so that another tree or an edited one runs the cell again.
+        TickmarkError when it cannot be read (the tree is missing)."""
+        return {}
 
     def host_key(self):
         """What the cores run on, as a key: two targets with the same key share a machine (a

@@ -49,6 +49,17 @@ class Kernel:
     stack_check: int = STACK_CHECK  # configCHECK_FOR_STACK_OVERFLOW
     assertions: bool = False  # configASSERT
 
+    def identity(self):
+        """The tree as a build would find it (Target.source_identity)."""
+        return {
+            "freertos_kernel": {
+                "what": "the FreeRTOS kernel tree",
+                "path": self.path,
+                "version": self.version,
+                "sha256": self.digest,
+            }
+        }
+
     def make_vars(self):
         """The build's choices, as the port's make variables (port/freertos/port.mk)."""
         return {"RTOS_STACK_CHECK": str(self.stack_check), "RTOS_ASSERT": "1" if self.assertions else "0"}

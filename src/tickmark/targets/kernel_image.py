@@ -318,6 +318,14 @@ class KernelTarget(Scratch, Target):
         self.probe_note = None
         self.files = []  # put into every boot's initramfs (exec --file)
 
+    def source_identity(self):
+        """The kernel image booted and the busybox of the guest's initramfs, by content."""
+        busybox = guest_busybox(self.spec)
+        return {
+            "kernel_image": {"what": "the Linux kernel image", "path": self.kernel, "sha256": sha256_file(self.kernel)},
+            "busybox": {"what": "the guest's busybox", "path": busybox, "sha256": sha256_file(busybox)},
+        }
+
     def put_file(self, path):
         """Into the initramfs of every boot, in its root folder (where the core runs)."""
         name = os.path.basename(path)

@@ -35,12 +35,21 @@ class LocalCore(Core):
         self.argv = [os.path.abspath(a) if os.sep in a and os.path.exists(a) else a for a in argv]
 
     def start(self, args):
-        return ProcessSession(self.argv + list(args), cwd=self.target.workdir)
+        env = None
+        if built_with_pg(self.build):  # its gmon.out into the target's own folder, not the user's
+            env = dict(os.environ, GMON_OUT_PREFIX=os.path.join(self.target.private_dir(), "gmon"))
+        return ProcessSession(self.argv + list(args), cwd=self.target.workdir, env=env)
 
     def profile_runner(self):
         from .profiling import LocalRunner
 
         return LocalRunner(self)
+
+
+def built_with_pg(build):
+    """Whether a core was built for gprof (-pg): when it exits, glibc writes gmon.out into the
+    folder it runs in, unless GMON_OUT_PREFIX names another place (PREFIX.<pid>)."""
+    return "-pg" in ((build or {}).get("cflags") or "").split()
 
 
 def qemu_user_argv(cross_compile, binary):
@@ -61,6 +70,13 @@ class LocalTarget(Target):
     profiles = "here"
     runs_here = True
     workdir = None  # where the core runs: the current folder, or the folder of put_file's files
+    _private = None  # what the core leaves behind that is no one's (a -pg core's gmon files)
+
+    def private_dir(self):
+        """A folder of this target's own, removed when it closes."""
+        if self._private is None:
+            self._private = tempfile.mkdtemp(prefix="tickmark-local-")
+        return self._private
 
     def put_file(self, path):
         """Into a private folder (removed when the target closes), where the core then runs."""
@@ -71,9 +87,10 @@ class LocalTarget(Target):
         return name
 
     def close(self):
-        if self.workdir is not None:
-            shutil.rmtree(self.workdir, ignore_errors=True)
-            self.workdir = None
+        for folder in (self.workdir, self._private):
+            if folder is not None:
+                shutil.rmtree(folder, ignore_errors=True)
+        self.workdir = self._private = None
 
     @classmethod
     def from_uri(cls, uri, **options):

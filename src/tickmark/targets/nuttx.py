@@ -68,6 +68,19 @@ class Tree:
     version: str  # the release it is (git describe), or "" for a snapshot between releases
     digest: str  # of the files of both trees
 
+    def identity(self):
+        """The trees as a build would find them (Target.source_identity)."""
+        return {
+            "nuttx": {
+                "what": "the NuttX trees",
+                "path": self.path,
+                "apps": self.apps,
+                "commit": self.commit,
+                "apps_commit": self.apps_commit,
+                "sha256": self.digest,
+            }
+        }
+
     @property
     def kernel(self):
         return f"NuttX {self.version}" if self.version else f"NuttX (commit {self.commit[:12]})"

@@ -173,6 +173,15 @@ class QemuSystemTarget(Scratch, Target):
             **options,
         )
 
+    def source_identity(self):
+        """The FreeRTOS kernel tree or the NuttX trees the core is built with (nothing more on
+        bare metal)."""
+        if self.os_name == "freertos":
+            return freertos.locate(self.board.vars["FREERTOS_PORT"], **self.rtos_options).identity()
+        if self.os_name == "nuttx":
+            return nuttx.locate().identity()
+        return {}
+
     def prepare(self, variant=None):
         variant = variant or Variant()
         if variant.cross_compile or variant.ldflags:
