@@ -149,6 +149,22 @@ def build_cache(tmp_path_factory):
     return path
 
 
+@pytest.fixture(scope="session")
+def nuttx_cache(build_cache):
+    """The NuttX trees and kernel exports of the user's cache (~/.cache/tickmark/nuttx, which
+    ./bootstrap test fills from the vendored snapshot), linked into the run's build cache: each
+    board's kernel export (minutes to build) is built once, keyed by its trees, configuration
+    and compiler, and kept for later runs; the core is linked with it in the run's cache."""
+    real = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "tickmark" / "nuttx"
+    link = build_cache / "tickmark" / "nuttx"
+    with exclusive(build_cache / "nuttx-link.lock"):
+        if not link.is_symlink():
+            real.mkdir(parents=True, exist_ok=True)
+            link.parent.mkdir(parents=True, exist_ok=True)
+            link.symlink_to(real)
+    return link
+
+
 def need_cc():
     """make and gcc, or skip (fail under CI=true, where bootstrap installs them)."""
     if not (shutil.which("make") and shutil.which("gcc")):
@@ -314,6 +330,27 @@ def need_tool(why):
     pytest.skip(why)
 
 
+def wait_run_started(path, timeout=60):
+    """Until a harness in another thread or process has created its run in the SQLite store at
+    path (it is then about to read the console: the board may start)."""
+    import time
+
+    t = time.time()
+    while time.time() - t < timeout:
+        if Path(path).exists():
+            try:
+                db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+                try:
+                    if db.execute("SELECT count(*) FROM runs").fetchone()[0]:
+                        break
+                finally:
+                    db.close()
+            except sqlite3.Error:
+                pass
+        time.sleep(0.05)
+    time.sleep(0.5)
+
+
 @pytest.fixture(scope="session")
 def pg_server():
     """A PostgreSQL server of Debian's packages in a temporary directory, for the whole session."""
@@ -343,3 +380,12 @@ def new_store(request, tmp_path):
         srv = request.getfixturevalue("pg_server")
         return lambda name="s": srv.new_database()
     return lambda name="s": str(tmp_path / f"{name}.db")
+
+
+def one_error_line(rc, err, *words):
+    """Exit status 2 and exactly one line `tickmark: error: ...` on stderr, naming the given words."""
+    assert rc == 2, err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("tickmark: error: "), err
+    for w in words:
+        assert w in lines[0], (w, lines[0])

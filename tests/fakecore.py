@@ -155,6 +155,7 @@ def run(opts, globs, iters, params, sel):
         "clock_res_ns": 1,
         "timer_overhead_ps": 20000,
         "loop_overhead_ps": 500,
+        "loop_overhead_mcyc": 0,
         "ticks": "rdtsc",
         "kernel_excluded": 0,
         "counters_grouped": 0,

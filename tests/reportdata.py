@@ -81,9 +81,10 @@ def add(
     reason="",
     scale=1.0,
     subs=None,
+    key=None,
 ):
     params = params or {}
-    key = bench + ("[" + ",".join(f"{k}={v}" for k, v in params.items()) + "]" if params else "")
+    key = key or bench + ("[" + ",".join(f"{k}={v}" for k, v in params.items()) + "]" if params else "")
     if status != "ok":
         st.add_result(run_id, key=key, bench=bench, params=params, status=status, reason=reason)
         return
@@ -203,7 +204,8 @@ def fill(st, name, scale=1.0, fp=None, param_value=None):
     add(st, rid, "sys.crasher", status="crashed", reason="SIGSEGV")
     st.add_profile(rid, "cpu.stringsort", PROFILE)
     if param_value is not None:
-        add(st, rid, "sys.param", {"name": param_value}, ns=70, scale=scale)
+        # a parameter's value is an integer (the protocol's): hostile text reaches the views in the key
+        add(st, rid, "sys.param", {"name": 1}, ns=70, scale=scale, key=f"sys.param[name={param_value}]")
     return rid
 
 
@@ -274,3 +276,63 @@ def make_board_store(path):
     for stride, ns in ((8, 2.0), (16, 2.0), (32, 2.0), (64, 3.0), (128, 3.0), (256, 3.0)):
         add(st, topo_run, "mem.lat_stride", {"span": 262144, "stride": stride}, ns=ns, stat="min")
     return st, [os_run, ctx_run, bw_run, topo_run]
+
+
+LINUX_IRQ = "user space cannot raise an interrupt (signal.catch is the nearest figure)"
+# (name, fingerprint, cycles method, instructions or ns per entry of trap.syscall, abort, undef,
+# irq, loop.control; a text: the benchmark's skip reason)
+SYSTEMS = [
+    ("bare-m3", {"os": "bare metal", "board": "mps2-an385", "arch": "armv7m"}, "icount-insns", (2, 16, 12, 8, 2)),
+    ("freertos-m7", {"os": "FreeRTOS V11.2.0", "board": "mps2-an500", "arch": "armv7m"}, "icount-insns",
+     (2, 16, 12, 8, 2)),
+    ("linux-a53", {"os": "Linux", "board": "virt-aarch64", "arch": "aarch64"}, "icount-insns",
+     (494, 6568, 5922, LINUX_IRQ, 2)),
+    ("native", {"os": "Debian GNU/Linux 12 (bookworm)", "arch": "x86_64"}, "calibrated-freq",
+     (410, 8100, 12500, LINUX_IRQ, 0.35)),
+    # timed from the host over its serial line: the system call and the control loop alone
+    ("hosted", {"os": "bare metal", "board": "mps2-an500", "arch": "armv7m", "host_clock": True}, "none",
+     (4350, None, None, None, 3.69)),
+]  # fmt: skip
+# what the host clock found (analysis/hostclock.py) for each result of the host-timed run:
+# (host ps per op, board ps per op, a sample's uncertainty in ppm, resolution ns)
+HOSTED = {"trap.syscall": (4_350_000, 4_552_600, 348_900, 6_210_000), "loop.control": (3690, 3655, 156_500, 3_470_000)}
+
+
+def make_systems_store(path):
+    """The kernel-entry benchmarks (trap.*) and the control loop on four systems (bare metal on a
+    Cortex-M3, FreeRTOS on a Cortex-M7, Linux under qemu-system, a native Linux whose cycles are
+    calibrated, so its figures are times), a board timed from the host (the system call and the
+    control loop alone), and a run without them -> (store, run ids)."""
+    from tickmark.analysis.kernel_entry import FIGURES
+
+    st = Store(path)
+    ids = []
+    for name, fp, method, figures in SYSTEMS:
+        rid = st.create_run(
+            name=name,
+            patterns=["trap.*", "loop.control"],
+            fingerprint=dict(FP, cycles_method=method, flags=[], kernel=None, **fp),
+            hello={"port": "linux" if "Linux" in fp["os"] else "baremetal"},
+            status="complete",
+            started=1_700_000_000,
+            finished=1_700_000_100,
+            notes={"rounds": 3, "problems": []},
+        )
+        for (_, key), ns in zip(FIGURES, figures):
+            if ns is None:
+                continue
+            if isinstance(ns, str):
+                add(st, rid, key, status="skip", reason=ns)
+                continue
+            ss = [dict(s, cyc=s["ns"] if method == "icount-insns" else s["cyc"]) for s in samples(ns, spread=0)]
+            summary = stats.summarize(ss, cycles_method=method)
+            meta = {}
+            if fp.get("host_clock"):
+                h, b, ppm, res = HOSTED[key]
+                meta["host_clock"] = {"host_ps_per_op": h, "board_ps_per_op": b, "sample_ppm": ppm, "res_ns": res,
+                                      "char_ns": 86805, "jitter_ns": res}  # fmt: skip
+            rid_r = st.add_result(rid, key=key, bench=key, params={}, stat="median", stats=summary, meta=meta)
+            st.add_samples(rid_r, 1, ss)
+        ids.append(rid)
+    other = fill(st, "other")  # no kernel-entry benchmark: not in the table
+    return st, ids + [other]

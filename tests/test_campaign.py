@@ -62,6 +62,7 @@ def test_campaign_runs_every_cell_tags_them_and_resumes(env, cli, tmp_path):
             "id": f"{t}:{v}:{w}",
             "definition": {
                 "target_uri": "local",
+                "target_sources": {},
                 "cc": None,
                 "cflags": f"-{v}",
                 "memfn": None,
@@ -290,6 +291,69 @@ def test_a_cell_whose_definition_changed_runs_again(env, cli, tmp_path, monkeypa
     rc, out, err = cli("campaign", f)
     assert rc == 0 and "2 done" in out, (out, err)
     assert all(r["n_results"] == 2 for n, r in runs_by_name(env).items() if "~" not in n)
+
+
+def _stored_with(definition):
+    """A stored run of a cell as changed() reads it: its notes with the cell's definition."""
+    return {"notes": {"cell": {"definition": definition}}}
+
+
+def test_a_cells_definition_holds_what_its_target_builds_from(tmp_path, monkeypatch):
+    """The kernel image and busybox of ?kernel=, and the NuttX trees of os=nuttx, by path and
+    content, read without booting or building: another image or an edited tree is another
+    definition, said in words (the FreeRTOS tree, end to end: test_freertos.py)."""
+    from tickmark.run import campaign as cp
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    image, busybox = tmp_path / "vmlinuz", tmp_path / "busybox"
+    image.write_bytes(b"a kernel image")
+    busybox.write_bytes(b"a busybox")
+    monkeypatch.setenv("TICKMARK_BUSYBOX", str(busybox))
+    nuttx, apps = tmp_path / "nuttx", tmp_path / "apps"
+    for f in (nuttx / "sched" / "Kconfig", nuttx / "tools" / "configure.sh", apps / "Makefile"):
+        f.parent.mkdir(parents=True, exist_ok=True)
+        f.write_text("# one\n")
+    monkeypatch.setenv("NUTTX_DIR", str(nuttx))
+    monkeypatch.setenv("NUTTX_APPS_DIR", str(apps))
+    doc = {
+        "name": "src",
+        "targets": {
+            "lx": f"qemu-system:x86_64?kernel={image}",
+            "nx": "qemu-system:virt-aarch64?os=nuttx",
+            "bm": "qemu-system:virt-aarch64",
+        },
+        "workloads": {"w": ["sys.*"]},
+    }
+
+    def definitions():
+        spec = cp.parse(doc, "src.toml")  # each start reads the sources again
+        return spec, {c.target: (c, cp.definition(spec, c)) for c in cp.cells(spec)}
+
+    spec, before = definitions()
+    lx, nx = before["lx"][1]["target_sources"], before["nx"][1]["target_sources"]
+    assert lx["kernel_image"]["path"] == str(image) and len(lx["kernel_image"]["sha256"]) == 64
+    assert lx["busybox"]["path"] == str(busybox)
+    assert nx["nuttx"]["path"] == str(nuttx) and nx["nuttx"]["apps"] == str(apps)
+    assert before["bm"][1]["target_sources"] == {}
+    for c, d in before.values():
+        assert cp.changed(_stored_with(d), spec, c) == []
+
+    image.write_bytes(b"another kernel image")
+    (apps / "Makefile").write_text("# two, longer\n")
+    spec, after = definitions()
+    changed = {t: cp.changed(_stored_with(before[t][1]), spec, c) for t, (c, _) in after.items()}
+    assert changed == {
+        "lx": ["the Linux kernel image (its contents)"],
+        "nx": ["the NuttX trees (its contents)"],
+        "bm": [],
+    }, changed
+    monkeypatch.setenv("TICKMARK_BUSYBOX", str(tmp_path / "gone"))
+    spec, gone = definitions()
+    c = gone["lx"][0]
+    assert cp.changed(_stored_with(after["lx"][1]), spec, c) == ["the target's sources (not readable now)"]
+    # a run stored before definitions held the target's sources: not run again for that alone
+    old = {k: v for k, v in before["nx"][1].items() if k != "target_sources"}
+    assert cp.changed(_stored_with(old), spec, gone["nx"][0]) == []
 
 
 def test_a_hand_made_run_with_the_set_aside_name_does_not_block_the_cell(env, cli, tmp_path):

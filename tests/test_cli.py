@@ -158,6 +158,17 @@ def test_sigkill_leaves_run_that_shows_incomplete(env, cli):
     assert "status incomplete" in out and f"INCOMPLETE: abandoned: the tickmark process writing it (PID {p.pid}" in out
 
 
+def test_a_core_killed_by_a_signal_is_said_so(env, cli, monkeypatch):
+    """A core (or the emulator that runs it) that dies of a signal while it lists the benchmarks:
+    which program, and which signal, not 'exit status -11'."""
+    monkeypatch.setenv("TICKMARK_CORE", "sh -c 'kill -SEGV $$'")
+    for args in (["list"], ["run", "sys.fast"]):
+        rc, out, err = cli(*args)
+        assert rc == 2 and err == (
+            "tickmark: error: tickmark-core list failed on local: sh was killed by SIGSEGV (signal 11)\n"
+        ), err
+
+
 def test_no_arguments_prints_help(cli):
     rc, out, err = cli()
     assert rc == 0 and "Commands" in out

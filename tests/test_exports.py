@@ -21,7 +21,7 @@ DATA = Path(__file__).parent / "data"
 @pytest.fixture
 def stored(env, cli):
     """A run of the synthetic core with ok, skipped, crashed, bandwidth and sub-metric instances."""
-    rc, out, err = cli("run", "sys.*", "bw.*", "sync.*", "--rounds", "3", "--name", "exp1", "-q")
+    rc, out, err = cli("run", "sys.*", "bw.*", "sync.*", "lat.*", "--rounds", "3", "--name", "exp1", "-q")
     assert rc == 0, err
     st = Store(env)
     run = st.run("exp1")
@@ -85,7 +85,7 @@ def test_gbench_schema_accepts_real_google_benchmark_output(tmp_path):
 def test_gbench_export_validates_and_carries_the_headline(stored):
     jsonschema = _tool("jsonschema")
     st, run, results = stored
-    doc = json.loads(exports.to_gbench(run, results))
+    doc = json.loads(exports.to_gbench(run, results, lambda r: st.samples(r["id"])))
     jsonschema.validate(doc, json.loads((DATA / "gbench.schema.json").read_text()))
     by = {}
     for b in doc["benchmarks"]:
@@ -101,7 +101,10 @@ def test_gbench_export_validates_and_carries_the_headline(stored):
     assert [b["repetition_index"] for b in iters] == [0, 1, 2]
     bw = Stats.of(next(r for r in results if r["key"] == "bw.copy")).main
     med = next(b for b in by["bw.copy"] if b.get("aggregate_name") == "median")
-    assert math.isclose(med["bytes_per_second"], bw.value * 1e6)
+    assert math.isclose(med["real_time"], bw.ns_per_op)
+    for b in by["bw.copy"]:  # a rate is the rate of its entry's own time (64 bytes per operation)
+        if "bytes_per_second" in b:
+            assert math.isclose(b["bytes_per_second"], 64 * 1e9 / b["real_time"])
 
 
 def test_junit_schema_accepts_pytests_own_report(tmp_path):
@@ -204,3 +207,128 @@ def test_export_command_writes_each_format_and_gates_against_a_baseline(stored, 
     assert rc == 2 and "--baseline and --fail-above go together, with --format junit" in err
     rc, out, err = cli("export", "exp1", "--format", "junit", "--baseline", "exp1", "--fail-above", "lots")
     assert rc == 2 and "bad --fail-above 'lots'" in err and err.count("\n") == 1
+
+
+# ---------------------------------------------------------------- what each export may claim
+def _measured_store(path, governor=None, labels=None):
+    """A stored run measured on a busy machine: a bandwidth instance whose rounds ran at 100, 80
+    and 60 ns per operation (the best sample 50 ns), and a CPU-bound instance on a CPU 60 % of
+    the time (task-clock 60 % of the wall time) beside one whose core counted no task-clock."""
+    from tickmark.analysis import stats
+
+    st = Store(str(path))
+    fp = {"target_uri": "local", "arch": "x86_64", "governor": governor, "flags": ["virtualized"]}
+    rid = st.create_run(
+        name="busy",
+        suite=None,
+        patterns=["*"],
+        fingerprint=fp,
+        hello={"counters": ["task_clock"]},
+        status="complete",
+        started=1_700_000_000,
+        finished=1_700_000_100,
+        notes={"rounds": 3, "labels": labels or {}},
+    )
+
+    def add(key, stat, bpo, per_round, cpu_share):
+        ss = []
+        for rnd, ns_op in enumerate(per_round, 1):
+            for i, f in enumerate((1.0, 1.02, 0.98, 1.01, 0.99)):
+                ns = int(ns_op * f * 1000)
+                if rnd == 1 and i == 0 and bpo:
+                    ns = 50 * 1000  # the best sample
+                s = {"round": rnd, "i": i, "iters": 1000, "ops": 1000, "ns": ns}
+                if cpu_share:
+                    s.update(ctr_ops=1000, ctr={"task_clock": int(ns * cpu_share)})
+                ss.append(s)
+        summary = stats.summarize(ss, stat=stat, bytes_per_op=bpo)
+        res = st.add_result(rid, key=key, bench=key, params={}, stat=stat, meta={"bytes_per_op": bpo}, stats=summary)
+        for rnd in range(1, len(per_round) + 1):
+            st.add_samples(res, rnd, [s for s in ss if s["round"] == rnd])
+
+    add("mem.bw_copy", "max", 4096, (100, 80, 60), 0.0)
+    add("cpu.busy", "median", 0, (1000, 1000, 1000), 0.6)
+    add("sys.bare", "median", 0, (200, 210, 190), 0.0)
+    return st, st.run("busy")
+
+
+def _round_medians(st, key):
+    from tickmark.analysis import stats
+
+    r = next(r for r in st.results(st.run("busy")["id"]) if r["key"] == key)
+    vals, rounds = stats.metric_values(st.samples(r["id"]))
+    return stats.round_medians(vals, rounds)
+
+
+def test_gbench_repetitions_are_the_rounds_own_times(tmp_path):
+    """A bandwidth instance's repetitions are its rounds' median times, not round rates turned
+    into times through the best sample's rate (that exported 100 ns rounds as 200 ns, with the
+    median outside them)."""
+    st, run = _measured_store(tmp_path / "s.db")
+    doc = json.loads(exports.to_gbench(run, st.results(run["id"]), lambda r: st.samples(r["id"])))
+    bw = [b for b in doc["benchmarks"] if b["run_name"] == "mem.bw_copy"]
+    reps = [b["real_time"] for b in bw if b["run_type"] == "iteration"]
+    assert reps == pytest.approx(_round_medians(st, "mem.bw_copy"), rel=1e-12)
+    assert reps == pytest.approx([100.0, 80.0, 60.0], rel=0.02)
+    med = next(b for b in bw if b.get("aggregate_name") == "median")
+    assert min(reps) <= med["real_time"] <= max(reps)
+    for b in bw:
+        if "bytes_per_second" in b:
+            assert b["bytes_per_second"] == pytest.approx(4096e9 / b["real_time"])
+
+
+def test_gbench_cpu_time_is_task_clock_and_the_context_claims_only_what_was_recorded(tmp_path):
+    jsonschema = _tool("jsonschema")
+    st, run = _measured_store(tmp_path / "s.db", labels={"build": "1234", "board": "rk3588"})
+    doc = json.loads(exports.to_gbench(run, st.results(run["id"]), lambda r: st.samples(r["id"])))
+    jsonschema.validate(doc, json.loads((DATA / "gbench.schema.json").read_text()))
+    busy = [b for b in doc["benchmarks"] if b["run_name"] == "cpu.busy"]
+    for b in busy:  # on the CPU 60 % of the time: cpu_time is task-clock, not the wall time
+        assert b["cpu_time"] == pytest.approx(0.6 * b["real_time"], rel=1e-3) and "label" not in b
+    bare = [b for b in doc["benchmarks"] if b["run_name"] == "sys.bare"]
+    assert all(b["cpu_time"] == b["real_time"] and b["label"] == exports.NO_TASK_CLOCK for b in bare)
+    ctx = doc["context"]
+    assert "cpu_scaling_enabled" not in ctx  # the governor was not recorded: no claim either way
+    assert ctx["label:build"] == "1234" and ctx["label:board"] == "rk3588"
+    for gov, scaling in (("performance", False), ("schedutil", True)):
+        st2, run2 = _measured_store(tmp_path / f"{gov}.db", governor=gov)
+        assert json.loads(exports.to_gbench(run2, st2.results(run2["id"])))["context"]["cpu_scaling_enabled"] is scaling
+        st2.close()
+    st.close()
+
+
+def test_openmetrics_says_which_statistic_each_value_is_and_carries_task_clock_and_round_cv(tmp_path):
+    _tool("prometheus_client")
+    from prometheus_client.openmetrics.parser import text_string_to_metric_families
+
+    st, run = _measured_store(tmp_path / "s.db")
+    results = {r["key"]: r for r in st.results(run["id"])}
+    fams = {f.name: f for f in text_string_to_metric_families(exports.to_openmetrics(run, list(results.values())))}
+    times = {(x.labels["key"], x.labels["stat"]): x.value for x in fams["tickmark_op_time_seconds"].samples}
+    bw = Stats.of(results["mem.bw_copy"]).main
+    # the bandwidth instance's time is its median time, labelled so (its headline is a max rate)
+    assert times == {
+        ("mem.bw_copy", "median"): pytest.approx(bw.ns_per_op / 1e9),
+        ("cpu.busy", "median"): pytest.approx(Stats.of(results["cpu.busy"]).main.ns_per_op / 1e9),
+        ("sys.bare", "median"): pytest.approx(Stats.of(results["sys.bare"]).main.ns_per_op / 1e9),
+    }
+    (bps,) = fams["tickmark_bandwidth_bytes_per_second"].samples
+    assert bps.labels["stat"] == "max" and bps.value == pytest.approx(bw.value * 1e6)
+    (cpu,) = fams["tickmark_op_cpu_time_seconds"].samples  # only where task-clock was counted
+    assert cpu.labels["key"] == "cpu.busy" and cpu.value == pytest.approx(0.6 * 1000e-9, rel=1e-2)
+    cvs = {x.labels["key"]: x.value for x in fams["tickmark_round_cv_ratio"].samples}
+    assert cvs["mem.bw_copy"] == pytest.approx(Stats.of(results["mem.bw_copy"]).main.round_cv)
+    assert set(cvs) == set(results)
+    st.close()
+
+
+def test_openmetrics_min_headline_is_labelled_min(stored):
+    _tool("prometheus_client")
+    from prometheus_client.openmetrics.parser import text_string_to_metric_families
+
+    st, run, results = stored
+    fams = {f.name: f for f in text_string_to_metric_families(exports.to_openmetrics(run, results))}
+    lat = next(r for r in results if r["key"] == "lat.sweep[size=1024]")
+    got = {x.labels["stat"]: x.value for x in fams["tickmark_op_time_seconds"].samples if x.labels["key"] == lat["key"]}
+    d = Stats.of(lat).main
+    assert got == {"median": pytest.approx(d.ns_per_op / 1e9), "min": pytest.approx(d.value / 1e9)}

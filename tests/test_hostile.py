@@ -1390,6 +1390,9 @@ def test_csv_export_neutralises_formula_cells(exported, env, cli, tmp_path, lead
     f = tmp_path / "evil.json"
     f.write_text(json.dumps(exported))
     rc, out, err = cli("import", str(f))
+    if lead == "\t":  # a tab is a control character: no text in a store holds one (names.text_problem)
+        one_error_line(rc, err, "].reason: control characters")
+        return
     assert rc == 0, err
     rc, out, err = cli("export", "evil", "--format", "csv")
     assert rc == 0, err

@@ -5,6 +5,7 @@ gate, and one line `tickmark: error: ...` instead of a traceback."""
 
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -270,7 +271,7 @@ def test_standard_output_full_or_closed(two_runs, tmp_path, cli, cmd, rc, says):
     rc_runs, runs, _ = cli("runs")  # the store is readable afterwards
     assert rc_runs == 0 and " a2 " in runs
     if cmd.startswith("run "):  # the run is kept whole: only its table could not be printed
-        assert "complete       1 results  full " in runs, runs
+        assert re.search(r"\| complete +\| +1 \| full +\|", runs), runs
 
 
 def test_ctrl_c_while_the_command_line_loads(two_runs):
@@ -359,20 +360,20 @@ def _evil_log(tmp_path):
     )
 
 
-def _evil_profile(exported, tmp_path):
+def _evil_profile(exported, tmp_path, e=E):
     doc = json.loads(json.dumps(exported))
-    routine = {"name": "f" + E, "symbols": ["f" + E], "group": "core", "dso": "x", "self": 0.5, "total": 0.5}
+    routine = {"name": "f" + e, "symbols": ["f" + e], "group": "core", "dso": "x", "self": 0.5, "total": 0.5}
     doc["profiles"] = [
         {
             "key": "sys.fast",
-            "tool": "perf" + E,
-            "event": "cpu-clock" + E,
+            "tool": "perf" + e,
+            "event": "cpu-clock" + e,
             "hits": 10,
             "seconds": 1.0,
             "ns_per_op": 100,
-            "unit": "call" + E,
+            "unit": "call" + e,
             "kernel": "sampled",
-            "notes": ["n" + E],
+            "notes": ["n" + e],
             "routines": [routine],
         }
     ]
@@ -390,11 +391,25 @@ ESCAPES = [
 ]
 
 
+def _evil_store(exported, cli, tmp_path, env):
+    """Run 'evil' with a profile whose texts hold terminal escapes, as a store written by an older
+    tickmark or edited by hand holds them (import refuses them: the one rule for texts), and its
+    export evil.json, whose texts are plain."""
+    import sqlite3
+
+    _imported(cli, tmp_path, _evil_profile(exported, tmp_path, "PWNMARK"), "evil")
+    db = sqlite3.connect(str(env))
+    db.execute("UPDATE profiles SET data = replace(data, 'PWNMARK', ?)", (json.dumps(E)[1:-1],))
+    db.commit()
+    db.close()
+    rc, out, err = cli("export", "evil", "-o", str(tmp_path / "evil.json"))
+    assert rc == 0, err
+
+
 @pytest.mark.parametrize("cmd,_", ESCAPES, ids=[c for c, _ in ESCAPES])
-def test_no_escape_reaches_the_terminal(exported, cli, tmp_path, cmd, _):
+def test_no_escape_reaches_the_terminal(exported, cli, tmp_path, env, cmd, _):
     log = _evil_log(tmp_path)
-    doc = _evil_profile(exported, tmp_path)
-    _imported(cli, tmp_path, doc, "evil")
+    _evil_store(exported, cli, tmp_path, env)
     if not cmd.startswith("ingest"):
         rc, out, err = cli("ingest", str(log), "--name", "evlog")
         assert rc == 0, err

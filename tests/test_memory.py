@@ -3,6 +3,7 @@ and, with the real core, the mem.* benchmarks, verification of memfn implementat
 broken user memcpy is caught and never timed, a correct one is compared), and the topology
 and memfn commands."""
 
+import io
 import json
 import os
 import random
@@ -418,7 +419,51 @@ def test_memfn_view_picks_winners_and_lists_failures():
     rows, failures = memfnview.table_rows(results)
     assert [(r[0], r[1], r[3]) for r in rows] == [("memcpy", 64, "libc"), ("strlen", 64, "word")]
     assert rows[0][4] == pytest.approx(2.5) and rows[1][4] == pytest.approx(1.5)
+    assert rows[0][5] is None  # no samples: no verdict
     assert "wrong at size 1" in failures[("memcpy", "user")]
+
+
+def _memfn_result(impl, salign, ns_per_round, spread):
+    """A memfn.memcpy instance with 3 rounds of 5 samples around the given ns per call."""
+    from tickmark.analysis import stats
+
+    samples = []
+    for rnd, ns in enumerate(ns_per_round, 1):
+        for i in range(5):
+            f = 1 + spread * ((i * 3 + rnd) % 5 - 2) / 2
+            samples.append({"round": rnd, "i": i, "iters": 1000, "ops": 1000, "ns": int(ns * f * 1000)})
+    return {
+        "bench": "memfn.memcpy",
+        "key": f"memfn.memcpy[impl={impl},size=64,salign={salign}]",
+        "params": {"impl": impl, "size": 64, "salign": salign},
+        "status": "ok",
+        "stats": stats.summarize(samples),
+        "samples": samples,
+    }
+
+
+def test_memfn_winner_only_where_the_comparison_statistics_call_it():
+    """The fastest implementation is named a winner only when compare's verdict finds it faster
+    than the second at every alignment: x1.48 on rounds that disagree by +-40 % is noise."""
+    from tickmark.report.model import memfn_model
+    from tickmark.report.terminal.memory import render_memfn
+
+    clear = [_memfn_result(0, a, (10, 10, 10), 0.01) for a in (0, 3)]
+    clear += [_memfn_result(2, a, (20, 20, 20), 0.01) for a in (0, 3)]
+    m = memfn_model(clear, lambda r: r["samples"])
+    (row,) = m["rows"]
+    assert (row["fastest"], row["winner"], row["verdict"]) == ("libc", "libc", "faster")
+    noisy = [_memfn_result(0, a, (10, 16, 6), 0.4) for a in (0, 3)]
+    noisy += [_memfn_result(3, a, (14.8, 9, 20), 0.4) for a in (0, 3)]
+    m = memfn_model(noisy, lambda r: r["samples"])
+    (row,) = m["rows"]
+    assert row["fastest"] == "libc" and row["margin"] > 1.3
+    assert row["winner"] is None and row["verdict"] in ("inconclusive", "no difference beyond noise")
+    out = io.StringIO()
+    render_memfn(m, out)
+    text = out.getvalue()
+    line = next(x for x in text.splitlines() if x.startswith("memcpy"))
+    assert line.split()[-1] in ("unsure", "noise") and "only 'faster' names a winner" in " ".join(text.split())
 
 
 # ---- with the real core ----
@@ -578,7 +623,7 @@ def test_run_with_memfn_reports_failure_and_comparison(real, cli):
     assert "FAILED" not in out
     rc, out, err = cli("memfn")
     header = next(line for line in out.splitlines() if line.lstrip().startswith("routine"))
-    assert header.split()[:6] == ["routine", "size", "libc", "ref", "user", "winner"]
+    assert header.split() == ["routine", "size", "libc", "ref", "user", "fastest", "by", "verdict"]
     assert sum(1 for line in out.splitlines() if line.lstrip().startswith("memcpy")) == 2
 
 

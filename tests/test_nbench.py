@@ -83,24 +83,87 @@ def test_t_halfwidth_known_data():
 def test_summarize_and_render():
     results = [result(k[0], 2 * k[4]) for k in nbench.KERNELS]
     results[1] = result("cpu.stringsort", 0, status="failed")
+    lu_cpu = (1e6, 1.01e6, 0.99e6, 1e6, 1e6)
     samples = {
         "cpu.numsort": [{"iters": 1, "ns": ns_for("cpu.numsort", r)} for r in (100, 150, 60)],
-        "cpu.lu": [
-            {"iters": 2, "ns": 1000, "ctr_ops": 2, "ctr": {"task_clock": t}} for t in (1e6, 1.01e6, 0.99e6, 1e6, 1e6)
-        ],
+        "cpu.lu": [{"iters": 2, "ns": 1000, "ctr_ops": 2, "ctr": {"task_clock": t}} for t in lu_cpu],
     }
     rows, (orig, linux) = nbench.summarize(results, lambda r: samples.get(r["key"]))
     by = {r["name"]: r for r in rows}
-    assert by["cpu.lu"]["new"] == pytest.approx(2.0)
-    assert "rate" not in by["cpu.stringsort"]
+    # LU counted task-clock: its rate and its ± are on CPU time (the wall ns says 2e9 it/s)
+    lu_rate = sum(2e9 / t for t in lu_cpu) / len(lu_cpu)
+    assert by["cpu.lu"]["basis"] == "cpu" and by["cpu.lu"]["rate"] == pytest.approx(lu_rate)
+    assert by["cpu.lu"]["new"] == pytest.approx(lu_rate / 26.732) and by["cpu.lu"]["certain"] is True
+    # numeric sort did not: the mean of its samples' wall-time rates, as nbench's mean of scores
+    assert by["cpu.numsort"]["basis"] == "wall" and by["cpu.numsort"]["rate"] == pytest.approx(310 / 3)
     assert by["cpu.numsort"]["certain"] is False and by["cpu.numsort"]["n"] == 3
-    assert by["cpu.numsort"]["basis"] == "wall"
-    assert by["cpu.lu"]["basis"] == "cpu" and by["cpu.lu"]["certain"] is True  # task-clock, not ns
-    assert linux["INTEGER"] == pytest.approx(2.0) and linux["MEMORY"] is None
-    text = "\n".join(nbench_view.lines({"rows": rows, "original_groups": orig, "linux_groups": linux}))
+    # no samples at all: the stored headline, on wall time, with no interval
+    assert by["cpu.idea"]["new"] == pytest.approx(2.0) and by["cpu.idea"]["ci"] is None
+    assert "rate" not in by["cpu.stringsort"]
+    assert linux["INTEGER"] == pytest.approx((310 / 3 / 118.73 * 8) ** 0.25) and linux["MEMORY"] is None
+    nb = {"rows": rows, "original_groups": orig, "linux_groups": linux, "basis": "mixed"}
+    nb["basis_text"] = nbench.BASIS_TEXT["mixed"]
+    text = "\n".join(nbench_view.lines(nb))
     assert re.search(r"^STRING SORT\s*:\s*FAILED : bad$", text, re.M)
-    assert re.search(r"^LU DECOMPOSITION\s*:\s*53\.464 :", text, re.M)
-    assert "* 95% CI half-width above" in text and "NUMERIC SORT" in text.splitlines()[-1]
+    assert re.search(r"^LU DECOMPOSITION\s*:\s*200\d\.\d+ :.* ±0\.\d% n=5$", text, re.M)
+    assert re.search(r"^NUMERIC SORT\s*:\s*103\.333 :.* n=3\*$", text, re.M)
+    assert re.search(r"^on wall time \(no task-clock\): NUMERIC SORT, BITFIELD", text, re.M)
+    assert "time basis: CPU time (task-clock) where counted, else wall time" in text
+    assert max(len(line) for line in text.splitlines()) <= 80
+    assert re.search(r"^\* 95% CI half-width above ±5% of the mean \(nbench's criterion\): NUMERIC SORT$", text, re.M)
+
+
+def test_index_on_cpu_time_on_a_loaded_machine():
+    """The same system measured twice, once while something else shared its CPU: the wall time
+    of each sample doubled (STRING SORT 852 against 1698 it/s on wall time), the task-clock did
+    not (593 against 581 us). The index is on CPU time, as nbench's clock() timer, and so is its
+    ±: the two measurements agree within their intervals."""
+
+    def samples(wall_us, cpu_us):
+        return [
+            {
+                "iters": 10,
+                "ns": int(10 * wall_us * 1e3 * f),
+                "ctr_ops": 10,
+                "ctr": {"task_clock": int(10 * cpu_us * 1e3 * f)},
+            }
+            for f in (1.0, 1.01, 0.99, 1.005, 0.995, 1.0)
+        ]
+
+    figs = []
+    for wall_us, cpu_us in ((1174, 593), (589, 581)):
+        r = {"key": "cpu.stringsort", "status": "ok", "stats": {"": {"value": wall_us * 1e3}}}
+        (row,), _ = nbench.summarize([r], lambda _r, w=wall_us, c=cpu_us: samples(w, c))
+        figs.append(row)
+    quiet, loaded = figs[1], figs[0]
+    assert loaded["basis"] == quiet["basis"] == "cpu"
+    assert loaded["rate"] == pytest.approx(1e6 / 593, rel=1e-3) and quiet["rate"] == pytest.approx(1e6 / 581, rel=1e-3)
+    assert abs(loaded["rate"] / quiet["rate"] - 1) < 0.03 and loaded["ci"] < 0.02
+    assert loaded["new"] == pytest.approx(loaded["rate"] / 14.459)
+
+
+def test_side_by_side_index_table_and_its_terminal_view():
+    """Two or more runs: group indices and per-kernel rates per run with each run's ratio to
+    the first; the terminal view fits 80 columns with any number of runs."""
+    runs = []
+    for label, scale in (("o2", 1.0), ("o3", 1.5), ("os", 0.8), ("o1", 0.9), ("og", 0.5)):
+        results = [result(k[0], scale * k[4]) for k in nbench.KERNELS]
+        if label == "os":
+            results = [r for r in results if r["key"] != "cpu.lu"]
+        rows, (orig, linux) = nbench.summarize(results)
+        runs.append((label, rows, orig, linux))
+    t = nbench.side_by_side(runs)
+    assert t["labels"] == ["o2", "o3", "os", "o1", "og"] and t["basis"] == ["wall"] * 5
+    mem = next(g for g in t["groups"] if g["group"] == "MEMORY" and g["baseline"] == "AMD K6/233")
+    assert mem["values"][0] == pytest.approx(1.0) and mem["ratios"] == pytest.approx([1.0, 1.5, 0.8, 0.9, 0.5])
+    fp = next(g for g in t["groups"] if g["group"] == "FLOATING-POINT" and g["baseline"] == "AMD K6/233")
+    assert fp["values"][2] is None and fp["ratios"][2] is None  # "os" has no LU: no FP index
+    lu = next(k for k in t["kernels"] if k["name"] == "cpu.lu")
+    assert lu["status"][2] == "absent" and lu["rates"][2] is None and lu["ratios"][1] == pytest.approx(1.5)
+    text = nbench_view.side_by_side_lines(t)
+    assert max(len(line) for line in text) <= 80
+    assert sum(1 for line in text if line.lstrip().startswith("MEMORY K6")) == 2  # five runs: two blocks
+    assert re.search(r"^MEMORY K6\s+1\.00\s+1\.50\s+x1\.50\s+0\.80\s+x0\.80$", "\n".join(text), re.M)
 
 
 def run_core(binary, pattern="cpu.stringsort"):

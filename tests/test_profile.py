@@ -3,6 +3,7 @@ export and import, and the one-line refusals (stripped binary, no sampler)."""
 
 import json
 import os
+import re
 import shutil
 import sqlite3
 import subprocess
@@ -15,6 +16,11 @@ from tickmark.profile.model import describe, diff, dso_group, routine_name, top_
 DATA = os.path.join(os.path.dirname(__file__), "data")
 BYTEWISE = os.path.join(DATA, "bytewise_memmove.c")
 FIXED = os.path.join(DATA, "my_memmove.c")
+
+
+def _said(err):
+    """stderr without the progress lines (report/progress.py: those of a build that lasts)."""
+    return "".join(line for line in err.splitlines(True) if not re.match(r"tickmark: .*, \d+:\d\d spent", line))
 
 
 def _need(tool, usable=None):
@@ -164,9 +170,10 @@ def test_has_symtab_tells_a_stripped_binary(tmp_path):
 # ---------------------------------------------------------------- the real core
 @pytest.mark.integration
 @pytest.mark.alone  # compares the timings of two runs
-def test_memmove_story_with_perf(real, cli):
+def test_memmove_story_with_perf(real, cli, monkeypatch):
     """A bytewise memmove makes cpu.stringsort slower; the profile diff and compare name memmove."""
     _need("perf", _perf_records)
+    monkeypatch.setenv("COLUMNS", "200")  # one line a routine (narrower, lines wrap: tests/test_width.py)
     rc, out, err = cli("profile", "cpu.stringsort", "--seconds", "0.6", "--name", "libc")
     assert rc == 0, err
     assert "cpu.stringsort: perf (cpu-clock" in out and "ss_resize" in out
@@ -199,7 +206,7 @@ def test_profile_attaches_to_a_run_built_the_same_way(real, cli, tmp_path):
     rc, out, err = cli("run", "cpu.stringsort", "--rounds", "1", "--samples", "3", "--name", "r", "-q")
     assert rc == 0, err
     rc, out, err = cli("profile", "cpu.stringsort", "--seconds", "0.4", "--memfn", BYTEWISE, "--run", "r")
-    assert rc == 2 and "was measured with another core" in err and len(err.strip().splitlines()) == 1
+    assert rc == 2 and "was measured with another core" in err and len(_said(err).strip().splitlines()) == 1
     rc, out, err = cli("profile", "cpu.stringsort", "--seconds", "0.4", "--run", "r")
     assert rc == 0, err
     assert "(median of run r)" in out
@@ -223,8 +230,14 @@ def test_profile_attaches_to_a_run_built_the_same_way(real, cli, tmp_path):
 
 
 @pytest.mark.integration
-def test_gprof_profile_of_a_pg_build(real, cli):
+def test_gprof_profile_of_a_pg_build(real, cli, tmp_path, monkeypatch):
+    """... and no gmon.out in the user's folder: the -pg core's checks (`list`) before the
+    sampled run wrote one there, and so did every round of `run --cflags -pg`."""
     _need("gprof")
+    monkeypatch.setenv("COLUMNS", "200")  # one line a routine (narrower, lines wrap: tests/test_width.py)
+    here = tmp_path / "here"
+    here.mkdir()
+    monkeypatch.chdir(here)
     rc, out, err = cli(
         "profile", "cpu.stringsort", "--tool", "gprof", "--seconds", "1", "--memfn", BYTEWISE, "--name", "g"
     )
@@ -240,6 +253,12 @@ def test_gprof_profile_of_a_pg_build(real, cli):
     # 100 Hz of CPU time: a loaded machine gives the instance fewer samples than its 1 s of wall time
     assert prof["tool"] == "gprof" and prof["hits"] >= 10
     assert {r["group"] for r in prof["routines"]} <= {"core", "libc"}
+    rc, out, err = cli(
+        "run", "sys.getppid", "--cflags", "-O2 -pg", "--memfn", BYTEWISE,
+        "--rounds", "1", "--samples", "2", "--sample-ms", "2", "-q",
+    )  # fmt: skip
+    assert rc == 0, err
+    assert os.listdir(here) == []
 
 
 @pytest.mark.integration
@@ -252,7 +271,7 @@ def test_stripped_core_is_refused(real, cli, tmp_path, monkeypatch, core_binary)
     monkeypatch.setenv("TICKMARK_CORE", str(stripped))
     rc, out, err = cli("profile", "cpu.stringsort", "--tool", "perf")
     assert rc == 2 and out == ""
-    assert err.strip() == (
+    assert _said(err).strip() == (
         f"tickmark: error: the core binary {stripped} is stripped (no symbol table): a profile "
         "cannot name its routines; profile an unstripped build"
     )
@@ -263,8 +282,8 @@ def test_one_instance_only(real, cli):
     _need("perf", _perf_records)
     rc, out, err = cli("profile", "mem.bw_copy", "--tool", "perf")
     assert rc == 2 and out == ""
-    assert err.startswith("tickmark: error: a profile takes one benchmark instance; this selects ")
-    assert len(err.strip().splitlines()) == 1
+    assert _said(err).startswith("tickmark: error: a profile takes one benchmark instance; this selects ")
+    assert len(_said(err).strip().splitlines()) == 1
     from tickmark.store import Store
 
     assert Store(str(real)).runs() == []
@@ -295,7 +314,7 @@ def test_profile_refuses_a_command_that_is_no_elf_binary(env, cli):
     """The synthetic core is a Python script: perf could run it, but there are no ELF symbols to read."""
     _need("perf", _perf_records)
     rc, out, err = cli("profile", "sys.fast", "--tool", "perf")
-    assert rc == 2 and len(err.strip().splitlines()) == 1
+    assert rc == 2 and len(_said(err).strip().splitlines()) == 1
     assert "is not an ELF executable; profiles read ELF binaries only" in err
 
 

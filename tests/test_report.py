@@ -8,6 +8,7 @@ import re
 import sys
 
 import pytest
+from markupsafe import escape
 
 import reportdata
 from tickmark import fmt
@@ -79,12 +80,16 @@ def test_model_golden(syn):
     assert h["key"] == "sched.pipe_pingpong[cross=0]" and h["count"] == 1000 and h["max"] == 250000
     assert h["p50"] == 3200 and h["buckets"][0] == [2944, 10]
     bw = {(b["group"], b["impl"]): b["points"] for b in s["bandwidth"]}
-    assert bw[("mem.bw", None)][0] == [16384, pytest.approx(20000 / 0.996, rel=1e-3)]
+    # the best round's rate: its samples' ripple (+-0.4 %) averages out over the round
+    assert bw[("mem.bw", None)][0] == [16384, pytest.approx(20000, rel=1e-6)]
     assert bw[("memfn.memcpy", "libc")][0] == [64, pytest.approx(64 * 1000 / (64 * 0.05 + 2))]
     assert bw[("memfn.memcpy", "ref")][1][0] == 4096
     nb = {r["name"]: r for r in s["nbench"]["rows"]}
-    assert nb["cpu.numsort"]["new"] == pytest.approx(1e9 / 2.0e6 / 118.73)
-    assert s["nbench"]["linux_groups"]["INTEGER"] is not None
+    # no task-clock in these samples: the rates are on wall time, the mean of the samples' rates
+    rates = [1e9 * x["ops"] / x["ns"] for x in reportdata.samples(2.0e6)]
+    assert nb["cpu.numsort"]["basis"] == "wall" and s["nbench"]["basis"] == "wall"
+    assert nb["cpu.numsort"]["new"] == pytest.approx(sum(rates) / len(rates) / 118.73, rel=1e-12)
+    assert s["nbench"]["linux_groups"]["INTEGER"] is not None and run["nbench"] == s["nbench"]
 
     (prof,) = s["profiles"]
     assert prof["key"] == "cpu.stringsort" and [r["name"] for r in prof["routines"]] == [
@@ -95,7 +100,7 @@ def test_model_golden(syn):
     assert prof["routines"][1]["ns_per_op"] == pytest.approx(0.25 * 9.0e6)
     assert dict(prof["groups"])["libc"] == pytest.approx(0.25)
 
-    (c,) = m["compare"]
+    (c,) = m["compare"]["comparisons"]
     assert (c["a"], c["b"]) == ("base", "slow")
     assert {(d["field"], d["a"], d["b"]) for d in c["differences"]} == {
         ("cflags", "-O2", "-Os"),
@@ -112,6 +117,11 @@ def test_model_golden(syn):
     assert ck[:2] == ["mem.lat_rand[size=4096,thp=0]", "mem.lat_rand[size=8192,thp=0]"]  # numeric order
     missing = next(r for r in c["rows"] if r["key"] == "sys.skipper")
     assert missing["verdict"] == "missing" and missing["median_a"] is None
+    nbt = m["compare"]["nbench"]  # the study's table: the runs' indices side by side
+    assert nbt["labels"] == ["base", "slow"] and nbt["basis"] == ["wall", "wall"]
+    mem = next(g for g in nbt["groups"] if g["group"] == "MEMORY")
+    assert mem["values"][1] == pytest.approx(mem["values"][0] / 1.25) and mem["ratios"][1] == pytest.approx(0.8)
+    assert [k["name"] for k in nbt["kernels"]][:2] == ["cpu.numsort", "cpu.stringsort"]
 
 
 def test_model_json_round_trip_and_markdown(syn, cli, tmp_path):
@@ -124,7 +134,13 @@ def test_model_json_round_trip_and_markdown(syn, cli, tmp_path):
     assert rc == 0
     assert "## Comparison: B = slow against A = base" in md
     assert "| sys.getppid | 50.0 ns | 62.5 ns | 1.250 |" in md
-    assert re.search(r"^\| sys \| 1\.250 \| 1\.25× slower \| 1 \| 1 slower \|$", md, re.M)
+    assert re.search(r"^\| sys \| 1\.250 \| 1\.25× slower \| 1 benchmark \| 1 slower \|$", md, re.M)
+    # nbench: the runs side by side, and each run's own table with its time basis
+    assert "## nbench side by side" in md
+    assert re.search(r"^\| MEMORY index \(AMD K6/233 = 1\) \| [\d.]+ \| [\d.]+ \| 0\.800 \|$", md, re.M)
+    assert md.count("| nbench 2.2.3 kernel | iterations/s |") == 2
+    assert re.search(r"^\| NUMERIC SORT \| 500\.\d* \| [\d.]+ \| 4\.21 \| ±[\d.]+% \|$", md, re.M)
+    assert "the mean of the samples' rates on wall time (no task-clock on this target)" in md
     assert (
         re.search(r"\| L2 \| 1\.\d+M \| 1M-2M \| [\d.]+ ns \| [\d.]+ \| [\d.]+ \| 1M L2 \|", md)
         and "`virtualized`" in md
@@ -142,7 +158,7 @@ def test_markdown_escapes_names(tmp_path):
     st = reportdata.make_store(str(tmp_path / "x.db"), second=False, name_a=XSS_NAME + "|x", param_value=XSS_PARAM)
     md = views.markdown(model.build(st, [XSS_NAME + "|x"]))
     assert "<script>" not in md and "&lt;script&gt;alert(1)&lt;/script&gt;\\|x" in md
-    assert 'sys.param[name=&amp;&lt;&gt;"]' in md
+    assert 'sys.param\\[name=&amp;&lt;&gt;"\\]' in md  # brackets too: a name is never a link
 
 
 # ---------------------------------------------------------------- the HTML page
@@ -253,6 +269,21 @@ def test_show_at_80_columns_and_in_a_pipe(syn, cli, monkeypatch):
     assert max(len(x) for x in _lines(pipe)) <= PIPE_WIDTH
 
 
+def test_memfn_keys_name_the_implementation_and_break_once(syn, cli, monkeypatch):
+    """A memfn.* key says libc/ref/word/user, not impl=0..3, and at 80 columns it is whole on
+    its line or broken once, between two parameters (not over three lines)."""
+    monkeypatch.setenv("COLUMNS", "80")
+    rc, out, _ = cli("show", "base")
+    assert rc == 0 and "impl=0" not in out and "impl=1" not in out
+    lines = _lines(out)
+    starts = [i for i, x in enumerate(lines) if x.startswith("memfn.memcpy[")]
+    keys = [lines[i].split("|")[0].strip() for i in starts]
+    assert [k.split(",")[0] for k in keys] == ["memfn.memcpy[impl=libc"] * 2 + ["memfn.memcpy[impl=ref"] * 2
+    for i, key in zip(starts, keys):  # whole on its line, or broken after a comma and ended on the next
+        nxt = lines[i + 1].split("|")[0].strip()
+        assert key.endswith("]") or (key.endswith(",") and nxt.endswith("]")), lines[i : i + 2]
+
+
 @pytest.mark.parametrize("width", [80, 120])
 def test_event_latencies_with_cyclictests_min_and_avg(syn, cli, monkeypatch, width):
     """The event table has cyclictest's Min and Avg beside the percentiles (the avg from the
@@ -341,13 +372,85 @@ def test_report_cli_html_from_fake_core_run(env, cli, tmp_path):
     assert out.stat().st_size < 2_000_000
 
 
+# ---------------------------------------------------------------- one table of formats
+def test_compare_json_is_the_reports_comparison(syn, cli):
+    """One comparison, one JSON shape: `compare --format json` prints the document that
+    `report --format json` holds under "compare" (rows, families, differences, nbench table)."""
+    rc, out, err = cli("compare", "base", "slow", "--format", "json")
+    assert rc == 0, err
+    rc, rep, err = cli("report", "base", "slow", "--format", "json")
+    assert rc == 0, err
+    doc, rep = json.loads(out), json.loads(rep)
+    assert doc == rep["compare"] and doc["format"] == "tickmark-compare"
+    assert doc["nbench"]["labels"] == ["base", "slow"] and doc["comparisons"][0]["families"]["sys"]["covers"]
+    rc, one, _ = cli("report", "base", "--format", "json")
+    assert rc == 0 and json.loads(one)["compare"] is None
+
+
+def test_every_format_is_one_reporter_chosen_from_one_table(syn, cli, tmp_path):
+    from tickmark.cli import compare, document, history, report
+    from tickmark.report import formats
+
+    assert set(formats.REPORTERS) == {"terminal", "json", "csv", "md", "html", "gbench", "junit", "openmetrics"}
+    for cmd, what in (
+        (document.export_cmd, "run"),
+        (report.report_cmd, "report"),
+        (compare.compare_cmd, "comparison"),
+        (history.history_cmd, "history"),
+    ):
+        (opt,) = [p for p in cmd.params if p.name == "fmt"]
+        assert list(opt.type.choices) == formats.names(what, aliases=True), cmd.name
+    assert formats.names("history") == ["terminal", "json", "md", "html"]
+    assert formats.from_extension("h.markdown", "history", "terminal") == "md"
+    assert formats.from_extension("h.txt", "history", "terminal") == "terminal"
+    # history's JSON from the table is the document it printed before (the series, the metric)
+    rc, text, err = cli("history", "--format", "json")
+    assert rc == 0 and json.loads(text)["metric"] == "headline" and json.loads(text)["series"], err
+    assert formats.from_extension("r.md", "report", "html") == "md"
+    assert formats.from_extension("r.xml", "report", "html") == "html"  # junit writes runs, not reports
+    rc, _, err = cli("export", "base", "--format", "md")
+    assert rc == 2 and "'md' is not one of" in err
+    # the same comparison in Markdown from compare as in the report of the two runs
+    rc, md, err = cli("compare", "base", "slow", "--format", "md")
+    assert rc == 0, err
+    rc, full, _ = cli("report", "base", "slow", "--format", "md")
+    nb_and_pairs = md[md.index("## nbench side by side") : md.index("_tickmark ")]
+    assert nb_and_pairs.startswith("## nbench side by side") and "## Comparison: B = slow against A = base" in md
+    assert nb_and_pairs in full
+    rc, text, _ = cli("compare", "base", "slow", "--format", "table")
+    assert rc == 0 and "nbench side by side" in text
+    side = text[text.index("nbench side by side") :].splitlines()
+    assert max(len(line) for line in side) <= 80 and re.search(r"^MEMORY K6\s+[\d.]+\s+[\d.]+\s+x0\.80$", text, re.M)
+
+
+def test_family_mean_says_which_benchmarks_it_covers():
+    """The geometric mean leaves unstable rows out: it says so, and over how many of the
+    family's benchmarks it is taken, instead of naming the whole family."""
+    from tickmark.analysis import compare as cmp
+
+    def row(ratio, unstable):
+        return {"family": "memfn", "metric": "", "ratio": ratio, "unstable": unstable, "verdict": "slower"}
+
+    fams = cmp.families([row(1.2, False), row(1.3, False)] + [row(0.5, True)] * 14)
+    f = fams["memfn"]
+    assert (f["n"], f["of"]) == (2, 16) and f["geomean_time_ratio"] == pytest.approx((1.2 * 1.3) ** 0.5)
+    assert model.family_covers(f) == "2 of 16 benchmarks (14 unstable left out)"
+    assert model.family_covers(cmp.families([row(1.2, True)] * 3)["memfn"]) == "3 benchmarks, all unstable"
+    assert model.family_covers(cmp.families([row(1.2, False)])["memfn"]) == "1 benchmark"
+
+
 # ---------------------------------------------------------------- a board's runs
-@pytest.fixture
-def board(tmp_path, monkeypatch):
-    path = tmp_path / "board.db"
-    st, ids = reportdata.make_board_store(str(path))
+def _runs_store(tmp_path, monkeypatch, make):
+    """A store that make(path) fills, the CLI's store -> (store, its run ids as text)."""
+    path = tmp_path / "runs.db"
+    st, ids = make(str(path))
     monkeypatch.setenv("TICKMARK_STORE", str(path))
     return st, [str(i) for i in ids]
+
+
+@pytest.fixture
+def board(tmp_path, monkeypatch):
+    return _runs_store(tmp_path, monkeypatch, reportdata.make_board_store)
 
 
 def test_report_of_four_disjoint_runs_with_the_board_page(board, cli, tmp_path):
@@ -364,9 +467,9 @@ def test_report_of_four_disjoint_runs_with_the_board_page(board, cli, tmp_path):
         "| null call | 180 ns | sys.getppid | 1 |",
         "| null I/O | 230 ns | sys.read + sys.write (mean) | 1 |",
         "| fork | 90.0 us | proc.fork\\_exit | 1 |",
-        "| pipe | 9.00 us | ipc.pipe\\_lat[cross=0] | 1 |",
+        "| pipe | 9.00 us | ipc.pipe\\_lat\\[cross=0\\] | 1 |",  # brackets escaped: a name is never a link
         "| UDP | - | ipc.udp\\_lat | not measured |",
-        "| mem.bw\\_read[size=134217728] | 3 |",
+        "| mem.bw\\_read\\[size=134217728\\] | 3 |",
         "| 2p | 1.55 us | 1.87 us | 2.83 us |",  # switch_derived: half the hop, per procs x size
         "| 16p | 1.90 us | 2.22 us | 3.18 us |",
     ):
@@ -495,7 +598,7 @@ def test_comparison_chart_has_the_task_clock_rows_and_their_mean(tmp_path):
             res = st.add_result(rid, key=bench, bench=bench, stats=stats.summarize(ss))
             st.add_samples(res, 1, ss)
     m = model.build(st, ["a", "b"])
-    (c,) = m["compare"]
+    (c,) = m["compare"]["comparisons"]
     assert c["families"]["sys (task-clock)"]["multiple"] == "1.60× slower"
     assert c["families"]["sys"]["multiple"] == "1.25× faster"
     page = views.html(m)
@@ -514,7 +617,7 @@ def test_comparison_chart_only_where_both_runs_have_the_benchmark(board, tmp_pat
     for bench in ("sys.getppid", "sys.stat"):
         reportdata.add(st, rid, bench, ns=reportdata.BOARD_OS[bench] * 1.1)
     m = model.build(st, ids + [str(rid)])
-    (c,) = m["compare"]
+    (c,) = m["compare"]["comparisons"]
     assert (c["a"], c["b"]) == ("board-os (gcc -O2)", "board-os2 (gcc -O2)")
     page = views.html(m)
     chart = page[page.index("<h3>Ratio per benchmark</h3>") : page.index("Table of all")]
@@ -560,3 +663,139 @@ def test_axis_labels_under_the_row_charts_do_not_overlap(tmp_path):
         assert b.evaluate(OVERLAPS.replace("SELECTOR", repr("svg"))) == []
         labels = b.evaluate("[...document.querySelectorAll('svg text')].map(t => t.textContent)")
         assert labels[0] == "1.00 us" and labels[-2] == "10.0 ms" and labels[-1] == "event latency (log)"
+
+
+# ---------------------------------------------------------------- kernel entry and host clock
+@pytest.fixture
+def systems(tmp_path, monkeypatch):
+    return _runs_store(tmp_path, monkeypatch, reportdata.make_systems_store)
+
+
+def _figures(c):
+    """What a kernel-entry cell shows: its figure (or why there is none), then its rate."""
+    return [c["text"]] + ([c["rate"]] if c["rate"] else [])
+
+
+def _html_rows(page, section):
+    """The cells' texts (a <br> as a line break) of every row of the tables in one element."""
+    import html as markup
+
+    part = re.search(rf'id="{section}">(.*?)</(?:section|ul)>', page, re.S).group(1)
+    rows = []
+    for tr in re.findall(r"<tr>(.*?)</tr>", part, re.S):
+        cells = re.findall(r"<td[^>]*>(.*?)</td>", tr, re.S)
+        rows.append([markup.unescape(re.sub(r"<[^>]+>", "", c.replace("<br>", "\n"))) for c in cells])
+    return [r for r in rows if r]
+
+
+def _terminal_rows(out, title):
+    """The rows of the terminal table under `title`: per row, each column's lines."""
+    lines = out.splitlines()
+    start = next(i for i, x in enumerate(lines) if x.strip() == title)
+    body = lines[next(i for i in range(start, len(lines)) if set(lines[i]) <= set("-+")) + 1 :]
+    rows = []
+    for x in body:
+        if set(x) <= set("-+"):  # a rule between rows
+            continue
+        if " | " not in x:
+            break
+        cells = [c.strip() for c in x.split("|")]
+        if rows and cells[1] == "" and len(cells) == len(rows[-1]):  # the same row, one line down
+            for k, c in enumerate(cells):
+                rows[-1][k] += [c] if c else []
+        else:
+            rows.append([[c] if c else [] for c in cells])
+    return rows
+
+
+def test_kernel_entry_and_host_clock_alike_in_every_view(systems, cli, tmp_path, monkeypatch):
+    """A report of runs from five systems (bare metal and FreeRTOS boards, Linux under qemu-system
+    and native, a board timed from the host) has one kernel-entry table, and the host-timed run its
+    host-clock table: the same figures in JSON, Markdown, HTML and the terminal (`show --beside`)."""
+    st, ids = systems
+    for ext in ("json", "md", "html"):
+        rc, _, err = cli("report", *ids, "-o", str(tmp_path / f"r.{ext}"))
+        assert rc == 0, err
+    m = json.loads((tmp_path / "r.json").read_text())
+    ke = m["kernel_entry"]
+    assert [s["run"] for s in ke["systems"]] == [int(i) for i in ids[:5]]  # the run without trap.* is not in it
+    assert [s["label"] for s in ke["systems"]] == [
+        "bare metal, mps2-an385", "FreeRTOS, mps2-an500", "Linux, virt-aarch64", "Linux, x86_64",
+        "bare metal, mps2-an500 (host clock)",
+    ]  # fmt: skip
+    cells = {s["name"]: {c["key"]: c for c in s["cells"]} for s in ke["systems"]}
+    assert _figures(cells["linux-a53"]["trap.syscall"]) == ["494 insn", "2.02M/s"]  # guest instructions
+    assert _figures(cells["native"]["trap.abort"]) == ["8.10 us", "123k/s"]  # calibrated cycles: the time
+    assert _figures(cells["bare-m3"]["loop.control"]) == ["2.00 insn", "500M/s"]
+    assert _figures(cells["native"]["trap.irq"]) == ["skip [1]"] and cells["linux-a53"]["trap.irq"]["note"] == 1
+    assert ke["notes"] == [{"n": 1, "text": "skip: " + reportdata.LINUX_IRQ}]
+    assert _figures(cells["hosted"]["trap.abort"]) == ["not run"] and ke["host_clock_note"]
+    hc = next(r for r in m["runs"] if r["name"] == "hosted")["host_clock"]
+    hc_cols = ("key", "host_text", "board_text", "differ_text", "sample_text", "res_text")
+    assert [tuple(r[k] for k in hc_cols) for r in hc["rows"]] == [
+        ("trap.syscall", "4.35 us", "4.55 us", "-4.45%", "±34.89%", "6.21 ms"),
+        ("loop.control", "3.69 ns", "3.65 ns", "+0.96%", "±15.65%", "3.47 ms"),
+    ]
+    assert all(r["host_clock"] is None for r in m["runs"] if r["name"] != "hosted")
+
+    md = (tmp_path / "r.md").read_text()
+    assert f"## {ke['title']}" in md
+    for s in ke["systems"]:
+        row = f"| {fmt.md_text(s['label'])} | {s['run']} | "
+        assert row + " | ".join(fmt.md_text(", ".join(_figures(c))) for c in s["cells"]) + " |" in md, s["label"]
+    assert f"- [1] {fmt.md_text(ke['notes'][0]['text'])}" in md
+    for r in hc["rows"]:
+        assert "| " + " | ".join(fmt.md_text(r[k]) for k in hc_cols) + " |" in md
+    assert all(f"- {fmt.md_text(n)}" in md for n in hc["notes"])
+
+    page = (tmp_path / "r.html").read_text()
+    assert _html_rows(page, "kernel-entry") == [
+        [s["label"], str(s["run"])] + ["\n".join(_figures(c)) for c in s["cells"]] for s in ke["systems"]
+    ]
+    assert f"<li>[1] {escape(ke['notes'][0]['text'])}</li>" in page
+    assert _html_rows(page, f"run-{ids[4]}-host-clock") == [[r[k] for k in hc_cols] for r in hc["rows"]]
+
+    monkeypatch.setenv("COLUMNS", "80")
+    rc, out, err = cli("show", "linux-a53", "--beside", "native")
+    assert rc == 0, err
+    assert max(len(x) for x in out.splitlines()) <= 80, out
+    rows = _terminal_rows(out, ke["title"])
+    assert [(" ".join(r[0]), r[1]) for r in rows] == [(s["label"], [str(s["run"])]) for s in ke["systems"][2:4]]
+    assert [r[2:] for r in rows] == [[_figures(c) for c in s["cells"]] for s in ke["systems"][2:4]]
+    words = " ".join(out.split())
+    assert f"[1] {ke['notes'][0]['text']}" in words and ke["units"] in words
+    rc, out, err = cli("show", "hosted")
+    assert rc == 0, err
+    assert max(len(x) for x in out.splitlines()) <= 80, out
+    assert [[" ".join(c) for c in r] for r in _terminal_rows(out, hc["title"])] == [
+        [r[k] for k in hc_cols] for r in hc["rows"]
+    ]
+    assert all(" ".join(n.split()) in " ".join(out.split()) for n in hc["notes"])
+
+
+def test_kernel_entry_in_chromium(systems, tmp_path):
+    """The kernel-entry section renders: a row per system with its figures as the model has them,
+    a link to each run's section, nothing fetched, and a screenshot of it that is not blank."""
+    _chromium_or_skip()
+    from browser import Browser
+
+    st, ids = systems
+    m = model.build(st, ids)
+    f = tmp_path / "systems.html"
+    f.write_text(views.html(m), encoding="utf-8")
+    with Browser(width=1200, height=700) as b:
+        page = b.load(f.as_uri())
+        assert page.requests == [f.as_uri()] and not page.exceptions
+        rows = b.evaluate(
+            "[...document.querySelectorAll('#kernel-entry tr')].slice(1)"
+            ".map(tr => [...tr.cells].map(td => td.innerText))"
+        )
+        assert rows == [
+            [s["label"], str(s["run"])] + ["\n".join(_figures(c)) for c in s["cells"]]
+            for s in m["kernel_entry"]["systems"]
+        ]
+        assert b.evaluate("document.querySelectorAll('#kernel-entry a[href^=\"#run-\"]').length") == 5
+        b.evaluate("document.getElementById('kernel-entry').scrollIntoView()")
+        png = b.screenshot(full_page=False)
+        (tmp_path / "kernel-entry.png").write_bytes(png)
+        assert _non_white(png) > 0.02

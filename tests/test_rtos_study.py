@@ -14,7 +14,8 @@ def result(key, status="ok", stats=None, reason=""):
 
 
 def stat(median, det=1.0, cycles=None, method=None):
-    d = {"median": median, "determinism": det}
+    spread = median * det / 100
+    d = {"median": median, "determinism": det, "round_medians": [median - spread, median, median + spread]}
     if cycles is not None:
         d.update(cycles_per_op=cycles, cycles_method=method)
     return d
@@ -119,31 +120,62 @@ def test_the_table_across_systems():
         ]
     )
     assert t.unit == "insn" and t.labels == ["FreeRTOS", "Linux", "bare metal"] and not t.notes
+    assert t.reference == 1  # the ratios are against Linux
     rows = {r.figure: r for r in t.rows}
     assert [r.figure for r in t.rows] == [f for f, _, _ in rtos_study.FIGURES]
     heap = rows["heap alloc (4 B)"]
-    assert heap.cells[0].value == 150.0 and heap.cells[1].value == 300.0 and heap.ratio == 2.0
+    assert heap.cells[0].value == 150.0 and heap.cells[1].value == 300.0 and heap.ratios == [2.0, None, 3.0]
     assert heap.cells[2].value == 100.0  # bare metal beside them
     sem = rows["semaphore round trip"]
-    assert sem.ratio == 10.0 and rtos_table.ratio_text(sem.ratio) == "10\u00d7" and sem.cells[1].det == 2.0
-    assert rows["mutex lock"].ratio == 50.0 / 90.0
+    assert sem.ratios[0] == 10.0 and rtos_table.ratio_text(sem.ratios[0]) == "10.0\u00d7" and sem.cells[1].det == 2.0
+    assert rows["mutex lock"].ratios[0] == 50.0 / 90.0
     assert rows["mutex lock"].cells[2].note == "skip: the baremetal port lacks threads"
-    assert rows["queue round trip (8 B)"].ratio is None and rows["queue round trip (8 B)"].cells[0].note
-    assert rtos_table.ratio_text(2.5) == "2.5\u00d7" and rtos_table.ratio_text(None) == "-"
+    assert rows["queue round trip (8 B)"].ratios == [None, None, None] and rows["queue round trip (8 B)"].cells[0].note
     d = rtos_table.to_dict(t)
-    assert d["labels"] == t.labels and d["rows"][0]["cells"][1]["value"] == 300.0 and d["unit"] == "insn"
-    assert next(r for r in d["rows"] if r["figure"] == "semaphore round trip")["ratio_text"] == "10\u00d7"
+    assert d["labels"] == t.labels and d["rows"][0]["cells"][1]["value"] == 300.0 and d["reference"] == "Linux"
+    assert next(r for r in d["rows"] if r["figure"] == "semaphore round trip")["ratio_texts"][0] == "10.0\u00d7"
     header, lines = rtos_table.grid(d)
-    assert header == [
-        "figure",
-        "benchmark",
-        "FreeRTOS insn/op",
-        "Linux insn/op",
-        "Linux / FreeRTOS",
-        "bare metal insn/op",
-    ]
-    heap_line = next(x for x in lines if x[0] == "heap alloc (4 B)")
-    assert heap_line[2:] == ["150 (det 0.0%)", "300 (det 1.0%)", "2\u00d7", "100 (det 0.0%)"]
+    assert header == ["figure", "system", "insn/op", "each boot", "Linux is"]
+    heap_lines = lines[:3]
+    assert heap_lines[0] == ["heap alloc (4 B)", "FreeRTOS", "150", "150 \u00d73", "2.00\u00d7"]
+    assert heap_lines[1] == ["heap.malloc_free_4 malloc", "Linux", "300", "297 300 303", "-"]
+    assert heap_lines[2] == ["", "bare metal", "100", "100 \u00d73", "3.00\u00d7"]
+    mutex = next(x for x in lines if x[0] == "mutex lock")
+    assert lines[lines.index(mutex) + 2][1:4] == ["bare metal", "-", "skip: lacks threads"]
+    assert [x[0] for x in rtos_table.grid(d, keys=False)[1][:3]] == ["heap alloc (4 B)", "", ""]
+
+
+def test_ratios_print_alike():
+    from tickmark.analysis.rtos_table import ratio_text
+
+    assert [ratio_text(x) for x in (2.97, 1.0, 11.44, 351.2, 0.5123, 0.86, None)] == [
+        "2.97\u00d7", "1.00\u00d7", "11.4\u00d7", "351\u00d7", "0.512\u00d7", "0.860\u00d7", "-",
+    ]  # fmt: skip
+
+
+def test_two_runs_of_one_system_get_their_own_headers():
+    from tickmark.analysis import rtos_table
+
+    a, b = _side("FreeRTOS", FREERTOS, "FreeRTOS V11.2.0"), _side("FreeRTOS", FREERTOS, "FreeRTOS V10.6.2")
+    a.run["name"], b.run["name"] = "st:freertos:default:rtos-study", "st:freertos-old:default:rtos-study"
+    t = rtos_table.build([a, b])
+    assert t.labels == ["FreeRTOS (freertos)", "FreeRTOS (freertos-old)"]
+
+
+def test_a_linux_run_beside_is_named_linux(tmp_path):
+    """`show A --beside B`: the column of a Linux run is "Linux", not the board's name."""
+    from tickmark.report.model import run_model
+
+    class FakeStore:
+        def results(self, run_id):
+            return LINUX if run_id == 2 else FREERTOS
+
+    fp = {"board": "virt-aarch64", "cycles_method": "icount-insns"}
+    run = {"id": 1, "name": "fr", "suite": "rtos-study", "started": 0, "status": "complete",
+           "fingerprint": dict(fp, os="FreeRTOS V11.2.0", rtos={"name": "FreeRTOS"})}  # fmt: skip
+    beside = {"id": 2, "name": "lx", "fingerprint": dict(fp, os="Linux (tickmark initramfs, busybox)"), "hello": {}}
+    model = run_model(FakeStore(), run, with_series=False, beside=beside)
+    assert model["rtos_study"]["beside"]["label"] == "Linux"
 
 
 def test_sides_in_different_units_get_no_ratio():
@@ -152,34 +184,60 @@ def test_sides_in_different_units_get_no_ratio():
     t = rtos_table.build(
         [_side("FreeRTOS", FREERTOS, "FreeRTOS V11.2.0"), _side("Linux", LINUX, "Linux", method="perf", board="rpi4")]
     )
-    assert t.unit == "mixed" and all(r.ratio is None for r in t.rows)
+    assert t.unit == "mixed" and all(x is None for r in t.rows for x in r.ratios)
     assert any("different units" in n for n in t.notes) and any("different boards" in n for n in t.notes)
     assert rtos_table.side_label({"fingerprint": {"os": "bare metal (picolibc)"}}) == "bare metal"
     assert rtos_table.side_label({"fingerprint": {"rtos": {"name": "FreeRTOS"}, "os": "x"}}) == "FreeRTOS"
+    assert (
+        rtos_table.side_label({"fingerprint": {"rtos": {"name": "NuttX"}, "os": "NuttX (commit 4ebc8a7291df)"}})
+        == "NuttX"
+    )
 
 
-def test_the_table_in_every_view():
+def test_the_table_in_every_view(monkeypatch):
     from tickmark.analysis import rtos_table
     from tickmark.report import documents
     from tickmark.report.terminal import rtos_table as view
 
-    t = rtos_table.build(
-        [
-            _side("FreeRTOS", FREERTOS, "FreeRTOS V11.2.0 (picolibc)"),
-            _side("Linux", LINUX, "Linux (tickmark initramfs, busybox)"),
-            _side("bare metal", BAREMETAL, "bare metal (picolibc)"),
-        ]
-    )
+    sides = [
+        _side("FreeRTOS", FREERTOS, "FreeRTOS V11.2.0 (picolibc)"),
+        _side("Linux", LINUX, "Linux (tickmark initramfs, busybox)"),
+        _side("bare metal", BAREMETAL, "bare metal (picolibc)"),
+    ]
+    options = {"stack_fill": "off", "assertions": "off", "stack_check": 1}
+    rtos = {"name": "FreeRTOS", "kernel": "FreeRTOS V11.2.0", "heap": "heap_4, 32768 KiB", "options": options}
+    sides[0].run["fingerprint"]["rtos"] = rtos
+    t = rtos_table.build(sides)
     model = {"format": "tickmark-report", "version": 1, "runs": [], "compare": [], "rtos_study": rtos_table.to_dict(t)}
     md = documents.markdown(model)
     assert "## The RTOS study on virt-aarch64: FreeRTOS, Linux, bare metal" in md
-    heap = "| heap alloc (4 B) | heap.malloc\\_free\\_4 malloc |"
-    assert heap + " 150 (det 0.0%) | 300 (det 1.0%) | 2\u00d7 | 100 (det 0.0%) |" in md
+    assert "| heap alloc (4 B) | FreeRTOS | 150 | 150 \u00d73 | 2.00\u00d7 |" in md
+    assert "| heap.malloc\\_free\\_4 malloc | Linux | 300 | 297 300 303 | - |" in md
+    assert "* FreeRTOS: FreeRTOS V11.2.0, heap heap\\_4, 32768 KiB, stack fill off, assertions off" in md
     html = documents.html(model)
-    assert '<h2 id="rtos-study">' in html and "<td>skip: the baremetal port lacks threads</td>" in html
-    assert '<td class="n">10\u00d7</td>' in html  # the semaphore round trip's ratio
+    assert '<h2 id="rtos-study">' in html and "<td>skip: lacks threads</td>" in html
+    assert '<td class="n">10.0\u00d7</td>' in html  # the semaphore round trip's ratio
+    monkeypatch.setenv("COLUMNS", "80")
     buf = io.StringIO()
     view.show(model["rtos_study"], file=buf)
     out = buf.getvalue()
-    assert "Linux / FreeRTOS" in out and "guest instructions" in out
-    assert "10\u00d7" in next(line for line in out.splitlines() if line.startswith("semaphore round trip"))
+    assert max(len(line) for line in out.splitlines()) <= 80, out
+    assert "Linux is" in out and "guest instructions" in out and "FreeRTOS: FreeRTOS V11.2.0" in out
+    sem = out.splitlines()[
+        next(i for i, line in enumerate(out.splitlines()) if line.startswith("semaphore round trip"))
+    ]
+    assert "10.0\u00d7" in sem and "FreeRTOS" in sem
+
+
+def test_two_freertos_trees_differ_by_their_settings():
+    """Two FreeRTOS runs built from different kernel trees: a comparison names what differs in
+    the kernel's record, field by field; two different kernels are named by their names."""
+    from tickmark import fingerprint
+
+    a = {"rtos": {"name": "FreeRTOS", "version": "V11.2.0", "source": "/a", "sources_sha256": "1" * 64}}
+    b = {"rtos": {"name": "FreeRTOS", "version": "V11.2.0", "source": "/b", "sources_sha256": "2" * 64}}
+    diff = {k.name: (x, y) for k, x, y in fingerprint.differences(a, b)}
+    assert diff == {"rtos.source": ("/a", "/b"), "rtos.sources_sha256": ("1" * 64, "2" * 64)}
+    assert fingerprint.label("rtos.source") == "RTOS kernel (name, version, port, configuration): source"
+    c = {"rtos": {"name": "NuttX", "commit": "4ebc8a7291df"}}
+    assert [(k.name, x, y) for k, x, y in fingerprint.differences(a, c)] == [("rtos", "FreeRTOS", "NuttX")]

@@ -11,6 +11,8 @@ import time
 
 import pytest
 
+from conftest import wait_run_started
+
 pytestmark = pytest.mark.integration
 try:
     import serial  # noqa: F401  (the serial target opens the port with it)
@@ -44,26 +46,6 @@ def pty_pair(monkeypatch, build_cache):
     yield master, os.ttyname(slave)
     os.close(slave)
     os.close(master)
-
-
-def wait_run_started(path, timeout=60):
-    """Until the harness has created its run (it is then about to read the console)."""
-    import sqlite3
-
-    t = time.time()
-    while time.time() - t < timeout:
-        if path.exists():
-            try:
-                db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-                try:
-                    if db.execute("SELECT count(*) FROM runs").fetchone()[0]:
-                        break
-                finally:
-                    db.close()
-            except sqlite3.Error:
-                pass
-        time.sleep(0.05)
-    time.sleep(0.5)
 
 
 def paced_write(fd, data, baud=BAUD):

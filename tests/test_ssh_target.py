@@ -341,3 +341,35 @@ def test_ctrl_c_removes_the_folder(sshd, cli):
         time.sleep(0.1)
     assert left_on_target(sshd) == []
     assert not _board_cores(sshd)
+
+
+def test_info_asks_the_board_and_the_fingerprint_tells_its_static_core_from_the_hosts(sshd, cli, monkeypatch):
+    """The board's static core and this machine's dynamic one differ in the fingerprint (compare
+    names it); info asks the board itself what a process may do there."""
+    from tickmark.fingerprint import cpu_list
+
+    local_tmp = Path(tempfile.mkdtemp(prefix="tm-", dir="/tmp"))  # short: it holds a socket
+    monkeypatch.setattr(tempfile, "tempdir", str(local_tmp))
+    one = ("sys.getppid", "--rounds", "1", "--samples", "3", "-q")
+    assert cli("run", *one, "--name", "host")[0] == 0
+    rc, out, err = cli("run", "--target", sshd.uri, *one, "--name", "board")
+    assert rc == 0, err
+    rc, out, err = cli("compare", "host", "board")
+    assert rc == 0, err
+    glibc = "glibc " + __import__("platform").libc_ver()[1]
+    assert "differs: linkage: dynamic | static" in out
+    assert f"differs: core_libc: {glibc} (shared) | {glibc} (static)" in out
+    said = sshd.ssh("id -u; ulimit -H -r; sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/self/status")
+    uid, rtprio, cpus = said.stdout.split()
+    rc, out, err = cli("info", "--target", sshd.uri)
+    assert rc == 0, err
+    lines = {line.split("  ", 1)[0]: line.split("  ", 1)[1].strip() for line in out.splitlines() if "  " in line}
+    allowed = "yes" if rtprio == "unlimited" or int(rtprio) > 0 else "no"
+    assert lines["real-time prio"] == ("yes (root)" if uid == "0" else f"{allowed} (RLIMIT_RTPRIO={rtprio})")
+    assert lines["CPU affinity"].startswith("yes, CPUs [")
+    assert lines["core links"] == f"static, C library {glibc} (static)"
+    rc, out, err = cli("info", "--target", sshd.uri, "--json")
+    fp = json.loads(out)
+    assert fp["affinity"]["cpus"] == cpu_list(cpus)
+    assert fp["linkage"] == "static"
+    local_tmp.rmdir()

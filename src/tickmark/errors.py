@@ -18,6 +18,10 @@ class CorruptStore(TickmarkError):
     """A store whose file or rows are damaged (or were edited by hand into something tickmark never writes)."""
 
 
+class NoRun(TickmarkError):
+    """A run reference that names no stored run (as opposed to a store that cannot be read)."""
+
+
 class Interrupted(KeyboardInterrupt):
     """Ctrl-C (or a signal) at a point that has something to say about it, e.g. what was cleaned up."""
 
@@ -29,8 +33,9 @@ class Interrupted(KeyboardInterrupt):
 @contextlib.contextmanager
 def interrupted_by_signals(exc=KeyboardInterrupt):
     """While it lasts, SIGTERM and SIGHUP (a kill, a terminal closed) raise exc("interrupted by
-    SIGTERM") as Ctrl-C raises KeyboardInterrupt, so that what they stop cleans up. Only the main
-    thread can take signals; elsewhere this does nothing."""
+    SIGTERM") as Ctrl-C raises KeyboardInterrupt, so that what they stop cleans up. A signal
+    that is ignored (SIGHUP under nohup) stays ignored. Only the main thread can take signals;
+    elsewhere this does nothing."""
 
     def on_signal(signum, frame):
         raise exc(f"interrupted by {signal.Signals(signum).name}")
@@ -38,7 +43,8 @@ def interrupted_by_signals(exc=KeyboardInterrupt):
     old = {}
     if threading.current_thread() is threading.main_thread():
         for sig in (signal.SIGTERM, signal.SIGHUP):
-            old[sig] = signal.signal(sig, on_signal)
+            if signal.getsignal(sig) != signal.SIG_IGN:
+                old[sig] = signal.signal(sig, on_signal)
     try:
         yield
     finally:

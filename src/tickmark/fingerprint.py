@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import __version__
-from .names import decimal
+from .names import decimal, plain_all, word
 
 
 # ---------------------------------------------------------------- the keys
@@ -73,12 +73,21 @@ _KEYS = (
     # the build
     Key("compiler", "text", "compiler", shown=True, export="word", info=True, header=True),
     Key("cflags", "text", "compiler flags", shown=True, export="word", info=True, header=True),
-    Key("variant", "text", "build variant", shown=True, export="word", info=True),
+    Key("variant", "text", "variant", shown=True, export="word", info=True),
+    Key("linkage", "text", "core linkage (static or dynamic)", shown=True, export="word"),
+    Key(
+        "core_libc",
+        "text",
+        "C library the core runs (linked in, or the target's shared one)",
+        shown=True,
+        export="word",
+    ),
     Key("cc", "text", "C compiler command"),
     Key("memfn", "text", "memory routine file"),
     Key("binary_sha256", "text", "core binary (sha256)"),
     Key("build_hash", "text", "build cache key"),
     Key("core_version", "text", "core version"),
+    Key("code_size", "object", "code size (the core's text, data, bss; each benchmark's functions)"),
     Key("tickmark", "text", "tickmark version"),
     # settings that move numbers
     Key("governor", "text", "CPU frequency governor", shown=True, export="word"),
@@ -91,6 +100,7 @@ _KEYS = (
     Key("perf_event_paranoid", "int", "perf_event_paranoid"),
     # the time base and the counters
     Key("clock", "text", "timer", export="word", header=True),
+    Key("host_clock", "bool", "timed on the host from the core's marks", shown=True),
     Key("clock_res_ns", "int", "timer resolution (ns)", export="int", header=True),
     Key("timer_overhead_ps", "int", "timer read cost (ps)", volatile=True, export="int"),
     Key("loop_overhead_ps", "int", "loop overhead (ps)", volatile=True),
@@ -125,7 +135,8 @@ _KEYS = (
     Key("qemu_accel", "text", "QEMU accelerator"),
     Key("accel_probe", "text", "why that accelerator"),
     Key("kernel_image", "text", "kernel image"),
-    Key("rtos", "object", "RTOS kernel (name, version, port, configuration)"),
+    Key("kernel_image_size", "int", "kernel image size (bytes)", export="int"),
+    Key("rtos", "object", "RTOS kernel (name, version, port, configuration)", shown=True),
     Key("kernel_cmdline", "text", "kernel command line"),
 )
 KEYS = {k.name: k for k in _KEYS}
@@ -150,12 +161,32 @@ def keys(**where):
     return [k for k in _KEYS if all(getattr(k, a) == v for a, v in where.items())]
 
 
+def label(name):
+    """The words for a key, or for one field of an object key ("rtos.heap": "RTOS kernel ...: heap")."""
+    if name in KEYS:
+        return KEYS[name].label
+    parent, _, field = name.partition(".")
+    return f"{KEYS[parent].label}: {field}" if parent in KEYS and field else name
+
+
 def differences(fa, fb):
     """[(key, a, b)] of the shown keys whose values differ between two fingerprints (a list of
-    caches in words)."""
+    caches in words; an object such as the RTOS kernel's settings field by field, each as a key
+    "rtos.FIELD" of its own, when both name the same thing: two FreeRTOS trees; else by name)."""
     out = []
     for k in keys(shown=True):
-        a, b = in_words(k.name, fa.get(k.name)), in_words(k.name, fb.get(k.name))
+        a, b = fa.get(k.name), fb.get(k.name)
+        if k.type == "object" and (isinstance(a, dict) or isinstance(b, dict)):
+            a, b = a if isinstance(a, dict) else {}, b if isinstance(b, dict) else {}
+            if a.get("name") != b.get("name"):  # two different kernels: their names say it
+                out.append((k, a.get("name"), b.get("name")))
+                continue
+            for field in list(a) + [f for f in b if f not in a]:
+                if a.get(field) != b.get(field):
+                    sub = Key(f"{k.name}.{field}", "text", label(f"{k.name}.{field}"), shown=True)
+                    out.append((sub, in_words(field, a.get(field)), in_words(field, b.get(field))))
+            continue
+        a, b = in_words(k.name, a), in_words(k.name, b)
         if a != b:
             out.append((k, a, b))
     return out
@@ -163,7 +194,9 @@ def differences(fa, fb):
 
 def in_words(name, v):
     """A key's value as a person reads it: a list of caches as 'L1d 32K, L2u 512K', another list
-    as its items joined by commas; anything else as it is."""
+    as its items joined by commas, an object as its key=value pairs; anything else as it is."""
+    if isinstance(v, dict):
+        return ", ".join(f"{k}={x}" for k, x in v.items()) or None
     if name == "caches" and isinstance(v, list):
         return (
             ", ".join(
@@ -450,9 +483,9 @@ def thp_mode(texts):
     s = texts.get("thp")
     if not s:
         return None
-    for word in s.split():
-        if word.startswith("["):
-            return word.strip("[]")
+    for w in s.split():
+        if w.startswith("["):
+            return w.strip("[]")
     return s
 
 
@@ -469,24 +502,57 @@ def local_libc():
     return f"{lib} {ver}".strip() if lib else None
 
 
-def rt_priority():
-    """Can this user raise itself to real-time priority? (this machine)"""
-    if hasattr(os, "geteuid") and os.geteuid() == 0:
-        return {"allowed": True, "why": "root"}
-    try:
-        soft, hard = resource.getrlimit(resource.RLIMIT_RTPRIO)
-    except (AttributeError, OSError):
-        return {"allowed": False, "why": "RLIMIT_RTPRIO unknown"}
-    return {"allowed": hard > 0, "why": f"RLIMIT_RTPRIO={hard}"}
+# What a process may do on the target (`tickmark info`): its user, its real-time priority limit
+# (the hard RLIMIT_RTPRIO) and the CPUs it may run on, asked with these commands through the
+# target's shell (LIMITS_SCRIPT, read back with parse_probe), or read here (local_limit_texts).
+LIMIT_COMMANDS = {
+    "uid": "id -u",
+    "rtprio": "ulimit -H -r",
+    "cpus_allowed": "sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/self/status",
+}
+LIMITS_SCRIPT = "".join(f"echo '{_MARK}{name}'; ({cmd}) 2>/dev/null; echo\n" for name, cmd in LIMIT_COMMANDS.items())
 
 
-def affinity():
-    """CPU affinity of this process (this machine)."""
+def local_limit_texts():
+    """LIMIT_COMMANDS' texts of this process (no shell needed)."""
+    texts = {}
+    if hasattr(os, "geteuid"):
+        texts["uid"] = str(os.geteuid())
     try:
-        cpus = sorted(os.sched_getaffinity(0))
-        return {"available": True, "cpus": cpus}
+        hard = resource.getrlimit(resource.RLIMIT_RTPRIO)[1]
+        texts["rtprio"] = "unlimited" if hard == resource.RLIM_INFINITY else str(hard)
+    except (AttributeError, OSError, ValueError):
+        pass
+    try:
+        texts["cpus_allowed"] = ",".join(str(c) for c in sorted(os.sched_getaffinity(0)))
     except (AttributeError, OSError):
-        return {"available": False, "cpus": []}
+        pass
+    return texts
+
+
+def cpu_list(text):
+    """'0-3,6' -> [0, 1, 2, 3, 6]; None for a text that is not such a list."""
+    cpus = []
+    for part in filter(None, (text or "").replace(" ", "").split(",")):
+        lo, _, hi = part.partition("-")
+        a, b = decimal(lo, 6), decimal(hi, 6) if hi else None
+        if a is None or (hi and (b is None or b < a)):
+            return None
+        cpus += list(range(a, (b if b is not None else a) + 1))
+    return cpus or None
+
+
+def process_limits(texts):
+    """LIMIT_COMMANDS' texts -> {"rt_priority": {"allowed", "why"} or None, "affinity":
+    {"available", "cpus"} or None} (None: the target did not say)."""
+    rt = None
+    rtprio = (texts.get("rtprio") or "").strip()
+    if (texts.get("uid") or "").strip() == "0":
+        rt = {"allowed": True, "why": "root"}
+    elif rtprio == "unlimited" or decimal(rtprio, 9) is not None:
+        rt = {"allowed": rtprio == "unlimited" or int(rtprio) > 0, "why": f"RLIMIT_RTPRIO={rtprio}"}
+    cpus = cpu_list(texts.get("cpus_allowed"))
+    return {"rt_priority": rt, "affinity": {"available": True, "cpus": cpus} if cpus else None}
 
 
 def _int(s):
@@ -543,8 +609,9 @@ def from_texts(texts, build=None, hello=None):
         "build_hash": build.get("hash"),
         "core_version": hello.get("core"),
         "port": hello.get("port"),
-        "clock": hello.get("clock"),
-        "clock_res_ns": hello.get("clock_res_ns"),
+        "clock": "host: the core's marks as they arrive" if hello.get("host_clock") else hello.get("clock"),
+        "host_clock": True if hello.get("host_clock") else None,
+        "clock_res_ns": None if hello.get("host_clock") else hello.get("clock_res_ns"),
         "timer_overhead_ps": hello.get("timer_overhead_ps"),
         "ticks": hello.get("ticks"),
         "ticks_khz": hello.get("ticks_khz"),
@@ -564,11 +631,28 @@ def from_texts(texts, build=None, hello=None):
         "clocksource": texts.get("clocksource"),
         "loadavg": texts.get("loadavg"),
     }
+    fp["linkage"] = build.get("linkage") or None
+    fp["core_libc"] = core_libc(fp["linkage"], build.get("libc"), fp["libc"])
+    fp["code_size"] = build.get("code_size")
     fp["memfn"] = os.path.basename(build.get("memfn") or "") or hello.get("memfn") or None
     cc_name = fp.get("cc") or " ".join((hello.get("cc") or "").split()[:1])
     fp["variant"] = build.get("variant") or variant_label(cc_name, fp.get("cflags"), fp["memfn"])
     fp["flags"] = env_flags(fp)
-    return fp
+    # what the target printed, by the store's one rule for texts (names.plain): a control or
+    # invisible character in `uname -r` becomes a visible escape, a field is at most a word long
+    return {k: word(v) if isinstance(v, str) else plain_all(v) for k, v in fp.items()}
+
+
+def core_libc(linkage, built_with, target_libc):
+    """The C library whose routines the core runs: a static core's is the one it was linked with
+    (the build's toolchain: 'glibc 2.36 (static)'), a dynamic core's the target's own shared one
+    (as the target says, else as the build's headers say)."""
+    if linkage == "static":
+        return f"{built_with} (static)" if built_with else "linked in (static)"
+    if linkage == "dynamic":
+        lib = target_libc or built_with
+        return f"{lib} (shared)" if lib else None
+    return None
 
 
 def cycles_method(fp, hello=None):
@@ -598,6 +682,8 @@ ENV_FLAG_MEANINGS = {
     "kernel-excluded": "the hardware counters count user space only (perf_event_paranoid), so "
     "cycles miss the time spent in the kernel",
     "emulated": "the core ran under an emulator: times are the emulator's, not the target processor's",
+    "host-clock": "timed on the host, from the arrival of the core's marks on its console, not by the "
+    "board's clock (the host-clock table states the resolution)",
 }
 
 
@@ -613,4 +699,6 @@ def env_flags(fp):
         excluded = (fp.get("perf_event_paranoid") or 0) >= 2
     if fp.get("cycles_method") == "perf" and excluded:
         flags.append("kernel-excluded")
+    if fp.get("host_clock"):
+        flags.append("host-clock")
     return flags

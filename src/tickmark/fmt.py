@@ -15,6 +15,14 @@ def known(x, missing="unknown"):
     return printable(x)
 
 
+def fmt_it_rate(x):
+    """An iteration rate (nbench's it/s): 4 significant digits in exponent form from a million
+    up, whole numbers from 100, 3 significant digits below."""
+    if x is None:
+        return "-"
+    return f"{x:.4g}" if x >= 1e6 else f"{x:.0f}" if x >= 100 else f"{x:.3g}"
+
+
 def sig(x):
     """Three significant digits, no exponent."""
     if x is None:
@@ -83,14 +91,25 @@ def _get(d, k):
     return d.get(k) if isinstance(d, dict) else getattr(d, k, None)
 
 
+def fmt_in(x, unit):
+    """A value in its unit (no '/op'): a time for ns/op, guest instructions for insn/op (exact
+    counts under QEMU -icount), MB/s, or a figure's own unit."""
+    if unit in (None, "ns/op"):
+        return fmt_time(x)
+    if unit == "insn/op":
+        return f"{fmt_count(x)} insn"
+    return f"{sig(x)} {unit}".rstrip()
+
+
 def fmt_value(d):
     """The headline of one metric's statistics (a stats.Summary or its stored dict): MB/s for
-    bandwidth, guest instructions per operation for exact counts (QEMU -icount), else time per
-    operation."""
-    if _get(d, "unit") == "MB/s":
-        return f"{sig(_get(d, 'value'))} MB/s"
-    if _get(d, "cycles_method") == "icount-insns":  # QEMU -icount: 1 ns of virtual time = 1 instruction
+    bandwidth, guest instructions per operation for exact counts (QEMU -icount), a figure in its
+    own unit, else time per operation."""
+    unit = _get(d, "unit")
+    if _get(d, "cycles_method") == "icount-insns" and unit in (None, "ns/op"):  # 1 ns of virtual time = 1 insn
         return f"{fmt_count(_get(d, 'value'))} insn/op"
+    if unit not in (None, "ns/op"):
+        return fmt_in(_get(d, "value"), unit)
     return fmt_time(_get(d, "value")) + "/op"
 
 
@@ -109,3 +128,17 @@ def fmt_sweep(sweep, limit=24):
     if len(sweep) <= limit or len(vals) < 3:
         return sweep
     return f"{vals[0]}..{vals[-1]} ({len(vals)} values)"
+
+
+# Markdown's inline markup (emphasis, code, links and images, autolinks and HTML, strikethrough,
+# table columns), each written as the character itself
+_MD = str.maketrans(
+    {c: "\\" + c for c in "\\`*_[]|~!#$"} | {"&": "&amp;", "<": "&lt;", ">": "&gt;", "\n": " ", "\r": " "}
+)
+
+
+def md_text(s):
+    """Any text for a Markdown document (a table cell, a heading, a list item): shown as
+    written, never as markup (no link, image, emphasis or HTML of a run name, a label or a
+    board's words), control and invisible characters as escapes (names.plain), on one line."""
+    return printable("" if s is None else str(s).replace("\n", " ").replace("\r", " ")).translate(_MD)

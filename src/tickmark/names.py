@@ -26,16 +26,68 @@ def numeric_environ(names=("COLUMNS", "LINES")):
     return {k: v for k, v in os.environ.items() if k not in names or decimal(v, 5) is not None}
 
 
-def _invisible(name):
-    """The first character of name that changes how text around it shows without showing itself:
-    a format character (right-to-left override, zero-width space or joiner, byte order mark), a
-    line or paragraph separator, a lone surrogate, an unassigned code point -> it, or None."""
+# One rule for every text that enters a store (a name, a label, a board's words, a log's
+# record, an imported document): no control characters (C0, DEL, C1), and nothing that changes
+# how the text around it shows without showing itself: format characters (right-to-left
+# overrides, zero-width spaces and joiners, byte order marks), line and paragraph separators,
+# lone surrogates (half a UTF-16 pair: no UTF-8 can hold one), private-use and unassigned code
+# points. text_problem() says what breaks it (a name, a label or a document is refused with
+# that); plain() writes each such character as a visible escape (\x1b, \u202e), for text that
+# cannot be refused: what a board prints, what a store read from disk holds.
+_HIDDEN = ("Cf", "Cs", "Co", "Cn", "Zl", "Zp")
+MAX_WORD = 300  # a short text: a fingerprint field, a key, a unit
+
+
+def _hidden(ch):
     import unicodedata
 
-    for ch in name:
-        if ord(ch) > 0x7F and unicodedata.category(ch) in ("Cf", "Cs", "Co", "Cn", "Zl", "Zp"):
-            return ch
+    return ord(ch) > 0x9F and unicodedata.category(ch) in _HIDDEN
+
+
+def _escape(ch):
+    n = ord(ch)
+    return f"\\x{n:02x}" if n <= 0xFF else f"\\u{n:04x}" if n <= 0xFFFF else f"\\U{n:08x}"
+
+
+def text_problem(text):
+    """What keeps a text out of a store by the one rule above, as words for a message, or None."""
+    if _CONTROL.search(text):
+        return "control characters (newline, escape, ...) are not allowed"
+    if not text.isascii():
+        ch = next((c for c in text if _hidden(c)), None)
+        if ch is not None and 0xD800 <= ord(ch) <= 0xDFFF:
+            return f"a lone surrogate U+{ord(ch):04X} (half of a UTF-16 pair) is not allowed"
+        if ch is not None:
+            return f"invisible character U+{ord(ch):04X} (right-to-left, zero-width, ...) not allowed"
     return None
+
+
+def plain(text):
+    """text with every character the rule above keeps out written as a visible escape."""
+    text = str(text)
+    if text.isascii():
+        return _CONTROL.sub(lambda m: _escape(m.group()), text) if _CONTROL.search(text) else text
+    if not any(_CONTROL.match(c) or _hidden(c) for c in text):
+        return text
+    return "".join(_escape(c) if _CONTROL.match(c) or _hidden(c) else c for c in text)
+
+
+def plain_all(value):
+    """Every text in a JSON-like value (keys too) made plain(); other values as they are."""
+    if isinstance(value, str):
+        return plain(value)
+    if isinstance(value, dict):
+        return {plain(k) if isinstance(k, str) else k: plain_all(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [plain_all(v) for v in value]
+    return value
+
+
+def word(text, limit=MAX_WORD):
+    """A short text from outside (a board's kernel name, its CPU model) as a store keeps it:
+    plain, and cut to `limit` characters."""
+    text = plain(text)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def check_name(name, what="--name"):
@@ -44,15 +96,12 @@ def check_name(name, what="--name"):
     -> name, or a one-line TickmarkError."""
     if not isinstance(name, str) or not name.strip():
         raise TickmarkError(f"bad {what}: empty (a name needs a letter or a sign besides digits)")
-    shown = printable(name)[:60]
-    if _CONTROL.search(name):
-        raise TickmarkError(f"bad {what} '{shown}': control characters (newline, escape, ...) are not allowed")
-    ch = _invisible(name)
-    if ch is not None:
-        shown = "".join(c if c.isprintable() else f"\\u{ord(c):04x}" for c in shown)
-        raise TickmarkError(
-            f"bad {what} '{shown}': invisible character U+{ord(ch):04X} (right-to-left, zero-width, ...) not allowed"
-        )
+    shown = plain(name)[:60]
+    bad = text_problem(name)
+    if bad:
+        raise TickmarkError(f"bad {what} '{shown}': {bad}")
+    if name != name.strip():
+        raise TickmarkError(f"bad {what} '{shown}': spaces at its start or end (it would look like another name)")
     if len(name) > MAX_NAME:
         raise TickmarkError(f"bad {what} '{shown}...': longer than {MAX_NAME} characters")
     if decimal(name, MAX_NAME) is not None or name == "latest":
@@ -60,10 +109,17 @@ def check_name(name, what="--name"):
     return name
 
 
+def numbered(name, n):
+    """The n-th run of a name that is taken ('board' -> 'board-2'), cut so that it is still a
+    name (at most MAX_NAME characters)."""
+    suffix = f"-{n}"
+    return name[: MAX_NAME - len(suffix)] + suffix
+
+
 def printable(text):
-    """Text for a terminal: control characters (ESC, newline, ...) shown as \\xNN escapes."""
-    text = str(text)
-    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text) if _CONTROL.search(text) else text
+    """Text for a terminal or a document: control characters (ESC, newline, ...) and invisible
+    ones shown as escapes (plain)."""
+    return plain(text)
 
 
 def when(t, fmt="%Y-%m-%d %H:%M:%S"):
@@ -87,11 +143,24 @@ def check_label(key, value, what="--label"):
         raise TickmarkError(
             f"bad {what} key '{printable(key)[:40]}': letters, digits, '_', '.', '-' (starting with a letter)"
         )
-    if not isinstance(value, str) or not value or len(value) > MAX_LABEL or _CONTROL.search(value):
+    ok = isinstance(value, str) and value.strip() == value != "" and len(value) <= MAX_LABEL
+    if not ok or text_problem(value):
         raise TickmarkError(
-            f"bad {what} {key}='{printable(value)[:40]}': 1..{MAX_LABEL} characters without control characters"
+            f"bad {what} {key}='{plain(value)[:40]}': 1..{MAX_LABEL} characters without control characters, "
+            "invisible ones (right-to-left, zero-width, ...) or spaces at its start or end"
         )
     return key, value
+
+
+def run_labels(run):
+    """A stored run's labels (run --label, a campaign's [labels]) -> {key: value}, {} without any."""
+    labels = (run.get("notes") or {}).get("labels")
+    return dict(labels) if isinstance(labels, dict) else {}
+
+
+def labels_text(labels):
+    """{key: value} -> 'key=value key=value' (by key), '' for none."""
+    return " ".join(f"{k}={v}" for k, v in sorted(labels.items()))
 
 
 def parse_labels(texts, what="--label"):

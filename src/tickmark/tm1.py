@@ -17,8 +17,9 @@ its line number; every valid record is kept; nothing stops the reading.
 import json
 import re
 
+from .names import MAX_WORD, plain_all, text_problem
+
 _MARK = re.compile(r"TM1 (?=\{)")
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 _decoder = json.JSONDecoder(parse_constant=lambda c: _reject(f"{c} is not a number"))
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
 STATUSES = ("ok", "skip", "failed", "crashed", "timeout")
@@ -53,6 +54,8 @@ SCHEMA = {
             "clock_res_ns": _UINT,
             "timer_overhead_ps": _UINT,
             "loop_overhead_ps": _UINT,
+            "loop_overhead_mcyc": _UINT,
+            "host_clock": _INT,
             "ticks": _STR,
             "ticks_khz": _UINT,
             "fcore_khz": _UINT,
@@ -114,8 +117,11 @@ SCHEMA = {
             "ctr": "uintmap",
             "multiplexed": _INT,
             "ctr_src": _STR,
+            "out": _STR,
+            "out_cut": _INT,
         },
     ),
+    "mark": ({"key": _STR, "i": _UINT, "iters": _UINT}, {"board_ns": _UINT}),
     "hist": (
         {"key": _STR, "buckets": "buckets"},
         {"unit": _STR, "count": _UINT, "min": _UINT, "max": _UINT, "sum": _UINT},
@@ -161,6 +167,14 @@ def _check(kind, v):
     raise AssertionError(kind)
 
 
+def params_problem(params):
+    """What is wrong with an instance's parameters as the protocol has them (an object of
+    64-bit integers: meta's "params"), or None: the one check of the reader, of an imported
+    document and of a stored result."""
+    bad = _check("params", params)
+    return f"'params' {bad}" if bad else None
+
+
 def _numbers_ok(v, depth=0):
     """Every number anywhere in a record is an int64 (the protocol has no floats)."""
     if isinstance(v, bool) or v is None or isinstance(v, str):
@@ -200,11 +214,23 @@ def validate(rec, partial=False):
     for (rt, name), allowed in ENUMS.items():
         if rt == t and name in rec and rec[name] not in allowed:
             return f"{t}: '{name}' is not one of {', '.join(allowed)}"
-    if "key" in rec and (not rec["key"] or len(rec["key"]) > 300 or _CONTROL.search(rec["key"])):
-        return f"{t}: 'key' is empty, too long or has control characters"
+    if "key" in rec and (not rec["key"] or len(rec["key"]) > MAX_WORD or text_problem(rec["key"])):
+        return f"{t}: 'key' is empty, too long or has control characters or invisible ones"
     if not _numbers_ok(rec):
         return f"{t}: a number that is not a 64-bit integer"
     return None
+
+
+# fields whose text is not made plain: an instance key is checked instead (validate), as it
+# names the instance; a sample's `out` is a program's output (tickmark exec), read for its figures
+# as it was written and never stored
+_AS_WRITTEN = ("key", "out")
+
+
+def _plain_texts(rec):
+    """A record's texts by the store's one rule (names.plain: a control or invisible character
+    the board printed becomes a visible escape), but for the fields _AS_WRITTEN."""
+    return {k: v if k in _AS_WRITTEN else plain_all(v) for k, v in rec.items()}
 
 
 class Reader:
@@ -243,6 +269,7 @@ class Reader:
         self.line_no += 1
         out = []
         pos, found = 0, False
+        escaped = "\\" in line or not line.isascii()  # JSON holds a control or invisible character only so
         while True:
             m = _MARK.search(line, pos)
             if not m:
@@ -262,6 +289,8 @@ class Reader:
             if not isinstance(obj, dict):
                 self.problem("not a JSON object")
                 continue
+            if escaped:
+                obj = _plain_texts(obj)
             if not self.strict:
                 bad = None if isinstance(obj.get("t"), str) else "no record type"
             else:
@@ -298,14 +327,14 @@ class Reader:
             if key in self._ended:
                 return f"meta: instance {_short(key)} ran twice in one stream (duplicate)"
             self._open[key] = set()
-        elif t in ("sample", "hist"):
+        elif t in ("sample", "hist", "mark"):
             if key not in self._open:
                 after = " after its end" if key in self._ended else " without its meta"
                 return f"{t} for {_short(key)}{after}"
-            if t == "sample":
-                if rec["i"] in self._open[key]:
-                    return f"sample {rec['i']} of {_short(key)} twice (duplicate)"
-                self._open[key].add(rec["i"])
+            if t in ("sample", "mark"):
+                if (t, rec["i"]) in self._open[key]:
+                    return f"{t} {rec['i']} of {_short(key)} twice (duplicate)"
+                self._open[key].add((t, rec["i"]))
         elif t == "end":
             if key in self._ended:
                 return f"end of {_short(key)} twice (duplicate)"

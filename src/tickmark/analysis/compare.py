@@ -14,6 +14,7 @@ import numpy as np
 
 from .. import fingerprint
 from ..errors import TickmarkError
+from ..names import printable, run_labels
 from . import counters, stats
 from .stats import TASK_CLOCK, Stats
 from .verdict import (  # noqa: F401  (the verdict's words and rule, read through this module too)
@@ -61,13 +62,23 @@ class Side:
 
 # ---------------------------------------------------------------- statistics
 def metric_values(result, sub=""):
-    """Per-sample values of one metric (ns/op, or MB/s for bandwidth) and their rounds.
-    sub "task-clock": on-CPU time per operation from the task-clock counter (time the process
-    was descheduled does not count, so it resolves CPU-bound differences on a busy machine)."""
-    bpo = (result.get("meta") or {}).get("bytes_per_op", 0)
-    unit = stats.unit_for(result.get("stat"), bpo) if not sub else stats.NS_OP
+    """Per-sample values of one metric (ns/op, MB/s for bandwidth, a figure's own unit) and their
+    rounds. sub "task-clock": on-CPU time per operation from the task-clock counter (time the
+    process was descheduled does not count, so it resolves CPU-bound differences on a busy
+    machine)."""
+    meta = dict(result.get("meta") or {}, stat=result.get("stat"))
+    bpo = meta.get("bytes_per_op", 0)
+    if not sub and isinstance(meta.get("figure"), dict):
+        vals, rounds = stats.metric_values(result.get("samples") or [], stats.FIGURE)
+        return vals, rounds, stats.unit_of(meta)
+    unit = stats.unit_of(meta) if not sub else stats.NS_OP
     vals, rounds = stats.metric_values(result.get("samples") or [], sub, bpo if unit == stats.MB_S else 0)
     return vals, rounds, unit
+
+
+def higher_is_better(row):
+    """Is a higher value better in a row of compare_pair (a rate or a figure that says so)?"""
+    return bool(row.get("higher"))
 
 
 def multiple(ratio, higher_is_better=False):
@@ -86,7 +97,8 @@ def multiple(ratio, higher_is_better=False):
 def _metrics(result, other=None):
     subs = list(Stats.of(result).subs)
     both = [r for r in (result, other) if r]
-    if both and all(any("task_clock" in (s.get("ctr") or {}) for s in (r.get("samples") or [])[:1]) for r in both):
+    counted = all(any("task_clock" in (s.get("ctr") or {}) for s in (r.get("samples") or [])[:1]) for r in both)
+    if both and counted and TASK_CLOCK not in subs:
         subs.append(TASK_CLOCK)
     return [""] + subs
 
@@ -136,6 +148,16 @@ def exact_counts(side):
     return bool(fp.get("qemu_icount")) or fp.get("cycles_method") == "icount-insns"
 
 
+def check_metric(sides, metric):
+    """--metric names a metric that some compared result has (a one-line error otherwise)."""
+    if not metric:
+        return
+    subs = sorted({k for s in sides for r in s.results.values() for k in Stats.of(r).subs})
+    if metric == TASK_CLOCK or metric in subs:
+        return
+    raise TickmarkError(f"bad --metric '{printable(metric)[:40]}' ({', '.join([HEADLINE, TASK_CLOCK] + subs)})")
+
+
 def metric_name(text):
     """--metric: "" for the headline ("headline" or ""), else the name as given."""
     t = (text or "").strip()
@@ -182,7 +204,8 @@ def compare_pair(A, B, seed=SEED, metric=None, patterns=()):
             va, rda, unit = metric_values(ra, sub)
             vb, rdb, _ = metric_values(rb, sub)
             row["unit"] = INSN if exact and unit == stats.NS_OP else unit
-            row.update(verdict(va, rda, vb, rdb, unit == "MB/s", exact=exact, rng=row_rng(seed, key, sub)))
+            row["higher"] = not sub and stats.higher_is_better(dict(ra.get("meta") or {}, stat=ra.get("stat")))
+            row.update(verdict(va, rda, vb, rdb, row["higher"], exact=exact, rng=row_rng(seed, key, sub)))
             if row["verdict"] == MISSING:
                 lost = [s for s, v in (("A", va), ("B", vb)) if not len(v)]
                 row["note"] = f"no {sub or 'headline'} samples in {' and '.join(lost)}"
@@ -234,13 +257,14 @@ def families(rows):
             use = stable or cand
             if not use:
                 continue
-            logs = [math.log(1 / r["ratio"] if r.get("unit") == "MB/s" else r["ratio"]) for r in use]
+            logs = [math.log(1 / r["ratio"] if higher_is_better(r) else r["ratio"]) for r in use]
             verdicts = {}
             for r in use:
                 verdicts[r["verdict"]] = verdicts.get(r["verdict"], 0) + 1
             out[label] = {
                 "geomean_time_ratio": math.exp(sum(logs) / len(logs)),
                 "n": len(logs),
+                "of": len(cand),  # the family's rows with a ratio; n of them enter the mean
                 "verdicts": verdicts,
                 "all_unstable": not stable,
             }
@@ -249,8 +273,11 @@ def families(rows):
 
 def fingerprint_differences(A, B):
     """Settings that differ between the machines/builds of two runs (printed before the table):
-    [(key, a, b)], the keys the fingerprint registry shows."""
-    return [(k.name, a, b) for k, a, b in fingerprint.differences(A.fingerprint, B.fingerprint)]
+    [(key, a, b)], the keys the fingerprint registry shows, then the runs' labels ('label:KEY',
+    as history's --by names them; None on the side without it)."""
+    out = [(k.name, a, b) for k, a, b in fingerprint.differences(A.fingerprint, B.fingerprint)]
+    la, lb = run_labels(A.run), run_labels(B.run)
+    return out + [(f"label:{k}", la.get(k), lb.get(k)) for k in {**la, **lb} if la.get(k) != lb.get(k)]
 
 
 # ---------------------------------------------------------------- thresholds
@@ -300,7 +327,7 @@ def to_json(sides, pairs, metric=None):
                 "id": s.run.get("id"),
                 "name": s.run.get("name"),
                 "variant": s.fingerprint.get("variant"),
-                "counters": counters.availability(s.hello),
+                "counters": counters.availability(s.hello, s.fingerprint.get("cycles_method")),
             }
             for s in sides
         ],
@@ -327,6 +354,7 @@ def to_json(sides, pairs, metric=None):
                     "bench",
                     "metric",
                     "unit",
+                    "higher",
                     "median_a",
                     "median_b",
                     "ratio",
@@ -352,7 +380,7 @@ def to_json(sides, pairs, metric=None):
             }
             if r.get("ratio") is not None:
                 row["multiple"] = (
-                    insn_multiple(r["ratio"]) if res.get("isa") else multiple(r["ratio"], r.get("unit") == "MB/s")
+                    insn_multiple(r["ratio"]) if res.get("isa") else multiple(r["ratio"], higher_is_better(r))
                 )
             rows.append(row)
         doc["comparisons"].append(

@@ -52,12 +52,18 @@ def derived(samples):
     return out
 
 
-def availability(hello):
-    """What the core could count on the machine of a run, from its hello record:
+ICOUNT_STATUS = "none: under QEMU -icount the cycle counter counts guest instructions"
+
+
+def availability(hello, cycles_method=None):
+    """What the core could count on the machine of a run, from its hello record (and the run's
+    cycles method: under QEMU -icount a board's "cycles" counter counts instructions):
     {"hardware": [...], "software": [...], "unsupported": [...], "hardware_status": text,
      "kernel_excluded": bool, "grouped": int}."""
     hello = hello or {}
     opened = list(hello.get("counters") or [])
+    if cycles_method == "icount-insns":
+        opened = [c for c in opened if c != "cycles"]
     unsup = [x for x in (hello.get("counters_unsupported") or "").split(",") if x]
     hw = [c for c in opened if c in HARDWARE]
     sw = [c for c in opened if c in SOFTWARE]
@@ -69,6 +75,8 @@ def availability(hello):
             status += ", kernel-excluded"
     elif not hello:
         status = "unknown (no hello record)"
+    elif cycles_method == "icount-insns":
+        status = ICOUNT_STATUS
     else:
         status = NOT_SUPPORTED
     return {

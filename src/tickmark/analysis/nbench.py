@@ -111,41 +111,114 @@ def t_halfwidth(values):
 
 
 def sample_rates(samples, units):
-    """Per-sample nbench rates for the confidence criterion: on process CPU time (the task-clock
-    counter) when every sample has it, as nbench's clock() timer measures; else on wall time."""
+    """Per-sample nbench rates -> (basis, rates): on process CPU time (the task-clock counter)
+    when every sample has it, as nbench's clock() timer measures ("cpu"); else on wall time
+    ("wall")."""
     cpu = [
         units * s["ctr_ops"] * 1e9 / s["ctr"]["task_clock"]
         for s in samples
         if (s.get("ctr") or {}).get("task_clock") and s.get("ctr_ops")
     ]
     if cpu and len(cpu) == len(samples):
-        return "cpu", cpu
-    return "wall", [units * s["iters"] * 1e9 / s["ns"] for s in samples if s.get("ns", 0) > 0]
+        return CPU, cpu
+    return WALL, [units * s["iters"] * 1e9 / s["ns"] for s in samples if s.get("ns", 0) > 0]
+
+
+CPU, WALL = "cpu", "wall"
+BASIS_TEXT = {
+    CPU: "process CPU time (task-clock), as nbench",
+    WALL: "wall time (no task-clock on this target)",
+    "mixed": "CPU time (task-clock) where counted, else wall time",
+}
+
+
+def kernel_figures(name, samples, headline_ns=None):
+    """nbench's figures of one kernel from its samples: the mean of the per-sample rates (nbench
+    reports the mean of its scores) with its Student-t 95 % half-width, both on one time basis
+    (sample_rates) -> {rate, basis, n, ci, certain}. Without samples: the rate of the stored
+    headline (the median ns of wall time), basis "wall", no interval."""
+    units = _BY_NAME[name][2]
+    if samples:
+        basis, vals = sample_rates(samples, units)
+        if vals:
+            ci = t_halfwidth(vals)
+            return {
+                "rate": sum(vals) / len(vals),
+                "basis": basis,
+                "n": len(vals),
+                "ci": ci,
+                "certain": ci is not None and ci <= CI_TARGET,
+            }
+    return {"rate": rate(name, headline_ns), "basis": WALL, "n": None, "ci": None, "certain": None}
 
 
 def summarize(results, samples_of=None):
     """Rows for the cpu.* results of a run: results are store result dicts; samples_of(result)
-    returns its samples (dicts with iters and ns) or None. Kernels not in the run are left out."""
+    returns its samples (dicts with iters, ns, and ctr/ctr_ops where counted) or None. Kernels
+    not in the run are left out."""
     by_key = {r["key"]: r for r in results}
     rows = []
-    for name, label, units, *_ in KERNELS:
+    for name, label, *_ in KERNELS:
         r = by_key.get(name)
         if r is None:
             continue
         row = {"name": name, "label": label, "status": r["status"], "reason": r.get("reason") or ""}
         main = Stats.of(r).main
         if r["status"] == "ok" and main and main.value:
-            row["rate"] = rate(name, main.value)
+            row.update(kernel_figures(name, samples_of(r) if samples_of else None, main.value))
             row["old"], row["new"] = indices(name, row["rate"])
-            smp = samples_of(r) if samples_of else None
-            if smp:
-                row["basis"], vals = sample_rates(smp, units)
-                row["n"] = len(vals)
-                row["ci"] = t_halfwidth(vals)
-                row["certain"] = row["ci"] is not None and row["ci"] <= CI_TARGET
         rows.append(row)
     rates = {row["name"]: row["rate"] for row in rows if "rate" in row}
     return rows, group_indices(rates)
+
+
+def basis_of(rows):
+    """The time basis of a table of rows: "cpu", "wall", or "mixed" (None without rates)."""
+    found = {row["basis"] for row in rows if row.get("rate") is not None}
+    return found.pop() if len(found) == 1 else ("mixed" if found else None)
+
+
+def side_by_side(runs):
+    """The study's main table for two runs or more: runs is [(label, rows, original groups,
+    linux groups)] (summarize()'s figures). -> {"labels", "basis": per run, "groups": [{"group",
+    "baseline", "values", "ratios"}], "kernels": [{"name", "label", "rates", "basis", "status",
+    "ratios"}]}; a ratio is a run's figure over the first run's (above 1: faster than the
+    first), None where either is missing."""
+
+    def ratios(values):
+        first = values[0]
+        return [v / first if v is not None and first else None for v in values]
+
+    labels = [run[0] for run in runs]
+    groups = []
+    for spec, pick in ((LINUX_GROUPS, 3), (ORIGINAL_GROUPS, 2)):
+        for group, _ in spec:
+            values = [run[pick].get(group) for run in runs]
+            groups.append(
+                {
+                    "group": group,
+                    "baseline": "AMD K6/233" if pick == 3 else "Pentium 90",
+                    "values": values,
+                    "ratios": ratios(values),
+                }
+            )
+    kernels = []
+    for name, label, *_ in KERNELS:
+        by_run = [next((row for row in run[1] if row["name"] == name), None) for run in runs]
+        if all(row is None for row in by_run):
+            continue
+        rates = [row.get("rate") if row else None for row in by_run]
+        kernels.append(
+            {
+                "name": name,
+                "label": label,
+                "rates": rates,
+                "basis": [row.get("basis") if row else None for row in by_run],
+                "status": [row["status"] if row else "absent" for row in by_run],
+                "ratios": ratios(rates),
+            }
+        )
+    return {"labels": labels, "basis": [basis_of(run[1]) for run in runs], "groups": groups, "kernels": kernels}
 
 
 def unsettled(store, run_id):

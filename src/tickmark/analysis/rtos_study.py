@@ -36,7 +36,8 @@ STUDY_CYCLES = {
 
 
 def rows(results):
-    """One dict per figure: figure, key, ns, cycles, cycles_method, det, status, reason."""
+    """One dict per figure: figure, key, ns, cycles, cycles_method, det, boots (the cycles of
+    each round's median: a round is one boot of a board), status, reason."""
     by_key = {r["key"]: r for r in results}
     out = []
     for figure, key, sub in FIGURES:
@@ -47,6 +48,7 @@ def rows(results):
             "cycles": None,
             "cycles_method": None,
             "det": None,
+            "boots": [],
             "status": "missing",
             "reason": "not run",
         }
@@ -60,8 +62,10 @@ def rows(results):
                 row["det"] = d.determinism
                 # cycles of a part: the headline's cycles per ns applied to the part's time
                 if main and main.cycles_per_op is not None and main.median:
-                    row["cycles"] = main.cycles_per_op / main.median * row["ns"]
+                    per_ns = main.cycles_per_op / main.median
+                    row["cycles"] = per_ns * row["ns"]
                     row["cycles_method"] = main.cycles_method
+                    row["boots"] = [per_ns * x for x in d.round_medians or [] if x is not None]
             elif r["status"] == "ok":
                 row["status"], row["reason"] = "no data", f"no sub-metric '{sub}'"
         out.append(row)

@@ -3,7 +3,11 @@
 Per-sample value: ns / ops (ns per operation). Headline by the instance's `stat`:
   median   -> median ns/op
   min      -> smallest ns/op (latency sweeps: noise only ever adds time)
-  max      -> highest rate; bandwidth instances are reported in MB/s (bytes_per_op*ops/ns*1000)
+  max      -> highest rate; bandwidth instances are reported in MB/s (bytes_per_op*ops/ns*1000),
+              and their headline is the best round: the bytes of all of a round's samples over
+              their time (a window of samples x sample length, 50 ms by default), best of the
+              rounds, as tinymembench takes the best of its runs of at least 0.5 s; the best
+              single sample (`max`) is kept beside it
 Spread: rcv = 1.4826*MAD/median (robust CV), cv = std/mean, round_cv = CV of the round medians,
 ci95 = distribution-free order-statistic interval of the median, determinism = largest distance
 of a round median from the overall median, in %.
@@ -22,7 +26,7 @@ import numpy as np
 
 from . import counters
 
-STATS_VERSION = 3  # 3: `preempted` only where the preempted samples moved the headline
+STATS_VERSION = 4  # 3: `preempted` only where the preempted samples moved the headline; 4: bandwidth: best round
 UNSTABLE_RCV = 0.10
 NOISY_ROUND_CV = 0.03
 OUTLIER_MADS = 14.8
@@ -51,6 +55,23 @@ def is_bandwidth(stat, bytes_per_op):
 
 def unit_for(stat, bytes_per_op):
     return MB_S if is_bandwidth(stat, bytes_per_op) else NS_OP
+
+
+def unit_of(meta):
+    """The unit of an instance's headline from its meta record: a figure's own unit (a number
+    read from a program's output, `tickmark exec --figure`), MB/s or ns/op."""
+    fig = (meta or {}).get("figure")
+    if isinstance(fig, dict):
+        return str(fig.get("unit") or "")
+    return unit_for((meta or {}).get("stat"), (meta or {}).get("bytes_per_op", 0))
+
+
+def higher_is_better(meta):
+    """Is a higher headline better? A figure says so itself; bandwidth is; a time is not."""
+    fig = (meta or {}).get("figure")
+    if isinstance(fig, dict):
+        return bool(fig.get("higher"))
+    return unit_of(meta) == MB_S
 
 
 @dataclass
@@ -86,6 +107,7 @@ class Summary:
     retaken: Optional[int] = None
     preempted_samples: Optional[int] = None  # samples hit again after their retake
     flags: list = field(default_factory=list)
+    higher: Optional[bool] = None  # a figure's direction (None: from the unit)
     version: int = STATS_VERSION
 
     @property
@@ -94,7 +116,7 @@ class Summary:
 
     @property
     def higher_is_better(self):
-        return self.is_bandwidth
+        return self.higher if self.higher is not None else self.is_bandwidth
 
     @property
     def ci(self):
@@ -137,7 +159,16 @@ class Summary:
 _FIELDS = {}  # class -> the names from_dict takes
 
 # Fields a summary has only where they were measured (absent from the stored form otherwise).
-_OPTIONAL = {"cycles_per_op", "cycles_method", "counters_per_op", "counters", "hist", "retaken", "preempted_samples"}
+_OPTIONAL = {
+    "cycles_per_op",
+    "cycles_method",
+    "counters_per_op",
+    "counters",
+    "hist",
+    "retaken",
+    "preempted_samples",
+    "higher",
+}
 
 
 class Stats:
@@ -288,14 +319,25 @@ def distribution(values, rounds, unit=NS_OP):
     )
 
 
+FIGURE = "figure"  # metric_values' metric for a figure's own values (the samples' "value")
+
+
 def metric_values(samples, metric="", bytes_per_op=0):
     """Per-sample values of one metric and their rounds -> (values, rounds) as arrays.
 
     metric "": ns per operation, or MB/s when bytes_per_op is given (a bandwidth headline);
     a sub-metric name: that part's ns per operation; TASK_CLOCK: on-CPU ns per operation from the
-    task-clock counter (time the process was descheduled does not count). Samples without the
-    value, without operations, or with a value of zero or less are left out."""
+    task-clock counter (time the process was descheduled does not count); FIGURE: a figure's
+    values as the program printed them (any finite number). Samples without the value, without
+    operations, or (but for a figure) with a value of zero or less are left out."""
     vals, rounds = [], []
+    if metric == FIGURE:
+        for s in samples:
+            x = s.get("value")
+            if isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x):
+                vals.append(float(x))
+                rounds.append(s.get("round", 1))
+        return np.asarray(vals, dtype=float), np.asarray(rounds)
     for s in samples:
         ops = s.get("ops")
         if metric == TASK_CLOCK:
@@ -371,14 +413,27 @@ def _hit_again(s):
     return s.get("nivcsw", 0) > 0 or s.get("cpu0", 0) != s.get("cpu1", 0)
 
 
+def best_round_rate(samples, bytes_per_op):
+    """The bandwidth headline: per round, the bytes of all its samples over their total time
+    (MB/s), and the best of the rounds."""
+    per = {}
+    for s in samples:
+        b, ns = per.get(s.get("round", 1), (0, 0))
+        per[s.get("round", 1)] = (b + bytes_per_op * s["ops"], ns + s["ns"])
+    return max(b * 1000.0 / ns for b, ns in per.values() if ns > 0)
+
+
 def preemption_moved(good, stat="median", bytes_per_op=0):
     """Did the preempted samples (retaken and hit again) measurably move the headline? A median
     headline: yes when the median of all samples lies outside the 95 % CI of the median of the
-    clean samples. A min (max rate) headline: preemption only adds time, so it cannot make the
+    clean samples. A bandwidth headline (the best round): when the clean samples' best round is
+    more than 2 % faster. A min headline: preemption only adds time, so it cannot make the
     fastest sample faster: only when fewer than two clean samples are left."""
     clean = [s for s in good if not (s.get("retaken") and _hit_again(s))]
     if len(clean) < 2:
         return True
+    if stat == "max" and bytes_per_op:
+        return best_round_rate(clean, bytes_per_op) > 1.02 * best_round_rate(good, bytes_per_op)
     if stat != "median":
         return False
     lo, hi, _ = median_ci(np.sort(metric_values(clean, "", bytes_per_op)[0]))
@@ -386,12 +441,52 @@ def preemption_moved(good, stat="median", bytes_per_op=0):
     return not (lo <= head <= hi)
 
 
-def compute(samples, stat="median", bytes_per_op=0, hists=(), cycles_method="none", env_flags=(), extended=True):
+def figure_stats(samples, figure, env_flags=(), extended=True):
+    """Statistics of a figure read from a program's output (meta "figure": its unit and
+    direction) -> Stats with the headline only: the median of the values, in the figure's unit."""
+    vals, rounds = metric_values(samples, FIGURE)
+    if not len(vals):
+        return Stats()
+    d = distribution(vals, rounds, str(figure.get("unit") or ""))
+    d.value = d.median
+    d.higher = bool(figure.get("higher"))
+    d.flags = flags_for(d, False, extended) + [f for f in env_flags if f != "kernel-excluded"]
+    return Stats({"": d})
+
+
+def task_clock_summary(good, stat, extended=True):
+    """The on-CPU time per operation (task-clock) as a sub-metric of its own, or None when the
+    samples did not count it (a program run by `tickmark exec`: what hyperfine calls user + sys)."""
+    vals, rounds = metric_values(good, TASK_CLOCK)
+    if len(vals) < len(good) or not len(vals):
+        return None
+    d = distribution(vals, rounds)
+    d.value = d.min if stat == "min" else d.median
+    d.ns_per_op = d.median
+    d.ops_per_s = 1e9 / d.median
+    d.flags = flags_for(d, False, extended)
+    return d
+
+
+def compute(
+    samples,
+    stat="median",
+    bytes_per_op=0,
+    hists=(),
+    cycles_method="none",
+    env_flags=(),
+    extended=True,
+    figure=None,
+    with_task_clock=False,
+):
     """Statistics of one instance -> Stats ({"": headline, "<sub>": ...}; empty without data).
 
     samples: dicts with round, ops, ns and optionally cyc, retaken, nivcsw, cpu0, cpu1, sub {name: ns},
-    ctr {name: n}, ctr_ops.
+    ctr {name: n}, ctr_ops. figure: a figure's unit and direction (its samples carry "value");
+    with_task_clock: the task-clock counter as a sub-metric too (a program run by `exec`).
     """
+    if figure:
+        return figure_stats(samples, figure, env_flags, extended)
     good = [s for s in samples if s.get("ops") and s.get("ns") is not None and s["ns"] > 0]
     if not good:
         return Stats()
@@ -410,7 +505,7 @@ def compute(samples, stat="median", bytes_per_op=0, hists=(), cycles_method="non
     if stat == "min":
         d.value = d.min
     elif stat == "max":
-        d.value = d.max if bandwidth else d.min  # max rate of a time = min time
+        d.value = best_round_rate(good, bytes_per_op) if bandwidth else d.min  # max rate of a time = min time
     else:
         d.value = d.median
     ns_med = float(np.median(metric_values(good)[0]))
@@ -448,6 +543,10 @@ def compute(samples, stat="median", bytes_per_op=0, hists=(), cycles_method="non
         sd.ops_per_s = 1e9 / sd.median
         sd.flags = flags_for(sd, False, extended)
         out[name] = sd
+    if with_task_clock:
+        tc = task_clock_summary(good, stat, extended)
+        if tc is not None:
+            out[TASK_CLOCK] = tc
     return Stats(out)
 
 
@@ -466,4 +565,6 @@ def recompute(result, samples, hists, cycles_method="none", env_flags=()):
         hists=hists,
         cycles_method=cycles_method,
         env_flags=env_flags,
+        figure=meta.get("figure") if isinstance(meta.get("figure"), dict) else None,
+        with_task_clock=meta.get("method") == "exec",
     )

@@ -206,11 +206,12 @@ def verdict(a, ra, b, rb, higher_is_better=False, exact=False, rng=None):
 
 
 def slower_by(row):
-    """How much slower B is than A in a compared row, as a fraction (bandwidth: less is slower)."""
+    """How much slower B is than A in a compared row, as a fraction (bandwidth, and a figure where
+    higher is better: less is slower)."""
     ratio = row.get("ratio")
     if ratio is None or not ratio or math.isnan(ratio):
         return None
-    return (1 / ratio - 1) if row.get("unit") == "MB/s" else ratio - 1
+    return (1 / ratio - 1) if row.get("higher") or row.get("unit") == "MB/s" else ratio - 1
 
 
 # ---------------------------------------------------------------- the gate

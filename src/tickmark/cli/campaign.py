@@ -11,7 +11,7 @@ from .report import write_report
 @click.command("campaign")
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--status", "status_only", is_flag=True, help="Show the cells and which are stored; run nothing.")
-@click.option("--quiet", "-q", is_flag=True, help="No progress lines.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress (a bar on a terminal, lines in a pipe).")
 @click.option(
     "--report",
     "report_path",
@@ -33,6 +33,7 @@ def campaign_cmd(ctx, file, status_only, quiet, report_path, labels):
     Targets run in parallel, one cell at a time on each machine (targets with the same URI, or
     two that run on this machine, share one). Exit status 1 when a cell failed or could not run
     (start it again to run only those), 130 when interrupted."""
+    from ..report.progress import Progress
     from ..report.terminal.campaign import campaign_summary
     from ..run import campaign as cp
     from ..run.engine import signals
@@ -43,8 +44,9 @@ def campaign_cmd(ctx, file, status_only, quiet, report_path, labels):
     cp.check_cell_names(spec)
     store = store_of(ctx, readonly=status_only)
     root = ctx.find_root().obj
-    echo = (lambda m: None) if quiet else (lambda m: click.echo(f"campaign: {m}", err=True))
-    camp = cp.Campaign(spec, root["store_path"], echo=echo, prebuilt=root.get("core"))
+    progress = Progress(quiet=quiet, unit="cells")
+    echo = (lambda m: None) if quiet else (lambda m: progress.say(f"campaign: {m}"))
+    camp = cp.Campaign(spec, root["store_path"], echo=echo, prebuilt=root.get("core"), progress=progress)
     cp.mark_finished(store, spec, camp.cells)
     foreign = cp.foreign_runs(store, spec, camp.cells)
     if foreign:
@@ -67,7 +69,9 @@ def campaign_cmd(ctx, file, status_only, quiet, report_path, labels):
         rest = "nothing to run" if skipped == len(camp.cells) else "running the others"
         click.echo(f"campaign: {skipped} of {len(camp.cells)} cells are stored complete; {rest}", err=True)
     try:
-        with signals():
+        with signals(), progress:
+            progress.stage(f"campaign {spec.name}")
+            progress.add(sum(c.state == "pending" for c in camp.cells))
             camp.execute()
     except KeyboardInterrupt:
         campaign_summary(store, spec, camp.cells)

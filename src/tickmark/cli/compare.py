@@ -1,11 +1,10 @@
 """`tickmark compare`: runs (stored or exported) against a baseline: ratio, CI, p, verdict."""
 
-import json
-
 import click
 
 from ..errors import TickmarkError
 from ..names import printable
+from ..report import formats
 from .options import store_for_refs
 
 GLOB = set("*?[")
@@ -25,7 +24,14 @@ GLOB = set("*?[")
     metavar="NAME",
     help="Compare (and gate) one metric only: headline, task-clock (on-CPU time per operation), or a sub-metric.",
 )
-@click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(formats.names("comparison", aliases=True)),
+    default="terminal",
+    show_default=True,
+    help=formats.help_text("comparison"),
+)
 @click.option("--no-counters", is_flag=True, help="Leave out the counter table.")
 @click.pass_context
 def compare_cmd(ctx, args, baseline, fail_above, metric, fmt, no_counters):
@@ -37,7 +43,7 @@ def compare_cmd(ctx, args, baseline, fail_above, metric, fmt, no_counters):
     from ..analysis import compare as cmp
     from ..analysis.verdict import gate
     from ..report.gate import gate_lines
-    from ..report.terminal.compare import render
+    from ..report.model import comparison
     from ..store.refs import load_sides
 
     threshold = cmp.parse_threshold(fail_above) if fail_above is not None else None
@@ -48,7 +54,7 @@ def compare_cmd(ctx, args, baseline, fail_above, metric, fmt, no_counters):
         raise TickmarkError("--fail-above needs a baseline (--baseline RUN) and a run to check")
     sides = load_sides(store, runs, baseline)
     check_patterns(sides, patterns)
-    check_metric(sides, metric)
+    cmp.check_metric(sides, metric)
     sides, pairs = cmp.compare_sides(sides, metric=metric, patterns=patterns)
     for s in sides:
         status = s.run.get("status")
@@ -58,10 +64,9 @@ def compare_cmd(ctx, args, baseline, fail_above, metric, fmt, no_counters):
                 f"{' (still being written)' if status == 'running' else ' (interrupted; some results missing)'}",
                 err=True,
             )
-    if fmt == "json":
-        click.echo(json.dumps(cmp.to_json(sides, pairs, metric), indent=1, sort_keys=True))
-    else:
-        render(sides, pairs, show_counters=not no_counters, metric=metric)
+    text = formats.render(fmt, "comparison", comparison(sides, pairs, metric), show_counters=not no_counters)
+    if text is not None:
+        click.echo(text, nl=False)
     if threshold is not None:
         g = gate(pairs, threshold, metric or "")
         for line in gate_lines(g):
@@ -99,16 +104,3 @@ def check_patterns(sides, patterns):
             if GLOB & set(p):
                 raise TickmarkError(f"no benchmark of the compared runs matches '{shown}'")
             raise TickmarkError(f"no run '{shown}' (and no benchmark of the compared runs of that name)")
-
-
-def check_metric(sides, metric):
-    """--metric names a metric that some compared result has."""
-    from ..analysis.compare import HEADLINE
-    from ..analysis.stats import TASK_CLOCK, Stats
-
-    if not metric:
-        return
-    subs = sorted({k for s in sides for r in s.results.values() for k in Stats.of(r).subs})
-    if metric == TASK_CLOCK or metric in subs:
-        return
-    raise TickmarkError(f"bad --metric '{printable(metric)[:40]}' ({', '.join([HEADLINE, TASK_CLOCK] + subs)})")

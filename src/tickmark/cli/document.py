@@ -4,6 +4,7 @@ import click
 
 from ..errors import TickmarkError
 from ..names import printable
+from ..report import formats
 from .options import check_output, store_of, write_file
 
 
@@ -12,12 +13,10 @@ from .options import check_output, store_of, write_file
 @click.option(
     "--format",
     "fmt",
-    type=click.Choice(["json", "csv", "gbench", "junit", "openmetrics"]),
+    type=click.Choice(formats.names("run")),
     default="json",
     show_default=True,
-    help="json: the document import reads (with raw samples); csv; gbench: google/benchmark's JSON; "
-    "junit: JUnit XML (a failed test case per crashed, timed out or gated benchmark); "
-    "openmetrics: OpenMetrics text (Prometheus).",
+    help=formats.help_text("run"),
 )
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="File to write (default: stdout).")
 @click.option(
@@ -36,10 +35,10 @@ def export_cmd(ctx, run_ref, fmt, output, baseline, fail_above, metric):
     """Export a run (id, name or latest): JSON or CSV, or for other tools google/benchmark JSON,
     JUnit XML or OpenMetrics text."""
     from ..analysis.compare import metric_name, parse_threshold
-    from ..store import document as export
-    from ..store import exports
 
-    if (baseline is None) != (fail_above is None) or (baseline is not None and fmt != "junit"):
+    if (baseline is None) != (fail_above is None) or (
+        baseline is not None and not formats.takes(fmt, "run", "baseline")
+    ):
         raise TickmarkError("--baseline and --fail-above go together, with --format junit")
     if metric is not None and baseline is None:
         raise TickmarkError("--metric goes with --baseline and --fail-above (the gate of --format junit)")
@@ -47,28 +46,7 @@ def export_cmd(ctx, run_ref, fmt, output, baseline, fail_above, metric):
     check_output(ctx, output)
     store = store_of(ctx, readonly=True)
     run_ = store.run(run_ref)
-    if fmt == "json":
-        text = export.to_json(store, run_)
-    elif fmt == "csv":
-        text = export.to_csv(store, run_)
-    elif fmt == "gbench":
-        text = exports.to_gbench(run_, store.results(run_["id"]))
-    elif fmt == "openmetrics":
-        text = exports.to_openmetrics(run_, store.results(run_["id"]))
-    else:
-        verdict = None
-        if baseline is not None:
-            from ..analysis.compare import compare_sides
-            from ..analysis.verdict import gate
-            from ..store.refs import load_sides
-            from .compare import check_metric
-
-            metric = metric_name(metric)
-            sides = load_sides(store, [str(run_["id"])], baseline)
-            check_metric(sides, metric)
-            sides, pairs = compare_sides(sides, metric=metric)
-            verdict = gate(pairs, threshold, metric)
-        text = exports.to_junit(run_, store.results(run_["id"]), gate=verdict)
+    text = formats.render(fmt, "run", store, run_, baseline=baseline, threshold=threshold, metric=metric_name(metric))
     if output:
         write_file(output, text)
     else:
@@ -79,7 +57,7 @@ def export_cmd(ctx, run_ref, fmt, output, baseline, fail_above, metric):
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.pass_context
 def import_cmd(ctx, file):
-    """Import a run exported as JSON (it gets a new id)."""
+    """Import a run exported as JSON (it gets a new id); FILE '-' reads standard input."""
     from ..run.engine import import_document
     from ..store import document as export
 

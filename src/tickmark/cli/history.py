@@ -1,15 +1,11 @@
 """`tickmark history`: per benchmark, the series of stored runs and where it changed."""
 
 import io
-import os
 
 import click
 
-from ..names import printable
-from .options import check_output, store_of, write_file
-
-FORMATS = ("table", "md", "json", "html")
-EXTENSIONS = {".md": "md", ".markdown": "md", ".json": "json", ".html": "html", ".htm": "html"}
+from ..report import formats
+from .options import check_output, emit, run_filter_options, store_of
 
 
 @click.command("history")
@@ -20,10 +16,7 @@ EXTENSIONS = {".md": "md", ".markdown": "md", ".json": "json", ".html": "html", 
     show_default=True,
     help="Order of the runs: time, kernel, label:KEY (runs stored with --label KEY=...), or a fingerprint field.",
 )
-@click.option("--name", "names", multiple=True, metavar="GLOB", help="Only runs whose name matches; repeatable.")
-@click.option("--target", metavar="GLOB", help="Only runs on a target URI that matches (e.g. 'ssh://*').")
-@click.option("--label", "labels", multiple=True, metavar="KEY=VALUE", help="Only runs with this label; repeatable.")
-@click.option("--since", metavar="DATE|AGE", help="Only runs started since a date (2026-11-01) or an age (7d, 12h).")
+@run_filter_options
 @click.option(
     "--metric",
     default="",
@@ -33,8 +26,8 @@ EXTENSIONS = {".md": "md", ".markdown": "md", ".json": "json", ".html": "html", 
 @click.option(
     "--format",
     "fmt",
-    type=click.Choice(FORMATS),
-    help="table (the default), md, json or html; with -o and no --format, the file's extension picks it.",
+    type=click.Choice(formats.names("history", aliases=True)),
+    help=formats.help_text("history") + " The default: terminal, or with -o the format the file's extension picks.",
 )
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="File to write (default: stdout).")
 @click.option(
@@ -57,42 +50,24 @@ def history_cmd(ctx, patterns, by, names, target, labels, since, metric, fmt, ou
     otherwise; 2 on bad input."""
     from ..analysis.compare import parse_threshold
     from ..names import parse_labels
-    from ..report import documents
     from ..report import history as hr
-    from ..report.terminal.history import show
 
     threshold = parse_threshold(fail_on, "--fail-on-change") if fail_on is not None else None
     label_filter = parse_labels(labels)
     since_t = hr.parse_since(since) if since else None
     hr.check_by(by)
     check_output(ctx, output)
-    if fmt is None:
-        fmt = EXTENSIONS.get(os.path.splitext(output or "")[1].lower(), "table")
+    fmt = fmt or formats.from_extension(output, "history", "terminal")
     store = store_of(ctx, readonly=True)
     model = hr.build(store, patterns, by, names, target, label_filter, since_t, metric)
     verdict = None
     if threshold is not None:
         verdict, where = hr.gate(store, model, threshold)
         model["gate"] = hr.gate_json(verdict, where, model)
-    if fmt == "table" and not output:
-        show(model)
-    else:
-        if fmt == "json":  # in pieces: the points of thousands of runs are never one string
-            text = hr.json_chunks(model)
-        elif fmt == "md":
-            text = documents.history_markdown(model)
-        elif fmt == "html":
-            text = documents.history_html(model)
-        else:
-            buf = io.StringIO()
-            show(model, file=buf)
-            text = buf.getvalue()
-        if output:
-            size = write_file(output, text)
-            click.echo(f"tickmark: wrote {printable(output)} ({size // 1024} KiB, {fmt})", err=True)
-        else:
-            for part in [text] if isinstance(text, str) else text:
-                click.echo(part, nl=False)
+    buf = io.StringIO() if output else None  # the terminal reporter prints itself: into the file's text
+    text = formats.render(fmt, "history", model, file=buf)
+    if output or text is not None:
+        emit(output, buf.getvalue() if text is None else text, fmt)
     if verdict is not None:
         for line in model["gate"]["lines"]:
             click.echo(f"tickmark: {line}", err=True)

@@ -11,8 +11,12 @@ from .options import hello_of, prepare_core, target_option
 @click.command("suites")
 def suites_cmd():
     """List the named suites and their patterns."""
+    from ..report.console import console, wrap_words
+
+    width = console().width
     for name in sorted(SUITES):
-        click.echo(f"{name:<12}  {' '.join(SUITES[name])}")
+        for line in wrap_words(" ".join(SUITES[name]), width, f"{name:<12}  ", " " * 14):
+            click.echo(line)
 
 
 @click.command("list")
@@ -32,7 +36,7 @@ def list_cmd(ctx, patterns, as_json):
         click.echo(json.dumps(benches, indent=1))
         return
     from ..fmt import fmt_sweep
-    from ..report.console import console, fit_table
+    from ..report.console import console, print_table
 
     con = console()
     t = Table(box=None, pad_edge=False, padding=(0, 2, 0, 0))
@@ -47,8 +51,7 @@ def list_cmd(ctx, patterns, as_json):
             text.append("\n" + params, style="dim")
         sup = "yes" if b.get("supported", 1) else f"skip: {b.get('reason', '')}"
         t.add_row(b["name"], b.get("unit", ""), text, sup)
-    fit_table(con, t)
-    con.print(t)
+    print_table(con, t)
 
 
 @click.command("info")
@@ -57,7 +60,6 @@ def list_cmd(ctx, patterns, as_json):
 @click.pass_context
 def info_cmd(ctx, as_json):
     """The target (this machine by default): fingerprint and what it supports."""
-    from .. import fingerprint
     from ..fmt import known
     from ..names import printable
     from ..report.model import where
@@ -65,9 +67,11 @@ def info_cmd(ctx, as_json):
     core = prepare_core(ctx)
     hello = hello_of(core)
     fp = core.fingerprint(hello)
-    if fp.get("target_uri") == "local":
-        fp["rt_priority"] = fingerprint.rt_priority()
-        fp["affinity"] = fingerprint.affinity()
+    limits = core.target.process_limits()  # asked of the target itself (its shell), not of this machine
+    for k in ("rt_priority", "affinity"):
+        if limits and limits[k] is not None:
+            fp[k] = limits[k]
+    unknown = "unknown (the target has no shell to ask)" if limits is None else "unknown (the target did not say)"
     if as_json:
         click.echo(json.dumps(fp, indent=1, sort_keys=True))
         return
@@ -90,6 +94,7 @@ def info_cmd(ctx, as_json):
             where(fp) + (", emulated: not for timing claims" if fp.get("emulated") else ""),
         ),
         ("core binary", known(fp.get("binary_sha256"), "?")),
+        ("core links", f"{known(fp.get('linkage'), '?')}, C library {known(fp.get('core_libc'), '?')}"),
         (
             "timer",
             f"{known(fp.get('clock'), '?')} res {known(fp.get('clock_res_ns'), '?')} ns, overhead "
@@ -102,13 +107,13 @@ def info_cmd(ctx, as_json):
             "real-time prio",
             ("yes" if fp["rt_priority"]["allowed"] else "no") + f" ({fp['rt_priority']['why']})"
             if "rt_priority" in fp
-            else "unknown (not this machine)",
+            else unknown,
         ),
         (
             "CPU affinity",
             (f"yes, CPUs {fp['affinity']['cpus']}" if fp["affinity"]["available"] else "no")
             if "affinity" in fp
-            else "unknown (not this machine)",
+            else unknown,
         ),
         ("frequency", f"governor {known(fp.get('governor'))}, boost {known(fp.get('boost'))}"),
         ("virtualization", known(fp.get("virtualization"))),
@@ -117,6 +122,9 @@ def info_cmd(ctx, as_json):
         ("loadavg", known(fp.get("loadavg"))),
         ("flags", ", ".join(map(str, fp.get("flags") or [])) or "none"),
     ]
-    w = max(len(k) for k, _ in lines)
-    for k, v in lines:
-        click.echo(f"{k:<{w}}  {printable(v)}")
+    from ..report.console import console, wrap_words
+
+    w, width = max(len(k) for k, _ in lines), console().width
+    for k, v in lines:  # a long value wraps under itself
+        for line in wrap_words(printable(v), width, f"{k:<{w}}  ", " " * (w + 2)):
+            click.echo(line)

@@ -41,7 +41,7 @@ from .options import label_option, round_options, store_of, target_of, target_op
     show_default=True,
     help="Format of the final comparison.",
 )
-@click.option("--quiet", "-q", is_flag=True, help="No progress lines.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress (a bar on a terminal, lines in a pipe).")
 @label_option
 @target_option
 @click.pass_context
@@ -63,6 +63,7 @@ def matrix_cmd(
     Exit status 1 when a variant failed to build (the others are still run and compared) or a
     variant's run is incomplete (its core died in a round, its target was lost; the reason is printed)."""
     from ..analysis import compare as cmp
+    from ..report.progress import Progress
     from ..report.terminal.compare import render
     from ..run import matrix as mx
     from ..run.plan import Plan
@@ -85,17 +86,17 @@ def matrix_cmd(
         name_what="matrix run name (--name plus the variant)",
         **run_options,
     )
-    echo = mx.stderr_echo(quiet)
     store = store_of(ctx)
     plan.check_store(store)
-    mx.build_all(target_of(ctx), cells, echo)
-    built = [c for c in cells if c.core is not None]
-    failed = [c for c in cells if c.core is None]
-    if not built:
-        raise TickmarkError(f"no variant could be built ({failed[0].label}: {failed[0].error})")
-    m = mx.Matrix(store, built, plan, name=name, echo=echo)
     try:
-        ids = m.execute()
+        with Progress(plan.numbers["rounds"], quiet=quiet) as progress:
+            progress.stage("building the variants")
+            mx.build_all(target_of(ctx), cells, lambda s: progress.say(f"tickmark: {s}"))
+            built = [c for c in cells if c.core is not None]
+            failed = [c for c in cells if c.core is None]
+            if not built:
+                raise TickmarkError(f"no variant could be built ({failed[0].label}: {failed[0].error})")
+            ids = mx.Matrix(store, built, plan, name=name, progress=progress).execute()
     except KeyboardInterrupt:
         click.echo("tickmark: interrupted; the finished instances are stored", err=True)
         sys.exit(130)

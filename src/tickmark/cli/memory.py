@@ -28,4 +28,4 @@ def memfn_cmd(ctx, run_ref):
     results = store.results(run["id"])
     if not any(r["bench"].startswith("memfn.") for r in results):
         raise TickmarkError(f"run {run['id']} has no memfn.* results (tickmark run 'memfn.*' measures them)")
-    memory.show_memfn(results)
+    memory.show_memfn(results, lambda r: store.samples(r["id"]))

@@ -123,6 +123,34 @@ def add_store_option(cmd):
     return cmd
 
 
+# options whose empty value means something: no compiler flags, the headline metric, no more
+# kernel arguments
+EMPTY_ALLOWED = ("cflags", "metric", "append")
+
+
+def refuse_empty(cmd):
+    """Every text option and argument of cmd refuses an empty value ('' never means "not given":
+    `--target ''` would run here, `--since ''` filter nothing) with one line; -> cmd."""
+    import click
+
+    for p in cmd.params:
+        if p.name not in EMPTY_ALLOWED and isinstance(p.type, (click.types.StringParamType, click.Path)):
+            p.callback = _no_empty(p.callback)
+    return cmd
+
+
+def _no_empty(callback):
+    def check(ctx, param, value):
+        values = value if isinstance(value, (tuple, list)) else (value,)
+        if any(v == "" for v in values):
+            if param.param_type_name == "option":
+                raise TickmarkError(f"bad {max(param.opts, key=len)}: empty (give a value, or leave the option out)")
+            raise TickmarkError(f"bad {param.human_readable_name}: an empty argument ('') names nothing")
+        return callback(ctx, param, value) if callback else value
+
+    return check
+
+
 def _set_target(ctx, param, value):
     if value is not None:
         ctx.find_root().obj["target_uri"] = value
@@ -157,11 +185,52 @@ def label_option(f):
     )(f)
 
 
-def target_option(f):
-    """--target URI on a command (also TICKMARK_TARGET): where the core runs; with
-    --kernel IMAGE [--append ARGS] for a kernel image under qemu-system; --power-cycle."""
+def run_filter_options(f):
+    """The filters of the commands that read many runs (runs, history): --name GLOB (repeatable),
+    --target GLOB, --label KEY=VALUE (repeatable), --since DATE|AGE, given to the command as
+    names, target, labels, since (report/history.py select_runs() applies them)."""
     import click
 
+    for opt in reversed(
+        [
+            click.option(
+                "--name", "names", multiple=True, metavar="GLOB", help="Only runs whose name matches; repeatable."
+            ),
+            click.option("--target", metavar="GLOB", help="Only runs on a target URI that matches (e.g. 'ssh://*')."),
+            click.option(
+                "--label", "labels", multiple=True, metavar="KEY=VALUE", help="Only runs with this label; repeatable."
+            ),
+            click.option(
+                "--since", metavar="DATE|AGE", help="Only runs started since a date (2026-11-01) or an age (7d, 12h)."
+            ),
+        ]
+    ):
+        f = opt(f)
+    return f
+
+
+# Every target URI as --target's help names it, by scheme (targets/ registers the schemes; a test
+# holds the two together).
+TARGET_URIS = {
+    "local": "local (default)",
+    "qemu-user": "qemu-user:ARCH",
+    "ssh": "ssh://[user@]host[:port], ssh:ALIAS",
+    "serial": "serial:DEVICE[?baud=N]",
+    "qemu-system": "qemu-system:BOARD",
+    "labgrid": "labgrid:PLACE",
+}
+
+
+def target_option(f=None, *, schemes=None, boots=True):
+    """--target URI on a command (also TICKMARK_TARGET): where the core runs; with
+    --kernel IMAGE [--append ARGS] for a kernel image under qemu-system (boots=False: a command
+    that cannot boot one leaves them out); --power-cycle. schemes: the targets the command
+    supports, as its help names them (a scheme of TARGET_URIS, or a text; default: every one)."""
+    if f is None:
+        return lambda g: target_option(g, schemes=schemes, boots=boots)
+    import click
+
+    uris = ", ".join(TARGET_URIS.get(s, s) for s in (schemes or TARGET_URIS))
     f = click.option(
         "--power-cycle",
         is_flag=True,
@@ -169,23 +238,24 @@ def target_option(f):
         callback=_set_power_cycle,
         help="Switch the board off and on before it is used (a target with power control: labgrid:PLACE).",
     )(f)
-    f = click.option(
-        "--kernel",
-        metavar="IMAGE",
-        type=click.Path(dir_okay=False),
-        expose_value=False,
-        callback=_set_obj("kernel"),
-        is_eager=True,
-        help="With --target qemu-system:x86_64|aarch64: the Linux kernel image to boot.",
-    )(f)
-    f = click.option(
-        "--append",
-        metavar="ARGS",
-        expose_value=False,
-        callback=_set_obj("append"),
-        is_eager=True,
-        help="With --kernel: more kernel command-line arguments.",
-    )(f)
+    if boots:
+        f = click.option(
+            "--kernel",
+            metavar="IMAGE",
+            type=click.Path(dir_okay=False),
+            expose_value=False,
+            callback=_set_obj("kernel"),
+            is_eager=True,
+            help="With --target qemu-system:x86_64|aarch64: the Linux kernel image to boot.",
+        )(f)
+        f = click.option(
+            "--append",
+            metavar="ARGS",
+            expose_value=False,
+            callback=_set_obj("append"),
+            is_eager=True,
+            help="With --kernel: more kernel command-line arguments.",
+        )(f)
     return click.option(
         "--target",
         "target_uri",
@@ -194,8 +264,7 @@ def target_option(f):
         expose_value=False,
         callback=_set_target,
         is_eager=True,
-        help="Where to run: local (default), qemu-user:ARCH, ssh://[user@]host[:port], "
-        "ssh:ALIAS, serial:DEVICE[?baud=N], qemu-system:BOARD, labgrid:PLACE.",
+        help=f"Where to run: {uris}.",
     )(f)
 
 
@@ -244,7 +313,12 @@ def round_options(rounds_help, seed_help="Seed of the benchmark orders."):
             metavar="[BENCH:]NAME=V,V",
             help="Override a parameter sweep (BENCH: only for the benchmarks that glob matches); repeatable.",
         ),
-        click.option("--timeout", type=rng("timeout"), help="Per-instance time limit (s; default 60)."),
+        click.option(
+            "--timeout",
+            type=rng("timeout"),
+            help="Per-instance time limit (seconds; default 60): an instance that runs longer is "
+            "stopped and recorded as timeout, and the run goes on.",
+        ),
     ]
 
     def deco(f):
@@ -262,10 +336,11 @@ def round_options(rounds_help, seed_help="Seed of the benchmark orders."):
 
 def _store_files(ctx):
     """The files of this invocation's SQLite store (the database and SQLite's logs beside it)."""
-    from ..store import default_path, is_pg_url
+    from ..store import default_path, is_pg_url, locate
 
-    target = ctx.find_root().obj.get("store_path") or default_path()
-    if is_pg_url(str(target)):
+    path = ctx.find_root().obj.get("store_path")
+    target = locate(path) if path else default_path()
+    if is_pg_url(target):
         return []
     base = os.path.expanduser(str(target))
     return [base + suffix for suffix in ("", "-wal", "-shm", "-journal")]
@@ -315,12 +390,14 @@ def write_file(path, text):
             written += len(data)
 
     real = os.path.realpath(path)
-    if os.path.exists(real) and not os.path.isfile(real):
+    if os.path.exists(path) and not os.path.isfile(path):  # /dev/stdout of a pipe: no real path
         try:
-            with open(real, "wb") as f:
+            with open(path, "wb") as f:
                 write(f)
+        except BrokenPipeError:
+            return written  # its reader has gone (| head): not an error
         except OSError as e:
-            raise TickmarkError(f"cannot write {path}: {e.strerror or e}")
+            raise TickmarkError(f"cannot write {printable(path)}: {e.strerror or e}")
         return written
     try:
         folder, name = os.path.split(real)
@@ -345,5 +422,19 @@ def write_file(path, text):
                 pass
             raise
     except OSError as e:
-        raise TickmarkError(f"cannot write {path}: {e.strerror or e} (any file it held is unchanged)")
+        raise TickmarkError(f"cannot write {printable(path)}: {e.strerror or e} (any file it held is unchanged)")
     return written
+
+
+def emit(output, text, fmt):
+    """A command's document: written whole to the file output (saying so on stderr), or to
+    standard output when there is none. `text`: a string, or strings to write one after the
+    other (a long document, never held whole)."""
+    import click
+
+    if output:
+        size = write_file(output, text)
+        click.echo(f"tickmark: wrote {printable(output)} ({size // 1024} KiB, {fmt})", err=True)
+    else:
+        for part in [text] if isinstance(text, str) else text:
+            click.echo(part, nl=False)

@@ -21,7 +21,9 @@ def _finite(value, option):
 
 
 @click.command("profile")
-@target_option
+@target_option(
+    schemes=("local", "qemu-user", "ssh", "labgrid:PLACE (a board with SSH)"), boots=False
+)  # where a sampler runs
 @click.argument("bench", required=False, metavar="BENCH")
 @click.option(
     "--diff",
@@ -56,12 +58,16 @@ def _finite(value, option):
     "its measured time per operation is used.",
 )
 @click.option("--top", type=click.IntRange(1, 1000), help="Routines shown (default 15; with --diff, changes shown: 8).")
+@click.option("--quiet", "-q", is_flag=True, help="No progress (a bar on a terminal, lines in a pipe).")
 @click.pass_context
-def profile_cmd(ctx, bench, diff_refs, params, tool, seconds, cc, cflags, memfn, name, run_ref, top):
+def profile_cmd(ctx, bench, diff_refs, params, tool, seconds, cc, cflags, memfn, name, run_ref, top, quiet):
     """Profile one benchmark instance: the routines its time goes to (core, libc, kernel, other).
 
-    tickmark profile cpu.stringsort [--memfn FILE] [--name N | --run RUN]
-    tickmark profile --diff A B [BENCH]    the routines that changed most between two profiled runs"""
+    \b
+    tickmark profile cpu.stringsort [--name N | --run RUN]
+    tickmark profile --diff A B [BENCH]
+
+    With --diff: the routines that changed most between two profiled runs."""
     if diff_refs:
         opt = next((r for r in diff_refs if r.startswith("-")), None)
         if opt is not None:
@@ -85,10 +91,11 @@ def profile_cmd(ctx, bench, diff_refs, params, tool, seconds, cc, cflags, memfn,
     store = store_of(ctx)
     plan.check_store(store)
     run = store.run(run_ref) if run_ref else None
-    _profile(ctx, store, plan, tool, seconds, dict(cc=cc, cflags=cflags, memfn=memfn), name, run, top)
+    _profile(ctx, store, plan, tool, seconds, dict(cc=cc, cflags=cflags, memfn=memfn), name, run, top, quiet)
 
 
-def _profile(ctx, store, plan, tool, seconds, given, name, run, top):
+def _profile(ctx, store, plan, tool, seconds, given, name, run, top, quiet):
+    from ..report.progress import Progress
     from ..report.terminal import profile as view
     from ..run import profile as runprof
     from ..run.engine import check_no_profile
@@ -103,15 +110,18 @@ def _profile(ctx, store, plan, tool, seconds, given, name, run, top):
     else:
         variant = Variant(**given)
     cfg = []
-    prof, inst, core = runprof.measure(
-        target,
-        variant,
-        bench,
-        [p.text for p in plan.params],
-        tool,
-        seconds,
-        check=lambda c: cfg.append(plan.config(c, name)),
-    )
+    with Progress(quiet=quiet, unit="steps", estimate=False) as progress:
+        progress.add(runprof.STEPS)
+        prof, inst, core = runprof.measure(
+            target,
+            variant,
+            bench,
+            [p.text for p in plan.params],
+            tool,
+            seconds,
+            check=lambda c: cfg.append(plan.config(c, name)),
+            progress=progress,
+        )
     if run is not None:
         runprof.store_with(store, run, prof, inst)
         run_id = run["id"]

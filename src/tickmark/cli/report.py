@@ -1,10 +1,9 @@
 """`tickmark report`: stored runs as one HTML page, Markdown or JSON (the report model)."""
 
-import os
-
 import click
 
-from .options import check_output, store_of, write_file
+from ..report import formats
+from .options import check_output, emit, store_of
 
 
 @click.command("report")
@@ -15,12 +14,7 @@ from .options import check_output, store_of, write_file
     type=click.Path(dir_okay=False),
     help="File to write (default: stdout). Its extension picks the format when --format is not given.",
 )
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["html", "md", "json"]),
-    help="html: one self-contained page with plots; md: Markdown; json: the report model.",
-)
+@click.option("--format", "fmt", type=click.Choice(formats.names("report")), help=formats.help_text("report"))
 @click.pass_context
 def report_cmd(ctx, runs, output, fmt):
     """A report of stored runs (latest by default): one HTML file, Markdown or JSON.
@@ -33,14 +27,8 @@ def report_cmd(ctx, runs, output, fmt):
 def write_report(store, refs, output, fmt=None):
     """Render the report of runs refs to output (stdout when None); the format from fmt or the
     output's extension (html by default)."""
-    from ..report import documents, model
+    from ..report import model
 
-    if fmt is None:
-        ext = os.path.splitext(output or "")[1].lower()
-        fmt = {".md": "md", ".markdown": "md", ".json": "json"}.get(ext, "html")
-    text = documents.RENDER[fmt](model.build(store, refs))
-    if output:
-        write_file(output, text)
-        click.echo(f"tickmark: wrote {output} ({len(text.encode()) // 1024} KiB, {fmt})", err=True)
-    else:
-        click.echo(text, nl=False)
+    fmt = fmt or formats.from_extension(output, "report", "html")
+    text = formats.render(fmt, "report", model.build(store, refs))
+    emit(output, text, fmt)

@@ -18,18 +18,28 @@ from .options import label_option, prepare_core, round_options, store_of, target
 @click.option("--cc", help="C compiler for the core.")
 @click.option("--cflags", help="CFLAGS for the core (default -O2).")
 @click.option("--memfn", type=click.Path(dir_okay=False), help="C/asm file with tm_user_mem* routines.")
-@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress (a bar on a terminal, lines in a pipe).")
+@click.option(
+    "--host-clock",
+    is_flag=True,
+    help="Time on this machine, not the board: the core prints a mark after each chunk of "
+    "iterations, timed as it arrives (for a board whose clock cannot be trusted or read).",
+)
 @label_option
 @target_option
 @click.pass_context
-def run_cmd(ctx, patterns, suite, run_options, name, cc, cflags, memfn, quiet, labels):
-    """Run benchmarks (patterns or a suite; default suite: default)."""
+def run_cmd(ctx, patterns, suite, run_options, name, cc, cflags, memfn, quiet, host_clock, labels):
+    """Run benchmarks (patterns or a suite; default suite: default).
+
+    PATTERNS select benchmarks by name, as globs ('sys.*', 'cpu.*sort', '*' for all) or by an
+    instance's key, one point of a sweep ('mem.bw_copy[size=4096]'); quote them for the shell.
+    `tickmark list [PATTERN]` shows what they select, `tickmark suites` the named suites."""
     from ..report import terminal as report
     from ..report.progress import Progress
     from ..run.engine import Run
     from ..run.plan import Plan
 
-    plan = Plan(patterns, suite, labels=labels, names=[name], **run_options)
+    plan = Plan(patterns, suite, labels=labels, names=[name], host_clock=host_clock, **run_options)
     store = store_of(ctx)
     plan.check_store(store)
     core = prepare_core(ctx, cc, cflags, memfn)
@@ -43,7 +53,7 @@ def run_cmd(ctx, patterns, suite, run_options, name, cc, cflags, memfn, quiet, l
     pats = cfg.patterns
     run = Run(store, core, cfg)
     try:
-        with Progress(cfg.rounds, enabled=False if quiet else None) as prog:
+        with Progress(cfg.rounds, quiet=quiet) as prog:
             run.progress = prog
             run_id = run.execute()
     except KeyboardInterrupt:
@@ -55,7 +65,7 @@ def run_cmd(ctx, patterns, suite, run_options, name, cc, cflags, memfn, quiet, l
     if any(p.startswith("memfn") for p in pats):
         from ..report.terminal import memory
 
-        memory.show_memfn(store.results(run_id))
+        memory.show_memfn(store.results(run_id), lambda r: store.samples(r["id"]))
     if any(p.startswith("mem.") for p in pats):  # the bandwidth table, when there are mem.bw_* results
         from ..report.terminal import memory
 

@@ -1,14 +1,9 @@
 """`tickmark show` (a stored run) and `tickmark runs` (the stored runs)."""
 
-import itertools
-import shutil
-
 import click
 
 from ..errors import TickmarkError
-from ..fmt import known
-from ..names import printable
-from .options import store_of
+from .options import run_filter_options, store_of
 
 
 @click.command("show")
@@ -23,7 +18,8 @@ from .options import store_of
     "--beside",
     metavar="RUN",
     help="Another run (e.g. the rtos-study suite on bare metal) "
-    "shown in columns of its own beside this one in the rtos-study view.",
+    "shown in columns of its own beside this one in the rtos-study view, and as a row of its own "
+    "in the kernel-entry table.",
 )
 @click.option(
     "--summary",
@@ -51,19 +47,11 @@ def show_cmd(ctx, run_refs, with_counters, beside, summary):
         counters.show(store, run_)
     profiles = store.profiles(run_["id"])
     if profiles:
-        import io
-        import textwrap
-
-        from ..report.console import PIPE_WIDTH, width
         from ..report.terminal import profile as view
 
-        w = width() or shutil.get_terminal_size((PIPE_WIDTH, 24)).columns
-        for key in sorted(profiles):
-            buf = io.StringIO()
-            view.show(profiles[key], file=buf)
+        for key in sorted(profiles):  # within the terminal's width, as every table
             click.echo()
-            for line in buf.getvalue().splitlines():  # the terminal's width, as every table
-                click.echo(textwrap.fill(line, w, subsequent_indent="    ", drop_whitespace=False) if line else "")
+            view.show(profiles[key])
 
 
 def show_summary(store, refs):
@@ -82,33 +70,29 @@ def show_summary(store, refs):
 
 
 @click.command("runs")
-@click.option("-n", "--limit", type=click.IntRange(min=1), metavar="N", help="Only the newest N runs.")
+@run_filter_options
+@click.option(
+    "-n",
+    "--limit",
+    type=click.IntRange(min=1),
+    metavar="N",
+    help="Only the newest N runs (of those the filters select).",
+)
 @click.pass_context
-def runs_cmd(ctx, limit):
-    """List the stored runs, oldest first (read and printed a page at a time)."""
-    from .. import names
-    from ..suites import SUITES
+def runs_cmd(ctx, names, target, labels, since, limit):
+    """List the stored runs (all, or those the filters select)."""
+    from ..names import parse_labels
+    from ..report import history
+    from ..report.runs import runs_model
+    from ..report.terminal import runs
 
+    label_filter = parse_labels(labels)
+    since_t = history.parse_since(since) if since is not None else None
     store = store_of(ctx, readonly=True)
-    rows = store.run_rows(("target_uri", "variant"), newest=limit)
-    first = next(rows, None)
-    if first is None:
-        click.echo("no runs stored yet")
-        return
-    click.echo(f"{'id':>4}  {'started':<19}  {'status':<10}  {'results':>12}  {'name':<16}  {'target':<10}  benchmarks")
-    for r in itertools.chain([first], rows):
-        when = names.when(r["started"])
-        what = r["suite"] and f"suite {r['suite']}" or " ".join(map(str, r["patterns"]))
-        extra = [str(p) for p in r["patterns"] if p not in SUITES.get(r["suite"], r["patterns"])]
-        if extra:  # patterns given beside the suite (run --suite os 'sys.*')
-            what += " + " + " ".join(extra)
-        fp = r.get("fingerprint") or {}
-        if fp.get("variant"):
-            what += f"  [{fp['variant']}]"
-        target = known(fp.get("target_uri"), "?")
-        click.echo(
-            printable(
-                f"{r['id']:>4}  {when}  {r['status']:<10}  {r['n_results']:>4} results  {r['name'] or '-':<16}  "
-                f"{target:<10}  {what}"
-            )
-        )
+    filtered = bool(names or target or label_filter or since is not None)
+    if filtered:
+        rows = history.select_runs(store, names, target, label_filter, since_t, running=True)[-(limit or 0) :]
+    else:  # read a page of runs at a time, without their documents
+        rows = store.run_rows(("target_uri", "variant"), newest=limit)
+    stored = filtered and next(store.run_rows(newest=1), None) is not None
+    runs.show(runs_model(rows), empty="no run matches the filters" if stored else "no runs stored yet")

@@ -24,7 +24,7 @@ def command(ctx, as_json, rounds, samples, max_size, from_runs, refine, quiet):
         quiet = quiet or as_json
 
         def progress(n):
-            return Progress(n, enabled=False if quiet else None)
+            return Progress(n, quiet=quiet)
 
         runs = [store.run(sweep.measure(store, prepare_core(ctx), rounds, samples, size, refine, progress))]
     results = [r for run in runs for r in store.results(run["id"])]
@@ -67,7 +67,7 @@ def command(ctx, as_json, rounds, samples, max_size, from_runs, refine, quiet):
     "--from", "from_runs", multiple=True, metavar="RUN", help="Analyse stored run(s) instead of measuring (repeatable)."
 )
 @click.option("--no-refine", is_flag=True, help="Skip the second pass around the knees.")
-@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress (a bar on a terminal, lines in a pipe).")
 @target_option
 @click.pass_context
 def topology_cmd(ctx, as_json, rounds, samples, max_size, from_runs, no_refine, quiet):

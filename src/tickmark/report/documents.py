@@ -18,34 +18,47 @@ from ..analysis.stats import TASK_CLOCK
 from .history import change_text, signed_pct, value_text
 from .model import EVENTS_NOTE
 
-_ENV = None
+_ENV = {}
 
 
-def env():
-    global _ENV
-    if _ENV is None:
+def env(kind="html"):
+    """The Jinja environment of a view: "html" autoescapes every value as HTML; "md" writes every
+    value as text, never as Markdown (fmt.md_text: a run name cannot be a link or an image)."""
+    if kind not in _ENV:
         e = Environment(
             loader=PackageLoader("tickmark.report", "templates"),
             autoescape=select_autoescape(enabled_extensions=("html",), default=False),
             trim_blocks=True,
             lstrip_blocks=True,
             keep_trailing_newline=True,
+            finalize=_md_value if kind == "md" else None,
         )
         e.filters.update(
             time=fmt.fmt_time,
             pct=_pct,
             size=fmt.fmt_size,
             sig=fmt.sig,
-            md=md_escape,
+            md=_md_filter,
             ratio=_ratio,
             signed=_signed,
             pval=_pval,
             cycles=_cycles,
             det=_det,
             ci=_ci,
+            it_rate=fmt.fmt_it_rate,
+            inunit=fmt.fmt_in,
         )
-        _ENV = e
-    return _ENV
+        _ENV[kind] = e
+    return _ENV[kind]
+
+
+def _md_filter(s):
+    return Markup(md_escape(s))
+
+
+def _md_value(v):
+    """Every value a Markdown template writes, as text (what the md filter escaped already as it is)."""
+    return v if isinstance(v, Markup) else md_escape(v)
 
 
 def _pct(x):
@@ -82,22 +95,7 @@ def _ci(r):
     return f"±{r['ci_pct'] * 100:.1f}%"
 
 
-def md_escape(s):
-    """Text for a Markdown table cell: no HTML, no column breaks."""
-    s = "" if s is None else str(s)
-    for a, b in (
-        ("\\", "\\\\"),
-        ("&", "&amp;"),
-        ("<", "&lt;"),
-        (">", "&gt;"),
-        ("|", "\\|"),
-        ("`", "\\`"),
-        ("*", "\\*"),
-        ("_", "\\_"),
-        ("\n", " "),
-    ):
-        s = s.replace(a, b)
-    return s
+md_escape = fmt.md_text
 
 
 def _row_name(r):
@@ -175,12 +173,13 @@ class LogScale:
 
 
 def _ratio_bounds(r):
-    """(ratio, lo, hi) as time ratios B/A (bandwidth inverted: above 1 is always B slower)."""
+    """(ratio, lo, hi) as time ratios B/A (bandwidth and figures where higher is better inverted:
+    above 1 is always B slower)."""
     ratio, ci = r.get("ratio"), r.get("ci")
     if not ratio:
         return None
     lo, hi = (1 + ci[0], 1 + ci[1]) if ci else (ratio, ratio)
-    if r.get("unit") == "MB/s":
+    if r.get("higher"):
         ratio, lo, hi = 1 / ratio, (1 / hi if hi > 0 else 1 / ratio), (1 / lo if lo > 0 else 1 / ratio)
     return ratio, max(lo, 1e-3), max(hi, 1e-3)
 
@@ -297,7 +296,7 @@ def html(model):
         )
     history = _history_figures(model.get("history"))
     comps = []
-    for c in model["compare"]:
+    for c in (model.get("compare") or {}).get("comparisons", []):
         # the chart: headline rows, and task-clock rows in a family of their own (the family means
         # name both), without instances that were skipped on both sides or that one run lacks
         rows = [r for r in c["rows"] if r.get("metric") in ("", None, TASK_CLOCK) and not _both_skipped(r)]
@@ -323,6 +322,7 @@ def html(model):
             model=model,
             runs=runs,
             comparisons=comps,
+            nbench_table=(model.get("compare") or {}).get("nbench"),
             history=history,
             version=__version__,
             row_name=_row_name,
@@ -362,7 +362,7 @@ def _history_figures(hist):
 
 def history_html(hist):
     """The report page with the history section alone."""
-    return html({"runs": [], "compare": [], "history": hist})
+    return html({"runs": [], "compare": None, "history": hist})
 
 
 def history_markdown(model):
@@ -400,7 +400,7 @@ def history_markdown(model):
 
 def markdown(model):
     return (
-        env()
+        env("md")
         .get_template("report.md")
         .render(model=model, version=__version__, row_name=_row_name, by_family=_by_family, rtos_grid=rtos_grid)
     )
@@ -415,6 +415,3 @@ def _by_family(rows):
     for r in rows:
         out.setdefault(r["family"], []).append(r)
     return sorted(out.items())
-
-
-RENDER = {"html": html, "md": markdown, "json": to_json}

@@ -15,7 +15,7 @@ from ..analysis import history
 from ..analysis.stats import INSN_OP
 from ..errors import TickmarkError
 from ..fmt import listed
-from ..names import printable
+from ..names import printable, run_labels
 
 FORMAT = "tickmark-history"
 VERSION = 1
@@ -91,12 +91,12 @@ class RunFingerprint(Mapping):
         return True
 
 
-def select_runs(store, names=(), target=None, labels=None, since=None, by=None):
-    """Stored runs that match every filter (complete and incomplete; runs still being written are
-    left out): run name globs, a target URI glob, labels KEY=VALUE, started since (epoch seconds).
-    Each with the fingerprint fields a history reads (what separates series; `by`), the rest
-    read when asked (RunFingerprint)."""
-    fields = [*history.SEPARATES, "target_uri", "qemu_icount", "cycles_method"]
+def select_runs(store, names=(), target=None, labels=None, since=None, running=False, by=None):
+    """Stored runs that match every filter (complete and incomplete; runs still being written
+    too with running=True): run name globs, a target URI glob, labels KEY=VALUE, started since
+    (epoch seconds). Each with the fingerprint fields that history and runs read (what separates
+    series, the variant; `by`), the rest read when asked (RunFingerprint)."""
+    fields = [*history.SEPARATES, "target_uri", "qemu_icount", "cycles_method", "variant"]
     if by not in (None, "time") and not by.startswith("label:"):
         fields.append(by)
     out = []
@@ -104,14 +104,14 @@ def select_runs(store, names=(), target=None, labels=None, since=None, by=None):
     for r in store.run_rows(fields, since=since):
         known = shared.setdefault(repr(sorted(r["fingerprint"].items())), r["fingerprint"])
         r["fingerprint"] = RunFingerprint(known, _whole_fingerprint(store, r["id"]))
-        if r["status"] == "running":
+        if r["status"] == "running" and not running:
             continue
         if names and not any(fnmatch.fnmatchcase(r.get("name") or "", n) for n in names):
             continue
         fp = r.get("fingerprint") or {}
         if target and not fnmatch.fnmatchcase(str(fp.get("target_uri") or ""), target):
             continue
-        have = (r.get("notes") or {}).get("labels") or {}
+        have = run_labels(r)
         if labels and any(have.get(k) != v for k, v in labels.items()):
             continue
         if since is not None and r["started"] < since:
@@ -152,7 +152,7 @@ def _build(store, patterns, by, names, target, labels, since, metric):
 
     by = check_by(by)
     metric = metric_name(metric)
-    runs = select_runs(store, names, target, labels, since, by)
+    runs = select_runs(store, names, target, labels, since, by=by)
     if not runs:
         raise TickmarkError("no stored run matches (tickmark runs lists them)")
     like = [glob_to_like(p) for p in patterns]
@@ -340,13 +340,11 @@ def _level(store, s, points, label):
 
 # ---------------------------------------------------------------- words
 def value_text(v, unit):
-    from ..fmt import fmt_count, fmt_time, sig
+    from ..fmt import fmt_in
 
     if v is None:
         return "-"
-    if unit == "MB/s":
-        return f"{sig(v)} MB/s"
-    return f"{fmt_count(v)} insn" if unit == INSN_OP else fmt_time(v)
+    return fmt_in(v, unit)
 
 
 def signed_pct(x):
@@ -359,7 +357,8 @@ def change_text(s, c, by):
     where = s["points"][c["index"]]
     at = f"{by} {where['order']}" if by != "time" else f"run {where['run']}"
     ci = f"95 % CI {signed_pct((c['ratio_lo'] - 1) * 100)} .. {signed_pct((c['ratio_hi'] - 1) * 100)}"
-    worse = ("slower" if s["unit"] != "MB/s" else "less bandwidth") if c["worse"] else "better"
+    lower = {"MB/s": "less bandwidth"}.get(s["unit"], "worse" if s["unit"] not in ("ns/op", INSN_OP) else "slower")
+    worse = lower if c["worse"] else "better"
     if c["tentative"]:
         more = c["to_confirm"]
         test = f"tentative: {more} more run{'s' if more != 1 else ''} at this level would confirm it"

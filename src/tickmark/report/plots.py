@@ -64,7 +64,7 @@ def log_ticks(lo, hi, base=10, most=8):
     if not lo or not hi or lo <= 0 or hi <= 0:
         return [1]
     a, b = math.floor(math.log(lo, base) + 1e-9), math.ceil(math.log(hi, base) - 1e-9)
-    ticks = [base**k for k in range(a, max(b, a + 1) + 1)]
+    ticks = [float(base) ** k for k in range(a, max(b, a + 1) + 1)]  # floats: 10**20 is no numpy integer
     step = max(1, math.ceil(len(ticks) / most))
     return ticks[::step]
 
@@ -341,6 +341,8 @@ def history_trend(s, by="time"):
         elif s["unit"] == INSN_OP:
             ax.set_ylabel("instructions per op")
             ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: fmt_count(v) if v > 0 else "0"))
+        elif s["unit"] not in (None, "ns/op"):  # a figure's own unit
+            ax.set_ylabel(s["unit"] or "value")
         else:
             ax.set_ylabel("time per op")
             ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: fmt_time(v) if v > 0 else "0"))

@@ -2,8 +2,9 @@
 
 A cell is one (target, variant, workload); it becomes one stored run named
 CAMPAIGN:TARGET:VARIANT:WORKLOAD, with the campaign and the cell, and the cell's definition (what
-it measures: the target's URI, the variant's compiler, flags and routine file, the workload's
-patterns and the parameters), in the run's notes. Targets run in parallel, one worker thread each
+it measures: the target's URI and what the target builds from (an OS tree, a kernel image), the
+variant's compiler, flags and routine file, the workload's patterns and the parameters), in the
+run's notes. Targets run in parallel, one worker thread each
 (its own store connection, its target opened once, at its first cell, for all its cells: an SSH
 connection, a labgrid place), and one cell at a time on each machine (targets with the same
 machine: Target.host_key(), e.g. two names for "local"), so that cells never disturb each other's
@@ -46,7 +47,7 @@ from dataclasses import dataclass, field
 from ..errors import TickmarkError
 from ..names import MAX_NAME, check_name, printable
 from ..store import claims
-from ..targets import check_uri
+from ..targets import check_uri, source_identity
 from .plan import LIMITS, Plan, check_params_used
 
 _NAME = re.compile(r"[A-Za-z0-9_.+-]+")
@@ -66,6 +67,19 @@ class Spec:
     lease: float = LEASE  # seconds: a dead process's cell is taken over this long after its last renewal
     labels: dict = field(default_factory=dict)  # stored with every cell's run (history orders by them)
     machines: dict = field(default_factory=dict)  # target name -> the machine it runs on (Target.host_key())
+    sources: dict = field(default_factory=dict, repr=False)  # target name -> target_sources(), once read
+
+    def target_sources(self, tname):
+        """What target tname builds its core from besides the core and the variant (an OS tree, a
+        kernel image: Target.source_identity), read once per start of the campaign, without
+        building or booting; where it cannot be read (a missing tree), why: the cell then runs,
+        and says so, rather than keeping a run made from what is gone."""
+        if tname not in self.sources:
+            try:
+                self.sources[tname] = source_identity(self.targets[tname])
+            except TickmarkError as e:
+                self.sources[tname] = {"unreadable": {"what": "the target's sources", "error": str(e)}}
+        return self.sources[tname]
 
     def plan(self, workload, name=None):
         """The run plan of a workload's cells (run/plan.py: the command line's checks and limits)."""
@@ -234,11 +248,14 @@ def _file_sha256(path):
 
 def definition(spec, c):
     """What the cell measures, stored with its run: a stored run of another definition is not
-    the cell's result (the cell runs again). The rounds and samples are left out: they change how
-    precisely the same thing is measured, not what."""
+    the cell's result (the cell runs again). The target's URI, what the target builds from (its
+    OS tree or kernel image, by path and digest), the variant, the workload's patterns and the
+    parameters. The rounds and samples are left out: they change how precisely the same thing
+    is measured, not what."""
     var, wl = spec.variants[c.variant], spec.workloads[c.workload]
     d = {
         "target_uri": spec.targets[c.target],
+        "target_sources": spec.target_sources(c.target),
         "cc": var.get("cc"),
         "cflags": var.get("cflags"),
         "memfn": os.path.basename(var["memfn"]) if var.get("memfn") else None,
@@ -255,14 +272,39 @@ _SHOWN = {"target_uri": "target URI", "memfn_sha256": "memfn file's content"}
 def changed(run, spec, c):
     """What differs between the cell's definition now and the one its stored run was made
     with -> the differing items, in words ([]: the same). A run stored before definitions were
-    kept has only the target's URI to compare."""
+    kept has only the target's URI to compare; an item its definition lacks (kept before tickmark
+    recorded that item) is not compared."""
     cell = (run.get("notes") or {}).get("cell") or {}
     now = definition(spec, c)
     then = cell.get("definition")
     if not isinstance(then, dict):
         then = {"target_uri": cell.get("target_uri")}
-        now = {"target_uri": now["target_uri"]}
-    return [_SHOWN.get(k, k) for k in now if now[k] != then.get(k)]
+    out = []
+    for k in now:
+        if k not in then or now[k] == then[k]:
+            continue
+        out += _sources_changed(now[k], then[k]) if k == "target_sources" else [_SHOWN.get(k, k)]
+    return out
+
+
+def _sources_changed(now, then):
+    """The items of two target_sources that differ, in words: 'the FreeRTOS kernel tree (its
+    contents)' when the same path holds other contents, '(another one)' when it is another path."""
+    now, then = now if isinstance(now, dict) else {}, then if isinstance(then, dict) else {}
+    if "unreadable" in now:
+        return [f"{now['unreadable']['what']} (not readable now)"]
+    out = []
+    for k in list(now) + [k for k in then if k not in now]:
+        a, b = now.get(k), then.get(k)
+        if a == b:
+            continue
+        a, b = a if isinstance(a, dict) else {}, b if isinstance(b, dict) else {}
+        what = a.get("what") or b.get("what") or k
+        if a and b and a.get("path") == b.get("path"):
+            out.append(f"{what} (its contents)")
+        else:
+            out.append(f"{what} (another one)")
+    return out
 
 
 # room for the '~ID' that a cell's unfinished run gets when it is set aside (set_aside; a '-N'
@@ -397,9 +439,12 @@ class Campaign:
     keep-alive thread renews the leases of the cells being run. Cells held by others are waited
     for (and taken over when their holder's lease runs out) until every cell is settled."""
 
-    def __init__(self, spec, store_target, echo=None, prebuilt=None, poll=None):
+    def __init__(self, spec, store_target, echo=None, prebuilt=None, poll=None, progress=None):
+        """echo: a function that shows a message; progress: counts a step for each cell this
+        process runs (report/progress.py)."""
         self.spec, self.store_target = spec, store_target
         self.echo = echo or (lambda s: None)
+        self.progress = progress
         self.prebuilt = prebuilt
         self.cells = cells(spec)
         self.cancel = threading.Event()
@@ -563,6 +608,8 @@ class Campaign:
                 finally:
                     with self.lock:
                         self.held.pop(cid, None)
+                    if self.progress:
+                        self.progress.step(cid)
                 end = {"done": "done", "failed": "failed"}.get(c.state, "pending")
                 if not claims.settle(store, self.spec.name, cid, self.holder, end, c.run_id, c.message or None):
                     c.state, c.message = "lost", "its claim was taken over by another process (lease ran out)"

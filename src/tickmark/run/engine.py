@@ -27,10 +27,10 @@ import re
 import threading
 import time
 
-from .. import fingerprint
-from ..analysis import nbench, stats
+from .. import fingerprint, tm1
+from ..analysis import hostclock, nbench, stats
 from ..errors import TickmarkError, interrupted_by_signals
-from ..names import check_name
+from ..names import check_name, numbered
 from ..tm1 import Reader
 from ..waiting import Watchdog, environ_seconds
 from .plan import RunConfig, check_patterns  # noqa: F401  (the engine's input, made by plan.py)
@@ -50,19 +50,21 @@ def extra_budget(base_s, instances):
 
 
 def split_key(key):
-    """'sched.ring[procs=4,size=16]' -> ('sched.ring', {'procs': 4, 'size': 16})."""
+    """'sched.ring[procs=4,size=16]' -> ('sched.ring', {'procs': 4, 'size': 16}); a value that
+    is not an integer the protocol can carry is not a parameter (tm1.params_problem)."""
     m = re.fullmatch(r"([^\[]+)(?:\[(.*)\])?", key)
     if not m:
         return key, {}
     params = {}
     for part in filter(None, (m.group(2) or "").split(",")):
         k, _, v = part.partition("=")
-        params[k] = int(v) if re.fullmatch(r"-?\d+", v) else v
+        if re.fullmatch(r"-?[0-9]{1,19}", v) and tm1.params_problem({k: int(v)}) is None:
+            params[k] = int(v)
     return m.group(1), params
 
 
 def result_metric(meta):
-    return stats.unit_for(meta.get("stat"), meta.get("bytes_per_op", 0))
+    return stats.unit_of(meta)
 
 
 class TransportLost(TickmarkError):
@@ -358,6 +360,8 @@ class Run:
             argv += ["--param", p]
         if c.timeout is not None:
             argv += ["--timeout", str(c.timeout)]
+        if c.host_clock:
+            argv.append("--host-clock")
         for k in keys or ():
             argv += ["--iters", f"{k}={self.iters[k]}"]
         return argv + ["--", *patterns]  # patterns never read as options
@@ -382,6 +386,16 @@ class Run:
             with self._lock:
                 self._session = None
 
+    @staticmethod
+    def _timed_records(session, dog, parser):
+        """The round's valid records, each with the time its line arrived (the session's own
+        timestamp where it takes one, else when it was read): (record, time.monotonic_ns)."""
+        for line in dog.watch(session.lines()):
+            at = session.arrival_ns()
+            at = time.monotonic_ns() if at is None else at
+            for rec in parser.feed_line(line):
+                yield rec, at
+
     def _read_round(self, session, rnd, patterns, keys, retried):
         parser = Reader()
         wanted = set(keys) if keys is not None else None
@@ -389,21 +403,32 @@ class Run:
         dog = Watchdog(self.silence_limit(), session.kill)
         order, ended, core_errors = [], set(), []
         try:
-            for rec in (r for line in dog.watch(session.lines()) for r in parser.feed_line(line)):
+            for rec, at in self._timed_records(session, dog, parser):
                 t = rec.get("t")
                 key = rec.get("key")
                 if t == "hello":
                     order = list(rec.get("order") or [])
                     self._hello(rec, rnd, keys)
                 elif t == "meta" and key:
-                    cur[key] = {"meta": rec, "samples": [], "hists": []}
+                    cur[key] = {"meta": rec, "samples": [], "hists": [], "marks": []}
                 elif t == "sample" and key in cur:
                     cur[key]["samples"].append(rec)
+                elif t == "mark" and key in cur:  # --host-clock: the host times it as it arrives
+                    cur[key]["marks"].append(dict(rec, host_ns=at))
                 elif t == "hist" and key in cur:
                     cur[key]["hists"].append(rec)
                 elif t == "end" and key:
                     ended.add(key)
-                    inst = cur.pop(key, {"meta": {}, "samples": [], "hists": []})
+                    inst = cur.pop(key, {"meta": {}, "samples": [], "hists": [], "marks": []})
+                    if inst["marks"]:
+                        inst["samples"], inst["meta"], dropped = hostclock.instance(
+                            inst["meta"], inst["marks"], self.core.target.char_ns
+                        )
+                        if dropped:
+                            self.notes["problems"].append(
+                                f"round {rnd}: {key}: {dropped} host-timed sample(s) left out "
+                                "(a mark missing, or the longer chunk not the longer: noise above a chunk)"
+                            )
                     if wanted is None or key in wanted:
                         self.record(rnd, key, inst["meta"], inst["samples"], inst["hists"], rec)
                     if self.progress:
@@ -565,7 +590,7 @@ def import_document(store, doc):
         base, n = name, 1
         while store.name_taken(name):
             n += 1
-            name = f"{base}-{n}"
+            name = numbered(base, n)
     fp, hello = run["fingerprint"], run["hello"]
     notes = dict(run.get("notes") or {}, imported_from=run.get("id"))
     status = run["status"]

@@ -11,6 +11,7 @@ other; its fingerprint is what the hello record says about the board.
 """
 
 import json
+import re
 import socket
 from dataclasses import dataclass, field
 
@@ -31,6 +32,7 @@ class LogRun:
     bye: dict = None
     last_line: int = 0
     problems: list = field(default_factory=list)  # "line N: what"
+    times: dict = field(default_factory=dict)  # (line number, key, i) of a mark -> its line's time, ns
 
     @property
     def keys_done(self):
@@ -52,7 +54,8 @@ class _RunReader:
         self.open = {}  # key -> set of sample indexes seen
         self.ended = set()
 
-    def add(self, n, rec):
+    def add(self, n, rec, at=None):
+        """Record rec of line n; at: the time at the start of its line (ns), where the log has one."""
         t, key = rec.get("t"), rec.get("key")
         bad = self._check(t, key, rec)
         if bad:
@@ -60,6 +63,8 @@ class _RunReader:
         else:
             self.run.records.append((n, rec))
             self.run.last_line = n
+            if t == "mark" and at is not None:
+                self.run.times[(n, key, rec["i"])] = at
 
     def cut(self):
         """The run ends without its bye: instances still open are left out (and named)."""
@@ -80,7 +85,7 @@ class _RunReader:
         self.open = {}
 
     def _check(self, t, key, rec):
-        if t in ("meta", "sample", "hist", "end") and (not isinstance(key, str) or not key):
+        if t in ("meta", "sample", "hist", "mark", "end") and (not isinstance(key, str) or not key):
             return f"'{t}' record without a key"
         if t == "meta":
             if key in self.ended:
@@ -90,6 +95,12 @@ class _RunReader:
             if not _uint(rec, "iters", required=False):
                 return f"'meta' for {key} with a bad iters; left out"
             self.open[key] = set()
+        elif t == "mark":
+            if key not in self.open:
+                return f"'mark' for {key} outside its instance (no 'meta' before it, or after its 'end'); left out"
+            if ("mark", rec["i"]) in self.open[key]:
+                return f"duplicate mark {rec['i']} of {key}; left out"
+            self.open[key].add(("mark", rec["i"]))
         elif t in ("sample", "hist"):
             if key not in self.open:
                 return f"'{t}' for {key} outside its instance (no 'meta' before it, or after its 'end'); left out"
@@ -156,15 +167,52 @@ def split_runs(stream):
         for _, why in parser.problems[said:]:
             (cur.run.problems if cur else outside).append(f"line {n}: {why}; left out")
         for rec in recs:
-            cur = _one_record(n, rec, runs, outside, cur)
+            cur = _one_record(n, rec, runs, outside, cur, _line_time(line))
     if cur is not None and cur.run.bye is None:
         cur.run.problems.append(f"line {n}: the log ends before the run's final record (bye): cut off")
         cur.cut()
+    for run in runs:
+        _untimed_marks(run)
     return runs, outside, parser
 
 
-def _one_record(n, rec, runs, outside, cur):
-    """One record of line n into the runs -> the run reader now current."""
+# A time at the start of a line, in seconds: `ts '%.s'` or `ts -s '%.s'` (1732700000.123456 ...),
+# grabserial -t ([0.123456 0.000012] ...), or any "[ 12.345678] " in front of the text.
+_LINE_TIME = re.compile(r"\s*\[?\s*(\d{1,12})(?:\.(\d{1,9}))?[\]\s]")
+
+
+def _line_time(line):
+    """The time at the start of a captured line -> ns, or None when the line has none."""
+    m = _LINE_TIME.match(line)
+    if not m:
+        return None
+    frac = (m.group(2) or "").ljust(9, "0")
+    return int(m.group(1)) * 10**9 + int(frac)
+
+
+def _untimed_marks(run):
+    """Host-clock marks of a log without times at the start of their lines cannot be timed: the
+    instance is stored as failed, saying how to capture the console, and its marks left out."""
+    untimed = {r["key"] for n, r in run.records if r.get("t") == "mark" and (n, r["key"], r["i"]) not in run.times}
+    if not untimed:
+        return
+    why = (
+        "host-clock marks without times: capture the console with a time at the start of each line "
+        "(ts '%.s', grabserial -t)"
+    )
+    recs = []
+    for n, r in run.records:
+        if r.get("key") in untimed and r.get("t") == "mark":
+            continue
+        if r.get("key") in untimed and r.get("t") == "end":
+            r = dict(r, status="failed", reason=why)
+        recs.append((n, r))
+    run.records = recs
+    run.problems.append(f"{', '.join(sorted(untimed))}: {why}")
+
+
+def _one_record(n, rec, runs, outside, cur, at=None):
+    """One record of line n (at: the time at its start) into the runs -> the run reader now current."""
     t = rec.get("t")
     if t == "error":  # the core's own word: named first, as the cause of what follows
         said = f"line {n}: tickmark-core reported an error: {rec.get('reason')}"
@@ -185,7 +233,7 @@ def _one_record(n, rec, runs, outside, cur):
         if t not in ("bench", "unmatched"):
             outside.append(f"line {n}: '{t}' record outside a run (no 'hello' before it); left out")
         return cur
-    cur.add(n, rec)
+    cur.add(n, rec, at)
     return cur
 
 
@@ -195,11 +243,17 @@ def _one_record(n, rec, runs, outside, cur):
 class _LogSession(Session):
     def __init__(self, run):
         self.run = run
+        self._arrival = None
 
     def lines(self):
         yield "TM1 " + json.dumps(self.run.hello) + "\n"
-        for _, rec in self.run.records:
+        for n, rec in self.run.records:
+            self._arrival = self.run.times.get((n, rec.get("key"), rec.get("i"))) if rec.get("t") == "mark" else None
             yield "TM1 " + json.dumps(rec) + "\n"
+
+    def arrival_ns(self):
+        """The time the log gives the line of the record last replayed (a mark's)."""
+        return self._arrival
 
     def finish(self):
         return 0, "" if self.run.bye is not None else "the log ends before the run's final record (bye)"

@@ -10,7 +10,6 @@ import itertools
 import os
 import random
 import re
-import sys
 import time
 from dataclasses import dataclass
 
@@ -93,19 +92,31 @@ def run_name(name, c):
 class Matrix:
     """Drive one engine.Run per built cell, a round at a time, in a fresh random order each round."""
 
-    def __init__(self, store, cs, plan, name=None, echo=None):
+    def __init__(self, store, cs, plan, name=None, progress=None):
         """plan: the run plan (run/plan.py) every cell's run follows, named NAME-<variant>; each
-        cell's configuration is checked with its own core before any run starts."""
-        self.store, self.echo = store, echo or (lambda s: None)
+        cell's configuration is checked with its own core before any run starts. progress: the
+        command's progress (report/progress.py), shared by every cell's run."""
+        self.store, self.progress = store, progress
         self.cells = [c for c in cs if c.core is not None]
         self.group = name or time.strftime("matrix-%Y%m%d-%H%M%S")
-        cfgs = [plan.config(c.core, run_name(name, c)) for c in self.cells]
+        cfgs = [self.config(plan, c, self.run_name(name, c)) for c in self.cells]
         self.cfg = cfgs[0]
         self.rng = random.Random(self.cfg.seed) if self.cfg.seed is not None else random.SystemRandom()
         for c, ccfg in zip(self.cells, cfgs):
-            if c.core.build is not None:
-                c.core.build = dict(c.core.build, variant=c.label)
-            c.run = Run(store, c.core, ccfg, notes={"matrix": self.group})
+            c.run = self.make_run(c, ccfg)
+
+    def run_name(self, name, c):
+        return run_name(name, c)
+
+    def config(self, plan, c, name):
+        """The configuration of one cell's run, checked with the cell's own core."""
+        return plan.config(c.core, name)
+
+    def make_run(self, c, cfg):
+        """The engine.Run of one cell: a build variant, its label stored as the variant."""
+        if c.core.build is not None:
+            c.core.build = dict(c.core.build, variant=c.label)
+        return Run(self.store, c.core, cfg, progress=self.progress, notes={"matrix": self.group})
 
     def _order(self):
         order = list(self.cells)
@@ -122,9 +133,10 @@ class Matrix:
                 c.run.open()
             t0 = time.monotonic()
             try:
-                for rnd in range(1, cfg.rounds + 1):
+                for _ in range(cfg.rounds):
                     for c in self._order():
-                        self.echo(f"round {rnd}/{cfg.rounds}: {c.label}")
+                        if self.progress:
+                            self.progress.doing(c.label)
                         c.run.round()
                 self._extend(time.monotonic() - t0)
             except TransportLost as e:  # the target is gone: every run ends incomplete, like any other
@@ -150,16 +162,11 @@ class Matrix:
             did = False
             for c in self._order():
                 t = time.monotonic()
+                if self.progress:
+                    self.progress.doing(c.label)
                 chosen = c.run.extend(budget - spent)
                 if chosen:
-                    self.echo(f"extra round: {c.label} ({len(chosen)} noisy)")
                     spent += time.monotonic() - t
                     did = True
             if not did:
                 break
-
-
-def stderr_echo(quiet):
-    if quiet:
-        return lambda s: None
-    return lambda s: print(f"tickmark: {s}", file=sys.stderr, flush=True)

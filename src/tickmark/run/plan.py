@@ -30,6 +30,7 @@ import fnmatch
 import re
 from dataclasses import dataclass, field
 
+from ..analysis import hostclock
 from ..errors import TickmarkError
 from ..names import check_label, check_name, parse_labels, printable
 
@@ -69,6 +70,7 @@ class RunConfig:
     suite: str = None
     budget_s: float = None  # time for extra rounds; default: engine.extra_budget()
     labels: dict = field(default_factory=dict)  # KEY=VALUE stored in the run's notes (history orders by them)
+    host_clock: bool = False  # the host times the samples from the core's marks (--host-clock)
 
     def __post_init__(self):
         check_pattern_words(self.patterns)
@@ -77,7 +79,7 @@ class RunConfig:
         return {
             k: getattr(self, k)
             for k in ("rounds", "max_rounds", "samples", "sample_ms", "seed", "params", "timeout", "budget_s")
-        }
+        } | ({"host_clock": True} if self.host_clock else {})
 
 
 def option_name(key, in_file=False):
@@ -238,7 +240,9 @@ class Plan:
     are runs without a name), checked now and distinct, `name_what` naming them in errors;
     in_file: errors name the keys as a file writes them ('samples', not --samples);
     stored_suite: the suite column to store instead (the harness's own sweeps: "topology");
-    budget_s: the time for extra rounds (default: engine.extra_budget())."""
+    budget_s: the time for extra rounds (default: engine.extra_budget()); host_clock: the host
+    times the samples (--host-clock: their length, when not given, is what a 1 % sample needs on
+    the target's console, analysis/hostclock.py)."""
 
     def __init__(
         self,
@@ -254,9 +258,11 @@ class Plan:
         stored_suite=None,
         default_suite="default",
         budget_s=None,
+        host_clock=False,
         **numbers,
     ):
         self.in_file = in_file
+        self.host_clock = bool(host_clock)
         unknown = sorted(set(numbers) - set(LIMITS))
         if unknown:
             raise TypeError(f"Plan: unknown option {unknown[0]}")
@@ -320,6 +326,8 @@ class Plan:
             if not params_checked:
                 check_params_used(self.params, benches, self.in_file)
             sample_ms = default_sample_ms(benches, self.params, sample_ms)
+            if self.host_clock and n["sample_ms"] is None:
+                sample_ms = hostclock.sample_ms(core.target.char_ns)
         return RunConfig(
             patterns=patterns,
             rounds=n["rounds"],
@@ -333,4 +341,5 @@ class Plan:
             suite=self.suite if patterns else None,
             budget_s=self.budget_s,
             labels=dict(self.labels),
+            host_clock=self.host_clock,
         )

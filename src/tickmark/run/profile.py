@@ -95,15 +95,22 @@ def choose_tool(tool, target=None):
     return "gprof"
 
 
-def measure(target, variant, pattern, params=(), tool="auto", seconds=None, timeout=None, check=None):
+# the steps of a profile, as its progress counts them (report/progress.py)
+STEPS = 3
+
+
+def measure(target, variant, pattern, params=(), tool="auto", seconds=None, timeout=None, check=None, progress=None):
     """Profile one instance on target -> (profile dict, Instance, the profiled Core).
 
     variant: a targets.Variant (cc, cflags, memfn); with gprof it is rebuilt with -pg. check: a
-    function of the prepared core, called before the sampler runs (the run plan's checks)."""
+    function of the prepared core, called before the sampler runs (the run plan's checks).
+    progress: told each of the STEPS (build, measure, read) as it starts and ends."""
     from dataclasses import replace
 
     tool = choose_tool(tool, target)
     seconds = seconds or prof.DEFAULT_SECONDS[tool]
+    if progress:
+        progress.stage("building the core" + (" with -pg (gprof)" if tool == "gprof" else ""))
     static = True
     if tool == "gprof":
         cflags = (variant.cflags or os.environ.get("CFLAGS") or "-O2") + " -pg"
@@ -119,18 +126,20 @@ def measure(target, variant, pattern, params=(), tool="auto", seconds=None, time
             raise TickmarkError(f"cannot profile with gprof: {why}")
     else:
         core = target.prepare(variant)
+    if progress:
+        progress.step()
     if check is not None:
         check(core)
     runner = core.profile_runner()
     if runner is None:  # a core the target cannot run a sampler beside
         raise TickmarkError(f"profiles are not supported on {target.uri}")
     try:
-        return _profile(core, runner, tool, static, pattern, params, seconds, timeout)
+        return _profile(core, runner, tool, static, pattern, params, seconds, timeout, progress)
     finally:
         runner.close()
 
 
-def _profile(core, runner, tool, static, pattern, params, seconds, timeout):
+def _profile(core, runner, tool, static, pattern, params, seconds, timeout, progress=None):
     build = core.build or {}
     binary = build["binary"]
     if not runner.remote and core.argv[-1] != binary:
@@ -149,10 +158,13 @@ def _profile(core, runner, tool, static, pattern, params, seconds, timeout):
     notes = []
     totals = True
     t0 = time.monotonic()
+    if progress:
+        progress.stage(f"measuring {pattern} under {tool} ({seconds:g} s of samples)")
     if tool == "perf":
         user_only = runner.user_only()
         prog = "perf" if runner.remote else perf.program()
         inst = runner.run(perf.record_argv(runner.path("perf.data"), user_only, prog), args + pattern_args, limit + 60)
+        _read_step(progress)
         data = runner.fetch("perf.data")
         if data is None:
             raise TickmarkError("perf record wrote no data")
@@ -180,6 +192,7 @@ def _profile(core, runner, tool, static, pattern, params, seconds, timeout):
             notes.append("the call chains could not be unwound: totals are not known (shown as -)")
     else:
         inst = runner.run(gprof.wrap(runner.path("gmon")), args + ["--no-fork", *pattern_args], limit + 60)
+        _read_step(progress)
         name = runner.glob("gmon.")
         gmon = runner.fetch(name) if name else None
         if gmon is None:
@@ -194,6 +207,8 @@ def _profile(core, runner, tool, static, pattern, params, seconds, timeout):
         if env_s:
             notes.append(f"left out: the runner's set-up ({env_s:.2f} s)")
     wall = time.monotonic() - t0
+    if progress:
+        progress.step()
     if not hits or not total:
         raise TickmarkError(f"the sampler caught no samples of {inst.key} (too short? try --seconds 5)")
     out = {
@@ -214,6 +229,12 @@ def _profile(core, runner, tool, static, pattern, params, seconds, timeout):
     if hits < 100:
         out["notes"].append(f"only {hits} samples: shares below ~{100 / max(hits, 1):.0f} % are noise")
     return out, inst, core
+
+
+def _read_step(progress):
+    if progress:
+        progress.step()
+        progress.stage("reading the samples")
 
 
 def store_new(store, core, cfg, profile, inst):

@@ -1,11 +1,12 @@
-"""The RTOS study in one command: the rtos-study suite on one board under FreeRTOS, Linux and
-bare metal, three rounds each (three boots: the determinism), as a campaign.
+"""The RTOS study in one command: the rtos-study suite on one board under FreeRTOS, NuttX, Linux
+and bare metal, three rounds each (three boots), as a campaign.
 
 The campaign (campaign.py) runs the three systems side by side, one worker each, stores one run
 per system (named STUDY:freertos:default:rtos-study and so on) and resumes a study that was cut
 short. Which systems a board has comes from its description: FREERTOS_PORT for FreeRTOS,
-LINUX_CONSOLE for Linux (the Debian kernel from the cache, or the one given). The table is built
-from the stored runs by analysis/rtos_table.py.
+NUTTX_BOARD for NuttX, LINUX_CONSOLE for Linux (the Debian kernel from the cache, or the one
+given). The table is built from the stored runs by analysis/rtos_table.py. The campaign files in
+campaigns/ say the same for the two boards, with FreeRTOS's settings chosen in the open.
 """
 
 from urllib.parse import quote
@@ -19,10 +20,12 @@ WORKLOAD = "rtos-study"
 
 
 def systems(board):
-    """(target name, URI) of each system the board can run, the two compared first."""
+    """(target name, URI) of each system the board can run, in the table's order."""
     out = []
     if board.vars.get("FREERTOS_PORT"):
         out.append(("freertos", f"qemu-system:{board.name}?os=freertos"))
+    if board.vars.get("NUTTX_BOARD"):
+        out.append(("nuttx", f"qemu-system:{board.name}?os=nuttx"))
     if board.vars.get("LINUX_CONSOLE"):
         out.append(("linux", f"qemu-system:{board.name}?os=linux"))
     out.append(("baremetal", f"qemu-system:{board.name}"))
@@ -39,7 +42,7 @@ def spec(board_name, rounds=3, kernel=None, name=None, **run_options):
     if kernel:
         targets["linux"] += "&kernel=" + quote(kernel, safe="/")
     if len(targets) < 2:
-        raise TickmarkError(f"board {board_name} runs neither FreeRTOS nor Linux: there is nothing to compare")
+        raise TickmarkError(f"board {board_name} runs neither FreeRTOS, NuttX nor Linux: there is nothing to compare")
     doc = {"name": name or f"rtos-study-{board_name}", "rounds": rounds, "targets": targets}
     doc["workloads"] = {WORKLOAD: WORKLOAD}
     doc.update({k: v for k, v in run_options.items() if v is not None})

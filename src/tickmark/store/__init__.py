@@ -9,12 +9,14 @@ A file or database that is not a tickmark store is never written to.
 
 import json
 import os
+import re
 import socket
 import time
 from pathlib import Path
 
-from ..errors import CorruptStore, TickmarkError
-from ..names import decimal
+from .. import tm1
+from ..errors import CorruptStore, NoRun, TickmarkError
+from ..names import decimal, plain, plain_all, printable
 
 SCHEMA_VERSION = 1
 
@@ -96,14 +98,22 @@ RUN_COLS = (
     "notes",
 )
 RESULT_COLS = ("id", "run_id", "key", "bench", "params", "metric", "status", "reason", "unit", "stat", "meta", "stats")
+SAMPLE_COLS = ("result_id", "round", "idx", "iters", "ops", "ns", "cyc", "extra")
+_COLUMNS = {
+    "tickmark_schema": ("version",),
+    "runs": RUN_COLS,
+    "results": RESULT_COLS,
+    "samples": SAMPLE_COLS,
+    "hists": ("result_id", "round", "data"),
+}
 _JSON_COLS = {"patterns", "options", "fingerprint", "hello", "notes", "params", "meta", "stats"}
 
 
 def default_path():
-    """TICKMARK_STORE (a path or a postgresql:// URL), else the per-user SQLite file."""
+    """TICKMARK_STORE (a path or a URL, see locate), else the per-user SQLite file."""
     env = os.environ.get("TICKMARK_STORE")
     if env:
-        return env if is_pg_url(env) else Path(env)
+        return locate(env)
     base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
     return Path(base) / "tickmark" / "results.db"
 
@@ -130,11 +140,17 @@ _SHAPES = {
 
 
 def _loads(text, what):
-    """A JSON column -> its value; CorruptStore when it is not JSON."""
+    """A JSON column -> its value, its texts by the one rule of names.plain (a store written by
+    an older tickmark, or edited, may hold a control character or a lone surrogate, which no view
+    or export may meet raw); CorruptStore when it is not JSON."""
     try:
-        return json.loads(text)
+        value = json.loads(text)
     except (ValueError, TypeError, RecursionError):
         raise CorruptStore(f"{what} is not valid JSON")
+    return plain_all(value) if "\\" in text or not text.isascii() else value  # JSON holds such characters only so
+
+
+MAX_TIME = 253402300799  # the end of the year 9999: the latest time a clock shows
 
 
 def _row(cols, row, table="runs"):
@@ -144,8 +160,14 @@ def _row(cols, row, table="runs"):
         if d[k] is not None:
             d[k] = _loads(d[k], f"{what}: {k}")
     for k, v in d.items():
+        if isinstance(v, str):
+            d[k] = v = plain(v)
         if isinstance(v, bool) or not isinstance(v, _SHAPES.get(k, _TEXT)):
             raise CorruptStore(f"{what}: {k} holds {type(v).__name__}, not {_SHAPES.get(k, _TEXT)[0].__name__}")
+        if k in ("started", "finished") and v is not None and not 0 <= v <= MAX_TIME:  # NaN too
+            raise CorruptStore(f"{what}: {k} holds {str(v)[:30]}, not a time (seconds since 1970, up to 9999)")
+        if k == "params" and tm1.params_problem(v):
+            raise CorruptStore(f"{what}: {tm1.params_problem(v)}")
     return d
 
 
@@ -268,16 +290,44 @@ _FILL = {"run_brief": _fill_run_brief, "result_heads": _fill_result_heads}
 _SAMPLE_COLS = ("iters", "ops", "ns", "cyc")
 
 
+_SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*):")
+_SQLITE_URL = "sqlite:///"
+
+
+def locate(target):
+    """What --store or TICKMARK_STORE names -> a postgresql:// URL, or the Path of an SQLite file.
+    An SQLite file may also be given as a URL: sqlite:///relative.db, sqlite:////absolute.db.
+    Another URL scheme (mysql://...) is refused, never taken for a file name (its folders would
+    spell out the URL, password and all); the message names only the scheme."""
+    if isinstance(target, Path) or is_pg_url(target):
+        return target
+    text = str(target)
+    m = _SCHEME.match(text)
+    if text.startswith(_SQLITE_URL) and len(text) > len(_SQLITE_URL):
+        return Path(text[len(_SQLITE_URL) :])
+    if m and m.group(1).lower() in ("sqlite", "postgresql", "postgres"):
+        raise TickmarkError(
+            f"bad store URL ({m.group(1)}:...): write sqlite:///relative.db, sqlite:////absolute.db "
+            "or postgresql://USER@HOST/DB"
+        )
+    if m and text[m.end() :].startswith("//"):
+        raise TickmarkError(
+            f"store URLs of scheme '{printable(m.group(1))[:20]}' are not supported: give an SQLite file "
+            "(a path, or sqlite:///PATH) or a postgresql:// URL"
+        )
+    return Path(text)
+
+
 class Store:
-    """The result store API; `target` is a file path (SQLite) or a postgresql:// URL."""
+    """The result store API; `target` is a file path (SQLite) or a URL (see locate)."""
 
     def __init__(self, path=None, readonly=False):
-        target = path if path is not None else default_path()
+        target = locate(path) if path is not None else default_path()
         self.readonly = readonly
         if is_pg_url(target):
             from .postgres import PostgresBackend
 
-            self.backend = PostgresBackend(str(target))
+            self.backend = PostgresBackend(str(target), readonly=readonly)
         else:
             from .sqlite import SQLiteBackend
 
@@ -310,6 +360,8 @@ class Store:
                 raise TickmarkError(
                     f"store {self.path} has schema version {ver}; this tickmark reads version {SCHEMA_VERSION}"
                 )
+            self._check_tables(b.columns())
+            b.opened()
             missing = [t for t in _ADDED if t not in tables]
             missing_ix = [i for i in _INDEXES if i not in b.indexes()]
             if (missing or missing_ix) and not getattr(b, "readonly", False):  # a store only read keeps them
@@ -342,6 +394,16 @@ class Store:
             if not self.readonly:
                 raise
 
+    def _check_tables(self, have):
+        """Every table of the schema with its columns (a store edited by hand may have lost one:
+        it is corrupt, never read half-way)."""
+        for table, cols in _COLUMNS.items():
+            if table not in have:
+                raise CorruptStore(f"store {self.path} is corrupt: its table {table} is missing")
+            lost = [c for c in cols if c not in have[table]]
+            if lost:
+                raise CorruptStore(f"store {self.path} is corrupt: table {table} has no column {lost[0]}")
+
     def close(self):
         self.backend.close()
 
@@ -353,6 +415,11 @@ class Store:
             return lost
         msg = _one_line(e)
         low = msg.lower()
+        if getattr(e, "sqlstate", None) == "42501":  # PostgreSQL: the role lacks a privilege
+            return TickmarkError(
+                f"store {self.path}: the database role is not allowed to do this ({msg}); writing needs "
+                "INSERT and UPDATE on tickmark's tables (a new store: CREATE on the schema)"
+            )
         if "readonly" in low or "read-only" in low or "read only" in low:
             return TickmarkError(
                 f"store {self.path} is read-only: cannot write here ({msg}); "
@@ -487,7 +554,7 @@ class Store:
         if ref == "latest":
             row = self._x(f"SELECT {cols} FROM runs ORDER BY id DESC LIMIT 1").fetchone()
             if not row:
-                raise TickmarkError(f"no runs stored yet in {self.path} (tickmark run makes one)")
+                raise NoRun(f"no runs stored yet in {self.path} (tickmark run makes one)")
         else:
             row = None
             if decimal(ref) is not None:  # an id first: a name never hides a run id
@@ -495,7 +562,7 @@ class Store:
             if not row:
                 row = self._x(f"SELECT {cols} FROM runs WHERE name = ?", (ref,)).fetchone()
             if not row:
-                raise TickmarkError(f"no run '{ref}' in {self.path} (tickmark runs lists them)")
+                raise NoRun(f"no run '{ref}' in {self.path} (tickmark runs lists them)")
         return _abandoned(self._row(RUN_COLS, row))
 
     def runs(self):
@@ -638,12 +705,25 @@ class Store:
 
     def results(self, run_id):
         cols = ", ".join(RESULT_COLS)
+        self._check_samples(run_id)
         rows = [
             self._row(RESULT_COLS, r, "results")
             for r in self._x(f"SELECT {cols} FROM results WHERE run_id = ? ORDER BY id", (run_id,))
         ]
         self._refresh_stats(run_id, rows)
         return rows
+
+    def _check_samples(self, run_id):
+        """The samples of a run hold integers where the schema says so (SQLite, which keeps any
+        value in any column: a store edited by hand)."""
+        if self.kind != "sqlite":
+            return
+        bad = self._x(*self.backend.mistyped_samples(run_id)).fetchone()
+        if bad:
+            col, kind = next(
+                (c, t) for c, t in zip(self.backend.INT_SAMPLE_COLS, bad[1:]) if t not in ("integer", "null")
+            )
+            raise CorruptStore(f"store {self.path} is corrupt: samples of result {bad[0]}: column {col} holds {kind}")
 
     def results_of(self, run_ids, benches=None):
         """{run id: [result rows]} of many runs at once (one query per 500 runs); `benches`: only
@@ -866,6 +946,7 @@ class _Tx:
         self.store = store
 
     def __enter__(self):
+        self.store.backend.check_intact()
         self.store._x(self.store.backend.begin_sql)
         return self
 
@@ -887,4 +968,7 @@ def is_pg_url(target):
 
 
 def _one_line(e):
-    return " ".join(str(e).split()) or type(e).__name__
+    """A database error's message on one line (PostgreSQL's primary message, without the
+    statement it quotes)."""
+    text = getattr(getattr(e, "diag", None), "message_primary", None) or str(e)
+    return " ".join(text.split()) or type(e).__name__

@@ -12,7 +12,8 @@ from .. import fingerprint, tm1
 from ..analysis import stats
 from ..analysis.stats import Stats
 from ..errors import TickmarkError
-from ..names import check_name, printable
+from ..names import check_name, printable, text_problem
+from . import MAX_TIME
 
 FORMAT = "tickmark-results"
 VERSION = 1
@@ -161,7 +162,7 @@ STATUSES = ("ok", "skip", "failed", "crashed", "timeout")
 _I64 = {"type": "integer", "minimum": -(2**63), "maximum": 2**63 - 1}
 _COUNT = {"type": "integer", "minimum": 0, "maximum": 2**63 - 1}
 _ROUND = {"type": "integer", "minimum": 1, "maximum": 100000}
-_TIME = {"type": "number", "minimum": 0, "maximum": 253402300799}  # up to the year 9999
+_TIME = {"type": "number", "minimum": 0, "maximum": MAX_TIME}  # up to the year 9999
 _NOCTRL = "^[^\\x00-\\x1f\\x7f-\\x9f]*$"
 _KEY = {"type": "string", "minLength": 1, "maxLength": 300, "pattern": _NOCTRL}
 _WORD = {"type": "string", "maxLength": 300, "pattern": _NOCTRL}
@@ -229,7 +230,7 @@ _RESULT = {
         "unit": _WORD,
         "status": {"enum": list(STATUSES)},
         "stat": {"enum": ["median", "min", "max"]},
-        "params": {"type": "object", "additionalProperties": {"anyOf": [_I64, _WORD]}},
+        "params": {"type": "object"},  # as the TM1 reader takes them (validate)
         "verified": {"anyOf": [_TEXT, {"type": "null"}]},
         "stats": {"type": "object"},
         "meta": {
@@ -323,9 +324,10 @@ _UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
 
 
 def _scan(doc):
-    """What no store can keep, anywhere in the document (checked without recursion): nesting
-    deeper than MAX_DEPTH, a NUL character or a lone surrogate in a text or a key -> the problem
-    or None."""
+    """What no store keeps, anywhere in the document (checked without recursion): nesting
+    deeper than MAX_DEPTH, a text or a key that breaks the store's one rule for texts
+    (names.text_problem: a NUL character or a lone surrogate, any control character, an
+    invisible one) -> the problem or None."""
     stack = [(doc, ())]
     while stack:
         v, path = stack.pop()
@@ -333,10 +335,14 @@ def _scan(doc):
             return f"nested deeper than {MAX_DEPTH} levels"
         if isinstance(v, str) and _UNSTORABLE.search(v):
             return f"{_where(path)}: a NUL character or a lone surrogate (half of a UTF-16 pair) in a text"
+        if isinstance(v, str) and text_problem(v):
+            return f"{_where(path)}: {text_problem(v)}"
         if isinstance(v, dict):
             for k, x in v.items():
                 if _UNSTORABLE.search(k):
                     return f"{_where(path)}: a NUL character or a lone surrogate in a key"
+                if text_problem(k):
+                    return f"{_where(path)}: in a key: {text_problem(k)}"
                 stack.append((x, (*path, k)))
         elif isinstance(v, list):
             stack += [(x, (*path, i)) for i, x in enumerate(v)]
@@ -378,6 +384,9 @@ def validate(doc):
             bad = tm1.validate(dict(r["meta"], t="meta"), partial=True) if r.get("meta") else None
             if bad:
                 raise _Bad(f"results[{i}].meta: {bad}")
+            bad = tm1.params_problem(r["params"])
+            if bad:
+                raise _Bad(f"results[{i}].params: {bad}")
         if run["name"] is not None:
             try:
                 check_name(run["name"], "run name")
@@ -467,11 +476,15 @@ MAX_DOCUMENT = 1 << 30  # bytes read at most (an export of a run of 300 instance
 
 
 def read_document(path):
-    """A results document from a file: parsed, validated as a whole, statistics recomputed. Read
-    with a bound: a file that does not start as a JSON object (/dev/zero, a binary) is refused at
-    its first bytes, and one larger than MAX_DOCUMENT when it gets there."""
+    """A results document from a file (or standard input: '-'): parsed, validated as a whole,
+    statistics recomputed. Read with a bound: a file that does not start as a JSON object
+    (/dev/zero, a binary) is refused at its first bytes, and one larger than MAX_DOCUMENT when it
+    gets there."""
+    import contextlib
+    import sys
+
     try:
-        with open(path, "rb") as f:
+        with contextlib.nullcontext(sys.stdin.buffer) if path == "-" else open(path, "rb") as f:
             head = f.read(4096)
             if not head.lstrip(b" \t\r\n").startswith(b"{") and head.strip(b" \t\r\n"):
                 raise TickmarkError(f"{path} is not a results document (it does not start with a JSON object)")

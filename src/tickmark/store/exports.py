@@ -1,17 +1,25 @@
 """A stored run in formats that other tools read, built from the result model (stats.Stats):
 
-  gbench       google/benchmark's JSON output: one "iteration" entry per round (its median) and
-               the median, mean, stddev and cv aggregates, as `--benchmark_repetitions` writes
-               them; dashboards that import google/benchmark results read it.
+  gbench       google/benchmark's JSON output: one "iteration" entry per round (the median time
+               per operation of its samples) and the median, mean, stddev and cv aggregates, as
+               `--benchmark_repetitions` writes them; dashboards that import google/benchmark
+               results read it. real_time is wall time, cpu_time the on-CPU time of the
+               task-clock counter (wall time, said in the entry's label, where none was
+               counted); a bandwidth entry's bytes_per_second is the rate of its own time.
+               The context says only what the run recorded (no scaling state when the governor
+               is unknown) and carries the run's labels ("label:KEY").
   junit        JUnit XML: one test case per benchmark instance, failed when it crashed, timed
                out or failed, or when the gate fails it (analysis/verdict.py, the gate of
                `compare --fail-above`); skipped ones are skipped test cases. A run that did not
                finish fails a test case `run`, and each benchmark it never started fails.
-  openmetrics  OpenMetrics text (Prometheus push gateways): time per operation in seconds with
-               its 95 % CI, bandwidth, cycles per operation, robust CV, and a state set per
-               instance (ok, skip, failed, crashed, timeout).
+  openmetrics  OpenMetrics text (Prometheus push gateways): the median time per operation in
+               seconds with its 95 % CI (and the minimum where that is the headline), on-CPU
+               time per operation (task-clock), bandwidth, cycles per operation, robust CV,
+               round-to-round CV, and a state set per instance (ok, skip, failed, crashed,
+               timeout).
 
-Every function takes the run row and its result rows and returns text.
+Every function takes the run row and its result rows (gbench also their raw samples) and
+returns text; report/formats.py is the table of formats that chooses them.
 """
 
 import json
@@ -20,7 +28,8 @@ import time
 from xml.etree import ElementTree as ET
 
 from .. import fingerprint
-from ..analysis.stats import MB_S, Stats
+from ..analysis import stats
+from ..analysis.stats import MB_S, NS_OP, Stats
 from ..names import decimal
 
 STATUSES = ("ok", "skip", "failed", "crashed", "timeout")
@@ -42,7 +51,27 @@ def _finite(x):
 
 
 # ---------------------------------------------------------------- google/benchmark JSON
-def to_gbench(run, results):
+def _round_times(samples):
+    """Per round (in order), the median ns per operation of its samples, on wall time and on
+    on-CPU time (task-clock) -> (wall, cpu, cpu_all): cpu is None unless every sample counted
+    task-clock; cpu_all is the median over all samples."""
+    import numpy as np
+
+    wall, rounds = stats.metric_values(samples)
+    if not len(wall):
+        return [], None, None
+    cpu, crounds = stats.metric_values(samples, stats.TASK_CLOCK)
+    if len(cpu) != len(wall):
+        return stats.round_medians(wall, rounds), None, None
+    return stats.round_medians(wall, rounds), stats.round_medians(cpu, crounds), float(np.median(cpu))
+
+
+CPU_TIME_NOTE = "cpu_time: on-CPU time per operation (task-clock); wall time where a benchmark's label says so"
+NO_TASK_CLOCK = "cpu_time is wall time: no task-clock counted"
+
+
+def to_gbench(run, results, samples_of=None):
+    """samples_of(result) -> its raw samples (the repetitions are the rounds)."""
     from .. import __version__
 
     fp = run.get("fingerprint") or {}
@@ -65,15 +94,21 @@ def to_gbench(run, results):
         "executable": "tickmark-core",
         "num_cpus": int(fp.get("cpus_online") or 0),
         "mhz_per_cpu": int(round((fp.get("fcore_khz") or 0) / 1000)),
-        "cpu_scaling_enabled": "freq-scaling" in (fp.get("flags") or []),
         "caches": caches,
         "load_avg": load,
         "library_version": f"tickmark {__version__}",
         "library_build_type": "release",
         "json_schema_version": 1,
         "tickmark_run": run.get("name") or str(run["id"]),
+        "tickmark_cpu_time": CPU_TIME_NOTE,
     }
+    if fp.get("governor") is not None:  # google/benchmark's "scaling": a governor other than performance
+        ctx["cpu_scaling_enabled"] = fp["governor"] != "performance"
+    for k, v in sorted(((run.get("notes") or {}).get("labels") or {}).items()):
+        ctx[f"label:{k}"] = str(v)
     benches = []
+    figures = figure_counters(results)
+    results = [r for r in results if not _figure_of(r)]
     for family, r in enumerate(sorted(results, key=lambda r: r["key"])):
         d = Stats.of(r).main
         base = {"family_index": family, "per_family_instance_index": 0, "run_name": r["key"], "threads": 1}
@@ -97,62 +132,97 @@ def to_gbench(run, results):
                 )
             )
             continue
-        ns_of = _ns_converter(d)
-        rounds = [ns_of(m) for m in d.round_medians if _finite(m) and m > 0] or [d.ns_per_op]
-        counters = {}
-        if d.unit == MB_S and _finite(d.value):
-            counters["bytes_per_second"] = d.value * 1e6
-        if _finite(d.cycles_per_op):
-            counters["cycles_per_op"] = d.cycles_per_op
+        wall, cpu, cpu_median = _round_times(samples_of(r) if samples_of else [])
+        wall = [x for x in wall if _finite(x) and x > 0] or [d.ns_per_op]
+        if cpu is None or len(cpu) != len(wall):
+            cpu, cpu_median, label = wall, d.ns_per_op, {"label": NO_TASK_CLOCK}
+        else:
+            label = {}
+        bpo = (r.get("meta") or {}).get("bytes_per_op") or 0
+        extra = figures.get(r["key"], {})
+
         iters = (r.get("meta") or {}).get("iters") or 1
-        for i, ns in enumerate(rounds):
+        for i, (ns, cns) in enumerate(zip(wall, cpu)):
             benches.append(
                 dict(
                     base,
                     name=r["key"],
                     run_type="iteration",
-                    repetitions=len(rounds),
+                    repetitions=len(wall),
                     repetition_index=i,
                     iterations=iters,
                     real_time=ns,
-                    cpu_time=ns,
+                    cpu_time=cns,
                     time_unit="ns",
-                    **counters,
+                    **label,
+                    **_counters(d, bpo, ns, extra),
                 )
             )
-        mean = sum(rounds) / len(rounds)
-        sd = math.sqrt(sum((x - mean) ** 2 for x in rounds) / (len(rounds) - 1)) if len(rounds) > 1 else 0.0
-        for agg, val, unit in (
-            ("median", d.ns_per_op, "time"),
-            ("mean", mean, "time"),
-            ("stddev", sd, "time"),
-            ("cv", sd / mean if mean else 0.0, "percentage"),
+        (mw, mc), (sw, sc), (cw, cc) = _mean_sd(wall, cpu)
+        for agg, val, cval, unit in (
+            ("median", d.ns_per_op, cpu_median, "time"),
+            ("mean", mw, mc, "time"),
+            ("stddev", sw, sc, "time"),
+            ("cv", cw, cc, "percentage"),
         ):
             benches.append(
                 dict(
                     base,
                     name=f"{r['key']}_{agg}",
                     run_type="aggregate",
-                    repetitions=len(rounds),
+                    repetitions=len(wall),
                     aggregate_name=agg,
                     aggregate_unit=unit,
-                    iterations=len(rounds),
+                    iterations=len(wall),
                     real_time=val,
-                    cpu_time=val,
+                    cpu_time=cval,
                     time_unit="ns",
-                    **(counters if agg == "median" else {}),
+                    **label,
+                    **(_counters(d, bpo, val, extra) if agg == "median" else {}),
                 )
             )
     return json.dumps({"context": ctx, "benchmarks": benches}, indent=2) + "\n"
 
 
-def _ns_converter(d):
-    """Round medians are in the headline's unit: MB/s becomes ns per operation through the
-    headline's own ratio (ns/op x MB/s is the bytes per operation, the same for every round)."""
-    if d.unit != MB_S:
-        return lambda v: v
-    k = d.ns_per_op * d.value if _finite(d.value) and _finite(d.ns_per_op) else None
-    return (lambda v: k / v) if k else (lambda v: d.ns_per_op)
+def _counters(d, bpo, ns, extra):
+    """The user counters of an entry whose time is ns: a bandwidth entry's rate is the rate of
+    its own time; cycles per operation where they were obtained; the figures its program
+    printed (extra, figure_counters)."""
+    out = dict(extra)
+    if d.unit == MB_S and bpo and ns > 0:
+        out["bytes_per_second"] = bpo * 1e9 / ns
+    if _finite(d.cycles_per_op):
+        out["cycles_per_op"] = d.cycles_per_op
+    return out
+
+
+def _mean_sd(wall, cpu):
+    """((mean wall, mean cpu), (sd wall, sd cpu), (cv wall, cv cpu)) over the repetitions."""
+
+    def msc(xs):
+        mean = sum(xs) / len(xs)
+        sd = math.sqrt(sum((x - mean) ** 2 for x in xs) / (len(xs) - 1)) if len(xs) > 1 else 0.0
+        return mean, sd, sd / mean if mean else 0.0
+
+    (mw, sw, cw), (mc, sc, cc) = msc(wall), msc(cpu)
+    return (mw, mc), (sw, sc), (cw, cc)
+
+
+def _figure_of(r):
+    """A figure's unit and direction, for a figure read from a program's output (exec), else None."""
+    f = (r.get("meta") or {}).get("figure")
+    return f if isinstance(f, dict) else None
+
+
+def figure_counters(results):
+    """The figures of programs (exec.NAME.FIGURE) as counters of their program's instance
+    (google/benchmark's user counters) -> {program key: {figure name: median}}."""
+    out = {}
+    for r in results:
+        f, d = _figure_of(r), Stats.of(r).main
+        if f and r["status"] == "ok" and d is not None and _finite(d.median):
+            out.setdefault(r["key"][: -len(f["name"]) - 1], {})[f["name"]] = d.median
+    return out
 
 
 def _is_float(x):
@@ -293,12 +363,25 @@ def to_openmetrics(run, results):
     base = {"run": run_label}
     fams = {
         "tickmark_run": ("info", "", "the run and the machine it measured", []),
-        "tickmark_op_time_seconds": ("gauge", "seconds", "time per operation (the headline statistic)", []),
-        "tickmark_op_time_ci95_low_seconds": ("gauge", "seconds", "lower end of the headline's 95 % CI", []),
-        "tickmark_op_time_ci95_high_seconds": ("gauge", "seconds", "upper end of the headline's 95 % CI", []),
+        "tickmark_op_time_seconds": (
+            "gauge",
+            "seconds",
+            "time per operation on wall time: the median, and the minimum where that is the headline",
+            [],
+        ),
+        "tickmark_op_cpu_time_seconds": (
+            "gauge",
+            "seconds",
+            "on-CPU time per operation (task-clock counter), median over the samples",
+            [],
+        ),
+        "tickmark_op_time_ci95_low_seconds": ("gauge", "seconds", "lower end of the median time's 95 % CI", []),
+        "tickmark_op_time_ci95_high_seconds": ("gauge", "seconds", "upper end of the median time's 95 % CI", []),
         "tickmark_bandwidth_bytes_per_second": ("gauge", "bytes_per_second", "bandwidth (bandwidth benchmarks)", []),
         "tickmark_op_cycles": ("gauge", "", "cycles per operation (see the run's cycles method)", []),
+        "tickmark_figure": ("gauge", "", "a figure a program printed (exec --figure), in its unit", []),
         "tickmark_sample_robust_cv_ratio": ("gauge", "ratio", "robust CV of the samples", []),
+        "tickmark_round_cv_ratio": ("gauge", "ratio", "CV of the round medians (run-to-run noise)", []),
         "tickmark_result_status": ("stateset", "", "how the benchmark instance ended", []),
     }
     info = dict(base)
@@ -306,7 +389,11 @@ def to_openmetrics(run, results):
         if fp.get(k.name) is not None:
             info[k.name] = fp[k.name]
     for k, v in sorted(((run.get("notes") or {}).get("labels") or {}).items()):
-        info[f"label_{_label_name(k)}"] = v
+        name, n = f"label_{_label_name(k)}", 1
+        while name in info:  # labels a.b and a_b: one OpenMetrics name each, none lost
+            n += 1
+            name = f"label_{_label_name(k)}_{n}"
+        info[name] = v
     fams["tickmark_run"][3].append(f"tickmark_run_info{_labels(info)} 1")
     for r in sorted(results, key=lambda r: r["key"]):
         lab = dict(base, benchmark=r["bench"], key=r["key"])
@@ -318,9 +405,22 @@ def to_openmetrics(run, results):
         if r["status"] != "ok" or d is None:
             continue
         stat_lab = _labels(dict(lab, stat=r.get("stat") or "median"))
-        if _finite(d.ns_per_op):
-            fams["tickmark_op_time_seconds"][3].append(f"tickmark_op_time_seconds{stat_lab} {_num(d.ns_per_op / 1e9)}")
-        if d.unit != MB_S and _finite(d.ci95_lo) and _finite(d.ci95_hi):
+        fig = _figure_of(r)
+        if fig and _finite(d.median):
+            higher = "true" if fig.get("higher") else "false"
+            fig_lab = _labels(dict(lab, unit=fig.get("unit") or "", higher_is_better=higher))
+            fams["tickmark_figure"][3].append(f"tickmark_figure{fig_lab} {_num(d.median)}")
+        times = fams["tickmark_op_time_seconds"][3]
+        if _finite(d.ns_per_op):  # the median ns/op, whatever the headline
+            times.append(f"tickmark_op_time_seconds{_labels(dict(lab, stat='median'))} {_num(d.ns_per_op / 1e9)}")
+        if r.get("stat") == "min" and d.unit == NS_OP and _finite(d.value):
+            times.append(f"tickmark_op_time_seconds{_labels(dict(lab, stat='min'))} {_num(d.value / 1e9)}")
+        task = (d.counters_per_op or {}).get("task_clock")
+        if _finite(task):
+            fams["tickmark_op_cpu_time_seconds"][3].append(
+                f"tickmark_op_cpu_time_seconds{_labels(dict(lab, stat='median'))} {_num(task / 1e9)}"
+            )
+        if d.unit == NS_OP and _finite(d.ci95_lo) and _finite(d.ci95_hi):
             fams["tickmark_op_time_ci95_low_seconds"][3].append(
                 f"tickmark_op_time_ci95_low_seconds{_labels(lab)} {_num(d.ci95_lo / 1e9)}"
             )
@@ -338,6 +438,8 @@ def to_openmetrics(run, results):
             fams["tickmark_sample_robust_cv_ratio"][3].append(
                 f"tickmark_sample_robust_cv_ratio{_labels(lab)} {_num(d.rcv)}"
             )
+        if _finite(d.round_cv):
+            fams["tickmark_round_cv_ratio"][3].append(f"tickmark_round_cv_ratio{_labels(lab)} {_num(d.round_cv)}")
     out = []
     for name, (kind, unit, help_, lines) in fams.items():
         if not lines:

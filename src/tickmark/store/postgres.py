@@ -75,7 +75,9 @@ def check_url(url):
 class PostgresBackend:
     kind = "postgresql"
 
-    def __init__(self, url):
+    def __init__(self, url, readonly=False):
+        """readonly: a reading command's connection, which never makes tables."""
+        self.readonly = readonly
         try:
             import psycopg
         except ImportError:
@@ -119,7 +121,19 @@ class PostgresBackend:
     def indexes(self):
         return {r[0] for r in self.conn.execute("SELECT indexname FROM pg_indexes WHERE schemaname = current_schema()")}
 
+    def columns(self):
+        """{table: set of its columns}."""
+        out = {}
+        for table, col in self.conn.execute(
+            "SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = current_schema()"
+        ):
+            out.setdefault(table, set()).add(col)
+        return out
+
     def before_create(self):
+        pass
+
+    def opened(self):
         pass
 
     def check_intact(self):

@@ -4,7 +4,7 @@ with their results and raw samples (analysis/compare.py compares them)."""
 import os
 
 from ..analysis import compare
-from ..errors import TickmarkError
+from ..errors import NoRun, TickmarkError
 from ..names import printable
 from .document import read_document
 
@@ -83,7 +83,7 @@ def is_run(store, ref):
         return False
     try:
         store.run(ref)
-    except TickmarkError:
+    except NoRun:  # a store that cannot be read says so, it is not "no run"
         return False
     return True
 

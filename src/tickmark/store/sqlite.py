@@ -11,6 +11,7 @@ from pathlib import Path
 
 from ..errors import CorruptStore, TickmarkError
 from ..waiting import environ_seconds
+from . import sqlite_log
 
 _MAGIC = b"SQLite format 3\x00"
 BUSY_TIMEOUT = 30  # seconds
@@ -52,8 +53,23 @@ def _closed(key):
             del _OPEN[key]
 
 
+def _disk_full(p):
+    """' (the disk is full ...)' when the store's folder has no room left, else ''."""
+    try:
+        st = os.statvfs(p.parent)
+    except OSError:
+        return ""
+    if st.f_bavail * st.f_frsize >= 1 << 20:
+        return ""
+    return (
+        " (the disk holding it is full: SQLite needs room beside the store for its logs; "
+        "free some space, the store itself is not damaged)"
+    )
+
+
 class SQLiteBackend:
     kind = "sqlite"
+    _lost = None  # why the store can no longer be written (check_intact)
     IntegrityError = sqlite3.IntegrityError
     DatabaseError = sqlite3.DatabaseError
 
@@ -67,7 +83,7 @@ class SQLiteBackend:
             if readonly and not self.path.exists() and create is not None:
                 self.conn = self._connect_absent(create)
                 return
-            self.readonly = readonly and self.path.is_file() and self.path.stat().st_size > 0
+            self.readonly = readonly and self.path.is_file()  # an empty file too: reading never makes tables
             self.conn = self._connect_ro() if self.readonly else self._connect(create)
         except OSError as e:  # a name too long, a folder that cannot be searched, ...
             raise TickmarkError(f"cannot open store {self.label}: {e.strerror or e}")
@@ -115,30 +131,44 @@ class SQLiteBackend:
                 f"store {p} is read-only (its {what} is not writable): cannot write here; "
                 "reading commands (runs, show, export, compare) still work"
             )
+        sqlite_log.check(p)  # reads no descriptor of the store: safe while it is open here
         try:
             conn = sqlite3.connect(str(p), timeout=busy_timeout(), isolation_level=None)
             conn.execute("PRAGMA foreign_keys = ON")
         except sqlite3.DatabaseError as e:
             raise TickmarkError(f"store {p} is unreadable or corrupt: {e}")
         self._key = _opened(p)
-        st = os.stat(p)
-        self._ident = (st.st_dev, st.st_ino)
+        self._ident = sqlite_log.ident(p)
         return conn
+
+    def opened(self):
+        """Once the store has been read (its log and index are open): a writer binds the log to
+        its file and notes which log is its own (sqlite_log)."""
+        if not self.readonly:
+            self._logs = sqlite_log.own_logs(self.path)
+            sqlite_log.bind(self.path, self._ident, self._logs["-wal"])
 
     def check_intact(self):
         """The store's name still leads to the file this connection writes: not deleted,
-        replaced or emptied meanwhile (SQLite would go on writing into the lost file)."""
+        replaced or emptied meanwhile (SQLite would go on writing into the lost file). When it
+        does not, the log this connection wrote is removed before it can be applied to another
+        file at that name (sqlite_log), and the connection closed."""
         if self.readonly:
             return
+        if self._lost:
+            raise TickmarkError(self._lost)
         try:
             st = os.stat(self.path)
         except OSError:
             st = None
         if st is None or (st.st_dev, st.st_ino) != getattr(self, "_ident", None) or st.st_size == 0:
-            raise TickmarkError(
+            self._lost = (
                 f"store {self.label} was deleted, replaced or emptied while this command wrote to it: "
                 "what it wrote is lost"
             )
+            sqlite_log.remove_own(self.path, getattr(self, "_logs", {}))
+            self.close()
+            raise TickmarkError(self._lost)
 
     def _connect_absent(self, create):
         """A store that does not exist yet, only read: an empty store in memory (a reading command
@@ -160,13 +190,15 @@ class SQLiteBackend:
                     magic = f.read(16)
             except OSError as e:
                 raise TickmarkError(f"store {p} is unreadable: {e.strerror}")
-            if magic != _MAGIC:
+            if magic and magic != _MAGIC:
                 raise TickmarkError(f"store {p} is not an SQLite database (left untouched)")
+        sqlite_log.check(p)  # reads no descriptor of the store: safe while it is open here
         uri = "file:" + urllib.parse.quote(str(p.resolve()))
         writable_dir = os.access(p.parent, os.W_OK) and os.access(p, os.W_OK)
         modes = ["?mode=ro"] if writable_dir else ["?mode=ro", "?immutable=1"]
         last = None
         for mode in modes:
+            conn = None
             try:
                 conn = sqlite3.connect(uri + mode, uri=True, timeout=busy_timeout(), isolation_level=None)
                 conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
@@ -174,9 +206,31 @@ class SQLiteBackend:
                 return conn
             except sqlite3.DatabaseError as e:
                 last = e
+                if conn is not None:
+                    conn.close()
                 if "not a database" in str(e) or "malformed" in str(e):
-                    break
-        raise TickmarkError(f"store {p} is unreadable or corrupt: {last}")
+                    raise CorruptStore(f"store {p} is unreadable or corrupt: {e}")
+        if writable_dir and _disk_full(p):
+            conn = self._read_in_memory(uri)
+            if conn is not None:
+                self._key = _opened(p)
+                return conn
+        raise TickmarkError(f"cannot read store {p}: {last}{_disk_full(p)}")
+
+    def _read_in_memory(self, uri):
+        """A store whose shared-memory file cannot be made beside it (a full disk): read with the
+        write-ahead log's index in this process's memory (SQLite's exclusive locking mode, which
+        holds the store's lock until the command ends) -> connection, or None."""
+        conn = None
+        try:
+            conn = sqlite3.connect(uri + "?mode=rw", uri=True, timeout=busy_timeout(), isolation_level=None)
+            conn.execute("PRAGMA locking_mode = EXCLUSIVE")
+            conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+            return conn
+        except sqlite3.DatabaseError:
+            if conn is not None:
+                conn.close()
+            return None
 
     def _create(self, create):
         """A new store appears whole: made in WAL mode in a private file, then linked to its name
@@ -197,6 +251,7 @@ class SQLiteBackend:
                 self.conn = None
                 conn.close()  # the last connection: its log is written back and removed
             try:
+                sqlite_log.check(p)  # a log left by a file deleted from that name
                 os.link(tmp, p)
             except FileExistsError:
                 pass  # another runner made it first: use theirs
@@ -221,6 +276,27 @@ class SQLiteBackend:
 
     def indexes(self):
         return {r[0] for r in self.conn.execute("SELECT name FROM sqlite_master WHERE type='index'")}
+
+    def columns(self):
+        """{table: set of its columns}."""
+        return {
+            t: {r[0] for r in self.conn.execute("SELECT name FROM pragma_table_info(?)", (t,))} for t in self.tables()
+        }
+
+    # SQLite keeps any value in any column (a store edited by hand): the integer columns of samples
+    # are checked when a run's results are read (PostgreSQL's columns are typed)
+    INT_SAMPLE_COLS = ("round", "idx", "iters", "ops", "ns", "cyc")
+
+    def mistyped_samples(self, run_id):
+        """SQL and arguments: the first sample of a run whose integer column holds another type
+        -> (result id, the columns' types...)."""
+        types = ", ".join(f"typeof({c})" for c in self.INT_SAMPLE_COLS)
+        ok = " AND ".join(f"typeof({c}) = 'integer'" for c in self.INT_SAMPLE_COLS[:-1])
+        sql = (
+            f"SELECT result_id, {types} FROM samples WHERE result_id IN (SELECT id FROM results WHERE run_id = ?)"
+            f" AND NOT ({ok} AND typeof(cyc) IN ('integer', 'null')) LIMIT 1"
+        )
+        return sql, (run_id,)
 
     def before_create(self):
         """Outside any transaction, before the tables are made: the journal mode."""
@@ -247,12 +323,18 @@ class SQLiteBackend:
 
     # ---- statements ----
     def execute(self, sql, args=()):
+        if self._lost:
+            raise TickmarkError(self._lost)
         return self.conn.execute(sql, args)
 
     def executemany(self, sql, rows):
+        if self._lost:
+            raise TickmarkError(self._lost)
         self.conn.executemany(sql, rows)
 
     def insert(self, sql, args):
+        if self._lost:
+            raise TickmarkError(self._lost)
         return self.conn.execute(sql, args).lastrowid
 
     def close(self):

@@ -13,6 +13,7 @@ options, toolchain.py picks the compiler, qemu.py holds what the qemu-system tar
 """
 
 from ..errors import TickmarkError
+from ..names import text_problem
 from .base import Core, ProcessSession, Session, Target, Variant, register, registered, shown
 
 __all__ = [
@@ -25,6 +26,7 @@ __all__ = [
     "open_target",
     "register",
     "schemes",
+    "source_identity",
 ]
 
 _MODULES = ("local", "qemu_user", "ssh", "serial", "qemu_system", "labgrid")
@@ -48,8 +50,9 @@ def schemes():
 
 def _target_class(uri):
     _load_all()
-    if any(ord(c) < 32 or ord(c) == 127 for c in uri):
-        raise TickmarkError("bad --target: control characters in the URI")
+    bad = text_problem(uri)  # the store's one rule for texts: the URI is stored with the run
+    if bad:
+        raise TickmarkError(f"bad --target '{shown(uri)}': {bad}")
     scheme = uri.split(":", 1)[0] if ":" in uri else uri
     cls = registered().get(scheme)
     if cls is None:
@@ -61,6 +64,12 @@ def check_uri(uri):
     """A target URI checked without reaching the target (a campaign checks every one before it
     runs anything) -> the machine its cores run on (Target.host_key()). TickmarkError when bad."""
     return _target_class(uri or "local").check_uri(uri or "local")
+
+
+def source_identity(uri):
+    """What the target URI builds its core from besides the core and the variant, read without
+    building, booting or reaching it (Target.source_identity). TickmarkError when unreadable."""
+    return _target_class(uri or "local").source_identity_of(uri or "local")
 
 
 def open_target(uri=None, power_cycle=False, **options):

@@ -91,13 +91,16 @@ def load_board(name):
     return parse_board((boards_dir() / f"{name}.mk").read_text(), name)
 
 
-def build_for_board(board, cc=None, cflags=None, memfn=None, rtos=None):
+def build_for_board(board, cc=None, cflags=None, memfn=None, rtos=None, nuttx=None):
     """Build (or reuse) the core for the board -> BuildInfo (the ELF image is .binary). rtos: the
-    FreeRTOS kernel to build it with (targets/freertos.py), or None for bare metal."""
+    FreeRTOS kernel to build it with (targets/freertos.py); nuttx: the NuttX kernel's export to
+    link it with (targets/nuttx.py); neither for bare metal."""
     board.check_tools()
     make_vars = {"PORT": "baremetal", "BOARD": board.name}
     if rtos:
-        make_vars.update(PORT="freertos", FREERTOS_KERNEL=rtos.path)
+        make_vars.update(PORT="freertos", FREERTOS_KERNEL=rtos.path, **rtos.make_vars())
+    if nuttx:
+        make_vars.update(PORT="nuttx", NUTTX_EXPORT=nuttx.path)
     return build_core(
         cc=cc or board.cross_compile + "gcc",
         cflags=cflags,
@@ -105,7 +108,7 @@ def build_for_board(board, cc=None, cflags=None, memfn=None, rtos=None):
         cross_compile=board.cross_compile,
         ldflags="",
         make_vars=make_vars,
-        sources_key=rtos.digest if rtos else "",
+        sources_key=rtos.digest if rtos else nuttx.key if nuttx else "",
     )
 
 
@@ -130,24 +133,19 @@ def semihost_args(args, args_file=None):
     return ["arg=" + _qemu_arg(a) for a in args]
 
 
-def qemu_argv(board, image, args, icount=True, args_file=None):
-    """The QEMU command line that boots IMAGE on BOARD with the core's ARGS; semihosting on
-    QEMU's stdout, no display, no monitor, no UART."""
+def qemu_argv(board, image, args, icount=True, args_file=None, console="semihosting"):
+    """The QEMU command line that boots IMAGE on BOARD with the core's ARGS (through
+    semihosting); no display, no monitor. console: where the records come out on QEMU's stdout,
+    "semihosting" (no UART) or "uart" (the board's first UART: an OS's console driver)."""
     if board.qemu == ["none"]:
         raise TickmarkError(f"board {board.name} has no QEMU model (QEMU = none): flash it and use --target serial:")
-    semi = ",".join(["enable=on", "target=native", "chardev=tm0", *semihost_args(args, args_file)])
-    argv = board.qemu + [
-        "-display",
-        "none",
-        "-monitor",
-        "none",
-        "-serial",
-        "none",
-        "-chardev",
-        "stdio,id=tm0",
-        "-semihosting-config",
-        semi,
-    ]
+    semi = ["enable=on", "target=native", *semihost_args(args, args_file)]
+    if console == "uart":
+        out = ["-serial", "stdio"]
+    else:
+        out = ["-serial", "none", "-chardev", "stdio,id=tm0"]
+        semi.insert(2, "chardev=tm0")
+    argv = board.qemu + ["-display", "none", "-monitor", "none", *out, "-semihosting-config", ",".join(semi)]
     if icount:
         argv += ["-icount", ICOUNT]
     return argv + ["-kernel", str(image)]

@@ -4,14 +4,17 @@ must), overrides what differs, and registers its URI scheme with @register; the 
 only what is declared here (no probing for attributes, no tests of a target's class).
 
     Target    where the core runs: prepare() a Core for a Variant, fingerprint(), close();
+              put_file() for the programs the core starts (exec);
               what it can do: emulated, reruns, takes_prebuilt, power_cycles, reconnects
-              (reconnect()), profiles (where a sampler runs: connect(), run_remote());
+              (reconnect()), profiles (where a sampler runs: connect(), run_remote()), char_ns;
               where it runs: runs_here, host_key(); its URI options (options: uri.Option),
-              parsed by from_uri() (check_uri(): checked without reaching the target)
+              parsed by from_uri() (check_uri(): checked without reaching the target);
+              what it builds from besides the core and the variant: source_identity()
+              (source_identity_of(): without reaching the target)
     Core      a core prepared for one target and variant: start() a Session, call() to the end;
               in_process, cycles_method, profile_runner()
-    Session   one started core (a round): lines(), finish(), stop(), kill(), clean_up();
-              transport_lost
+    Session   one started core (a round): lines(), arrival_ns(), finish(), stop(), kill(),
+              clean_up(); transport_lost, program
     Wrapping  a target (and its core) that reaches the board through another (labgrid over SSH
               or serial): what it does not define itself is the wrapped one's, whatever the
               contract declares, now or later (no capability is copied by hand)
@@ -74,8 +77,18 @@ class Variant:
     cross_compile: str = None
 
 
+def signal_name(n):
+    """SIGSEGV (signal 11), or 'signal N' for a number this system does not name."""
+    try:
+        return f"{signal.Signals(n).name} (signal {n})"
+    except ValueError:
+        return f"signal {n}"
+
+
 class Session:
     """One started core (a round): its output lines as they arrive, then its exit status."""
+
+    program = "tickmark-core"  # the program whose exit status finish() gives (a signal's victim)
 
     # why the connection to the target dropped during this round (None: it did not); the
     # harness then asks the target to reconnect() and runs what the round had not finished again
@@ -83,6 +96,12 @@ class Session:
 
     def lines(self):
         raise NotImplementedError
+
+    def arrival_ns(self):
+        """When the line lines() gave last arrived (time.monotonic_ns), where the session
+        timestamps lines as they come off the wire (a serial console); None: it did not, take the
+        time it was read."""
+        return None
 
     def finish(self):
         """Wait for the end -> (exit status, negative for a signal; last line of its stderr)."""
@@ -104,8 +123,9 @@ class Session:
 class ProcessSession(Session):
     """A session that is a local process (the core itself, or ssh/qemu running it)."""
 
-    def __init__(self, argv, what="tickmark-core"):
+    def __init__(self, argv, what="tickmark-core", cwd=None, env=None):
         self.argv, self.what = list(argv), what
+        self.program = os.path.basename(self.argv[0]) if self.argv else what
         self.errfile = tempfile.TemporaryFile(mode="w+")
         try:
             self.proc = subprocess.Popen(
@@ -117,6 +137,8 @@ class ProcessSession(Session):
                 bufsize=1,
                 errors="replace",
                 start_new_session=True,
+                cwd=cwd,
+                env=env,
             )
         except OSError as e:
             self.errfile.close()
@@ -196,6 +218,9 @@ class Core:
         rc, err = s.finish()
         if timer.fired:
             raise TickmarkError(f"tickmark-core {args[0]} on {self.target.uri} did not finish in {timeout} s")
+        if rc < 0:  # by a signal: which process (the core, or the emulator that runs it) and which signal
+            how = f"{s.program} was killed by {signal_name(-rc)}" + (f": {err}" if err else "")
+            raise TickmarkError(f"tickmark-core {args[0]} failed on {self.target.uri}: {how}")
         if rc != 0:
             raise TickmarkError(f"tickmark-core {args[0]} failed on {self.target.uri}: {err or f'exit status {rc}'}")
         return out
@@ -224,6 +249,9 @@ class Target:
     # other's numbers, so a campaign never runs their cells at once (host_key())
     runs_here = False
     options = ()  # the URI's options (uri.Option), parsed by from_uri with uri.parse
+    # how long one character takes on the way from the core (a serial line: 10 bits at the baud
+    # rate), in ns: the resolution of a time the host takes from a line's arrival; 0: no such limit
+    char_ns = 0
 
     def __init__(self, uri, prebuilt=None):
         self.uri = uri
@@ -245,6 +273,25 @@ class Target:
             return t.host_key()
         finally:
             t.close()
+
+    @classmethod
+    def source_identity_of(cls, uri):
+        """source_identity() of the target URI names, without reaching the target (as
+        check_uri(): the default makes the target and closes it again)."""
+        t = cls.from_uri(uri)
+        try:
+            return t.source_identity()
+        finally:
+            t.close()
+
+    def source_identity(self):
+        """What the core is built or booted with besides the core's own sources and the variant
+        (an OS's source tree, a kernel image), as it is now, read cheaply: no build, no boot ->
+        {name: {"what": words, "path": ..., and a digest such as "sha256"}}; {} for a target that
+        builds from the core and the variant alone (the default). A campaign keeps it in each
+        cell's definition, so that another tree or an edited one runs the cell again.
+        TickmarkError when it cannot be read (the tree is missing)."""
+        return {}
 
     def host_key(self):
         """What the cores run on, as a key: two targets with the same key share a machine (a
@@ -277,9 +324,27 @@ class Target:
     def connect(self):
         """Open the connection to the target now, where it has one (else nothing to do)."""
 
+    def put_file(self, path):
+        """Copy a file into the folder where the core starts programs on the target (`tickmark exec
+        --file`: the program finds it as ./NAME) -> its name there."""
+        raise TickmarkError(f"{self.uri} cannot take files for a program (exec --file)")
+
     def run_remote(self, script, timeout=120, check=True, stdin=None):
         """Run a shell command on the target -> CompletedProcess (a target with a shell)."""
         raise TickmarkError(f"{self.uri} has no shell to run commands in")
+
+    def process_limits(self):
+        """What a process may do on the target (fingerprint.process_limits: real-time priority,
+        the CPUs it may run on), asked through the target's shell; None for a target without
+        one (a console, a bare-metal board)."""
+        from .. import fingerprint
+
+        try:
+            self.connect()
+            r = self.run_remote(fingerprint.LIMITS_SCRIPT, timeout=30, check=False)
+        except TickmarkError:
+            return None
+        return fingerprint.process_limits(fingerprint.parse_probe(r.stdout))
 
     def close(self):
         """Release what the target holds (remote folders, connections, machines). Idempotent."""

@@ -15,6 +15,7 @@ folder objects/ beside build/ names such a build for each set of objects.
 import contextlib
 import fcntl
 import hashlib
+import json
 import os
 import re
 import shlex
@@ -27,6 +28,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from ..errors import Interrupted, TickmarkError, interrupted_by_signals
+from . import sizes
 
 DEFAULT_CFLAGS = "-O2"
 BINARY = "tickmark-core"
@@ -45,9 +47,77 @@ class BuildInfo:
     ldflags: str = ""
     cross_compile: str = ""
     memfn: str = ""
+    libc: str = ""  # the C library it was compiled against ('glibc 2.36', 'picolibc 1.8', 'musl')
+    linkage: str = ""  # 'static' or 'dynamic' (read from the binary)
+    code_size: dict = None  # sizes.measure(): the core's text, data, bss and each benchmark's code
 
     def as_dict(self):
         return asdict(self)
+
+
+# The C library a compiler's headers belong to, asked through its preprocessor with the build's own
+# flags (a port's --specs=picolibc.specs included). musl defines no version macro; its headers are
+# known by their alltypes.h guards.
+_LIBC_PROBE = """#include <stdio.h>
+#if defined(__GLIBC__)
+tm_libc glibc __GLIBC__ __GLIBC_MINOR__
+#elif defined(__UCLIBC__)
+tm_libc uClibc __UCLIBC_MAJOR__ __UCLIBC_MINOR__ __UCLIBC_SUBLEVEL__
+#elif defined(__BIONIC__)
+tm_libc bionic
+#elif defined(__PICOLIBC_VERSION__)
+tm_libc picolibc __PICOLIBC_VERSION__
+#elif defined(_NEWLIB_VERSION)
+tm_libc newlib _NEWLIB_VERSION
+#elif defined(__linux__) && defined(__DEFINED_size_t)
+tm_libc musl
+#endif
+"""
+LIBC_FILE = "libc.txt"  # in a build's folder: what c_library() said when it was built
+
+
+def c_library(cc_argv, cflags_argv):
+    """The C library a build links against, as its compiler's headers say -> 'glibc 2.36',
+    'picolibc 1.8', 'musl', ... or '' when the headers do not say."""
+    try:
+        r = _run_tool(
+            cc_argv + cflags_argv + ["-E", "-P", "-x", "c", "-"],
+            ASK_TIMEOUT,
+            f"compiler '{cc_argv[0]}' asked for its C library",
+            stdin_text=_LIBC_PROBE,
+        )
+    except OSError:
+        return ""
+    for line in r.stdout.splitlines():
+        words = line.replace('"', "").split()
+        if words[:1] == ["tm_libc"] and len(words) >= 2:
+            return f"{words[1]} {'.'.join(words[2:])}".strip()
+    return ""
+
+
+def elf_linkage(path):
+    """'dynamic' for an ELF executable with a program interpreter (ld.so), 'static' for one
+    without, '' for a file that is not ELF (a script, a command)."""
+    import struct
+
+    try:
+        with open(path, "rb") as f:
+            head = f.read(64)
+            if len(head) < 52 or head[:4] != b"\x7fELF" or head[4] not in (1, 2) or head[5] not in (1, 2):
+                return ""
+            end = "<" if head[5] == 1 else ">"
+            if head[4] == 2:  # 64-bit
+                (phoff,) = struct.unpack(end + "Q", head[32:40])
+                size, count = struct.unpack(end + "HH", head[54:58])
+            else:
+                (phoff,) = struct.unpack(end + "I", head[28:32])
+                size, count = struct.unpack(end + "HH", head[42:46])
+            f.seek(phoff)
+            table = f.read(size * count)
+    except OSError:
+        return ""
+    types = [struct.unpack(end + "I", table[i : i + 4])[0] for i in range(0, len(table) - 3, size or 1)]
+    return "dynamic" if 3 in types else "static"  # PT_INTERP = 3
 
 
 def core_dir():
@@ -101,9 +171,12 @@ def _run_tool(argv, timeout, what, **kw):
     CompletedProcess (text). Past the limit, or on an interrupt, the tool and everything it
     started are killed (no child is left behind); past the limit, a one-line TickmarkError."""
     kw.setdefault("stdout", subprocess.PIPE)
+    stdin_text = kw.pop("stdin_text", None)
+    if stdin_text is not None:
+        kw["stdin"] = subprocess.PIPE
     p = subprocess.Popen(argv, stderr=subprocess.PIPE, text=True, errors="replace", start_new_session=True, **kw)
     try:
-        out, err = p.communicate(timeout=timeout)
+        out, err = p.communicate(stdin_text, timeout=timeout)
     except BaseException as e:
         with contextlib.suppress(OSError):
             os.killpg(p.pid, signal.SIGKILL)
@@ -140,8 +213,9 @@ def build_core(
     in. Both are part of the cache key, path and content. Every string reaches the compiler as
     an argument list: nothing here goes through a shell or a make variable. make_vars: the
     port, board and console, e.g. {"PORT": "baremetal", "BOARD": "mps2-an500"} (plain names only),
-    and an RTOS's source tree (FREERTOS_KERNEL: an absolute path). sources_key: a digest of the
-    sources outside the core that the build reads (such a tree), part of the cache key."""
+    and an RTOS's source tree or kernel export (FREERTOS_KERNEL, NUTTX_EXPORT: absolute paths).
+    sources_key: a digest of the sources outside the core that the build reads (such a tree),
+    part of the cache key."""
     make_vars = dict(make_vars or {})
     for k, v in make_vars.items():
         ok = _SAFE_PATH.fullmatch(str(v)) if k in _PATH_VARS else k in _NAME_VARS and _SAFE.fullmatch(str(v))
@@ -195,6 +269,8 @@ def build_core(
     if _objects_named(index) is None:
         _name_objects(index, out)
     return BuildInfo(
+        libc=_built_against(out, src, cc_argv, cflags, make_vars),
+        linkage=elf_linkage(binary),
         binary=str(binary),
         cc=cc,
         cc_version=version.splitlines()[0] if version else "",
@@ -204,7 +280,54 @@ def build_core(
         ldflags=ldflags,
         cross_compile=cross_compile,
         memfn=memfn_path,
+        code_size=_code_size(out, src, cc, make_vars),
     )
+
+
+def _built_against(out, src, cc_argv, cflags, make_vars):
+    """The C library of the build in out (written there when it was built; asked again, and
+    written, for a build of an older tickmark)."""
+    path = out / LIBC_FILE
+    try:
+        return path.read_text().strip()
+    except OSError:
+        pass
+    port_cflags = _plan(src, cc_argv, make_vars)[5]
+    libc = c_library(cc_argv, port_cflags + split_words("CFLAGS", cflags))
+    with contextlib.suppress(OSError):
+        tmp = out / f"{LIBC_FILE}.tmp{os.getpid()}-{threading.get_ident()}"
+        tmp.write_text(libc + "\n")
+        os.replace(tmp, path)
+    return libc
+
+
+SIZES = "sizes.json"
+
+
+def _code_size(out, src, cc, make_vars):
+    """The code size measured when the build was made; a build made before tickmark measured
+    sizes is measured now (its objects are kept beside it) and the figures kept with it."""
+    try:
+        return json.loads((out / SIZES).read_text())
+    except (OSError, ValueError):
+        pass
+    try:
+        _, srcs, bench_srcs, *_ = _plan(src, split_words("compiler", cc), make_vars)
+    except TickmarkError:
+        return None
+    objs = [str(out / "obj" / f"{Path(s).name}.{i}.o") for i, s in enumerate(srcs)]
+    measured = _measure(src, out / BINARY, srcs, bench_srcs, objs, cc)
+    try:
+        (out / SIZES).write_text(json.dumps(measured))
+    except OSError:
+        pass  # a cache that cannot be written to: measured again next time
+    return measured
+
+
+def _measure(src, binary, srcs, bench_srcs, objs, cc):
+    """sizes.measure() of a build: its binary, and each bench file with its object."""
+    benches = set(bench_srcs)
+    return sizes.measure(str(binary), [(str(src / s), objs[i]) for i, s in enumerate(srcs) if s in benches], cc)
 
 
 def _usable(binary):
@@ -279,11 +402,14 @@ _MAKE_ENV = (
     "MAKEFILES",
     "GNUMAKEFLAGS",
     "FREERTOS_KERNEL",
+    "NUTTX_EXPORT",
+    "RTOS_STACK_CHECK",
+    "RTOS_ASSERT",
 )
 _SAFE = re.compile(r"[A-Za-z0-9_.+-]+")
 _SAFE_PATH = re.compile(r"/[A-Za-z0-9_.+/-]+")
-_NAME_VARS = ("PORT", "BOARD", "BM_CONSOLE")
-_PATH_VARS = ("FREERTOS_KERNEL",)
+_NAME_VARS = ("PORT", "BOARD", "BM_CONSOLE", "RTOS_STACK_CHECK", "RTOS_ASSERT")
+_PATH_VARS = ("FREERTOS_KERNEL", "NUTTX_EXPORT")
 
 
 def _plan(src, cc_argv, make_vars=None):
@@ -406,11 +532,14 @@ def _build_in(tmp, src, out, cc, cflags, ldflags, memfn_path, extra, version, ma
             for r in [_compile(cc_argv + cflags_argv + ld_argv + ["-o", str(tmp / BINARY), *objs, *libs], src)]
             if r is not None
         ]
+    if not bad:
+        (tmp / LIBC_FILE).write_text(c_library(cc_argv, cflags_argv) + "\n")
     if bad or not (tmp / BINARY).is_file():
         rc, text = bad[0] if bad else (0, "no binary was written")
         lines = text.strip().splitlines()
         detail = "\n".join("  " + line for line in lines[-15:])
         raise TickmarkError(f"building tickmark-core failed (compiler exit {rc}, CC={cc} CFLAGS={cflags}):", detail)
+    (tmp / SIZES).write_text(json.dumps(_measure(src, tmp / BINARY, srcs, bench_srcs, objs, cc)))
     try:
         os.replace(tmp, out)
     except OSError:  # another process finished the same build first

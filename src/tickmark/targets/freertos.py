@@ -10,7 +10,9 @@ the size of its heap (RTOS_HEAP_SIZE); port/freertos/FreeRTOSConfig.h is the con
 The build's cache key covers the kernel files that can be compiled for the board (its port's
 folder, the kernel's C files and headers, heap_4), so another tree or an edited file is a new
 build. The run's fingerprint says where the kernel came from, its version, port, configuration
-and heap.
+and heap, and the two settings a study chooses (the target's ?stack_check=N&assert=1): the stack
+overflow check (method 2 has the kernel fill every new task's stack, which thread creation then
+pays for) and configASSERT.
 """
 
 import hashlib
@@ -34,6 +36,9 @@ def cache_dir():
     return Path(base) / "tickmark" / "freertos"
 
 
+STACK_CHECK = 1  # the stack overflow check method unless the target says (FreeRTOSConfig.h)
+
+
 @dataclass
 class Kernel:
     path: str
@@ -41,6 +46,33 @@ class Kernel:
     origin: str  # where the tree came from, in words
     port: str  # the folder of portable/GCC/
     digest: str  # of the files a build of this port can read
+    stack_check: int = STACK_CHECK  # configCHECK_FOR_STACK_OVERFLOW
+    assertions: bool = False  # configASSERT
+
+    def identity(self):
+        """The tree as a build would find it (Target.source_identity)."""
+        return {
+            "freertos_kernel": {
+                "what": "the FreeRTOS kernel tree",
+                "path": self.path,
+                "version": self.version,
+                "sha256": self.digest,
+            }
+        }
+
+    def make_vars(self):
+        """The build's choices, as the port's make variables (port/freertos/port.mk)."""
+        return {"RTOS_STACK_CHECK": str(self.stack_check), "RTOS_ASSERT": "1" if self.assertions else "0"}
+
+    def options(self, board):
+        """The settings that move the figures, in words: stack fill, the overflow check,
+        assertions, and what a new task's floating-point context costs."""
+        return {
+            "stack_fill": "on (stack overflow check 2 fills every new stack)" if self.stack_check > 1 else "off",
+            "stack_check": self.stack_check,
+            "assertions": "on (configASSERT)" if self.assertions else "off",
+            "fpu_context": fpu_context(board),
+        }
 
     def fingerprint(self, board):
         """The fields the run's fingerprint gets for a FreeRTOS build on BOARD."""
@@ -56,8 +88,9 @@ class Kernel:
                 "sources_sha256": self.digest,
                 "port": f"GCC/{self.port}",
                 "heap": f"{HEAP}, {heap // 1024} KiB",
-                "config": config_summary(),
+                "config": config_summary(self.stack_check, self.assertions),
                 "config_sha256": config_digest(board),
+                "options": self.options(board),
             },
         }
 
@@ -77,8 +110,24 @@ def config_digest(board):
     return h.hexdigest()
 
 
-def config_summary():
-    """The settings of FreeRTOSConfig.h that decide what is measured, in one line."""
+def fpu_context(board):
+    """A new task's floating-point context in words, from the CPU's part of the configuration
+    (configUSE_TASK_FPU_SUPPORT 2: every task has one, its register area zeroed by the C
+    library's memset when the task is created: on the Cortex-A53 that is most of a create)."""
+    text = config_files(board)[1].read_text()
+    m = re.search(r"^#define\s+configUSE_TASK_FPU_SUPPORT\s+(\d+)", text, re.M)
+    if m and m.group(1) == "2":
+        return "every task (configUSE_TASK_FPU_SUPPORT=2: its register area zeroed by memset at create)"
+    return (
+        "as the kernel's port does (configUSE_TASK_FPU_SUPPORT unset)"
+        if not m
+        else f"configUSE_TASK_FPU_SUPPORT={m.group(1)}"
+    )
+
+
+def config_summary(stack_check=STACK_CHECK, assertions=False):
+    """The settings of FreeRTOSConfig.h that decide what is measured, in one line (with the
+    build's choice of stack check and assertions)."""
     from .build import core_dir
 
     text = (core_dir() / "port" / "freertos" / "FreeRTOSConfig.h").read_text()
@@ -94,8 +143,9 @@ def config_summary():
         "configUSE_TRACE_FACILITY",
     )
     found = dict(re.findall(r"^#define\s+(config\w+)\s+(\S+)", text, re.M))
+    found["configCHECK_FOR_STACK_OVERFLOW"] = str(stack_check)
     parts = [f"{k[len('config') :]}={found[k]}" for k in want if k in found]
-    return ", ".join(parts + ["configASSERT off"])
+    return ", ".join(parts + [f"configASSERT {'on' if assertions else 'off'}"])
 
 
 def kernel_version(path):
@@ -110,9 +160,10 @@ def kernel_version(path):
     return tuple(int(x) for x in m.groups())
 
 
-def locate(port):
-    """The kernel tree to build with, for the kernel's port PORT (a folder of portable/GCC/)
-    -> Kernel. TickmarkError saying what to do when there is none or it does not fit."""
+def locate(port, stack_check=STACK_CHECK, assertions=False):
+    """The kernel tree to build with, for the kernel's port PORT (a folder of portable/GCC/), and
+    the build's choices (stack_check 0..2, assertions) -> Kernel. TickmarkError saying what to do
+    when there is none or it does not fit."""
     given = os.environ.get(ENV)
     path = Path(given).expanduser() if given else cache_dir() / DEFAULT_NAME
     if not (path / "tasks.c").is_file():
@@ -140,7 +191,9 @@ def locate(port):
     else:
         note = path.parent / (path.name + ".origin")
         origin = note.read_text().strip() if note.is_file() else "the tickmark cache"
-    return Kernel(str(path), "V" + ".".join(map(str, version)), origin, port, sources_digest(path, port))
+    return Kernel(
+        str(path), "V" + ".".join(map(str, version)), origin, port, sources_digest(path, port), stack_check, assertions
+    )
 
 
 def sources_digest(path, port):

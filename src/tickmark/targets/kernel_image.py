@@ -17,7 +17,13 @@ A board that describes a Linux boot (LINUX_* in core/boards/BOARD.mk: virt-aarch
 kernel on its own machine and CPU, one CPU, under the same -icount settings as bare metal and
 FreeRTOS on that board (`qemu-system:virt-aarch64 --kernel IMAGE`): the guest's clock then
 counts guest instructions, kernel and user alike, so Linux, FreeRTOS and bare metal are measured
-in one unit on one CPU model.
+in one unit on one CPU model. What would make two boots differ is held fixed there: QEMU's random
+generator seeded with a fixed number (-seed 1: the device tree's RNG and KASLR seeds are the same
+on every boot, and the kernel's random generator is ready as on a real board; without a seed at
+all every system call paid ~9,300 instructions for its random kernel-stack offset), KASLR off
+(nokaslr), the real-time clock at a fixed date on the virtual clock (-rtc), and an initramfs
+whose entries have no times; two runs with the same --seed count the same
+instructions (tests/test_freertos.py checks it).
 """
 
 import hashlib
@@ -57,14 +63,20 @@ MACHINES = {
 }
 
 
+# A boot the same on every run (under -icount): the real-time clock at a fixed date, run by the
+# virtual clock, and QEMU's random generator (the device tree's seeds) from a fixed seed.
+FIXED_BOOT = ["-rtc", "base=2024-01-01T00:00:00,clock=vm", "-seed", "1"]
+
+
 def board_machine(board):
     """The machine description (as in MACHINES) of a board that describes a Linux boot: the
-    board's QEMU line with LINUX_MEM of memory and one CPU."""
+    board's QEMU line with LINUX_MEM of memory and one CPU, and nothing that differs between
+    boots (FIXED_BOOT)."""
     qemu = list(board.qemu)
     if "-m" in qemu:
         del qemu[qemu.index("-m") : qemu.index("-m") + 2]
     return {
-        "qemu": qemu + ["-m", board.vars.get("LINUX_MEM", "512M"), "-smp", "1"],
+        "qemu": qemu + ["-m", board.vars.get("LINUX_MEM", "512M"), "-smp", "1", *FIXED_BOOT],
         "console": board.vars["LINUX_CONSOLE"],
         "cc": board.vars.get("LINUX_CROSS_COMPILE") or "",  # the board's own cross prefix
         "busybox_arch": board.vars.get("LINUX_DEB_ARCH"),
@@ -167,6 +179,14 @@ def args_archive(args):
     return cpio_newc([("tickmark-args", stat.S_IFREG | 0o644, "".join(a + "\n" for a in args).encode())])
 
 
+RESERVED = {"init", "tickmark-core", "tickmark-args", "bin", "dev", "proc", "sys", "tmp", "root"}
+
+
+def files_archive(paths):
+    """The files a program needs (exec --file), in the guest's root folder, where the core runs."""
+    return cpio_newc([(os.path.basename(p), stat.S_IFREG | 0o755, Path(p).read_bytes()) for p in paths])
+
+
 class KernelSession(QemuSession):
     """The serial console of the guest: records, the guest's description, the core's exit status
     (the machine itself always powers off with 0)."""
@@ -266,6 +286,8 @@ class KernelCore(Core):
         with open(initrd, "wb") as f:
             with open(self.initramfs, "rb") as base:
                 shutil.copyfileobj(base, f)
+            if self.target.files:
+                f.write(files_archive(self.target.files))
             f.write(args_archive(list(args)))
         return KernelSession(self.qemu_argv(initrd, accel), silence_s or core_timeout(args) + SLACK + 60, self)
 
@@ -294,10 +316,28 @@ class KernelTarget(Scratch, Target):
         self.spec = board_machine(board) if board else MACHINES[machine]
         self.emulated = accel != "kvm"
         self.probe_note = None
+        self.files = []  # put into every boot's initramfs (exec --file)
+
+    def source_identity(self):
+        """The kernel image booted and the busybox of the guest's initramfs, by content."""
+        busybox = guest_busybox(self.spec)
+        return {
+            "kernel_image": {"what": "the Linux kernel image", "path": self.kernel, "sha256": sha256_file(self.kernel)},
+            "busybox": {"what": "the guest's busybox", "path": busybox, "sha256": sha256_file(busybox)},
+        }
+
+    def put_file(self, path):
+        """Into the initramfs of every boot, in its root folder (where the core runs)."""
+        name = os.path.basename(path)
+        if name in RESERVED:
+            raise TickmarkError(f"--file {shown(name, 60)}: the guest's initramfs has that name already")
+        self.files.append(os.path.abspath(path))
+        return name
 
     def cmdline(self):
+        fixed = "nokaslr" if self.board else ""  # a board's boot is the same every time (see above)
         return " ".join(
-            filter(None, [f"console={self.spec['console']}", "panic=-1", "quiet", "loglevel=1", self.append])
+            filter(None, [f"console={self.spec['console']}", "panic=-1", "quiet", "loglevel=1", fixed, self.append])
         )
 
     def prepare(self, variant=None):
@@ -382,6 +422,7 @@ class KernelTarget(Scratch, Target):
                 "libc": fingerprint.local_libc(),  # the toolchain's, linked into the static core
                 "kernel": g.get("kernel"),
                 "kernel_image": os.path.basename(self.kernel),
+                "kernel_image_size": os.path.getsize(self.kernel),
                 "kernel_cmdline": self.cmdline(),
                 "qemu": qemu_version(m["qemu"][0]),
                 "qemu_accel": core.accel,

@@ -189,6 +189,13 @@ class LabgridTarget(WrappingTarget):
     def check_uri(cls, uri):
         return parse_uri(uri)[0]  # the place: made, this target would acquire it
 
+    @classmethod
+    def source_identity_of(cls, uri):
+        """Nothing beyond the core and the variant: the place's board runs a core built for it (SSH)
+        or the one it was flashed with (serial). Made, this target would acquire the place."""
+        parse_uri(uri)
+        return {}
+
     def __init__(self, uri, opts, **options):
         super().__init__(uri, **options)
         self.opts = opts

@@ -7,6 +7,7 @@ import os
 import platform
 import shlex
 import shutil
+import tempfile
 
 from .. import fingerprint
 from ..errors import TickmarkError
@@ -30,15 +31,25 @@ QEMU_ARCH = {
 class LocalCore(Core):
     def __init__(self, target, argv, build=None, label=None, emulated=None):
         super().__init__(target, build, label, emulated)
-        self.argv = list(argv)
+        # absolute paths: the core may start in the folder of the files a program needs
+        self.argv = [os.path.abspath(a) if os.sep in a and os.path.exists(a) else a for a in argv]
 
     def start(self, args):
-        return ProcessSession(self.argv + list(args))
+        env = None
+        if built_with_pg(self.build):  # its gmon.out into the target's own folder, not the user's
+            env = dict(os.environ, GMON_OUT_PREFIX=os.path.join(self.target.private_dir(), "gmon"))
+        return ProcessSession(self.argv + list(args), cwd=self.target.workdir, env=env)
 
     def profile_runner(self):
         from .profiling import LocalRunner
 
         return LocalRunner(self)
+
+
+def built_with_pg(build):
+    """Whether a core was built for gprof (-pg): when it exits, glibc writes gmon.out into the
+    folder it runs in, unless GMON_OUT_PREFIX names another place (PREFIX.<pid>)."""
+    return "-pg" in ((build or {}).get("cflags") or "").split()
 
 
 def qemu_user_argv(cross_compile, binary):
@@ -58,6 +69,28 @@ class LocalTarget(Target):
     takes_prebuilt = True
     profiles = "here"
     runs_here = True
+    workdir = None  # where the core runs: the current folder, or the folder of put_file's files
+    _private = None  # what the core leaves behind that is no one's (a -pg core's gmon files)
+
+    def private_dir(self):
+        """A folder of this target's own, removed when it closes."""
+        if self._private is None:
+            self._private = tempfile.mkdtemp(prefix="tickmark-local-")
+        return self._private
+
+    def put_file(self, path):
+        """Into a private folder (removed when the target closes), where the core then runs."""
+        if self.workdir is None:
+            self.workdir = tempfile.mkdtemp(prefix="tickmark-files-")
+        name = os.path.basename(path)
+        shutil.copy2(path, os.path.join(self.workdir, name))
+        return name
+
+    def close(self):
+        for folder in (self.workdir, self._private):
+            if folder is not None:
+                shutil.rmtree(folder, ignore_errors=True)
+        self.workdir = self._private = None
 
     @classmethod
     def from_uri(cls, uri, **options):
@@ -79,6 +112,9 @@ class LocalTarget(Target):
             raise TickmarkError(f"core binary '{given}' not found")
         exe = argv[-1] if len(argv) > 1 and os.path.isfile(argv[-1]) else (shutil.which(argv[0]) or argv[0])
         return LocalCore(self, argv, {"binary": exe, "binary_sha256": sha256_file(exe), "prebuilt": True})
+
+    def process_limits(self):
+        return fingerprint.process_limits(fingerprint.local_limit_texts())
 
     def fingerprint(self, core, hello=None):
         fp = fingerprint.collect(core.build, hello)

@@ -8,10 +8,13 @@ Two kinds of machine:
         booted as the machine's only program;
       - os=freertos: the same with the FreeRTOS kernel (targets/freertos.py), the core running
         in a task;
+      - os=nuttx: the core as a NuttX application linked with the NuttX kernel (targets/nuttx.py),
+        started as NuttX's first task; its records come out of NuttX's console (the UART);
       - os=linux (implied by --kernel IMAGE): the Linux kernel IMAGE booted on the same machine
         and CPU with a minimal initramfs (kernel_image.py), where the board describes how.
-    On bare metal and FreeRTOS the arguments, records and exit status go through semihosting.
-    By default QEMU counts instructions (-icount shift=0,sleep=off), for all three systems: the
+    On bare metal and FreeRTOS the arguments, records and exit status go through semihosting;
+    on NuttX the arguments and exit status do, and the records come on the UART.
+    By default QEMU counts instructions (-icount shift=0,sleep=off), for all four systems: the
     figures are guest instructions, the same on every run, labelled icount-insns.
     `qemu-system:BOARD?icount=0` runs free (TCG timing: host-dependent, flagged emulated too).
   * a Linux kernel image on QEMU's generic machines (qemu-system:x86_64 or qemu-system:aarch64
@@ -22,7 +25,7 @@ Every result is flagged `emulated`: these are never timings of real hardware.
 
 from .. import fingerprint
 from ..errors import TickmarkError
-from . import baremetal, freertos
+from . import baremetal, freertos, nuttx
 from . import uri as uri_options
 from .base import Core, Target, Variant, register, shown, with_options
 from .kernel_image import KernelTarget, cached_kernel
@@ -30,13 +33,15 @@ from .qemu import SLACK, QemuSession, Scratch, core_timeout, qemu_version
 from .uri import Option
 
 KERNEL_MACHINES = ("x86_64", "aarch64")
-OSES = ("baremetal", "freertos", "linux")
+OSES = ("baremetal", "freertos", "nuttx", "linux")
 OPTIONS = (
     Option("os", "choice", choices=OSES),
     Option("icount", "flag", None),
     Option("kernel", "text"),
     Option("append", "text"),
     Option("accel", "choice", choices=("kvm", "tcg")),
+    Option("stack_check", "choice", choices=(0, 1, 2)),  # os=freertos: its stack overflow check
+    Option("assert", "flag", None),  # os=freertos: configASSERT in every kernel call
 )
 
 
@@ -54,7 +59,12 @@ class BoardCore(Core):
         if self.target.icount and args and args[0] == "run":
             args = with_options(args, "--fcore-khz", str(baremetal.INSN_FCORE_KHZ))
         argv = baremetal.qemu_argv(
-            self.target.board, self.image, args, icount=self.target.icount, args_file=self.target.scratch("args")
+            self.target.board,
+            self.image,
+            args,
+            icount=self.target.icount,
+            args_file=self.target.scratch("args"),
+            console="uart" if self.target.os_name == "nuttx" else "semihosting",
         )
         return QemuSession(argv, core_timeout(args) + SLACK)
 
@@ -65,15 +75,27 @@ class QemuSystemTarget(Scratch, Target):
     emulated = True
     options = OPTIONS
 
-    def __init__(self, uri, prebuilt=None, board=None, icount=True, kernel=None, append=None, os_name="baremetal"):
+    def __init__(
+        self,
+        uri,
+        prebuilt=None,
+        board=None,
+        icount=True,
+        kernel=None,
+        append=None,
+        os_name="baremetal",
+        rtos_options=None,
+    ):
         super().__init__(uri, prebuilt)
         self.board, self.icount, self.kernel, self.append = board, icount, kernel, append
         self.os_name = os_name
+        self.rtos_options = rtos_options or {}  # os=freertos: stack_check, assertions
         self.rtos = None  # the FreeRTOS kernel of an os=freertos build
+        self.nuttx = None  # the NuttX kernel's export of an os=nuttx build
 
     @classmethod
     def from_uri(cls, uri, kernel=None, append=None, **options):
-        name, q = uri_options.parse(uri, OPTIONS, "qemu-system:BOARD[?os=freertos&icount=0]")
+        name, q = uri_options.parse(uri, OPTIONS, "qemu-system:BOARD[?os=freertos|nuttx&icount=0]")
         kernel = kernel or q["kernel"]
         append = append if append is not None else q["append"]
         if name in KERNEL_MACHINES:
@@ -109,8 +131,9 @@ class QemuSystemTarget(Scratch, Target):
                 if not kernel:
                     raise TickmarkError(
                         f"qemu-system:{name}?os=linux boots a Linux kernel image: give it with --kernel IMAGE "
-                        f"(./bootstrap test unpacks Debian's {board.vars.get('LINUX_DEB_ARCH')} kernel into the cache, "
-                        "where it is found without --kernel)"
+                        f"or in the target, qemu-system:{name}?os=linux&kernel=IMAGE (so a campaign file names it); "
+                        f"./bootstrap study unpacks Debian's {board.vars.get('LINUX_DEB_ARCH')} kernel into the cache, "
+                        "where it is found without either"
                     )
             return KernelTarget(
                 f"qemu-system:{name}?os=linux" + ("" if icount else "&icount=0"),
@@ -130,23 +153,46 @@ class QemuSystemTarget(Scratch, Target):
         if os_name == "freertos" and not board.vars.get("FREERTOS_PORT"):
             able = [b for b in baremetal.board_names() if baremetal.load_board(b).vars.get("FREERTOS_PORT")]
             raise TickmarkError(f"board {name} names no FreeRTOS port (boards that do: {', '.join(able)})")
+        if os_name == "nuttx" and not board.vars.get("NUTTX_BOARD"):
+            able = [b for b in baremetal.board_names() if baremetal.load_board(b).vars.get("NUTTX_BOARD")]
+            raise TickmarkError(f"board {name} names no NuttX board (boards that do: {', '.join(able)})")
+        given = {k: q[k] for k in ("stack_check", "assert") if q[k] is not None}
+        if given and os_name != "freertos":
+            raise TickmarkError(f"bad target '{shown(uri)}': {' and '.join(given)} is for os=freertos")
         opts = ([f"os={os_name}"] if os_name != "baremetal" else []) + ([] if icount else ["icount=0"])
+        opts += [f"{k}={int(v)}" for k, v in given.items()]
+        rtos_options = {"stack_check": given["stack_check"]} if "stack_check" in given else {}
+        if "assert" in given:
+            rtos_options["assertions"] = given["assert"]
         return cls(
             f"qemu-system:{name}" + ("?" + "&".join(opts) if opts else ""),
             board=board,
             icount=icount,
             os_name=os_name,
+            rtos_options=rtos_options,
             **options,
         )
+
+    def source_identity(self):
+        """The FreeRTOS kernel tree or the NuttX trees the core is built with (nothing more on
+        bare metal)."""
+        if self.os_name == "freertos":
+            return freertos.locate(self.board.vars["FREERTOS_PORT"], **self.rtos_options).identity()
+        if self.os_name == "nuttx":
+            return nuttx.locate().identity()
+        return {}
 
     def prepare(self, variant=None):
         variant = variant or Variant()
         if variant.cross_compile or variant.ldflags:
             raise TickmarkError(f"{self.uri} builds with the board's own compiler and link flags")
         if self.os_name == "freertos":
-            self.rtos = freertos.locate(self.board.vars["FREERTOS_PORT"])
+            self.rtos = freertos.locate(self.board.vars["FREERTOS_PORT"], **self.rtos_options)
+        if self.os_name == "nuttx":
+            self.board.check_tools()
+            self.nuttx = nuttx.export_for(self.board, nuttx.locate())
         b = baremetal.build_for_board(
-            self.board, cc=variant.cc, cflags=variant.cflags, memfn=variant.memfn, rtos=self.rtos
+            self.board, cc=variant.cc, cflags=variant.cflags, memfn=variant.memfn, rtos=self.rtos, nuttx=self.nuttx
         )
         build = dict(b.as_dict(), board=self.board.name, os=self.os_name)
         return BoardCore(self, b.binary, build)
@@ -173,5 +219,7 @@ class QemuSystemTarget(Scratch, Target):
         if self.rtos:
             fp.update(self.rtos.fingerprint(self.board))
             fp["os"] += " (picolibc)"
+        if self.nuttx:
+            fp.update(nuttx.fingerprint(self.nuttx))
         fp["flags"] = fingerprint.env_flags(fp)
         return self.base_fingerprint(fp, core)

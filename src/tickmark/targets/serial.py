@@ -15,8 +15,10 @@ is longer than any record).
   work as on any other target.
 """
 
+import queue
 import re
 import shlex
+import threading
 import time
 
 from .. import fingerprint
@@ -69,7 +71,9 @@ def parse_uri(uri):
 
 
 class SerialSession(Session):
-    """One round read off the console: lines until `bye` or silence."""
+    """One round read off the console: lines until `bye` or silence. A thread reads the port as
+    bytes come and timestamps each line when its newline arrives (arrival_ns()), so that a time
+    the host takes from the console (the marks of --host-clock) never waits for the harness."""
 
     def __init__(self, target, args):
         self.target = target
@@ -78,26 +82,28 @@ class SerialSession(Session):
         self._bye = False
         self._rc = None
         self._why = ""
+        self._arrival = None
         port = target.port()
         port.reset_input_buffer()
         if target.core_path:
             line = " ".join([target.core_path, *(shlex.quote(a) for a in args)]) + '; echo "@@tickmark-rc $?"'
             port.write(line.encode() + b"\r")
             port.flush()
+        self._queue = queue.Queue()
+        self._halt = threading.Event()
+        self._reader = threading.Thread(target=self._read, args=(port,), daemon=True)
+        self._reader.start()
 
-    def lines(self):
-        port = self.target.port()
-        reader = Reader()  # only a real bye record ends the round, never noise that looks like one
+    def _read(self, port):
+        """The reading thread: (raw line, arrival time) into the queue, or ("lost", why)."""
         buf, skipping = bytearray(), False
-        last = time.monotonic()  # the last complete line: bytes without a newline are no sign of life
-        silence = self.target.silence
-        while not self._done:
+        while not self._halt.is_set():
             try:
-                chunk = port.read(4096)
+                chunk = port.read(port.in_waiting or 1)  # what is there, else wait for a byte
             except Exception as e:  # serial.SerialException, OSError: the device went away
-                self.transport_lost = f"{self.target.device}: {e}"
-                self._why = f"the console stopped: {e}"
+                self._queue.put(("lost", str(e)))
                 return
+            now = time.monotonic_ns()
             start = len(buf)
             buf += chunk
             while True:
@@ -109,31 +115,53 @@ class SerialSession(Session):
                 if skipping:  # the end of a line too long to be a record
                     skipping = False
                     continue
-                text = clean_line(raw)
-                m = _RC.search(text)
-                if m and self.target.core_path:  # the shell's answer: the command ended
-                    self._rc = int(m.group(1))
-                    self._done = True
-                    return
-                last = time.monotonic()
-                recs = reader.feed_line(text) if "TM1 " in text else []
-                if any(r.get("t") == "bye" for r in recs):
-                    self._bye = True
-                    self._done = not self.target.core_path  # with a shell: wait for its answer
-                yield text + "\n"
-                if self._done:
-                    return
+                self._queue.put((raw, now))
             if len(buf) > MAX_LINE:  # a console writing without newlines: drop it, bounded
                 del buf[:]
                 skipping = True
-            if time.monotonic() - last > silence:
-                self._why = (
-                    f"the console was silent for {silence} s (no complete line) before the run's final record (bye)"
-                )
+
+    def lines(self):
+        reader = Reader()  # only a real bye record ends the round, never noise that looks like one
+        last = time.monotonic()  # the last complete line: bytes without a newline are no sign of life
+        silence = self.target.silence
+        while not self._done:
+            try:
+                raw, at = self._queue.get(timeout=0.2)
+            except queue.Empty:
+                if time.monotonic() - last > silence:
+                    self._why = (
+                        f"the console was silent for {silence} s (no complete line) before the run's final record (bye)"
+                    )
+                    return
+                continue
+            if raw == "lost":
+                self.transport_lost = f"{self.target.device}: {at}"
+                self._why = f"the console stopped: {at}"
                 return
+            text = clean_line(raw)
+            m = _RC.search(text)
+            if m and self.target.core_path:  # the shell's answer: the command ended
+                self._rc = int(m.group(1))
+                self._done = True
+                return
+            last = time.monotonic()
+            recs = reader.feed_line(text) if "TM1 " in text else []
+            if any(r.get("t") == "bye" for r in recs):
+                self._bye = True
+                self._done = not self.target.core_path  # with a shell: wait for its answer
+            self._arrival = at
+            yield text + "\n"
+
+    def arrival_ns(self):
+        return self._arrival
+
+    def _halt_reader(self):
+        self._halt.set()
+        self._reader.join(2)  # a read returns within the port's timeout (0.2 s)
 
     def finish(self):
         self._done = True
+        self._halt_reader()
         if self._rc is not None:
             return self._rc, ""
         if self._bye and not self.target.core_path:
@@ -147,6 +175,7 @@ class SerialSession(Session):
             except Exception:
                 pass
         self._done = True
+        self._halt_reader()
 
 
 class SerialCore(Core):
@@ -176,6 +205,11 @@ class SerialTarget(Target):
     def __init__(self, uri, **options):
         super().__init__(uri, **options)
         self._port = None
+
+    @property
+    def char_ns(self):
+        """One character on the line: a start bit, 8 data bits and a stop bit at the baud rate."""
+        return 10 * 10**9 // self.baud
 
     def port(self):
         if self._port is None:

@@ -366,6 +366,15 @@ class SshTarget(Target):
         self._uploaded[binary] = name
         return name
 
+    def put_file(self, path):
+        """Into the run's folder on the board, where the core runs (copied again after a
+        reconnection, like the core)."""
+        self.connect()
+        name = os.path.basename(path)
+        if not re.fullmatch(r"[A-Za-z0-9._+-]+", name) or name.startswith("tickmark-core"):
+            raise TickmarkError(f"--file {shown(name, 60)}: a file name of letters, digits and '._+-'")
+        return self._upload(os.path.abspath(path), name)
+
     def fingerprint(self, core, hello=None):
         fp = fingerprint.from_texts(self.texts or {}, core.build if core else None, hello)
         return self.base_fingerprint(fp, core)

@@ -15,6 +15,8 @@ BM_CLOCK_HZ = 25000000
 BM_COUNTER_ADDR = 0x40028018
 BM_COUNTER_HZ = 25000000
 BM_UART_ADDR = 0x40004000
+# trap.irq raises external interrupt 31 (nothing else uses it) through the NVIC.
+BM_SOFT_IRQ = 31
 QEMU = qemu-system-arm -M mps2-an385
 PACKAGES = gcc-arm-none-eabi picolibc-arm-none-eabi qemu-system-arm
 # FreeRTOS (os=freertos): the kernel's Cortex-M3 port; 2 MiB of the RAM for its heap.

@@ -15,9 +15,14 @@ BM_CLOCK_HZ = 25000000
 BM_COUNTER_ADDR = 0x40028018
 BM_COUNTER_HZ = 25000000
 BM_UART_ADDR = 0x40004000
+# trap.irq raises external interrupt 31 (nothing else uses it) through the NVIC.
+BM_SOFT_IRQ = 31
 QEMU = qemu-system-arm -M mps2-an500
 PACKAGES = gcc-arm-none-eabi picolibc-arm-none-eabi qemu-system-arm
 # FreeRTOS (os=freertos): the kernel's Cortex-M4F port (the M7 runs it; ARM_CM7/r0p1 is for the
 # r0p1 erratum); 2 MiB of the RAM for its heap.
 FREERTOS_PORT = ARM_CM4F
 RTOS_HEAP_SIZE = 0x00200000
+# NuttX (os=nuttx): the kernel's mps2-an500 board (flat build; its tick is SysTick, the clock the
+# FPGAIO counter; NuttX compiles for the M7's single-precision FPU, fpv5-sp-d16).
+NUTTX_BOARD = mps2-an500:nsh

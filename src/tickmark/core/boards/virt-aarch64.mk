@@ -16,6 +16,10 @@ BM_STACK_SIZE = 0x00010000
 BM_CLOCK_HZ = 1000000000
 BM_COUNTER_ADDR = 0
 BM_COUNTER_HZ = 62500000
+# The GICv2; trap.irq raises its software-generated interrupt 1 to this CPU.
+BM_GIC_DIST = 0x08000000
+BM_GIC_CPU = 0x08010000
+BM_SOFT_IRQ = 1
 QEMU = qemu-system-aarch64 -M virt -cpu cortex-a53 -m 128M -nic none
 PACKAGES = gcc-aarch64-linux-gnu picolibc-aarch64-linux-gnu qemu-system-arm
 # FreeRTOS (os=freertos): the kernel's ARM_AARCH64 port at EL1 (GUEST), the GICv2 of the virt
@@ -32,3 +36,8 @@ LINUX_MEM = 512M
 LINUX_CROSS_COMPILE = aarch64-linux-gnu-
 LINUX_DEB_ARCH = arm64
 LINUX_PACKAGES = qemu-system-arm gcc-aarch64-linux-gnu libc6-dev-arm64-cross
+# NuttX (os=nuttx): the kernel's qemu-armv8a board at EL1 on this machine's GICv2, PSCI by HVC;
+# its Debian cross compiler's outline atomics would need getauxval, which NuttX lacks.
+NUTTX_BOARD = qemu-armv8a:nsh
+NUTTX_CONFIG = ARM64_GIC_VERSION=2 ARCH_CHIP_QEMU_WITH_HV=y
+NUTTX_EXTRAFLAGS = -mno-outline-atomics

@@ -13,5 +13,9 @@ BM_STACK_SIZE = 0x00010000
 BM_CLOCK_HZ = 1000000000
 BM_COUNTER_ADDR = 0
 BM_COUNTER_HZ = 10000000
+# The CLINT (trap.irq: hart 0's machine software interrupt) and an address with nothing there
+# (trap.abort's load access fault: below the CLINT, no device).
+BM_CLINT = 0x02000000
+BM_FAULT_ADDR = 0x01000000
 QEMU = qemu-system-riscv64 -M virt -bios none -m 128M -nic none
 PACKAGES = gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf qemu-system-misc

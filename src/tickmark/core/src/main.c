@@ -23,7 +23,9 @@ static void print_help(void)
          "       tickmark-core hello              the hello record alone (timer, cycles, counters)\n"
          "       tickmark-core run [GLOB...] [--samples N] [--sample-ms MS] [--seed N]\n"
          "                     [--iters N | --iters KEY=N]... [--param [BENCH:]NAME=V,V]... [--timeout SEC]\n"
-         "                     [--cpu N] [--fcore-khz N] [--no-fork] [--text] [-- GLOB...]\n"
+         "                     [--cpu N] [--fcore-khz N] [--no-fork] [--host-clock] [--text] [-- GLOB...]\n"
+         "       tickmark-core exec [--name NAME] [--samples N] [--warmup N] [--timeout SEC]\n"
+         "                     [--seed N] [--capture] [--text] -- PROGRAM [ARGS...]\n"
          "       tickmark-core @FILE              the arguments from FILE, one per line\n"
          "Records are described in docs/protocol.md.");
 }
@@ -159,53 +161,6 @@ static int cmd_list(char **globs, int nglobs, int text)
     return 0;
 }
 
-static void emit_hello(const tm_options *opt, const tm_env *env, int n)
-{
-    tm_json j;
-    static char sys[128], rel[128], mach[64];
-    int i;
-    tm_json_begin(&j, stdout, "hello");
-    tm_json_int(&j, "v", 1);
-    tm_json_str(&j, "core", TM_VERSION);
-    tm_json_str(&j, "target", tm_build_target);
-    tm_json_str(&j, "port", tm_port_name());
-    tm_json_str(&j, "cc", tm_build_cc);
-    tm_json_str(&j, "cflags", tm_build_cflags);
-    tm_json_str(&j, "memfn", tm_build_memfn);
-    tm_json_uint(&j, "seed", opt->seed);
-    tm_json_int(&j, "samples", opt->samples);
-    tm_json_int(&j, "sample_ms", opt->sample_ms);
-    tm_json_str(&j, "clock", tm_os_clock_name());
-    tm_json_uint(&j, "clock_res_ns", tm_os_clock_res_ns());
-    tm_json_uint(&j, "timer_overhead_ps", env->timer_overhead_ps);
-    tm_json_uint(&j, "loop_overhead_ps", env->loop_overhead_ps);
-    tm_json_str(&j, "ticks", tm_arch_ticks_name());
-    tm_json_uint(&j, "ticks_khz", tm_ticks_khz());
-    tm_json_uint(&j, "fcore_khz", env->fcore_khz);
-    tm_json_str(&j, "cycles", env->cycles_method);
-    tm_json_int(&j, "kernel_excluded", tm_ctr_kernel_excluded());
-    tm_json_int(&j, "counters_grouped", tm_ctr_grouped());
-    tm_json_str(&j, "counters_unsupported", tm_ctr_unsupported());
-    tm_json_open(&j, "counters", '[');
-    for (i = 0; i < tm_ctr_count(); i++)
-        tm_json_str(&j, NULL, tm_ctr_name(i));
-    tm_json_close(&j, ']');
-    tm_json_int(&j, "cpus", tm_os_cpu_count());
-    tm_json_uint(&j, "page_size", (uint64_t)tm_os_page_size());
-    if (tm_os_uname(sys, rel, mach, sizeof sys) == 0) {
-        tm_json_str(&j, "os", sys);
-        tm_json_str(&j, "kernel", rel);
-        tm_json_str(&j, "machine", mach);
-    }
-    tm_json_int(&j, "cpu", opt->cpu);
-    tm_arch_tlb_json(&j);
-    tm_json_open(&j, "order", '[');
-    for (i = 0; i < n; i++)
-        tm_json_str(&j, NULL, instances[i].key);
-    tm_json_close(&j, ']');
-    tm_json_end(&j);
-}
-
 typedef struct child_args {
     const tm_instance *inst;
     const tm_options *opt;
@@ -258,7 +213,7 @@ static int cmd_run(char **globs, int nglobs, tm_options *opt)
         printf("tickmark-core %s on %s (%s), %s, core ~%llu MHz, cycles: %s\n", TM_VERSION, tm_build_target,
                tm_port_name(), tm_build_cc, (unsigned long long)(env.fcore_khz / 1000), env.cycles_method);
     else
-        emit_hello(opt, &env, n);
+        tm_emit_hello(opt, &env, instances, n);
     tm_ctr_close(); /* each instance opens its own, in its own process */
 
     for (i = 0; i < n; i++) {
@@ -379,9 +334,11 @@ int tm_main(int argc, char **argv)
         opt.seed = 0;
         opt.cpu = tm_os_cpu_current();
         tm_env_measure(&env, 0);
-        emit_hello(&opt, &env, 0);
+        tm_emit_hello(&opt, &env, instances, 0);
         return 0;
     }
+    if (strcmp(argv[1], "exec") == 0) /* any program as a benchmark (src/exec.c) */
+        return tm_exec_main(argc - 2, argv + 2);
     if (strcmp(argv[1], "list") != 0 && strcmp(argv[1], "run") != 0)
         return usage_error("unknown command", argv[1]);
     list = strcmp(argv[1], "list") == 0;
@@ -411,6 +368,10 @@ int tm_main(int argc, char **argv)
         }
         if (strcmp(a, "--no-fork") == 0) {
             opt.no_fork = 1;
+            continue;
+        }
+        if (strcmp(a, "--host-clock") == 0) {
+            opt.host_clock = 1;
             continue;
         }
         if (!val)
@@ -461,5 +422,7 @@ int tm_main(int argc, char **argv)
             return usage_error("unknown option", a);
         }
     }
+    if (opt.host_clock && opt.text)
+        return usage_error("--host-clock writes marks for the host to time, not text", NULL);
     return list ? cmd_list(globs, nglobs, opt.text) : cmd_run(globs, nglobs, &opt);
 }

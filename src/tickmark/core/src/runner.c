@@ -63,8 +63,10 @@ static void measure(tm_ctx *ctx, uint64_t iters, const tm_env *env, int want_ctr
         m->ctr_ops = iters * ctx->ops_per_iter;
         for (i = 0; i < nctr; i++)
             m->ctr[i] = d1[i];
-        if (nctr && cyc_idx >= 0)
-            m->cyc = (int64_t)d1[cyc_idx];
+        if (nctr && cyc_idx >= 0) { /* less the control loop, as the time */
+            uint64_t loop = (b->flags & TM_F_CONTROL) ? 0 : iters * env->loop_overhead_mcyc / 1000;
+            m->cyc = (int64_t)sub_sat(m->ctr[cyc_idx], loop);
+        }
     }
     if (m->cyc < 0 && env->fcore_khz)
         m->cyc = (int64_t)(m->ns * env->fcore_khz / 1000000);
@@ -156,12 +158,12 @@ void tm_emit_end(const tm_instance *inst, const char *status, const char *reason
     tm_json_str(&j, "status", status);
     tm_json_str(&j, "reason", reason);
     tm_json_uint(&j, "wall_ns", wall_ns);
-    if (strcmp(status, "ok") == 0 && inst->bench->verifies)
+    if (strcmp(status, "ok") == 0 && inst->bench && inst->bench->verifies) /* exec: no descriptor */
         tm_json_str(&j, "verified", inst->bench->verifies);
     tm_json_end(&j);
 }
 
-static void emit_meta(tm_ctx *ctx, uint64_t iters, uint64_t calib_ns, const tm_env *env)
+static void emit_meta(tm_ctx *ctx, uint64_t iters, uint64_t calib_ns, const tm_env *env, int host_clock)
 {
     const tm_bench *b = ctx->bench;
     tm_json j;
@@ -173,12 +175,13 @@ static void emit_meta(tm_ctx *ctx, uint64_t iters, uint64_t calib_ns, const tm_e
     tm_json_uint(&j, "iters", iters);
     tm_json_uint(&j, "ops_per_iter", ctx->ops_per_iter);
     tm_json_uint(&j, "bytes_per_op", ctx->bytes_per_op);
-    tm_json_str(&j, "method", differential(b) ? "differential" : "direct");
+    tm_json_str(&j, "method", host_clock ? "host-clock" : differential(b) ? "differential" : "direct");
     tm_json_str(&j, "stat", stat_name(b->stat));
     tm_json_int(&j, "blocking", (b->flags & TM_F_BLOCKING) ? 1 : 0);
     tm_json_uint(&j, "calib_ns", calib_ns);
     tm_json_uint(&j, "fcore_khz", env->fcore_khz);
-    tm_json_uint(&j, "loop_overhead_ps", differential(b) || (b->flags & TM_F_CONTROL) ? 0 : env->loop_overhead_ps);
+    tm_json_uint(&j, "loop_overhead_ps",
+                 host_clock || differential(b) || (b->flags & TM_F_CONTROL) ? 0 : env->loop_overhead_ps);
     if (ctx->rt->ninfo) {
         int i;
         tm_json_open(&j, "info", '{');
@@ -239,6 +242,43 @@ static void emit_sample(tm_ctx *ctx, int idx, uint64_t iters, const tm_measure *
         tm_json_close(&j, '}');
     }
     tm_json_end(&j);
+}
+
+/* --host-clock: the host times the samples from the arrival of these marks (a board whose own
+ * clock cannot be trusted or read). After a start mark, each sample is two chunks of the
+ * benchmark, of iters and of 2 x iters iterations, each followed by a mark with its count and
+ * the board's clock (for comparison only); a sample is the second chunk's time less the first's,
+ * iters iterations, so that what a mark costs to print cancels. */
+static void emit_mark(const tm_ctx *ctx, int idx, uint64_t iters)
+{
+    tm_json j;
+    uint64_t now = tm_os_now_ns();
+    tm_json_begin(&j, stdout, "mark");
+    tm_json_str(&j, "key", ctx->rt->inst->key);
+    tm_json_int(&j, "i", idx);
+    tm_json_uint(&j, "iters", iters);
+    tm_json_uint(&j, "board_ns", now);
+    tm_json_end(&j);
+}
+
+static void host_clock_marks(tm_ctx *ctx, uint64_t iters, int samples)
+{
+    int s, k = 0;
+    emit_mark(ctx, k++, 0);
+    for (s = 0; s < samples && !tm_failed(ctx); s++) {
+        ctx->bench->run(ctx, iters);
+        emit_mark(ctx, k++, iters);
+        ctx->bench->run(ctx, 2 * iters);
+        emit_mark(ctx, k++, 2 * iters);
+    }
+}
+
+/* A clock that stands still cannot calibrate: with --host-clock such a board needs --iters. */
+static int clock_moves(void)
+{
+    uint64_t t0 = tm_os_now_ns();
+    tm_control_loop(100000);
+    return tm_os_now_ns() != t0;
 }
 
 static void emit_hist(const struct tm_runtime *rt)
@@ -372,6 +412,13 @@ int tm_run_one(const tm_instance *inst, const tm_options *opt, const tm_env *env
         tm_ctr_open();
 
     iters = fixed_iters(inst, opt);
+    if (!iters && opt->host_clock && !clock_moves()) {
+        tm_ctr_close();
+        if (b->teardown)
+            b->teardown(&ctx);
+        tm_emit_end(inst, "skip", "the board's clock stands still: --host-clock needs --iters N here", 0, opt);
+        return 0;
+    }
     if (!iters)
         iters = calibrate(&ctx, env, target, &calib_ns, &warmed);
     if (!tm_failed(&ctx) && !warmed && !(b->flags & TM_F_NO_WARMUP)) {
@@ -379,9 +426,11 @@ int tm_run_one(const tm_instance *inst, const tm_options *opt, const tm_env *env
         measure(&ctx, iters, env, 0, &warm);
     }
     if (!opt->text && !tm_failed(&ctx))
-        emit_meta(&ctx, iters, calib_ns, env);
+        emit_meta(&ctx, iters, calib_ns, env, opt->host_clock);
+    if (opt->host_clock && !tm_failed(&ctx))
+        host_clock_marks(&ctx, iters, opt->samples);
 
-    for (s = 0; s < opt->samples && !tm_failed(&ctx); s++) {
+    for (s = 0; s < opt->samples && !tm_failed(&ctx) && !opt->host_clock; s++) {
         tm_measure m;
         tm_sample_side side;
         int attempt;

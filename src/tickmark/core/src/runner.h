@@ -26,7 +26,7 @@
 
 /* One benchmark at one point of its parameter sweep. */
 typedef struct tm_instance {
-    const tm_bench *bench;
+    const tm_bench *bench; /* NULL for the program that tickmark-core exec runs */
     int nparams;
     int64_t values[TM_MAX_PARAMS];
     char key[160];
@@ -46,6 +46,7 @@ typedef struct tm_options {
     int cpu;
     uint64_t seed;
     uint64_t fcore_khz; /* --fcore-khz: known core clock, 0 to calibrate */
+    int host_clock;     /* --host-clock: mark records for the host to time, no samples */
     uint64_t iters_all;
     int niters;
     tm_override iters[TM_MAX_ITERS];
@@ -56,7 +57,8 @@ typedef struct tm_options {
 /* Figures measured once at start-up, shared by all instances. */
 typedef struct tm_env {
     uint64_t timer_overhead_ps; /* one clock read */
-    uint64_t loop_overhead_ps;  /* one iteration of an empty loop */
+    uint64_t loop_overhead_ps;  /* one iteration of the control loop (tm_control_loop) */
+    uint64_t loop_overhead_mcyc; /* the same in thousandths of a cycle, by the cycles counter (0: none) */
     uint64_t fcore_khz;         /* calibrated core frequency, 0 if unknown */
     const char *cycles_method;  /* "perf", "calibrated-freq", "none" */
 } tm_env;
@@ -133,9 +135,39 @@ void tm_ctr_close(void);
 const char *tm_ctr_unsupported(void);  /* comma list of events that could not be opened */
 const char *tm_ctr_source(void);       /* how the cycles event is counted: "perf", "pmu", ... */
 
+/* Open every event for process pid and the children it starts, counting from its next exec
+ * (a program that tickmark-core exec started and holds before its exec) -> the number opened;
+ * read and close them as above. 0 where the port cannot count another process. */
+int tm_ctr_open_for(long pid);
+
+/* One run of a program (tickmark-core exec; port): started with stdin from /dev/null, stdout
+ * into out_path (NULL: discarded) and stderr into err_path; timed from the moment it is let go
+ * to exec until it is reaped. Returns 0 when it ran (whatever its exit status), -1 when it could
+ * not be started (err says why). */
+typedef struct tm_exec_run {
+    uint64_t wall_ns;          /* released to exec .. reaped */
+    int exited, code;          /* exited: 1 with its exit code; 0: ended by signal `code` */
+    int timed_out;             /* outlasted its time limit: killed */
+    int interrupted;           /* the core was told to stop (SIGINT, SIGTERM, SIGHUP): killed */
+    int have_usage;            /* usage: the program and its children, from the kernel's accounting */
+    uint64_t cpu_ns, switches, faults;
+    int nctr;                  /* events counted for it (names: tm_ctr_name), else 0 */
+    uint64_t ctr[TM_CTR_MAX];
+    int multiplexed;
+    char err[200];             /* why it could not start; the signal's name when one ended it */
+} tm_exec_run;
+int tm_os_exec_run(char *const *argv, int timeout_s, const char *out_path, const char *err_path, tm_exec_run *r);
+
 /* isolation (port) */
 enum { TM_ISO_OK = 0, TM_ISO_CRASHED, TM_ISO_TIMEOUT, TM_ISO_EXITED, TM_ISO_ERROR };
 int tm_os_run_isolated(void (*fn)(void *), void *arg, int timeout_s, char *detail, size_t len);
+/* The watch over a child (posix): an alarm after timeout_s seconds (0: none), and SIGINT, SIGTERM,
+ * SIGHUP and SIGPIPE to the core caught, without SA_RESTART, so that a wait returns (EINTR);
+ * whether the alarm went off, whether the core was told to stop (it stays told). */
+void tm_os_watch(int timeout_s);
+int tm_os_watch_expired(void);
+int tm_os_stop_requested(void);
+const char *tm_os_signal_name(int sig, char *buf, size_t len); /* "SIGSEGV", or "signal N" in buf */
 void tm_os_scratch_clean(void);
 
 /* arch: the raw time counter behind tm_ticks() */
@@ -151,8 +183,30 @@ uint64_t tm_ticks_khz(void);
 uint64_t tm_arch_chain50(uint64_t n);
 uint64_t tm_arch_chain250(uint64_t n);
 
+/* Kernel-entry loops (arch/<arch>/trap.c), for a port's tm_os_trap_run(): n times one way into
+ * the kernel, each followed by the control loop's count-down and branch (tm_control_loop), so
+ * that subtracting the control loop leaves the trap and its handler. 0, or -1 where the
+ * architecture has no such loop (arch/generic).
+ *   call   the system-call instruction (svc, ecall, syscall) with nr in the ABI's number register
+ *   load   a load from addr that the handler makes fault and resumes after
+ *   undef  an undefined instruction, resumed after
+ *   store  a 32-bit store of value to reg (the write that raises an interrupt) and the barrier
+ *          that makes the interrupt be taken before the loop goes on
+ * The faulting load and the undefined instruction are each tm_arch_trap_insn_bytes long: what
+ * a handler adds to the return address to skip one. */
+extern const unsigned tm_arch_trap_insn_bytes;
+int tm_arch_trap_call(uint64_t n, long nr);
+int tm_arch_trap_load(uint64_t n, const void *addr);
+int tm_arch_trap_undef(uint64_t n);
+int tm_arch_trap_store(uint64_t n, volatile void *reg, uint32_t value);
+
 /* main.c: the core's command line (the port's entry.c calls it) */
 int tm_main(int argc, char **argv);
+/* the hello record of a run of the n instances (their keys are its "order") */
+void tm_emit_hello(const tm_options *opt, const tm_env *env, const tm_instance *insts, int n);
+
+/* exec.c: tickmark-core exec [options] -- PROGRAM [ARGS...] (argv after "exec") */
+int tm_exec_main(int argc, char **argv);
 
 /* buildinfo.c (generated by the Makefile) */
 extern const char tm_build_cc[];

@@ -10,14 +10,21 @@ the model it is given and nothing else: no store, no statistics of its own.
     model["board"]        the board page: lmbench's summary figures from all the runs (board.py)
     model["families"]     which runs hold each family
     model["compare"]      for two runs or more: each run against the first earlier run that
-                          shares a benchmark with it (compare.py); model["compare_notes"] says
-                          which were not compared and why
+                          shares a benchmark with it, as the document `compare --format json`
+                          prints (compare.py; None when none was compared);
+                          model["compare_notes"] says which were not compared and why
     model["rtos_study"]   for two runs or more of the rtos-study suite: the study's table across
                           them (analysis/rtos_table.py), else None
+    model["kernel_entry"] the kernel-entry table: one row per run with trap.* results (a system:
+                          bare metal, an RTOS, Linux), the cost of each way into the kernel
+                          (kernel_entry.py), else None; a run's own model has its row (and the
+                          row of a run shown beside it) under "kernel_entry", and its host-clock
+                          table under "host_clock"
 
 One module per section: run.py (one run: header, rows, families, problems), series.py (what the
 plots draw), memory.py (bandwidth, memfn and topology tables), compare.py (comparisons and a
-campaign's summary), board.py (the board page). The models of the other terminal views are
+campaign's summary), board.py (the board page), kernel_entry.py (the kernel-entry and host-clock
+tables). The models of the other terminal views are
 named here too: counters_model (show --counters), bandwidth_model and memfn_model (the memory
 family's tables), comparison (compare, matrix), campaign_model (a campaign's summary),
 topology_model (tickmark topology), board_model (show --summary).
@@ -27,13 +34,17 @@ Nothing here formats for a medium beyond short texts shared by all views (value_
 
 from ...analysis import rtos_table
 from .board import board_model
-from .compare import campaign_model, compare_model, comparison
+from .compare import campaign_model, compare_model, comparison, family_covers
+from .kernel_entry import report_kernel_entry
 from .memory import bandwidth_model, memfn_model, topology_model
 from .run import EVENTS_NOTE, FLAG_MEANINGS, counters_model, essentials, result_rows, rtos_study_rows, run_model, where
 from .series import nbench_series
 
 FORMAT = "tickmark-report"
-VERSION = 1
+# 2: "compare" is the comparison document of `compare --format json` (was its list of pairs);
+# 3: "kernel_entry" (the report's and each run's) is the table of kernel_entry.py, a run's
+# "host_clock" is {"title", "rows", "notes"} (was its list of rows)
+VERSION = 3
 
 __all__ = [
     "EVENTS_NOTE",
@@ -46,6 +57,7 @@ __all__ = [
     "comparison",
     "counters_model",
     "essentials",
+    "family_covers",
     "memfn_model",
     "nbench_series",
     "result_rows",
@@ -59,7 +71,8 @@ __all__ = [
 def build(store, refs=("latest",), with_compare=True):
     """The model of the runs `refs` (ids, names or 'latest') from `store`: whatever they hold,
     with comparisons where they overlap (compare_model) and the board page first."""
-    runs = [store.run(r) for r in (refs or ("latest",))]
+    refs = [str(r) for r in (refs or ("latest",))]
+    runs = [store.run(r) for r in refs]
     models = [run_model(store, run) for run in runs]
     model = {
         "format": FORMAT,
@@ -67,13 +80,14 @@ def build(store, refs=("latest",), with_compare=True):
         "board": board_model(store, runs, {m["id"]: m["topology"] for m in models}),
         "families": family_index(models),
         "runs": models,
-        "compare": [],
+        "compare": None,
         "compare_notes": [],
     }
     if with_compare and len(runs) >= 2:
-        model["compare"], model["compare_notes"] = compare_model(store, runs)
+        model["compare"], model["compare_notes"] = compare_model(store, runs, refs)
     study = rtos_table.from_runs(store, runs)
     model["rtos_study"] = rtos_table.to_dict(study) if study is not None else None
+    model["kernel_entry"] = report_kernel_entry(store, runs)
     return model
 
 

@@ -6,13 +6,18 @@ from ...analysis import rtos_table
 from ...errors import TickmarkError
 from ...fmt import known
 from ...names import decimal
+from . import codesize
+from .series import nbench_comparison
 
 
 def comparison(sides, pairs, metric=None):
-    """Compared runs (compare.py's sides and pairs) as the views read them: the runs with what
-    their machines could count, and per pair (the baseline A against B) the rows, the family
-    means, the fingerprint differences with their labels, and a warning when one side ran
-    emulated and the other did not. Rows in compare.py's order."""
+    """Compared runs (compare.py's sides and pairs) as every view and `compare --format json`
+    read them, one shape for every command: the runs with what their machines could count, and
+    per pair (the baseline A against B) the rows in benchmark order (parameters numerically,
+    every row with every field of ROW_KEYS, None where compare has nothing), the family means
+    with what each covers, the fingerprint differences with their labels, and a warning when one
+    side ran emulated and the other did not; the nbench index table of the runs side by side
+    (or None). metric: the one metric compared (--metric), None for every one."""
     from ...analysis import compare
 
     doc = compare.to_json(sides, pairs, metric)
@@ -25,12 +30,33 @@ def comparison(sides, pairs, metric=None):
                 "of two instruction sets: the ratios compare instruction counts, not speed, and call no verdict"
             )
         for d in c["differences"]:
-            d["label"] = fingerprint.KEYS[d["field"]].label
-            d["a"], d["b"] = known(d["a"], "not recorded"), known(d["b"], "not recorded")
+            d["label"] = fingerprint.label(d["field"])  # a label of the runs: 'label:KEY'
+            missing = "not set" if d["field"].startswith("label:") else "not recorded"
+            d["a"], d["b"] = known(d["a"], missing), known(d["b"], missing)
         for f in c["families"].values():
             ratio = f["geomean_time_ratio"]
             f["multiple"] = compare.insn_multiple(ratio) if c.get("isa") else compare.multiple(ratio)
+            f["covers"] = family_covers(f)
+        A, B = by_label[c["a"]], by_label[c["b"]]
+        c["code_size"] = codesize.pair_model(A.fingerprint, B.fingerprint, c["rows"])
+        c["rows"].sort(key=lambda r: _key_order(r["key"]) + (r.get("metric") or "",))
+        for r in c["rows"]:
+            r["family"] = r["bench"].split(".", 1)[0]
+            for k in ROW_KEYS:  # every row has every field (None where compare has nothing)
+                r.setdefault(k, None)
+    doc["nbench"] = nbench_comparison(sides)
     return doc
+
+
+def family_covers(f):
+    """What a family's geometric mean is taken over, in words: '16 benchmarks', '2 of 16
+    benchmarks (14 unstable left out)', '3 benchmarks, all unstable'."""
+    n, total = f["n"], f.get("of", f["n"])
+    if f.get("all_unstable"):
+        return f"{n} benchmark{'s' if n != 1 else ''}, all unstable"
+    if total > n:
+        return f"{n} of {total} benchmarks ({total - n} unstable left out)"
+    return f"{n} benchmark{'s' if n != 1 else ''}"
 
 
 def _key_order(key):
@@ -46,6 +72,7 @@ def _key_order(key):
 ROW_KEYS = (
     "metric",
     "unit",
+    "higher",
     "median_a",
     "median_b",
     "ratio",
@@ -60,14 +87,17 @@ ROW_KEYS = (
 )
 
 
-def compare_model(store, runs):
-    """The comparisons of a report of `runs` (run rows) where they overlap: each run against the
-    first run before it that shares a benchmark with it (so the first run against each other
-    when all share one) -> (comparisons, notes). A comparison has rows with ratio, CI, verdict,
-    family geometric means and fingerprint differences (compare.py's statistics, as its JSON);
-    a note says which runs were not compared, and why (no benchmark in common, other units)."""
+def compare_model(store, runs, refs=None):
+    """The comparisons of a report of `runs` (run rows; `refs`: how each was given) where they
+    overlap: each run against the first run before it that shares a benchmark with it (so the
+    first run against each other when all share one) -> (document, notes). The document is
+    comparison()'s, the one `compare --format json` prints, with every pair's comparison (None
+    when no pair was compared); a note says which runs were not compared, and why (no
+    benchmark in common, other units)."""
     from ...store.refs import run_compare
 
+    refs = [str(x) for x in refs] if refs else [str(run["id"]) for run in runs]
+    ref_of = {run["id"]: ref for run, ref in zip(runs, refs)}
     keys = {run["id"]: {r["key"] for r in store.results(run["id"])} for run in runs}
     groups, notes = {}, []
     for i, b in enumerate(runs[1:], 1):
@@ -76,22 +106,23 @@ def compare_model(store, runs):
             notes.append(f"{_name(b)} shares no benchmark with {_earlier(runs[:i])}: not compared")
         else:
             groups.setdefault(base["id"], (base, []))[1].append(b)
-    out = []
+    docs, sides = [], {}
     for base, others in groups.values():
         for b in others:
             try:
-                sides, pairs = run_compare(store, [str(base["id"]), str(b["id"])])
+                pair_sides, pairs = run_compare(store, [ref_of[base["id"]], ref_of[b["id"]]])
             except TickmarkError as e:  # runs in different units (QEMU icount beside time)
                 notes.append(f"{_name(b)} not compared with {_name(base)}: {e}")
                 continue
-            out += comparison(sides, pairs)["comparisons"]
-    for c in out:
-        c["rows"].sort(key=lambda r: _key_order(r["key"]) + (r.get("metric") or "",))
-        for r in c["rows"]:
-            r["family"] = r["bench"].split(".", 1)[0]
-            for k in ROW_KEYS:  # every row has every field (None where compare has nothing)
-                r.setdefault(k, None)
-    return out, notes
+            docs.append(comparison(pair_sides, pairs))
+            for side in pair_sides:
+                sides.setdefault(side.run.get("id"), side)
+    if len(docs) <= 1:
+        return (docs[0] if docs else None), notes
+    doc = dict(docs[0], comparisons=[c for d in docs for c in d["comparisons"]])
+    doc["runs"] = list({r["label"]: r for d in docs for r in d["runs"]}.values())
+    doc["nbench"] = nbench_comparison(list(sides.values()))
+    return doc, notes
 
 
 def _name(run):

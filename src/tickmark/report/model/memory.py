@@ -23,7 +23,8 @@ def bandwidth_model(results, run=None, store=None):
     if any(size == 32 << 20 for size, _, _ in rows):
         notes.append(
             "tinymembench: its 'standard memcpy' and 'standard memset' are the 32M row's copy and memset, "
-            "best of runs of at least 0.5 s (tickmark run 'mem.bw_*' --sample-ms 500 for the same method)"
+            "best of runs of at least 0.5 s (here: best of rounds of 5 samples of 10 ms; "
+            "tickmark run 'mem.bw_*' --sample-ms 100 for rounds of 0.5 s)"
         )
     return {
         "levels_from": src,
@@ -41,18 +42,29 @@ def bandwidth_model(results, run=None, store=None):
     }
 
 
-def memfn_model(results):
+def memfn_model(results, samples_of=None):
     """The memfn.* comparison (analysis/memfn.py): per routine and size, the time of each
-    implementation, the winner and its margin; the implementations that failed verification."""
+    implementation, the fastest, its margin over the second, and whether the comparison
+    statistics call it faster (samples_of(result) gives the samples they need); the
+    implementations that failed verification."""
+    from ...analysis.compare import FASTER
     from ...analysis.memfn import IMPLS, table_rows
 
-    rows, failures = table_rows(results)
-    impls = [i for i in IMPLS.values() if any(i in ns for _, _, ns, _, _ in rows)]
+    rows, failures = table_rows(results, samples_of)
+    impls = [i for i in IMPLS.values() if any(i in row[2] for row in rows)]
     return {
         "impls": impls,
         "rows": [
-            {"routine": routine, "size": size, "ns": ns, "winner": win, "margin": margin}
-            for routine, size, ns, win, margin in rows
+            {
+                "routine": routine,
+                "size": size,
+                "ns": ns,
+                "fastest": fastest,
+                "margin": margin,
+                "verdict": said,
+                "winner": fastest if said == FASTER else None,
+            }
+            for routine, size, ns, fastest, margin, said in rows
         ],
         "failures": [
             {"routine": routine, "impl": impl, "reason": reason} for (routine, impl), reason in sorted(failures.items())

@@ -4,10 +4,12 @@ summary, its problems and notes, and the series its plots draw (series.py)."""
 import math
 
 from ... import fingerprint, fmt
-from ...analysis import stats
+from ...analysis import kernel_entry, rtos_table, stats
+from ...analysis.memfn import IMPLS
 from ...analysis.stats import Stats
 from ...fmt import known
-from ...names import printable, when
+from ...names import labels_text, printable, run_labels, when
+from .kernel_entry import host_clock_model, kernel_entry_model
 from .memory import topology_of
 from .series import nbench_series, result_order, series
 
@@ -26,7 +28,8 @@ FLAG_MEANINGS = {**stats.FLAG_MEANINGS, **fingerprint.ENV_FLAG_MEANINGS}
 
 def run_model(store, run, with_series=True, beside=None):
     """The model of one run; with_series=False leaves out the plot series (the terminal view).
-    beside: another run (bare metal, another OS) whose RTOS-study figures go beside this one's."""
+    beside: another run (bare metal, another OS) whose RTOS-study and kernel-entry figures go
+    beside this one's."""
     results = store.results(run["id"])
     fp = run.get("fingerprint") or {}
     notes = run.get("notes") or {}
@@ -38,12 +41,17 @@ def run_model(store, run, with_series=True, beside=None):
     nb = nbench_series(store, results, fp)
     topo = topology_of(store, [run], results)
     study = None
-    if run.get("suite") == "rtos-study" or beside is not None:
+    if run.get("suite") == "rtos-study" or (beside is not None and has_rtos_figures(results)):
         study = {"rows": rtos_study_rows(results), "beside": None}
-        if beside is not None:
-            bfp = beside.get("fingerprint") or {}
-            label = bfp.get("board") or beside.get("name") or f"run {beside['id']}"
+        if beside is not None:  # named by its system (Linux, NuttX...), and by its run if both are of one
+            label = rtos_table.distinct_labels(
+                [rtos_table.side_label(run), rtos_table.side_label(beside)], [run, beside]
+            )[1]
             study["beside"] = {"label": label, "rows": rtos_study_rows(store.results(beside["id"]))}
+    entry = None
+    if kernel_entry.present(results):  # the table of this run's system, and of the other beside it
+        sides = [(run, results)] + ([(beside, store.results(beside["id"]))] if beside is not None else [])
+        entry = kernel_entry_model(sides)
     return {
         "id": run["id"],
         "name": run.get("name"),
@@ -54,7 +62,7 @@ def run_model(store, run, with_series=True, beside=None):
         "patterns": run.get("patterns") or [],
         "rounds": notes.get("rounds"),
         "incomplete": incomplete_text(run, len(results)),
-        "machine": machine(fp, run.get("hello") or {}),
+        "machine": machine(fp, run.get("hello") or {}) + labelled(run),
         "env_flags": [{"flag": f, "meaning": FLAG_MEANINGS.get(f, "")} for f in env],
         "flag_meanings": {f: FLAG_MEANINGS.get(f, "") for f in used},
         "preemption": preemption_note(results),
@@ -66,9 +74,19 @@ def run_model(store, run, with_series=True, beside=None):
         "nbench": nb,
         "verified": verified(results),
         "rtos_study": study,
+        "kernel_entry": entry,
+        "host_clock": host_clock_model(results),
         "topology": topo,
         "series": series(store, run, results, nb, topo) if with_series else {},
     }
+
+
+def has_rtos_figures(results):
+    """Whether a run has any RTOS-study figure but the control loop (a run of the kernel-entry
+    benchmarks alone puts only their table beside another run's)."""
+    from ...analysis.rtos_study import PATTERNS
+
+    return any(r["key"] in PATTERNS and r["key"] != "loop.control" for r in results)
 
 
 def verified(results):
@@ -125,6 +143,7 @@ def essentials(run):
         "rounds": (run.get("notes") or {}).get("rounds", "?"),
         "samples": _samples(run),
         "where": where(fp),
+        "labels": labels_text(run_labels(run)),
         "fingerprint": out,
     }
 
@@ -137,7 +156,7 @@ def _samples(run):
     ms = hello.get("sample_ms", opts.get("sample_ms"))
     if not isinstance(n, int) or isinstance(n, bool):
         return None
-    return f"{n} of {ms} ms" if isinstance(ms, int) and not isinstance(ms, bool) else str(n)
+    return f"{n} of {ms} ms" if isinstance(ms, int) and not isinstance(ms, bool) and ms > 0 else str(n)
 
 
 def cycles_tag(method):
@@ -178,6 +197,12 @@ def incomplete_text(run, n_results):
         how = str(notes["incomplete"])
         where = "" if how.startswith("round ") else where
     return printable(f"INCOMPLETE: {how}{where} after {n_results}{of} instances")
+
+
+def labelled(run):
+    """The labels of a run as a pair of its machine table ([("labels", "board=b build=1")]), or []."""
+    text = labels_text(run_labels(run))
+    return [("labels", text)] if text else []
 
 
 def machine(fp, hello):
@@ -273,10 +298,20 @@ def _num(x):
     return x
 
 
+def shown_key(r):
+    """The key of a result as tables show it: a memfn.* implementation by its name
+    (memfn.memcpy[impl=libc,size=64]) rather than its number."""
+    impl = (r.get("params") or {}).get("impl")
+    if not r["bench"].startswith("memfn.") or impl not in IMPLS:
+        return r["key"]
+    return r["key"].replace(f"impl={impl}", f"impl={IMPLS[impl]}", 1)
+
+
 def _metric_row(r, sub, d, env):
     """One table row of a metric (d: a stats.Summary)."""
     return {
         "key": r["key"],
+        "shown": shown_key(r),
         "bench": r["bench"],
         "family": r["bench"].split(".", 1)[0],
         "params": r.get("params") or {},
@@ -318,6 +353,7 @@ def result_rows(results, env=()):
             rows.append(
                 {
                     "key": r["key"],
+                    "shown": shown_key(r),
                     "bench": r["bench"],
                     "family": r["bench"].split(".", 1)[0],
                     "params": r.get("params") or {},
@@ -365,7 +401,7 @@ def counters_model(store, run):
             rows.append(dict(d, key=r["key"]))
     fp = run.get("fingerprint") or {}
     return {
-        "availability": availability(run.get("hello")),
+        "availability": availability(run.get("hello"), fp.get("cycles_method")),
         "rows": sorted(rows, key=lambda x: x["key"]),
         "exact": bool(fp.get("qemu_icount")) or fp.get("cycles_method") == "icount-insns",
     }

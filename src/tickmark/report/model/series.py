@@ -117,7 +117,7 @@ def bandwidth_series(results):
     out = [{"group": "mem.bw", "routine": k, "impl": None, "points": sorted(mem[k])} for k in order]
     rows, failures = table_rows(results)
     lines = {}
-    for routine, size, ns, _, _ in rows:
+    for routine, size, ns, *_ in rows:
         for impl, t in ns.items():
             if size and t:
                 lines.setdefault((routine, impl), []).append([size, size * 1000.0 / t])
@@ -145,14 +145,21 @@ ICOUNT_NBENCH = (
 
 
 def nbench_series(store, results, fp=None):
-    """The nbench figures of a run's cpu.* kernels; under QEMU -icount (instructions, not time)
-    the rates with a caveat and no BYTEmark index."""
+    """The nbench figures of a run's cpu.* kernels (nbench_figures, samples from the store)."""
+    return nbench_figures(results, lambda r: store.samples(r["id"]), fp)
+
+
+def nbench_figures(results, samples_of, fp=None):
+    """The nbench figures of a run's cpu.* kernels (analysis/nbench.py: rates and indices on
+    process CPU time where task-clock was counted, else wall time, said in "basis"); under QEMU
+    -icount (instructions, not time) the rates with a caveat and no BYTEmark index. None
+    without cpu.* results."""
     from ...analysis import nbench
 
     mine = [r for r in results if r["key"] in nbench.NAMES]
     if not mine:
         return None
-    rows, (orig, linux) = nbench.summarize(mine, lambda r: store.samples(r["id"]))
+    rows, (orig, linux) = nbench.summarize(mine, samples_of)
     out = {
         "rows": [
             {
@@ -163,6 +170,8 @@ def nbench_series(store, results, fp=None):
         ],
         "original_groups": orig,
         "linux_groups": linux,
+        "basis": nbench.basis_of(rows),
+        "basis_text": nbench.BASIS_TEXT.get(nbench.basis_of(rows)),
         "caveat": None,
     }
     fp = fp or {}
@@ -173,6 +182,20 @@ def nbench_series(store, results, fp=None):
         out["linux_groups"] = {g: None for g in linux}
         out["caveat"] = ICOUNT_NBENCH
     return out
+
+
+def nbench_comparison(sides):
+    """The nbench index table of compared runs side by side (analysis/nbench.side_by_side), for
+    two runs or more with cpu.* results; else None."""
+    from ...analysis import nbench
+
+    figs = [
+        (s.label, nbench_figures(list(s.results.values()), lambda r: r.get("samples"), s.fingerprint)) for s in sides
+    ]
+    figs = [(label, f) for label, f in figs if f is not None]
+    if len(figs) < 2:
+        return None
+    return nbench.side_by_side([(label, f["rows"], f["original_groups"], f["linux_groups"]) for label, f in figs])
 
 
 def profile_series(store, run, top=15):

@@ -10,7 +10,17 @@ from rich.text import Text
 from ... import fmt
 from ...fmt import fmt_pct, fmt_rate, fmt_time, known
 from ...names import printable
-from ..console import console, print_whole, styled_table
+from ..console import (
+    console,
+    dropped_note,
+    fitted,
+    key_width,
+    need_width,
+    print_table,
+    styled_table,
+    wrap_key,
+    wrap_parts,
+)
 
 # (column, justify, drop order: the higher, the earlier it goes on a narrow terminal)
 COLUMNS = (
@@ -26,25 +36,32 @@ COLUMNS = (
 )
 
 
-def header_lines(ess):
+def header_lines(ess, width=10_000):
     """The header of a run (the model's essentials) as lines of text: what ran where (the
-    target), then the machine; a setting that was not recorded reads '?'."""
+    target), then the machine (its parts broken between lines at their separators, within
+    width); a setting that was not recorded reads '?'."""
     fp = ess["fingerprint"]
     name = f" '{ess['name']}'" if ess.get("name") else ""
     lines = [
         f"run {ess['id']}{name}  {ess['started']}  status {ess['status']}  rounds {known(ess['rounds'], '?')}"
         + (f"  samples {ess['samples']}" if ess.get("samples") else ""),
-        f"target {ess['where']}",
+        f"target {ess['where']}" + (f"  labels {ess['labels']}" if ess.get("labels") else ""),
     ]
     timer = known(fp.get("clock"), "?")
     if fp.get("clock_res_ns") is not None:
         timer += f" (res {fp['clock_res_ns']} ns)"
     method, tag = fp["cycles_method"], fp["cycles_tag"]
-    lines.append(
-        f"{known(fp.get('cpu_model'), '?')} ({known(fp.get('arch'), '?')}, {known(fp.get('cpus_online'), '?')} cpus) | "
-        f"kernel {known(fp.get('kernel'), '?')} | {known(fp.get('compiler'), '?')} {known(fp.get('cflags'), '')} | "
-        f"timer {timer} | cycles {f'{method} ({tag})' if tag and tag != method else method} | "
-        f"virt {known(fp.get('virtualization'), '?')}"
+    lines += wrap_parts(
+        [
+            f"{known(fp.get('cpu_model'), '?')} "
+            f"({known(fp.get('arch'), '?')}, {known(fp.get('cpus_online'), '?')} cpus)",
+            f"kernel {known(fp.get('kernel'), '?')}",
+            f"{known(fp.get('compiler'), '?')} {known(fp.get('cflags'), '')}".strip(),
+            f"timer {timer}",
+            f"cycles {f'{method} ({tag})' if tag and tag != method else method}",
+            f"virt {known(fp.get('virtualization'), '?')}",
+        ],
+        width,
     )
     if fp.get("qemu_icount"):
         lines.append(
@@ -72,56 +89,45 @@ def _cells(r):
     }
 
 
-FLAGS_MIN = 12
+FLAGS_MIN = 12  # the flags column is never narrower; its longer words fold
+FLAGS_WHOLE = 24  # flags up to this long stay on one line while columns can be left out instead
 
 
-def table_width(t):
-    """Width the table needs: widest cell of each column that does not wrap, the minimum of the
-    others, and the separators."""
-    return sum(c.min_width or 1 for c in t.columns) + 3 * (len(t.columns) - 1)
-
-
-def build_table(rows, plain=False, drop=(), narrow=False):
+def build_table(rows, plain=False, drop=(), narrow=0, room=0, flags_whole=False):
     """A Rich table of model rows (model.result_rows), without the columns in `drop`; `narrow`
-    lets a long key wrap after the commas between its parameters."""
+    lets a long key wrap between its pieces (1: after the commas of its parameters, 2: before
+    its '[' too), in lines of its narrowest width plus `room`; flags_whole keeps the flags of a
+    row on one line (up to FLAGS_WHOLE characters)."""
     cols = [c for c in COLUMNS if c[0] not in drop]
     t = styled_table(plain)
     for col, just, _ in cols:
-        if col == "benchmark":
-            t.add_column(col, justify=just, overflow="fold")
-        elif col == "flags":
-            t.add_column(col, justify=just, overflow="fold", min_width=FLAGS_MIN)
+        if col == "flags":
+            flags = [", ".join(r.get("flags") or []) for r in rows] if flags_whole else []
+            least = max([FLAGS_MIN] + [min(len(f), FLAGS_WHOLE) for f in flags])
+            t.add_column(col, justify=just, overflow="fold", min_width=least)
         else:
             t.add_column(col, justify=just, no_wrap=True)
     names = [c[0] for c in cols]
-    # the benchmark column folds only between parameters (narrow) or not at all
-    keys = [r["key"] for r in rows] or ["benchmark"]
-    t.columns[0].min_width = min(
-        40, max(len(part) for k in keys for part in (k.replace(",", ", ").split(" ") if narrow else [k]))
-    )
+    keys = [r.get("shown") or r["key"] for r in rows]
+    width = key_width(keys, bracket=narrow > 1) + room if narrow else None
+
+    def key_text(r):  # escaped first: the line breaks between its pieces are the table's own
+        key = printable(r.get("shown") or r["key"])
+        return wrap_key(key, width, narrow > 1) if narrow else key
+
     for r in rows:
         if r["status"] != "ok":
             style = None if plain else ("yellow" if r["status"] == "skip" else "red")
-            key = r["key"].replace(",", ", ") if narrow else r["key"]
             cells = {
-                "benchmark": Text(printable(key)),
+                "benchmark": Text(key_text(r)),
                 "value": Text(r["status"], style=style),
                 "flags": Text(printable(r.get("reason") or "")),
             }
             t.add_row(*[cells.get(n, "") for n in names])
             continue
         cells = _cells(r)
-        key = r["key"].replace(",", ", ") if narrow else r["key"]
-        cells["benchmark"] = Text(printable(f"  {r['metric']}" if r["metric"] else key))
+        cells["benchmark"] = Text(printable(f"  {r['metric']}") if r["metric"] else key_text(r))
         t.add_row(*[cells[n] for n in names])
-    return whole_cells(t)
-
-
-def whole_cells(t):
-    """A column that does not wrap is as wide as its widest cell (Rich would cut it otherwise)."""
-    for col in t.columns:
-        if col.no_wrap:
-            col.min_width = max([len(str(c)) for c in col._cells] + [len(str(col.header))])
     return t
 
 
@@ -129,25 +135,25 @@ EVENT_COLUMNS = ("min", "avg", "p50", "p99", "p99.9", "max", "events")
 EVENT_DROP = ("events", "p99.9")  # left out in this order when the table does not fit
 
 
-def events_table(rows, plain=False, drop=(), narrow=False):
+def events_table(rows, plain=False, drop=(), narrow=0):
     """The event latencies of the benchmarks that time events (timer.cyclic*, sched.*, ping-pongs)
-    as a table of their own, one line each (narrow: a long key wraps after the commas between its
-    parameters): cyclictest's min and avg, and percentiles of the time per event (without the
+    as a table of their own, one line each (narrow: a long key wraps between its pieces, as in
+    build_table): cyclictest's min and avg, and percentiles of the time per event (without the
     columns in `drop`) -> Table or None."""
     hists = [r for r in rows if r["status"] == "ok" and r.get("hist")]
     if not hists:
         return None
     cols = [c for c in EVENT_COLUMNS if c not in drop]
     t = styled_table(plain)
-    keys = [r["key"].replace(",", ", ") if narrow else r["key"] for r in hists]
-    head = "event latency"
-    t.add_column(head, overflow="fold", min_width=max([len(head)] + [len(w) for k in keys for w in k.split(" ")]))
+    width = max(len("event latency"), key_width([r["key"] for r in hists], bracket=narrow > 1))
+    t.add_column("event latency", no_wrap=True)
     for col in cols:
         t.add_column(col, justify="right", no_wrap=True)
-    for r, key in zip(hists, keys):
+    for r in hists:
         h = r["hist"]
+        key = wrap_key(printable(r["key"]), width, narrow > 1) if narrow else printable(r["key"])
         t.add_row(Text(key), *[str(h.get("count", "-")) if c == "events" else fmt_time(h.get(c)) for c in cols])
-    return whole_cells(t)
+    return t
 
 
 def print_events(con, rows, plain):
@@ -155,44 +161,31 @@ def print_events(con, rows, plain):
     left out with a note), and what its figures are beside the headline."""
     from ..model import EVENTS_NOTE
 
-    tries = [(False, ())] + [(True, EVENT_DROP[:i]) for i in range(len(EVENT_DROP) + 1)]
-    for narrow, drop in tries:
-        t = events_table(rows, plain, drop, narrow)
-        if t is None:
-            return
-        if table_width(t) <= con.width:
-            break
+    if events_table(rows, plain) is None:
+        return
+    steps = [(0, ())] + [(1, EVENT_DROP[:i]) for i in range(len(EVENT_DROP) + 1)] + [(2, EVENT_DROP)]
+    t, (_, drop) = fitted(con, lambda step: events_table(rows, plain, step[1], step[0]), steps)
     con.print()
-    if table_width(t) > con.width:
-        print_whole(con, t)
-    else:
-        con.print(t)
+    print_table(con, t)
     if drop:
-        con.print(f"(left out at this width: {', '.join(drop)}; tickmark report has every column)")
+        con.print(dropped_note(drop, "tickmark report has every column"))
     for line in textwrap.wrap(EVENTS_NOTE, max(40, con.width)):
         con.print(line)
 
 
 def fitting_table(con, rows, plain):
-    """The widest table that fits the console: optional columns go first, numbers never get cut."""
-    order = sorted((c for c in COLUMNS if c[2]), key=lambda c: -c[2])
-    drop, narrow = [], False
-    while True:
-        t = build_table(rows, plain, drop, narrow)
-        need = table_width(t)
-        if need <= con.width or len(drop) == len(order):
-            break
-        if not narrow:
-            narrow = True
-            continue
-        drop.append(order[len(drop)][0])
-    if need > con.width:  # never cut a number: the lines run longer than the width
-        con.width = need
-    # the flags column takes what is left; a word longer than that (a path in a reason) folds
-    # (without the cap, Rich would make room for the longest word by cutting every column)
-    flags = t.columns[-1]
-    flags.max_width = max(FLAGS_MIN, con.width - (need - flags.min_width))
-    return t, drop
+    """The widest table that fits the console: the keys wrap between their pieces first, then
+    the optional columns go, the most optional first (a row's flags stay on one line while a
+    column can go), then the flags wrap -> (table, the columns left out)."""
+    order = [c[0] for c in sorted((c for c in COLUMNS if c[2]), key=lambda c: -c[2])]
+    # flags stay on one line while a column can go instead; at the last step they wrap too
+    steps = [((), 0, True)] + [(tuple(order[:i]), 1, True) for i in range(len(order) + 1)]
+    steps += [(tuple(order), 2, True), (tuple(order), 2, False)]
+    t, (drop, narrow, whole) = fitted(con, lambda step: build_table(rows, plain, *step[:2], flags_whole=step[2]), steps)
+    room = con.width - need_width(con, t)  # the keys take the room the other columns leave
+    if narrow and room > 0:
+        t = build_table(rows, plain, drop, narrow, room, whole)
+    return t, list(drop)
 
 
 def verified_text(rows):
@@ -214,11 +207,11 @@ def show(store, run, file=None, beside=None):
 
 def render(m, file=None):
     """The terminal view of one run's model."""
-    from . import nbench, rtos_study, topology
+    from . import hostclock, kernel_entry, nbench, rtos_study, topology
 
     con = console(file)
     plain = not con.is_terminal
-    for line in header_lines(m["essentials"]):
+    for line in header_lines(m["essentials"], con.width):
         con.print(line)
     if m["preemption"]:
         con.print(m["preemption"])
@@ -226,12 +219,18 @@ def render(m, file=None):
         con.print(Text(m["incomplete"], style=None if plain else "bold red"))
     if m["rows"]:
         table, dropped = fitting_table(con, m["rows"], plain)
-        con.print(table)
+        print_table(con, table)
         if dropped:
-            con.print(f"(left out at this width: {', '.join(dropped)}; tickmark report has every column)")
+            con.print(dropped_note(dropped, "tickmark report has every column"))
         print_events(con, m["rows"], plain)
         if m["rtos_study"]:
             rtos_study.show(m["rtos_study"], con)
+        if m.get("kernel_entry"):
+            con.print()
+            kernel_entry.show(m["kernel_entry"], con)
+        if m.get("host_clock"):
+            con.print()
+            hostclock.show(m["host_clock"], con)
         if m.get("topology"):
             con.print()
             topology.render(m["topology"], con.file, evidence=False)

@@ -5,7 +5,7 @@ processes x private-data grid, and the memory latencies."""
 import textwrap
 
 from ...fmt import fmt_size
-from ..console import console, print_whole, styled_table
+from ..console import console, print_table, styled_table
 
 
 def render(m, file=None):
@@ -26,7 +26,7 @@ def render(m, file=None):
             tab.add_row(x["what"], x["text"], x["key"], x["run"] or "not measured")
         con.print()
         con.print(t["title"])
-        print_whole(con, tab)
+        print_table(con, tab)
     ctx = m.get("ctx")
     if ctx:
         tab = styled_table(plain)
@@ -39,7 +39,7 @@ def render(m, file=None):
         con.print(
             f"Context switch: time per switch (lmbench lat_ctx: sched.ctx_ring's {ctx['metric']}, run {ctx['run']})"
         )
-        print_whole(con, tab)
+        print_table(con, tab)
     mem = m.get("memory")
     if mem:
         tab = styled_table(plain)
@@ -49,4 +49,4 @@ def render(m, file=None):
             tab.add_row(x["what"], fmt_size(x["size"]) if x["size"] else "-", x["text"])
         con.print()
         con.print(f"Memory latency (the levels detected in run {mem['run']})")
-        print_whole(con, tab)
+        print_table(con, tab)

@@ -6,7 +6,7 @@ import shutil
 import sys
 import textwrap
 
-from ..console import width
+from ..console import width, wrap_words
 from . import rtos_table as rtos_view
 from .compare import render_comparison
 
@@ -25,10 +25,14 @@ def render(m, file=None):
     file = file or sys.stdout
     cols = width(file) or shutil.get_terminal_size().columns
     w = max(len(c["id"]) for c in m["cells"])
-    print(
+
+    def say(text, indent="", rest="  "):  # a line of words within the width, wrapped under itself
+        for line in wrap_words(text, cols, indent, rest):
+            print(line, file=file)
+
+    say(
         f"campaign {m['name']}: {len(m['cells'])} cells "
-        f"({m['targets']} targets x {m['variants']} variants x {m['workloads']} workloads)",
-        file=file,
+        f"({m['targets']} targets x {m['variants']} variants x {m['workloads']} workloads)"
     )
     for c in m["cells"]:
         extra = f"run {c['run_id']}, {c['results']} results" if c["run_id"] is not None else ""
@@ -41,15 +45,13 @@ def render(m, file=None):
         print((head + lines[0]).rstrip(), file=file)
         for more in lines[1:]:
             print(" " * len(head) + more, file=file)
-    print("  " + ", ".join(f"{n} {s}" for s, n in m["counts"].items()), file=file)
+    say(", ".join(f"{n} {s}" for s, n in m["counts"].items()), "  ", "    ")
     for g in m["groups"]:
-        print(
-            f"\ncross-target compare, variant {g['variant']}, workload {g['workload']} (baseline {g['baseline']}):",
-            file=file,
-        )
+        print(file=file)
+        say(f"cross-target compare, variant {g['variant']}, workload {g['workload']} (baseline {g['baseline']}):")
         file.flush()
         if g["error"]:
-            print(f"  not compared: {g['error']}", file=file)
+            say(f"not compared: {g['error']}", "  ", "    ")
         else:
             render_comparison(g["comparison"], file=file, show_counters=False)
         if g["rtos_study"] is not None:  # the rtos-study suite: the study's own table as well
@@ -57,4 +59,5 @@ def render(m, file=None):
             file.flush()
             rtos_view.show(g["rtos_study"], file=file)
     if not m["groups"]:
-        print("\n(no cross-target compare: no variant and workload finished on two targets)", file=file)
+        print(file=file)
+        say("(no cross-target compare: no variant and workload finished on two targets)")

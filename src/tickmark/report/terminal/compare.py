@@ -7,11 +7,10 @@ import sys
 
 from rich.text import Text
 
-from ...analysis.compare import FASTER, FEW, INCONCLUSIVE, INSN, MAX_ROUNDS_HINT, SAME, SLOWER
-from ...fmt import fmt_count, fmt_time
-from ...fmt import sig as _sig
-from ...names import printable
-from ..console import console
+from ...analysis.compare import FASTER, FEW, INCONCLUSIVE, MAX_ROUNDS_HINT, SAME, SLOWER
+from ...fmt import fmt_in
+from ..console import console, dropped_note, fixed_table, print_wrapped
+from . import codesize
 from .counters import NO_PMU_HINT, fmt_per_op, fmt_ratio
 
 
@@ -30,27 +29,14 @@ def _fmt_p(p):
 _VERDICT_STYLE = {FASTER: "green", SLOWER: "red", SAME: "dim", INCONCLUSIVE: "yellow", FEW: "yellow", "missing": "red"}
 
 
-_ANSI = {"green": "32", "red": "31", "yellow": "33", "dim": "2", "bold": "1"}
-
-
-def _print_table(file, headers, rows, right, plain, styles=None):
-    """A fixed-width table written line by line. Rich's Table costs milliseconds a row, which
-    for a full suite (hundreds of rows) is most of the time of a comparison."""
-    headers = [printable(h) for h in headers]
-    rows = [[printable(c) for c in r] for r in rows]
-    w = [len(h) for h in headers]
-    for r in rows:
-        w = [max(a, len(c)) for a, c in zip(w, r)]
-
-    def cell(i, text, style=None):
-        text = text.rjust(w[i]) if right[i] else text.ljust(w[i])
-        return f"\x1b[{_ANSI[style]}m{text}\x1b[0m" if style and not plain else text
-
-    lines = [" | ".join(cell(i, h, "bold") for i, h in enumerate(headers)).rstrip(), "-+-".join("-" * x for x in w)]
-    for k, r in enumerate(rows):
-        st = styles[k] if styles else [None] * len(r)
-        lines.append(" | ".join(cell(i, c, st[i]) for i, c in enumerate(r)).rstrip())
+def _print_table(file, headers, rows, right, plain, styles=None, **fit):
+    """A fixed-width table written line by line (console.fixed_table: Rich's Table costs
+    milliseconds a row, which for a full suite is most of the time of a comparison), within the
+    output's width: fit names the columns that wrap and those that may be left out -> the
+    headers of the columns left out."""
+    lines, dropped = fixed_table(headers, rows, right, console(file).width, styles, plain, **fit)
     file.write("\n".join(lines) + "\n")
+    return dropped
 
 
 def render(sides, pairs, file=None, show_counters=True, metric=None):
@@ -62,12 +48,9 @@ def render(sides, pairs, file=None, show_counters=True, metric=None):
 
 
 def value_text(v, unit):
-    """A compared value in its unit: MB/s, guest instructions (exact counts) or a time."""
-    if unit == "MB/s":
-        return f"{_sig(v)} MB/s"
-    if unit == INSN:
-        return f"{fmt_count(v)} insn"
-    return fmt_time(v)
+    """A compared value in its unit: MB/s, guest instructions (exact counts), a figure's own unit
+    or a time."""
+    return fmt_in(v, unit)
 
 
 def render_comparison(doc, file=None, show_counters=True):
@@ -76,7 +59,7 @@ def render_comparison(doc, file=None, show_counters=True):
     plain = not con.is_terminal
     runs = {s["label"]: s for s in doc["runs"]}
     for s in doc["runs"]:
-        con.print(f"{s['label']}: {s['source']}, hardware counters: {s['counters']['hardware_status']}", markup=False)
+        print_wrapped(con, f"{s['label']}: {s['source']}, hardware counters: {s['counters']['hardware_status']}")
     for c in doc["comparisons"]:
         A, B = runs[c["a"]], runs[c["b"]]
         con.print()
@@ -84,11 +67,11 @@ def render_comparison(doc, file=None, show_counters=True):
         if c["warning"]:
             con.print(Text(c["warning"], style=None if plain else "bold red"))
         for d in c["differences"]:
-            con.print(f"  differs: {d['field']}: {d['a']} | {d['b']}", markup=False)
+            print_wrapped(con, f"differs: {d['field']}: {d['a']} | {d['b']}", "  ")
         if doc.get("metric"):
             con.print(f"  metric: {doc['metric']}", markup=False)
         if c.get("exact"):
-            con.print("  exact counts: a difference is real beyond the run-to-run deviation (det A/B)", markup=False)
+            print_wrapped(con, "exact counts: a difference is real beyond the run-to-run deviation (det A/B)", "  ")
         headers = ["benchmark", "A", "B", "B/A", "95% CI", "multiple", "p", "verdict", "det A/B"]
         right = [False, True, True, True, True, True, True, False, True]
         rows, styles = [], []
@@ -124,19 +107,30 @@ def render_comparison(doc, file=None, show_counters=True):
                 ]
             )
             styles.append([None] * 7 + [_VERDICT_STYLE.get(r["verdict"]), None])
+        # narrow: the keys and verdicts wrap, then det A/B, p, multiple and the CI go (a note
+        # says so), then the rest comes in parts
         con.file.flush()
-        _print_table(con.file, headers, rows, right, plain, styles)
+        dropped = _print_table(
+            con.file, headers, rows, right, plain, styles, wrap={0: "key", 7: "words"}, optional=(8, 6, 5, 4)
+        )
+        if dropped:
+            con.print(dropped_note(dropped, "tickmark report has every column"), markup=False)
         if show_counters:
             _render_counters(con, A["counters"], B["counters"], c["rows"], plain, c.get("exact"))
         for fam, f in c["families"].items():
             g = f["geomean_time_ratio"]
             vs = ", ".join(f"{n} {v}" for v, n in sorted(f["verdicts"].items()))
-            what = "benchmarks, all unstable" if f.get("all_unstable") else "benchmarks"
             ratios = "instruction ratios" if c.get("isa") or c.get("exact") else "time ratios"
-            con.print(
-                f"  {fam}: geometric mean of {ratios} B/A {g:.3f} ({f['multiple']}) over {f['n']} {what} ({vs})",
-                markup=False,
+            print_wrapped(
+                con, f"{fam}: geometric mean of {ratios} B/A {g:.3f} ({f['multiple']}) over {f['covers']} ({vs})", "  "
             )
+        codesize.render(con, c.get("code_size"), plain, _print_table)
+    if doc.get("nbench"):
+        from .nbench import side_by_side_lines
+
+        con.print()
+        for line in side_by_side_lines(doc["nbench"]):
+            con.print(line, markup=False)
 
 
 def _render_counters(con, av_a, av_b, all_rows, plain, exact=False):
@@ -185,10 +179,10 @@ def _render_counters(con, av_a, av_b, all_rows, plain, exact=False):
             cells.append(f"{fmt_per_op(c, a)} -> {fmt_per_op(c, b)}")
         table.append(cells)
     con.file.flush()
-    _print_table(con.file, headers, table, [False] + [True] * (len(headers) - 1), plain)
+    _print_table(con.file, headers, table, [False] + [True] * (len(headers) - 1), plain, wrap={0: "key"})
     hw = [f"{s}: {av['hardware_status']}" for s, av in (("A", av_a), ("B", av_b))]
     if not [c for c in ratio_cols if c != "on_cpu"]:
-        con.print(f"  hardware counters (IPC, stalls, branch and cache misses): {'; '.join(hw)}", markup=False)
+        print_wrapped(con, f"hardware counters (IPC, stalls, branch and cache misses): {'; '.join(hw)}", "  ")
     if not exact:
         _no_pmu_hint(con, av_a, av_b)
     mux = [
@@ -197,7 +191,7 @@ def _render_counters(con, av_a, av_b, all_rows, plain, exact=False):
         if (r.get("counters_a") or {}).get("multiplexed") or (r.get("counters_b") or {}).get("multiplexed")
     ]
     if mux:
-        con.print(f"  multiplexed counters (scaled counts) in: {', '.join(mux)}", markup=False)
+        print_wrapped(con, f"multiplexed counters (scaled counts) in: {', '.join(mux)}", "  ")
     if av_a["kernel_excluded"] or av_b["kernel_excluded"]:
         con.print("  kernel-excluded: counters count user space only (perf_event_paranoid)", markup=False)
 
@@ -208,4 +202,4 @@ PER_OP_COLUMNS = ("cycles", "instructions", "cache_misses", "task_clock", "conte
 def _no_pmu_hint(con, *avs):
     """Where no side could count instructions: the route that counts them without a PMU."""
     if not any("instructions" in av["hardware"] for av in avs):
-        con.print(f"  {NO_PMU_HINT}", markup=False)
+        print_wrapped(con, NO_PMU_HINT, "  ")

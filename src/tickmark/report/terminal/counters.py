@@ -9,7 +9,7 @@ from rich.table import Table
 from ...analysis.counters import NOT_SUPPORTED
 from ...fmt import fmt_count, fmt_time
 from ...fmt import sig as _sig
-from ..console import console, fit_table
+from ..console import console, print_table
 
 # Where no PMU counts instructions (most VMs and clouds), QEMU's -icount does.
 NO_PMU_HINT = (
@@ -93,8 +93,7 @@ def render(m, file=None):
             if mux:
                 cells.append(f"{d.get('multiplexed', 0) * 100:.0f}%" if d.get("multiplexed") else "-")
             t.add_row(d["key"], *cells)
-        fit_table(con, t)
-        con.print(t)
+        print_table(con, t)
     if "instructions" not in av["hardware"] and not m.get("exact"):
         con.print(NO_PMU_HINT)
     if av["kernel_excluded"]:

@@ -6,7 +6,7 @@ import textwrap
 
 from rich.table import Table
 
-from ..console import console, fit_table
+from ..console import console, print_table
 from ..history import change_text, signed_pct, value_text
 
 
@@ -41,8 +41,7 @@ def show(model, file=None):
             f"{s['noise'] * 100:.1f} %" if s["noise"] is not None else "-",
             ch or (s["skipped"] or "none"),
         )
-    fit_table(con, t)
-    con.print(t)
+    print_table(con, t)
     if apart:
         con.print("\nseries kept apart (their runs cannot be compared):", highlight=False)
         for s in series:

@@ -7,8 +7,9 @@ import textwrap
 
 from rich.table import Table
 
+from ...analysis.compare import FASTER, FEW, INCONCLUSIVE, SAME
 from ...fmt import fmt_size, fmt_time
-from ..console import console, fit_table
+from ..console import console, print_table
 
 
 def mb_cell(v):
@@ -30,8 +31,12 @@ def render_bandwidth(m, file=None):
         return False
     con = console(file or sys.stdout)
     con.print(
-        f"bandwidth in MB/s (10^6 bytes/s), bytes counted once, the best sample of the rounds "
-        f"(levels: {m['levels_from']})"
+        textwrap.fill(
+            f"bandwidth in MB/s (10^6 bytes/s), bytes counted once; the best round: all of its samples' "
+            f"bytes over their time (levels: {m['levels_from']})",
+            max(60, con.width or 100),
+            break_on_hyphens=False,
+        )
     )
     if rows:
         t = Table(box=None, pad_edge=False)
@@ -41,8 +46,7 @@ def render_bandwidth(m, file=None):
             t.add_column(h, justify="right", no_wrap=True)
         for row in rows:
             t.add_row(fmt_size(row["size"]), row["level"], *[mb_cell(row["cells"].get(h)) for h in m["header"]])
-        fit_table(con, t)
-        con.print(t)
+        print_table(con, t)
     if cores["rows"]:
         ops = cores["ops"]
         title = f"{cores['threads']} CPUs at once, each on its own buffer"
@@ -58,19 +62,22 @@ def render_bandwidth(m, file=None):
                 total, gain = row["cells"].get(op, (None, None))
                 cells += [mb_cell(total), f"x{gain:.2f}" if gain else "-"]
             t.add_row(fmt_size(row["size"]), row["level"], *cells)
-        fit_table(con, t)
-        con.print(t)
+        print_table(con, t)
     width = max(60, con.width or 100)
     for note in m["notes"]:
         con.print(textwrap.fill(note, width, subsequent_indent="  ", break_on_hyphens=False))
     return True
 
 
-def show_memfn(results, file=None):
-    """The memfn.* comparison of a run's results (model.memfn_model)."""
+def show_memfn(results, samples_of=None, file=None):
+    """The memfn.* comparison of a run's results (model.memfn_model); samples_of(result) gives
+    the samples the verdicts need."""
     from ..model import memfn_model
 
-    render_memfn(memfn_model(results), file)
+    render_memfn(memfn_model(results, samples_of), file)
+
+
+VERDICT_WORDS = {FASTER: "faster", SAME: "noise", INCONCLUSIVE: "unsure", FEW: "few"}
 
 
 def render_memfn(m, file=None):
@@ -88,17 +95,25 @@ def render_memfn(m, file=None):
     t.add_column("size", justify="right")
     for i in impls:
         t.add_column(i, justify="right")
-    t.add_column("winner")
+    t.add_column("fastest")
     t.add_column("by", justify="right")
+    t.add_column("verdict")
     for row in m["rows"]:
         ns = row["ns"]
         t.add_row(
             row["routine"],
             fmt_size(row["size"]),
             *[fmt_time(ns[i]) if i in ns else "-" for i in impls],
-            row["winner"],
+            row["fastest"],
             f"x{row['margin']:.2f}" if row["margin"] else "-",
+            VERDICT_WORDS.get(row["verdict"], "-"),
         )
-    fit_table(con, t)
-    con.print(t)
-    con.print("time per call (median; geometric mean over alignments and directions); 'by' = second best / winner")
+    print_table(con, t)
+    width = max(60, con.width or 100)
+    for note in (
+        "time per call: median, geometric mean over alignments and directions; by: second best / fastest",
+        "verdict: tickmark compare's verdict on the fastest against the second best at each alignment: "
+        "faster (a winner), noise (no difference beyond noise), unsure (inconclusive), few (too few "
+        "samples to call); only 'faster' names a winner",
+    ):
+        con.print(textwrap.fill(note, width, subsequent_indent="  ", break_on_hyphens=False))

@@ -1,7 +1,10 @@
 """Terminal view of the nbench (BYTEmark 2.2.3) figures of a run's cpu.* kernels: the table laid
 out like nbench's own report (analysis/nbench.py computes the figures, the model carries them)."""
 
+import textwrap
+
 from ...analysis.nbench import CI_TARGET, LINUX_GROUPS, ORIGINAL_GROUPS
+from ...fmt import fmt_it_rate
 
 
 def _num(x, width, places):
@@ -15,7 +18,8 @@ def lines(nb):
     if nb.get("caveat"):  # no index: the rates, and why
         return _rates_only(nb)
     out = [
-        "nbench 2.2.3 workloads (cpu.*): iterations/s in nbench units and BYTEmark indices",
+        "nbench 2.2.3 workloads (cpu.*): iterations/s in nbench units, BYTEmark indices",
+        f"time basis: {nb['basis_text'] or '-'}",
         f"{'TEST':<20}: {'Iterations/sec.':>16} : {'Old Index':>11} : {'New Index':>11}",
         f"{'':<20}: {'':>16} : {'Pentium 90':>11} : {'AMD K6/233':>11}",
         f"{'-' * 20}:{'-' * 18}:{'-' * 13}:{'-' * 12}",
@@ -27,9 +31,9 @@ def lines(nb):
             continue
         note = ""
         if row.get("certain") is False:
-            note = "  *"
+            note = "*"
             uncertain.append(row["label"])
-        ci = f"  ±{row['ci'] * 100:.1f}% n={row['n']} {row['basis']}" if row.get("ci") is not None else ""
+        ci = f" ±{row['ci'] * 100:.1f}% n={row['n']}" if row.get("ci") is not None else ""
         out.append(
             f"{row['label']:<20}: {row['rate']:>16.6g} : {_num(row['old'], 11, 2)} : "
             f"{_num(row['new'], 11, 2)}{ci}{note}"
@@ -43,14 +47,15 @@ def lines(nb):
     if any(v is None for v in list(orig.values()) + list(linux.values())):
         out.append("(a group index needs all of its kernels in the run)")
     if any(row.get("ci") is not None for row in rows):
-        out.append(
-            "±: Student-t 95% half-width of the mean of the per-sample rates (cpu: on "
-            "process CPU time, like nbench's timer; wall: on wall time)"
-        )
+        out.append("it/s: the mean of the samples' rates; ±: Student-t 95% half-width of it")
+    wall = [row["label"] for row in rows if row.get("basis") == "wall"]
+    if nb.get("basis") == "mixed" and wall:
+        out += textwrap.wrap(f"on wall time (no task-clock): {', '.join(wall)}", 80)
     if uncertain:
-        out.append(
+        out += textwrap.wrap(
             f"* 95% CI half-width above ±{CI_TARGET * 100:.0f}% of the mean "
-            f"(nbench's criterion): {', '.join(uncertain)}"
+            f"(nbench's criterion): {', '.join(uncertain)}",
+            80,
         )
     return out
 
@@ -68,4 +73,50 @@ def _rates_only(nb):
             ci = f"  ±{row['ci'] * 100:.1f}% n={row['n']}" if row.get("ci") is not None else ""
             out.append(f"{row['label']:<20}: {row['rate']:>20.6g}{ci}")
     out.append(nb["caveat"])
+    return out
+
+
+def _cell(x, kind="rate"):
+    """A cell of the side-by-side table: a rate (it/s), an index or a ratio."""
+    if x is None:
+        return "-"
+    if kind == "ratio":
+        return f"x{x:.2f}"
+    if kind == "index":
+        return f"{x:.2f}"
+    return fmt_it_rate(x)
+
+
+def _line(name, values, ratios, kind, cols):
+    """One row of a block of the side-by-side table: the first run's figure, then each other
+    run's figure and its ratio to the first."""
+    return f"{name:<20}{_cell(values[0], kind):>10}" + "".join(
+        f"{_cell(values[i], kind):>10}{_cell(ratios[i], 'ratio'):>7}" for i in cols[1:]
+    )
+
+
+RUNS_PER_BLOCK = 3  # columns of runs in one block: 80 columns hold the first run and two more
+
+
+def side_by_side_lines(t):
+    """The nbench index table of two runs or more (analysis/nbench.side_by_side) as text: the
+    Linux and original group indices, then each kernel's iterations/s, per run (A, B, ...) with
+    each run's ratio to A; runs past the third go into further blocks (A repeated)."""
+    letters = [chr(ord("A") + i) if i < 26 else f"R{i + 1}" for i in range(len(t["labels"]))]
+    out = ["nbench side by side: indices and it/s per run (above x1.00: faster than A)"]
+    for letter, label, basis in zip(letters, t["labels"], t["basis"]):
+        out.append(f"  {letter} = {label} (on {basis or '-'} time)")
+    if len(set(t["basis"])) > 1:
+        out.append("  note: the runs' rates are on different clocks (task-clock and wall time)")
+    others = list(range(1, len(letters)))
+    for start in range(0, len(others), RUNS_PER_BLOCK - 1):
+        cols = [0] + others[start : start + RUNS_PER_BLOCK - 1]
+        head = f"{'':<20}{letters[0]:>10}" + "".join(f"{letters[i]:>10}{letters[i] + '/A':>7}" for i in cols[1:])
+        out.append(head)
+        for g in t["groups"]:
+            short = "K6" if "K6" in g["baseline"] else "P90"
+            out.append(_line(f"{g['group']} {short}", g["values"], g["ratios"], "index", cols))
+        for k in t["kernels"]:
+            out.append(_line(k["label"], k["rates"], k["ratios"], "rate", cols))
+    out.append("K6: Linux indices (AMD K6/233 = 1); P90: original indices (Pentium 90 = 1)")
     return out

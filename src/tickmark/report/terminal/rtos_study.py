@@ -2,7 +2,7 @@
 analysis/rtos_study.py picks them out): ns, cycles and determinism per figure, beside the cycles
 the study published."""
 
-from ..console import print_whole, styled_table
+from ..console import print_table, styled_table
 
 
 def _num(x, digits=0):
@@ -50,7 +50,7 @@ def build_table(study, plain=False):
 
 def show(study, console):
     beside = study.get("beside")
-    print_whole(console, build_table(study, plain=not console.is_terminal))
+    print_table(console, build_table(study, plain=not console.is_terminal))
     console.print(
         "det = largest deviation of a round's median from the overall median. "
         "Cycles of a sub-figure use its benchmark's cycles per ns"

@@ -9,7 +9,7 @@ import textwrap
 
 from rich.table import Table
 
-from ..console import console, fit_table
+from ..console import console, print_table
 
 RIGHT = ("latency", "cycles", "conf")
 
@@ -35,8 +35,7 @@ def render(m, file=None, evidence=True):
     con = console(file or sys.stdout)
     con.print(m["title"])
     t = table(m)
-    fit_table(con, t)
-    con.print(t)
+    print_table(con, t)
     if not evidence:
         return
     width = max(60, con.width or 100)

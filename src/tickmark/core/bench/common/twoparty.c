@@ -106,6 +106,18 @@ void tp_pingpong(tm_ctx *ctx, int wfd, int rfd, uint64_t iters, unsigned div)
     }
 }
 
+int tp_event_hist(tm_ctx *ctx, int (*event)(void), unsigned div)
+{
+    unsigned i;
+    for (i = 0; i < TP_EVENTS; i++) {
+        uint64_t t0 = tm_ticks();
+        if (event() != 0)
+            return -1;
+        tm_hist_add(ctx, tm_ticks_to_ns(tm_ticks() - t0) / div);
+    }
+    return 0;
+}
+
 int tp_read_full(int fd, void *buf, uint64_t n, unsigned chunk, int advance)
 {
     char *p = buf;
@@ -120,12 +132,53 @@ int tp_read_full(int fd, void *buf, uint64_t n, unsigned chunk, int advance)
     return 0;
 }
 
+/* A peer thread: the child's loop (peer_echo or peer_source) on its ends of the channel. */
+typedef struct {
+    int mode, rfd, wfd, cpu;
+    unsigned chunk;
+} tp_peer_args;
+
+static tp_peer_args peer_args; /* one channel at a time */
+
+static void *peer_thread(void *arg)
+{
+    tp_peer_args *a = arg;
+    if (tm_os_pin_cpu(a->cpu) == 0) {
+        if (a->mode == TP_ECHO)
+            peer_echo(a->rfd, a->wfd);
+        else
+            peer_source(a->rfd, a->wfd, a->chunk);
+    }
+    return NULL;
+}
+
+static int start_peer_thread(tm_ctx *ctx, tp_link *l, int mode, int rfd, int wfd, int cpu, unsigned chunk)
+{
+    peer_args.mode = mode;
+    peer_args.rfd = rfd;
+    peer_args.wfd = wfd;
+    peer_args.cpu = cpu;
+    peer_args.chunk = chunk;
+    if (tm_os_thread_create(&l->thread, peer_thread, &peer_args) != 0)
+        return -1;
+    l->threaded = 1;
+    l->peer_r = rfd;
+    l->peer_w = wfd;
+    tm_info(ctx, "peer_thread", 1);
+    return 0;
+}
+
 int tp_link_open(tm_ctx *ctx, tp_link *l, int kind, int cpu, int mode, unsigned chunk)
 {
     int a[2], b[2], close_fd[4] = {-1, -1, -1, -1};
     int child_r, child_w;
+    unsigned caps = tm_port_caps();
     l->pid = -1;
     l->wfd = l->rfd = -1;
+    l->threaded = 0;
+    l->peer_r = l->peer_w = -1;
+    if (!(caps & TM_REQ_PROCESSES) && !(caps & TM_REQ_THREADS))
+        return tm_skip(ctx, "the %s port has neither processes nor threads for the peer", tm_port_name());
     l->dgram = kind == TM_SOCK_UNIX_DGRAM || kind == TM_SOCK_UDP;
     if (kind == TP_PIPE) {
         if (tm_os_pipe(a) != 0)
@@ -143,10 +196,18 @@ int tp_link_open(tm_ctx *ctx, tp_link *l, int kind, int cpu, int mode, unsigned 
         close_fd[1] = b[0];
     } else {
         if (tm_os_sock_pair(kind, a) != 0)
-            return tm_fail(ctx, "cannot open a loopback socket pair of this kind");
+            return tm_skip(ctx, "the %s port cannot open a loopback socket pair of this kind", tm_port_name());
         l->wfd = l->rfd = a[0];
         child_r = child_w = a[1];
         close_fd[0] = a[0];
+    }
+    if (!(caps & TM_REQ_PROCESSES)) { /* a thread shares the descriptors: they stay open */
+        if (start_peer_thread(ctx, l, mode, child_r, child_w, cpu, chunk) == 0)
+            return TM_OK;
+        l->peer_r = child_r;
+        l->peer_w = child_w;
+        tp_link_close(l);
+        return tm_fail(ctx, "cannot create the peer thread");
     }
     l->pid = tp_fork_peer(mode, child_r, child_w, cpu, close_fd, chunk);
     tm_os_close(child_r);
@@ -161,10 +222,17 @@ int tp_link_open(tm_ctx *ctx, tp_link *l, int kind, int cpu, int mode, unsigned 
 
 void tp_link_close(tp_link *l)
 {
-    if (l->wfd >= 0 || l->pid > 0)
-        tp_stop_peer(l->pid, l->wfd, l->rfd, l->dgram);
+    if (l->wfd >= 0 || l->pid > 0) /* our ends closed: the peer sees EOF (or an empty datagram) */
+        tp_stop_peer(l->threaded ? -1 : l->pid, l->wfd, l->rfd, l->dgram);
+    if (l->threaded)
+        tm_os_thread_join(l->thread);
+    if (l->peer_r >= 0)
+        tm_os_close(l->peer_r);
+    if (l->peer_w >= 0 && l->peer_w != l->peer_r)
+        tm_os_close(l->peer_w);
     l->pid = -1;
-    l->wfd = l->rfd = -1;
+    l->threaded = 0;
+    l->wfd = l->rfd = l->peer_r = l->peer_w = -1;
 }
 
 /* ---- the channel benchmarks ---- */

@@ -1,5 +1,6 @@
 /* Helpers shared by the two-party benchmarks (sched, sync, ipc): CPU placement, an echo or
- * source peer process that dies with its parent, and a timed ping-pong loop that records
+ * source peer process that dies with its parent (a peer thread where the port has threads but
+ * no processes: an RTOS with pipes and sockets), and a timed ping-pong loop that records
  * per-event latencies. Not a benchmark itself. */
 #ifndef TICKMARK_TWOPARTY_H
 #define TICKMARK_TWOPARTY_H
@@ -28,22 +29,34 @@ tm_os_pid tp_fork_peer(int mode, int rfd, int wfd, int cpu, const int close_fd[4
  * and reap the child. */
 void tp_stop_peer(tm_os_pid pid, int wfd, int rfd, int dgram);
 
-/* A channel to a peer process: TP_PIPE (two pipes) or a TM_SOCK_* kind (one socket pair). */
+/* A channel to a peer: TP_PIPE (two pipes) or a TM_SOCK_* kind (one socket pair). */
 enum { TP_PIPE = 0 };
 typedef struct {
     tm_os_pid pid;
     int wfd, rfd; /* our ends: write to the peer, read from it */
     int dgram;
+    int threaded;            /* the peer is a thread (the port has no processes) */
+    tm_os_thread thread;
+    int peer_r, peer_w;      /* a peer thread's ends, closed once it has ended */
 } tp_link;
 
-/* Open the channel and fork the peer (mode TP_ECHO or TP_SOURCE) on CPU cpu. Returns TM_OK
- * or a tm_fail() code; on failure whatever was opened is closed again. */
+/* Open the channel and start the peer (mode TP_ECHO or TP_SOURCE) on CPU cpu: a child process,
+ * or a thread of this process where the port has no processes (the same loop on the same
+ * kind of channel; the instance's info says peer_thread=1). Returns TM_OK or a tm_fail() /
+ * tm_skip() code; on failure whatever was opened is closed again. */
 int tp_link_open(tm_ctx *ctx, tp_link *l, int kind, int cpu, int mode, unsigned chunk);
 void tp_link_close(tp_link *l); /* stop the peer, close, reap; harmless when not open */
 
 /* iters round trips of one byte: write to wfd, read the answer from rfd. Each round trip is
  * timed with tm_ticks() and added to the histogram divided by div. tm_fail() on error. */
 void tp_pingpong(tm_ctx *ctx, int wfd, int rfd, uint64_t iters, unsigned div);
+
+/* The per-event latency figure of a benchmark whose samples time whole batches (no clock read
+ * per event inside a sample): TP_EVENTS events, each timed alone with tm_ticks() (two clock
+ * reads around it, which the histogram includes and the samples do not), added to the
+ * histogram divided by div. event() returns 0, or -1 on failure. Returns 0 or -1. */
+#define TP_EVENTS 1000
+int tp_event_hist(tm_ctx *ctx, int (*event)(void), unsigned div);
 
 /* Read exactly n bytes, chunk bytes at most per read, into buf (advance 1) or each read over
  * the start of buf (advance 0, for draining a stream); 0 on success. */

@@ -3,9 +3,10 @@
  * sends the message back, incremented, on B (the answer is checked). The queues are the port's
  * (tm_os_queue_*): a FreeRTOS queue (xQueueSend/xQueueReceive) on FreeRTOS, a POSIX message
  * queue (mq_send/mq_receive) on Linux. cross=0 pins both threads to one CPU (two switches per
- * round trip), cross=1 to two CPUs (two wake-ups). Timed: the sends, receives and switches or
- * wake-ups. Not timed: creating the queues and the partner, and stopping it. Each round trip
- * is also timed alone (tm_ticks) into the histogram. */
+ * round trip), cross=1 to two CPUs (two wake-ups). Timed: a batch of sends, receives and
+ * switches or wake-ups between two clock reads. Not timed: creating the queues and the
+ * partner, stopping it, and the per-event figure (setup): TP_EVENTS round trips, each timed
+ * alone (tm_ticks), into the histogram. */
 #include "../common/twoparty.h"
 
 #define QUEUE_DEPTH 4
@@ -18,6 +19,18 @@ typedef struct {
 } qp_state;
 
 static qp_state qp;
+static uint64_t sent; /* the message of the next round trip */
+
+/* One round trip: send the message, receive the answer; -1 when a call fails or the answer is
+ * not the message plus one (the partner's work). */
+static int round_trip(void)
+{
+    uint64_t back;
+    if (tm_os_queue_send(qp.a, &sent) != 0 || tm_os_queue_recv(qp.b, &back) != 0 || back != sent + 1)
+        return -1;
+    sent = back & 0xffffffffu;
+    return 0;
+}
 
 static void *partner(void *arg)
 {
@@ -50,25 +63,20 @@ static int setup(tm_ctx *ctx)
         return tm_fail(ctx, "cannot create the partner thread");
     }
     ctx->user = &qp;
+    sent = 0;
+    if (tp_event_hist(ctx, round_trip, 1) != 0)
+        return tm_fail(ctx, "message queue call failed or answered wrong");
     return TM_OK;
 }
 
 static void run(tm_ctx *ctx, uint64_t iters)
 {
-    uint64_t i, m = 0, back;
-    for (i = 0; i < iters; i++) {
-        uint64_t t0 = tm_ticks();
-        if (tm_os_queue_send(qp.a, &m) != 0 || tm_os_queue_recv(qp.b, &back) != 0) {
-            tm_fail(ctx, "message queue call failed");
+    uint64_t i;
+    for (i = 0; i < iters; i++)
+        if (round_trip() != 0) {
+            tm_fail(ctx, "message queue call failed or answered wrong");
             return;
         }
-        tm_hist_add(ctx, tm_ticks_to_ns(tm_ticks() - t0));
-        if (back != m + 1) {
-            tm_fail(ctx, "the partner answered %llu to %llu", (unsigned long long)back, (unsigned long long)m);
-            return;
-        }
-        m = back & 0xffffffffu;
-    }
 }
 
 static void teardown(tm_ctx *ctx)

@@ -1,11 +1,12 @@
 /* sched.yield_switch — one operation is one context switch between two threads of this
  * process pinned to the same CPU, each calling sched_yield in a loop (context_switch2's
  * yield test). One iteration is one round trip: our yield switches to the partner, whose
- * yield switches back (2 switches). Timed: the yield calls and the switches. Not timed:
- * creating and pinning the partner, and yielding until it has run once (setup). The histogram
- * holds half round trips (one switch each); each round trip is timed with tm_ticks(), which
- * adds a few ns. The run fails if the partner did not run at least once per two of our yields
- * (no real switching). */
+ * yield switches back (2 switches). Timed: a batch of yield calls and switches between two
+ * clock reads (no clock read per switch). Not timed: creating and pinning the partner,
+ * yielding until it has run once, and the per-event figure (setup): TP_EVENTS round trips,
+ * each timed alone (so with two clock reads in it), into the histogram as half round trips.
+ * The run fails if the partner did not run at least once per two of our yields (no real
+ * switching). */
 #include "../common/twoparty.h"
 
 typedef struct {
@@ -29,6 +30,8 @@ static void *partner(void *arg)
     return NULL;
 }
 
+static int yield_once(void) { return tm_os_yield(); }
+
 static int setup(tm_ctx *ctx)
 {
     uint64_t deadline;
@@ -48,17 +51,16 @@ static int setup(tm_ctx *ctx)
         tm_os_yield();
     if (!ys.partner_yields)
         return tm_fail(ctx, "the partner thread did not run within 2 s of yields");
+    if (tp_event_hist(ctx, yield_once, 2) != 0)
+        return tm_fail(ctx, "sched_yield failed");
     return TM_OK;
 }
 
 static void run(tm_ctx *ctx, uint64_t iters)
 {
     uint64_t before = ys.partner_yields, i;
-    for (i = 0; i < iters; i++) {
-        uint64_t t0 = tm_ticks();
+    for (i = 0; i < iters; i++)
         tm_os_yield();
-        tm_hist_add(ctx, tm_ticks_to_ns(tm_ticks() - t0) / 2);
-    }
     if (iters >= 100 && ys.partner_yields - before < iters / 2)
         tm_fail(ctx, "sched_yield did not switch to the partner (%llu of %llu)",
                 (unsigned long long)(ys.partner_yields - before), (unsigned long long)iters);

@@ -1,8 +1,9 @@
 /* sync.sem_pingpong — one operation is one round trip between two threads through two
  * semaphores: we post A and wait on B; the partner waits on A and posts B. cross=0 pins both
  * threads to one CPU (two switches per round trip), cross=1 to two CPUs (two wake-ups).
- * Timed: the posts, waits and switches/wake-ups. Not timed: thread creation and stop.
- * Each round trip is also timed alone (tm_ticks) into the histogram. */
+ * Timed: a batch of posts, waits and switches/wake-ups between two clock reads. Not timed:
+ * thread creation and stop, and the per-event figure (setup): TP_EVENTS round trips, each
+ * timed alone (tm_ticks), into the histogram. */
 #include "../common/twoparty.h"
 
 typedef struct {
@@ -26,6 +27,8 @@ static void *partner(void *arg)
     }
 }
 
+static int round_trip(void) { return tm_os_sem_post(sp.a) != 0 || tm_os_sem_wait(sp.b) != 0 ? -1 : 0; }
+
 static int setup(tm_ctx *ctx)
 {
     int mine, r;
@@ -40,20 +43,19 @@ static int setup(tm_ctx *ctx)
         return tm_fail(ctx, "semaphore or thread creation failed");
     }
     ctx->user = &sp;
+    if (tp_event_hist(ctx, round_trip, 1) != 0)
+        return tm_fail(ctx, "semaphore call failed");
     return TM_OK;
 }
 
 static void run(tm_ctx *ctx, uint64_t iters)
 {
     uint64_t i;
-    for (i = 0; i < iters; i++) {
-        uint64_t t0 = tm_ticks();
-        if (tm_os_sem_post(sp.a) != 0 || tm_os_sem_wait(sp.b) != 0) {
+    for (i = 0; i < iters; i++)
+        if (round_trip() != 0) {
             tm_fail(ctx, "semaphore call failed");
             return;
         }
-        tm_hist_add(ctx, tm_ticks_to_ns(tm_ticks() - t0));
-    }
 }
 
 static void teardown(tm_ctx *ctx)

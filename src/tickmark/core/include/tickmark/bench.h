@@ -127,6 +127,12 @@ uint64_t tm_now_ns(void);        /* monotonic nanoseconds */
 uint64_t tm_ticks(void);         /* the cheapest raw time counter of the architecture */
 uint64_t tm_ticks_to_ns(uint64_t ticks);
 
+/* The control loop: n iterations of an empty counted loop, two instructions each (a count-down
+ * and a branch) where the architecture has its own (arch/<arch>/loop.c), else C. loop.control
+ * times it, the runner subtracts it from every directly timed benchmark, and a benchmark that
+ * wants exactly that overhead writes its loop in the same shape. */
+void tm_control_loop(uint64_t n);
+
 /* Keep the optimiser from deleting or folding benchmark work. */
 #define tm_escape(p) __asm__ __volatile__("" : : "r"(p) : "memory")
 #define tm_clobber() __asm__ __volatile__("" : : : "memory")

@@ -55,6 +55,22 @@ int tm_os_usage_now(tm_os_usage *u);
 /* ---- the null system call ---- */
 long tm_os_null_syscall(void);    /* a real trap into the kernel (getppid), never a cached value */
 
+/* ---- kernel entry (bench/trap/) ----
+ * The ways into the kernel that trap.* times: a system call (SVC, ecall, syscall), a data abort
+ * (a load the memory system refuses), an undefined instruction, and an interrupt raised by
+ * software. A port that owns the exception vectors (bare metal) installs a minimal handler of
+ * its own; a port with a kernel (Linux) uses the kernel's path (a null system call, a signal
+ * whose handler skips the faulting instruction). tm_os_trap_open() installs the handler of one
+ * kind and returns NULL, or why it cannot (the benchmark skips with it: "the port has no
+ * handler for it", "no MPU"); tm_os_trap_run() makes n such entries, each in the control loop's
+ * shape (runner.h: tm_arch_trap_*), and returns NULL, or what went wrong (no fault where one was
+ * due, an interrupt lost: the benchmark fails with it); tm_os_trap_close() puts back what open
+ * changed. A port without any (port/posix/trap.c) answers open with its reason. */
+enum { TM_TRAP_CALL, TM_TRAP_ABORT, TM_TRAP_UNDEF, TM_TRAP_IRQ };
+const char *tm_os_trap_open(int kind);
+const char *tm_os_trap_run(int kind, uint64_t n);
+void tm_os_trap_close(int kind);
+
 /* ---- memory ---- */
 void *tm_os_alloc(size_t bytes);            /* general heap (malloc) */
 void tm_os_free(void *p);

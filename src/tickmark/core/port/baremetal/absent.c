@@ -2,9 +2,11 @@
  * into. tm_port_caps() leaves these out, so the benchmarks that need them skip before calling
  * any of this; the functions exist so that one program holds every benchmark, and each fails as
  * osal.h says. (Semaphores and the like are in sync.c, priorities in prio.c: an RTOS port
- * replaces those files and keeps this one.) */
+ * replaces those files and keeps this one; programs to start are in noexec.c.) */
+#include <stdio.h>
 #include <stdlib.h>
 
+#include "runner.h"
 #include "tickmark/osal_prim.h"
 
 long tm_os_null_syscall(void) { return -1; }
@@ -30,14 +32,6 @@ int tm_os_peer_init(tm_os_pid parent)
 }
 tm_os_pid tm_os_getpid(void) { return 1; }
 const char *tm_os_self_exe(void) { return NULL; }
-int tm_os_exec_self_exit(void) { return -1; }
-int tm_os_exec_shell_self_exit(void) { return -1; }
-tm_os_pid tm_os_spawn_self_exit(void) { return -1; }
-int tm_os_exit_code(int status)
-{
-    (void)status;
-    return -1;
-}
 
 int tm_os_open(const char *path, int flags)
 {

@@ -1,10 +1,10 @@
 /* Heap and "mappings" on bare metal: the C library's heap (picolibc: from the end of .bss to
  * the stack). A mapping is a zeroed, page-aligned heap block: there are no pages to map, the
- * 4 KiB "page" only keeps the benchmarks' touching and alignment the same as elsewhere. */
+ * 4 KiB "page" only keeps the benchmarks' touching and alignment the same as elsewhere. (What
+ * the heap still has: meminfo.c.) */
 #include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "tickmark/osal.h"
 
@@ -26,16 +26,4 @@ int tm_os_unmap(void *p, size_t bytes)
     (void)bytes;
     free(p);
     return 0;
-}
-
-/* What malloc can still hand out: the free blocks it holds and the room left above the heap's
- * break. mem.* sweeps skip points larger than a quarter of this. */
-extern char __heap_end[];
-
-uint64_t tm_os_mem_available(void)
-{
-    struct mallinfo mi = mallinfo();
-    char *brk = sbrk(0);
-    uint64_t above = brk != (char *)-1 && brk < __heap_end ? (uint64_t)(__heap_end - brk) : 0;
-    return above + (uint64_t)mi.fordblks;
 }

@@ -2,8 +2,11 @@
  * time-sliced, a 1 kHz tick, mutexes with priority inheritance, counting semaphores, queues,
  * two task-notification slots (the second joins threads), heap_4 of TM_RTOS_HEAP_SIZE bytes
  * (the board's RTOS_HEAP_SIZE), no software timers, no run-time statistics, no trace hooks.
- * Stack overflow checking method 1 (the stack pointer at each switch). configASSERT only in a
- * build with -DTM_RTOS_ASSERT=1 (it adds checks to every kernel call that is measured).
+ * Two settings are the build's choice (port.mk: RTOS_STACK_CHECK, RTOS_ASSERT; the target's
+ * ?stack_check=N&assert=1), because they move what is measured: the stack overflow check,
+ * method TM_RTOS_STACK_CHECK (0 none, 1 the stack pointer at each switch (the default), 2 also
+ * the pattern at the stack's end, for which the kernel fills every new task's stack), and
+ * configASSERT (TM_RTOS_ASSERT=1: checks in every kernel call that is measured; off by default).
  * What differs between CPUs (interrupt priorities, the tick interrupt, handler names) is in
  * arch/<arch>/freertos_arch.h; the figures of the board come as -D definitions from port.mk. */
 #ifndef FREERTOS_CONFIG_H
@@ -34,7 +37,10 @@
 
 #define configUSE_IDLE_HOOK 0
 #define configUSE_TICK_HOOK 0
-#define configCHECK_FOR_STACK_OVERFLOW 1
+#ifndef TM_RTOS_STACK_CHECK
+#define TM_RTOS_STACK_CHECK 1
+#endif
+#define configCHECK_FOR_STACK_OVERFLOW TM_RTOS_STACK_CHECK
 #define configUSE_MALLOC_FAILED_HOOK 0
 #define configUSE_DAEMON_TASK_STARTUP_HOOK 0
 

@@ -1,8 +1,8 @@
 /* The heap on FreeRTOS: pvPortMalloc/vPortFree of heap_4 (first fit, adjacent free blocks
  * merged), TM_RTOS_HEAP_SIZE bytes: the heap the RTOS study compares. A "mapping" is a zeroed
  * block of the same heap, aligned to 4 KiB by hand (heap_4 aligns to 8 bytes): the address
- * pvPortMalloc returned is kept in the word below the aligned start. Free memory is what
- * xPortGetFreeHeapSize() says. */
+ * pvPortMalloc returned is kept in the word below the aligned start. (Free memory:
+ * meminfo.c.) */
 #include <string.h>
 
 #include "FreeRTOS.h"
@@ -32,5 +32,3 @@ int tm_os_unmap(void *p, size_t bytes)
         vPortFree(((void **)p)[-1]);
     return 0;
 }
-
-uint64_t tm_os_mem_available(void) { return xPortGetFreeHeapSize(); }

@@ -24,10 +24,15 @@ ifeq ($(wildcard $(FREERTOS_PORT_DIR)/port.c),)
 $(error the FreeRTOS kernel at $(FREERTOS_KERNEL) has no port $(FREERTOS_PORT) (portable/GCC/$(FREERTOS_PORT)/port.c))
 endif
 RTOS_HEAP_SIZE ?= 0x100000
+# The settings that move what is measured (FreeRTOSConfig.h): the stack overflow check method
+# (2 fills every new task's stack) and configASSERT.
+RTOS_STACK_CHECK ?= 1
+RTOS_ASSERT ?= 0
 
 PORT_EXTRA_SRCS += $(addprefix $(FREERTOS_KERNEL)/,tasks.c queue.c list.c portable/MemMang/heap_4.c) \
   $(wildcard $(FREERTOS_PORT_DIR)/*.c $(FREERTOS_PORT_DIR)/*.S) \
   $(wildcard port/freertos/arch/$(BM_ARCH)/*.c port/freertos/arch/$(BM_ARCH)/*.S)
 PORT_CFLAGS += -Iport/freertos -Iport/freertos/arch/$(BM_ARCH) -I$(FREERTOS_KERNEL)/include -I$(FREERTOS_PORT_DIR) \
   $(addprefix -I$(FREERTOS_PORT_DIR)/,$(FREERTOS_PORT_INCLUDE)) \
-  -DTM_RTOS_HEAP_SIZE=$(RTOS_HEAP_SIZE) -DTM_RTOS_MAIN_STACK=$(BM_STACK_SIZE) -DTM_RTOS_PORT=$(FREERTOS_PORT) $(FREERTOS_CFLAGS)
+  -DTM_RTOS_HEAP_SIZE=$(RTOS_HEAP_SIZE) -DTM_RTOS_MAIN_STACK=$(BM_STACK_SIZE) -DTM_RTOS_PORT=$(FREERTOS_PORT) \
+  -DTM_RTOS_STACK_CHECK=$(RTOS_STACK_CHECK) -DTM_RTOS_ASSERT=$(RTOS_ASSERT) $(FREERTOS_CFLAGS)

@@ -6,7 +6,9 @@
  * the kernel refuses is listed as unsupported and the rest go on. A read reports multiplexing
  * when, since the previous read, some event ran for less time than it was enabled (its count
  * is then scaled). When perf_event_paranoid forbids kernel counting, events count user space
- * only (kernel-excluded). */
+ * only (kernel-excluded). tm_ctr_open_for() opens the same events for a program that
+ * tickmark-core exec started and holds before its exec: they start counting at the exec (the
+ * core's fork and wait are not in them) and count the children it starts too. */
 #include <linux/perf_event.h>
 #include <stdio.h>
 #include <string.h>
@@ -42,6 +44,8 @@ static int fds[NEVENTS], opened[NEVENTS], nopen = -1, kernel_excluded, multiplex
 static uint64_t last_enabled[NEVENTS], last_running[NEVENTS];
 static char unsupported[512];
 
+static long target_pid; /* 0: this process; else a held program (tm_ctr_open_for) */
+
 static int open_event(const event_def *e, int exclude_kernel, int group_fd)
 {
     struct perf_event_attr attr;
@@ -53,7 +57,11 @@ static int open_event(const event_def *e, int exclude_kernel, int group_fd)
     attr.exclude_kernel = (unsigned)exclude_kernel;
     attr.exclude_hv = 1;
     attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
-    return (int)syscall(SYS_perf_event_open, &attr, 0, -1, group_fd, 0);
+    if (target_pid && group_fd < 0) { /* a group's members follow their leader */
+        attr.disabled = 1;
+        attr.enable_on_exec = 1;
+    }
+    return (int)syscall(SYS_perf_event_open, &attr, (pid_t)target_pid, -1, group_fd, 0);
 }
 
 /* Open one event: in the hardware group where there is one (else on its own), counting the
@@ -78,6 +86,16 @@ static int open_one(const event_def *e, int *leader)
         return fd;
     }
     return -1;
+}
+
+int tm_ctr_open_for(long pid)
+{
+    int n;
+    tm_ctr_close();
+    target_pid = pid;
+    n = tm_ctr_open();
+    target_pid = 0;
+    return n;
 }
 
 int tm_ctr_open(void)

@@ -26,7 +26,21 @@ static void set_handler(int sig, void (*fn)(int))
     sigaction(sig, &sa, NULL); /* no SA_RESTART: waitpid returns EINTR */
 }
 
-static const char *signal_name(int sig, char *buf, size_t len)
+void tm_os_watch(int timeout_s)
+{
+    alarm_fired = 0;
+    set_handler(SIGALRM, on_alarm);
+    set_handler(SIGINT, on_stop);
+    set_handler(SIGTERM, on_stop);
+    set_handler(SIGHUP, on_stop);
+    set_handler(SIGPIPE, on_stop);
+    alarm((unsigned)timeout_s);
+}
+
+int tm_os_watch_expired(void) { return alarm_fired != 0; }
+int tm_os_stop_requested(void) { return stop_signal != 0; }
+
+const char *tm_os_signal_name(int sig, char *buf, size_t len)
 {
     static const struct { int sig; const char *name; } names[] = {
         {SIGSEGV, "SIGSEGV"}, {SIGBUS, "SIGBUS"}, {SIGFPE, "SIGFPE"}, {SIGILL, "SIGILL"},
@@ -72,13 +86,7 @@ int tm_os_run_isolated(void (*fn)(void *), void *arg, int timeout_s, char *detai
         _exit(0);
     }
     setpgid(pid, pid);
-    alarm_fired = 0;
-    set_handler(SIGALRM, on_alarm);
-    set_handler(SIGINT, on_stop);
-    set_handler(SIGTERM, on_stop);
-    set_handler(SIGHUP, on_stop);
-    set_handler(SIGPIPE, on_stop);
-    alarm((unsigned)timeout_s);
+    tm_os_watch(timeout_s);
     for (;;) {
         r = waitpid(pid, &status, 0);
         if (r == pid)
@@ -99,7 +107,7 @@ int tm_os_run_isolated(void (*fn)(void *), void *arg, int timeout_s, char *detai
         snprintf(detail, len, "no result after %d s", timeout_s);
         result = TM_ISO_TIMEOUT;
     } else if (r == pid && WIFSIGNALED(status)) {
-        snprintf(detail, len, "%s", signal_name(WTERMSIG(status), signame, sizeof signame));
+        snprintf(detail, len, "%s", tm_os_signal_name(WTERMSIG(status), signame, sizeof signame));
         result = TM_ISO_CRASHED;
     } else if (r == pid && WIFEXITED(status) && WEXITSTATUS(status) != 0) {
         snprintf(detail, len, "exited with status %d", WEXITSTATUS(status));

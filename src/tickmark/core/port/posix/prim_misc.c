@@ -1,10 +1,8 @@
-/* Files, lazily mapped memory, absolute sleeps and real-time priority (osal_prim.h). */
-#include <errno.h>
+/* Files, lazily mapped memory and real-time priority (osal_prim.h); sleeps: sleep.c. */
 #include <pthread.h>
 #include <sched.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "tickmark/osal_prim.h"
@@ -20,25 +18,6 @@ void *tm_os_map_lazy(size_t bytes)
     madvise(p, bytes, MADV_NOHUGEPAGE);
 #endif
     return p;
-}
-
-int tm_os_sleep_until_ns(uint64_t deadline_ns)
-{
-    struct timespec ts;
-    int r;
-    ts.tv_sec = (time_t)(deadline_ns / 1000000000u);
-    ts.tv_nsec = (long)(deadline_ns % 1000000000u);
-    while ((r = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL)) == EINTR)
-        ;
-    return r ? -1 : 0;
-}
-
-uint64_t tm_os_sleep_res_ns(void)
-{
-    struct timespec res;
-    if (clock_getres(CLOCK_MONOTONIC, &res) != 0)
-        return 1;
-    return (uint64_t)res.tv_sec * 1000000000u + (uint64_t)res.tv_nsec;
 }
 
 int tm_os_set_rt_priority(int prio, const char **why)

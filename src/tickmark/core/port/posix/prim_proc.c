@@ -1,15 +1,13 @@
-/* Process primitives for the proc and signal benchmarks (osal_prim.h): re-executing the
- * running program as a tiny child that exits at once, posix_spawn, signals.
+/* Process primitives for the proc benchmarks (osal_prim.h): re-executing the running program
+ * as a tiny child that exits at once, posix_spawn (signals: prim_signal.c).
  *
  * The exec benchmarks need a program that does nothing. Instead of shipping a second binary,
  * the core re-executes itself with TICKMARK_EXIT_NOW=1 in the environment; the constructor
  * below sees it and calls _exit(0) before main() runs (the "--exit-now" argument is only
  * there so that ps shows what the process is). The cost is that of exec'ing the core binary
  * (its size and linking mode), which the report states. */
-#include <signal.h>
 #include <spawn.h>
 #include <stdlib.h>
-#include <string.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -73,43 +71,3 @@ tm_os_pid tm_os_spawn_self_exit(void)
 }
 
 int tm_os_exit_code(int status) { return WIFEXITED(status) ? WEXITSTATUS(status) : -1; }
-
-static int native_sig(int tm_sig)
-{
-    switch (tm_sig) {
-    case TM_SIG_USR1: return SIGUSR1;
-    case TM_SIG_USR2: return SIGUSR2;
-    default: return -1;
-    }
-}
-
-int tm_os_sig_install(int tm_sig, void (*handler)(int))
-{
-    struct sigaction sa;
-    int sig = native_sig(tm_sig);
-    if (sig < 0)
-        return -1;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = handler;
-    sa.sa_flags = SA_RESTART;
-    sigemptyset(&sa.sa_mask);
-    return sigaction(sig, &sa, NULL);
-}
-
-int tm_os_sig_default(int tm_sig)
-{
-    struct sigaction sa;
-    int sig = native_sig(tm_sig);
-    if (sig < 0)
-        return -1;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = SIG_DFL;
-    sigemptyset(&sa.sa_mask);
-    return sigaction(sig, &sa, NULL);
-}
-
-int tm_os_sig_send(tm_os_pid pid, int tm_sig)
-{
-    int sig = native_sig(tm_sig);
-    return sig < 0 ? -1 : kill(pid, sig);
-}

@@ -1,0 +1,162 @@
+/* Kernel entry on AArch64 at EL1 (the MMU off, as picolibc leaves it): the minimal handlers of
+ * trap.* and their installation. A vector table of this file goes into VBAR_EL1, where nothing
+ * else is: where a system has its own table there (an RTOS), trap.* skips. Its synchronous entry
+ * saves x0 and x1, reads the syndrome (ESR_EL1) and goes by its class, as a kernel does:
+ *   call   SVC (EC 0x15): restore, eret (ELR_EL1 already points past the svc)
+ *   abort  a data abort (EC 0x25): an unaligned load with alignment checking on (SCTLR_EL1.A,
+ *          set only while the loop runs); the handler reads FAR_EL1, then returns past the load
+ *   undef  an unknown instruction (EC 0): return past it
+ *   irq    a GICv2 software-generated interrupt (SGI TM_BM_SOFT_IRQ) to this CPU, written to
+ *          GICD_SGIR; the IRQ entry acknowledges it (GICC_IAR), ends it (GICC_EOIR), counts it
+ * Any other exception is reported (its syndrome and address) and ends the program. The GIC's
+ * addresses are the board's (BM_GIC_DIST, BM_GIC_CPU). */
+#include "bm_trap.h"
+#include "tickmark/osal.h"
+
+#define REG(a) (*(volatile uint32_t *)(uintptr_t)(a))
+#define GICD_CTLR (TM_BM_GIC_DIST + 0x000u)
+#define GICD_ISENABLER0 (TM_BM_GIC_DIST + 0x100u)
+#define GICD_ICENABLER0 (TM_BM_GIC_DIST + 0x180u)
+#define GICD_IPRIORITYR(n) (TM_BM_GIC_DIST + 0x400u + (n))
+#define GICD_SGIR (TM_BM_GIC_DIST + 0xF00u)
+#define GICC_CTLR (TM_BM_GIC_CPU + 0x000u)
+#define GICC_PMR (TM_BM_GIC_CPU + 0x004u)
+#define SCTLR_A (1u << 1)
+
+const uintptr_t tm_bm_gicc = TM_BM_GIC_CPU;
+extern const char tm_bm_vectors[];
+
+__asm__(".pushsection .text.tm_bm_trap,\"ax\",%progbits\n"
+        "\t.balign 2048\n"
+        "\t.global tm_bm_vectors\n"
+        "tm_bm_vectors:\n"
+        "\tb 1f\n"                        /* current EL, SP_EL0: synchronous */
+        "\t.balign 0x80\n"
+        "\tb 5f\n"                        /* IRQ */
+        "\t.balign 0x80\n"
+        "\tb 9f\n"
+        "\t.balign 0x80\n"
+        "\tb 9f\n"
+        "\t.balign 0x80\n"
+        "1:\tstp x0, x1, [sp, #-16]!\n"   /* current EL, SP_ELx: synchronous */
+        "\tmrs x0, esr_el1\n"
+        "\tlsr x0, x0, #26\n"             /* the exception class */
+        "\tcmp x0, #0x15\n"               /* SVC */
+        "\tb.ne 2f\n"
+        "\tldp x0, x1, [sp], #16\n"
+        "\teret\n"
+        "2:\tcmp x0, #0x25\n"             /* data abort at this EL */
+        "\tb.ne 3f\n"
+        "\tmrs x0, far_el1\n"
+        "\tadrp x1, tm_bm_trap_far\n"
+        "\tstr x0, [x1, #:lo12:tm_bm_trap_far]\n"
+        "\tb 4f\n"
+        "3:\tcbnz x0, 8f\n"               /* EC 0: an unknown instruction */
+        "4:\tmrs x0, elr_el1\n"           /* return past the 4-byte instruction */
+        "\tadd x0, x0, #4\n"
+        "\tmsr elr_el1, x0\n"
+        "\tldp x0, x1, [sp], #16\n"
+        "\teret\n"
+        "\t.balign 0x80\n"
+        "5:\tstp x0, x1, [sp, #-16]!\n"   /* IRQ */
+        "\tadrp x0, tm_bm_gicc\n"
+        "\tldr x0, [x0, #:lo12:tm_bm_gicc]\n"
+        "\tldr w1, [x0, #0x0c]\n"         /* GICC_IAR: acknowledge */
+        "\tstr w1, [x0, #0x10]\n"         /* GICC_EOIR: done */
+        "\tadrp x0, tm_bm_trap_irqs\n"
+        "\tldr w1, [x0, #:lo12:tm_bm_trap_irqs]\n"
+        "\tadd w1, w1, #1\n"
+        "\tstr w1, [x0, #:lo12:tm_bm_trap_irqs]\n"
+        "\tldp x0, x1, [sp], #16\n"
+        "\teret\n"
+        "\t.balign 0x80\n"
+        "\tb 9f\n"
+        "\t.balign 0x80\n"
+        "\tb 9f\n"
+        "\t.balign 0x80\n"
+        "\t.rept 8\n"                     /* lower ELs: nothing runs there */
+        "\tb 9f\n"
+        "\t.balign 0x80\n"
+        "\t.endr\n"
+        "8:\tldp x0, x1, [sp], #16\n"
+        "9:\tmrs x0, esr_el1\n"
+        "\tmrs x1, elr_el1\n"
+        "\tmrs x2, far_el1\n"
+        "\tbl tm_bm_trap_unexpected\n"
+        "\t.popsection\n");
+
+static uint64_t saved_vbar, saved_sctlr;
+static uint32_t saved_gicd_ctlr, saved_gicc_ctlr, saved_gicc_pmr;
+static uint64_t unaligned[2] __attribute__((aligned(16)));
+
+static uint64_t vbar(void)
+{
+    uint64_t v;
+    __asm__ __volatile__("mrs %0, vbar_el1" : "=r"(v));
+    return v;
+}
+
+static void set_vbar(uint64_t v) { __asm__ __volatile__("msr vbar_el1, %0\n\tisb" : : "r"(v) : "memory"); }
+
+static uint64_t sctlr(void)
+{
+    uint64_t v;
+    __asm__ __volatile__("mrs %0, sctlr_el1" : "=r"(v));
+    return v;
+}
+
+static void set_sctlr(uint64_t v) { __asm__ __volatile__("msr sctlr_el1, %0\n\tisb" : : "r"(v) : "memory"); }
+
+const char *tm_bm_trap_install(int kind, tm_bm_trap_plan *plan)
+{
+    unsigned sgi = (unsigned)(TM_BM_SOFT_IRQ);
+    saved_vbar = vbar();
+    if (saved_vbar != 0 && saved_vbar != (uintptr_t)tm_bm_vectors)
+        return "the exception vectors are the system's (VBAR_EL1 is set): it has no handler for this";
+    if (kind == TM_TRAP_IRQ && (TM_BM_GIC_DIST == 0 || TM_BM_GIC_CPU == 0 || TM_BM_SOFT_IRQ < 0 || sgi > 15))
+        return "no GICv2 or SGI for it (BM_GIC_DIST, BM_GIC_CPU, BM_SOFT_IRQ in the board description)";
+    set_vbar((uintptr_t)tm_bm_vectors);
+    if (kind == TM_TRAP_ABORT) {
+        plan->fault_addr = (const char *)unaligned + 1;
+    } else if (kind == TM_TRAP_IRQ) {
+        saved_gicd_ctlr = REG(GICD_CTLR);
+        saved_gicc_ctlr = REG(GICC_CTLR);
+        saved_gicc_pmr = REG(GICC_PMR);
+        *(volatile uint8_t *)(uintptr_t)GICD_IPRIORITYR(sgi) = 0; /* the highest priority */
+        REG(GICD_ISENABLER0) = 1u << sgi;
+        REG(GICD_CTLR) = 1u;
+        REG(GICC_PMR) = 0xf0u;
+        REG(GICC_CTLR) = 1u;
+        plan->raise_reg = (volatile void *)(uintptr_t)GICD_SGIR;
+        plan->raise_value = (2u << 24) | sgi; /* to the requesting CPU only */
+    }
+    return NULL;
+}
+
+/* Alignment checking (SCTLR_EL1.A) only while the loop runs: the C library's memcpy makes
+ * unaligned loads of its own. IRQs are unmasked only while the loop runs. */
+void tm_bm_trap_during(int kind, int on)
+{
+    if (kind == TM_TRAP_ABORT && on) {
+        saved_sctlr = sctlr();
+        set_sctlr(saved_sctlr | SCTLR_A);
+    } else if (kind == TM_TRAP_ABORT) {
+        set_sctlr(saved_sctlr);
+    } else if (kind == TM_TRAP_IRQ && on) {
+        __asm__ __volatile__("dsb sy\n\tmsr daifclr, #2\n\tisb" : : : "memory");
+    } else if (kind == TM_TRAP_IRQ) {
+        __asm__ __volatile__("msr daifset, #2\n\tisb" : : : "memory");
+    }
+}
+
+void tm_bm_trap_restore(int kind)
+{
+    unsigned sgi = (unsigned)(TM_BM_SOFT_IRQ);
+    if (kind == TM_TRAP_IRQ) {
+        REG(GICD_ICENABLER0) = 1u << sgi;
+        REG(GICC_CTLR) = saved_gicc_ctlr;
+        REG(GICC_PMR) = saved_gicc_pmr;
+        REG(GICD_CTLR) = saved_gicd_ctlr;
+    }
+    set_vbar(saved_vbar);
+}

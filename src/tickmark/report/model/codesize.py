@@ -1,0 +1,113 @@
+"""The code size beside the speed, for a comparison of two runs (compare, matrix, the reports):
+the core's text, data and bss, a kernel image's size, and per benchmark the bytes of its own
+functions next to its time ratio, in words ("7 % faster, 12 % larger"). The sizes come from the
+runs' fingerprints (code_size: measured when the core was built; kernel_image_size), never from
+this machine."""
+
+import math
+
+CORE_PARTS = ("text", "data", "bss")
+
+
+def _ratio(a, b):
+    return b / a if isinstance(a, (int, float)) and isinstance(b, (int, float)) and a > 0 else None
+
+
+def change_words(ratio, more, less):
+    """'12 % larger' / '3 % smaller' / 'same' for a ratio B/A (None: '-')."""
+    if ratio is None or math.isnan(ratio):
+        return "-"
+    pct = (ratio - 1) * 100
+    if abs(pct) < 0.5:
+        return "same"
+    return f"{abs(pct):.0f} % {more if pct > 0 else less}"
+
+
+def speed_words(time_ratio):
+    """The speed of B against A from a time ratio B/A: '7 % faster' (B takes 0.93 of A's time)."""
+    if time_ratio is None or time_ratio <= 0:
+        return "-"
+    pct = (1 / time_ratio - 1) * 100  # how much more work B does in A's time
+    if abs(pct) < 0.5:
+        return "same speed"
+    return f"{abs(pct):.0f} % {'faster' if pct > 0 else 'slower'}"
+
+
+def _time_ratio(row):
+    """A compare row's ratio as a time ratio (above 1: B slower), or None."""
+    r = row.get("ratio")
+    if not r or (isinstance(r, float) and math.isnan(r)):
+        return None
+    return 1 / r if row.get("higher") else r
+
+
+SETTLED = {"faster", "slower", "no difference beyond noise"}
+TASK_CLOCK = "task-clock"
+
+
+def _speed(brows):
+    """(time ratio, words, which) of a benchmark's instance rows: the geometric mean of the time
+    ratios of the wall-time rows when every verdict among them is called (and neither side was
+    kept off the CPU: compare's contention note), else of the task-clock rows (on-CPU time,
+    which a busy machine disturbs less) when theirs are, else the wall-time ratio with 'speed
+    inconclusive'."""
+    for metric in ("", TASK_CLOCK):
+        rows = [x for x in brows if (x.get("metric") or "") == metric]
+        times = [t for t in (_time_ratio(x) for x in rows) if t]
+        if not rows or len(times) < len(rows):
+            continue
+        t = math.exp(sum(math.log(x) for x in times) / len(times))
+        verdicts = {x.get("verdict") for x in rows}
+        contended = any(str(x.get("note") or "").startswith("contention") for x in rows)
+        if verdicts <= SETTLED and not contended:
+            same = verdicts == {"no difference beyond noise"}
+            return t, "same speed" if same else speed_words(t), metric
+    rows = [x for x in brows if not x.get("metric")]
+    times = [t for t in (_time_ratio(x) for x in rows) if t]
+    t = math.exp(sum(math.log(x) for x in times) / len(times)) if times else None
+    return t, "speed inconclusive", ""
+
+
+def pair_model(fa, fb, rows):
+    """The sizes of runs A and B (their fingerprints) beside the compare rows of the pair -> {"core":
+    [{part, a, b, ratio, words}], "benches": [{bench, a, b, ratio, time_ratio, speed_from,
+    instances, words}]}, or None when neither run recorded a size."""
+    sa, sb = fa.get("code_size") or {}, fb.get("code_size") or {}
+    core = []
+    for part in CORE_PARTS:
+        a, b = (sa.get("core") or {}).get(part), (sb.get("core") or {}).get(part)
+        if a is not None or b is not None:
+            core.append(_size_row(f"core {part}", a, b))
+    ka, kb = fa.get("kernel_image_size"), fb.get("kernel_image_size")
+    if ka is not None or kb is not None:
+        core.append(_size_row("kernel image", ka, kb))
+    benches = []
+    ba, bb = sa.get("benches") or {}, sb.get("benches") or {}
+    by_bench = {}
+    for row in rows:
+        if row.get("bench") in ba.keys() | bb.keys() and (row.get("metric") or "") in ("", TASK_CLOCK):
+            by_bench.setdefault(row["bench"], []).append(row)
+    for bench, brows in sorted(by_bench.items()):
+        a, b = ba.get(bench), bb.get(bench)
+        r = _ratio(a, b)
+        t, speed, which = _speed(brows)
+        benches.append(
+            {
+                "bench": bench,
+                "a": a,
+                "b": b,
+                "ratio": r,
+                "time_ratio": t,
+                "speed_from": which or "wall time",
+                "instances": len([x for x in brows if not x.get("metric")]),
+                "words": f"{speed}{' (task-clock)' if which else ''}, {change_words(r, 'larger', 'smaller')}",
+            }
+        )
+    if not core and not benches:
+        return None
+    return {"core": core, "benches": benches}
+
+
+def _size_row(part, a, b):
+    r = _ratio(a, b)
+    return {"part": part, "a": a, "b": b, "ratio": r, "words": change_words(r, "larger", "smaller")}

@@ -1,0 +1,130 @@
+"""The kernel-entry table and the host-clock table as plain data, with the texts every view
+shows (terminal, Markdown, HTML and JSON render these and compute nothing of their own).
+
+kernel_entry_model: one row per system (a run: bare metal on a board, FreeRTOS, Linux under
+qemu-system, this machine's Linux), one cell per way into the kernel (analysis/kernel_entry.py):
+the cost of one entry with the control loop subtracted, in guest instructions under QEMU -icount,
+in counted cycles where a cycle counter was open, else in time, and the entries per second; a
+cell without a figure says why (numbered notes under the table hold the reasons).
+
+host_clock_model: a host-timed run's figures (analysis/hostclock.py): per result the time per
+operation by the host and by the board's clock over the same chunks, and what they mean.
+"""
+
+from ... import fmt
+from ...analysis import hostclock, kernel_entry, rtos_table
+from ...fingerprint import CYCLES_METHODS
+from ...fmt import fmt_rate, fmt_time
+
+# the cycle methods that count (a figure in them is not time in other units): QEMU's guest
+# instructions and the hardware cycle counters
+COUNTED = ("icount-insns", "perf", "pmu")
+# the units of a figure (the tags of COUNTED's methods), in words
+UNIT_WORDS = {
+    "insn": "guest instructions (QEMU -icount: the same on every run with one seed)",
+    "perf": "cycles (hardware counter, perf)",
+    "pmu": "cycles (hardware counter, PMU registers)",
+}
+HOST_CLOCK_NOTE = "host clock: timed from the host, the control loop included (time loop.control beside it)"
+
+
+def system_label(run):
+    """A run as a system in a word and where it ran: 'bare metal, mps2-an385', 'Linux, x86_64'."""
+    fp = run.get("fingerprint") or {}
+    return f"{rtos_table.side_label(run)}, {fp.get('board') or fp.get('arch') or '?'}"
+
+
+def _figure(row):
+    """(text, rate, unit) of one way into the kernel in one run: its cost per entry in its unit
+    ('insn', 'perf', 'pmu' or 'time') and the entries per second; without a figure the text says
+    why, and rate and unit are None."""
+    if row["status"] == "missing":
+        return "not run", None, None
+    if row["ns"] is None:
+        status = "no data" if row["status"] == "ok" else row["status"]
+        return f"{status}: {row['reason']}".strip(": "), None, None
+    if row["cycles"] is not None and row["cycles_method"] in COUNTED:
+        unit = CYCLES_METHODS[row["cycles_method"]][0]
+        return f"{fmt.sig(row['cycles'])} {unit}", fmt_rate(row["per_s"]), unit
+    return fmt_time(row["ns"]), fmt_rate(row["per_s"]), "time"
+
+
+def kernel_entry_model(sides):
+    """sides: (run, its results) per system -> the table (dict), or None without any side."""
+    if not sides:
+        return None
+    labels = rtos_table.distinct_labels([system_label(run) for run, _ in sides], [run for run, _ in sides])
+    notes, systems = [], []
+    for label, (run, results) in zip(labels, sides):
+        host = bool((run.get("fingerprint") or {}).get("host_clock"))
+        cells = []
+        for row in kernel_entry.rows(results):
+            text, rate, unit = _figure(row)
+            note = None
+            if rate is None and row["status"] != "missing":  # a reason, numbered under the table
+                if text not in notes:
+                    notes.append(text)
+                note = notes.index(text) + 1
+                text = f"{row['status']} [{note}]"
+            cells.append(dict(row, text=text, rate=rate, unit=unit, note=note))
+        systems.append({"run": run["id"], "name": run.get("name"), "label": label, "host_clock": host, "cells": cells})
+    every_host = all(s["host_clock"] for s in systems)
+    loop = "control loop included (host clock)" if every_host else "control loop subtracted"
+    for s in systems:  # a host-timed system among others says so where its figures are
+        s["label"] += " (host clock)" if s["host_clock"] and not every_host else ""
+    return {
+        "title": f"Into the kernel and back, {loop}",
+        "figures": [{"figure": figure, "key": key} for figure, key in kernel_entry.FIGURES],
+        "systems": systems,
+        "notes": [{"n": i + 1, "text": text} for i, text in enumerate(notes)],
+        "units": units_text(systems),
+        "host_clock_note": HOST_CLOCK_NOTE if any(s["host_clock"] for s in systems) and not every_host else None,
+    }
+
+
+def units_text(systems):
+    """What the figures of the table count, in words: the units it uses, and the rate."""
+    used = {c["unit"] for s in systems for c in s["cells"]}
+    words = [f"{u}: {w}" for u, w in UNIT_WORDS.items() if u in used]
+    if "time" in used:
+        words.append("a time: where no instruction or cycle was counted")
+    return "; ".join(words + ["under each: entries per second"])
+
+
+def report_kernel_entry(store, runs):
+    """The one kernel-entry table of a report: every run with trap.* results, in the report's
+    order -> dict or None."""
+    sides = [(run, store.results(run["id"])) for run in runs]
+    return kernel_entry_model([(run, results) for run, results in sides if kernel_entry.present(results)])
+
+
+def _pct(x, sign=False):
+    return "-" if x is None else (f"{x:+.2f}%" if sign else f"±{x:.2f}%")
+
+
+def host_clock_model(results):
+    """The host-clock table of a run's results -> {"rows", "notes"}, or None when the run was
+    not timed from the host."""
+    rows = hostclock.agreement(results)
+    if not rows:
+        return None
+    for r in rows:
+        r.update(
+            host_text=fmt_time(r["host_ns"]),
+            board_text=fmt_time(r["board_ns"]),
+            differ_text=_pct(r["differ_pct"], sign=True),
+            sample_text=_pct(r["sample_pct"]),
+            res_text="-" if r["res_ns"] is None else fmt_time(r["res_ns"]),
+        )
+    char = next((r["char_ns"] for r in rows if r.get("char_ns")), 0)
+    said = f"one character on the line takes {fmt.sig(char / 1000)} us; " if char else ""
+    notes = [
+        "host, board: time per operation by each clock over the same chunks (the control loop not "
+        "subtracted); sample: a sample's uncertainty from the resolution, "
+        + said
+        + "resolution: one timestamp's, the larger of a character and the jitter measured on the marks"
+    ]
+    need = max((r["needed_ms"] for r in rows if r["sample_pct"] and r["sample_pct"] > 1 and r["needed_ms"]), default=0)
+    if need:
+        notes.append(f"for ±1 % a sample must last {need} ms with this resolution: --sample-ms {min(need, 10000)}")
+    return {"title": "Host clock against the board's", "rows": rows, "notes": notes}

@@ -1,0 +1,233 @@
+"""Any program as a benchmark (`tickmark exec`): the core's exec mode (src/exec.c) runs the
+program on the target, a round at a time, each run one sample of one instance, exec.NAME; the
+run engine stores it like any run (its rounds, extra rounds for a noisy result, its statistics),
+so compare, the gates, history and the reports read it unchanged.
+
+Figures the program prints (a regular expression or a JSON field, analysis/figures.py) are read
+here from each run's output (the core sends it with --capture) and stored as instances of their
+own, exec.NAME.FIGURE, whose samples carry the values, with the figure's unit and direction in
+their meta record.
+
+Several commands, targets or kernel images are cells, run a round at a time in a fresh random
+order (run/matrix.py's Matrix), each stored as its own run, so that drift of the machine hits
+every cell alike."""
+
+import copy
+import os
+import re
+import shlex
+import time
+from dataclasses import dataclass, field
+
+from ..analysis.figures import FigureMissing
+from ..errors import TickmarkError
+from ..names import printable
+from .engine import Run
+from .matrix import Matrix
+
+RUN_UNIT = "run"
+MAX_ARG = 4096
+
+
+@dataclass
+class ExecSpec:
+    """What to run: the program and its arguments, the benchmark's name, warm-up runs per round,
+    the figures to read from its output (analysis.figures.Figure) and the files it needs."""
+
+    argv: list
+    bench: str
+    warmup: int = 1
+    figures: tuple = ()
+    files: tuple = ()
+
+    @property
+    def key(self):
+        return f"exec.{self.bench}"
+
+    def figure_key(self, f):
+        return f"{self.key}.{f.name}"
+
+    def as_dict(self):
+        return {
+            "argv": list(self.argv),
+            "command": shlex.join(self.argv),
+            "bench": self.bench,
+            "warmup": self.warmup,
+            "figures": [f.as_dict() for f in self.figures],
+            "files": [os.path.basename(f) for f in self.files],
+        }
+
+
+def bench_name(argv, given=None):
+    """The benchmark's name: the one given, else the program's file name; any character but
+    letters, digits and '._-' becomes '_' (the core's rule for the key)."""
+    name = given if given is not None else os.path.basename(argv[0]) or "program"
+    if not name or len(name) > 60:
+        raise TickmarkError(f"bad --bench '{printable(name)[:60]}': 1 to 60 characters")
+    return re.sub(r"[^A-Za-z0-9._-]", "_", name)
+
+
+def check_argv(argv):
+    """A command's words: at least the program; no word with a NUL or a line break (the core takes
+    its arguments one per line on a kernel image) or longer than MAX_ARG characters."""
+    if not argv or not argv[0]:
+        raise TickmarkError("no command to run (tickmark exec [OPTIONS] -- PROGRAM [ARGS...], or -c 'COMMAND')")
+    for a in argv:
+        if any(c in a for c in "\0\n\r"):
+            raise TickmarkError(f"bad command word '{printable(a)[:40]}': it holds a line break or a NUL")
+        if len(a) > MAX_ARG:
+            raise TickmarkError(f"bad command word '{printable(a)[:40]}...': longer than {MAX_ARG} characters")
+    return list(argv)
+
+
+LABEL_MAX = 40
+
+
+def short_label(argv):
+    """A command as a cell's label: its words with every path cut to its file name (the whole
+    command is stored with the run), at most LABEL_MAX characters."""
+    words = [os.path.basename(w) if "/" in w and not w.endswith("/") else w for w in argv]
+    text = " ".join(words)
+    return text if len(text) <= LABEL_MAX else text[: LABEL_MAX - 3] + "..."
+
+
+def split_command(text, shell=False):
+    """A command line (-c) -> its words: split as a POSIX shell would, never run by one; with
+    shell, `sh -c TEXT` (pipes, redirections and globs, with the shell's start in the time)."""
+    if shell:
+        return ["sh", "-c", text]
+    try:
+        return shlex.split(text)
+    except ValueError as e:
+        raise TickmarkError(f"bad command '{printable(text)[:60]}': {e}")
+
+
+class ExecRun(Run):
+    """One command on one core, stored as a run: each round is one start of the core's exec mode
+    (the warm-up runs, then cfg.samples runs, each a sample)."""
+
+    def __init__(self, store, core, cfg, spec, notes=None, **kw):
+        super().__init__(store, core, cfg, notes=notes, **kw)
+        self.spec = spec
+
+    def open(self, hello=None, options=None):
+        return super().open(hello, dict(options or {}, exec=self.spec.as_dict()))
+
+    def _argv(self, patterns, seed, keys=None):
+        c, s = self.cfg, self.spec
+        argv = ["exec", "--name", s.bench, "--samples", str(c.samples), "--warmup", str(s.warmup)]
+        argv += ["--seed", str(seed), "--timeout", str(c.timeout or 600)]
+        if s.figures:
+            argv.append("--capture")
+        return argv + ["--", *s.argv]
+
+    def silence_limit(self):
+        """A round writes nothing while the warm-up runs: every one of them may take the time
+        limit of a run, and so may the run after them."""
+        return (self.spec.warmup + 1) * (self.cfg.timeout or 600) + 30
+
+    def record(self, rnd, key, meta, samples=(), hists=(), end=None):
+        """The program's instance, and each figure read from the outputs of its runs."""
+        if not self.spec.figures:
+            return super().record(rnd, key, meta, samples, hists, end)
+        main = [{k: v for k, v in s.items() if k not in ("out", "out_cut")} for s in samples]
+        st = super().record(rnd, key, meta, main, hists, end)
+        for f in self.spec.figures:
+            fkey = self.spec.figure_key(f)
+            found, missing = [], []
+            for s in samples:
+                try:
+                    found.append({"i": s["i"], "iters": 1, "ops": 1, "ns": s["ns"], "value": f.value(s.get("out", ""))})
+                except FigureMissing as e:
+                    cut = " (the output was cut at 1 MiB)" if s.get("out_cut") else ""
+                    missing.append(f"run {s['i'] + 1}: {e}{cut}")
+            if not found and not missing:
+                continue  # the program did not run in this round (its own status says why)
+            fmeta = {
+                "bench": fkey,
+                "key": fkey,
+                "unit": f.unit,
+                "stat": "median",
+                "method": "figure",
+                "iters": 1,
+                "ops_per_iter": 1,
+                "figure": f.as_dict(),
+            }
+            fend = {"status": "ok", "reason": ""}
+            if missing:
+                fend = {"status": "failed", "reason": f"figure {f.name} missing: {missing[0]}"}
+            super().record(rnd, fkey, fmeta, found, (), fend)
+            self.iters.pop(fkey, None)  # a figure comes with the program's runs, never on its own
+        return st
+
+
+@dataclass
+class ExecCell:
+    """One cell of an exec: a command on a target (a kernel image is a target of its own)."""
+
+    label: str
+    spec: ExecSpec
+    uri: str
+    kernel: str = None
+    target: object = None
+    core: object = None
+    run: object = None
+    extra: dict = field(default_factory=dict)
+
+
+def cells(commands, targets, kernels):
+    """commands: [(label, ExecSpec)]; targets: URIs; kernels: kernel images (None: none) -> the
+    cells, every command on every target and kernel; each labelled by what tells it apart."""
+    out = []
+    kernels = list(kernels) or [None]
+    for uri in targets:
+        for k in kernels:
+            for label, spec in commands:
+                parts = [label if len(commands) > 1 else None]
+                parts.append(uri if len(targets) > 1 else None)
+                parts.append(os.path.basename(k) if k and len(kernels) > 1 else None)
+                out.append(ExecCell(" ".join(p for p in parts if p) or label, spec, uri, k))
+    seen = set()
+    for c in out:
+        if c.label in seen:
+            raise TickmarkError(f"'{printable(c.label)}' is given twice")
+        seen.add(c.label)
+    return out
+
+
+def default_group(cs, name):
+    """The name of a group of cells: --name, else exec-DATE-TIME when there are several (a
+    run's own name tells the cells apart in a comparison), else none."""
+    if name or len(cs) == 1:
+        return name
+    return time.strftime("exec-%Y%m%d-%H%M%S")
+
+
+class ExecMatrix(Matrix):
+    """The cells of an exec, a round at a time in a fresh random order each round."""
+
+    def run_name(self, name, c):
+        return cell_run_name(name, c, len(self.cells))
+
+    def config(self, plan, c, name):
+        """The plan's configuration without asking the core (exec.NAME is no benchmark of the core)."""
+        return plan.config(None, name)
+
+    def make_run(self, c, cfg):
+        """The run of one cell, its label (the command, target or kernel image that tells it
+        apart) stored as its variant; cells on one target share the target's core."""
+        core = copy.copy(c.core)  # the core's own size says nothing about the program: left out
+        core.build = {k: v for k, v in (core.build or {}).items() if k != "code_size"}
+        core.build["variant"] = c.label
+        return ExecRun(self.store, core, cfg, c.spec, notes={"exec_group": self.group}, progress=self.progress)
+
+
+def _slug(label):
+    return re.sub(r"[^A-Za-z0-9_.+=-]+", "_", label).strip("_")[:60] or "cell"
+
+
+def cell_run_name(name, c, n_cells):
+    """The run name of a cell: NAME for a single cell, NAME-<cell> for several, None without NAME."""
+    if not name:
+        return None
+    return name if n_cells == 1 else f"{name}-{_slug(c.label)}"

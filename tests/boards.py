@@ -1,0 +1,52 @@
+"""What the tests of the emulated boards share (FreeRTOS, NuttX, Linux on a board): the board's
+tools or a skip (a failure under CI=true), a short run of the real core on a target, and the
+stored results of a run by name."""
+
+from conftest import need_tool
+from tickmark.errors import TickmarkError
+from tickmark.targets.baremetal import load_board
+
+
+def need_board(name):
+    """The board, when its compiler and QEMU are installed -> Board (else skip; fail under CI)."""
+    b = load_board(name)
+    try:
+        b.check_tools()
+    except TickmarkError as e:
+        need_tool(str(e))
+    return b
+
+
+def run_board(cli, target, name, patterns, *extra):
+    """One short round of PATTERNS on TARGET under --seed 7, stored as NAME -> the output."""
+    rc, out, err = cli(
+        "run", "--target", target, "--rounds", "1", "--samples", "2", "--sample-ms", "2", "--seed", "7",
+        "--name", name, "-q", *patterns, *extra,
+    )  # fmt: skip
+    assert rc == 0, err + out
+    return out
+
+
+def stored(store_path, name):
+    """The stored run NAME and its results by key, each with its samples -> (run, {key: result})."""
+    from tickmark.store import Store
+
+    st = Store(str(store_path))
+    run = st.run(name)
+    return run, {r["key"]: dict(r, samples=st.samples(r["id"])) for r in st.results(run["id"])}
+
+
+def counts(result):
+    """What two runs with one seed must have alike: each sample's time, cycles and iterations."""
+    return [(s["ns"], s.get("cyc"), s["iters"]) for s in result["samples"]]
+
+
+def check_study(res, keys):
+    """Every rtos-study figure of a run on a board: ok, counted in guest instructions, and the
+    mutex's lock and unlock each tens of instructions."""
+    for key in keys:
+        r = res[key]
+        assert r["status"] == "ok", (key, r["reason"])
+        assert r["stats"][""]["cycles_method"] == "icount-insns" and r["stats"][""]["cycles_per_op"] > 0
+    subs = res["sync.mutex"]["stats"]
+    assert 10 < subs["lock"]["median"] < 1000 and 10 < subs["unlock"]["median"] < 1000

@@ -1,0 +1,227 @@
+"""NuttX on the emulated boards, against the real kernel: the core built as a NuttX application
+from the same POSIX source files as on Linux, linked with the NuttX kernel that tickmark builds
+(once per tree, board and configuration: the export is kept in ~/.cache/tickmark/nuttx) from the
+snapshot `./bootstrap test` unpacks, and booted under qemu-system -icount on the Cortex-A53 and
+the Cortex-M7 boards."""
+
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from boards import check_study, counts, need_board, run_board, stored
+from conftest import CORE, need_tool
+from tickmark.suites import SUITES
+from tickmark.targets import nuttx
+from tickmark.targets.baremetal import load_board
+
+BOARDS = ["virt-aarch64", "mps2-an500"]
+STUDY = SUITES["rtos-study"]
+# lmbench's families where NuttX has what they need once configured (pipes, local sockets,
+# tmpfs files, signals; the peers are threads: no processes in a flat build)
+LMBENCH = [
+    "ipc.pipe_lat[cross=0]",
+    "ipc.unix_stream_lat[cross=0]",
+    "sched.pipe_pingpong[cross=0]",
+    "fs.create_delete[size=0]",
+    "signal.install",
+    "signal.catch",
+    "sys.read",
+    "sys.open_close",
+    "sync.cond_pingpong[cross=0]",
+]
+# what NuttX lacks, and the words each skip must say
+LACKS = {
+    "proc.fork_exit": "lacks processes",
+    "proc.spawn": "lacks processes",
+    "sched.ctx_ring[procs=2,size=0]": "lacks processes",
+    "sync.sem_pingpong[cross=1]": "two CPUs",
+    "fs.page_fault": "lacks mmap",
+    "ipc.unix_dgram_lat[cross=0]": "cannot open a loopback socket pair",
+}
+
+
+@pytest.fixture
+def real(tmp_path, monkeypatch, build_cache, nuttx_cache):
+    """The session's build cache with the NuttX cache linked in (each board's kernel export is
+    built once and kept; the core is linked with it once per session) and a private store."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(build_cache))
+    monkeypatch.setenv("TICKMARK_STORE", str(tmp_path / "results.db"))
+    for var in ("TICKMARK_CORE", "TICKMARK_TARGET", "CFLAGS", nuttx.ENV_DIR, nuttx.ENV_APPS):
+        monkeypatch.delenv(var, raising=False)
+    tree, apps = nuttx.default_trees()
+    if not (tree / "sched" / "Kconfig").is_file() or not (apps / "Makefile").is_file():
+        need_tool(f"no NuttX trees in {tree.parent} (./bootstrap test unpacks the snapshot there)")
+    return tmp_path / "results.db"
+
+
+def _print_build(**make_vars):
+    """The core Makefile's source list for a port -> [files]."""
+    args = [f"{k}={v}" for k, v in make_vars.items()]
+    r = subprocess.run(["make", "-s", "-C", str(CORE), *args, "print-build"], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    return next(line for line in r.stdout.splitlines() if line.startswith("SRCS=")).split("=", 1)[1].split()
+
+
+def test_the_posix_primitives_are_the_linux_files(tmp_path):
+    """Threads, mutexes, semaphores and message queues: NuttX compiles the very files Linux does
+    (the benchmarks and port/posix's thread.c, prim_sync.c, prim_queue.c), by the build lists."""
+    export = tmp_path / "export"
+    export.mkdir()
+    (export / "tickmark.mk").write_text("NUTTX_CPUFLAGS =\nNUTTX_DEFINES =\nNUTTX_LIBS =\nNUTTX_LDSCRIPT = x.ld\n")
+    linux = set(_print_build(PORT="linux"))
+    on_nuttx = set(_print_build(PORT="nuttx", BOARD="virt-aarch64", NUTTX_EXPORT=export, CC="gcc"))
+    shared = {
+        "bench/thread/create_join.c",
+        "bench/sync/mutex.c",
+        "bench/sync/sem_pingpong.c",
+        "bench/ipc/queue_pingpong.c",
+        "bench/sched/yield.c",
+        "bench/heap/malloc_free_4.c",
+        "bench/loop/control.c",
+        "bench/common/twoparty.c",
+        "port/posix/thread.c",
+        "port/posix/prim_sync.c",
+        "port/posix/prim_queue.c",
+    }
+    assert shared <= linux and shared <= on_nuttx, (shared - linux, shared - on_nuttx)
+    # what differs is the port's own: the entry, the clock (the board's counter), no fork
+    assert "port/nuttx/entry.c" in on_nuttx and "port/posix/entry.c" in linux
+    assert "port/baremetal/time.c" in on_nuttx and "port/posix/process.c" not in on_nuttx
+
+
+def test_the_benchmark_configuration_is_applied_and_checked():
+    board = load_board("virt-aarch64")
+    want = nuttx.wanted_settings(board)
+    assert want["DEBUG_ASSERTIONS"] == "n" and want["STACK_COLORATION"] == "n" and want["PIPES"] == "y"
+    assert want["INIT_ENTRYPOINT"] == '"tickmark_main"' and want["ARM64_GIC_VERSION"] == "2"  # the board's own
+    base = "CONFIG_DEBUG_ASSERTIONS=y\n# CONFIG_PIPES is not set\nCONFIG_RR_INTERVAL=200\n"
+    text = nuttx.apply_settings(base, {"DEBUG_ASSERTIONS": "n", "PIPES": "y"})
+    assert nuttx.parse_settings(text) == {"DEBUG_ASSERTIONS": "n", "PIPES": "y", "RR_INTERVAL": "200"}
+    assert nuttx.unmet({"PIPES": "y", "NET": "y"}, {"PIPES": "y"}) == [("NET", "y", "n")]
+    facts = nuttx.export_facts(
+        board, _tree(), base + "CONFIG_USEC_PER_TICK=1000\n", text + "CONFIG_USEC_PER_TICK=1000\n"
+    )
+    assert facts["tick"] == "1000 Hz" and facts["assertions"] == "off" and "DEBUG_ASSERTIONS" in facts["turned_off"]
+    assert "PIPES" in facts["turned_on"] and facts["base_config"] == "qemu-armv8a:nsh"
+
+
+def _tree():
+    return nuttx.Tree("/src/nuttx", "/src/apps", "here", "a" * 40, "b" * 40, "", "0" * 64)
+
+
+def test_target_spelling_and_errors(real, cli, monkeypatch, tmp_path):
+    rc, out, err = cli("run", "--target", "qemu-system:virt-riscv64?os=nuttx", "loop.control")
+    assert rc == 2 and "names no NuttX board" in err and "virt-aarch64" in err
+    rc, out, err = cli("run", "--target", "qemu-system:virt-aarch64?os=nuttx&stack_check=2", "loop.control")
+    assert rc == 2 and "stack_check is for os=freertos" in err
+    monkeypatch.setenv(nuttx.ENV_DIR, str(tmp_path))
+    rc, out, err = cli("run", "--target", "qemu-system:virt-aarch64?os=nuttx", "loop.control")
+    assert rc == 2 and "is not an apache/nuttx tree" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("board", BOARDS)
+def test_study_runs_on_nuttx_and_counts_are_identical(board, real, cli):
+    """The rtos-study benchmarks run on NuttX on both boards, the fingerprint names NuttX, its
+    commit and its configuration, and a second run with the same seed counts the same."""
+    need_board(board)
+    target = f"qemu-system:{board}?os=nuttx"
+    run_board(cli, target, "one", ["--suite", "rtos-study"])
+    run, res = stored(real, "one")
+    fp, hello = run["fingerprint"], run["hello"]
+    assert hello["port"] == "nuttx" and hello["os"] == "NuttX"
+    assert fp["board"] == board and fp["qemu_icount"] == "shift=0,sleep=off" and fp["cycles_method"] == "icount-insns"
+    rtos = fp["rtos"]
+    assert rtos["name"] == "NuttX" and rtos["commit"] == nuttx.NUTTX_COMMIT and "snapshot" in rtos["origin"]
+    assert rtos["base_config"] == load_board(board).vars["NUTTX_BOARD"] and rtos["build"] == "flat"
+    assert {"DEBUG_ASSERTIONS", "STACK_COLORATION", "SYSTEM_NSH"} <= set(rtos["turned_off"])
+    assert (
+        rtos["tick"] == "1000 Hz"
+        and rtos["assertions"] == "off"
+        and re.fullmatch(r"[0-9a-f]{64}", rtos["config_sha256"])
+    )
+    assert fp["os"] == fp["kernel"] == "NuttX (commit 4ebc8a7291df)"
+    check_study(res, STUDY)
+    # the switch is timed in batches: each event timed alone (the histogram) costs more
+    yield_ = res["sched.yield_switch"]["stats"][""]
+    assert yield_["hist"]["p50"] > yield_["median"] > 50, yield_
+    export = Path(nuttx.cache_dir()) / "exports"
+    before = {p.name: p.stat().st_mtime_ns for p in export.iterdir()}
+
+    run_board(cli, target, "two", ["--suite", "rtos-study"])
+    _, res2 = stored(real, "two")
+    for key in STUDY:
+        assert counts(res[key]) == counts(res2[key]), key
+    assert {p.name: p.stat().st_mtime_ns for p in export.iterdir()} == before  # the kernel was not built again
+
+
+def test_lmbench_families_on_nuttx(real, cli):
+    """Pipes, local sockets, tmpfs files, signals and the OS calls run on NuttX (the echo peers
+    are threads); what a flat build lacks skips naming it."""
+    need_board("virt-aarch64")
+    target = "qemu-system:virt-aarch64?os=nuttx"
+    run_board(cli, target, "lm", [k.split("[")[0] for k in LMBENCH + list(LACKS)])
+    _, res = stored(real, "lm")
+    for key in LMBENCH:
+        assert res[key]["status"] == "ok", (key, res[key]["reason"])
+    for key in ("ipc.pipe_lat[cross=0]", "ipc.unix_stream_lat[cross=0]"):
+        assert res[key]["meta"]["info"]["peer_thread"] == 1
+    for key, words in LACKS.items():
+        assert res[key]["status"] == "skip" and words in res[key]["reason"], (key, res[key]["reason"])
+
+
+def _fetch_nuttx(tmp_path, vendor, path=None):
+    """bootstrap's fetch_nuttx alone (its lines, sourced), into a cache under tmp_path."""
+    root = Path(__file__).resolve().parents[1]
+    text = (root / "bootstrap").read_text()
+    body = text[text.index("nuttx_commit=") : text.index('case "$mode" in test|study)')]
+    env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path / "cache"), TICKMARK_NUTTX_VENDOR=str(vendor))
+    if path is not None:
+        env["PATH"] = path
+    r = subprocess.run(
+        [shutil.which("bash"), "-c", body + "\nfetch_nuttx"], capture_output=True, text=True, env=env, cwd=root
+    )
+    assert r.returncode == 0, r.stderr
+    return tmp_path / "cache" / "tickmark" / "nuttx", r.stderr
+
+
+def test_bootstrap_unpacks_a_checked_snapshot(tmp_path):
+    """A vendored snapshot (two tarballs and their SHA256SUMS) is checked and unpacked into the
+    cache with notes of where each tree came from; one that fails its sums is not used."""
+    import hashlib
+    import tarfile
+
+    vendor = tmp_path / "vendor"
+    vendor.mkdir()
+    for name, top, inner in (
+        (f"nuttx-{nuttx.NUTTX_COMMIT[:12]}.tar.xz", "nuttx", "sched/Kconfig"),
+        (f"nuttx-apps-{nuttx.APPS_COMMIT[:12]}.tar.xz", "apps", "Makefile"),
+    ):
+        src = tmp_path / "src" / top / inner
+        src.parent.mkdir(parents=True)
+        src.write_text("x\n")
+        with tarfile.open(vendor / name, "w:xz") as tar:
+            tar.add(tmp_path / "src" / top, arcname=top)
+    sums = "".join(f"{hashlib.sha256(p.read_bytes()).hexdigest()}  {p.name}\n" for p in sorted(vendor.glob("*.xz")))
+    (vendor / "SHA256SUMS").write_text(sums)
+    cache, _ = _fetch_nuttx(tmp_path, vendor)
+    tree, apps = cache / f"nuttx-{nuttx.NUTTX_COMMIT[:12]}", cache / f"apps-{nuttx.APPS_COMMIT[:12]}"
+    assert (tree / "sched" / "Kconfig").is_file() and (apps / "Makefile").is_file()
+    note = Path(str(tree) + ".origin").read_text()
+    assert f"commit={nuttx.NUTTX_COMMIT}" in note and "snapshot" in note
+    assert sorted(p.name for p in cache.iterdir()) == sorted(
+        [tree.name, apps.name, tree.name + ".origin", apps.name + ".origin"]
+    )
+
+    # a snapshot that fails its sums, and no git to clone with (the tools it uses, git left out)
+    (vendor / "SHA256SUMS").write_text(sums.replace(sums[:8], "00000000"))
+    tools = tmp_path / "bin"
+    tools.mkdir()
+    for name in ("tar", "xz", "sha256sum", "mktemp", "mkdir", "mv", "rm", "cat"):
+        (tools / name).symlink_to(shutil.which(name))
+    cache2, err = _fetch_nuttx(tmp_path / "two", vendor, path=str(tools))
+    assert "no NuttX snapshot and no clone" in err, err
+    assert not (cache2 / f"nuttx-{nuttx.NUTTX_COMMIT[:12]}").exists()
