@@ -374,8 +374,8 @@ class Store:
 
     def _add(self, missing, missing_ix):
         """The tables and indexes added since schema version 1 that the store lacks, made (and
-        filled) in one transaction. A reading command that may not change the store (a
-        PostgreSQL role that only reads) reads it as it is."""
+        filled) in one transaction. A PostgreSQL role that may not change the schema uses the
+        store as it is."""
         b = self.backend
         try:
             with self.transaction():
@@ -390,8 +390,8 @@ class Store:
                 for i in missing_ix:
                     for stmt in b.ddl(_INDEXES[i]):
                         b.execute(stmt)
-        except (b.DatabaseError, TickmarkError):
-            if not self.readonly:
+        except b.DatabaseError as e:
+            if getattr(e, "sqlstate", None) != "42501":  # not a privilege it lacks
                 raise
 
     def _check_tables(self, have):
