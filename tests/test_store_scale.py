@@ -146,6 +146,11 @@ def test_the_copies_follow_their_documents(env, cli, new_store):
         st.close()
 
 
+def listed(out):
+    """The names of the runs that `runs` lists (its table's name column)."""
+    return [line.split("|")[4].strip() for line in out.splitlines()[2:]]
+
+
 def test_runs_reads_a_page_at_a_time(env, cli, monkeypatch):
     for i in range(1, 8):
         rc, out, err = cli(*RUN, "sys.fast", "--name", f"n{i}")
@@ -172,10 +177,10 @@ def test_runs_reads_a_page_at_a_time(env, cli, monkeypatch):
         st.close()
     read.clear()
     rc, out, err = cli("runs")
-    assert rc == 0 and [line.split("|")[4].strip() for line in out.splitlines()[2:]] == [f"n{i}" for i in range(1, 8)], out
+    assert rc == 0 and listed(out) == [f"n{i}" for i in range(1, 8)], out
     assert read == [3, 3, 1]
     rc, out, err = cli("runs", "--limit", "3")
-    assert rc == 0 and [line.split("|")[4].strip() for line in out.splitlines()[2:]] == ["n5", "n6", "n7"], out
+    assert rc == 0 and listed(out) == ["n5", "n6", "n7"], out
     rc, out, err = cli("runs", "--limit", "0")
     assert rc == 2 and "--limit" in err
 
