@@ -147,8 +147,9 @@ def test_the_copies_follow_their_documents(env, cli, new_store):
 
 
 def listed(out):
-    """The names of the runs that `runs` lists (its table's name column)."""
-    return [line.split("|")[4].strip() for line in out.splitlines()[2:]]
+    """The names of the runs that `runs` lists (its tables' name column)."""
+    rows = [line.split("|") for line in out.splitlines()]
+    return [r[4].strip() for r in rows if r[0].strip().isdigit()]
 
 
 def test_runs_reads_a_page_at_a_time(env, cli, monkeypatch):
@@ -176,9 +177,11 @@ def test_runs_reads_a_page_at_a_time(env, cli, monkeypatch):
     finally:
         st.close()
     read.clear()
-    rc, out, err = cli("runs")
+    rc, out, err = cli("runs")  # a table per page
     assert rc == 0 and listed(out) == [f"n{i}" for i in range(1, 8)], out
-    assert read == [3, 3, 1]
+    assert read == [3, 3, 1] and out.count("benchmarks") == 3
+    rc, out, err = cli("runs", "--name", "n[2-6]", "--limit", "4")
+    assert rc == 0 and listed(out) == ["n3", "n4", "n5", "n6"], out
     rc, out, err = cli("runs", "--limit", "3")
     assert rc == 0 and listed(out) == ["n5", "n6", "n7"], out
     rc, out, err = cli("runs", "--limit", "0")

@@ -152,8 +152,9 @@ class Generator:
             marked = copy.deepcopy(r["stats"])
             for j, (path, _) in enumerate(paths):
                 _set(marked, path, f"@@{j}@@")
-            parts = re.split(r'"@@(\d+)@@"', dump(marked))
-            assert [int(x) for x in parts[1::2]] == list(range(len(paths))), r["key"]
+            parts = re.split(r'"@@(\d+)@@"', dump(marked))  # the text between the leaves, in the text's order
+            order = [int(x) for x in parts[1::2]]
+            assert sorted(order) == list(range(len(paths))), r["key"]
             smp = self.t.samples[r["id"]]
             extras = [
                 dump({k: v for k, v in s.items() if k not in ("iters", "ops", "ns", "cyc", "i", "round")}) for s in smp
@@ -171,6 +172,7 @@ class Generator:
                     "paths": paths,
                     "bases": [_get(r["stats"], p) for p, _ in paths],
                     "parts": parts[0::2],
+                    "order": order,
                     "text": (dump(r["params"]), dump(r["meta"])),
                     "samples": list(zip(smp, extras)),
                     "hists": hists,
@@ -252,10 +254,10 @@ class Generator:
         out["run_brief"].append((run_id, self.brief[step], labels_of(notes)))
         for k, (res, f) in enumerate(zip(self.results, self.factors(i))):
             r, rid = res["row"], result_id + k
-            parts = res["parts"]
+            parts, paths, bases = res["parts"], res["paths"], res["bases"]
             text = [parts[0]]
-            for (_, p), base, part in zip(res["paths"], res["bases"], parts[1:]):
-                text += [repr(scaled(base, p, f)), part]
+            for j, part in zip(res["order"], parts[1:]):
+                text += [repr(scaled(bases[j], paths[j][1], f)), part]
             params, meta = res["text"]
             out["results"].append(
                 (rid, run_id, r["key"], r["bench"], params, r["metric"], r["status"], r["reason"], r["unit"], r["stat"])

@@ -1,5 +1,8 @@
 """`tickmark show` (a stored run) and `tickmark runs` (the stored runs)."""
 
+import collections
+import itertools
+
 import click
 
 from ..errors import TickmarkError
@@ -80,19 +83,28 @@ def show_summary(store, refs):
 )
 @click.pass_context
 def runs_cmd(ctx, names, target, labels, since, limit):
-    """List the stored runs (all, or those the filters select)."""
+    """List the stored runs (all, or those the filters select), a table per 1,000 runs."""
     from ..names import parse_labels
     from ..report import history
     from ..report.runs import runs_model
     from ..report.terminal import runs
+    from ..store import RUN_PAGE
 
     label_filter = parse_labels(labels)
     since_t = history.parse_since(since) if since is not None else None
     store = store_of(ctx, readonly=True)
     filtered = bool(names or target or label_filter or since is not None)
+    # the runs are read a page at a time, without their documents, and listed a table per page:
+    # what is held does not grow with the store
     if filtered:
-        rows = history.select_runs(store, names, target, label_filter, since_t, running=True)[-(limit or 0) :]
-    else:  # read a page of runs at a time, without their documents
+        rows = history.select_runs(store, names, target, label_filter, since_t, running=True)
+        rows = collections.deque(rows, maxlen=limit) if limit else rows
+    else:
         rows = store.run_rows(("target_uri", "variant"), newest=limit)
-    stored = filtered and next(store.run_rows(newest=1), None) is not None
-    runs.show(runs_model(rows), empty="no run matches the filters" if stored else "no runs stored yet")
+    listed = False
+    while page := list(itertools.islice(rows, RUN_PAGE)):
+        runs.show(runs_model(page))
+        listed = True
+    if not listed:
+        stored = filtered and next(store.run_rows(newest=1), None) is not None
+        runs.show([], empty="no run matches the filters" if stored else "no runs stored yet")

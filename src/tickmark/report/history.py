@@ -94,12 +94,12 @@ class RunFingerprint(Mapping):
 def select_runs(store, names=(), target=None, labels=None, since=None, running=False, by=None):
     """Stored runs that match every filter (complete and incomplete; runs still being written
     too with running=True): run name globs, a target URI glob, labels KEY=VALUE, started since
-    (epoch seconds). Each with the fingerprint fields that history and runs read (what separates
-    series, the variant; `by`), the rest read when asked (RunFingerprint)."""
+    (epoch seconds), oldest first. Each with the fingerprint fields that history and runs read
+    (what separates series, the variant; `by`), the rest read when asked (RunFingerprint); read
+    a page of runs at a time, and given one at a time (an iterator)."""
     fields = [*history.SEPARATES, "target_uri", "qemu_icount", "cycles_method", "variant"]
     if by not in (None, "time") and not by.startswith("label:"):
         fields.append(by)
-    out = []
     shared = {}
     for r in store.run_rows(fields, since=since):
         known = shared.setdefault(repr(sorted(r["fingerprint"].items())), r["fingerprint"])
@@ -116,8 +116,7 @@ def select_runs(store, names=(), target=None, labels=None, since=None, running=F
             continue
         if since is not None and r["started"] < since:
             continue
-        out.append(r)
-    return out
+        yield r
 
 
 def _whole_fingerprint(store, run_id):
@@ -152,7 +151,7 @@ def _build(store, patterns, by, names, target, labels, since, metric):
 
     by = check_by(by)
     metric = metric_name(metric)
-    runs = select_runs(store, names, target, labels, since, by=by)
+    runs = list(select_runs(store, names, target, labels, since, by=by))
     if not runs:
         raise TickmarkError("no stored run matches (tickmark runs lists them)")
     like = [glob_to_like(p) for p in patterns]
