@@ -330,6 +330,21 @@ def need_tool(why):
     pytest.skip(why)
 
 
+def need_nuttx():
+    """The NuttX trees that ./bootstrap test unpacks into the cache, or skip: where bootstrap had
+    neither the snapshot nor a network to clone them it says so in the cache (no missing install,
+    so a skip even under CI=true); otherwise their absence is (need_tool)."""
+    from tickmark.targets import nuttx
+
+    tree, apps = nuttx.default_trees()
+    if (tree / "sched" / "Kconfig").is_file() and (apps / "Makefile").is_file():
+        return
+    unavailable = tree.parent / "unavailable"
+    if unavailable.is_file():
+        pytest.skip(unavailable.read_text().strip())
+    need_tool(f"no NuttX trees in {tree.parent} (./bootstrap test unpacks the snapshot there)")
+
+
 def wait_run_started(path, timeout=60):
     """Until a harness in another thread or process has created its run in the SQLite store at
     path (it is then about to read the console: the board may start)."""

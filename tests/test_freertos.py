@@ -12,7 +12,7 @@ import shutil
 import pytest
 
 from boards import check_study, counts, need_board, run_board, stored
-from conftest import need_tool
+from conftest import need_nuttx, need_tool
 from tickmark.errors import TickmarkError
 from tickmark.suites import SUITES
 from tickmark.targets.baremetal import load_board
@@ -176,13 +176,11 @@ def test_the_study_in_one_go(real, monkeypatch, nuttx_cache, cli):
     from tickmark.run import campaign as cp
     from tickmark.run import rtos_study
     from tickmark.store import Store
-    from tickmark.targets import nuttx
 
     need_board("virt-aarch64")
     if not (ARM64_KERNELS and os.path.isfile(ARM64_BUSYBOX)):
         need_tool("no Debian arm64 kernel and busybox in the cache (./bootstrap test fetches them)")
-    if not (nuttx.default_trees()[0] / "sched" / "Kconfig").is_file():
-        need_tool("no NuttX trees in the cache (./bootstrap test unpacks them)")
+    need_nuttx()
     monkeypatch.setenv("TICKMARK_BUSYBOX", ARM64_BUSYBOX)
     study = rtos_study.spec("virt-aarch64", rounds=1, kernel=ARM64_KERNELS[-1], samples=2, sample_ms=2, seed=3)
     assert list(study.targets) == ["freertos", "nuttx", "linux", "baremetal"]

@@ -112,7 +112,9 @@ def test_the_step_is_found_at_run_20_with_the_right_sign(cli, store):
     assert (["cflags", "-O2", "-O0"] in c["changed"]) == (c["index"] + 1 == STEP_AT), c["changed"]
     assert ["label:build", s["points"][c["index"] - 1]["order"], s["points"][c["index"]]["order"]] in c["changed"]
     doc, s = history_json(cli, store, "--label", "series=step")
-    (c,) = [c for c in s["changes"] if not c["tentative"]]
+    # the step is the largest change; wall time on a loaded machine may show a small false one
+    # beside it (the method's false-change rate, docs/history.md), which is not asserted away
+    c = max((c for c in s["changes"] if not c["tentative"]), key=lambda c: abs(c["pct"]))
     said.append(f"headline change at build {s['points'][c['index']]['order']}: {c['pct']:+.1f} %")
     assert abs(c["index"] + 1 - STEP_AT) <= 3 and c["pct"] > 0 and c["worse"]
     rc, out, err = cli("--store", store, "history", "cpu.*", "--by", "label:build", "--label", "series=step")

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from boards import check_study, counts, need_board, run_board, stored
-from conftest import CORE, need_tool
+from conftest import CORE, need_nuttx
 from tickmark.suites import SUITES
 from tickmark.targets import nuttx
 from tickmark.targets.baremetal import load_board
@@ -52,9 +52,7 @@ def real(tmp_path, monkeypatch, build_cache, nuttx_cache):
     monkeypatch.setenv("TICKMARK_STORE", str(tmp_path / "results.db"))
     for var in ("TICKMARK_CORE", "TICKMARK_TARGET", "CFLAGS", nuttx.ENV_DIR, nuttx.ENV_APPS):
         monkeypatch.delenv(var, raising=False)
-    tree, apps = nuttx.default_trees()
-    if not (tree / "sched" / "Kconfig").is_file() or not (apps / "Makefile").is_file():
-        need_tool(f"no NuttX trees in {tree.parent} (./bootstrap test unpacks the snapshot there)")
+    need_nuttx()
     return tmp_path / "results.db"
 
 
@@ -177,7 +175,7 @@ def _fetch_nuttx(tmp_path, vendor, path=None):
     """bootstrap's fetch_nuttx alone (its lines, sourced), into a cache under tmp_path."""
     root = Path(__file__).resolve().parents[1]
     text = (root / "bootstrap").read_text()
-    body = text[text.index("nuttx_commit=") : text.index('case "$mode" in test|study)')]
+    body = text[text.index("nuttx_commit=") : text.index("# clone_at URL COMMIT DIR")]
     env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path / "cache"), TICKMARK_NUTTX_VENDOR=str(vendor))
     if path is not None:
         env["PATH"] = path

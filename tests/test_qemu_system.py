@@ -154,7 +154,8 @@ def test_board_runs_and_verifies_and_counts_are_identical(board, real, cli, trap
         assert a == b2, key  # icount: the same counts on every run
 
 
-def test_what_needs_an_os_skips_with_its_reason(real, cli, trap_memcpy):
+def test_what_needs_an_os_skips_with_its_reason(real, cli, trap_memcpy, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "200")  # the study table's rows on one line each
     need_board("mps2-an500")
     rc, out, err = cli(
         "run",

@@ -19,8 +19,8 @@ chosen group), because most of the variance sits between processes, not between 
 
 Exact counts (guest instructions under QEMU -icount: the same on every run): a difference is
 real when it is larger than the run-to-run deviation of either side (the largest distance of a
-round's median from the side's median), whatever the number of samples; otherwise the verdict
-is "no difference".
+round's median from the side's median) and than 0.1 % (EXACT_FLOOR), whatever the number of
+samples; otherwise the verdict is "no difference".
 """
 
 import functools
@@ -39,6 +39,9 @@ N_BOOT = 2000
 SEED = 20240229
 MAX_ROUNDS_HINT = 1000
 MAX_SAME_BAND = 0.10  # "no difference" is not claimed when the noise band is wider than this
+# Exact counts: a difference under this is a sample's clock reads and loop spread over another
+# iteration count (a seed's other order), not the operation (2.0003 against 2.0005 insn/op)
+EXACT_FLOOR = 0.001
 
 FASTER, SLOWER, SAME, INCONCLUSIVE, FEW, MISSING = (
     "faster",
@@ -171,7 +174,7 @@ def verdict(a, ra, b, rb, higher_is_better=False, exact=False, rng=None):
     )
     effect = ratio - 1
     if exact:
-        dev = max(deviation(a, ra), deviation(b, rb))
+        dev = max(deviation(a, ra), deviation(b, rb), EXACT_FLOOR)
         out.update(band=dev, exact=True)
         if abs(effect) > dev:
             out["verdict"] = FASTER if (effect > 0) == higher_is_better else SLOWER
