@@ -101,7 +101,7 @@ def runs_cmd(ctx, names, target, labels, since, limit):
         rows = collections.deque(rows, maxlen=limit) if limit else rows
     else:
         rows = store.run_rows(("target_uri", "variant"), newest=limit)
-    listed = False
+    rows, listed = iter(rows), False
     while page := list(itertools.islice(rows, RUN_PAGE)):
         runs.show(runs_model(page))
         listed = True
