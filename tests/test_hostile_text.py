@@ -340,6 +340,7 @@ PARAMS = [
 
 
 @pytest.mark.parametrize("value,says", PARAMS, ids=[repr(v)[:12] for v, _ in PARAMS])
+@pytest.mark.filterwarnings("error::UserWarning")  # a plot of such a parameter is drawn without complaint
 def test_imported_parameters_are_the_protocols_integers(one_run, cli, tmp_path, value, says):
     rc, doc, err = cli("export", "a1")
     d = json.loads(doc)

@@ -70,6 +70,11 @@ def log_ticks(lo, hi, base=10, most=8):
 
 
 def _log_axis(ax, which, lo, hi, base, fmt):
+    """A log axis over [lo, hi]; with no positive value (an imported parameter of 0 or below)
+    the axis stays linear."""
+    data = ax.dataLim.intervalx if which == "x" else ax.dataLim.intervaly
+    if math.isfinite(data[0]) and math.isfinite(data[1]) and data[1] <= 0:
+        return
     axis = ax.xaxis if which == "x" else ax.yaxis
     (ax.set_xscale if which == "x" else ax.set_yscale)("log", base=base)
     ticks = log_ticks(lo, hi, base)
