@@ -489,6 +489,25 @@ def test_instance_key_pattern_selects_one_point(env, cli):
     assert [r["key"] for r in _store().results(_store().run("latest")["id"])] == ["lat.sweep[size=1024]"]
 
 
+def test_a_pattern_means_the_same_to_run_compare_and_history(env, cli):
+    """A bracketed pattern is literal everywhere and takes `list`'s suffixes: run took
+    'lat.sweep[size=1K]' for nothing and compare and history read '[...]' as a character class
+    (so the key that run had just stored was 'no benchmark' to them)."""
+    for name in ("a", "b"):
+        rc, out, err = cli(*RUN, "--name", name, "lat.sweep[size=1K]", "lat.sweep[size=65536]")
+        assert rc == 0, err
+    keys = sorted(r["key"] for r in _store().results(_store().run("latest")["id"]))
+    assert keys == ["lat.sweep[size=1024]", "lat.sweep[size=65536]"]
+    for pattern in ("lat.sweep[size=1K]", "lat.sweep[size=1024]"):
+        rc, out, err = cli("compare", "a", "b", pattern)
+        assert rc == 0 and "lat.sweep[size=1024]" in out and "size=65536" not in out, err
+        rc, out, err = cli("history", pattern, "--format", "json")
+        assert rc == 0, err
+        assert [s["key"] for s in json.loads(out)["series"]] == ["lat.sweep[size=1024]"]
+    rc, out, err = cli("compare", "a", "b", "lat.sweep[size=2K]")
+    assert rc == 2 and "no benchmark of the compared runs matches 'lat.sweep[size=2K]'" in err, err
+
+
 # ---- 6. read-only stores and terminal escapes ----
 
 

@@ -8,7 +8,6 @@ exact counts: their rows are in instructions per operation and get the exact-cou
 import math
 import zlib
 from dataclasses import dataclass, field
-from fnmatch import fnmatchcase
 
 import numpy as np
 
@@ -166,8 +165,10 @@ def metric_name(text):
 
 def key_matches(key, bench, patterns):
     """A result selected by benchmark patterns (globs on the benchmark name or on its key with
-    parameters; every result when there is no pattern)."""
-    return not patterns or any(fnmatchcase(key, p) or fnmatchcase(bench, p) for p in patterns)
+    parameters, read as the core reads them: patterns.py; every result when there is no pattern)."""
+    from ..patterns import matches
+
+    return not patterns or any(matches(key, p) or matches(bench, p) for p in patterns)
 
 
 def row_rng(seed, key, metric):

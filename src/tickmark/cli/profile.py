@@ -1,12 +1,11 @@
 """The `tickmark profile` command: profile one instance (stored as a run of its own, or with an
 existing run built the same way), or show how two profiled runs differ."""
 
-import fnmatch
-
 import click
 
 from ..errors import TickmarkError
 from ..names import printable
+from ..patterns import matches
 from ..profile import TOOLS
 from .options import store_for_refs, store_of, target_of, target_option
 
@@ -143,7 +142,7 @@ def _diff(ctx, refs, bench, top):
             raise TickmarkError(f"{side.label} has no profile (tickmark profile BENCH --run {side.ref} makes one)")
     keys = sorted(set(A.profiles) & set(B.profiles))
     if bench:
-        keys = [k for k in keys if fnmatch.fnmatchcase(k, bench) or fnmatch.fnmatchcase(k.split("[")[0], bench)]
+        keys = [k for k in keys if matches(k, bench) or matches(k.split("[")[0], bench)]
     if not keys:
         raise TickmarkError(
             f"no benchmark is profiled in both {A.label} ({', '.join(sorted(A.profiles))}) "

@@ -51,11 +51,11 @@ def check_by(by):
 
 
 def glob_to_like(pattern):
-    """A glob as an SQL LIKE pattern (backslash escapes), or None where LIKE cannot say it ([...])."""
-    if "[" in pattern:
-        return None
+    """A benchmark pattern (patterns.py) as an SQL LIKE pattern (backslash escapes)."""
+    from ..patterns import normalized
+
     out = []
-    for ch in pattern:
+    for ch in normalized(pattern):
         out.append({"*": "%", "?": "_", "%": "\\%", "_": "\\_", "\\": "\\\\"}.get(ch, ch))
     return "".join(out)
 

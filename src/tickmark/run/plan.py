@@ -26,13 +26,13 @@ LIMITS is the one table of the numeric options' ranges (the command line's click
 campaign file's keys read it); they are the core's own (tickmark-core refuses more).
 """
 
-import fnmatch
 import re
 from dataclasses import dataclass, field
 
 from ..analysis import hostclock
 from ..errors import TickmarkError
 from ..names import check_label, check_name, parse_labels, printable
+from ..patterns import matches, normalized
 
 # option -> (lowest, highest): the command line, a campaign file and the core agree on them
 LIMITS = {
@@ -102,7 +102,7 @@ class Param:
     values: tuple
 
     def applies(self, bench):
-        return self.scope is None or fnmatch.fnmatchcase(bench, self.scope)
+        return self.scope is None or matches(bench, self.scope)
 
 
 def parse_params(params, one_point=False, in_file=False):
@@ -220,7 +220,7 @@ def patterns_of(patterns=(), suite=None, default="default"):
     patterns, then the others (each once); neither: the `default` suite (None: no pattern)."""
     from ..suites import patterns_for
 
-    patterns = list(patterns or ())
+    patterns = [normalized(p) if isinstance(p, str) else p for p in patterns or ()]
     if suite is None and not patterns:
         suite = default
     if suite is None:
