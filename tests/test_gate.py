@@ -84,7 +84,7 @@ def test_the_three_gates_fail_the_same_benchmarks(store, cli):
 
 
 def test_history_gate_names_the_run_and_what_changed(store, cli):
-    """Acceptance of the history issue: ten runs, 5 + 5, a 3x step on one benchmark and none on
+    """A nightly-length series: ten runs, 5 + 5, a 3x step on one benchmark and none on
     the other: exit 1 naming run 6 and cflags; ten runs alike: exit 0."""
     rc, out, err = cli("history", "--name", "step-*", "--fail-on-change", "5")
     assert rc == 1, err
