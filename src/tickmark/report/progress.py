@@ -127,7 +127,8 @@ class Progress:
                 self.add(self.done - self.total)
             if self.rp is not None:
                 text = self._doing() + (f": {detail}" if detail else "")
-                self.rp.update(self.task, completed=self.done, description=printable(text))
+                # drawn at once: each step done is seen, however soon the next one follows
+                self.rp.update(self.task, completed=self.done, description=printable(text), refresh=True)
 
     def say(self, text):
         """A message of the command (above the bar; a line of its own in a pipe; none when quiet)."""
