@@ -2,6 +2,7 @@
 and user keys, its own sshd_config, and a client config with a generated known_hosts so that
 host-key checking stays on. Works as root (logs in as root) and as any other user (as that user)."""
 
+import contextlib
 import getpass
 import os
 import shutil
@@ -110,3 +111,25 @@ class Sshd:
         return subprocess.run(
             ["ssh", "-F", str(self.config), "board", *cmd], capture_output=True, text=True, timeout=30
         )
+
+
+def need_ssh():
+    """Skip where OpenSSH is not installed; fail under CI=true, where bootstrap installs it."""
+    import pytest
+
+    if not HAVE_SSH:
+        if os.environ.get("CI"):
+            pytest.fail(MISSING)
+        pytest.skip(MISSING)
+
+
+@contextlib.contextmanager
+def serving(folder, monkeypatch):
+    """A started sshd that tickmark's SSH target reaches (TICKMARK_SSH_CONFIG), stopped after."""
+    need_ssh()
+    s = Sshd(folder).start()
+    monkeypatch.setenv("TICKMARK_SSH_CONFIG", str(s.config))
+    try:
+        yield s
+    finally:
+        s.stop()

@@ -1,4 +1,4 @@
-"""Exact counts (finding 28.5): a board under qemu-system -icount counts guest instructions, the
+"""Exact counts: a board under qemu-system -icount counts guest instructions, the
 same on every run. compare gives them a verdict of their own (a difference is real when it is
 larger than the run-to-run deviation, whatever the number of samples; on main: "too few samples
 (n=6/6, need 9+ per side)"), shows instructions as counts (main: "543 us" for 543 k

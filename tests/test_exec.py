@@ -293,15 +293,9 @@ def test_exec_bad_input_is_one_line_and_exit_2(real, cli, tmp_path):
 # ---------------------------------------------------------------- other targets
 @pytest.mark.integration
 def test_exec_over_ssh(real, cli, tmp_path, monkeypatch):
-    from sshfix import HAVE_SSH, MISSING, Sshd
+    from sshfix import serving
 
-    if not HAVE_SSH:
-        if os.environ.get("CI"):
-            pytest.fail(MISSING)
-        pytest.skip(MISSING)
-    sshd = Sshd(tmp_path / "sshd").start()
-    try:
-        monkeypatch.setenv("TICKMARK_SSH_CONFIG", str(sshd.config))
+    with serving(tmp_path / "sshd", monkeypatch) as sshd:
         script = tmp_path / "job.sh"
         script.write_text("#!/bin/sh\nsleep 0.01\necho result: 5 ops\n")
         rc, out, err = cli(
@@ -318,8 +312,6 @@ def test_exec_over_ssh(real, cli, tmp_path, monkeypatch):
         assert left == []  # the run's folder (and the file in it) removed
         rc, out, err = cli("exec", "-q", "--target", sshd.uri, "--runs", "2", "--rounds", "1", "--", "false")
         assert rc == 1 and "exec.false failed: exited with status 1" in err
-    finally:
-        sshd.stop()
 
 
 KERNELS = os.path.join(os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "tickmark", "kernels")

@@ -59,7 +59,7 @@ def failed_cases(xml):
 
 
 def test_the_three_gates_fail_the_same_benchmarks(store, cli):
-    """Finding 28.1: on main, compare --fail-above failed the task-clock row of sync.lockpair (its
+    """compare --fail-above failed the task-clock row of sync.lockpair (its
     on-CPU time grew, its wall time did not) while the JUnit export skipped every metric row.
     Now all three hold the same rows: the headline, or the --metric given."""
     rc, out, err = cli("compare", "--baseline", "step-5", "step-10", "--fail-above", "5%")
@@ -128,7 +128,7 @@ def test_a_tentative_change_says_how_many_runs_confirm_it(store, cli):
 
 
 def test_junit_of_a_killed_run_is_not_green(env, cli):
-    """Finding 30.7: a run killed with SIGKILL before its benchmarks ran exported green."""
+    """A run killed with SIGKILL before its benchmarks ran exported green."""
     p = tickmark_proc(
         ["run", "sys.fast", "ipc.ping", "sync.lockpair", "--rounds", "1", "--seed", "1", "--name", "killed"],
         env={"FAKECORE_MODE": "slowkey=ipc.ping"},
@@ -159,7 +159,7 @@ def test_junit_of_a_killed_run_is_not_green(env, cli):
 
 
 def test_a_benchmark_missing_against_the_baseline_fails_junit_as_compare(store, cli):
-    """Finding 30.7: a benchmark of the baseline that the run does not have failed compare's gate
+    """A benchmark of the baseline that the run does not have failed compare's gate
     and passed the JUnit export."""
     assert cli("run", "sys.fast", "--name", "only-fast", "-q")[0] == 0
     rc, out, err = cli("compare", "--baseline", "flat-10", "only-fast", "--fail-above", "5%")
@@ -196,7 +196,7 @@ def test_compare_narrowed_to_patterns_and_one_metric(store, cli):
 
 
 def test_history_names_its_metric_in_every_view(store, cli, tmp_path):
-    """Finding 29.2: --metric task-clock was named in no output."""
+    """--metric task-clock was named in no output."""
     rc, out, err = cli("history", "--name", "flat-*", "--metric", "task-clock")
     assert rc == 0 and "metric: task-clock (on-CPU time per operation)" in out
     for fmt in ("md", "html", "json"):

@@ -71,7 +71,7 @@ def test_bandwidth_that_drops_is_worse_and_one_that_rises_is_not():
 
 @pytest.mark.parametrize("n_before,n_after", [(5, 5), (3, 3), (4, 2)])
 def test_a_clean_step_in_a_short_series_is_found(n_before, n_after):
-    """Finding 29.1: ten runs, five at -O2 then five at -O0 (57 us -> 240 us, every point apart):
+    """Ten runs, five at -O2 then five at -O0 (57 us -> 240 us, every point apart):
     a rank test cannot reach its level with 5 runs a side; each run's own standard error can."""
     v = np.concatenate([noisy(n_before, 3, 0.01) * 0.57, noisy(n_after, 4, 0.01) * 2.40])
     (s,) = h.analyse(h.build(runs_of(v, fp=lambda i: {"cflags": "-O2" if i < n_before else "-O0"})))
@@ -106,7 +106,7 @@ def test_tentative_change_at_the_tail_says_how_many_runs_confirm_it():
 
 
 def test_a_change_is_not_moved_or_dropped_as_runs_arrive():
-    """Finding 29.3: with 5 runs before a +50 % step, the verdict must not flip as runs after it
+    """With 5 runs before a +50 % step, the verdict must not flip as runs after it
     arrive (main found none with 8 after, +22.4 % at the wrong run with 7, a tentative one at run 9
     with 5): from two runs after it on, it is found at the run where it happened."""
     for seed in range(5):
@@ -135,7 +135,7 @@ def test_failed_and_skipped_results_are_not_points():
 
 
 def test_runs_that_cannot_be_compared_are_series_of_their_own():
-    """Finding 29.2: local, SSH and QEMU -icount runs of one benchmark never share a series (main
+    """Local, SSH and QEMU -icount runs of one benchmark never share a series (main
     gave 'cpu.stringsort +16205 %' across them); each series says what sets it apart."""
     fps = (
         [{"target_uri": "local", "arch": "x86_64", "cycles_method": "calibrated-freq"}] * 4
@@ -168,7 +168,7 @@ def test_runs_that_cannot_be_compared_are_series_of_their_own():
 
 
 def test_what_changed_is_in_words_not_python():
-    """Finding 29.2: a list of caches was printed as a raw Python dict."""
+    """A list of caches was printed as a raw Python dict."""
     caches = [{"level": 1, "type": "Data", "size": "32K", "coherency_line_size": "64"}]
     p0 = h.Point(1, "a", 0, "", 1.0, None, None, fingerprint={"caches": caches, "flags": ["x"]})
     p1 = h.Point(2, "b", 1, "", 1.0, None, None, fingerprint={"caches": caches[:0] + [dict(caches[0], size="48K")]})
@@ -191,7 +191,7 @@ def test_order_by_label_and_by_kernel_natural_order():
 
 
 def test_label_numbers_sort_as_numbers_negative_and_long():
-    """Finding 29.3: '-1' and numbers of more than 30 digits sorted as text."""
+    """'-1' and numbers of more than 30 digits sorted as text."""
     long = "1" + "0" * 40
     values = ["10", "-1", long, "2", "-20", "9" * 35, "1.5", "abc"]
     runs = runs_of(noisy(len(values), 9), labels=lambda i: {"build": values[i]})

@@ -1,6 +1,6 @@
 """history over a store that holds runs of one benchmark on three targets that cannot be compared:
 this machine, an SSH target (a real sshd on 127.0.0.1) and a bare-metal board under qemu-system
-(guest instructions under -icount). Finding 29.2: history mixed them into one series and printed
+(guest instructions under -icount). History mixed them into one series and printed
 'cpu.stringsort +16205 %'; now each target is a series of its own, saying what sets it apart,
 and no ratio is made across them."""
 
@@ -9,7 +9,7 @@ import os
 
 import pytest
 
-from sshfix import HAVE_SSH, MISSING, Sshd
+from sshfix import serving
 from tickmark.errors import TickmarkError
 from tickmark.targets.baremetal import load_board
 
@@ -19,14 +19,8 @@ QUICK = ("cpu.stringsort", "--rounds", "1", "--samples", "3", "--sample-ms", "2"
 
 @pytest.fixture
 def sshd(tmp_path, monkeypatch, real):
-    if not HAVE_SSH:
-        if os.environ.get("CI"):
-            pytest.fail(MISSING)
-        pytest.skip(MISSING)
-    s = Sshd(tmp_path / "sshd").start()
-    monkeypatch.setenv("TICKMARK_SSH_CONFIG", str(s.config))
-    yield s
-    s.stop()
+    with serving(tmp_path / "sshd", monkeypatch) as s:
+        yield s
 
 
 def test_local_ssh_and_icount_runs_are_separate_series(sshd, cli, monkeypatch):

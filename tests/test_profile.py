@@ -382,17 +382,11 @@ def test_bare_metal_target_is_unsupported_in_one_line(env, cli, monkeypatch):
 @pytest.fixture
 def board(real, tmp_path, monkeypatch):
     """A real OpenSSH server on 127.0.0.1 standing in for a board (tests/sshfix.py)."""
-    from sshfix import HAVE_SSH, MISSING, Sshd
+    from sshfix import serving
 
-    if not HAVE_SSH:
-        if os.environ.get("CI"):
-            pytest.fail(MISSING)
-        pytest.skip(MISSING)
-    s = Sshd(tmp_path / "sshd").start()
-    monkeypatch.setenv("TICKMARK_SSH_CONFIG", str(s.config))
     monkeypatch.delenv("TICKMARK_TARGET", raising=False)
-    yield s
-    s.stop()
+    with serving(tmp_path / "sshd", monkeypatch) as s:
+        yield s
 
 
 @pytest.mark.integration
