@@ -77,12 +77,15 @@ def test_speed_and_size_in_words():
     # a rate (higher is better) is turned into a time ratio first
     up = pair_model(fa, fb, [dict(rows[0], ratio=1.07, higher=True)])
     assert up["benches"][0]["words"] == "7 % faster, 12 % larger"
-    # no verdict on the wall time (or one side kept off the CPU): the task-clock's, else none
+    # one side kept off the CPU: compare's one rule decided the row on task-clock, and so does
+    # this table (never a rule of its own: a wall-time row without a verdict stays unsettled)
     tc = dict(rows[1], ratio=1.25, verdict="slower")
-    for wall in (dict(rows[0], verdict="inconclusive"), dict(rows[0], note="contention: on CPU 20% of the time")):
-        assert pair_model(fa, fb, [wall, tc])["benches"][0]["words"] == "20 % slower (task-clock), 12 % larger"
-    unsettled = [dict(rows[0], verdict="inconclusive"), dict(tc, verdict="too few samples")]
-    assert pair_model(fa, fb, unsettled)["benches"][0]["words"] == "speed inconclusive, 12 % larger"
+    why = "contention: on CPU 20% of the time in A, 100% in B"
+    decided = dict(rows[0], verdict="slower", decided={"on": "task-clock", "ratio": 1.25, "why": why})
+    m = pair_model(fa, fb, [decided, tc])["benches"][0]
+    assert m["words"] == "20 % slower (task-clock), 12 % larger" and m["speed_from"] == "task-clock"
+    for wall in (dict(rows[0], verdict="inconclusive"), dict(rows[0], verdict="inconclusive", decided={"on": None})):
+        assert pair_model(fa, fb, [wall, tc])["benches"][0]["words"] == "speed inconclusive, 12 % larger"
     assert speed_words(1.25) == "20 % slower" and pair_model({}, {}, rows) is None
     kern = pair_model({"kernel_image_size": 8_000_000}, {"kernel_image_size": 6_000_000}, [])
     assert kern["core"] == [{"part": "kernel image", "a": 8e6, "b": 6e6, "ratio": 0.75, "words": "25 % smaller"}]

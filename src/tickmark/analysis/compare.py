@@ -32,7 +32,12 @@ from .verdict import (  # noqa: F401  (the verdict's words and rule, read throug
     SAME,
     SEED,
     SLOWER,
+    contended,
+    contention_words,
+    decide,
     mann_whitney,
+    on_cpu_share,
+    time_ratio_of,
     verdict,
 )
 
@@ -49,6 +54,9 @@ class Side:
     results: dict = field(default_factory=dict)  # key -> result dict with "samples"
     source: str = ""
     profiles: dict = field(default_factory=dict)  # key -> profile (tickmark profile)
+    # key -> why its wall time is contended, where the side says so itself (a history's level of
+    # runs: which of them were kept off the CPU); otherwise the samples say it (on_cpu)
+    contended: dict = field(default_factory=dict)
 
     @property
     def fingerprint(self):
@@ -73,11 +81,6 @@ def metric_values(result, sub=""):
     unit = stats.unit_of(meta) if not sub else stats.NS_OP
     vals, rounds = stats.metric_values(result.get("samples") or [], sub, bpo if unit == stats.MB_S else 0)
     return vals, rounds, unit
-
-
-def higher_is_better(row):
-    """Is a higher value better in a row of compare_pair (a rate or a figure that says so)?"""
-    return bool(row.get("higher"))
 
 
 def multiple(ratio, higher_is_better=False):
@@ -108,16 +111,31 @@ def _counters(result):
 
 
 def on_cpu(result):
-    """Median fraction of the wall time the process was on a CPU (task-clock / ns), for
-    single-thread direct-method instances (where both count the same batch); else None."""
-    if (result.get("meta") or {}).get("blocking"):
+    """Median fraction of the wall time the process was on a CPU (verdict.on_cpu_share), for
+    direct-method instances that do not block by design; else None."""
+    return on_cpu_share(result.get("samples"), bool((result.get("meta") or {}).get("blocking")))
+
+
+def disturbed(A, B, key, oa, ob):
+    """Why the wall time of a benchmark is contended in a pair (the one rule: verdict.contended),
+    in words, or None: a side that says so itself (a history's level), or an on-CPU share that
+    fell below the other side's."""
+    said = [f"{s.contended[key]} in {n}" for n, s in (("A", A), ("B", B)) if key in s.contended]
+    if said:
+        return "contention: " + "; ".join(said)
+    if contended(oa, ob) or contended(ob, oa):
+        return contention_words(oa, ob)
+    return None
+
+
+def cpu_verdict(ra, rb, seed, key):
+    """The verdict on the on-CPU time (task-clock) of two results, drawn as the task-clock row's
+    (the same random numbers), or None where one side did not count it."""
+    va, rda, _ = metric_values(ra, TASK_CLOCK)
+    vb, rdb, _ = metric_values(rb, TASK_CLOCK)
+    if not len(va) or not len(vb):
         return None
-    fr = [
-        s["ctr"]["task_clock"] / s["ns"]
-        for s in result.get("samples") or []
-        if s.get("ns") and "task_clock" in (s.get("ctr") or {}) and s.get("ctr_ops") == s.get("ops")
-    ]
-    return float(np.median(fr)) if fr else None
+    return verdict(va, rda, vb, rdb, False, rng=row_rng(seed, key, TASK_CLOCK))
 
 
 def family(bench):
@@ -229,11 +247,9 @@ def compare_pair(A, B, seed=SEED, metric=None, patterns=()):
                 oa, ob = on_cpu(ra), on_cpu(rb)
                 if oa is not None and ob is not None:
                     row["counters_a"]["on_cpu"], row["counters_b"]["on_cpu"] = oa, ob
-                    if min(oa, ob) < 0.9 and abs(oa - ob) > 0.1 and row.get("verdict") != FEW:
-                        row["note"] = (
-                            f"contention: on CPU {oa * 100:.0f}% of the time in A, "
-                            f"{ob * 100:.0f}% in B; see the task-clock row"
-                        )
+                why = None if exact else disturbed(A, B, key, oa, ob)
+                if why and row["verdict"] in (FASTER, SLOWER, SAME, INCONCLUSIVE):
+                    decide(row, cpu_verdict(ra, rb, seed, key), why)  # the one rule
             if not sub and row.get("verdict") == SLOWER and key in A.profiles and key in B.profiles:
                 from ..profile.model import top_change
 
@@ -258,7 +274,7 @@ def families(rows):
             use = stable or cand
             if not use:
                 continue
-            logs = [math.log(1 / r["ratio"] if higher_is_better(r) else r["ratio"]) for r in use]
+            logs = [math.log(t) for t in (time_ratio_of(r) for r in use) if t]
             verdicts = {}
             for r in use:
                 verdicts[r["verdict"]] = verdicts.get(r["verdict"], 0) + 1
@@ -373,6 +389,8 @@ def to_json(sides, pairs, metric=None):
                     "det_b",
                     "rounds_needed",
                     "note",
+                    "decided",
+                    "wall_verdict",
                     "profile_change",
                     "counters_a",
                     "counters_b",
@@ -381,7 +399,7 @@ def to_json(sides, pairs, metric=None):
             }
             if r.get("ratio") is not None:
                 row["multiple"] = (
-                    insn_multiple(r["ratio"]) if res.get("isa") else multiple(r["ratio"], higher_is_better(r))
+                    insn_multiple(r["ratio"]) if res.get("isa") else multiple(r["ratio"], bool(r.get("higher")))
                 )
             rows.append(row)
         doc["comparisons"].append(

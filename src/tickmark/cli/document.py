@@ -5,7 +5,7 @@ import click
 from ..errors import TickmarkError
 from ..names import printable
 from ..report import formats
-from .options import check_output, store_of, write_file
+from .options import check_output, inconclusive_option, store_of, write_file
 
 
 @click.command("export")
@@ -30,8 +30,9 @@ from .options import check_output, store_of, write_file
     metavar="NAME",
     help="junit: the metric the gate holds (headline, the default; task-clock; or a sub-metric), as compare's.",
 )
+@inconclusive_option
 @click.pass_context
-def export_cmd(ctx, run_ref, fmt, output, baseline, fail_above, metric):
+def export_cmd(ctx, run_ref, fmt, output, baseline, fail_above, metric, inconclusive):
     """Export a run (id, name or latest): JSON or CSV, or for other tools google/benchmark JSON,
     JUnit XML or OpenMetrics text."""
     from ..analysis.compare import metric_name, parse_threshold
@@ -42,11 +43,22 @@ def export_cmd(ctx, run_ref, fmt, output, baseline, fail_above, metric):
         raise TickmarkError("--baseline and --fail-above go together, with --format junit")
     if metric is not None and baseline is None:
         raise TickmarkError("--metric goes with --baseline and --fail-above (the gate of --format junit)")
+    if inconclusive is not None and baseline is None:
+        raise TickmarkError("--inconclusive goes with --baseline and --fail-above (the gate of --format junit)")
     threshold = parse_threshold(fail_above) if fail_above is not None else None
     check_output(ctx, output)
     store = store_of(ctx, readonly=True)
     run_ = store.run(run_ref)
-    text = formats.render(fmt, "run", store, run_, baseline=baseline, threshold=threshold, metric=metric_name(metric))
+    text = formats.render(
+        fmt,
+        "run",
+        store,
+        run_,
+        baseline=baseline,
+        threshold=threshold,
+        metric=metric_name(metric),
+        inconclusive=inconclusive,
+    )
     if output:
         write_file(output, text)
     else:

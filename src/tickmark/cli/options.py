@@ -185,6 +185,21 @@ def label_option(f):
     )(f)
 
 
+def inconclusive_option(f):
+    """--inconclusive=pass|fail of the three gates (compare --fail-above, export --fail-above,
+    history --fail-on-change): what a benchmark the one rule cannot decide does to the gate."""
+    import click
+
+    from ..analysis.verdict import EXIT_INCONCLUSIVE, INCONCLUSIVE_POLICIES
+
+    return click.option(
+        "--inconclusive",
+        type=click.Choice(INCONCLUSIVE_POLICIES),
+        help="What the gate makes of a benchmark it cannot decide (its wall time kept off the CPU by other work "
+        f"and no task-clock verdict): pass, or fail (exit 1); by default exit status {EXIT_INCONCLUSIVE}.",
+    )(f)
+
+
 def run_filter_options(f):
     """The filters of the commands that read many runs (runs, history): --name GLOB (repeatable),
     --target GLOB, --label KEY=VALUE (repeatable), --since DATE|AGE, given to the command as

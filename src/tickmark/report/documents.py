@@ -14,7 +14,7 @@ from markupsafe import Markup, escape
 
 from .. import __version__, fmt
 from ..analysis.rtos_table import grid as rtos_grid
-from ..analysis.stats import TASK_CLOCK
+from ..analysis.stats import TASK_CLOCK, time_ratio
 from .history import change_text, signed_pct, value_text
 from .model import EVENTS_NOTE
 
@@ -175,13 +175,12 @@ class LogScale:
 def _ratio_bounds(r):
     """(ratio, lo, hi) as time ratios B/A (bandwidth and figures where higher is better inverted:
     above 1 is always B slower)."""
-    ratio, ci = r.get("ratio"), r.get("ci")
-    if not ratio:
+    ratio, ci, higher = r.get("ratio"), r.get("ci"), bool(r.get("higher"))
+    t = time_ratio(ratio, higher)
+    if t is None:
         return None
-    lo, hi = (1 + ci[0], 1 + ci[1]) if ci else (ratio, ratio)
-    if r.get("higher"):
-        ratio, lo, hi = 1 / ratio, (1 / hi if hi > 0 else 1 / ratio), (1 / lo if lo > 0 else 1 / ratio)
-    return ratio, max(lo, 1e-3), max(hi, 1e-3)
+    ends = [time_ratio(1 + x, higher) if 1 + x > 0 else t for x in ci] if ci else [t, t]
+    return t, max(min(ends), 1e-3), max(max(ends), 1e-3)
 
 
 def _both_skipped(r):
@@ -388,6 +387,9 @@ def history_markdown(model):
     if apart:
         out += ["", "Series kept apart (their runs cannot be compared):", ""]
         out += [f"- **{md_escape(s['name'])}**: {md_escape(', '.join(s['where']))}" for s in apart]
+    hit = [s for s in model["series"] if s.get("contended")]
+    if hit:
+        out += [""] + [f"- **{md_escape(s['name'])}**: {md_escape(s['contended'])}" for s in hit]
     changes = [(s, c) for s in model["series"] for c in s["changes"]]
     if changes:
         out += ["", "### Changes", ""]

@@ -61,7 +61,7 @@ def _openmetrics_run(store, run, **_):
     return exports.to_openmetrics(run, store.results(run["id"]))
 
 
-def _junit_run(store, run, baseline=None, threshold=None, metric="", **_):
+def _junit_run(store, run, baseline=None, threshold=None, metric="", inconclusive=None, **_):
     """JUnit XML of a run; with a baseline run and a threshold, the instances that the regression
     gate (analysis/verdict.gate, the gate of `compare --fail-above`) fails against the baseline
     fail as test cases too."""
@@ -75,7 +75,7 @@ def _junit_run(store, run, baseline=None, threshold=None, metric="", **_):
         sides = load_sides(store, [str(run["id"])], baseline)
         check_metric(sides, metric)
         sides, pairs = compare_sides(sides, metric=metric)
-        verdict = gate(pairs, threshold, metric)
+        verdict = gate(pairs, threshold, metric, inconclusive=inconclusive)
     return exports.to_junit(run, store.results(run["id"]), gate=verdict)
 
 

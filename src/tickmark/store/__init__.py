@@ -785,7 +785,9 @@ class Store:
                 rid, run_id, key, bench, status, stat = row[:6]
                 head = figures[rid] if heads else head_of(self._json(row[6], f"result {rid}: stats"))
                 value, lo, hi, unit, ver, rounds, rcv, task_clock = head
-                if ver != STATS_VERSION:  # another version's, or edited by hand: read whole below
+                # another version's, or edited by hand; or a figure, whose direction is its own
+                # (not a time, not a bandwidth): read whole below
+                if ver != STATS_VERSION or (unit not in (None, "ns/op") and stat != "max"):
                     if status == "ok":
                         stale.add(run_id)
                     continue

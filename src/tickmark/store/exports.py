@@ -262,8 +262,24 @@ def to_junit(run, results, gate=None):
                 failed(
                     tc, "gate", f"not measured ({g.why}); {gate.baseline} measured it", f"{key}: not measured ({g.why})"
                 )
+            elif g.kind == "inconclusive" and gate.inconclusive != "pass":
+                undecided(tc, key, g)
+            else:
+                continue
             return True
         return False
+
+    def undecided(tc, key, g):
+        """A benchmark the one rule could not decide: a failure with --inconclusive=fail, else an
+        error (neither passed nor failed), never a silent pass."""
+        nonlocal errors
+        message = f"cannot tell against {gate.baseline}: {g.why}"
+        if gate.inconclusive == "fail":
+            failed(tc, "inconclusive", message, f"{key}: {message}")
+            return
+        errors += 1
+        e = ET.SubElement(tc, "error", message=message, type="inconclusive")
+        e.text = f"{key}: {message}"
 
     for r in sorted(results, key=lambda r: r["key"]):
         d = Stats.of(r).main

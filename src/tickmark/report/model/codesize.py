@@ -6,6 +6,8 @@ this machine."""
 
 import math
 
+from ...analysis.verdict import CPU_TIME, time_ratio_of
+
 CORE_PARTS = ("text", "data", "bss")
 
 
@@ -33,38 +35,23 @@ def speed_words(time_ratio):
     return f"{abs(pct):.0f} % {'faster' if pct > 0 else 'slower'}"
 
 
-def _time_ratio(row):
-    """A compare row's ratio as a time ratio (above 1: B slower), or None."""
-    r = row.get("ratio")
-    if not r or (isinstance(r, float) and math.isnan(r)):
-        return None
-    return 1 / r if row.get("higher") else r
-
-
 SETTLED = {"faster", "slower", "no difference beyond noise"}
-TASK_CLOCK = "task-clock"
 
 
 def _speed(brows):
-    """(time ratio, words, which) of a benchmark's instance rows: the geometric mean of the time
-    ratios of the wall-time rows when every verdict among them is called (and neither side was
-    kept off the CPU: compare's contention note), else of the task-clock rows (on-CPU time,
-    which a busy machine disturbs less) when theirs are, else the wall-time ratio with 'speed
-    inconclusive'."""
-    for metric in ("", TASK_CLOCK):
-        rows = [x for x in brows if (x.get("metric") or "") == metric]
-        times = [t for t in (_time_ratio(x) for x in rows) if t]
-        if not rows or len(times) < len(rows):
-            continue
-        t = math.exp(sum(math.log(x) for x in times) / len(times))
-        verdicts = {x.get("verdict") for x in rows}
-        contended = any(str(x.get("note") or "").startswith("contention") for x in rows)
-        if verdicts <= SETTLED and not contended:
-            same = verdicts == {"no difference beyond noise"}
-            return t, "same speed" if same else speed_words(t), metric
+    """(time ratio, words, which) of a benchmark's instance rows, by compare's one verdict
+    (analysis/verdict.py): its headline rows, each decided on what the one rule for disturbed
+    evidence decided it on (wall time, or task-clock where wall time was contended); the
+    geometric mean of their deciding time ratios, in words when every verdict among them is
+    called, else 'speed inconclusive'. which: "task-clock" when it decided any of them."""
     rows = [x for x in brows if not x.get("metric")]
-    times = [t for t in (_time_ratio(x) for x in rows) if t]
+    times = [t for t in (time_ratio_of(x) for x in rows) if t]
     t = math.exp(sum(math.log(x) for x in times) / len(times)) if times else None
+    verdicts = {x.get("verdict") for x in rows}
+    which = CPU_TIME if any((x.get("decided") or {}).get("on") == CPU_TIME for x in rows) else ""
+    if rows and len(times) == len(rows) and verdicts <= SETTLED:
+        same = verdicts == {"no difference beyond noise"}
+        return t, "same speed" if same else speed_words(t), which
     return t, "speed inconclusive", ""
 
 
@@ -85,7 +72,7 @@ def pair_model(fa, fb, rows):
     ba, bb = sa.get("benches") or {}, sb.get("benches") or {}
     by_bench = {}
     for row in rows:
-        if row.get("bench") in ba.keys() | bb.keys() and (row.get("metric") or "") in ("", TASK_CLOCK):
+        if row.get("bench") in ba.keys() | bb.keys() and not row.get("metric"):
             by_bench.setdefault(row["bench"], []).append(row)
     for bench, brows in sorted(by_bench.items()):
         a, b = ba.get(bench), bb.get(bench)

@@ -84,6 +84,8 @@ ROW_KEYS = (
     "det_b",
     "rounds_needed",
     "note",
+    "decided",
+    "wall_verdict",
 )
 
 
