@@ -18,6 +18,7 @@ from . import counters, stats
 from .stats import TASK_CLOCK, Stats
 from .verdict import (  # noqa: F401  (the verdict's words and rule, read through this module too)
     BAND_ROUND_CV,
+    CPU_TIME,
     FASTER,
     FEW,
     INCONCLUSIVE,
@@ -397,7 +398,10 @@ def to_json(sides, pairs, metric=None):
                 )
                 if r.get(k) is not None
             }
-            if r.get("ratio") is not None:
+            if r.get("decided"):  # the one rule decided it: never a direction from contended wall time
+                d = r["decided"]
+                row["multiple"] = f"{multiple(d['ratio'])} ({CPU_TIME})" if d.get("on") else "-"
+            elif r.get("ratio") is not None:
                 row["multiple"] = (
                     insn_multiple(r["ratio"]) if res.get("isa") else multiple(r["ratio"], bool(r.get("higher")))
                 )

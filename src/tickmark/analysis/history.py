@@ -362,7 +362,7 @@ def settle_contention(s):
     runs typically were (their median share) was kept off the CPU, so its wall time says nothing
     of its speed; its task-clock level stands in (its on-CPU time per operation, times the
     series' typical wall / on-CPU ratio, from the runs that were not contended), marked
-    `decided`. Its own error is unknown then (0: the series' typical one)."""
+    `decided`. Its own error and CI are unknown then (0: the series' typical error)."""
     shares = [p.on_cpu for p in s.points if p.on_cpu is not None]
     if not shares:
         return s
@@ -374,6 +374,7 @@ def settle_contention(s):
     scale = float(np.median(clean)) if clean else 1.0
     for p in hit:
         p.wall, p.value, p.se, p.decided = p.value, p.task_clock * scale, 0.0, CPU_TIME
+        p.ci_lo = p.ci_hi = None  # the CI was the wall time's
     return s
 
 

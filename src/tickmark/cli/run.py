@@ -71,7 +71,18 @@ def run_cmd(ctx, patterns, suite, run_options, name, cc, cflags, memfn, quiet, h
 
         memory.show_bandwidth(store.results(run_id), store.run(run_id), store=store)
     done = store.run(run_id)
+    say_disturbed(done)
     if done["status"] != "complete":
         why = (done.get("notes") or {}).get("incomplete") or "not every instance finished"
         click.echo(f"tickmark: run {run_id} is incomplete: {printable(why)}", err=True)
         raise click.exceptions.Exit(1)
+
+
+def say_disturbed(run):
+    """The line a run ends with: how much of it was disturbed, and which figures that affects."""
+    from ..report.console import console, print_wrapped
+    from ..report.model.run import disturbance_text
+
+    text = disturbance_text(run.get("notes"))
+    if text:
+        print_wrapped(console(), text, "", "  ")

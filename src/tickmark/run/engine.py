@@ -28,7 +28,7 @@ import threading
 import time
 
 from .. import fingerprint, tm1
-from ..analysis import hostclock, nbench, stats
+from ..analysis import hostclock, nbench, stats, verdict
 from ..errors import TickmarkError, interrupted_by_signals
 from ..names import check_name, numbered
 from ..tm1 import Reader
@@ -106,6 +106,7 @@ class ResultWriter:
         self.store, self.run_id = store, run_id
         self.cycles_method, self.env_flags = cycles_method or "none", list(env_flags or ())
         self._meta = {}  # result id -> its meta record (rows written here)
+        self.disturbance = {}  # result id -> Disturbance of its samples (restat)
 
     def row(self, key, meta, status="ok", reason="", rnd=1, fields=None):
         """The row of `key` -> (result id, whether it is new). fields: the columns (row_fields)
@@ -135,15 +136,41 @@ class ResultWriter:
         if meta is None:
             row = next(r for r in st.results(self.run_id) if r["id"] == rid)
             meta = self._meta[rid] = {"stat": row["stat"], **(row["meta"] or {})}
+        samples = st.samples(rid)
         s = stats.recompute(
             {"meta": meta},
-            st.samples(rid),
+            samples,
             st.hists(rid),
             cycles_method=self.cycles_method,
             env_flags=self.env_flags,
         )
         st.update_result(rid, stats=s.to_dict())
+        self.disturbance[rid] = Disturbance.of(samples, bool(meta.get("blocking")))
         return s
+
+
+@dataclasses.dataclass
+class Disturbance:
+    """How much of one result's measurement was disturbed: its on-CPU share (the evidence of
+    analysis/verdict.py's one rule) and how many of its samples were kept off the CPU."""
+
+    share: float = None  # median share of a sample's wall time on a CPU (None: nothing says it)
+    off: int = 0  # samples on a CPU less than verdict.ON_CPU_MIN of their wall time
+    n: int = 0  # samples whose share is known
+
+    @classmethod
+    def of(cls, samples, blocking=False):
+        share = verdict.on_cpu_share(samples, blocking)
+        if share is None:
+            return cls()
+        each = [verdict.on_cpu_share([x]) for x in samples]
+        known = [x for x in each if x is not None]
+        return cls(share, sum(x < verdict.ON_CPU_MIN for x in known), len(known))
+
+    @property
+    def contended(self):
+        """The one rule against a process alone on its CPU (a share of 1)."""
+        return verdict.contended(self.share, 1.0)
 
 
 class Run:
@@ -267,6 +294,8 @@ class Run:
             failed = self._failed()
             if failed:
                 self.notes.setdefault("incomplete", failed)
+        if self.writer is not None:
+            self.notes["disturbed"] = self.disturbed()
         status = "incomplete" if self.notes.get("incomplete") else "complete"
         self.store.update_run(self.run_id, status=status, finished=time.time(), notes=self.notes)
         return status
@@ -540,6 +569,26 @@ class Run:
         if benches:
             self.store.update_run(self.run_id, patterns=benches)
 
+    def _disturbance(self):
+        """{key: Disturbance} of the results written in this run."""
+        keys = {r["id"]: r["key"] for r in self.store.results(self.run_id)}
+        return {keys[rid]: d for rid, d in self.writer.disturbance.items() if rid in keys}
+
+    def disturbed(self):
+        """How much of the run was disturbed (stored in its notes, said at the end of `run`): the
+        results whose wall time was contended ([key, on-CPU share], least on a CPU first, and
+        how many extra rounds each had), out of how many had the evidence, and the samples kept
+        off the CPU out of those that say."""
+        ds = self._disturbance()
+        hit = sorted(((k, d.share) for k, d in ds.items() if d.contended), key=lambda x: x[1])
+        extended = self.notes.get("extended") or {}
+        return {
+            "results": [[k, round(share, 3), extended.get(k, 0)] for k, share in hit],
+            "of": sum(d.share is not None for d in ds.values()),
+            "samples": sum(d.off for d in ds.values()),
+            "samples_of": sum(d.n for d in ds.values()),
+        }
+
     def _round_cv(self):
         out = {}
         for r in self.store.results(self.run_id):
@@ -549,10 +598,13 @@ class Run:
         return out
 
     def pick_extra(self, budget_left):
-        """Instance keys that deserve an extra round (round-to-round CV above 3 %, worst first,
-        then nbench kernels not yet within ±5 %), as many as fit in budget_left seconds."""
+        """Instance keys that deserve an extra round (wall time contended, least on a CPU first:
+        the one rule of analysis/verdict.py; then round-to-round CV above 3 %, worst first; then
+        nbench kernels not yet within ±5 %), as many as fit in budget_left seconds."""
         cvs = self._round_cv()
-        noisy = sorted((k for k, v in cvs.items() if v > NOISY_ROUND_CV), key=lambda k: -cvs[k])
+        ds = self._disturbance()
+        noisy = sorted((k for k, d in ds.items() if k in self.iters and d.contended), key=lambda k: ds[k].share)
+        noisy += sorted((k for k, v in cvs.items() if v > NOISY_ROUND_CV and k not in noisy), key=lambda k: -cvs[k])
         noisy += [k for k in nbench.unsettled(self.store, self.run_id) if k in self.iters and k not in noisy]
         chosen, cost = [], 0.2  # process start and the core's own start-up calibration
         for k in noisy:

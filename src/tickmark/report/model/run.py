@@ -7,7 +7,7 @@ from ... import fingerprint, fmt
 from ...analysis import kernel_entry, rtos_table, stats
 from ...analysis.memfn import IMPLS
 from ...analysis.stats import Stats
-from ...fmt import known
+from ...fmt import known, listed
 from ...names import labels_text, printable, run_labels, when
 from .kernel_entry import host_clock_model, kernel_entry_model
 from .memory import topology_of
@@ -290,6 +290,26 @@ def preemption_text(hit, n, moved):
     if not moved:
         return said + "none of these results changed because of it"
     return said + f"it changed {moved} of these results (flagged 'preempted')"
+
+
+def disturbance_text(notes):
+    """The sentence `run` ends with: how much of the run was disturbed (the engine's notes,
+    run/engine.py Run.disturbed) and which figures that affects; None when the run recorded no
+    evidence (no task-clock counts)."""
+    d = (notes or {}).get("disturbed")
+    if not isinstance(d, dict) or not d.get("of"):
+        return None
+    hit, of = d.get("results") or [], d["of"]
+    samples = f"{d['samples']} of {d['samples_of']} samples kept off the CPU" if d.get("samples_of") else ""
+    if not hit:
+        return f"disturbed: no result of {of} ({samples or 'every result on a CPU for its wall time'})"
+    more = sum(x[2] for x in hit)
+    which = listed(f"{k} (on CPU {share * 100:.0f}%)" for k, share, _ in hit)
+    return (
+        f"disturbed: {len(hit)} of {of} results had their wall time kept off the CPU ({samples}"
+        f"{f'; {more} extra rounds' if more else ''}): {which}; compare and history decide these on "
+        "task-clock or call them inconclusive"
+    )
 
 
 def _num(x):
