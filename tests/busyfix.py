@@ -1,0 +1,114 @@
+"""The busy-machine checks of the gate, one try: a series of ten runs of one CPU benchmark on the
+real core, five built -O2 then five -O0, runs 3 and 8 measured under the defined load
+(loadfix.under_load, in this session), and what compare, the JUnit export and history make of
+pairs and series of them. tests/test_busy.py holds one try to the properties;
+tools/busy_check.py counts them over many tries (docs/compare.md, docs/history.md)."""
+
+import json
+import os
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+
+from loadfix import under_load
+
+BENCH = "cpu.idea"
+RUNS = 10
+STEP = 6  # the first -O0 build
+LOADED = (3, 8)  # builds measured under the load
+THRESHOLD = "5%"
+
+
+def tickmark(store, *args):
+    """The command line as a child process of this session -> (exit status, stdout, stderr)."""
+    env = dict(os.environ, TICKMARK_STORE=str(store), COLUMNS="100")
+    p = subprocess.run([sys.executable, "-m", "tickmark.cli", *args], env=env, capture_output=True, text=True)
+    return p.returncode, p.stdout, p.stderr
+
+
+def name(i):
+    return f"b-{i}"
+
+
+def make_series(store, bench=BENCH):
+    """The ten runs: builds 1-5 -O2, 6-10 -O0, LOADED ones under the load."""
+    for i in range(1, RUNS + 1):
+        argv = ["run", bench, "--cflags", "-O2" if i < STEP else "-O0", "--name", name(i), "-q"]
+        argv += ["--label", f"build={i}"]
+        if i in LOADED:
+            with under_load():
+                rc, out, err = tickmark(store, *argv)
+        else:
+            rc, out, err = tickmark(store, *argv)
+        if rc != 0:
+            raise AssertionError(f"run {name(i)} exited {rc}: {err[-500:]}")
+
+
+def compare_gate(store, a, b, bench=BENCH):
+    """(exit status of compare --fail-above, its stderr, the headline row of the JSON)."""
+    rc, _, err = tickmark(store, "compare", "--baseline", name(a), name(b), bench, "--fail-above", THRESHOLD)
+    _, out, _ = tickmark(store, "compare", name(a), name(b), bench, "--format", "json")
+    (row,) = [r for r in json.loads(out)["comparisons"][0]["rows"] if r["metric"] == ""]
+    return rc, err, row
+
+
+def junit_failed(store, a, b, bench=BENCH):
+    """Does the JUnit export of b against a fail (or error) the benchmark's test case?"""
+    rc, xml, err = tickmark(store, "export", name(b), "--format", "junit", "--baseline", name(a), "--fail-above", "5")
+    if rc != 0:
+        raise AssertionError(f"export exited {rc}: {err[-300:]}")
+    for tc in ET.fromstring(xml).iter("testcase"):
+        if tc.get("name") == bench:
+            return tc.find("failure") is not None, tc.find("error") is not None
+    raise AssertionError(f"no test case {bench} in the JUnit export")
+
+
+def history_gate(store, builds, bench=BENCH):
+    """(exit status of history --fail-on-change over the runs of these builds, the JSON model)."""
+    names = [f"--name={name(i)}" for i in builds]
+    rc, _, err = tickmark(store, "history", bench, *names, "--by", "label:build", "--fail-on-change", "5")
+    _, out, _ = tickmark(store, "history", bench, *names, "--by", "label:build", "--format", "json")
+    return rc, json.loads(out)
+
+
+def said_what_decided(row):
+    """No direction from contended wall time: a row whose sides' on-CPU shares differ by the one
+    rule was decided on task-clock or called inconclusive, and its note says so."""
+    from tickmark.analysis.verdict import contended
+
+    oa, ob = ((row.get(f"counters_{s}") or {}).get("on_cpu") for s in "ab")
+    if contended(oa, ob) or contended(ob, oa):
+        note = row.get("note") or ""
+        return bool(row.get("decided")) and (note.startswith("decided on task-clock") or "cannot tell" in note)
+    return not row.get("decided")
+
+
+def checks(store, bench=BENCH):
+    """What one try of the series shows -> {check: passed}."""
+    out = {}
+    said = []
+    for a, b, want, what in (
+        (1, 8, 1, "-O2 quiet / -O0 loaded"),
+        (3, 6, 1, "-O2 loaded / -O0 quiet"),
+        (1, 3, 0, "-O2 quiet / -O2 loaded"),
+        (3, 4, 0, "-O2 loaded / -O2 quiet"),
+    ):
+        rc, _, row = compare_gate(store, a, b, bench)
+        out[f"compare {what}: exit {want}"] = rc == want
+        failed, errored = junit_failed(store, a, b, bench)
+        out[f"JUnit {what}: {'fails' if want else 'passes'}"] = failed == bool(want) and not errored
+        said.append(said_what_decided(row))
+    out["every verdict says what decided it"] = all(said)
+    rc, _ = history_gate(store, (1, 3, 6, 8), bench)
+    out["history of builds 1, 3 (loaded), 6, 8 (loaded): exit 1"] = rc == 1
+    for builds in ((1, 2, 3, 4, 5), (6, 7, 8, 9, 10)):
+        rc, doc = history_gate(store, builds, bench)
+        out[f"history of builds {builds[0]}-{builds[-1]} (one loaded): no change, exit 0"] = rc == 0 and not any(
+            s["changes"] for s in doc["series"]
+        )
+    rc, doc = history_gate(store, range(1, RUNS + 1), bench)
+    (s,) = doc["series"]
+    found = [s["points"][c["index"]]["order"] for c in s["changes"]]
+    out["history 5+5: the change at build 6 (and no other)"] = found == [str(STEP)]
+    out["history 5+5: the gate exits 1"] = rc == 1
+    return out
