@@ -1,22 +1,31 @@
-"""The busy-machine checks of the gate, one try: a series of ten runs of one CPU benchmark on the
-real core, five built -O2 then five -O0, runs 3 and 8 measured under the defined load
+"""The busy-machine checks of the gate, one try: a series of runs of one CPU benchmark on the
+real core, half built -O2 then half -O0, one run of each half measured under the defined load
 (loadfix.under_load, in this session), and what compare, the JUnit export and history make of
-pairs and series of them. tests/test_busy.py holds one try to the properties;
-tools/busy_check.py counts them over many tries (docs/compare.md, docs/history.md)."""
+pairs and series of them. tools/busy_check.py counts them over many tries of ten runs (builds 3
+and 8 loaded; docs/compare.md, docs/history.md); tests/test_busy.py holds one short try."""
 
 import json
 import os
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
+from dataclasses import dataclass
 
 from loadfix import under_load
 
 BENCH = "cpu.idea"
-RUNS = 10
-STEP = 6  # the first -O0 build
-LOADED = (3, 8)  # builds measured under the load
 THRESHOLD = "5%"
+
+
+@dataclass(frozen=True)
+class Plan:
+    runs: int = 10
+    step: int = 6  # the first -O0 build
+    loaded: tuple = (3, 8)  # builds measured under the load: one -O2, one -O0
+
+
+NIGHTLY = Plan()  # the 5+5 series of the acceptance
+SHORT = Plan(6, 4, (2, 5))  # 3+3, for the test suite
 
 
 def tickmark(store, *args):
@@ -30,12 +39,12 @@ def name(i):
     return f"b-{i}"
 
 
-def make_series(store, bench=BENCH):
-    """The ten runs: builds 1-5 -O2, 6-10 -O0, LOADED ones under the load."""
-    for i in range(1, RUNS + 1):
-        argv = ["run", bench, "--cflags", "-O2" if i < STEP else "-O0", "--name", name(i), "-q"]
+def make_series(store, bench=BENCH, plan=NIGHTLY):
+    """The runs: builds before plan.step -O2, the others -O0, plan.loaded ones under the load."""
+    for i in range(1, plan.runs + 1):
+        argv = ["run", bench, "--cflags", "-O2" if i < plan.step else "-O0", "--name", name(i), "-q"]
         argv += ["--label", f"build={i}"]
-        if i in LOADED:
+        if i in plan.loaded:
             with under_load():
                 rc, out, err = tickmark(store, *argv)
         else:
@@ -83,15 +92,23 @@ def said_what_decided(row):
     return not row.get("decided")
 
 
-def checks(store, bench=BENCH):
+def same_build_pairs(plan=NIGHTLY):
+    """The -O2/-O2 pairs, one side quiet and the other loaded, both ways round."""
+    busy = plan.loaded[0]
+    return ((1, busy), (busy, busy + 1))
+
+
+def checks(store, bench=BENCH, plan=NIGHTLY):
     """What one try of the series shows -> {check: passed}."""
     out = {}
     said = []
+    busy2, busy0, step, runs = *plan.loaded, plan.step, plan.runs
+    (q, l2), (_, q2) = same_build_pairs(plan)
     for a, b, want, what in (
-        (1, 8, 1, "-O2 quiet / -O0 loaded"),
-        (3, 6, 1, "-O2 loaded / -O0 quiet"),
-        (1, 3, 0, "-O2 quiet / -O2 loaded"),
-        (3, 4, 0, "-O2 loaded / -O2 quiet"),
+        (1, busy0, 1, "-O2 quiet / -O0 loaded"),
+        (busy2, step, 1, "-O2 loaded / -O0 quiet"),
+        (q, l2, 0, "-O2 quiet / -O2 loaded"),
+        (l2, q2, 0, "-O2 loaded / -O2 quiet"),
     ):
         rc, _, row = compare_gate(store, a, b, bench)
         out[f"compare {what}: exit {want}"] = rc == want
@@ -99,16 +116,17 @@ def checks(store, bench=BENCH):
         out[f"JUnit {what}: {'fails' if want else 'passes'}"] = failed == bool(want) and not errored
         said.append(said_what_decided(row))
     out["every verdict says what decided it"] = all(said)
-    rc, _ = history_gate(store, (1, 3, 6, 8), bench)
-    out["history of builds 1, 3 (loaded), 6, 8 (loaded): exit 1"] = rc == 1
-    for builds in ((1, 2, 3, 4, 5), (6, 7, 8, 9, 10)):
+    rc, _ = history_gate(store, (1, busy2, step, busy0), bench)
+    out[f"history of builds 1, {busy2} (loaded), {step}, {busy0} (loaded): exit 1"] = rc == 1
+    for builds in (range(1, step), range(step, runs + 1)):
         rc, doc = history_gate(store, builds, bench)
         out[f"history of builds {builds[0]}-{builds[-1]} (one loaded): no change, exit 0"] = rc == 0 and not any(
             s["changes"] for s in doc["series"]
         )
-    rc, doc = history_gate(store, range(1, RUNS + 1), bench)
+    rc, doc = history_gate(store, range(1, runs + 1), bench)
     (s,) = doc["series"]
     found = [s["points"][c["index"]]["order"] for c in s["changes"]]
-    out["history 5+5: the change at build 6 (and no other)"] = found == [str(STEP)]
-    out["history 5+5: the gate exits 1"] = rc == 1
+    half = f"{step - 1}+{runs - step + 1}"
+    out[f"history {half}: the change at build {step} (and no other)"] = found == [str(step)]
+    out[f"history {half}: the gate exits 1"] = rc == 1
     return out

@@ -1,8 +1,8 @@
-"""The gate on a busy machine, on the real core under a defined load (tests/loadfix.py): one try
-of the checks that tools/busy_check.py counts over ten (docs/compare.md, "Contention"). Ten runs
-of cpu.idea, five -O2 then five -O0, runs 3 and 8 under the load: a regression fails compare, the
-JUnit export and history whichever side was disturbed; the same build passes; every verdict says
-what decided it; the step is found at build 6."""
+"""The gate on a busy machine, on the real core under a defined load (tests/loadfix.py): one short
+try of the checks that tools/busy_check.py counts over ten tries of ten runs (docs/compare.md,
+"Contention"). Six runs of cpu.idea, three -O2 then three -O0, runs 2 and 5 under the load: a
+regression fails compare, the JUnit export and history whichever side was disturbed; the same
+build never fails; every verdict says what decided it; the step is found at build 4."""
 
 import pytest
 
@@ -18,11 +18,11 @@ def test_the_gate_is_right_or_says_it_cannot_tell_under_load(tmp_path, build_cac
     for var in ("TICKMARK_CORE", "TICKMARK_TARGET", "CC", "CFLAGS"):
         monkeypatch.delenv(var, raising=False)
     store = tmp_path / "results.db"
-    busyfix.make_series(store)
-    held = busyfix.checks(store)
+    busyfix.make_series(store, plan=busyfix.SHORT)
+    held = busyfix.checks(store, plan=busyfix.SHORT)
     # a regression is never passed and the same build never fails; the one -O2/-O2 pair may be
     # inconclusive in a try (exit 3, JUnit error) where the load left task-clock unsettled
     strict = {k: v for k, v in held.items() if "-O2 quiet / -O2" not in k and "-O2 loaded / -O2" not in k}
     assert all(strict.values()), {k: v for k, v in strict.items() if not v}
-    rc_same = [busyfix.compare_gate(store, a, b)[0] for a, b in ((1, 3), (3, 4))]
+    rc_same = [busyfix.compare_gate(store, a, b)[0] for a, b in busyfix.same_build_pairs(busyfix.SHORT)]
     assert all(rc in (0, 3) for rc in rc_same), rc_same

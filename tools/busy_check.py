@@ -28,7 +28,7 @@ def main():
     args = ap.parse_args()
     import busyfix
 
-    held, t0 = {}, time.monotonic()
+    held, exits, t0 = {}, [], time.monotonic()
     for i in range(1, args.tries + 1):
         with tempfile.TemporaryDirectory() as tmp:
             folder = Path(args.keep or tmp)
@@ -39,11 +39,25 @@ def main():
                 held.setdefault(check, []).append(ok)
                 if not ok:
                     print(f"try {i}: did not hold: {check}", file=sys.stderr, flush=True)
+            same = [busyfix.compare_gate(store, a, b, args.bench)[0] for a, b in busyfix.same_build_pairs()]
+            exits.append(same)
         print(f"try {i} done ({time.monotonic() - t0:.0f} s)", file=sys.stderr, flush=True)
-    print(f"| check ({args.bench}, {args.tries} tries) | held |")
+        table(held, exits, args.bench, i)
+
+
+def table(held, exits, bench, tries):
+    """The Markdown table of the checks so far (printed after every try: a long count that is
+    stopped still leaves its table)."""
+    print(f"\n| check ({bench}, {tries} tries) | held |")
     print("|---|--:|")
     for check, oks in held.items():
         print(f"| {check} | {sum(oks)} of {len(oks)} |")
+    codes = [rc for pair in exits for rc in pair]
+    print(
+        f"\n-O2/-O2 pairs, exit status of compare --fail-above 5%: 0 in {codes.count(0)}, 3 in {codes.count(3)}, "
+        f"1 in {codes.count(1)} of {len(codes)}",
+        flush=True,
+    )
 
 
 if __name__ == "__main__":

@@ -35,4 +35,4 @@ def render(con, cs, plain, print_table):
             for b in cs["benches"]
         ]
         print_table(con.file, ["functions of", "A", "B", "B against A"], rows, [False, True, True, False], plain)
-        con.print("  speed: the wall-time verdict, else task-clock's; (n) instances, geometric mean", markup=False)
+        con.print("  speed: compare's verdict (task-clock where wall time was contended); (n) instances", markup=False)
