@@ -57,14 +57,17 @@ def store(made, env):
     return str(env)
 
 
+def cases_with(xml, tag):
+    """The names of the JUnit test cases that hold a <tag> (failure, error)."""
+    return sorted(tc.get("name") for tc in ET.fromstring(xml).iter("testcase") if tc.find(tag) is not None)
+
+
 def failed_cases(xml):
-    root = ET.fromstring(xml)
-    return sorted(tc.get("name") for tc in root.iter("testcase") if tc.find("failure") is not None)
+    return cases_with(xml, "failure")
 
 
 def errored_cases(xml):
-    root = ET.fromstring(xml)
-    return sorted(tc.get("name") for tc in root.iter("testcase") if tc.find("error") is not None)
+    return cases_with(xml, "error")
 
 
 def headline(cli, a, b):

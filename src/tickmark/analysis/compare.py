@@ -19,6 +19,7 @@ from .stats import TASK_CLOCK, Stats
 from .verdict import (  # noqa: F401  (the verdict's words and rule, read through this module too)
     BAND_ROUND_CV,
     CPU_TIME,
+    EXIT_INCONCLUSIVE,
     FASTER,
     FEW,
     INCONCLUSIVE,
@@ -28,6 +29,8 @@ from .verdict import (  # noqa: F401  (the verdict's words and rule, read throug
     MIN_SAMPLES,
     MISSING,
     N_BOOT,
+    ON_CPU_GAP,
+    ON_CPU_MIN,
     OTHER_ISA,
     P_LIMIT,
     SAME,
@@ -358,6 +361,12 @@ def to_json(sides, pairs, metric=None):
             "bootstrap": N_BOOT,
             "exact": "exact counts (QEMU -icount): a difference is real when it is larger than the "
             "run-to-run deviation of either side",
+            "contention": {
+                "on_cpu_min": ON_CPU_MIN,
+                "on_cpu_gap": ON_CPU_GAP,
+                "decides": CPU_TIME,
+                "exit_inconclusive": EXIT_INCONCLUSIVE,
+            },
         },
         "metric": None if metric is None else (metric or HEADLINE),
         "comparisons": [],

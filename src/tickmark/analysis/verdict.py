@@ -21,6 +21,14 @@ Exact counts (guest instructions under QEMU -icount: the same on every run): a d
 real when it is larger than the run-to-run deviation of either side (the largest distance of a
 round's median from the side's median) and than 0.1 % (EXACT_FLOOR), whatever the number of
 samples; otherwise the verdict is "no difference".
+
+Disturbed evidence (docs/compare.md, "Contention"), one rule for every decision (compare's rows,
+the gate, the JUnit export, history's change points and gate, the code-size table, the engine's
+extra rounds): a side whose process was on a CPU less than ON_CPU_MIN of its wall time and by more
+than ON_CPU_GAP less than what it is compared with is contended (contended()); its row is decided
+on the CPU time (task-clock) and says so, or is inconclusive (decide()), and a gate that cannot
+tell exits EXIT_INCONCLUSIVE unless told to pass or fail. Which way is better is
+stats.better_higher, the time ratio stats.time_ratio: slower_by() reads them from the row.
 """
 
 import functools
