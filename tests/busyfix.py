@@ -81,15 +81,16 @@ def history_gate(store, builds, bench=BENCH):
 
 
 def said_what_decided(row):
-    """No direction from contended wall time: a row whose sides' on-CPU shares differ by the one
-    rule was decided on task-clock or called inconclusive, and its note says so."""
+    """No direction from contended wall time: a row decided by the one rule says what decided it
+    (task-clock, or that it cannot tell), and a row whose median on-CPU shares already show the
+    contention was decided by it."""
     from tickmark.analysis.verdict import contended
 
-    oa, ob = ((row.get(f"counters_{s}") or {}).get("on_cpu") for s in "ab")
-    if contended(oa, ob) or contended(ob, oa):
+    if row.get("decided"):
         note = row.get("note") or ""
-        return bool(row.get("decided")) and (note.startswith("decided on task-clock") or "cannot tell" in note)
-    return not row.get("decided")
+        return note.startswith("decided on task-clock") or note.startswith("cannot tell")
+    oa, ob = ((row.get(f"counters_{s}") or {}).get("on_cpu") for s in "ab")
+    return not (contended(oa) or contended(ob))
 
 
 def same_build_pairs(plan=NIGHTLY):

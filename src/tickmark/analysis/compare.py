@@ -39,6 +39,7 @@ from .verdict import (  # noqa: F401  (the verdict's words and rule, read throug
     contended,
     contention_words,
     decide,
+    least_on_cpu,
     mann_whitney,
     on_cpu_share,
     time_ratio_of,
@@ -120,15 +121,16 @@ def on_cpu(result):
     return on_cpu_share(result.get("samples"), bool((result.get("meta") or {}).get("blocking")))
 
 
-def disturbed(A, B, key, oa, ob):
+def disturbed(A, B, key, ra, rb):
     """Why the wall time of a benchmark is contended in a pair (the one rule: verdict.contended),
-    in words, or None: a side that says so itself (a history's level), or an on-CPU share that
-    fell below the other side's."""
+    in words, or None: a side that says so itself (a history's level), or a round of either side
+    kept off the CPU (verdict.least_on_cpu)."""
     said = [f"{s.contended[key]} in {n}" for n, s in (("A", A), ("B", B)) if key in s.contended]
     if said:
         return "contention: " + "; ".join(said)
-    if contended(oa, ob) or contended(ob, oa):
-        return contention_words(oa, ob)
+    la, lb = (least_on_cpu(r.get("samples"), bool((r.get("meta") or {}).get("blocking"))) for r in (ra, rb))
+    if contended(la) or contended(lb):
+        return contention_words(*(x if x is not None else 1.0 for x in (la, lb)))
     return None
 
 
@@ -251,7 +253,7 @@ def compare_pair(A, B, seed=SEED, metric=None, patterns=()):
                 oa, ob = on_cpu(ra), on_cpu(rb)
                 if oa is not None and ob is not None:
                     row["counters_a"]["on_cpu"], row["counters_b"]["on_cpu"] = oa, ob
-                why = None if exact else disturbed(A, B, key, oa, ob)
+                why = None if exact else disturbed(A, B, key, ra, rb)
                 if why and row["verdict"] in (FASTER, SLOWER, SAME, INCONCLUSIVE):
                     decide(row, cpu_verdict(ra, rb, seed, key), why)  # the one rule
             if not sub and row.get("verdict") == SLOWER and key in A.profiles and key in B.profiles:

@@ -243,19 +243,31 @@ def on_cpu_share(samples, blocking=False):
     return float(np.median(fr)) if fr else None
 
 
-def contended(share, reference):
+def least_on_cpu(samples, blocking=False):
+    """The evidence the one rule holds: the on-CPU share (on_cpu_share) of the round that had the
+    least of it. A verdict draws its interval from the rounds (processes), so one round kept off
+    the CPU spoils it even when the median sample of the run was on a CPU all the time."""
+    by_round = {}
+    for s in samples or ():
+        by_round.setdefault(s.get("round", 1), []).append(s)
+    shares = [x for x in (on_cpu_share(r, blocking) for r in by_round.values()) if x is not None]
+    return min(shares) if shares else None
+
+
+def contended(share, reference=1.0):
     """The one rule for "the measurement was disturbed": a side's wall time is contended when its
     process was on a CPU less than ON_CPU_MIN of the time and by more than ON_CPU_GAP less than
-    what it is compared with (reference: the other run's share, or in a history the series'
-    median share). Without both shares nothing says it was disturbed."""
+    its reference: a process alone on its CPU (1.0) for a run and a pair of runs (least_on_cpu),
+    or in a history, where a result's kind is not known, the series' median share. Without a
+    share nothing says it was disturbed."""
     if share is None or reference is None:
         return False
     return share < ON_CPU_MIN and reference - share > ON_CPU_GAP
 
 
 def contention_words(oa, ob):
-    """What made a pair's wall time contended, in words."""
-    return f"contention: on CPU {oa * 100:.0f}% of the time in A, {ob * 100:.0f}% in B"
+    """What made a pair's wall time contended, in words (the least on-CPU share of a round)."""
+    return f"contention: on CPU {oa * 100:.0f}% of the time in A, {ob * 100:.0f}% in B (least of a round)"
 
 
 DECIDING = (FASTER, SLOWER, SAME)

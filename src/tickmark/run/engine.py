@@ -154,13 +154,13 @@ class Disturbance:
     """How much of one result's measurement was disturbed: its on-CPU share (the evidence of
     analysis/verdict.py's one rule) and how many of its samples were kept off the CPU."""
 
-    share: float = None  # median share of a sample's wall time on a CPU (None: nothing says it)
+    share: float = None  # the least on-CPU share of a round (verdict.least_on_cpu; None: nothing says it)
     off: int = 0  # samples on a CPU less than verdict.ON_CPU_MIN of their wall time
     n: int = 0  # samples whose share is known
 
     @classmethod
     def of(cls, samples, blocking=False):
-        share = verdict.on_cpu_share(samples, blocking)
+        share = verdict.least_on_cpu(samples, blocking)
         if share is None:
             return cls()
         each = [verdict.on_cpu_share([x]) for x in samples]
@@ -169,8 +169,8 @@ class Disturbance:
 
     @property
     def contended(self):
-        """The one rule against a process alone on its CPU (a share of 1)."""
-        return verdict.contended(self.share, 1.0)
+        """The one rule (against a process alone on its CPU), as compare holds it."""
+        return verdict.contended(self.share)
 
 
 class Run:
