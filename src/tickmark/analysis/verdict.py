@@ -258,7 +258,8 @@ def contended(share, reference=1.0):
     """The one rule for "the measurement was disturbed": a side's wall time is contended when its
     process was on a CPU less than ON_CPU_MIN of the time and by more than ON_CPU_GAP less than
     its reference: a process alone on its CPU (1.0) for a run and a pair of runs (least_on_cpu),
-    or in a history, where a result's kind is not known, the series' median share. Without a
+    or in a history, where a result's kind is not known, the share its runs left alone reach (the
+    90th percentile of the series' shares). Without a
     share nothing says it was disturbed."""
     if share is None or reference is None:
         return False
