@@ -188,4 +188,3 @@ def show(x, unit):
     if u is not None and u.name in (NS_OP, INSN_OP, MB_S):
         return u.show(x)
     return f"{sig(x)} {unit or ''}".rstrip()
-
