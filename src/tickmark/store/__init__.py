@@ -17,6 +17,7 @@ from pathlib import Path
 from .. import tm1
 from ..errors import CorruptStore, NoRun, TickmarkError
 from ..names import decimal, plain, plain_all, printable
+from ..units import NS_OP
 
 SCHEMA_VERSION = 1
 
@@ -657,7 +658,7 @@ class Store:
         key,
         bench,
         params=None,
-        metric="ns/op",
+        metric=NS_OP,
         status="ok",
         reason="",
         unit="",
