@@ -2,11 +2,17 @@
 the OS's cache sizes and the exporters read), one size formatter, each unit's direction, and no
 unit name written out anywhere else in the package."""
 
+import ast
 import re
+from pathlib import Path
+
 import pytest
 
 from tickmark import units
 from tickmark.units import parse_size
+
+SRC = Path(__file__).resolve().parent.parent / "src" / "tickmark"
+
 
 @pytest.mark.parametrize(
     "text, size",
@@ -106,6 +112,15 @@ def test_which_way_is_better(unit, said, higher):
     assert units.higher_is_better(unit, said) is higher
 
 
+def test_stats_asks_the_units_for_the_direction():
+    from tickmark.analysis import stats
+
+    assert stats.higher_is_better({"stat": "max", "bytes_per_op": 64}) is True  # bandwidth
+    assert stats.higher_is_better({"stat": "median"}) is False
+    assert stats.higher_is_better({"figure": {"unit": units.MB_S, "higher": False}}) is False
+    assert stats.higher_is_better({"figure": {"unit": "s", "higher": True}}) is True
+
+
 @pytest.mark.parametrize(
     "x, unit, text",
     [
@@ -126,3 +141,45 @@ def test_every_unit_shows_a_number():
         assert u.show(None) == "-", u.name
         assert re.search(r"\d", u.show(1234.5)), u.name
         assert u.higher in (True, False, None)
+
+
+UNIT_NAMES = re.compile(r"(?<![\w/])(MB/s|GB/s|ns/op|insn/op|cycles/op|ops/s|it/s)(?![\w/])")
+
+
+def _docstrings(tree):
+    out = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+            body = node.body
+            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+                out.add(id(body[0].value))
+    return out
+
+
+def unit_literals(source, name="<source>"):
+    """(line, text) of each string constant outside docstrings that names a unit."""
+    tree = ast.parse(source, name)
+    docs = _docstrings(tree)
+    return [
+        (node.lineno, node.value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docs
+        if UNIT_NAMES.search(node.value)
+    ]
+
+
+def test_no_unit_name_outside_the_units_module():
+    """A unit's name is written once, in units.py; every other module uses its constant (prose
+    in docstrings and comments may name a unit)."""
+    found = []
+    for path in sorted(SRC.rglob("*.py")):
+        if path.name == "units.py" and path.parent == SRC:
+            continue
+        for line, text in unit_literals(path.read_text(), str(path)):
+            found.append(f"{path.relative_to(SRC)}:{line}: {text!r}")
+    assert not found, "unit names written out (use tickmark.units):\n" + "\n".join(found)
+
+
+def test_the_grep_finds_a_unit_name():
+    source = '"""A module on MB/s."""\nx = f"{v} MB/s"\ny = "ns/op"  # in ns/op\nz = "ops/sec, nsxop"\n'
+    assert sorted(text for _, text in unit_literals(source)) == [" MB/s", "ns/op"]

@@ -10,6 +10,7 @@ from rich.text import Text
 from ... import fmt
 from ...fmt import fmt_pct, fmt_rate, fmt_time, known
 from ...names import printable
+from ...units import CYCLES_OP, OPS_S
 from ..console import (
     console,
     dropped_note,
@@ -26,8 +27,8 @@ from ..console import (
 COLUMNS = (
     ("benchmark", "left", 0),
     ("value", "right", 0),
-    ("cycles/op", "right", 3),
-    ("ops/s", "right", 5),
+    (CYCLES_OP, "right", 3),
+    (OPS_S, "right", 5),
     ("±CI", "right", 1),
     ("rcv", "right", 4),
     ("round-cv", "right", 2),
@@ -66,7 +67,7 @@ def header_lines(ess, width=10_000):
     if fp.get("qemu_icount"):
         lines.append(
             f"QEMU -icount {fp['qemu_icount']}: time is virtual, 1 ns = 1 guest instruction; "
-            "cycles/op are guest instructions per operation (insn), the same on every run with the same seed"
+            f"{CYCLES_OP} are guest instructions per operation (insn), the same on every run with the same seed"
         )
     if fp.get("flags"):
         lines.append("on every result: " + ", ".join(map(str, fp["flags"])))
@@ -79,8 +80,8 @@ def _cells(r):
     ci = r.get("ci_pct")
     return {
         "value": r["value_text"],
-        "cycles/op": cyc_s,
-        "ops/s": fmt_rate(r.get("ops_per_s")),
+        CYCLES_OP: cyc_s,
+        OPS_S: fmt_rate(r.get("ops_per_s")),
         "±CI": "-" if ci is None else "±" + fmt_pct(ci),
         "rcv": fmt_pct(r.get("rcv")),
         "round-cv": fmt_pct(r.get("round_cv")),
