@@ -183,3 +183,41 @@ def test_no_unit_name_outside_the_units_module():
 def test_the_grep_finds_a_unit_name():
     source = '"""A module on MB/s."""\nx = f"{v} MB/s"\ny = "ns/op"  # in ns/op\nz = "ops/sec, nsxop"\n'
     assert sorted(text for _, text in unit_literals(source)) == [" MB/s", "ns/op"]
+
+
+@pytest.mark.parametrize(
+    "pattern, full",
+    [
+        ("mem.bw_copy[size=32M]", "mem.bw_copy[size=33554432]"),
+        ("mem.bw_copy[size=32m]", "mem.bw_copy[size=33554432]"),
+        ("mem.lat_rand[size=4K,stride=64]", "mem.lat_rand[size=4096,stride=64]"),
+        ("x.y[a=1K,2G]", "x.y[a=1024,2147483648]"),
+        ("x.y[a=-1K]", "x.y[a=-1024]"),
+        ("x.y[a=4096]", "x.y[a=4096]"),
+        ("x.y[a=32KB]", "x.y[a=32KB]"),  # not the core's form: stands for itself
+        ("x.y[a=" + "9" * 30 + "K]", "x.y[a=" + "9" * 30 + "K]"),
+        ("mem.*", "mem.*"),
+    ],
+)
+def test_patterns_read_sizes_as_the_core_does(pattern, full):
+    from tickmark.patterns import matches, normalized
+
+    assert normalized(pattern) == full
+    assert matches(full, pattern)
+
+
+def test_param_values_read_with_the_one_grammar(monkeypatch):
+    from tickmark.errors import TickmarkError
+    from tickmark.run import plan
+
+    monkeypatch.setattr("tickmark.targets.build.core_limit", lambda name: 64)
+    (p,) = plan.parse_params(["mem.*:size=4K,64k,1M,100"])
+    assert p.values == ("4K", "64k", "1M", "100")  # as written: the core reads them itself
+    with pytest.raises(TickmarkError, match="the same as 4K"):
+        plan.parse_params(["size=4K,4096"])
+    for big in ("99999999999G", "9" * 10000, "8589934592G"):
+        with pytest.raises(TickmarkError, match="too large"):
+            plan.parse_params([f"size={big}"])
+    assert plan.parse_params(["size=8589934591G"])[0].values == ("8589934591G",)  # 2^63 - 2^30: fits
+    with pytest.raises(TickmarkError, match="bad --param"):
+        plan.parse_params(["size=32KB"])
