@@ -39,31 +39,19 @@ COLUMNS = (
 
 def header_lines(ess, width=10_000):
     """The header of a run (the model's essentials) as lines of text: what ran where (the
-    target), then the machine (its parts broken between lines at their separators, within
-    width); a setting that was not recorded reads '?'."""
+    target), then the machine in the words of `tickmark info` and the report (machine.py: the
+    lines of the header keys, broken between lines at their separators, within width)."""
     fp = ess["fingerprint"]
     name = f" '{ess['name']}'" if ess.get("name") else ""
+    words = dict(ess["machine"])  # the machine in words, as `tickmark info` and the report say it
     lines = [
         f"run {ess['id']}{name}  {ess['started']}  status {ess['status']}  rounds {known(ess['rounds'], '?')}"
         + (f"  samples {ess['samples']}" if ess.get("samples") else ""),
-        f"target {ess['where']}" + (f"  labels {ess['labels']}" if ess.get("labels") else ""),
+        f"target {words['target']}" + (f"  labels {ess['labels']}" if ess.get("labels") else ""),
     ]
-    timer = known(fp.get("clock"), "?")
-    if fp.get("clock_res_ns") is not None:
-        timer += f" (res {fp['clock_res_ns']} ns)"
-    method, tag = fp["cycles_method"], fp["cycles_tag"]
-    lines += wrap_parts(
-        [
-            f"{known(fp.get('cpu_model'), '?')} "
-            f"({known(fp.get('arch'), '?')}, {known(fp.get('cpus_online'), '?')} cpus)",
-            f"kernel {known(fp.get('kernel'), '?')}",
-            f"{known(fp.get('compiler'), '?')} {known(fp.get('cflags'), '')}".strip(),
-            f"timer {timer}",
-            f"cycles {f'{method} ({tag})' if tag and tag != method else method}",
-            f"virt {known(fp.get('virtualization'), '?')}",
-        ],
-        width,
-    )
+    # the time base (QEMU -icount) has its own line below, with what it means for the table
+    parts = [f"{k} {v}" for k, v in ess["machine"] if k not in ("target", "time base")]
+    lines += wrap_parts(parts, width)
     if fp.get("qemu_icount"):
         lines.append(
             f"QEMU -icount {fp['qemu_icount']}: time is virtual, 1 ns = 1 guest instruction; "
