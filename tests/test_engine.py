@@ -130,7 +130,7 @@ def test_an_icount_run_keeps_its_unit_through_export_and_import(tmp_path):
 
     assert methods(st, rid) == {"sys.fast": "icount-insns", "bw.copy": "icount-insns"}
     path = tmp_path / "run.json"
-    path.write_text(export.to_json(st, run))
+    path.write_text(export.to_json(export.run_model(st, run)))
     doc = export.read_document(str(path))  # statistics computed again from the raw samples
     assert {r["key"]: r["stats"][""]["cycles_method"] for r in doc["results"]} == methods(st, rid)
     st2 = Store(tmp_path / "b.db")
