@@ -10,6 +10,7 @@ import click
 from ..errors import TickmarkError
 from ..names import check_name, printable
 from ..run.plan import LIMITS
+from ..targets import check_boots, usages
 from .options import store_of
 from .outputs import comparison_format_option, report_comparison
 
@@ -69,8 +70,7 @@ from .outputs import comparison_format_option, report_comparison
     multiple=True,
     envvar="TICKMARK_TARGET",
     metavar="URI",
-    help="Where to run: local (default), ssh://[user@]host[:port], ssh:ALIAS, qemu-system:x86_64|aarch64 "
-    "(with --kernel); repeatable: each target is a cell.",
+    help=f"Where to run: {usages('program_usage')}; repeatable: each target is a cell.",
 )
 @click.option(
     "--kernel",
@@ -78,7 +78,7 @@ from .outputs import comparison_format_option, report_comparison
     multiple=True,
     type=click.Path(dir_okay=False),
     metavar="IMAGE",
-    help="With --target qemu-system:...: a Linux kernel image to boot; repeatable: each image is a cell.",
+    help=f"With --target {usages('kernel_usage')}: a Linux kernel image to boot; repeatable: each image is a cell.",
 )
 @click.option("--append", metavar="ARGS", help="With --kernel: more kernel command-line arguments.")
 @click.option("--seed", type=click.IntRange(*LIMITS["seed"]), help="Seed of the order of the cells.")
@@ -139,8 +139,9 @@ def exec_cmd(
     ]
     uris = list(dict.fromkeys(targets)) or ["local"]
     kernels = [os.path.abspath(k) for k in dict.fromkeys(kernels)]
-    if (kernels or append) and not all(u.startswith("qemu-system:") for u in uris):
-        raise TickmarkError("--kernel and --append boot a kernel image: use them with --target qemu-system:x86_64")
+    if kernels or append:
+        for u in uris:
+            check_boots(u)
     cells = ex.cells(specs, uris, kernels)
     group = ex.default_group(cells, name)
     plan = Plan(
