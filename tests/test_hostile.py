@@ -19,6 +19,9 @@ import pytest
 
 from conftest import copy_store, need_tool, row_counts, run_tmp, synthetic_store, tickmark_proc, wait_results
 
+# hostile input or surroundings of the component: `pytest -m hostile` runs every such test
+pytestmark = pytest.mark.hostile
+
 HAVE_CC = bool(shutil.which("make") and shutil.which("gcc"))
 needs_cc = pytest.mark.skipif(
     not HAVE_CC and not os.environ.get("CI"), reason="no C compiler/make (bootstrap installs gcc and make)"
