@@ -1,6 +1,6 @@
 """The run engine's steps (open, round, extend, close) with the synthetic core, and the defects that
 one engine fixed: a matrix whose cell's core died stores that run incomplete and the others
-complete (the command's exit status 1: test_hostile.py), a transport lost in a matrix leaves no
+complete (the command's exit status 1: test_store_paths_hostile.py), a transport lost in a matrix leaves no
 run 'running', and an icount run keeps its instruction unit through export and import."""
 
 import json
