@@ -45,8 +45,12 @@ def series_label(bench, params):
 
 
 def level_of(size, caches):
-    """caches: [(name, bytes)] smallest first -> the name of the first that holds size."""
+    """caches: [(name, bytes)] smallest first -> the name of the first that holds size; past the
+    last level whose size is known, a level that was not measurable (bytes None) gives its name
+    with '?' (it or a larger level: which one holds it is not known)."""
     for name, cap in caches:
+        if cap is None:
+            return f"{name}?"
         if size <= cap:
             return name
     return "memory" if caches else "-"
@@ -55,8 +59,8 @@ def level_of(size, caches):
 def caches_for(run, detected=None):
     """[(name, bytes)] of the levels detected in the run (its topology's `detected`), else of
     those the run's target's OS reports (its fingerprint) -> (levels, "detected" or "OS")."""
-    got = [(lv["name"], lv["size"]) for lv in (detected or {}).get("levels") or [] if lv.get("size")]
-    if got:
+    got = [(lv["name"], lv["size"]) for lv in (detected or {}).get("levels") or [] if lv["name"] != "memory"]
+    if any(size for _, size in got):
         return got, "detected"
     from .topology import os_report
 

@@ -18,6 +18,12 @@ def bandwidth_model(results, run=None, store=None):
     header, rows = table_rows(results, caches)
     n, crows = cores_rows(results, caches)
     notes = []
+    unclear = sorted({lvl for _, lvl, _ in rows + crows if lvl.endswith("?")})
+    if unclear:
+        notes.append(
+            f"{', '.join(unclear)}: that level was not measurable under the load of the run's latency sweep, so "
+            "whether it or a larger level holds the size is not known"
+        )
     if "move" in header:
         notes.append("move: memmove 256 bytes down inside one buffer (in place: no read for ownership)")
     if any(size == 32 << 20 for size, _, _ in rows):
@@ -160,13 +166,15 @@ def topology_model(det, osr, runs):
 
 
 def _topology_table(det, osr, checks, points):
+    from ...analysis import topology
+
     """The rows of the topology table (texts, TOPOLOGY_COLUMNS) and the evidence of each level
     ([name, text]): cache levels beside the OS's, the OS's levels not found, memory, the line,
     the TLB levels and the knees that are not caches."""
     rows = {w: (o, v) for w, _, o, v in checks}
     oslv = osr.get("levels", [])
     table, evidence = [], []
-    caches = [lv for lv in det["levels"] if lv["size"]]
+    caches = topology.cache_levels(det)
     llc = det.get("llc") or {}
     for i, lv in enumerate(caches):
         o = oslv[i] if i < len(oslv) else None
@@ -174,11 +182,11 @@ def _topology_table(det, osr, checks, points):
         table.append(
             [
                 lv["name"],
-                _sz(lv["size"]),
-                _range(lv.get("range")),
+                _sz(lv["size"]) if lv["size"] else "not measurable",
+                "" if lv.get("unclear") else _range(lv.get("range")),
                 _ns(lv.get("latency_ns")),
                 _cyc(det, lv.get("latency_ns")),
-                f"{lv['confidence']:.2f}",
+                "" if lv.get("unclear") else f"{lv['confidence']:.2f}",
                 f"{fmt_size(o['size'])} {o['name']}" if o else "-",
                 CHECK_WORDS.get(v, v or ""),
             ]
@@ -236,11 +244,11 @@ def _topology_table(det, osr, checks, points):
     table.append(
         [
             "line",
-            f"{line['bytes']} B" if line.get("bytes") else "not found",
+            f"{line['bytes']} B" if line.get("bytes") else "not measurable" if line.get("unclear") else "not found",
             "",
             "",
             "",
-            f"{line.get('confidence', 0):.2f}",
+            "" if line.get("unclear") else f"{line.get('confidence', 0):.2f}",
             f"{o} B" if o else "-",
             CHECK_WORDS.get(v, v or ""),
         ]
@@ -253,11 +261,11 @@ def _topology_table(det, osr, checks, points):
         table.append(
             [
                 tl["name"],
-                f"{tl['entries']}x4K",
-                f"reach {_sz(tl['reach'])}",
-                _ns(tl["miss_ns"], "+"),
-                _cyc(det, tl["miss_ns"]),
-                f"{tl['confidence']:.2f}",
+                f"{tl['entries']}x4K" if tl["entries"] else "not measurable",
+                f"reach {_sz(tl['reach'])}" if tl["reach"] else "",
+                "" if tl.get("unclear") else _ns(tl["miss_ns"], "+"),
+                "" if tl.get("unclear") else _cyc(det, tl["miss_ns"]),
+                "" if tl.get("unclear") else f"{tl['confidence']:.2f}",
                 f"{o} cpuid" if o else "-",
                 CHECK_WORDS.get(v, v or ""),
             ]
