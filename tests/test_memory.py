@@ -633,7 +633,8 @@ def test_topology_is_one_run_and_every_view_shows_its_levels(real, cli):
     """One run holds both passes (the stride chase included, so a report finds the line size), and
     `topology --json`, `topology --from RUN --json`, `report RUN --format json|md` and `show RUN`
     show the one detection."""
-    rc, out, err = cli("topology", "--json", "--max-size", "1M", "--rounds", "1", "--samples", "3", "-q")
+    args = ("topology", "--json", "--max-size", "1M", "--rounds", "1", "--samples", "3", "-q", "--name", "board-topo")
+    rc, out, err = cli(*args)
     assert rc == 0, err
     doc = json.loads(out)
     assert set(doc) >= {"detected", "os", "comparison", "runs"}
@@ -644,8 +645,10 @@ def test_topology_is_one_run_and_every_view_shows_its_levels(real, cli):
     assert doc["detected"]["line_size"]["why"]  # the stride chase ran (a step found or not)
     (rid,) = doc["runs"]
     rc, out, err = cli("runs")
-    assert out.count("topology") == 1
-    rc, out2, err = cli("topology", "--json", "--from", str(rid))
+    assert out.count("topology") == 1 and "board-topo" in out
+    rc, out, err = cli(*args)
+    assert rc == 2 and "a run named 'board-topo' exists already" in err
+    rc, out2, err = cli("topology", "--json", "--from", "board-topo")
     assert rc == 0 and json.loads(out2)["detected"] == doc["detected"] and json.loads(out2)["os"] == doc["os"]
     rc, rep, err = cli("report", str(rid), "--format", "json")
     assert rc == 0, err
@@ -796,6 +799,10 @@ def test_x_of_1_is_what_docs_memory_md_says():
 def test_topology_bad_input(env, cli):
     rc, out, err = cli("topology", "--max-size", "lots")
     assert rc == 2 and err.startswith("tickmark: error: bad --max-size 'lots'")
+    rc, out, err = cli("topology", "--from", "1", "--name", "x")
+    assert rc == 2 and "--name names a new run: it cannot go with --from" in err
+    rc, out, err = cli("topology", "--name", "7")
+    assert rc == 2 and err.startswith("tickmark: error: bad --name '7'")
 
 
 def test_memory_suite_is_listed(env, cli):
