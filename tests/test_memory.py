@@ -866,11 +866,13 @@ def test_shared_cache_probe_runs_with_an_idle_and_a_busy_neighbour(make_core):
 
 
 def test_bandwidth_table_labels_sizes_with_levels():
-    def res(bench, size, mbs, **p):
-        return {"bench": bench, "params": dict(size=size, **p), "status": "ok", "stats": {"": {"value": mbs}}}
+    def res(bench, size, mbs, flags=(), **p):
+        st = {"": {"value": mbs, "flags": list(flags)}}
+        return {"bench": bench, "params": dict(size=size, **p), "status": "ok", "stats": st}
 
     results = [
         res("mem.bw_read", 16 * K, 90000.0),
+        res("mem.bw_write", 16 * K, 20000.0, flags=["disturbed"]),
         res("mem.bw_read", 128 * M, 9000.0),
         res("mem.bw_nt", 128 * M, 7000.0, op=0),
         res("mem.bw_memmove", 128 * M, 12000.0),  # a run from before memmove had a shift
@@ -879,11 +881,33 @@ def test_bandwidth_table_labels_sizes_with_levels():
         res("mem.bw_cores", 128 * M, 16000.0, threads=2, op=0),
     ]
     header, rows = bwtable.table_rows(results, [("L1", 48 * K), ("L2", 2 * M)])
-    assert header == ["read", "move", "NT write"]
-    assert [(s, lvl) for s, lvl, _ in rows] == [(16 * K, "L1"), (128 * M, "memory")]
+    assert header == ["read", "write", "move", "NT write"]
+    assert [(s, lvl, bad) for s, lvl, _, bad in rows] == [(16 * K, "L1", ["write"]), (128 * M, "memory", [])]
     assert rows[1][2]["move"] == 12000.0
     n, crows = bwtable.cores_rows(results, [("L1", 48 * K), ("L2", 2 * M)])
-    assert n == 2 and crows == [(128 * M, "memory", {"read": (16000.0, 16000.0 / 9000.0)})]
+    assert n == 2 and crows == [(128 * M, "memory", {"read": (16000.0, 16000.0 / 9000.0)}, [])]
+    # a level not measurable under the load: the sizes past the last known level say so
+    levels = [("L1", 48 * K), ("L2", None), ("L3", 32 * M)]
+    assert [lvl for _, lvl, _, _ in bwtable.table_rows(results, levels)[1]] == ["L1", "L2?"]
+
+
+def test_a_disturbed_bandwidth_is_flagged():
+    """A bandwidth whose best round was on a CPU less than 90 % of its wall time (task-clock):
+    flagged disturbed; the same rate on a CPU all along is not."""
+    from tickmark.analysis import stats
+
+    def samples(on_cpu):
+        return [
+            {"round": r, "ops": 1, "ns": 10_000_000, "ctr_ops": 1, "ctr": {"task_clock": int(on_cpu * 10_000_000)}}
+            for r in (1, 2)
+            for _ in range(5)
+        ]
+
+    busy = stats.compute(samples(0.6), "max", bytes_per_op=32 * M).main
+    quiet = stats.compute(samples(0.99), "max", bytes_per_op=32 * M).main
+    assert "disturbed" in busy.flags and "disturbed" not in quiet.flags
+    assert busy.value == quiet.value  # the figure itself is the wall-time rate: flagged, not changed
+    assert "90 %" in stats.FLAG_MEANINGS["disturbed"]
 
 
 @pytest.mark.parametrize("width", [80, 100])

@@ -32,6 +32,7 @@ NOISY_ROUND_CV = 0.03
 OUTLIER_MADS = 14.8
 OUTLIER_FAR = 0.50
 FEW_SAMPLES = 9
+DISTURBED_ON_CPU = 0.9  # a bandwidth round on a CPU less than this share of its wall time is disturbed
 MB_S, NS_OP = "MB/s", "ns/op"
 INSN_OP = "insn/op"  # exact counts under QEMU -icount: 1 ns of virtual time is one guest instruction
 TASK_CLOCK = "task-clock"  # pseudo sub-metric: on-CPU time per operation (task-clock counter)
@@ -45,6 +46,8 @@ FLAG_MEANINGS = {
     "the median (outside the clean samples' 95 % CI), or too few clean samples are left",
     "few-samples": f"fewer than {FEW_SAMPLES} samples: the CI is wide or uncovered",
     "multiplexed": "the kernel time-shared the hardware counters: counts are scaled estimates",
+    "disturbed": f"a bandwidth whose best round was on a CPU less than {DISTURBED_ON_CPU * 100:g} % of its "
+    "wall time (task-clock): other work took the CPU, the rate is lower than quiet",
 }
 
 
@@ -423,6 +426,19 @@ def best_round_rate(samples, bytes_per_op):
     return max(b * 1000.0 / ns for b, ns in per.values() if ns > 0)
 
 
+def best_round_on_cpu(samples, bytes_per_op):
+    """The share of its wall time that the bandwidth headline's round (best_round_rate's) spent
+    on a CPU (task-clock over ns of its samples), or None where task-clock was not counted."""
+    per = {}
+    for s in samples:
+        per.setdefault(s.get("round", 1), []).append(s)
+    best = max(per.values(), key=lambda ss: best_round_rate(ss, bytes_per_op))
+    if not all("task_clock" in (s.get("ctr") or {}) and s.get("ctr_ops") == s.get("ops") for s in best):
+        return None
+    ns = sum(s["ns"] for s in best)
+    return sum(s["ctr"]["task_clock"] for s in best) / ns if ns else None
+
+
 def preemption_moved(good, stat="median", bytes_per_op=0):
     """Did the preempted samples (retaken and hit again) measurably move the headline? A median
     headline: yes when the median of all samples lies outside the 95 % CI of the median of the
@@ -525,6 +541,8 @@ def compute(
     d.preempted_samples = len(hit)
     preempted = bool(hit) and preemption_moved(good, stat, bytes_per_op if bandwidth else 0)
     d.flags = flags_for(d, preempted, extended) + (["multiplexed"] if multiplexed else []) + env
+    if bandwidth and (best_round_on_cpu(good, bytes_per_op) or 1.0) < DISTURBED_ON_CPU:
+        d.flags.append("disturbed")
     out[""] = d
 
     sub_names = []

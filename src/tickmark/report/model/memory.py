@@ -12,13 +12,20 @@ def bandwidth_model(results, run=None, store=None):
     and the run has them, else what the run's target's OS reports); the notes that explain a
     column."""
     from ...analysis.bandwidth import caches_for, cores_rows, table_rows
+    from ...analysis.stats import DISTURBED_ON_CPU
 
     topo = topology_of(store, [run], results) if store is not None and run else None
     caches, src = caches_for(run, topo and topo["detected"])
     header, rows = table_rows(results, caches)
     n, crows = cores_rows(results, caches)
     notes = []
-    unclear = sorted({lvl for _, lvl, _ in rows + crows if lvl.endswith("?")})
+    unclear = sorted({lvl for _, lvl, _, _ in rows + crows if lvl.endswith("?")})
+    if any(bad for *_, bad in rows + crows):
+        notes.append(
+            "*: disturbed: the process was on a CPU less than "
+            f"{DISTURBED_ON_CPU * 100:g} % of the figure's best round (task-clock against wall time): other work "
+            "took the CPU, so the rate is lower than this machine gives quietly"
+        )
     if unclear:
         notes.append(
             f"{', '.join(unclear)}: that level was not measurable under the load of the run's latency sweep, so "
@@ -26,7 +33,7 @@ def bandwidth_model(results, run=None, store=None):
         )
     if "move" in header:
         notes.append("move: memmove 256 bytes down inside one buffer (in place: no read for ownership)")
-    if any(size == 32 << 20 for size, _, _ in rows):
+    if any(size == 32 << 20 for size, *_ in rows):
         notes.append(
             "tinymembench: its 'standard memcpy' and 'standard memset' are the 32M row's copy and memset, "
             "best of runs of at least 0.5 s (here: best of rounds of 5 samples of 10 ms; "
@@ -35,13 +42,13 @@ def bandwidth_model(results, run=None, store=None):
     return {
         "levels_from": src,
         "header": header,
-        "rows": [{"size": size, "level": lvl, "cells": row} for size, lvl, row in rows],
+        "rows": [{"size": size, "level": lvl, "cells": row, "disturbed": bad} for size, lvl, row, bad in rows],
         "cores": {
             "threads": n,
-            "ops": [op for op in ("read", "write", "copy") if any(op in r for _, _, r in crows)],
+            "ops": [op for op in ("read", "write", "copy") if any(op in r for _, _, r, _ in crows)],
             "rows": [
-                {"size": size, "level": lvl, "cells": {op: list(v) for op, v in row.items()}}
-                for size, lvl, row in crows
+                {"size": size, "level": lvl, "cells": {op: list(v) for op, v in row.items()}, "disturbed": bad}
+                for size, lvl, row, bad in crows
             ],
         },
         "notes": notes,
