@@ -33,6 +33,7 @@ OUTLIER_MADS = 14.8
 OUTLIER_FAR = 0.50
 FEW_SAMPLES = 9
 DISTURBED_ON_CPU = 0.9  # a bandwidth round on a CPU less than this share of its wall time is disturbed
+CONFIRMED_ROUND = 1.15  # ... and a best round that no other round comes within this factor of
 MB_S, NS_OP = "MB/s", "ns/op"
 INSN_OP = "insn/op"  # exact counts under QEMU -icount: 1 ns of virtual time is one guest instruction
 TASK_CLOCK = "task-clock"  # pseudo sub-metric: on-CPU time per operation (task-clock counter)
@@ -47,7 +48,8 @@ FLAG_MEANINGS = {
     "few-samples": f"fewer than {FEW_SAMPLES} samples: the CI is wide or uncovered",
     "multiplexed": "the kernel time-shared the hardware counters: counts are scaled estimates",
     "disturbed": f"a bandwidth whose best round was on a CPU less than {DISTURBED_ON_CPU * 100:g} % of its "
-    "wall time (task-clock): other work took the CPU, the rate is lower than quiet",
+    f"wall time (task-clock), or that no other round came within {CONFIRMED_ROUND * 100 - 100:g} % of: other "
+    "work took the CPU, the caches or the memory bus, the rate is not what the machine gives quietly",
 }
 
 
@@ -426,6 +428,24 @@ def best_round_rate(samples, bytes_per_op):
     return max(b * 1000.0 / ns for b, ns in per.values() if ns > 0)
 
 
+def round_rates(samples, bytes_per_op):
+    """{round: MB/s of all its samples' bytes over their time}."""
+    per = {}
+    for s in samples:
+        per.setdefault(s.get("round", 1), []).append(s)
+    return {r: best_round_rate(ss, bytes_per_op) for r, ss in per.items()}
+
+
+def bandwidth_disturbed(samples, bytes_per_op):
+    """Is the bandwidth headline (the best round) disturbed? Its round was on a CPU less than
+    DISTURBED_ON_CPU of its wall time, or (two rounds or more) no other round came within
+    CONFIRMED_ROUND of it: a clean round alone whose rate the others do not confirm (the caches
+    or the memory bus taken by other work move a round's rate without taking the CPU)."""
+    rates = sorted(round_rates(samples, bytes_per_op).values(), reverse=True)
+    unconfirmed = len(rates) >= 2 and rates[1] * CONFIRMED_ROUND < rates[0]
+    return unconfirmed or (best_round_on_cpu(samples, bytes_per_op) or 1.0) < DISTURBED_ON_CPU
+
+
 def best_round_on_cpu(samples, bytes_per_op):
     """The share of its wall time that the bandwidth headline's round (best_round_rate's) spent
     on a CPU (task-clock over ns of its samples), or None where task-clock was not counted."""
@@ -541,7 +561,7 @@ def compute(
     d.preempted_samples = len(hit)
     preempted = bool(hit) and preemption_moved(good, stat, bytes_per_op if bandwidth else 0)
     d.flags = flags_for(d, preempted, extended) + (["multiplexed"] if multiplexed else []) + env
-    if bandwidth and (best_round_on_cpu(good, bytes_per_op) or 1.0) < DISTURBED_ON_CPU:
+    if bandwidth and bandwidth_disturbed(good, bytes_per_op):
         d.flags.append("disturbed")
     out[""] = d
 

@@ -12,7 +12,7 @@ def bandwidth_model(results, run=None, store=None):
     and the run has them, else what the run's target's OS reports); the notes that explain a
     column."""
     from ...analysis.bandwidth import caches_for, cores_rows, table_rows
-    from ...analysis.stats import DISTURBED_ON_CPU
+    from ...analysis.stats import CONFIRMED_ROUND, DISTURBED_ON_CPU
 
     topo = topology_of(store, [run], results) if store is not None and run else None
     caches, src = caches_for(run, topo and topo["detected"])
@@ -23,8 +23,9 @@ def bandwidth_model(results, run=None, store=None):
     if any(bad for *_, bad in rows + crows):
         notes.append(
             "*: disturbed: the process was on a CPU less than "
-            f"{DISTURBED_ON_CPU * 100:g} % of the figure's best round (task-clock against wall time): other work "
-            "took the CPU, so the rate is lower than this machine gives quietly"
+            f"{DISTURBED_ON_CPU * 100:g} % of the figure's best round (task-clock against wall time), or no other "
+            f"round came within {CONFIRMED_ROUND * 100 - 100:g} % of it: other work took the CPU, the caches or the "
+            "memory bus, so the rate is not what this machine gives quietly"
         )
     if unclear:
         notes.append(
