@@ -155,3 +155,18 @@ def test_tlb_level_moved_by_noisy_points_is_not_measurable():
 def test_noisy_points_are_those_whose_rounds_disagree(mins, noisy):
     """Two rounds within x1.1 confirm a point; a point measured in one round is neither."""
     assert evidence.noisy_points(mins) == noisy
+
+
+def test_the_third_pass_measures_the_noisy_points_again():
+    """After the second pass, the figures that do not hold give the pass that measures their
+    noisy points again: their instance keys, with the parameter values they need; none when every
+    figure holds."""
+    from tickmark.run.topology import again_pass
+
+    clean = {s: [2.9, 2.9] if s < 64 else [3.7, 3.72] for s in STRIDES}
+    results, per_round = rows(stride({**clean, 32: [3.8, 4.4]}))
+    keys, params = again_pass(results, {"hello": {}, "fingerprint": {}}, per_round)
+    assert keys == ["mem.lat_stride[span=262144,stride=32]"]
+    assert params == ["span=262144", "stride=32"]
+    results, per_round = rows(stride(clean))
+    assert again_pass(results, {"hello": {}, "fingerprint": {}}, per_round) is None
