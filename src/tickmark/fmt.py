@@ -1,6 +1,8 @@
 """Numbers as text: times, rates, sizes, percentages, parameter sweeps (plain strings, no
 terminal; the console every command prints through is report/console.py)."""
 
+from .exact import COUNT_UNIT, TIME_UNIT
+from .exact import unit as shown_unit
 from .names import printable
 
 
@@ -94,21 +96,21 @@ def _get(d, k):
 def fmt_in(x, unit):
     """A value in its unit (no '/op'): a time for ns/op, guest instructions for insn/op (exact
     counts under QEMU -icount), MB/s, or a figure's own unit."""
-    if unit in (None, "ns/op"):
+    if unit in (None, TIME_UNIT):
         return fmt_time(x)
-    if unit == "insn/op":
+    if unit == COUNT_UNIT:
         return f"{fmt_count(x)} insn"
     return f"{sig(x)} {unit}".rstrip()
 
 
-def fmt_value(d):
+def fmt_value(d, exact=False):
     """The headline of one metric's statistics (a stats.Summary or its stored dict): MB/s for
-    bandwidth, guest instructions per operation for exact counts (QEMU -icount), a figure in its
-    own unit, else time per operation."""
-    unit = _get(d, "unit")
-    if _get(d, "cycles_method") == "icount-insns" and unit in (None, "ns/op"):  # 1 ns of virtual time = 1 insn
+    bandwidth, a figure in its own unit, guest instructions per operation where the run counted
+    them (exact: exact.exact_counts of the run, QEMU -icount), else time per operation."""
+    unit = shown_unit(_get(d, "unit"), exact)
+    if unit == COUNT_UNIT:
         return f"{fmt_count(_get(d, 'value'))} insn/op"
-    if unit not in (None, "ns/op"):
+    if unit not in (None, TIME_UNIT):
         return fmt_in(_get(d, "value"), unit)
     return fmt_time(_get(d, "value")) + "/op"
 

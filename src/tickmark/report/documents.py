@@ -310,7 +310,7 @@ def html(model):
                 c,
                 chart=[(r, whisker(r, scale, fams.get(r["family"]))) for r in main],
                 fam_chart={f: whisker({"ratio": g, "verdict": None}, scale) for f, g in fams.items() if g},
-                axis=axis_svg(scale, _ratio_ticks(scale), lambda t: f"{t:g}", "time ratio B/A (log)"),
+                axis=axis_svg(scale, _ratio_ticks(scale), lambda t: f"{t:g}", f"{c['ratio_words']} B/A (log)"),
                 only_a=only[0],
                 only_b=only[1],
             )

@@ -7,6 +7,8 @@ from ... import fingerprint, fmt
 from ...analysis import kernel_entry, rtos_table, stats
 from ...analysis.memfn import IMPLS
 from ...analysis.stats import Stats
+from ...exact import exact_counts, explanation
+from ...exact import unit as shown_unit
 from ...fmt import known
 from ...names import labels_text, printable, run_labels, when
 from .kernel_entry import host_clock_model, kernel_entry_model
@@ -36,18 +38,30 @@ def run_model(store, run, with_series=True, beside=None):
     env = list(fp.get("flags") or [])
     if fp.get("emulated") and "emulated" not in env:
         env.append("emulated")
-    rows = result_rows(results, env)
+    exact = exact_counts(fp)
+    rows = result_rows(results, env, exact)
     used = sorted({f for r in rows for f in r["flags"]})
     nb = nbench_series(store, results, fp)
     topo = topology_of(store, [run], results)
     study = None
     if run.get("suite") == "rtos-study" or (beside is not None and has_rtos_figures(results)):
-        study = {"rows": rtos_study_rows(results), "beside": None}
+        study = {"rows": rtos_study_rows(results), "beside": None, "exact": exact, "note": None}
         if beside is not None:  # named by its system (Linux, NuttX...), and by its run if both are of one
             label = rtos_table.distinct_labels(
                 [rtos_table.side_label(run), rtos_table.side_label(beside)], [run, beside]
             )[1]
-            study["beside"] = {"label": label, "rows": rtos_study_rows(store.results(beside["id"]))}
+            if exact_counts(beside.get("fingerprint")) == exact:
+                study["beside"] = {"label": label, "rows": rtos_study_rows(store.results(beside["id"]))}
+            else:  # guest instructions beside cycles or times: compare refuses the pair, and so does this table
+                study["note"] = (
+                    f"{label} (run {beside['id']}) is not beside: "
+                    + (
+                        "it measured time, this run counted guest instructions (QEMU -icount)"
+                        if exact
+                        else "it counted guest instructions (QEMU -icount), this run measured time"
+                    )
+                    + "; the units differ"
+                )
     entry = None
     if kernel_entry.present(results):  # the table of this run's system, and of the other beside it
         sides = [(run, results)] + ([(beside, store.results(beside["id"]))] if beside is not None else [])
@@ -63,6 +77,7 @@ def run_model(store, run, with_series=True, beside=None):
         "rounds": notes.get("rounds"),
         "incomplete": incomplete_text(run, len(results)),
         "machine": machine(fp, run.get("hello") or {}) + labelled(run),
+        "exact": explanation(fp),
         "env_flags": [{"flag": f, "meaning": FLAG_MEANINGS.get(f, "")} for f in env],
         "flag_meanings": {f: FLAG_MEANINGS.get(f, "") for f in used},
         "preemption": preemption_note(results),
@@ -75,7 +90,7 @@ def run_model(store, run, with_series=True, beside=None):
         "verified": verified(results),
         "rtos_study": study,
         "kernel_entry": entry,
-        "host_clock": host_clock_model(results),
+        "host_clock": host_clock_model(results, lambda r: store.samples(r["id"])),
         "topology": topo,
         "series": series(store, run, results, nb, topo) if with_series else {},
     }
@@ -145,6 +160,7 @@ def essentials(run):
         "where": where(fp),
         "labels": labels_text(run_labels(run)),
         "fingerprint": out,
+        "exact": explanation(fp),
     }
 
 
@@ -213,10 +229,11 @@ def machine(fp, hello):
         return " ".join(str(x) for x in xs if x not in (None, "")) or "unknown"
 
     timer = known(fp.get("clock"))
+    tick = "insn" if exact_counts(fp) else "ns"  # QEMU -icount: the virtual clock counts instructions
     if fp.get("clock_res_ns") is not None:
-        timer += f", resolution {fp['clock_res_ns']} ns"
+        timer += f", resolution {fp['clock_res_ns']} {tick}"
     if fp.get("timer_overhead_ps"):
-        timer += f", read costs {fp['timer_overhead_ps'] / 1000:.1f} ns"
+        timer += f", read costs {fp['timer_overhead_ps'] / 1000:.1f} {tick}"
     cyc = fp.get("cycles_method") or "none"
     cyc_words = fingerprint.CYCLES_METHODS.get(cyc, ("", cyc))[1]
     if cyc == "calibrated-freq" and fp.get("fcore_khz"):
@@ -244,8 +261,8 @@ def machine(fp, hello):
     ]
     if fp.get("board"):
         out.append(("board", str(fp["board"])))
-    if fp.get("qemu_icount"):
-        out.append(("time base", f"QEMU -icount {fp['qemu_icount']}: virtual time, 1 ns = 1 guest instruction"))
+    if exact_counts(fp):
+        out.append(("counts", explanation(fp)))
     if fp.get("target"):
         out.append(("target triple", str(fp["target"])))
     if fp.get("binary_sha256"):
@@ -307,8 +324,9 @@ def shown_key(r):
     return r["key"].replace(f"impl={impl}", f"impl={IMPLS[impl]}", 1)
 
 
-def _metric_row(r, sub, d, env):
-    """One table row of a metric (d: a stats.Summary)."""
+def _metric_row(r, sub, d, env, exact=False):
+    """One table row of a metric (d: a stats.Summary); exact: the run counted guest instructions
+    (exact.exact_counts): its figures are counts, so the row has no time and no rate per second."""
     return {
         "key": r["key"],
         "shown": shown_key(r),
@@ -318,15 +336,16 @@ def _metric_row(r, sub, d, env):
         "metric": sub,
         "status": "ok",
         "reason": "",
-        "unit": d.unit,
+        "unit": shown_unit(d.unit, exact),
         "stat": r.get("stat"),
         "value": _num(d.value),
-        "value_text": fmt.fmt_value(d),
-        "ns_per_op": _num(d.ns_per_op),
-        "cycles_per_op": _num(d.cycles_per_op),
+        "value_text": fmt.fmt_value(d, exact),
+        "ns_per_op": None if exact else _num(d.ns_per_op),
+        # exact counts: the value is the count; a second figure of it from the cycle counter is not shown
+        "cycles_per_op": None if exact else _num(d.cycles_per_op),
         "cycles_method": d.cycles_method,
         "cycles_tag": cycles_tag(d.cycles_method) if d.cycles_method else "",
-        "ops_per_s": _num(d.ops_per_s),
+        "ops_per_s": None if exact else _num(d.ops_per_s),
         "median": _num(d.median),
         "ci95_lo": _num(d.ci95_lo),
         "ci95_hi": _num(d.ci95_hi),
@@ -338,13 +357,23 @@ def _metric_row(r, sub, d, env):
         "rounds": d.rounds,
         "flags": [f for f in d.flags if f not in env],
         "hist": d.hist if not sub else None,
+        "hist_text": event_texts(d.hist, exact) if d.hist and not sub else None,
     }
 
 
-def result_rows(results, env=()):
+def event_texts(hist, exact=False):
+    """The event latencies of a histogram as text, each in its unit: a time, or guest instructions
+    where the run counted them (exact) -> {"min": "175 ns", ..., "events": "1000"}."""
+    unit = shown_unit(None, exact)
+    out = {k: fmt.fmt_in(hist.get(k), unit) for k in ("min", "avg", "p50", "p99", "p99.9", "max")}
+    out["events"] = str(hist.get("count", "-"))
+    return out
+
+
+def result_rows(results, env=(), exact=False):
     """One row per benchmark instance (its headline) and one per sub-metric, ordered by
     benchmark name then parameters in numeric order; failed, skipped and crashed instances
-    keep their status and reason."""
+    keep their status and reason. exact: the run counted guest instructions (exact.exact_counts)."""
     rows = []
     for r in sorted(results, key=result_order):
         st = Stats.of(r)
@@ -362,12 +391,13 @@ def result_rows(results, env=()):
                     "reason": r.get("reason") or "",
                     "flags": [],
                     "hist": None,
+                    "hist_text": None,
                 }
             )
             continue
-        rows.append(_metric_row(r, "", main, env))
+        rows.append(_metric_row(r, "", main, env, exact))
         for sub, d in st.subs.items():
-            rows.append(_metric_row(r, sub, d, env))
+            rows.append(_metric_row(r, sub, d, env, exact))
     return rows
 
 
@@ -403,5 +433,5 @@ def counters_model(store, run):
     return {
         "availability": availability(run.get("hello"), fp.get("cycles_method")),
         "rows": sorted(rows, key=lambda x: x["key"]),
-        "exact": bool(fp.get("qemu_icount")) or fp.get("cycles_method") == "icount-insns",
+        "exact": exact_counts(fp),
     }

@@ -120,7 +120,7 @@ def render_comparison(doc, file=None, show_counters=True):
         for fam, f in c["families"].items():
             g = f["geomean_time_ratio"]
             vs = ", ".join(f"{n} {v}" for v, n in sorted(f["verdicts"].items()))
-            ratios = "instruction ratios" if c.get("isa") or c.get("exact") else "time ratios"
+            ratios = c["ratio_words"] + "s"
             print_wrapped(
                 con, f"{fam}: geometric mean of {ratios} B/A {g:.3f} ({f['multiple']}) over {f['covers']} ({vs})", "  "
             )
