@@ -113,7 +113,9 @@ MARKERS = {
     "verified": lambda r: ["verified"] + [x["bench"] for x in r["verified"]],
     "nbench": lambda r: [k["label"] for k in r["nbench"]["rows"]],
     "rtos_study": lambda r: [x["figure"] for x in r["rtos_study"]["rows"]],
-    "kernel_entry": lambda r: [r["kernel_entry"]["title"]] + [c["text"] for c in r["kernel_entry"]["systems"][0]["cells"]],
+    "kernel_entry": lambda r: (
+        [r["kernel_entry"]["title"]] + [c["text"] for s in r["kernel_entry"]["systems"] for c in s["cells"]]
+    ),
     "host_clock": lambda r: [r["host_clock"]["title"]] + [x["host_text"] for x in r["host_clock"]["rows"]],
     "topology": lambda r: [r["topology"]["title"]],
     "env_flags": lambda r: [f["flag"] for f in r["env_flags"]],
