@@ -120,6 +120,7 @@ MARKERS = {
     "topology": lambda r: [r["topology"]["title"]],
     "env_flags": lambda r: [f["flag"] for f in r["env_flags"]],
     "exact": lambda r: [r["exact"]],
+    "cycles_note": lambda r: [r["cycles_note"]],
 }
 # sections and fields that are not checked here, and why
 NOT_SECTIONS = {

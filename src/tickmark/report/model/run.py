@@ -84,6 +84,7 @@ def run_model(store, run, with_series=True, beside=None):
         "problems": problems(notes),
         "malformed": notes.get("malformed") or 0,
         "rows": rows,
+        "cycles_note": cycles_note(rows),
         "families": families(rows),
         "essentials": essentials(run),
         "nbench": nb,
@@ -324,6 +325,27 @@ def shown_key(r):
     return r["key"].replace(f"impl={impl}", f"impl={IMPLS[impl]}", 1)
 
 
+def _covered(d):
+    """Whether a summary's CI of the median covers 95 % (statistics without the level: yes)."""
+    return d.ci95_level is None or d.ci95_level >= 0.95
+
+
+# cycles that are not counted: time times a frequency (the views say so under their table)
+ESTIMATED_CYCLES = {
+    "calibrated-freq": "cal: not counted cycles but wall time (time off the CPU included) x a core frequency "
+    "calibrated from a dependent-add chain",
+    "given-freq": "given: not counted cycles but wall time (time off the CPU included) x the core frequency "
+    "given with --fcore-khz",
+}
+
+
+def cycles_note(rows):
+    """What the estimated cycles among rows are, in words (None when every cycle was counted)."""
+    used = {r.get("cycles_method") for r in rows if r.get("cycles_per_op") is not None}
+    said = [text for method, text in ESTIMATED_CYCLES.items() if method in used]
+    return "; ".join(said) or None
+
+
 def _metric_row(r, sub, d, env, exact=False):
     """One table row of a metric (d: a stats.Summary); exact: the run counted guest instructions
     (exact.exact_counts): its figures are counts, so the row has no time and no rate per second."""
@@ -347,9 +369,11 @@ def _metric_row(r, sub, d, env, exact=False):
         "cycles_tag": cycles_tag(d.cycles_method) if d.cycles_method else "",
         "ops_per_s": None if exact else _num(d.ops_per_s),
         "median": _num(d.median),
-        "ci95_lo": _num(d.ci95_lo),
-        "ci95_hi": _num(d.ci95_hi),
-        "ci_pct": _num(d.ci_rel),
+        "ci95_lo": _num(d.ci95_lo) if _covered(d) else None,
+        "ci95_hi": _num(d.ci95_hi) if _covered(d) else None,
+        # a 95 % CI only where the samples reach that coverage (few samples give their whole
+        # range: '±131 %' beside a round-cv of 2.3 %; the few-samples flag says why there is none)
+        "ci_pct": _num(d.ci_rel) if _covered(d) else None,
         "rcv": _num(d.rcv),
         "round_cv": _num(d.round_cv),
         "determinism": _num(d.determinism),

@@ -221,6 +221,9 @@ def render(m, file=None):
         print_table(con, table)
         if dropped:
             con.print(dropped_note(dropped, "tickmark report has every column"))
+        if m["cycles_note"] and "cycles/op" not in dropped:
+            for line in textwrap.wrap(m["cycles_note"], max(40, con.width)):
+                con.print(line)
         print_events(con, m["rows"], plain)
         if m["rtos_study"]:
             rtos_study.show(m["rtos_study"], con)
