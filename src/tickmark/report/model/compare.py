@@ -153,7 +153,7 @@ def campaign_model(store, spec, cells):
             order = [spec.baseline] + [t for t in spec.targets if t != spec.baseline]
             runs = [complete[(t, v, wl)].run_name for t in order if (t, v, wl) in complete]
             if len(runs) >= 2:
-                g = {"variant": v, "workload": wl, "baseline": runs[0], "comparison": None, "error": None}
+                g = {"variant": v, "workload": wl, "baseline": runs[0], "runs": runs, "comparison": None, "error": None}
                 try:
                     g["comparison"] = comparison(*run_compare(store, runs))
                 except TickmarkError as e:  # runs in different units (QEMU icount beside time)
