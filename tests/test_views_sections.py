@@ -13,26 +13,13 @@ import re
 
 import pytest
 
+import reportdata
 from reportdata import HIST, LAT, NBENCH_NS, add, samples
 from tickmark.report import formats, model
 from tickmark.report.terminal import render as terminal_render
 from tickmark.store import Store
 
-FP = {
-    "cpu_model": "Test CPU 9000",
-    "arch": "x86_64",
-    "cpus_online": 4,
-    "kernel": "6.1.0-test",
-    "os": "Debian GNU/Linux 12 (bookworm)",
-    "compiler": "gcc 12.2.0",
-    "cflags": "-O2",
-    "clock": "CLOCK_MONOTONIC",
-    "clock_res_ns": 1,
-    "cycles_method": "calibrated-freq",
-    "fcore_khz": 3000000,
-    "flags": ["virtualized"],
-    "host_clock": True,
-}
+FP = dict(reportdata.FP, host_clock=True)  # timed from the host: the host-clock table
 
 
 def _result(st, rid, key, meta, ns=500.0):

@@ -18,7 +18,7 @@ def _insn(row):
 
 
 # the study's own figures: cycles of real hardware, never under a heading that guest instructions share
-REFERENCE = "published: hardware cycles, RTOS / Linux"
+REFERENCE = "study, hw cycles: RTOS / Linux"
 
 
 def _det(row):
@@ -69,6 +69,6 @@ def show(study, console):
             if study.get("exact")
             else "Cycles of a sub-figure use its benchmark's cycles per ns. "
         )
-        + "Published: the study's own figures, cycles of real hardware, not comparable with guest instructions.",
+        + "study, hw cycles: the study's published figures, cycles of real hardware (not guest instructions).",
         markup=False,
     )
