@@ -723,9 +723,9 @@ def test_kernel_entry_and_host_clock_alike_in_every_view(systems, cli, tmp_path,
         "bare metal, mps2-an500 (host clock)",
     ]  # fmt: skip
     cells = {s["name"]: {c["key"]: c for c in s["cells"]} for s in ke["systems"]}
-    assert _figures(cells["linux-a53"]["trap.syscall"]) == ["494 insn", "2.02M/s"]  # guest instructions
+    assert _figures(cells["linux-a53"]["trap.syscall"]) == ["494 insn"]  # guest instructions: no rate
     assert _figures(cells["native"]["trap.abort"]) == ["8.10 us", "123k/s"]  # calibrated cycles: the time
-    assert _figures(cells["bare-m3"]["loop.control"]) == ["2.00 insn", "500M/s"]
+    assert _figures(cells["bare-m3"]["loop.control"]) == ["2.00 insn"]
     assert _figures(cells["native"]["trap.irq"]) == ["skip [1]"] and cells["linux-a53"]["trap.irq"]["note"] == 1
     assert ke["notes"] == [{"n": 1, "text": "skip: " + reportdata.LINUX_IRQ}]
     assert _figures(cells["hosted"]["trap.abort"]) == ["not run"] and ke["host_clock_note"]

@@ -46,6 +46,7 @@ import numpy as np
 
 from .. import fingerprint
 from ..errors import TickmarkError
+from ..exact import exact_counts
 from .stats import MB_S, NS_OP
 
 ALPHA = 0.01  # false changes per series of pure normal noise (docs/history.md: on real noise)
@@ -294,7 +295,7 @@ def build(runs, by=None, metric="", results=None):
         labels = dict((r.get("notes") or {}).get("labels") or {})
         fp = r.get("fingerprint") or {}
         group = group_of(fp)
-        exact = bool(fp.get("qemu_icount")) or fp.get("cycles_method") == "icount-insns"
+        exact = exact_counts(fp)
         for res in got.get(r["id"], ()) if results is not None else r["results"]:
             if res["status"] != "ok":
                 continue

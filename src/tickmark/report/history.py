@@ -368,7 +368,29 @@ def change_text(s, c, by):
         f"{value_text(c['after'], s['unit'])}, {ci}, {test}; {c['n_before']} runs before (last "
         f"{c['run_before']}), {c['n_after']} after (first {c['run_after']})"
     )
-    return head, [f"{_name(k)}: {_short(a)} -> {_short(b)}" for k, a, b in c["changed"]]
+    return head, changed_lines(c["changed"])
+
+
+MANY_FIELDS = 3  # more changed fields of one key than this are one line (a build's code sizes: dozens)
+
+
+def changed_lines(changed):
+    """What changed at a change point, one line per field; the fields of one key (code_size.*:
+    one per benchmark) in one line where there are more than MANY_FIELDS of them."""
+    by_parent = {}
+    for k, _, _ in changed:
+        by_parent.setdefault(k.split(".", 1)[0], []).append(k)
+    out, done = [], set()
+    for k, a, b in changed:
+        parent = k.split(".", 1)[0]
+        fields = by_parent[parent]
+        if len(fields) <= MANY_FIELDS or k.startswith("label:"):
+            out.append(f"{_name(k)}: {_short(a)} -> {_short(b)}")
+        elif parent not in done:
+            done.add(parent)
+            names = [f.split(".", 1)[1] if "." in f else f for f in fields]
+            out.append(f"{_name(parent)}: {len(fields)} fields differ ({listed(names, MANY_FIELDS)})")
+    return out
 
 
 def _shown(key):

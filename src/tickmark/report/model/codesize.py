@@ -6,6 +6,9 @@ this machine."""
 
 import math
 
+from ...analysis.compare import multiple_of
+from ...exact import exact_counts
+
 CORE_PARTS = ("text", "data", "bss")
 
 
@@ -14,23 +17,29 @@ def _ratio(a, b):
 
 
 def change_words(ratio, more, less):
-    """'12 % larger' / '3 % smaller' / 'same' for a ratio B/A (None: '-')."""
-    if ratio is None or math.isnan(ratio):
+    """'1.12× larger' / '1.03× smaller' / '521× larger' / 'same' for a ratio B/A (None: '-'): a
+    multiple, as the speed is given, never a percentage of thousands."""
+    if ratio is None or math.isnan(ratio) or ratio <= 0:
         return "-"
-    pct = (ratio - 1) * 100
-    if abs(pct) < 0.5:
+    m = ratio if ratio >= 1 else 1 / ratio
+    if m < 1.005:
         return "same"
-    return f"{abs(pct):.0f} % {more if pct > 0 else less}"
+    return f"{_times(m)} {more if ratio > 1 else less}"
 
 
-def speed_words(time_ratio):
-    """The speed of B against A from a time ratio B/A: '7 % faster' (B takes 0.93 of A's time)."""
+def _times(m):
+    return (f"{m:.2f}" if m < 10 else f"{m:.1f}" if m < 100 else f"{m:.0f}") + "×"
+
+
+def speed_words(time_ratio, exact=False):
+    """The speed of B against A from a time ratio B/A as compare words it: '17.6× slower',
+    '2.13× faster' (B takes 0.47 of A's time); of instruction counts (exact): '1.20× more
+    instructions'."""
     if time_ratio is None or time_ratio <= 0:
         return "-"
-    pct = (1 / time_ratio - 1) * 100  # how much more work B does in A's time
-    if abs(pct) < 0.5:
-        return "same speed"
-    return f"{abs(pct):.0f} % {'faster' if pct > 0 else 'slower'}"
+    if abs(time_ratio - 1) < 0.005:
+        return "same count" if exact else "same speed"
+    return multiple_of(time_ratio, False, exact)
 
 
 def _time_ratio(row):
@@ -45,7 +54,7 @@ SETTLED = {"faster", "slower", "no difference beyond noise"}
 TASK_CLOCK = "task-clock"
 
 
-def _speed(brows):
+def _speed(brows, exact=False):
     """(time ratio, words, which) of a benchmark's instance rows: the geometric mean of the time
     ratios of the wall-time rows when every verdict among them is called (and neither side was
     kept off the CPU: compare's contention note), else of the task-clock rows (on-CPU time,
@@ -61,11 +70,11 @@ def _speed(brows):
         contended = any(str(x.get("note") or "").startswith("contention") for x in rows)
         if verdicts <= SETTLED and not contended:
             same = verdicts == {"no difference beyond noise"}
-            return t, "same speed" if same else speed_words(t), metric
+            return t, ("same count" if exact else "same speed") if same else speed_words(t, exact), metric
     rows = [x for x in brows if not x.get("metric")]
     times = [t for t in (_time_ratio(x) for x in rows) if t]
     t = math.exp(sum(math.log(x) for x in times) / len(times)) if times else None
-    return t, "speed inconclusive", ""
+    return t, "count inconclusive" if exact else "speed inconclusive", ""
 
 
 def pair_model(fa, fb, rows):
@@ -73,6 +82,7 @@ def pair_model(fa, fb, rows):
     [{part, a, b, ratio, words}], "benches": [{bench, a, b, ratio, time_ratio, speed_from,
     instances, words}]}, or None when neither run recorded a size."""
     sa, sb = fa.get("code_size") or {}, fb.get("code_size") or {}
+    exact = exact_counts(fa) and exact_counts(fb)  # ratios of instruction counts, not of times
     core = []
     for part in CORE_PARTS:
         a, b = (sa.get("core") or {}).get(part), (sb.get("core") or {}).get(part)
@@ -90,7 +100,7 @@ def pair_model(fa, fb, rows):
     for bench, brows in sorted(by_bench.items()):
         a, b = ba.get(bench), bb.get(bench)
         r = _ratio(a, b)
-        t, speed, which = _speed(brows)
+        t, speed, which = _speed(brows, exact)
         benches.append(
             {
                 "bench": bench,
@@ -105,7 +115,7 @@ def pair_model(fa, fb, rows):
         )
     if not core and not benches:
         return None
-    return {"core": core, "benches": benches}
+    return {"core": core, "benches": benches, "measure": "insn" if exact else "time"}
 
 
 def _size_row(part, a, b):
