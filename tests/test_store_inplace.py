@@ -21,7 +21,9 @@ SWEEP = "size=" + ",".join(str(1024 * k) for k in range(1, 40))
 @pytest.fixture(scope="module")
 def backup(tmp_path_factory):
     """A store of 12 runs with its log folded in (a backup as a user keeps one) -> its path."""
-    path = synthetic_store(tmp_path_factory.mktemp("backup"), *[(*RUN, "sys.fast", "--name", f"b{i}") for i in range(12)])
+    path = synthetic_store(
+        tmp_path_factory.mktemp("backup"), *[(*RUN, "sys.fast", "--name", f"b{i}") for i in range(12)]
+    )
     db = sqlite3.connect(str(path))
     db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     db.close()

@@ -31,6 +31,7 @@ from .. import fingerprint, tm1
 from ..analysis import hostclock, nbench, stats
 from ..errors import TickmarkError, interrupted_by_signals
 from ..names import check_name, numbered
+from ..store import NameTaken
 from ..tm1 import Reader
 from ..waiting import Watchdog, environ_seconds
 from .plan import RunConfig, check_patterns  # noqa: F401  (the engine's input, made by plan.py)
@@ -585,12 +586,6 @@ def import_document(store, doc):
     new run: a new id, the same fingerprint, its name made unique -> run id. One transaction;
     its result rows through the ResultWriter."""
     run = doc["run"]
-    name = run.get("name")
-    if name:
-        base, n = name, 1
-        while store.name_taken(name):
-            n += 1
-            name = numbered(base, n)
     fp, hello = run["fingerprint"], run["hello"]
     notes = dict(run.get("notes") or {}, imported_from=run.get("id"))
     status = run["status"]
@@ -598,7 +593,31 @@ def import_document(store, doc):
         status = "incomplete"
         notes.pop("owner", None)
         notes.setdefault("incomplete", "exported while it was still running: imported as it was then")
+    for attempt in range(100):  # another import may take the free name first: the next one
+        try:
+            return _import_as(store, doc, _free_name(store, run.get("name")), fp, hello, status, notes)
+        except NameTaken:
+            if attempt == 99:
+                raise
+
+
+def _free_name(store, name):
+    """The name, or its first numbered form (names.numbered) that no run has."""
+    if not name:
+        return name
+    base, n = name, 1
+    while store.name_taken(name):
+        n += 1
+        name = numbered(base, n)
+    return name
+
+
+def _import_as(store, doc, name, fp, hello, status, notes):
+    """import_document's transaction: the run under `name` with its results -> run id."""
+    run = doc["run"]
     with store.transaction():
+        if name and store.name_taken(name):
+            raise NameTaken(name)
         run_id = store.create_run(
             name=name,
             suite=run.get("suite"),
@@ -609,7 +628,7 @@ def import_document(store, doc):
             status=status,
             started=run["started"],
             finished=run["finished"],
-            notes=notes,
+            notes=dict(notes),
         )
         w = ResultWriter(store, run_id, fingerprint.cycles_method(fp, hello), fp.get("flags"))
         for r in doc["results"]:
