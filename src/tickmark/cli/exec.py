@@ -132,11 +132,10 @@ def exec_cmd(
         raise TickmarkError("two figures have the same name")
     if name is not None:
         check_name(name)
-    bench_of = ex.bench_name(argvs[0], bench)
-    specs = [
-        (ex.short_label(commands[i].split() if shell else a), ex.ExecSpec(a, bench_of, warmup, figs, tuple(files)))
-        for i, a in enumerate(argvs)
-    ]
+    bench_of = ex.bench_name((commands[0].split() or ["sh"]) if shell else argvs[0], bench)
+    files = tuple(ex.check_file(f) for f in files)
+    names = ex.labels([c.split() for c in commands] if shell else argvs)
+    specs = [(names[i], ex.ExecSpec(a, bench_of, warmup, figs, files)) for i, a in enumerate(argvs)]
     uris = list(dict.fromkeys(targets)) or ["local"]
     kernels = [os.path.abspath(k) for k in dict.fromkeys(kernels)]
     if (kernels or append) and not all(u.startswith("qemu-system:") for u in uris):
