@@ -5,6 +5,7 @@ import sys
 
 import click
 
+from ..errors import TickmarkError
 from ..names import printable
 from ..suites import SUITES
 from .options import label_option, prepare_core, round_options, store_of, target_option
@@ -43,6 +44,13 @@ def run_cmd(ctx, patterns, suite, run_options, name, cc, cflags, memfn, quiet, h
     store = store_of(ctx)
     plan.check_store(store)
     core = prepare_core(ctx, cc, cflags, memfn)
+    if host_clock and core.cycles_method == "icount-insns":
+        raise TickmarkError(
+            f"--host-clock times a board's work on this machine's clock, but {core.target.uri} runs under "
+            "QEMU -icount, where the guest's time is its instruction count and its output comes in bursts: "
+            "take its own figures (instructions, without --host-clock), or add ?icount=0 to the target "
+            "(QEMU running free) to time it here"
+        )
     if not core.target.reruns:  # a console without a shell: the board runs what it was built to run
         click.echo(
             f"tickmark: {core.target.uri} cannot take new arguments: one round per start, with "
