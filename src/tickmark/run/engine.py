@@ -28,7 +28,7 @@ import threading
 import time
 
 from .. import fingerprint, tm1
-from ..analysis import hostclock, nbench, stats
+from ..analysis import hostclock, memfn, nbench, stats
 from ..errors import TickmarkError, interrupted_by_signals
 from ..names import check_name, numbered
 from ..store import NameTaken
@@ -145,6 +145,16 @@ class ResultWriter:
         )
         st.update_result(rid, stats=s.to_dict())
         return s
+
+
+def _user_routine_died(r):
+    """A result of the user's own routine (--memfn: impl=user) that crashed or hung: the routine
+    under test failed, as when it gives a wrong result."""
+    return (
+        r["status"] in ("crashed", "timeout")
+        and r["bench"].startswith("memfn.")
+        and memfn.IMPLS.get((r.get("params") or {}).get("impl")) == "user"
+    )
 
 
 class Run:
@@ -276,12 +286,20 @@ class Run:
         """Instances that ran and failed (a check of their own output that did not pass, a routine
         that is wrong, a point the benchmark refused), in words -> None when there is none: such a
         run is done but not all of it (incomplete)."""
-        bad = [r for r in self.store.results(self.run_id) if r["status"] == "failed"]
-        if not bad:
-            return None
-        first = f"{bad[0]['key']}: {bad[0]['reason'] or 'no reason given'}"
-        more = f" (and {len(bad) - 1} more)" if len(bad) > 1 else ""
-        return f"{len(bad)} instance{'s' if len(bad) > 1 else ''} failed: {first}{more}"
+        results = self.store.results(self.run_id)
+        bad = [r for r in results if r["status"] == "failed" or _user_routine_died(r)]
+        if bad:
+            first = f"{bad[0]['key']}: {bad[0]['reason'] or bad[0]['status']}"
+            more = f" (and {len(bad) - 1} more)" if len(bad) > 1 else ""
+            return f"{len(bad)} instance{'s' if len(bad) > 1 else ''} failed: {first}{more}"
+        empty = [r for r in results if r["status"] == "ok" and not stats.Stats.of(r).main]
+        if empty:
+            more = f" (and {len(empty) - 1} more)" if len(empty) > 1 else ""
+            return (
+                f"{len(empty)} instance{'s' if len(empty) > 1 else ''} without data: every sample of "
+                f"{empty[0]['key']}{more} was left out (a time of 0 or less, or no operations)"
+            )
+        return None
 
     def stop(self):
         """Stop the round in progress now (from any thread); the run goes on with the next."""
