@@ -1,5 +1,6 @@
 """A campaign never takes an imported run (exported on another host, or forged: its notes say
-anything) for its cell's result: the cell is not skipped as measured: the campaign refuses, as for any run it did not make."""
+anything) for its cell's result: the cell is not skipped as measured; the campaign refuses, as
+for any run it did not make."""
 
 from test_campaign import write
 
