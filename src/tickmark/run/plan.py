@@ -33,6 +33,7 @@ from ..analysis import hostclock
 from ..errors import TickmarkError
 from ..names import check_label, check_name, parse_labels, printable
 from ..patterns import matches, normalized
+from .keys import written_out
 
 # option -> (lowest, highest): the command line, a campaign file and the core agree on them
 LIMITS = {
@@ -321,6 +322,7 @@ class Plan:
             if not self.given_patterns:
                 patterns = []
         elif core is not None:
+            patterns = written_out(core, patterns)  # keys as the tables show them: the core's keys
             if benches is None:
                 benches = self.benches(core, patterns)
             if not params_checked:
