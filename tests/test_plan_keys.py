@@ -19,5 +19,11 @@ def test_keys_as_show_prints_them_select_their_instances(real, cli):
         "mem.lat_rand[size=4096,thp=1]",
         "memfn.memcpy[impl=0,size=64,salign=0,dalign=0]",
     ], keys
+    rc, out, err = cli(
+        "run", "-q", "--rounds", "1", "--samples", "2", "--name", "t", "--param", "thp=1", "mem.lat_rand[size=4K]"
+    )
+    assert rc == 0, err  # the parameter not given takes the --param's sweep
+    rc, out, err = cli("export", "t")
+    assert [r["key"] for r in __import__("json").loads(out)["results"]] == ["mem.lat_rand[size=4096,thp=1]"]
     rc, out, err = cli("run", "-q", "--rounds", "1", "mem.lat_rand[sz=4K]")
     one_error_line(rc, err, "mem.lat_rand has no parameter sz", "size, thp")

@@ -322,7 +322,7 @@ class Plan:
             if not self.given_patterns:
                 patterns = []
         elif core is not None:
-            patterns = written_out(core, patterns)  # keys as the tables show them: the core's keys
+            patterns = written_out(core, patterns, self.params)  # keys as the tables show them: the core's keys
             if benches is None:
                 benches = self.benches(core, patterns)
             if not params_checked:
