@@ -84,3 +84,9 @@ def test_a_shell_command_is_named_by_its_program(real, cli):
     assert rc == 0, err
     rc, out, err = cli("show", "sh1")
     assert rc == 0 and "exec.echo" in out and "exec.sh" not in out, out
+
+
+def test_several_commands_each_get_their_table(real, cli):
+    rc, out, err = cli("exec", "-q", "--runs", "2", "--rounds", "1", "--name", "pair", "-c", "true", "-c", "echo x")
+    assert rc == 0, err
+    assert "'pair-true'" in out and "'pair-echo_x'" in out, out  # each run's own table, its name above it

@@ -193,7 +193,7 @@ def _prepare(ctx, cells, append, echo):
 
 
 def _report(store, cells, ids, fmt):
-    """One run: its table; several: the comparison of each with the first."""
+    """One run: its table; several: each one's table, then the comparison of each with the first."""
     from ..analysis import compare as cmp
     from ..report import terminal as report
     from ..report.terminal.compare import render
@@ -208,6 +208,9 @@ def _report(store, cells, ids, fmt):
         else:
             report.show(store, store.run(refs[0]))
         return
+    if fmt != "json":
+        for ref in refs:  # each command's own table, then how they compare
+            report.show(store, store.run(ref))
     try:
         sides, pairs = run_compare(store, refs)
     except TickmarkError as e:  # nothing in common (a command failed everywhere): the reasons follow
