@@ -202,7 +202,7 @@ class Run:
             patterns=c.patterns,
             # how the core was built, so that a later command can build the same one (a profile)
             options=dict(c.options(), **({"variant": variant} if variant else {}), **(options or {})),
-            fingerprint=self.core.fingerprint(None),
+            fingerprint=dict(self.core.fingerprint(None), **({"before": c.before} if c.before else {})),
             notes=self.notes,
         )
         self.writer = ResultWriter(self.store, self.run_id)
@@ -396,6 +396,8 @@ class Run:
         self.notes["seeds"].append(seed)
         self.notes["round_in_progress"] = rnd
         self.store.update_run(self.run_id, notes=self.notes)
+        if self.cfg.before:
+            self.core.target.before_round(self.cfg.before)
         session = self.core.start(self._argv(patterns, seed, keys))
         with self._lock:
             self._session = session
@@ -538,6 +540,8 @@ class Run:
             self.cycles_method = self.core.cycles_method or rec.get("cycles", "none")
             fp = self.core.fingerprint(rec)
             fp["cycles_method"] = self.cycles_method  # the run's own: what its statistics are in
+            if self.cfg.before:
+                fp["before"] = self.cfg.before
             self.writer = ResultWriter(self.store, self.run_id, self.cycles_method, fp["flags"])
             order = rec.get("order") or []
             self.notes["planned"] = len(order) or None

@@ -72,15 +72,20 @@ class RunConfig:
     budget_s: float = None  # time for extra rounds; default: engine.extra_budget()
     labels: dict = field(default_factory=dict)  # KEY=VALUE stored in the run's notes (history orders by them)
     host_clock: bool = False  # the host times the samples from the core's marks (--host-clock)
+    before: str = None  # a shell command run on the target before each round (--before)
 
     def __post_init__(self):
         check_pattern_words(self.patterns)
 
     def options(self):
-        return {
-            k: getattr(self, k)
-            for k in ("rounds", "max_rounds", "samples", "sample_ms", "seed", "params", "timeout", "budget_s")
-        } | ({"host_clock": True} if self.host_clock else {})
+        return (
+            {
+                k: getattr(self, k)
+                for k in ("rounds", "max_rounds", "samples", "sample_ms", "seed", "params", "timeout", "budget_s")
+            }
+            | ({"host_clock": True} if self.host_clock else {})
+            | ({"before": self.before} if self.before else {})
+        )
 
 
 def option_name(key, in_file=False):
@@ -260,10 +265,12 @@ class Plan:
         default_suite="default",
         budget_s=None,
         host_clock=False,
+        before=None,
         **numbers,
     ):
         self.in_file = in_file
         self.host_clock = bool(host_clock)
+        self.before = before
         unknown = sorted(set(numbers) - set(LIMITS))
         if unknown:
             raise TypeError(f"Plan: unknown option {unknown[0]}")
@@ -344,4 +351,5 @@ class Plan:
             budget_s=self.budget_s,
             labels=dict(self.labels),
             host_clock=self.host_clock,
+            before=self.before,
         )
