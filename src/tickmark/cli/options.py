@@ -12,9 +12,11 @@ def store_of(ctx, readonly=False):
     that only read (then a store on read-only media works)."""
     from ..store import Store
 
-    obj = ctx.find_root().obj
+    root = ctx.find_root()
+    obj = root.obj
     if obj.get("store") is None:
-        obj["store"] = Store(obj["store_path"], readonly=readonly)
+        obj["store"] = store = Store(obj["store_path"], readonly=readonly)
+        root.call_on_close(store.close)  # closed when the command ends (its log written back)
     return obj["store"]
 
 
