@@ -68,27 +68,27 @@ def test_speed_and_size_in_words():
     ]
     m = pair_model(fa, fb, rows)
     assert [(c["part"], c["words"]) for c in m["core"]] == [
-        ("core text", "12 % smaller"),
+        ("core text", "1.14× smaller"),
         ("core data", "same"),
         ("core bss", "same"),
     ]
     (b,) = m["benches"]
-    assert b["words"] == "7 % faster, 12 % larger" and b["instances"] == 1 and b["speed_from"] == "wall time"
+    assert b["words"] == "1.07× faster, 1.12× larger" and b["instances"] == 1 and b["speed_from"] == "wall time"
     # a rate (higher is better) is turned into a time ratio first
     up = pair_model(fa, fb, [dict(rows[0], ratio=1.07, higher=True)])
-    assert up["benches"][0]["words"] == "7 % faster, 12 % larger"
+    assert up["benches"][0]["words"] == "1.07× faster, 1.12× larger"
     # one side kept off the CPU: compare's one rule decided the row on task-clock, and so does
     # this table (never a rule of its own: a wall-time row without a verdict stays unsettled)
     tc = dict(rows[1], ratio=1.25, verdict="slower")
     why = "contention: on CPU 20% of the time in A, 100% in B"
     decided = dict(rows[0], verdict="slower", decided={"on": "task-clock", "ratio": 1.25, "why": why})
     m = pair_model(fa, fb, [decided, tc])["benches"][0]
-    assert m["words"] == "20 % slower (task-clock), 12 % larger" and m["speed_from"] == "task-clock"
+    assert m["words"] == "1.25× slower (task-clock), 1.12× larger" and m["speed_from"] == "task-clock"
     for wall in (dict(rows[0], verdict="inconclusive"), dict(rows[0], verdict="inconclusive", decided={"on": None})):
-        assert pair_model(fa, fb, [wall, tc])["benches"][0]["words"] == "speed inconclusive, 12 % larger"
-    assert speed_words(1.25) == "20 % slower" and pair_model({}, {}, rows) is None
+        assert pair_model(fa, fb, [wall, tc])["benches"][0]["words"] == "speed inconclusive, 1.12× larger"
+    assert speed_words(1.25) == "1.25× slower" and pair_model({}, {}, rows) is None
     kern = pair_model({"kernel_image_size": 8_000_000}, {"kernel_image_size": 6_000_000}, [])
-    assert kern["core"] == [{"part": "kernel image", "a": 8e6, "b": 6e6, "ratio": 0.75, "words": "25 % smaller"}]
+    assert kern["core"] == [{"part": "kernel image", "a": 8e6, "b": 6e6, "ratio": 0.75, "words": "1.33× smaller"}]
 
 
 @pytest.mark.integration

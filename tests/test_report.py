@@ -36,7 +36,7 @@ def test_model_golden(syn):
     assert ["virtualized"] == [f["flag"] for f in run["env_flags"]]
     assert "virtual machine" in run["env_flags"][0]["meaning"]
     assert dict(run["machine"])["CPU"] == "Test CPU 9000 (x86_64, 4 CPUs)"
-    assert dict(run["machine"])["caches (OS)"] == "L1 data 32K, L1 instruction 32K, L2 unified 1024K, L3 unified 16384K"
+    assert dict(run["machine"])["caches (OS)"] == "L1d 32K, L1i 32K, L2u 1M, L3u 16M"
     # rows: name order, parameters in numeric order, sub-metrics after their headline
     keys = [(r["key"], r["metric"]) for r in run["rows"]]
     lat = [k for k, _ in keys if k.startswith("mem.lat_rand")]
@@ -391,7 +391,6 @@ def test_every_format_is_one_reporter_chosen_from_one_table(syn, cli, tmp_path):
     from tickmark.cli import compare, document, history, report
     from tickmark.report import formats
 
-    assert set(formats.REPORTERS) == {"terminal", "json", "csv", "md", "html", "gbench", "junit", "openmetrics"}
     for cmd, what in (
         (document.export_cmd, "run"),
         (report.report_cmd, "report"),
@@ -725,9 +724,9 @@ def test_kernel_entry_and_host_clock_alike_in_every_view(systems, cli, tmp_path,
         "bare metal, mps2-an500 (host clock)",
     ]  # fmt: skip
     cells = {s["name"]: {c["key"]: c for c in s["cells"]} for s in ke["systems"]}
-    assert _figures(cells["linux-a53"]["trap.syscall"]) == ["494 insn", "2.02M/s"]  # guest instructions
+    assert _figures(cells["linux-a53"]["trap.syscall"]) == ["494 insn"]  # guest instructions: no rate
     assert _figures(cells["native"]["trap.abort"]) == ["8.10 us", "123k/s"]  # calibrated cycles: the time
-    assert _figures(cells["bare-m3"]["loop.control"]) == ["2.00 insn", "500M/s"]
+    assert _figures(cells["bare-m3"]["loop.control"]) == ["2.00 insn"]
     assert _figures(cells["native"]["trap.irq"]) == ["skip [1]"] and cells["linux-a53"]["trap.irq"]["note"] == 1
     assert ke["notes"] == [{"n": 1, "text": "skip: " + reportdata.LINUX_IRQ}]
     assert _figures(cells["hosted"]["trap.abort"]) == ["not run"] and ke["host_clock_note"]

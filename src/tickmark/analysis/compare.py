@@ -13,6 +13,7 @@ import numpy as np
 
 from .. import fingerprint
 from ..errors import TickmarkError
+from ..exact import exact_counts as counts_instructions
 from ..names import printable, run_labels
 from . import counters, stats
 from .stats import TASK_CLOCK, Stats
@@ -101,18 +102,23 @@ def multiple(ratio, higher_is_better=False):
 
 
 # ---------------------------------------------------------------- one pair of runs
-def _metrics(result, other=None):
+def _metrics(result, other=None, exact=False):
+    """The metrics of a result to compare: its headline, its sub-metrics, and the on-CPU time
+    (task-clock) where both sides counted it and the runs measured time (exact: they counted
+    guest instructions, whose task-clock is no time)."""
     subs = list(Stats.of(result).subs)
     both = [r for r in (result, other) if r]
     counted = all(any("task_clock" in (s.get("ctr") or {}) for s in (r.get("samples") or [])[:1]) for r in both)
-    if both and counted and TASK_CLOCK not in subs:
+    if both and counted and TASK_CLOCK not in subs and not exact:
         subs.append(TASK_CLOCK)
     return [""] + subs
 
 
-def _counters(result):
+def _counters(result, exact=False):
+    """The counter figures of a result; of an exact-count run only those that are counts."""
     main = Stats.of(result).main
-    return (main and main.counter_figures()) or counters.derived(result.get("samples") or [])
+    figures = (main and main.counter_figures()) or counters.derived(result.get("samples") or [])
+    return counters.counts_only(figures) if exact else figures
 
 
 def on_cpu(result):
@@ -152,23 +158,33 @@ def isa_difference(A, B):
     """(arch of A, arch of B) when both runs counted guest instructions (QEMU -icount) on two
     instruction sets, else None: their counts differ by the ISA, not by speed."""
     fa, fb = A.fingerprint, B.fingerprint
-    if fa.get("qemu_icount") and fb.get("qemu_icount") and fa.get("arch") != fb.get("arch"):
+    if counts_instructions(fa) and counts_instructions(fb) and fa.get("arch") != fb.get("arch"):
         return fa.get("arch") or "?", fb.get("arch") or "?"
     return None
 
 
 def insn_multiple(ratio):
-    """'1.52× the instructions' (B relative to A) for instruction counts of two ISAs."""
+    """'1.52× more instructions' / '1.52× fewer instructions' (B relative to A) for exact counts
+    (QEMU -icount): a ratio of instruction counts, never a time ratio or 'slower'."""
     if ratio is None or not ratio or math.isnan(ratio):
         return "-"
-    return f"{ratio:.2f}× the instructions"
+    m = ratio if ratio >= 1 else 1 / ratio
+    if m < 1.005:
+        return "1.00× the instructions"
+    txt = f"{m:.2f}" if m < 10 else f"{m:.1f}" if m < 100 else f"{m:.0f}"
+    return f"{txt}× {'more' if ratio > 1 else 'fewer'} instructions"
+
+
+def multiple_of(ratio, row_higher, counted):
+    """The multiple of a row or a family mean in words: instructions for exact counts (counted:
+    the comparison's exact or isa), else slower/faster by the row's direction."""
+    return insn_multiple(ratio) if counted else multiple(ratio, row_higher)
 
 
 def exact_counts(side):
     """The run counted guest instructions (QEMU -icount): its figures are exact counts, the same
     on every run, not times."""
-    fp = side.fingerprint
-    return bool(fp.get("qemu_icount")) or fp.get("cycles_method") == "icount-insns"
+    return counts_instructions(side.fingerprint)
 
 
 def check_metric(sides, metric):
@@ -216,7 +232,7 @@ def compare_pair(A, B, seed=SEED, metric=None, patterns=()):
         bench = any_r.get("bench") or key.split("[")[0]
         if not key_matches(key, bench, patterns):
             continue
-        subs = _metrics(ra, rb) if ra else _metrics(rb)
+        subs = _metrics(ra, rb, exact) if ra else _metrics(rb, None, exact)
         for sub in subs if metric is None else [metric]:
             row = {"key": key, "bench": bench, "metric": sub or "", "family": family(bench)}
             if not ra or not rb or ra["status"] != "ok" or rb["status"] != "ok":
@@ -249,8 +265,8 @@ def compare_pair(A, B, seed=SEED, metric=None, patterns=()):
                 )
             )
             if not sub:
-                row["counters_a"], row["counters_b"] = _counters(ra), _counters(rb)
-                oa, ob = on_cpu(ra), on_cpu(rb)
+                row["counters_a"], row["counters_b"] = _counters(ra, exact), _counters(rb, exact)
+                oa, ob = (None, None) if exact else (on_cpu(ra), on_cpu(rb))
                 if oa is not None and ob is not None:
                     row["counters_a"]["on_cpu"], row["counters_b"]["on_cpu"] = oa, ob
                 why = None if exact else disturbed(A, B, key, ra, rb)
@@ -326,6 +342,38 @@ def _num(x):
     return x
 
 
+ROW_FIELDS = (  # the fields of a compared row, in the comparison document and every view of it
+    "key",
+    "bench",
+    "metric",
+    "unit",
+    "higher",
+    "median_a",
+    "median_b",
+    "ratio",
+    "ci",
+    "p",
+    "verdict",
+    "multiple",
+    "n_a",
+    "n_b",
+    "rounds_a",
+    "rounds_b",
+    "round_cv_a",
+    "round_cv_b",
+    "band",
+    "det_a",
+    "det_b",
+    "rounds_needed",
+    "note",
+    "decided",
+    "wall_verdict",
+    "profile_change",
+    "counters_a",
+    "counters_b",
+)
+
+
 def to_json(sides, pairs, metric=None):
     """The comparison as the JSON the views read (`compare --format json`). metric: the one metric
     compared (--metric), or None for every one."""
@@ -376,46 +424,13 @@ def to_json(sides, pairs, metric=None):
     for (A, B), res in pairs:
         rows = []
         for r in res["rows"]:
-            row = {
-                k: r.get(k)
-                for k in (
-                    "key",
-                    "bench",
-                    "metric",
-                    "unit",
-                    "higher",
-                    "median_a",
-                    "median_b",
-                    "ratio",
-                    "ci",
-                    "p",
-                    "verdict",
-                    "n_a",
-                    "n_b",
-                    "rounds_a",
-                    "rounds_b",
-                    "round_cv_a",
-                    "round_cv_b",
-                    "band",
-                    "det_a",
-                    "det_b",
-                    "rounds_needed",
-                    "note",
-                    "decided",
-                    "wall_verdict",
-                    "profile_change",
-                    "counters_a",
-                    "counters_b",
-                )
-                if r.get(k) is not None
-            }
+            row = {k: r.get(k) for k in ROW_FIELDS if r.get(k) is not None}
             if r.get("decided"):  # the one rule decided it: never a direction from contended wall time
                 d = r["decided"]
                 row["multiple"] = f"{multiple(d['ratio'])} ({CPU_TIME})" if d.get("on") else "-"
             elif r.get("ratio") is not None:
-                row["multiple"] = (
-                    insn_multiple(r["ratio"]) if res.get("isa") else multiple(r["ratio"], bool(r.get("higher")))
-                )
+                counted = bool(res.get("isa") or res.get("exact"))
+                row["multiple"] = multiple_of(r["ratio"], bool(r.get("higher")), counted)
             rows.append(row)
         doc["comparisons"].append(
             {

@@ -46,6 +46,7 @@ import numpy as np
 
 from .. import fingerprint
 from ..errors import TickmarkError
+from ..exact import exact_counts
 from .stats import NS_OP, better_higher, time_ratio
 from .verdict import CPU_TIME, contended
 
@@ -302,7 +303,7 @@ def build(runs, by=None, metric="", results=None):
         labels = dict((r.get("notes") or {}).get("labels") or {})
         fp = r.get("fingerprint") or {}
         group = group_of(fp)
-        exact = bool(fp.get("qemu_icount")) or fp.get("cycles_method") == "icount-insns"
+        exact = exact_counts(fp)
         for res in got.get(r["id"], ()) if results is not None else r["results"]:
             if res["status"] != "ok":
                 continue
@@ -430,7 +431,7 @@ def _metric(st, metric, stat="median"):
 def _task_clock(d):
     """_metric's figures of task-clock per operation, from a headline summary d (or None)."""
     v = ((d.counters_per_op or {}).get("task_clock") if d is not None else None) or None
-    return v, None, None, "ns/op", False, 0.0
+    return v, None, None, NS_OP, False, 0.0
 
 
 def _values(d, metric, stat):

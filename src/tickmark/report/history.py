@@ -12,10 +12,10 @@ from collections.abc import Mapping
 
 from .. import fingerprint
 from ..analysis import history
-from ..analysis.stats import INSN_OP
 from ..errors import TickmarkError
 from ..fmt import listed
 from ..names import printable, run_labels
+from ..units import INSN_OP, MB_S, NS_OP
 
 FORMAT = "tickmark-history"
 VERSION = 1
@@ -205,7 +205,7 @@ def metric_text(metric):
     from ..analysis.stats import TASK_CLOCK
 
     if not metric or metric == HEADLINE:
-        return "headline (the figure each benchmark reports: time or instructions per operation, or MB/s)"
+        return f"headline (the figure each benchmark reports: time or instructions per operation, or {MB_S})"
     if metric == TASK_CLOCK:
         return "task-clock (on-CPU time per operation)"
     return f"{metric} (a sub-metric: time per operation)"
@@ -375,15 +375,37 @@ def change_text(s, c, by):
         f"{value_text(c['after'], s['unit'])}, {ci}, {test}; {c['n_before']} runs before (last "
         f"{c['run_before']}), {c['n_after']} after (first {c['run_after']})"
     )
-    return head, [f"{_name(k)}: {_short(a)} -> {_short(b)}" for k, a, b in c["changed"]]
+    return head, changed_lines(c["changed"])
+
+
+MANY_FIELDS = 3  # more changed fields of one key than this are one line (a build's code sizes: dozens)
+
+
+def changed_lines(changed):
+    """What changed at a change point, one line per field; the fields of one key (code_size.*:
+    one per benchmark) in one line where there are more than MANY_FIELDS of them."""
+    by_parent = {}
+    for k, _, _ in changed:
+        by_parent.setdefault(k.split(".", 1)[0], []).append(k)
+    out, done = [], set()
+    for k, a, b in changed:
+        parent = k.split(".", 1)[0]
+        fields = by_parent[parent]
+        if len(fields) <= MANY_FIELDS or k.startswith("label:"):
+            out.append(f"{_name(k)}: {_short(a)} -> {_short(b)}")
+        elif parent not in done:
+            done.add(parent)
+            names = [f.split(".", 1)[1] if "." in f else f for f in fields]
+            out.append(f"{_name(parent)}: {len(fields)} fields differ ({listed(names, MANY_FIELDS)})")
+    return out
 
 
 def worse_word(unit, higher):
     """What a change for the worse is called: slower (a time or a count per operation), less
     bandwidth (MB/s where higher is better), else worse."""
-    if not higher and unit in ("ns/op", INSN_OP):
+    if not higher and unit in (NS_OP, INSN_OP):
         return "slower"
-    return "less bandwidth" if higher and unit == "MB/s" else "worse"
+    return "less bandwidth" if higher and unit == MB_S else "worse"
 
 
 def contended_text(s, by):

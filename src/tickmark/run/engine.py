@@ -28,9 +28,10 @@ import threading
 import time
 
 from .. import fingerprint, tm1
-from ..analysis import hostclock, nbench, stats, verdict
+from ..analysis import hostclock, memfn, nbench, stats, verdict
 from ..errors import TickmarkError, interrupted_by_signals
 from ..names import check_name, numbered
+from ..store import NameTaken
 from ..tm1 import Reader
 from ..waiting import Watchdog, environ_seconds
 from .plan import RunConfig, check_patterns  # noqa: F401  (the engine's input, made by plan.py)
@@ -173,6 +174,16 @@ class Disturbance:
         return verdict.contended(self.share)
 
 
+def _user_routine_died(r):
+    """A result of the user's own routine (--memfn: impl=user) that crashed or hung: the routine
+    under test failed, as when it gives a wrong result."""
+    return (
+        r["status"] in ("crashed", "timeout")
+        and r["bench"].startswith("memfn.")
+        and memfn.IMPLS.get((r.get("params") or {}).get("impl")) == "user"
+    )
+
+
 class Run:
     """One run of benchmarks on one core (a targets.Core), stored as it arrives.
 
@@ -218,7 +229,7 @@ class Run:
             patterns=c.patterns,
             # how the core was built, so that a later command can build the same one (a profile)
             options=dict(c.options(), **({"variant": variant} if variant else {}), **(options or {})),
-            fingerprint=self.core.fingerprint(None),
+            fingerprint=dict(self.core.fingerprint(None), **({"before": c.before} if c.before else {})),
             notes=self.notes,
         )
         self.writer = ResultWriter(self.store, self.run_id)
@@ -304,12 +315,20 @@ class Run:
         """Instances that ran and failed (a check of their own output that did not pass, a routine
         that is wrong, a point the benchmark refused), in words -> None when there is none: such a
         run is done but not all of it (incomplete)."""
-        bad = [r for r in self.store.results(self.run_id) if r["status"] == "failed"]
-        if not bad:
-            return None
-        first = f"{bad[0]['key']}: {bad[0]['reason'] or 'no reason given'}"
-        more = f" (and {len(bad) - 1} more)" if len(bad) > 1 else ""
-        return f"{len(bad)} instance{'s' if len(bad) > 1 else ''} failed: {first}{more}"
+        results = self.store.results(self.run_id)
+        bad = [r for r in results if r["status"] == "failed" or _user_routine_died(r)]
+        if bad:
+            first = f"{bad[0]['key']}: {bad[0]['reason'] or bad[0]['status']}"
+            more = f" (and {len(bad) - 1} more)" if len(bad) > 1 else ""
+            return f"{len(bad)} instance{'s' if len(bad) > 1 else ''} failed: {first}{more}"
+        empty = [r for r in results if r["status"] == "ok" and not stats.Stats.of(r).main]
+        if empty:
+            more = f" (and {len(empty) - 1} more)" if len(empty) > 1 else ""
+            return (
+                f"{len(empty)} instance{'s' if len(empty) > 1 else ''} without data: every sample of "
+                f"{empty[0]['key']}{more} was left out (a time of 0 or less, or no operations)"
+            )
+        return None
 
     def stop(self):
         """Stop the round in progress now (from any thread); the run goes on with the next."""
@@ -406,6 +425,8 @@ class Run:
         self.notes["seeds"].append(seed)
         self.notes["round_in_progress"] = rnd
         self.store.update_run(self.run_id, notes=self.notes)
+        if self.cfg.before:
+            self.core.target.before_round(self.cfg.before)
         session = self.core.start(self._argv(patterns, seed, keys))
         with self._lock:
             self._session = session
@@ -548,6 +569,8 @@ class Run:
             self.cycles_method = self.core.cycles_method or rec.get("cycles", "none")
             fp = self.core.fingerprint(rec)
             fp["cycles_method"] = self.cycles_method  # the run's own: what its statistics are in
+            if self.cfg.before:
+                fp["before"] = self.cfg.before
             self.writer = ResultWriter(self.store, self.run_id, self.cycles_method, fp["flags"])
             order = rec.get("order") or []
             self.notes["planned"] = len(order) or None
@@ -637,12 +660,6 @@ def import_document(store, doc):
     new run: a new id, the same fingerprint, its name made unique -> run id. One transaction;
     its result rows through the ResultWriter."""
     run = doc["run"]
-    name = run.get("name")
-    if name:
-        base, n = name, 1
-        while store.name_taken(name):
-            n += 1
-            name = numbered(base, n)
     fp, hello = run["fingerprint"], run["hello"]
     notes = dict(run.get("notes") or {}, imported_from=run.get("id"))
     status = run["status"]
@@ -650,7 +667,31 @@ def import_document(store, doc):
         status = "incomplete"
         notes.pop("owner", None)
         notes.setdefault("incomplete", "exported while it was still running: imported as it was then")
+    for attempt in range(100):  # another import may take the free name first: the next one
+        try:
+            return _import_as(store, doc, _free_name(store, run.get("name")), fp, hello, status, notes)
+        except NameTaken:
+            if attempt == 99:
+                raise
+
+
+def _free_name(store, name):
+    """The name, or its first numbered form (names.numbered) that no run has."""
+    if not name:
+        return name
+    base, n = name, 1
+    while store.name_taken(name):
+        n += 1
+        name = numbered(base, n)
+    return name
+
+
+def _import_as(store, doc, name, fp, hello, status, notes):
+    """import_document's transaction: the run under `name` with its results -> run id."""
+    run = doc["run"]
     with store.transaction():
+        if name and store.name_taken(name):
+            raise NameTaken(name)
         run_id = store.create_run(
             name=name,
             suite=run.get("suite"),
@@ -661,7 +702,7 @@ def import_document(store, doc):
             status=status,
             started=run["started"],
             finished=run["finished"],
-            notes=notes,
+            notes=dict(notes),
         )
         w = ResultWriter(store, run_id, fingerprint.cycles_method(fp, hello), fp.get("flags"))
         for r in doc["results"]:

@@ -33,6 +33,8 @@ from ..analysis import hostclock
 from ..errors import TickmarkError
 from ..names import check_label, check_name, parse_labels, printable
 from ..patterns import matches, normalized
+from ..units import parse_size
+from .keys import written_out
 
 # option -> (lowest, highest): the command line, a campaign file and the core agree on them
 LIMITS = {
@@ -50,7 +52,6 @@ LARGE_RUN_SAMPLE_MS = 5
 
 _VALUE = r"[0-9]+[KMGkmg]?"
 _PARAM = re.compile(rf"(?:([A-Za-z0-9_.*?]+):)?([A-Za-z_][A-Za-z0-9_]*)=({_VALUE}(?:,{_VALUE})*)")
-_SUFFIX = {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30}
 _MAX_OVERRIDE_NAME = 63  # the core keeps BENCH:NAME in 64 bytes (runner.h: tm_override)
 
 
@@ -71,15 +72,20 @@ class RunConfig:
     budget_s: float = None  # time for extra rounds; default: engine.extra_budget()
     labels: dict = field(default_factory=dict)  # KEY=VALUE stored in the run's notes (history orders by them)
     host_clock: bool = False  # the host times the samples from the core's marks (--host-clock)
+    before: str = None  # a shell command run on the target before each round (--before)
 
     def __post_init__(self):
         check_pattern_words(self.patterns)
 
     def options(self):
-        return {
-            k: getattr(self, k)
-            for k in ("rounds", "max_rounds", "samples", "sample_ms", "seed", "params", "timeout", "budget_s")
-        } | ({"host_clock": True} if self.host_clock else {})
+        return (
+            {
+                k: getattr(self, k)
+                for k in ("rounds", "max_rounds", "samples", "sample_ms", "seed", "params", "timeout", "budget_s")
+            }
+            | ({"host_clock": True} if self.host_clock else {})
+            | ({"before": self.before} if self.before else {})
+        )
 
 
 def option_name(key, in_file=False):
@@ -133,9 +139,8 @@ def parse_params(params, one_point=False, in_file=False):
             raise TickmarkError(f"{what} {label}: {len(values)} values; at most {max_sweep} per parameter")
         got = {}
         for v in values:
-            digits = v.rstrip("KMGkmg")
-            n = int(digits) * _SUFFIX[v[-1].lower() if v[-1].isalpha() else ""] if len(digits) <= 20 else 2**64
-            if n > 2**63 - 1:
+            n = parse_size(v)  # None: more digits than any 64-bit value
+            if n is None or n > 2**63 - 1:
                 raise TickmarkError(f"{what} {label}: value {_clip(v, 30)} is too large (at most 2^63-1)")
             if n in got:
                 raise TickmarkError(f"{what} {label}: value {_clip(v, 30)} is the same as {got[n]} (a point runs once)")
@@ -259,10 +264,12 @@ class Plan:
         default_suite="default",
         budget_s=None,
         host_clock=False,
+        before=None,
         **numbers,
     ):
         self.in_file = in_file
         self.host_clock = bool(host_clock)
+        self.before = before
         unknown = sorted(set(numbers) - set(LIMITS))
         if unknown:
             raise TypeError(f"Plan: unknown option {unknown[0]}")
@@ -321,6 +328,7 @@ class Plan:
             if not self.given_patterns:
                 patterns = []
         elif core is not None:
+            patterns = written_out(core, patterns, self.params)  # keys as the tables show them: the core's keys
             if benches is None:
                 benches = self.benches(core, patterns)
             if not params_checked:
@@ -342,4 +350,5 @@ class Plan:
             budget_s=self.budget_s,
             labels=dict(self.labels),
             host_clock=self.host_clock,
+            before=self.before,
         )

@@ -17,6 +17,8 @@ from pathlib import Path
 from .. import tm1
 from ..errors import CorruptStore, NoRun, TickmarkError
 from ..names import decimal, plain, plain_all, printable
+from ..units import NS_OP
+from . import migrations
 
 SCHEMA_VERSION = 1
 
@@ -66,6 +68,8 @@ CREATE TABLE IF NOT EXISTS result_heads (
     rounds INTEGER, round_cv REAL, task_clock REAL);
 CREATE INDEX IF NOT EXISTS result_heads_run ON result_heads(run_id)
 """,
+    # the changes to stored documents made in this store (migrations.py)
+    "migrations": migrations.TABLE,
     # campaign cells claimed by the processes that run them (claims.py)
     "claims": """
 CREATE TABLE IF NOT EXISTS claims (
@@ -168,6 +172,8 @@ def _row(cols, row, table="runs"):
             raise CorruptStore(f"{what}: {k} holds {str(v)[:30]}, not a time (seconds since 1970, up to 9999)")
         if k == "params" and tm1.params_problem(v):
             raise CorruptStore(f"{what}: {tm1.params_problem(v)}")
+    if table == "runs" and "fingerprint" in d:  # caches as numbers, in a run written before they were
+        d["fingerprint"] = migrations.with_cache_numbers(d["fingerprint"]) or d["fingerprint"]
     return d
 
 
@@ -354,6 +360,7 @@ class Store:
                 b.close()
                 what = "an SQLite database" if self.kind == "sqlite" else "a PostgreSQL database (schema)"
                 raise TickmarkError(f"store {self.path} is {what} but not a tickmark store (left untouched)")
+            b.check_privileges(tables, write=not getattr(b, "readonly", False))
             (ver,) = b.execute("SELECT max(version) FROM tickmark_schema").fetchone()
             if ver != SCHEMA_VERSION:
                 b.close()
@@ -367,6 +374,8 @@ class Store:
             if (missing or missing_ix) and not getattr(b, "readonly", False):  # a store only read keeps them
                 self._add(missing, missing_ix)
             self._tables = b.tables()
+            if "migrations" in self._tables and not getattr(b, "readonly", False):
+                self._migrate()
         except b.DatabaseError as e:
             raise self._db_error(e)
         except UnicodeDecodeError:  # SQLite's message quotes a damaged schema
@@ -390,6 +399,20 @@ class Store:
                 for i in missing_ix:
                     for stmt in b.ddl(_INDEXES[i]):
                         b.execute(stmt)
+        except b.DatabaseError as e:
+            if getattr(e, "sqlstate", None) != "42501":  # not a privilege it lacks
+                raise
+
+    def _migrate(self):
+        """The changes to stored documents this store has not had (migrations.py), made in one
+        transaction; a PostgreSQL role that may not change the runs uses the store as it is."""
+        b = self.backend
+        if not migrations.pending(b):
+            return
+        try:
+            with self.transaction():
+                b.lock_schema()
+                migrations.migrate(b, migrations.pending(b))
         except b.DatabaseError as e:
             if getattr(e, "sqlstate", None) != "42501":  # not a privilege it lacks
                 raise
@@ -509,13 +532,13 @@ class Store:
                     suite,
                     _dump(list(patterns)),
                     _dump(options or {}),
-                    _dump(fingerprint or {}),
+                    _dump(migrations.with_cache_numbers(fingerprint) or fingerprint or {}),
                     _dump(hello or {}),
                     _dump(notes or {}),
                 ),
             )
         except self.backend.IntegrityError:
-            raise TickmarkError(f"a run named '{name}' exists already (choose another --name)")
+            raise NameTaken(f"a run named '{name}' exists already (choose another --name)")
         self._brief(run_id, fingerprint=fingerprint or {}, notes=notes or {})
         return run_id
 
@@ -657,7 +680,7 @@ class Store:
         key,
         bench,
         params=None,
-        metric="ns/op",
+        metric=NS_OP,
         status="ok",
         reason="",
         unit="",
@@ -787,7 +810,7 @@ class Store:
                 value, lo, hi, unit, ver, rounds, rcv, task_clock = head
                 # another version's, or edited by hand; or a figure, whose direction is its own
                 # (not a time, not a bandwidth): read whole below
-                if ver != STATS_VERSION or (unit not in (None, "ns/op") and stat != "max"):
+                if ver != STATS_VERSION or (unit not in (None, NS_OP) and stat != "max"):
                     if status == "ok":
                         stale.add(run_id)
                     continue
@@ -883,6 +906,10 @@ class Store:
 
     def count(self, table):
         return self._x(f"SELECT count(*) FROM {table}").fetchone()[0]
+
+
+class NameTaken(TickmarkError):
+    """A run's name that another run took first (perhaps a moment ago, in another process)."""
 
 
 def process_owner():

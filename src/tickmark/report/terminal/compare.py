@@ -9,6 +9,7 @@ from rich.text import Text
 
 from ...analysis.compare import FASTER, FEW, INCONCLUSIVE, MAX_ROUNDS_HINT, SAME, SLOWER
 from ...fmt import fmt_in
+from ...units import CYCLES_OP
 from ..console import console, dropped_note, fixed_table, print_wrapped
 from . import codesize
 from .counters import NO_PMU_HINT, fmt_per_op, fmt_ratio
@@ -120,7 +121,7 @@ def render_comparison(doc, file=None, show_counters=True):
         for fam, f in c["families"].items():
             g = f["geomean_time_ratio"]
             vs = ", ".join(f"{n} {v}" for v, n in sorted(f["verdicts"].items()))
-            ratios = "instruction ratios" if c.get("isa") or c.get("exact") else "time ratios"
+            ratios = c["ratio_words"] + "s"
             print_wrapped(
                 con, f"{fam}: geometric mean of {ratios} B/A {g:.3f} ({f['multiple']}) over {f['covers']} ({vs})", "  "
             )
@@ -160,7 +161,7 @@ def _render_counters(con, av_a, av_b, all_rows, plain, exact=False):
         "stall_be": "BE stall",
         "branch_miss_rate": "br-miss",
         "cache_miss_rate": "cache-miss",
-        "cycles": "cycles/op",
+        "cycles": CYCLES_OP,
         "instructions": "instr/op",
         "cache_misses": "misses/op",
         "task_clock": "task-clock/op",
@@ -181,7 +182,7 @@ def _render_counters(con, av_a, av_b, all_rows, plain, exact=False):
     con.file.flush()
     _print_table(con.file, headers, table, [False] + [True] * (len(headers) - 1), plain, wrap={0: "key"})
     hw = [f"{s}: {av['hardware_status']}" for s, av in (("A", av_a), ("B", av_b))]
-    if not [c for c in ratio_cols if c != "on_cpu"]:
+    if not [c for c in ratio_cols if c != "on_cpu"] and not exact:  # counts have no IPC or stalls to miss
         print_wrapped(con, f"hardware counters (IPC, stalls, branch and cache misses): {'; '.join(hw)}", "  ")
     if not exact:
         _no_pmu_hint(con, av_a, av_b)
