@@ -147,7 +147,8 @@ def qemu_argv(board, image, args, icount=True, args_file=None, console="semihost
     else:
         out = ["-serial", "none", "-chardev", "stdio,id=tm0"]
         semi.insert(2, "chardev=tm0")
-    argv = (machine or board.qemu) + ["-display", "none", "-monitor", "none", *out, "-semihosting-config", ",".join(semi)]
+    argv = machine or board.qemu
+    argv = argv + ["-display", "none", "-monitor", "none", *out, "-semihosting-config", ",".join(semi)]
     if icount:
         argv += ["-icount", ICOUNT]
     return argv + ["-kernel", str(image)]

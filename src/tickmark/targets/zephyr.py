@@ -312,7 +312,10 @@ def _step(argv, what, board, env, log):
                     last = now
                     steps = re.findall(r"^\[(\d+/\d+)\]", log.read_text(errors="replace"), re.M)
                     done = f" [{steps[-1]}]" if steps else ""
-                    print(f"tickmark: building Zephyr for {board.name}: {what}{done}, {now - start:.0f} s", file=sys.stderr)
+                    print(
+                        f"tickmark: building Zephyr for {board.name}: {what}{done}, {now - start:.0f} s",
+                        file=sys.stderr,
+                    )
         finally:
             if p.poll() is None:
                 p.kill()
