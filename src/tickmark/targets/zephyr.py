@@ -128,13 +128,7 @@ def app_dir():
 
 def board_settings(board):
     """The board's own Zephyr settings (ZEPHYR_CONFIG = SYM=value ...) -> {symbol: value}."""
-    out = {}
-    for word in board.vars.get("ZEPHYR_CONFIG", "").split():
-        sym, eq, value = word.partition("=")
-        if not eq or not re.fullmatch(r"[A-Z0-9_]+", sym):
-            raise TickmarkError(f"board {board.name}: ZEPHYR_CONFIG has '{word}' (want SYMBOL=value)")
-        out[sym] = value
-    return out
+    return nuttx.board_settings(board, "ZEPHYR_CONFIG")
 
 
 def wanted_settings(board):
@@ -349,7 +343,7 @@ def image_facts(board, tree, final):
         + (f", time slice {slice_ms} ms among equals" if slice_ms else ", no time slicing"),
         "heap": f"minimal libc malloc, {int(get('MINIMAL_LIBC_MALLOC_ARENA_SIZE', '0')) // 1024} KiB arena; "
         f"kernel heap {int(get('HEAP_MEM_POOL_SIZE', '0')) // 1024} KiB",
-        "mutex": "POSIX layer pthread mutexes over k_mutex (priority inheritance)",
+        "mutex": "the POSIX layer's pthread mutexes (owner and count under a kernel spin lock, no priority protocol)",
         "thread_stack": int(get("TM_THREAD_STACK_SIZE", "0")),
         "main_stack": int(get("MAIN_STACK_SIZE", "0")),
         "max_threads": int(get("MAX_PTHREAD_COUNT", "0")),

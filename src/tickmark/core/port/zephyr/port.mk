@@ -23,9 +23,10 @@ LIBS := $(dir $(BM_SPECS))lib/$(shell $(CROSS_COMPILE)gcc $(BM_CPU) -print-multi
 # From the bare-metal port: the board's clock, counters, no processes (each benchmark is called
 # directly), pages; what Zephyr's POSIX layer lacks (absent.c: files, pipes, sockets, signals,
 # processes, OS calls), no scratch directory, no program to exec. From the NuttX port: the entry
-# (arguments and exit status through semihosting), started from Zephyr's main thread (main.c).
+# (arguments and exit status through semihosting), started from Zephyr's main thread (main.c),
+# and one CPU with sched_yield() (sched.h here says where Zephyr declares it).
 PORT_BORROW := port/baremetal/time.c port/baremetal/counters.c port/baremetal/isolate.c port/baremetal/pages.c \
-  port/baremetal/noexec.c port/baremetal/absent.c port/baremetal/scratch.c port/nuttx/entry.c
+  port/baremetal/noexec.c port/baremetal/absent.c port/baremetal/scratch.c port/nuttx/entry.c port/nuttx/cpu.c
 PORT_DROP := memhint.c usage.c exec.c process.c prim_proc.c prim_child.c file.c prim_signal.c prim_sock.c \
   prim_misc.c syscall.c
 PORT_EXTRA_SRCS := port/baremetal/arch/$(BM_ARCH)/timebase.c port/nuttx/arch/$(BM_ARCH)/semihost.c
