@@ -31,7 +31,8 @@ int tm_os_thread_create(tm_os_thread *t, void *(*fn)(void *), void *arg)
         return -1;
     /* the POSIX layer's numbering of the kernel's priority (its posix_to_zephyr_priority, inverted) */
     param.sched_priority = prio < 0 ? -prio - 1 : CONFIG_NUM_PREEMPT_PRIORITIES - prio;
-    if (pthread_attr_init(&attr) != 0 || pthread_attr_setstack(&attr, stacks[slot], K_THREAD_STACK_SIZEOF(stacks[slot])) != 0
+    if (pthread_attr_init(&attr) != 0
+        || pthread_attr_setstack(&attr, stacks[slot], K_THREAD_STACK_SIZEOF(stacks[slot])) != 0
         || pthread_attr_setschedpolicy(&attr, policy) != 0 || pthread_attr_setschedparam(&attr, &param) != 0
         || pthread_create(t, &attr, fn, arg) != 0)
         return -1;
