@@ -139,3 +139,50 @@ def test_study_runs_on_zephyr_and_counts_are_identical(board, real, cli):
     for key in STUDY:
         assert counts(res[key]) == counts(res2[key]), key
     assert {p.name: p.stat().st_mtime_ns for p in images.iterdir()} == before  # not built again
+
+
+def _fetch_zephyr(tmp_path, vendor):
+    """bootstrap's fetch_zephyr alone (its lines, sourced), into a cache under tmp_path."""
+    import os
+    import shutil
+
+    root = Path(__file__).resolve().parents[1]
+    text = (root / "bootstrap").read_text()
+    body = text[text.index("zephyr_commit=") : text.index("# clone_at URL COMMIT DIR")]
+    env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path / "cache"), TICKMARK_ZEPHYR_VENDOR=str(vendor))
+    r = subprocess.run(
+        [shutil.which("bash"), "-c", body + "\nfetch_zephyr"], capture_output=True, text=True, env=env, cwd=root
+    )
+    assert r.returncode == 0, r.stderr
+    return tmp_path / "cache" / "tickmark" / "zephyr", r.stderr
+
+
+def test_bootstrap_unpacks_a_checked_snapshot_or_says_how_to_get_zephyr(tmp_path):
+    """A vendored snapshot (two tarballs and their SHA256SUMS) is checked and unpacked into the
+    cache with notes of where each tree came from; without one, bootstrap says how to get Zephyr
+    2.7 with west, and nothing is unpacked."""
+    import hashlib
+    import tarfile
+
+    vendor = tmp_path / "vendor"
+    vendor.mkdir()
+    for name, top, inner in (
+        (f"zephyr-v2.7.0-{zephyr.ZEPHYR_COMMIT[:12]}.tar.xz", "zephyr", "VERSION"),
+        (f"cmsis-{zephyr.CMSIS_COMMIT[:12]}.tar.xz", "cmsis", "CMSIS/Core/x.h"),
+    ):
+        src = tmp_path / "src" / top / inner
+        src.parent.mkdir(parents=True)
+        src.write_text("x\n")
+        with tarfile.open(vendor / name, "w:xz") as tar:
+            tar.add(tmp_path / "src" / top, arcname=top)
+    sums = "".join(f"{hashlib.sha256(p.read_bytes()).hexdigest()}  {p.name}\n" for p in sorted(vendor.glob("*.xz")))
+    (vendor / "SHA256SUMS").write_text(sums)
+    cache, _ = _fetch_zephyr(tmp_path, vendor)
+    tree, cmsis = cache / f"zephyr-{zephyr.ZEPHYR_COMMIT[:12]}", cache / f"cmsis-{zephyr.CMSIS_COMMIT[:12]}"
+    assert (tree / "VERSION").is_file() and (cmsis / "CMSIS").is_dir()
+    note = Path(str(tree) + ".origin").read_text()
+    assert f"commit={zephyr.ZEPHYR_COMMIT}" in note and "snapshot" in note
+
+    cache2, err = _fetch_zephyr(tmp_path / "two", tmp_path / "nothing-here")
+    assert "west init" in err and "zephyr-v2.7.0" in err and "ZEPHYR_BASE" in err, err
+    assert not (cache2 / tree.name).exists()
