@@ -19,7 +19,9 @@ PORT_BASE := posix
 ARCH_GENERIC := ticks.c
 # Zephyr's minimal C library lacks the mathematical functions, qsort and strtok: picolibc's C
 # library for the board's CPU (the bare-metal build's) supplies them, linked after Zephyr's.
-LIBS := $(dir $(BM_SPECS))lib/$(shell $(CROSS_COMPILE)gcc $(BM_CPU) -print-multi-directory)/libc.a
+# libgcc again after it: on a CPU without an FPU its mathematics call the compiler's soft-float
+# helpers.
+LIBS := $(dir $(BM_SPECS))lib/$(shell $(CROSS_COMPILE)gcc $(BM_CPU) -print-multi-directory)/libc.a -lgcc
 # From the bare-metal port: the board's clock, counters, no processes (each benchmark is called
 # directly), pages; what Zephyr's POSIX layer lacks (absent.c: files, pipes, sockets, signals,
 # processes, OS calls), no scratch directory, no program to exec. From the NuttX port: the entry
