@@ -180,6 +180,13 @@ def test_side_by_side_index_table_and_its_terminal_view():
     assert max(len(line) for line in text) <= 80
     assert sum(1 for line in text if line.lstrip().startswith("MEMORY K6")) == 2  # five runs: two blocks
     assert re.search(r"^MEMORY K6\s+1\.00\s+1\.50\s+x1\.50\s+0\.80\s+x0\.80$", "\n".join(text), re.M)
+    # runs that counted instructions (QEMU -icount): rates per 10^9 instructions, no index rows,
+    # and how many kernels each run verified
+    icount = dict(t, icount=True, verified=[10, 10, 9, 10, 10])
+    text = "\n".join(nbench_view.side_by_side_lines(icount))
+    assert "iterations per 10^9 guest instructions per run" in text and "MEMORY K6" not in text
+    assert "it/s" not in text and "on wall time" not in text
+    assert "verified (each kernel checked its own output): A 10 of 10, B 10 of 10, C 9 of 10" in text
 
 
 def run_core(binary, pattern="cpu.stringsort"):

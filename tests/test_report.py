@@ -138,6 +138,7 @@ def test_model_json_round_trip_and_markdown(syn, cli, tmp_path):
     # nbench: the runs side by side, and each run's own table with its time basis
     assert "## nbench side by side" in md
     assert re.search(r"^\| MEMORY index \(AMD K6/233 = 1\) \| [\d.]+ \| [\d.]+ \| 0\.800 \|$", md, re.M)
+    assert re.search(r"^\| verified \(each kernel checks its own output\) \| 10 of 10 \| 10 of 10 \| \|$", md, re.M)
     assert md.count("| nbench 2.2.3 kernel | iterations/s |") == 2
     assert re.search(r"^\| NUMERIC SORT \| 500\.\d* \| [\d.]+ \| 4\.21 \| ±[\d.]+% \|$", md, re.M)
     assert "the mean of the samples' rates on wall time (no task-clock on this target)" in md

@@ -250,3 +250,20 @@ def test_two_freertos_trees_differ_by_their_settings():
     assert fingerprint.label("rtos.source") == "RTOS kernel (name, version, port, configuration): source"
     c = {"rtos": {"name": "NuttX", "commit": "4ebc8a7291df"}}
     assert [(k.name, x, y) for k, x, y in fingerprint.differences(a, c)] == [("rtos", "FreeRTOS", "NuttX")]
+
+
+def test_two_boards_counted_in_instructions_say_two_cpus_and_where_one_cpu_is():
+    """The study's pairing (Zephyr on a Cortex-M7, Linux on a Cortex-A7): ratios are given, in
+    guest instructions of two different CPUs, and the line says where the same-CPU table is."""
+    from tickmark.analysis import rtos_table
+
+    t = rtos_table.build(
+        [
+            _side("Zephyr", FREERTOS, "Zephyr 2.7.0", board="mps2-an500"),
+            _side("Linux", LINUX, "Linux", board="orangepi-pc"),
+        ]
+    )
+    assert t.unit == "insn" and t.labels[t.reference] == "Linux"
+    assert any(x is not None for r in t.rows for x in r.ratios)
+    note = next(n for n in t.notes if "different boards" in n)
+    assert "two different CPUs" in note and "guest instructions" in note and "rtos-study-virt-aarch64" in note

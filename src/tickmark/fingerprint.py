@@ -140,6 +140,7 @@ _KEYS = (
     Key("kernel_image_size", "int", "kernel image size (bytes)", export="int"),
     Key("rtos", "object", "RTOS kernel (name, version, port, configuration)", shown=True),
     Key("kernel_cmdline", "text", "kernel command line"),
+    Key("kernel_dtb", "text", "device tree"),
 )
 KEYS = {k.name: k for k in _KEYS}
 

@@ -196,7 +196,12 @@ def nbench_comparison(sides):
     figs = [(label, f) for label, f in figs if f is not None]
     if len(figs) < 2:
         return None
-    return nbench.side_by_side([(label, f["rows"], f["original_groups"], f["linux_groups"]) for label, f in figs])
+    t = nbench.side_by_side([(label, f["rows"], f["original_groups"], f["linux_groups"]) for label, f in figs])
+    # every run counted instructions (QEMU -icount): the rates are per 10^9 instructions, not per second
+    t["icount"] = all(f["caveat"] == ICOUNT_NBENCH for _, f in figs)
+    # each kernel checks its own output: "ok" is a verified result, per run
+    t["verified"] = [sum(1 for k in t["kernels"] if k["status"][i] == "ok") for i in range(len(figs))]
+    return t
 
 
 def profile_series(store, run, top=15):
