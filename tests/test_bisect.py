@@ -9,8 +9,8 @@ import subprocess
 import time
 
 import pytest
-from conftest import need_cc, tickmark_proc
 
+from conftest import need_cc, tickmark_proc
 from tickmark.analysis import bisect as search
 
 

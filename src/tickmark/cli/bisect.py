@@ -88,8 +88,8 @@ def bisect_cmd(
     Exit status: 0 the first bad commit was found; 1 the bad revision is not slower than the good
     one; 3 the change lies among commits that were skipped (they are named); 2 bad input."""
     from ..analysis import bisect as search
-    from ..analysis.compare import parse_threshold
     from ..analysis.compare import metric_name as checked_metric
+    from ..analysis.compare import parse_threshold
     from ..report.progress import Progress
     from ..run import bisect as bs
 
@@ -169,7 +169,8 @@ def _report(b, found, threshold):
     if w.get("ratio"):
         ci = w.get("ci")
         ci_text = f", 95 % CI of the change {ci[0] * 100:+.1f}% .. {ci[1] * 100:+.1f}%" if ci else ""
-        click.echo(f"  {w['key']}: {multiple(w['ratio'], higher_is_better(w))}{ci_text} (runs {', '.join(map(str, step.runs))})")
+        runs = ", ".join(map(str, step.runs))
+        click.echo(f"  {w['key']}: {multiple(w['ratio'], higher_is_better(w))}{ci_text} (runs {runs})")
 
 
 def _from_history(store, bench, by):

@@ -251,9 +251,7 @@ class Bisect:
             opts["rounds"] = min(LIMITS["rounds"][1], 2 * (opts.get("rounds") or 3))
         roles = [("good", good), ("candidate", cand)]
         names = [f"bisect-{self.sid}-{cand.short}-{role}-{attempt}" for role, _ in roles]
-        labels = {
-            f"{role} {c.short}": labels_of(self.sid, c.sha, role, attempt, cand.sha) for role, c in roles
-        }
+        labels = {f"{role} {c.short}": labels_of(self.sid, c.sha, role, attempt, cand.sha) for role, c in roles}
         self.echo(f"{cand.short}  measuring against {good.short} (try {attempt}): {printable(cand.subject)[:60]}")
         if self.spec.exec_command:
             return self._measure_exec(roles, names, labels, opts)
@@ -267,7 +265,12 @@ class Bisect:
         for role, c in roles:
             tree = self.trees.tree(c.sha)
             cells.append(
-                Cell(cc=fill(s.cc, tree), cflags=fill(s.cflags, tree), memfn=fill(s.memfn, tree), label=f"{role} {c.short}")
+                Cell(
+                    cc=fill(s.cc, tree),
+                    cflags=fill(s.cflags, tree),
+                    memfn=fill(s.memfn, tree),
+                    label=f"{role} {c.short}",
+                )
             )
         build_all(self.target, cells, self.echo)
         broken = [c for c in cells if c.core is None]
