@@ -25,10 +25,16 @@ from .options import label_option, prepare_core, round_options, store_of, target
     help="Time on this machine, not the board: the core prints a mark after each chunk of "
     "iterations, timed as it arrives (for a board whose clock cannot be trusted or read).",
 )
+@click.option(
+    "--bounds",
+    "bounds_file",
+    type=click.Path(dir_okay=False),
+    help="Hold the run to this bounds file afterwards (tickmark check): exit 1 when a figure is out of bounds.",
+)
 @label_option
 @target_option
 @click.pass_context
-def run_cmd(ctx, patterns, suite, run_options, name, cc, cflags, memfn, quiet, host_clock, labels):
+def run_cmd(ctx, patterns, suite, run_options, name, cc, cflags, memfn, quiet, host_clock, bounds_file, labels):
     """Run benchmarks (patterns or a suite; default suite: default).
 
     PATTERNS select benchmarks by name, as globs ('sys.*', 'cpu.*sort', '*' for all) or by an
@@ -39,6 +45,10 @@ def run_cmd(ctx, patterns, suite, run_options, name, cc, cflags, memfn, quiet, h
     from ..run.engine import Run
     from ..run.plan import Plan
 
+    if bounds_file:
+        from ..analysis.bounds import read
+
+        read(bounds_file)  # a bad file is said before anything runs
     plan = Plan(patterns, suite, labels=labels, names=[name], host_clock=host_clock, **run_options)
     store = store_of(ctx)
     plan.check_store(store)
@@ -71,6 +81,11 @@ def run_cmd(ctx, patterns, suite, run_options, name, cc, cflags, memfn, quiet, h
 
         memory.show_bandwidth(store.results(run_id), store.run(run_id), store=store)
     done = store.run(run_id)
+    if bounds_file:
+        from .bounds import check_after
+
+        if not check_after(ctx, [run_id], bounds_file):
+            raise click.exceptions.Exit(1)
     if done["status"] != "complete":
         why = (done.get("notes") or {}).get("incomplete") or "not every instance finished"
         click.echo(f"tickmark: run {run_id} is incomplete: {printable(why)}", err=True)

@@ -262,6 +262,8 @@ def to_junit(run, results, gate=None):
                 failed(
                     tc, "gate", f"not measured ({g.why}); {gate.baseline} measured it", f"{key}: not measured ({g.why})"
                 )
+            elif g.kind == "out of bounds":
+                failed(tc, "bounds", f"{g.why} ({gate.baseline})", f"{key}: {g.why}")
             return True
         return False
 
