@@ -86,7 +86,8 @@ def bisect_cmd(
     {tree} in those options is the revision's work tree.
 
     Exit status: 0 the first bad commit was found; 1 the bad revision is not slower than the good
-    one; 3 the change lies among commits that were skipped (they are named); 2 bad input."""
+    one; 3 the change lies among commits that were skipped (they are named), or the bad revision
+    could not be judged; 2 bad input."""
     from ..analysis import bisect as search
     from ..analysis.compare import metric_name as checked_metric
     from ..analysis.compare import parse_threshold
@@ -130,10 +131,14 @@ def bisect_cmd(
         sys.exit(130)
     _report(b, found, threshold)
     first = found.steps[0]
+    good_short, bad_short = b.commits[0].short, b.commits[-1].short
+    if first.state == search.SKIP:
+        click.echo(f"tickmark: cannot tell whether {bad_short} is slower than {good_short}: {first.why}", err=True)
+        ctx.exit(UNSETTLED)
     if first.state != search.BAD:
         click.echo(
-            f"tickmark: the bad revision {b.commits[-1].short} is not slower than {b.commits[0].short} by more "
-            f"than {threshold * 100:g}% ({first.state}: {first.why}): nothing to bisect",
+            f"tickmark: the bad revision {bad_short} is not slower than {good_short} by more than "
+            f"{threshold * 100:g}% ({first.why}): nothing to bisect",
             err=True,
         )
         ctx.exit(NOT_SLOWER)
@@ -147,7 +152,8 @@ def _report(b, found, threshold):
     from ..analysis import bisect as search
     from ..analysis.compare import higher_is_better, multiple
 
-    click.echo(f"bisect {b.sid}: {len(found.steps)} steps ({b.measured} measured now, the rest from the store)")
+    n = len(found.steps)
+    click.echo(f"bisect {b.sid}: {n} step{'s' if n != 1 else ''} ({b.measured} measured now, the rest from the store)")
     for i, st in enumerate(found.steps, 1):
         c = b.by_sha[st.commit]
         click.echo(f"  {i:>2}. {c.short}  {st.state:<8} {printable(st.why)[:70]}  {printable(c.subject)[:50]}")

@@ -308,11 +308,9 @@ class Bisect:
         """Measure the bad end, then narrow down -> the search (its steps, its first bad commit)."""
         bad = self.commits[-1].sha
         first = self.step(bad)
-        if first.state != search.BAD:
-            first.state = first.state if first.state == search.SKIP else search.GOOD
-            self.search.steps.append(first)
-            return self.search
         self.search.steps.append(first)
+        if first.state != search.BAD:
+            return self.search
         while (sha := self.search.next()) is not None:
             self.search.record(self.step(sha))
             st = self.search.steps[-1]
