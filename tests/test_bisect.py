@@ -192,7 +192,8 @@ def test_bisect_of_a_core_benchmark_through_the_trees_memfn(repo, cli):
     rc, out, err = cli(
         "bisect", "--repo", str(path), "--good", shas["c1"], "--bad", shas["c32"],
         "--memfn", "{tree}/memcpy.c", "memfn.memcpy", "--param", "impl=3", "--param", "size=4K",
-        "--param", "salign=0", "--rounds", "3", "--fail-above", "10%", "--metric", "task-clock", "-q",
+        "--param", "salign=0", "--rounds", "5", "--samples", "10", "--fail-above", "10%", "--metric", "task-clock",
+        "-q",
     )  # fmt: skip
     assert rc == 0, out + err
     assert f"first bad commit: {shas['c21']}" in out

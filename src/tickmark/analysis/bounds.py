@@ -70,6 +70,12 @@ def exact(run):
     return bool(fp.get("qemu_icount")) or fp.get("cycles_method") == "icount-insns"
 
 
+def unit_in(run, unit):
+    """The unit a run's figure is in: a time per operation of an exact-count run is a count of
+    guest instructions per operation."""
+    return "insn/op" if unit == "ns/op" and exact(run) else unit
+
+
 def _round_out(x, up):
     """x rounded outward (up or down) to four significant digits."""
     if x == 0 or not math.isfinite(x):
@@ -92,6 +98,7 @@ def derive(runs, results_of, metrics=("",)):
                 if got is None:
                     continue
                 v, lo, hi, unit, rcv = got
+                unit = unit_in(run, unit)
                 cur = seen.setdefault((uri, r["key"], m), [min(v, lo), max(v, hi), unit, exact(run), [], 0])
                 if cur[2] != unit:
                     raise TickmarkError(f"{r['key']}: the runs measure it in {cur[2]} and in {unit}: not one bound")
@@ -232,6 +239,7 @@ def check(run, results, bounds, label=None, source="bounds"):
                 g.failures.append(Failure(label, r["key"], UNMEASURED, why))
                 continue
             v, _, _, unit, _ = got
+            unit = unit_in(run, unit)
             c = Checked(r["key"], b, v, unit)
             if b.unit and unit != b.unit:
                 c.state, c.why = OUT, f"measured in {unit}, the bound is in {b.unit}"

@@ -167,7 +167,7 @@ def session_id(repo, good, bad, spec):
 
 
 def labels_of(sid, commit, role, attempt, candidate):
-    return {"bisect": sid, "commit": commit, "role": role, "try": str(attempt), "candidate": candidate}
+    return {"bisect": sid, "commit": commit, "role": role, "try": str(attempt), "candidate": candidate[:12]}
 
 
 class Bisect:
@@ -197,7 +197,7 @@ class Bisect:
 
     def _stored_pair(self, sha, attempt):
         """(good run id, candidate run id) of a finished try of one commit, else None."""
-        pair = self.stored().get((sha, str(attempt)), {})
+        pair = self.stored().get((sha[:12], str(attempt)), {})
         if set(pair) == {"good", "candidate"}:
             return pair["good"]["id"], pair["candidate"]["id"]
         return None
