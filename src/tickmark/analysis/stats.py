@@ -24,6 +24,8 @@ from typing import Optional
 
 import numpy as np
 
+from .. import units
+from ..units import INSN_OP, MB_S, NS_OP  # noqa: F401 (the headline units, where analysis takes them)
 from . import counters
 
 STATS_VERSION = 4  # 3: `preempted` only where the preempted samples moved the headline; 4: bandwidth: best round
@@ -32,8 +34,6 @@ NOISY_ROUND_CV = 0.03
 OUTLIER_MADS = 14.8
 OUTLIER_FAR = 0.50
 FEW_SAMPLES = 9
-MB_S, NS_OP = "MB/s", "ns/op"
-INSN_OP = "insn/op"  # exact counts under QEMU -icount: 1 ns of virtual time is one guest instruction
 TASK_CLOCK = "task-clock"  # pseudo sub-metric: on-CPU time per operation (task-clock counter)
 
 # What each flag of a result means, in words, from the thresholds above (flags_for, summarize)
@@ -67,11 +67,10 @@ def unit_of(meta):
 
 
 def higher_is_better(meta):
-    """Is a higher headline better? A figure says so itself; bandwidth is; a time is not."""
+    """Is a higher headline better? A figure says so itself; else its unit says (units.py:
+    bandwidth is, a time is not)."""
     fig = (meta or {}).get("figure")
-    if isinstance(fig, dict):
-        return bool(fig.get("higher"))
-    return unit_of(meta) == MB_S
+    return units.higher_is_better(unit_of(meta), bool(fig.get("higher")) if isinstance(fig, dict) else None)
 
 
 @dataclass
@@ -116,7 +115,7 @@ class Summary:
 
     @property
     def higher_is_better(self):
-        return self.higher if self.higher is not None else self.is_bandwidth
+        return units.higher_is_better(self.unit, self.higher)
 
     @property
     def ci(self):

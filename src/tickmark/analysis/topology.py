@@ -28,9 +28,9 @@ entry point is `analyse(results, ...)`.
 
 import json
 import math
-import re
 
 from ..fmt import fmt_size
+from ..units import parse_size
 from . import hierarchy
 from .knees import envelope
 from .stats import Stats
@@ -365,13 +365,6 @@ def page_walk_costs(p4k, phuge):
 # ---- what the OS reports ----
 
 
-def _size(text):
-    m = re.fullmatch(r"\s*(\d+)\s*([KMG]?)i?B?\s*", str(text or ""), re.I)
-    if not m:
-        return None
-    return int(m.group(1)) << {"": 0, "K": 10, "M": 20, "G": 30}[m.group(2).upper()]
-
-
 def _count(text):
     t = str(text if text is not None else "").strip()
     return int(t) if t.isdigit() and len(t) <= 9 else None
@@ -387,7 +380,7 @@ def os_report(fp):
     for c in fp.get("caches") or []:
         if not isinstance(c, dict) or c.get("type") == "Instruction":
             continue
-        lvl, size, line = _count(c.get("level")), _size(c.get("size")), _count(c.get("coherency_line_size"))
+        lvl, size, line = _count(c.get("level")), parse_size(c.get("size")), _count(c.get("coherency_line_size"))
         if lvl and size:
             name = f"L{lvl}" + ("d" if c.get("type") == "Data" else "")
             levels.append({"name": name, "level": lvl, "size": size, "line": line or None})

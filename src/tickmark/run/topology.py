@@ -4,16 +4,11 @@ second at the sizes the first one's detection chose), so that the run holds ever
 topology is detected from (analysis/topology.py reads the knees from them)."""
 
 import contextlib
-import re
 
 from ..analysis.topology import analyse, os_report, refine_sizes
+from ..units import parse_size
 from .engine import Run
 from .plan import Plan, check_patterns
-
-
-def parse_size(text):
-    m = re.fullmatch(r"(\d+)([KMG]?)", text.strip(), re.I)
-    return int(m.group(1)) << {"": 0, "K": 10, "M": 20, "G": 30}[m.group(2).upper()] if m else None
 
 
 def _sweep_of(benches, bench, param):

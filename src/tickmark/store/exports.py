@@ -31,6 +31,7 @@ from .. import fingerprint
 from ..analysis import stats
 from ..analysis.stats import MB_S, NS_OP, Stats
 from ..names import decimal
+from ..units import parse_size
 
 STATUSES = ("ok", "skip", "failed", "crashed", "timeout")
 
@@ -39,11 +40,9 @@ def _iso(t):
     return time.strftime("%Y-%m-%dT%H:%M:%S+00:00", time.gmtime(t))
 
 
-def _size_bytes(text):
-    t = str(text or "").strip().upper().rstrip("B").rstrip("I")
-    mult = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}.get(t[-1:], 1)
-    num = t[:-1] if t[-1:] in "KMG" else t
-    return decimal(num) * mult if decimal(num) is not None else 0
+def _size_bytes(size):
+    """A cache's size in bytes (a number; the text of an older fingerprint: "32K"), else 0."""
+    return parse_size(size) or 0
 
 
 def _finite(x):

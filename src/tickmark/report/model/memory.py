@@ -89,11 +89,7 @@ def topology_of(store, runs, results=None):
 
 def _sz(n):
     """A size in three significant digits (436K, 2.21M): the table's sizes are estimates."""
-    for unit, k in (("G", 1 << 30), ("M", 1 << 20), ("K", 1 << 10)):
-        if n >= k:
-            v = n / k
-            return (f"{v:.3g}" if v < 100 else f"{v:.0f}") + unit
-    return f"{n}B"
+    return fmt_size(n, digits=3)
 
 
 def _range(r):

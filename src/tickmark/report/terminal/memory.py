@@ -9,6 +9,7 @@ from rich.table import Table
 
 from ...analysis.compare import FASTER, FEW, INCONCLUSIVE, SAME
 from ...fmt import fmt_size, fmt_time
+from ...units import MB_S
 from ..console import console, print_table
 
 
@@ -32,7 +33,7 @@ def render_bandwidth(m, file=None):
     con = console(file or sys.stdout)
     con.print(
         textwrap.fill(
-            f"bandwidth in MB/s (10^6 bytes/s), bytes counted once; the best round: all of its samples' "
+            f"bandwidth in {MB_S} (10^6 bytes/s), bytes counted once; the best round: all of its samples' "
             f"bytes over their time (levels: {m['levels_from']})",
             max(60, con.width or 100),
             break_on_hyphens=False,

@@ -5,6 +5,7 @@ import textwrap
 
 from ...analysis.nbench import CI_TARGET, LINUX_GROUPS, ORIGINAL_GROUPS
 from ...fmt import fmt_it_rate
+from ...units import IT_S
 
 
 def _num(x, width, places):
@@ -47,7 +48,7 @@ def lines(nb):
     if any(v is None for v in list(orig.values()) + list(linux.values())):
         out.append("(a group index needs all of its kernels in the run)")
     if any(row.get("ci") is not None for row in rows):
-        out.append("it/s: the mean of the samples' rates; ±: Student-t 95% half-width of it")
+        out.append(f"{IT_S}: the mean of the samples' rates; ±: Student-t 95% half-width of it")
     wall = [row["label"] for row in rows if row.get("basis") == "wall"]
     if nb.get("basis") == "mixed" and wall:
         out += textwrap.wrap(f"on wall time (no task-clock): {', '.join(wall)}", 80)
@@ -103,7 +104,7 @@ def side_by_side_lines(t):
     Linux and original group indices, then each kernel's iterations/s, per run (A, B, ...) with
     each run's ratio to A; runs past the third go into further blocks (A repeated)."""
     letters = [chr(ord("A") + i) if i < 26 else f"R{i + 1}" for i in range(len(t["labels"]))]
-    out = ["nbench side by side: indices and it/s per run (above x1.00: faster than A)"]
+    out = [f"nbench side by side: indices and {IT_S} per run (above x1.00: faster than A)"]
     for letter, label, basis in zip(letters, t["labels"], t["basis"]):
         out.append(f"  {letter} = {label} (on {basis or '-'} time)")
     if len(set(t["basis"])) > 1:
