@@ -29,6 +29,7 @@ from dataclasses import dataclass
 
 from ..errors import TickmarkError
 from ..names import printable
+from ..units import INSN_OP, NS_OP
 from .compare import key_matches, metric_name
 from .stats import TASK_CLOCK, Stats
 from .verdict import EXACT_FLOOR, MIN_BAND, Failure, Gate
@@ -56,7 +57,7 @@ def value_of(result, metric=""):
     if metric == TASK_CLOCK:
         per_op = (st.main.counters_per_op or {}) if st.main else {}
         v = per_op.get("task_clock")
-        return None if v is None else (v, v, v, "ns/op", st.main.round_cv)
+        return None if v is None else (v, v, v, NS_OP, st.main.round_cv)
     s = st.get(metric)
     if s is None or s.value is None:
         return None
@@ -73,7 +74,7 @@ def exact(run):
 def unit_in(run, unit):
     """The unit a run's figure is in: a time per operation of an exact-count run is a count of
     guest instructions per operation."""
-    return "insn/op" if unit == "ns/op" and exact(run) else unit
+    return INSN_OP if unit == NS_OP and exact(run) else unit
 
 
 def _round_out(x, up):
