@@ -6,7 +6,7 @@ A bounds file is TOML, a list of [[bound]] tables:
 
     [[bound]]
     target = "qemu-system:virt-aarch64?os=freertos"   # a glob of target URIs ("*": every target)
-    bench = "sync.mutex_lock"                          # a benchmark key or glob
+    bench = "sync.mutex"                               # a benchmark key or glob
     metric = "headline"                                # headline, task-clock, or a sub-metric
     unit = "insn/op"                                   # what the figures are in (checked)
     min = 71.9
