@@ -231,3 +231,30 @@ def test_bad_bisect_input_is_one_line_and_exit_2(repo, cli, args, words):
 def test_bisect_of_a_folder_that_is_no_repository(tmp_path, cli, env):
     rc, _, err = cli("bisect", "--repo", str(tmp_path), "--good", "a", "--bad", "b", "--exec", "x")
     assert rc == 2 and "is not a git repository" in err
+
+
+@pytest.mark.alone
+def test_from_history_takes_the_commits_on_either_side_of_the_change(repo, cli, tmp_path):
+    path, shas = repo
+    progs = {}
+    for c in ("c1", "c32"):
+        d = tmp_path / c
+        d.mkdir()
+        for f in ("main.c", "work.c"):
+            (d / f).write_text(_git(path, "show", f"{shas[c]}:{f}"))
+        subprocess.run(["cc", "-O1", "-o", str(d / "prog"), str(d / "main.c"), str(d / "work.c")], check=True)
+        progs[c] = str(d / "prog")
+    for build in range(1, 9):
+        c = "c1" if build <= 4 else "c32"
+        rc, out, err = cli(
+            "exec", "--rounds", "2", "--runs", "5", "--label", f"build={build}", "--label", f"commit={shas[c]}",
+            "-q", "--", progs[c],
+        )  # fmt: skip
+        assert rc == 0, out + err
+    # what to measure is left out: the command stops after saying what history gave it
+    rc, out, err = cli("bisect", "--repo", str(path), "--from-history", "exec.prog", "--by", "label:build",
+                       "--metric", "task-clock")  # fmt: skip
+    assert rc == 2, out + err
+    assert f"good {shas['c1'][:10]}, bad {shas['c32'][:10]}" in err
+    rc, out, err = cli("bisect", "--repo", str(path), "--from-history", "exec.prog", "--good", "x", "--exec", "y")
+    assert rc == 2 and "give one or the other" in err

@@ -46,7 +46,7 @@ FOUND, NOT_SLOWER, UNSETTLED = 0, 1, 3
     "from_history",
     metavar="BENCH",
     help="Take --good and --bad from the commit labels of the runs on either side of the last slowdown "
-    "that `tickmark history BENCH` finds.",
+    "that `tickmark history BENCH` finds (with --by and --metric).",
 )
 @click.option("--by", default="time", show_default=True, help="With --from-history: history's order of the runs.")
 @round_options(rounds_help="Rounds of each revision per step.", seed_help="Seed of the orders.")
@@ -100,7 +100,7 @@ def bisect_cmd(
     if from_history:
         if good or bad:
             raise TickmarkError("--from-history gives --good and --bad: give one or the other")
-        good, bad = _from_history(store, from_history, by)
+        good, bad = _from_history(store, from_history, by, metric)
         click.echo(f"tickmark: history of {from_history}: good {good[:10]}, bad {bad[:10]}", err=True)
     if not good or not bad:
         raise TickmarkError("give --good REV and --bad REV (or --from-history BENCH)")
@@ -179,12 +179,12 @@ def _report(b, found, threshold):
         click.echo(f"  {w['key']}: {multiple(w['ratio'], higher_is_better(w))}{ci_text} (runs {runs})")
 
 
-def _from_history(store, bench, by):
+def _from_history(store, bench, by, metric=""):
     """(good, bad) commits: the labels `commit` of the runs on either side of the newest slowdown
     that history finds for BENCH."""
     from ..report import history as hr
 
-    model = hr.build(store, [bench], by=by)
+    model = hr.build(store, [bench], by=by, metric=metric)
     changes = [(s, c) for s in model["_series"] for c in s.changes if c.worse and not c.tentative]
     if not changes:
         raise TickmarkError(f"history finds no slowdown of {printable(bench)[:60]}")
