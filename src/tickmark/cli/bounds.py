@@ -69,8 +69,9 @@ def check_cmd(ctx, run, bounds_file, fmt):
     g, rows = bd.check(r, results, bounds, source=f"bounds file {bounds_file}")
     if fmt == "junit":
         from ..store import exports
+        from ..store.document import run_model
 
-        click.echo(exports.to_junit(r, results, gate=g), nl=False)
+        click.echo(exports.to_junit(run_model(store, r), gate=g), nl=False)
     elif fmt == "json":
         import json
 
