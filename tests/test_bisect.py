@@ -258,3 +258,30 @@ def test_from_history_takes_the_commits_on_either_side_of_the_change(repo, cli, 
     assert f"good {shas['c1'][:10]}, bad {shas['c32'][:10]}" in err
     rc, out, err = cli("bisect", "--repo", str(path), "--from-history", "exec.prog", "--good", "x", "--exec", "y")
     assert rc == 2 and "give one or the other" in err
+
+
+def _pair(rows):
+    class Side:
+        label = "B"
+        run = {"status": "complete"}
+
+    return [((Side(), Side()), {"rows": rows})]
+
+
+@pytest.mark.parametrize(
+    "row, state",
+    [
+        ({"verdict": "slower", "ratio": 1.3, "ci": [0.25, 0.35]}, search.BAD),
+        ({"verdict": "slower", "ratio": 1.03, "ci": [0.02, 0.04]}, search.GOOD),  # slower, within 5 %
+        ({"verdict": "inconclusive", "ratio": 1.01, "ci": [-0.06, 0.04]}, search.GOOD),  # noisy, but under 5 %
+        ({"verdict": "inconclusive", "ratio": 1.04, "ci": [-0.02, 0.12]}, search.INCONCLUSIVE),  # may be 12 %
+        ({"verdict": "no difference beyond noise", "ratio": 1.0, "ci": [-0.01, 0.01]}, search.GOOD),
+        ({"verdict": "too few samples", "ratio": 1.0, "ci": [-0.01, 0.01]}, search.INCONCLUSIVE),
+        # a rate: less is slower
+        ({"verdict": "inconclusive", "ratio": 0.99, "ci": [-0.03, 0.02], "higher": True}, search.GOOD),
+        ({"verdict": "inconclusive", "ratio": 0.95, "ci": [-0.20, 0.02], "higher": True}, search.INCONCLUSIVE),
+    ],
+)
+def test_a_step_is_good_only_when_its_ci_stays_under_the_threshold(row, state):
+    got, why, _ = search.classify(_pair([dict(row, key="k", metric="")]), 0.05)
+    assert got == state, why

@@ -79,12 +79,23 @@ class Search:
         return steps
 
 
+def worst_slowdown(row):
+    """How much slower B may be than A by the row's 95 % CI, as a fraction (its upper end; the
+    lower end of a rate's), or None where the row has no interval (an exact count: its ratio)."""
+    ci = row.get("ci")
+    if not ci:
+        return verdict.slower_by(row)
+    lo, hi = ci
+    return verdict.slower_by(dict(row, ratio=1 + (lo if row.get("higher") else hi)))
+
+
 def classify(pairs, threshold, metric=""):
     """A measured step (compare's pairs, the good baseline as A and the commit as B) -> (state,
     why, worst row). BAD: the gate finds a regression above the threshold; GOOD: the gate passes
-    and every gated row has a verdict (faster, slower within the threshold, or no difference);
-    INCONCLUSIVE: the gate passes but a gated row is undecided, or the commit's run did not
-    measure what the baseline did (a crash of the commit is no regression the search may assume)."""
+    and every gated row is within the threshold with confidence (the verdict says no difference
+    or faster, or the CI's slow end stays under the threshold); INCONCLUSIVE: a row's CI reaches
+    past the threshold without the gate calling it slower, or the commit's run did not measure
+    what the baseline did (a crash of the commit is no regression the search may assume)."""
     g = verdict.gate(pairs, threshold, metric)
     rows = [r for _, res in pairs for r in res["rows"] if r.get("metric", "") == metric]
     slow = sorted(g.of_kind("slower"), key=lambda f: -f.slower)
@@ -94,10 +105,20 @@ def classify(pairs, threshold, metric=""):
     lost = g.of_kind("not measured") + g.of_kind("unfinished")
     if lost:
         return INCONCLUSIVE, "; ".join(f"{f.key or 'run'}: {f.why}" for f in lost[:3]), {}
-    undecided = [r for r in rows if r.get("verdict") in (verdict.INCONCLUSIVE, verdict.FEW)]
-    if undecided:
-        return INCONCLUSIVE, f"{undecided[0]['key']}: {undecided[0]['verdict']}", undecided[0]
     if not rows:
         return INCONCLUSIVE, "nothing in common with the good revision was measured", {}
-    worst = max(rows, key=lambda r: verdict.slower_by(r) or float("-inf"))
+
+    def within(r):
+        if r.get("verdict") in (verdict.SAME, verdict.FASTER, verdict.SLOWER):
+            return True  # decided; a slower one is within the threshold (the gate passed it)
+        w = worst_slowdown(r) if r.get("verdict") != verdict.FEW else None
+        return w is not None and w <= threshold
+
+    undecided = [r for r in rows if not within(r)]
+    if undecided:
+        r = undecided[0]
+        w = worst_slowdown(r)
+        reach = f" (up to {w * 100:+.1f}% by its CI)" if w is not None else ""
+        return INCONCLUSIVE, f"{r['key']}: {r['verdict']}{reach}", r
+    worst = max(rows, key=lambda r: worst_slowdown(r) or float("-inf"))
     return GOOD, f"within {threshold * 100:g}%", worst
