@@ -149,14 +149,20 @@ def bisect_cmd(
 
 def _report(b, found, threshold):
     """Every step's verdict, then the first bad commit with its ratio and CI (or the suspects)."""
+    import textwrap
+
     from ..analysis import bisect as search
     from ..analysis.compare import higher_is_better, multiple
+    from ..report.console import console
 
     n = len(found.steps)
     click.echo(f"bisect {b.sid}: {n} step{'s' if n != 1 else ''} ({b.measured} measured now, the rest from the store)")
+    width = console().width
     for i, st in enumerate(found.steps, 1):
         c = b.by_sha[st.commit]
-        click.echo(f"  {i:>2}. {c.short}  {st.state:<8} {printable(st.why)[:70]}  {printable(c.subject)[:50]}")
+        click.echo(f"  {i:>2}. {c.short}  {st.state:<8} {printable(c.subject)[: max(20, width - 28)]}")
+        for line in textwrap.wrap(printable(st.why), max(40, width - 8)):
+            click.echo(f"        {line}")
     if found.steps[0].state != search.BAD:
         return
     sha = found.first_bad()
