@@ -152,7 +152,7 @@ def _report(b, found, threshold):
     import textwrap
 
     from ..analysis import bisect as search
-    from ..analysis.compare import higher_is_better, multiple
+    from ..analysis.compare import multiple
     from ..report.console import console
 
     n = len(found.steps)
@@ -182,7 +182,7 @@ def _report(b, found, threshold):
         ci = w.get("ci")
         ci_text = f", 95 % CI of the change {ci[0] * 100:+.1f}% .. {ci[1] * 100:+.1f}%" if ci else ""
         runs = ", ".join(map(str, step.runs))
-        click.echo(f"  {w['key']}: {multiple(w['ratio'], higher_is_better(w))}{ci_text} (runs {runs})")
+        click.echo(f"  {w['key']}: {multiple(w['ratio'], bool(w.get('higher')))}{ci_text} (runs {runs})")
 
 
 def _from_history(store, bench, by, metric=""):
