@@ -105,10 +105,15 @@ def classify(pairs, threshold, metric=""):
     lost = g.of_kind("not measured") + g.of_kind("unfinished")
     if lost:
         return INCONCLUSIVE, "; ".join(f"{f.key or 'run'}: {f.why}" for f in lost[:3]), {}
+    cannot = g.of_kind("inconclusive")  # the gate's one rule: contended wall time, no CPU-time verdict
+    if cannot:
+        return INCONCLUSIVE, f"{cannot[0].key}: cannot tell ({cannot[0].why})", {}
     if not rows:
         return INCONCLUSIVE, "nothing in common with the good revision was measured", {}
 
     def within(r):
+        if isinstance(r.get("decided"), dict) and not r["decided"].get("on"):
+            return False  # contended wall time that nothing else decided: never good from it
         if r.get("verdict") in (verdict.SAME, verdict.FASTER, verdict.SLOWER):
             return True  # decided; a slower one is within the threshold (the gate passed it)
         w = worst_slowdown(r) if r.get("verdict") != verdict.FEW else None
