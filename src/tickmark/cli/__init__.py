@@ -11,6 +11,8 @@ import click
 from .. import __version__
 from ..errors import Interrupted, TickmarkError
 from ..names import printable
+from .bisect import bisect_cmd
+from .bounds import bounds_cmd, check_cmd
 from .campaign import campaign_cmd
 from .compare import compare_cmd
 from .document import export_cmd, import_cmd
@@ -81,6 +83,9 @@ for _cmd in (
     bandwidth_cmd,
     profile_cmd,
     ingest_cmd,
+    bisect_cmd,
+    bounds_cmd,
+    check_cmd,
 ):
     cli.add_command(refuse_empty(add_store_option(_cmd)))
 for _cmd in (suites_cmd, list_cmd, info_cmd):

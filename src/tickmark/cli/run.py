@@ -31,10 +31,16 @@ from .options import label_option, prepare_core, round_options, store_of, target
     metavar="COMMAND",
     help="A shell command run on the target before each round (e.g. dropping the page cache); recorded with the run.",
 )
+@click.option(
+    "--bounds",
+    "bounds_file",
+    type=click.Path(dir_okay=False),
+    help="Hold the run to this bounds file afterwards (tickmark check): exit 1 when a figure is out of bounds.",
+)
 @label_option
 @target_option
 @click.pass_context
-def run_cmd(ctx, patterns, suite, run_options, name, cc, cflags, memfn, quiet, host_clock, before, labels):
+def run_cmd(ctx, patterns, suite, run_options, name, cc, cflags, memfn, quiet, host_clock, before, bounds_file, labels):
     """Run benchmarks (patterns or a suite; default suite: default).
 
     PATTERNS select benchmarks by name, as globs ('sys.*', 'cpu.*sort', '*' for all) or by an
@@ -47,6 +53,10 @@ def run_cmd(ctx, patterns, suite, run_options, name, cc, cflags, memfn, quiet, h
 
     if before is not None and (not before.strip() or any(c in before for c in "\0\n\r")):
         raise TickmarkError("--before takes one line of shell: a command, without line breaks")
+    if bounds_file:
+        from ..analysis.bounds import read
+
+        read(bounds_file)  # a bad file is said before anything runs
     plan = Plan(patterns, suite, labels=labels, names=[name], host_clock=host_clock, before=before, **run_options)
     store = store_of(ctx)
     plan.check_store(store)
@@ -89,6 +99,11 @@ def run_cmd(ctx, patterns, suite, run_options, name, cc, cflags, memfn, quiet, h
         memory.show_bandwidth(store.results(run_id), store.run(run_id), store=store)
     done = store.run(run_id)
     say_disturbed(done)
+    if bounds_file:
+        from .bounds import check_after
+
+        if not check_after(ctx, [run_id], bounds_file):
+            raise click.exceptions.Exit(1)
     if done["status"] != "complete":
         why = (done.get("notes") or {}).get("incomplete") or "not every instance finished"
         click.echo(f"tickmark: run {run_id} is incomplete: {printable(why)}", err=True)

@@ -275,6 +275,8 @@ def to_junit(model, gate=None):
                 failed(
                     tc, "gate", f"not measured ({g.why}); {gate.baseline} measured it", f"{key}: not measured ({g.why})"
                 )
+            elif g.kind == "out of bounds":
+                failed(tc, "bounds", f"{g.why} ({gate.baseline})", f"{key}: {g.why}")
             elif g.kind == "inconclusive" and gate.inconclusive != "pass":
                 undecided(tc, key, g)
             else:
