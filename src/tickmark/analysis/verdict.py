@@ -351,6 +351,7 @@ class Gate:
     metric: str
     failures: list = field(default_factory=list)
     inconclusive: str = None  # what an undecided benchmark does: None (exit 3), "pass" or "fail"
+    EXIT_INCONCLUSIVE = EXIT_INCONCLUSIVE  # the exit status of an undecided gate (for its words)
 
     @property
     def failed(self):

@@ -8,11 +8,12 @@ import click
 
 from ..errors import TickmarkError
 from ..names import printable
+from ..analysis.verdict import EXIT_INCONCLUSIVE as UNSETTLED
 from ..suites import SUITES
 from .options import round_options, store_of, target_of, target_option
 
-# exit statuses (docs/bisect.md)
-FOUND, NOT_SLOWER, UNSETTLED = 0, 1, 3
+# exit statuses (docs/bisect.md): an unsettled search exits as an undecided gate does
+FOUND, NOT_SLOWER = 0, 1
 
 
 @click.command("bisect")

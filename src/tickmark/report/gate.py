@@ -1,7 +1,6 @@
 """The words of the one gate (analysis/verdict.py's Gate) that `compare --fail-above` and
 `history --fail-on-change` print on stderr, and the --inconclusive option the three gates take."""
 
-from ..analysis.verdict import EXIT_INCONCLUSIVE
 from ..fmt import listed
 
 
@@ -36,7 +35,7 @@ def inconclusive_lines(g):
     if not mine:
         return []
     what = {"pass": "passed (--inconclusive=pass)", "fail": "failed (--inconclusive=fail)"}.get(
-        g.inconclusive, f"inconclusive (exit status {EXIT_INCONCLUSIVE})"
+        g.inconclusive, f"inconclusive (exit status {g.EXIT_INCONCLUSIVE})"
     )
     which = listed(f"{f.key} ({f.why})" for f in mine)
     return [f"{len(mine)} benchmark(s) cannot be told apart from {g.baseline}, {what}: {which}"]
