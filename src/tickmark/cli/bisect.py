@@ -6,9 +6,9 @@ import sys
 
 import click
 
+from ..analysis.verdict import EXIT_INCONCLUSIVE as UNSETTLED
 from ..errors import TickmarkError
 from ..names import printable
-from ..analysis.verdict import EXIT_INCONCLUSIVE as UNSETTLED
 from ..suites import SUITES
 from .options import round_options, store_of, target_of, target_option
 
