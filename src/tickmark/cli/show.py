@@ -35,6 +35,7 @@ def show_cmd(ctx, run_refs, with_counters, beside, summary):
     """Show a stored run (latest by default; id or name), or with --summary the board page of one
     or more runs."""
     from ..report import terminal as report
+    from .run import say_disturbed
 
     store = store_of(ctx, readonly=True)
     if summary:
@@ -44,6 +45,7 @@ def show_cmd(ctx, run_refs, with_counters, beside, summary):
         raise TickmarkError("show takes one run (several with --summary: the board page of their figures)")
     run_ = store.run(run_refs[0] if run_refs else "latest")
     report.show(store, run_, beside=store.run(beside) if beside else None)
+    say_disturbed(run_)  # as `run` ended: how much of the run was disturbed
     if with_counters:
         from ..report.terminal import counters
 
