@@ -79,7 +79,8 @@ def show_summary(store, refs):
 @click.option(
     "-n",
     "--limit",
-    type=click.IntRange(min=1, max=2**62, clamp=True),  # more than any store holds: all of them
+    type=click.IntRange(min=1),
+    callback=lambda ctx, param, n: None if n is None else min(n, 2**62),  # more than any store holds: all
     metavar="N",
     help="Only the newest N runs (of those the filters select).",
 )
