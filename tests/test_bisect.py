@@ -124,7 +124,7 @@ def repo(shared_repo, tmp_path, monkeypatch, build_cache):
     return shared_repo
 
 
-EXEC = ["--build", "cc -O1 -o prog main.c work.c", "--exec", "{tree}/prog", "--rounds", "3", "--samples", "10"]
+EXEC = ["--build", "cc -O1 -o prog main.c work.c", "--exec", "{tree}/prog", "--rounds", "5", "--samples", "20"]
 # the program is 17-20 % slower from commit 21 (its start-up included)
 FIND = [*EXEC, "--fail-above", "10%"]
 
