@@ -21,6 +21,9 @@ tm_os_sem *tm_os_sem_create(unsigned value); /* NULL on failure */
 int tm_os_sem_post(tm_os_sem *s);
 int tm_os_sem_wait(tm_os_sem *s);
 void tm_os_sem_destroy(tm_os_sem *s);
+/* post from an interrupt handler (bench/irq/), and switch to a thread it readied on the
+ * handler's return: 0, or -1 where the port cannot (isr_sem.c of each port) */
+int tm_os_sem_post_from_isr(tm_os_sem *s);
 tm_os_cond *tm_os_cond_create(void);
 int tm_os_cond_wait(tm_os_cond *c, tm_os_mutex *m);
 int tm_os_cond_signal(tm_os_cond *c);

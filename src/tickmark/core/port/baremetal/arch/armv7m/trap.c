@@ -181,3 +181,26 @@ void tm_bm_trap_restore(int kind)
     REG(SCB_VTOR) = saved_vtor;
     barrier();
 }
+
+/* irq.*: the same line with a C function as its handler (a Cortex-M calls handlers by the C
+ * calling convention), at priority 0xc0: below FreeRTOS's configMAX_SYSCALL_INTERRUPT_PRIORITY
+ * (0xa0), so that the handler may give a semaphore, and above its tick and PendSV (0xff). */
+#define IRQ_BENCH_PRIORITY 0xc0u
+
+const char *tm_bm_irq_attach(void (*isr)(void), tm_bm_trap_plan *plan)
+{
+    unsigned irq = (unsigned)(TM_BM_SOFT_IRQ);
+    if (TM_BM_SOFT_IRQ < 0 || irq >= irq_lines() || irq >= IRQ_LINES)
+        return "no interrupt line for it (BM_SOFT_IRQ in the board description, below the NVIC's lines)";
+    use_table();
+    table[FIRST_IRQ + irq] = (uint32_t)(uintptr_t)isr;
+    *(volatile uint8_t *)(uintptr_t)NVIC_IPR(irq) = IRQ_BENCH_PRIORITY;
+    REG(NVIC_ICPR(irq / 32u)) = 1u << (irq % 32u);
+    REG(NVIC_ISER(irq / 32u)) = 1u << (irq % 32u);
+    plan->raise_reg = (volatile void *)(uintptr_t)NVIC_ISPR(irq / 32u);
+    plan->raise_value = 1u << (irq % 32u);
+    barrier();
+    return NULL;
+}
+
+void tm_bm_irq_detach(void) { tm_bm_trap_restore(TM_TRAP_IRQ); }
