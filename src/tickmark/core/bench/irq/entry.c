@@ -15,7 +15,7 @@ static volatile uint32_t taken;
 static int attached;
 static uint64_t pairs;
 
-static void handler(void)
+static void entry_handler(void)
 {
     handler_stamp = tm_ticks();
     taken++;
@@ -23,7 +23,7 @@ static void handler(void)
 
 static int setup(tm_ctx *ctx)
 {
-    const char *why = tm_os_irq_attach(handler);
+    const char *why = tm_os_irq_attach(entry_handler);
     if (why)
         return tm_skip(ctx, "%s", why);
     attached = 1;

@@ -11,11 +11,11 @@
 static volatile uint32_t taken;
 static int attached;
 
-static void handler(void) { taken++; }
+static void return_handler(void) { taken++; }
 
 static int setup(tm_ctx *ctx)
 {
-    const char *why = tm_os_irq_attach(handler);
+    const char *why = tm_os_irq_attach(return_handler);
     if (why)
         return tm_skip(ctx, "%s", why);
     attached = 1;

@@ -23,7 +23,7 @@ struct wake {
 
 static struct wake w;
 
-static void handler(void)
+static void wake_handler(void)
 {
     if (tm_os_sem_post_from_isr(w.sem))
         w.post_failed = 1;
@@ -52,7 +52,7 @@ static int setup(tm_ctx *ctx)
     w.sem = tm_os_sem_create(0);
     if (!w.sem)
         return tm_skip(ctx, "the %s port has no semaphores", tm_port_name());
-    why = tm_os_irq_attach(handler);
+    why = tm_os_irq_attach(wake_handler);
     if (why)
         return tm_skip(ctx, "%s", why);
     w.attached = 1;
