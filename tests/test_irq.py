@@ -82,6 +82,8 @@ def _symbols(binary, nm):
         parts = line.split()
         if len(parts) == 4:
             syms[parts[3]] = (int(parts[0], 16), int(parts[1], 16))
+        elif len(parts) == 3:  # an assembly label: no size
+            syms[parts[2]] = (int(parts[0], 16), 0)
     return syms
 
 

@@ -16,7 +16,8 @@ SUITES = {
     "os": ["sched.*", "sync.*", "thread.*", "heap.*", "proc.*", "signal.*", "ipc.*", "fs.*", "timer.*"],
     # the RTOS-vs-Linux study: heap, mutex, thread create/join, the yield switch, and the two
     # round trips between threads on one CPU (semaphores, a message queue); a software-raised
-    # interrupt to its handler, back to the thread, to a thread its handler wakes; the control loop
+    # interrupt to its handler, back to the thread, to a thread its handler wakes, and the same
+    # wake-up posted by a thread (not an interrupt: what Linux user space can measure); the control loop
     "rtos-study": [
         "heap.malloc_free_4",
         "sync.mutex",
@@ -27,6 +28,7 @@ SUITES = {
         "irq.entry",
         "irq.return",
         "irq.wake",
+        "sched.wake_prio",
         "loop.control",
     ],
     "nbench": ["cpu.*"],  # the ten nbench 2.2.3 workloads; `show` adds the BYTEmark indices

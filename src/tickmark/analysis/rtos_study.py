@@ -25,6 +25,7 @@ FIGURES = [
     ("interrupt -> handler", "irq.entry", "entry"),
     ("interrupt -> thread again", "irq.return", ""),
     ("interrupt -> woken thread", "irq.wake", "wake"),
+    ("thread post -> woken thread", "sched.wake_prio", "wake"),
     ("control loop (1 iteration)", "loop.control", ""),
 ]
 PATTERNS = sorted({key for _, key, _ in FIGURES})  # instance keys: a pattern with '[' picks one point
