@@ -1,6 +1,6 @@
 """Interrupt to thread (irq.*): a software-raised interrupt to its handler, back to the
 interrupted thread, and to a higher-priority thread the handler wakes, on bare metal and FreeRTOS
-on the Cortex-A53 and the Cortex-M7 under QEMU (guest instructions, identical for one seed), the
+(and NuttX) on the Cortex-A53 and the Cortex-M7 under QEMU (guest instructions, identical for one seed), the
 skips where a system has no way, and one round trip counted independently from QEMU's own
 execution trace."""
 
@@ -11,7 +11,7 @@ import subprocess
 import pytest
 
 from boards import counts, need_board, run_board, stored
-from conftest import need_tool
+from conftest import need_nuttx, need_tool
 
 CACHE = os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache")
 FREERTOS_TREE = os.environ.get("FREERTOS_KERNEL") or os.path.join(
@@ -24,6 +24,7 @@ IRQ = ["irq.entry", "irq.return", "irq.wake"]
 FIGURES = {
     ("virt-aarch64", "baremetal"): {"entry": 30.0, "return": 43.0},
     ("virt-aarch64", "freertos"): {"entry": 70.0, "return": 121.0},
+    ("virt-aarch64", "nuttx"): {"entry": 104.0, "return": 173.0},
     ("mps2-an500", "baremetal"): {"return": 8.0},
     ("mps2-an500", "freertos"): {"return": 8.0},
 }
@@ -34,8 +35,11 @@ def _target(board, system):
 
 
 @pytest.mark.parametrize("board,system", sorted(FIGURES))
-def test_irq_figures_and_the_same_for_one_seed(board, system, real, cli, monkeypatch):
+def test_irq_figures_and_the_same_for_one_seed(board, system, real, cli, monkeypatch, request):
     need_board(board)
+    if system == "nuttx":  # the kernel's export: built once per board (minutes), then kept
+        request.getfixturevalue("nuttx_cache")
+        need_nuttx()
     if system == "freertos":
         if not os.path.isfile(os.path.join(FREERTOS_TREE, "tasks.c")):
             need_tool(f"no FreeRTOS-Kernel tree at {FREERTOS_TREE} (./bootstrap test fetches it)")

@@ -27,7 +27,7 @@ static int dispatch(int irq, void *context, void *arg)
 
 const char *tm_os_irq_attach(void (*isr)(void))
 {
-    const char *why = tm_nx_irqline(&line);
+    const char *why = tm_nx_irqline_get(&line);
     if (why)
         return why;
     if (tm_arch_trap_call(0, 0) < 0)

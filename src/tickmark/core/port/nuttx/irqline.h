@@ -12,6 +12,6 @@ typedef struct tm_nx_irqline {
 } tm_nx_irqline;
 
 /* Fill in the line: NULL, or why the board has none. */
-const char *tm_nx_irqline(tm_nx_irqline *line);
+const char *tm_nx_irqline_get(tm_nx_irqline *line);
 
 #endif

@@ -2,7 +2,7 @@
  * SGIs 0-15 as themselves), raised to this CPU by a write to GICD_SGIR. */
 #include "irqline.h"
 
-const char *tm_nx_irqline(tm_nx_irqline *line)
+const char *tm_nx_irqline_get(tm_nx_irqline *line)
 {
     unsigned sgi = (unsigned)(TM_BM_SOFT_IRQ);
     if (TM_BM_GIC_DIST == 0 || TM_BM_SOFT_IRQ < 0 || sgi > 15)

@@ -5,7 +5,7 @@
 #define NVIC_ISPR(n) (0xE000E200u + 4u * (n))
 #define FIRST_EXTERNAL 16
 
-const char *tm_nx_irqline(tm_nx_irqline *line)
+const char *tm_nx_irqline_get(tm_nx_irqline *line)
 {
     unsigned n = (unsigned)(TM_BM_SOFT_IRQ);
     if (TM_BM_SOFT_IRQ < 0)
