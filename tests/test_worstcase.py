@@ -47,3 +47,27 @@ def test_the_statement_holds_in_95_of_100_trials_or_more():
         held += b["bound"] >= true_q
     assert held >= 90, held
     assert "p99.99 <= " in wc.statement(b, lambda v: f"{v} ns")
+
+
+def test_show_says_the_tail_statement_under_the_event_table():
+    """The event table of `show` ends with the statement per benchmark, within the width."""
+    from rich.console import Console
+
+    from tickmark.analysis.stats import hist_percentiles
+    from tickmark.report.terminal import print_events
+
+    few = hist_percentiles([{"buckets": [[100, 500], [200, 500]], "min": 100, "max": 210, "sum": 150000}])
+    many = hist_percentiles([{"buckets": [[1000, 40000], [5000, 9], [9000, 1]], "min": 1000, "max": 9100}])
+    rows = [
+        {"status": "ok", "key": "timer.cyclic[period=200]", "hist": few},
+        {"status": "ok", "key": "timer.cyclic_rt[period=200]", "hist": many},
+    ]
+    con = Console(width=60, record=True, color_system=None)
+    print_events(con, rows, plain=True)
+    out = con.export_text()
+    assert all(len(line) <= 60 for line in out.splitlines()), out
+    flat = " ".join(out.split())
+    assert "timer.cyclic[period=200]: p99.99: not enough events for 95 % confidence (1,000 of 29,956)" in flat
+    # 40,010 events: the maximum bounds p99.99 (1 - 0.9999^40010 = 0.98); the bound is the
+    # largest event's bucket, clamped to the maximum
+    assert "timer.cyclic_rt[period=200]: p99.99 <= 9.10 us with 95 % confidence (40,010 events)" in flat

@@ -148,6 +148,7 @@ def events_table(rows, plain=False, drop=(), narrow=0):
 def print_events(con, rows, plain):
     """The event-latency table, as wide as the console allows (long keys wrapped, then columns
     left out with a note), and what its figures are beside the headline."""
+    from ...analysis.worstcase import statement
     from ..model import EVENTS_NOTE
 
     if events_table(rows, plain) is None:
@@ -160,6 +161,12 @@ def print_events(con, rows, plain):
         con.print(dropped_note(drop, "tickmark report has every column"))
     for line in textwrap.wrap(EVENTS_NOTE, max(40, con.width)):
         con.print(line)
+    for r in rows:  # the worst case the events support (analysis/worstcase.py)
+        tail = r["status"] == "ok" and (r.get("hist") or {}).get("tail")
+        if tail:
+            line = f"{printable(r['key'])}: {statement(tail, fmt_time)}"
+            for piece in textwrap.wrap(line, max(40, con.width), subsequent_indent="  "):
+                con.print(Text(piece))
 
 
 def fitting_table(con, rows, plain):
