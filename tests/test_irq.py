@@ -35,10 +35,9 @@ def _target(board, system):
 
 
 @pytest.mark.parametrize("board,system", sorted(FIGURES))
-def test_irq_figures_and_the_same_for_one_seed(board, system, real, cli, monkeypatch, request):
+def test_irq_figures_and_the_same_for_one_seed(board, system, nuttx_cache, real, cli, monkeypatch):
     need_board(board)
-    if system == "nuttx":  # the kernel's export: built once per board (minutes), then kept
-        request.getfixturevalue("nuttx_cache")
+    if system == "nuttx":  # the kernel's export (nuttx_cache): built once per board, then kept
         need_nuttx()
     if system == "freertos":
         if not os.path.isfile(os.path.join(FREERTOS_TREE, "tasks.c")):

@@ -33,16 +33,8 @@ static int setup(tm_ctx *ctx)
 
 static void run(tm_ctx *ctx, uint64_t iters)
 {
-    uint64_t sum = 0, i;
-    taken = 0;
-    for (i = 0; i < iters; i++) {
-        uint64_t t0 = tm_ticks();
-        tm_os_irq_raise();
-        sum += handler_stamp - t0;
-    }
-    if (taken != (uint32_t)iters)
-        tm_fail(ctx, "the handler took %lu interrupts of %lu raised", (unsigned long)taken, (unsigned long)iters);
-    irq_sub_add_path(ctx, 0, sum, iters, pairs);
+    irq_time_paths(ctx, iters, tm_os_irq_raise, &taken, &handler_stamp, pairs,
+                   "the handler did not run before the raising thread went on");
 }
 
 static void teardown(tm_ctx *ctx)

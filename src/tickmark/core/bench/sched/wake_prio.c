@@ -23,20 +23,12 @@ static int setup(tm_ctx *ctx)
     return TM_OK;
 }
 
+static void post(void) { tm_os_sem_post(w.sem); }
+
 static void run(tm_ctx *ctx, uint64_t iters)
 {
-    uint64_t sum = 0, i;
-    for (i = 0; i < iters; i++) {
-        uint32_t before = w.wakes;
-        uint64_t t0 = tm_ticks();
-        tm_os_sem_post(w.sem);
-        if (w.wakes != before + 1u) {
-            tm_fail(ctx, "the post did not run the waiting thread before the poster (no preemption)");
-            return;
-        }
-        sum += w.woke_at - t0;
-    }
-    irq_sub_add_path(ctx, 0, sum, iters, pairs);
+    irq_time_paths(ctx, iters, post, &w.wakes, &w.woke_at, pairs,
+                   "the post did not run the waiting thread before the poster (no preemption)");
 }
 
 static void teardown(tm_ctx *ctx)
@@ -47,7 +39,7 @@ static void teardown(tm_ctx *ctx)
 
 TM_BENCH(sched_wake_prio) = {
     .name = "sched.wake_prio",
-    .summary = "semaphore post from a thread to a waiting higher-priority thread on the same CPU (sub-metric wake; not an interrupt)",
+    .summary = "a thread's semaphore post to a waiting higher-priority thread, one CPU (sub-metric wake)",
     .unit = "wake-up",
     .requires = TM_REQ_THREADS,
     .flags = TM_F_BLOCKING | TM_F_NO_COUNTERS,
