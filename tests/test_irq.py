@@ -50,7 +50,8 @@ def test_irq_figures_and_the_same_for_one_seed(board, system, nuttx_cache, real,
         assert res[key]["status"] == "ok", (key, res[key]["reason"])
         assert res[key]["stats"][""]["cycles_method"] == "icount-insns"
     ret = res["irq.return"]["stats"][""]["cycles_per_op"]
-    assert ret == pytest.approx(want["return"], abs=0.05), ret
+    # an RTOS's tick (every million instructions) may land in a sample: a tenth at most
+    assert ret == pytest.approx(want["return"], abs=0.1), ret
     entry = res["irq.entry"]["stats"]["entry"]["median"]
     if "entry" in want:  # the A53's clock counts every instruction (PMCCNTR under -icount)
         assert entry == pytest.approx(want["entry"], abs=0.05), entry
