@@ -27,6 +27,7 @@ FIGURES = {
     ("virt-aarch64", "nuttx"): {"entry": 104.0, "return": 173.0},
     ("mps2-an500", "baremetal"): {"return": 8.0},
     ("mps2-an500", "freertos"): {"return": 8.0},
+    ("mps2-an500", "nuttx"): {"return": 37.0},
 }
 
 
