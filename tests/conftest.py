@@ -165,6 +165,21 @@ def nuttx_cache(build_cache):
     return link
 
 
+@pytest.fixture(scope="session")
+def zephyr_cache(build_cache):
+    """The Zephyr trees and images of the user's cache (~/.cache/tickmark/zephyr), linked into
+    the run's build cache: each board's image (minutes to build) is built once per tree,
+    configuration, compiler and core sources, and kept for later runs."""
+    real = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "tickmark" / "zephyr"
+    link = build_cache / "tickmark" / "zephyr"
+    with exclusive(build_cache / "zephyr-link.lock"):
+        if not link.is_symlink():
+            real.mkdir(parents=True, exist_ok=True)
+            link.parent.mkdir(parents=True, exist_ok=True)
+            link.symlink_to(real)
+    return link
+
+
 def need_cc():
     """make and gcc, or skip (fail under CI=true, where bootstrap installs them)."""
     if not (shutil.which("make") and shutil.which("gcc")):
@@ -343,6 +358,16 @@ def need_nuttx():
     if unavailable.is_file():
         pytest.skip(unavailable.read_text().strip())
     need_tool(f"no NuttX trees in {tree.parent} (./bootstrap test unpacks the snapshot there)")
+
+
+def need_zephyr():
+    """The Zephyr trees that ./bootstrap test unpacks into the cache from the vendored snapshot,
+    or a skip naming what to do (a failure under CI=true: need_tool)."""
+    from tickmark.targets import zephyr
+
+    tree, cmsis = zephyr.default_trees()
+    if not (tree / "VERSION").is_file() or not (cmsis / "CMSIS").is_dir():
+        need_tool(f"no Zephyr trees in {tree.parent} (./bootstrap test unpacks the snapshot there)")
 
 
 def wait_run_started(path, timeout=60):

@@ -57,8 +57,8 @@ def real(tmp_path, monkeypatch, build_cache):
 def test_target_spelling_and_errors(real, cli):
     rc, out, err = cli("run", "--target", "qemu-system:virt-riscv64?os=freertos", "loop.control")
     assert rc == 2 and "names no FreeRTOS port" in err and "mps2-an385" in err
-    rc, out, err = cli("run", "--target", "qemu-system:mps2-an385?os=zephyr", "loop.control")
-    assert rc == 2 and "os must be one of baremetal, freertos, nuttx, linux" in err
+    rc, out, err = cli("run", "--target", "qemu-system:mps2-an385?os=rtems", "loop.control")
+    assert rc == 2 and "os must be one of baremetal, freertos, nuttx, zephyr, linux" in err
     rc, out, err = cli("run", "--target", "qemu-system:mps2-an385?os=freertos", "--kernel", "/nonexistent", "x")
     assert rc == 2 and "not with os=freertos" in err
     rc, out, err = cli("run", "--target", "qemu-system:virt-aarch64?os=linux", "sys.getppid")

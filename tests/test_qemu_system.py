@@ -12,7 +12,7 @@ from conftest import need_tool, run_tmp
 from tickmark.errors import TickmarkError
 from tickmark.targets.baremetal import board_names, load_board, parse_board, semihost_args
 
-BOARDS = ["mps2-an500", "mps2-an385", "virt-aarch64", "virt-riscv64"]
+BOARDS = ["mps2-an500", "mps2-an385", "virt-aarch64", "virt-riscv64", "orangepi-pc"]
 # small slices of the four families, so a board takes seconds
 PATTERNS = [
     "cpu.numsort",

@@ -176,6 +176,15 @@ def test_a_linux_run_beside_is_named_linux(tmp_path):
     beside = {"id": 2, "name": "lx", "fingerprint": dict(fp, os="Linux (tickmark initramfs, busybox)"), "hello": {}}
     model = run_model(FakeStore(), run, with_series=False, beside=beside)
     assert model["rtos_study"]["beside"]["label"] == "Linux"
+    # this machine's calibrated cycles are not put beside guest instructions (compare refuses the
+    # pair too): the table says why the other run is not beside it
+    native = dict(beside, fingerprint={"os": "Linux", "cycles_method": "calibrated-freq"})
+    study = run_model(FakeStore(), run, with_series=False, beside=native)["rtos_study"]
+    assert study["beside"] is None and "the units differ" in study["note"] and study["exact"]
+    buf = io.StringIO()
+    show(study, Console(file=buf, width=200, no_color=True))
+    head = buf.getvalue().splitlines()[1]
+    assert " insn " in head and " ns " not in head and "cycles" not in head.replace("hw cycles", "")
 
 
 def test_sides_in_different_units_get_no_ratio():
@@ -241,3 +250,20 @@ def test_two_freertos_trees_differ_by_their_settings():
     assert fingerprint.label("rtos.source") == "RTOS kernel (name, version, port, configuration): source"
     c = {"rtos": {"name": "NuttX", "commit": "4ebc8a7291df"}}
     assert [(k.name, x, y) for k, x, y in fingerprint.differences(a, c)] == [("rtos", "FreeRTOS", "NuttX")]
+
+
+def test_two_boards_counted_in_instructions_say_two_cpus_and_where_one_cpu_is():
+    """The study's pairing (Zephyr on a Cortex-M7, Linux on a Cortex-A7): ratios are given, in
+    guest instructions of two different CPUs, and the line says where the same-CPU table is."""
+    from tickmark.analysis import rtos_table
+
+    t = rtos_table.build(
+        [
+            _side("Zephyr", FREERTOS, "Zephyr 2.7.0", board="mps2-an500"),
+            _side("Linux", LINUX, "Linux", board="orangepi-pc"),
+        ]
+    )
+    assert t.unit == "insn" and t.labels[t.reference] == "Linux"
+    assert any(x is not None for r in t.rows for x in r.ratios)
+    note = next(n for n in t.notes if "different boards" in n)
+    assert "two different CPUs" in note and "guest instructions" in note and "rtos-study-virt-aarch64" in note

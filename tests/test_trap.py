@@ -1,4 +1,4 @@
-"""The kernel-entry family (trap.*) and the two-instruction control loop: on the four bare-metal
+"""The kernel-entry family (trap.*) and the two-instruction control loop: on the five bare-metal
 boards under QEMU (guest instructions, identical for one seed), under FreeRTOS, on Linux, and one
 system-call round trip on the Cortex-M3 counted independently, from QEMU's own execution trace."""
 
@@ -12,7 +12,7 @@ from boards import counts, need_board, run_board, stored
 from conftest import need_tool
 from tickmark.targets.baremetal import qemu_argv
 
-BOARDS = ["mps2-an385", "mps2-an500", "virt-aarch64", "virt-riscv64"]
+BOARDS = ["mps2-an385", "mps2-an500", "virt-aarch64", "virt-riscv64", "orangepi-pc"]
 TRAPS = ["trap.syscall", "trap.abort", "trap.undef", "trap.irq"]
 CACHE = os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache")
 FREERTOS_TREE = os.environ.get("FREERTOS_KERNEL") or os.path.join(

@@ -132,7 +132,12 @@ def build(sides):
     t.reference = next((i for i, s in enumerate(sides) if s.label == "Linux"), 0)
     t.settings = [(label, settings_text(s.run)) for label, s in zip(t.labels, sides)]
     if len(boards) > 1:
-        t.notes.append(f"the runs are of different boards ({t.board}): the figures are not of one CPU")
+        t.notes.append(
+            f"the runs are of different boards ({t.board}): two different CPUs, each counted in its own"
+            + (" guest instructions (QEMU -icount)" if t.unit == "insn" else " units")
+            + "; a ratio is how many times the instructions, not the time. The same-CPU comparison:"
+            " the rtos-study campaign of one board (campaigns/rtos-study-virt-aarch64.toml)"
+        )
     if t.unit == "mixed":
         t.notes.append(
             "the runs count in different units ("
@@ -194,10 +199,10 @@ def to_dict(t):
 
 
 def from_runs(store, runs):
-    """The table of stored runs -> Table, or None when fewer than two of them ran the
-    rtos-study suite."""
+    """The table of stored runs -> Table, or None when none of them ran the rtos-study suite (a
+    report of one such run has its table too, as `show` has)."""
     study = [r for r in runs if r.get("suite") == "rtos-study"]
-    if len(study) < 2:
+    if not study:
         return None
     return build([Side(side_label(r), r, store.results(r["id"])) for r in study])
 

@@ -11,6 +11,8 @@ import click
 from .. import __version__
 from ..errors import Interrupted, TickmarkError
 from ..names import printable
+from .bisect import bisect_cmd
+from .bounds import bounds_cmd, check_cmd
 from .campaign import campaign_cmd
 from .compare import compare_cmd
 from .document import export_cmd, import_cmd
@@ -81,6 +83,9 @@ for _cmd in (
     bandwidth_cmd,
     profile_cmd,
     ingest_cmd,
+    bisect_cmd,
+    bounds_cmd,
+    check_cmd,
 ):
     cli.add_command(refuse_empty(add_store_option(_cmd)))
 for _cmd in (suites_cmd, list_cmd, info_cmd):
@@ -228,6 +233,32 @@ def main(argv=None):
     # the program's handlers while it loads (tickmark/__init__.py) give way to exceptions that
     # let the command clean up: Ctrl-C as KeyboardInterrupt, SIGTERM and SIGHUP as Interrupted
     early = [s for s in EARLY_SIGNALS if signal.getsignal(s) is interrupted_early]
+    rc = _main(argv, early)
+    if early:
+        _end(rc)
+    return rc
+
+
+def _end(rc):
+    """The end of the program: what is left to do at exit is done here, while a signal still
+    gets the program's own handler (status 130), then the process ends with rc. Python's own
+    shutdown, which would follow, gives the signals back to the system first: a SIGTERM in its
+    last moments ended the program by the signal (status 143)."""
+    import atexit
+
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            if stream is not None:
+                stream.flush()
+        except (OSError, ValueError):
+            pass
+    atexit._run_exitfuncs()
+    os._exit(rc)
+
+
+def _main(argv, early):
+    from .. import interrupted_early
+
     for s in early:
         signal.signal(s, signal.default_int_handler if s == signal.SIGINT else _on_signal)
     args = sys.argv[1:] if argv is None else list(argv)

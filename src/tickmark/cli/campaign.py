@@ -26,8 +26,15 @@ from .report import write_report
     help="A label stored with every cell's run, beside the file's [labels] (a key the file sets "
     "to another value is refused); repeatable.",
 )
+@click.option(
+    "--bounds",
+    "bounds_file",
+    type=click.Path(dir_okay=False),
+    help="Hold every stored cell to this bounds file at the end (tickmark check): exit 1 when a figure "
+    "is out of bounds.",
+)
 @click.pass_context
-def campaign_cmd(ctx, file, status_only, quiet, report_path, labels):
+def campaign_cmd(ctx, file, status_only, quiet, report_path, labels, bounds_file):
     """Run a campaign file: targets x variants x workloads, resumable (see README).
 
     Targets run in parallel, one cell at a time on each machine (targets with the same URI, or
@@ -39,6 +46,10 @@ def campaign_cmd(ctx, file, status_only, quiet, report_path, labels):
     from ..run.engine import signals
 
     check_output(ctx, report_path, inputs=[file])
+    if bounds_file:
+        from ..analysis.bounds import read
+
+        read(bounds_file)  # a bad file is said before anything runs
     spec = cp.load(file)
     spec.add_labels(parse_labels(labels))
     cp.check_cell_names(spec)
@@ -79,6 +90,11 @@ def campaign_cmd(ctx, file, status_only, quiet, report_path, labels):
         ctx.exit(130)
     counts = campaign_summary(store, spec, camp.cells)
     _report(store, spec, camp.cells, report_path)
+    if bounds_file:
+        from .bounds import check_after
+
+        if not check_after(ctx, cp.report_order(spec, camp.cells), bounds_file):
+            ctx.exit(1)
     if set(counts) - {"done", "finished"}:
         click.echo("tickmark: some cells did not finish; start the campaign again to run only those", err=True)
         ctx.exit(1)

@@ -133,10 +133,12 @@ def semihost_args(args, args_file=None):
     return ["arg=" + _qemu_arg(a) for a in args]
 
 
-def qemu_argv(board, image, args, icount=True, args_file=None, console="semihosting"):
+def qemu_argv(board, image, args, icount=True, args_file=None, console="semihosting", machine=None):
     """The QEMU command line that boots IMAGE on BOARD with the core's ARGS (through
     semihosting); no display, no monitor. console: where the records come out on QEMU's stdout,
-    "semihosting" (no UART) or "uart" (the board's first UART: an OS's console driver)."""
+    "semihosting" (no UART) or "uart" (the board's first UART: an OS's console driver).
+    machine: QEMU's machine and CPU options where an OS needs other ones than the board's QEMU
+    (a list; Zephyr's board for virt-aarch64 wants the GICv3)."""
     if board.qemu == ["none"]:
         raise TickmarkError(f"board {board.name} has no QEMU model (QEMU = none): flash it and use --target serial:")
     semi = ["enable=on", "target=native", *semihost_args(args, args_file)]
@@ -145,7 +147,8 @@ def qemu_argv(board, image, args, icount=True, args_file=None, console="semihost
     else:
         out = ["-serial", "none", "-chardev", "stdio,id=tm0"]
         semi.insert(2, "chardev=tm0")
-    argv = board.qemu + ["-display", "none", "-monitor", "none", *out, "-semihosting-config", ",".join(semi)]
+    argv = machine or board.qemu
+    argv = argv + ["-display", "none", "-monitor", "none", *out, "-semihosting-config", ",".join(semi)]
     if icount:
         argv += ["-icount", ICOUNT]
     return argv + ["-kernel", str(image)]

@@ -5,6 +5,7 @@ only what is declared here (no probing for attributes, no tests of a target's cl
 
     Target    where the core runs: prepare() a Core for a Variant, fingerprint(), close();
               put_file() for the programs the core starts (exec);
+              how help and errors name it: usage, profile_usage, kernel_usage, program_usage;
               what it can do: emulated, reruns, takes_prebuilt, power_cycles, reconnects
               (reconnect()), profiles (where a sampler runs: connect(), run_remote()), char_ns;
               where it runs: runs_here, host_key(); its URI options (options: uri.Option),
@@ -237,6 +238,16 @@ class Target:
     """Where the core runs. Subclasses set scheme and implement prepare() and fingerprint()."""
 
     scheme = None
+    # how the help of --target names its URIs ("ssh://[user@]host[:port], ssh:ALIAS"): every
+    # registered target has one (the help of every command and the errors read them)
+    usage = None
+    # how the help of `profile --target` names it where a sampler can run beside its core (its
+    # `profiles`, or a wrapped target's); None: it is never profiled
+    profile_usage = None
+    # the URIs that boot a Linux kernel image of --kernel IMAGE [--append ARGS], in words; None: none
+    kernel_usage = None
+    # how the help of `exec --target` names it where it can start any program (put_file); None: not
+    program_usage = None
     emulated = False  # every result of this target is flagged `emulated`
     reruns = True  # False: cannot take new arguments per round (one round per start)
     takes_prebuilt = False  # accepts a prebuilt core binary instead of building one
@@ -328,6 +339,31 @@ class Target:
         """Copy a file into the folder where the core starts programs on the target (`tickmark exec
         --file`: the program finds it as ./NAME) -> its name there."""
         raise TickmarkError(f"{self.uri} cannot take files for a program (exec --file)")
+
+    def has_shell(self):
+        """Whether commands can be run on the target (run_remote, or this machine itself)."""
+        return self.runs_here or type(self).run_remote is not Target.run_remote
+
+    def before_round(self, command, timeout=300):
+        """Run `command` (run --before: drop the caches, settle the machine) through the
+        target's shell before a round; TickmarkError when it fails or there is no shell."""
+        if self.runs_here:
+            import subprocess
+
+            try:
+                r = subprocess.run(
+                    ["sh", "-c", command], capture_output=True, text=True, errors="replace", timeout=timeout
+                )
+            except subprocess.TimeoutExpired:
+                raise TickmarkError(f"--before command did not end within {timeout} s: {shown(command, 60)}")
+        else:
+            r = self.run_remote(command, timeout=timeout, check=False)
+        if r.returncode != 0:
+            said = " ".join((r.stderr or r.stdout or "").split())[-200:]
+            raise TickmarkError(
+                f"--before command failed (exit status {r.returncode}): {shown(command, 60)}"
+                + (f": {said}" if said else "")
+            )
 
     def run_remote(self, script, timeout=120, check=True, stdin=None):
         """Run a shell command on the target -> CompletedProcess (a target with a shell)."""

@@ -3,7 +3,8 @@
 tickmark builds a minimal initramfs (cpio newc, written here): busybox from Debian's
 busybox-static (for the guest's architecture: the host's /bin/busybox on x86_64, the arm64 one
 that `./bootstrap test` unpacks into the cache, or TICKMARK_BUSYBOX=PATH), the core linked
-statically for the guest, and an /init that mounts /proc, /sys, /dev and /tmp, runs the core
+statically for the guest, and an /init that mounts /proc, /sys, /dev and /tmp, brings the loopback
+interface up (127.0.0.1: the TCP and UDP benchmarks, a program's own loopback server), runs the core
 with the round's arguments and powers the machine off. The arguments of each round travel in a
 second, tiny cpio archive appended to the first (the kernel unpacks both), so a round costs one
 boot and no rebuild. Records come back on the serial console; kernel messages on the same
@@ -75,8 +76,9 @@ def board_machine(board):
     qemu = list(board.qemu)
     if "-m" in qemu:
         del qemu[qemu.index("-m") : qemu.index("-m") + 2]
+    smp = board.vars.get("LINUX_SMP", "1")  # a machine with a fixed number of CPUs: LINUX_APPEND keeps one on
     return {
-        "qemu": qemu + ["-m", board.vars.get("LINUX_MEM", "512M"), "-smp", "1", *FIXED_BOOT],
+        "qemu": qemu + ["-m", board.vars.get("LINUX_MEM", "512M"), "-smp", smp, *FIXED_BOOT],
         "console": board.vars["LINUX_CONSOLE"],
         "cc": board.vars.get("LINUX_CROSS_COMPILE") or "",  # the board's own cross prefix
         "busybox_arch": board.vars.get("LINUX_DEB_ARCH"),
@@ -85,13 +87,32 @@ def board_machine(board):
 
 
 def cached_kernel(board):
-    """The newest Debian kernel of the board's Linux architecture that `./bootstrap test`
-    unpacked into the cache -> its path, or None."""
-    arch = board.vars.get("LINUX_DEB_ARCH")
-    if not arch:
+    """The newest Debian kernel of the board's Linux architecture (its flavour: LINUX_DEB_FLAVOUR,
+    else the architecture's name) that `./bootstrap test` unpacked into the cache -> its path, or None."""
+    flavour = board.vars.get("LINUX_DEB_FLAVOUR") or board.vars.get("LINUX_DEB_ARCH")
+    if not flavour:
         return None
-    found = sorted((cache_root().parent / "kernels").glob(f"linux-image-*-{arch}/boot/vmlinuz-*"))
+    found = sorted((cache_root().parent / "kernels").glob(f"linux-image-*-{flavour}/boot/vmlinuz-*"))
     return str(found[-1]) if found else None
+
+
+def board_dtb(board, kernel):
+    """The device tree a board's Linux boot needs (LINUX_DTB: a file name) for KERNEL -> its path:
+    beside the image, or where Debian's kernel package keeps it (usr/lib/linux-image-VERSION/ of
+    the unpacked package the image is in); None when the board names none. TickmarkError when it
+    is not found."""
+    name = board.vars.get("LINUX_DTB")
+    if not name:
+        return None
+    boot = Path(kernel).resolve().parent
+    found = [boot / name] + sorted((boot.parent / "usr" / "lib").glob(f"linux-image-*/{name}"))
+    for path in found:
+        if path.is_file():
+            return str(path)
+    raise TickmarkError(
+        f"board {board.name} boots Linux with the device tree {name}: not found beside "
+        f"{shown(kernel, 100)} nor in the kernel package's usr/lib/linux-image-*/ (put it beside the image)"
+    )
 
 
 def guest_busybox(machine):
@@ -119,6 +140,7 @@ mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev 2>/dev/null
 mount -t tmpfs tmpfs /tmp
+ip link set lo up 2>/dev/null || ifconfig lo 127.0.0.1 up 2>/dev/null
 cpu=$(grep -m1 -E '^(model name|CPU part)' /proc/cpuinfo | cut -d: -f2-)
 echo "TICKMARK-GUEST kernel=$(uname -r) cpus=$(grep -c ^processor /proc/cpuinfo) cpu=$cpu"
 /tickmark-core @/tickmark-args
@@ -268,6 +290,8 @@ class KernelCore(Core):
             "-append",
             t.cmdline(),
         ]
+        if t.dtb:
+            argv += ["-dtb", t.dtb]
         if accel == "kvm":
             argv += ["-accel", "kvm", "-cpu", "host"]
         else:
@@ -314,6 +338,7 @@ class KernelTarget(Scratch, Target):
         self.machine, self.kernel, self.append, self.accel = machine, os.path.abspath(kernel), append or "", accel
         self.board, self.icount = board, icount
         self.spec = board_machine(board) if board else MACHINES[machine]
+        self.dtb = board_dtb(board, self.kernel) if board else None
         self.emulated = accel != "kvm"
         self.probe_note = None
         self.files = []  # put into every boot's initramfs (exec --file)
@@ -336,8 +361,11 @@ class KernelTarget(Scratch, Target):
 
     def cmdline(self):
         fixed = "nokaslr" if self.board else ""  # a board's boot is the same every time (see above)
+        board = self.board.vars.get("LINUX_APPEND", "") if self.board else ""  # what the board's boot needs
         return " ".join(
-            filter(None, [f"console={self.spec['console']}", "panic=-1", "quiet", "loglevel=1", fixed, self.append])
+            filter(
+                None, [f"console={self.spec['console']}", "panic=-1", "quiet", "loglevel=1", fixed, board, self.append]
+            )
         )
 
     def prepare(self, variant=None):
@@ -424,6 +452,7 @@ class KernelTarget(Scratch, Target):
                 "kernel_image": os.path.basename(self.kernel),
                 "kernel_image_size": os.path.getsize(self.kernel),
                 "kernel_cmdline": self.cmdline(),
+                "kernel_dtb": os.path.basename(self.dtb) if self.dtb else None,
                 "qemu": qemu_version(m["qemu"][0]),
                 "qemu_accel": core.accel,
                 "accel_probe": self.probe_note,

@@ -204,13 +204,14 @@ def parse_settings(text):
     return out
 
 
-def board_settings(board):
-    """The board's own NuttX settings (NUTTX_CONFIG = SYM=value ...) -> {symbol: value}."""
+def board_settings(board, var="NUTTX_CONFIG"):
+    """The board's own kernel settings (NUTTX_CONFIG = SYM=value ..., or another variable such
+    as ZEPHYR_CONFIG) -> {symbol: value}."""
     out = {}
-    for word in board.vars.get("NUTTX_CONFIG", "").split():
+    for word in board.vars.get(var, "").split():
         sym, eq, value = word.partition("=")
         if not eq or not re.fullmatch(r"[A-Z0-9_]+", sym):
-            raise TickmarkError(f"board {board.name}: NUTTX_CONFIG has '{word}' (want SYMBOL=value)")
+            raise TickmarkError(f"board {board.name}: {var} has '{word}' (want SYMBOL=value)")
         out[sym] = value
     return out
 

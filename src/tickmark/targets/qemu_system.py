@@ -10,6 +10,8 @@ Two kinds of machine:
         in a task;
       - os=nuttx: the core as a NuttX application linked with the NuttX kernel (targets/nuttx.py),
         started as NuttX's first task; its records come out of NuttX's console (the UART);
+      - os=zephyr: the core as a Zephyr application built with the kernel into one image
+        (targets/zephyr.py), run from Zephyr's main thread; its records on Zephyr's console;
       - os=linux (implied by --kernel IMAGE): the Linux kernel IMAGE booted on the same machine
         and CPU with a minimal initramfs (kernel_image.py), where the board describes how.
     On bare metal and FreeRTOS the arguments, records and exit status go through semihosting;
@@ -25,7 +27,7 @@ Every result is flagged `emulated`: these are never timings of real hardware.
 
 from .. import fingerprint
 from ..errors import TickmarkError
-from . import baremetal, freertos, nuttx
+from . import baremetal, freertos, nuttx, zephyr
 from . import uri as uri_options
 from .base import Core, Target, Variant, register, shown, with_options
 from .kernel_image import KernelTarget, cached_kernel
@@ -33,7 +35,7 @@ from .qemu import SLACK, QemuSession, Scratch, core_timeout, qemu_version
 from .uri import Option
 
 KERNEL_MACHINES = ("x86_64", "aarch64")
-OSES = ("baremetal", "freertos", "nuttx", "linux")
+OSES = ("baremetal", "freertos", "nuttx", "zephyr", "linux")
 OPTIONS = (
     Option("os", "choice", choices=OSES),
     Option("icount", "flag", None),
@@ -64,7 +66,8 @@ class BoardCore(Core):
             args,
             icount=self.target.icount,
             args_file=self.target.scratch("args"),
-            console="uart" if self.target.os_name == "nuttx" else "semihosting",
+            console="uart" if self.target.os_name in ("nuttx", "zephyr") else "semihosting",
+            machine=self.target.machine(),
         )
         return QemuSession(argv, core_timeout(args) + SLACK)
 
@@ -72,6 +75,9 @@ class BoardCore(Core):
 @register("qemu-system")
 class QemuSystemTarget(Scratch, Target):
     scheme = "qemu-system"
+    usage = "qemu-system:BOARD"
+    kernel_usage = "qemu-system:x86_64 (or :aarch64)"
+    program_usage = "qemu-system:x86_64|aarch64 (with --kernel)"
     emulated = True
     options = OPTIONS
 
@@ -92,10 +98,17 @@ class QemuSystemTarget(Scratch, Target):
         self.rtos_options = rtos_options or {}  # os=freertos: stack_check, assertions
         self.rtos = None  # the FreeRTOS kernel of an os=freertos build
         self.nuttx = None  # the NuttX kernel's export of an os=nuttx build
+        self.zephyr = None  # the Zephyr image of an os=zephyr build
+
+    def machine(self):
+        """QEMU's machine options for this system: the board's, or what Zephyr's board wants."""
+        if self.os_name == "zephyr" and self.board.vars.get("ZEPHYR_QEMU"):
+            return self.board.vars["ZEPHYR_QEMU"].split()
+        return self.board.qemu
 
     @classmethod
     def from_uri(cls, uri, kernel=None, append=None, **options):
-        name, q = uri_options.parse(uri, OPTIONS, "qemu-system:BOARD[?os=freertos|nuttx&icount=0]")
+        name, q = uri_options.parse(uri, OPTIONS, "qemu-system:BOARD[?os=freertos|nuttx|zephyr&icount=0]")
         kernel = kernel or q["kernel"]
         append = append if append is not None else q["append"]
         if name in KERNEL_MACHINES:
@@ -156,6 +169,9 @@ class QemuSystemTarget(Scratch, Target):
         if os_name == "nuttx" and not board.vars.get("NUTTX_BOARD"):
             able = [b for b in baremetal.board_names() if baremetal.load_board(b).vars.get("NUTTX_BOARD")]
             raise TickmarkError(f"board {name} names no NuttX board (boards that do: {', '.join(able)})")
+        if os_name == "zephyr" and not board.vars.get("ZEPHYR_BOARD"):
+            able = [b for b in baremetal.board_names() if baremetal.load_board(b).vars.get("ZEPHYR_BOARD")]
+            raise TickmarkError(f"board {name} names no Zephyr board (boards that do: {', '.join(able)})")
         given = {k: q[k] for k in ("stack_check", "assert") if q[k] is not None}
         if given and os_name != "freertos":
             raise TickmarkError(f"bad target '{shown(uri)}': {' and '.join(given)} is for os=freertos")
@@ -180,6 +196,8 @@ class QemuSystemTarget(Scratch, Target):
             return freertos.locate(self.board.vars["FREERTOS_PORT"], **self.rtos_options).identity()
         if self.os_name == "nuttx":
             return nuttx.locate().identity()
+        if self.os_name == "zephyr":
+            return zephyr.locate().identity()
         return {}
 
     def prepare(self, variant=None):
@@ -191,6 +209,13 @@ class QemuSystemTarget(Scratch, Target):
         if self.os_name == "nuttx":
             self.board.check_tools()
             self.nuttx = nuttx.export_for(self.board, nuttx.locate())
+        if self.os_name == "zephyr":
+            if variant.cc or variant.cflags or variant.memfn:
+                raise TickmarkError(f"{self.uri} is built by Zephyr's build with the board's compiler and flags")
+            self.board.check_tools()
+            self.zephyr = zephyr.image_for(self.board, zephyr.locate())
+            build = dict(self.zephyr.build.as_dict(), board=self.board.name, os=self.os_name)
+            return BoardCore(self, self.zephyr.path, build)
         b = baremetal.build_for_board(
             self.board, cc=variant.cc, cflags=variant.cflags, memfn=variant.memfn, rtos=self.rtos, nuttx=self.nuttx
         )
@@ -199,7 +224,7 @@ class QemuSystemTarget(Scratch, Target):
 
     def fingerprint(self, core, hello=None):
         fp = fingerprint.from_texts({}, core.build, hello)  # an emulated board: nothing of this machine
-        qemu = self.board.qemu
+        qemu = self.machine()
         fp.update(
             {
                 "arch": self.board.vars.get("BM_ARCH"),
@@ -221,5 +246,7 @@ class QemuSystemTarget(Scratch, Target):
             fp["os"] += " (picolibc)"
         if self.nuttx:
             fp.update(nuttx.fingerprint(self.nuttx))
+        if self.zephyr:
+            fp.update(zephyr.fingerprint(self.zephyr))
         fp["flags"] = fingerprint.env_flags(fp)
         return self.base_fingerprint(fp, core)

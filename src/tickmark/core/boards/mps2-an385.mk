@@ -22,3 +22,5 @@ PACKAGES = gcc-arm-none-eabi picolibc-arm-none-eabi qemu-system-arm
 # FreeRTOS (os=freertos): the kernel's Cortex-M3 port; 2 MiB of the RAM for its heap.
 FREERTOS_PORT = ARM_CM3
 RTOS_HEAP_SIZE = 0x00200000
+# Zephyr (os=zephyr): Zephyr's own mps2_an385 board.
+ZEPHYR_BOARD = mps2_an385

@@ -26,3 +26,6 @@ RTOS_HEAP_SIZE = 0x00200000
 # NuttX (os=nuttx): the kernel's mps2-an500 board (flat build; its tick is SysTick, the clock the
 # FPGAIO counter; NuttX compiles for the M7's single-precision FPU, fpv5-sp-d16).
 NUTTX_BOARD = mps2-an500:nsh
+# Zephyr (os=zephyr): tickmark's own board definition for the AN500 (Zephyr 2.7 has none), the
+# AN385's map with the Cortex-M7 and its FPU: core/port/zephyr/boards/arm/tickmark_mps2_an500.
+ZEPHYR_BOARD = tickmark_mps2_an500

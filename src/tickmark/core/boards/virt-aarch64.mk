@@ -41,3 +41,9 @@ LINUX_PACKAGES = qemu-system-arm gcc-aarch64-linux-gnu libc6-dev-arm64-cross
 NUTTX_BOARD = qemu-armv8a:nsh
 NUTTX_CONFIG = ARM64_GIC_VERSION=2 ARCH_CHIP_QEMU_WITH_HV=y
 NUTTX_EXTRAFLAGS = -mno-outline-atomics
+# Zephyr (os=zephyr): Zephyr's qemu_cortex_a53 board, the same CPU on the same machine with the
+# GICv3 and the secure world that board is made for (it starts at EL3 and runs at EL1); the
+# Debian cross compiler's outline atomics would need getauxval, which Zephyr lacks.
+ZEPHYR_BOARD = qemu_cortex_a53
+ZEPHYR_QEMU = qemu-system-aarch64 -M virt,secure=on,gic-version=3 -cpu cortex-a53 -m 128M -nic none
+ZEPHYR_EXTRAFLAGS = -mno-outline-atomics

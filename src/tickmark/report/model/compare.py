@@ -14,7 +14,7 @@ def comparison(sides, pairs, metric=None):
     """Compared runs (compare.py's sides and pairs) as every view and `compare --format json`
     read them, one shape for every command: the runs with what their machines could count, and
     per pair (the baseline A against B) the rows in benchmark order (parameters numerically,
-    every row with every field of ROW_KEYS, None where compare has nothing), the family means
+    every row with every field of analysis/compare.py's ROW_FIELDS, None where compare has nothing), the family means
     with what each covers, the fingerprint differences with their labels, and a warning when one
     side ran emulated and the other did not; the nbench index table of the runs side by side
     (or None). metric: the one metric compared (--metric), None for every one."""
@@ -33,19 +33,24 @@ def comparison(sides, pairs, metric=None):
             d["label"] = fingerprint.label(d["field"])  # a label of the runs: 'label:KEY'
             missing = "not set" if d["field"].startswith("label:") else "not recorded"
             d["a"], d["b"] = known(d["a"], missing), known(d["b"], missing)
+        counted = bool(c.get("isa") or c.get("exact"))
+        c["ratio_words"] = RATIO_WORDS[counted]
         for f in c["families"].values():
-            ratio = f["geomean_time_ratio"]
-            f["multiple"] = compare.insn_multiple(ratio) if c.get("isa") else compare.multiple(ratio)
+            f["multiple"] = compare.multiple_of(f["geomean_time_ratio"], False, counted)
             f["covers"] = family_covers(f)
         A, B = by_label[c["a"]], by_label[c["b"]]
         c["code_size"] = codesize.pair_model(A.fingerprint, B.fingerprint, c["rows"])
         c["rows"].sort(key=lambda r: _key_order(r["key"]) + (r.get("metric") or "",))
         for r in c["rows"]:
             r["family"] = r["bench"].split(".", 1)[0]
-            for k in ROW_KEYS:  # every row has every field (None where compare has nothing)
+            for k in compare.ROW_FIELDS:  # every row has every field (None where compare has nothing)
                 r.setdefault(k, None)
     doc["nbench"] = nbench_comparison(sides)
     return doc
+
+
+# what a ratio B/A of a comparison is: of times, or of instruction counts (exact counts, QEMU -icount)
+RATIO_WORDS = {False: "time ratio", True: "instruction ratio"}
 
 
 def family_covers(f):
@@ -67,24 +72,6 @@ def _key_order(key):
         k, _, v = kv.partition("=")
         params.append((k, (0, decimal(v), "") if decimal(v) is not None else (1, 0, v)))
     return (bench, params)
-
-
-ROW_KEYS = (
-    "metric",
-    "unit",
-    "higher",
-    "median_a",
-    "median_b",
-    "ratio",
-    "ci",
-    "p",
-    "verdict",
-    "multiple",
-    "det_a",
-    "det_b",
-    "rounds_needed",
-    "note",
-)
 
 
 def compare_model(store, runs, refs=None):
@@ -148,7 +135,7 @@ def campaign_model(store, spec, cells):
             order = [spec.baseline] + [t for t in spec.targets if t != spec.baseline]
             runs = [complete[(t, v, wl)].run_name for t in order if (t, v, wl) in complete]
             if len(runs) >= 2:
-                g = {"variant": v, "workload": wl, "baseline": runs[0], "comparison": None, "error": None}
+                g = {"variant": v, "workload": wl, "baseline": runs[0], "runs": runs, "comparison": None, "error": None}
                 try:
                     g["comparison"] = comparison(*run_compare(store, runs))
                 except TickmarkError as e:  # runs in different units (QEMU icount beside time)

@@ -4,6 +4,7 @@ nbench indices and stored profiles."""
 
 from ...analysis.memfn import IMPLS
 from ...analysis.stats import Stats
+from ...exact import exact_counts
 
 
 def result_order(r):
@@ -175,7 +176,7 @@ def nbench_figures(results, samples_of, fp=None):
         "caveat": None,
     }
     fp = fp or {}
-    if fp.get("qemu_icount") or fp.get("cycles_method") == "icount-insns":
+    if exact_counts(fp):
         for row in out["rows"]:
             row["old"] = row["new"] = None
         out["original_groups"] = {g: None for g in orig}
@@ -195,7 +196,12 @@ def nbench_comparison(sides):
     figs = [(label, f) for label, f in figs if f is not None]
     if len(figs) < 2:
         return None
-    return nbench.side_by_side([(label, f["rows"], f["original_groups"], f["linux_groups"]) for label, f in figs])
+    t = nbench.side_by_side([(label, f["rows"], f["original_groups"], f["linux_groups"]) for label, f in figs])
+    # every run counted instructions (QEMU -icount): the rates are per 10^9 instructions, not per second
+    t["icount"] = all(f["caveat"] == ICOUNT_NBENCH for _, f in figs)
+    # each kernel checks its own output: "ok" is a verified result, per run
+    t["verified"] = [sum(1 for k in t["kernels"] if k["status"][i] == "ok") for i in range(len(figs))]
+    return t
 
 
 def profile_series(store, run, top=15):

@@ -3,7 +3,7 @@ out like nbench's own report (analysis/nbench.py computes the figures, the model
 
 import textwrap
 
-from ...analysis.nbench import CI_TARGET, LINUX_GROUPS, ORIGINAL_GROUPS
+from ...analysis.nbench import CI_TARGET, LINUX_GROUPS, MIN_CLEAN, ORIGINAL_GROUPS
 from ...fmt import fmt_it_rate
 from ...units import IT_S
 
@@ -48,7 +48,11 @@ def lines(nb):
     if any(v is None for v in list(orig.values()) + list(linux.values())):
         out.append("(a group index needs all of its kernels in the run)")
     if any(row.get("ci") is not None for row in rows):
-        out.append(f"{IT_S}: the mean of the samples' rates; ±: Student-t 95% half-width of it")
+        out += textwrap.wrap(
+            f"{IT_S}: the mean of the samples' rates (those a context switch hit left out where "
+            f"{MIN_CLEAN} or more others remain); ±: Student-t 95% half-width of it",
+            80,
+        )
     wall = [row["label"] for row in rows if row.get("basis") == "wall"]
     if nb.get("basis") == "mixed" and wall:
         out += textwrap.wrap(f"on wall time (no task-clock): {', '.join(wall)}", 80)
@@ -104,20 +108,30 @@ def side_by_side_lines(t):
     Linux and original group indices, then each kernel's iterations/s, per run (A, B, ...) with
     each run's ratio to A; runs past the third go into further blocks (A repeated)."""
     letters = [chr(ord("A") + i) if i < 26 else f"R{i + 1}" for i in range(len(t["labels"]))]
-    out = [f"nbench side by side: indices and {IT_S} per run (above x1.00: faster than A)"]
+    icount = t.get("icount")
+    what = "iterations per 10^9 guest instructions" if icount else f"indices and {IT_S}"
+    out = [f"nbench side by side: {what} per run (above x1.00: faster than A)"]
     for letter, label, basis in zip(letters, t["labels"], t["basis"]):
-        out.append(f"  {letter} = {label} (on {basis or '-'} time)")
-    if len(set(t["basis"])) > 1:
+        out.append(f"  {letter} = {label}" + ("" if icount else f" (on {basis or '-'} time)"))
+    if len(set(t["basis"])) > 1 and not icount:
         out.append("  note: the runs' rates are on different clocks (task-clock and wall time)")
     others = list(range(1, len(letters)))
     for start in range(0, len(others), RUNS_PER_BLOCK - 1):
         cols = [0] + others[start : start + RUNS_PER_BLOCK - 1]
         head = f"{'':<20}{letters[0]:>10}" + "".join(f"{letters[i]:>10}{letters[i] + '/A':>7}" for i in cols[1:])
         out.append(head)
-        for g in t["groups"]:
+        for g in [] if icount else t["groups"]:
             short = "K6" if "K6" in g["baseline"] else "P90"
             out.append(_line(f"{g['group']} {short}", g["values"], g["ratios"], "index", cols))
         for k in t["kernels"]:
             out.append(_line(k["label"], k["rates"], k["ratios"], "rate", cols))
-    out.append("K6: Linux indices (AMD K6/233 = 1); P90: original indices (Pentium 90 = 1)")
+    if "verified" in t:
+        out.append(
+            "verified (each kernel checked its own output): "
+            + ", ".join(f"{letter} {n} of {len(t['kernels'])}" for letter, n in zip(letters, t["verified"]))
+        )
+    if icount:
+        out.append("QEMU -icount: 1 ns is one guest instruction; no BYTEmark index (an index compares times)")
+    else:
+        out.append("K6: Linux indices (AMD K6/233 = 1); P90: original indices (Pentium 90 = 1)")
     return out

@@ -1,6 +1,7 @@
-/* One CPU under the NuttX scheduler (the benchmark configuration is not SMP): pinning succeeds
- * for CPU 0 only, and yield is sched_yield(), as on Linux. The kernel counts no preemptions per
- * thread (unknown: -1) and there is no paging (no faults). */
+/* One CPU under the NuttX scheduler (the benchmark configuration is not SMP; the SylixOS port
+ * borrows this file: its BSP starts one CPU): pinning succeeds for CPU 0 only, and yield is
+ * sched_yield(), as on Linux. The kernel counts no preemptions per thread (unknown: -1) and
+ * there is no paging (no faults). */
 #include <sched.h>
 
 #include "tickmark/osal.h"

@@ -1,6 +1,7 @@
-/* Sleeping until a deadline of tm_os_now_ns (the board's counter, time.c) on NuttX: the time
- * left, slept with clock_nanosleep on CLOCK_MONOTONIC, the kernel's tick clock (so the wake-up
- * comes on a tick, as vTaskDelayUntil's does on FreeRTOS). Resolution: the tick (clock_getres). */
+/* Sleeping until a deadline of tm_os_now_ns (the board's counter, time.c) on NuttX (and on
+ * SylixOS, whose port borrows this file): the time left, slept with clock_nanosleep on
+ * CLOCK_MONOTONIC, the kernel's tick clock (so the wake-up comes on a tick, as vTaskDelayUntil's
+ * does on FreeRTOS). Resolution: the tick (clock_getres). */
 #include <errno.h>
 #include <time.h>
 

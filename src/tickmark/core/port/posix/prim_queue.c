@@ -25,7 +25,7 @@ tm_os_queue *tm_os_queue_create(unsigned depth, unsigned msg_bytes)
         return NULL;
     attr.mq_maxmsg = (long)depth;
     attr.mq_msgsize = (long)msg_bytes;
-    snprintf(name, sizeof name, "/tickmark-%ld-%u", (long)getpid(), serial++);
+    snprintf(name, sizeof name, "/tickmark-%ld-%u", (long)tm_os_getpid(), serial++);
     q->mq = mq_open(name, O_RDWR | O_CREAT | O_EXCL, 0600, &attr);
     if (q->mq == (mqd_t)-1) {
         free(q);

@@ -1,4 +1,4 @@
-/* Semaphores, condition variables and spin locks for the sync benchmarks (osal_prim.h). */
+/* Semaphores and condition variables for the sync benchmarks (osal_prim.h); spin locks: prim_spin.c. */
 #include <pthread.h>
 #include <errno.h>
 #include <semaphore.h>
@@ -8,7 +8,6 @@
 
 struct tm_os_sem { sem_t s; };
 struct tm_os_cond { pthread_cond_t c; };
-struct tm_os_spin { pthread_spinlock_t l; };
 
 tm_os_sem *tm_os_sem_create(unsigned value)
 {
@@ -56,26 +55,5 @@ void tm_os_cond_destroy(tm_os_cond *c)
     if (c) {
         pthread_cond_destroy(&c->c);
         free(c);
-    }
-}
-
-tm_os_spin *tm_os_spin_create(void)
-{
-    tm_os_spin *s = malloc(sizeof *s);
-    if (s && pthread_spin_init(&s->l, PTHREAD_PROCESS_PRIVATE) != 0) {
-        free(s);
-        s = NULL;
-    }
-    return s;
-}
-
-int tm_os_spin_lock(tm_os_spin *s) { return pthread_spin_lock(&s->l) ? -1 : 0; }
-int tm_os_spin_unlock(tm_os_spin *s) { return pthread_spin_unlock(&s->l) ? -1 : 0; }
-
-void tm_os_spin_destroy(tm_os_spin *s)
-{
-    if (s) {
-        pthread_spin_destroy(&s->l);
-        free(s);
     }
 }

@@ -1,0 +1,205 @@
+/* Kernel entry on ARMv7-A (Cortex-A7) in a privileged mode with the MMU off, as picolibc leaves
+ * it (supervisor mode, Thumb-2, exceptions taken in Thumb: SCTLR.TE): the minimal handlers of
+ * trap.* and their installation. A vector table of this file goes into VBAR while a kind is
+ * open, the table that was there before comes back when it closes. Each handler runs in the mode
+ * of its exception, on a small stack of its own:
+ *   call   SVC: return to the instruction after the svc (LR_svc). An svc made in the supervisor
+ *          mode would overwrite that mode's own link register, so the loop runs in the system
+ *          mode (privileged, with the user mode's SP and LR) while the kind is on.
+ *   abort  a data abort: an unaligned load with alignment checking on (SCTLR.A, set only while
+ *          the loop runs); the handler reads DFAR, then returns past the load (LR_abt - 4).
+ *   undef  an undefined instruction: return past the 4-byte udf.w (LR_und is its address + 2
+ *          in Thumb).
+ *   irq    a GICv2 software-generated interrupt (SGI TM_BM_SOFT_IRQ) to this CPU, written to
+ *          GICD_SGIR; the IRQ entry acknowledges it (GICC_IAR), ends it (GICC_EOIR), counts it.
+ * Any other exception is reported (its vector, address and DFAR) and ends the program. The
+ * GIC's addresses are the board's (BM_GIC_DIST, BM_GIC_CPU). */
+#include "bm_trap.h"
+#include "tickmark/osal.h"
+
+#define REG(a) (*(volatile uint32_t *)(uintptr_t)(a))
+#define GICD_CTLR (TM_BM_GIC_DIST + 0x000u)
+#define GICD_ISENABLER0 (TM_BM_GIC_DIST + 0x100u)
+#define GICD_ICENABLER0 (TM_BM_GIC_DIST + 0x180u)
+#define GICD_IPRIORITYR(n) (TM_BM_GIC_DIST + 0x400u + (n))
+#define GICD_SGIR (TM_BM_GIC_DIST + 0xF00u)
+#define GICC_CTLR (TM_BM_GIC_CPU + 0x000u)
+#define GICC_PMR (TM_BM_GIC_CPU + 0x004u)
+#define SCTLR_A (1u << 1)
+
+const uintptr_t tm_bm_gicc = TM_BM_GIC_CPU;
+extern const char tm_bm_vectors[];
+void tm_bm_mode_stacks(void *irq, void *abt, void *und);
+void tm_bm_to_system_mode(void);
+void tm_bm_to_supervisor_mode(void);
+void tm_bm_trap_unexpected32(uint32_t vector, uint32_t pc, uint32_t addr);
+
+__asm__(".pushsection .text.tm_bm_trap,\"ax\",%progbits\n"
+        "\t.syntax unified\n"
+        "\t.thumb\n"
+        "\t.balign 32\n"
+        "\t.global tm_bm_vectors\n"
+        "tm_bm_vectors:\n"
+        "\tb.w 10f\n"                      /* reset */
+        "\tb.w 2f\n"                       /* undefined instruction */
+        "\tb.w 1f\n"                       /* SVC */
+        "\tb.w 11f\n"                      /* prefetch abort */
+        "\tb.w 3f\n"                       /* data abort */
+        "\tb.w 10f\n"
+        "\tb.w 5f\n"                       /* IRQ */
+        "\tb.w 10f\n"                      /* FIQ */
+        "1:\tmovs pc, lr\n"                /* SVC: LR is past the svc */
+        "2:\tadd lr, lr, #2\n"             /* undef: LR is the udf.w + 2; past its 4 bytes */
+        "\tmovs pc, lr\n"
+        "3:\tpush {r0, r1}\n"              /* data abort */
+        "\tmrc p15, 0, r0, c6, c0, 0\n"    /* DFAR */
+        "\tldr r1, =tm_bm_trap_far\n"
+        "\tstr r0, [r1]\n"
+        "\tpop {r0, r1}\n"
+        "\tsubs pc, lr, #4\n"              /* LR is the load + 8: past its 4 bytes */
+        "5:\tpush {r0, r1}\n"              /* IRQ */
+        "\tldr r0, =tm_bm_gicc\n"
+        "\tldr r0, [r0]\n"
+        "\tldr r1, [r0, #0x0c]\n"          /* GICC_IAR: acknowledge */
+        "\tstr r1, [r0, #0x10]\n"          /* GICC_EOIR: done */
+        "\tldr r0, =tm_bm_trap_irqs\n"
+        "\tldr r1, [r0]\n"
+        "\tadds r1, r1, #1\n"
+        "\tstr r1, [r0]\n"
+        "\tpop {r0, r1}\n"
+        "\tsubs pc, lr, #4\n"              /* LR is the interrupted instruction + 4 */
+        "10:\tmovs r0, #0\n"               /* anything else: report it */
+        "\tb 12f\n"
+        "11:\tmovs r0, #0x0c\n"
+        "12:\tmov r1, lr\n"
+        "\tmrc p15, 0, r2, c6, c0, 0\n"
+        "\tbl tm_bm_trap_unexpected32\n"
+        "\t.ltorg\n"
+        /* tm_bm_mode_stacks(irq, abt, und): the stack pointers of the three exception modes */
+        "\t.global tm_bm_mode_stacks\n"
+        "\t.type tm_bm_mode_stacks, %function\n"
+        "tm_bm_mode_stacks:\n"
+        "\tmrs r3, cpsr\n"
+        "\tcpsid if, #0x12\n"
+        "\tmov sp, r0\n"
+        "\tcps #0x17\n"
+        "\tmov sp, r1\n"
+        "\tcps #0x1b\n"
+        "\tmov sp, r2\n"
+        "\tmsr cpsr_c, r3\n"
+        "\tbx lr\n"
+        /* the system mode with the caller's stack, and back to the supervisor mode with it */
+        "\t.global tm_bm_to_system_mode\n"
+        "\t.type tm_bm_to_system_mode, %function\n"
+        "tm_bm_to_system_mode:\n"
+        "\tmov r0, sp\n"
+        "\tmov r1, lr\n"
+        "\tcps #0x1f\n"
+        "\tmov sp, r0\n"
+        "\tmov lr, r1\n"
+        "\tbx lr\n"
+        "\t.global tm_bm_to_supervisor_mode\n"
+        "\t.type tm_bm_to_supervisor_mode, %function\n"
+        "tm_bm_to_supervisor_mode:\n"
+        "\tmov r0, sp\n"
+        "\tmov r1, lr\n"
+        "\tcps #0x13\n"
+        "\tmov sp, r0\n"
+        "\tmov lr, r1\n"
+        "\tbx lr\n"
+        "\t.popsection\n");
+
+static uint32_t saved_vbar, saved_sctlr, saved_mode;
+static uint32_t saved_gicd_ctlr, saved_gicc_ctlr, saved_gicc_pmr;
+static uint32_t unaligned[2] __attribute__((aligned(8)));
+static uint64_t mode_stack[3][32] __attribute__((aligned(8))); /* IRQ, abort, undefined */
+
+static uint32_t vbar(void)
+{
+    uint32_t v;
+    __asm__ __volatile__("mrc p15, 0, %0, c12, c0, 0" : "=r"(v));
+    return v;
+}
+
+static void set_vbar(uint32_t v) { __asm__ __volatile__("mcr p15, 0, %0, c12, c0, 0\n\tisb" : : "r"(v) : "memory"); }
+
+static uint32_t sctlr(void)
+{
+    uint32_t v;
+    __asm__ __volatile__("mrc p15, 0, %0, c1, c0, 0" : "=r"(v));
+    return v;
+}
+
+static void set_sctlr(uint32_t v) { __asm__ __volatile__("mcr p15, 0, %0, c1, c0, 0\n\tisb" : : "r"(v) : "memory"); }
+
+static uint32_t mode(void)
+{
+    uint32_t v;
+    __asm__ __volatile__("mrs %0, cpsr" : "=r"(v));
+    return v & 0x1fu;
+}
+
+void tm_bm_trap_unexpected32(uint32_t vector, uint32_t pc, uint32_t addr)
+{
+    tm_bm_trap_unexpected(vector, pc, addr);
+}
+
+const char *tm_bm_trap_install(int kind, tm_bm_trap_plan *plan)
+{
+    unsigned sgi = (unsigned)(TM_BM_SOFT_IRQ);
+    if (kind == TM_TRAP_IRQ && (TM_BM_GIC_DIST == 0 || TM_BM_GIC_CPU == 0 || TM_BM_SOFT_IRQ < 0 || sgi > 15))
+        return "no GICv2 or SGI for it (BM_GIC_DIST, BM_GIC_CPU, BM_SOFT_IRQ in the board description)";
+    if (kind == TM_TRAP_CALL && mode() != 0x13u)
+        return "the program does not run in the supervisor mode, where this handler expects it";
+    saved_vbar = vbar();
+    tm_bm_mode_stacks(mode_stack[0] + 32, mode_stack[1] + 32, mode_stack[2] + 32);
+    set_vbar((uintptr_t)tm_bm_vectors);
+    if (kind == TM_TRAP_ABORT) {
+        plan->fault_addr = (const char *)unaligned + 1;
+    } else if (kind == TM_TRAP_IRQ) {
+        saved_gicd_ctlr = REG(GICD_CTLR);
+        saved_gicc_ctlr = REG(GICC_CTLR);
+        saved_gicc_pmr = REG(GICC_PMR);
+        *(volatile uint8_t *)(uintptr_t)GICD_IPRIORITYR(sgi) = 0; /* the highest priority */
+        REG(GICD_ISENABLER0) = 1u << sgi;
+        REG(GICD_CTLR) = 1u;
+        REG(GICC_PMR) = 0xf0u;
+        REG(GICC_CTLR) = 1u;
+        plan->raise_reg = (volatile void *)(uintptr_t)GICD_SGIR;
+        plan->raise_value = (2u << 24) | sgi; /* to the requesting CPU only */
+    }
+    return NULL;
+}
+
+/* Alignment checking (SCTLR.A) only while the loop runs: the C library's memcpy makes unaligned
+ * loads of its own. IRQs are unmasked, and the system mode is on, only while the loop runs. */
+void tm_bm_trap_during(int kind, int on)
+{
+    if (kind == TM_TRAP_ABORT && on) {
+        saved_sctlr = sctlr();
+        set_sctlr(saved_sctlr | SCTLR_A);
+    } else if (kind == TM_TRAP_ABORT) {
+        set_sctlr(saved_sctlr);
+    } else if (kind == TM_TRAP_IRQ && on) {
+        __asm__ __volatile__("dsb\n\tcpsie i\n\tisb" : : : "memory");
+    } else if (kind == TM_TRAP_IRQ) {
+        __asm__ __volatile__("cpsid i\n\tisb" : : : "memory");
+    } else if (kind == TM_TRAP_CALL && on) {
+        saved_mode = mode();
+        tm_bm_to_system_mode();
+    } else if (kind == TM_TRAP_CALL && saved_mode == 0x13u) {
+        tm_bm_to_supervisor_mode();
+    }
+}
+
+void tm_bm_trap_restore(int kind)
+{
+    unsigned sgi = (unsigned)(TM_BM_SOFT_IRQ);
+    if (kind == TM_TRAP_IRQ) {
+        REG(GICD_ICENABLER0) = 1u << sgi;
+        REG(GICC_CTLR) = saved_gicc_ctlr;
+        REG(GICC_PMR) = saved_gicc_pmr;
+        REG(GICD_CTLR) = saved_gicd_ctlr;
+    }
+    set_vbar(saved_vbar);
+}
