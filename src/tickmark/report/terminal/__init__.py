@@ -160,7 +160,8 @@ def print_events(con, rows, plain):
     for r in rows:  # the worst case the events support (analysis/worstcase.py)
         tail = r["status"] == "ok" and (r.get("hist") or {}).get("tail")
         if tail:
-            line = f"{printable(r['key'])}: {statement(tail, fmt_time)}"
+            shown = lambda x, unit=r.get("unit"): fmt.fmt_in(x, unit)  # noqa: E731 (a count where the run counted)
+            line = f"{printable(r['key'])}: {statement(tail, shown)}"
             for piece in textwrap.wrap(line, max(40, con.width), subsequent_indent="  "):
                 con.print(Text(piece))
 
