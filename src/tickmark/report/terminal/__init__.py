@@ -3,6 +3,7 @@ report model (model/): a header with the machine essentials, then one table row 
 instance (sub-metrics indented below it). Plain text without colours in a pipe; the table fits
 the width of the console (optional columns are left out on a narrow terminal, flags wrap)."""
 
+import functools
 import textwrap
 
 from rich.text import Text
@@ -160,10 +161,14 @@ def print_events(con, rows, plain):
     for r in rows:  # the worst case the events support (analysis/worstcase.py)
         tail = r["status"] == "ok" and (r.get("hist") or {}).get("tail")
         if tail:
-            shown = lambda x, unit=r.get("unit"): fmt.fmt_in(x, unit)  # noqa: E731 (a count where the run counted)
-            line = f"{printable(r['key'])}: {statement(tail, shown)}"
+            line = f"{printable(r['key'])}: {statement(tail, functools.partial(_in_unit, unit=r.get('unit')))}"
             for piece in textwrap.wrap(line, max(40, con.width), subsequent_indent="  "):
                 con.print(Text(piece))
+
+
+def _in_unit(x, unit):
+    """A latency in its row's unit: a time, or guest instructions where the run counted them."""
+    return fmt.fmt_in(x, unit)
 
 
 def fitting_table(con, rows, plain):
