@@ -54,13 +54,14 @@ def test_show_says_the_tail_statement_under_the_event_table():
     from rich.console import Console
 
     from tickmark.analysis.stats import hist_percentiles
+    from tickmark.report.model.run import event_texts
     from tickmark.report.terminal import print_events
 
     few = hist_percentiles([{"buckets": [[100, 500], [200, 500]], "min": 100, "max": 210, "sum": 150000}])
     many = hist_percentiles([{"buckets": [[1000, 40000], [5000, 9], [9000, 1]], "min": 1000, "max": 9100}])
     rows = [
-        {"status": "ok", "key": "timer.cyclic[period=200]", "hist": few},
-        {"status": "ok", "key": "timer.cyclic_rt[period=200]", "hist": many},
+        {"status": "ok", "key": "timer.cyclic[period=200]", "hist": few, "hist_text": event_texts(few, False)},
+        {"status": "ok", "key": "timer.cyclic_rt[period=200]", "hist": many, "hist_text": event_texts(many, False)},
     ]
     con = Console(width=60, record=True, color_system=None)
     print_events(con, rows, plain=True)
