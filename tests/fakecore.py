@@ -15,14 +15,18 @@ Used by the harness tests so they run without a C compiler. FAKECORE_MODE (comma
             dup (every sample twice), endfirst (end before the samples), twoperline (samples
             two to a line), stall (stop writing, stay alive)
 FAKECORE_LOG: append each argv (one line) to this file.
+
+Patterns select as the real core's do (tests/test_tm1.py holds the two together): the project's
+pattern rule (tickmark.patterns), on a benchmark's name, or with a '[' on an instance's key.
 """
 
-import fnmatch
 import json
 import os
 import random
 import sys
 import time
+
+from tickmark.patterns import matches
 
 BENCHES = [
     {"name": "sys.fast", "unit": "call", "stat": "median", "params": [], "subs": [], "ns": 100},
@@ -60,6 +64,18 @@ def emit(obj):
     sys.stdout.flush()
 
 
+def bench_selected(name, pattern):
+    """Like the core: a pattern selects a benchmark by its name; one with a '[' (an instance's
+    key) selects the benchmark its part before the '[' names."""
+    return matches(name, pattern.split("[")[0])
+
+
+def instance_selected(key, name, pattern):
+    """Like the core: a pattern with a '[' selects instances by their key, one without every
+    instance of the benchmarks it names."""
+    return matches(key, pattern) if "[" in pattern else matches(name, pattern)
+
+
 def instances(b, overrides):
     if not b["params"]:
         return [(b["name"], {})]
@@ -67,7 +83,7 @@ def instances(b, overrides):
     scoped = [
         v
         for k, v in overrides.items()
-        if ":" in k and fnmatch.fnmatchcase(b["name"], k.split(":")[0]) and k.split(":")[1] == p["name"]
+        if ":" in k and matches(b["name"], k.split(":")[0]) and k.split(":")[1] == p["name"]
     ]  # like the core: BENCH:NAME wins over NAME
     vals = (scoped[-1] if scoped else overrides.get(p["name"], p["sweep"])).split(",")
     return [(f"{b['name']}[{p['name']}={v}]", {p["name"]: int(v)}) for v in vals]
@@ -105,7 +121,7 @@ def main(argv):
         else:
             globs.append(a)
             i += 1
-    sel = [b for b in BENCHES if not globs or any(fnmatch.fnmatchcase(b["name"], g.split("[")[0]) for g in globs)]
+    sel = [b for b in BENCHES if not globs or any(bench_selected(b["name"], g) for g in globs)]
     if cmd == "list":
         for b in sel:
             emit(
@@ -123,7 +139,7 @@ def main(argv):
                 }
             )
         for g in globs:
-            if not any(fnmatch.fnmatchcase(b["name"], g.split("[")[0] if "[" in g else g) for b in BENCHES):
+            if not any(bench_selected(b["name"], g) for b in BENCHES):
                 emit({"t": "unmatched", "pattern": g})
         return 0
     # like the real core: a scratch folder $TMPDIR/tickmark-<pid> while it runs, removed at its end
@@ -182,9 +198,7 @@ def run(opts, globs, iters, params, sel):
     for name in order:
         b = next(x for x in BENCHES if x["name"] == name)
         for key, p in instances(b, params):
-            if any("[" in g for g in globs) and not any(
-                key == g or fnmatch.fnmatchcase(key if "[" in g else name, g) for g in globs
-            ):  # like the core: a pattern with '[' selects instance keys
+            if globs and not any(instance_selected(key, name, g) for g in globs):
                 continue
             if "die" in MODE and done >= int(MODE["die"]):
                 sys.stderr.write("fake core: simulated crash of the runner\n")

@@ -1,6 +1,6 @@
 """The run engine's steps (open, round, extend, close) with the synthetic core, and the defects that
 one engine fixed: a matrix whose cell's core died stores that run incomplete and the others
-complete (the command's exit status 1: test_hostile.py), a transport lost in a matrix leaves no
+complete (the command's exit status 1: test_store_paths_hostile.py), a transport lost in a matrix leaves no
 run 'running', and an icount run keeps its instruction unit through export and import."""
 
 import json
@@ -130,7 +130,7 @@ def test_an_icount_run_keeps_its_unit_through_export_and_import(tmp_path):
 
     assert methods(st, rid) == {"sys.fast": "icount-insns", "bw.copy": "icount-insns"}
     path = tmp_path / "run.json"
-    path.write_text(export.to_json(st, run))
+    path.write_text(export.to_json(export.run_model(st, run)))
     doc = export.read_document(str(path))  # statistics computed again from the raw samples
     assert {r["key"]: r["stats"][""]["cycles_method"] for r in doc["results"]} == methods(st, rid)
     st2 = Store(tmp_path / "b.db")

@@ -14,6 +14,7 @@ import pytest
 
 from tickmark.analysis.stats import Stats
 from tickmark.store import Store, exports
+from tickmark.store.document import run_model
 
 DATA = Path(__file__).parent / "data"
 
@@ -85,7 +86,7 @@ def test_gbench_schema_accepts_real_google_benchmark_output(tmp_path):
 def test_gbench_export_validates_and_carries_the_headline(stored):
     jsonschema = _tool("jsonschema")
     st, run, results = stored
-    doc = json.loads(exports.to_gbench(run, results, lambda r: st.samples(r["id"])))
+    doc = json.loads(exports.to_gbench(run_model(st, run)))
     jsonschema.validate(doc, json.loads((DATA / "gbench.schema.json").read_text()))
     by = {}
     for b in doc["benchmarks"]:
@@ -102,9 +103,11 @@ def test_gbench_export_validates_and_carries_the_headline(stored):
     bw = Stats.of(next(r for r in results if r["key"] == "bw.copy")).main
     med = next(b for b in by["bw.copy"] if b.get("aggregate_name") == "median")
     assert math.isclose(med["real_time"], bw.ns_per_op)
-    for b in by["bw.copy"]:  # a rate is the rate of its entry's own time (64 bytes per operation)
-        if "bytes_per_second" in b:
-            assert math.isclose(b["bytes_per_second"], 64 * 1e9 / b["real_time"])
+    # each repetition and the median carry a rate, the rate of its entry's own time (64 bytes per operation)
+    rated = [b for b in by["bw.copy"] if b["run_type"] == "iteration" or b.get("aggregate_name") == "median"]
+    assert len(rated) == 4
+    for b in rated:
+        assert math.isclose(b["bytes_per_second"], 64 * 1e9 / b["real_time"])
 
 
 def test_junit_schema_accepts_pytests_own_report(tmp_path):
@@ -131,7 +134,7 @@ def test_junit_export_validates_and_fails_crashes_and_gated(stored, tmp_path):
         Failure("exp1", "sys.fast", "slower", "+12.0%", 0.12),
         Failure("exp1", "sys.gone", "not measured", "not in B"),
     ]
-    text = exports.to_junit(run, results, gate=gate)
+    text = exports.to_junit({"run": run, "results": results}, gate=gate)
     f = tmp_path / "j.xml"
     f.write_text(text)
     schema = xmlschema.XMLSchema(str(DATA / "junit.xsd"))
@@ -150,7 +153,7 @@ def test_junit_export_validates_and_fails_crashes_and_gated(stored, tmp_path):
     assert suite.get("failures") == "3" and suite.get("skipped") == "1" and suite.get("tests") == str(len(results) + 1)
     # a run that did not finish: it fails, and so does each benchmark it planned and never started
     cut = dict(run, status="incomplete", notes={"incomplete": "killed"}, hello={"order": ["sys.fast", "late.one"]})
-    f.write_text(exports.to_junit(cut, results))
+    f.write_text(exports.to_junit({"run": cut, "results": results}))
     schema.validate(str(f))
     cases = {c.get("name"): c for c in ET.parse(f).getroot().find("testsuite").findall("testcase")}
     assert cases["run"].find("failure").get("message") == "the run is incomplete: killed"
@@ -162,7 +165,7 @@ def test_openmetrics_export_parses_with_prometheus_client(stored):
     from prometheus_client.openmetrics.parser import text_string_to_metric_families
 
     st, run, results = stored
-    text = exports.to_openmetrics(run, results)
+    text = exports.to_openmetrics({"run": run, "results": results})
     fams = {f.name: f for f in text_string_to_metric_families(text)}
     assert fams["tickmark_op_time_seconds"].unit == "seconds"
     fast = Stats.of(next(r for r in results if r["key"] == "sys.fast")).main
@@ -185,7 +188,7 @@ def test_openmetrics_escapes_label_values(stored):
 
     st, run, results = stored
     run = dict(run, name='we"ird\\name', notes={"labels": {"build id": "a\nb"}})
-    fams = {f.name: f for f in text_string_to_metric_families(exports.to_openmetrics(run, results))}
+    fams = {f.name: f for f in text_string_to_metric_families(exports.to_openmetrics({"run": run, "results": results}))}
     (info,) = fams["tickmark_run"].samples
     assert info.labels["run"] == 'we"ird\\name' and info.labels["label_build_id"] == "a\nb"
 
@@ -265,22 +268,23 @@ def test_gbench_repetitions_are_the_rounds_own_times(tmp_path):
     into times through the best sample's rate (that exported 100 ns rounds as 200 ns, with the
     median outside them)."""
     st, run = _measured_store(tmp_path / "s.db")
-    doc = json.loads(exports.to_gbench(run, st.results(run["id"]), lambda r: st.samples(r["id"])))
+    doc = json.loads(exports.to_gbench(run_model(st, run)))
     bw = [b for b in doc["benchmarks"] if b["run_name"] == "mem.bw_copy"]
     reps = [b["real_time"] for b in bw if b["run_type"] == "iteration"]
     assert reps == pytest.approx(_round_medians(st, "mem.bw_copy"), rel=1e-12)
     assert reps == pytest.approx([100.0, 80.0, 60.0], rel=0.02)
     med = next(b for b in bw if b.get("aggregate_name") == "median")
     assert min(reps) <= med["real_time"] <= max(reps)
-    for b in bw:
-        if "bytes_per_second" in b:
-            assert b["bytes_per_second"] == pytest.approx(4096e9 / b["real_time"])
+    rated = [b for b in bw if b["run_type"] == "iteration" or b.get("aggregate_name") == "median"]
+    assert len(rated) == 4
+    for b in rated:
+        assert b["bytes_per_second"] == pytest.approx(4096e9 / b["real_time"])
 
 
 def test_gbench_cpu_time_is_task_clock_and_the_context_claims_only_what_was_recorded(tmp_path):
     jsonschema = _tool("jsonschema")
     st, run = _measured_store(tmp_path / "s.db", labels={"build": "1234", "board": "rk3588"})
-    doc = json.loads(exports.to_gbench(run, st.results(run["id"]), lambda r: st.samples(r["id"])))
+    doc = json.loads(exports.to_gbench(run_model(st, run)))
     jsonschema.validate(doc, json.loads((DATA / "gbench.schema.json").read_text()))
     busy = [b for b in doc["benchmarks"] if b["run_name"] == "cpu.busy"]
     for b in busy:  # on the CPU 60 % of the time: cpu_time is task-clock, not the wall time
@@ -292,7 +296,7 @@ def test_gbench_cpu_time_is_task_clock_and_the_context_claims_only_what_was_reco
     assert ctx["label:build"] == "1234" and ctx["label:board"] == "rk3588"
     for gov, scaling in (("performance", False), ("schedutil", True)):
         st2, run2 = _measured_store(tmp_path / f"{gov}.db", governor=gov)
-        assert json.loads(exports.to_gbench(run2, st2.results(run2["id"])))["context"]["cpu_scaling_enabled"] is scaling
+        assert json.loads(exports.to_gbench(run_model(st2, run2)))["context"]["cpu_scaling_enabled"] is scaling
         st2.close()
     st.close()
 
@@ -303,7 +307,10 @@ def test_openmetrics_says_which_statistic_each_value_is_and_carries_task_clock_a
 
     st, run = _measured_store(tmp_path / "s.db")
     results = {r["key"]: r for r in st.results(run["id"])}
-    fams = {f.name: f for f in text_string_to_metric_families(exports.to_openmetrics(run, list(results.values())))}
+    fams = {
+        f.name: f
+        for f in text_string_to_metric_families(exports.to_openmetrics({"run": run, "results": list(results.values())}))
+    }
     times = {(x.labels["key"], x.labels["stat"]): x.value for x in fams["tickmark_op_time_seconds"].samples}
     bw = Stats.of(results["mem.bw_copy"]).main
     # the bandwidth instance's time is its median time, labelled so (its headline is a max rate)
@@ -327,7 +334,7 @@ def test_openmetrics_min_headline_is_labelled_min(stored):
     from prometheus_client.openmetrics.parser import text_string_to_metric_families
 
     st, run, results = stored
-    fams = {f.name: f for f in text_string_to_metric_families(exports.to_openmetrics(run, results))}
+    fams = {f.name: f for f in text_string_to_metric_families(exports.to_openmetrics({"run": run, "results": results}))}
     lat = next(r for r in results if r["key"] == "lat.sweep[size=1024]")
     got = {x.labels["stat"]: x.value for x in fams["tickmark_op_time_seconds"].samples if x.labels["key"] == lat["key"]}
     d = Stats.of(lat).main

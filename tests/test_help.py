@@ -58,17 +58,28 @@ def test_store_is_offered_where_it_is_used(cli):
 
 
 def test_profile_offers_the_targets_it_can_profile_on(cli):
-    from tickmark.cli.options import TARGET_URIS
-    from tickmark.targets import schemes
-    from tickmark.targets.base import registered
+    """The help texts read what each target says of itself (targets/: usage, profile_usage,
+    kernel_usage, program_usage), no list of their own."""
+    from tickmark.targets import targets
 
-    assert set(TARGET_URIS) == set(schemes())  # --target's help names every target there is
-    out = " ".join(help_of(cli, "profile").split())
+    def flat(text):  # the help as one line, a URI broken at its hyphen joined again
+        return " ".join(re.sub(r"-\n\s+", "-", text).split())
+
+    out = flat(help_of(cli, "profile"))
     offered = re.search(r"--target URI Where to run: (.*?)\. ", out).group(1)
-    for scheme in schemes():
-        profiles = registered()[scheme].profiles is not None or scheme == "labgrid"  # labgrid: its board's
-        assert (TARGET_URIS[scheme].split(":")[0] in offered) == profiles, scheme
+    wrapping = [cls for cls in targets() if cls.__name__ == "LabgridTarget"]
+    for cls in targets():
+        assert cls.usage, cls  # every target says how --target names it
+        # a sampler runs beside its core (labgrid: beside its board's SSH target's)
+        assert (cls.profile_usage is not None) == (cls.profiles is not None or cls in wrapping), cls
+        assert (cls.profile_usage or "\0") in offered or not cls.profile_usage, cls
+    assert offered == ", ".join(cls.profile_usage for cls in targets() if cls.profile_usage)
     assert "--kernel" not in out and "--append" not in out  # no kernel image is profiled
     assert "serial:" not in out and "qemu-system:" not in out
-    run = " ".join(help_of(cli, "run").split())
-    assert all(uri in run for uri in TARGET_URIS.values())
+    run = flat(help_of(cli, "run"))
+    assert all(cls.usage in run for cls in targets())
+    execs = flat(help_of(cli, "exec"))
+    booting = [cls.kernel_usage for cls in targets() if cls.kernel_usage]
+    assert booting and all(f"With --target {u}" in execs and f"With --target {u}" in run for u in booting)
+    assert all(cls.program_usage in execs for cls in targets() if cls.program_usage)
+    assert "serial:" not in execs

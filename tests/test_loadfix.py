@@ -4,6 +4,7 @@ import os
 import time
 
 import pytest
+
 from loadfix import _workers, under_load
 
 pytestmark = pytest.mark.alone

@@ -633,7 +633,8 @@ def test_topology_is_one_run_and_every_view_shows_its_levels(real, cli):
     """One run holds both passes (the stride chase included, so a report finds the line size), and
     `topology --json`, `topology --from RUN --json`, `report RUN --format json|md` and `show RUN`
     show the one detection."""
-    rc, out, err = cli("topology", "--json", "--max-size", "1M", "--rounds", "1", "--samples", "3", "-q")
+    args = ("topology", "--json", "--max-size", "1M", "--rounds", "1", "--samples", "3", "-q", "--name", "board-topo")
+    rc, out, err = cli(*args)
     assert rc == 0, err
     doc = json.loads(out)
     assert set(doc) >= {"detected", "os", "comparison", "runs"}
@@ -644,8 +645,10 @@ def test_topology_is_one_run_and_every_view_shows_its_levels(real, cli):
     assert doc["detected"]["line_size"]["why"]  # the stride chase ran (a step found or not)
     (rid,) = doc["runs"]
     rc, out, err = cli("runs")
-    assert out.count("topology") == 1
-    rc, out2, err = cli("topology", "--json", "--from", str(rid))
+    assert out.count("topology") == 1 and "board-topo" in out
+    rc, out, err = cli(*args)
+    assert rc == 2 and "a run named 'board-topo' exists already" in err
+    rc, out2, err = cli("topology", "--json", "--from", "board-topo")
     assert rc == 0 and json.loads(out2)["detected"] == doc["detected"] and json.loads(out2)["os"] == doc["os"]
     rc, rep, err = cli("report", str(rid), "--format", "json")
     assert rc == 0, err
@@ -796,6 +799,10 @@ def test_x_of_1_is_what_docs_memory_md_says():
 def test_topology_bad_input(env, cli):
     rc, out, err = cli("topology", "--max-size", "lots")
     assert rc == 2 and err.startswith("tickmark: error: bad --max-size 'lots'")
+    rc, out, err = cli("topology", "--from", "1", "--name", "x")
+    assert rc == 2 and "--name names a new run: it cannot go with --from" in err
+    rc, out, err = cli("topology", "--name", "7")
+    assert rc == 2 and err.startswith("tickmark: error: bad --name '7'")
 
 
 def test_memory_suite_is_listed(env, cli):
@@ -859,11 +866,13 @@ def test_shared_cache_probe_runs_with_an_idle_and_a_busy_neighbour(make_core):
 
 
 def test_bandwidth_table_labels_sizes_with_levels():
-    def res(bench, size, mbs, **p):
-        return {"bench": bench, "params": dict(size=size, **p), "status": "ok", "stats": {"": {"value": mbs}}}
+    def res(bench, size, mbs, flags=(), **p):
+        st = {"": {"value": mbs, "flags": list(flags)}}
+        return {"bench": bench, "params": dict(size=size, **p), "status": "ok", "stats": st}
 
     results = [
         res("mem.bw_read", 16 * K, 90000.0),
+        res("mem.bw_write", 16 * K, 20000.0, flags=["disturbed"]),
         res("mem.bw_read", 128 * M, 9000.0),
         res("mem.bw_nt", 128 * M, 7000.0, op=0),
         res("mem.bw_memmove", 128 * M, 12000.0),  # a run from before memmove had a shift
@@ -872,11 +881,38 @@ def test_bandwidth_table_labels_sizes_with_levels():
         res("mem.bw_cores", 128 * M, 16000.0, threads=2, op=0),
     ]
     header, rows = bwtable.table_rows(results, [("L1", 48 * K), ("L2", 2 * M)])
-    assert header == ["read", "move", "NT write"]
-    assert [(s, lvl) for s, lvl, _ in rows] == [(16 * K, "L1"), (128 * M, "memory")]
+    assert header == ["read", "write", "move", "NT write"]
+    assert [(s, lvl, bad) for s, lvl, _, bad in rows] == [(16 * K, "L1", ["write"]), (128 * M, "memory", [])]
     assert rows[1][2]["move"] == 12000.0
     n, crows = bwtable.cores_rows(results, [("L1", 48 * K), ("L2", 2 * M)])
-    assert n == 2 and crows == [(128 * M, "memory", {"read": (16000.0, 16000.0 / 9000.0)})]
+    assert n == 2 and crows == [(128 * M, "memory", {"read": (16000.0, 16000.0 / 9000.0)}, [])]
+    # a level not measurable under the load: the sizes past the last known level say so
+    levels = [("L1", 48 * K), ("L2", None), ("L3", 32 * M)]
+    assert [lvl for _, lvl, _, _ in bwtable.table_rows(results, levels)[1]] == ["L1", "L2?"]
+
+
+def test_a_disturbed_bandwidth_is_flagged():
+    """A bandwidth whose best round was on a CPU less than 90 % of its wall time (task-clock), or
+    that no other round came within 15 % of (a clean round alone: on the busy guest a memset of
+    32M read 11,089 MB/s in its one clean round and 2,354-4,000 in the others, and 16,953 in
+    the run beside it): flagged disturbed; rounds on a CPU all along that agree are not."""
+    from tickmark.analysis import stats
+
+    def samples(on_cpu, ns=(10_000_000, 10_000_000)):
+        return [
+            {"round": r, "ops": 1, "ns": t, "ctr_ops": 1, "ctr": {"task_clock": int(on_cpu * t)}}
+            for r, t in enumerate(ns, 1)
+            for _ in range(5)
+        ]
+
+    busy = stats.compute(samples(0.6), "max", bytes_per_op=32 * M).main
+    quiet = stats.compute(samples(0.99), "max", bytes_per_op=32 * M).main
+    alone = stats.compute(samples(1.0, (10_000_000, 13_000_000)), "max", bytes_per_op=32 * M).main
+    close = stats.compute(samples(1.0, (10_000_000, 11_000_000)), "max", bytes_per_op=32 * M).main
+    assert "disturbed" in busy.flags and "disturbed" not in quiet.flags
+    assert "disturbed" in alone.flags and "disturbed" not in close.flags
+    assert busy.value == quiet.value  # the figure itself is the wall-time rate: flagged, not changed
+    assert "90 %" in stats.FLAG_MEANINGS["disturbed"] and "15 %" in stats.FLAG_MEANINGS["disturbed"]
 
 
 @pytest.mark.parametrize("width", [80, 100])

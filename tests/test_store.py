@@ -18,7 +18,7 @@ def fake_run(store, patterns=("sys.*", "lat.*", "bw.*", "sync.*", "ipc.*"), name
 def test_round_trip_export_import(tmp_path, new_store):
     st = Store(new_store("a"))
     rid = fake_run(st)
-    doc1 = export.to_document(st, st.run(rid))
+    doc1 = export.to_document(export.run_model(st, st.run(rid)))
     assert doc1["format"] == "tickmark-results" and doc1["version"] == 1
     keys = {r["key"] for r in doc1["results"]}
     assert {"sys.fast", "sys.skipme", "sys.crashy", "lat.sweep[size=1024]", "ipc.ping"} <= keys
@@ -27,11 +27,11 @@ def test_round_trip_export_import(tmp_path, new_store):
     assert ping["samples"][0]["ctr"] == {"task_clock": ping["samples"][0]["ns"]}
 
     path = tmp_path / "run.json"
-    path.write_text(export.to_json(st, st.run(rid)))
+    path.write_text(export.to_json(export.run_model(st, st.run(rid))))
     st2 = Store(new_store("b"))
     fake_run(st2, patterns=["sys.fast"], name="other")  # so the import gets another id
     new = import_document(st2, export.read_document(path))
-    doc2 = export.to_document(st2, st2.run(new))
+    doc2 = export.to_document(export.run_model(st2, st2.run(new)))
     assert new != rid
     r1, r2 = dict(doc1["run"]), dict(doc2["run"])
     assert r2.pop("notes")["imported_from"] == rid
@@ -48,7 +48,7 @@ def test_round_trip_export_import(tmp_path, new_store):
 def test_import_rejects_bad_documents_without_writing(new_store):
     st = Store(new_store("a"))
     rid = fake_run(st)
-    good = export.to_document(st, st.run(rid))
+    good = export.to_document(export.run_model(st, st.run(rid)))
     before = st.count("results")
 
     def bad(mutate, needle):

@@ -24,6 +24,40 @@ def test_unknown_and_bad_uris_are_one_line_errors():
     assert {"local", "qemu-user"} <= set(schemes())
 
 
+NEW_TARGET = """
+from tickmark.targets.base import Target, register
+
+
+@register("toy")
+class ToyTarget(Target):
+    scheme = "toy"
+    usage = "toy:SLOT"
+    kernel_usage = "toy:SLOT?os=linux"
+"""
+
+
+def test_a_target_is_one_module_that_help_and_checks_find(tmp_path, monkeypatch):
+    """A module beside the others in targets/ is found, and what it says of itself reaches the
+    help texts and the checks (no list of targets to extend)."""
+    import tickmark.targets as targets
+    from tickmark.targets import base
+
+    (tmp_path / "toy_target.py").write_text(NEW_TARGET)
+    monkeypatch.setattr(targets, "__path__", [*targets.__path__, str(tmp_path)])
+    monkeypatch.setattr(base, "_REGISTRY", dict(base._REGISTRY))
+    monkeypatch.delitem(sys.modules, "tickmark.targets.toy_target", raising=False)
+    try:
+        assert "toy" in targets.schemes() and "toy:SLOT" in targets.usages()
+        assert "toy:SLOT?os=linux" in targets.usages("kernel_usage")
+        targets.check_boots("toy:1")
+        with pytest.raises(TickmarkError, match=r"use them with --target .*toy:SLOT\?os=linux"):
+            targets.check_boots("local")
+        with pytest.raises(TickmarkError, match="unknown target 'nosuch:x'.*toy"):
+            open_target("nosuch:x")
+    finally:
+        sys.modules.pop("tickmark.targets.toy_target", None)
+
+
 def test_prebuilt_core_only_where_it_makes_sense():
     with pytest.raises(TickmarkError, match="prebuilt"):
         open_target("qemu-user:aarch64", prebuilt="/bin/true")

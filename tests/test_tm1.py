@@ -3,8 +3,10 @@ line numbers of every problem; and the synthetic core (tests/fakecore.py) held t
 core emits, so that protocol drift fails here."""
 
 import json
+import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -214,3 +216,33 @@ def test_fakecore_speaks_the_real_cores_protocol(core_binary):
         always = set.intersection(*(set(x) for x in real_recs if x["t"] == t)) - {k for _, k in BY_MACHINE}
         some_fake = set.union(*(set(x) for x in fake_recs if x["t"] == t))
         assert always <= some_fake, f"fakecore's {t} lacks {always - some_fake}"
+
+
+CORE_UNIT = Path(__file__).resolve().parent.parent / "src" / "tickmark" / "core" / "tests" / "unit.c"
+
+
+def test_the_pattern_rule_is_the_cores():
+    """The project's pattern rule (tickmark.patterns, which the synthetic core selects with)
+    answers the core's own glob cases (its unit tests) as the core does."""
+    from tickmark.patterns import matches
+
+    cases = re.findall(r'CHECK\((!?)tm_glob_match\("([^"]*)", "([^"]*)"\)\)', CORE_UNIT.read_text())
+    assert len(cases) >= 5, "the core's glob cases moved"
+    for negated, pattern, text in cases:
+        assert matches(text, pattern) == (not negated), (pattern, text)
+
+
+def test_fakecore_selects_what_the_real_core_selects(core_binary):
+    """The synthetic core picks benchmarks and instances by the real core's rule, not one of its
+    own: on the real core's names and keys, every pattern selects the same."""
+    import fakecore
+
+    names = [r["name"] for r in _stream([core_binary, "list"]) if r["t"] == "bench"]
+    for pattern in ("sys.*", "s?s.read", "sys.read", "*.bw_*", "mem.lat_rand[size=4096]", "*[*", "[", "sys.re[ad]"):
+        real = [r for r in _stream([core_binary, "list", "--", pattern]) if r["t"] in ("bench", "unmatched")]
+        chosen = [r["name"] for r in real if r["t"] == "bench"]
+        assert chosen == [n for n in names if fakecore.bench_selected(n, pattern)], pattern
+        assert any(r["t"] == "unmatched" for r in real) == (not chosen), pattern
+    assert fakecore.instance_selected("mem.lat_rand[size=4096]", "mem.lat_rand", "mem.lat_rand[size=4*]")
+    assert not fakecore.instance_selected("mem.lat_rand[size=8192]", "mem.lat_rand", "mem.lat_rand[size=4*]")
+    assert fakecore.instance_selected("mem.lat_rand[size=8192]", "mem.lat_rand", "mem.*")

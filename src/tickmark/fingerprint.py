@@ -20,6 +20,7 @@ from pathlib import Path
 
 from . import __version__
 from .names import decimal, plain_all, word
+from .units import fmt_size, parse_size
 
 
 # ---------------------------------------------------------------- the keys
@@ -201,7 +202,7 @@ def in_words(name, v):
     if name == "caches" and isinstance(v, list):
         return (
             ", ".join(
-                f"L{c.get('level')}{(c.get('type') or '?')[:1].lower()} {c.get('size')}"
+                f"L{c.get('level')}{(c.get('type') or '?')[:1].lower()} {fmt_size(parse_size(c.get('size')))}"
                 for c in v
                 if isinstance(c, dict)
             )
@@ -392,8 +393,35 @@ def cpu_count(texts):
 
 
 def caches(texts):
+    """The caches sysfs describes: [{"level", "type", "size", "coherency_line_size"}], the level,
+    size (bytes) and line size as numbers."""
     idx = sorted({k.split("/")[1] for k in texts if k.startswith("cache/")}, key=lambda s: (len(s), s))
-    return [{k: texts.get(f"cache/{i}/{k}") for k in _CACHE_KEYS} for i in idx]
+    return cache_numbers([{k: texts.get(f"cache/{i}/{k}") for k in _CACHE_KEYS} for i in idx])
+
+
+def cache_numbers(cs):
+    """A list of caches with its level, size and line size as numbers (bytes), however they were
+    written: the OS's text ("32K", "1"), as fingerprints before this one stored them, or numbers
+    already. A value that is no size reads None; a list that is not one is kept as it is."""
+    if not isinstance(cs, list):
+        return cs
+    out = []
+    for c in cs:
+        if isinstance(c, dict):
+            c = dict(c)
+            for k in ("level", "coherency_line_size"):
+                if k in c and c[k] is not None:
+                    c[k] = _number(c[k])
+            if c.get("size") is not None:
+                c["size"] = parse_size(c["size"])
+        out.append(c)
+    return out
+
+
+def _number(v):
+    if isinstance(v, int) and not isinstance(v, bool):
+        return v
+    return decimal(v.strip(), 12) if isinstance(v, str) else None
 
 
 def _cell(text):
@@ -405,10 +433,6 @@ def _cell(text):
     return int.from_bytes(b[:4], "big") if len(b) >= 4 else None
 
 
-def _size_text(n):
-    return f"{n >> 10}K" if n % 1024 == 0 else str(n)
-
-
 def dt_caches(texts):
     """The caches the device tree describes, in the shape of the sysfs ones (caches()): the
     first CPU's L1 data cache, then each node with a cache level above 1 (one per level)."""
@@ -418,21 +442,14 @@ def dt_caches(texts):
     size = _cell(dt.get(f"cpus/{cpus[0]}/d-cache-size")) if cpus else None
     if size:
         line = _cell(dt.get(f"cpus/{cpus[0]}/d-cache-line-size"))
-        out.append({"level": "1", "type": "Data", "size": _size_text(size), "coherency_line_size": line and str(line)})
+        out.append({"level": 1, "type": "Data", "size": size, "coherency_line_size": line})
     for key in sorted(k for k in dt if k.endswith("/cache-level")):
         node = key[: -len("cache-level")]
         lvl, size = _cell(dt[key]), _cell(dt.get(node + "cache-size"))
-        if lvl and size and lvl > 1 and all(o["level"] != str(lvl) for o in out):
+        if lvl and size and lvl > 1 and all(o["level"] != lvl for o in out):
             line = _cell(dt.get(node + "cache-line-size"))
-            out.append(
-                {
-                    "level": str(lvl),
-                    "type": "Unified",
-                    "size": _size_text(size),
-                    "coherency_line_size": line and str(line),
-                }
-            )
-    return sorted(out, key=lambda c: int(c["level"]))
+            out.append({"level": lvl, "type": "Unified", "size": size, "coherency_line_size": line})
+    return sorted(out, key=lambda c: c["level"])
 
 
 def mem_available(texts):

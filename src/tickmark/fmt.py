@@ -1,7 +1,19 @@
 """Numbers as text: times, rates, sizes, percentages, parameter sweeps (plain strings, no
 terminal; the console every command prints through is report/console.py)."""
 
+from . import units
 from .names import printable
+from .units import INSN_OP, NS_OP, show
+
+# the units' formatters (units.py), where the views have always taken them
+sig, fmt_time, fmt_count, fmt_rate, fmt_pct, fmt_size = (
+    units.sig,
+    units.fmt_time,
+    units.fmt_count,
+    units.fmt_rate,
+    units.fmt_pct,
+    units.fmt_size,
+)
 
 
 def known(x, missing="unknown"):
@@ -23,68 +35,10 @@ def fmt_it_rate(x):
     return f"{x:.4g}" if x >= 1e6 else f"{x:.0f}" if x >= 100 else f"{x:.3g}"
 
 
-def sig(x):
-    """Three significant digits, no exponent."""
-    if x is None:
-        return "-"
-    if x == 0:
-        return "0"
-    if abs(x) >= 100:
-        return f"{x:.0f}"
-    if abs(x) >= 10:
-        return f"{x:.1f}"
-    if abs(x) >= 1:
-        return f"{x:.2f}"
-    return f"{x:.3g}"
-
-
-def _scaled(x, steps, rest):
-    """x in the largest unit of steps ((suffix, scale), largest first) that it reaches, with three
-    significant digits; rest(x) below them all."""
-    if x is None:
-        return "-"
-    for suffix, scale in steps:
-        if abs(x) >= scale:
-            return f"{sig(x / scale)} {suffix}"
-    return rest(x)
-
-
-def fmt_time(ns):
-    return _scaled(ns, (("s", 1e9), ("ms", 1e6), ("us", 1e3)), lambda v: f"{sig(v)} ns")
-
-
-def fmt_count(n):
-    """A count with a decimal suffix: 1250000 -> '1.25 M', 675 -> '675'."""
-    return _scaled(n, (("G", 1e9), ("M", 1e6), ("k", 1e3)), sig)
-
-
 def listed(texts, most=5):
     """The first `most` texts joined by commas, with ', ...' when there are more."""
     texts = list(texts)
     return ", ".join(printable(t) for t in texts[:most]) + (", ..." if len(texts) > most else "")
-
-
-def fmt_rate(per_s):
-    if per_s is None:
-        return "-"
-    for suffix, scale in (("G", 1e9), ("M", 1e6), ("k", 1e3)):
-        if per_s >= scale:
-            return f"{sig(per_s / scale)}{suffix}/s"
-    return f"{sig(per_s)}/s"
-
-
-def fmt_pct(x):
-    return "-" if x is None else f"{x * 100:.1f}%"
-
-
-def fmt_size(n):
-    """Bytes with a binary suffix: 1536 -> 1.5K, 1048576 -> 1M."""
-    if n is None:
-        return "-"
-    for unit, k in (("G", 1 << 30), ("M", 1 << 20), ("K", 1 << 10)):
-        if n >= k:
-            return f"{n / k:.2f}".rstrip("0").rstrip(".") + unit
-    return f"{n}B"
 
 
 def _get(d, k):
@@ -93,12 +47,8 @@ def _get(d, k):
 
 def fmt_in(x, unit):
     """A value in its unit (no '/op'): a time for ns/op, guest instructions for insn/op (exact
-    counts under QEMU -icount), MB/s, or a figure's own unit."""
-    if unit in (None, "ns/op"):
-        return fmt_time(x)
-    if unit == "insn/op":
-        return f"{fmt_count(x)} insn"
-    return f"{sig(x)} {unit}".rstrip()
+    counts under QEMU -icount), MB/s, or a figure's own unit (units.show)."""
+    return show(x, unit)
 
 
 def fmt_value(d):
@@ -106,9 +56,9 @@ def fmt_value(d):
     bandwidth, guest instructions per operation for exact counts (QEMU -icount), a figure in its
     own unit, else time per operation."""
     unit = _get(d, "unit")
-    if _get(d, "cycles_method") == "icount-insns" and unit in (None, "ns/op"):  # 1 ns of virtual time = 1 insn
-        return f"{fmt_count(_get(d, 'value'))} insn/op"
-    if unit not in (None, "ns/op"):
+    if _get(d, "cycles_method") == "icount-insns" and unit in (None, NS_OP):  # 1 ns of virtual time = 1 insn
+        return f"{fmt_count(_get(d, 'value'))} {INSN_OP}"
+    if unit not in (None, NS_OP):
         return fmt_in(_get(d, "value"), unit)
     return fmt_time(_get(d, "value")) + "/op"
 

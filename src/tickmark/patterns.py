@@ -6,8 +6,10 @@ command line and in `tickmark list` (mem.bw_copy[size=32M] is mem.bw_copy[size=3
 import re
 from functools import lru_cache
 
-_SHIFT = {"k": 10, "m": 20, "g": 30}
-_SUFFIXED = re.compile(r"(?<=[=,])(-?\d+)([KkMmGg])(?=[,\]])")
+from .units import parse_size
+
+# a parameter value with a suffix, in the core's form (tm_parse_int: an optional "-", digits, K/M/G)
+_SUFFIXED = re.compile(r"(?<=[=,])-?[0-9]+[KkMmGg](?=[,\]])")
 
 
 def normalized(pattern):
@@ -15,7 +17,12 @@ def normalized(pattern):
     head, bracket, rest = pattern.partition("[")
     if not bracket:
         return pattern
-    return head + bracket + _SUFFIXED.sub(lambda m: str(int(m[1]) << _SHIFT[m[2].lower()]), rest)
+    return head + bracket + _SUFFIXED.sub(_in_full, rest)
+
+
+def _in_full(m):
+    n = parse_size(m[0], signed=True)
+    return m[0] if n is None else str(n)  # None: more digits than any 64-bit value, left as written
 
 
 @lru_cache(maxsize=512)

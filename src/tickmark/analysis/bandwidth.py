@@ -45,8 +45,12 @@ def series_label(bench, params):
 
 
 def level_of(size, caches):
-    """caches: [(name, bytes)] smallest first -> the name of the first that holds size."""
+    """caches: [(name, bytes)] smallest first -> the name of the first that holds size; past the
+    last level whose size is known, a level that was not measurable (bytes None) gives its name
+    with '?' (it or a larger level: which one holds it is not known)."""
     for name, cap in caches:
+        if cap is None:
+            return f"{name}?"
         if size <= cap:
             return name
     return "memory" if caches else "-"
@@ -55,18 +59,25 @@ def level_of(size, caches):
 def caches_for(run, detected=None):
     """[(name, bytes)] of the levels detected in the run (its topology's `detected`), else of
     those the run's target's OS reports (its fingerprint) -> (levels, "detected" or "OS")."""
-    got = [(lv["name"], lv["size"]) for lv in (detected or {}).get("levels") or [] if lv.get("size")]
-    if got:
+    got = [(lv["name"], lv["size"]) for lv in (detected or {}).get("levels") or [] if lv["name"] != "memory"]
+    if any(size for _, size in got):
         return got, "detected"
     from .topology import os_report
 
     return [(lv["name"], lv["size"]) for lv in os_report((run or {}).get("fingerprint"))["levels"]], "OS"
 
 
+def disturbed(r):
+    """Was a bandwidth result's best round disturbed (on a CPU less than stats.DISTURBED_ON_CPU of
+    its wall time: its rate is lower than the machine gives quietly)?"""
+    st = Stats.of(r).main
+    return bool(st and "disturbed" in (st.flags or []))
+
+
 def table_rows(results, caches):
-    """-> (header, rows): rows are (size, level, {column: MB/s}) sorted by size, one column per
-    way of moving the bytes with one CPU."""
-    cells = defaultdict(dict)
+    """-> (header, rows): rows are (size, level, {column: MB/s}, [columns whose figure was
+    disturbed]) sorted by size, one column per way of moving the bytes with one CPU."""
+    cells, bad = defaultdict(dict), defaultdict(set)
     for r in results:
         p = r.get("params") or {}
         v = _rate(r)
@@ -74,26 +85,36 @@ def table_rows(results, caches):
             continue
         for bench, match, col in COLUMNS:
             if r["bench"] == bench and all(p.get(k, DEFAULTS.get(k)) == x for k, x in match.items()):
-                cells[p["size"]][col] = max(v, cells[p["size"]].get(col, 0))
+                if v > cells[p["size"]].get(col, 0):
+                    cells[p["size"]][col] = v
+                    bad[p["size"]].discard(col)
+                    if disturbed(r):
+                        bad[p["size"]].add(col)
     header = [col for _, _, col in COLUMNS if any(col in c for c in cells.values())]
-    return header, [(size, level_of(size, caches), dict(cells[size])) for size in sorted(cells)]
+    return header, [(size, level_of(size, caches), dict(cells[size]), sorted(bad[size])) for size in sorted(cells)]
 
 
 def cores_rows(results, caches):
-    """mem.bw_cores -> (threads, rows): rows are (size, level, {op: (total MB/s, x of one CPU)})
-    for the largest thread count measured (more than one); (None, []) without such results."""
+    """mem.bw_cores -> (threads, rows): rows are (size, level, {op: (total MB/s, x of one CPU)},
+    [ops whose total or one-CPU figure was disturbed]) for the largest thread count measured (more
+    than one); (None, []) without such results."""
     cores = defaultdict(dict)  # (size, op) -> {threads: MB/s}
+    bad = set()
     for r in results:
         p = r.get("params") or {}
         v = _rate(r)
         if v is not None and r["bench"] == "mem.bw_cores" and "size" in p:
             cores[(p["size"], p.get("op", 0))][p.get("threads", 1)] = v
+            if disturbed(r):
+                bad.add((p["size"], p.get("op", 0), p.get("threads", 1)))
     n = max((max(by_n) for by_n in cores.values()), default=1)
     if n < 2:
         return None, []
-    rows = defaultdict(dict)
+    rows, marks = defaultdict(dict), defaultdict(set)
     for (size, op), by_n in cores.items():
         if n in by_n:
             one = by_n.get(1)
             rows[size][CORES_OPS.get(op, str(op))] = (by_n[n], by_n[n] / one if one else None)
-    return n, [(size, level_of(size, caches), rows[size]) for size in sorted(rows)]
+            if (size, op, n) in bad or (size, op, 1) in bad:
+                marks[size].add(CORES_OPS.get(op, str(op)))
+    return n, [(size, level_of(size, caches), rows[size], sorted(marks[size])) for size in sorted(rows)]

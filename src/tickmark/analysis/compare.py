@@ -304,6 +304,36 @@ def _num(x):
     return x
 
 
+ROW_FIELDS = (  # the fields of a compared row, in the comparison document and every view of it
+    "key",
+    "bench",
+    "metric",
+    "unit",
+    "higher",
+    "median_a",
+    "median_b",
+    "ratio",
+    "ci",
+    "p",
+    "verdict",
+    "multiple",
+    "n_a",
+    "n_b",
+    "rounds_a",
+    "rounds_b",
+    "round_cv_a",
+    "round_cv_b",
+    "band",
+    "det_a",
+    "det_b",
+    "rounds_needed",
+    "note",
+    "profile_change",
+    "counters_a",
+    "counters_b",
+)
+
+
 def to_json(sides, pairs, metric=None):
     """The comparison as the JSON the views read (`compare --format json`). metric: the one metric
     compared (--metric), or None for every one."""
@@ -348,37 +378,7 @@ def to_json(sides, pairs, metric=None):
     for (A, B), res in pairs:
         rows = []
         for r in res["rows"]:
-            row = {
-                k: r.get(k)
-                for k in (
-                    "key",
-                    "bench",
-                    "metric",
-                    "unit",
-                    "higher",
-                    "median_a",
-                    "median_b",
-                    "ratio",
-                    "ci",
-                    "p",
-                    "verdict",
-                    "n_a",
-                    "n_b",
-                    "rounds_a",
-                    "rounds_b",
-                    "round_cv_a",
-                    "round_cv_b",
-                    "band",
-                    "det_a",
-                    "det_b",
-                    "rounds_needed",
-                    "note",
-                    "profile_change",
-                    "counters_a",
-                    "counters_b",
-                )
-                if r.get(k) is not None
-            }
+            row = {k: r.get(k) for k in ROW_FIELDS if r.get(k) is not None}
             if r.get("ratio") is not None:
                 row["multiple"] = (
                     insn_multiple(r["ratio"]) if res.get("isa") else multiple(r["ratio"], higher_is_better(r))

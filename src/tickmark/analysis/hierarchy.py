@@ -28,7 +28,8 @@ page/32 loads), the TLB levels found from `mem.lat_tlb`, whether huge pages reac
 
 import math
 
-from .knees import find_knees, size_text
+from ..units import fmt_size
+from .knees import find_knees
 
 MATCH = 1.5  # two knees within this factor of size are the same step
 SHARED = 1.3  # the other CPU streaming raises a load this much: the capacity is shared
@@ -106,7 +107,7 @@ def assign(curves, tlb=None, huge_honoured=None, shared=None, os_levels=None, pe
         t = None if neutral else _tlb_at(k, tlb)
         if t and not k["open"]:
             tlb_knees.append(
-                dict(k, tlb=t["name"], why=f"{k['why']}; at the {t['name']}'s reach ({size_text(t['reach'])})")
+                dict(k, tlb=t["name"], why=f"{k['why']}; at the {t['name']}'s reach ({fmt_size(t['reach'])})")
             )
             continue
         at, ns = _read_latency(rand or curve, k["size"], prev, tlb)
@@ -183,7 +184,7 @@ def _stability(levels, per_round):
         lv["rounds"] = got
         if len(got) > 1 and not all(g and _near(g, lv["size"]) for g in got):
             lv["confidence"] = round(lv["confidence"] * 0.6, 2)
-            lv["why"] += "; rounds alone found " + ", ".join(size_text(g) if g else "none" for g in got)
+            lv["why"] += "; rounds alone found " + ", ".join(fmt_size(g) if g else "none" for g in got)
 
 
 def _shared_effect(shared):
@@ -220,7 +221,7 @@ def llc_verdict(det, tlb, shared, os_levels, huge_honoured, rand):
     if eff:
         s, idle, busy = eff
         share = (
-            f"with the other CPU streaming through a large buffer a {size_text(s)} set costs {busy:.1f} ns "
+            f"with the other CPU streaming through a large buffer a {fmt_size(s)} set costs {busy:.1f} ns "
             f"against {idle:.1f} ns idle (x{busy / idle:.2f})"
         )
     out = {"level": olast["name"], "os_size": olast["size"]}
@@ -231,7 +232,7 @@ def llc_verdict(det, tlb, shared, os_levels, huge_honoured, rand):
             out.update(
                 size=lv["size"],
                 verdict="found",
-                why=f"{size_text(lv['size'])} at {lv['latency_ns']:.1f} ns; {lv['why']}",
+                why=f"{fmt_size(lv['size'])} at {lv['latency_ns']:.1f} ns; {lv['why']}",
             )
             return out
         # far from what the OS says: this CPU's share of it, which others' traffic moves from run
@@ -244,7 +245,7 @@ def llc_verdict(det, tlb, shared, os_levels, huge_honoured, rand):
         text = {
             "shared": "other cores' traffic takes its capacity (it is shared)",
             "varies": "the rounds alone put its end at "
-            + ", ".join(size_text(g) for g in rounds)
+            + ", ".join(fmt_size(g) for g in rounds)
             + " (others take part of it)",
             None: "only a part of it serves this CPU (the share of a cache that other cores or guests use "
             "too, or a partitioned cache)",
@@ -254,13 +255,13 @@ def llc_verdict(det, tlb, shared, os_levels, huge_honoured, rand):
             verdict="not measurable",
             cause=cause or "partition",
             share=lv,
-            why=f"this CPU keeps only a share of the {size_text(olast['size'])}: a plateau at {ns:.1f} ns on "
+            why=f"this CPU keeps only a share of the {fmt_size(olast['size'])}: a plateau at {ns:.1f} ns on "
             f"{CURVES.get(det['curve'], det['curve'])} "
-            f"from {size_text(first)} to {size_text(last)}, then the step to memory "
-            f"({size_text(lv['range'][0])}-{size_text(lv['range'][1])}); {text}"
+            f"from {fmt_size(first)} to {fmt_size(last)}, then the step to memory "
+            f"({fmt_size(lv['range'][0])}-{fmt_size(lv['range'][1])}); {text}"
             + (f"; {share}" if share else "")
             + (
-                f"; (mem.lat_shared at {', '.join(size_text(x) for x in past)} is past this plateau: it says "
+                f"; (mem.lat_shared at {', '.join(fmt_size(x) for x in past)} is past this plateau: it says "
                 "nothing of it)"
                 if past and not share
                 else ""
@@ -272,9 +273,9 @@ def llc_verdict(det, tlb, shared, os_levels, huge_honoured, rand):
     hidden = [k for k in det["tlb_knees"] if caches and k["lo"] >= caches[-1]["size"]]
     if hidden:
         k = hidden[-1]
-        plat = f"a plateau at {k['level_ns']:.1f} ns up to {size_text(k['lo'])}, then "
+        plat = f"a plateau at {k['level_ns']:.1f} ns up to {fmt_size(k['lo'])}, then "
         reasons.append(
-            f"{plat}a climb from {size_text(k['lo'])} to {size_text(k['hi'])} that sits on the {k['tlb']}'s reach: "
+            f"{plat}a climb from {fmt_size(k['lo'])} to {fmt_size(k['hi'])} that sits on the {k['tlb']}'s reach: "
             "past it every load pays a page walk, and without a TLB-neutral curve the cache's end is hidden"
         )
         out.update(latency_ns=k["level_ns"], plateau_to=k["lo"])
@@ -285,7 +286,7 @@ def llc_verdict(det, tlb, shared, os_levels, huge_honoured, rand):
     if not reasons:
         top = caches[-1]["size"] if caches else 0
         reasons.append(
-            f"no plateau between {size_text(top)} and memory in the cache curve"
+            f"no plateau between {fmt_size(top)} and memory in the cache curve"
             + ("" if huge_honoured is not False else " (huge pages do not reach the TLB here)")
         )
     out.update(verdict="not measurable", why="; ".join(reasons))

@@ -381,7 +381,7 @@ def _metric(st, metric, stat="median"):
 def _task_clock(d):
     """_metric's figures of task-clock per operation, from a headline summary d (or None)."""
     v = ((d.counters_per_op or {}).get("task_clock") if d is not None else None) or None
-    return v, None, None, "ns/op", False, 0.0
+    return v, None, None, NS_OP, False, 0.0
 
 
 def _values(d, metric, stat):

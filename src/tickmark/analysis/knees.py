@@ -45,6 +45,8 @@ L1 (32K, rising from 32K to 64K) at 1.2x. Pure: no click, rich or store.
 
 import math
 
+from ..units import fmt_size
+
 FLAT_PER_OCTAVE = 1.4  # a segment rising less than this per octave of size is a plateau
 SLOPED = 2.0  # a segment rising less than this per octave between two steeper steps is a level too
 MIN_STEP = 1.3  # two plateaus whose gap rises less than this are one level
@@ -231,7 +233,7 @@ def _knee(sizes, lat, raw, below, top, above, is_open):
     noise_s = 1 - 0.5 * noisy / max(1, len(span))
     conf = round(res_s * flat_s * noise_s * (0.8 if is_open else 1.0), 2)
     why = (
-        f"x{rise:.2f} from {lo_ns:.2f} ns at {size_text(sizes[b])} to {hi_ns:.2f} ns at {size_text(sizes[top])}"
+        f"x{rise:.2f} from {lo_ns:.2f} ns at {fmt_size(sizes[b])} to {hi_ns:.2f} ns at {fmt_size(sizes[top])}"
         + (" (still climbing at the end of the sweep)" if is_open else "")
         + (f", {noisy} noisy point(s)" if noisy else "")
     )
@@ -341,11 +343,3 @@ def _mid(lat, plateau):
     a, b = plateau
     vals = sorted(lat[a : b + 1])
     return vals[len(vals) // 2]
-
-
-def size_text(n):
-    """Bytes with a binary suffix (1536 -> 1.5K), as the reports write them."""
-    for unit, shift in (("G", 30), ("M", 20), ("K", 10)):
-        if n >= 1 << shift:
-            return f"{n / (1 << shift):.2f}".rstrip("0").rstrip(".") + unit
-    return f"{n}B"

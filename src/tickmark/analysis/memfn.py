@@ -15,6 +15,7 @@ instead (no difference beyond noise, inconclusive, too few samples).
 import math
 from collections import defaultdict
 
+from ..units import higher_is_better
 from . import compare
 from .stats import Stats
 from .verdict import FASTER, verdict
@@ -44,7 +45,7 @@ def winner_verdict(best, second, samples_of):
             return None
         va, ra, unit = compare.metric_values(dict(a, samples=sa))
         vb, rb, _ = compare.metric_values(dict(b, samples=sb))
-        verdicts.append(verdict(va, ra, vb, rb, unit == "MB/s")["verdict"])
+        verdicts.append(verdict(va, ra, vb, rb, higher_is_better(unit))["verdict"])
     if not verdicts:
         return None
     return next((v for v in verdicts if v != FASTER), FASTER)

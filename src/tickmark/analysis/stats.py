@@ -24,6 +24,8 @@ from typing import Optional
 
 import numpy as np
 
+from .. import units
+from ..units import INSN_OP, MB_S, NS_OP  # noqa: F401 (the headline units, where analysis takes them)
 from . import counters
 
 STATS_VERSION = 4  # 3: `preempted` only where the preempted samples moved the headline; 4: bandwidth: best round
@@ -32,8 +34,8 @@ NOISY_ROUND_CV = 0.03
 OUTLIER_MADS = 14.8
 OUTLIER_FAR = 0.50
 FEW_SAMPLES = 9
-MB_S, NS_OP = "MB/s", "ns/op"
-INSN_OP = "insn/op"  # exact counts under QEMU -icount: 1 ns of virtual time is one guest instruction
+DISTURBED_ON_CPU = 0.9  # a bandwidth round on a CPU less than this share of its wall time is disturbed
+CONFIRMED_ROUND = 1.15  # ... and a best round that no other round comes within this factor of
 TASK_CLOCK = "task-clock"  # pseudo sub-metric: on-CPU time per operation (task-clock counter)
 
 # What each flag of a result means, in words, from the thresholds above (flags_for, summarize)
@@ -45,6 +47,9 @@ FLAG_MEANINGS = {
     "the median (outside the clean samples' 95 % CI), or too few clean samples are left",
     "few-samples": f"fewer than {FEW_SAMPLES} samples: the CI is wide or uncovered",
     "multiplexed": "the kernel time-shared the hardware counters: counts are scaled estimates",
+    "disturbed": f"a bandwidth whose best round was on a CPU less than {DISTURBED_ON_CPU * 100:g} % of its "
+    f"wall time (task-clock), or that no other round came within {CONFIRMED_ROUND * 100 - 100:g} % of: other "
+    "work took the CPU, the caches or the memory bus, the rate is not what the machine gives quietly",
 }
 
 
@@ -67,11 +72,10 @@ def unit_of(meta):
 
 
 def higher_is_better(meta):
-    """Is a higher headline better? A figure says so itself; bandwidth is; a time is not."""
+    """Is a higher headline better? A figure says so itself; else its unit says (units.py:
+    bandwidth is, a time is not)."""
     fig = (meta or {}).get("figure")
-    if isinstance(fig, dict):
-        return bool(fig.get("higher"))
-    return unit_of(meta) == MB_S
+    return units.higher_is_better(unit_of(meta), bool(fig.get("higher")) if isinstance(fig, dict) else None)
 
 
 @dataclass
@@ -116,7 +120,7 @@ class Summary:
 
     @property
     def higher_is_better(self):
-        return self.higher if self.higher is not None else self.is_bandwidth
+        return units.higher_is_better(self.unit, self.higher)
 
     @property
     def ci(self):
@@ -423,6 +427,37 @@ def best_round_rate(samples, bytes_per_op):
     return max(b * 1000.0 / ns for b, ns in per.values() if ns > 0)
 
 
+def round_rates(samples, bytes_per_op):
+    """{round: MB/s of all its samples' bytes over their time}."""
+    per = {}
+    for s in samples:
+        per.setdefault(s.get("round", 1), []).append(s)
+    return {r: best_round_rate(ss, bytes_per_op) for r, ss in per.items()}
+
+
+def bandwidth_disturbed(samples, bytes_per_op):
+    """Is the bandwidth headline (the best round) disturbed? Its round was on a CPU less than
+    DISTURBED_ON_CPU of its wall time, or (two rounds or more) no other round came within
+    CONFIRMED_ROUND of it: a clean round alone whose rate the others do not confirm (the caches
+    or the memory bus taken by other work move a round's rate without taking the CPU)."""
+    rates = sorted(round_rates(samples, bytes_per_op).values(), reverse=True)
+    unconfirmed = len(rates) >= 2 and rates[1] * CONFIRMED_ROUND < rates[0]
+    return unconfirmed or (best_round_on_cpu(samples, bytes_per_op) or 1.0) < DISTURBED_ON_CPU
+
+
+def best_round_on_cpu(samples, bytes_per_op):
+    """The share of its wall time that the bandwidth headline's round (best_round_rate's) spent
+    on a CPU (task-clock over ns of its samples), or None where task-clock was not counted."""
+    per = {}
+    for s in samples:
+        per.setdefault(s.get("round", 1), []).append(s)
+    best = max(per.values(), key=lambda ss: best_round_rate(ss, bytes_per_op))
+    if not all("task_clock" in (s.get("ctr") or {}) and s.get("ctr_ops") == s.get("ops") for s in best):
+        return None
+    ns = sum(s["ns"] for s in best)
+    return sum(s["ctr"]["task_clock"] for s in best) / ns if ns else None
+
+
 def preemption_moved(good, stat="median", bytes_per_op=0):
     """Did the preempted samples (retaken and hit again) measurably move the headline? A median
     headline: yes when the median of all samples lies outside the 95 % CI of the median of the
@@ -525,6 +560,8 @@ def compute(
     d.preempted_samples = len(hit)
     preempted = bool(hit) and preemption_moved(good, stat, bytes_per_op if bandwidth else 0)
     d.flags = flags_for(d, preempted, extended) + (["multiplexed"] if multiplexed else []) + env
+    if bandwidth and bandwidth_disturbed(good, bytes_per_op):
+        d.flags.append("disturbed")
     out[""] = d
 
     sub_names = []

@@ -28,10 +28,10 @@ entry point is `analyse(results, ...)`.
 
 import json
 import math
-import re
 
 from ..fmt import fmt_size
-from . import hierarchy
+from ..units import parse_size
+from . import evidence, hierarchy
 from .knees import envelope
 from .stats import Stats
 
@@ -272,11 +272,46 @@ def huge_honoured(spread, huge, levels):
     }
 
 
+ROUND_BENCHES = ("mem.lat_rand", "mem.lat_pagelocal", "mem.lat_tlb", "mem.lat_stride")
+
+
+def _curve_of(r):
+    """(curve, x) a sweep result is a point of, or None: the page-local chase, the random chase
+    in huge or small pages (by size), the stride pairs (by stride), the TLB chase one line per
+    page or packed (by page count)."""
+    p = r.get("params") or {}
+    b = r["bench"]
+    if b == "mem.lat_pagelocal" and not p.get("thp") and "size" in p:
+        return "pagelocal", p["size"]
+    if b == "mem.lat_rand" and "size" in p:
+        return ("rand_huge" if p.get("thp") == 1 else "rand_4k"), p["size"]
+    if b == "mem.lat_stride" and "stride" in p:
+        return "stride", p["stride"]
+    if b == "mem.lat_tlb" and "pages" in p and p.get("thp") != 1:
+        return ("tlb_packed" if p.get("packed") == 1 else "tlb_spread"), p["pages"]
+    return None
+
+
+def round_minima(per_round):
+    """round_points' rows -> ({curve: {x: [each round's minimum]}}, {(curve, x): instance key})."""
+    minima, keys = {}, {}
+    for _, res in sorted((per_round or {}).items()):
+        for r in res:
+            c = _curve_of(r)
+            v = _headline(r)
+            if c is None or v is None:
+                continue
+            minima.setdefault(c[0], {}).setdefault(c[1], []).append(v)
+            if r.get("key"):
+                keys[c] = r["key"]
+    return minima, keys
+
+
 def round_points(store, results):
     """Per round: results whose headline is that round's own minimum (for stability checks)."""
     per = {}
     for r in results:
-        if r.get("status") != "ok" or r["bench"] not in ("mem.lat_rand", "mem.lat_pagelocal", "mem.lat_tlb"):
+        if r.get("status") != "ok" or r["bench"] not in ROUND_BENCHES:
             continue
         by = {}
         for smp in store.samples(r["id"]):
@@ -365,13 +400,6 @@ def page_walk_costs(p4k, phuge):
 # ---- what the OS reports ----
 
 
-def _size(text):
-    m = re.fullmatch(r"\s*(\d+)\s*([KMG]?)i?B?\s*", str(text or ""), re.I)
-    if not m:
-        return None
-    return int(m.group(1)) << {"": 0, "K": 10, "M": 20, "G": 30}[m.group(2).upper()]
-
-
 def _count(text):
     t = str(text if text is not None else "").strip()
     return int(t) if t.isdigit() and len(t) <= 9 else None
@@ -387,7 +415,7 @@ def os_report(fp):
     for c in fp.get("caches") or []:
         if not isinstance(c, dict) or c.get("type") == "Instruction":
             continue
-        lvl, size, line = _count(c.get("level")), _size(c.get("size")), _count(c.get("coherency_line_size"))
+        lvl, size, line = _count(c.get("level")), parse_size(c.get("size")), _count(c.get("coherency_line_size"))
         if lvl and size:
             name = f"L{lvl}" + ("d" if c.get("type") == "Data" else "")
             levels.append({"name": name, "level": lvl, "size": size, "line": line or None})
@@ -421,7 +449,7 @@ def _rows(detected, osr):
     contiguous); for a figure that contradicts the measurement and another source,
     'doubtful: SOURCE'; '' where there is nothing to compare."""
     rows = []
-    caches = [lv for lv in detected.get("levels", []) if lv["size"] is not None]
+    caches = cache_levels(detected)
     oslv = osr.get("levels", [])
     llc = detected.get("llc") or {}
     for i in range(max(len(caches), len(oslv))):
@@ -429,6 +457,8 @@ def _rows(detected, osr):
         o = oslv[i] if i < len(oslv) else None
         name = (o or {}).get("name") or (d or {}).get("name")
         v = _verdict(d and d["size"], o and o["size"], 1.3)
+        if d and d.get("unclear"):
+            v = "not measurable"
         if o and llc.get("level") == o["name"] and llc.get("verdict") == "not measurable":
             v = "agree" if d and _verdict(d["size"], o["size"], 1.3) == "agree" else "not measurable"
         elif (
@@ -444,15 +474,8 @@ def _rows(detected, osr):
             v = "scattered"
         rows.append((f"{name} size", d and d["size"], o and o["size"], v, ""))
     line = detected.get("line_size") or {}
-    rows.append(
-        (
-            "line size",
-            line.get("bytes"),
-            osr.get("line_size"),
-            _verdict(line.get("bytes"), osr.get("line_size"), 1.01),
-            "",
-        )
-    )
+    v = "not measurable" if line.get("unclear") else _verdict(line.get("bytes"), osr.get("line_size"), 1.01)
+    rows.append(("line size", line.get("bytes"), osr.get("line_size"), v, ""))
     cpuid = (detected.get("tlb_cpuid") or {}).get("levels") or []
     spread = dict((detected.get("points") or {}).get("tlb_spread") or [])
     l1 = min(spread.values()) if spread else None
@@ -464,6 +487,8 @@ def _rows(detected, osr):
         chk = hierarchy.tlb_cross_check(
             i + 1, t["entries"], c and c["entries"], info, cost=spread, step_ns=TLB_STEP * l1 if l1 else None
         )
+        if t.get("unclear"):
+            chk = {"verdict": "not measurable", "why": t["unclear"]}
         rows.append((f"L{i + 1} TLB entries", t["entries"], c and c["entries"], chk["verdict"], chk["why"]))
     for c in cpuid:
         if c["level"] > len(detected.get("tlb") or []):
@@ -479,6 +504,12 @@ def _rows(detected, osr):
         )
         rows.append(("TLB reach (4K pages)", reach, osr["tlb_reach"], chk["verdict"], chk["why"]))
     return rows
+
+
+def cache_levels(detected):
+    """The detected cache levels (memory left out), those not measurable under the load included
+    (their size None, "unclear" saying why), smallest first."""
+    return [lv for lv in detected.get("levels", []) if lv["name"] != "memory"]
 
 
 def _verdict(d, o, tol):
@@ -586,7 +617,7 @@ def analyse(results, fcore_khz=0, hello=None, per_round=None, osr=None):
         if stab["stable"]
         else "rounds alone disagree (see the levels' evidence): confidence lowered"
     )
-    return {
+    det = {
         "levels": levels,
         "curve": name,
         "tlb_neutral": h["tlb_neutral"],
@@ -612,6 +643,69 @@ def analyse(results, fcore_khz=0, hello=None, per_round=None, osr=None):
             "tlb_huge": sorted(t["huge"].items()),
         },
     }
+    if per_round:
+        minima, keys = round_minima(per_round)
+        curves_now = dict(cv, stride=stride, tlb_spread=t["spread"], tlb_packed=t["packed"])
+        det["unclear"] = hold(det, curves_now, minima, keys, hon["honoured"], shared_points(results), oslv)
+    return det
+
+
+def hold(det, cv, minima, keys, honoured, shared, oslv):
+    """The evidence check (analysis/evidence.py): every cache level, the line size and every TLB
+    level is detected again with the points whose rounds disagree left out; a figure not found
+    again is not measurable under this load: its number goes ("size", "bytes", "entries" None,
+    with "unclear" saying so and its evidence what each reading gave). -> [{"what", "noisy",
+    "keys"}] of the figures that did not hold, with the instance keys of their noisy points (the
+    points to measure again)."""
+    bad = {c: evidence.noisy_points(m) for c, m in minima.items()}
+    if not any(bad.values()):
+        return []
+    less = {c: evidence.without(v, bad.get(c, ())) for c, v in cv.items()}
+    out = []
+
+    def refuse(what, obj, pts, field, shown, extra=()):
+        n = len(pts)
+        obj["unclear"] = evidence.refusal(n)
+        obj["why"] = (
+            f"{obj['unclear']}: {shown} with every point, but not with the {n} point(s) whose rounds disagree "
+            f"by more than x{evidence.CONFIRM} left out ({', '.join(_x_text(c, x) for c, x in pts)}); " + obj["why"]
+        )
+        for f in (field, *extra):
+            obj[f] = None
+        obj["confidence"] = 0.0
+        out.append({"what": what, "noisy": n, "keys": sorted({keys[p] for p in pts if p in keys})})
+
+    # cache levels: the hierarchy again on the curves without their noisy points
+    tlb_less = detect_tlb_levels(less["tlb_spread"], less["tlb_packed"])
+    name = det["curve"]
+    again = hierarchy.assign(
+        {k: less[k] for k in ("rand_huge", "rand_4k", "pagelocal")}, tlb_less, honoured, shared, oslv
+    )["levels"]
+    for lv in det["levels"]:
+        if not lv.get("size"):
+            continue
+        if evidence.cache_holds(lv, again) is None:
+            xs = evidence.near(bad.get(name, []), *lv["range"]) or bad.get(name, [])
+            if xs:
+                shown = f"the step reads {fmt_size(lv['size'])}"
+                gone = ("latency_ns", "at_size", "latency_cycles")
+                refuse(lv["name"], lv, [(name, x) for x in xs], "size", shown, gone)
+    line = det.get("line_size")
+    if line and line.get("bytes") and bad.get("stride"):
+        if not evidence.line_holds(line, detect_line(less["stride"].items())):
+            shown = f"the pairs step up at {line['bytes']} B"
+            refuse("line", line, [("stride", x) for x in bad["stride"]], "bytes", shown)
+    for t in det.get("tlb") or []:
+        if t.get("entries") and evidence.tlb_holds(t, tlb_less) is None:
+            lo, hi = t["entries"] / 2, 2 * t["next"]
+            pts = [(c, x) for c in ("tlb_spread", "tlb_packed") for x in bad.get(c, []) if lo <= x <= hi]
+            if pts:
+                refuse(t["name"], t, pts, "entries", f"the cost steps at {t['entries']} pages", ("reach",))
+    return out
+
+
+def _x_text(curve, x):
+    return f"{x} B" if curve == "stride" else f"{x} pages" if curve.startswith("tlb") else fmt_size(x)
 
 
 def cpuid_tlb(hello):
@@ -681,7 +775,7 @@ def to_json(detected, osr, run_ids):
 
 def cycle_warning(det):
     """L1 load-to-use is 3-5 cycles on every core we target (methodology sanity bound)."""
-    l1 = next((lv for lv in det.get("levels", []) if lv["size"]), None)
+    l1 = next((lv for lv in det.get("levels", []) if lv["name"] == "L1" and lv["size"]), None)
     c = l1 and l1.get("latency_cycles")
     if c and not 2.5 <= c <= 6:
         return (

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..units import MB_S
 from . import stats
 
 MIN_SAMPLES = 9
@@ -214,7 +215,7 @@ def slower_by(row):
     ratio = row.get("ratio")
     if ratio is None or not ratio or math.isnan(ratio):
         return None
-    return (1 / ratio - 1) if row.get("higher") or row.get("unit") == "MB/s" else ratio - 1
+    return (1 / ratio - 1) if row.get("higher") or row.get("unit") == MB_S else ratio - 1
 
 
 # ---------------------------------------------------------------- the gate

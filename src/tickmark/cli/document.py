@@ -1,4 +1,5 @@
-"""`tickmark export` and `tickmark import`: a run as a JSON document (with its raw samples) or CSV."""
+"""`tickmark export` and `tickmark import`: a run in any format of the formats table that writes runs
+(the JSON document, with its raw samples, is the one import reads back)."""
 
 import click
 
@@ -14,9 +15,7 @@ from .options import check_output, store_of, write_file
     "--format",
     "fmt",
     type=click.Choice(formats.names("run")),
-    default="json",
-    show_default=True,
-    help=formats.help_text("run"),
+    help=formats.help_text("run") + " The default: json, or with -o the format the file's extension picks.",
 )
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="File to write (default: stdout).")
 @click.option(
@@ -32,13 +31,12 @@ from .options import check_output, store_of, write_file
 )
 @click.pass_context
 def export_cmd(ctx, run_ref, fmt, output, baseline, fail_above, metric):
-    """Export a run (id, name or latest): JSON or CSV, or for other tools google/benchmark JSON,
-    JUnit XML or OpenMetrics text."""
+    """Export a run (id, name or latest) for import or for other tools, in a format of --format."""
     from ..analysis.compare import metric_name, parse_threshold
+    from ..store.document import run_model
 
-    if (baseline is None) != (fail_above is None) or (
-        baseline is not None and not formats.takes(fmt, "run", "baseline")
-    ):
+    fmt = fmt or formats.from_extension(output, "run", "json")
+    if (baseline is None) != (fail_above is None) or (baseline is not None and not formats.takes(fmt, "run", "gate")):
         raise TickmarkError("--baseline and --fail-above go together, with --format junit")
     if metric is not None and baseline is None:
         raise TickmarkError("--metric goes with --baseline and --fail-above (the gate of --format junit)")
@@ -46,11 +44,25 @@ def export_cmd(ctx, run_ref, fmt, output, baseline, fail_above, metric):
     check_output(ctx, output)
     store = store_of(ctx, readonly=True)
     run_ = store.run(run_ref)
-    text = formats.render(fmt, "run", store, run_, baseline=baseline, threshold=threshold, metric=metric_name(metric))
+    verdict = _gate(store, run_, baseline, threshold, metric_name(metric)) if baseline is not None else None
+    text = formats.render(fmt, "run", run_model(store, run_), gate=verdict)
     if output:
         write_file(output, text)
     else:
         click.echo(text, nl=False)
+
+
+def _gate(store, run, baseline, threshold, metric):
+    """The regression gate (analysis/verdict.gate, compare --fail-above's) of the run against the
+    baseline run."""
+    from ..analysis.compare import check_metric, compare_sides
+    from ..analysis.verdict import gate
+    from ..store.refs import load_sides
+
+    sides = load_sides(store, [str(run["id"])], baseline)
+    check_metric(sides, metric)
+    sides, pairs = compare_sides(sides, metric=metric)
+    return gate(pairs, threshold, metric)
 
 
 @click.command("import")

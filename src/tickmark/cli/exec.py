@@ -2,7 +2,6 @@
 an SSH board, a Linux kernel image under qemu-system); several commands, targets or kernel
 images run interleaved and are compared with the first."""
 
-import json
 import os
 import sys
 
@@ -11,7 +10,9 @@ import click
 from ..errors import TickmarkError
 from ..names import check_name, printable
 from ..run.plan import LIMITS
+from ..targets import check_boots, usages
 from .options import store_of
+from .outputs import comparison_format_option, report_comparison
 
 
 @click.command("exec")
@@ -69,8 +70,7 @@ from .options import store_of
     multiple=True,
     envvar="TICKMARK_TARGET",
     metavar="URI",
-    help="Where to run: local (default), ssh://[user@]host[:port], ssh:ALIAS, qemu-system:x86_64|aarch64 "
-    "(with --kernel); repeatable: each target is a cell.",
+    help=f"Where to run: {usages('program_usage')}; repeatable: each target is a cell.",
 )
 @click.option(
     "--kernel",
@@ -78,13 +78,13 @@ from .options import store_of
     multiple=True,
     type=click.Path(dir_okay=False),
     metavar="IMAGE",
-    help="With --target qemu-system:...: a Linux kernel image to boot; repeatable: each image is a cell.",
+    help=f"With --target {usages('kernel_usage')}: a Linux kernel image to boot; repeatable: each image is a cell.",
 )
 @click.option("--append", metavar="ARGS", help="With --kernel: more kernel command-line arguments.")
 @click.option("--seed", type=click.IntRange(*LIMITS["seed"]), help="Seed of the order of the cells.")
 @click.option("--name", help="Name of the run (several cells: NAME-<cell>).")
 @click.option("--label", "labels", multiple=True, metavar="KEY=VALUE", help="A label stored with the run(s).")
-@click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
+@comparison_format_option
 @click.option("--quiet", "-q", is_flag=True, help="No progress (a bar on a terminal, lines in a pipe).")
 @click.pass_context
 def exec_cmd(
@@ -139,8 +139,9 @@ def exec_cmd(
     ]
     uris = list(dict.fromkeys(targets)) or ["local"]
     kernels = [os.path.abspath(k) for k in dict.fromkeys(kernels)]
-    if (kernels or append) and not all(u.startswith("qemu-system:") for u in uris):
-        raise TickmarkError("--kernel and --append boot a kernel image: use them with --target qemu-system:x86_64")
+    if kernels or append:
+        for u in uris:
+            check_boots(u)
     cells = ex.cells(specs, uris, kernels)
     group = ex.default_group(cells, name)
     plan = Plan(
@@ -164,7 +165,8 @@ def exec_cmd(
     except KeyboardInterrupt:
         click.echo("tickmark: interrupted; the finished runs are stored", err=True)
         sys.exit(130)
-    _report(store, cells, ids, fmt)
+    runs_line = ", ".join(f"{c.label} = {c.run.run_id}" for c in cells) if len(cells) > 1 else None
+    report_comparison(store, ids, fmt, "commands", runs_line)
     _exit_status(store, ids)
 
 
@@ -191,34 +193,6 @@ def _prepare(ctx, cells, append, echo):
             opened[key] = (tgt, core)
             echo(f"ready   {tgt.uri}" + (f" ({os.path.basename(c.kernel)})" if c.kernel else ""))
         c.target, c.core = opened[key]
-
-
-def _report(store, cells, ids, fmt):
-    """One run: its table; several: the comparison of each with the first."""
-    from ..analysis import compare as cmp
-    from ..report import terminal as report
-    from ..report.terminal.compare import render
-    from ..store.refs import run_compare
-
-    refs = [str(i) for i in ids]
-    if len(refs) == 1:
-        if fmt == "json":
-            from ..report.model import build
-
-            click.echo(json.dumps(build(store, refs, with_compare=False), indent=1, sort_keys=True, default=str))
-        else:
-            report.show(store, store.run(refs[0]))
-        return
-    try:
-        sides, pairs = run_compare(store, refs)
-    except TickmarkError as e:  # nothing in common (a command failed everywhere): the reasons follow
-        click.echo(f"tickmark: the commands are not compared: {e}", err=True)
-        return
-    if fmt == "json":
-        click.echo(json.dumps(cmp.to_json(sides, pairs), indent=1, sort_keys=True))
-        return
-    render(sides, pairs)
-    click.echo("runs: " + ", ".join(f"{c.label} = {c.run.run_id}" for c in cells))
 
 
 def _exit_status(store, ids):

@@ -60,9 +60,7 @@ def list_cmd(ctx, patterns, as_json):
 @click.pass_context
 def info_cmd(ctx, as_json):
     """The target (this machine by default): fingerprint and what it supports."""
-    from ..fmt import known
     from ..names import printable
-    from ..report.model import where
 
     core = prepare_core(ctx)
     hello = hello_of(core)
@@ -75,56 +73,37 @@ def info_cmd(ctx, as_json):
     if as_json:
         click.echo(json.dumps(fp, indent=1, sort_keys=True))
         return
-    par = fp.get("perf_event_paranoid")
-    lines = [
-        (
-            "CPU",
-            f"{known(fp.get('cpu_model'))} ({known(fp.get('arch'))}, {known(fp.get('cpus_online'), '?')} online)"
-            + (f", board {fp['board']}" if fp.get("board") else ""),
-        ),
-        (
-            "caches",
-            ", ".join(f"L{c.get('level')} {c.get('type')} {c.get('size')}" for c in fp.get("caches") or [])
-            or "unknown",
-        ),
-        ("OS", f"{known(fp.get('os'))}, kernel {known(fp.get('kernel'))}, {known(fp.get('libc'), 'libc unknown')}"),
-        ("compiler", f"{known(fp.get('compiler'), '?')} {known(fp.get('cflags'), '')}".strip()),
-        (
-            "target",
-            where(fp) + (", emulated: not for timing claims" if fp.get("emulated") else ""),
-        ),
-        ("core binary", known(fp.get("binary_sha256"), "?")),
-        ("core links", f"{known(fp.get('linkage'), '?')}, C library {known(fp.get('core_libc'), '?')}"),
-        (
-            "timer",
-            f"{known(fp.get('clock'), '?')} res {known(fp.get('clock_res_ns'), '?')} ns, overhead "
-            f"{(fp.get('timer_overhead_ps') or 0) / 1000:.1f} ns, ticks {known(fp.get('ticks'), '?')}",
-        ),
-        ("cycles", f"{fp.get('cycles_method') or 'none'} (fcore {(fp.get('fcore_khz') or 0) / 1000:.0f} MHz)"),
-        ("counters", f"{known(fp.get('counters'), 'none')}; perf_event_paranoid={known(par, '?')}"),
-        ("not supported", known(hello.get("counters_unsupported"), "-")),
-        (
-            "real-time prio",
-            ("yes" if fp["rt_priority"]["allowed"] else "no") + f" ({fp['rt_priority']['why']})"
-            if "rt_priority" in fp
-            else unknown,
-        ),
-        (
-            "CPU affinity",
-            (f"yes, CPUs {fp['affinity']['cpus']}" if fp["affinity"]["available"] else "no")
-            if "affinity" in fp
-            else unknown,
-        ),
-        ("frequency", f"governor {known(fp.get('governor'))}, boost {known(fp.get('boost'))}"),
-        ("virtualization", known(fp.get("virtualization"))),
-        ("memory", f"page {known(fp.get('page_size'), '?')} B, THP {known(fp.get('thp'))}"),
-        ("clocksource", known(fp.get("clocksource"))),
-        ("loadavg", known(fp.get("loadavg"))),
-        ("flags", ", ".join(map(str, fp.get("flags") or [])) or "none"),
-    ]
+    lines = info_lines(fp, unknown)
     from ..report.console import console, wrap_words
 
     w, width = max(len(k) for k, _ in lines), console().width
     for k, v in lines:  # a long value wraps under itself
         for line in wrap_words(printable(v), width, f"{k:<{w}}  ", " " * (w + 2)):
             click.echo(line)
+
+
+def info_lines(fp, unknown="unknown"):
+    """What `tickmark info` prints of a fingerprint: the machine in words (machine.lines, the same
+    words as a run's header and the report), then what the target lets a process do and the
+    flags every result would carry -> [(what, text)]."""
+    from ..machine import lines
+
+    out = [tuple(line) for line in lines(fp)]
+    out.append(
+        (
+            "real-time prio",
+            ("yes" if fp["rt_priority"]["allowed"] else "no") + f" ({fp['rt_priority']['why']})"
+            if "rt_priority" in fp
+            else unknown,
+        )
+    )
+    out.append(
+        (
+            "CPU affinity",
+            (f"yes, CPUs {fp['affinity']['cpus']}" if fp["affinity"]["available"] else "no")
+            if "affinity" in fp
+            else unknown,
+        )
+    )
+    out.append(("flags", ", ".join(map(str, fp.get("flags") or [])) or "none"))
+    return out

@@ -1,7 +1,6 @@
 """`tickmark matrix`: build variants (compiler x flags x routines), run them interleaved on the
 target, compare them."""
 
-import json
 import os
 import sys
 
@@ -11,6 +10,7 @@ from ..errors import TickmarkError
 from ..names import check_name, printable
 from ..suites import SUITES
 from .options import label_option, round_options, store_of, target_of, target_option
+from .outputs import comparison_format_option, report_comparison
 
 
 @click.command("matrix")
@@ -33,14 +33,7 @@ from .options import label_option, round_options, store_of, target_of, target_op
 )
 @round_options(rounds_help="Rounds per variant.", seed_help="Seed of the variant and benchmark orders.")
 @click.option("--name", help="Prefix of the run names (NAME-<variant>).")
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["table", "json"]),
-    default="table",
-    show_default=True,
-    help="Format of the final comparison.",
-)
+@comparison_format_option
 @click.option("--quiet", "-q", is_flag=True, help="No progress (a bar on a terminal, lines in a pipe).")
 @label_option
 @target_option
@@ -62,12 +55,9 @@ def matrix_cmd(
 
     Exit status 1 when a variant failed to build (the others are still run and compared) or a
     variant's run is incomplete (its core died in a round, its target was lost; the reason is printed)."""
-    from ..analysis import compare as cmp
     from ..report.progress import Progress
-    from ..report.terminal.compare import render
     from ..run import matrix as mx
     from ..run.plan import Plan
-    from ..store.refs import run_compare
 
     ccs = [c.strip() for cc in ccs for c in cc.split(",") if c.strip()]
     for m in memfns:
@@ -100,37 +90,17 @@ def matrix_cmd(
     except KeyboardInterrupt:
         click.echo("tickmark: interrupted; the finished instances are stored", err=True)
         sys.exit(130)
-    refs = [str(i) for i in ids]
-    compared = None
-    if len(refs) >= 2:
-        try:
-            compared = run_compare(store, refs)
-        except TickmarkError as e:  # incomplete runs with nothing in common: their reasons follow
-            click.echo(f"tickmark: the variants are not compared: {e}", err=True)
-    if compared is not None:
-        sides, pairs = compared
-        if fmt == "json":
-            click.echo(
-                json.dumps(
-                    dict(
-                        cmp.to_json(sides, pairs),
-                        failed_builds=[{"variant": c.label, "error": c.error} for c in failed],
-                    ),
-                    indent=1,
-                    sort_keys=True,
-                )
-            )
-        else:
-            render(sides, pairs)
-    elif fmt == "table" and len(refs) == 1:
-        from ..report import terminal as report
-
-        report.show(store, store.run(refs[0]))
-    if fmt == "table":
-        click.echo("runs: " + ", ".join(f"{c.label} = {c.run.run_id}" for c in built))
+    report_comparison(
+        store,
+        ids,
+        fmt,
+        "variants",
+        ", ".join(f"{c.label} = {c.run.run_id}" for c in built),
+        failed_builds=[{"variant": c.label, "error": c.error} for c in failed],
+    )
     for c in failed:
         click.echo(f"tickmark: variant '{c.label}' failed to build: {c.error}", err=True)
-    incomplete = [r for r in (store.run(i) for i in refs) if r["status"] != "complete"]
+    incomplete = [r for r in (store.run(str(i)) for i in ids) if r["status"] != "complete"]
     for r in incomplete:
         why = (r.get("notes") or {}).get("incomplete") or "not every instance finished"
         click.echo(f"tickmark: run {r['id']} is incomplete: {printable(why)}", err=True)

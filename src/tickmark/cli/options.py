@@ -59,18 +59,15 @@ def _stored(store, ref):
 def target_of(ctx):
     """The target of this invocation (--target / TICKMARK_TARGET; default: this machine).
     Opened once and closed when the command ends, whatever way it ends."""
-    from ..targets import open_target
+    from ..targets import check_boots, open_target
 
     obj = ctx.find_root().obj
     if obj.get("target") is None:
         opts = {"prebuilt": obj.get("core")}
         opts.update({k: obj[k] for k in ("kernel", "append") if obj.get(k) is not None})
         uri = obj.get("target_uri") or "local"
-        if ("kernel" in opts or "append" in opts) and not uri.startswith("qemu-system:"):
-            raise TickmarkError(
-                "--kernel and --append boot a kernel image under qemu-system: "
-                "use them with --target qemu-system:x86_64 (or :aarch64)"
-            )
+        if "kernel" in opts or "append" in opts:
+            check_boots(uri)
         if obj.get("power_cycle"):
             opts["power_cycle"] = True
         tgt = open_target(uri, **opts)
@@ -209,34 +206,26 @@ def run_filter_options(f):
     return f
 
 
-# Every target URI as --target's help names it, by scheme (targets/ registers the schemes; a test
-# holds the two together).
-TARGET_URIS = {
-    "local": "local (default)",
-    "qemu-user": "qemu-user:ARCH",
-    "ssh": "ssh://[user@]host[:port], ssh:ALIAS",
-    "serial": "serial:DEVICE[?baud=N]",
-    "qemu-system": "qemu-system:BOARD",
-    "labgrid": "labgrid:PLACE",
-}
-
-
-def target_option(f=None, *, schemes=None, boots=True):
+def target_option(f=None, *, kind="usage", boots=True):
     """--target URI on a command (also TICKMARK_TARGET): where the core runs; with
     --kernel IMAGE [--append ARGS] for a kernel image under qemu-system (boots=False: a command
-    that cannot boot one leaves them out); --power-cycle. schemes: the targets the command
-    supports, as its help names them (a scheme of TARGET_URIS, or a text; default: every one)."""
+    that cannot boot one leaves them out); --power-cycle. kind: the targets the command supports,
+    by the attribute that names them in help (targets.usages: "usage", every one;
+    "profile_usage", those a sampler runs beside)."""
     if f is None:
-        return lambda g: target_option(g, schemes=schemes, boots=boots)
+        return lambda g: target_option(g, kind=kind, boots=boots)
     import click
 
-    uris = ", ".join(TARGET_URIS.get(s, s) for s in (schemes or TARGET_URIS))
+    from ..targets import usages
+
+    uris = usages(kind)
     f = click.option(
         "--power-cycle",
         is_flag=True,
         expose_value=False,
         callback=_set_power_cycle,
-        help="Switch the board off and on before it is used (a target with power control: labgrid:PLACE).",
+        help="Switch the board off and on before it is used (a target with power control: "
+        f"{usages(having='power_cycles')}).",
     )(f)
     if boots:
         f = click.option(
@@ -246,7 +235,7 @@ def target_option(f=None, *, schemes=None, boots=True):
             expose_value=False,
             callback=_set_obj("kernel"),
             is_eager=True,
-            help="With --target qemu-system:x86_64|aarch64: the Linux kernel image to boot.",
+            help=f"With --target {usages('kernel_usage')}: the Linux kernel image to boot.",
         )(f)
         f = click.option(
             "--append",

@@ -20,9 +20,7 @@ def _finite(value, option):
 
 
 @click.command("profile")
-@target_option(
-    schemes=("local", "qemu-user", "ssh", "labgrid:PLACE (a board with SSH)"), boots=False
-)  # where a sampler runs
+@target_option(kind="profile_usage", boots=False)  # where a sampler runs
 @click.argument("bench", required=False, metavar="BENCH")
 @click.option(
     "--diff",

@@ -5,14 +5,21 @@ import click
 
 from ..analysis import topology as topo
 from ..errors import TickmarkError
+from ..names import check_name, printable
 from ..report.progress import Progress
 from ..report.terminal import topology as terminal
 from ..run import topology as sweep
 from .options import prepare_core, store_of, target_option
 
 
-def command(ctx, as_json, rounds, samples, max_size, from_runs, refine, quiet):
+def command(ctx, as_json, rounds, samples, max_size, from_runs, refine, quiet, name=None):
+    if name is not None and from_runs:
+        raise TickmarkError("--name names a new run: it cannot go with --from (which reads stored runs)")
+    if name is not None:
+        check_name(name)
     store = store_of(ctx, readonly=bool(from_runs))
+    if name is not None and store.name_taken(name):
+        raise TickmarkError(f"a run named '{printable(name)[:60]}' exists already (choose another --name)")
     if from_runs:
         runs = [store.run(ref) for ref in from_runs]
     else:
@@ -26,7 +33,7 @@ def command(ctx, as_json, rounds, samples, max_size, from_runs, refine, quiet):
         def progress(n):
             return Progress(n, quiet=quiet)
 
-        runs = [store.run(sweep.measure(store, prepare_core(ctx), rounds, samples, size, refine, progress))]
+        runs = [store.run(sweep.measure(store, prepare_core(ctx), rounds, samples, size, refine, progress, name))]
     results = [r for run in runs for r in store.results(run["id"])]
     ids = [run["id"] for run in runs]
     if not topo.has_sweep(results):
@@ -67,9 +74,10 @@ def command(ctx, as_json, rounds, samples, max_size, from_runs, refine, quiet):
     "--from", "from_runs", multiple=True, metavar="RUN", help="Analyse stored run(s) instead of measuring (repeatable)."
 )
 @click.option("--no-refine", is_flag=True, help="Skip the second pass around the knees.")
+@click.option("--name", help="Name of the stored run (unique), e.g. for a board's report page.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress (a bar on a terminal, lines in a pipe).")
 @target_option
 @click.pass_context
-def topology_cmd(ctx, as_json, rounds, samples, max_size, from_runs, no_refine, quiet):
+def topology_cmd(ctx, as_json, rounds, samples, max_size, from_runs, no_refine, name, quiet):
     """Detect cache levels, line size and TLB reach from latency sweeps; compare with the OS."""
-    command(ctx, as_json, rounds, samples, max_size, from_runs, not no_refine, quiet)
+    command(ctx, as_json, rounds, samples, max_size, from_runs, not no_refine, quiet, name)

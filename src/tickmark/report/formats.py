@@ -4,7 +4,7 @@ format chooses it through this table (its choices, its help, the format an outpu
 extension picks, and the rendering).
 
 What a reporter renders ("what"):
-  run          one stored run, for other tools (`tickmark export`)
+  run          one stored run, for other tools (`tickmark export`; store/document.run_model)
   report       the report model of stored runs (`tickmark report`; model.build)
   comparison   the comparison of runs (`tickmark compare`; model.comparison): `compare --format
                json` prints the same document that `report --format json` holds under "compare"
@@ -29,54 +29,64 @@ class Reporter:
     summary: dict  # what -> a few words for a command's --format help
     writers: dict  # what -> function
     extensions: tuple = ()  # file extensions that pick this format for `report -o`
-    options: tuple = ()  # the options of a run export only this format takes
+    options: tuple = ()  # the keywords of its run writer that only this format takes (junit's gate)
     aliases: tuple = field(default=())
 
 
-def _json_run(store, run, **_):
+def _json_run(model, **_):
     from ..store import document
 
-    return document.to_json(store, run)
+    return document.to_json(model)
 
 
-def _csv_run(store, run, **_):
+def _csv_run(model, **_):
     from ..store import document
 
-    return document.to_csv(store, run)
+    return document.to_csv(model)
 
 
-def _samples_of(store):
-    return lambda r: store.samples(r["id"])
-
-
-def _gbench_run(store, run, **_):
+def _gbench_run(model, **_):
     from ..store import exports
 
-    return exports.to_gbench(run, store.results(run["id"]), _samples_of(store))
+    return exports.to_gbench(model)
 
 
-def _openmetrics_run(store, run, **_):
+def _openmetrics_run(model, **_):
     from ..store import exports
 
-    return exports.to_openmetrics(run, store.results(run["id"]))
+    return exports.to_openmetrics(model)
 
 
-def _junit_run(store, run, baseline=None, threshold=None, metric="", **_):
-    """JUnit XML of a run; with a baseline run and a threshold, the instances that the regression
-    gate (analysis/verdict.gate, the gate of `compare --fail-above`) fails against the baseline
-    fail as test cases too."""
-    from ..analysis.compare import check_metric, compare_sides
-    from ..analysis.verdict import gate
+def _junit_run(model, gate=None, **_):
+    """JUnit XML of a run; with the verdict of the regression gate against a baseline
+    (analysis/verdict.gate, the gate of `compare --fail-above`), the instances it fails fail as
+    test cases too."""
     from ..store import exports
-    from ..store.refs import load_sides
 
-    verdict = None
-    if baseline is not None:
-        sides = load_sides(store, [str(run["id"])], baseline)
-        check_metric(sides, metric)
-        sides, pairs = compare_sides(sides, metric=metric)
-        verdict = gate(pairs, threshold, metric)
-    return exports.to_junit(run, store.results(run["id"]), gate=verdict)
+    return exports.to_junit(model, gate=gate)
+
+
+COMPARISON_CSV = ("a", "b", "key", "bench", "metric", "unit", "higher", "median_a", "median_b", "ratio")
+COMPARISON_CSV += ("change_lo", "change_hi", "p", "verdict", "multiple", "det_a", "det_b", "rounds_needed", "note")
+
+
+def _csv_comparison(doc, **_):
+    """One row per compared row of every pair (A, B), for a spreadsheet; change_lo and change_hi:
+    the 95 % CI of B/A - 1."""
+    import csv
+    import io
+
+    from ..store.document import write_row
+
+    out = io.StringIO()
+    w = csv.writer(out, lineterminator="\n")
+    w.writerow(COMPARISON_CSV)
+    for c in doc["comparisons"]:
+        for r in c["rows"]:
+            lo, hi = r["ci"] or (None, None)
+            row = dict(r, a=c["a"], b=c["b"], change_lo=lo, change_hi=hi)
+            write_row(w, ["" if row[k] is None else row[k] for k in COMPARISON_CSV])
+    return out.getvalue()
 
 
 def _html(model, **_):
@@ -155,7 +165,12 @@ REPORTERS = {
             {"run": _json_run, "report": _json_doc, "comparison": _json_doc, "history": _json_history},
             extensions=(".json",),
         ),
-        Reporter("csv", {"run": "one row per result and metric"}, {"run": _csv_run}, extensions=(".csv",)),
+        Reporter(
+            "csv",
+            {"run": "one row per result and metric", "comparison": "one row per compared benchmark and metric"},
+            {"run": _csv_run, "comparison": _csv_comparison},
+            extensions=(".csv",),
+        ),
         Reporter(
             "md",
             {"report": "Markdown", "comparison": "Markdown", "history": "Markdown"},
@@ -178,7 +193,7 @@ REPORTERS = {
             {"run": "JUnit XML (a failed test case per crashed, timed out or gated benchmark)"},
             {"run": _junit_run},
             extensions=(".xml",),
-            options=("baseline", "threshold", "metric"),
+            options=("gate",),
         ),
         Reporter("openmetrics", {"run": "OpenMetrics text (Prometheus)"}, {"run": _openmetrics_run}),
     )
@@ -233,7 +248,8 @@ def from_extension(path, what, default):
 
 
 def takes(name, what, option):
-    """Whether format `name` takes an option that only some formats take (export's --baseline)."""
+    """Whether format `name` takes an option that only some formats take (junit's gate: export's
+    --baseline)."""
     return option in reporter(name, what).options
 
 

@@ -12,10 +12,10 @@ from collections.abc import Mapping
 
 from .. import fingerprint
 from ..analysis import history
-from ..analysis.stats import INSN_OP
 from ..errors import TickmarkError
 from ..fmt import listed
 from ..names import printable, run_labels
+from ..units import INSN_OP, MB_S, NS_OP
 
 FORMAT = "tickmark-history"
 VERSION = 1
@@ -205,7 +205,7 @@ def metric_text(metric):
     from ..analysis.stats import TASK_CLOCK
 
     if not metric or metric == HEADLINE:
-        return "headline (the figure each benchmark reports: time or instructions per operation, or MB/s)"
+        return f"headline (the figure each benchmark reports: time or instructions per operation, or {MB_S})"
     if metric == TASK_CLOCK:
         return "task-clock (on-CPU time per operation)"
     return f"{metric} (a sub-metric: time per operation)"
@@ -356,7 +356,7 @@ def change_text(s, c, by):
     where = s["points"][c["index"]]
     at = f"{by} {where['order']}" if by != "time" else f"run {where['run']}"
     ci = f"95 % CI {signed_pct((c['ratio_lo'] - 1) * 100)} .. {signed_pct((c['ratio_hi'] - 1) * 100)}"
-    lower = {"MB/s": "less bandwidth"}.get(s["unit"], "worse" if s["unit"] not in ("ns/op", INSN_OP) else "slower")
+    lower = {MB_S: "less bandwidth"}.get(s["unit"], "worse" if s["unit"] not in (NS_OP, INSN_OP) else "slower")
     worse = lower if c["worse"] else "better"
     if c["tentative"]:
         more = c["to_confirm"]

@@ -16,8 +16,8 @@ matplotlib.use("Agg")
 from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.ticker import FixedLocator, FuncFormatter, NullLocator  # noqa: E402
 
-from ..analysis.stats import INSN_OP  # noqa: E402
 from ..fmt import fmt_count, fmt_size, fmt_time  # noqa: E402
+from ..units import INSN_OP, MB_S, NS_OP, fmt_bandwidth_tick  # noqa: E402
 
 RC = {
     "svg.fonttype": "none",  # <text> elements instead of glyph paths: much smaller
@@ -222,7 +222,7 @@ def ctx_ring(lines, title):
 
 def _mbs(v):
     """A bandwidth tick: MB/s below 1000, GB/s (10^9 B/s) above."""
-    return f"{v:g} MB/s" if v < 1000 else f"{v / 1000:g} GB/s"
+    return fmt_bandwidth_tick(v)
 
 
 def bandwidth(groups, title):
@@ -341,12 +341,12 @@ def history_trend(s, by="time"):
                 fontsize=8,
             )
         ax.set_xlim(0.3, n + 0.7)
-        if s["unit"] == "MB/s":
-            ax.set_ylabel("MB/s")
+        if s["unit"] == MB_S:
+            ax.set_ylabel(MB_S)
         elif s["unit"] == INSN_OP:
             ax.set_ylabel("instructions per op")
             ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: fmt_count(v) if v > 0 else "0"))
-        elif s["unit"] not in (None, "ns/op"):  # a figure's own unit
+        elif s["unit"] not in (None, NS_OP):  # a figure's own unit
             ax.set_ylabel(s["unit"] or "value")
         else:
             ax.set_ylabel("time per op")

@@ -33,6 +33,7 @@ from ..analysis import hostclock
 from ..errors import TickmarkError
 from ..names import check_label, check_name, parse_labels, printable
 from ..patterns import matches, normalized
+from ..units import parse_size
 
 # option -> (lowest, highest): the command line, a campaign file and the core agree on them
 LIMITS = {
@@ -50,7 +51,6 @@ LARGE_RUN_SAMPLE_MS = 5
 
 _VALUE = r"[0-9]+[KMGkmg]?"
 _PARAM = re.compile(rf"(?:([A-Za-z0-9_.*?]+):)?([A-Za-z_][A-Za-z0-9_]*)=({_VALUE}(?:,{_VALUE})*)")
-_SUFFIX = {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30}
 _MAX_OVERRIDE_NAME = 63  # the core keeps BENCH:NAME in 64 bytes (runner.h: tm_override)
 
 
@@ -133,9 +133,8 @@ def parse_params(params, one_point=False, in_file=False):
             raise TickmarkError(f"{what} {label}: {len(values)} values; at most {max_sweep} per parameter")
         got = {}
         for v in values:
-            digits = v.rstrip("KMGkmg")
-            n = int(digits) * _SUFFIX[v[-1].lower() if v[-1].isalpha() else ""] if len(digits) <= 20 else 2**64
-            if n > 2**63 - 1:
+            n = parse_size(v)  # None: more digits than any 64-bit value
+            if n is None or n > 2**63 - 1:
                 raise TickmarkError(f"{what} {label}: value {_clip(v, 30)} is too large (at most 2^63-1)")
             if n in got:
                 raise TickmarkError(f"{what} {label}: value {_clip(v, 30)} is the same as {got[n]} (a point runs once)")

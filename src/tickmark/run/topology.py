@@ -4,16 +4,11 @@ second at the sizes the first one's detection chose), so that the run holds ever
 topology is detected from (analysis/topology.py reads the knees from them)."""
 
 import contextlib
-import re
 
-from ..analysis.topology import analyse, os_report, refine_sizes
+from ..analysis.topology import analyse, os_report, refine_sizes, round_points
+from ..units import parse_size
 from .engine import Run
 from .plan import Plan, check_patterns
-
-
-def parse_size(text):
-    m = re.fullmatch(r"(\d+)([KMG]?)", text.strip(), re.I)
-    return int(m.group(1)) << {"": 0, "K": 10, "M": 20, "G": 30}[m.group(2).upper()] if m else None
 
 
 def _sweep_of(benches, bench, param):
@@ -125,14 +120,34 @@ def measure(store, core, rounds=1, samples=7, max_size=None, refine=True, progre
 
     passes = []
 
-    def second(run):  # after the first pass: the second; after the second: done
+    def second(run):  # after the first pass: the second; after it, the noisy points again; done
         passes.append(run.cfg.patterns)
-        if len(passes) > 1:
-            return None
-        return second_pass(benches, store.results(run.run_id), store.run(run.run_id), cap, sizes, pl, refine)
+        results = store.results(run.run_id)
+        if len(passes) == 1:
+            return second_pass(benches, results, store.run(run.run_id), cap, sizes, pl, refine)
+        if len(passes) == 2 and refine:
+            return again_pass(results, store.run(run.run_id), round_points(store, results))
+        return None
 
     with progress(2 * rounds) if progress else contextlib.nullcontext() as prog:
         return Run(store, core, cfg, progress=prog).execute(more=second)
+
+
+def again_pass(results, run, per_round):
+    """After the second pass: the figures whose evidence did not hold under the measured noise
+    (analysis/evidence.py) -> (patterns, params) of a pass that measures their noisy points
+    again, in more rounds; None when every figure held."""
+    hello = run.get("hello") or {}
+    det = analyse(results, hello.get("fcore_khz") or 0, hello, per_round, os_report(run.get("fingerprint")))
+    keys = sorted({k for u in det.get("unclear") or [] for k in u["keys"]})
+    if not keys:
+        return None
+    values = {}
+    for key in keys:
+        for item in key[key.index("[") + 1 : -1].split(","):
+            name, _, value = item.partition("=")
+            values.setdefault(name, set()).add(int(value))
+    return keys, [f"{name}={_join(vs)}" for name, vs in sorted(values.items())]
 
 
 def second_pass(benches, results, run, cap, sizes, pl, refine):
@@ -159,7 +174,7 @@ def second_pass(benches, results, run, cap, sizes, pl, refine):
             extra.append(s)
             s *= 2
     # the line-size pairs: a span that misses L1 and hits L2 (see bench/mem/lat_stride.c)
-    l1 = caches[0]["size"] if caches else 32 << 10
+    l1 = caches[0]["size"] if caches and caches[0]["name"] == "L1" else 32 << 10
     span = 8 * l1
     if len(caches) > 1:
         span = max(4 * l1, min(span, _nice(caches[1]["size"] // 2)))

@@ -17,6 +17,8 @@ from pathlib import Path
 from .. import tm1
 from ..errors import CorruptStore, NoRun, TickmarkError
 from ..names import decimal, plain, plain_all, printable
+from ..units import NS_OP
+from . import migrations
 
 SCHEMA_VERSION = 1
 
@@ -66,6 +68,8 @@ CREATE TABLE IF NOT EXISTS result_heads (
     rounds INTEGER, round_cv REAL, task_clock REAL);
 CREATE INDEX IF NOT EXISTS result_heads_run ON result_heads(run_id)
 """,
+    # the changes to stored documents made in this store (migrations.py)
+    "migrations": migrations.TABLE,
     # campaign cells claimed by the processes that run them (claims.py)
     "claims": """
 CREATE TABLE IF NOT EXISTS claims (
@@ -168,6 +172,8 @@ def _row(cols, row, table="runs"):
             raise CorruptStore(f"{what}: {k} holds {str(v)[:30]}, not a time (seconds since 1970, up to 9999)")
         if k == "params" and tm1.params_problem(v):
             raise CorruptStore(f"{what}: {tm1.params_problem(v)}")
+    if table == "runs" and "fingerprint" in d:  # caches as numbers, in a run written before they were
+        d["fingerprint"] = migrations.with_cache_numbers(d["fingerprint"]) or d["fingerprint"]
     return d
 
 
@@ -367,6 +373,8 @@ class Store:
             if (missing or missing_ix) and not getattr(b, "readonly", False):  # a store only read keeps them
                 self._add(missing, missing_ix)
             self._tables = b.tables()
+            if "migrations" in self._tables and not getattr(b, "readonly", False):
+                self._migrate()
         except b.DatabaseError as e:
             raise self._db_error(e)
         except UnicodeDecodeError:  # SQLite's message quotes a damaged schema
@@ -390,6 +398,20 @@ class Store:
                 for i in missing_ix:
                     for stmt in b.ddl(_INDEXES[i]):
                         b.execute(stmt)
+        except b.DatabaseError as e:
+            if getattr(e, "sqlstate", None) != "42501":  # not a privilege it lacks
+                raise
+
+    def _migrate(self):
+        """The changes to stored documents this store has not had (migrations.py), made in one
+        transaction; a PostgreSQL role that may not change the runs uses the store as it is."""
+        b = self.backend
+        if not migrations.pending(b):
+            return
+        try:
+            with self.transaction():
+                b.lock_schema()
+                migrations.migrate(b, migrations.pending(b))
         except b.DatabaseError as e:
             if getattr(e, "sqlstate", None) != "42501":  # not a privilege it lacks
                 raise
@@ -509,7 +531,7 @@ class Store:
                     suite,
                     _dump(list(patterns)),
                     _dump(options or {}),
-                    _dump(fingerprint or {}),
+                    _dump(migrations.with_cache_numbers(fingerprint) or fingerprint or {}),
                     _dump(hello or {}),
                     _dump(notes or {}),
                 ),
@@ -657,7 +679,7 @@ class Store:
         key,
         bench,
         params=None,
-        metric="ns/op",
+        metric=NS_OP,
         status="ok",
         reason="",
         unit="",

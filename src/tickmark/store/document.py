@@ -1,6 +1,7 @@
-"""Export a stored run as a versioned JSON document (with raw samples) or CSV; read such a
-document back (strictly validated, its statistics computed again from the raw samples). The run
-engine stores a document read here as a new run (run/engine.py: import_document)."""
+"""A stored run as the model that the run formats render (run_model); that model as a versioned
+JSON document (with raw samples) or CSV; such a document read back (strictly validated, its
+statistics computed again from the raw samples). The run engine stores a document read here as a
+new run (run/engine.py: import_document)."""
 
 import csv
 import io
@@ -19,9 +20,18 @@ FORMAT = "tickmark-results"
 VERSION = 1
 
 
-def to_document(store, run):
+def run_model(store, run):
+    """A stored run as every run format renders it (report/formats.py), so that none reads the
+    store: the run row, its result rows each with its raw samples ("samples") and histogram
+    ("hist"), and its profiles by name."""
+    results = [dict(r, samples=store.samples(r["id"]), hist=store.hists(r["id"])) for r in store.results(run["id"])]
+    return {"run": run, "results": results, "profiles": store.profiles(run["id"])}
+
+
+def to_document(model):
+    """The run model as the versioned document that import reads back."""
     results = []
-    for r in store.results(run["id"]):
+    for r in model["results"]:
         results.append(
             {
                 "benchmark": r["bench"],
@@ -36,22 +46,23 @@ def to_document(store, run):
                 # the check of its own output the instance passed (None: it has none, or did not pass)
                 "verified": (r["meta"] or {}).get("verified") if r["status"] == "ok" else None,
                 "stats": r["stats"],
-                "samples": store.samples(r["id"]),
-                "hist": store.hists(r["id"]),
+                "samples": r["samples"],
+                "hist": r["hist"],
             }
         )
     from . import RUN_COLS
 
+    run = model["run"]
     run_doc = {k: run[k] for k in RUN_COLS}
     doc = {"format": FORMAT, "version": VERSION, "run": run_doc, "results": results}
-    profiles = store.profiles(run["id"])
+    profiles = model["profiles"]
     if profiles:  # optional: runs with profiles (tickmark profile) only
         doc["profiles"] = [profiles[k] for k in sorted(profiles)]
     return doc
 
 
-def to_json(store, run):
-    return json.dumps(to_document(store, run), indent=1, sort_keys=True) + "\n"
+def to_json(model):
+    return json.dumps(to_document(model), indent=1, sort_keys=True) + "\n"
 
 
 CSV_STATS = (
@@ -74,7 +85,9 @@ CSV_STATS = (
 )
 
 
-def to_csv(store, run):
+def to_csv(model):
+    """One row per result and metric of the run model."""
+    run = model["run"]
     out = io.StringIO()
     w = csv.writer(out, lineterminator="\n")
     w.writerow(
@@ -94,10 +107,10 @@ def to_csv(store, run):
             "flags",
         ]
     )
-    for r in store.results(run["id"]):
+    for r in model["results"]:
         st = Stats.of(r)
         for sub, d in st.items() if st else [("", None)]:
-            _writerow(
+            write_row(
                 w,
                 [
                     run["id"],
@@ -125,7 +138,7 @@ def _csv(v):
 _FORMULA = ("=", "+", "-", "@", "\t", "\r")
 
 
-def _writerow(w, cells):
+def write_row(w, cells):
     """A CSV row whose text cells a spreadsheet never reads as a formula: a text starting with
     = + - @ (or a tab, a carriage return) gets a leading apostrophe. Numbers stay numbers."""
     w.writerow(["'" + c if isinstance(c, str) and c.startswith(_FORMULA) else c for c in cells])

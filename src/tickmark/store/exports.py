@@ -18,8 +18,9 @@
                round-to-round CV, and a state set per instance (ok, skip, failed, crashed,
                timeout).
 
-Every function takes the run row and its result rows (gbench also their raw samples) and
-returns text; report/formats.py is the table of formats that chooses them.
+Every function takes the run model (store/document.py run_model: the run row and its result rows
+with their raw samples), never the store, and returns text; report/formats.py is the table of
+formats that chooses them.
 """
 
 import json
@@ -31,6 +32,7 @@ from .. import fingerprint
 from ..analysis import stats
 from ..analysis.stats import MB_S, NS_OP, Stats
 from ..names import decimal
+from ..units import parse_size
 
 STATUSES = ("ok", "skip", "failed", "crashed", "timeout")
 
@@ -39,11 +41,9 @@ def _iso(t):
     return time.strftime("%Y-%m-%dT%H:%M:%S+00:00", time.gmtime(t))
 
 
-def _size_bytes(text):
-    t = str(text or "").strip().upper().rstrip("B").rstrip("I")
-    mult = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}.get(t[-1:], 1)
-    num = t[:-1] if t[-1:] in "KMG" else t
-    return decimal(num) * mult if decimal(num) is not None else 0
+def _size_bytes(size):
+    """A cache's size in bytes (a number; the text of an older fingerprint: "32K"), else 0."""
+    return parse_size(size) or 0
 
 
 def _finite(x):
@@ -70,10 +70,12 @@ CPU_TIME_NOTE = "cpu_time: on-CPU time per operation (task-clock); wall time whe
 NO_TASK_CLOCK = "cpu_time is wall time: no task-clock counted"
 
 
-def to_gbench(run, results, samples_of=None):
-    """samples_of(result) -> its raw samples (the repetitions are the rounds)."""
+def to_gbench(model):
+    """The run model (document.run_model): each result's raw samples make its repetitions (the
+    rounds)."""
     from .. import __version__
 
+    run, results = model["run"], model["results"]
     fp = run.get("fingerprint") or {}
     load = [float(x) for x in str(fp.get("loadavg") or "").split()[:3] if _is_float(x)]
     caches = []
@@ -132,7 +134,7 @@ def to_gbench(run, results, samples_of=None):
                 )
             )
             continue
-        wall, cpu, cpu_median = _round_times(samples_of(r) if samples_of else [])
+        wall, cpu, cpu_median = _round_times(r["samples"])
         wall = [x for x in wall if _finite(x) and x > 0] or [d.ns_per_op]
         if cpu is None or len(cpu) != len(wall):
             cpu, cpu_median, label = wall, d.ns_per_op, {"label": NO_TASK_CLOCK}
@@ -233,11 +235,12 @@ def _is_float(x):
 
 
 # ---------------------------------------------------------------- JUnit XML
-def to_junit(run, results, gate=None):
+def to_junit(model, gate=None):
     """gate: the verdict of analysis/verdict.py's gate against a baseline (or None): its failures
     fail their test cases, and a benchmark of the baseline that this run did not measure is a
     failed test case of its own. A run that did not finish fails a test case `run`, and each
     benchmark it planned but never started is a failed test case."""
+    run, results = model["run"], model["results"]
     name = run.get("name") or f"run {run['id']}"
     fp = run.get("fingerprint") or {}
     failing = gate.by_key() if gate is not None else {}
@@ -357,7 +360,8 @@ def _num(x):
     return repr(float(x))
 
 
-def to_openmetrics(run, results):
+def to_openmetrics(model):
+    run, results = model["run"], model["results"]
     fp = run.get("fingerprint") or {}
     run_label = run.get("name") or str(run["id"])
     base = {"run": run_label}

@@ -7,9 +7,11 @@
         session = core.start(["run", "sys.*"])       # one round: lines as they arrive
         tgt.fingerprint(core, hello)                 # the target's own fingerprint
 
-A target is one module in this package that subclasses Target (and Core/Session where it must)
-and registers its URI scheme with @register; base.py declares the contract, uri.py parses a URI's
-options, toolchain.py picks the compiler, qemu.py holds what the qemu-system targets share.
+A target is one module in this package that subclasses Target (and Core/Session where it must),
+says how help texts name it (usage, profile_usage, ...) and registers its URI scheme with
+@register: every module here is imported to find them, and help texts and checks read them.
+base.py declares the contract, uri.py parses a URI's options, toolchain.py picks the compiler,
+qemu.py holds what the qemu-system targets share.
 """
 
 from ..errors import TickmarkError
@@ -22,30 +24,60 @@ __all__ = [
     "Session",
     "Target",
     "Variant",
+    "check_boots",
     "check_uri",
     "open_target",
     "register",
     "schemes",
     "source_identity",
+    "targets",
+    "usages",
 ]
-
-_MODULES = ("local", "qemu_user", "ssh", "serial", "qemu_system", "labgrid")
 
 
 def _load_all():
+    """Import every module of this package: a target registers itself there (@register), so a
+    new target is one module (asv finds its plugins the same way)."""
     import importlib
+    import pkgutil
 
-    for m in _MODULES:
+    for m in pkgutil.iter_modules(__path__):
         try:
-            importlib.import_module(f"{__name__}.{m}")
+            importlib.import_module(f"{__name__}.{m.name}")
         except ModuleNotFoundError as e:  # a target module that is not part of this installation
-            if e.name != f"{__name__}.{m}":
+            if e.name != f"{__name__}.{m.name}":
                 raise
 
 
 def schemes():
     _load_all()
     return sorted(registered())
+
+
+def targets():
+    """The registered target classes, one per scheme, as help texts list them: this machine
+    first, then by scheme."""
+    _load_all()
+    reg = registered()
+    return [reg[s] for s in sorted(reg, key=lambda s: (s != "local", s))]
+
+
+def usages(kind="usage", having=None):
+    """How a help text names the targets: every one (kind "usage"), those a sampler can run
+    beside (profile_usage), those that boot a kernel image (kernel_usage) or start any program
+    (program_usage), joined with commas; having: only those with that capability (power_cycles)."""
+    return ", ".join(
+        getattr(cls, kind) for cls in targets() if getattr(cls, kind) and (having is None or getattr(cls, having))
+    )
+
+
+def check_boots(uri):
+    """--kernel and --append only with a target that boots a kernel image (one error for every
+    command)."""
+    if not _target_class(uri or "local").kernel_usage:
+        raise TickmarkError(
+            f"--kernel and --append boot a kernel image: use them with --target {usages('kernel_usage')}"
+        )
 
 
 def _target_class(uri):
@@ -79,6 +111,8 @@ def open_target(uri=None, power_cycle=False, **options):
     cls = _target_class(uri)
     if power_cycle:
         if not cls.power_cycles:
-            raise TickmarkError(f"--power-cycle: target '{shown(uri)}' has no power control (labgrid:PLACE has)")
+            raise TickmarkError(
+                f"--power-cycle: target '{shown(uri)}' has no power control ({usages(having='power_cycles')} has)"
+            )
         options["power_cycle"] = True
     return cls.from_uri(uri, **options)

@@ -5,6 +5,7 @@ only what is declared here (no probing for attributes, no tests of a target's cl
 
     Target    where the core runs: prepare() a Core for a Variant, fingerprint(), close();
               put_file() for the programs the core starts (exec);
+              how help and errors name it: usage, profile_usage, kernel_usage, program_usage;
               what it can do: emulated, reruns, takes_prebuilt, power_cycles, reconnects
               (reconnect()), profiles (where a sampler runs: connect(), run_remote()), char_ns;
               where it runs: runs_here, host_key(); its URI options (options: uri.Option),
@@ -237,6 +238,16 @@ class Target:
     """Where the core runs. Subclasses set scheme and implement prepare() and fingerprint()."""
 
     scheme = None
+    # how the help of --target names its URIs ("ssh://[user@]host[:port], ssh:ALIAS"): every
+    # registered target has one (the help of every command and the errors read them)
+    usage = None
+    # how the help of `profile --target` names it where a sampler can run beside its core (its
+    # `profiles`, or a wrapped target's); None: it is never profiled
+    profile_usage = None
+    # the URIs that boot a Linux kernel image of --kernel IMAGE [--append ARGS], in words; None: none
+    kernel_usage = None
+    # how the help of `exec --target` names it where it can start any program (put_file); None: not
+    program_usage = None
     emulated = False  # every result of this target is flagged `emulated`
     reruns = True  # False: cannot take new arguments per round (one round per start)
     takes_prebuilt = False  # accepts a prebuilt core binary instead of building one

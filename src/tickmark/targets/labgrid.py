@@ -177,6 +177,8 @@ class LabgridTarget(WrappingTarget):
     target (profiles, reruns, reconnects, connect, run_remote, ...) is forwarded (WrappingTarget)."""
 
     scheme = "labgrid"
+    usage = "labgrid:PLACE"
+    profile_usage = "labgrid:PLACE (a board with SSH)"  # its SSH target's sampler
     power_cycles = True  # --power-cycle applies
     options = OPTIONS
 

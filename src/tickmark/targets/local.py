@@ -66,6 +66,9 @@ def qemu_user_argv(cross_compile, binary):
 @register("local")
 class LocalTarget(Target):
     scheme = "local"
+    usage = "local (default)"
+    profile_usage = "local"
+    program_usage = "local (default)"
     takes_prebuilt = True
     profiles = "here"
     runs_here = True

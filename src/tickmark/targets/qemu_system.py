@@ -72,6 +72,9 @@ class BoardCore(Core):
 @register("qemu-system")
 class QemuSystemTarget(Scratch, Target):
     scheme = "qemu-system"
+    usage = "qemu-system:BOARD"
+    kernel_usage = "qemu-system:x86_64 (or :aarch64)"
+    program_usage = "qemu-system:x86_64|aarch64 (with --kernel)"
     emulated = True
     options = OPTIONS
 

@@ -16,6 +16,9 @@ ALIASES = {"arm": "armhf", "armv7": "armhf", "arm64": "aarch64", "riscv": "riscv
 @register("qemu-user")
 class QemuUserTarget(LocalTarget):
     scheme = "qemu-user"
+    usage = "qemu-user:ARCH"
+    profile_usage = "qemu-user"
+    program_usage = None
     emulated = True
     takes_prebuilt = False
 

@@ -191,6 +191,7 @@ class SerialCore(Core):
 @register("serial")
 class SerialTarget(Target):
     scheme = "serial"
+    usage = "serial:DEVICE[?baud=N]"
     reconnects = True
     options = OPTIONS
 

@@ -179,6 +179,8 @@ class SshSession(Session):
 @register("ssh")
 class SshTarget(Target):
     scheme = "ssh"
+    usage = program_usage = "ssh://[user@]host[:port], ssh:ALIAS"
+    profile_usage = "ssh"
     reconnects = True
     profiles = "remote"
 

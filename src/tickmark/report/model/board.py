@@ -14,7 +14,8 @@ each figure.
 """
 
 from ...analysis.stats import Stats
-from ...fmt import fmt_time, sig
+from ...fmt import fmt_time
+from ...units import MB_S, fmt_bandwidth
 from .memory import topology_of
 
 # (lmbench's name, benchmark, the parameters lmbench's figure has (where the benchmark has them))
@@ -51,7 +52,7 @@ SWITCH = "switch_derived"  # the ring's sub-metric that is lmbench lat_ctx's per
 
 WHAT = (
     "each figure is what lmbench reports, the mean time of one operation over a batch (the median "
-    "over samples; one round trip for pipe, AF_UNIX, UDP and TCP), or the best MB/s; the per-event "
+    f"over samples; one round trip for pipe, AF_UNIX, UDP and TCP), or the best {MB_S}; the per-event "
     "percentiles of the event-latency table describe single events, not this figure"
 )
 
@@ -106,7 +107,7 @@ def _table(title, spec, results):
             {
                 "what": label,
                 "value": value,
-                "text": f"{sig(value)} MB/s" if ds[0].unit == "MB/s" else fmt_time(value),
+                "text": fmt_bandwidth(value) if ds[0].unit == MB_S else fmt_time(value),
                 "key": " + ".join(r["key"] for _, r in got) + (" (mean)" if len(got) > 1 else ""),
                 "run": ", ".join(sorted({str(run["id"]) for run, _ in got})),
             }

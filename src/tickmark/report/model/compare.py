@@ -14,7 +14,7 @@ def comparison(sides, pairs, metric=None):
     """Compared runs (compare.py's sides and pairs) as every view and `compare --format json`
     read them, one shape for every command: the runs with what their machines could count, and
     per pair (the baseline A against B) the rows in benchmark order (parameters numerically,
-    every row with every field of ROW_KEYS, None where compare has nothing), the family means
+    every row with every field of analysis/compare.py's ROW_FIELDS, None where compare has nothing), the family means
     with what each covers, the fingerprint differences with their labels, and a warning when one
     side ran emulated and the other did not; the nbench index table of the runs side by side
     (or None). metric: the one metric compared (--metric), None for every one."""
@@ -42,7 +42,7 @@ def comparison(sides, pairs, metric=None):
         c["rows"].sort(key=lambda r: _key_order(r["key"]) + (r.get("metric") or "",))
         for r in c["rows"]:
             r["family"] = r["bench"].split(".", 1)[0]
-            for k in ROW_KEYS:  # every row has every field (None where compare has nothing)
+            for k in compare.ROW_FIELDS:  # every row has every field (None where compare has nothing)
                 r.setdefault(k, None)
     doc["nbench"] = nbench_comparison(sides)
     return doc
@@ -67,24 +67,6 @@ def _key_order(key):
         k, _, v = kv.partition("=")
         params.append((k, (0, decimal(v), "") if decimal(v) is not None else (1, 0, v)))
     return (bench, params)
-
-
-ROW_KEYS = (
-    "metric",
-    "unit",
-    "higher",
-    "median_a",
-    "median_b",
-    "ratio",
-    "ci",
-    "p",
-    "verdict",
-    "multiple",
-    "det_a",
-    "det_b",
-    "rounds_needed",
-    "note",
-)
 
 
 def compare_model(store, runs, refs=None):

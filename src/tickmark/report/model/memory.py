@@ -12,15 +12,29 @@ def bandwidth_model(results, run=None, store=None):
     and the run has them, else what the run's target's OS reports); the notes that explain a
     column."""
     from ...analysis.bandwidth import caches_for, cores_rows, table_rows
+    from ...analysis.stats import CONFIRMED_ROUND, DISTURBED_ON_CPU
 
     topo = topology_of(store, [run], results) if store is not None and run else None
     caches, src = caches_for(run, topo and topo["detected"])
     header, rows = table_rows(results, caches)
     n, crows = cores_rows(results, caches)
     notes = []
+    unclear = sorted({lvl for _, lvl, _, _ in rows + crows if lvl.endswith("?")})
+    if any(bad for *_, bad in rows + crows):
+        notes.append(
+            "*: disturbed: the process was on a CPU less than "
+            f"{DISTURBED_ON_CPU * 100:g} % of the figure's best round (task-clock against wall time), or no other "
+            f"round came within {CONFIRMED_ROUND * 100 - 100:g} % of it: other work took the CPU, the caches or the "
+            "memory bus, so the rate is not what this machine gives quietly"
+        )
+    if unclear:
+        notes.append(
+            f"{', '.join(unclear)}: that level was not measurable under the load of the run's latency sweep, so "
+            "whether it or a larger level holds the size is not known"
+        )
     if "move" in header:
         notes.append("move: memmove 256 bytes down inside one buffer (in place: no read for ownership)")
-    if any(size == 32 << 20 for size, _, _ in rows):
+    if any(size == 32 << 20 for size, *_ in rows):
         notes.append(
             "tinymembench: its 'standard memcpy' and 'standard memset' are the 32M row's copy and memset, "
             "best of runs of at least 0.5 s (here: best of rounds of 5 samples of 10 ms; "
@@ -29,13 +43,13 @@ def bandwidth_model(results, run=None, store=None):
     return {
         "levels_from": src,
         "header": header,
-        "rows": [{"size": size, "level": lvl, "cells": row} for size, lvl, row in rows],
+        "rows": [{"size": size, "level": lvl, "cells": row, "disturbed": bad} for size, lvl, row, bad in rows],
         "cores": {
             "threads": n,
-            "ops": [op for op in ("read", "write", "copy") if any(op in r for _, _, r in crows)],
+            "ops": [op for op in ("read", "write", "copy") if any(op in r for _, _, r, _ in crows)],
             "rows": [
-                {"size": size, "level": lvl, "cells": {op: list(v) for op, v in row.items()}}
-                for size, lvl, row in crows
+                {"size": size, "level": lvl, "cells": {op: list(v) for op, v in row.items()}, "disturbed": bad}
+                for size, lvl, row, bad in crows
             ],
         },
         "notes": notes,
@@ -89,11 +103,7 @@ def topology_of(store, runs, results=None):
 
 def _sz(n):
     """A size in three significant digits (436K, 2.21M): the table's sizes are estimates."""
-    for unit, k in (("G", 1 << 30), ("M", 1 << 20), ("K", 1 << 10)):
-        if n >= k:
-            v = n / k
-            return (f"{v:.3g}" if v < 100 else f"{v:.0f}") + unit
-    return f"{n}B"
+    return fmt_size(n, digits=3)
 
 
 def _range(r):
@@ -160,13 +170,15 @@ def topology_model(det, osr, runs):
 
 
 def _topology_table(det, osr, checks, points):
+    from ...analysis import topology
+
     """The rows of the topology table (texts, TOPOLOGY_COLUMNS) and the evidence of each level
     ([name, text]): cache levels beside the OS's, the OS's levels not found, memory, the line,
     the TLB levels and the knees that are not caches."""
     rows = {w: (o, v) for w, _, o, v in checks}
     oslv = osr.get("levels", [])
     table, evidence = [], []
-    caches = [lv for lv in det["levels"] if lv["size"]]
+    caches = topology.cache_levels(det)
     llc = det.get("llc") or {}
     for i, lv in enumerate(caches):
         o = oslv[i] if i < len(oslv) else None
@@ -174,11 +186,11 @@ def _topology_table(det, osr, checks, points):
         table.append(
             [
                 lv["name"],
-                _sz(lv["size"]),
-                _range(lv.get("range")),
+                _sz(lv["size"]) if lv["size"] else "not measurable",
+                "" if lv.get("unclear") else _range(lv.get("range")),
                 _ns(lv.get("latency_ns")),
                 _cyc(det, lv.get("latency_ns")),
-                f"{lv['confidence']:.2f}",
+                "" if lv.get("unclear") else f"{lv['confidence']:.2f}",
                 f"{fmt_size(o['size'])} {o['name']}" if o else "-",
                 CHECK_WORDS.get(v, v or ""),
             ]
@@ -236,11 +248,11 @@ def _topology_table(det, osr, checks, points):
     table.append(
         [
             "line",
-            f"{line['bytes']} B" if line.get("bytes") else "not found",
+            f"{line['bytes']} B" if line.get("bytes") else "not measurable" if line.get("unclear") else "not found",
             "",
             "",
             "",
-            f"{line.get('confidence', 0):.2f}",
+            "" if line.get("unclear") else f"{line.get('confidence', 0):.2f}",
             f"{o} B" if o else "-",
             CHECK_WORDS.get(v, v or ""),
         ]
@@ -253,11 +265,11 @@ def _topology_table(det, osr, checks, points):
         table.append(
             [
                 tl["name"],
-                f"{tl['entries']}x4K",
-                f"reach {_sz(tl['reach'])}",
-                _ns(tl["miss_ns"], "+"),
-                _cyc(det, tl["miss_ns"]),
-                f"{tl['confidence']:.2f}",
+                f"{tl['entries']}x4K" if tl["entries"] else "not measurable",
+                f"reach {_sz(tl['reach'])}" if tl["reach"] else "",
+                "" if tl.get("unclear") else _ns(tl["miss_ns"], "+"),
+                "" if tl.get("unclear") else _cyc(det, tl["miss_ns"]),
+                "" if tl.get("unclear") else f"{tl['confidence']:.2f}",
                 f"{o} cpuid" if o else "-",
                 CHECK_WORDS.get(v, v or ""),
             ]

@@ -4,10 +4,10 @@ summary, its problems and notes, and the series its plots draw (series.py)."""
 import math
 
 from ... import fingerprint, fmt
+from ... import machine as machine_words
 from ...analysis import kernel_entry, rtos_table, stats
 from ...analysis.memfn import IMPLS
 from ...analysis.stats import Stats
-from ...fmt import known
 from ...names import labels_text, printable, run_labels, when
 from .kernel_entry import host_clock_model, kernel_entry_model
 from .memory import topology_of
@@ -145,6 +145,7 @@ def essentials(run):
         "where": where(fp),
         "labels": labels_text(run_labels(run)),
         "fingerprint": out,
+        "machine": machine_words.lines(fp, header=True),
     }
 
 
@@ -205,64 +206,15 @@ def labelled(run):
     return [("labels", text)] if text else []
 
 
-def machine(fp, hello):
-    """The fingerprint essentials as (what, value) pairs, in words (a setting that was not
-    recorded reads 'unknown', never None)."""
-
-    def j(*xs):
-        return " ".join(str(x) for x in xs if x not in (None, "")) or "unknown"
-
-    timer = known(fp.get("clock"))
-    if fp.get("clock_res_ns") is not None:
-        timer += f", resolution {fp['clock_res_ns']} ns"
-    if fp.get("timer_overhead_ps"):
-        timer += f", read costs {fp['timer_overhead_ps'] / 1000:.1f} ns"
-    cyc = fp.get("cycles_method") or "none"
-    cyc_words = fingerprint.CYCLES_METHODS.get(cyc, ("", cyc))[1]
-    if cyc == "calibrated-freq" and fp.get("fcore_khz"):
-        cyc_words += f", {fp['fcore_khz'] / 1e6:.2f} GHz"
-    caches = (
-        ", ".join(
-            f"L{c.get('level')} {c.get('type', '').lower()} {c.get('size')}".replace("  ", " ")
-            for c in fp.get("caches") or []
-            if c.get("size")
-        )
-        or "not reported"
-    )
-    out = [
-        ("CPU", j(fp.get("cpu_model"), f"({known(fp.get('arch'))}, {known(fp.get('cpus_online'), '?')} CPUs)")),
-        ("caches (OS)", caches),
-        ("OS", j(fp.get("os"), "kernel", known(fp.get("kernel")), fp.get("libc") and f"({fp['libc']})")),
-        ("compiler", j(fp.get("compiler"), fp.get("cflags"))),
-        ("variant", fp.get("variant") or "-"),
-        ("timer", timer),
-        ("cycles", cyc_words),
-        ("frequency", f"governor {known(fp.get('governor'))}, boost {known(fp.get('boost'))}"),
-        ("virtualization", known(fp.get("virtualization"))),
-        ("memory", f"page {known(fp.get('page_size'), '?')} B, transparent huge pages {known(fp.get('thp'))}"),
-        ("target", where(fp)),
-    ]
-    if fp.get("board"):
-        out.append(("board", str(fp["board"])))
-    if fp.get("qemu_icount"):
-        out.append(("time base", f"QEMU -icount {fp['qemu_icount']}: virtual time, 1 ns = 1 guest instruction"))
-    if fp.get("target"):
-        out.append(("target triple", str(fp["target"])))
-    if fp.get("binary_sha256"):
-        out.append(("core binary", f"sha256 {fp['binary_sha256'][:16]}"))
-    return [[k, printable(v)] for k, v in out]
+def machine(fp, hello=None):
+    """The machine of a run in words (machine.lines: the same words as `tickmark info` and the
+    run's header), as [what, value] pairs."""
+    return [[k, printable(v)] for k, v in machine_words.lines(fp)]
 
 
 def where(fp):
-    """Where a run ran, in words: its target (local, ssh://..., serial:..., a log it was read
-    from) and the host that drove it."""
-    uri = fp.get("target_uri")
-    text = known(uri, "not recorded")
-    if fp.get("host"):
-        text += f" (driven from {known(fp['host'])})"
-    elif fp.get("ingested_on"):
-        text += f" (read on {known(fp['ingested_on'])})"
-    return text
+    """Where a run ran, in words (machine.where)."""
+    return machine_words.where(fp)
 
 
 def preemption_note(results):

@@ -10,6 +10,7 @@ from rich.text import Text
 from ... import fmt
 from ...fmt import fmt_pct, fmt_rate, fmt_time, known
 from ...names import printable
+from ...units import CYCLES_OP, OPS_S
 from ..console import (
     console,
     dropped_note,
@@ -26,8 +27,8 @@ from ..console import (
 COLUMNS = (
     ("benchmark", "left", 0),
     ("value", "right", 0),
-    ("cycles/op", "right", 3),
-    ("ops/s", "right", 5),
+    (CYCLES_OP, "right", 3),
+    (OPS_S, "right", 5),
     ("±CI", "right", 1),
     ("rcv", "right", 4),
     ("round-cv", "right", 2),
@@ -38,35 +39,23 @@ COLUMNS = (
 
 def header_lines(ess, width=10_000):
     """The header of a run (the model's essentials) as lines of text: what ran where (the
-    target), then the machine (its parts broken between lines at their separators, within
-    width); a setting that was not recorded reads '?'."""
+    target), then the machine in the words of `tickmark info` and the report (machine.py: the
+    lines of the header keys, broken between lines at their separators, within width)."""
     fp = ess["fingerprint"]
     name = f" '{ess['name']}'" if ess.get("name") else ""
+    words = dict(ess["machine"])  # the machine in words, as `tickmark info` and the report say it
     lines = [
         f"run {ess['id']}{name}  {ess['started']}  status {ess['status']}  rounds {known(ess['rounds'], '?')}"
         + (f"  samples {ess['samples']}" if ess.get("samples") else ""),
-        f"target {ess['where']}" + (f"  labels {ess['labels']}" if ess.get("labels") else ""),
+        f"target {words['target']}" + (f"  labels {ess['labels']}" if ess.get("labels") else ""),
     ]
-    timer = known(fp.get("clock"), "?")
-    if fp.get("clock_res_ns") is not None:
-        timer += f" (res {fp['clock_res_ns']} ns)"
-    method, tag = fp["cycles_method"], fp["cycles_tag"]
-    lines += wrap_parts(
-        [
-            f"{known(fp.get('cpu_model'), '?')} "
-            f"({known(fp.get('arch'), '?')}, {known(fp.get('cpus_online'), '?')} cpus)",
-            f"kernel {known(fp.get('kernel'), '?')}",
-            f"{known(fp.get('compiler'), '?')} {known(fp.get('cflags'), '')}".strip(),
-            f"timer {timer}",
-            f"cycles {f'{method} ({tag})' if tag and tag != method else method}",
-            f"virt {known(fp.get('virtualization'), '?')}",
-        ],
-        width,
-    )
+    # the time base (QEMU -icount) has its own line below, with what it means for the table
+    parts = [f"{k} {v}" for k, v in ess["machine"] if k not in ("target", "time base")]
+    lines += wrap_parts(parts, width)
     if fp.get("qemu_icount"):
         lines.append(
             f"QEMU -icount {fp['qemu_icount']}: time is virtual, 1 ns = 1 guest instruction; "
-            "cycles/op are guest instructions per operation (insn), the same on every run with the same seed"
+            f"{CYCLES_OP} are guest instructions per operation (insn), the same on every run with the same seed"
         )
     if fp.get("flags"):
         lines.append("on every result: " + ", ".join(map(str, fp["flags"])))
@@ -79,8 +68,8 @@ def _cells(r):
     ci = r.get("ci_pct")
     return {
         "value": r["value_text"],
-        "cycles/op": cyc_s,
-        "ops/s": fmt_rate(r.get("ops_per_s")),
+        CYCLES_OP: cyc_s,
+        OPS_S: fmt_rate(r.get("ops_per_s")),
         "±CI": "-" if ci is None else "±" + fmt_pct(ci),
         "rcv": fmt_pct(r.get("rcv")),
         "round-cv": fmt_pct(r.get("round_cv")),

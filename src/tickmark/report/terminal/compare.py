@@ -9,6 +9,7 @@ from rich.text import Text
 
 from ...analysis.compare import FASTER, FEW, INCONCLUSIVE, MAX_ROUNDS_HINT, SAME, SLOWER
 from ...fmt import fmt_in
+from ...units import CYCLES_OP
 from ..console import console, dropped_note, fixed_table, print_wrapped
 from . import codesize
 from .counters import NO_PMU_HINT, fmt_per_op, fmt_ratio
@@ -160,7 +161,7 @@ def _render_counters(con, av_a, av_b, all_rows, plain, exact=False):
         "stall_be": "BE stall",
         "branch_miss_rate": "br-miss",
         "cache_miss_rate": "cache-miss",
-        "cycles": "cycles/op",
+        "cycles": CYCLES_OP,
         "instructions": "instr/op",
         "cache_misses": "misses/op",
         "task_clock": "task-clock/op",

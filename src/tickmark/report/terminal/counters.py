@@ -9,6 +9,7 @@ from rich.table import Table
 from ...analysis.counters import NOT_SUPPORTED
 from ...fmt import fmt_count, fmt_time
 from ...fmt import sig as _sig
+from ...units import CYCLES_OP
 from ..console import console, print_table
 
 # Where no PMU counts instructions (most VMs and clouds), QEMU's -icount does.
@@ -51,7 +52,7 @@ COLUMNS = (
     ("BE stall", "stall_be", None),
     ("br-miss", "branch_miss_rate", None),
     ("cache-miss", "cache_miss_rate", None),
-    ("cycles/op", None, "cycles"),
+    (CYCLES_OP, None, "cycles"),
     ("instr/op", None, "instructions"),
     ("misses/op", None, "cache_misses"),
     ("task-clock/op", None, "task_clock"),

@@ -9,11 +9,12 @@ from rich.table import Table
 
 from ...analysis.compare import FASTER, FEW, INCONCLUSIVE, SAME
 from ...fmt import fmt_size, fmt_time
+from ...units import MB_S
 from ..console import console, print_table
 
 
-def mb_cell(v):
-    return "-" if v is None else f"{v:,.0f}"
+def mb_cell(v, disturbed=False):
+    return "-" if v is None else f"{v:,.0f}" + ("*" if disturbed else "")
 
 
 def show_bandwidth(results, run=None, file=None, store=None):
@@ -32,7 +33,7 @@ def render_bandwidth(m, file=None):
     con = console(file or sys.stdout)
     con.print(
         textwrap.fill(
-            f"bandwidth in MB/s (10^6 bytes/s), bytes counted once; the best round: all of its samples' "
+            f"bandwidth in {MB_S} (10^6 bytes/s), bytes counted once; the best round: all of its samples' "
             f"bytes over their time (levels: {m['levels_from']})",
             max(60, con.width or 100),
             break_on_hyphens=False,
@@ -45,7 +46,8 @@ def render_bandwidth(m, file=None):
         for h in m["header"]:
             t.add_column(h, justify="right", no_wrap=True)
         for row in rows:
-            t.add_row(fmt_size(row["size"]), row["level"], *[mb_cell(row["cells"].get(h)) for h in m["header"]])
+            cells = [mb_cell(row["cells"].get(h), h in row["disturbed"]) for h in m["header"]]
+            t.add_row(fmt_size(row["size"]), row["level"], *cells)
         print_table(con, t)
     if cores["rows"]:
         ops = cores["ops"]
@@ -60,7 +62,7 @@ def render_bandwidth(m, file=None):
             cells = []
             for op in ops:
                 total, gain = row["cells"].get(op, (None, None))
-                cells += [mb_cell(total), f"x{gain:.2f}" if gain else "-"]
+                cells += [mb_cell(total, op in row["disturbed"]), f"x{gain:.2f}" if gain else "-"]
             t.add_row(fmt_size(row["size"]), row["level"], *cells)
         print_table(con, t)
     width = max(60, con.width or 100)

@@ -3,8 +3,9 @@ out like nbench's own report (analysis/nbench.py computes the figures, the model
 
 import textwrap
 
-from ...analysis.nbench import CI_TARGET, LINUX_GROUPS, ORIGINAL_GROUPS
+from ...analysis.nbench import CI_TARGET, LINUX_GROUPS, MIN_CLEAN, ORIGINAL_GROUPS
 from ...fmt import fmt_it_rate
+from ...units import IT_S
 
 
 def _num(x, width, places):
@@ -47,7 +48,11 @@ def lines(nb):
     if any(v is None for v in list(orig.values()) + list(linux.values())):
         out.append("(a group index needs all of its kernels in the run)")
     if any(row.get("ci") is not None for row in rows):
-        out.append("it/s: the mean of the samples' rates; ±: Student-t 95% half-width of it")
+        out += textwrap.wrap(
+            f"{IT_S}: the mean of the samples' rates (those a context switch hit left out where "
+            f"{MIN_CLEAN} or more others remain); ±: Student-t 95% half-width of it",
+            80,
+        )
     wall = [row["label"] for row in rows if row.get("basis") == "wall"]
     if nb.get("basis") == "mixed" and wall:
         out += textwrap.wrap(f"on wall time (no task-clock): {', '.join(wall)}", 80)
@@ -104,7 +109,7 @@ def side_by_side_lines(t):
     each run's ratio to A; runs past the third go into further blocks (A repeated)."""
     letters = [chr(ord("A") + i) if i < 26 else f"R{i + 1}" for i in range(len(t["labels"]))]
     icount = t.get("icount")
-    what = "iterations per 10^9 guest instructions" if icount else "indices and it/s"
+    what = "iterations per 10^9 guest instructions" if icount else f"indices and {IT_S}"
     out = [f"nbench side by side: {what} per run (above x1.00: faster than A)"]
     for letter, label, basis in zip(letters, t["labels"], t["basis"]):
         out.append(f"  {letter} = {label}" + ("" if icount else f" (on {basis or '-'} time)"))

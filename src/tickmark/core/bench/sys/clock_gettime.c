@@ -6,11 +6,8 @@ static void run(tm_ctx *ctx, uint64_t iters)
 {
     uint64_t acc = 0;
     (void)ctx;
-    while (iters--) {
-        acc += tm_now_ns(); acc += tm_now_ns(); acc += tm_now_ns(); acc += tm_now_ns();
-        acc += tm_now_ns(); acc += tm_now_ns(); acc += tm_now_ns(); acc += tm_now_ns();
-        acc += tm_now_ns(); acc += tm_now_ns();
-    }
+    while (iters--)
+        TM_REPEAT(acc += tm_now_ns());
     tm_sink = acc;
 }
 
@@ -18,6 +15,6 @@ TM_BENCH(sys_clock_gettime) = {
     .name = "sys.clock_gettime",
     .summary = "read the monotonic clock (clock_gettime CLOCK_MONOTONIC)",
     .unit = "call",
-    .ops_per_iter = 10,
+    .ops_per_iter = TM_REPEAT_COUNT,
     .run = run,
 };

@@ -8,13 +8,8 @@ static void run(tm_ctx *ctx, uint64_t iters)
 {
     long acc = 0;
     (void)ctx;
-    while (iters--) {
-        acc += tm_os_null_syscall(); acc += tm_os_null_syscall();
-        acc += tm_os_null_syscall(); acc += tm_os_null_syscall();
-        acc += tm_os_null_syscall(); acc += tm_os_null_syscall();
-        acc += tm_os_null_syscall(); acc += tm_os_null_syscall();
-        acc += tm_os_null_syscall(); acc += tm_os_null_syscall();
-    }
+    while (iters--)
+        TM_REPEAT(acc += tm_os_null_syscall());
     tm_sink = (uint64_t)acc;
 }
 
@@ -22,7 +17,7 @@ TM_BENCH(sys_getppid) = {
     .name = "sys.getppid",
     .summary = "null system call: getppid() trapping into the kernel",
     .unit = "call",
-    .ops_per_iter = 10,
+    .ops_per_iter = TM_REPEAT_COUNT,
     .requires = TM_REQ_SYSCALLS,
     .run = run,
 };

@@ -1,25 +1,15 @@
 /* sys.open_close — open(2) then close(2) of an existing file in the scratch directory.
  * One operation: one open + one close pair. Timed: both calls; the file is made in setup. */
-#include <stdio.h>
-
-#include "tickmark/bench.h"
+#include "../common/onefile.h"
 #include "tickmark/osal.h"
 
-static char path[600];
+static of_file file = OF_NONE;
 
-static int setup(tm_ctx *ctx)
-{
-    int fd;
-    snprintf(path, sizeof path, "%s/open-target", tm_os_scratch_dir());
-    fd = tm_os_open(path, TM_O_WRITE | TM_O_CREATE | TM_O_TRUNC);
-    if (fd < 0)
-        return tm_skip(ctx, "cannot create a file in %s", tm_os_scratch_dir());
-    tm_os_close(fd);
-    return TM_OK;
-}
+static int setup(tm_ctx *ctx) { return of_make_scratch(ctx, &file, "open-target", 0); }
 
 static void run(tm_ctx *ctx, uint64_t iters)
 {
+    const char *path = file.path;
     int bad = 0;
     while (iters--) {
         int fd = tm_os_open(path, TM_O_READ);
@@ -33,7 +23,7 @@ static void run(tm_ctx *ctx, uint64_t iters)
 static void teardown(tm_ctx *ctx)
 {
     (void)ctx;
-    tm_os_unlink(path);
+    of_release(&file);
 }
 
 TM_BENCH(sys_open_close) = {

@@ -133,6 +133,15 @@ uint64_t tm_ticks_to_ns(uint64_t ticks);
  * wants exactly that overhead writes its loop in the same shape. */
 void tm_control_loop(uint64_t n);
 
+/* The cheapest calls (sys.*) are timed TM_REPEAT_COUNT to a loop iteration, so that the loop's
+ * own count and branch weigh a tenth as much: TM_REPEAT(s) writes the statement s that many times
+ * in a row (unrolled), and the descriptor's .ops_per_iter = TM_REPEAT_COUNT says so. */
+#define TM_REPEAT_COUNT 10
+#define TM_REPEAT(s)                                                                                      \
+    do {                                                                                                  \
+        s; s; s; s; s; s; s; s; s; s;                                                                     \
+    } while (0)
+
 /* Keep the optimiser from deleting or folding benchmark work. */
 #define tm_escape(p) __asm__ __volatile__("" : : "r"(p) : "memory")
 #define tm_clobber() __asm__ __volatile__("" : : : "memory")

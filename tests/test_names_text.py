@@ -22,6 +22,9 @@ import pytest
 
 from conftest import ROOT, copy_store, one_error_line, synthetic_store
 
+# hostile input or surroundings of the component: `pytest -m hostile` runs every such test
+pytestmark = pytest.mark.hostile
+
 RUN = ("run", "-q", "--rounds", "1", "--samples", "3")
 TM = f"{sys.executable} -m tickmark.cli"
 ESC = "\x1b]0;PWN\x07\x1b[2J\r"

@@ -14,6 +14,9 @@ import pytest
 
 from conftest import ROOT, copy_store, synthetic_store, tickmark_proc
 
+# hostile input or surroundings of the component: `pytest -m hostile` runs every such test
+pytestmark = pytest.mark.hostile
+
 RUN = ("run", "-q", "--rounds", "1", "--samples", "3")
 ESC = "\x1b]0;PWN\x07"
 

@@ -15,6 +15,9 @@ import pytest
 
 from conftest import ROOT, copy_store, one_error_line, synthetic_store, tickmark_proc
 
+# hostile input or surroundings of the component: `pytest -m hostile` runs every such test
+pytestmark = pytest.mark.hostile
+
 RUN = ("run", "-q", "--rounds", "1", "--samples", "3")
 
 

@@ -26,6 +26,9 @@ from conftest import (
     wait_results,
 )
 
+# hostile input or surroundings of the component: `pytest -m hostile` runs every such test
+pytestmark = pytest.mark.hostile
+
 RUN = ("run", "-q", "--rounds", "1", "--samples", "2")
 
 

@@ -1,0 +1,85 @@
+"""Does a detected figure hold under the noise the run measured? (`tickmark topology`)
+
+Noise only ever slows a load, so a point's minimum over its samples is its best estimate; but on
+a busy machine every sample of a point can be slowed, and then the minimum is wrong too. The
+rounds of a sweep are separate processes at separate moments, so they measure that: a point is
+*confirmed* when at least two rounds' minima lie within CONFIRM of each other (a floor that two
+rounds reached is the floor, not a moment of load), and *noisy* when its rounds disagree by more.
+A point measured in one round only can be neither (a one-round run measures no noise).
+
+A figure (a cache level, the line size, a TLB level) holds when the detection finds it again,
+within the tolerance of its kind, with the noisy points left out: it then rests on confirmed
+points only. One that does not hold is measured again (the noisy points, in more rounds) and,
+if it still does not hold, is reported as not measurable under this load with the number of
+noisy points it rested on, never as a number. The check reads only the measured points, not
+what the OS says, so it protects a board whose OS reports nothing. Pure: plain dicts in and out.
+"""
+
+CONFIRM = 1.1  # two rounds' minima of a point within this factor confirm it
+CACHE_TOL = 1.5  # a cache level holds when found again within one sweep step
+TLB_TOL = 1.15  # a TLB level holds when found again within 15 % of its entries (as the rounds' check)
+
+
+def noisy_points(minima):
+    """{x: [the minimum of each round that measured x]} -> sorted xs whose rounds disagree: the
+    two lowest rounds' minima more than CONFIRM apart."""
+    out = []
+    for x, vals in minima.items():
+        v = sorted(v for v in vals if v and v > 0)
+        if len(v) >= 2 and v[1] > CONFIRM * v[0]:
+            out.append(x)
+    return sorted(out)
+
+
+def without(points, xs):
+    """{x: ns} less the points xs."""
+    drop = set(xs)
+    return {x: v for x, v in points.items() if x not in drop}
+
+
+def near(xs, lo, hi, widen=CACHE_TOL):
+    """The xs within [lo / widen, hi * widen]."""
+    return [x for x in xs if lo / widen <= x <= hi * widen]
+
+
+def refusal(n):
+    return f"not measurable under this load ({n} noisy point{'s' if n != 1 else ''})"
+
+
+def _width(lo, hi):
+    return hi / lo if lo and hi else float("inf")
+
+
+def cache_holds(level, again):
+    """A cache level {"size", "range"} and the levels found without the noisy points -> the one
+    that matches it: within CACHE_TOL, and placed by its points as closely (its range, from the
+    last size on the plateau below to the first above, no wider than the level's own or two
+    sweep steps), or None. Left out, noisy points at a step widen its range: the confirmed
+    points alone no longer say where it is."""
+    z = level["size"]
+    limit = max(CACHE_TOL**2, _width(*level["range"]))
+    for lv in again:
+        if lv.get("size") and max(lv["size"], z) / min(lv["size"], z) <= CACHE_TOL and _width(*lv["range"]) <= limit:
+            return lv
+    return None
+
+
+def tlb_holds(level, again):
+    """A TLB level {"entries", "next"} and the levels found without the noisy points -> the match:
+    within TLB_TOL, its step between two counts no further apart than the level's own or TLB_TOL
+    squared; or None."""
+    e = level["entries"]
+    limit = max(TLB_TOL**2, _width(e, level["next"]))
+    for t in again:
+        if (
+            t.get("entries")
+            and max(t["entries"], e) / min(t["entries"], e) <= TLB_TOL
+            and _width(t["entries"], t["next"]) <= limit
+        ):
+            return t
+    return None
+
+
+def line_holds(line, again):
+    """The line size and the one found without the noisy strides: the same number of bytes."""
+    return bool(line and again and line.get("bytes") and again.get("bytes") == line["bytes"])

@@ -1,0 +1,172 @@
+"""Topology that refuses to guess: a figure whose evidence does not hold under the noise the
+rounds measured is reported as not measurable under this load, never as a number (analysis/
+evidence.py, topology.hold). The refusal comes from the measured points alone: these cases give
+no OS report at all, as on a bare-metal board."""
+
+import pytest
+
+from tickmark.analysis import evidence
+from tickmark.analysis import topology as topo
+
+K, M = 1 << 10, 1 << 20
+STRIDES = (8, 16, 32, 64, 128, 256, 512)
+
+
+def key(bench, params):
+    return f"{bench}[" + ",".join(f"{k}={v}" for k, v in params.items()) + "]"
+
+
+def rows(points):
+    """{(bench, params tuple): [each round's minimum]} -> (results, per_round) as the store gives
+    them (the headline minimum over every round; per round its own minimum)."""
+    results, per_round = [], {}
+    for (bench, params), mins in points.items():
+        p = dict(params)
+        base = {"bench": bench, "params": p, "status": "ok", "key": key(bench, p)}
+        results.append(dict(base, stats={"": {"min": min(mins)}}))
+        for rnd, v in enumerate(mins, 1):
+            per_round.setdefault(rnd, []).append(dict(base, stats={"": {"min": v}}))
+    return results, per_round
+
+
+def pagelocal(curve):
+    """{size: [round minima]} of the page-local chase (and the huge-page random chase beside it,
+    where the levels' latencies are read) -> points."""
+    out = {}
+    for s, mins in curve.items():
+        out[("mem.lat_pagelocal", (("size", s), ("group", 16), ("thp", 0)))] = mins
+        out[("mem.lat_rand", (("size", s), ("thp", 1)))] = mins
+    return out
+
+
+def stride(curve):
+    return {("mem.lat_stride", (("span", 256 * K), ("stride", s))): mins for s, mins in curve.items()}
+
+
+def cache_sweep():
+    """Two points per octave from 2K to 64M."""
+    out, s = [], 2 * K
+    while s <= 64 * M:
+        out += [s, s * 3 // 2]
+        s *= 2
+    return [x for x in out if x <= 64 * M]
+
+
+def staircase(size):
+    """An L1 of 48K (1.3 ns), an L2 of 2M (4 ns), memory (90 ns): the Xeon guest's curve."""
+    return 1.3 if size <= 48 * K else 4.0 if size <= 2 * M else 90.0
+
+
+def analyse(points):
+    results, per_round = rows(points)
+    return topo.analyse(results, 0, {}, per_round, {"levels": []})
+
+
+def test_a_noisy_stride_below_the_line_is_no_line_size():
+    """Under load every sample of the 32 B pair was slowed in both rounds (to 3.8 and 4.4 ns, the
+    cost of a line miss): on the minima alone the line reads 32 B at full confidence. The rounds
+    disagree at that point, and without it the step is at 64 B: not measurable, never 32."""
+    clean = {s: [2.9, 2.9] if s < 64 else [3.7, 3.72] for s in STRIDES}
+    noisy = {**clean, 32: [3.8, 4.4]}
+    assert topo.detect_line((s, min(v)) for s, v in noisy.items())["bytes"] == 32  # what it said before
+    det = analyse(stride(noisy))
+    line = det["line_size"]
+    assert line["bytes"] is None
+    assert line["unclear"] == "not measurable under this load (1 noisy point)"
+    assert "32 B" in line["why"]
+    assert det["unclear"] == [{"what": "line", "noisy": 1, "keys": ["mem.lat_stride[span=262144,stride=32]"]}]
+    # the same strides measured quietly: 64 B, and nothing to measure again
+    quiet = analyse(stride(clean))
+    assert quiet["line_size"]["bytes"] == 64 and quiet["unclear"] == []
+
+
+def test_a_line_that_is_there_in_every_round_is_kept():
+    """A 32-byte line (Cortex-A9): the pair at 32 B costs a line miss in both rounds alike, so
+    the point is confirmed and the figure stands; noise elsewhere (a slow 256 B pair) changes
+    nothing."""
+    curve = {s: [2.9, 2.95] if s < 32 else [3.7, 3.75] for s in STRIDES}
+    curve[256] = [3.7, 5.1]
+    det = analyse(stride(curve))
+    assert det["line_size"]["bytes"] == 32
+    assert not det["line_size"].get("unclear")
+    assert det["unclear"] == []
+
+
+def test_a_cache_knee_moved_by_noisy_points_is_not_measurable():
+    """The L2 step of a 2M cache; under load the sets from 768K to 2M came out far above the
+    plateau in both rounds, but far apart: on the minima the step reads below 1M. With those
+    points left out it lies between 512K and 3M, read at 1.22M, further than one sweep step from
+    what the minima said: the L2 is not measurable here, the L1 stands."""
+    sizes = cache_sweep()
+    quiet = {s: [staircase(s), staircase(s) * 1.02] for s in sizes}
+    det = analyse(pagelocal(quiet))
+    caches = [lv for lv in det["levels"] if lv["name"] != "memory"]
+    assert [lv["name"] for lv in caches] == ["L1", "L2"]
+    assert all(lv["size"] and not lv.get("unclear") for lv in caches)
+    assert det["unclear"] == []
+
+    slow = {768 * K: [30.0, 50.0], 1 * M: [35.0, 60.0], 3 * M // 2: [40.0, 70.0], 2 * M: [45.0, 80.0]}
+    loaded = {**quiet, **slow}
+    before = topo.analyse(rows(pagelocal(loaded))[0], 0, {}, None, {"levels": []})  # no rounds: no check
+    l2 = [lv for lv in before["levels"] if lv["name"] == "L2"][0]
+    assert l2["size"] < 1 * M  # the wrong figure the minima alone give
+    det = analyse(pagelocal(loaded))
+    l1, *rest = [lv for lv in det["levels"] if lv["name"] != "memory"]
+    assert 40 * K <= l1["size"] <= 64 * K and not l1.get("unclear")
+    # the minima make two steps of it (4 to ~40 ns, then to 90): neither is a number now
+    assert rest and all(lv["size"] is None and lv["latency_ns"] is None for lv in rest)
+    assert all(lv["unclear"].startswith("not measurable under this load (") for lv in rest)
+    assert sum(u["noisy"] for u in det["unclear"]) == 4
+    assert sorted(k for u in det["unclear"] for k in u["keys"]) == sorted(
+        f"mem.lat_pagelocal[size={s},group=16,thp=0]" for s in slow
+    )
+    # beside an OS that reports 2M the comparison says not measurable, never DISAGREE
+    osr = {"levels": [{"name": "L1d", "level": 1, "size": 48 * K}, {"name": "L2", "level": 2, "size": 2 * M}]}
+    verdicts = {what: v for what, _, _, v in topo.compare(det, osr)}
+    assert verdicts["L1d size"] == "agree" and verdicts["L2 size"] == "not measurable"
+
+
+def test_tlb_level_moved_by_noisy_points_is_not_measurable():
+    """A 64-entry first-level DTLB (+2 ns past it) and a 2048-entry second level (+20 ns): the
+    counts 48-64 came out a TLB step slower in both rounds of a loaded run, but far apart. The
+    step on the minima moves to 40 pages; without those counts it is at 64: not measurable."""
+    pages = (8, 16, 24, 32, 40, 48, 56, 64, 72, 80, 96, 128, 192, 256, 512, 1024, 1536, 2048, 3072, 4096, 8192)
+    cost = {n: 0.0 if n <= 64 else 2.0 if n <= 2048 else 20.0 for n in pages}
+    pts = {}
+    for n in pages:
+        pts[("mem.lat_tlb", (("pages", n), ("packed", 0), ("thp", 0)))] = [1.3 + cost[n], 1.31 + cost[n]]
+    for n in (8, 256, 512, 1024, 2048, 4096, 8192):
+        pts[("mem.lat_tlb", (("pages", n), ("packed", 1), ("thp", 0)))] = [1.3, 1.3]
+    quiet = analyse(pts)
+    assert [t["entries"] for t in quiet["tlb"]][:1] == [64] and quiet["unclear"] == []
+    for n, (a, b) in {48: (3.4, 4.6), 56: (3.5, 4.4), 64: (3.3, 4.1)}.items():
+        pts[("mem.lat_tlb", (("pages", n), ("packed", 0), ("thp", 0)))] = [a, b]
+    det = analyse(pts)
+    first = det["tlb"][0]
+    assert first["entries"] is None and first["reach"] is None
+    assert first["unclear"].startswith("not measurable under this load (")
+    assert det["unclear"][0]["what"] == "L1 TLB"
+
+
+@pytest.mark.parametrize(
+    "mins, noisy",
+    [({8: [1.0, 1.05]}, []), ({8: [1.0, 1.2]}, [8]), ({8: [1.0]}, []), ({8: [1.3, 1.0, 1.04]}, [])],
+)
+def test_noisy_points_are_those_whose_rounds_disagree(mins, noisy):
+    """Two rounds within x1.1 confirm a point; a point measured in one round is neither."""
+    assert evidence.noisy_points(mins) == noisy
+
+
+def test_the_third_pass_measures_the_noisy_points_again():
+    """After the second pass, the figures that do not hold give the pass that measures their
+    noisy points again: their instance keys, with the parameter values they need; none when every
+    figure holds."""
+    from tickmark.run.topology import again_pass
+
+    clean = {s: [2.9, 2.9] if s < 64 else [3.7, 3.72] for s in STRIDES}
+    results, per_round = rows(stride({**clean, 32: [3.8, 4.4]}))
+    keys, params = again_pass(results, {"hello": {}, "fingerprint": {}}, per_round)
+    assert keys == ["mem.lat_stride[span=262144,stride=32]"]
+    assert params == ["span=262144", "stride=32"]
+    results, per_round = rows(stride(clean))
+    assert again_pass(results, {"hello": {}, "fingerprint": {}}, per_round) is None
