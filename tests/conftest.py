@@ -165,6 +165,22 @@ def nuttx_cache(build_cache):
     return link
 
 
+@pytest.fixture(scope="session")
+def sylixos_cache(build_cache):
+    """The SylixOS builds of the user's cache (~/.cache/tickmark/sylixos) linked into the run's
+    build cache: the kernel library and the BSP (minutes to build, from the vendored snapshot,
+    no network) are built once, keyed by the sources, the patch and the compiler, and kept for
+    later runs; the core is linked with them in the run's cache."""
+    real = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "tickmark" / "sylixos"
+    link = build_cache / "tickmark" / "sylixos"
+    with exclusive(build_cache / "sylixos-link.lock"):
+        if not link.is_symlink():
+            real.mkdir(parents=True, exist_ok=True)
+            link.parent.mkdir(parents=True, exist_ok=True)
+            link.symlink_to(real)
+    return link
+
+
 def need_cc():
     """make and gcc, or skip (fail under CI=true, where bootstrap installs them)."""
     if not (shutil.which("make") and shutil.which("gcc")):
