@@ -16,8 +16,8 @@ The kernel library and the BSP are built once per tree, patch, wrappers and comp
 ~/.cache/tickmark/sylixos/KEY (about 2.5 minutes on two idle CPUs, far longer on a busy machine:
 a line of progress every 10 s; a second builder waits for the first; an interrupted build goes
 on where it stopped). The BSP is built with a placeholder first thread, so the kernel and BSP
-link alone is checked; the core is then linked with the BSP's objects (not the placeholder's,
-not the shell's symbol table) and the kernel library into the image QEMU boots, the core as the
+link alone is checked; the core is then linked with the BSP's objects (not the placeholder's)
+and the kernel library into the image QEMU boots, the core as the
 BSP's first thread, t_main (core/port/sylixos/port.mk).
 """
 
@@ -284,7 +284,7 @@ def _unpack(tree, work):
 
 def _patch(tree, bsp, log):
     """The QEMU patch on the BSP; a BSP that has it already is left as it is."""
-    argv = ["patch", "-p1", "--forward", "--batch", "-i", tree.patch]
+    argv = ["patch", "-p1", "--forward", "--batch", "--reject-file=-", "-i", tree.patch]
     r = subprocess.run(argv, cwd=bsp, capture_output=True, text=True)
     with open(log, "a") as out:
         out.write(f"$ {' '.join(argv)}\n{r.stdout}{r.stderr}")
@@ -390,11 +390,11 @@ def _count_objects(folder):
 
 def _write_export(work, dest, libm):
     """export/tickmark.mk in WORK, naming the files as they are under DEST: the kernel's CPU
-    flags, its include folders, the BSP's objects (not its placeholder thread, not the shell's
-    symbol table), the libraries and the BSP's link script."""
+    flags, its include folders, the BSP's objects (not its placeholder thread; the kernel's
+    symbol table among them, which bspInit.c registers), the libraries and the BSP's link script."""
     base, bsp = dest / BASE, dest / BSP
     objs_dir = work / BSP / "Release" / "obj"
-    objs = sorted(p for p in objs_dir.rglob("*.o") if p.name not in ("main.o", "symbol.o"))
+    objs = sorted(p for p in objs_dir.rglob("*.o") if p.name != "main.o")
     if not any(p.name == "startup.o" for p in objs):
         raise TickmarkError(f"the BSP's build left no startup.o under {objs_dir}")
     objs = [dest / p.relative_to(work) for p in objs]

@@ -26,7 +26,7 @@ PORT_BASE := posix
 # the time counter is the board's clock (tm_ticks() the generic one)
 ARCH_GENERIC := ticks.c
 LIBS := $(SYLIXOS_OBJS) -Wl,--start-group $(SYLIXOS_LIBS) -Wl,--end-group
-PORT_BORROW := port/baremetal/time.c port/baremetal/counters.c port/baremetal/isolate.c port/baremetal/pages.c \
+PORT_BORROW := port/baremetal/scratch.c port/baremetal/time.c port/baremetal/counters.c port/baremetal/isolate.c port/baremetal/pages.c \
   port/baremetal/memory.c port/baremetal/noexec.c port/nuttx/entry.c port/nuttx/process.c port/nuttx/prim_proc.c \
   port/nuttx/cpu.c port/nuttx/sleep.c
 PORT_DROP := memhint.c usage.c exec.c
