@@ -10,6 +10,9 @@ Used by the harness tests so they run without a C compiler. FAKECORE_MODE (comma
   noisy=K   instance K is 20 % slower in every second invocation (needs FAKECORE_LOG)
   slower=K:F  instance K takes F times as long (wall and on-CPU time)
   oncpu=K:F   instance K takes F times as much on-CPU time (task-clock), its wall time unchanged
+  contend=K:F instance K is kept off the CPU: F times the wall time (give or take 20 %), its on-CPU
+            time unchanged (other work on a busy machine)
+  cpujitter=K:F the on-CPU time of instance K varies by up to +-F (a fraction) from sample to sample
   cflags=X  the flags the hello record says the core was built with (-O2 otherwise)
   bad=KIND  a hostile stream for sys.fast: bigns, strns, nons, negns, floatns (sample 0's ns),
             dup (every sample twice), endfirst (end before the samples), twoperline (samples
@@ -52,6 +55,12 @@ def _factor(mode, key):
     """F of a mode K:F for instance K, else 1."""
     k, _, f = MODE.get(mode, "").rpartition(":")
     return float(f) if k == key else 1.0
+
+
+def _jitter(key, rng):
+    """1, or for instance K of cpujitter=K:F a factor from 1 - F to 1 + F."""
+    f = _factor("cpujitter", key)
+    return 1.0 if f == 1 else 1 + f * (2 * rng.random() - 1)
 
 
 def emit(obj):
@@ -242,7 +251,9 @@ def run(opts, globs, iters, params, sel):
                 bias = 1.2 if MODE.get("noisy") == key and calls % 2 else 1.0
                 bias *= _factor("slower", key)
                 per = b["ns"] * bias * (1 + 0.01 * rng.random()) * (1 + p.get("size", 0) / 65536)
-                ns = int(ops * per)
+                cpu_ns = int(ops * per)
+                off = _factor("contend", key)
+                ns = int(cpu_ns * off * (1 + 0.2 * rng.random())) if off != 1 else cpu_ns
                 s = {
                     "t": "sample",
                     "key": key,
@@ -257,7 +268,7 @@ def run(opts, globs, iters, params, sel):
                     "cpu1": 1,
                     "retaken": 0,
                     "ctr_ops": ops,
-                    "ctr": {"task_clock": int(ns * _factor("oncpu", key))},
+                    "ctr": {"task_clock": int(cpu_ns * _factor("oncpu", key) * _jitter(key, rng))},
                     "multiplexed": 0,
                 }
                 if b["subs"]:

@@ -96,8 +96,8 @@ def test_three_hosts_share_twelve_cells_and_take_over_a_killed_ones(pg_server, t
     assert set(taken) == set(held), (held, taken)
     for r in taken.values():
         assert r["previous"] == f"{me}:{victim.pid}" and r["holder"] in survivors
-        # not before the lease ran out (the victim renewed it every LEASE/4 s until it died)
-        assert r["claimed"] >= killed_at + LEASE - LEASE / 4 - 0.5, r["claimed"] - killed_at
+        # after it died: on this host a holder's death is known, its lease not waited out
+        assert r["claimed"] >= killed_at, r["claimed"] - killed_at
     takeover = max(r["claimed"] for r in taken.values()) - killed_at
     print(f"\ntake-over after SIGKILL: {takeover:.1f} s (lease {LEASE} s, renewed every {LEASE / 4:.2f} s)")
     assert takeover < LEASE + 10

@@ -68,24 +68,27 @@ def test_speed_and_size_in_words():
     ]
     m = pair_model(fa, fb, rows)
     assert [(c["part"], c["words"]) for c in m["core"]] == [
-        ("core text", "12 % smaller"),
+        ("core text", "1.14× smaller"),
         ("core data", "same"),
         ("core bss", "same"),
     ]
     (b,) = m["benches"]
-    assert b["words"] == "7 % faster, 12 % larger" and b["instances"] == 1 and b["speed_from"] == "wall time"
+    assert b["words"] == "1.07× faster, 1.12× larger" and b["instances"] == 1 and b["speed_from"] == "wall time"
     # a rate (higher is better) is turned into a time ratio first
     up = pair_model(fa, fb, [dict(rows[0], ratio=1.07, higher=True)])
-    assert up["benches"][0]["words"] == "7 % faster, 12 % larger"
-    # no verdict on the wall time (or one side kept off the CPU): the task-clock's, else none
+    assert up["benches"][0]["words"] == "1.07× faster, 1.12× larger"
+    # one side kept off the CPU: compare's one rule decided the row on task-clock, and so does
+    # this table (never a rule of its own: a wall-time row without a verdict stays unsettled)
     tc = dict(rows[1], ratio=1.25, verdict="slower")
-    for wall in (dict(rows[0], verdict="inconclusive"), dict(rows[0], note="contention: on CPU 20% of the time")):
-        assert pair_model(fa, fb, [wall, tc])["benches"][0]["words"] == "20 % slower (task-clock), 12 % larger"
-    unsettled = [dict(rows[0], verdict="inconclusive"), dict(tc, verdict="too few samples")]
-    assert pair_model(fa, fb, unsettled)["benches"][0]["words"] == "speed inconclusive, 12 % larger"
-    assert speed_words(1.25) == "20 % slower" and pair_model({}, {}, rows) is None
+    why = "contention: on CPU 20% of the time in A, 100% in B"
+    decided = dict(rows[0], verdict="slower", decided={"on": "task-clock", "ratio": 1.25, "why": why})
+    m = pair_model(fa, fb, [decided, tc])["benches"][0]
+    assert m["words"] == "1.25× slower (task-clock), 1.12× larger" and m["speed_from"] == "task-clock"
+    for wall in (dict(rows[0], verdict="inconclusive"), dict(rows[0], verdict="inconclusive", decided={"on": None})):
+        assert pair_model(fa, fb, [wall, tc])["benches"][0]["words"] == "speed inconclusive, 1.12× larger"
+    assert speed_words(1.25) == "1.25× slower" and pair_model({}, {}, rows) is None
     kern = pair_model({"kernel_image_size": 8_000_000}, {"kernel_image_size": 6_000_000}, [])
-    assert kern["core"] == [{"part": "kernel image", "a": 8e6, "b": 6e6, "ratio": 0.75, "words": "25 % smaller"}]
+    assert kern["core"] == [{"part": "kernel image", "a": 8e6, "b": 6e6, "ratio": 0.75, "words": "1.33× smaller"}]
 
 
 @pytest.mark.integration
@@ -118,8 +121,9 @@ def test_matrix_o2_os_shows_sizes_beside_the_ratios(cache, tmp_path, capsys, mon
     section = out[out.index("code size") :]
     assert "core text" in section and "core data" in section and "core bss" in section
     line = next(ln for ln in section.splitlines() if ln.startswith("cpu.numsort"))
-    words = ("larger" if ratio > 1 else "smaller") if abs(ratio - 1) >= 0.005 else "same"
-    assert f"{abs(ratio - 1) * 100:.0f} % {words}" in line and ("speed" in line or "faster" in line or "slower" in line)
+    m = ratio if ratio >= 1 else 1 / ratio
+    words = f"{m:.2f}× {'larger' if ratio > 1 else 'smaller'}" if m >= 1.005 else "same"
+    assert words in line and ("speed" in line or "faster" in line or "slower" in line)
     assert max(len(ln) for ln in section.splitlines()) <= 80
     for fmt, marks in (
         ("md", ("| core text |", "| functions of |", "| cpu.numsort |")),

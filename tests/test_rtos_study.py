@@ -176,6 +176,15 @@ def test_a_linux_run_beside_is_named_linux(tmp_path):
     beside = {"id": 2, "name": "lx", "fingerprint": dict(fp, os="Linux (tickmark initramfs, busybox)"), "hello": {}}
     model = run_model(FakeStore(), run, with_series=False, beside=beside)
     assert model["rtos_study"]["beside"]["label"] == "Linux"
+    # this machine's calibrated cycles are not put beside guest instructions (compare refuses the
+    # pair too): the table says why the other run is not beside it
+    native = dict(beside, fingerprint={"os": "Linux", "cycles_method": "calibrated-freq"})
+    study = run_model(FakeStore(), run, with_series=False, beside=native)["rtos_study"]
+    assert study["beside"] is None and "the units differ" in study["note"] and study["exact"]
+    buf = io.StringIO()
+    show(study, Console(file=buf, width=200, no_color=True))
+    head = buf.getvalue().splitlines()[1]
+    assert " insn " in head and " ns " not in head and "cycles" not in head.replace("hw cycles", "")
 
 
 def test_sides_in_different_units_get_no_ratio():

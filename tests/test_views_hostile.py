@@ -478,7 +478,7 @@ def icount_runs(env, cli, tmp_path):
 ICOUNT = [
     # (command, words that must be there, words that must not)
     (("show", "ix86"), ["no BYTEmark index", "iterations per 10^9 guest instructions"], ["INDEX", "None"]),
-    (("compare", "ix86", "iarm"), ["other ISA: no verdict", "of two instruction sets", "× the instructions"], []),
+    (("compare", "ix86", "iarm"), ["other ISA: no verdict", "of two instruction sets", "× more instructions"], []),
     (("compare", "ix86", "iarm", "--format", "json"), ["other ISA: no verdict"], ['"slower"']),
     (("compare", "ix86", "ix86b"), ["slower"], ["other ISA"]),  # one ISA: fewer instructions is faster
     (("report", "ix86", "-o", "{tmp}/r.html"), [], ["BYTEmark indices", "INDEX"]),

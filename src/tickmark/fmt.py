@@ -2,6 +2,7 @@
 terminal; the console every command prints through is report/console.py)."""
 
 from . import units
+from .exact import unit as shown_unit
 from .names import printable
 from .units import INSN_OP, NS_OP, show
 
@@ -51,12 +52,14 @@ def fmt_in(x, unit):
     return show(x, unit)
 
 
-def fmt_value(d):
+def fmt_value(d, exact=False):
     """The headline of one metric's statistics (a stats.Summary or its stored dict): MB/s for
-    bandwidth, guest instructions per operation for exact counts (QEMU -icount), a figure in its
-    own unit, else time per operation."""
+    bandwidth, a figure in its own unit, guest instructions per operation where the run counted
+    them (exact: exact.exact_counts of the run, QEMU -icount), else time per operation."""
     unit = _get(d, "unit")
-    if _get(d, "cycles_method") == "icount-insns" and unit in (None, NS_OP):  # 1 ns of virtual time = 1 insn
+    exact = exact or _get(d, "cycles_method") == "icount-insns"  # 1 ns of virtual time = 1 insn
+    unit = shown_unit(unit, exact)
+    if unit == INSN_OP:
         return f"{fmt_count(_get(d, 'value'))} {INSN_OP}"
     if unit not in (None, NS_OP):
         return fmt_in(_get(d, "value"), unit)

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from . import fingerprint
+from .exact import exact_counts, explanation
 from .fmt import known
 
 
@@ -68,10 +69,11 @@ def _core_links(fp):
 
 def _timer(fp):
     parts = [known(fp.get("clock"))]
+    tick = "insn" if exact_counts(fp) else "ns"  # QEMU -icount: the virtual clock counts instructions
     if fp.get("clock_res_ns") is not None:
-        parts.append(f"resolution {known(fp['clock_res_ns'])} ns")
+        parts.append(f"resolution {known(fp['clock_res_ns'])} {tick}")
     if fp.get("timer_overhead_ps"):
-        parts.append(f"read costs {fp['timer_overhead_ps'] / 1000:.1f} ns")
+        parts.append(f"read costs {fp['timer_overhead_ps'] / 1000:.1f} {tick}")
     if fp.get("ticks"):
         parts.append(f"ticks {known(fp['ticks'])}")
     return ", ".join(parts)
@@ -95,8 +97,7 @@ def _counters(fp):
 
 
 def _time_base(fp):
-    icount = fp.get("qemu_icount")
-    return f"QEMU -icount {known(icount)}: virtual time, 1 ns = 1 guest instruction" if icount else None
+    return explanation(fp)  # the one sentence of an exact-count run (exact.py), else no line
 
 
 def _frequency(fp):

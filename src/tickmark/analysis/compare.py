@@ -13,11 +13,14 @@ import numpy as np
 
 from .. import fingerprint
 from ..errors import TickmarkError
+from ..exact import exact_counts as counts_instructions
 from ..names import printable, run_labels
 from . import counters, stats
 from .stats import TASK_CLOCK, Stats
 from .verdict import (  # noqa: F401  (the verdict's words and rule, read through this module too)
     BAND_ROUND_CV,
+    CPU_TIME,
+    EXIT_INCONCLUSIVE,
     FASTER,
     FEW,
     INCONCLUSIVE,
@@ -27,12 +30,20 @@ from .verdict import (  # noqa: F401  (the verdict's words and rule, read throug
     MIN_SAMPLES,
     MISSING,
     N_BOOT,
+    ON_CPU_GAP,
+    ON_CPU_MIN,
     OTHER_ISA,
     P_LIMIT,
     SAME,
     SEED,
     SLOWER,
+    contended,
+    contention_words,
+    decide,
+    least_on_cpu,
     mann_whitney,
+    on_cpu_share,
+    time_ratio_of,
     verdict,
 )
 
@@ -49,6 +60,9 @@ class Side:
     results: dict = field(default_factory=dict)  # key -> result dict with "samples"
     source: str = ""
     profiles: dict = field(default_factory=dict)  # key -> profile (tickmark profile)
+    # key -> why its wall time is contended, where the side says so itself (a history's level of
+    # runs: which of them were kept off the CPU); otherwise the samples say it (on_cpu)
+    contended: dict = field(default_factory=dict)
 
     @property
     def fingerprint(self):
@@ -75,11 +89,6 @@ def metric_values(result, sub=""):
     return vals, rounds, unit
 
 
-def higher_is_better(row):
-    """Is a higher value better in a row of compare_pair (a rate or a figure that says so)?"""
-    return bool(row.get("higher"))
-
-
 def multiple(ratio, higher_is_better=False):
     """'11.2x slower' / '1.52x faster' (B relative to A) from the ratio of B/A."""
     if ratio is None or not ratio or math.isnan(ratio):
@@ -93,31 +102,52 @@ def multiple(ratio, higher_is_better=False):
 
 
 # ---------------------------------------------------------------- one pair of runs
-def _metrics(result, other=None):
+def _metrics(result, other=None, exact=False):
+    """The metrics of a result to compare: its headline, its sub-metrics, and the on-CPU time
+    (task-clock) where both sides counted it and the runs measured time (exact: they counted
+    guest instructions, whose task-clock is no time)."""
     subs = list(Stats.of(result).subs)
     both = [r for r in (result, other) if r]
     counted = all(any("task_clock" in (s.get("ctr") or {}) for s in (r.get("samples") or [])[:1]) for r in both)
-    if both and counted and TASK_CLOCK not in subs:
+    if both and counted and TASK_CLOCK not in subs and not exact:
         subs.append(TASK_CLOCK)
     return [""] + subs
 
 
-def _counters(result):
+def _counters(result, exact=False):
+    """The counter figures of a result; of an exact-count run only those that are counts."""
     main = Stats.of(result).main
-    return (main and main.counter_figures()) or counters.derived(result.get("samples") or [])
+    figures = (main and main.counter_figures()) or counters.derived(result.get("samples") or [])
+    return counters.counts_only(figures) if exact else figures
 
 
 def on_cpu(result):
-    """Median fraction of the wall time the process was on a CPU (task-clock / ns), for
-    single-thread direct-method instances (where both count the same batch); else None."""
-    if (result.get("meta") or {}).get("blocking"):
+    """Median fraction of the wall time the process was on a CPU (verdict.on_cpu_share), for
+    direct-method instances that do not block by design; else None."""
+    return on_cpu_share(result.get("samples"), bool((result.get("meta") or {}).get("blocking")))
+
+
+def disturbed(A, B, key, ra, rb):
+    """Why the wall time of a benchmark is contended in a pair (the one rule: verdict.contended),
+    in words, or None: a side that says so itself (a history's level), or a round of either side
+    kept off the CPU (verdict.least_on_cpu)."""
+    said = [f"{s.contended[key]} in {n}" for n, s in (("A", A), ("B", B)) if key in s.contended]
+    if said:
+        return "contention: " + "; ".join(said)
+    la, lb = (least_on_cpu(r.get("samples"), bool((r.get("meta") or {}).get("blocking"))) for r in (ra, rb))
+    if contended(la) or contended(lb):
+        return contention_words(*(x if x is not None else 1.0 for x in (la, lb)))
+    return None
+
+
+def cpu_verdict(ra, rb, seed, key):
+    """The verdict on the on-CPU time (task-clock) of two results, drawn as the task-clock row's
+    (the same random numbers), or None where one side did not count it."""
+    va, rda, _ = metric_values(ra, TASK_CLOCK)
+    vb, rdb, _ = metric_values(rb, TASK_CLOCK)
+    if not len(va) or not len(vb):
         return None
-    fr = [
-        s["ctr"]["task_clock"] / s["ns"]
-        for s in result.get("samples") or []
-        if s.get("ns") and "task_clock" in (s.get("ctr") or {}) and s.get("ctr_ops") == s.get("ops")
-    ]
-    return float(np.median(fr)) if fr else None
+    return verdict(va, rda, vb, rdb, False, rng=row_rng(seed, key, TASK_CLOCK))
 
 
 def family(bench):
@@ -128,23 +158,33 @@ def isa_difference(A, B):
     """(arch of A, arch of B) when both runs counted guest instructions (QEMU -icount) on two
     instruction sets, else None: their counts differ by the ISA, not by speed."""
     fa, fb = A.fingerprint, B.fingerprint
-    if fa.get("qemu_icount") and fb.get("qemu_icount") and fa.get("arch") != fb.get("arch"):
+    if counts_instructions(fa) and counts_instructions(fb) and fa.get("arch") != fb.get("arch"):
         return fa.get("arch") or "?", fb.get("arch") or "?"
     return None
 
 
 def insn_multiple(ratio):
-    """'1.52× the instructions' (B relative to A) for instruction counts of two ISAs."""
+    """'1.52× more instructions' / '1.52× fewer instructions' (B relative to A) for exact counts
+    (QEMU -icount): a ratio of instruction counts, never a time ratio or 'slower'."""
     if ratio is None or not ratio or math.isnan(ratio):
         return "-"
-    return f"{ratio:.2f}× the instructions"
+    m = ratio if ratio >= 1 else 1 / ratio
+    if m < 1.005:
+        return "1.00× the instructions"
+    txt = f"{m:.2f}" if m < 10 else f"{m:.1f}" if m < 100 else f"{m:.0f}"
+    return f"{txt}× {'more' if ratio > 1 else 'fewer'} instructions"
+
+
+def multiple_of(ratio, row_higher, counted):
+    """The multiple of a row or a family mean in words: instructions for exact counts (counted:
+    the comparison's exact or isa), else slower/faster by the row's direction."""
+    return insn_multiple(ratio) if counted else multiple(ratio, row_higher)
 
 
 def exact_counts(side):
     """The run counted guest instructions (QEMU -icount): its figures are exact counts, the same
     on every run, not times."""
-    fp = side.fingerprint
-    return bool(fp.get("qemu_icount")) or fp.get("cycles_method") == "icount-insns"
+    return counts_instructions(side.fingerprint)
 
 
 def check_metric(sides, metric):
@@ -192,7 +232,7 @@ def compare_pair(A, B, seed=SEED, metric=None, patterns=()):
         bench = any_r.get("bench") or key.split("[")[0]
         if not key_matches(key, bench, patterns):
             continue
-        subs = _metrics(ra, rb) if ra else _metrics(rb)
+        subs = _metrics(ra, rb, exact) if ra else _metrics(rb, None, exact)
         for sub in subs if metric is None else [metric]:
             row = {"key": key, "bench": bench, "metric": sub or "", "family": family(bench)}
             if not ra or not rb or ra["status"] != "ok" or rb["status"] != "ok":
@@ -225,15 +265,13 @@ def compare_pair(A, B, seed=SEED, metric=None, patterns=()):
                 )
             )
             if not sub:
-                row["counters_a"], row["counters_b"] = _counters(ra), _counters(rb)
-                oa, ob = on_cpu(ra), on_cpu(rb)
+                row["counters_a"], row["counters_b"] = _counters(ra, exact), _counters(rb, exact)
+                oa, ob = (None, None) if exact else (on_cpu(ra), on_cpu(rb))
                 if oa is not None and ob is not None:
                     row["counters_a"]["on_cpu"], row["counters_b"]["on_cpu"] = oa, ob
-                    if min(oa, ob) < 0.9 and abs(oa - ob) > 0.1 and row.get("verdict") != FEW:
-                        row["note"] = (
-                            f"contention: on CPU {oa * 100:.0f}% of the time in A, "
-                            f"{ob * 100:.0f}% in B; see the task-clock row"
-                        )
+                why = None if exact else disturbed(A, B, key, ra, rb)
+                if why and row["verdict"] in (FASTER, SLOWER, SAME, INCONCLUSIVE):
+                    decide(row, cpu_verdict(ra, rb, seed, key), why)  # the one rule
             if not sub and row.get("verdict") == SLOWER and key in A.profiles and key in B.profiles:
                 from ..profile.model import top_change
 
@@ -258,7 +296,7 @@ def families(rows):
             use = stable or cand
             if not use:
                 continue
-            logs = [math.log(1 / r["ratio"] if higher_is_better(r) else r["ratio"]) for r in use]
+            logs = [math.log(t) for t in (time_ratio_of(r) for r in use) if t]
             verdicts = {}
             for r in use:
                 verdicts[r["verdict"]] = verdicts.get(r["verdict"], 0) + 1
@@ -328,6 +366,8 @@ ROW_FIELDS = (  # the fields of a compared row, in the comparison document and e
     "det_b",
     "rounds_needed",
     "note",
+    "decided",
+    "wall_verdict",
     "profile_change",
     "counters_a",
     "counters_b",
@@ -371,6 +411,12 @@ def to_json(sides, pairs, metric=None):
             "bootstrap": N_BOOT,
             "exact": "exact counts (QEMU -icount): a difference is real when it is larger than the "
             "run-to-run deviation of either side",
+            "contention": {
+                "on_cpu_min": ON_CPU_MIN,
+                "on_cpu_gap": ON_CPU_GAP,
+                "decides": CPU_TIME,
+                "exit_inconclusive": EXIT_INCONCLUSIVE,
+            },
         },
         "metric": None if metric is None else (metric or HEADLINE),
         "comparisons": [],
@@ -379,10 +425,12 @@ def to_json(sides, pairs, metric=None):
         rows = []
         for r in res["rows"]:
             row = {k: r.get(k) for k in ROW_FIELDS if r.get(k) is not None}
-            if r.get("ratio") is not None:
-                row["multiple"] = (
-                    insn_multiple(r["ratio"]) if res.get("isa") else multiple(r["ratio"], higher_is_better(r))
-                )
+            if r.get("decided"):  # the one rule decided it: never a direction from contended wall time
+                d = r["decided"]
+                row["multiple"] = f"{multiple(d['ratio'])} ({CPU_TIME})" if d.get("on") else "-"
+            elif r.get("ratio") is not None:
+                counted = bool(res.get("isa") or res.get("exact"))
+                row["multiple"] = multiple_of(r["ratio"], bool(r.get("higher")), counted)
             rows.append(row)
         doc["comparisons"].append(
             {

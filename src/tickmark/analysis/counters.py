@@ -29,6 +29,23 @@ RATIOS = {
 }
 
 
+# what an exact-count run (QEMU -icount) cannot show honestly: a time (task-clock counts the
+# guest's virtual nanoseconds, i.e. instructions) and what is over "cycles" (there the cycle
+# counter counts instructions too: an IPC of 1.00, cycles that are the headline again)
+NOT_COUNTS = ("task_clock", "cycles", "on_cpu") + tuple(n for n, (_, den) in RATIOS.items() if den == "cycles")
+
+
+def counts_only(figures):
+    """Counter figures (derived()'s) of an exact-count run without those that are times or over
+    cycles (NOT_COUNTS); the counts per operation that are counts stay -> dict ({} stays {})."""
+    if not figures:
+        return figures
+    out = {k: v for k, v in figures.items() if k not in NOT_COUNTS}
+    if "per_op" in figures:
+        out["per_op"] = {k: v for k, v in figures["per_op"].items() if k not in NOT_COUNTS}
+    return out if out.get("per_op") or set(out) - {"per_op", "multiplexed"} else {}
+
+
 def _ctr_ops(s):
     return s.get("ctr_ops") or s.get("ops")
 

@@ -12,6 +12,9 @@ reason; the spec itself is checked when it is parsed (one line, TickmarkError)."
 import json
 import math
 import re
+import signal
+import threading
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 
 from ..errors import TickmarkError
@@ -62,11 +65,40 @@ class Figure:
     def as_dict(self):
         return asdict(self)
 
-    def value(self, out):
-        """The figure in one run's output -> float; FigureMissing when it is not there."""
-        if self.source == "regex":
-            return _from_regex(self.expr, out)
-        return _from_json(self.expr, out)
+    def value(self, out, limit=None):
+        """The figure in one run's output -> float; FigureMissing when it is not there, or
+        when finding it takes longer than `limit` seconds (a regular expression that backtracks
+        without end)."""
+        with _time_limit(limit, f"/{self.expr[:40]}/" if self.source == "regex" else f"field {self.expr[:40]}"):
+            if self.source == "regex":
+                return _from_regex(self.expr, out)
+            return _from_json(self.expr, out)
+
+
+class _TooLong(Exception):
+    pass
+
+
+@contextmanager
+def _time_limit(seconds, what):
+    """FigureMissing when the block takes longer than `seconds` (a timer signal: Python's regular
+    expressions look for signals while they match; only the main thread has one to take)."""
+    if not seconds or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def expired(signum, frame):
+        raise _TooLong
+
+    old = signal.signal(signal.SIGALRM, expired)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    except _TooLong:
+        raise FigureMissing(f"{what} took longer than {seconds:g} s to search the output (it backtracks without end)")
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
 
 
 def _number(x, what):
@@ -95,11 +127,14 @@ def _from_regex(expr, out):
 
 
 def json_document(out):
-    """The output as one JSON document, else the last line that is one -> object, or None."""
+    """The output as one JSON document, else the last line that is one -> object, or None;
+    FigureMissing for a document nested too deeply to read."""
     try:
         return json.loads(out)
     except ValueError:
         pass
+    except RecursionError:
+        raise FigureMissing("the output's JSON is nested too deeply to read")
     for line in reversed(out.splitlines()):
         line = line.strip()
         if line.startswith(("{", "[")):
@@ -107,6 +142,8 @@ def json_document(out):
                 return json.loads(line)
             except ValueError:
                 continue
+            except RecursionError:
+                raise FigureMissing("the output's JSON is nested too deeply to read")
     return None
 
 

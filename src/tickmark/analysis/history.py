@@ -46,7 +46,9 @@ import numpy as np
 
 from .. import fingerprint
 from ..errors import TickmarkError
-from .stats import MB_S, NS_OP
+from ..exact import exact_counts
+from .stats import NS_OP, better_higher, time_ratio
+from .verdict import CPU_TIME, contended
 
 ALPHA = 0.01  # false changes per series of pure normal noise (docs/history.md: on real noise)
 MIN_SEGMENT = 2  # points on either side of a change
@@ -106,6 +108,10 @@ class Point:
     se: float = 0.0  # the run's own relative standard error of the value (0: unknown)
     fingerprint: dict = field(default_factory=dict, repr=False)
     labels: dict = field(default_factory=dict)
+    task_clock: Optional[float] = None  # the run's on-CPU time per operation (headline series of times)
+    on_cpu: Optional[float] = None  # the share of its wall time on a CPU (task_clock / value)
+    wall: Optional[float] = None  # its wall-time value, where its task-clock level stands in (decided)
+    decided: str = ""  # CPU_TIME where the one rule put its task-clock level in place of its wall time
 
 
 @dataclass
@@ -212,6 +218,9 @@ def _point_dict(p):
         "ci_hi": p.ci_hi,
         "se": p.se,
         "labels": p.labels,  # the run's, shared by its points
+        "on_cpu": p.on_cpu,
+        "wall": p.wall,
+        "decided": p.decided or None,
     }
 
 
@@ -294,7 +303,7 @@ def build(runs, by=None, metric="", results=None):
         labels = dict((r.get("notes") or {}).get("labels") or {})
         fp = r.get("fingerprint") or {}
         group = group_of(fp)
-        exact = bool(fp.get("qemu_icount")) or fp.get("cycles_method") == "icount-insns"
+        exact = exact_counts(fp)
         for res in got.get(r["id"], ()) if results is not None else r["results"]:
             if res["status"] != "ok":
                 continue
@@ -306,6 +315,7 @@ def build(runs, by=None, metric="", results=None):
                 value, lo, hi, unit, higher, se = _metric(Stats.of(res), metric, res.get("stat"))
             if value is None or not math.isfinite(value) or value <= 0:
                 continue
+            tc = _task_clock_of(st) if metric == "" and unit == NS_OP and not exact else None
             if exact and unit == NS_OP:  # QEMU -icount: 1 ns of virtual time is one instruction
                 unit = INSN_OP
             s = series.get((res["key"], group, unit))
@@ -323,11 +333,51 @@ def build(runs, by=None, metric="", results=None):
                     se=se,
                     fingerprint=fp,
                     labels=labels,
+                    task_clock=tc,
+                    on_cpu=tc / value if tc else None,
                 )
             )
     out = [series[k] for k in sorted(series, key=lambda k: (natural_key(k[0]), _first(series[k])))]
     _say_where(out)
+    for s in out:
+        settle_contention(s)
     return out
+
+
+def _task_clock_of(st):
+    """The headline's on-CPU time per operation of a result's statistics (stored dict or Stats),
+    or None."""
+    d = st.get("") if type(st) is dict else None
+    if type(d) is dict:
+        per = d.get("counters_per_op")
+    else:
+        main = st.main if hasattr(st, "main") else None
+        per = main.counters_per_op if main is not None else None
+    v = per.get("task_clock") if isinstance(per, dict) else None
+    return float(v) if isinstance(v, (int, float)) and math.isfinite(v) and v > 0 else None
+
+
+def settle_contention(s):
+    """The one rule for disturbed evidence (verdict.contended), per run of a series of wall
+    times: a run whose process was on a CPU for much less of its wall time than the series' runs
+    left alone were (the 90th percentile of the shares; a benchmark that blocks by design has a
+    low share in every run) was kept off the CPU, so its wall time says nothing
+    of its speed; its task-clock level stands in (its on-CPU time per operation, times the
+    series' typical wall / on-CPU ratio, from the runs that were not contended), marked
+    `decided`. Its own error and CI are unknown then (0: the series' typical error)."""
+    shares = [p.on_cpu for p in s.points if p.on_cpu is not None]
+    if not shares:
+        return s
+    ref = float(np.percentile(shares, 90))  # what the runs left alone reach
+    hit = [p for p in s.points if contended(p.on_cpu, ref)]
+    if not hit:
+        return s
+    clean = [p.value / p.task_clock for p in s.points if p.task_clock and not contended(p.on_cpu, ref)]
+    scale = float(np.median(clean)) if clean else 1.0
+    for p in hit:
+        p.wall, p.value, p.se, p.decided = p.value, p.task_clock * scale, 0.0, CPU_TIME
+        p.ci_lo = p.ci_hi = None  # the CI was the wall time's
+    return s
 
 
 def _text(v):
@@ -395,16 +445,17 @@ class _Stored:
     a stats.Summary that a history reads, without building the Summary (a history reads one per
     run and benchmark); missing fields as Summary.from_dict has them."""
 
-    __slots__ = ("value", "ci95_lo", "ci95_hi", "unit", "rounds", "round_cv", "counters_per_op")
+    __slots__ = ("value", "ci95_lo", "ci95_hi", "unit", "rounds", "round_cv", "counters_per_op", "higher")
 
     def __init__(self, d):
         self.value, self.ci95_lo, self.ci95_hi = d.get("value"), d.get("ci95_lo"), d.get("ci95_hi")
         self.unit, self.rounds, self.round_cv = d.get("unit", NS_OP), d.get("rounds", 0), d.get("round_cv")
         self.counters_per_op = d.get("counters_per_op")
+        self.higher = d.get("higher")  # a figure's own direction (None: from the unit)
 
     @property
     def higher_is_better(self):
-        return self.unit == MB_S
+        return better_higher(self.unit, self.higher)
 
 
 def standard_error(d):
@@ -594,7 +645,7 @@ def _change(s, y, cuts, i, z, thr):
         ratio_hi=hi,
         z=z,
         threshold=thr,
-        worse=(ratio < 1) if s.higher_is_better else (ratio > 1),
+        worse=time_ratio(ratio, s.higher_is_better) > 1,
         n_before=c - a,
         n_after=b - c,
         run_before=s.points[c - 1].run,

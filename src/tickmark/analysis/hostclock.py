@@ -94,16 +94,31 @@ def sample_ms(char_ns, precision=PRECISION):
     return math.ceil(2 * math.sqrt(6) * res / precision / 1e6)
 
 
-def agreement(results):
-    """For each host-timed result: its median time per operation by the host and by the board's
-    own clock (from the same chunks), how far apart in %, and the resolution stated -> list of
-    dicts (key, host_ns, board_ns, differ_pct, sample_pct, res_ns, char_ns, jitter_ns)."""
+def _over_all(result, samples):
+    """(host, board) ps per operation over every sample of a result (all its rounds), by its
+    headline's statistic (the minimum for a min headline, else the median): the host's figure is
+    the result's headline itself; the board's is None unless every sample carries its clock."""
+    from .stats import Stats
+
+    main = Stats.of(result).main
+    host = main.value * 1000 if main is not None and main.value else None
+    pick = np.min if result.get("stat") == "min" else np.median
+    board = [s["board_ns"] / s["ops"] for s in samples if s.get("ops") and isinstance(s.get("board_ns"), int)]
+    return host, (float(pick(board)) * 1000 if board and len(board) == len(samples) else None)
+
+
+def agreement(results, samples_of=None):
+    """For each host-timed result: its time per operation by the host and by the board's own
+    clock (from the same chunks), how far apart in %, and the resolution stated -> list of dicts
+    (key, host_ns, board_ns, differ_pct, sample_pct, res_ns, char_ns, jitter_ns). samples_of(result)
+    -> its samples: both figures over all the rounds, the host's the result's own headline (one
+    figure for one quantity); without it, the last round's medians the core's meta recorded."""
     out = []
     for r in results:
         hc = (r.get("meta") or {}).get("host_clock")
         if r.get("status") != "ok" or not isinstance(hc, dict):
             continue
-        h, b = hc.get("host_ps_per_op"), hc.get("board_ps_per_op")
+        h, b = _over_all(r, samples_of(r)) if samples_of else (hc.get("host_ps_per_op"), hc.get("board_ps_per_op"))
         out.append(
             {
                 "key": r["key"],

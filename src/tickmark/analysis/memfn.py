@@ -15,9 +15,8 @@ instead (no difference beyond noise, inconclusive, too few samples).
 import math
 from collections import defaultdict
 
-from ..units import higher_is_better
 from . import compare
-from .stats import Stats
+from .stats import Stats, higher_is_better
 from .verdict import FASTER, verdict
 
 IMPLS = {0: "libc", 1: "ref", 2: "word", 3: "user"}
@@ -43,9 +42,10 @@ def winner_verdict(best, second, samples_of):
         sa, sb = samples_of(a), samples_of(b)
         if not sa or not sb:
             return None
-        va, ra, unit = compare.metric_values(dict(a, samples=sa))
+        va, ra, _ = compare.metric_values(dict(a, samples=sa))
         vb, rb, _ = compare.metric_values(dict(b, samples=sb))
-        verdicts.append(verdict(va, ra, vb, rb, higher_is_better(unit))["verdict"])
+        higher = higher_is_better(dict(a.get("meta") or {}, stat=a.get("stat")))
+        verdicts.append(verdict(va, ra, vb, rb, higher)["verdict"])
     if not verdicts:
         return None
     return next((v for v in verdicts if v != FASTER), FASTER)

@@ -194,10 +194,10 @@ def to_dict(t):
 
 
 def from_runs(store, runs):
-    """The table of stored runs -> Table, or None when fewer than two of them ran the
-    rtos-study suite."""
+    """The table of stored runs -> Table, or None when none of them ran the rtos-study suite (a
+    report of one such run has its table too, as `show` has)."""
     study = [r for r in runs if r.get("suite") == "rtos-study"]
-    if len(study) < 2:
+    if not study:
         return None
     return build([Side(side_label(r), r, store.results(r["id"])) for r in study])
 

@@ -75,7 +75,22 @@ def higher_is_better(meta):
     """Is a higher headline better? A figure says so itself; else its unit says (units.py:
     bandwidth is, a time is not)."""
     fig = (meta or {}).get("figure")
-    return units.higher_is_better(unit_of(meta), bool(fig.get("higher")) if isinstance(fig, dict) else None)
+    return better_higher(unit_of(meta), fig.get("higher") if isinstance(fig, dict) else None)
+
+
+def better_higher(unit, higher=None):
+    """The one rule of which way is better: a direction given (a figure's own: higher=True or
+    False) is the answer; without one, a rate in MB/s is better higher and anything else (a time,
+    a count per operation) better lower."""
+    return units.higher_is_better(unit, higher)
+
+
+def time_ratio(ratio, higher):
+    """A ratio B/A of a figure as a time ratio: above 1 always means B is worse (a figure where
+    higher is better inverted); None without a usable ratio."""
+    if ratio is None or not ratio or math.isnan(ratio) or math.isinf(ratio):
+        return None
+    return 1 / ratio if higher else ratio
 
 
 @dataclass
@@ -120,7 +135,7 @@ class Summary:
 
     @property
     def higher_is_better(self):
-        return units.higher_is_better(self.unit, self.higher)
+        return better_higher(self.unit, self.higher)
 
     @property
     def ci(self):

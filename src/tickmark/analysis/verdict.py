@@ -21,6 +21,14 @@ Exact counts (guest instructions under QEMU -icount: the same on every run): a d
 real when it is larger than the run-to-run deviation of either side (the largest distance of a
 round's median from the side's median) and than 0.1 % (EXACT_FLOOR), whatever the number of
 samples; otherwise the verdict is "no difference".
+
+Disturbed evidence (docs/compare.md, "Contention"), one rule for every decision (compare's rows,
+the gate, the JUnit export, history's change points and gate, the code-size table, the engine's
+extra rounds): a side whose process was on a CPU less than ON_CPU_MIN of its wall time and by more
+than ON_CPU_GAP less than what it is compared with is contended (contended()); its row is decided
+on the CPU time (task-clock) and says so, or is inconclusive (decide()), and a gate that cannot
+tell exits EXIT_INCONCLUSIVE unless told to pass or fail. Which way is better is
+stats.better_higher, the time ratio stats.time_ratio: slower_by() reads them from the row.
 """
 
 import functools
@@ -29,7 +37,6 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..units import MB_S
 from . import stats
 
 MIN_SAMPLES = 9
@@ -54,6 +61,16 @@ FASTER, SLOWER, SAME, INCONCLUSIVE, FEW, MISSING = (
 )
 # instruction counts (QEMU -icount) of two instruction sets: more instructions does not mean slower
 OTHER_ISA = "other ISA: no verdict"
+
+# Disturbed evidence ("Contention" in docs/compare.md): a side whose process was on a CPU less
+# than ON_CPU_MIN of its wall time, and by more than ON_CPU_GAP less than what it is compared
+# with, was kept off the CPU by other work: its wall time says nothing about its speed
+ON_CPU_MIN = 0.9
+ON_CPU_GAP = 0.1
+CPU_TIME = stats.TASK_CLOCK  # the metric that decides then: on-CPU time per operation
+# The exit status of a gate that cannot tell (docs/compare.md, "The gate"); 1 is a regression
+EXIT_INCONCLUSIVE = 3
+INCONCLUSIVE_POLICIES = ("pass", "fail")
 
 
 # ---------------------------------------------------------------- statistics
@@ -209,25 +226,121 @@ def verdict(a, ra, b, rb, higher_is_better=False, exact=False, rng=None):
     return out
 
 
-def slower_by(row):
-    """How much slower B is than A in a compared row, as a fraction (bandwidth, and a figure where
-    higher is better: less is slower)."""
-    ratio = row.get("ratio")
-    if ratio is None or not ratio or math.isnan(ratio):
+# ---------------------------------------------------------------- disturbed evidence
+def on_cpu_share(samples, blocking=False):
+    """The evidence that wall time was disturbed: the median share of a sample's wall time that
+    the process spent on a CPU (task-clock / wall time; waiting for a CPU, an involuntary switch,
+    a migration's wait take it below 1), over the samples whose counter covered the timed
+    operations (the direct method). None when nothing says it: no task-clock counts, or a
+    benchmark that blocks by design (it sleeps or waits for another party)."""
+    if blocking:
         return None
-    return (1 / ratio - 1) if row.get("higher") or row.get("unit") == MB_S else ratio - 1
+    fr = [
+        s["ctr"]["task_clock"] / s["ns"]
+        for s in samples or ()
+        if s.get("ns") and "task_clock" in (s.get("ctr") or {}) and s.get("ctr_ops") == s.get("ops")
+    ]
+    return float(np.median(fr)) if fr else None
+
+
+def least_on_cpu(samples, blocking=False):
+    """The evidence the one rule holds: the on-CPU share (on_cpu_share) of the round that had the
+    least of it. A verdict draws its interval from the rounds (processes), so one round kept off
+    the CPU spoils it even when the median sample of the run was on a CPU all the time."""
+    by_round = {}
+    for s in samples or ():
+        by_round.setdefault(s.get("round", 1), []).append(s)
+    shares = [x for x in (on_cpu_share(r, blocking) for r in by_round.values()) if x is not None]
+    return min(shares) if shares else None
+
+
+def contended(share, reference=1.0):
+    """The one rule for "the measurement was disturbed": a side's wall time is contended when its
+    process was on a CPU less than ON_CPU_MIN of the time and by more than ON_CPU_GAP less than
+    its reference: a process alone on its CPU (1.0) for a run and a pair of runs (least_on_cpu),
+    or in a history, where a result's kind is not known, the share its runs left alone reach (the
+    90th percentile of the series' shares). Without a
+    share nothing says it was disturbed."""
+    if share is None or reference is None:
+        return False
+    return share < ON_CPU_MIN and reference - share > ON_CPU_GAP
+
+
+def contention_words(oa, ob):
+    """What made a pair's wall time contended, in words (the least on-CPU share of a round)."""
+    return f"contention: on CPU {oa * 100:.0f}% of the time in A, {ob * 100:.0f}% in B (least of a round)"
+
+
+DECIDING = (FASTER, SLOWER, SAME)
+
+
+def decide(row, cpu, why):
+    """Apply the one rule to a compared row (a verdict dict) whose wall-time evidence is
+    contended (why: what says so, in words): the CPU-time verdict of the same samples (cpu: a
+    verdict dict of the task-clock metric, or None where the runs did not count it) decides when
+    it calls one; else the row is inconclusive. The wall-time verdict is kept as wall_verdict;
+    `decided` says what decided (the metric, its ratio and CI, why), and the note says it."""
+    row["wall_verdict"] = row["verdict"]
+    row.pop("rounds_needed", None)
+    if cpu is not None and cpu.get("verdict") in DECIDING:
+        row["verdict"] = cpu["verdict"]
+        row["decided"] = {"on": CPU_TIME, "ratio": cpu["ratio"], "ci": cpu.get("ci"), "why": why}
+        row["note"] = f"decided on {CPU_TIME} ({cpu_words(cpu)}): {why}"
+    else:
+        row["verdict"] = INCONCLUSIVE
+        row["decided"] = {"on": None, "why": why}
+        tc = f"{CPU_TIME} {cpu['verdict']}" if cpu is not None else f"no {CPU_TIME} counts"
+        row["note"] = f"cannot tell: {why}; {tc}"
+    return row
+
+
+def cpu_words(cpu):
+    """'4.17x slower' of a CPU-time verdict (lower is better)."""
+    r = stats.time_ratio(cpu.get("ratio"), False)
+    if r is None:
+        return cpu.get("verdict", "")
+    m = r if r >= 1 else 1 / r
+    return f"{m:.2f}× {'slower' if r > 1 else 'faster'}" if m >= 1.005 else "1.00×"
+
+
+def deciding_ratio(row):
+    """(ratio B/A, higher is better) of what decided a row: the CPU time where the one rule
+    decided on it, else the row's own figure."""
+    d = row.get("decided") or {}
+    if d.get("on") == CPU_TIME:
+        return d.get("ratio"), False
+    return row.get("ratio"), bool(row.get("higher"))
+
+
+def time_ratio_of(row):
+    """A compared row's deciding ratio as a time ratio (above 1: B worse), or None."""
+    return stats.time_ratio(*deciding_ratio(row))
+
+
+def cannot_tell(row):
+    """Did the one rule leave this row undecided (contended wall time, no CPU-time verdict)?"""
+    d = row.get("decided")
+    return isinstance(d, dict) and d.get("on") is None
+
+
+def slower_by(row):
+    """How much slower B is than A in a compared row, as a fraction, by what decided it (the
+    direction from the row's figure: stats.better_higher)."""
+    t = time_ratio_of(row)
+    return None if t is None else t - 1
 
 
 # ---------------------------------------------------------------- the gate
 @dataclass
 class Failure:
     """One reason a gate fails: a benchmark slower than the threshold, one the baseline measured
-    and the other run did not, or a run that did not finish (key "")."""
+    and the other run did not, a run that did not finish (key ""), or a benchmark the one rule
+    could not decide (kind "inconclusive": contended wall time and no CPU-time verdict)."""
 
     run: str  # the label of the run held to the gate
     key: str
-    kind: str  # "slower", "not measured" or "unfinished"
-    why: str  # in words: "+12.3%", "crashed", "incomplete"
+    kind: str  # "slower", "not measured", "unfinished" or "inconclusive"
+    why: str  # in words: "+12.3%", "crashed", "incomplete", "contention: ..."
     slower: float = None
 
 
@@ -237,10 +350,31 @@ class Gate:
     threshold: float
     metric: str
     failures: list = field(default_factory=list)
+    inconclusive: str = None  # what an undecided benchmark does: None (exit 3), "pass" or "fail"
+
+    @property
+    def failed(self):
+        """The failures that fail the gate whatever --inconclusive says (and the undecided ones
+        with --inconclusive=fail)."""
+        return [f for f in self.failures if f.kind != "inconclusive" or self.inconclusive == "fail"]
+
+    @property
+    def undecided(self):
+        return self.of_kind("inconclusive")
 
     @property
     def passed(self):
-        return not self.failures
+        return self.exit_status() == 0
+
+    def exit_status(self):
+        """0 passed; 1 a failure (a regression, a benchmark not measured, an unfinished run, or
+        an undecided one with --inconclusive=fail); EXIT_INCONCLUSIVE when nothing failed but a
+        benchmark could not be decided (0 with --inconclusive=pass)."""
+        if self.failed:
+            return 1
+        if self.undecided and self.inconclusive != "pass":
+            return EXIT_INCONCLUSIVE
+        return 0
 
     def of_kind(self, kind):
         return [f for f in self.failures if f.kind == kind]
@@ -283,16 +417,25 @@ def unmeasured(result, metric=""):
     return out
 
 
-def gate(pairs, threshold, metric="", baseline=None):
+def undecided(result, metric=""):
+    """Rows of a compared pair, of one metric, that the one rule could not decide (contended
+    wall time and no CPU-time verdict) -> [(row, why)]: a gate cannot pass them silently."""
+    return [(r, r["decided"]["why"]) for r in result["rows"] if r.get("metric", "") == metric and cannot_tell(r)]
+
+
+def gate(pairs, threshold, metric="", baseline=None, inconclusive=None):
     """Hold each compared pair ((A, B), result) to the threshold (a fraction) on one metric's
     rows -> Gate. It fails for every row slower by the verdict and by more than the threshold,
-    for every benchmark A measured and B did not, and for a B that is not complete. baseline:
-    what the gate names the A sides (the first one's label by default)."""
+    for every benchmark A measured and B did not, and for a B that is not complete; a row the one
+    rule could not decide is inconclusive (exit 3, or as `inconclusive` says: "pass" or "fail").
+    baseline: what the gate names the A sides (the first one's label by default)."""
     base = baseline if baseline is not None else (pairs[0][0][0].label if pairs else "")
-    g = Gate(base, threshold, metric)
+    g = Gate(base, threshold, metric, inconclusive=inconclusive)
     for (_, B), res in pairs:
         for r, slow in regressions(res, threshold, metric):
             g.failures.append(Failure(B.label, r["key"], "slower", f"+{slow * 100:.1f}%", slow))
+        for r, why in undecided(res, metric):
+            g.failures.append(Failure(B.label, r["key"], "inconclusive", why))
         for r, why in unmeasured(res, metric):
             g.failures.append(Failure(B.label, r["key"], "not measured", why))
         status = B.run.get("status")

@@ -228,6 +228,32 @@ def main(argv=None):
     # the program's handlers while it loads (tickmark/__init__.py) give way to exceptions that
     # let the command clean up: Ctrl-C as KeyboardInterrupt, SIGTERM and SIGHUP as Interrupted
     early = [s for s in EARLY_SIGNALS if signal.getsignal(s) is interrupted_early]
+    rc = _main(argv, early)
+    if early:
+        _end(rc)
+    return rc
+
+
+def _end(rc):
+    """The end of the program: what is left to do at exit is done here, while a signal still
+    gets the program's own handler (status 130), then the process ends with rc. Python's own
+    shutdown, which would follow, gives the signals back to the system first: a SIGTERM in its
+    last moments ended the program by the signal (status 143)."""
+    import atexit
+
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            if stream is not None:
+                stream.flush()
+        except (OSError, ValueError):
+            pass
+    atexit._run_exitfuncs()
+    os._exit(rc)
+
+
+def _main(argv, early):
+    from .. import interrupted_early
+
     for s in early:
         signal.signal(s, signal.default_int_handler if s == signal.SIGINT else _on_signal)
     args = sys.argv[1:] if argv is None else list(argv)

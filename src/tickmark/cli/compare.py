@@ -5,7 +5,7 @@ import click
 from ..errors import TickmarkError
 from ..names import printable
 from ..report import formats
-from .options import store_for_refs
+from .options import inconclusive_option, store_for_refs
 
 GLOB = set("*?[")
 
@@ -17,7 +17,8 @@ GLOB = set("*?[")
     "--fail-above",
     metavar="PCT",
     help="Exit 1 if a benchmark's headline (or --metric) is significantly slower than the baseline by "
-    "more than this (e.g. 5%), a benchmark of the baseline was not measured, or a run is unfinished.",
+    "more than this (e.g. 5%), a benchmark of the baseline was not measured, or a run is unfinished; "
+    "exit 3 if nothing failed but a benchmark could not be decided (see --inconclusive).",
 )
 @click.option(
     "--metric",
@@ -33,13 +34,19 @@ GLOB = set("*?[")
     help=formats.help_text("comparison"),
 )
 @click.option("--no-counters", is_flag=True, help="Leave out the counter table.")
+@inconclusive_option
 @click.pass_context
-def compare_cmd(ctx, args, baseline, fail_above, metric, fmt, no_counters):
+def compare_cmd(ctx, args, baseline, fail_above, metric, fmt, no_counters, inconclusive):
     """Compare runs (id, name, latest, or an exported JSON file): B/A ratio, CI, p, verdict.
 
     The first run (or --baseline) is A; each other run is compared against it. Arguments are runs
     up to the first one that is not a run; it and the ones after it are PATTERNS that select
-    benchmarks (globs such as 'cpu.string*', or benchmark names)."""
+    benchmarks (globs such as 'cpu.string*', or benchmark names).
+
+    Where a run's wall time was kept off the CPU by other work (contention), the verdict is decided
+    on task-clock (on-CPU time) and says so, or is inconclusive. Exit status with --fail-above: 1 a
+    regression, 3 inconclusive (nothing failed, a benchmark could not be decided), 0 otherwise;
+    2 on bad input."""
     from ..analysis import compare as cmp
     from ..analysis.verdict import gate
     from ..report.gate import gate_lines
@@ -52,6 +59,8 @@ def compare_cmd(ctx, args, baseline, fail_above, metric, fmt, no_counters):
     runs, patterns = split_runs(store, args)
     if threshold is not None and baseline is None and len(runs) < 2:
         raise TickmarkError("--fail-above needs a baseline (--baseline RUN) and a run to check")
+    if inconclusive is not None and threshold is None:
+        raise TickmarkError("--inconclusive goes with --fail-above (what the gate makes of an undecided benchmark)")
     sides = load_sides(store, runs, baseline)
     check_patterns(sides, patterns)
     cmp.check_metric(sides, metric)
@@ -68,11 +77,11 @@ def compare_cmd(ctx, args, baseline, fail_above, metric, fmt, no_counters):
     if text is not None:
         click.echo(text, nl=False)
     if threshold is not None:
-        g = gate(pairs, threshold, metric or "")
+        g = gate(pairs, threshold, metric or "", inconclusive=inconclusive)
         for line in gate_lines(g):
             click.echo(f"tickmark: {line}", err=True)
-        if not g.passed:
-            ctx.exit(1)
+        if g.exit_status():
+            ctx.exit(g.exit_status())
 
 
 def _store(ctx, args):

@@ -6,7 +6,7 @@ import click
 from ..errors import TickmarkError
 from ..names import printable
 from ..report import formats
-from .options import check_output, store_of, write_file
+from .options import check_output, inconclusive_option, store_of, write_file
 
 
 @click.command("export")
@@ -29,8 +29,9 @@ from .options import check_output, store_of, write_file
     metavar="NAME",
     help="junit: the metric the gate holds (headline, the default; task-clock; or a sub-metric), as compare's.",
 )
+@inconclusive_option
 @click.pass_context
-def export_cmd(ctx, run_ref, fmt, output, baseline, fail_above, metric):
+def export_cmd(ctx, run_ref, fmt, output, baseline, fail_above, metric, inconclusive):
     """Export a run (id, name or latest) for import or for other tools, in a format of --format."""
     from ..analysis.compare import metric_name, parse_threshold
     from ..store.document import run_model
@@ -40,11 +41,15 @@ def export_cmd(ctx, run_ref, fmt, output, baseline, fail_above, metric):
         raise TickmarkError("--baseline and --fail-above go together, with --format junit")
     if metric is not None and baseline is None:
         raise TickmarkError("--metric goes with --baseline and --fail-above (the gate of --format junit)")
+    if inconclusive is not None and baseline is None:
+        raise TickmarkError("--inconclusive goes with --baseline and --fail-above (the gate of --format junit)")
     threshold = parse_threshold(fail_above) if fail_above is not None else None
     check_output(ctx, output)
     store = store_of(ctx, readonly=True)
     run_ = store.run(run_ref)
-    verdict = _gate(store, run_, baseline, threshold, metric_name(metric)) if baseline is not None else None
+    verdict = (
+        _gate(store, run_, baseline, threshold, metric_name(metric), inconclusive) if baseline is not None else None
+    )
     text = formats.render(fmt, "run", run_model(store, run_), gate=verdict)
     if output:
         write_file(output, text)
@@ -52,9 +57,9 @@ def export_cmd(ctx, run_ref, fmt, output, baseline, fail_above, metric):
         click.echo(text, nl=False)
 
 
-def _gate(store, run, baseline, threshold, metric):
+def _gate(store, run, baseline, threshold, metric, inconclusive=None):
     """The regression gate (analysis/verdict.gate, compare --fail-above's) of the run against the
-    baseline run."""
+    baseline run (inconclusive: --inconclusive, what an undecided benchmark does to it)."""
     from ..analysis.compare import check_metric, compare_sides
     from ..analysis.verdict import gate
     from ..store.refs import load_sides
@@ -62,7 +67,7 @@ def _gate(store, run, baseline, threshold, metric):
     sides = load_sides(store, [str(run["id"])], baseline)
     check_metric(sides, metric)
     sides, pairs = compare_sides(sides, metric=metric)
-    return gate(pairs, threshold, metric)
+    return gate(pairs, threshold, metric, inconclusive=inconclusive)
 
 
 @click.command("import")

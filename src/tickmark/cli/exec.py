@@ -132,11 +132,10 @@ def exec_cmd(
         raise TickmarkError("two figures have the same name")
     if name is not None:
         check_name(name)
-    bench_of = ex.bench_name(argvs[0], bench)
-    specs = [
-        (ex.short_label(commands[i].split() if shell else a), ex.ExecSpec(a, bench_of, warmup, figs, tuple(files)))
-        for i, a in enumerate(argvs)
-    ]
+    bench_of = ex.bench_name((commands[0].split() or ["sh"]) if shell else argvs[0], bench)
+    files = tuple(ex.check_file(f) for f in files)
+    names = ex.labels([c.split() for c in commands] if shell else argvs)
+    specs = [(names[i], ex.ExecSpec(a, bench_of, warmup, figs, files)) for i, a in enumerate(argvs)]
     uris = list(dict.fromkeys(targets)) or ["local"]
     kernels = [os.path.abspath(k) for k in dict.fromkeys(kernels)]
     if kernels or append:
@@ -166,7 +165,7 @@ def exec_cmd(
         click.echo("tickmark: interrupted; the finished runs are stored", err=True)
         sys.exit(130)
     runs_line = ", ".join(f"{c.label} = {c.run.run_id}" for c in cells) if len(cells) > 1 else None
-    report_comparison(store, ids, fmt, "commands", runs_line)
+    report_comparison(store, ids, fmt, "commands", runs_line, each=True)
     _exit_status(store, ids)
 
 

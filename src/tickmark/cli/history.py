@@ -4,8 +4,9 @@ import io
 
 import click
 
+from ..errors import TickmarkError
 from ..report import formats
-from .options import check_output, emit, run_filter_options, store_of
+from .options import check_output, emit, inconclusive_option, run_filter_options, store_of
 
 
 @click.command("history")
@@ -36,23 +37,30 @@ from .options import check_output, emit, run_filter_options, store_of
     metavar="PCT",
     help="Exit 1 when the newest run lies on a level that began with a change and is slower than the level "
     "before by more than PCT by compare's verdict (the gate of compare --fail-above), or did not measure a "
-    "benchmark of its series, or did not finish (for CI).",
+    "benchmark of its series, or did not finish (for CI); exit 3 if nothing failed but a benchmark could not "
+    "be decided (see --inconclusive).",
 )
+@inconclusive_option
 @click.pass_context
-def history_cmd(ctx, patterns, by, names, target, labels, since, metric, fmt, output, fail_on):
+def history_cmd(ctx, patterns, by, names, target, labels, since, metric, fmt, output, fail_on, inconclusive):
     """Per benchmark, the series of stored runs and its change points (where the level moved,
     by how much with its CI, which runs lie on either side, what changed in their fingerprints).
     Runs that cannot be compared (another target, instruction set, unit or cycles method) are
     separate series, each saying what sets it apart.
 
+    A run whose wall time was kept off the CPU by other work (contention) takes part with its
+    task-clock level, and says so.
+
     PATTERNS select benchmarks (globs such as 'cpu.*'; all when none). Exit status with
-    --fail-on-change: 1 when the gate fails for the newest run (the last in the order), 0
-    otherwise; 2 on bad input."""
+    --fail-on-change: 1 when the gate fails for the newest run (the last in the order), 3 when
+    nothing failed but a benchmark could not be decided, 0 otherwise; 2 on bad input."""
     from ..analysis.compare import parse_threshold
     from ..names import parse_labels
     from ..report import history as hr
 
     threshold = parse_threshold(fail_on, "--fail-on-change") if fail_on is not None else None
+    if inconclusive is not None and threshold is None:
+        raise TickmarkError("--inconclusive goes with --fail-on-change (what the gate makes of an undecided benchmark)")
     label_filter = parse_labels(labels)
     since_t = hr.parse_since(since) if since else None
     hr.check_by(by)
@@ -62,7 +70,7 @@ def history_cmd(ctx, patterns, by, names, target, labels, since, metric, fmt, ou
     model = hr.build(store, patterns, by, names, target, label_filter, since_t, metric)
     verdict = None
     if threshold is not None:
-        verdict, where = hr.gate(store, model, threshold)
+        verdict, where = hr.gate(store, model, threshold, inconclusive)
         model["gate"] = hr.gate_json(verdict, where, model)
     buf = io.StringIO() if output else None  # the terminal reporter prints itself: into the file's text
     text = formats.render(fmt, "history", model, file=buf)
@@ -71,5 +79,5 @@ def history_cmd(ctx, patterns, by, names, target, labels, since, metric, fmt, ou
     if verdict is not None:
         for line in model["gate"]["lines"]:
             click.echo(f"tickmark: {line}", err=True)
-        if not verdict.passed:
-            ctx.exit(1)
+        if verdict.exit_status():
+            ctx.exit(verdict.exit_status())

@@ -4,6 +4,7 @@ import json
 
 import click
 
+from ..errors import TickmarkError
 from ..suites import SUITES
 from .options import hello_of, prepare_core, target_option
 
@@ -64,8 +65,13 @@ def info_cmd(ctx, as_json):
 
     core = prepare_core(ctx)
     hello = hello_of(core)
-    fp = core.fingerprint(hello)
     limits = core.target.process_limits()  # asked of the target itself (its shell), not of this machine
+    if not hello and limits is None:  # no core that answered, no shell to ask: nothing is known
+        raise TickmarkError(
+            f"{core.target.uri} did not answer: no hello record came from tickmark-core (is the board "
+            "running it, and is this its console?)"
+        )
+    fp = core.fingerprint(hello)
     for k in ("rt_priority", "affinity"):
         if limits and limits[k] is not None:
             fp[k] = limits[k]

@@ -12,9 +12,11 @@ def store_of(ctx, readonly=False):
     that only read (then a store on read-only media works)."""
     from ..store import Store
 
-    obj = ctx.find_root().obj
+    root = ctx.find_root()
+    obj = root.obj
     if obj.get("store") is None:
-        obj["store"] = Store(obj["store_path"], readonly=readonly)
+        obj["store"] = store = Store(obj["store_path"], readonly=readonly)
+        root.call_on_close(store.close)  # closed when the command ends (its log written back)
     return obj["store"]
 
 
@@ -179,6 +181,21 @@ def label_option(f):
         multiple=True,
         metavar="KEY=VALUE",
         help="A label stored with the run (tickmark history orders and filters by labels); repeatable.",
+    )(f)
+
+
+def inconclusive_option(f):
+    """--inconclusive=pass|fail of the three gates (compare --fail-above, export --fail-above,
+    history --fail-on-change): what a benchmark the one rule cannot decide does to the gate."""
+    import click
+
+    from ..analysis.verdict import EXIT_INCONCLUSIVE, INCONCLUSIVE_POLICIES
+
+    return click.option(
+        "--inconclusive",
+        type=click.Choice(INCONCLUSIVE_POLICIES),
+        help="What the gate makes of a benchmark it cannot decide (its wall time kept off the CPU by other work "
+        f"and no task-clock verdict): pass, or fail (exit 1); by default exit status {EXIT_INCONCLUSIVE}.",
     )(f)
 
 

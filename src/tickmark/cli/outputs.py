@@ -20,11 +20,12 @@ def comparison_format_option(f):
     )(f)
 
 
-def report_comparison(store, ids, fmt, what, runs_line, **extra):
+def report_comparison(store, ids, fmt, what, runs_line, each=False, **extra):
     """Print the comparison of the runs `ids` (the first against each other) in format `fmt`, as
     `compare` does; one run: its table (terminal) or its report. `what` names the runs in the
     message when they cannot be compared; runs_line ('A = 1, B = 2', or None) follows a terminal table;
-    extra: fields added to the comparison document (matrix's failed builds)."""
+    each: in the terminal, each run's own table before the comparison (exec's commands); extra:
+    fields added to the comparison document (matrix's failed builds)."""
     from ..report.model import build, comparison
     from ..store.refs import run_compare
 
@@ -39,6 +40,11 @@ def report_comparison(store, ids, fmt, what, runs_line, **extra):
         else:
             text = formats.render(fmt, "report", build(store, refs, with_compare=False))
     elif len(refs) > 1:
+        if terminal and each:
+            from ..report import terminal as report
+
+            for ref in refs:  # each one's own table, then how they compare
+                report.show(store, store.run(ref))
         try:
             sides, pairs = run_compare(store, refs)
         except TickmarkError as e:  # nothing in common (every benchmark failed somewhere): the reasons follow

@@ -5,6 +5,7 @@ import sys
 
 import click
 
+from ..errors import TickmarkError
 from ..names import printable
 from ..suites import SUITES
 from .options import label_option, prepare_core, round_options, store_of, target_option
@@ -25,10 +26,15 @@ from .options import label_option, prepare_core, round_options, store_of, target
     help="Time on this machine, not the board: the core prints a mark after each chunk of "
     "iterations, timed as it arrives (for a board whose clock cannot be trusted or read).",
 )
+@click.option(
+    "--before",
+    metavar="COMMAND",
+    help="A shell command run on the target before each round (e.g. dropping the page cache); recorded with the run.",
+)
 @label_option
 @target_option
 @click.pass_context
-def run_cmd(ctx, patterns, suite, run_options, name, cc, cflags, memfn, quiet, host_clock, labels):
+def run_cmd(ctx, patterns, suite, run_options, name, cc, cflags, memfn, quiet, host_clock, before, labels):
     """Run benchmarks (patterns or a suite; default suite: default).
 
     PATTERNS select benchmarks by name, as globs ('sys.*', 'cpu.*sort', '*' for all) or by an
@@ -39,10 +45,21 @@ def run_cmd(ctx, patterns, suite, run_options, name, cc, cflags, memfn, quiet, h
     from ..run.engine import Run
     from ..run.plan import Plan
 
-    plan = Plan(patterns, suite, labels=labels, names=[name], host_clock=host_clock, **run_options)
+    if before is not None and (not before.strip() or any(c in before for c in "\0\n\r")):
+        raise TickmarkError("--before takes one line of shell: a command, without line breaks")
+    plan = Plan(patterns, suite, labels=labels, names=[name], host_clock=host_clock, before=before, **run_options)
     store = store_of(ctx)
     plan.check_store(store)
     core = prepare_core(ctx, cc, cflags, memfn)
+    if host_clock and core.cycles_method == "icount-insns":
+        raise TickmarkError(
+            f"--host-clock times a board's work on this machine's clock, but {core.target.uri} runs under "
+            "QEMU -icount, where the guest's time is its instruction count and its output comes in bursts: "
+            "take its own figures (instructions, without --host-clock), or add ?icount=0 to the target "
+            "(QEMU running free) to time it here"
+        )
+    if before and not core.target.has_shell():
+        raise TickmarkError(f"--before runs a command in the target's shell: {core.target.uri} has none")
     if not core.target.reruns:  # a console without a shell: the board runs what it was built to run
         click.echo(
             f"tickmark: {core.target.uri} cannot take new arguments: one round per start, with "
@@ -71,7 +88,18 @@ def run_cmd(ctx, patterns, suite, run_options, name, cc, cflags, memfn, quiet, h
 
         memory.show_bandwidth(store.results(run_id), store.run(run_id), store=store)
     done = store.run(run_id)
+    say_disturbed(done)
     if done["status"] != "complete":
         why = (done.get("notes") or {}).get("incomplete") or "not every instance finished"
         click.echo(f"tickmark: run {run_id} is incomplete: {printable(why)}", err=True)
         raise click.exceptions.Exit(1)
+
+
+def say_disturbed(run):
+    """The line a run ends with: how much of it was disturbed, and which figures that affects."""
+    from ..report.console import console, print_wrapped
+    from ..report.model.run import disturbance_text
+
+    text = disturbance_text(run.get("notes"))
+    if text:
+        print_wrapped(console(), text, "", "  ")

@@ -77,7 +77,7 @@ def show_summary(store, refs):
 @click.option(
     "-n",
     "--limit",
-    type=click.IntRange(min=1),
+    type=click.IntRange(min=1, max=2**62, clamp=True),  # more than any store holds: all of them
     metavar="N",
     help="Only the newest N runs (of those the filters select).",
 )

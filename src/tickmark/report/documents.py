@@ -8,13 +8,14 @@ import json
 import math
 import multiprocessing
 import os
+import signal
 
 from jinja2 import Environment, PackageLoader, select_autoescape
 from markupsafe import Markup, escape
 
-from .. import __version__, fmt
+from .. import __version__, exact, fmt
 from ..analysis.rtos_table import grid as rtos_grid
-from ..analysis.stats import TASK_CLOCK
+from ..analysis.stats import TASK_CLOCK, time_ratio
 from .history import change_text, signed_pct, value_text
 from .model import EVENTS_NOTE
 
@@ -145,8 +146,23 @@ def draw_all(jobs):
     cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
     if len(jobs) < 3 or cpus < 2 or "fork" not in multiprocessing.get_all_start_methods():
         return [_draw(j) for j in jobs]
-    with multiprocessing.get_context("fork").Pool(min(cpus, len(jobs))) as pool:
-        return pool.map(_draw, jobs, chunksize=1)
+    pool = multiprocessing.get_context("fork").Pool(min(cpus, len(jobs)), initializer=_quiet_worker)
+    try:
+        out = pool.map(_draw, jobs, chunksize=1)
+        pool.close()  # the workers end when their queue does, not by a SIGTERM
+        return out
+    finally:
+        pool.terminate()
+        pool.join()
+
+
+def _quiet_worker():
+    """A drawing worker ends on SIGTERM and SIGHUP as a process does by default (the command's
+    own handlers, which it inherits by the fork, raise an exception: a traceback from each
+    worker that a pool ends) and leaves Ctrl-C to the command."""
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 # ---- small inline SVGs drawn here (one per table row: hundreds of them cost milliseconds,
@@ -175,13 +191,12 @@ class LogScale:
 def _ratio_bounds(r):
     """(ratio, lo, hi) as time ratios B/A (bandwidth and figures where higher is better inverted:
     above 1 is always B slower)."""
-    ratio, ci = r.get("ratio"), r.get("ci")
-    if not ratio:
+    ratio, ci, higher = r.get("ratio"), r.get("ci"), bool(r.get("higher"))
+    t = time_ratio(ratio, higher)
+    if t is None:
         return None
-    lo, hi = (1 + ci[0], 1 + ci[1]) if ci else (ratio, ratio)
-    if r.get("higher"):
-        ratio, lo, hi = 1 / ratio, (1 / hi if hi > 0 else 1 / ratio), (1 / lo if lo > 0 else 1 / ratio)
-    return ratio, max(lo, 1e-3), max(hi, 1e-3)
+    ends = [time_ratio(1 + x, higher) if 1 + x > 0 else t for x in ci] if ci else [t, t]
+    return t, max(min(ends), 1e-3), max(max(ends), 1e-3)
 
 
 def _both_skipped(r):
@@ -276,6 +291,13 @@ def _decades(scale):
     return [10.0**k for k in range(a, b + 1)]
 
 
+def _event_text(run):
+    """How the event-latency axis of a run reads a value: a time, or guest instructions where the
+    run counted them (its model's exact sentence)."""
+    unit = exact.unit(None, bool(run.get("exact")))
+    return lambda v: fmt.fmt_in(v, unit)
+
+
 def html(model):
     jobs = [(i, j) for i, r in enumerate(model["runs"]) for j in _figure_jobs(r)]
     svgs = draw_all([(j[2], j[3]) for _, j in jobs])
@@ -291,7 +313,8 @@ def html(model):
                 r,
                 figures=figures.get(i, []),
                 hist_rows=[(h, hist_svg(h, hscale)) for h in hists],
-                hist_axis=axis_svg(hscale, _decades(hscale), fmt.fmt_time, "event latency (log)") if hists else None,
+                hist_axis=axis_svg(hscale, _decades(hscale), _event_text(r), "event latency (log)") if hists else None,
+                event_text=_event_text(r),
             )
         )
     history = _history_figures(model.get("history"))
@@ -310,7 +333,7 @@ def html(model):
                 c,
                 chart=[(r, whisker(r, scale, fams.get(r["family"]))) for r in main],
                 fam_chart={f: whisker({"ratio": g, "verdict": None}, scale) for f, g in fams.items() if g},
-                axis=axis_svg(scale, _ratio_ticks(scale), lambda t: f"{t:g}", "time ratio B/A (log)"),
+                axis=axis_svg(scale, _ratio_ticks(scale), lambda t: f"{t:g}", f"{c['ratio_words']} B/A (log)"),
                 only_a=only[0],
                 only_b=only[1],
             )
@@ -388,6 +411,9 @@ def history_markdown(model):
     if apart:
         out += ["", "Series kept apart (their runs cannot be compared):", ""]
         out += [f"- **{md_escape(s['name'])}**: {md_escape(', '.join(s['where']))}" for s in apart]
+    hit = [s for s in model["series"] if s.get("contended")]
+    if hit:
+        out += [""] + [f"- **{md_escape(s['name'])}**: {md_escape(s['contended'])}" for s in hit]
     changes = [(s, c) for s in model["series"] for c in s["changes"]]
     if changes:
         out += ["", "### Changes", ""]

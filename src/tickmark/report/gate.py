@@ -1,6 +1,7 @@
 """The words of the one gate (analysis/verdict.py's Gate) that `compare --fail-above` and
-`history --fail-on-change` print on stderr."""
+`history --fail-on-change` print on stderr, and the --inconclusive option the three gates take."""
 
+from ..analysis.verdict import EXIT_INCONCLUSIVE
 from ..fmt import listed
 
 
@@ -22,6 +23,20 @@ def gate_lines(g, slower=None, passed=None):
         lines.append(f"{len(mine)} benchmark(s) of {g.baseline} not measured in {run}: {which}")
     for f in g.of_kind("unfinished"):
         lines.append(f"{f.run} is {f.why}: the gate cannot pass an unfinished run")
+    lines += inconclusive_lines(g)
     if not lines:
         lines.append(passed or f"no {what}regression above {g.threshold * 100:g}% against {g.baseline}")
     return lines
+
+
+def inconclusive_lines(g):
+    """The benchmarks the one rule could not decide (their wall time contended, no CPU-time
+    verdict), in one line that says what the gate made of them (--inconclusive)."""
+    mine = g.undecided
+    if not mine:
+        return []
+    what = {"pass": "passed (--inconclusive=pass)", "fail": "failed (--inconclusive=fail)"}.get(
+        g.inconclusive, f"inconclusive (exit status {EXIT_INCONCLUSIVE})"
+    )
+    which = listed(f"{f.key} ({f.why})" for f in mine)
+    return [f"{len(mine)} benchmark(s) cannot be told apart from {g.baseline}, {what}: {which}"]

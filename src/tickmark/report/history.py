@@ -190,7 +190,7 @@ def _build(store, patterns, by, names, target, labels, since, metric):
             "min_segment": history.MIN_SEGMENT,
             "confirm": history.CONFIRM,
         },
-        "series": [s.to_dict() for s in series],
+        "series": [dict(s.to_dict(), contended=contended_text(s, by or "time")) for s in series],
         "_series": series,  # the objects, for the CI gate (not part of the JSON)
         "_newest": newest,
         "_metric": metric,
@@ -239,7 +239,7 @@ def json_chunks(model):
 MAX_GATE_RUNS = 10  # runs of each level that the gate's verdict compares
 
 
-def gate(store, model, threshold):
+def gate(store, model, threshold, inconclusive=None):
     """`history --fail-on-change`: the newest run (the last in the order) against the level
     before its own, with the gate of compare --fail-above (analysis/verdict.py). For each
     benchmark the newest run measured, in the series it belongs to: when the level it lies on
@@ -247,8 +247,11 @@ def gate(store, model, threshold):
     newest) are compared with the runs of the level before (up to MAX_GATE_RUNS, the nearest to
     the change) by compare's verdict, on the history's metric. It fails on every benchmark slower
     by the verdict and by more than the threshold, on every benchmark of a series that the newest
-    run did not measure (crashed, failed, timed out), and when the newest run did not finish.
-    -> (Gate, {key: (series, change)})."""
+    run did not measure (crashed, failed, timed out), and when the newest run did not finish. The
+    one rule for disturbed evidence holds per run: where a run of either level had its wall time
+    contended (the series marks it), the levels are decided on task-clock, or inconclusive
+    (`inconclusive`: None, "pass" or "fail", as analysis/verdict.gate). -> (Gate, {key: (series,
+    change)})."""
     from ..analysis.compare import compare_pair
     from ..analysis.verdict import Failure
     from ..analysis.verdict import gate as hold
@@ -265,7 +268,7 @@ def gate(store, model, threshold):
         B = _level(store, s, s.points[c.index :][-MAX_GATE_RUNS:], label)
         pairs.append(((A, B), compare_pair(A, B, metric=model["_metric"])))
         where[s.key] = (s, c)
-    g = hold(pairs, threshold, model["_metric"], baseline="the level before")
+    g = hold(pairs, threshold, model["_metric"], baseline="the level before", inconclusive=inconclusive)
     mine = history.group_of(newest.get("fingerprint"))
     in_series = {
         s.key
@@ -294,6 +297,7 @@ def gate_json(g, where, model):
         "threshold": g.threshold,
         "metric": g.metric or HEADLINE,
         "passed": g.passed,
+        "exit_status": g.exit_status(),
         "failures": out,
         "lines": gate_lines(g, where, model["by"], model["newest"]["run"]),
     }
@@ -334,7 +338,11 @@ def _level(store, s, points, label):
         samples += [dict(x, round=i * 100000 + x.get("round", 1)) for x in store.samples(r["id"])]
     run = {"status": "complete", "name": label, "fingerprint": dict(points[-1].fingerprint)}
     results = {s.key: dict(res, samples=samples)} if res else {}
-    return Side(label, label, run, results, source=f"{len(points)} runs")
+    side = Side(label, label, run, results, source=f"{len(points)} runs")
+    hit = [p for p in points if p.decided]
+    if hit:  # the one rule, per run: the series marked these runs' wall time contended
+        side.contended[s.key] = listed(f"{p.run} on CPU {p.on_cpu * 100:.0f}%" for p in hit)
+    return side
 
 
 # ---------------------------------------------------------------- words
@@ -356,8 +364,7 @@ def change_text(s, c, by):
     where = s["points"][c["index"]]
     at = f"{by} {where['order']}" if by != "time" else f"run {where['run']}"
     ci = f"95 % CI {signed_pct((c['ratio_lo'] - 1) * 100)} .. {signed_pct((c['ratio_hi'] - 1) * 100)}"
-    lower = {MB_S: "less bandwidth"}.get(s["unit"], "worse" if s["unit"] not in (NS_OP, INSN_OP) else "slower")
-    worse = lower if c["worse"] else "better"
+    worse = worse_word(s["unit"], s["higher_is_better"]) if c["worse"] else "better"
     if c["tentative"]:
         more = c["to_confirm"]
         test = f"tentative: {more} more run{'s' if more != 1 else ''} at this level would confirm it"
@@ -368,7 +375,47 @@ def change_text(s, c, by):
         f"{value_text(c['after'], s['unit'])}, {ci}, {test}; {c['n_before']} runs before (last "
         f"{c['run_before']}), {c['n_after']} after (first {c['run_after']})"
     )
-    return head, [f"{_name(k)}: {_short(a)} -> {_short(b)}" for k, a, b in c["changed"]]
+    return head, changed_lines(c["changed"])
+
+
+MANY_FIELDS = 3  # more changed fields of one key than this are one line (a build's code sizes: dozens)
+
+
+def changed_lines(changed):
+    """What changed at a change point, one line per field; the fields of one key (code_size.*:
+    one per benchmark) in one line where there are more than MANY_FIELDS of them."""
+    by_parent = {}
+    for k, _, _ in changed:
+        by_parent.setdefault(k.split(".", 1)[0], []).append(k)
+    out, done = [], set()
+    for k, a, b in changed:
+        parent = k.split(".", 1)[0]
+        fields = by_parent[parent]
+        if len(fields) <= MANY_FIELDS or k.startswith("label:"):
+            out.append(f"{_name(k)}: {_short(a)} -> {_short(b)}")
+        elif parent not in done:
+            done.add(parent)
+            names = [f.split(".", 1)[1] if "." in f else f for f in fields]
+            out.append(f"{_name(parent)}: {len(fields)} fields differ ({listed(names, MANY_FIELDS)})")
+    return out
+
+
+def worse_word(unit, higher):
+    """What a change for the worse is called: slower (a time or a count per operation), less
+    bandwidth (MB/s where higher is better), else worse."""
+    if not higher and unit in (NS_OP, INSN_OP):
+        return "slower"
+    return "less bandwidth" if higher and unit == MB_S else "worse"
+
+
+def contended_text(s, by):
+    """The runs of a series (analysis/history.Series) whose task-clock level stood in for their
+    contended wall time (the one rule, analysis/history.settle_contention), in words, or None."""
+    hit = [p for p in s.points if p.decided]
+    if not hit:
+        return None
+    at = listed(f"{by + ' ' + p.order if by != 'time' else 'run ' + p.run} (on CPU {p.on_cpu * 100:.0f}%)" for p in hit)
+    return f"decided on task-clock: contention at {at}: their wall time was kept off the CPU"
 
 
 def _shown(key):

@@ -327,10 +327,14 @@ def check_cell_names(spec):
 
 
 def is_cells_run(run, spec, c):
-    """Whether a stored run is this campaign's run of cell c (its notes say so): a run of
-    another origin that happens to have the cell's name is never adopted, renamed or skipped."""
+    """Whether a stored run is this campaign's run of cell c (its notes say so, and it was
+    measured into this store, not imported: an exported run, another host's or forged, says
+    anything): a run of another origin that happens to have the cell's name is never adopted,
+    renamed or skipped."""
     notes = run.get("notes") or {}
     cell = notes.get("cell")
+    if "imported_from" in notes:
+        return False
     return notes.get("campaign") == spec.name and isinstance(cell, dict) and cell.get("id") == c.id
 
 

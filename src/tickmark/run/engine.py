@@ -28,9 +28,10 @@ import threading
 import time
 
 from .. import fingerprint, tm1
-from ..analysis import hostclock, nbench, stats
+from ..analysis import hostclock, memfn, nbench, stats, verdict
 from ..errors import TickmarkError, interrupted_by_signals
 from ..names import check_name, numbered
+from ..store import NameTaken
 from ..tm1 import Reader
 from ..waiting import Watchdog, environ_seconds
 from .plan import RunConfig, check_patterns  # noqa: F401  (the engine's input, made by plan.py)
@@ -106,6 +107,7 @@ class ResultWriter:
         self.store, self.run_id = store, run_id
         self.cycles_method, self.env_flags = cycles_method or "none", list(env_flags or ())
         self._meta = {}  # result id -> its meta record (rows written here)
+        self.disturbance = {}  # result id -> Disturbance of its samples (restat)
 
     def row(self, key, meta, status="ok", reason="", rnd=1, fields=None):
         """The row of `key` -> (result id, whether it is new). fields: the columns (row_fields)
@@ -135,15 +137,51 @@ class ResultWriter:
         if meta is None:
             row = next(r for r in st.results(self.run_id) if r["id"] == rid)
             meta = self._meta[rid] = {"stat": row["stat"], **(row["meta"] or {})}
+        samples = st.samples(rid)
         s = stats.recompute(
             {"meta": meta},
-            st.samples(rid),
+            samples,
             st.hists(rid),
             cycles_method=self.cycles_method,
             env_flags=self.env_flags,
         )
         st.update_result(rid, stats=s.to_dict())
+        self.disturbance[rid] = Disturbance.of(samples, bool(meta.get("blocking")))
         return s
+
+
+@dataclasses.dataclass
+class Disturbance:
+    """How much of one result's measurement was disturbed: its on-CPU share (the evidence of
+    analysis/verdict.py's one rule) and how many of its samples were kept off the CPU."""
+
+    share: float = None  # the least on-CPU share of a round (verdict.least_on_cpu; None: nothing says it)
+    off: int = 0  # samples on a CPU less than verdict.ON_CPU_MIN of their wall time
+    n: int = 0  # samples whose share is known
+
+    @classmethod
+    def of(cls, samples, blocking=False):
+        share = verdict.least_on_cpu(samples, blocking)
+        if share is None:
+            return cls()
+        each = [verdict.on_cpu_share([x]) for x in samples]
+        known = [x for x in each if x is not None]
+        return cls(share, sum(x < verdict.ON_CPU_MIN for x in known), len(known))
+
+    @property
+    def contended(self):
+        """The one rule (against a process alone on its CPU), as compare holds it."""
+        return verdict.contended(self.share)
+
+
+def _user_routine_died(r):
+    """A result of the user's own routine (--memfn: impl=user) that crashed or hung: the routine
+    under test failed, as when it gives a wrong result."""
+    return (
+        r["status"] in ("crashed", "timeout")
+        and r["bench"].startswith("memfn.")
+        and memfn.IMPLS.get((r.get("params") or {}).get("impl")) == "user"
+    )
 
 
 class Run:
@@ -191,7 +229,7 @@ class Run:
             patterns=c.patterns,
             # how the core was built, so that a later command can build the same one (a profile)
             options=dict(c.options(), **({"variant": variant} if variant else {}), **(options or {})),
-            fingerprint=self.core.fingerprint(None),
+            fingerprint=dict(self.core.fingerprint(None), **({"before": c.before} if c.before else {})),
             notes=self.notes,
         )
         self.writer = ResultWriter(self.store, self.run_id)
@@ -267,6 +305,8 @@ class Run:
             failed = self._failed()
             if failed:
                 self.notes.setdefault("incomplete", failed)
+        if self.writer is not None:
+            self.notes["disturbed"] = self.disturbed()
         status = "incomplete" if self.notes.get("incomplete") else "complete"
         self.store.update_run(self.run_id, status=status, finished=time.time(), notes=self.notes)
         return status
@@ -275,12 +315,20 @@ class Run:
         """Instances that ran and failed (a check of their own output that did not pass, a routine
         that is wrong, a point the benchmark refused), in words -> None when there is none: such a
         run is done but not all of it (incomplete)."""
-        bad = [r for r in self.store.results(self.run_id) if r["status"] == "failed"]
-        if not bad:
-            return None
-        first = f"{bad[0]['key']}: {bad[0]['reason'] or 'no reason given'}"
-        more = f" (and {len(bad) - 1} more)" if len(bad) > 1 else ""
-        return f"{len(bad)} instance{'s' if len(bad) > 1 else ''} failed: {first}{more}"
+        results = self.store.results(self.run_id)
+        bad = [r for r in results if r["status"] == "failed" or _user_routine_died(r)]
+        if bad:
+            first = f"{bad[0]['key']}: {bad[0]['reason'] or bad[0]['status']}"
+            more = f" (and {len(bad) - 1} more)" if len(bad) > 1 else ""
+            return f"{len(bad)} instance{'s' if len(bad) > 1 else ''} failed: {first}{more}"
+        empty = [r for r in results if r["status"] == "ok" and not stats.Stats.of(r).main]
+        if empty:
+            more = f" (and {len(empty) - 1} more)" if len(empty) > 1 else ""
+            return (
+                f"{len(empty)} instance{'s' if len(empty) > 1 else ''} without data: every sample of "
+                f"{empty[0]['key']}{more} was left out (a time of 0 or less, or no operations)"
+            )
+        return None
 
     def stop(self):
         """Stop the round in progress now (from any thread); the run goes on with the next."""
@@ -377,6 +425,8 @@ class Run:
         self.notes["seeds"].append(seed)
         self.notes["round_in_progress"] = rnd
         self.store.update_run(self.run_id, notes=self.notes)
+        if self.cfg.before:
+            self.core.target.before_round(self.cfg.before)
         session = self.core.start(self._argv(patterns, seed, keys))
         with self._lock:
             self._session = session
@@ -519,6 +569,8 @@ class Run:
             self.cycles_method = self.core.cycles_method or rec.get("cycles", "none")
             fp = self.core.fingerprint(rec)
             fp["cycles_method"] = self.cycles_method  # the run's own: what its statistics are in
+            if self.cfg.before:
+                fp["before"] = self.cfg.before
             self.writer = ResultWriter(self.store, self.run_id, self.cycles_method, fp["flags"])
             order = rec.get("order") or []
             self.notes["planned"] = len(order) or None
@@ -540,6 +592,26 @@ class Run:
         if benches:
             self.store.update_run(self.run_id, patterns=benches)
 
+    def _disturbance(self):
+        """{key: Disturbance} of the results written in this run."""
+        keys = {r["id"]: r["key"] for r in self.store.results(self.run_id)}
+        return {keys[rid]: d for rid, d in self.writer.disturbance.items() if rid in keys}
+
+    def disturbed(self):
+        """How much of the run was disturbed (stored in its notes, said at the end of `run`): the
+        results whose wall time was contended ([key, on-CPU share], least on a CPU first, and
+        how many extra rounds each had), out of how many had the evidence, and the samples kept
+        off the CPU out of those that say."""
+        ds = self._disturbance()
+        hit = sorted(((k, d.share) for k, d in ds.items() if d.contended), key=lambda x: x[1])
+        extended = self.notes.get("extended") or {}
+        return {
+            "results": [[k, round(share, 3), extended.get(k, 0)] for k, share in hit],
+            "of": sum(d.share is not None for d in ds.values()),
+            "samples": sum(d.off for d in ds.values()),
+            "samples_of": sum(d.n for d in ds.values()),
+        }
+
     def _round_cv(self):
         out = {}
         for r in self.store.results(self.run_id):
@@ -549,10 +621,13 @@ class Run:
         return out
 
     def pick_extra(self, budget_left):
-        """Instance keys that deserve an extra round (round-to-round CV above 3 %, worst first,
-        then nbench kernels not yet within ±5 %), as many as fit in budget_left seconds."""
+        """Instance keys that deserve an extra round (wall time contended, least on a CPU first:
+        the one rule of analysis/verdict.py; then round-to-round CV above 3 %, worst first; then
+        nbench kernels not yet within ±5 %), as many as fit in budget_left seconds."""
         cvs = self._round_cv()
-        noisy = sorted((k for k, v in cvs.items() if v > NOISY_ROUND_CV), key=lambda k: -cvs[k])
+        ds = self._disturbance()
+        noisy = sorted((k for k, d in ds.items() if k in self.iters and d.contended), key=lambda k: ds[k].share)
+        noisy += sorted((k for k, v in cvs.items() if v > NOISY_ROUND_CV and k not in noisy), key=lambda k: -cvs[k])
         noisy += [k for k in nbench.unsettled(self.store, self.run_id) if k in self.iters and k not in noisy]
         chosen, cost = [], 0.2  # process start and the core's own start-up calibration
         for k in noisy:
@@ -585,12 +660,6 @@ def import_document(store, doc):
     new run: a new id, the same fingerprint, its name made unique -> run id. One transaction;
     its result rows through the ResultWriter."""
     run = doc["run"]
-    name = run.get("name")
-    if name:
-        base, n = name, 1
-        while store.name_taken(name):
-            n += 1
-            name = numbered(base, n)
     fp, hello = run["fingerprint"], run["hello"]
     notes = dict(run.get("notes") or {}, imported_from=run.get("id"))
     status = run["status"]
@@ -598,7 +667,31 @@ def import_document(store, doc):
         status = "incomplete"
         notes.pop("owner", None)
         notes.setdefault("incomplete", "exported while it was still running: imported as it was then")
+    for attempt in range(100):  # another import may take the free name first: the next one
+        try:
+            return _import_as(store, doc, _free_name(store, run.get("name")), fp, hello, status, notes)
+        except NameTaken:
+            if attempt == 99:
+                raise
+
+
+def _free_name(store, name):
+    """The name, or its first numbered form (names.numbered) that no run has."""
+    if not name:
+        return name
+    base, n = name, 1
+    while store.name_taken(name):
+        n += 1
+        name = numbered(base, n)
+    return name
+
+
+def _import_as(store, doc, name, fp, hello, status, notes):
+    """import_document's transaction: the run under `name` with its results -> run id."""
+    run = doc["run"]
     with store.transaction():
+        if name and store.name_taken(name):
+            raise NameTaken(name)
         run_id = store.create_run(
             name=name,
             suite=run.get("suite"),
@@ -609,7 +702,7 @@ def import_document(store, doc):
             status=status,
             started=run["started"],
             finished=run["finished"],
-            notes=notes,
+            notes=dict(notes),
         )
         w = ResultWriter(store, run_id, fingerprint.cycles_method(fp, hello), fp.get("flags"))
         for r in doc["results"]:

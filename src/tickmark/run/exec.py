@@ -27,6 +27,7 @@ from .matrix import Matrix
 
 RUN_UNIT = "run"
 MAX_ARG = 4096
+FIGURE_LIMIT = 10  # seconds a figure may take to be found in one run's output (at most --timeout)
 
 
 @dataclass
@@ -80,15 +81,42 @@ def check_argv(argv):
     return list(argv)
 
 
+def check_file(path):
+    """A file a command needs (--file): a regular file (never a device, a FIFO or a terminal,
+    which would be copied until the disk is full) -> its path."""
+    import stat
+
+    try:
+        st = os.stat(path)
+    except OSError as e:
+        raise TickmarkError(f"--file {printable(path)[:60]}: {e.strerror}")
+    if not stat.S_ISREG(st.st_mode):
+        raise TickmarkError(
+            f"--file {printable(path)[:60]} is not a regular file (a device, a FIFO or a terminal): give a file to copy"
+        )
+    return path
+
+
 LABEL_MAX = 40
 
 
-def short_label(argv):
-    """A command as a cell's label: its words with every path cut to its file name (the whole
-    command is stored with the run), at most LABEL_MAX characters."""
-    words = [os.path.basename(w) if "/" in w and not w.endswith("/") else w for w in argv]
+def short_label(argv, whole=False):
+    """A command as a cell's label: its words, the program's path cut to its file name (the whole
+    command is stored with the run; an argument is shown as given: `echo a/b` is not `echo b`),
+    at most LABEL_MAX characters. whole: the program's path too (two commands whose programs
+    have one file name: /usr/bin/true and ./bld/true)."""
+    words = list(argv)
+    if words and not whole and "/" in words[0] and not words[0].endswith("/"):
+        words[0] = os.path.basename(words[0])
     text = " ".join(words)
     return text if len(text) <= LABEL_MAX else text[: LABEL_MAX - 3] + "..."
+
+
+def labels(argvs):
+    """The labels of several commands (short_label), with the program's whole path for those
+    whose short labels would be the same."""
+    short = [short_label(a) for a in argvs]
+    return [short_label(a, whole=short.count(t) > 1) for a, t in zip(argvs, short)]
 
 
 def split_command(text, shell=False):
@@ -132,12 +160,17 @@ class ExecRun(Run):
             return super().record(rnd, key, meta, samples, hists, end)
         main = [{k: v for k, v in s.items() if k not in ("out", "out_cut")} for s in samples]
         st = super().record(rnd, key, meta, main, hists, end)
+        limit = min(self.cfg.timeout or 600, FIGURE_LIMIT)
         for f in self.spec.figures:
             fkey = self.spec.figure_key(f)
             found, missing = [], []
             for s in samples:
+                if missing and "longer than" in missing[0]:  # the same search on the next output: as long
+                    missing.append(f"run {s['i'] + 1}: not searched")
+                    continue
                 try:
-                    found.append({"i": s["i"], "iters": 1, "ops": 1, "ns": s["ns"], "value": f.value(s.get("out", ""))})
+                    value = f.value(s.get("out", ""), limit)
+                    found.append({"i": s["i"], "iters": 1, "ops": 1, "ns": s["ns"], "value": value})
                 except FigureMissing as e:
                     cut = " (the output was cut at 1 MiB)" if s.get("out_cut") else ""
                     missing.append(f"run {s['i'] + 1}: {e}{cut}")

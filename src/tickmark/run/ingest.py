@@ -349,6 +349,8 @@ def ingest(store, stream, source, name=None, echo=print):
             echo(p)
         results = len(store.results(rid))
         state = "" if run.bye is not None else ", incomplete: cut off before its end"
+        if not state and row["status"] != "complete":
+            state = f", incomplete: {row['notes'].get('incomplete') or 'not every instance finished'}"
         echo(
             f"lines {run.first_line}-{run.last_line}: stored as run {rid}"
             + (f" '{row['name']}'" if row["name"] else "")

@@ -34,6 +34,7 @@ from ..errors import TickmarkError
 from ..names import check_label, check_name, parse_labels, printable
 from ..patterns import matches, normalized
 from ..units import parse_size
+from .keys import written_out
 
 # option -> (lowest, highest): the command line, a campaign file and the core agree on them
 LIMITS = {
@@ -71,15 +72,20 @@ class RunConfig:
     budget_s: float = None  # time for extra rounds; default: engine.extra_budget()
     labels: dict = field(default_factory=dict)  # KEY=VALUE stored in the run's notes (history orders by them)
     host_clock: bool = False  # the host times the samples from the core's marks (--host-clock)
+    before: str = None  # a shell command run on the target before each round (--before)
 
     def __post_init__(self):
         check_pattern_words(self.patterns)
 
     def options(self):
-        return {
-            k: getattr(self, k)
-            for k in ("rounds", "max_rounds", "samples", "sample_ms", "seed", "params", "timeout", "budget_s")
-        } | ({"host_clock": True} if self.host_clock else {})
+        return (
+            {
+                k: getattr(self, k)
+                for k in ("rounds", "max_rounds", "samples", "sample_ms", "seed", "params", "timeout", "budget_s")
+            }
+            | ({"host_clock": True} if self.host_clock else {})
+            | ({"before": self.before} if self.before else {})
+        )
 
 
 def option_name(key, in_file=False):
@@ -258,10 +264,12 @@ class Plan:
         default_suite="default",
         budget_s=None,
         host_clock=False,
+        before=None,
         **numbers,
     ):
         self.in_file = in_file
         self.host_clock = bool(host_clock)
+        self.before = before
         unknown = sorted(set(numbers) - set(LIMITS))
         if unknown:
             raise TypeError(f"Plan: unknown option {unknown[0]}")
@@ -320,6 +328,7 @@ class Plan:
             if not self.given_patterns:
                 patterns = []
         elif core is not None:
+            patterns = written_out(core, patterns, self.params)  # keys as the tables show them: the core's keys
             if benches is None:
                 benches = self.benches(core, patterns)
             if not params_checked:
@@ -341,4 +350,5 @@ class Plan:
             budget_s=self.budget_s,
             labels=dict(self.labels),
             host_clock=self.host_clock,
+            before=self.before,
         )

@@ -360,6 +360,7 @@ class Store:
                 b.close()
                 what = "an SQLite database" if self.kind == "sqlite" else "a PostgreSQL database (schema)"
                 raise TickmarkError(f"store {self.path} is {what} but not a tickmark store (left untouched)")
+            b.check_privileges(tables, write=not getattr(b, "readonly", False))
             (ver,) = b.execute("SELECT max(version) FROM tickmark_schema").fetchone()
             if ver != SCHEMA_VERSION:
                 b.close()
@@ -537,7 +538,7 @@ class Store:
                 ),
             )
         except self.backend.IntegrityError:
-            raise TickmarkError(f"a run named '{name}' exists already (choose another --name)")
+            raise NameTaken(f"a run named '{name}' exists already (choose another --name)")
         self._brief(run_id, fingerprint=fingerprint or {}, notes=notes or {})
         return run_id
 
@@ -807,7 +808,9 @@ class Store:
                 rid, run_id, key, bench, status, stat = row[:6]
                 head = figures[rid] if heads else head_of(self._json(row[6], f"result {rid}: stats"))
                 value, lo, hi, unit, ver, rounds, rcv, task_clock = head
-                if ver != STATS_VERSION:  # another version's, or edited by hand: read whole below
+                # another version's, or edited by hand; or a figure, whose direction is its own
+                # (not a time, not a bandwidth): read whole below
+                if ver != STATS_VERSION or (unit not in (None, NS_OP) and stat != "max"):
                     if status == "ok":
                         stale.add(run_id)
                     continue
@@ -903,6 +906,10 @@ class Store:
 
     def count(self, table):
         return self._x(f"SELECT count(*) FROM {table}").fetchone()[0]
+
+
+class NameTaken(TickmarkError):
+    """A run's name that another run took first (perhaps a moment ago, in another process)."""
 
 
 def process_owner():

@@ -47,6 +47,15 @@ def holder_id():
     return f"{socket.gethostname()}:{os.getpid()}"
 
 
+def holder_gone(holder):
+    """A holder (HOST:PID) known to have ended: a process of this host that is no more (a
+    tickmark killed with SIGKILL), whose lease need not be waited out."""
+    from . import owner_gone
+
+    host, _, pid = str(holder or "").rpartition(":")
+    return pid.isdigit() and owner_gone({"host": host, "pid": int(pid)})
+
+
 def now(store):
     return store._x(f"SELECT {_NOW[store.kind]}").fetchone()[0]
 
@@ -83,15 +92,15 @@ def claim(store, campaign, target, cells, holder, lease):
             return None
         current = rows[0][4]
         by_cell = {r[0]: r for r in rows}
-        busy = any(r[1] == "running" and (r[3] or 0) >= current for r in rows)
-        if busy:
+        live = {r[0] for r in rows if r[1] == "running" and (r[3] or 0) >= current and not holder_gone(r[2])}
+        if live:
             return None
         for cid in cells:
             r = by_cell.get(cid)
             if r is None:
                 continue
             _, state, who, until, _ = r
-            expired = state == "running" and (until or 0) < current
+            expired = state == "running" and cid not in live
             if state == "pending" or expired:
                 store._x(
                     f"UPDATE claims SET state = 'running', holder = ?, lease_until = {t_now} + ?, claimed = {t_now},"

@@ -13,6 +13,8 @@ from .. import fingerprint, tm1
 from ..analysis import stats
 from ..analysis.stats import Stats
 from ..errors import TickmarkError
+from ..exact import exact_counts
+from ..exact import unit as shown_unit
 from ..names import check_name, printable, text_problem
 from . import MAX_TIME
 
@@ -107,6 +109,7 @@ def to_csv(model):
             "flags",
         ]
     )
+    exact = exact_counts(run.get("fingerprint"))  # QEMU -icount: instructions, never a rate per second
     for r in model["results"]:
         st = Stats.of(r)
         for sub, d in st.items() if st else [("", None)]:
@@ -118,13 +121,13 @@ def to_csv(model):
                     r["bench"],
                     json.dumps(r["params"], sort_keys=True),
                     sub,
-                    r["metric"],
+                    shown_unit(r["metric"], exact),
                     r["status"],
                     r["reason"],
                     r["unit"],
                     r["stat"],
-                    d.unit if d else "",
-                    *[_csv(getattr(d, k, None)) for k in CSV_STATS],
+                    shown_unit(d.unit, exact) if d else "",
+                    *[_csv_stat(d, k, exact) for k in CSV_STATS],
                     " ".join(d.flags if d else []),
                 ],
             )
@@ -133,6 +136,16 @@ def to_csv(model):
 
 def _csv(v):
     return "" if v is None else v
+
+
+def _csv_stat(d, name, exact):
+    """One statistic of a CSV row: every spread a fraction (determinism too, which the statistics
+    keep in percent, beside rcv, cv and round_cv: 0.023 is 2.3 %); no rate per second for exact
+    counts (QEMU -icount)."""
+    v = getattr(d, name, None)
+    if v is None or (exact and name == "ops_per_s"):
+        return ""
+    return v / 100 if name == "determinism" else v
 
 
 _FORMULA = ("=", "+", "-", "@", "\t", "\r")

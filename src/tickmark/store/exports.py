@@ -31,6 +31,8 @@ from xml.etree import ElementTree as ET
 from .. import fingerprint
 from ..analysis import stats
 from ..analysis.stats import MB_S, NS_OP, Stats
+from ..errors import TickmarkError
+from ..exact import exact_counts
 from ..names import decimal
 from ..units import parse_size
 
@@ -72,11 +74,17 @@ NO_TASK_CLOCK = "cpu_time is wall time: no task-clock counted"
 
 def to_gbench(model):
     """The run model (document.run_model): each result's raw samples make its repetitions (the
-    rounds)."""
+    rounds). A run whose figures are counts of guest instructions (QEMU -icount) has no time to
+    give: refused, with the formats that hold counts."""
     from .. import __version__
 
     run, results = model["run"], model["results"]
     fp = run.get("fingerprint") or {}
+    if exact_counts(fp):
+        raise TickmarkError(
+            f"{run.get('name') or 'run ' + str(run['id'])} counted guest instructions (QEMU -icount): "
+            "google/benchmark's JSON holds times only; export it as json, csv, junit or openmetrics"
+        )
     load = [float(x) for x in str(fp.get("loadavg") or "").split()[:3] if _is_float(x)]
     caches = []
     for c in fp.get("caches") or []:
@@ -243,6 +251,7 @@ def to_junit(model, gate=None):
     run, results = model["run"], model["results"]
     name = run.get("name") or f"run {run['id']}"
     fp = run.get("fingerprint") or {}
+    exact = exact_counts(fp)  # counts of guest instructions: no time, so a test case's time is 0
     failing = gate.by_key() if gate is not None else {}
     cases, fails, errors, skips, total = [], 0, 0, 0, 0.0
 
@@ -259,18 +268,35 @@ def to_junit(model, gate=None):
                     tc,
                     "gate",
                     f"{g.slower * 100:.1f} % slower than {gate.baseline} (gate {gate.threshold * 100:g} %)",
-                    f"{key}: {_value_text(d)}, significantly slower than {gate.baseline} by {g.slower * 100:.1f} %",
+                    f"{key}: {_value_text(d, exact)}, significantly slower than {gate.baseline} "
+                    f"by {g.slower * 100:.1f} %",
                 )
             elif g.kind == "not measured":
                 failed(
                     tc, "gate", f"not measured ({g.why}); {gate.baseline} measured it", f"{key}: not measured ({g.why})"
                 )
+            elif g.kind == "inconclusive" and gate.inconclusive != "pass":
+                undecided(tc, key, g)
+            else:
+                continue
             return True
         return False
 
+    def undecided(tc, key, g):
+        """A benchmark the one rule could not decide: a failure with --inconclusive=fail, else an
+        error (neither passed nor failed), never a silent pass."""
+        nonlocal errors
+        message = f"cannot tell against {gate.baseline}: {g.why}"
+        if gate.inconclusive == "fail":
+            failed(tc, "inconclusive", message, f"{key}: {message}")
+            return
+        errors += 1
+        e = ET.SubElement(tc, "error", message=message, type="inconclusive")
+        e.text = f"{key}: {message}"
+
     for r in sorted(results, key=lambda r: r["key"]):
         d = Stats.of(r).main
-        secs = _run_seconds(r)
+        secs = 0.0 if exact else _run_seconds(r)
         total += secs
         tc = ET.Element("testcase", classname=f"tickmark.{r['bench'].split('.', 1)[0]}", name=r["key"])
         tc.set("time", f"{secs:.6f}")
@@ -284,7 +310,7 @@ def to_junit(model, gate=None):
             ET.SubElement(tc, "skipped", message=reason or "skipped")
         if d is not None and r["status"] == "ok":
             out = ET.SubElement(tc, "system-out")
-            out.text = _value_text(d) + (f" flags: {' '.join(d.flags)}" if d.flags else "")
+            out.text = _value_text(d, exact) + (f" flags: {' '.join(d.flags)}" if d.flags else "")
         cases.append(tc)
     have = {r["key"] for r in results}
     for key in sorted(k for k in failing if k and k not in have):  # in the baseline, not in this run
@@ -341,10 +367,10 @@ def _run_seconds(r):
     return max(0.0, ns * iters * d.n / 1e9)
 
 
-def _value_text(d):
+def _value_text(d, exact=False):
     from ..fmt import fmt_value
 
-    return fmt_value(d)
+    return fmt_value(d, exact)
 
 
 # ---------------------------------------------------------------- OpenMetrics
@@ -361,8 +387,11 @@ def _num(x):
 
 
 def to_openmetrics(model):
+    """A run whose figures are counts of guest instructions (QEMU -icount) gives them as
+    instructions per operation (tickmark_op_instructions), never as seconds."""
     run, results = model["run"], model["results"]
     fp = run.get("fingerprint") or {}
+    exact = exact_counts(fp)
     run_label = run.get("name") or str(run["id"])
     base = {"run": run_label}
     fams = {
@@ -382,6 +411,13 @@ def to_openmetrics(model):
         "tickmark_op_time_ci95_low_seconds": ("gauge", "seconds", "lower end of the median time's 95 % CI", []),
         "tickmark_op_time_ci95_high_seconds": ("gauge", "seconds", "upper end of the median time's 95 % CI", []),
         "tickmark_bandwidth_bytes_per_second": ("gauge", "bytes_per_second", "bandwidth (bandwidth benchmarks)", []),
+        "tickmark_op_instructions": (
+            "gauge",
+            "",
+            "guest instructions per operation counted by QEMU -icount: the median, and the minimum where "
+            "that is the headline",
+            [],
+        ),
         "tickmark_op_cycles": ("gauge", "", "cycles per operation (see the run's cycles method)", []),
         "tickmark_figure": ("gauge", "", "a figure a program printed (exec --figure), in its unit", []),
         "tickmark_sample_robust_cv_ratio": ("gauge", "ratio", "robust CV of the samples", []),
@@ -414,17 +450,23 @@ def to_openmetrics(model):
             higher = "true" if fig.get("higher") else "false"
             fig_lab = _labels(dict(lab, unit=fig.get("unit") or "", higher_is_better=higher))
             fams["tickmark_figure"][3].append(f"tickmark_figure{fig_lab} {_num(d.median)}")
+        if exact:  # instructions, not time: no seconds, no CI in seconds, no task-clock
+            insns = fams["tickmark_op_instructions"][3]
+            if _finite(d.ns_per_op):
+                insns.append(f"tickmark_op_instructions{_labels(dict(lab, stat='median'))} {_num(d.ns_per_op)}")
+            if r.get("stat") == "min" and d.unit == NS_OP and _finite(d.value):
+                insns.append(f"tickmark_op_instructions{_labels(dict(lab, stat='min'))} {_num(d.value)}")
         times = fams["tickmark_op_time_seconds"][3]
-        if _finite(d.ns_per_op):  # the median ns/op, whatever the headline
+        if _finite(d.ns_per_op) and not exact:  # the median ns/op, whatever the headline
             times.append(f"tickmark_op_time_seconds{_labels(dict(lab, stat='median'))} {_num(d.ns_per_op / 1e9)}")
-        if r.get("stat") == "min" and d.unit == NS_OP and _finite(d.value):
+        if r.get("stat") == "min" and d.unit == NS_OP and _finite(d.value) and not exact:
             times.append(f"tickmark_op_time_seconds{_labels(dict(lab, stat='min'))} {_num(d.value / 1e9)}")
-        task = (d.counters_per_op or {}).get("task_clock")
+        task = None if exact else (d.counters_per_op or {}).get("task_clock")
         if _finite(task):
             fams["tickmark_op_cpu_time_seconds"][3].append(
                 f"tickmark_op_cpu_time_seconds{_labels(dict(lab, stat='median'))} {_num(task / 1e9)}"
             )
-        if d.unit == NS_OP and _finite(d.ci95_lo) and _finite(d.ci95_hi):
+        if d.unit == NS_OP and _finite(d.ci95_lo) and _finite(d.ci95_hi) and not exact:
             fams["tickmark_op_time_ci95_low_seconds"][3].append(
                 f"tickmark_op_time_ci95_low_seconds{_labels(lab)} {_num(d.ci95_lo / 1e9)}"
             )
@@ -435,7 +477,7 @@ def to_openmetrics(model):
             fams["tickmark_bandwidth_bytes_per_second"][3].append(
                 f"tickmark_bandwidth_bytes_per_second{stat_lab} {_num(d.value * 1e6)}"
             )
-        if _finite(d.cycles_per_op):
+        if _finite(d.cycles_per_op) and not exact:  # an exact run's "cycles" are its instructions again
             cyc = _labels(dict(lab, method=d.cycles_method or "none"))
             fams["tickmark_op_cycles"][3].append(f"tickmark_op_cycles{cyc} {_num(d.cycles_per_op)}")
         if _finite(d.rcv):

@@ -111,12 +111,50 @@ class PostgresBackend:
         return out
 
     def tables(self):
+        """The tables of the schema, those the role may not read too (the catalogue shows them all)."""
         return {
             r[0]
             for r in self.conn.execute(
-                "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()"
+                "SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace"
+                " WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p')"
             )
         }
+
+    # What a command needs of each table: reading commands SELECT; writing commands also INSERT,
+    # and UPDATE where rows are changed after they are written (a run's status, a result's
+    # statistics, their copies in run_brief and result_heads).
+    READ = ("tickmark_schema", "runs", "results", "samples", "hists")
+    UPDATED = ("runs", "results", "run_brief", "result_heads")
+
+    def check_privileges(self, tables, write):
+        """Before anything is read or written: the role holds what the command needs (a role
+        without SELECT would otherwise be told the store is empty, one without UPDATE would
+        leave a run that is never finished)."""
+        need = [(t, "SELECT") for t in self.READ]
+        if write:
+            need += [(t, p) for t in (*self.READ[1:], "run_brief", "result_heads") if t in tables for p in ("INSERT",)]
+            need += [(t, "UPDATE") for t in self.UPDATED if t in tables]
+        lacking = [
+            (t, p)
+            for t, p in need
+            if not self.conn.execute(
+                "SELECT has_table_privilege(current_schema() || '.' || %s, %s)", (t, p)
+            ).fetchone()[0]
+        ]
+        if not lacking:
+            return
+        table, priv = lacking[0]
+        privs = sorted({p for _, p in lacking})
+        if priv == "SELECT":
+            raise TickmarkError(
+                f"store {self.label}: the database role may not read tickmark's tables (it lacks SELECT on "
+                f"{table}); ask the database's owner for SELECT on them"
+            )
+        raise TickmarkError(
+            f"store {self.label}: the database role is not allowed to do this (permission denied for table "
+            f"{table}: it lacks {' and '.join(privs)}); writing needs INSERT and UPDATE on tickmark's tables "
+            "(reading commands still work)"
+        )
 
     def indexes(self):
         return {r[0] for r in self.conn.execute("SELECT indexname FROM pg_indexes WHERE schemaname = current_schema()")}
@@ -125,7 +163,9 @@ class PostgresBackend:
         """{table: set of its columns}."""
         out = {}
         for table, col in self.conn.execute(
-            "SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = current_schema()"
+            "SELECT c.relname, a.attname FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid"
+            " JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = current_schema()"
+            " AND c.relkind IN ('r', 'p') AND a.attnum > 0 AND NOT a.attisdropped"
         ):
             out.setdefault(table, set()).add(col)
         return out

@@ -6,6 +6,7 @@ A backend opens the connection and knows its dialect; the tables and every query
 import os
 import sqlite3
 import threading
+import time
 import urllib.parse
 from pathlib import Path
 
@@ -32,6 +33,11 @@ _OPEN = {}
 _OPEN_LOCK = threading.Lock()
 
 
+# The descriptors this process reads the log's index through (_shared_fd) are closed with the
+# last connection, for the same reason.
+_FDS = {}
+
+
 def _is_open(p):
     with _OPEN_LOCK:
         return _OPEN.get(os.path.realpath(p), 0) > 0
@@ -44,6 +50,19 @@ def _opened(p):
     return key
 
 
+def _shared_fd(key, path):
+    """A descriptor of a file beside the open store `key`, opened once and kept until the store's
+    last connection in this process closes -> the descriptor, or None."""
+    with _OPEN_LOCK:
+        fds = _FDS.setdefault(key, {})
+        if path not in fds:
+            try:
+                fds[path] = os.open(path, os.O_RDONLY)
+            except OSError:
+                return None
+        return fds[path]
+
+
 def _closed(key):
     if key is None:
         return
@@ -51,6 +70,8 @@ def _closed(key):
         _OPEN[key] -= 1
         if _OPEN[key] <= 0:
             del _OPEN[key]
+            for fd in _FDS.pop(key, {}).values():
+                os.close(fd)
 
 
 def _disk_full(p):
@@ -143,16 +164,69 @@ class SQLiteBackend:
 
     def opened(self):
         """Once the store has been read (its log and index are open): a writer binds the log to
-        its file and notes which log is its own (sqlite_log)."""
+        its file and notes which log is its own (sqlite_log), and what the file looks like."""
         if not self.readonly:
             self._logs = sqlite_log.own_logs(self.path)
             sqlite_log.bind(self.path, self._ident, self._logs["-wal"])
+            self._index = _shared_fd(self._key, f"{self.path}-shm")
+            self._seen = self._looks()
+
+    _seen = None  # the file, its log and the checkpoints done, as this writer last left them (_looks)
+    _index = None  # a descriptor of the log's index, kept open while the store is (see _OPEN)
+
+    def _looks(self):
+        """(size and time of change of the file, identity, size and time of change of its log,
+        frames of the log written back into the file): what changes when SQLite writes."""
+        try:
+            st = os.stat(self.path)
+            db = (st.st_size, st.st_mtime_ns)
+        except OSError:
+            db = None
+        try:
+            st = os.stat(f"{self.path}-wal")
+            wal = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+        except OSError:
+            wal = None
+        return db, wal, self._backfilled()
+
+    def _backfilled(self):
+        """The frames of the log that SQLite has written back into the file (the log index's
+        nBackfill), read through a descriptor held open; None where unknown."""
+        if self._index is None:
+            return None
+        try:
+            raw = os.pread(self._index, 4, 96)
+        except OSError:
+            return None
+        return raw if len(raw) == 4 else None
+
+    def _changed_in_place(self):
+        """The file's bytes changed since this writer last wrote, though nobody wrote through
+        SQLite meanwhile (its log and the frames written back from it are as they were): a file
+        copied over the store (cp keeps the inode), or the store emptied. A checkpoint another
+        writer has under way is waited for (up to 2 s)."""
+        if self._seen is None:
+            return False
+        now = self._looks()
+        db, wal, back = now
+        if db is not None and db[0] == 0 and self._seen[0] and self._seen[0][0] > 0:
+            return True
+        if db == self._seen[0] or wal != self._seen[1] or back != self._seen[2]:
+            self._seen = now
+            return False
+        for _ in range(20):
+            time.sleep(0.1)
+            if self._backfilled() != back:
+                self._seen = self._looks()
+                return False
+        return True
 
     def check_intact(self):
-        """The store's name still leads to the file this connection writes: not deleted,
-        replaced or emptied meanwhile (SQLite would go on writing into the lost file). When it
-        does not, the log this connection wrote is removed before it can be applied to another
-        file at that name (sqlite_log), and the connection closed."""
+        """The store's name still leads to the file this connection writes, with the contents
+        it wrote: not deleted, replaced, emptied or copied over meanwhile (SQLite would go on
+        writing into the lost file, or write its log of the old contents into the new ones).
+        When it does not, the log this connection wrote is emptied and removed before it can be
+        applied to a file at that name (sqlite_log), and the connection closed."""
         if self.readonly:
             return
         if self._lost:
@@ -161,14 +235,29 @@ class SQLiteBackend:
             st = os.stat(self.path)
         except OSError:
             st = None
-        if st is None or (st.st_dev, st.st_ino) != getattr(self, "_ident", None) or st.st_size == 0:
+        replaced = st is None or (st.st_dev, st.st_ino) != getattr(self, "_ident", None)
+        if replaced or self._changed_in_place():
             self._lost = (
-                f"store {self.label} was deleted, replaced or emptied while this command wrote to it: "
-                "what it wrote is lost"
+                f"store {self.label} was deleted, replaced or emptied (or another file copied over it) "
+                "while this command wrote to it: what it wrote is lost"
             )
-            sqlite_log.remove_own(self.path, getattr(self, "_logs", {}))
+            sqlite_log.remove_own(self.path, getattr(self, "_logs", {}), empty=not replaced)
             self.close()
             raise TickmarkError(self._lost)
+
+    def _wrote(self, sql):
+        """After a statement: a write that has ended (committed, or outside any transaction)
+        leaves the file as this writer knows it."""
+        if self._seen is not None and not self.conn.in_transaction and not _reads(sql):
+            self._seen = self._looks()
+
+    def _before(self, sql):
+        """Before a statement: one that starts a write checks that the file is still this
+        store's (check_intact)."""
+        if self._lost:
+            raise TickmarkError(self._lost)
+        if self._seen is not None and not self.conn.in_transaction and not _reads(sql):
+            self.check_intact()
 
     def _connect_absent(self, create):
         """A store that does not exist yet, only read: an empty store in memory (a reading command
@@ -298,6 +387,9 @@ class SQLiteBackend:
         )
         return sql, (run_id,)
 
+    def check_privileges(self, tables, write):
+        pass  # a file's permissions are checked when it is opened
+
     def before_create(self):
         """Outside any transaction, before the tables are made: the journal mode."""
         self.conn.execute("PRAGMA journal_mode = WAL")
@@ -323,21 +415,26 @@ class SQLiteBackend:
 
     # ---- statements ----
     def execute(self, sql, args=()):
-        if self._lost:
-            raise TickmarkError(self._lost)
-        return self.conn.execute(sql, args)
+        self._before(sql)
+        cur = self.conn.execute(sql, args)
+        self._wrote(sql)
+        return cur
 
     def executemany(self, sql, rows):
-        if self._lost:
-            raise TickmarkError(self._lost)
+        self._before(sql)
         self.conn.executemany(sql, rows)
+        self._wrote(sql)
 
     def insert(self, sql, args):
-        if self._lost:
-            raise TickmarkError(self._lost)
-        return self.conn.execute(sql, args).lastrowid
+        return self.execute(sql, args).lastrowid
 
     def close(self):
         self.conn.close()
         _closed(getattr(self, "_key", None))
         self._key = None
+        self._index = None
+
+
+def _reads(sql):
+    """A statement that only reads."""
+    return sql.lstrip()[:6].upper() in ("SELECT", "PRAGMA")

@@ -53,9 +53,17 @@ def bind(path, main, wal):
         pass
 
 
-def remove_own(path, own):
-    """Remove the store's log and index where they are still the ones this writer had (own_logs)."""
+def remove_own(path, own, empty=False):
+    """Remove the store's log and index where they are still the ones this writer had (own_logs).
+    empty: the file at path is the one this writer has open, its contents changed under it (a
+    file copied over it, or emptied): the log is emptied first, so that SQLite, closing, finds no
+    frame of the old contents to write back into the new ones."""
     for suffix, was in own.items():
+        if empty and suffix == "-wal" and was is not None and ident(f"{path}{suffix}") == was:
+            try:
+                os.truncate(f"{path}{suffix}", 0)
+            except OSError:
+                pass
         if was is not None and ident(f"{path}{suffix}") == was:
             try:
                 os.unlink(f"{path}{suffix}")

@@ -340,6 +340,31 @@ class Target:
         --file`: the program finds it as ./NAME) -> its name there."""
         raise TickmarkError(f"{self.uri} cannot take files for a program (exec --file)")
 
+    def has_shell(self):
+        """Whether commands can be run on the target (run_remote, or this machine itself)."""
+        return self.runs_here or type(self).run_remote is not Target.run_remote
+
+    def before_round(self, command, timeout=300):
+        """Run `command` (run --before: drop the caches, settle the machine) through the
+        target's shell before a round; TickmarkError when it fails or there is no shell."""
+        if self.runs_here:
+            import subprocess
+
+            try:
+                r = subprocess.run(
+                    ["sh", "-c", command], capture_output=True, text=True, errors="replace", timeout=timeout
+                )
+            except subprocess.TimeoutExpired:
+                raise TickmarkError(f"--before command did not end within {timeout} s: {shown(command, 60)}")
+        else:
+            r = self.run_remote(command, timeout=timeout, check=False)
+        if r.returncode != 0:
+            said = " ".join((r.stderr or r.stdout or "").split())[-200:]
+            raise TickmarkError(
+                f"--before command failed (exit status {r.returncode}): {shown(command, 60)}"
+                + (f": {said}" if said else "")
+            )
+
     def run_remote(self, script, timeout=120, check=True, stdin=None):
         """Run a shell command on the target -> CompletedProcess (a target with a shell)."""
         raise TickmarkError(f"{self.uri} has no shell to run commands in")

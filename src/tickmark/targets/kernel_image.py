@@ -3,7 +3,8 @@
 tickmark builds a minimal initramfs (cpio newc, written here): busybox from Debian's
 busybox-static (for the guest's architecture: the host's /bin/busybox on x86_64, the arm64 one
 that `./bootstrap test` unpacks into the cache, or TICKMARK_BUSYBOX=PATH), the core linked
-statically for the guest, and an /init that mounts /proc, /sys, /dev and /tmp, runs the core
+statically for the guest, and an /init that mounts /proc, /sys, /dev and /tmp, brings the loopback
+interface up (127.0.0.1: the TCP and UDP benchmarks, a program's own loopback server), runs the core
 with the round's arguments and powers the machine off. The arguments of each round travel in a
 second, tiny cpio archive appended to the first (the kernel unpacks both), so a round costs one
 boot and no rebuild. Records come back on the serial console; kernel messages on the same
@@ -139,6 +140,7 @@ mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev 2>/dev/null
 mount -t tmpfs tmpfs /tmp
+ip link set lo up 2>/dev/null || ifconfig lo 127.0.0.1 up 2>/dev/null
 cpu=$(grep -m1 -E '^(model name|CPU part)' /proc/cpuinfo | cut -d: -f2-)
 echo "TICKMARK-GUEST kernel=$(uname -r) cpus=$(grep -c ^processor /proc/cpuinfo) cpu=$cpu"
 /tickmark-core @/tickmark-args

@@ -63,6 +63,25 @@ def qemu_user_argv(cross_compile, binary):
     return [qemu, binary], True
 
 
+def _remove_abandoned(prefix):
+    """Folders PREFIX<PID>-* in the temporary folder whose tickmark (that PID) has ended."""
+    root = tempfile.gettempdir()
+    try:
+        names = os.listdir(root)
+    except OSError:
+        return
+    for n in names:
+        pid = n[len(prefix) :].split("-", 1)[0]
+        if not n.startswith(prefix) or not pid.isdigit() or int(pid) == os.getpid():
+            continue
+        try:
+            os.kill(int(pid), 0)
+        except ProcessLookupError:
+            shutil.rmtree(os.path.join(root, n), ignore_errors=True)
+        except (PermissionError, OverflowError):
+            pass
+
+
 @register("local")
 class LocalTarget(Target):
     scheme = "local"
@@ -82,11 +101,22 @@ class LocalTarget(Target):
         return self._private
 
     def put_file(self, path):
-        """Into a private folder (removed when the target closes), where the core then runs."""
+        """A copy (the program may change it) into a private folder, removed when the target
+        closes, where the core then runs. Folders left by a tickmark that was killed are removed
+        first (their PID is in their name)."""
         if self.workdir is None:
-            self.workdir = tempfile.mkdtemp(prefix="tickmark-files-")
+            _remove_abandoned("tickmark-files-")
+            self.workdir = tempfile.mkdtemp(prefix=f"tickmark-files-{os.getpid()}-")
         name = os.path.basename(path)
-        shutil.copy2(path, os.path.join(self.workdir, name))
+        dest = os.path.join(self.workdir, name)
+        try:
+            shutil.copy2(path, dest)
+        except OSError as e:
+            try:
+                os.unlink(dest)
+            except OSError:
+                pass
+            raise TickmarkError(f"cannot copy --file {shown(name)} for the program: {e.strerror or e}")
         return name
 
     def close(self):

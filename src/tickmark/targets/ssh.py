@@ -226,11 +226,13 @@ class SshTarget(Target):
     def _keepalive(self, opts):
         """tickmark's keepalive options, unless the ssh configuration sets ServerAliveInterval for
         this host: then none, so that its own interval and count apply (ssh keeps the first value
-        it reads, and -o options come before the configuration files). `ssh -G` tells."""
+        it reads, and -o options come before the configuration files). `ssh -G` tells, asked
+        without BatchMode: Debian's ssh gives BatchMode an interval of 300 s of its own, which is
+        no choice of the user's (a hung board would stall a run for 15 minutes)."""
         if self._alive is None:
             try:
                 r = subprocess.run(
-                    ["ssh", "-G", *opts, "--", self.dest],
+                    ["ssh", "-G", *opts, "-o", "BatchMode=no", "--", self.dest],
                     stdin=subprocess.DEVNULL,
                     capture_output=True,
                     text=True,

@@ -222,6 +222,7 @@ int tm_exec_main(int argc, char **argv)
     int64_t v;
     uint64_t start = tm_os_now_ns();
 
+    tm_os_harness_bound(); /* a harness killed with SIGKILL stops the program, whatever its --timeout */
     o.core.samples = 10;
     o.core.timeout_s = 600;
     o.core.cpu = -1;

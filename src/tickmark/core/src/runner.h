@@ -157,6 +157,8 @@ typedef struct tm_exec_run {
     char err[200];             /* why it could not start; the signal's name when one ended it */
 } tm_exec_run;
 int tm_os_exec_run(char *const *argv, int timeout_s, const char *out_path, const char *err_path, tm_exec_run *r);
+/* Where the system can: the core is sent SIGTERM when the process that started it ends. */
+void tm_os_harness_bound(void);
 
 /* isolation (port) */
 enum { TM_ISO_OK = 0, TM_ISO_CRASHED, TM_ISO_TIMEOUT, TM_ISO_EXITED, TM_ISO_ERROR };

@@ -6,6 +6,10 @@ this machine."""
 
 import math
 
+from ...analysis.compare import multiple_of
+from ...analysis.verdict import CPU_TIME, time_ratio_of
+from ...exact import exact_counts
+
 CORE_PARTS = ("text", "data", "bss")
 
 
@@ -14,58 +18,49 @@ def _ratio(a, b):
 
 
 def change_words(ratio, more, less):
-    """'12 % larger' / '3 % smaller' / 'same' for a ratio B/A (None: '-')."""
-    if ratio is None or math.isnan(ratio):
+    """'1.12× larger' / '1.03× smaller' / '521× larger' / 'same' for a ratio B/A (None: '-'): a
+    multiple, as the speed is given, never a percentage of thousands."""
+    if ratio is None or math.isnan(ratio) or ratio <= 0:
         return "-"
-    pct = (ratio - 1) * 100
-    if abs(pct) < 0.5:
+    m = ratio if ratio >= 1 else 1 / ratio
+    if m < 1.005:
         return "same"
-    return f"{abs(pct):.0f} % {more if pct > 0 else less}"
+    return f"{_times(m)} {more if ratio > 1 else less}"
 
 
-def speed_words(time_ratio):
-    """The speed of B against A from a time ratio B/A: '7 % faster' (B takes 0.93 of A's time)."""
+def _times(m):
+    return (f"{m:.2f}" if m < 10 else f"{m:.1f}" if m < 100 else f"{m:.0f}") + "×"
+
+
+def speed_words(time_ratio, exact=False):
+    """The speed of B against A from a time ratio B/A as compare words it: '17.6× slower',
+    '2.13× faster' (B takes 0.47 of A's time); of instruction counts (exact): '1.20× more
+    instructions'."""
     if time_ratio is None or time_ratio <= 0:
         return "-"
-    pct = (1 / time_ratio - 1) * 100  # how much more work B does in A's time
-    if abs(pct) < 0.5:
-        return "same speed"
-    return f"{abs(pct):.0f} % {'faster' if pct > 0 else 'slower'}"
-
-
-def _time_ratio(row):
-    """A compare row's ratio as a time ratio (above 1: B slower), or None."""
-    r = row.get("ratio")
-    if not r or (isinstance(r, float) and math.isnan(r)):
-        return None
-    return 1 / r if row.get("higher") else r
+    if abs(time_ratio - 1) < 0.005:
+        return "same count" if exact else "same speed"
+    return multiple_of(time_ratio, False, exact)
 
 
 SETTLED = {"faster", "slower", "no difference beyond noise"}
-TASK_CLOCK = "task-clock"
 
 
-def _speed(brows):
-    """(time ratio, words, which) of a benchmark's instance rows: the geometric mean of the time
-    ratios of the wall-time rows when every verdict among them is called (and neither side was
-    kept off the CPU: compare's contention note), else of the task-clock rows (on-CPU time,
-    which a busy machine disturbs less) when theirs are, else the wall-time ratio with 'speed
-    inconclusive'."""
-    for metric in ("", TASK_CLOCK):
-        rows = [x for x in brows if (x.get("metric") or "") == metric]
-        times = [t for t in (_time_ratio(x) for x in rows) if t]
-        if not rows or len(times) < len(rows):
-            continue
-        t = math.exp(sum(math.log(x) for x in times) / len(times))
-        verdicts = {x.get("verdict") for x in rows}
-        contended = any(str(x.get("note") or "").startswith("contention") for x in rows)
-        if verdicts <= SETTLED and not contended:
-            same = verdicts == {"no difference beyond noise"}
-            return t, "same speed" if same else speed_words(t), metric
+def _speed(brows, exact=False):
+    """(time ratio, words, which) of a benchmark's instance rows, by compare's one verdict
+    (analysis/verdict.py): its headline rows, each decided on what the one rule for disturbed
+    evidence decided it on (wall time, or task-clock where wall time was contended); the
+    geometric mean of their deciding time ratios, in words when every verdict among them is
+    called, else 'speed inconclusive'. which: "task-clock" when it decided any of them."""
     rows = [x for x in brows if not x.get("metric")]
-    times = [t for t in (_time_ratio(x) for x in rows) if t]
+    times = [t for t in (time_ratio_of(x) for x in rows) if t]
     t = math.exp(sum(math.log(x) for x in times) / len(times)) if times else None
-    return t, "speed inconclusive", ""
+    verdicts = {x.get("verdict") for x in rows}
+    which = CPU_TIME if any((x.get("decided") or {}).get("on") == CPU_TIME for x in rows) else ""
+    if rows and len(times) == len(rows) and verdicts <= SETTLED:
+        same = verdicts == {"no difference beyond noise"}
+        return t, ("same count" if exact else "same speed") if same else speed_words(t, exact), which
+    return t, "count inconclusive" if exact else "speed inconclusive", ""
 
 
 def pair_model(fa, fb, rows):
@@ -73,6 +68,7 @@ def pair_model(fa, fb, rows):
     [{part, a, b, ratio, words}], "benches": [{bench, a, b, ratio, time_ratio, speed_from,
     instances, words}]}, or None when neither run recorded a size."""
     sa, sb = fa.get("code_size") or {}, fb.get("code_size") or {}
+    exact = exact_counts(fa) and exact_counts(fb)  # ratios of instruction counts, not of times
     core = []
     for part in CORE_PARTS:
         a, b = (sa.get("core") or {}).get(part), (sb.get("core") or {}).get(part)
@@ -85,12 +81,12 @@ def pair_model(fa, fb, rows):
     ba, bb = sa.get("benches") or {}, sb.get("benches") or {}
     by_bench = {}
     for row in rows:
-        if row.get("bench") in ba.keys() | bb.keys() and (row.get("metric") or "") in ("", TASK_CLOCK):
+        if row.get("bench") in ba.keys() | bb.keys() and not row.get("metric"):
             by_bench.setdefault(row["bench"], []).append(row)
     for bench, brows in sorted(by_bench.items()):
         a, b = ba.get(bench), bb.get(bench)
         r = _ratio(a, b)
-        t, speed, which = _speed(brows)
+        t, speed, which = _speed(brows, exact)
         benches.append(
             {
                 "bench": bench,
@@ -105,7 +101,7 @@ def pair_model(fa, fb, rows):
         )
     if not core and not benches:
         return None
-    return {"core": core, "benches": benches}
+    return {"core": core, "benches": benches, "measure": "insn" if exact else "time"}
 
 
 def _size_row(part, a, b):

@@ -33,9 +33,10 @@ def comparison(sides, pairs, metric=None):
             d["label"] = fingerprint.label(d["field"])  # a label of the runs: 'label:KEY'
             missing = "not set" if d["field"].startswith("label:") else "not recorded"
             d["a"], d["b"] = known(d["a"], missing), known(d["b"], missing)
+        counted = bool(c.get("isa") or c.get("exact"))
+        c["ratio_words"] = RATIO_WORDS[counted]
         for f in c["families"].values():
-            ratio = f["geomean_time_ratio"]
-            f["multiple"] = compare.insn_multiple(ratio) if c.get("isa") else compare.multiple(ratio)
+            f["multiple"] = compare.multiple_of(f["geomean_time_ratio"], False, counted)
             f["covers"] = family_covers(f)
         A, B = by_label[c["a"]], by_label[c["b"]]
         c["code_size"] = codesize.pair_model(A.fingerprint, B.fingerprint, c["rows"])
@@ -46,6 +47,10 @@ def comparison(sides, pairs, metric=None):
                 r.setdefault(k, None)
     doc["nbench"] = nbench_comparison(sides)
     return doc
+
+
+# what a ratio B/A of a comparison is: of times, or of instruction counts (exact counts, QEMU -icount)
+RATIO_WORDS = {False: "time ratio", True: "instruction ratio"}
 
 
 def family_covers(f):
@@ -130,7 +135,7 @@ def campaign_model(store, spec, cells):
             order = [spec.baseline] + [t for t in spec.targets if t != spec.baseline]
             runs = [complete[(t, v, wl)].run_name for t in order if (t, v, wl) in complete]
             if len(runs) >= 2:
-                g = {"variant": v, "workload": wl, "baseline": runs[0], "comparison": None, "error": None}
+                g = {"variant": v, "workload": wl, "baseline": runs[0], "runs": runs, "comparison": None, "error": None}
                 try:
                     g["comparison"] = comparison(*run_compare(store, runs))
                 except TickmarkError as e:  # runs in different units (QEMU icount beside time)

@@ -13,18 +13,27 @@ operation by the host and by the board's clock over the same chunks, and what th
 
 from ... import fmt
 from ...analysis import hostclock, kernel_entry, rtos_table
+from ...exact import ICOUNT_METHOD
 from ...fingerprint import CYCLES_METHODS
 from ...fmt import fmt_rate, fmt_time
 
 # the cycle methods that count (a figure in them is not time in other units): QEMU's guest
 # instructions and the hardware cycle counters
-COUNTED = ("icount-insns", "perf", "pmu")
+COUNTED = (ICOUNT_METHOD, "perf", "pmu")
 # the units of a figure (the tags of COUNTED's methods), in words
 UNIT_WORDS = {
-    "insn": "guest instructions (QEMU -icount: the same on every run with one seed)",
+    "insn": "guest instructions counted by QEMU -icount (the same on every run with one seed; a count, "
+    "not a time, so no rate): the instructions of the trap and its handler, not the hardware's "
+    "exception entry, which QEMU does not count; a data abort's faulting load is not counted either "
+    "(it never completes), while a system call's and an undefined instruction's trapping instruction is",
     "perf": "cycles (hardware counter, perf)",
     "pmu": "cycles (hardware counter, PMU registers)",
 }
+# a table whose rows count unlike things says so
+MIXED = (
+    "the rows are in different units (guest instructions of an emulated board, cycles or times of a "
+    "real machine): compare a row's figures with each other, not across units"
+)
 HOST_CLOCK_NOTE = "host clock: timed from the host, the control loop included (time loop.control beside it)"
 
 
@@ -43,6 +52,8 @@ def _figure(row):
     if row["ns"] is None:
         status = "no data" if row["status"] == "ok" else row["status"]
         return f"{status}: {row['reason']}".strip(": "), None, None
+    if row["cycles_method"] == ICOUNT_METHOD:  # a count: no time, no rate; the headline's own figure
+        return f"{fmt.sig(row['ns'])} insn", None, "insn"
     if row["cycles"] is not None and row["cycles_method"] in COUNTED:
         unit = CYCLES_METHODS[row["cycles_method"]][0]
         return f"{fmt.sig(row['cycles'])} {unit}", fmt_rate(row["per_s"]), unit
@@ -61,7 +72,7 @@ def kernel_entry_model(sides):
         for row in kernel_entry.rows(results):
             text, rate, unit = _figure(row)
             note = None
-            if rate is None and row["status"] != "missing":  # a reason, numbered under the table
+            if unit is None and row["status"] != "missing":  # a reason, numbered under the table
                 if text not in notes:
                     notes.append(text)
                 note = notes.index(text) + 1
@@ -83,12 +94,17 @@ def kernel_entry_model(sides):
 
 
 def units_text(systems):
-    """What the figures of the table count, in words: the units it uses, and the rate."""
-    used = {c["unit"] for s in systems for c in s["cells"]}
+    """What the figures of the table count, in words: the units it uses, that they differ where
+    they do, and the rate under a figure where there is one (a time or cycles, never a count of
+    guest instructions)."""
+    used = {c["unit"] for s in systems for c in s["cells"]} - {None}
     words = [f"{u}: {w}" for u, w in UNIT_WORDS.items() if u in used]
     if "time" in used:
         words.append("a time: where no instruction or cycle was counted")
-    return "; ".join(words + ["under each: entries per second"])
+    if len(used) > 1:
+        words.append(MIXED)
+    rated = any(c["rate"] for s in systems for c in s["cells"])
+    return "; ".join(words + (["under a time or cycles: entries per second"] if rated else []))
 
 
 def report_kernel_entry(store, runs):
@@ -102,10 +118,11 @@ def _pct(x, sign=False):
     return "-" if x is None else (f"{x:+.2f}%" if sign else f"±{x:.2f}%")
 
 
-def host_clock_model(results):
+def host_clock_model(results, samples_of=None):
     """The host-clock table of a run's results -> {"rows", "notes"}, or None when the run was
-    not timed from the host."""
-    rows = hostclock.agreement(results)
+    not timed from the host. samples_of(result) -> its samples: the host's figure is then the
+    result's headline, and the board's over the same samples (hostclock.agreement)."""
+    rows = hostclock.agreement(results, samples_of)
     if not rows:
         return None
     for r in rows:

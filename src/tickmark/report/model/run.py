@@ -8,6 +8,9 @@ from ... import machine as machine_words
 from ...analysis import kernel_entry, rtos_table, stats
 from ...analysis.memfn import IMPLS
 from ...analysis.stats import Stats
+from ...exact import exact_counts, explanation
+from ...exact import unit as shown_unit
+from ...fmt import listed
 from ...names import labels_text, printable, run_labels, when
 from .kernel_entry import host_clock_model, kernel_entry_model
 from .memory import topology_of
@@ -36,18 +39,30 @@ def run_model(store, run, with_series=True, beside=None):
     env = list(fp.get("flags") or [])
     if fp.get("emulated") and "emulated" not in env:
         env.append("emulated")
-    rows = result_rows(results, env)
+    exact = exact_counts(fp)
+    rows = result_rows(results, env, exact)
     used = sorted({f for r in rows for f in r["flags"]})
     nb = nbench_series(store, results, fp)
     topo = topology_of(store, [run], results)
     study = None
     if run.get("suite") == "rtos-study" or (beside is not None and has_rtos_figures(results)):
-        study = {"rows": rtos_study_rows(results), "beside": None}
+        study = {"rows": rtos_study_rows(results), "beside": None, "exact": exact, "note": None}
         if beside is not None:  # named by its system (Linux, NuttX...), and by its run if both are of one
             label = rtos_table.distinct_labels(
                 [rtos_table.side_label(run), rtos_table.side_label(beside)], [run, beside]
             )[1]
-            study["beside"] = {"label": label, "rows": rtos_study_rows(store.results(beside["id"]))}
+            if exact_counts(beside.get("fingerprint")) == exact:
+                study["beside"] = {"label": label, "rows": rtos_study_rows(store.results(beside["id"]))}
+            else:  # guest instructions beside cycles or times: compare refuses the pair, and so does this table
+                study["note"] = (
+                    f"{label} (run {beside['id']}) is not beside: "
+                    + (
+                        "it measured time, this run counted guest instructions (QEMU -icount)"
+                        if exact
+                        else "it counted guest instructions (QEMU -icount), this run measured time"
+                    )
+                    + "; the units differ"
+                )
     entry = None
     if kernel_entry.present(results):  # the table of this run's system, and of the other beside it
         sides = [(run, results)] + ([(beside, store.results(beside["id"]))] if beside is not None else [])
@@ -63,19 +78,21 @@ def run_model(store, run, with_series=True, beside=None):
         "rounds": notes.get("rounds"),
         "incomplete": incomplete_text(run, len(results)),
         "machine": machine(fp, run.get("hello") or {}) + labelled(run),
+        "exact": explanation(fp),
         "env_flags": [{"flag": f, "meaning": FLAG_MEANINGS.get(f, "")} for f in env],
         "flag_meanings": {f: FLAG_MEANINGS.get(f, "") for f in used},
         "preemption": preemption_note(results),
         "problems": problems(notes),
         "malformed": notes.get("malformed") or 0,
         "rows": rows,
+        "cycles_note": cycles_note(rows),
         "families": families(rows),
         "essentials": essentials(run),
         "nbench": nb,
         "verified": verified(results),
         "rtos_study": study,
         "kernel_entry": entry,
-        "host_clock": host_clock_model(results),
+        "host_clock": host_clock_model(results, lambda r: store.samples(r["id"])),
         "topology": topo,
         "series": series(store, run, results, nb, topo) if with_series else {},
     }
@@ -146,6 +163,7 @@ def essentials(run):
         "labels": labels_text(run_labels(run)),
         "fingerprint": out,
         "machine": machine_words.lines(fp, header=True),
+        "exact": explanation(fp),
     }
 
 
@@ -244,6 +262,26 @@ def preemption_text(hit, n, moved):
     return said + f"it changed {moved} of these results (flagged 'preempted')"
 
 
+def disturbance_text(notes):
+    """The sentence `run` ends with: how much of the run was disturbed (the engine's notes,
+    run/engine.py Run.disturbed) and which figures that affects; None when the run recorded no
+    evidence (no task-clock counts)."""
+    d = (notes or {}).get("disturbed")
+    if not isinstance(d, dict) or not d.get("of"):
+        return None
+    hit, of = d.get("results") or [], d["of"]
+    samples = f"{d['samples']} of {d['samples_of']} samples kept off the CPU" if d.get("samples_of") else ""
+    if not hit:
+        return f"disturbed: no result of {of} ({samples or 'every result on a CPU for its wall time'})"
+    more = sum(x[2] for x in hit)
+    which = listed(f"{k} (on CPU {share * 100:.0f}%)" for k, share, _ in hit)
+    return (
+        f"disturbed: {len(hit)} of {of} results had their wall time kept off the CPU ({samples}"
+        f"{f'; {more} extra rounds' if more else ''}): {which}; compare and history decide these on "
+        "task-clock or call them inconclusive"
+    )
+
+
 def _num(x):
     if x is None or (isinstance(x, float) and (math.isnan(x) or math.isinf(x))):
         return None
@@ -259,8 +297,30 @@ def shown_key(r):
     return r["key"].replace(f"impl={impl}", f"impl={IMPLS[impl]}", 1)
 
 
-def _metric_row(r, sub, d, env):
-    """One table row of a metric (d: a stats.Summary)."""
+def _covered(d):
+    """Whether a summary's CI of the median covers 95 % (statistics without the level: yes)."""
+    return d.ci95_level is None or d.ci95_level >= 0.95
+
+
+# cycles that are not counted: time times a frequency (the views say so under their table)
+ESTIMATED_CYCLES = {
+    "calibrated-freq": "cal: not counted cycles but wall time (time off the CPU included) x a core frequency "
+    "calibrated from a dependent-add chain",
+    "given-freq": "given: not counted cycles but wall time (time off the CPU included) x the core frequency "
+    "given with --fcore-khz",
+}
+
+
+def cycles_note(rows):
+    """What the estimated cycles among rows are, in words (None when every cycle was counted)."""
+    used = {r.get("cycles_method") for r in rows if r.get("cycles_per_op") is not None}
+    said = [text for method, text in ESTIMATED_CYCLES.items() if method in used]
+    return "; ".join(said) or None
+
+
+def _metric_row(r, sub, d, env, exact=False):
+    """One table row of a metric (d: a stats.Summary); exact: the run counted guest instructions
+    (exact.exact_counts): its figures are counts, so the row has no time and no rate per second."""
     return {
         "key": r["key"],
         "shown": shown_key(r),
@@ -270,19 +330,22 @@ def _metric_row(r, sub, d, env):
         "metric": sub,
         "status": "ok",
         "reason": "",
-        "unit": d.unit,
+        "unit": shown_unit(d.unit, exact),
         "stat": r.get("stat"),
         "value": _num(d.value),
-        "value_text": fmt.fmt_value(d),
-        "ns_per_op": _num(d.ns_per_op),
-        "cycles_per_op": _num(d.cycles_per_op),
+        "value_text": fmt.fmt_value(d, exact),
+        "ns_per_op": None if exact else _num(d.ns_per_op),
+        # exact counts: the value is the count; a second figure of it from the cycle counter is not shown
+        "cycles_per_op": None if exact else _num(d.cycles_per_op),
         "cycles_method": d.cycles_method,
         "cycles_tag": cycles_tag(d.cycles_method) if d.cycles_method else "",
-        "ops_per_s": _num(d.ops_per_s),
+        "ops_per_s": None if exact else _num(d.ops_per_s),
         "median": _num(d.median),
-        "ci95_lo": _num(d.ci95_lo),
-        "ci95_hi": _num(d.ci95_hi),
-        "ci_pct": _num(d.ci_rel),
+        "ci95_lo": _num(d.ci95_lo) if _covered(d) else None,
+        "ci95_hi": _num(d.ci95_hi) if _covered(d) else None,
+        # a 95 % CI only where the samples reach that coverage (few samples give their whole
+        # range: '±131 %' beside a round-cv of 2.3 %; the few-samples flag says why there is none)
+        "ci_pct": _num(d.ci_rel) if _covered(d) else None,
         "rcv": _num(d.rcv),
         "round_cv": _num(d.round_cv),
         "determinism": _num(d.determinism),
@@ -290,13 +353,23 @@ def _metric_row(r, sub, d, env):
         "rounds": d.rounds,
         "flags": [f for f in d.flags if f not in env],
         "hist": d.hist if not sub else None,
+        "hist_text": event_texts(d.hist, exact) if d.hist and not sub else None,
     }
 
 
-def result_rows(results, env=()):
+def event_texts(hist, exact=False):
+    """The event latencies of a histogram as text, each in its unit: a time, or guest instructions
+    where the run counted them (exact) -> {"min": "175 ns", ..., "events": "1000"}."""
+    unit = shown_unit(None, exact)
+    out = {k: fmt.fmt_in(hist.get(k), unit) for k in ("min", "avg", "p50", "p99", "p99.9", "max")}
+    out["events"] = str(hist.get("count", "-"))
+    return out
+
+
+def result_rows(results, env=(), exact=False):
     """One row per benchmark instance (its headline) and one per sub-metric, ordered by
     benchmark name then parameters in numeric order; failed, skipped and crashed instances
-    keep their status and reason."""
+    keep their status and reason. exact: the run counted guest instructions (exact.exact_counts)."""
     rows = []
     for r in sorted(results, key=result_order):
         st = Stats.of(r)
@@ -314,12 +387,13 @@ def result_rows(results, env=()):
                     "reason": r.get("reason") or "",
                     "flags": [],
                     "hist": None,
+                    "hist_text": None,
                 }
             )
             continue
-        rows.append(_metric_row(r, "", main, env))
+        rows.append(_metric_row(r, "", main, env, exact))
         for sub, d in st.subs.items():
-            rows.append(_metric_row(r, sub, d, env))
+            rows.append(_metric_row(r, sub, d, env, exact))
     return rows
 
 
@@ -355,5 +429,5 @@ def counters_model(store, run):
     return {
         "availability": availability(run.get("hello"), fp.get("cycles_method")),
         "rows": sorted(rows, key=lambda x: x["key"]),
-        "exact": bool(fp.get("qemu_icount")) or fp.get("cycles_method") == "icount-insns",
+        "exact": exact_counts(fp),
     }

@@ -4,6 +4,7 @@ nbench indices and stored profiles."""
 
 from ...analysis.memfn import IMPLS
 from ...analysis.stats import Stats
+from ...exact import exact_counts
 
 
 def result_order(r):
@@ -175,7 +176,7 @@ def nbench_figures(results, samples_of, fp=None):
         "caveat": None,
     }
     fp = fp or {}
-    if fp.get("qemu_icount") or fp.get("cycles_method") == "icount-insns":
+    if exact_counts(fp):
         for row in out["rows"]:
             row["old"] = row["new"] = None
         out["original_groups"] = {g: None for g in orig}

@@ -8,7 +8,7 @@ import textwrap
 from rich.text import Text
 
 from ... import fmt
-from ...fmt import fmt_pct, fmt_rate, fmt_time, known
+from ...fmt import fmt_pct, fmt_rate, known
 from ...names import printable
 from ...units import CYCLES_OP, OPS_S
 from ..console import (
@@ -49,14 +49,11 @@ def header_lines(ess, width=10_000):
         + (f"  samples {ess['samples']}" if ess.get("samples") else ""),
         f"target {words['target']}" + (f"  labels {ess['labels']}" if ess.get("labels") else ""),
     ]
-    # the time base (QEMU -icount) has its own line below, with what it means for the table
+    # the time base (QEMU -icount) has its own line below: the one sentence of an exact-count run
     parts = [f"{k} {v}" for k, v in ess["machine"] if k not in ("target", "time base")]
     lines += wrap_parts(parts, width)
-    if fp.get("qemu_icount"):
-        lines.append(
-            f"QEMU -icount {fp['qemu_icount']}: time is virtual, 1 ns = 1 guest instruction; "
-            f"{CYCLES_OP} are guest instructions per operation (insn), the same on every run with the same seed"
-        )
+    if ess.get("exact"):
+        lines += textwrap.wrap(ess["exact"], max(40, width))
     if fp.get("flags"):
         lines.append("on every result: " + ", ".join(map(str, fp["flags"])))
     return [printable(line) for line in lines]
@@ -139,9 +136,8 @@ def events_table(rows, plain=False, drop=(), narrow=0):
     for col in cols:
         t.add_column(col, justify="right", no_wrap=True)
     for r in hists:
-        h = r["hist"]
         key = wrap_key(printable(r["key"]), width, narrow > 1) if narrow else printable(r["key"])
-        t.add_row(Text(key), *[str(h.get("count", "-")) if c == "events" else fmt_time(h.get(c)) for c in cols])
+        t.add_row(Text(key), *[r["hist_text"][c] for c in cols])
     return t
 
 
@@ -165,16 +161,19 @@ def print_events(con, rows, plain):
 def fitting_table(con, rows, plain):
     """The widest table that fits the console: the keys wrap between their pieces first, then
     the optional columns go, the most optional first (a row's flags stay on one line while a
-    column can go), then the flags wrap -> (table, the columns left out)."""
-    order = [c[0] for c in sorted((c for c in COLUMNS if c[2]), key=lambda c: -c[2])]
+    column can go), then the flags wrap -> (table, the columns left out). A column no row has a
+    figure for (ops/s of exact counts) is never there."""
+    pairs = ((OPS_S, "ops_per_s"), (CYCLES_OP, "cycles_per_op"))
+    empty = tuple(c for c, key in pairs if all(r.get(key) is None for r in rows))
+    order = [c[0] for c in sorted((c for c in COLUMNS if c[2] and c[0] not in empty), key=lambda c: -c[2])]
     # flags stay on one line while a column can go instead; at the last step they wrap too
-    steps = [((), 0, True)] + [(tuple(order[:i]), 1, True) for i in range(len(order) + 1)]
-    steps += [(tuple(order), 2, True), (tuple(order), 2, False)]
+    steps = [(empty, 0, True)] + [(empty + tuple(order[:i]), 1, True) for i in range(len(order) + 1)]
+    steps += [(empty + tuple(order), 2, True), (empty + tuple(order), 2, False)]
     t, (drop, narrow, whole) = fitted(con, lambda step: build_table(rows, plain, *step[:2], flags_whole=step[2]), steps)
     room = con.width - need_width(con, t)  # the keys take the room the other columns leave
     if narrow and room > 0:
         t = build_table(rows, plain, drop, narrow, room, whole)
-    return t, list(drop)
+    return t, [c for c in drop if c not in empty]
 
 
 def verified_text(rows):
@@ -211,6 +210,9 @@ def render(m, file=None):
         print_table(con, table)
         if dropped:
             con.print(dropped_note(dropped, "tickmark report has every column"))
+        if m["cycles_note"] and CYCLES_OP not in dropped:
+            for line in textwrap.wrap(m["cycles_note"], max(40, con.width)):
+                con.print(line)
         print_events(con, m["rows"], plain)
         if m["rtos_study"]:
             rtos_study.show(m["rtos_study"], con)

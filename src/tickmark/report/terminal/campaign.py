@@ -21,6 +21,13 @@ def campaign_summary(store, spec, cs, file=None):
     return m["counts"]
 
 
+def _quoted(name):
+    """A run's name as a shell word."""
+    import shlex
+
+    return shlex.quote(str(name))
+
+
 def render(m, file=None):
     file = file or sys.stdout
     cols = width(file) or shutil.get_terminal_size().columns
@@ -48,16 +55,21 @@ def render(m, file=None):
     say(", ".join(f"{n} {s}" for s, n in m["counts"].items()), "  ", "    ")
     for g in m["groups"]:
         print(file=file)
+        if g["rtos_study"] is not None:  # the rtos-study suite: its table is the summary
+            say(f"variant {g['variant']}, workload {g['workload']}:")
+            file.flush()
+            rtos_view.show(g["rtos_study"], file=file)
+            say(
+                f"each system against {g['baseline']}, benchmark by benchmark: "
+                f"tickmark compare {' '.join(_quoted(r) for r in g['runs'])}"
+            )
+            continue
         say(f"cross-target compare, variant {g['variant']}, workload {g['workload']} (baseline {g['baseline']}):")
         file.flush()
         if g["error"]:
             say(f"not compared: {g['error']}", "  ", "    ")
         else:
             render_comparison(g["comparison"], file=file, show_counters=False)
-        if g["rtos_study"] is not None:  # the rtos-study suite: the study's own table as well
-            print(file=file)
-            file.flush()
-            rtos_view.show(g["rtos_study"], file=file)
     if not m["groups"]:
         print(file=file)
         say("(no cross-target compare: no variant and workload finished on two targets)")

@@ -35,4 +35,9 @@ def render(con, cs, plain, print_table):
             for b in cs["benches"]
         ]
         print_table(con.file, ["functions of", "A", "B", "B against A"], rows, [False, True, True, False], plain)
-        con.print("  speed: the wall-time verdict, else task-clock's; (n) instances, geometric mean", markup=False)
+        said = (
+            "instructions: ratios of guest instruction counts (QEMU -icount)"
+            if cs["measure"] == "insn"
+            else "speed: compare's verdict (task-clock where wall time was contended)"
+        )
+        con.print(f"  {said}; (n) instances, geometric mean", markup=False)

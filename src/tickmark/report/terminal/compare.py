@@ -121,7 +121,7 @@ def render_comparison(doc, file=None, show_counters=True):
         for fam, f in c["families"].items():
             g = f["geomean_time_ratio"]
             vs = ", ".join(f"{n} {v}" for v, n in sorted(f["verdicts"].items()))
-            ratios = "instruction ratios" if c.get("isa") or c.get("exact") else "time ratios"
+            ratios = c["ratio_words"] + "s"
             print_wrapped(
                 con, f"{fam}: geometric mean of {ratios} B/A {g:.3f} ({f['multiple']}) over {f['covers']} ({vs})", "  "
             )
@@ -182,7 +182,7 @@ def _render_counters(con, av_a, av_b, all_rows, plain, exact=False):
     con.file.flush()
     _print_table(con.file, headers, table, [False] + [True] * (len(headers) - 1), plain, wrap={0: "key"})
     hw = [f"{s}: {av['hardware_status']}" for s, av in (("A", av_a), ("B", av_b))]
-    if not [c for c in ratio_cols if c != "on_cpu"]:
+    if not [c for c in ratio_cols if c != "on_cpu"] and not exact:  # counts have no IPC or stalls to miss
         print_wrapped(con, f"hardware counters (IPC, stalls, branch and cache misses): {'; '.join(hw)}", "  ")
     if not exact:
         _no_pmu_hint(con, av_a, av_b)

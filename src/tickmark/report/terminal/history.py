@@ -47,6 +47,9 @@ def show(model, file=None):
         for s in series:
             if s["where"]:
                 _wrapped(con, width, f"{s['name']}: {', '.join(s['where'])}", "  ", "      ")
+    for s in series:
+        if s.get("contended"):
+            _wrapped(con, width, f"{s['name']}: {s['contended']}", "", "  ")
     if n_changes:
         con.print("\nchanges (? tentative):", highlight=False)
         for s in series:

@@ -13,6 +13,14 @@ def _cycles(row):
     return _num(row["cycles"]) + (f" ({row['cycles_method']})" if row["cycles_method"] else "")
 
 
+def _insn(row):
+    return _num(row["cycles"])
+
+
+# the study's own figures: cycles of real hardware, never under a heading that guest instructions share
+REFERENCE = "study, hw cycles: RTOS / Linux"
+
+
 def _det(row):
     return "-" if row["det"] is None else f"{row['det']:.1f}%"
 
@@ -22,26 +30,28 @@ def build_table(study, plain=False):
     on bare metal, say), shown in columns of its own (cycles, or instructions under QEMU icount,
     and determinism)."""
     beside = study.get("beside")
+    exact = study.get("exact")  # guest instructions (QEMU -icount): no time column, no "cycles"
     t = styled_table(
         plain,
         title="RTOS-vs-Linux study figures on this target",
     )
-    cols = ["figure", "benchmark", "ns", "cycles", "det"]
+    unit, figure = ("insn", _insn) if exact else ("cycles", _cycles)
+    cols = ["figure", "benchmark"] + ([] if exact else ["ns"]) + [unit, "det"]
     if beside:
-        cols += [f"{beside['label']}: cycles", f"{beside['label']}: det"]
-    for col in cols + ["study RTOS / Linux cycles"]:
+        cols += [f"{beside['label']}: {unit}", f"{beside['label']}: det"]
+    for col in cols + [REFERENCE]:
         t.add_column(col, justify="left" if col in ("figure", "benchmark") else "right", no_wrap=True)
     other = beside["rows"] if beside else None
     for i, row in enumerate(study["rows"]):
         ref = f"{row['study'][0]:,} / {row['study'][1]:,}" if row["study"] else "-"
         if row["ns"] is None:
-            cells = [f"{row['status']}: {row['reason']}".strip(": "), "", ""]
+            cells = [f"{row['status']}: {row['reason']}".strip(": "), ""] + ([] if exact else [""])
         else:
-            cells = [_num(row["ns"], 1), _cycles(row), _det(row)]
+            cells = ([] if exact else [_num(row["ns"], 1)]) + [figure(row), _det(row)]
         if other:
             o = other[i]
             if o["cycles"] is not None:
-                cells += [_cycles(o), _det(o)]
+                cells += [figure(o), _det(o)]
             else:
                 cells += [f"{o['status']}: {o['reason']}".strip(": "), ""]
         t.add_row(row["figure"], row["key"], *cells, ref)
@@ -49,10 +59,16 @@ def build_table(study, plain=False):
 
 
 def show(study, console):
-    beside = study.get("beside")
     print_table(console, build_table(study, plain=not console.is_terminal))
+    if study.get("note"):
+        console.print(study["note"], markup=False)
     console.print(
         "det = largest deviation of a round's median from the overall median. "
-        "Cycles of a sub-figure use its benchmark's cycles per ns"
-        + ("; (icount-insns) are guest instructions under QEMU -icount." if beside else ".")
+        + (
+            "insn: guest instructions counted by QEMU -icount, a sub-figure's from its share of the benchmark's count. "
+            if study.get("exact")
+            else "Cycles of a sub-figure use its benchmark's cycles per ns. "
+        )
+        + "study, hw cycles: the study's published figures, cycles of real hardware (not guest instructions).",
+        markup=False,
     )

@@ -6,7 +6,7 @@
 
 #include "../../bench/mem/memutil.h"
 
-int tm_arch_nt_fill(void *dst, size_t n, uint64_t v)
+__attribute__((target("sse2"))) int tm_arch_nt_fill(void *dst, size_t n, uint64_t v)
 {
     __m128i x = _mm_set1_epi64x((long long)v);
     char *d = dst;
@@ -21,7 +21,7 @@ int tm_arch_nt_fill(void *dst, size_t n, uint64_t v)
     return 0;
 }
 
-int tm_arch_nt_copy(void *dst, const void *src, size_t n)
+__attribute__((target("sse2"))) int tm_arch_nt_copy(void *dst, const void *src, size_t n)
 {
     char *d = dst;
     const char *s = src;

@@ -196,7 +196,9 @@ int tp_link_open(tm_ctx *ctx, tp_link *l, int kind, int cpu, int mode, unsigned 
         close_fd[1] = b[0];
     } else {
         if (tm_os_sock_pair(kind, a) != 0)
-            return tm_skip(ctx, "the %s port cannot open a loopback socket pair of this kind", tm_port_name());
+            return kind == TM_SOCK_TCP || kind == TM_SOCK_UDP
+                       ? tm_skip(ctx, "cannot connect over 127.0.0.1: is the loopback interface (lo) up?")
+                       : tm_skip(ctx, "the %s port cannot open a loopback socket pair of this kind", tm_port_name());
         l->wfd = l->rfd = a[0];
         child_r = child_w = a[1];
         close_fd[0] = a[0];

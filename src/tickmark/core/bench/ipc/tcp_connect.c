@@ -13,7 +13,7 @@ static int setup(tm_ctx *ctx)
 {
     lfd = tm_os_tcp_listen(&port);
     if (lfd < 0)
-        return tm_skip(ctx, "cannot listen on 127.0.0.1");
+        return tm_skip(ctx, "cannot listen on 127.0.0.1: is the loopback interface (lo) up?");
     return TM_OK;
 }
 

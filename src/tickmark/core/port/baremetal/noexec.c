@@ -7,6 +7,7 @@
 #include "tickmark/osal_prim.h"
 
 int tm_os_exec_self_exit(void) { return -1; }
+void tm_os_harness_bound(void) {}
 int tm_os_exec_shell_self_exit(void) { return -1; }
 tm_os_pid tm_os_spawn_self_exit(void) { return -1; }
 int tm_os_exit_code(int status)

@@ -92,6 +92,10 @@ static void usage_delta(const struct rusage *a, const struct rusage *b, tm_exec_
     r->faults = (uint64_t)((b->ru_minflt + b->ru_majflt) - (a->ru_minflt + a->ru_majflt));
 }
 
+void tm_os_parent_death_signal(int sig); /* child.c */
+
+void tm_os_harness_bound(void) { tm_os_parent_death_signal(SIGTERM); }
+
 int tm_os_exec_run(char *const *argv, int timeout_s, const char *out_path, const char *err_path, tm_exec_run *r)
 {
     int go[2], report[2], status = 0, e = 0, i;

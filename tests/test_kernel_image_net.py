@@ -1,0 +1,33 @@
+"""The loopback interface inside a kernel image (`--kernel`): up before the core starts, so the
+TCP benchmarks run there (lo was down, and a TCP program waited for its whole timeout)."""
+
+import os
+import shutil
+
+import pytest
+
+from test_kernel_image import _kernel
+
+
+def test_loopback_tcp_runs_inside_a_kernel_image(tmp_path, monkeypatch, cli, build_cache):
+    kernel = _kernel()
+    if not (os.path.isfile("/bin/busybox") and shutil.which("qemu-system-x86_64")):
+        msg = "needs busybox-static and qemu-system-x86"
+        if os.environ.get("CI"):
+            pytest.fail(msg)
+        pytest.skip(msg)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(build_cache))
+    monkeypatch.setenv("TICKMARK_STORE", str(tmp_path / "r.db"))
+    monkeypatch.delenv("TICKMARK_CORE", raising=False)
+    rc, out, err = cli(
+        "run", "--target", "qemu-system:x86_64", "--kernel", kernel, "--name", "net", "-q", "--rounds", "1",
+        "--samples", "2", "--sample-ms", "2", "ipc.tcp_lat", "ipc.tcp_connect", "--param", "cross=0",
+    )  # fmt: skip
+    assert rc == 0, err + out
+    from tickmark.store import Store
+
+    st = Store(str(tmp_path / "r.db"))
+    res = {r["key"]: r for r in st.results(st.run("net")["id"])}
+    for key in ("ipc.tcp_lat[cross=0]", "ipc.tcp_connect"):
+        assert res[key]["status"] == "ok", (key, res[key]["reason"])
+        assert res[key]["stats"][""]["median"] > 0
