@@ -12,11 +12,14 @@ Two kinds of machine:
         started as NuttX's first task; its records come out of NuttX's console (the UART);
       - os=zephyr: the core as a Zephyr application built with the kernel into one image
         (targets/zephyr.py), run from Zephyr's main thread; its records on Zephyr's console;
+      - os=sylixos: the core linked with the SylixOS kernel library and the board's BSP
+        (targets/sylixos.py) as the BSP's first thread; its records come out of SylixOS's
+        console (the UART);
       - os=linux (implied by --kernel IMAGE): the Linux kernel IMAGE booted on the same machine
         and CPU with a minimal initramfs (kernel_image.py), where the board describes how.
     On bare metal and FreeRTOS the arguments, records and exit status go through semihosting;
-    on NuttX the arguments and exit status do, and the records come on the UART.
-    By default QEMU counts instructions (-icount shift=0,sleep=off), for all four systems: the
+    on NuttX and SylixOS the arguments and exit status do, and the records come on the UART.
+    By default QEMU counts instructions (-icount shift=0,sleep=off), for all five systems: the
     figures are guest instructions, the same on every run, labelled icount-insns.
     `qemu-system:BOARD?icount=0` runs free (TCG timing: host-dependent, flagged emulated too).
   * a Linux kernel image on QEMU's generic machines (qemu-system:x86_64 or qemu-system:aarch64
@@ -27,7 +30,7 @@ Every result is flagged `emulated`: these are never timings of real hardware.
 
 from .. import fingerprint
 from ..errors import TickmarkError
-from . import baremetal, freertos, nuttx, zephyr
+from . import baremetal, freertos, nuttx, sylixos, zephyr
 from . import uri as uri_options
 from .base import Core, Target, Variant, register, shown, with_options
 from .kernel_image import KernelTarget, cached_kernel
@@ -35,7 +38,8 @@ from .qemu import SLACK, QemuSession, Scratch, core_timeout, qemu_version
 from .uri import Option
 
 KERNEL_MACHINES = ("x86_64", "aarch64")
-OSES = ("baremetal", "freertos", "nuttx", "zephyr", "linux")
+OSES = ("baremetal", "freertos", "nuttx", "zephyr", "sylixos", "linux")
+UART_CONSOLE = ("nuttx", "zephyr", "sylixos")  # the OSes whose records come on the board's UART
 OPTIONS = (
     Option("os", "choice", choices=OSES),
     Option("icount", "flag", None),
@@ -66,7 +70,7 @@ class BoardCore(Core):
             args,
             icount=self.target.icount,
             args_file=self.target.scratch("args"),
-            console="uart" if self.target.os_name in ("nuttx", "zephyr") else "semihosting",
+            console="uart" if self.target.os_name in UART_CONSOLE else "semihosting",
             machine=self.target.machine(),
         )
         return QemuSession(argv, core_timeout(args) + SLACK)
@@ -98,17 +102,8 @@ class QemuSystemTarget(Scratch, Target):
         self.rtos_options = rtos_options or {}  # os=freertos: stack_check, assertions
         self.rtos = None  # the FreeRTOS kernel of an os=freertos build
         self.nuttx = None  # the NuttX kernel's export of an os=nuttx build
-        self.zephyr = None  # the Zephyr image of an os=zephyr build
-
-    def machine(self):
-        """QEMU's machine options for this system: the board's, or what Zephyr's board wants."""
-        if self.os_name == "zephyr" and self.board.vars.get("ZEPHYR_QEMU"):
-            return self.board.vars["ZEPHYR_QEMU"].split()
-        return self.board.qemu
-
-    @classmethod
-    def from_uri(cls, uri, kernel=None, append=None, **options):
-        name, q = uri_options.parse(uri, OPTIONS, "qemu-system:BOARD[?os=freertos|nuttx|zephyr&icount=0]")
+            console="uart" if self.target.os_name in UART_CONSOLE else "semihosting",
+            machine=self.target.machine(),
         kernel = kernel or q["kernel"]
         append = append if append is not None else q["append"]
         if name in KERNEL_MACHINES:
@@ -169,9 +164,8 @@ class QemuSystemTarget(Scratch, Target):
         if os_name == "nuttx" and not board.vars.get("NUTTX_BOARD"):
             able = [b for b in baremetal.board_names() if baremetal.load_board(b).vars.get("NUTTX_BOARD")]
             raise TickmarkError(f"board {name} names no NuttX board (boards that do: {', '.join(able)})")
-        if os_name == "zephyr" and not board.vars.get("ZEPHYR_BOARD"):
-            able = [b for b in baremetal.board_names() if baremetal.load_board(b).vars.get("ZEPHYR_BOARD")]
-            raise TickmarkError(f"board {name} names no Zephyr board (boards that do: {', '.join(able)})")
+            console="uart" if self.target.os_name in UART_CONSOLE else "semihosting",
+            machine=self.target.machine(),
         given = {k: q[k] for k in ("stack_check", "assert") if q[k] is not None}
         if given and os_name != "freertos":
             raise TickmarkError(f"bad target '{shown(uri)}': {' and '.join(given)} is for os=freertos")
@@ -190,14 +184,14 @@ class QemuSystemTarget(Scratch, Target):
         )
 
     def source_identity(self):
-        """The FreeRTOS kernel tree or the NuttX trees the core is built with (nothing more on
-        bare metal)."""
+        """The FreeRTOS kernel tree, the NuttX trees or the SylixOS sources the core is built
+        with (nothing more on bare metal)."""
         if self.os_name == "freertos":
             return freertos.locate(self.board.vars["FREERTOS_PORT"], **self.rtos_options).identity()
         if self.os_name == "nuttx":
             return nuttx.locate().identity()
-        if self.os_name == "zephyr":
-            return zephyr.locate().identity()
+            console="uart" if self.target.os_name in UART_CONSOLE else "semihosting",
+            machine=self.target.machine(),
         return {}
 
     def prepare(self, variant=None):
@@ -209,15 +203,16 @@ class QemuSystemTarget(Scratch, Target):
         if self.os_name == "nuttx":
             self.board.check_tools()
             self.nuttx = nuttx.export_for(self.board, nuttx.locate())
-        if self.os_name == "zephyr":
-            if variant.cc or variant.cflags or variant.memfn:
-                raise TickmarkError(f"{self.uri} is built by Zephyr's build with the board's compiler and flags")
-            self.board.check_tools()
-            self.zephyr = zephyr.image_for(self.board, zephyr.locate())
-            build = dict(self.zephyr.build.as_dict(), board=self.board.name, os=self.os_name)
-            return BoardCore(self, self.zephyr.path, build)
+            console="uart" if self.target.os_name in UART_CONSOLE else "semihosting",
+            machine=self.target.machine(),
         b = baremetal.build_for_board(
-            self.board, cc=variant.cc, cflags=variant.cflags, memfn=variant.memfn, rtos=self.rtos, nuttx=self.nuttx
+            self.board,
+            cc=variant.cc,
+            cflags=variant.cflags,
+            memfn=variant.memfn,
+            rtos=self.rtos,
+            nuttx=self.nuttx,
+            sylixos=self.sylixos,
         )
         build = dict(b.as_dict(), board=self.board.name, os=self.os_name)
         return BoardCore(self, b.binary, build)
@@ -246,7 +241,7 @@ class QemuSystemTarget(Scratch, Target):
             fp["os"] += " (picolibc)"
         if self.nuttx:
             fp.update(nuttx.fingerprint(self.nuttx))
-        if self.zephyr:
-            fp.update(zephyr.fingerprint(self.zephyr))
+            console="uart" if self.target.os_name in UART_CONSOLE else "semihosting",
+            machine=self.target.machine(),
         fp["flags"] = fingerprint.env_flags(fp)
         return self.base_fingerprint(fp, core)
