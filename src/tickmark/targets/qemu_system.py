@@ -18,8 +18,8 @@ Two kinds of machine:
       - os=linux (implied by --kernel IMAGE): the Linux kernel IMAGE booted on the same machine
         and CPU with a minimal initramfs (kernel_image.py), where the board describes how.
     On bare metal and FreeRTOS the arguments, records and exit status go through semihosting;
-    on NuttX and SylixOS the arguments and exit status do, and the records come on the UART.
-    By default QEMU counts instructions (-icount shift=0,sleep=off), for all five systems: the
+    on NuttX, Zephyr and SylixOS the arguments and exit status do, and the records come on the UART.
+    By default QEMU counts instructions (-icount shift=0,sleep=off), for every system: the
     figures are guest instructions, the same on every run, labelled icount-insns.
     `qemu-system:BOARD?icount=0` runs free (TCG timing: host-dependent, flagged emulated too).
   * a Linux kernel image on QEMU's generic machines (qemu-system:x86_64 or qemu-system:aarch64
@@ -102,8 +102,18 @@ class QemuSystemTarget(Scratch, Target):
         self.rtos_options = rtos_options or {}  # os=freertos: stack_check, assertions
         self.rtos = None  # the FreeRTOS kernel of an os=freertos build
         self.nuttx = None  # the NuttX kernel's export of an os=nuttx build
-            console="uart" if self.target.os_name in UART_CONSOLE else "semihosting",
-            machine=self.target.machine(),
+        self.zephyr = None  # the Zephyr image of an os=zephyr build
+        self.sylixos = None  # the SylixOS kernel and BSP of an os=sylixos build
+
+    def machine(self):
+        """QEMU's machine options for this system: the board's, or what Zephyr's board wants."""
+        if self.os_name == "zephyr" and self.board.vars.get("ZEPHYR_QEMU"):
+            return self.board.vars["ZEPHYR_QEMU"].split()
+        return self.board.qemu
+
+    @classmethod
+    def from_uri(cls, uri, kernel=None, append=None, **options):
+        name, q = uri_options.parse(uri, OPTIONS, "qemu-system:BOARD[?os=freertos|nuttx|zephyr|sylixos&icount=0]")
         kernel = kernel or q["kernel"]
         append = append if append is not None else q["append"]
         if name in KERNEL_MACHINES:
@@ -164,8 +174,12 @@ class QemuSystemTarget(Scratch, Target):
         if os_name == "nuttx" and not board.vars.get("NUTTX_BOARD"):
             able = [b for b in baremetal.board_names() if baremetal.load_board(b).vars.get("NUTTX_BOARD")]
             raise TickmarkError(f"board {name} names no NuttX board (boards that do: {', '.join(able)})")
-            console="uart" if self.target.os_name in UART_CONSOLE else "semihosting",
-            machine=self.target.machine(),
+        if os_name == "zephyr" and not board.vars.get("ZEPHYR_BOARD"):
+            able = [b for b in baremetal.board_names() if baremetal.load_board(b).vars.get("ZEPHYR_BOARD")]
+            raise TickmarkError(f"board {name} names no Zephyr board (boards that do: {', '.join(able)})")
+        if os_name == "sylixos" and not board.vars.get("SYLIXOS_BSP"):
+            able = [b for b in baremetal.board_names() if baremetal.load_board(b).vars.get("SYLIXOS_BSP")]
+            raise TickmarkError(f"board {name} names no SylixOS BSP (boards that do: {', '.join(able)})")
         given = {k: q[k] for k in ("stack_check", "assert") if q[k] is not None}
         if given and os_name != "freertos":
             raise TickmarkError(f"bad target '{shown(uri)}': {' and '.join(given)} is for os=freertos")
@@ -190,8 +204,10 @@ class QemuSystemTarget(Scratch, Target):
             return freertos.locate(self.board.vars["FREERTOS_PORT"], **self.rtos_options).identity()
         if self.os_name == "nuttx":
             return nuttx.locate().identity()
-            console="uart" if self.target.os_name in UART_CONSOLE else "semihosting",
-            machine=self.target.machine(),
+        if self.os_name == "zephyr":
+            return zephyr.locate().identity()
+        if self.os_name == "sylixos":
+            return sylixos.locate().identity()
         return {}
 
     def prepare(self, variant=None):
@@ -203,8 +219,16 @@ class QemuSystemTarget(Scratch, Target):
         if self.os_name == "nuttx":
             self.board.check_tools()
             self.nuttx = nuttx.export_for(self.board, nuttx.locate())
-            console="uart" if self.target.os_name in UART_CONSOLE else "semihosting",
-            machine=self.target.machine(),
+        if self.os_name == "zephyr":
+            if variant.cc or variant.cflags or variant.memfn:
+                raise TickmarkError(f"{self.uri} is built by Zephyr's build with the board's compiler and flags")
+            self.board.check_tools()
+            self.zephyr = zephyr.image_for(self.board, zephyr.locate())
+            build = dict(self.zephyr.build.as_dict(), board=self.board.name, os=self.os_name)
+            return BoardCore(self, self.zephyr.path, build)
+        if self.os_name == "sylixos":
+            self.board.check_tools()
+            self.sylixos = sylixos.export_for(sylixos.locate(), self.board.cross_compile)
         b = baremetal.build_for_board(
             self.board,
             cc=variant.cc,
@@ -241,7 +265,9 @@ class QemuSystemTarget(Scratch, Target):
             fp["os"] += " (picolibc)"
         if self.nuttx:
             fp.update(nuttx.fingerprint(self.nuttx))
-            console="uart" if self.target.os_name in UART_CONSOLE else "semihosting",
-            machine=self.target.machine(),
+        if self.zephyr:
+            fp.update(zephyr.fingerprint(self.zephyr))
+        if self.sylixos:
+            fp.update(sylixos.fingerprint(self.sylixos))
         fp["flags"] = fingerprint.env_flags(fp)
         return self.base_fingerprint(fp, core)
