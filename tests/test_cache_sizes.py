@@ -111,16 +111,16 @@ def test_a_damaged_fingerprint_is_left_for_the_reader(tmp_path):
 
 def test_an_older_document_imports_with_numbers(tmp_path):
     from tickmark.run.engine import import_document
-    from tickmark.store.document import parse_document, to_document
+    from tickmark.store.document import parse_document, run_model, to_document
 
     st = Store(str(tmp_path / "a.db"))
     rid = st.create_run(name="a", fingerprint={"cpu_model": "X", "caches": NEW_CACHES}, status="complete")
-    doc = to_document(st, st.run(rid))
+    doc = to_document(run_model(st, st.run(rid)))
     assert doc["run"]["fingerprint"]["caches"] == NEW_CACHES
     doc["run"]["fingerprint"]["caches"] = OLD_CACHES  # as a tickmark before wrote it
     new = import_document(st, parse_document(json.dumps(doc)))
     assert _raw_fingerprint(st, new)["caches"] == NEW_CACHES
-    ctx = json.loads(exports.to_gbench(st.run(new), []))["context"]
+    ctx = json.loads(exports.to_gbench(run_model(st, st.run(new))))["context"]
     assert [(c["level"], c["type"], c["size"]) for c in ctx["caches"]] == [
         (1, "Data", 32 << 10),
         (1, "Instruction", 32 << 10),

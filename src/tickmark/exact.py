@@ -20,7 +20,8 @@ EXPLANATION = (
 
 
 def _get(x, name):
-    return x.get(name) if isinstance(x, dict) else None
+    """A fingerprint's field: of a dict, or of anything read as one (history's RunFingerprint)."""
+    return x.get(name) if callable(getattr(x, "get", None)) else None
 
 
 def exact_counts(fingerprint):

@@ -132,6 +132,7 @@ LINES = (
     ),
     Line("clocksource", ("clocksource",), lambda fp: known(fp.get("clocksource"))),
     Line("load average", ("loadavg",), _given("loadavg")),
+    Line("before each round", ("before",), _given("before")),
 )
 
 

@@ -66,12 +66,13 @@ def info_cmd(ctx, as_json):
     core = prepare_core(ctx)
     hello = hello_of(core)
     limits = core.target.process_limits()  # asked of the target itself (its shell), not of this machine
+    silent = f"{core.target.uri} did not answer: no hello record came from tickmark-core"
+    try:
+        fp = core.fingerprint(hello)
+    except TickmarkError as e:  # the target says why it cannot be asked (a console without a shell)
+        raise TickmarkError(f"{silent}; {e}" if not hello else str(e)) from None
     if not hello and limits is None:  # no core that answered, no shell to ask: nothing is known
-        raise TickmarkError(
-            f"{core.target.uri} did not answer: no hello record came from tickmark-core (is the board "
-            "running it, and is this its console?)"
-        )
-    fp = core.fingerprint(hello)
+        raise TickmarkError(f"{silent} (is the board running it, and is this its console?)")
     for k in ("rt_priority", "affinity"):
         if limits and limits[k] is not None:
             fp[k] = limits[k]

@@ -35,6 +35,7 @@ def show_cmd(ctx, run_refs, with_counters, beside, summary):
     """Show a stored run (latest by default; id or name), or with --summary the board page of one
     or more runs."""
     from ..report import terminal as report
+    from .run import say_disturbed
 
     store = store_of(ctx, readonly=True)
     if summary:
@@ -44,6 +45,7 @@ def show_cmd(ctx, run_refs, with_counters, beside, summary):
         raise TickmarkError("show takes one run (several with --summary: the board page of their figures)")
     run_ = store.run(run_refs[0] if run_refs else "latest")
     report.show(store, run_, beside=store.run(beside) if beside else None)
+    say_disturbed(run_)  # as `run` ended: how much of the run was disturbed
     if with_counters:
         from ..report.terminal import counters
 
@@ -77,7 +79,8 @@ def show_summary(store, refs):
 @click.option(
     "-n",
     "--limit",
-    type=click.IntRange(min=1, max=2**62, clamp=True),  # more than any store holds: all of them
+    type=click.IntRange(min=1),
+    callback=lambda ctx, param, n: None if n is None else min(n, 2**62),  # more than any store holds: all
     metavar="N",
     help="Only the newest N runs (of those the filters select).",
 )
