@@ -155,9 +155,23 @@ def nuttx_cache(build_cache):
     ./bootstrap test fills from the vendored snapshot), linked into the run's build cache: each
     board's kernel export (minutes to build) is built once, keyed by its trees, configuration
     and compiler, and kept for later runs; the core is linked with it in the run's cache."""
-    real = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "tickmark" / "nuttx"
-    link = build_cache / "tickmark" / "nuttx"
-    with exclusive(build_cache / "nuttx-link.lock"):
+    return _linked_cache(build_cache, "nuttx")
+
+
+@pytest.fixture(scope="session")
+def sylixos_cache(build_cache):
+    """The SylixOS builds of the user's cache (~/.cache/tickmark/sylixos) linked into the run's
+    build cache: the kernel library and the BSP (minutes to build, from the vendored snapshot,
+    no network) are built once, keyed by the sources, the patch and the compiler, and kept for
+    later runs; the core is linked with them in the run's cache."""
+    return _linked_cache(build_cache, "sylixos")
+
+
+def _linked_cache(build_cache, name):
+    """~/.cache/tickmark/NAME (the user's) linked into the run's build cache -> the link."""
+    real = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "tickmark" / name
+    link = build_cache / "tickmark" / name
+    with exclusive(build_cache / f"{name}-link.lock"):
         if not link.is_symlink():
             real.mkdir(parents=True, exist_ok=True)
             link.parent.mkdir(parents=True, exist_ok=True)

@@ -123,6 +123,9 @@ def test_study_runs_on_zephyr_and_counts_are_identical(board, real, cli):
     assert re.fullmatch(r"[0-9a-f]{64}", rtos["config_sha256"])
     assert rtos["assertions"] == "off" and rtos["stack_checks"] == "off" and rtos["tick"].startswith("1000 Hz")
     for key in STUDY:
+        if key.startswith("irq."):  # the interrupt rows: Zephyr's POSIX layer offers no handler hook
+            assert res[key]["status"] == "skip" and "cannot raise an interrupt" in res[key]["reason"], key
+            continue
         assert res[key]["status"] == "ok", (key, res[key]["reason"])
         assert res[key]["stats"][""]["cycles_method"] == "icount-insns"
     subs = res["sync.mutex"]["stats"]

@@ -15,7 +15,9 @@ SUITES = {
     ],
     "os": ["sched.*", "sync.*", "thread.*", "heap.*", "proc.*", "signal.*", "ipc.*", "fs.*", "timer.*"],
     # the RTOS-vs-Linux study: heap, mutex, thread create/join, the yield switch, and the two
-    # round trips between threads on one CPU (semaphores, a message queue); the control loop
+    # round trips between threads on one CPU (semaphores, a message queue); a software-raised
+    # interrupt to its handler, back to the thread, to a thread its handler wakes, and the same
+    # wake-up posted by a thread (not an interrupt: what Linux user space can measure); the control loop
     "rtos-study": [
         "heap.malloc_free_4",
         "sync.mutex",
@@ -23,6 +25,10 @@ SUITES = {
         "sched.yield_switch",
         "sync.sem_pingpong[cross=0]",
         "ipc.queue_pingpong[cross=0]",
+        "irq.entry",
+        "irq.return",
+        "irq.wake",
+        "sched.wake_prio",
         "loop.control",
     ],
     "nbench": ["cpu.*"],  # the ten nbench 2.2.3 workloads; `show` adds the BYTEmark indices

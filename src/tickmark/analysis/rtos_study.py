@@ -22,6 +22,10 @@ FIGURES = [
     ("context switch (yield)", "sched.yield_switch", ""),
     ("semaphore round trip", "sync.sem_pingpong[cross=0]", ""),
     ("queue round trip (8 B)", "ipc.queue_pingpong[cross=0]", ""),
+    ("interrupt -> handler", "irq.entry", "entry"),
+    ("interrupt -> thread again", "irq.return", ""),
+    ("interrupt -> woken thread", "irq.wake", "wake"),
+    ("thread post -> woken thread", "sched.wake_prio", "wake"),
     ("control loop (1 iteration)", "loop.control", ""),
 ]
 PATTERNS = sorted({key for _, key, _ in FIGURES})  # instance keys: a pattern with '[' picks one point

@@ -27,6 +27,7 @@ import numpy as np
 from .. import units
 from ..units import INSN_OP, MB_S, NS_OP  # noqa: F401 (the headline units, where analysis takes them)
 from . import counters
+from .worstcase import quantile_bound
 
 STATS_VERSION = 4  # 3: `preempted` only where the preempted samples moved the headline; 4: bandwidth: best round
 UNSTABLE_RCV = 0.10
@@ -375,7 +376,9 @@ def metric_values(samples, metric="", bytes_per_op=0):
 
 def hist_percentiles(hists):
     """Merge per-round histograms ({"buckets": [[lower_ns, count], ...], "min", "max", "sum"}) and
-    read p50/p99/p99.9 as the lower bound of the bucket holding that rank (clamped to min/max);
+    read p50/p99/p99.9/p99.99 as the lower bound of the bucket holding that rank (clamped to
+    min/max), and "tail": what the events support about p99.99 at 95 % confidence
+    (worstcase.quantile_bound: a bound, or not enough events);
     avg (cyclictest's Avg) is the events' exact mean where every histogram carries its sum."""
     counts = {}
     lo_all, hi_all = None, None
@@ -394,7 +397,9 @@ def hist_percentiles(hists):
     if sums and all(isinstance(x, int) for x in sums):
         out["avg"] = sum(sums) / total
     bounds = sorted(counts)
-    for name, q in (("p50", 0.50), ("p99", 0.99), ("p99.9", 0.999)):
+    # what the events support about the tail, distribution-free (analysis/worstcase.py)
+    out["tail"] = quantile_bound(counts.items(), hi_all)
+    for name, q in (("p50", 0.50), ("p99", 0.99), ("p99.9", 0.999), ("p99.99", 0.9999)):
         rank = math.ceil(q * total)
         acc = 0
         for b in bounds:

@@ -91,16 +91,19 @@ def load_board(name):
     return parse_board((boards_dir() / f"{name}.mk").read_text(), name)
 
 
-def build_for_board(board, cc=None, cflags=None, memfn=None, rtos=None, nuttx=None):
+def build_for_board(board, cc=None, cflags=None, memfn=None, rtos=None, nuttx=None, sylixos=None):
     """Build (or reuse) the core for the board -> BuildInfo (the ELF image is .binary). rtos: the
     FreeRTOS kernel to build it with (targets/freertos.py); nuttx: the NuttX kernel's export to
-    link it with (targets/nuttx.py); neither for bare metal."""
+    link it with (targets/nuttx.py); sylixos: the SylixOS kernel and BSP (targets/sylixos.py);
+    none for bare metal."""
     board.check_tools()
     make_vars = {"PORT": "baremetal", "BOARD": board.name}
     if rtos:
         make_vars.update(PORT="freertos", FREERTOS_KERNEL=rtos.path, **rtos.make_vars())
     if nuttx:
         make_vars.update(PORT="nuttx", NUTTX_EXPORT=nuttx.path)
+    if sylixos:
+        make_vars.update(PORT="sylixos", SYLIXOS_EXPORT=sylixos.path)
     return build_core(
         cc=cc or board.cross_compile + "gcc",
         cflags=cflags,
@@ -108,7 +111,7 @@ def build_for_board(board, cc=None, cflags=None, memfn=None, rtos=None, nuttx=No
         cross_compile=board.cross_compile,
         ldflags="",
         make_vars=make_vars,
-        sources_key=rtos.digest if rtos else nuttx.key if nuttx else "",
+        sources_key=rtos.digest if rtos else (nuttx or sylixos).key if nuttx or sylixos else "",
     )
 
 

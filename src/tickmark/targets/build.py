@@ -409,7 +409,7 @@ _MAKE_ENV = (
 _SAFE = re.compile(r"[A-Za-z0-9_.+-]+")
 _SAFE_PATH = re.compile(r"/[A-Za-z0-9_.+/-]+")
 _NAME_VARS = ("PORT", "BOARD", "BM_CONSOLE", "RTOS_STACK_CHECK", "RTOS_ASSERT")
-_PATH_VARS = ("FREERTOS_KERNEL", "NUTTX_EXPORT")
+_PATH_VARS = ("FREERTOS_KERNEL", "NUTTX_EXPORT", "SYLIXOS_EXPORT")
 
 
 def _plan(src, cc_argv, make_vars=None):

@@ -12,11 +12,14 @@ Two kinds of machine:
         started as NuttX's first task; its records come out of NuttX's console (the UART);
       - os=zephyr: the core as a Zephyr application built with the kernel into one image
         (targets/zephyr.py), run from Zephyr's main thread; its records on Zephyr's console;
+      - os=sylixos: the core linked with the SylixOS kernel library and the board's BSP
+        (targets/sylixos.py) as the BSP's first thread; its records come out of SylixOS's
+        console (the UART);
       - os=linux (implied by --kernel IMAGE): the Linux kernel IMAGE booted on the same machine
         and CPU with a minimal initramfs (kernel_image.py), where the board describes how.
     On bare metal and FreeRTOS the arguments, records and exit status go through semihosting;
-    on NuttX the arguments and exit status do, and the records come on the UART.
-    By default QEMU counts instructions (-icount shift=0,sleep=off), for all four systems: the
+    on NuttX, Zephyr and SylixOS the arguments and exit status do, and the records come on the UART.
+    By default QEMU counts instructions (-icount shift=0,sleep=off), for every system: the
     figures are guest instructions, the same on every run, labelled icount-insns.
     `qemu-system:BOARD?icount=0` runs free (TCG timing: host-dependent, flagged emulated too).
   * a Linux kernel image on QEMU's generic machines (qemu-system:x86_64 or qemu-system:aarch64
@@ -27,7 +30,7 @@ Every result is flagged `emulated`: these are never timings of real hardware.
 
 from .. import fingerprint
 from ..errors import TickmarkError
-from . import baremetal, freertos, nuttx, zephyr
+from . import baremetal, freertos, nuttx, sylixos, zephyr
 from . import uri as uri_options
 from .base import Core, Target, Variant, register, shown, with_options
 from .kernel_image import KernelTarget, cached_kernel
@@ -35,7 +38,8 @@ from .qemu import SLACK, QemuSession, Scratch, core_timeout, qemu_version
 from .uri import Option
 
 KERNEL_MACHINES = ("x86_64", "aarch64")
-OSES = ("baremetal", "freertos", "nuttx", "zephyr", "linux")
+OSES = ("baremetal", "freertos", "nuttx", "zephyr", "sylixos", "linux")
+UART_CONSOLE = ("nuttx", "zephyr", "sylixos")  # the OSes whose records come on the board's UART
 OPTIONS = (
     Option("os", "choice", choices=OSES),
     Option("icount", "flag", None),
@@ -66,7 +70,7 @@ class BoardCore(Core):
             args,
             icount=self.target.icount,
             args_file=self.target.scratch("args"),
-            console="uart" if self.target.os_name in ("nuttx", "zephyr") else "semihosting",
+            console="uart" if self.target.os_name in UART_CONSOLE else "semihosting",
             machine=self.target.machine(),
         )
         return QemuSession(argv, core_timeout(args) + SLACK)
@@ -99,6 +103,7 @@ class QemuSystemTarget(Scratch, Target):
         self.rtos = None  # the FreeRTOS kernel of an os=freertos build
         self.nuttx = None  # the NuttX kernel's export of an os=nuttx build
         self.zephyr = None  # the Zephyr image of an os=zephyr build
+        self.sylixos = None  # the SylixOS kernel and BSP of an os=sylixos build
 
     def machine(self):
         """QEMU's machine options for this system: the board's, or what Zephyr's board wants."""
@@ -108,7 +113,7 @@ class QemuSystemTarget(Scratch, Target):
 
     @classmethod
     def from_uri(cls, uri, kernel=None, append=None, **options):
-        name, q = uri_options.parse(uri, OPTIONS, "qemu-system:BOARD[?os=freertos|nuttx|zephyr&icount=0]")
+        name, q = uri_options.parse(uri, OPTIONS, "qemu-system:BOARD[?os=freertos|nuttx|zephyr|sylixos&icount=0]")
         kernel = kernel or q["kernel"]
         append = append if append is not None else q["append"]
         if name in KERNEL_MACHINES:
@@ -172,6 +177,9 @@ class QemuSystemTarget(Scratch, Target):
         if os_name == "zephyr" and not board.vars.get("ZEPHYR_BOARD"):
             able = [b for b in baremetal.board_names() if baremetal.load_board(b).vars.get("ZEPHYR_BOARD")]
             raise TickmarkError(f"board {name} names no Zephyr board (boards that do: {', '.join(able)})")
+        if os_name == "sylixos" and not board.vars.get("SYLIXOS_BSP"):
+            able = [b for b in baremetal.board_names() if baremetal.load_board(b).vars.get("SYLIXOS_BSP")]
+            raise TickmarkError(f"board {name} names no SylixOS BSP (boards that do: {', '.join(able)})")
         given = {k: q[k] for k in ("stack_check", "assert") if q[k] is not None}
         if given and os_name != "freertos":
             raise TickmarkError(f"bad target '{shown(uri)}': {' and '.join(given)} is for os=freertos")
@@ -190,14 +198,16 @@ class QemuSystemTarget(Scratch, Target):
         )
 
     def source_identity(self):
-        """The FreeRTOS kernel tree or the NuttX trees the core is built with (nothing more on
-        bare metal)."""
+        """The FreeRTOS kernel tree, the NuttX trees or the SylixOS sources the core is built
+        with (nothing more on bare metal)."""
         if self.os_name == "freertos":
             return freertos.locate(self.board.vars["FREERTOS_PORT"], **self.rtos_options).identity()
         if self.os_name == "nuttx":
             return nuttx.locate().identity()
         if self.os_name == "zephyr":
             return zephyr.locate().identity()
+        if self.os_name == "sylixos":
+            return sylixos.locate().identity()
         return {}
 
     def prepare(self, variant=None):
@@ -216,8 +226,17 @@ class QemuSystemTarget(Scratch, Target):
             self.zephyr = zephyr.image_for(self.board, zephyr.locate())
             build = dict(self.zephyr.build.as_dict(), board=self.board.name, os=self.os_name)
             return BoardCore(self, self.zephyr.path, build)
+        if self.os_name == "sylixos":
+            self.board.check_tools()
+            self.sylixos = sylixos.export_for(sylixos.locate(), self.board.cross_compile)
         b = baremetal.build_for_board(
-            self.board, cc=variant.cc, cflags=variant.cflags, memfn=variant.memfn, rtos=self.rtos, nuttx=self.nuttx
+            self.board,
+            cc=variant.cc,
+            cflags=variant.cflags,
+            memfn=variant.memfn,
+            rtos=self.rtos,
+            nuttx=self.nuttx,
+            sylixos=self.sylixos,
         )
         build = dict(b.as_dict(), board=self.board.name, os=self.os_name)
         return BoardCore(self, b.binary, build)
@@ -248,5 +267,7 @@ class QemuSystemTarget(Scratch, Target):
             fp.update(nuttx.fingerprint(self.nuttx))
         if self.zephyr:
             fp.update(zephyr.fingerprint(self.zephyr))
+        if self.sylixos:
+            fp.update(sylixos.fingerprint(self.sylixos))
         fp["flags"] = fingerprint.env_flags(fp)
         return self.base_fingerprint(fp, core)

@@ -35,3 +35,6 @@ LINUX_CROSS_COMPILE = arm-linux-gnueabihf-
 LINUX_DEB_ARCH = armhf
 LINUX_DEB_FLAVOUR = armmp
 LINUX_PACKAGES = qemu-system-arm gcc-arm-linux-gnueabihf libc6-dev-armhf-cross
+# SylixOS (os=sylixos): the Allwinner H3 BSP of SylixOS's minimum system, with its QEMU patch
+# (targets/sylixos.py builds the kernel library and the BSP; the core is the BSP's first thread).
+SYLIXOS_BSP = Allwinner-H3-Bsp

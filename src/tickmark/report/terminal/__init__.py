@@ -3,6 +3,7 @@ report model (model/): a header with the machine essentials, then one table row 
 instance (sub-metrics indented below it). Plain text without colours in a pipe; the table fits
 the width of the console (optional columns are left out on a narrow terminal, flags wrap)."""
 
+import functools
 import textwrap
 
 from rich.text import Text
@@ -144,6 +145,7 @@ def events_table(rows, plain=False, drop=(), narrow=0):
 def print_events(con, rows, plain):
     """The event-latency table, as wide as the console allows (long keys wrapped, then columns
     left out with a note), and what its figures are beside the headline."""
+    from ...analysis.worstcase import statement
     from ..model import EVENTS_NOTE
 
     if events_table(rows, plain) is None:
@@ -156,6 +158,17 @@ def print_events(con, rows, plain):
         con.print(dropped_note(drop, "tickmark report has every column"))
     for line in textwrap.wrap(EVENTS_NOTE, max(40, con.width)):
         con.print(line)
+    for r in rows:  # the worst case the events support (analysis/worstcase.py)
+        tail = r["status"] == "ok" and (r.get("hist") or {}).get("tail")
+        if tail:
+            line = f"{printable(r['key'])}: {statement(tail, functools.partial(_in_unit, unit=r.get('unit')))}"
+            for piece in textwrap.wrap(line, max(40, con.width), subsequent_indent="  "):
+                con.print(Text(piece))
+
+
+def _in_unit(x, unit):
+    """A latency in its row's unit: a time, or guest instructions where the run counted them."""
+    return fmt.fmt_in(x, unit)
 
 
 def fitting_table(con, rows, plain):

@@ -71,6 +71,20 @@ const char *tm_os_trap_open(int kind);
 const char *tm_os_trap_run(int kind, uint64_t n);
 void tm_os_trap_close(int kind);
 
+/* ---- interrupt to thread (bench/irq/) ----
+ * A software-raised interrupt (the one trap.irq raises) whose handler is the benchmark's own C
+ * function, taken through the system's own interrupt path: the bare-metal vector, the RTOS's
+ * dispatch. tm_os_irq_attach() installs isr at a priority from which it may call the system
+ * (tm_os_sem_post_from_isr) and returns NULL, or why it cannot; tm_os_irq_raise() raises it
+ * once and returns after it was taken; tm_os_irq_raise_loop() raises it n times in the control
+ * loop's shape (runner.h: tm_arch_trap_store), so that subtracting the control loop leaves the
+ * raise, the way in, the handler and the way back; tm_os_irq_detach() puts back what attach
+ * changed. A port without (port/posix/irq.c) answers attach with its reason. */
+const char *tm_os_irq_attach(void (*isr)(void));
+void tm_os_irq_raise(void);
+void tm_os_irq_raise_loop(uint64_t n);
+void tm_os_irq_detach(void);
+
 /* ---- memory ---- */
 void *tm_os_alloc(size_t bytes);            /* general heap (malloc) */
 void tm_os_free(void *p);

@@ -21,6 +21,9 @@ tm_os_sem *tm_os_sem_create(unsigned value); /* NULL on failure */
 int tm_os_sem_post(tm_os_sem *s);
 int tm_os_sem_wait(tm_os_sem *s);
 void tm_os_sem_destroy(tm_os_sem *s);
+/* post from an interrupt handler (bench/irq/), and switch to a thread it readied on the
+ * handler's return: 0, or -1 where the port cannot (isr_sem.c of each port) */
+int tm_os_sem_post_from_isr(tm_os_sem *s);
 tm_os_cond *tm_os_cond_create(void);
 int tm_os_cond_wait(tm_os_cond *c, tm_os_mutex *m);
 int tm_os_cond_signal(tm_os_cond *c);
@@ -88,7 +91,8 @@ int tm_os_sleep_until_ns(uint64_t deadline_ns);
 /* The finest step in which such a sleep can end (ns): 1 for high-resolution timers, the tick
  * period on an RTOS whose delays count ticks, the clock's resolution for a spin. */
 uint64_t tm_os_sleep_res_ns(void);
-/* Make the calling thread SCHED_FIFO at prio; returns 0, or -1 with errno text in why. */
+/* Make the calling thread SCHED_FIFO at prio (-1: the highest there is); returns 0, or -1 with
+ * errno text in why. */
 int tm_os_set_rt_priority(int prio, const char **why);
 int tm_os_set_normal_priority(void);
 int tm_os_lock_memory(void); /* mlockall current+future; -1 if not permitted */

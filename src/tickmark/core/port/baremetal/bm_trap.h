@@ -21,6 +21,11 @@ const char *tm_bm_trap_install(int kind, tm_bm_trap_plan *plan);
  * loads), interrupts. */
 void tm_bm_trap_during(int kind, int on);
 void tm_bm_trap_restore(int kind);
+/* irq.*: the software interrupt of trap.irq with isr (a C function) as its handler, at a
+ * priority from which an RTOS lets a handler call it; interrupts stay enabled (an RTOS needs
+ * them). NULL, or why not on this CPU or board. Detach puts back what attach changed. */
+const char *tm_bm_irq_attach(void (*isr)(void), tm_bm_trap_plan *plan);
+void tm_bm_irq_detach(void);
 
 extern volatile uintptr_t tm_bm_trap_far; /* the fault address the abort handler read */
 extern volatile uint32_t tm_bm_trap_irqs; /* interrupts the handler took */

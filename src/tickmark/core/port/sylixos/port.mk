@@ -26,7 +26,7 @@ PORT_BASE := posix
 # the time counter is the board's clock (tm_ticks() the generic one)
 ARCH_GENERIC := ticks.c
 LIBS := $(SYLIXOS_OBJS) -Wl,--start-group $(SYLIXOS_LIBS) -Wl,--end-group
-PORT_BORROW := port/baremetal/time.c port/baremetal/counters.c port/baremetal/isolate.c port/baremetal/pages.c \
+PORT_BORROW := port/baremetal/scratch.c port/baremetal/time.c port/baremetal/counters.c port/baremetal/isolate.c port/baremetal/pages.c \
   port/baremetal/memory.c port/baremetal/noexec.c port/nuttx/entry.c port/nuttx/process.c port/nuttx/prim_proc.c \
   port/nuttx/cpu.c port/nuttx/sleep.c
 PORT_DROP := memhint.c usage.c exec.c
@@ -34,5 +34,5 @@ PORT_EXTRA_SRCS := port/baremetal/arch/$(BM_ARCH)/timebase.c port/nuttx/arch/$(B
 PORT_CFLAGS := $(SYLIXOS_CPUFLAGS) -mthumb $(SYLIXOS_INCLUDES) -DSYLIXOS -Iport/baremetal \
   -DTM_MAX_GLOBS=256 -DTM_MAX_ITERS=256 -DTM_MAX_INSTANCES=512 \
   -DTM_BM_CLOCK_HZ=$(BM_CLOCK_HZ)u -DTM_BM_COUNTER_ADDR=$(BM_COUNTER_ADDR)u -DTM_BM_COUNTER_HZ=$(BM_COUNTER_HZ)u
-PORT_LDFLAGS := -nostdlib -nostartfiles -Wl,--entry=_vector0 -Wl,-T,$(SYLIXOS_LDSCRIPT) -L$(SYLIXOS_EXPORT)/bsp \
+PORT_LDFLAGS := -nostdlib -nostartfiles -Wl,--entry=tm_sylixos_boot -Wl,-T,$(SYLIXOS_LDSCRIPT) -L$(SYLIXOS_EXPORT)/bsp \
   -Wl,--no-warn-rwx-segments

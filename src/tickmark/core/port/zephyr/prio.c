@@ -7,9 +7,10 @@
 
 int tm_os_set_rt_priority(int prio, const char **why)
 {
-    (void)prio;
     (void)why;
-    k_thread_priority_set(k_current_get(), 0);
+    /* -1: the highest there is, above the main thread's 0 (a cooperative priority, so that a post
+     * from a preemptible thread runs the waiter at once); else the highest preemptible one */
+    k_thread_priority_set(k_current_get(), prio < 0 ? -1 : 0);
     return 0;
 }
 

@@ -107,6 +107,29 @@ static uint64_t sctlr(void)
 
 static void set_sctlr(uint64_t v) { __asm__ __volatile__("msr sctlr_el1, %0\n\tisb" : : "r"(v) : "memory"); }
 
+/* The GIC on, the SGI enabled at the highest priority, and the store that raises it. */
+static void gic_open(unsigned sgi, tm_bm_trap_plan *plan)
+{
+    saved_gicd_ctlr = REG(GICD_CTLR);
+    saved_gicc_ctlr = REG(GICC_CTLR);
+    saved_gicc_pmr = REG(GICC_PMR);
+    *(volatile uint8_t *)(uintptr_t)GICD_IPRIORITYR(sgi) = 0; /* the highest priority */
+    REG(GICD_ISENABLER0) = 1u << sgi;
+    REG(GICD_CTLR) = 1u;
+    REG(GICC_PMR) = 0xf0u;
+    REG(GICC_CTLR) = 1u;
+    plan->raise_reg = (volatile void *)(uintptr_t)GICD_SGIR;
+    plan->raise_value = (2u << 24) | sgi; /* to the requesting CPU only */
+}
+
+static void gic_close(unsigned sgi)
+{
+    REG(GICD_ICENABLER0) = 1u << sgi;
+    REG(GICC_CTLR) = saved_gicc_ctlr;
+    REG(GICC_PMR) = saved_gicc_pmr;
+    REG(GICD_CTLR) = saved_gicd_ctlr;
+}
+
 const char *tm_bm_trap_install(int kind, tm_bm_trap_plan *plan)
 {
     unsigned sgi = (unsigned)(TM_BM_SOFT_IRQ);
@@ -119,16 +142,7 @@ const char *tm_bm_trap_install(int kind, tm_bm_trap_plan *plan)
     if (kind == TM_TRAP_ABORT) {
         plan->fault_addr = (const char *)unaligned + 1;
     } else if (kind == TM_TRAP_IRQ) {
-        saved_gicd_ctlr = REG(GICD_CTLR);
-        saved_gicc_ctlr = REG(GICC_CTLR);
-        saved_gicc_pmr = REG(GICC_PMR);
-        *(volatile uint8_t *)(uintptr_t)GICD_IPRIORITYR(sgi) = 0; /* the highest priority */
-        REG(GICD_ISENABLER0) = 1u << sgi;
-        REG(GICD_CTLR) = 1u;
-        REG(GICC_PMR) = 0xf0u;
-        REG(GICC_CTLR) = 1u;
-        plan->raise_reg = (volatile void *)(uintptr_t)GICD_SGIR;
-        plan->raise_value = (2u << 24) | sgi; /* to the requesting CPU only */
+        gic_open(sgi, plan);
     }
     return NULL;
 }
@@ -152,11 +166,115 @@ void tm_bm_trap_during(int kind, int on)
 void tm_bm_trap_restore(int kind)
 {
     unsigned sgi = (unsigned)(TM_BM_SOFT_IRQ);
-    if (kind == TM_TRAP_IRQ) {
-        REG(GICD_ICENABLER0) = 1u << sgi;
-        REG(GICC_CTLR) = saved_gicc_ctlr;
-        REG(GICC_PMR) = saved_gicc_pmr;
-        REG(GICD_CTLR) = saved_gicd_ctlr;
-    }
+    if (kind == TM_TRAP_IRQ)
+        gic_close(sgi);
     set_vbar(saved_vbar);
+}
+
+/* irq.*: a second vector table whose IRQ entry calls a C handler (tm_bm_irq_fn): it saves the
+ * registers a C function may change (x0-x18, x30; the handler must leave the floating-point
+ * registers alone, as the benchmarks' handlers do), acknowledges the interrupt (GICC_IAR), calls
+ * the handler, ends the interrupt (GICC_EOIR) and returns. Every other entry is unexpected.
+ * Under an RTOS that owns the vectors (VBAR_EL1 set to its own), the RTOS's IRQ dispatch calls
+ * the handler instead, if the port routes the SGI to it (tm_bm_irq_system). */
+void (*volatile tm_bm_irq_fn)(void);
+extern const char tm_bm_irq_vectors[];
+
+__asm__(".pushsection .text.tm_bm_irq,\"ax\",%progbits\n"
+        "\t.balign 2048\n"
+        "\t.global tm_bm_irq_vectors\n"
+        "tm_bm_irq_vectors:\n"
+        "\tb 2f\n"                        /* current EL, SP_EL0: synchronous */
+        "\t.balign 0x80\n"
+        "\tb 3f\n"                        /* IRQ */
+        "\t.balign 0x80\n"
+        "\t.rept 3\n"
+        "\tb 2f\n"
+        "\t.balign 0x80\n"
+        "\t.endr\n"
+        "\tb 3f\n"                        /* current EL, SP_ELx: IRQ */
+        "\t.balign 0x80\n"
+        "\t.rept 10\n"
+        "\tb 2f\n"
+        "\t.balign 0x80\n"
+        "\t.endr\n"
+        "3:\tsub sp, sp, #176\n"
+        "\tstp x0, x1, [sp, #0]\n"
+        "\tstp x2, x3, [sp, #16]\n"
+        "\tstp x4, x5, [sp, #32]\n"
+        "\tstp x6, x7, [sp, #48]\n"
+        "\tstp x8, x9, [sp, #64]\n"
+        "\tstp x10, x11, [sp, #80]\n"
+        "\tstp x12, x13, [sp, #96]\n"
+        "\tstp x14, x15, [sp, #112]\n"
+        "\tstp x16, x17, [sp, #128]\n"
+        "\tstp x18, x30, [sp, #144]\n"
+        "\tadrp x0, tm_bm_gicc\n"
+        "\tldr x0, [x0, #:lo12:tm_bm_gicc]\n"
+        "\tldr w1, [x0, #0x0c]\n"           /* GICC_IAR: acknowledge */
+        "\tstr w1, [sp, #160]\n"
+        "\tadrp x0, tm_bm_irq_fn\n"
+        "\tldr x0, [x0, #:lo12:tm_bm_irq_fn]\n"
+        "\tblr x0\n"
+        "\tadrp x0, tm_bm_gicc\n"
+        "\tldr x0, [x0, #:lo12:tm_bm_gicc]\n"
+        "\tldr w1, [sp, #160]\n"
+        "\tstr w1, [x0, #0x10]\n"           /* GICC_EOIR: done */
+        "\tldp x0, x1, [sp, #0]\n"
+        "\tldp x2, x3, [sp, #16]\n"
+        "\tldp x4, x5, [sp, #32]\n"
+        "\tldp x6, x7, [sp, #48]\n"
+        "\tldp x8, x9, [sp, #64]\n"
+        "\tldp x10, x11, [sp, #80]\n"
+        "\tldp x12, x13, [sp, #96]\n"
+        "\tldp x14, x15, [sp, #112]\n"
+        "\tldp x16, x17, [sp, #128]\n"
+        "\tldp x18, x30, [sp, #144]\n"
+        "\tadd sp, sp, #176\n"
+        "\teret\n"
+        "2:\tmrs x0, esr_el1\n"
+        "\tmrs x1, elr_el1\n"
+        "\tmrs x2, far_el1\n"
+        "\tbl tm_bm_trap_unexpected\n"
+        "\t.popsection\n");
+
+/* An RTOS port that owns the vectors and can route the SGI to a handler of the benchmark's
+ * defines this (port/freertos/arch/aarch64/tick.c); elsewhere the vectors are not ours. */
+__attribute__((weak)) const char *tm_bm_irq_system(void (*isr)(void), unsigned sgi)
+{
+    (void)isr;
+    (void)sgi;
+    return "the exception vectors are the system's (VBAR_EL1 is set) and it routes no interrupt to a handler of ours";
+}
+
+static int irq_on_system;
+
+const char *tm_bm_irq_attach(void (*isr)(void), tm_bm_trap_plan *plan)
+{
+    unsigned sgi = (unsigned)(TM_BM_SOFT_IRQ);
+    if (TM_BM_GIC_DIST == 0 || TM_BM_GIC_CPU == 0 || TM_BM_SOFT_IRQ < 0 || sgi > 15)
+        return "no GICv2 or SGI for it (BM_GIC_DIST, BM_GIC_CPU, BM_SOFT_IRQ in the board description)";
+    plan->raise_reg = (volatile void *)(uintptr_t)GICD_SGIR;
+    plan->raise_value = (2u << 24) | sgi; /* to the requesting CPU only */
+    saved_vbar = vbar();
+    irq_on_system = saved_vbar != 0 && saved_vbar != (uintptr_t)tm_bm_vectors;
+    if (irq_on_system)
+        return tm_bm_irq_system(isr, sgi);
+    tm_bm_irq_fn = isr;
+    set_vbar((uintptr_t)tm_bm_irq_vectors);
+    gic_open(sgi, plan);
+    __asm__ __volatile__("dsb sy\n\tmsr daifclr, #2\n\tisb" : : : "memory");
+    return NULL;
+}
+
+void tm_bm_irq_detach(void)
+{
+    if (irq_on_system) {
+        tm_bm_irq_system(0, (unsigned)(TM_BM_SOFT_IRQ));
+        return;
+    }
+    __asm__ __volatile__("msr daifset, #2\n\tisb" : : : "memory");
+    gic_close((unsigned)(TM_BM_SOFT_IRQ));
+    set_vbar(saved_vbar);
+    tm_bm_irq_fn = 0;
 }

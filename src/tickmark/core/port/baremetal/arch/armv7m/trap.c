@@ -117,13 +117,32 @@ static void use_table(void)
     barrier();
 }
 
+/* The software interrupt's line, BM_SOFT_IRQ: one the NVIC and the table have. */
+#define NO_SOFT_IRQ "no interrupt line for it (BM_SOFT_IRQ in the board description, below the NVIC's lines)"
+static int soft_irq_fits(void)
+{
+    return TM_BM_SOFT_IRQ >= 0 && (unsigned)(TM_BM_SOFT_IRQ) < irq_lines() && (unsigned)(TM_BM_SOFT_IRQ) < IRQ_LINES;
+}
+
+/* Line irq to isr at priority prio (8-bit register value), nothing pending, enabled; the plan's
+ * store pends it. */
+static void nvic_route(unsigned irq, void (*isr)(void), uint8_t prio, tm_bm_trap_plan *plan)
+{
+    table[FIRST_IRQ + irq] = (uint32_t)(uintptr_t)isr;
+    *(volatile uint8_t *)(uintptr_t)NVIC_IPR(irq) = prio;
+    REG(NVIC_ICPR(irq / 32u)) = 1u << (irq % 32u);
+    REG(NVIC_ISER(irq / 32u)) = 1u << (irq % 32u);
+    plan->raise_reg = (volatile void *)(uintptr_t)NVIC_ISPR(irq / 32u);
+    plan->raise_value = 1u << (irq % 32u);
+}
+
 const char *tm_bm_trap_install(int kind, tm_bm_trap_plan *plan)
 {
     unsigned regions = (REG(MPU_TYPE) >> 8) & 0xffu, irq = (unsigned)(TM_BM_SOFT_IRQ);
     if (kind == TM_TRAP_ABORT && regions == 0)
         return "no MPU on this core (MPU_TYPE.DREGION is 0): nothing to refuse the load";
-    if (kind == TM_TRAP_IRQ && (TM_BM_SOFT_IRQ < 0 || irq >= irq_lines() || irq >= IRQ_LINES))
-        return "no interrupt line for it (BM_SOFT_IRQ in the board description, below the NVIC's lines)";
+    if (kind == TM_TRAP_IRQ && !soft_irq_fits())
+        return NO_SOFT_IRQ;
     use_table();
     switch (kind) {
     case TM_TRAP_CALL:
@@ -146,12 +165,7 @@ const char *tm_bm_trap_install(int kind, tm_bm_trap_plan *plan)
         REG(SCB_SHCSR) = saved_shcsr | SHCSR_USGFAULTENA;
         break;
     default:
-        table[FIRST_IRQ + irq] = (uint32_t)(uintptr_t)tm_bm_irq_isr;
-        *(volatile uint8_t *)(uintptr_t)NVIC_IPR(irq) = 0; /* the highest priority */
-        REG(NVIC_ICPR(irq / 32u)) = 1u << (irq % 32u);
-        REG(NVIC_ISER(irq / 32u)) = 1u << (irq % 32u);
-        plan->raise_reg = (volatile void *)(uintptr_t)NVIC_ISPR(irq / 32u);
-        plan->raise_value = 1u << (irq % 32u);
+        nvic_route(irq, tm_bm_irq_isr, 0, plan); /* the highest priority */
     }
     barrier();
     return NULL;
@@ -181,3 +195,20 @@ void tm_bm_trap_restore(int kind)
     REG(SCB_VTOR) = saved_vtor;
     barrier();
 }
+
+/* irq.*: the same line with a C function as its handler (a Cortex-M calls handlers by the C
+ * calling convention), at priority 0xc0: below FreeRTOS's configMAX_SYSCALL_INTERRUPT_PRIORITY
+ * (0xa0), so that the handler may give a semaphore, and above its tick and PendSV (0xff). */
+#define IRQ_BENCH_PRIORITY 0xc0u
+
+const char *tm_bm_irq_attach(void (*isr)(void), tm_bm_trap_plan *plan)
+{
+    if (!soft_irq_fits())
+        return NO_SOFT_IRQ;
+    use_table();
+    nvic_route((unsigned)(TM_BM_SOFT_IRQ), isr, IRQ_BENCH_PRIORITY, plan);
+    barrier();
+    return NULL;
+}
+
+void tm_bm_irq_detach(void) { tm_bm_trap_restore(TM_TRAP_IRQ); }

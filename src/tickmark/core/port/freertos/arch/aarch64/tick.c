@@ -19,6 +19,10 @@
 void FreeRTOS_Tick_Handler(void);
 void tm_rtos_irq(uint32_t iar);
 void tm_rtos_fault(uint64_t esr, uint64_t elr, uint64_t far);
+const char *tm_bm_irq_system(void (*isr)(void), unsigned sgi);
+
+static void (*volatile sgi_handler)(void);
+static unsigned sgi_number = 0x3ffu;
 
 static uint64_t period;
 
@@ -55,6 +59,8 @@ void tm_rtos_irq(uint32_t iar)
 {
     if ((iar & 0x3ffu) == TM_RTOS_TIMER_IRQ)
         FreeRTOS_Tick_Handler();
+    else if ((iar & 0x3ffu) == sgi_number)
+        sgi_handler();
 }
 
 void tm_rtos_fault(uint64_t esr, uint64_t elr, uint64_t far)
@@ -62,4 +68,19 @@ void tm_rtos_fault(uint64_t esr, uint64_t elr, uint64_t far)
     fprintf(stderr, "AArch64 fault: ESR 0x%llx at 0x%llx (FAR 0x%llx)\n", (unsigned long long)esr,
             (unsigned long long)elr, (unsigned long long)far);
     exit(1);
+}
+
+/* irq.* (port/baremetal/arch/aarch64/trap.c): the benchmark's handler for the software-generated
+ * interrupt sgi, called from tm_rtos_irq (FreeRTOS's IRQ entry, vApplicationIRQHandler) at the
+ * lowest priority the kernel lets a handler call it from; isr 0 takes it out. */
+const char *tm_bm_irq_system(void (*isr)(void), unsigned sgi)
+{
+    sgi_number = isr ? sgi : 0x3ffu;
+    sgi_handler = isr;
+    if (isr) {
+        *(volatile uint8_t *)(uintptr_t)GICD_IPRIORITYR(sgi) =
+            (uint8_t)(portLOWEST_USABLE_INTERRUPT_PRIORITY << portPRIORITY_SHIFT);
+        REG32(GICD_ISENABLER(0)) = 1u << sgi;
+    }
+    return NULL;
 }
