@@ -58,7 +58,7 @@ def test_target_spelling_and_errors(real, cli, monkeypatch, tmp_path):
     rc, out, err = cli("run", "--target", "qemu-system:virt-riscv64?os=freertos", "loop.control")
     assert rc == 2 and "names no FreeRTOS port" in err and "mps2-an385" in err
     rc, out, err = cli("run", "--target", "qemu-system:mps2-an385?os=rtems", "loop.control")
-    assert rc == 2 and "os must be one of baremetal, freertos, nuttx, zephyr, linux" in err
+    assert rc == 2 and "os must be one of baremetal, freertos, nuttx, zephyr, sylixos, linux" in err
     rc, out, err = cli("run", "--target", "qemu-system:mps2-an385?os=freertos", "--kernel", "/nonexistent", "x")
     assert rc == 2 and "not with os=freertos" in err
     with monkeypatch.context() as m:  # a cache without Debian's kernel (another test may link one in)
