@@ -196,7 +196,8 @@ def test_two_campaigns_wanting_one_place_queue_for_it(lg, tmp_path):
 
 def test_power_cycle_through_the_places_power_switch(lg, cli):
     lg.switch.log.clear()
-    rc, out, err = cli("run", "--target", "labgrid:pa", "--power-cycle", "sys.getppid", "--rounds", "1", "-q")
+    # a bounded wait in the queue: a place an earlier test left held fails this one, never hangs the suite
+    rc, out, err = cli("run", "--target", "labgrid:pa?queue=120", "--power-cycle", "sys.getppid", "--rounds", "1", "-q")
     assert rc == 0, err
     assert lg.switch.log == [("set", "0", "0"), ("set", "0", "1")]  # off, then on
     st = Store(os.environ["TICKMARK_STORE"])
