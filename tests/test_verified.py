@@ -38,10 +38,7 @@ def test_compare_gives_a_failed_check_as_the_reason_a_run_is_incomplete(real, cl
     rc, out, err = cli("run", "cpu.stringsort", "--memfn", str(DATA / "broken_memmove.c"), *QUICK, "-q", "--name", "b")
     assert rc == 1, err
     rc, out, err = cli("compare", "good", "b")
-    assert (
-        "is incomplete: 1 instance failed: cpu.stringsort: stringsort: sorted strings are wrong"
-        in err
-    ), err
+    assert "is incomplete: 1 instance failed: cpu.stringsort: stringsort: sorted strings are wrong" in err, err
     assert "interrupted" not in err
 
 

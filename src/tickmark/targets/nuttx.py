@@ -374,7 +374,11 @@ def _progress(board, what, spent, log):
     taken, the objects compiled so far (from the log) and where the log is."""
     made = sum(1 for line in log.read_text(errors="replace").splitlines() if line.lstrip().startswith("CC:"))
     objects = f", {made} file{'s' if made > 1 else ''} compiled" if made else ""
-    print(f"tickmark: building NuttX for {board.name}: {what}, {spent:.0f} s{objects} (log: {log})", file=sys.stderr, flush=True)
+    print(
+        f"tickmark: building NuttX for {board.name}: {what}, {spent:.0f} s{objects} (log: {log})",
+        file=sys.stderr,
+        flush=True,
+    )
 
 
 def _copy_tree(src, dst):
