@@ -320,9 +320,12 @@ SIZES = "sizes.json"
 
 def _code_size(out, src, cc, make_vars):
     """The code size measured when the build was made; a build made before tickmark measured
-    sizes is measured now (its objects are kept beside it) and the figures kept with it."""
+    sizes (or counted the shared helpers in) is measured now (its objects are kept beside it)
+    and the figures kept with it."""
     try:
-        return json.loads((out / SIZES).read_text())
+        kept = json.loads((out / SIZES).read_text())
+        if "helpers" in kept or "error" in kept:  # else measured before helpers counted: again
+            return kept
     except (OSError, ValueError):
         pass
     try:
