@@ -256,3 +256,27 @@ def test_unsettled_kernels_get_extra_rounds():
             return [{"iters": 1, "ns": 1e6 * f} for f in spread]
 
     assert nbench.unsettled(Store(), 1) == ["cpu.lu"]
+
+
+def test_a_partial_index_is_given_and_said_as_partial():
+    """A run of some kernels printed '-' for every group: each group it has some kernels of gets
+    the geometric mean of their indices, said as partial with the kernels it lacks."""
+    from tickmark.report.model.series import nbench_figures
+
+    rates = {"cpu.numsort": 4 * 38.993, "cpu.idea": 9 * 65.382, "cpu.lu": 2 * 26.732}
+    results = [result(k, v) for k, v in rates.items()]
+    orig, linux = nbench.partial_groups(rates)
+    assert orig["INTEGER"]["value"] == pytest.approx(6.0) and (orig["INTEGER"]["have"], orig["INTEGER"]["of"]) == (2, 7)
+    assert linux["FLOATING-POINT"]["value"] == pytest.approx(2.0) and linux["FLOATING-POINT"]["missing"] == [
+        "FOURIER",
+        "NEURAL NET",
+    ]
+    assert "MEMORY" not in linux  # none of its kernels: no figure
+    full = {k[0]: k[3] for k in nbench.KERNELS}
+    assert nbench.partial_groups(full) == ({}, {})  # a full group is the full index, never partial
+    nb = nbench_figures(results, lambda r: None)
+    text = "\n".join(nbench_view.lines(nb))
+    assert re.search(r"^INTEGER INDEX\s*:\s*6\.000 partial: 2 of 7 kernels$", text, re.M), text
+    assert re.search(r"^FLOATING-POINT INDEX:\s*\d\.\d{3} partial: 1 of 3, without FOURIER, NEURAL NET$", text, re.M)
+    assert re.search(r"^MEMORY INDEX\s*:\s*-$", text, re.M) and "not comparable with a full group index" in text
+    assert max(len(line) for line in text.splitlines()) <= 80
