@@ -141,8 +141,6 @@ def parse_params(params, one_point=False, in_file=False):
             raise TickmarkError(f"bad {what} '{_clip(p)}' (a profile takes one point: NAME=V)")
         if len(values) > max_sweep:
             raise TickmarkError(f"{what} {label}: {len(values)} values; at most {max_sweep} per parameter")
-        if len(vals) > max_text:
-            raise TickmarkError(f"{what} {label}: its values are {len(vals)} characters; the core takes {max_text}")
         got = {}
         for v in values:
             n = parse_size(v)  # None: more digits than any 64-bit value
@@ -151,6 +149,8 @@ def parse_params(params, one_point=False, in_file=False):
             if n in got:
                 raise TickmarkError(f"{what} {label}: value {_clip(v, 30)} is the same as {got[n]} (a point runs once)")
             got[n] = v
+        if len(vals) > max_text:
+            raise TickmarkError(f"{what} {label}: its values are {len(vals)} characters; the core takes {max_text}")
         out.append(Param(p, scope, name, tuple(values)))
     return out
 
