@@ -215,7 +215,7 @@ def test_all_kernels_verify_with_libc(make_core):
 
 
 @pytest.mark.integration
-def test_run_and_show_print_the_indices(real, cli):
+def test_run_and_show_print_the_indices(real, cli, tmp_path):
     rc, out, err = cli("run", "cpu.numsort", "cpu.lu", "--rounds", "1", "--samples", "3", "--quiet", "--name", "nb")
     assert rc == 0, err
     assert re.search(r"^NUMERIC SORT\s*:\s*[\d.e+]+ :\s*[\d.]+ :\s*[\d.]+", out, re.M)
@@ -223,6 +223,13 @@ def test_run_and_show_print_the_indices(real, cli):
     assert "INTEGER INDEX" in out and "(a group index needs all of its kernels" in out
     rc, shown, _ = cli("show", "nb")
     assert rc == 0 and "NUMERIC SORT" in shown and "AMD K6/233" in shown
+    # two kernels: each group they belong to gets a partial index, said as partial
+    assert re.search(r"^INTEGER INDEX\s*:\s*[\d.]+ partial: 1 of 7 kernels$", shown, re.M), shown
+    assert re.search(r"^MEMORY INDEX\s*:\s*-$", shown, re.M)
+    for ext in ("md", "html"):
+        assert cli("report", "nb", "-o", str(tmp_path / f"nb.{ext}"))[0] == 0
+        text = (tmp_path / f"nb.{ext}").read_text()
+        assert re.search(r"INTEGER index \(original\)[^\d-]*[\d.]+ partial: 1 of 7", text), ext
 
 
 @pytest.mark.integration
