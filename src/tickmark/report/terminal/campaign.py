@@ -8,6 +8,7 @@ import textwrap
 
 from ..console import width, wrap_words
 from . import rtos_table as rtos_view
+from . import thread_metric as thread_metric_view
 from .compare import render_comparison
 
 
@@ -55,6 +56,15 @@ def render(m, file=None):
     say(", ".join(f"{n} {s}" for s, n in m["counts"].items()), "  ", "    ")
     for g in m["groups"]:
         print(file=file)
+        if g.get("thread_metric") is not None:  # the thread-metric suite: its table is the summary
+            say(f"variant {g['variant']}, workload {g['workload']}:")
+            file.flush()
+            thread_metric_view.show(g["thread_metric"], file=file)
+            say(
+                f"each system against {g['baseline']}, benchmark by benchmark: "
+                f"tickmark compare {' '.join(_quoted(r) for r in g['runs'])}"
+            )
+            continue
         if g["rtos_study"] is not None:  # the rtos-study suite: its table is the summary
             say(f"variant {g['variant']}, workload {g['workload']}:")
             file.flush()
