@@ -16,6 +16,8 @@ This module only builds the table; report/terminal/thread_metric.py lays it out.
 from dataclasses import dataclass, field
 
 from .. import units
+from ..exact import exact_counts
+from ..exact import unit as shown_unit
 from .rtos_table import distinct_labels, side_label
 from .stats import Stats
 
@@ -51,8 +53,9 @@ class Table:
     notes: list = field(default_factory=list)
 
 
-def cells(results):
-    """One Cell per figure of one run's results, and the unit of their values."""
+def cells(results, exact=False):
+    """One Cell per figure of one run's results, and the unit of their values (exact: the run
+    counted guest instructions, exact.exact_counts)."""
     by_key = {r["key"]: r for r in results}
     found, unit = [], None
     for _, key in FIGURES:
@@ -64,7 +67,7 @@ def cells(results):
         if r["status"] != "ok" or main is None or main.value is None:
             found.append(Cell(note=f"{r['status']}: {r.get('reason') or ''}".strip(": ")))
             continue
-        unit = unit or main.unit
+        unit = unit or shown_unit(main.unit, exact)
         info = (r.get("meta") or {}).get("info") or {}
         found.append(Cell(main.value, by_signal=bool(info.get("by_signal"))))
     basic = found[-1].value
@@ -76,7 +79,7 @@ def cells(results):
 
 def build(runs_results):
     """runs_results: [(run, results)] -> Table."""
-    per_side = [cells(results) for _, results in runs_results]
+    per_side = [cells(results, exact_counts(run.get("fingerprint"))) for run, results in runs_results]
     side_units = {u for _, u in per_side if u}
     labels = distinct_labels([side_label(run) for run, _ in runs_results], [run for run, _ in runs_results])
     t = Table(unit=side_units.pop() if len(side_units) == 1 else ("mixed" if side_units else units.NS_OP), labels=labels)
