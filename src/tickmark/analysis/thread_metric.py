@@ -49,6 +49,7 @@ class Cell:
 class Table:
     unit: str  # units.INSN_OP or units.NS_OP; "mixed" when the runs differ
     labels: list
+    side_units: list = field(default_factory=list)  # the unit of each side's values
     rows: list = field(default_factory=list)  # (figure, key, [Cell per side])
     notes: list = field(default_factory=list)
 
@@ -83,6 +84,7 @@ def build(runs_results):
     side_units = {u for _, u in per_side if u}
     labels = distinct_labels([side_label(run) for run, _ in runs_results], [run for run, _ in runs_results])
     t = Table(unit=side_units.pop() if len(side_units) == 1 else ("mixed" if side_units else units.NS_OP), labels=labels)
+    t.side_units = [u or units.NS_OP for _, u in per_side]
     for i, (figure, key) in enumerate(FIGURES):
         t.rows.append((figure, key, [side[0][i] for side in per_side]))
     signalled = [label for label, (side, _) in zip(labels, per_side) if any(c.by_signal for c in side)]
@@ -101,12 +103,13 @@ def from_runs(store, runs):
     return build([(r, store.results(r["id"])) for r in picked])
 
 
-def value_text(x, unit):
-    """A cost per operation: guest instructions whole ('1,235'), a time with its unit ('1.23 us')."""
+def value_text(x, unit, mixed=False):
+    """A cost per operation: guest instructions whole ('1,235', or '1,235 insn' in a table of
+    mixed units), a time with its unit ('1.23 us')."""
     if x is None:
         return "-"
     if unit == units.INSN_OP:
-        return f"{x:,.0f}"
+        return f"{x:,.0f}" + (" insn" if mixed else "")
     return units.show(x, unit) if unit == units.NS_OP else units.sig(x)
 
 
@@ -125,10 +128,10 @@ def to_dict(t):
                     {
                         "value": c.value,
                         "normalised": c.normalised,
-                        "text": value_text(c.value, t.unit) if c.value is not None else c.note,
+                        "text": value_text(c.value, unit, t.unit == "mixed") if c.value is not None else c.note,
                         "norm_text": units.sig(c.normalised) if c.normalised is not None else "-",
                     }
-                    for c in cells_
+                    for c, unit in zip(cells_, t.side_units)
                 ],
             }
             for figure, key, cells_ in t.rows
