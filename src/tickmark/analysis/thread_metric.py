@@ -83,7 +83,9 @@ def build(runs_results):
     per_side = [cells(results, exact_counts(run.get("fingerprint"))) for run, results in runs_results]
     side_units = {u for _, u in per_side if u}
     labels = distinct_labels([side_label(run) for run, _ in runs_results], [run for run, _ in runs_results])
-    t = Table(unit=side_units.pop() if len(side_units) == 1 else ("mixed" if side_units else units.NS_OP), labels=labels)
+    t = Table(
+        unit=side_units.pop() if len(side_units) == 1 else ("mixed" if side_units else units.NS_OP), labels=labels
+    )
     t.side_units = [u or units.NS_OP for _, u in per_side]
     for i, (figure, key) in enumerate(FIGURES):
         t.rows.append((figure, key, [side[0][i] for side in per_side]))
@@ -91,7 +93,9 @@ def build(runs_results):
     if signalled:
         t.notes.append(f"{', '.join(signalled)}: {BY_SIGNAL}")
     if t.unit == "mixed":
-        t.notes.append("the runs count in different units (guest instructions beside time): compare the normalised values only")
+        t.notes.append(
+            "the runs count in different units (guest instructions beside time): compare the normalised values only"
+        )
     return t
 
 

@@ -48,7 +48,20 @@ from .options import label_option, prepare_core, round_options, store_of, target
 @target_option
 @click.pass_context
 def run_cmd(
-    ctx, patterns, suite, run_options, name, cc, cflags, memfn, quiet, host_clock, before, bounds_file, load_name, labels
+    ctx,
+    patterns,
+    suite,
+    run_options,
+    name,
+    cc,
+    cflags,
+    memfn,
+    quiet,
+    host_clock,
+    before,
+    bounds_file,
+    load_name,
+    labels,
 ):
     """Run benchmarks (patterns or a suite; default suite: default).
 

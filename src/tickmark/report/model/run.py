@@ -65,7 +65,9 @@ def run_model(store, run, with_series=True, beside=None):
                 )
     tmetric = None
     if run.get("suite") == thread_metric.SUITE:  # its table, with the run beside it if that ran the suite too
-        pairs = [(run, results)] + ([(beside, store.results(beside["id"]))] if beside and beside.get("suite") == run["suite"] else [])
+        pairs = [(run, results)] + (
+            [(beside, store.results(beside["id"]))] if beside and beside.get("suite") == run["suite"] else []
+        )
         tmetric = thread_metric.to_dict(thread_metric.build(pairs))
     entry = None
     if kernel_entry.present(results):  # the table of this run's system, and of the other beside it
