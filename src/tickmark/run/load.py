@@ -32,6 +32,7 @@ FDS = 5  # senders (and receivers) per group
 COPY_BYTES = 64 << 20  # each buffer of the memory load: larger than any last-level cache here
 WRITE_BYTES = 1 << 20  # one write of the io load
 IO_FILE_BYTES = 64 << 20  # the io load's file is started again when it reaches this
+SETTLE_S = 5.0  # the longest wait for every worker to be at work before the run starts
 
 
 @dataclass(frozen=True)
@@ -129,6 +130,7 @@ class Load:
     _folder: str = None
     _jobs: list = field(default_factory=list)  # (function, argument) per worker
     _counted: list = field(default_factory=list)  # the slots whose counts make the intensity
+    _at_start: int = 0  # their sum when the run started
 
     def _plan(self):
         kind = kind_of(self.name)
@@ -156,7 +158,13 @@ class Load:
         for _, arg in self._jobs:  # the parent's copies of the sockets
             for s in arg if isinstance(arg, list) else []:
                 s.close()
+        # the run starts once every worker is at work (forked, its memory touched), as a load
+        # started a while before the measurement is: at most SETTLE_S
+        deadline = time.monotonic() + SETTLE_S
+        while time.monotonic() < deadline and not all(self._counts[i] for i in self._counted):
+            time.sleep(0.05)
         self.started = time.monotonic()
+        self._at_start = sum(self._counts[i] for i in self._counted)
         return self
 
     def _fork(self, fn, slot, arg):
@@ -174,7 +182,7 @@ class Load:
     def stop(self):
         """End every worker, remove the scratch files -> the record of what ran."""
         seconds = time.monotonic() - self.started if self.started else 0.0
-        done = sum(self._counts[i] for i in self._counted) if self._counts is not None else 0
+        done = sum(self._counts[i] for i in self._counted) - self._at_start if self._counts is not None else 0
         for pid in self.pids:
             try:
                 os.kill(pid, signal.SIGTERM)
