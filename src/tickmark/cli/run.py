@@ -80,6 +80,9 @@ def run_cmd(
 
         read(bounds_file)  # a bad file is said before anything runs
     if load_name:
+        uri = (ctx.find_root().obj or {}).get("target_uri") or "local"
+        if uri != "local":
+            raise TickmarkError(f"--load runs its load on this machine: the target must be local, not {uri}")
         labels = (*labels, f"load={load_name}")
     plan = Plan(patterns, suite, labels=labels, names=[name], host_clock=host_clock, before=before, **run_options)
     store = store_of(ctx)
@@ -100,8 +103,6 @@ def run_cmd(
             "the board's own arguments; start (or reset) the board now",
             err=True,
         )
-    if load_name and core.target.uri != "local":
-        raise TickmarkError(f"--load runs its load on this machine: the target must be local, not {core.target.uri}")
     cfg = plan.config(core, name)
     pats = cfg.patterns
     run = Run(store, core, cfg)

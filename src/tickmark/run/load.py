@@ -95,7 +95,7 @@ def _receiver(counts, slot, socks):
     (sock,) = socks
     n, left = 0, 0
     while True:
-        got = sock.recv(65536)
+        got = sock.recv(MSG_BYTES)  # a message a read, as hackbench reads
         if not got:
             return
         left += len(got)
