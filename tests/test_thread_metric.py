@@ -58,7 +58,7 @@ def _table_text(cli, *names):
     return out[out.index("Thread-Metric's figures") :]
 
 
-def test_linux_user_space(real, cli):
+def test_linux_user_space(real, cli, tmp_path):
     """This machine's Linux (a few seconds): every figure, the interrupt ones through a signal
     the thread sends itself, said in each result's info and under the table."""
     if os.geteuid() != 0:
@@ -76,6 +76,11 @@ def test_linux_user_space(real, cli):
     for figure, _ in thread_metric.FIGURES:
         assert figure in text
     assert "basic processing" in text and "1.00" in text and "a signal the thread sends itself" in text
+    rc, out, err = cli("report", "nat", "-o", str(tmp_path / "nat.md"))
+    assert rc == 0, err
+    doc = (tmp_path / "nat.md").read_text()
+    assert "## Thread-Metric's figures: Linux" in doc and "| basic processing |" in doc, doc
+    assert "| figure | Linux | × basic |" in doc
 
 
 @pytest.mark.parametrize("system", ["freertos", "nuttx"])
