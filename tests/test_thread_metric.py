@@ -85,8 +85,8 @@ def test_linux_user_space(real, cli, tmp_path):
 
 @pytest.mark.parametrize("system", ["freertos", "nuttx"])
 def test_a53_every_figure_counted_and_the_same_for_one_seed(system, nuttx_cache, real, cli, monkeypatch):
-    """The suite under FreeRTOS and NuttX on the Cortex-A53 under -icount, twice (about two
-    minutes a system on a quiet machine): each figure ok, a real interrupt (no signal), the same
+    """The suite under FreeRTOS and NuttX on the Cortex-A53 under -icount, twice (about a minute
+    a system on this loaded machine): each figure ok, a real interrupt (no signal), the same
     counts for one seed, and the two systems in one table."""
     need_board("virt-aarch64")
     if system == "nuttx":
