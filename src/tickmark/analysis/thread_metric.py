@@ -117,6 +117,14 @@ def value_text(x, unit, mixed=False):
     return units.show(x, unit) if unit == units.NS_OP else units.sig(x)
 
 
+def norm_text(x):
+    """A normalised value to three significant figures, alike in every row: '0.130', '1.00',
+    '40.6', '1,234'; '-' for none."""
+    if x is None:
+        return "-"
+    return f"{x:,.0f}" if x >= 99.95 else f"{x:#.3g}"
+
+
 def to_dict(t):
     """The table as plain data for the report model: per row the figure, the key and per side the
     value's text, the normalised value's text, or the note."""
@@ -133,7 +141,7 @@ def to_dict(t):
                         "value": c.value,
                         "normalised": c.normalised,
                         "text": value_text(c.value, unit, t.unit == "mixed") if c.value is not None else c.note,
-                        "norm_text": units.sig(c.normalised) if c.normalised is not None else "-",
+                        "norm_text": norm_text(c.normalised),
                     }
                     for c, unit in zip(cells_, t.side_units)
                 ],
