@@ -44,6 +44,12 @@ from .options import label_option, prepare_core, round_options, store_of, target
     help="A defined background load that tickmark runs on this machine beside the run (local target "
     "only): cpu, memory, messages (hackbench-like) or io; recorded in the run's labels and fingerprint.",
 )
+@click.option(
+    "--duration",
+    metavar="TIME",
+    help="Run timer.cyclic / timer.cyclic_rt for about this long (90s, 10m, 1h) in one round, "
+    "every wake-up in the histogram and its worst-case statement.",
+)
 @label_option
 @target_option
 @click.pass_context
@@ -61,6 +67,7 @@ def run_cmd(
     before,
     bounds_file,
     load_name,
+    duration,
     labels,
 ):
     """Run benchmarks (patterns or a suite; default suite: default).
@@ -79,6 +86,10 @@ def run_cmd(
         from ..analysis.bounds import read
 
         read(bounds_file)  # a bad file is said before anything runs
+    if duration is not None:
+        from ..run import duration as long_run
+
+        run_options = long_run.apply(duration, patterns, suite, run_options)
     if load_name:
         uri = (ctx.find_root().obj or {}).get("target_uri") or "local"
         if uri != "local":
