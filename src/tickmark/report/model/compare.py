@@ -2,7 +2,7 @@
 (compare_model) and a campaign's summary (campaign_model)."""
 
 from ... import fingerprint
-from ...analysis import rtos_table
+from ...analysis import rtos_table, thread_metric
 from ...errors import TickmarkError
 from ...fmt import known
 from ...names import decimal
@@ -142,6 +142,8 @@ def campaign_model(store, spec, cells):
                     g["error"] = str(e)
                 study = rtos_table.from_runs(store, [store.run(r) for r in runs])  # the rtos-study suite
                 g["rtos_study"] = rtos_table.to_dict(study) if study is not None else None
+                tm_table = thread_metric.from_runs(store, [store.run(r) for r in runs])  # the thread-metric suite
+                g["thread_metric"] = thread_metric.to_dict(tm_table) if tm_table is not None else None
                 groups.append(g)
     return {
         "name": spec.name,
