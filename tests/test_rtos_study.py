@@ -298,3 +298,13 @@ def test_long_reasons_wrap_in_their_column_and_the_table_stays_whole(monkeypatch
     linux_line = next(line for line in out[entry:] if "| Linux " in line)
     assert "skip: user space on linux" in linux_line
     assert "tm_os_irq_attach" in "".join(out[entry : entry + 12])  # the rest of the reason, wrapped below
+
+
+def test_the_settings_line_says_only_what_the_kernels_record_has():
+    """SylixOS's record names its heap check, FPU and tick, not a heap or a stack fill: the line
+    under the table says those, never 'None' or '?'."""
+    from tickmark.analysis.rtos_table import settings_text
+
+    rtos = {"name": "SylixOS", "version": "2.3.8", "heap_check": "yes", "fpu": "off (kfpu=no)", "tick": "1000 Hz"}
+    text = settings_text({"fingerprint": {"rtos": rtos, "compiler": "gcc", "cflags": "-O2"}})
+    assert text == "SylixOS 2.3.8, heap check yes, FPU off (kfpu=no), tick 1000 Hz, core gcc -O2", text
