@@ -141,7 +141,8 @@ def test_history_gives_a_contended_run_its_task_clock_level(store, cli):
     rc, out, err = cli("history", "--name", "h-*", "--by", "label:build", "--fail-on-change", "5")
     assert rc == 1 and re.search(rf"{BENCH} \+(19\d|20\d)\.\d% since label:build 6", err), err
     flat = " ".join(out.split())
-    assert "decided on task-clock: contention at label:build 3 (on CPU 3" in flat
+    # kept off the CPU for 3 to 3.6 times its CPU time: on a CPU 28-33 % of its wall time
+    assert re.search(r"decided on task-clock: contention at label:build 3 \(on CPU (2[89]|3[0-4])%", flat), flat
     assert "label:build 8 (on CPU" in flat
     doc = json.loads(cli("history", "--name", "h-*", "--by", "label:build", "--format", "json")[1])
     (s,) = doc["series"]

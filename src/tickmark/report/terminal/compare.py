@@ -85,7 +85,8 @@ def render_comparison(doc, file=None, show_counters=True):
             unit = r.get("unit")
             verdict = r["verdict"]
             why = "; ".join(
-                x for x in (r.get("note"), r.get("profile_change") and f"profile: {r['profile_change']}") if x
+                # the profile's cause first: a narrow column cuts the end of the cell
+                x for x in (r.get("profile_change") and f"profile: {r['profile_change']}", r.get("note")) if x
             )
             if why:
                 verdict += f" ({why})"
