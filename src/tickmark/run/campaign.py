@@ -765,7 +765,7 @@ def holder_gone(store, c, holder):
     """Whether the process holding a cell (HOST:PID) is known to have ended: it ran on this host
     and its PID is gone, or belongs to a process that started later than the cell's run (the
     run's writer, as a run is read 'abandoned': store.owner_gone)."""
-    from ..store import owner_gone
+    from ..store.owner import owner_gone
 
     host, _, pid = str(holder).rpartition(":")
     if not pid.isdigit():

@@ -16,7 +16,7 @@ from ..errors import TickmarkError
 from ..exact import exact_counts
 from ..exact import unit as shown_unit
 from ..names import check_name, printable, text_problem
-from . import MAX_TIME
+from .rows import MAX_TIME
 
 FORMAT = "tickmark-results"
 VERSION = 1
@@ -52,7 +52,7 @@ def to_document(model):
                 "hist": r["hist"],
             }
         )
-    from . import RUN_COLS
+    from .schema import RUN_COLS
 
     run = model["run"]
     run_doc = {k: run[k] for k in RUN_COLS}
