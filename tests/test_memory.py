@@ -142,11 +142,11 @@ def test_tlb_reach():
 def probe_fingerprint(root):
     """The fingerprint of a fake machine under `root`: the probe script that an SSH target runs on
     the board (every /sys and /proc path moved under root), its output parsed as a board's is."""
-    from tickmark import fingerprint
+    from tickmark import probe
 
-    script = fingerprint.PROBE_SCRIPT.replace("/sys/", f"{root}/sys/").replace("/proc/", f"{root}/proc/")
+    script = probe.PROBE_SCRIPT.replace("/sys/", f"{root}/sys/").replace("/proc/", f"{root}/proc/")
     out = subprocess.run(["sh", "-c", script], capture_output=True, text=True, check=True).stdout
-    return fingerprint.from_texts(fingerprint.parse_probe(out))
+    return probe.from_texts(probe.parse_probe(out))
 
 
 def test_os_report_from_sysfs_and_device_tree(tmp_path):
@@ -687,9 +687,9 @@ def test_a_targets_own_caches_and_memory_in_every_view(real, cli, monkeypatch):
     fingerprint's texts replaced): the sweep stops at a quarter of the target's free memory, and
     topology, show, report (JSON, Markdown) and bandwidth compare and label with the target's
     caches, none of this machine's."""
-    from tickmark import fingerprint
+    from tickmark import probe
 
-    monkeypatch.setattr(fingerprint, "read_local", board_texts)
+    monkeypatch.setattr(probe, "read_local", board_texts)
     rc, out, err = cli("topology", "--json", "--rounds", "1", "--samples", "2", "-q", "--no-refine")
     assert rc == 0, err
     doc = json.loads(out)
