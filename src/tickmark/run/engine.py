@@ -28,10 +28,11 @@ import threading
 import time
 
 from .. import fingerprint, tm1
-from ..analysis import hostclock, memfn, nbench, stats, verdict
+from ..analysis import hostclock, memfn, stats, verdict
 from ..errors import TickmarkError, interrupted_by_signals
 from ..names import check_name, numbered
 from ..store import NameTaken
+from ..store.analyses import nbench_unsettled
 from ..tm1 import Reader
 from ..waiting import Watchdog, environ_seconds
 from .plan import RunConfig, check_patterns  # noqa: F401  (the engine's input, made by plan.py)
@@ -628,7 +629,7 @@ class Run:
         ds = self._disturbance()
         noisy = sorted((k for k, d in ds.items() if k in self.iters and d.contended), key=lambda k: ds[k].share)
         noisy += sorted((k for k, v in cvs.items() if v > NOISY_ROUND_CV and k not in noisy), key=lambda k: -cvs[k])
-        noisy += [k for k in nbench.unsettled(self.store, self.run_id) if k in self.iters and k not in noisy]
+        noisy += [k for k in nbench_unsettled(self.store, self.run_id) if k in self.iters and k not in noisy]
         chosen, cost = [], 0.2  # process start and the core's own start-up calibration
         for k in noisy:
             k_cost = self.wall_ns.get(k, 1e9) / 1e9
