@@ -110,7 +110,7 @@ def test_a_damaged_fingerprint_is_left_for_the_reader(tmp_path):
 
 
 def test_an_older_document_imports_with_numbers(tmp_path):
-    from tickmark.run.engine import import_document
+    from tickmark.run.importing import import_document
     from tickmark.store.document import parse_document, run_model, to_document
 
     st = Store(str(tmp_path / "a.db"))

@@ -1,7 +1,7 @@
 """A stored run as the model that the run formats render (run_model); that model as a versioned
 JSON document (with raw samples) or CSV; such a document read back (strictly validated, its
 statistics computed again from the raw samples). The run engine stores a document read here as a
-new run (run/engine.py: import_document)."""
+new run (run/importing.py: import_document)."""
 
 import csv
 import io
