@@ -46,6 +46,24 @@ def test_a_build_knows_its_size_and_every_benchmarks(cache, core_binary):
     assert build_core().code_size == cs and (Path(b.binary).parent / SIZES).is_file()
 
 
+def test_a_benchmark_counts_the_shared_helper_it_calls(cache, core_binary):
+    """ipc.tcp_* measured 10 B each: their code is in bench/common/twoparty.c, a file that defines
+    no benchmark. A benchmark's bytes are its file's and those of each helper file it calls into."""
+    from tickmark.targets.build import build_core
+
+    b = build_core()
+    cs = b.code_size
+    objs = Path(b.binary).parent / "obj"
+    own, helper = next(objs.glob("tcp_lat.c.*.o")), next(objs.glob("twoparty.c.*.o"))
+    by_obj = sizes.function_bytes([str(own), str(helper)], b.cc)
+    assert by_obj[str(own)] < 100 < by_obj[str(helper)]
+    assert cs["benches"]["ipc.tcp_lat"] == by_obj[str(own)] + by_obj[str(helper)]
+    assert cs["helpers"]["ipc.tcp_lat"] == ["bench/common/twoparty.c"]
+    assert "sys.getppid" not in cs["helpers"]  # calls no helper: its own functions only
+    # a helper reached through another helper counts too
+    assert cs["helpers"]["irq.wake"] == ["bench/common/wakeup.c", "bench/irq/irq_common.c"]
+
+
 def test_the_cross_binutils_measure_a_cross_build(cache):
     assert sizes.tool("clang", "nm") == shutil.which("nm")
     if not shutil.which("aarch64-linux-gnu-gcc"):

@@ -111,7 +111,8 @@ def test_cannot_tell_is_its_own_exit_status(store, cli):
     """Wall time kept off the CPU and an on-CPU time too noisy to decide: inconclusive, exit 3
     (never a silent pass); --inconclusive=pass and =fail choose; JUnit says error, or failure."""
     row = headline(cli, "noisy-a", "noisy-b")
-    assert row["verdict"] == verdict.INCONCLUSIVE and row["decided"] == {"on": None, "why": row["decided"]["why"]}
+    assert row["verdict"] == verdict.INCONCLUSIVE and row["decided"]["on"] is None
+    assert set(row["decided"]) == {"on", "why", "cpu"} and len(row["decided"]["cpu"]["ci"]) == 2
     assert row["note"].startswith("cannot tell: contention: on CPU") and "task-clock inconclusive" in row["note"]
     gate = ("compare", "--baseline", "noisy-a", "noisy-b", BENCH, "--fail-above", "5%")
     rc, _, err = cli(*gate)
@@ -174,3 +175,21 @@ def test_run_ends_saying_how_disturbed_it_was(env, cli, monkeypatch):
     monkeypatch.setenv("FAKECORE_MODE", "")
     rc, out, err = cli("run", BENCH, "--name", "calm", "-q")
     assert rc == 0 and "disturbed: no result of 1 (0 of" in out.strip().split("\n")[-1], out
+
+
+def test_an_undecided_row_whose_cpu_interval_is_under_the_threshold_passes_the_gate(store, cli):
+    """The gate asks "slower by more than the threshold?": a row the one rule left undecided
+    passes when its task-clock interval lies wholly under the threshold, and the gate says so;
+    the same row against a threshold inside its interval stays inconclusive."""
+    row = headline(cli, "noisy-a", "noisy-b")
+    bound = verdict.cpu_bound(row)
+    assert bound is not None and 0.05 < bound < 1.5, row
+    wide = f"{(bound + 0.2) * 100:.0f}%"
+    gate = ("compare", "--baseline", "noisy-a", "noisy-b", BENCH, "--fail-above")
+    rc, _, err = cli(*gate, wide)
+    assert rc == 0 and f"no regression above {wide}" in err, err
+    assert re.search(r"1 benchmark\(s\) with contended wall time held to the gate by their task-clock interval", err)
+    assert f"{BENCH} (at most {bound * 100:+.1f}%)" in err, err
+    rc, xml, _ = cli("export", "noisy-b", "--format", "junit", "--baseline", "noisy-a", "--fail-above", wide)
+    assert rc == 0 and errored_cases(xml) == [] and failed_cases(xml) == [], xml
+    assert cli(*gate, "5%")[0] == verdict.EXIT_INCONCLUSIVE

@@ -104,3 +104,16 @@ def test_compare_shows_hardware_counters_side_by_side(tmp_path):
     text = out.getvalue()
     assert "IPC" in text and "0.62 -> 0.65" in text and "FE stall" in text and "66.9% -> 63.9%" in text
     assert "kernel-excluded" in text and "not supported here" not in text
+
+
+def test_one_wording_for_counters_under_icount_on_every_system():
+    """A campaign on one board said "instructions (grouped: 2)" for Linux (its perf opened cycles
+    and instructions, both counting guest instructions under QEMU -icount) and "none: under QEMU
+    -icount ..." for the RTOSes (their cycle counter): one wording for both."""
+    linux = {"counters": ["cycles", "instructions", "task_clock"], "counters_grouped": 2, "kernel_excluded": 0}
+    rtos = {"counters": ["cycles"], "counters_unsupported": "instructions"}
+    said = {counters.availability(h, "icount-insns")["hardware_status"] for h in (linux, rtos)}
+    assert said == {counters.ICOUNT_STATUS} and "guest instructions" in counters.ICOUNT_STATUS
+    assert counters.availability(linux, "icount-insns")["software"] == ["task_clock"]
+    # a machine counting cycles keeps its list
+    assert counters.availability(linux)["hardware_status"] == "cycles, instructions (grouped: 2)"

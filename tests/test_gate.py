@@ -237,3 +237,19 @@ def test_history_fits_80_columns(store, cli, monkeypatch):
     rc, out, err = cli("history", "--name", "step-*", "--by", "label:build")
     assert rc == 0 and "what changed there:" in out
     assert [line for line in out.splitlines() if len(line) > 80] == []
+
+
+def test_history_gives_one_number_for_a_change(store, cli):
+    """history printed one change as +60.3 % in its table and +60.9 % in its gate's line (the
+    level's medians against compare's estimate of the pooled samples): the gate's line, its JSON
+    and the table now give the change's one figure."""
+    rc, out, err = cli("history", "--name", "step-*", "--fail-on-change", "5")
+    assert rc == 1, err
+    table = re.search(r"sys\.fast: ([+-]\d+\.\d) % \(slower\) at run step-6", out)
+    line = re.search(r"sys\.fast ([+-]\d+\.\d) ?% since run step-6", err)
+    assert table and line, (out, err)
+    assert table.group(1) == line.group(1), (table.group(0), line.group(0))
+    doc = json.loads(cli("history", "--name", "step-*", "--format", "json", "--fail-on-change", "5")[1])
+    (f,) = doc["gate"]["failures"]
+    (s,) = [s for s in doc["series"] if s["key"] == "sys.fast"]
+    assert f["why"].startswith(table.group(1)) and f["slower"] == pytest.approx(s["changes"][-1]["ratio"] - 1)

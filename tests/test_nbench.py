@@ -216,7 +216,7 @@ def test_all_kernels_verify_with_libc(make_core):
 
 
 @pytest.mark.integration
-def test_run_and_show_print_the_indices(real, cli):
+def test_run_and_show_print_the_indices(real, cli, tmp_path):
     rc, out, err = cli("run", "cpu.numsort", "cpu.lu", "--rounds", "1", "--samples", "3", "--quiet", "--name", "nb")
     assert rc == 0, err
     assert re.search(r"^NUMERIC SORT\s*:\s*[\d.e+]+ :\s*[\d.]+ :\s*[\d.]+", out, re.M)
@@ -224,6 +224,13 @@ def test_run_and_show_print_the_indices(real, cli):
     assert "INTEGER INDEX" in out and "(a group index needs all of its kernels" in out
     rc, shown, _ = cli("show", "nb")
     assert rc == 0 and "NUMERIC SORT" in shown and "AMD K6/233" in shown
+    # two kernels: each group they belong to gets a partial index, said as partial
+    assert re.search(r"^INTEGER INDEX\s*:\s*[\d.]+ partial: 1 of 7 kernels$", shown, re.M), shown
+    assert re.search(r"^MEMORY INDEX\s*:\s*-$", shown, re.M)
+    for ext in ("md", "html"):
+        assert cli("report", "nb", "-o", str(tmp_path / f"nb.{ext}"))[0] == 0
+        text = (tmp_path / f"nb.{ext}").read_text()
+        assert re.search(r"INTEGER index \(original\)[^\d-]*[\d.]+ partial: 1 of 7", text), ext
 
 
 @pytest.mark.integration
@@ -257,3 +264,27 @@ def test_unsettled_kernels_get_extra_rounds():
             return [{"iters": 1, "ns": 1e6 * f} for f in spread]
 
     assert nbench_unsettled(Store(), 1) == ["cpu.lu"]
+
+
+def test_a_partial_index_is_given_and_said_as_partial():
+    """A run of some kernels printed '-' for every group: each group it has some kernels of gets
+    the geometric mean of their indices, said as partial with the kernels it lacks."""
+    from tickmark.report.model.series import nbench_figures
+
+    rates = {"cpu.numsort": 4 * 38.993, "cpu.idea": 9 * 65.382, "cpu.lu": 2 * 26.732}
+    results = [result(k, v) for k, v in rates.items()]
+    orig, linux = nbench.partial_groups(rates)
+    assert orig["INTEGER"]["value"] == pytest.approx(6.0) and (orig["INTEGER"]["have"], orig["INTEGER"]["of"]) == (2, 7)
+    assert linux["FLOATING-POINT"]["value"] == pytest.approx(2.0) and linux["FLOATING-POINT"]["missing"] == [
+        "FOURIER",
+        "NEURAL NET",
+    ]
+    assert "MEMORY" not in linux  # none of its kernels: no figure
+    full = {k[0]: k[3] for k in nbench.KERNELS}
+    assert nbench.partial_groups(full) == ({}, {})  # a full group is the full index, never partial
+    nb = nbench_figures(results, lambda r: None)
+    text = "\n".join(nbench_view.lines(nb))
+    assert re.search(r"^INTEGER INDEX\s*:\s*6\.000 partial: 2 of 7 kernels$", text, re.M), text
+    assert re.search(r"^FLOATING-POINT INDEX:\s*\d\.\d{3} partial: 1 of 3, without FOURIER, NEURAL NET$", text, re.M)
+    assert re.search(r"^MEMORY INDEX\s*:\s*-$", text, re.M) and "not comparable with a full group index" in text
+    assert max(len(line) for line in text.splitlines()) <= 80

@@ -106,3 +106,45 @@ def test_one_table_of_limits_is_the_cores(core_binary, key, option):
     assert over.returncode == 2 and b"wants" in over.stderr
     with pytest.raises(Exception, match=rf"'{key}' must be an integer in {lo}..{hi}"):
         Plan(["sys.*"], in_file=True, **{key: hi + 1})
+
+
+def _values(length):
+    """A --param size=... whose values are `length` characters: 26 distinct 18-digit values,
+    some with leading zeros."""
+    vals = [str(10**17 + i) for i in range(26)]
+    extra = length - (26 * 18 + 25)
+    vals = ["0" * min(2, max(0, extra - 2 * i)) + v for i, v in enumerate(vals)]
+    text = ",".join(vals)
+    assert len(text) == length
+    return [f"size={text}"]
+
+
+PARAM_EDGES = [
+    (["size=9223372036854775807"], True),
+    (["size=9223372036854775808"], False),
+    (_values(511), True),
+    (_values(512), False),
+    ([f"x{i}*:size=1" for i in range(64)] + ["mem.lat_rand:size=4K"], False),
+    ([f"x{i}*:size=1" for i in range(63)] + ["mem.lat_rand:size=4K"], True),
+]
+
+
+@pytest.mark.parametrize("params,ok", PARAM_EDGES, ids=["2^63-1", "2^63", "511 chars", "512 chars", "65", "64"])
+def test_the_core_takes_every_param_the_plan_takes(core_binary, params, ok):
+    """--param values the host accepted and the core refused after the build (2^63-1: the core's
+    overflow check stopped at 2^63-10; 512 characters of values; 65 --param options): the plan
+    refuses, before anything is built, exactly what the core would."""
+    if ok:
+        Plan(["mem.lat_rand"], params=params)
+    else:
+        with pytest.raises(Exception, match="--param"):
+            Plan(["mem.lat_rand"], params=params)
+    argv = [core_binary, "run", "--samples", "1", "--sample-ms", "1", "--timeout", "5"]
+    r = subprocess.run(
+        argv + [a for p in params for a in ("--param", p)] + ["--", "mem.lat_rand"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    refused = r.returncode == 2 and ("bad values" in r.stderr or "wants" in r.stderr)
+    assert refused != ok, (r.returncode, r.stderr[-300:])

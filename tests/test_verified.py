@@ -30,6 +30,18 @@ def test_a_routine_that_fails_the_kernels_check_fails_the_run(real, cli):
     assert r["status"] == "failed" and r["verified"] is None
 
 
+def test_compare_gives_a_failed_check_as_the_reason_a_run_is_incomplete(real, cli):
+    """`compare` called a run with a benchmark that failed its check "interrupted; some results
+    missing": the reason is the failed verification the run recorded."""
+    rc, out, err = cli("run", "cpu.stringsort", *QUICK, "-q", "--name", "good")
+    assert rc == 0, err
+    rc, out, err = cli("run", "cpu.stringsort", "--memfn", str(DATA / "broken_memmove.c"), *QUICK, "-q", "--name", "b")
+    assert rc == 1, err
+    rc, out, err = cli("compare", "good", "b")
+    assert "is incomplete: 1 instance failed: cpu.stringsort: stringsort: sorted strings are wrong" in err, err
+    assert "interrupted" not in err
+
+
 def test_checks_that_passed_are_shown_and_exported(real, cli, tmp_path):
     rc, out, err = cli("run", "cpu.numsort", "memfn.memmove", "--param", "impl=0,1", "--param", "size=64", *QUICK, "-q")
     assert rc == 0, err

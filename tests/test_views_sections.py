@@ -124,6 +124,8 @@ NOT_SECTIONS = {
     "flag_meanings": "the meanings of the flags in the rows (the documents' legend)",
     "families": "the index of the report's families (the documents' links between runs)",
     "series": "what the HTML view's plots draw (text views have no plots)",
+    "thread_metric": "the terminal's table of a thread-metric run; the documents draw the report's "
+    "table across its runs (the report model's own thread_metric, tests/test_thread_metric.py)",
 }
 
 

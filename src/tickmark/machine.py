@@ -108,6 +108,17 @@ def _given(name, fmt=str):
     return lambda fp: None if fp.get(name) in (None, "") else fmt(known(fp[name]))
 
 
+def _load(fp):
+    """The background load of a run (run/load.py's record): 'messages (2 groups of ...),
+    145,408 messages/s'."""
+    load = fp.get("load")
+    if not isinstance(load, dict):
+        return None
+    rate = load.get("intensity")
+    rate = f", {rate:,.0f} {load.get('unit') or ''}".rstrip() if isinstance(rate, (int, float)) else ""
+    return f"{known(load.get('name'))} ({known(load.get('what'))}){rate}"
+
+
 LINES = (
     Line("CPU", ("cpu_model", "arch", "cpus_online"), _cpu),
     Line("board", ("board",), _given("board")),
@@ -133,6 +144,7 @@ LINES = (
     Line("clocksource", ("clocksource",), lambda fp: known(fp.get("clocksource"))),
     Line("load average", ("loadavg",), _given("loadavg")),
     Line("before each round", ("before",), _given("before")),
+    Line("load", ("load",), _load),
 )
 
 

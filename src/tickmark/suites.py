@@ -31,6 +31,18 @@ SUITES = {
         "sched.wake_prio",
         "loop.control",
     ],
+    # Thread-Metric's eight figures as benchmarks of our own (docs/thread-metric.md): each one's
+    # cost per operation, and divided by basic processing's, the yardstick of the same boot
+    "thread-metric": [
+        "threadmetric.cooperative",
+        "threadmetric.preemptive",
+        "threadmetric.interrupt",
+        "threadmetric.interrupt_preempt",
+        "threadmetric.message",
+        "threadmetric.sync",
+        "threadmetric.memory",
+        "threadmetric.basic",
+    ],
     "nbench": ["cpu.*"],  # the ten nbench 2.2.3 workloads; `show` adds the BYTEmark indices
     "memory": ["mem.*", "memfn.*"],
 }

@@ -69,7 +69,9 @@ def derived(samples):
     return out
 
 
-ICOUNT_STATUS = "none: under QEMU -icount the cycle counter counts guest instructions"
+# under QEMU -icount, whatever the system opened (Linux perf's cycles and instructions, an RTOS's
+# cycle counter): every hardware counter counts the guest instructions the figures already are
+ICOUNT_STATUS = "guest instructions only: under QEMU -icount the cycle and instruction counters count them"
 
 
 def availability(hello, cycles_method=None):
@@ -84,7 +86,9 @@ def availability(hello, cycles_method=None):
     unsup = [x for x in (hello.get("counters_unsupported") or "").split(",") if x]
     hw = [c for c in opened if c in HARDWARE]
     sw = [c for c in opened if c in SOFTWARE]
-    if hw:
+    if cycles_method == "icount-insns" and hello:
+        status = ICOUNT_STATUS
+    elif hw:
         status = ", ".join(hw)
         if hello.get("counters_grouped"):
             status += f" (grouped: {hello['counters_grouped']})"
@@ -92,8 +96,6 @@ def availability(hello, cycles_method=None):
             status += ", kernel-excluded"
     elif not hello:
         status = "unknown (no hello record)"
-    elif cycles_method == "icount-insns":
-        status = ICOUNT_STATUS
     else:
         status = NOT_SUPPORTED
     return {

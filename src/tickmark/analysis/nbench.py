@@ -97,6 +97,31 @@ def group_indices(rates):
     return groups(ORIGINAL_GROUPS, 5, 3), groups(LINUX_GROUPS, 6, 4)
 
 
+def partial_groups(rates):
+    """The groups a run has some but not all kernels of -> {group: {"value", "have", "of",
+    "missing"}} for the original and the Linux groupings: value is the geometric mean of the
+    present kernels' index (its own exponent, 1/have: nbench's literal one is for the full
+    group). A partial index says how those kernels did; it is not comparable with a full one."""
+
+    def groups(spec, col, base_col):
+        out = {}
+        for group, _ in spec:
+            members = [k for k in KERNELS if k[col] == group]
+            have = [k for k in members if k[0] in rates]
+            if have and len(have) < len(members):
+                prod = math.prod(rates[k[0]] / k[base_col] for k in have)
+                missing = [k[1] for k in members if k[0] not in rates]
+                out[group] = {
+                    "value": prod ** (1 / len(have)),
+                    "have": len(have),
+                    "of": len(members),
+                    "missing": missing,
+                }
+        return out
+
+    return groups(ORIGINAL_GROUPS, 5, 3), groups(LINUX_GROUPS, 6, 4)
+
+
 def t_halfwidth(values):
     """nbench's criterion: Student-t 95 % half-width of the mean, relative to the mean."""
     n = len(values)

@@ -289,9 +289,20 @@ def decide(row, cpu, why):
     else:
         row["verdict"] = INCONCLUSIVE
         row["decided"] = {"on": None, "why": why}
+        if cpu is not None and cpu.get("ci"):
+            row["decided"]["cpu"] = {"ratio": cpu["ratio"], "ci": cpu["ci"]}  # what a gate may still use
         tc = f"{CPU_TIME} {cpu['verdict']}" if cpu is not None else f"no {CPU_TIME} counts"
         row["note"] = f"cannot tell: {why}; {tc}"
     return row
+
+
+def cpu_bound(row):
+    """The most B's CPU time can be slower than A's by the 95 % interval of an undecided row (a
+    fraction), or None where no CPU-time interval was taken: a gate asks "slower by more than the
+    threshold?", which an interval wholly under the threshold answers even when it does not say
+    "faster", "slower" or "same"."""
+    ci = ((row.get("decided") or {}).get("cpu") or {}).get("ci")
+    return None if not ci else float(ci[1])
 
 
 def cpu_words(cpu):
@@ -351,6 +362,8 @@ class Gate:
     metric: str
     failures: list = field(default_factory=list)
     inconclusive: str = None  # what an undecided benchmark does: None (exit 3), "pass" or "fail"
+    # (run, key, bound) of rows the one rule left undecided that passed on their CPU-time interval
+    bounded: list = field(default_factory=list)
     EXIT_INCONCLUSIVE = EXIT_INCONCLUSIVE  # the exit status of an undecided gate (for its words)
 
     @property
@@ -418,10 +431,20 @@ def unmeasured(result, metric=""):
     return out
 
 
-def undecided(result, metric=""):
+def undecided(result, metric="", threshold=None):
     """Rows of a compared pair, of one metric, that the one rule could not decide (contended
-    wall time and no CPU-time verdict) -> [(row, why)]: a gate cannot pass them silently."""
-    return [(r, r["decided"]["why"]) for r in result["rows"] if r.get("metric", "") == metric and cannot_tell(r)]
+    wall time and no CPU-time verdict) -> [(row, why)]: a gate cannot pass them silently. Held
+    to a threshold, a row whose CPU-time interval lies wholly under it (cpu_bound) is decided for
+    the gate: whatever its direction, it is not slower by more than the threshold."""
+    out = []
+    for r in result["rows"]:
+        if r.get("metric", "") != metric or not cannot_tell(r):
+            continue
+        bound = cpu_bound(r)
+        if threshold is not None and bound is not None and bound <= threshold:
+            continue
+        out.append((r, r["decided"]["why"]))
+    return out
 
 
 def gate(pairs, threshold, metric="", baseline=None, inconclusive=None):
@@ -435,8 +458,12 @@ def gate(pairs, threshold, metric="", baseline=None, inconclusive=None):
     for (_, B), res in pairs:
         for r, slow in regressions(res, threshold, metric):
             g.failures.append(Failure(B.label, r["key"], "slower", f"+{slow * 100:.1f}%", slow))
-        for r, why in undecided(res, metric):
+        for r, why in undecided(res, metric, threshold):
             g.failures.append(Failure(B.label, r["key"], "inconclusive", why))
+        held = {r["key"] for r, _ in undecided(res, metric, threshold)}
+        for r, _ in undecided(res, metric):
+            if r["key"] not in held:
+                g.bounded.append((B.label, r["key"], cpu_bound(r)))
         for r, why in unmeasured(res, metric):
             g.failures.append(Failure(B.label, r["key"], "not measured", why))
         status = B.run.get("status")

@@ -68,11 +68,7 @@ def compare_cmd(ctx, args, baseline, fail_above, metric, fmt, no_counters, incon
     for s in sides:
         status = s.run.get("status")
         if status != "complete":
-            click.echo(
-                f"tickmark: warning: {s.label} is {status}"
-                f"{' (still being written)' if status == 'running' else ' (interrupted; some results missing)'}",
-                err=True,
-            )
+            click.echo(f"tickmark: warning: {s.label} is {status}{_why_unfinished(s.run)}", err=True)
     text = formats.render(fmt, "comparison", comparison(sides, pairs, metric), show_counters=not no_counters)
     if text is not None:
         click.echo(text, nl=False)
@@ -82,6 +78,15 @@ def compare_cmd(ctx, args, baseline, fail_above, metric, fmt, no_counters, incon
             click.echo(f"tickmark: {line}", err=True)
         if g.exit_status():
             ctx.exit(g.exit_status())
+
+
+def _why_unfinished(run):
+    """Why a run that is not complete is not: still being written, the reason it recorded (a failed
+    verification, a lost connection, a signal), or interrupted where it recorded none."""
+    if run.get("status") == "running":
+        return " (still being written)"
+    reason = (run.get("notes") or {}).get("incomplete")
+    return f": {printable(str(reason))}" if reason else " (interrupted; some results missing)"
 
 
 def _store(ctx, args):

@@ -37,10 +37,39 @@ from .options import label_option, prepare_core, round_options, store_of, target
     type=click.Path(dir_okay=False),
     help="Hold the run to this bounds file afterwards (tickmark check): exit 1 when a figure is out of bounds.",
 )
+@click.option(
+    "--load",
+    "load_name",
+    type=click.Choice(["cpu", "memory", "messages", "io"]),
+    help="A defined background load that tickmark runs on this machine beside the run (local target "
+    "only): cpu, memory, messages (hackbench-like) or io; recorded in the run's labels and fingerprint.",
+)
+@click.option(
+    "--duration",
+    metavar="TIME",
+    help="Run timer.cyclic / timer.cyclic_rt for about this long (90s, 10m, 1h) in one round, "
+    "every wake-up in the histogram and its worst-case statement.",
+)
 @label_option
 @target_option
 @click.pass_context
-def run_cmd(ctx, patterns, suite, run_options, name, cc, cflags, memfn, quiet, host_clock, before, bounds_file, labels):
+def run_cmd(
+    ctx,
+    patterns,
+    suite,
+    run_options,
+    name,
+    cc,
+    cflags,
+    memfn,
+    quiet,
+    host_clock,
+    before,
+    bounds_file,
+    load_name,
+    duration,
+    labels,
+):
     """Run benchmarks (patterns or a suite; default suite: default).
 
     PATTERNS select benchmarks by name, as globs ('sys.*', 'cpu.*sort', '*' for all) or by an
@@ -57,6 +86,15 @@ def run_cmd(ctx, patterns, suite, run_options, name, cc, cflags, memfn, quiet, h
         from ..analysis.bounds import read
 
         read(bounds_file)  # a bad file is said before anything runs
+    if duration is not None:
+        from ..run import duration as long_run
+
+        run_options = long_run.apply(duration, patterns, suite, run_options)
+    if load_name:
+        uri = (ctx.find_root().obj or {}).get("target_uri") or "local"
+        if uri != "local":
+            raise TickmarkError(f"--load runs its load on this machine: the target must be local, not {uri}")
+        labels = (*labels, f"load={load_name}")
     plan = Plan(patterns, suite, labels=labels, names=[name], host_clock=host_clock, before=before, **run_options)
     store = store_of(ctx)
     plan.check_store(store)
@@ -79,15 +117,28 @@ def run_cmd(ctx, patterns, suite, run_options, name, cc, cflags, memfn, quiet, h
     cfg = plan.config(core, name)
     pats = cfg.patterns
     run = Run(store, core, cfg)
+    load = None
     try:
+        if load_name:
+            from ..run.load import Load
+
+            load = Load(load_name).start()
         with Progress(cfg.rounds, quiet=quiet) as prog:
             run.progress = prog
             run_id = run.execute()
     except KeyboardInterrupt:
+        if load is not None:
+            record_load(store, run.run_id, load.stop())
         if run.run_id is not None:
             report.show(store, store.run(run.run_id))
         click.echo("tickmark: interrupted; the finished instances are stored", err=True)
         sys.exit(130)
+    except BaseException:
+        if load is not None:
+            record_load(store, run.run_id, load.stop())
+        raise
+    if load is not None:
+        record_load(store, run_id, load.stop())
     report.show(store, store.run(run_id))
     if any(p.startswith("memfn") for p in pats):
         from ..report.terminal import memory
@@ -108,6 +159,16 @@ def run_cmd(ctx, patterns, suite, run_options, name, cc, cflags, memfn, quiet, h
         why = (done.get("notes") or {}).get("incomplete") or "not every instance finished"
         click.echo(f"tickmark: run {run_id} is incomplete: {printable(why)}", err=True)
         raise click.exceptions.Exit(1)
+
+
+def record_load(store, run_id, record):
+    """The load that ran beside a run (run/load.py's record: what, workers, intensity) into its
+    fingerprint, where compare and history see it."""
+    if run_id is None:
+        return
+    fp = dict(store.run(run_id).get("fingerprint") or {})
+    fp["load"] = record
+    store.update_run(run_id, fingerprint=fp)
 
 
 def say_disturbed(run):

@@ -25,7 +25,21 @@ def gate_lines(g, slower=None, passed=None):
     lines += inconclusive_lines(g)
     if not lines:
         lines.append(passed or f"no {what}regression above {g.threshold * 100:g}% against {g.baseline}")
+    lines += bounded_lines(g)
     return lines
+
+
+def bounded_lines(g):
+    """The benchmarks whose wall time was contended and whose CPU time neither won nor lost, but
+    whose CPU-time interval lies under the threshold: the gate passed them on that interval."""
+    mine = getattr(g, "bounded", None)
+    if not mine:
+        return []
+    which = listed(f"{key} (at most {bound * 100:+.1f}%)" for _, key, bound in mine)
+    return [
+        f"{len(mine)} benchmark(s) with contended wall time held to the gate by their task-clock "
+        f"interval (95 %), under {g.threshold * 100:g}%: {which}"
+    ]
 
 
 def inconclusive_lines(g):

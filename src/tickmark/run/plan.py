@@ -118,7 +118,11 @@ def parse_params(params, one_point=False, in_file=False):
     from ..targets.build import core_limit
 
     what = option_name("params", in_file) if in_file else "--param"
-    max_sweep = core_limit("TM_MAX_SWEEP")
+    max_sweep, max_text, max_given = (
+        core_limit(k) for k in ("TM_MAX_SWEEP", "TM_MAX_OVERRIDE_VALUE", "TM_MAX_OVERRIDES")
+    )
+    if len(params) > max_given:
+        raise TickmarkError(f"{what}: {len(params)} given; the core takes at most {max_given}")
     out, seen = [], set()
     for p in params:
         m = _PARAM.fullmatch(p) if isinstance(p, str) else None
@@ -145,6 +149,8 @@ def parse_params(params, one_point=False, in_file=False):
             if n in got:
                 raise TickmarkError(f"{what} {label}: value {_clip(v, 30)} is the same as {got[n]} (a point runs once)")
             got[n] = v
+        if len(vals) > max_text:
+            raise TickmarkError(f"{what} {label}: its values are {len(vals)} characters; the core takes {max_text}")
         out.append(Param(p, scope, name, tuple(values)))
     return out
 

@@ -7,6 +7,8 @@ import math
 from ..analysis.nbench import _BY_NAME, CI_TARGET, MAX_SAMPLES, sample_rates, t_halfwidth
 from ..analysis.os_topology import os_report
 from ..analysis.rtos_table import Side, build, side_label
+from ..analysis.thread_metric import SUITE
+from ..analysis.thread_metric import build as thread_metric_build
 from ..analysis.topology import ROUND_BENCHES, analyse
 
 
@@ -60,3 +62,11 @@ def rtos_table_of_runs(store, runs):
     if not study:
         return None
     return build([Side(side_label(r), r, store.results(r["id"])) for r in study])
+
+
+def thread_metric_table_of_runs(store, runs):
+    """The table of the stored runs of the thread-metric suite among runs, or None."""
+    picked = [r for r in runs if r.get("suite") == SUITE]
+    if not picked:
+        return None
+    return thread_metric_build([(r, store.results(r["id"])) for r in picked])

@@ -23,6 +23,7 @@ import shutil
 import signal
 import subprocess
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -164,19 +165,32 @@ def sha256_file(path):
 # list of sources, and the compilation of one file (or the link)
 ASK_TIMEOUT = 30
 COMPILE_TIMEOUT = 600
+PROGRESS_EVERY = 10  # seconds between two lines of a long build's progress
 
 
-def _run_tool(argv, timeout, what, **kw):
+def _run_tool(argv, timeout, what, progress=None, **kw):
     """A build tool (compiler, make, sh) run in a session of its own, with a time limit ->
     CompletedProcess (text). Past the limit, or on an interrupt, the tool and everything it
-    started are killed (no child is left behind); past the limit, a one-line TickmarkError."""
+    started are killed (no child is left behind); past the limit, a one-line TickmarkError.
+    PROGRESS, where given, is called with the seconds spent every PROGRESS_EVERY seconds while
+    the tool runs (a long build's line of progress)."""
     kw.setdefault("stdout", subprocess.PIPE)
     stdin_text = kw.pop("stdin_text", None)
     if stdin_text is not None:
         kw["stdin"] = subprocess.PIPE
+    start = time.monotonic()
     p = subprocess.Popen(argv, stderr=subprocess.PIPE, text=True, errors="replace", start_new_session=True, **kw)
     try:
-        out, err = p.communicate(stdin_text, timeout=timeout)
+        while True:
+            left = timeout - (time.monotonic() - start)
+            try:
+                out, err = p.communicate(stdin_text, timeout=max(0.0, min(left, PROGRESS_EVERY) if progress else left))
+                break
+            except subprocess.TimeoutExpired:
+                if progress is None or time.monotonic() - start >= timeout:
+                    raise
+                stdin_text = None  # sent already: a second communicate() takes none
+                progress(time.monotonic() - start)
     except BaseException as e:
         with contextlib.suppress(OSError):
             os.killpg(p.pid, signal.SIGKILL)
@@ -306,9 +320,12 @@ SIZES = "sizes.json"
 
 def _code_size(out, src, cc, make_vars):
     """The code size measured when the build was made; a build made before tickmark measured
-    sizes is measured now (its objects are kept beside it) and the figures kept with it."""
+    sizes (or counted the shared helpers in) is measured now (its objects are kept beside it)
+    and the figures kept with it."""
     try:
-        return json.loads((out / SIZES).read_text())
+        kept = json.loads((out / SIZES).read_text())
+        if "helpers" in kept or "error" in kept:  # else measured before helpers counted: again
+            return kept
     except (OSError, ValueError):
         pass
     try:

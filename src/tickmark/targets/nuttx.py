@@ -310,7 +310,10 @@ def _build_export(board, tree, dest):
             with open(log, "a") as out:
                 out.write(f"$ {shlex.join(argv)}\n")
                 out.flush()
-                r = _run_tool(argv, BUILD_TIMEOUT, f"NuttX's {what}", cwd=str(cwd), env=env, stdout=out)
+                r = _run_tool(
+                    argv, BUILD_TIMEOUT, f"NuttX's {what}", cwd=str(cwd), env=env, stdout=out,
+                    progress=lambda spent: _progress(board, what, spent, log),
+                )  # fmt: skip
                 out.write(r.stderr)
             if r.returncode != 0:
                 tail = "\n".join("  " + line for line in log.read_text(errors="replace").splitlines()[-15:])
@@ -364,6 +367,18 @@ def _build_export(board, tree, dest):
         os.replace(staged, dest)
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+def _progress(board, what, spent, log):
+    """The line a kernel build prints every PROGRESS_EVERY seconds: the step, the time it has
+    taken, the objects compiled so far (from the log) and where the log is."""
+    made = sum(1 for line in log.read_text(errors="replace").splitlines() if line.lstrip().startswith("CC:"))
+    objects = f", {made} file{'s' if made > 1 else ''} compiled" if made else ""
+    print(
+        f"tickmark: building NuttX for {board.name}: {what}, {spent:.0f} s{objects} (log: {log})",
+        file=sys.stderr,
+        flush=True,
+    )
 
 
 def _copy_tree(src, dst):

@@ -78,16 +78,61 @@ def function_bytes(objects, cc):
     return sizes
 
 
+def _links(objects, nm):
+    """{object: the global names it defines, the names it uses from elsewhere} by one `nm` run."""
+    out, _ = _run([nm, *objects]) if nm and objects else (None, "")
+    if out is None:
+        return None
+    links, current = {o: (set(), set()) for o in objects}, objects[0]
+    for line in out.splitlines():
+        if line.endswith(":") and line[:-1] in links:
+            current = line[:-1]
+            continue
+        parts = line.split()
+        if len(parts) == 2 and parts[0] == "U":
+            links[current][1].add(parts[1])
+        elif len(parts) == 3 and parts[1] in "TWDBR":
+            links[current][0].add(parts[2])
+    return links
+
+
+def _helpers_used(obj, helpers, links):
+    """The helper objects OBJ calls into, directly or through another helper (in HELPERS order)."""
+    used, todo = set(), [obj]
+    while todo:
+        needs = links[todo.pop()][1]
+        for h in helpers:
+            if h not in used and h != obj and links[h][0] & needs:
+                used.add(h)
+                todo.append(h)
+    return [h for h in helpers if h in used]
+
+
 def measure(binary, bench_objects, cc):
     """The code size of a core: binary, its compiler, and [(bench source, its object)] ->
-    {"core": {"text", "data", "bss"}, "benches": {name: bytes}, "tool": ...}, or {"error": why}."""
+    {"core": {"text", "data", "bss"}, "benches": {name: bytes}, "helpers": {name: [file]},
+    "tool": ...}, or {"error": why}. A benchmark's bytes are its bench file's functions and those
+    of every shared helper file (a bench file that defines no benchmark: bench/common/twoparty.c)
+    it calls into, each counted in full for every benchmark that uses it; "helpers" names them."""
     core, err = core_size(binary, cc)
     if core is None:
         return {"error": err}
-    per_obj = function_bytes([o for _, o in bench_objects], cc) or {}
-    benches = {}
+    objects = [o for _, o in bench_objects]
+    per_obj = function_bytes(objects, cc) or {}
+    links = _links(objects, tool(cc, "nm"))
+    helpers = [o for src, o in bench_objects if not bench_names(src)]
+    benches, shared = {}, {}
     for src, obj in bench_objects:
-        if obj in per_obj:
-            for name in bench_names(src):
-                benches[name] = per_obj[obj]
-    return {"core": core, "benches": benches, "tool": os.path.basename(tool(cc, "nm") or "")}
+        if obj not in per_obj:
+            continue
+        used = _helpers_used(obj, helpers, links) if links and helpers else []
+        for name in bench_names(src):
+            benches[name] = per_obj[obj] + sum(per_obj.get(h, 0) for h in used)
+            if used:
+                shared[name] = [_source_name(bench_objects, h) for h in used]
+    return {"core": core, "benches": benches, "helpers": shared, "tool": os.path.basename(tool(cc, "nm") or "")}
+
+
+def _source_name(bench_objects, obj):
+    """bench/FAMILY/FILE.c of an object."""
+    return next("/".join(src.replace(os.sep, "/").split("/")[-3:]) for src, o in bench_objects if o == obj)

@@ -54,7 +54,7 @@ int tm_parse_int(const char *s, int64_t *out)
         s++;
     }
     for (; *s >= '0' && *s <= '9'; s++, digits++) {
-        if (v > (INT64_MAX - 9) / 10)
+        if (v > (INT64_MAX - (*s - '0')) / 10) /* exact: every value up to INT64_MAX is read */
             return -1;
         v = v * 10 + (*s - '0');
     }

@@ -20,6 +20,7 @@
 #endif
 #define TM_MAX_OVERRIDES 64
 #define TM_MAX_SWEEP 64
+#define TM_MAX_OVERRIDE_VALUE 511 /* characters of one --param's values (or --iters' count) */
 #define TM_MAX_SAMPLES 1000
 #define TM_HIST_SUB 32 /* sub-buckets per power of two */
 #define TM_HIST_BUCKETS (64 * TM_HIST_SUB)
@@ -34,7 +35,7 @@ typedef struct tm_instance {
 
 typedef struct tm_override {
     char name[64];  /* parameter name, or instance key for --iters */
-    char value[512];
+    char value[TM_MAX_OVERRIDE_VALUE + 1];
 } tm_override;
 
 typedef struct tm_options {

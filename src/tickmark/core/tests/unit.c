@@ -53,6 +53,8 @@ static void test_parse_int(void)
     CHECK(tm_parse_int("", &v) != 0);
     CHECK(tm_parse_int("12x", &v) != 0);
     CHECK(tm_parse_int("99999999999999999999", &v) != 0);
+    CHECK(tm_parse_int("9223372036854775807", &v) == 0 && v == INT64_MAX);
+    CHECK(tm_parse_int("9223372036854775808", &v) != 0);
 }
 
 static void test_glob(void)

@@ -2,11 +2,11 @@
 (compare_model) and a campaign's summary (campaign_model)."""
 
 from ... import fingerprint
-from ...analysis import rtos_table
+from ...analysis import rtos_table, thread_metric
 from ...errors import TickmarkError
 from ...fmt import known
 from ...names import decimal
-from ...store.analyses import rtos_table_of_runs
+from ...store.analyses import rtos_table_of_runs, thread_metric_table_of_runs
 from . import codesize
 from .series import nbench_comparison
 
@@ -143,6 +143,8 @@ def campaign_model(store, spec, cells):
                     g["error"] = str(e)
                 study = rtos_table_of_runs(store, [store.run(r) for r in runs])  # the rtos-study suite
                 g["rtos_study"] = rtos_table.to_dict(study) if study is not None else None
+                tm_table = thread_metric_table_of_runs(store, [store.run(r) for r in runs])  # the thread-metric suite
+                g["thread_metric"] = thread_metric.to_dict(tm_table) if tm_table is not None else None
                 groups.append(g)
     return {
         "name": spec.name,

@@ -5,7 +5,7 @@ import math
 
 from ... import fingerprint, fmt
 from ... import machine as machine_words
-from ...analysis import kernel_entry, rtos_table, stats
+from ...analysis import kernel_entry, rtos_table, stats, thread_metric
 from ...analysis.memfn import IMPLS
 from ...analysis.stats import Stats
 from ...exact import exact_counts, explanation
@@ -63,6 +63,12 @@ def run_model(store, run, with_series=True, beside=None):
                     )
                     + "; the units differ"
                 )
+    tmetric = None
+    if run.get("suite") == thread_metric.SUITE:  # its table, with the run beside it if that ran the suite too
+        pairs = [(run, results)] + (
+            [(beside, store.results(beside["id"]))] if beside and beside.get("suite") == run["suite"] else []
+        )
+        tmetric = thread_metric.to_dict(thread_metric.build(pairs))
     entry = None
     if kernel_entry.present(results):  # the table of this run's system, and of the other beside it
         sides = [(run, results)] + ([(beside, store.results(beside["id"]))] if beside is not None else [])
@@ -91,6 +97,7 @@ def run_model(store, run, with_series=True, beside=None):
         "nbench": nb,
         "verified": verified(results),
         "rtos_study": study,
+        "thread_metric": tmetric,
         "kernel_entry": entry,
         "host_clock": host_clock_model(results, lambda r: store.samples(r["id"])),
         "topology": topo,

@@ -171,6 +171,7 @@ def nbench_figures(results, samples_of, fp=None):
         ],
         "original_groups": orig,
         "linux_groups": linux,
+        "partial_groups": nbench.partial_groups({row["name"]: row["rate"] for row in rows if "rate" in row}),
         "basis": nbench.basis_of(rows),
         "basis_text": nbench.BASIS_TEXT.get(nbench.basis_of(rows)),
         "caveat": None,
@@ -181,6 +182,7 @@ def nbench_figures(results, samples_of, fp=None):
             row["old"] = row["new"] = None
         out["original_groups"] = {g: None for g in orig}
         out["linux_groups"] = {g: None for g in linux}
+        out["partial_groups"] = ({}, {})
         out["caveat"] = ICOUNT_NBENCH
     return out
 

@@ -208,7 +208,7 @@ def show(store, run, file=None, beside=None):
 
 def render(m, file=None):
     """The terminal view of one run's model."""
-    from . import hostclock, kernel_entry, nbench, rtos_study, topology
+    from . import hostclock, kernel_entry, nbench, rtos_study, thread_metric, topology
 
     con = console(file)
     plain = not con.is_terminal
@@ -229,6 +229,9 @@ def render(m, file=None):
         print_events(con, m["rows"], plain)
         if m["rtos_study"]:
             rtos_study.show(m["rtos_study"], con)
+        if m.get("thread_metric"):
+            con.print()
+            thread_metric.show(m["thread_metric"], con.file)
         if m.get("kernel_entry"):
             con.print()
             kernel_entry.show(m["kernel_entry"], con)

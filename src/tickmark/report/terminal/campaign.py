@@ -8,7 +8,10 @@ import textwrap
 
 from ..console import width, wrap_words
 from . import rtos_table as rtos_view
+from . import thread_metric as thread_metric_view
 from .compare import render_comparison
+
+SUITE_TABLES = (("thread_metric", thread_metric_view), ("rtos_study", rtos_view))  # group key, its view
 
 
 def campaign_summary(store, spec, cs, file=None):
@@ -55,10 +58,12 @@ def render(m, file=None):
     say(", ".join(f"{n} {s}" for s, n in m["counts"].items()), "  ", "    ")
     for g in m["groups"]:
         print(file=file)
-        if g["rtos_study"] is not None:  # the rtos-study suite: its table is the summary
+        # a suite with a table of its own (thread-metric, rtos-study): the table is the summary
+        table = next(((view, g[k]) for k, view in SUITE_TABLES if g.get(k) is not None), None)
+        if table is not None:
             say(f"variant {g['variant']}, workload {g['workload']}:")
             file.flush()
-            rtos_view.show(g["rtos_study"], file=file)
+            table[0].show(table[1], file=file)
             say(
                 f"each system against {g['baseline']}, benchmark by benchmark: "
                 f"tickmark compare {' '.join(_quoted(r) for r in g['runs'])}"

@@ -1,6 +1,7 @@
 """Terminal view of the code size beside the speed of a compared pair (the model's code_size,
 report/model/codesize.py): the core's text, data and bss (and a kernel image's size), then per
-benchmark the bytes of its own functions in A and B with the speed and size in words."""
+benchmark the bytes of its functions (its file's and the shared helpers' it calls) in A and B
+with the speed and size in words."""
 
 from ...fmt import fmt_size
 

@@ -39,12 +39,17 @@ def lines(nb):
             f"{row['label']:<20}: {row['rate']:>16.6g} : {_num(row['old'], 11, 2)} : "
             f"{_num(row['new'], 11, 2)}{ci}{note}"
         )
+    part_orig, part_linux = nb.get("partial_groups") or ({}, {})
     out.append("=" * 22 + " ORIGINAL BYTEMARK INDICES (Pentium 90 = 1) " + "=" * 12)
-    for group, _ in ORIGINAL_GROUPS:
-        out.append(f"{group + ' INDEX':<20}: {_num(orig[group], 10, 3)}")
+    out += [_group_line(group, orig[group], part_orig.get(group)) for group, _ in ORIGINAL_GROUPS]
     out.append("=" * 22 + " LINUX INDICES (AMD K6/233 = 1) " + "=" * 23)
-    for group, _ in LINUX_GROUPS:
-        out.append(f"{group + ' INDEX':<20}: {_num(linux[group], 10, 3)}")
+    out += [_group_line(group, linux[group], part_linux.get(group)) for group, _ in LINUX_GROUPS]
+    if part_orig or part_linux:
+        out += textwrap.wrap(
+            "partial: the geometric mean of the index of the group's kernels in the run (its "
+            "missing ones named), not comparable with a full group index",
+            80,
+        )
     if any(v is None for v in list(orig.values()) + list(linux.values())):
         out.append("(a group index needs all of its kernels in the run)")
     if any(row.get("ci") is not None for row in rows):
@@ -63,6 +68,16 @@ def lines(nb):
             80,
         )
     return out
+
+
+def _group_line(group, full, partial):
+    """One group index: the full one, or a partial one said as partial, or '-'."""
+    line = f"{group + ' INDEX':<20}: {_num(full, 10, 3)}"
+    if full is None and partial:
+        line = f"{group + ' INDEX':<20}: {_num(partial['value'], 10, 3)} partial: {partial['have']} of {partial['of']}"
+        left = ", ".join(partial["missing"])
+        line += f", without {left}" if len(line) + len(left) + 10 <= 80 else " kernels"
+    return line
 
 
 def _rates_only(nb):

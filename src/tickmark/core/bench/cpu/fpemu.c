@@ -312,11 +312,27 @@ static uint64_t fe_checksum(const fe_num *c)
     return h;
 }
 
+/* 2^e, exactly: products of powers of two are exact in binary. The check must not lean on the C
+ * library's ldexp: NuttX's own math library computes it as x * exp(n * ln 2), off in the last
+ * bits for nearly every n (by 2e-13 at 2^-80), which is past the check's tolerance. */
+static double fe_pow2(int e)
+{
+    double r = 1.0, f = e < 0 ? 0.5 : 2.0;
+    unsigned n = e < 0 ? 0u - (unsigned)e : (unsigned)e;
+    for (; n; n >>= 1) {
+        if (n & 1u)
+            r *= f;
+        if (n > 1u)
+            f *= f;
+    }
+    return r;
+}
+
 static double fe_to_double(const fe_num *x)
 {
-    double m = ldexp((double)x->m[0], 48) + ldexp((double)x->m[1], 32) +
-               ldexp((double)x->m[2], 16) + (double)x->m[3];
-    double v = ldexp(m, x->exp - 64);
+    double m = (double)x->m[0] * 281474976710656.0 + (double)x->m[1] * 4294967296.0 +
+               (double)x->m[2] * 65536.0 + (double)x->m[3];
+    double v = fe_iszero(x->m) ? 0.0 : m * fe_pow2(x->exp - 64);
     return x->sign ? -v : v;
 }
 

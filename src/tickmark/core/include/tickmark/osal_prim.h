@@ -65,6 +65,7 @@ enum { TM_SIG_USR1 = 1, TM_SIG_USR2 = 2 };
 int tm_os_sig_install(int tm_sig, void (*handler)(int)); /* sigaction, SA_RESTART */
 int tm_os_sig_default(int tm_sig);                       /* back to SIG_DFL */
 int tm_os_sig_send(tm_os_pid pid, int tm_sig);           /* kill(pid, sig) */
+int tm_os_sig_raise(int tm_sig);                         /* raise(sig): to the calling thread */
 
 /* ---- sockets (TM_REQ_SOCKETS): loopback only ---- */
 enum { TM_SOCK_UNIX_STREAM = 1, TM_SOCK_UNIX_DGRAM, TM_SOCK_TCP, TM_SOCK_UDP };
@@ -91,8 +92,8 @@ int tm_os_sleep_until_ns(uint64_t deadline_ns);
 /* The finest step in which such a sleep can end (ns): 1 for high-resolution timers, the tick
  * period on an RTOS whose delays count ticks, the clock's resolution for a spin. */
 uint64_t tm_os_sleep_res_ns(void);
-/* Make the calling thread SCHED_FIFO at prio (-1: the highest there is); returns 0, or -1 with
- * errno text in why. */
+/* Make the calling thread SCHED_FIFO at prio; a negative prio counts down from the highest
+ * there is (-1 the highest, -2 the one below it, ...); returns 0, or -1 with errno text in why. */
 int tm_os_set_rt_priority(int prio, const char **why);
 int tm_os_set_normal_priority(void);
 int tm_os_lock_memory(void); /* mlockall current+future; -1 if not permitted */

@@ -111,6 +111,11 @@ int tm_os_sig_send(tm_os_pid pid, int tm_sig)
     (void)tm_sig;
     return -1;
 }
+int tm_os_sig_raise(int tm_sig)
+{
+    (void)tm_sig;
+    return -1;
+}
 
 int tm_os_sock_pair(int kind, int fds[2])
 {

@@ -25,7 +25,7 @@ int tm_os_set_rt_priority(int prio, const char **why)
     struct sched_param sp;
     int r;
     memset(&sp, 0, sizeof sp);
-    sp.sched_priority = prio < 0 ? sched_get_priority_max(SCHED_FIFO) : prio; /* -1: the highest */
+    sp.sched_priority = prio < 0 ? sched_get_priority_max(SCHED_FIFO) + 1 + prio : prio; /* -1: the highest */
     r = pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp);
     if (r != 0) {
         if (why)

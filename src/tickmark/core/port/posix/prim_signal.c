@@ -1,4 +1,4 @@
-/* Signals for the signal benchmarks (osal_prim.h): sigaction and kill with SIGUSR1/SIGUSR2. */
+/* Signals for the signal benchmarks (osal_prim.h): sigaction, kill and raise with SIGUSR1/SIGUSR2. */
 #include <signal.h>
 #include <string.h>
 #include <sys/types.h>
@@ -43,4 +43,10 @@ int tm_os_sig_send(tm_os_pid pid, int tm_sig)
 {
     int sig = native_sig(tm_sig);
     return sig < 0 ? -1 : kill(pid, sig);
+}
+
+int tm_os_sig_raise(int tm_sig)
+{
+    int sig = native_sig(tm_sig);
+    return sig < 0 ? -1 : raise(sig);
 }
