@@ -1,8 +1,8 @@
 """Interrupt to thread (irq.*): a software-raised interrupt to its handler, back to the
 interrupted thread, and to a higher-priority thread the handler wakes, on bare metal and FreeRTOS
-(and NuttX) on the Cortex-A53 and the Cortex-M7 under QEMU (guest instructions, identical for one seed), the
-skips where a system has no way, and one round trip counted independently from QEMU's own
-execution trace."""
+(and NuttX) on the Cortex-A53 and the Cortex-M7 and bare metal on the Cortex-A7, under QEMU
+(guest instructions, identical for one seed), the skips where a system has no way, and one round
+trip counted independently from QEMU's own execution trace."""
 
 import os
 import re
@@ -28,6 +28,7 @@ FIGURES = {
     ("mps2-an500", "baremetal"): {"return": 8.0},
     ("mps2-an500", "freertos"): {"return": 8.0},
     ("mps2-an500", "nuttx"): {"return": 37.0},
+    ("orangepi-pc", "baremetal"): {"entry": 25.0, "return": 22.0},
 }
 
 
@@ -54,7 +55,7 @@ def test_irq_figures_and_the_same_for_one_seed(board, system, nuttx_cache, real,
     # an RTOS's tick (every million instructions) may land in a sample: a tenth at most
     assert ret == pytest.approx(want["return"], abs=0.1), ret
     entry = res["irq.entry"]["stats"]["entry"]["median"]
-    if "entry" in want:  # the A53's clock counts every instruction (PMCCNTR under -icount)
+    if "entry" in want:  # the A53's and A7's clock counts every instruction (PMCCNTR under -icount)
         assert entry == pytest.approx(want["entry"], abs=0.05), entry
     else:  # the MPS2 counter steps every 40 instructions: an average over the iterations
         assert 5 < entry < 40, entry

@@ -288,3 +288,36 @@ def test_a_partial_index_is_given_and_said_as_partial():
     assert re.search(r"^FLOATING-POINT INDEX:\s*\d\.\d{3} partial: 1 of 3, without FOURIER, NEURAL NET$", text, re.M)
     assert re.search(r"^MEMORY INDEX\s*:\s*-$", text, re.M) and "not comparable with a full group index" in text
     assert max(len(line) for line in text.splitlines()) <= 80
+
+
+def test_a_campaign_prints_the_nbench_table_before_its_pairs():
+    """The nbench study as a campaign: for each variant, the side-by-side table of every system
+    comes first, then the pairs against the baseline, and the table only once."""
+    import io
+
+    from tickmark.report.terminal.campaign import render
+
+    runs = []
+    for label, scale in (("linux", 1.0), ("sylixos", 0.2)):
+        rows, (orig, linux) = nbench.summarize([result(k[0], scale * k[4]) for k in nbench.KERNELS])
+        runs.append((label, rows, orig, linux))
+    table = dict(nbench.side_by_side(runs), icount=True, verified=[10, 10])
+    sources = [
+        {"label": r[0], "source": f"run {i}", "counters": {"hardware_status": "none"}} for i, r in enumerate(runs)
+    ]
+    cell = {"id": "sylixos:default:nbench", "state": "done", "run_id": 2, "results": 10, "seconds": 1.0, "message": ""}
+    group = {
+        "variant": "default",
+        "workload": "nbench",
+        "baseline": "linux",
+        "rtos_study": None,
+        "error": None,
+        "comparison": {"runs": sources, "comparisons": [], "nbench": table},
+    }
+    m = {"name": "study", "cells": [cell], "targets": 2, "variants": 1, "workloads": 1, "counts": {"done": 1}}
+    buf = io.StringIO()
+    render(dict(m, groups=[group]), file=buf)
+    out = buf.getvalue()
+    assert out.count("nbench side by side") == 1, out
+    assert out.index("nbench side by side") < out.index("linux: run 0, hardware counters"), out
+    assert "verified (each kernel checked its own output): A 10 of 10, B 10 of 10" in out

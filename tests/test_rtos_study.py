@@ -267,3 +267,44 @@ def test_two_boards_counted_in_instructions_say_two_cpus_and_where_one_cpu_is():
     assert any(x is not None for r in t.rows for x in r.ratios)
     note = next(n for n in t.notes if "different boards" in n)
     assert "two different CPUs" in note and "guest instructions" in note and "rtos-study-virt-aarch64" in note
+
+
+def test_long_reasons_wrap_in_their_column_and_the_table_stays_whole(monkeypatch):
+    """Five systems, two of them skipping the interrupt rows with a long reason: at 100 columns
+    the table is one table (a reason wraps in the boots' column, the numbers never do), and each
+    line says its system."""
+    from tickmark.analysis import rtos_table
+    from tickmark.report.terminal import rtos_table as view
+
+    why = "user space on linux cannot raise an interrupt or handle one (tm_os_irq_attach)"
+    with_irq = FREERTOS + [result("irq.entry", stats={"": stat(90.0, 0.0, 90.0, "icount-insns"), "entry": stat(70.0)})]
+    linux = LINUX + [result("irq.entry", status="skip", reason=why)]
+    sides = [
+        _side("FreeRTOS", with_irq, "FreeRTOS V11.2.0"),
+        _side("Zephyr", [*LINUX, result("irq.entry", status="skip", reason=why.replace("linux", "zephyr"))], "Z"),
+        _side("NuttX", with_irq, "NuttX"),
+        _side("Linux", linux, "Linux"),
+        _side("bare metal", BAREMETAL, "bare metal (picolibc)"),
+    ]
+    d = rtos_table.to_dict(rtos_table.build(sides))
+    monkeypatch.setenv("COLUMNS", "100")
+    buf = io.StringIO()
+    view.show(d, file=buf)
+    out = buf.getvalue().splitlines()
+    assert max(len(line) for line in out) <= 100, "\n".join(out)
+    assert not any("in 2 parts" in line for line in out), "\n".join(out)
+    entry = next(i for i, line in enumerate(out) if line.startswith("interrupt -> handler"))
+    assert "FreeRTOS" in out[entry] and "69 70 71" in out[entry]
+    linux_line = next(line for line in out[entry:] if "| Linux " in line)
+    assert "skip: user space on linux" in linux_line
+    assert "tm_os_irq_attach" in "".join(out[entry : entry + 12])  # the rest of the reason, wrapped below
+
+
+def test_the_settings_line_says_only_what_the_kernels_record_has():
+    """SylixOS's record names its heap check, FPU and tick, not a heap or a stack fill: the line
+    under the table says those, never 'None' or '?'."""
+    from tickmark.analysis.rtos_table import settings_text
+
+    rtos = {"name": "SylixOS", "version": "2.3.8", "heap_check": "yes", "fpu": "off (kfpu=no)", "tick": "1000 Hz"}
+    text = settings_text({"fingerprint": {"rtos": rtos, "compiler": "gcc", "cflags": "-O2"}})
+    assert text == "SylixOS 2.3.8, heap check yes, FPU off (kfpu=no), tick 1000 Hz, core gcc -O2", text

@@ -104,11 +104,18 @@ def settings_text(run):
     if rtos:
         opts = rtos.get("options") or {}
         parts = [
-            rtos.get("kernel") or f"{rtos.get('name')} {rtos.get('version') or rtos.get('commit', '')[:12]}".strip(),
-            f"heap {rtos.get('heap')}",
-            f"stack fill {opts.get('stack_fill', rtos.get('stack_fill', '?'))}",
-            f"assertions {opts.get('assertions', rtos.get('assertions', '?'))}",
+            rtos.get("kernel") or f"{rtos.get('name')} {rtos.get('version') or rtos.get('commit', '')[:12]}".strip()
         ]
+        # what the kernel's record has of these (SylixOS's names its heap check and FPU instead)
+        for words, value in (
+            ("heap", rtos.get("heap")),
+            ("stack fill", opts.get("stack_fill", rtos.get("stack_fill"))),
+            ("assertions", opts.get("assertions", rtos.get("assertions"))),
+            ("heap check", rtos.get("heap_check")),
+            ("FPU", rtos.get("fpu") if "heap_check" in rtos else None),
+        ):
+            if value is not None:
+                parts.append(f"{words} {value}")
         if opts.get("stack_check") is not None:
             parts.append(f"stack overflow check {opts['stack_check']}")
         if opts.get("fpu_context"):

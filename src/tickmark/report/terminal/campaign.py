@@ -73,8 +73,17 @@ def render(m, file=None):
         file.flush()
         if g["error"]:
             say(f"not compared: {g['error']}", "  ", "    ")
-        else:
-            render_comparison(g["comparison"], file=file, show_counters=False)
+            continue
+        comparison = g["comparison"]
+        if comparison.get("nbench"):  # the nbench study: its table first, the pairs after it
+            from .nbench import side_by_side_lines
+
+            for line in side_by_side_lines(comparison["nbench"]):
+                print(line, file=file)
+            print(file=file)
+            comparison = dict(comparison, nbench=None)
+        file.flush()
+        render_comparison(comparison, file=file, show_counters=False)
     if not m["groups"]:
         print(file=file)
         say("(no cross-target compare: no variant and workload finished on two targets)")

@@ -15,8 +15,17 @@ def build_table(d, plain=False):
         plain,
         title=f"The RTOS study on {d['board']}: {', '.join(d['labels'])}",
     )
-    for i, col in enumerate(header):  # the figure's name folds; the numbers never do
-        t.add_column(col, justify="right" if i in (2, 4) else "left", no_wrap=i > 0, overflow="fold")
+    # the figure's name folds, and so does a side's reason for no figure (in the boots' column,
+    # never narrower than its widest figures); the numbers never do
+    boots = max((len(row[3]) for row in rows if row[2] != "-"), default=0)
+    for i, col in enumerate(header):
+        t.add_column(
+            col,
+            justify="right" if i in (2, 4) else "left",
+            no_wrap=i not in (0, 3),
+            overflow="fold",
+            min_width=max(boots, len(col)) if i == 3 else None,
+        )
     for row in rows:
         t.add_row(*row)
     return t
@@ -29,7 +38,7 @@ def unit_words(d):
 def show(d, file=None):
     """Print the table (to_dict form), what its numbers are and what each system ran with."""
     con = console(file or sys.stdout)
-    print_table(con, build_table(d, plain=not con.is_terminal))
+    print_table(con, build_table(d, plain=not con.is_terminal), keep=2)  # a part names the system
     con.print(
         f"Per operation, in {unit_words(d)}; each boot: the median of each round (one boot); "
         f"{d['reference']} is: {d['reference']}'s cost over the system's (26.5\u00d7: {d['reference']} takes "

@@ -11,16 +11,9 @@
  * Any other exception is reported (its syndrome and address) and ends the program. The GIC's
  * addresses are the board's (BM_GIC_DIST, BM_GIC_CPU). */
 #include "bm_trap.h"
+#include "gicv2.h"
 #include "tickmark/osal.h"
 
-#define REG(a) (*(volatile uint32_t *)(uintptr_t)(a))
-#define GICD_CTLR (TM_BM_GIC_DIST + 0x000u)
-#define GICD_ISENABLER0 (TM_BM_GIC_DIST + 0x100u)
-#define GICD_ICENABLER0 (TM_BM_GIC_DIST + 0x180u)
-#define GICD_IPRIORITYR(n) (TM_BM_GIC_DIST + 0x400u + (n))
-#define GICD_SGIR (TM_BM_GIC_DIST + 0xF00u)
-#define GICC_CTLR (TM_BM_GIC_CPU + 0x000u)
-#define GICC_PMR (TM_BM_GIC_CPU + 0x004u)
 #define SCTLR_A (1u << 1)
 
 const uintptr_t tm_bm_gicc = TM_BM_GIC_CPU;
@@ -86,7 +79,6 @@ __asm__(".pushsection .text.tm_bm_trap,\"ax\",%progbits\n"
         "\t.popsection\n");
 
 static uint64_t saved_vbar, saved_sctlr;
-static uint32_t saved_gicd_ctlr, saved_gicc_ctlr, saved_gicc_pmr;
 static uint64_t unaligned[2] __attribute__((aligned(16)));
 
 static uint64_t vbar(void)
@@ -106,29 +98,6 @@ static uint64_t sctlr(void)
 }
 
 static void set_sctlr(uint64_t v) { __asm__ __volatile__("msr sctlr_el1, %0\n\tisb" : : "r"(v) : "memory"); }
-
-/* The GIC on, the SGI enabled at the highest priority, and the store that raises it. */
-static void gic_open(unsigned sgi, tm_bm_trap_plan *plan)
-{
-    saved_gicd_ctlr = REG(GICD_CTLR);
-    saved_gicc_ctlr = REG(GICC_CTLR);
-    saved_gicc_pmr = REG(GICC_PMR);
-    *(volatile uint8_t *)(uintptr_t)GICD_IPRIORITYR(sgi) = 0; /* the highest priority */
-    REG(GICD_ISENABLER0) = 1u << sgi;
-    REG(GICD_CTLR) = 1u;
-    REG(GICC_PMR) = 0xf0u;
-    REG(GICC_CTLR) = 1u;
-    plan->raise_reg = (volatile void *)(uintptr_t)GICD_SGIR;
-    plan->raise_value = (2u << 24) | sgi; /* to the requesting CPU only */
-}
-
-static void gic_close(unsigned sgi)
-{
-    REG(GICD_ICENABLER0) = 1u << sgi;
-    REG(GICC_CTLR) = saved_gicc_ctlr;
-    REG(GICC_PMR) = saved_gicc_pmr;
-    REG(GICD_CTLR) = saved_gicd_ctlr;
-}
 
 const char *tm_bm_trap_install(int kind, tm_bm_trap_plan *plan)
 {

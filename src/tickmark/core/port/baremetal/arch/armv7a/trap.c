@@ -15,16 +15,9 @@
  * Any other exception is reported (its vector, address and DFAR) and ends the program. The
  * GIC's addresses are the board's (BM_GIC_DIST, BM_GIC_CPU). */
 #include "bm_trap.h"
+#include "gicv2.h"
 #include "tickmark/osal.h"
 
-#define REG(a) (*(volatile uint32_t *)(uintptr_t)(a))
-#define GICD_CTLR (TM_BM_GIC_DIST + 0x000u)
-#define GICD_ISENABLER0 (TM_BM_GIC_DIST + 0x100u)
-#define GICD_ICENABLER0 (TM_BM_GIC_DIST + 0x180u)
-#define GICD_IPRIORITYR(n) (TM_BM_GIC_DIST + 0x400u + (n))
-#define GICD_SGIR (TM_BM_GIC_DIST + 0xF00u)
-#define GICC_CTLR (TM_BM_GIC_CPU + 0x000u)
-#define GICC_PMR (TM_BM_GIC_CPU + 0x004u)
 #define SCTLR_A (1u << 1)
 
 const uintptr_t tm_bm_gicc = TM_BM_GIC_CPU;
@@ -110,7 +103,6 @@ __asm__(".pushsection .text.tm_bm_trap,\"ax\",%progbits\n"
         "\t.popsection\n");
 
 static uint32_t saved_vbar, saved_sctlr, saved_mode;
-static uint32_t saved_gicd_ctlr, saved_gicc_ctlr, saved_gicc_pmr;
 static uint32_t unaligned[2] __attribute__((aligned(8)));
 static uint64_t mode_stack[3][32] __attribute__((aligned(8))); /* IRQ, abort, undefined */
 
@@ -157,16 +149,7 @@ const char *tm_bm_trap_install(int kind, tm_bm_trap_plan *plan)
     if (kind == TM_TRAP_ABORT) {
         plan->fault_addr = (const char *)unaligned + 1;
     } else if (kind == TM_TRAP_IRQ) {
-        saved_gicd_ctlr = REG(GICD_CTLR);
-        saved_gicc_ctlr = REG(GICC_CTLR);
-        saved_gicc_pmr = REG(GICC_PMR);
-        *(volatile uint8_t *)(uintptr_t)GICD_IPRIORITYR(sgi) = 0; /* the highest priority */
-        REG(GICD_ISENABLER0) = 1u << sgi;
-        REG(GICD_CTLR) = 1u;
-        REG(GICC_PMR) = 0xf0u;
-        REG(GICC_CTLR) = 1u;
-        plan->raise_reg = (volatile void *)(uintptr_t)GICD_SGIR;
-        plan->raise_value = (2u << 24) | sgi; /* to the requesting CPU only */
+        gic_open(sgi, plan);
     }
     return NULL;
 }
@@ -195,23 +178,74 @@ void tm_bm_trap_during(int kind, int on)
 void tm_bm_trap_restore(int kind)
 {
     unsigned sgi = (unsigned)(TM_BM_SOFT_IRQ);
-    if (kind == TM_TRAP_IRQ) {
-        REG(GICD_ICENABLER0) = 1u << sgi;
-        REG(GICC_CTLR) = saved_gicc_ctlr;
-        REG(GICC_PMR) = saved_gicc_pmr;
-        REG(GICD_CTLR) = saved_gicd_ctlr;
-    }
+    if (kind == TM_TRAP_IRQ)
+        gic_close(sgi);
     set_vbar(saved_vbar);
 }
 
-/* irq.*: the IRQ entry here is trap.irq's own assembly (acknowledge, count, return); calling a C
- * handler from it (saving the caller-saved registers, the GIC acknowledge around the call) is not
- * written yet for ARMv7-A, so irq.* skips on this CPU. */
+/* irq.*: a second vector table whose IRQ entry calls a C handler (tm_bm_irq_fn), in the IRQ mode
+ * on a stack of its own: it saves the registers a C function may change (r0-r3, r12, LR_irq; r4
+ * keeps the acknowledged interrupt across the call, r5 keeps the stack 8-byte aligned), acknowledges
+ * the interrupt (GICC_IAR), calls the handler, ends the interrupt (GICC_EOIR) and returns to the
+ * interrupted instruction. The handler must leave the floating-point registers alone, as the
+ * benchmarks' handlers do. Every other entry is unexpected. IRQs stay unmasked while attached. */
+void (*volatile tm_bm_irq_fn)(void);
+extern const char tm_bm_irq_vectors[];
+static uint64_t irq_stack[128] __attribute__((aligned(8)));
+
+__asm__(".pushsection .text.tm_bm_irq,\"ax\",%progbits\n"
+        "\t.syntax unified\n"
+        "\t.thumb\n"
+        "\t.balign 32\n"
+        "\t.global tm_bm_irq_vectors\n"
+        "tm_bm_irq_vectors:\n"
+        "\tb.w 2f\n"                       /* reset */
+        "\tb.w 2f\n"                       /* undefined instruction */
+        "\tb.w 2f\n"                       /* SVC */
+        "\tb.w 3f\n"                       /* prefetch abort */
+        "\tb.w 3f\n"                       /* data abort */
+        "\tb.w 2f\n"
+        "\tb.w 1f\n"                       /* IRQ */
+        "\tb.w 2f\n"                       /* FIQ */
+        "1:\tpush {r0-r5, r12, lr}\n"
+        "\tldr r0, =tm_bm_gicc\n"
+        "\tldr r0, [r0]\n"
+        "\tldr r4, [r0, #0x0c]\n"          /* GICC_IAR: acknowledge */
+        "\tldr r0, =tm_bm_irq_fn\n"
+        "\tldr r0, [r0]\n"
+        "\tblx r0\n"
+        "\tldr r0, =tm_bm_gicc\n"
+        "\tldr r0, [r0]\n"
+        "\tstr r4, [r0, #0x10]\n"          /* GICC_EOIR: done */
+        "\tpop {r0-r5, r12, lr}\n"
+        "\tsubs pc, lr, #4\n"              /* LR is the interrupted instruction + 4 */
+        "2:\tmovs r0, #0\n"
+        "\tb 4f\n"
+        "3:\tmovs r0, #0x0c\n"
+        "4:\tmov r1, lr\n"
+        "\tmrc p15, 0, r2, c6, c0, 0\n"
+        "\tbl tm_bm_trap_unexpected32\n"
+        "\t.ltorg\n"
+        "\t.popsection\n");
+
 const char *tm_bm_irq_attach(void (*isr)(void), tm_bm_trap_plan *plan)
 {
-    (void)isr;
-    (void)plan;
-    return "no C interrupt handler path on this CPU yet (port/baremetal/arch/<arch>/trap.c)";
+    unsigned sgi = (unsigned)(TM_BM_SOFT_IRQ);
+    if (TM_BM_GIC_DIST == 0 || TM_BM_GIC_CPU == 0 || TM_BM_SOFT_IRQ < 0 || sgi > 15)
+        return "no GICv2 or SGI for it (BM_GIC_DIST, BM_GIC_CPU, BM_SOFT_IRQ in the board description)";
+    saved_vbar = vbar();
+    tm_bm_irq_fn = isr;
+    tm_bm_mode_stacks(irq_stack + 128, mode_stack[1] + 32, mode_stack[2] + 32);
+    set_vbar((uintptr_t)tm_bm_irq_vectors);
+    gic_open(sgi, plan);
+    __asm__ __volatile__("dsb\n\tcpsie i\n\tisb" : : : "memory");
+    return NULL;
 }
 
-void tm_bm_irq_detach(void) {}
+void tm_bm_irq_detach(void)
+{
+    __asm__ __volatile__("cpsid i\n\tisb" : : : "memory");
+    gic_close((unsigned)(TM_BM_SOFT_IRQ));
+    set_vbar(saved_vbar);
+    tm_bm_irq_fn = 0;
+}
