@@ -5,7 +5,7 @@ older form."""
 
 import json
 
-from tickmark import fingerprint
+from tickmark import fingerprint, probe
 from tickmark.store import Store, exports
 
 OLD_CACHES = [
@@ -28,7 +28,7 @@ def test_the_probe_reads_sysfs_caches_as_numbers():
         for k, v in c.items():
             if v is not None:
                 texts[f"cache/index{i}/{k}"] = v
-    fp = fingerprint.from_texts(texts)
+    fp = probe.from_texts(texts)
     assert fp["caches"] == [dict(c, coherency_line_size=c["coherency_line_size"]) for c in NEW_CACHES]
     assert fp["caches_source"] == "sysfs"
 
@@ -41,11 +41,11 @@ def test_the_probe_reads_device_tree_caches_as_numbers():
         "dt/cpus/l2-cache0/cache-level": cell(2),
         "dt/cpus/l2-cache0/cache-size": cell(1536 << 10),
     }
-    assert fingerprint.dt_caches(texts) == [
+    assert probe.dt_caches(texts) == [
         {"level": 1, "type": "Data", "size": 32 << 10, "coherency_line_size": 64},
         {"level": 2, "type": "Unified", "size": 1536 << 10, "coherency_line_size": None},
     ]
-    assert fingerprint.in_words("caches", fingerprint.dt_caches(texts)) == "L1d 32K, L2u 1.5M"
+    assert fingerprint.in_words("caches", probe.dt_caches(texts)) == "L1d 32K, L2u 1.5M"
 
 
 def test_older_and_newer_caches_read_the_same():
@@ -110,7 +110,7 @@ def test_a_damaged_fingerprint_is_left_for_the_reader(tmp_path):
 
 
 def test_an_older_document_imports_with_numbers(tmp_path):
-    from tickmark.run.engine import import_document
+    from tickmark.run.importing import import_document
     from tickmark.store.document import parse_document, run_model, to_document
 
     st = Store(str(tmp_path / "a.db"))

@@ -303,6 +303,7 @@ def test_a_cells_definition_holds_what_its_target_builds_from(tmp_path, monkeypa
     content, read without booting or building: another image or an edited tree is another
     definition, said in words (the FreeRTOS tree, end to end: test_freertos.py)."""
     from tickmark.run import campaign as cp
+    from tickmark.run import campaign_file
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     image, busybox = tmp_path / "vmlinuz", tmp_path / "busybox"
@@ -326,8 +327,8 @@ def test_a_cells_definition_holds_what_its_target_builds_from(tmp_path, monkeypa
     }
 
     def definitions():
-        spec = cp.parse(doc, "src.toml")  # each start reads the sources again
-        return spec, {c.target: (c, cp.definition(spec, c)) for c in cp.cells(spec)}
+        spec = campaign_file.parse(doc, "src.toml")  # each start reads the sources again
+        return spec, {c.target: (c, cp.definition(spec, c)) for c in campaign_file.cells(spec)}
 
     spec, before = definitions()
     lx, nx = before["lx"][1]["target_sources"], before["nx"][1]["target_sources"]

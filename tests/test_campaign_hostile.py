@@ -136,6 +136,7 @@ def _campaign_case(load):
     from tickmark.errors import TickmarkError
     from tickmark.names import check_name
     from tickmark.run import campaign as cp
+    from tickmark.run import campaign_file
 
     try:
         spec = load()
@@ -143,7 +144,7 @@ def _campaign_case(load):
     except TickmarkError as e:
         assert "\n" not in str(e), str(e)
         return False
-    cells = cp.cells(spec)
+    cells = campaign_file.cells(spec)
     assert len(cells) == len(spec.targets) * len(spec.variants) * len(spec.workloads) > 0
     assert spec.baseline in spec.targets
     for c in cells:
@@ -157,7 +158,7 @@ def test_fuzz_campaign_files(env, cli, tmp_path):
     of error; never an exception. A sample of them also goes through `tickmark campaign --status`."""
     import random
 
-    from tickmark.run import campaign as cp
+    from tickmark.run import campaign_file
 
     try:
         import tomllib
@@ -173,12 +174,12 @@ def test_fuzz_campaign_files(env, cli, tmp_path):
         if n % 2:
             text = _mutate_campaign_text(rng, CAMPAIGN_SEED)
             f.write_text(text, encoding="utf-8", errors="surrogatepass")
-            ok = _campaign_case(lambda: cp.load(str(f)))
+            ok = _campaign_case(lambda: campaign_file.load(str(f)))
         else:
             doc = json.loads(json.dumps(seed_doc))
             for _ in range(rng.randrange(1, 4)):
                 _mutate_campaign_doc(rng, doc)
-            ok = _campaign_case(lambda d=doc: cp.parse(d, "c.toml"))
+            ok = _campaign_case(lambda d=doc: campaign_file.parse(d, "c.toml"))
         accepted += ok
         refused += not ok
         if n % 2 and n % 60 == 1:  # the command line reads the same file: --status runs nothing

@@ -130,7 +130,7 @@ def test_fuzz_export_documents(exported, env, cli, tmp_path):
 
     from tickmark.errors import TickmarkError
     from tickmark.report import terminal as report
-    from tickmark.run.engine import import_document
+    from tickmark.run.importing import import_document
     from tickmark.store import document as export
 
     rng = random.Random(7)

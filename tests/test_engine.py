@@ -9,7 +9,8 @@ from pathlib import Path
 
 from conftest import FAKECORE, fake_core
 from tickmark.run import matrix as mx
-from tickmark.run.engine import Run, RunConfig, import_document
+from tickmark.run.engine import Run, RunConfig
+from tickmark.run.importing import import_document
 from tickmark.run.plan import Plan, check_patterns
 from tickmark.store import Store
 from tickmark.store import document as export

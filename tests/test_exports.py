@@ -256,11 +256,11 @@ def _measured_store(path, governor=None, labels=None):
 
 
 def _round_medians(st, key):
-    from tickmark.analysis import stats
+    from tickmark.analysis import estimators, stats
 
     r = next(r for r in st.results(st.run("busy")["id"]) if r["key"] == key)
     vals, rounds = stats.metric_values(st.samples(r["id"]))
-    return stats.round_medians(vals, rounds)
+    return estimators.round_medians(vals, rounds)
 
 
 def test_gbench_repetitions_are_the_rounds_own_times(tmp_path):

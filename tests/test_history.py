@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 from conftest import need_tool
-from tickmark.analysis import history
+from tickmark.analysis import detection_power
 from tickmark.cli import main
 from tickmark.store import Store
 
@@ -150,7 +150,7 @@ def test_same_vs_same_runs_show_no_change(cli, store):
 
 def test_false_change_rate_from_the_stored_samples(stores):
     """Same-vs-same series drawn from the 30 flat runs (each point: what a run drawn at random
-    would have said, history.run_draws), for the headline and for task-clock: at most 5 % of
+    would have said, detection_power.run_draws), for the headline and for task-clock: at most 5 % of
     them show a change."""
     st = Store(stores["sqlite"])
     rng = np.random.default_rng(3)
@@ -161,14 +161,14 @@ def test_false_change_rate_from_the_stored_samples(stores):
                 continue
             (res,) = st.results(r["id"])
             samples = st.samples(res["id"])
-            wall.append(history.run_draws(samples, res["meta"], "", 10, rng))
-            cpu.append(history.run_draws(samples, res["meta"], "task-clock", 10, rng))
+            wall.append(detection_power.run_draws(samples, res["meta"], "", 10, rng))
+            cpu.append(detection_power.run_draws(samples, res["meta"], "task-clock", 10, rng))
     finally:
         st.close()
     assert len(wall) == N
     for what, pool in (("headline", wall), ("task-clock", cpu)):
         for length in (10, N):
-            hits, n = history.false_change_rate([pool], n_series=200, length=length)
+            hits, n = detection_power.false_change_rate([pool], n_series=200, length=length)
             print(f"\nfalse-change rate ({what}): {hits} of {n} same-vs-same series of {length} runs")
             assert n == 200 and hits / n <= 0.05
 

@@ -9,6 +9,7 @@ import math
 import numpy as np
 import pytest
 
+from tickmark.analysis import changepoints, detection_power
 from tickmark.analysis import history as h
 from tickmark.errors import TickmarkError
 
@@ -217,7 +218,7 @@ def test_false_change_rate_on_same_distribution_is_low():
             draws.append((float(np.median(b)), float(1.2533 * b.std() / np.sqrt(len(b)) / np.median(b))))
         pool.append(draws)
     for length in (6, 10, 30):
-        hits, n = h.false_change_rate([pool], n_series=200, length=length)
+        hits, n = detection_power.false_change_rate([pool], n_series=200, length=length)
         assert n == 200 and hits / n <= 0.05, (length, hits)
 
 
@@ -232,9 +233,11 @@ def test_the_search_is_linear_and_the_thresholds_are_the_simulated_ones():
     within their sampling error), and a series of 20,000 points with two steps is searched in one
     pass per level (the steps found where they are)."""
     for n in (6, 10):
-        assert abs(h.simulated_threshold(n, simulations=8000) - h.threshold(n)) < 0.15 * h.threshold(n)
+        assert abs(
+            changepoints.simulated_threshold(n, simulations=8000) - changepoints.threshold(n)
+        ) < 0.15 * changepoints.threshold(n)
     rng = np.random.default_rng(11)
     y = rng.normal(0, 0.01, 20000)
     y[5000:] += 0.05
     y[15000:] -= 0.1
-    assert [c for c, _, _ in h.detect(y, np.full(len(y), 0.005)).cuts] == [5000, 15000]
+    assert [c for c, _, _ in changepoints.detect(y, np.full(len(y), 0.005)).cuts] == [5000, 15000]

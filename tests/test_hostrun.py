@@ -2,7 +2,8 @@ import json
 
 from conftest import fake_core
 from tickmark.run import engine
-from tickmark.run.engine import Run, RunConfig, extra_budget, split_key
+from tickmark.run.engine import Run, RunConfig, extra_budget
+from tickmark.run.results import split_key
 from tickmark.store import Store
 
 

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from tickmark.analysis import hierarchy, knees
+from tickmark.analysis import tlb as tlb_detection
 from tickmark.analysis import topology as topo
 
 K, M = 1 << 10, 1 << 20
@@ -127,8 +128,8 @@ def golden(name):
     curves = {k: {int(s): v for s, v in c.items()} for k, c in d["curves"].items()}
     t = {k: {int(s): v for s, v in c.items()} for k, c in d.get("tlb", {}).items()}
     if t:
-        tlb = topo.detect_tlb_levels(t["spread"], t["packed"])
-        honoured = topo.huge_honoured(t["spread"], t["huge"], tlb)["honoured"]
+        tlb = tlb_detection.detect_tlb_levels(t["spread"], t["packed"])
+        honoured = tlb_detection.huge_honoured(t["spread"], t["huge"], tlb)["honoured"]
     else:
         tlb, honoured = d["tlb_levels"], d["huge_honoured"]
     shared = {(a, b): v for a, b, v in d.get("shared", [])}
@@ -416,12 +417,12 @@ def test_a_count_whose_pages_the_tlb_merged_does_not_move_the_step():
               2304: 15.06, 2560: 15.85, 3072: 27.69, 4096: 22.32, 6144: 31.52, 8192: 35.17}  # fmt: skip
     packed = {8: 1.23, 256: 1.24, 384: 1.24, 512: 1.31, 768: 3.73, 1024: 3.76, 1536: 3.72, 2048: 3.76,
               3072: 3.81, 4096: 3.76, 6144: 5.02, 8192: 6.6}  # fmt: skip
-    first = topo.detect_tlb_levels(spread, packed)[0]
+    first = tlb_detection.detect_tlb_levels(spread, packed)[0]
     assert first["entries"] == 64 and first["confidence"] == 1.0, first
     clean = {**spread, 70: 3.41}
-    assert topo.detect_tlb_levels(clean, packed)[0]["entries"] == 64
+    assert tlb_detection.detect_tlb_levels(clean, packed)[0]["entries"] == 64
     # a dip of less than a step is kept (noise never lowers a point, a small dip is the curve's own)
-    kept = topo._without_dips(sorted({**spread, 70: 3.0}.items()), 0.62)
+    kept = tlb_detection._without_dips(sorted({**spread, 70: 3.0}.items()), 0.62)
     assert (70, 3.0) in kept
 
 

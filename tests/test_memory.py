@@ -15,8 +15,9 @@ from pathlib import Path
 import pytest
 
 from tickmark.analysis import bandwidth as bwtable
-from tickmark.analysis import hierarchy
+from tickmark.analysis import hierarchy, os_topology
 from tickmark.analysis import memfn as memfnview
+from tickmark.analysis import tlb as tlb_detection
 from tickmark.analysis import topology as topo
 from tickmark.run.topology import TLB_PACKED
 
@@ -134,19 +135,19 @@ def test_line_size_with_a_slow_point_just_below_the_step():
 def test_tlb_reach():
     huge = {s: 15.0 if s <= 32 * M else 100.0 for s in sweep(2 * M, 256 * M)}
     p4k = {s: v * (1.0 if s <= 8 * M else 1.3 if s <= 32 * M else 1.25) for s, v in huge.items()}
-    got = topo.detect_tlb(p4k, huge)
+    got = tlb_detection.detect_tlb(p4k, huge)
     assert got["bytes"] == 8 * M and got["confidence"] >= 0.8
-    assert topo.detect_tlb(p4k, {})["bytes"] is None
+    assert tlb_detection.detect_tlb(p4k, {})["bytes"] is None
 
 
 def probe_fingerprint(root):
     """The fingerprint of a fake machine under `root`: the probe script that an SSH target runs on
     the board (every /sys and /proc path moved under root), its output parsed as a board's is."""
-    from tickmark import fingerprint
+    from tickmark import probe
 
-    script = fingerprint.PROBE_SCRIPT.replace("/sys/", f"{root}/sys/").replace("/proc/", f"{root}/proc/")
+    script = probe.PROBE_SCRIPT.replace("/sys/", f"{root}/sys/").replace("/proc/", f"{root}/proc/")
     out = subprocess.run(["sh", "-c", script], capture_output=True, text=True, check=True).stdout
-    return fingerprint.from_texts(fingerprint.parse_probe(out))
+    return probe.from_texts(probe.parse_probe(out))
 
 
 def test_os_report_from_sysfs_and_device_tree(tmp_path):
@@ -165,7 +166,7 @@ def test_os_report_from_sysfs_and_device_tree(tmp_path):
     (tmp_path / "proc/meminfo").write_text("MemTotal:  8000000 kB\nMemAvailable:    5242880 kB\n")
     fp = probe_fingerprint(tmp_path)
     assert fp["mem_available"] == 5 << 30 and fp["tlb_pages"] == 2560
-    r = topo.os_report(fp)
+    r = os_topology.os_report(fp)
     assert r["source"] == "sysfs" and [lv["size"] for lv in r["levels"]] == [32 * K, 512 * K, 32 * M]
     assert [lv["name"] for lv in r["levels"]] == ["L1d", "L2", "L3"]
     assert r["line_size"] == 64 and r["tlb_reach"] == 2560 * 4096
@@ -183,13 +184,13 @@ def test_os_report_from_sysfs_and_device_tree(tmp_path):
     (l3 / "cache-level").write_bytes((3).to_bytes(4, "big"))
     (l3 / "cache-size").write_bytes((2 * M).to_bytes(4, "big"))
     fp = probe_fingerprint(dt)
-    r = topo.os_report(fp)
+    r = os_topology.os_report(fp)
     assert r["source"] == "device tree" and [lv["size"] for lv in r["levels"]] == [32 * K, 256 * K, 2 * M]
     assert r["line_size"] == 64 and r["tlb_reach"] is None and fp["mem_available"] is None
 
 
 def test_detection_stands_alone_when_the_os_reports_nothing(tmp_path):
-    osr = topo.os_report(probe_fingerprint(tmp_path))  # an empty tree: no sysfs, no device tree, no cpuinfo
+    osr = os_topology.os_report(probe_fingerprint(tmp_path))  # an empty tree: no sysfs, no device tree, no cpuinfo
     assert osr["levels"] == [] and osr["line_size"] is None and osr["source"] is None
     results = [
         {
@@ -202,9 +203,9 @@ def test_detection_stands_alone_when_the_os_reports_nothing(tmp_path):
     ]
     det = topo.analyse(results)
     assert near(sizes_of(det["levels"]), [16 * K, 256 * K])
-    rows = topo.compare(det, osr)
+    rows = os_topology.compare(det, osr)
     assert all(v == "" for _, _, _, v in rows)
-    doc = json.loads(topo.to_json(det, osr, [1]))
+    doc = json.loads(os_topology.to_json(det, osr, [1]))
     assert set(doc) >= {"detected", "os", "comparison"}
     assert doc["os"]["levels"] == [] and len(doc["detected"]["levels"]) == 3
 
@@ -220,17 +221,17 @@ def test_compare_flags_disagreement():
         "line_size": 64,
         "tlb_reach": None,
     }
-    verdicts = {w: v for w, _, _, v in topo.compare(det, osr)}
+    verdicts = {w: v for w, _, _, v in os_topology.compare(det, osr)}
     assert verdicts == {"L1d size": "agree", "L2 size": "DISAGREE", "line size": "DISAGREE"}
     det["tlb"] = [{"entries": 60, "reach": 60 * 4096}, {"entries": 2048, "reach": 8 * M}]
     det["tlb_cpuid"] = {"levels": [{"level": 1, "entries": 64}, {"level": 2, "entries": 1536}]}
     osr["tlb_reach"] = 8 * M
-    verdicts = {w: v for w, _, _, v in topo.compare(det, osr)}
+    verdicts = {w: v for w, _, _, v in os_topology.compare(det, osr)}
     assert verdicts["L1 TLB entries"] == "agree"  # within 10 %
     # cpuid's 1536 contradicts the measurement and /proc/cpuinfo's 2048 x 4K, which agree
     assert verdicts["L2 TLB entries"] == "doubtful: cpuid" and verdicts["TLB reach (4K pages)"] == "doubtful: cpuid"
     osr["tlb_reach"] = None
-    verdicts = {w: v for w, _, _, v in topo.compare(det, osr)}
+    verdicts = {w: v for w, _, _, v in os_topology.compare(det, osr)}
     assert verdicts["L2 TLB entries"] == "DISAGREE"  # the measurement against cpuid alone
 
 
@@ -297,7 +298,7 @@ def test_tlb_levels_from_the_page_chase(l1, l2):
     spread, packed = tlb_model(l1, l2)
     rng = random.Random(l1)
     noisy = {n: v * (1.0 if rng.random() > 0.15 else 1.0 + rng.random()) for n, v in spread.items()}
-    got = topo.detect_tlb_levels(noisy, packed)
+    got = tlb_detection.detect_tlb_levels(noisy, packed)
     assert [t["entries"] for t in got] == [l1, l2]
     assert got[0]["miss_ns"] == pytest.approx(2.0, rel=0.05) and got[1]["walk"]
 
@@ -307,23 +308,23 @@ def test_tlb_levels_with_random_replacement(start, tol):
     """Entries where the cost has risen half the step: within 10 % when the misses set in around
     the capacity, within 20 % (above it) when they only start there."""
     spread, packed = tlb_model(96, 2048, lru=False, start=start)
-    got = topo.detect_tlb_levels(spread, packed)
+    got = tlb_detection.detect_tlb_levels(spread, packed)
     assert len(got) == 2
     assert abs(got[0]["entries"] / 96 - 1) <= tol and abs(got[1]["entries"] / 2048 - 1) <= 0.25
 
 
 def test_no_tlb_step_no_level():
     spread, packed = tlb_model(l1=10**6, l2=10**7)
-    assert topo.detect_tlb_levels(spread, packed) == []
+    assert tlb_detection.detect_tlb_levels(spread, packed) == []
 
 
 def test_cache_knee_at_a_tlb_reach_is_the_tlb_when_huge_pages_do_not_help():
     spread, packed = tlb_model(96, 2048)
-    tlb = topo.detect_tlb_levels(spread, packed)
+    tlb = tlb_detection.detect_tlb_levels(spread, packed)
     huge_like_small = {256: spread[256], 512: spread[512]}
-    hon = topo.huge_honoured(spread, huge_like_small, tlb)
+    hon = tlb_detection.huge_honoured(spread, huge_like_small, tlb)
     assert hon["honoured"] is False and "small pages" in hon["why"]
-    assert topo.huge_honoured(spread, {256: packed[256], 512: packed[512]}, tlb)["honoured"] is True
+    assert tlb_detection.huge_honoured(spread, {256: packed[256], 512: packed[512]}, tlb)["honoured"] is True
     curve = {s: lru(s, (48 * K, 384 * K, 2 * M, 8 * M), (1.7, 4.0, 6.0, 9.0, 40.0)) for s in sweep(hi=128 * M)}
     det = hierarchy.assign({"rand_huge": curve}, tlb, hon["honoured"])
     assert near(sizes_of(det["levels"]), [48 * K, 2 * M]) and [lv["name"] for lv in det["levels"][:2]] == ["L1", "L2"]
@@ -367,7 +368,7 @@ def test_llc_verdict_named_from_measurements():
     det["llc"] = hierarchy.assign({"rand_huge": curve}, None, True, {(4 * M, 0): 30.0, (4 * M, 256 * M): 90.0}, osl)[
         "llc"
     ]
-    rows = topo.compare(det, {"levels": osl, "line_size": None})
+    rows = os_topology.compare(det, {"levels": osl, "line_size": None})
     assert [v for w, _, _, v in rows if w == "L3 size"] == ["not measurable"]
 
 
@@ -687,9 +688,9 @@ def test_a_targets_own_caches_and_memory_in_every_view(real, cli, monkeypatch):
     fingerprint's texts replaced): the sweep stops at a quarter of the target's free memory, and
     topology, show, report (JSON, Markdown) and bandwidth compare and label with the target's
     caches, none of this machine's."""
-    from tickmark import fingerprint
+    from tickmark import probe
 
-    monkeypatch.setattr(fingerprint, "read_local", board_texts)
+    monkeypatch.setattr(probe, "read_local", board_texts)
     rc, out, err = cli("topology", "--json", "--rounds", "1", "--samples", "2", "-q", "--no-refine")
     assert rc == 0, err
     doc = json.loads(out)
@@ -965,9 +966,9 @@ def test_smaller_cache_with_huge_pages_that_miss_the_tlb_is_explained():
         "huge": {"honoured": False},
     }
     osr = {"levels": [{"name": "L1d", "size": 48 * K}, {"name": "L2", "size": 2 * M}], "line_size": None}
-    assert dict((w, v) for w, _, _, v in topo.compare(det, osr))["L2 size"] == "scattered"
+    assert dict((w, v) for w, _, _, v in os_topology.compare(det, osr))["L2 size"] == "scattered"
     det["huge"]["honoured"] = True
-    assert dict((w, v) for w, _, _, v in topo.compare(det, osr))["L2 size"] == "DISAGREE"
+    assert dict((w, v) for w, _, _, v in os_topology.compare(det, osr))["L2 size"] == "DISAGREE"
 
 
 @pytest.mark.alone  # compares latencies

@@ -346,7 +346,7 @@ def test_ctrl_c_removes_the_folder(sshd, cli):
 def test_info_asks_the_board_and_the_fingerprint_tells_its_static_core_from_the_hosts(sshd, cli, monkeypatch):
     """The board's static core and this machine's dynamic one differ in the fingerprint (compare
     names it); info asks the board itself what a process may do there."""
-    from tickmark.fingerprint import cpu_list
+    from tickmark.probe import cpu_list
 
     local_tmp = Path(tempfile.mkdtemp(prefix="tm-", dir="/tmp"))  # short: it holds a socket
     monkeypatch.setattr(tempfile, "tempdir", str(local_tmp))

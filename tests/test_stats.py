@@ -3,7 +3,7 @@ import math
 
 import pytest
 
-from tickmark.analysis import stats
+from tickmark.analysis import estimators, stats
 
 ROUNDS = {1: [10, 11, 12, 13, 14], 2: [10, 12, 14, 16, 18], 3: [20, 21, 22, 23, 24]}
 
@@ -120,7 +120,7 @@ def test_sub_metrics():
 
 
 def test_median_ci_small_n():
-    lo, hi, cover = stats.median_ci([1, 2, 3, 4, 5])
+    lo, hi, cover = estimators.median_ci([1, 2, 3, 4, 5])
     assert (lo, hi) == (1, 5) and cover == pytest.approx(1 - 2 / 32)
 
 
@@ -168,5 +168,5 @@ def test_bandwidth_rule_is_one_function():
 def test_round_cv_and_determinism_from_values():
     v, r = stats.metric_values(samples(ops=1000))
     main = stats.compute(samples(ops=1000)).main
-    assert stats.round_cv(v, r) == pytest.approx(main.round_cv)
-    assert stats.determinism(v, r) == pytest.approx(main.determinism)
+    assert estimators.round_cv(v, r) == pytest.approx(main.round_cv)
+    assert estimators.determinism(v, r) == pytest.approx(main.determinism)

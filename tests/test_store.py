@@ -4,7 +4,8 @@ import pytest
 
 from conftest import fake_core
 from tickmark.errors import TickmarkError
-from tickmark.run.engine import Run, RunConfig, import_document
+from tickmark.run.engine import Run, RunConfig
+from tickmark.run.importing import import_document
 from tickmark.store import Store
 from tickmark.store import document as export
 

@@ -14,7 +14,7 @@ import pytest
 
 from conftest import synthetic_store
 from tickmark import store as store_mod
-from tickmark.store import Store
+from tickmark.store import Store, copies
 
 ROOT = Path(__file__).resolve().parents[1]
 RUN = ("run", "-q", "--rounds", "2", "--samples", "3")
@@ -56,18 +56,18 @@ def test_every_per_result_table_is_read_by_index(template):
 def _copies(st):
     x = st.backend.execute
     brief = {r[0]: (r[1], r[2]) for r in x("SELECT run_id, fields, labels FROM run_brief").fetchall()}
-    cols = ", ".join(store_mod.HEAD_COLS)
+    cols = ", ".join(copies.HEAD_COLS)
     heads = {r[0]: tuple(r[1:]) for r in x(f"SELECT result_id, run_id, {cols} FROM result_heads").fetchall()}
     return brief, heads
 
 
 def _as_written(st):
     """run_brief and result_heads as the writers make them from the documents."""
-    brief = {r["id"]: (store_mod.brief_of(r["fingerprint"]), store_mod.labels_of(r["notes"])) for r in st.runs()}
+    brief = {r["id"]: (copies.brief_of(r["fingerprint"]), copies.labels_of(r["notes"])) for r in st.runs()}
     heads = {}
     for rid in brief:
         for r in st.results(rid):
-            heads[r["id"]] = (rid, *store_mod.head_of(r["stats"]))
+            heads[r["id"]] = (rid, *copies.head_of(r["stats"]))
     return brief, heads
 
 

@@ -9,22 +9,22 @@ import shutil
 import pytest
 
 from conftest import need_cc, need_tool
-from tickmark import fingerprint
+from tickmark import probe
 from tickmark.targets import open_target
 from tickmark.targets.build import build_core, c_library, elf_linkage
 
 
 def test_process_limits_from_what_a_shell_prints():
-    said = fingerprint.parse_probe(
+    said = probe.parse_probe(
         "greeting from .bashrc\n@@tickmark uid\n1000\n\n@@tickmark rtprio\n0\n\n@@tickmark cpus_allowed\n0-3,6\n\n"
     )
-    assert fingerprint.process_limits(said) == {
+    assert probe.process_limits(said) == {
         "rt_priority": {"allowed": False, "why": "RLIMIT_RTPRIO=0"},
         "affinity": {"available": True, "cpus": [0, 1, 2, 3, 6]},
     }
-    assert fingerprint.process_limits({"uid": "0", "rtprio": "0"})["rt_priority"] == {"allowed": True, "why": "root"}
-    assert fingerprint.process_limits({"uid": "7", "rtprio": "unlimited"})["rt_priority"]["allowed"] is True
-    assert fingerprint.process_limits({"rtprio": "lots", "cpus_allowed": "3-1"}) == {
+    assert probe.process_limits({"uid": "0", "rtprio": "0"})["rt_priority"] == {"allowed": True, "why": "root"}
+    assert probe.process_limits({"uid": "7", "rtprio": "unlimited"})["rt_priority"]["allowed"] is True
+    assert probe.process_limits({"rtprio": "lots", "cpus_allowed": "3-1"}) == {
         "rt_priority": None,
         "affinity": None,
     }
@@ -56,9 +56,9 @@ def test_the_build_says_how_the_core_is_linked_and_against_which_c_library(build
     assert (dynamic.linkage, dynamic.libc) == ("dynamic", glibc)
     static = build_core(ldflags="-static")
     assert (static.linkage, static.libc) == ("static", glibc)
-    fp = fingerprint.from_texts({"glibc": "glibc 9.99"}, static)
+    fp = probe.from_texts({"glibc": "glibc 9.99"}, static)
     assert fp["linkage"] == "static" and fp["core_libc"] == f"{glibc} (static)"  # not the target's 9.99
-    fp = fingerprint.from_texts({"glibc": "glibc 9.99"}, dynamic)
+    fp = probe.from_texts({"glibc": "glibc 9.99"}, dynamic)
     assert fp["linkage"] == "dynamic" and fp["core_libc"] == "glibc 9.99 (shared)"  # the target's own
     assert elf_linkage(__file__) == ""  # not an ELF file
 

@@ -5,7 +5,7 @@ no OS report at all, as on a bare-metal board."""
 
 import pytest
 
-from tickmark.analysis import evidence
+from tickmark.analysis import evidence, os_topology
 from tickmark.analysis import topology as topo
 
 K, M = 1 << 10, 1 << 20
@@ -122,7 +122,7 @@ def test_a_cache_knee_moved_by_noisy_points_is_not_measurable():
     )
     # beside an OS that reports 2M the comparison says not measurable, never DISAGREE
     osr = {"levels": [{"name": "L1d", "level": 1, "size": 48 * K}, {"name": "L2", "level": 2, "size": 2 * M}]}
-    verdicts = {what: v for what, _, _, v in topo.compare(det, osr)}
+    verdicts = {what: v for what, _, _, v in os_topology.compare(det, osr)}
     assert verdicts["L1d size"] == "agree" and verdicts["L2 size"] == "not measurable"
 
 

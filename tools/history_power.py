@@ -13,7 +13,7 @@ samples drawn again with replacement (a bootstrap of the run), and its statistic
 stored run's are: the value and the run's own standard error that history reads. A series of n
 points takes its points from one pool (series i from pool i mod pools); from point n // 2 on,
 every value is multiplied by the step (divided, for bandwidth: a step is always a slowdown):
-analysis/history.synthetic. The detector is analysis/history.py's, as `history` calls it.
+analysis/detection_power.synthetic. The detector is analysis/changepoints.py's, as `history` calls it.
 
 Prints a Markdown table: per step and series length, in how many series the change was found at
 the right run (and in how many any other change was reported), and the false-change rate (step
@@ -29,7 +29,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
-from tickmark.analysis import history, stats  # noqa: E402
+from tickmark.analysis import changepoints, detection_power, stats  # noqa: E402
 from tickmark.store import Store  # noqa: E402
 
 LENGTHS = (6, 8, 10, 20, 50)
@@ -39,7 +39,7 @@ REPLICATES = 40  # bootstrap replicates kept per run
 
 def pools(path, metric):
     """{benchmark key: ([run draws], higher is better)}: per run, REPLICATES (value, standard
-    error) draws of what it would have said (analysis/history.run_draws)."""
+    error) draws of what it would have said (analysis/detection_power.run_draws)."""
     st = Store(path)
     rng = np.random.default_rng(1)
     metric = "" if metric == "headline" else metric
@@ -52,7 +52,7 @@ def pools(path, metric):
                 if res["status"] != "ok":
                     continue
                 meta = res.get("meta") or {}
-                draws = history.run_draws(st.samples(res["id"]), meta, metric, REPLICATES, rng)
+                draws = detection_power.run_draws(st.samples(res["id"]), meta, metric, REPLICATES, rng)
                 if draws:
                     higher = stats.is_bandwidth(meta.get("stat"), meta.get("bytes_per_op", 0)) and not metric
                     out.setdefault(res["key"], ([], higher))[0].append(draws)
@@ -70,8 +70,8 @@ def table(p, n_series, seed=7):
             right = other = anyc = 0
             for i in range(n_series):
                 pool, higher = p[keys[i % len(keys)]]
-                y, e = history.synthetic(pool, n, step, rng, higher)
-                cuts = [c for c, _, _ in history.detect(y, e).cuts]
+                y, e = detection_power.synthetic(pool, n, step, rng, higher)
+                cuts = [c for c, _, _ in changepoints.detect(y, e).cuts]
                 anyc += bool(cuts)
                 right += (n // 2) in cuts
                 other += any(c != n // 2 for c in cuts)
@@ -118,7 +118,7 @@ def speed(lengths=(1000, 10000, 100000), repeat=5):
             best = math.inf
             for _ in range(repeat):
                 t = time.perf_counter()
-                history.detect(series, e)
+                changepoints.detect(series, e)
                 best = min(best, time.perf_counter() - t)
             cells.append(f"{best * 1000:.1f} ms")
         out.append(f"| {n:,} | " + " | ".join(cells) + " |")

@@ -45,7 +45,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
-from tickmark.store import HEAD_COLS, Store, brief_of, head_of, labels_of  # noqa: E402
+from tickmark.store import Store  # noqa: E402
+from tickmark.store.copies import HEAD_COLS, brief_of, head_of, labels_of  # noqa: E402
 
 NOISE = 0.02  # log-normal sigma of the factor between runs
 STEP_SIZE = 1.2  # the planted slowdown
@@ -106,7 +107,7 @@ def _set(d, path, v):
 
 
 def dump(x):
-    """What the store writes for a JSON column (store/__init__.py's _dump)."""
+    """What the store writes for a JSON column (store/rows.py's _dump)."""
     return json.dumps(x, sort_keys=True)
 
 

@@ -62,7 +62,7 @@ def caches_for(run, detected=None):
     got = [(lv["name"], lv["size"]) for lv in (detected or {}).get("levels") or [] if lv["name"] != "memory"]
     if any(size for _, size in got):
         return got, "detected"
-    from .topology import os_report
+    from .os_topology import os_report
 
     return [(lv["name"], lv["size"]) for lv in os_report((run or {}).get("fingerprint"))["levels"]], "OS"
 

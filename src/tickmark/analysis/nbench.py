@@ -261,16 +261,3 @@ def side_by_side(runs):
             }
         )
     return {"labels": labels, "basis": [basis_of(run[1]) for run in runs], "groups": groups, "kernels": kernels}
-
-
-def unsettled(store, run_id):
-    """Keys of the run's cpu.* results that do not meet nbench's criterion yet (half-width above
-    ±5 % with fewer than 30 samples): the harness gives them extra rounds like noisy results."""
-    out = []
-    for r in store.results(run_id):
-        if r["key"] in _BY_NAME and r["status"] == "ok":
-            smp = store.samples(r["id"])
-            h = t_halfwidth(sample_rates(smp, _BY_NAME[r["key"]][2])[1])
-            if len(smp) < MAX_SAMPLES and (h is None or h > CI_TARGET):
-                out.append(r["key"])
-    return out

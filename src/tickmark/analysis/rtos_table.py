@@ -205,15 +205,6 @@ def to_dict(t):
     }
 
 
-def from_runs(store, runs):
-    """The table of stored runs -> Table, or None when none of them ran the rtos-study suite (a
-    report of one such run has its table too, as `show` has)."""
-    study = [r for r in runs if r.get("suite") == "rtos-study"]
-    if not study:
-        return None
-    return build([Side(side_label(r), r, store.results(r["id"])) for r in study])
-
-
 def boots_text(values):
     """Each boot's figure: '3,360 3,358 3,360', or '3,360 x3' when they are all the same."""
     texts = [f"{v:,.0f}" for v in values]

@@ -99,14 +99,6 @@ def build(runs_results):
     return t
 
 
-def from_runs(store, runs):
-    """The table of the stored runs of the thread-metric suite among runs, or None."""
-    picked = [r for r in runs if r.get("suite") == SUITE]
-    if not picked:
-        return None
-    return build([(r, store.results(r["id"])) for r in picked])
-
-
 def value_text(x, unit, mixed=False):
     """A cost per operation: guest instructions whole ('1,235', or '1,235 insn' in a table of
     mixed units), a time with its unit ('1.23 us')."""

@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import stats
+from . import estimators, stats
 
 MIN_SAMPLES = 9
 P_LIMIT = 0.01
@@ -162,7 +162,7 @@ def deviation(vals, groups):
     med = float(np.median(vals))
     if not med:
         return 0.0
-    meds = stats.round_medians(vals, groups) if len(np.unique(groups)) > 1 else vals
+    meds = estimators.round_medians(vals, groups) if len(np.unique(groups)) > 1 else vals
     return float(max(abs(m - med) for m in meds) / abs(med))
 
 
@@ -187,8 +187,8 @@ def verdict(a, ra, b, rb, higher_is_better=False, exact=False, rng=None):
         ratio=ratio,
         rounds_a=rounds_a,
         rounds_b=rounds_b,
-        det_a=stats.determinism(a, ra),
-        det_b=stats.determinism(b, rb),
+        det_a=estimators.determinism(a, ra),
+        det_b=estimators.determinism(b, rb),
     )
     effect = ratio - 1
     if exact:
@@ -199,7 +199,7 @@ def verdict(a, ra, b, rb, higher_is_better=False, exact=False, rng=None):
         else:
             out["verdict"] = SAME
         return out
-    cva, cvb = stats.round_cv(a, ra), stats.round_cv(b, rb)
+    cva, cvb = estimators.round_cv(a, ra), estimators.round_cv(b, rb)
     pooled = math.sqrt(((cva or 0) ** 2 + (cvb or 0) ** 2) / 2)
     band = max(MIN_BAND, BAND_ROUND_CV * pooled)
     out.update(round_cv_a=cva, round_cv_b=cvb, band=band)

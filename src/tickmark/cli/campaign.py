@@ -43,6 +43,7 @@ def campaign_cmd(ctx, file, status_only, quiet, report_path, labels, bounds_file
     from ..report.progress import Progress
     from ..report.terminal.campaign import campaign_summary
     from ..run import campaign as cp
+    from ..run.campaign_file import load
     from ..run.engine import signals
 
     check_output(ctx, report_path, inputs=[file])
@@ -50,7 +51,7 @@ def campaign_cmd(ctx, file, status_only, quiet, report_path, labels, bounds_file
         from ..analysis.bounds import read
 
         read(bounds_file)  # a bad file is said before anything runs
-    spec = cp.load(file)
+    spec = load(file)
     spec.add_labels(parse_labels(labels))
     cp.check_cell_names(spec)
     store = store_of(ctx, readonly=status_only)
@@ -103,7 +104,7 @@ def campaign_cmd(ctx, file, status_only, quiet, report_path, labels, bounds_file
 def _check_workloads(spec, prebuilt, echo):
     """The workloads' patterns and parameters, checked on a core of this machine before any cell
     runs (every core has the same benchmarks); where none can be had, each cell checks its own."""
-    from ..run import campaign as cp
+    from ..run.campaign_file import check_workloads
     from ..targets import open_target
 
     with open_target("local", prebuilt=prebuilt) as here:
@@ -112,7 +113,7 @@ def _check_workloads(spec, prebuilt, echo):
         except TickmarkError as e:
             echo(f"the patterns are checked on each target (no core for this machine: {e})")
             return
-        cp.check_workloads(spec, core)
+        check_workloads(spec, core)
 
 
 def _report(store, spec, cs, path):

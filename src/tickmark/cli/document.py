@@ -75,7 +75,7 @@ def _gate(store, run, baseline, threshold, metric, inconclusive=None):
 @click.pass_context
 def import_cmd(ctx, file):
     """Import a run exported as JSON (it gets a new id); FILE '-' reads standard input."""
-    from ..run.engine import import_document
+    from ..run.importing import import_document
     from ..store import document as export
 
     doc = export.read_document(file)

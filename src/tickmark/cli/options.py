@@ -342,7 +342,7 @@ def round_options(rounds_help, seed_help="Seed of the benchmark orders."):
 
 def _store_files(ctx):
     """The files of this invocation's SQLite store (the database and SQLite's logs beside it)."""
-    from ..store import default_path, is_pg_url, locate
+    from ..store.location import default_path, is_pg_url, locate
 
     path = ctx.find_root().obj.get("store_path")
     target = locate(path) if path else default_path()

@@ -3,12 +3,14 @@ stored runs) and compare them with what the OS reports."""
 
 import click
 
+from ..analysis import os_topology
 from ..analysis import topology as topo
 from ..errors import TickmarkError
 from ..names import check_name, printable
 from ..report.progress import Progress
 from ..report.terminal import topology as terminal
 from ..run import topology as sweep
+from ..store.analyses import topology_of_runs
 from .options import prepare_core, store_of, target_option
 
 
@@ -42,9 +44,9 @@ def command(ctx, as_json, rounds, samples, max_size, from_runs, refine, quiet, n
             f"run{'s' if len(runs) > 1 else ''} {which} {'have' if len(runs) > 1 else 'has'} no mem.lat_rand or "
             "mem.lat_pagelocal results (tickmark topology measures them)"
         )
-    det, osr = topo.of_runs(store, runs, results)
+    det, osr = topology_of_runs(store, runs, results)
     if as_json:
-        print(topo.to_json(det, osr, ids))
+        print(os_topology.to_json(det, osr, ids))
     else:
         terminal.print_text(det, osr, ids)
 

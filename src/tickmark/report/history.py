@@ -11,7 +11,7 @@ import time
 from collections.abc import Mapping
 
 from .. import fingerprint
-from ..analysis import history
+from ..analysis import changepoints, history
 from ..errors import TickmarkError
 from ..fmt import listed
 from ..names import printable, run_labels
@@ -186,8 +186,8 @@ def _build(store, patterns, by, names, target, labels, since, metric):
         "method": {
             "detector": "binary segmentation of log values, each split tested by a weighted two-sample "
             "statistic (weights from each run's own standard error and the noise between runs)",
-            "false_changes": f"{history.ALPHA:g} per series of normal noise (threshold by simulation)",
-            "min_segment": history.MIN_SEGMENT,
+            "false_changes": f"{changepoints.ALPHA:g} per series of normal noise (threshold by simulation)",
+            "min_segment": changepoints.MIN_SEGMENT,
             "confirm": history.CONFIRM,
         },
         "series": [dict(s.to_dict(), contended=contended_text(s, by or "time")) for s in series],

@@ -1,6 +1,7 @@
 """The run engine: run benchmarks on a target (any targets.Core) in rounds and store what they
 measure as it arrives. Everything that stores a run goes through here: run, matrix, campaign,
-topology, profile, ingest (a captured log replayed as a round) and import (a document).
+topology, profile, ingest (a captured log replayed as a round) and import (a document:
+importing.py).
 
     run = Run(store, core, plan.Plan(["sys.*"]).config(core))   # run/plan.py checks the options
     run.open()                  # the run row: its options and the target's fingerprint -> run id
@@ -16,25 +17,24 @@ shuffles the order by it). Each round is a separate process. Afterwards, instanc
 round-to-round CV is above 3 % (and cpu.* kernels not yet within nbench's ±5 % criterion) get extra
 rounds (only those instances, worst first), up to max_rounds, within a time budget (extra_budget).
 
-ResultWriter writes the result rows (one per instance key, its samples and histograms per round,
+ResultWriter (results.py) writes the result rows (one per instance key, its samples and histograms per round,
 its statistics computed again from everything stored, with the run's own cycles method); signals()
 is the one place where SIGTERM and SIGHUP become an interrupt.
 """
 
 import dataclasses
 import random
-import re
 import threading
 import time
 
-from .. import fingerprint, tm1
-from ..analysis import hostclock, memfn, nbench, stats, verdict
+from ..analysis import hostclock, memfn, stats
 from ..errors import TickmarkError, interrupted_by_signals
-from ..names import check_name, numbered
-from ..store import NameTaken
+from ..names import check_name
+from ..store.analyses import nbench_unsettled
 from ..tm1 import Reader
 from ..waiting import Watchdog, environ_seconds
 from .plan import RunConfig, check_patterns  # noqa: F401  (the engine's input, made by plan.py)
+from .results import ResultWriter, split_key
 
 NOISY_ROUND_CV = stats.NOISY_ROUND_CV
 EXTRA_BUDGET_INSTANCES = 50
@@ -48,24 +48,6 @@ def extra_budget(base_s, instances):
     rerunning them all would double the run to move each result little."""
     share = min(1.0, EXTRA_BUDGET_INSTANCES / instances) if instances else 1.0
     return max(base_s * share, 5.0)
-
-
-def split_key(key):
-    """'sched.ring[procs=4,size=16]' -> ('sched.ring', {'procs': 4, 'size': 16}); a value that
-    is not an integer the protocol can carry is not a parameter (tm1.params_problem)."""
-    m = re.fullmatch(r"([^\[]+)(?:\[(.*)\])?", key)
-    if not m:
-        return key, {}
-    params = {}
-    for part in filter(None, (m.group(2) or "").split(",")):
-        k, _, v = part.partition("=")
-        if re.fullmatch(r"-?[0-9]{1,19}", v) and tm1.params_problem({k: int(v)}) is None:
-            params[k] = int(v)
-    return m.group(1), params
-
-
-def result_metric(meta):
-    return stats.unit_of(meta)
 
 
 class TransportLost(TickmarkError):
@@ -83,95 +65,6 @@ def signals():
     the signal's name as the reason, so that a run ends incomplete and never stays 'running'.
     Only the main thread can take signals; elsewhere this does nothing."""
     return interrupted_by_signals(_Interrupt)
-
-
-def row_fields(key, meta):
-    """The columns of a result row that come from the instance's key and meta record."""
-    bench, params = split_key(key)
-    return {
-        "bench": meta.get("bench", bench),
-        "params": meta.get("params", params),
-        "metric": result_metric(meta),
-        "unit": meta.get("unit", ""),
-        "stat": meta.get("stat", "median"),
-    }
-
-
-class ResultWriter:
-    """The one writer of result rows: a row per instance key (created by its first record, its
-    status worsened by a later round that failed), its samples and histograms per round, and its
-    statistics computed again from everything stored, with the run's own cycles method and
-    environment flags. The caller holds the transaction."""
-
-    def __init__(self, store, run_id, cycles_method="none", env_flags=()):
-        self.store, self.run_id = store, run_id
-        self.cycles_method, self.env_flags = cycles_method or "none", list(env_flags or ())
-        self._meta = {}  # result id -> its meta record (rows written here)
-        self.disturbance = {}  # result id -> Disturbance of its samples (restat)
-
-    def row(self, key, meta, status="ok", reason="", rnd=1, fields=None):
-        """The row of `key` -> (result id, whether it is new). fields: the columns (row_fields)
-        when they do not come from the meta record (an imported document)."""
-        st = self.store
-        rid = st.result_id(self.run_id, key)
-        if rid is None:
-            cols = fields if fields is not None else row_fields(key, meta)
-            rid = st.add_result(self.run_id, key=key, status=status, reason=reason, meta=meta, **cols)
-            self._meta[rid] = {"stat": cols.get("stat", "median"), **(meta or {})}
-            return rid, True
-        if status not in ("ok", "skip"):
-            st.update_result(rid, status=status, reason=f"round {rnd}: {reason}" if rnd > 1 else reason)
-        return rid, False
-
-    def add(self, rid, rnd, samples=(), hists=()):
-        """Samples and histograms of one round."""
-        if samples:
-            self.store.add_samples(rid, rnd, [dict(s, round=rnd) for s in samples])
-        for h in hists:
-            self.store.add_hist(rid, rnd, {k: v for k, v in h.items() if k not in ("t", "key", "round")})
-
-    def restat(self, rid):
-        """The row's statistics from all its samples and histograms -> stats.Stats (stored)."""
-        st = self.store
-        meta = self._meta.get(rid)
-        if meta is None:
-            row = next(r for r in st.results(self.run_id) if r["id"] == rid)
-            meta = self._meta[rid] = {"stat": row["stat"], **(row["meta"] or {})}
-        samples = st.samples(rid)
-        s = stats.recompute(
-            {"meta": meta},
-            samples,
-            st.hists(rid),
-            cycles_method=self.cycles_method,
-            env_flags=self.env_flags,
-        )
-        st.update_result(rid, stats=s.to_dict())
-        self.disturbance[rid] = Disturbance.of(samples, bool(meta.get("blocking")))
-        return s
-
-
-@dataclasses.dataclass
-class Disturbance:
-    """How much of one result's measurement was disturbed: its on-CPU share (the evidence of
-    analysis/verdict.py's one rule) and how many of its samples were kept off the CPU."""
-
-    share: float = None  # the least on-CPU share of a round (verdict.least_on_cpu; None: nothing says it)
-    off: int = 0  # samples on a CPU less than verdict.ON_CPU_MIN of their wall time
-    n: int = 0  # samples whose share is known
-
-    @classmethod
-    def of(cls, samples, blocking=False):
-        share = verdict.least_on_cpu(samples, blocking)
-        if share is None:
-            return cls()
-        each = [verdict.on_cpu_share([x]) for x in samples]
-        known = [x for x in each if x is not None]
-        return cls(share, sum(x < verdict.ON_CPU_MIN for x in known), len(known))
-
-    @property
-    def contended(self):
-        """The one rule (against a process alone on its CPU), as compare holds it."""
-        return verdict.contended(self.share)
 
 
 def _user_routine_died(r):
@@ -628,7 +521,7 @@ class Run:
         ds = self._disturbance()
         noisy = sorted((k for k, d in ds.items() if k in self.iters and d.contended), key=lambda k: ds[k].share)
         noisy += sorted((k for k, v in cvs.items() if v > NOISY_ROUND_CV and k not in noisy), key=lambda k: -cvs[k])
-        noisy += [k for k in nbench.unsettled(self.store, self.run_id) if k in self.iters and k not in noisy]
+        noisy += [k for k in nbench_unsettled(self.store, self.run_id) if k in self.iters and k not in noisy]
         chosen, cost = [], 0.2  # process start and the core's own start-up calibration
         for k in noisy:
             k_cost = self.wall_ns.get(k, 1e9) / 1e9
@@ -653,71 +546,3 @@ def attach_profile(store, run, key, profile):
     with store.transaction():
         check_no_profile(store, run, key)
         store.add_profile(run["id"], key, profile)
-
-
-def import_document(store, doc):
-    """Store an export document (store/document.py, validated, its statistics recomputed) as a
-    new run: a new id, the same fingerprint, its name made unique -> run id. One transaction;
-    its result rows through the ResultWriter."""
-    run = doc["run"]
-    fp, hello = run["fingerprint"], run["hello"]
-    notes = dict(run.get("notes") or {}, imported_from=run.get("id"))
-    status = run["status"]
-    if status == "running":  # nothing writes it here: it is what it was when exported, unfinished
-        status = "incomplete"
-        notes.pop("owner", None)
-        notes.setdefault("incomplete", "exported while it was still running: imported as it was then")
-    for attempt in range(100):  # another import may take the free name first: the next one
-        try:
-            return _import_as(store, doc, _free_name(store, run.get("name")), fp, hello, status, notes)
-        except NameTaken:
-            if attempt == 99:
-                raise
-
-
-def _free_name(store, name):
-    """The name, or its first numbered form (names.numbered) that no run has."""
-    if not name:
-        return name
-    base, n = name, 1
-    while store.name_taken(name):
-        n += 1
-        name = numbered(base, n)
-    return name
-
-
-def _import_as(store, doc, name, fp, hello, status, notes):
-    """import_document's transaction: the run under `name` with its results -> run id."""
-    run = doc["run"]
-    with store.transaction():
-        if name and store.name_taken(name):
-            raise NameTaken(name)
-        run_id = store.create_run(
-            name=name,
-            suite=run.get("suite"),
-            patterns=run["patterns"],
-            options=run["options"],
-            fingerprint=fp,
-            hello=hello,
-            status=status,
-            started=run["started"],
-            finished=run["finished"],
-            notes=dict(notes),
-        )
-        w = ResultWriter(store, run_id, fingerprint.cycles_method(fp, hello), fp.get("flags"))
-        for r in doc["results"]:
-            fields = {k: r[k] for k in ("params", "metric", "unit", "stat")}
-            rid, _ = w.row(
-                r["key"], r.get("meta", {}), r["status"], r["reason"], fields=dict(fields, bench=r["benchmark"])
-            )
-            for rnd in sorted({s["round"] for s in r["samples"]} | {h["round"] for h in r["hist"]}):
-                w.add(
-                    rid,
-                    rnd,
-                    [s for s in r["samples"] if s["round"] == rnd],
-                    [h for h in r["hist"] if h["round"] == rnd],
-                )
-            w.restat(rid)
-        for p in doc.get("profiles") or []:
-            store.add_profile(run_id, p["key"], p)
-    return run_id

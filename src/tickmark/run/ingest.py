@@ -15,7 +15,7 @@ import re
 import socket
 from dataclasses import dataclass, field
 
-from .. import fingerprint
+from .. import probe
 from ..errors import TickmarkError
 from ..names import check_name
 from ..targets.base import Core, Session, Target
@@ -284,7 +284,7 @@ class LogTarget(Target):
         raise TickmarkError("a captured log cannot run anything")
 
     def fingerprint(self, core, hello=None):
-        fp = fingerprint.from_texts({}, None, hello or core.run.hello)
+        fp = probe.from_texts({}, None, hello or core.run.hello)
         fp = self.base_fingerprint(fp, core)
         fp["host"] = None  # nothing drove it: it was captured
         fp["ingested_on"] = socket.gethostname()

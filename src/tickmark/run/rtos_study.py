@@ -14,7 +14,7 @@ from urllib.parse import quote
 from ..analysis.rtos_table import Side, side_label
 from ..errors import TickmarkError
 from ..targets import baremetal
-from . import campaign as cp
+from . import campaign_file
 
 WORKLOAD = "rtos-study"
 
@@ -46,7 +46,7 @@ def spec(board_name, rounds=3, kernel=None, name=None, **run_options):
     doc = {"name": name or f"rtos-study-{board_name}", "rounds": rounds, "targets": targets}
     doc["workloads"] = {WORKLOAD: WORKLOAD}
     doc.update({k: v for k, v in run_options.items() if v is not None})
-    return cp.parse(doc, path=f"the rtos study of {board_name}")
+    return campaign_file.parse(doc, path=f"the rtos study of {board_name}")
 
 
 def sides(store, study):

@@ -5,7 +5,9 @@ topology is detected from (analysis/topology.py reads the knees from them)."""
 
 import contextlib
 
-from ..analysis.topology import analyse, os_report, refine_sizes, round_points
+from ..analysis.os_topology import os_report
+from ..analysis.topology import analyse, refine_sizes
+from ..store.analyses import round_points
 from ..units import parse_size
 from .engine import Run
 from .plan import Plan, check_patterns

@@ -3,178 +3,22 @@
 One API (Store) over two backends: an SQLite file in WAL mode (the default,
 ${XDG_DATA_HOME:-~/.local/share}/tickmark/results.db; sqlite.py) and a shared PostgreSQL
 database named by a postgresql:// URL (postgres.py). `--store PATH|URL` or TICKMARK_STORE
-choose. The schema below is written once (SQLite's dialect; the PostgreSQL backend translates it).
+choose. The schema (schema.py) is written once (SQLite's dialect; the PostgreSQL backend translates
+it).
 A file or database that is not a tickmark store is never written to.
 """
 
-import json
-import os
-import re
-import socket
 import time
-from pathlib import Path
 
-from .. import tm1
 from ..errors import CorruptStore, NoRun, TickmarkError
-from ..names import decimal, plain, plain_all, printable
+from ..names import decimal
 from ..units import NS_OP
 from . import migrations
-
-SCHEMA_VERSION = 1
-
-_SCHEMA = """
-CREATE TABLE tickmark_schema (version INTEGER NOT NULL);
-CREATE TABLE runs (
-    id INTEGER PRIMARY KEY, name TEXT UNIQUE, started REAL NOT NULL, finished REAL,
-    status TEXT NOT NULL CHECK (status IN ('running', 'complete', 'incomplete')),
-    suite TEXT, patterns TEXT NOT NULL, options TEXT NOT NULL, fingerprint TEXT NOT NULL,
-    hello TEXT NOT NULL, notes TEXT NOT NULL DEFAULT '{}');
-CREATE TABLE results (
-    id INTEGER PRIMARY KEY, run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
-    key TEXT NOT NULL, bench TEXT NOT NULL, params TEXT NOT NULL, metric TEXT NOT NULL,
-    status TEXT NOT NULL, reason TEXT NOT NULL, unit TEXT NOT NULL, stat TEXT NOT NULL,
-    meta TEXT NOT NULL, stats TEXT NOT NULL, UNIQUE (run_id, key));
-CREATE TABLE samples (
-    result_id INTEGER NOT NULL REFERENCES results(id) ON DELETE CASCADE, round INTEGER NOT NULL,
-    idx INTEGER NOT NULL, iters INTEGER NOT NULL, ops INTEGER NOT NULL, ns INTEGER NOT NULL,
-    cyc INTEGER, extra TEXT NOT NULL);
-CREATE INDEX samples_result ON samples(result_id);
-CREATE TABLE hists (
-    result_id INTEGER NOT NULL REFERENCES results(id) ON DELETE CASCADE, round INTEGER NOT NULL,
-    data TEXT NOT NULL);
-"""
-
-# Tables added after schema version 1, made in stores that lack them (plain SQL both backends take).
-_ADDED = {
-    "profiles": """
-CREATE TABLE IF NOT EXISTS profiles (
-    run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE, key TEXT NOT NULL,
-    tool TEXT NOT NULL, created REAL NOT NULL, data TEXT NOT NULL, UNIQUE (run_id, key))
-""",
-    # Copies of the few fields of each run's and result's documents that the commands reading
-    # many runs need (history, runs), written with the documents (brief_of, head_of), so that
-    # those commands read small columns instead of parsing every document: the fingerprint fields
-    # that separate series and what `runs` shows (BRIEF), the labels, and the headline figures of
-    # a result's statistics. A run or result without its row (written by an older tickmark, or
-    # in a store only read since) is read from its documents.
-    "run_brief": """
-CREATE TABLE IF NOT EXISTS run_brief (
-    run_id INTEGER NOT NULL PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE, fields TEXT, labels TEXT)
-""",
-    "result_heads": """
-CREATE TABLE IF NOT EXISTS result_heads (
-    result_id INTEGER NOT NULL PRIMARY KEY REFERENCES results(id) ON DELETE CASCADE,
-    run_id INTEGER NOT NULL, value REAL, ci95_lo REAL, ci95_hi REAL, unit TEXT, v INTEGER,
-    rounds INTEGER, round_cv REAL, task_clock REAL);
-CREATE INDEX IF NOT EXISTS result_heads_run ON result_heads(run_id)
-""",
-    # the changes to stored documents made in this store (migrations.py)
-    "migrations": migrations.TABLE,
-    # campaign cells claimed by the processes that run them (claims.py)
-    "claims": """
-CREATE TABLE IF NOT EXISTS claims (
-    campaign TEXT NOT NULL, cell TEXT NOT NULL, target TEXT NOT NULL, state TEXT NOT NULL,
-    holder TEXT, lease_until REAL, claimed REAL, heartbeat REAL, finished REAL,
-    takeovers INTEGER NOT NULL DEFAULT 0, previous TEXT, run_id INTEGER, message TEXT,
-    UNIQUE (campaign, cell))
-""",
-}
-
-# Indexes added after schema version 1, made in stores that lack them when a writing command
-# opens them (an older tickmark writes into them unchanged; a store only read keeps what it has,
-# and reads the same rows, slower). Every per-result table is read by result id: without its
-# index each read scans the table, and filling a store grows as the square of its results.
-_INDEXES = {
-    "hists_result": "CREATE INDEX IF NOT EXISTS hists_result ON hists(result_id)",
-}
-
-RUN_COLS = (
-    "id",
-    "name",
-    "started",
-    "finished",
-    "status",
-    "suite",
-    "patterns",
-    "options",
-    "fingerprint",
-    "hello",
-    "notes",
-)
-RESULT_COLS = ("id", "run_id", "key", "bench", "params", "metric", "status", "reason", "unit", "stat", "meta", "stats")
-SAMPLE_COLS = ("result_id", "round", "idx", "iters", "ops", "ns", "cyc", "extra")
-_COLUMNS = {
-    "tickmark_schema": ("version",),
-    "runs": RUN_COLS,
-    "results": RESULT_COLS,
-    "samples": SAMPLE_COLS,
-    "hists": ("result_id", "round", "data"),
-}
-_JSON_COLS = {"patterns", "options", "fingerprint", "hello", "notes", "params", "meta", "stats"}
-
-
-def default_path():
-    """TICKMARK_STORE (a path or a URL, see locate), else the per-user SQLite file."""
-    env = os.environ.get("TICKMARK_STORE")
-    if env:
-        return locate(env)
-    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
-    return Path(base) / "tickmark" / "results.db"
-
-
-# What each column holds once read: a store edited by hand or damaged on disk is refused with
-# "corrupt store" (naming the row and column), never handed on to crash a view.
-_NUM, _OPT_NUM, _TEXT, _OPT_TEXT = (int, float), (int, float, type(None)), (str,), (str, type(None))
-_SHAPES = {
-    "id": (int,),
-    "run_id": (int,),
-    "name": _OPT_TEXT,
-    "started": _NUM,
-    "finished": _OPT_NUM,
-    "suite": _OPT_TEXT,
-    "patterns": (list,),
-    "options": (dict,),
-    "fingerprint": (dict,),
-    "hello": (dict,),
-    "notes": (dict,),
-    "params": (dict,),
-    "meta": (dict,),
-    "stats": (dict,),
-}
-
-
-def _loads(text, what):
-    """A JSON column -> its value, its texts by the one rule of names.plain (a store written by
-    an older tickmark, or edited, may hold a control character or a lone surrogate, which no view
-    or export may meet raw); CorruptStore when it is not JSON."""
-    try:
-        value = json.loads(text)
-    except (ValueError, TypeError, RecursionError):
-        raise CorruptStore(f"{what} is not valid JSON")
-    return plain_all(value) if "\\" in text or not text.isascii() else value  # JSON holds such characters only so
-
-
-MAX_TIME = 253402300799  # the end of the year 9999: the latest time a clock shows
-
-
-def _row(cols, row, table="runs"):
-    d = dict(zip(cols, row))
-    what = f"{table} row {d.get('id')!r}"[:60]
-    for k in _JSON_COLS & d.keys():
-        if d[k] is not None:
-            d[k] = _loads(d[k], f"{what}: {k}")
-    for k, v in d.items():
-        if isinstance(v, str):
-            d[k] = v = plain(v)
-        if isinstance(v, bool) or not isinstance(v, _SHAPES.get(k, _TEXT)):
-            raise CorruptStore(f"{what}: {k} holds {type(v).__name__}, not {_SHAPES.get(k, _TEXT)[0].__name__}")
-        if k in ("started", "finished") and v is not None and not 0 <= v <= MAX_TIME:  # NaN too
-            raise CorruptStore(f"{what}: {k} holds {str(v)[:30]}, not a time (seconds since 1970, up to 9999)")
-        if k == "params" and tm1.params_problem(v):
-            raise CorruptStore(f"{what}: {tm1.params_problem(v)}")
-    if table == "runs" and "fingerprint" in d:  # caches as numbers, in a run written before they were
-        d["fingerprint"] = migrations.with_cache_numbers(d["fingerprint"]) or d["fingerprint"]
-    return d
+from .copies import _FILL, HEAD_COLS, brief_fields, brief_of, head_of, labels_of
+from .location import default_path, is_pg_url, locate
+from .owner import _abandoned, process_owner
+from .rows import _dump, _loads, _row
+from .schema import _ADDED, _COLUMNS, _INDEXES, _JSON_COLS, RESULT_COLS, RUN_COLS, SCHEMA_VERSION, _create_tables
 
 
 class _Rows(list):
@@ -190,138 +34,10 @@ class _Rows(list):
         return list(self)
 
 
-def _float(x):
-    return None if x is None else float(x)
-
-
-def _dump(x):
-    return json.dumps(x, sort_keys=True)
-
-
 RUN_PAGE = 1000  # runs that run_rows reads at a time
-# result_heads' figures: the headline's, and its on-CPU time per operation (history --metric task-clock)
-HEAD_COLS = ("value", "ci95_lo", "ci95_hi", "unit", "v", "rounds", "round_cv", "task_clock")
-
-
-def brief_fields():
-    """The fingerprint fields run_brief keeps: those that separate series in a history, and the
-    variant (what `runs` shows)."""
-    from .. import fingerprint
-
-    return [k.name for k in fingerprint.keys(separates=True)] + ["variant"]
-
-
-def brief_of(fp):
-    """run_brief's fields of a fingerprint (JSON text; None where it is not an object)."""
-    return _dump({k: fp.get(k) for k in brief_fields()}) if isinstance(fp, dict) else None
-
-
-def labels_of(notes):
-    """run_brief's labels of a run's notes (JSON text; None where they are not an object)."""
-    labels = notes.get("labels") if isinstance(notes, dict) else []
-    return _dump(labels or {}) if isinstance(labels, (dict, type(None))) else None
-
-
-def head_of(stats):
-    """result_heads' figures of a result's statistics (HEAD_COLS): the headline's value, CI,
-    unit, statistics version, rounds, rounds' CV and task-clock per operation; all None where the
-    statistics hold no headline or a figure is not of its type (such a result is read whole:
-    recomputed or refused)."""
-    d = stats.get("") if isinstance(stats, dict) else None
-    if not isinstance(d, dict):
-        return (None,) * len(HEAD_COLS)
-    value, lo, hi, unit, v, rounds, rcv = (d.get(k) for k in HEAD_COLS[:-1])
-    per_op = d.get("counters_per_op")
-    task_clock = per_op.get("task_clock") if isinstance(per_op, dict) else None
-    if not (
-        all(_is_number(x) for x in (value, lo, hi, rcv, task_clock))
-        and isinstance(unit, (str, type(None)))
-        and _is_int(v)
-        and (rounds is None or _is_int(rounds))
-    ):
-        return (None,) * len(HEAD_COLS)
-    return (_float(value), _float(lo), _float(hi), unit, v, rounds, _float(rcv), _float(task_clock))
-
-
-def _is_number(x):
-    return x is None or isinstance(x, float) or (_is_int(x) and abs(x) < 2**53)
-
-
-def _is_int(x):
-    return isinstance(x, int) and not isinstance(x, bool) and abs(x) < 2**63
-
-
-def _fill_run_brief(b):
-    """run_brief for the runs of a store made before it (inside the transaction that makes it)."""
-    _fill(b, "SELECT id, fingerprint, notes FROM runs", "run_brief (run_id, fields, labels) VALUES (?,?,?)", _brief_row)
-
-
-def _brief_row(rid, fp, notes):
-    return (rid, brief_of(_parsed(fp)), labels_of(_parsed(notes)))
-
-
-def _fill_result_heads(b):
-    """result_heads for the results of a store made before it."""
-    cols = ", ".join(HEAD_COLS)
-    _fill(
-        b,
-        "SELECT id, run_id, stats FROM results",
-        f"result_heads (result_id, run_id, {cols}) VALUES (?, ?{', ?' * len(HEAD_COLS)})",
-        lambda rid, run_id, stats: (rid, run_id, *head_of(_parsed(stats))),
-    )
-
-
-def _fill(b, select, insert, row, page=5000):
-    """Rows made from every row of a table, `page` at a time (by id)."""
-    after = 0
-    while True:
-        rows = b.execute(f"{select} WHERE id > ? ORDER BY id LIMIT ?", (after, page)).fetchall()
-        if not rows:
-            return
-        b.executemany(f"INSERT INTO {insert}", [row(*r) for r in rows])
-        after = rows[-1][0]
-
-
-def _parsed(text):
-    """A JSON column's value, None where it is not JSON (read whole, and refused, later)."""
-    try:
-        return json.loads(text)
-    except (ValueError, TypeError, RecursionError):
-        return None
-
-
-_FILL = {"run_brief": _fill_run_brief, "result_heads": _fill_result_heads}
 
 # Extra fields of a sample record beside the columns (kept in `extra`).
 _SAMPLE_COLS = ("iters", "ops", "ns", "cyc")
-
-
-_SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*):")
-_SQLITE_URL = "sqlite:///"
-
-
-def locate(target):
-    """What --store or TICKMARK_STORE names -> a postgresql:// URL, or the Path of an SQLite file.
-    An SQLite file may also be given as a URL: sqlite:///relative.db, sqlite:////absolute.db.
-    Another URL scheme (mysql://...) is refused, never taken for a file name (its folders would
-    spell out the URL, password and all); the message names only the scheme."""
-    if isinstance(target, Path) or is_pg_url(target):
-        return target
-    text = str(target)
-    m = _SCHEME.match(text)
-    if text.startswith(_SQLITE_URL) and len(text) > len(_SQLITE_URL):
-        return Path(text[len(_SQLITE_URL) :])
-    if m and m.group(1).lower() in ("sqlite", "postgresql", "postgres"):
-        raise TickmarkError(
-            f"bad store URL ({m.group(1)}:...): write sqlite:///relative.db, sqlite:////absolute.db "
-            "or postgresql://USER@HOST/DB"
-        )
-    if m and text[m.end() :].startswith("//"):
-        raise TickmarkError(
-            f"store URLs of scheme '{printable(m.group(1))[:20]}' are not supported: give an SQLite file "
-            "(a path, or sqlite:///PATH) or a postgresql:// URL"
-        )
-    return Path(text)
 
 
 class Store:
@@ -912,62 +628,6 @@ class NameTaken(TickmarkError):
     """A run's name that another run took first (perhaps a moment ago, in another process)."""
 
 
-def process_owner():
-    """This process, as a run records its writer: host, PID and the PID's start time."""
-    return {"host": socket.gethostname(), "pid": os.getpid(), "since": _started(os.getpid())}
-
-
-def _started(pid):
-    """A process's start time (clock ticks since boot, from /proc), None where unknown."""
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            return int(f.read().rsplit(")", 1)[1].split()[19])
-    except (OSError, ValueError, IndexError):
-        return None
-
-
-def owner_gone(owner):
-    """True when the process that wrote a run is known to have ended: it ran on this host and
-    its PID is gone, or now belongs to a process that started later."""
-    if not isinstance(owner, dict) or owner.get("host") != socket.gethostname():
-        return False
-    pid, since = owner.get("pid"), owner.get("since")
-    if not isinstance(pid, int) or isinstance(pid, bool) or not 0 < pid < 2**22:
-        return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return True
-    except PermissionError:
-        pass
-    return since is not None and _started(pid) not in (None, since)
-
-
-def _abandoned(run):
-    """A run still marked running whose writer has ended (killed with SIGKILL, or stopped by a
-    store it could no longer write): read as incomplete, saying so."""
-    owner = run["notes"].get("owner") if isinstance(run.get("notes"), dict) else None
-    if run["status"] == "running" and owner_gone(owner):
-        run["status"] = "incomplete"
-        run["notes"] = dict(
-            run["notes"],
-            abandoned=True,
-            incomplete=f"abandoned: the tickmark process writing it (PID {owner['pid']} on "
-            f"{owner['host']}) ended without closing it",
-        )
-    return run
-
-
-def _create_tables(b):
-    """The tables of a new store, on backend b (inside a transaction)."""
-    for stmt in b.ddl(_SCHEMA):
-        b.execute(stmt)
-    for ddl in (*_ADDED.values(), *_INDEXES.values()):
-        for stmt in b.ddl(ddl):
-            b.execute(stmt)
-    b.execute("INSERT INTO tickmark_schema VALUES (?)", (SCHEMA_VERSION,))
-
-
 class _Tx:
     """BEGIN/COMMIT, ROLLBACK on any exception (the connection is in autocommit otherwise)."""
 
@@ -988,12 +648,6 @@ class _Tx:
         except TickmarkError:
             pass  # the database rolled back by itself (a full disk, say): the first error is the one to tell
         return False
-
-
-def is_pg_url(target):
-    from .postgres import is_url
-
-    return is_url(target)
 
 
 def _one_line(e):

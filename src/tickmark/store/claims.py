@@ -50,7 +50,7 @@ def holder_id():
 def holder_gone(holder):
     """A holder (HOST:PID) known to have ended: a process of this host that is no more (a
     tickmark killed with SIGKILL), whose lease need not be waited out."""
-    from . import owner_gone
+    from .owner import owner_gone
 
     host, _, pid = str(holder or "").rpartition(":")
     return pid.isdigit() and owner_gone({"host": host, "pid": int(pid)})

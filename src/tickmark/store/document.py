@@ -1,7 +1,7 @@
 """A stored run as the model that the run formats render (run_model); that model as a versioned
 JSON document (with raw samples) or CSV; such a document read back (strictly validated, its
 statistics computed again from the raw samples). The run engine stores a document read here as a
-new run (run/engine.py: import_document)."""
+new run (run/importing.py: import_document)."""
 
 import csv
 import io
@@ -16,7 +16,7 @@ from ..errors import TickmarkError
 from ..exact import exact_counts
 from ..exact import unit as shown_unit
 from ..names import check_name, printable, text_problem
-from . import MAX_TIME
+from .rows import MAX_TIME
 
 FORMAT = "tickmark-results"
 VERSION = 1
@@ -52,7 +52,7 @@ def to_document(model):
                 "hist": r["hist"],
             }
         )
-    from . import RUN_COLS
+    from .schema import RUN_COLS
 
     run = model["run"]
     run_doc = {k: run[k] for k in RUN_COLS}

@@ -29,7 +29,7 @@ import time
 from xml.etree import ElementTree as ET
 
 from .. import fingerprint
-from ..analysis import stats
+from ..analysis import estimators, stats
 from ..analysis.stats import MB_S, NS_OP, Stats
 from ..errors import TickmarkError
 from ..exact import exact_counts
@@ -64,8 +64,8 @@ def _round_times(samples):
         return [], None, None
     cpu, crounds = stats.metric_values(samples, stats.TASK_CLOCK)
     if len(cpu) != len(wall):
-        return stats.round_medians(wall, rounds), None, None
-    return stats.round_medians(wall, rounds), stats.round_medians(cpu, crounds), float(np.median(cpu))
+        return estimators.round_medians(wall, rounds), None, None
+    return estimators.round_medians(wall, rounds), estimators.round_medians(cpu, crounds), float(np.median(cpu))
 
 
 CPU_TIME_NOTE = "cpu_time: on-CPU time per operation (task-clock); wall time where a benchmark's label says so"

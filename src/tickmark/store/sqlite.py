@@ -1,6 +1,7 @@
 """The SQLite side of the store: one database file in WAL mode (the embedded default).
 
-A backend opens the connection and knows its dialect; the tables and every query live in store/__init__.py.
+A backend opens the connection and knows its dialect; the tables live in schema.py, every
+query in store/__init__.py.
 """
 
 import os

@@ -370,17 +370,17 @@ class Target:
         raise TickmarkError(f"{self.uri} has no shell to run commands in")
 
     def process_limits(self):
-        """What a process may do on the target (fingerprint.process_limits: real-time priority,
+        """What a process may do on the target (probe.process_limits: real-time priority,
         the CPUs it may run on), asked through the target's shell; None for a target without
         one (a console, a bare-metal board)."""
-        from .. import fingerprint
+        from .. import probe
 
         try:
             self.connect()
-            r = self.run_remote(fingerprint.LIMITS_SCRIPT, timeout=30, check=False)
+            r = self.run_remote(probe.LIMITS_SCRIPT, timeout=30, check=False)
         except TickmarkError:
             return None
-        return fingerprint.process_limits(fingerprint.parse_probe(r.stdout))
+        return probe.process_limits(probe.parse_probe(r.stdout))
 
     def close(self):
         """Release what the target holds (remote folders, connections, machines). Idempotent."""

@@ -34,7 +34,7 @@ import shutil
 import stat
 from pathlib import Path
 
-from .. import fingerprint
+from .. import fingerprint, probe
 from ..errors import TickmarkError
 from ..names import decimal
 from ..waiting import Watchdog
@@ -434,7 +434,7 @@ class KernelTarget(Scratch, Target):
         return "tcg"
 
     def fingerprint(self, core, hello=None):
-        fp = fingerprint.from_texts({}, core.build, hello)  # the guest: nothing of this machine
+        fp = probe.from_texts({}, core.build, hello)  # the guest: nothing of this machine
         g = core.guest
         m = self.spec
         b = self.board
@@ -447,7 +447,7 @@ class KernelTarget(Scratch, Target):
                 "cpus_online": decimal(g.get("cpus", ""), 6),
                 "caches": [],
                 "os": "Linux (tickmark initramfs, busybox)",
-                "libc": fingerprint.local_libc(),  # the toolchain's, linked into the static core
+                "libc": probe.local_libc(),  # the toolchain's, linked into the static core
                 "kernel": g.get("kernel"),
                 "kernel_image": os.path.basename(self.kernel),
                 "kernel_image_size": os.path.getsize(self.kernel),

@@ -9,7 +9,7 @@ import shlex
 import shutil
 import tempfile
 
-from .. import fingerprint
+from .. import probe
 from ..errors import TickmarkError
 from . import toolchain
 from .base import Core, ProcessSession, Target, Variant, register, shown
@@ -147,10 +147,10 @@ class LocalTarget(Target):
         return LocalCore(self, argv, {"binary": exe, "binary_sha256": sha256_file(exe), "prebuilt": True})
 
     def process_limits(self):
-        return fingerprint.process_limits(fingerprint.local_limit_texts())
+        return probe.process_limits(probe.local_limit_texts())
 
     def fingerprint(self, core, hello=None):
-        fp = fingerprint.collect(core.build, hello)
+        fp = probe.collect(core.build, hello)
         if core.emulated:
             fp["arch"] = (hello or {}).get("target", "").split("-")[0] or fp["arch"]
             fp["cpu_model"] = f"qemu-user on {fp['cpu_model']}"

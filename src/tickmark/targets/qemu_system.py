@@ -28,7 +28,7 @@ Two kinds of machine:
 Every result is flagged `emulated`: these are never timings of real hardware.
 """
 
-from .. import fingerprint
+from .. import fingerprint, probe
 from ..errors import TickmarkError
 from . import baremetal, freertos, nuttx, sylixos, zephyr
 from . import uri as uri_options
@@ -242,7 +242,7 @@ class QemuSystemTarget(Scratch, Target):
         return BoardCore(self, b.binary, build)
 
     def fingerprint(self, core, hello=None):
-        fp = fingerprint.from_texts({}, core.build, hello)  # an emulated board: nothing of this machine
+        fp = probe.from_texts({}, core.build, hello)  # an emulated board: nothing of this machine
         qemu = self.machine()
         fp.update(
             {

@@ -21,7 +21,7 @@ import shlex
 import threading
 import time
 
-from .. import fingerprint
+from .. import probe
 from ..errors import TickmarkError
 from ..tm1 import Reader, clean_line
 from . import uri as uri_options
@@ -241,7 +241,7 @@ class SerialTarget(Target):
                 "its fingerprint comes with the hello record of a run (tickmark run, then tickmark show), "
                 "or give core=PATH"
             )
-        fp = fingerprint.from_texts({}, None, hello)
+        fp = probe.from_texts({}, None, hello)
         fp = self.base_fingerprint(fp, core)
         fp["baud"] = self.baud
         return fp

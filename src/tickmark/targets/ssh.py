@@ -27,7 +27,7 @@ import tempfile
 import threading
 import urllib.parse
 
-from .. import fingerprint
+from .. import probe
 from ..errors import TickmarkError
 from ..names import decimal
 from . import toolchain
@@ -49,7 +49,7 @@ _HOLDER = (
     'if d=$(mktemp -d "${TMPDIR:-/tmp}/tickmark.XXXXXX"); then cd "$d" || exit 97; echo "'
     + _DIR_MARK
     + '$$ $d"\n'
-    + fingerprint.PROBE_SCRIPT
+    + probe.PROBE_SCRIPT
     + 'echo "'
     + _PROBE_END
     + '"\ntrap \'cd /; rm -rf "$d"; exit 0\' PIPE HUP TERM INT\n'
@@ -282,7 +282,7 @@ class SshTarget(Target):
         pid, _, self.remote_dir = lines[start][len(_DIR_MARK) :].strip().partition(" ")
         self._holder_pid = pid if decimal(pid, 10) is not None else None
         self._uploaded = {}
-        self.texts = fingerprint.parse_probe("".join(lines[start + 1 : -1]))
+        self.texts = probe.parse_probe("".join(lines[start + 1 : -1]))
         self.machine = self.texts.get("uname_m")
         if not self.machine:
             raise TickmarkError(f"{self.uri}: 'uname -m' gave nothing; is this a Linux/POSIX target?")
@@ -380,7 +380,7 @@ class SshTarget(Target):
         return self._upload(os.path.abspath(path), name)
 
     def fingerprint(self, core, hello=None):
-        fp = fingerprint.from_texts(self.texts or {}, core.build if core else None, hello)
+        fp = probe.from_texts(self.texts or {}, core.build if core else None, hello)
         return self.base_fingerprint(fp, core)
 
     # ---- the end ----

@@ -33,6 +33,7 @@ Nothing here formats for a medium beyond short texts shared by all views (value_
 """
 
 from ...analysis import rtos_table, thread_metric
+from ...store.analyses import rtos_table_of_runs, thread_metric_table_of_runs
 from .board import board_model
 from .compare import campaign_model, compare_model, comparison, family_covers
 from .kernel_entry import report_kernel_entry
@@ -85,9 +86,9 @@ def build(store, refs=("latest",), with_compare=True):
     }
     if with_compare and len(runs) >= 2:
         model["compare"], model["compare_notes"] = compare_model(store, runs, refs)
-    study = rtos_table.from_runs(store, runs)
+    study = rtos_table_of_runs(store, runs)
     model["rtos_study"] = rtos_table.to_dict(study) if study is not None else None
-    tm_table = thread_metric.from_runs(store, runs)
+    tm_table = thread_metric_table_of_runs(store, runs)
     model["thread_metric"] = thread_metric.to_dict(tm_table) if tm_table is not None else None
     model["kernel_entry"] = report_kernel_entry(store, runs)
     return model

@@ -6,6 +6,7 @@ from ...analysis import rtos_table, thread_metric
 from ...errors import TickmarkError
 from ...fmt import known
 from ...names import decimal
+from ...store.analyses import rtos_table_of_runs, thread_metric_table_of_runs
 from . import codesize
 from .series import nbench_comparison
 
@@ -140,9 +141,9 @@ def campaign_model(store, spec, cells):
                     g["comparison"] = comparison(*run_compare(store, runs))
                 except TickmarkError as e:  # runs in different units (QEMU icount beside time)
                     g["error"] = str(e)
-                study = rtos_table.from_runs(store, [store.run(r) for r in runs])  # the rtos-study suite
+                study = rtos_table_of_runs(store, [store.run(r) for r in runs])  # the rtos-study suite
                 g["rtos_study"] = rtos_table.to_dict(study) if study is not None else None
-                tm_table = thread_metric.from_runs(store, [store.run(r) for r in runs])  # the thread-metric suite
+                tm_table = thread_metric_table_of_runs(store, [store.run(r) for r in runs])  # the thread-metric suite
                 g["thread_metric"] = thread_metric.to_dict(tm_table) if tm_table is not None else None
                 groups.append(g)
     return {

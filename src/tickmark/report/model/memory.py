@@ -92,12 +92,13 @@ def topology_of(store, runs, results=None):
     target (its fingerprint's OS figures, its hello) -> topology_model, or None when the runs
     have no latency sweep (mem.lat_rand, mem.lat_pagelocal) to detect levels on."""
     from ...analysis import topology
+    from ...store.analyses import topology_of_runs
 
     if results is None:
         results = [r for run in runs for r in store.results(run["id"])]
     if not topology.has_sweep(results):
         return None
-    det, osr = topology.of_runs(store, runs, results)
+    det, osr = topology_of_runs(store, runs, results)
     return topology_model(det, osr, [run["id"] for run in runs])
 
 
@@ -144,14 +145,14 @@ TOPOLOGY_COLUMNS = ("level", "detected", "knee", "latency", "cycles", "conf", "O
 def topology_model(det, osr, runs):
     """What `tickmark topology` found (analysis/topology.py's detection `det` over the runs)
     beside what the OS reports (`osr`), with the verdict of each comparison: the detection as
-    `tickmark topology --json` prints it (analysis/topology.document, without the curves' points),
+    `tickmark topology --json` prints it (analysis/os_topology.document, without the curves' points),
     and the table, the evidence and the notes every view shows."""
-    from ...analysis import topology
+    from ...analysis import os_topology, topology
 
-    doc = topology.document(det, osr, runs)
+    doc = os_topology.document(det, osr, runs)
     points = doc.pop("points")
-    checks = [list(c) for c in topology.compare(det, osr)]
-    doubts = [list(d) for d in topology.doubts(det, osr)]
+    checks = [list(c) for c in os_topology.compare(det, osr)]
+    doubts = [list(d) for d in os_topology.doubts(det, osr)]
     warning = topology.cycle_warning(det)
     table, evidence = _topology_table(det, osr, checks, points)
     return dict(
@@ -170,7 +171,7 @@ def topology_model(det, osr, runs):
 
 
 def _topology_table(det, osr, checks, points):
-    from ...analysis import topology
+    from ...analysis import os_topology
 
     """The rows of the topology table (texts, TOPOLOGY_COLUMNS) and the evidence of each level
     ([name, text]): cache levels beside the OS's, the OS's levels not found, memory, the line,
@@ -178,7 +179,7 @@ def _topology_table(det, osr, checks, points):
     rows = {w: (o, v) for w, _, o, v in checks}
     oslv = osr.get("levels", [])
     table, evidence = [], []
-    caches = topology.cache_levels(det)
+    caches = os_topology.cache_levels(det)
     llc = det.get("llc") or {}
     for i, lv in enumerate(caches):
         o = oslv[i] if i < len(oslv) else None

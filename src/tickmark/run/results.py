@@ -1,0 +1,117 @@
+"""The result writer: a result row per instance key (its benchmark, parameters, metric and unit
+from the key and its meta), its samples and histograms per round, and its statistics computed
+again from everything stored, with the run's own cycles method. The run engine (engine.py) and
+an imported document (importing.py) write their results through it."""
+
+import dataclasses
+import re
+
+from .. import tm1
+from ..analysis import stats, verdict
+
+
+def split_key(key):
+    """'sched.ring[procs=4,size=16]' -> ('sched.ring', {'procs': 4, 'size': 16}); a value that
+    is not an integer the protocol can carry is not a parameter (tm1.params_problem)."""
+    m = re.fullmatch(r"([^\[]+)(?:\[(.*)\])?", key)
+    if not m:
+        return key, {}
+    params = {}
+    for part in filter(None, (m.group(2) or "").split(",")):
+        k, _, v = part.partition("=")
+        if re.fullmatch(r"-?[0-9]{1,19}", v) and tm1.params_problem({k: int(v)}) is None:
+            params[k] = int(v)
+    return m.group(1), params
+
+
+def result_metric(meta):
+    return stats.unit_of(meta)
+
+
+def row_fields(key, meta):
+    """The columns of a result row that come from the instance's key and meta record."""
+    bench, params = split_key(key)
+    return {
+        "bench": meta.get("bench", bench),
+        "params": meta.get("params", params),
+        "metric": result_metric(meta),
+        "unit": meta.get("unit", ""),
+        "stat": meta.get("stat", "median"),
+    }
+
+
+class ResultWriter:
+    """The one writer of result rows: a row per instance key (created by its first record, its
+    status worsened by a later round that failed), its samples and histograms per round, and its
+    statistics computed again from everything stored, with the run's own cycles method and
+    environment flags. The caller holds the transaction."""
+
+    def __init__(self, store, run_id, cycles_method="none", env_flags=()):
+        self.store, self.run_id = store, run_id
+        self.cycles_method, self.env_flags = cycles_method or "none", list(env_flags or ())
+        self._meta = {}  # result id -> its meta record (rows written here)
+        self.disturbance = {}  # result id -> Disturbance of its samples (restat)
+
+    def row(self, key, meta, status="ok", reason="", rnd=1, fields=None):
+        """The row of `key` -> (result id, whether it is new). fields: the columns (row_fields)
+        when they do not come from the meta record (an imported document)."""
+        st = self.store
+        rid = st.result_id(self.run_id, key)
+        if rid is None:
+            cols = fields if fields is not None else row_fields(key, meta)
+            rid = st.add_result(self.run_id, key=key, status=status, reason=reason, meta=meta, **cols)
+            self._meta[rid] = {"stat": cols.get("stat", "median"), **(meta or {})}
+            return rid, True
+        if status not in ("ok", "skip"):
+            st.update_result(rid, status=status, reason=f"round {rnd}: {reason}" if rnd > 1 else reason)
+        return rid, False
+
+    def add(self, rid, rnd, samples=(), hists=()):
+        """Samples and histograms of one round."""
+        if samples:
+            self.store.add_samples(rid, rnd, [dict(s, round=rnd) for s in samples])
+        for h in hists:
+            self.store.add_hist(rid, rnd, {k: v for k, v in h.items() if k not in ("t", "key", "round")})
+
+    def restat(self, rid):
+        """The row's statistics from all its samples and histograms -> stats.Stats (stored)."""
+        st = self.store
+        meta = self._meta.get(rid)
+        if meta is None:
+            row = next(r for r in st.results(self.run_id) if r["id"] == rid)
+            meta = self._meta[rid] = {"stat": row["stat"], **(row["meta"] or {})}
+        samples = st.samples(rid)
+        s = stats.recompute(
+            {"meta": meta},
+            samples,
+            st.hists(rid),
+            cycles_method=self.cycles_method,
+            env_flags=self.env_flags,
+        )
+        st.update_result(rid, stats=s.to_dict())
+        self.disturbance[rid] = Disturbance.of(samples, bool(meta.get("blocking")))
+        return s
+
+
+@dataclasses.dataclass
+class Disturbance:
+    """How much of one result's measurement was disturbed: its on-CPU share (the evidence of
+    analysis/verdict.py's one rule) and how many of its samples were kept off the CPU."""
+
+    share: float = None  # the least on-CPU share of a round (verdict.least_on_cpu; None: nothing says it)
+    off: int = 0  # samples on a CPU less than verdict.ON_CPU_MIN of their wall time
+    n: int = 0  # samples whose share is known
+
+    @classmethod
+    def of(cls, samples, blocking=False):
+        share = verdict.least_on_cpu(samples, blocking)
+        if share is None:
+            return cls()
+        each = [verdict.on_cpu_share([x]) for x in samples]
+        known = [x for x in each if x is not None]
+        return cls(share, sum(x < verdict.ON_CPU_MIN for x in known), len(known))
+
+    @property
+    def contended(self):
+        """The one rule (against a process alone on its CPU), as compare holds it."""
+        return verdict.contended(self.share)
