@@ -86,7 +86,9 @@ def render_comparison(doc, file=None, show_counters=True):
             verdict = r["verdict"]
             why = "; ".join(
                 # the profile's cause first: a narrow column cuts the end of the cell
-                x for x in (r.get("profile_change") and f"profile: {r['profile_change']}", r.get("note")) if x
+                x
+                for x in (r.get("profile_change") and f"profile: {r['profile_change']}", r.get("note"))
+                if x
             )
             if why:
                 verdict += f" ({why})"
