@@ -14,14 +14,14 @@ operation by the host and by the board's clock over the same chunks, and what th
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, TypedDict
+from typing import Any, Callable, TypedDict
 
 from ... import fmt
 from ...analysis import hostclock, kernel_entry, rtos_table
 from ...exact import ICOUNT_METHOD
 from ...fingerprint import CYCLES_METHODS
 from ...fmt import fmt_rate, fmt_time
-from ...shapes import Row, SamplesOf, StoreReader
+from ...shapes import Row, StoreReader
 
 # the cycle methods that count (a figure in them is not time in other units): QEMU's guest
 # instructions and the hardware cycle counters
@@ -150,7 +150,7 @@ def _pct(x: float | None, sign: bool = False) -> str:
     return "-" if x is None else (f"{x:+.2f}%" if sign else f"±{x:.2f}%")
 
 
-def host_clock_model(results: list[Row], samples_of: SamplesOf | None = None) -> HostClockTable | None:
+def host_clock_model(results: list[Row], samples_of: Callable[[Row], list[Row]] | None = None) -> HostClockTable | None:
     """The host-clock table of a run's results -> {"rows", "notes"}, or None when the run was
     not timed from the host. samples_of(result) -> its samples: the host's figure is then the
     result's headline, and the board's over the same samples (hostclock.agreement)."""

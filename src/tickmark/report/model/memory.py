@@ -11,10 +11,12 @@ from ...shapes import Row, SamplesOf, StoreReader
 
 
 class BandwidthRow(TypedDict):
+    """One size of a bandwidth table: its cache level, a cell per column, the disturbed columns."""
+
     size: int
     level: str
     cells: dict[str, Any]
-    disturbed: bool
+    disturbed: list[str]
 
 
 class Cores(TypedDict):
