@@ -8,6 +8,7 @@ from typing import Any, TypedDict
 
 from ... import fingerprint
 from ...analysis import rtos_table
+from ...analysis.compare import Pair, Side
 from ...errors import TickmarkError
 from ...fmt import known
 from ...names import decimal
@@ -52,7 +53,7 @@ class CampaignModel(TypedDict):
     groups: list[CampaignGroup]
 
 
-def comparison(sides: Sequence[Any], pairs: Any, metric: str | None = None) -> dict[str, Any]:
+def comparison(sides: Sequence[Side], pairs: list[Pair], metric: str | None = None) -> dict[str, Any]:
     """Compared runs (compare.py's sides and pairs) as every view and `compare --format json`
     read them, one shape for every command: the runs with what their machines could count, and
     per pair (the baseline A against B) the rows in benchmark order (parameters numerically,

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, Callable, TypedDict
 
+from ...analysis.compare import Side
 from ...analysis.memfn import IMPLS
 from ...analysis.stats import Stats, Summary
 from ...exact import exact_counts
@@ -209,7 +210,7 @@ def nbench_figures(results: list[Row], samples_of: SamplesOf, fp: Fingerprint | 
     return out
 
 
-def nbench_comparison(sides: Sequence[Any]) -> dict[str, Any] | None:
+def nbench_comparison(sides: Sequence[Side]) -> dict[str, Any] | None:
     """The nbench index table of compared runs side by side (analysis/nbench.side_by_side), for
     two runs or more with cpu.* results; else None."""
     from ...analysis import nbench
