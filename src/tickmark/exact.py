@@ -8,6 +8,10 @@ view and export asks these, none re-derives them. A view that cannot show a coun
 rate per second, a time, a time ratio) leaves the figure out.
 """
 
+from __future__ import annotations
+
+from typing import Any
+
 from .units import INSN_OP as COUNT_UNIT
 from .units import NS_OP as TIME_UNIT
 
@@ -19,24 +23,24 @@ EXPLANATION = (
 )
 
 
-def _get(x, name):
+def _get(x: Any, name: str) -> Any:
     """A fingerprint's field: of a dict, or of anything read as one (history's RunFingerprint)."""
     return x.get(name) if callable(getattr(x, "get", None)) else None
 
 
-def exact_counts(fingerprint):
+def exact_counts(fingerprint: object) -> bool:
     """Is this run's every figure a count of guest instructions (QEMU -icount)? From its
     fingerprint (a dict; None or anything else: no)."""
     return bool(_get(fingerprint, "qemu_icount")) or _get(fingerprint, "cycles_method") == ICOUNT_METHOD
 
 
-def unit(unit_name, exact):
+def unit(unit_name: str | None, exact: bool) -> str | None:
     """The unit a figure is shown in: a time per operation of an exact-count run is guest
     instructions per operation; any other unit (MB/s, a figure's own) is as it is."""
     return COUNT_UNIT if exact and unit_name in (None, "", TIME_UNIT) else unit_name
 
 
-def explanation(fingerprint):
+def explanation(fingerprint: object) -> str | None:
     """The sentence a view prints about an exact-count run ("QEMU -icount shift=0,sleep=off: ..."),
     or None for a run that measured time."""
     if not exact_counts(fingerprint):

@@ -1,6 +1,11 @@
 """Numbers as text: times, rates, sizes, percentages, parameter sweeps (plain strings, no
 terminal; the console every command prints through is report/console.py)."""
 
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
 from . import units
 from .exact import unit as shown_unit
 from .names import printable
@@ -17,7 +22,7 @@ sig, fmt_time, fmt_count, fmt_rate, fmt_pct, fmt_size = (
 )
 
 
-def known(x, missing="unknown"):
+def known(x: object, missing: str = "unknown") -> str:
     """A stored setting in words: `missing` where it was not recorded (None, empty text), a
     yes/no setting as on/off, anything else as text with its control characters escaped. Python's
     None never reaches the reader."""
@@ -28,7 +33,7 @@ def known(x, missing="unknown"):
     return printable(x)
 
 
-def fmt_it_rate(x):
+def fmt_it_rate(x: float | None) -> str:
     """An iteration rate (nbench's it/s): 4 significant digits in exponent form from a million
     up, whole numbers from 100, 3 significant digits below."""
     if x is None:
@@ -36,23 +41,23 @@ def fmt_it_rate(x):
     return f"{x:.4g}" if x >= 1e6 else f"{x:.0f}" if x >= 100 else f"{x:.3g}"
 
 
-def listed(texts, most=5):
+def listed(texts: Iterable[object], most: int = 5) -> str:
     """The first `most` texts joined by commas, with ', ...' when there are more."""
-    texts = list(texts)
-    return ", ".join(printable(t) for t in texts[:most]) + (", ..." if len(texts) > most else "")
+    shown = list(texts)
+    return ", ".join(printable(t) for t in shown[:most]) + (", ..." if len(shown) > most else "")
 
 
-def _get(d, k):
+def _get(d: object, k: str) -> Any:
     return d.get(k) if isinstance(d, dict) else getattr(d, k, None)
 
 
-def fmt_in(x, unit):
+def fmt_in(x: float | None, unit: str | None) -> str:
     """A value in its unit (no '/op'): a time for ns/op, guest instructions for insn/op (exact
     counts under QEMU -icount), MB/s, or a figure's own unit (units.show)."""
     return show(x, unit)
 
 
-def fmt_value(d, exact=False):
+def fmt_value(d: object, exact: bool = False) -> str:
     """The headline of one metric's statistics (a stats.Summary or its stored dict): MB/s for
     bandwidth, a figure in its own unit, guest instructions per operation where the run counted
     them (exact: exact.exact_counts of the run, QEMU -icount), else time per operation."""
@@ -66,7 +71,7 @@ def fmt_value(d, exact=False):
     return fmt_time(_get(d, "value")) + "/op"
 
 
-def ci_pct(d):
+def ci_pct(d: object) -> float | None:
     """Half-width of the 95 % CI of the median relative to the median, or None."""
     lo, hi, med = _get(d, "ci95_lo"), _get(d, "ci95_hi"), _get(d, "median")
     if lo is None or hi is None or not med:
@@ -74,7 +79,7 @@ def ci_pct(d):
     return (hi - lo) / 2 / med
 
 
-def fmt_sweep(sweep, limit=24):
+def fmt_sweep(sweep: str, limit: int = 24) -> str:
     """A parameter sweep ("1K,1536,2K,...") short enough for a table cell: as it is when it fits
     in `limit` characters, else "first..last (N values)"."""
     vals = [v for v in str(sweep).split(",") if v]
@@ -90,7 +95,7 @@ _MD = str.maketrans(
 )
 
 
-def md_text(s):
+def md_text(s: object) -> str:
     """Any text for a Markdown document (a table cell, a heading, a list item): shown as
     written, never as markup (no link, image, emphasis or HTML of a run name, a label or a
     board's words), control and invisible characters as escapes (names.plain), on one line."""

@@ -7,12 +7,15 @@ when one of its keys is a header key (Key.header), so the header is derived from
 registry, never listed again. A setting that was not recorded reads 'unknown' (never None); a
 line whose keys the run does not have at all (no board, no QEMU -icount) is left out."""
 
+from __future__ import annotations
+
 from dataclasses import dataclass
 from typing import Callable
 
 from . import fingerprint
 from .exact import exact_counts, explanation
 from .fmt import known
+from .shapes import Fingerprint
 
 
 @dataclass(frozen=True)
@@ -21,15 +24,15 @@ class Line:
     (fingerprint -> text, or None where the run has nothing to say on it)."""
 
     label: str
-    keys: tuple
-    words: Callable
+    keys: tuple[str, ...]
+    words: Callable[[Fingerprint], str | None]
 
     @property
-    def header(self):
+    def header(self) -> bool:
         return any(fingerprint.KEYS[k].header for k in self.keys)
 
 
-def where(fp):
+def where(fp: Fingerprint) -> str:
     """Where a run ran, in words: its target (local, ssh://..., serial:..., a log it was read
     from) and the host that drove it."""
     text = known(fp.get("target_uri"), "not recorded")
@@ -40,34 +43,34 @@ def where(fp):
     return text
 
 
-def _cpu(fp):
+def _cpu(fp: Fingerprint) -> str:
     return f"{known(fp.get('cpu_model'))} ({known(fp.get('arch'))}, {known(fp.get('cpus_online'), '?')} CPUs)"
 
 
-def _caches(fp):
+def _caches(fp: Fingerprint) -> str:
     return fingerprint.in_words("caches", fp.get("caches")) or "not reported"
 
 
-def _os(fp):
+def _os(fp: Fingerprint) -> str:
     parts = [known(fp.get("os")), f"kernel {known(fp.get('kernel'))}"]
     return ", ".join(parts + ([known(fp["libc"])] if fp.get("libc") else []))
 
 
-def _compiler(fp):
+def _compiler(fp: Fingerprint) -> str:
     return f"{known(fp.get('compiler'))} {known(fp.get('cflags'), '')}".strip()
 
 
-def _target(fp):
+def _target(fp: Fingerprint) -> str:
     return where(fp) + (", emulated: not for timing claims" if fp.get("emulated") else "")
 
 
-def _core_links(fp):
+def _core_links(fp: Fingerprint) -> str | None:
     if not fp.get("linkage") and not fp.get("core_libc"):
         return None
     return f"{known(fp.get('linkage'))}, C library {known(fp.get('core_libc'))}"
 
 
-def _timer(fp):
+def _timer(fp: Fingerprint) -> str:
     parts = [known(fp.get("clock"))]
     tick = "insn" if exact_counts(fp) else "ns"  # QEMU -icount: the virtual clock counts instructions
     if fp.get("clock_res_ns") is not None:
@@ -79,7 +82,7 @@ def _timer(fp):
     return ", ".join(parts)
 
 
-def _cycles(fp):
+def _cycles(fp: Fingerprint) -> str:
     method = fp.get("cycles_method") or "none"
     text = fingerprint.CYCLES_METHODS.get(method, ("", method))[1]
     if method in ("calibrated-freq", "given-freq") and fp.get("fcore_khz"):
@@ -87,7 +90,7 @@ def _cycles(fp):
     return text
 
 
-def _counters(fp):
+def _counters(fp: Fingerprint) -> str:
     text = known(fp.get("counters"), "none")
     if fp.get("counters_unsupported"):
         text += f"; not supported: {known(fp['counters_unsupported'])}"
@@ -96,19 +99,19 @@ def _counters(fp):
     return text
 
 
-def _time_base(fp):
+def _time_base(fp: Fingerprint) -> str | None:
     return explanation(fp)  # the one sentence of an exact-count run (exact.py), else no line
 
 
-def _frequency(fp):
+def _frequency(fp: Fingerprint) -> str:
     return f"governor {known(fp.get('governor'))}, boost {known(fp.get('boost'))}"
 
 
-def _given(name, fmt=str):
+def _given(name: str, fmt: Callable[[str], str] = str) -> Callable[[Fingerprint], str | None]:
     return lambda fp: None if fp.get(name) in (None, "") else fmt(known(fp[name]))
 
 
-def _load(fp):
+def _load(fp: Fingerprint) -> str | None:
     """The background load of a run (run/load.py's record): 'messages (2 groups of ...),
     145,408 messages/s'."""
     load = fp.get("load")
@@ -148,11 +151,11 @@ LINES = (
 )
 
 
-def lines(fp, header=False):
+def lines(fp: object, header: bool = False) -> list[list[str]]:
     """The machine of a fingerprint in words -> [[label, text]], in the registry's order; with
     header, only the lines of the run's header (those wording a header key)."""
     fp = fp if isinstance(fp, dict) else {}
-    out = []
+    out: list[list[str]] = []
     for line in LINES:
         if header and not line.header:
             continue

@@ -15,9 +15,11 @@ A count of guest instructions (QEMU -icount, INSN_OP) is a count wherever it app
 never written as a time, a rate per second or a time ratio.
 """
 
+from __future__ import annotations
+
 import re
 from dataclasses import dataclass
-from typing import Callable, Optional
+from typing import Any, Callable
 
 # ---------------------------------------------------------------- the units' names
 NS_OP = "ns/op"  # time per operation (the core's per-sample value: ns / ops)
@@ -33,7 +35,7 @@ PERCENT = "%"  # a fraction shown as a percentage
 COUNT = ""  # a plain count (events, instances)
 
 
-def sig(x):
+def sig(x: float | None) -> str:
     """Three significant digits, no exponent."""
     if x is None:
         return "-"
@@ -48,7 +50,7 @@ def sig(x):
     return f"{x:.3g}"
 
 
-def _scaled(x, steps, rest):
+def _scaled(x: float | None, steps: tuple[tuple[str, float], ...], rest: Callable[[float], str]) -> str:
     """x in the largest unit of steps ((suffix, scale), largest first) that it reaches, with three
     significant digits; rest(x) below them all."""
     if x is None:
@@ -59,17 +61,17 @@ def _scaled(x, steps, rest):
     return rest(x)
 
 
-def fmt_time(ns):
+def fmt_time(ns: float | None) -> str:
     """A time in ns in the largest of s, ms, us, ns it reaches: 1250 -> '1.25 us'."""
     return _scaled(ns, (("s", 1e9), ("ms", 1e6), ("us", 1e3)), lambda v: f"{sig(v)} {NS}")
 
 
-def fmt_count(n):
+def fmt_count(n: float | None) -> str:
     """A count with a decimal suffix: 1250000 -> '1.25 M', 675 -> '675'."""
     return _scaled(n, (("G", 1e9), ("M", 1e6), ("k", 1e3)), sig)
 
 
-def fmt_rate(per_s):
+def fmt_rate(per_s: float | None) -> str:
     """A rate per second with a decimal suffix: 1250000 -> '1.25M/s'."""
     if per_s is None:
         return "-"
@@ -79,22 +81,22 @@ def fmt_rate(per_s):
     return f"{sig(per_s)}/s"
 
 
-def fmt_pct(x):
+def fmt_pct(x: float | None) -> str:
     """A fraction as a percentage with one decimal: 0.123 -> '12.3%'."""
     return "-" if x is None else f"{x * 100:.1f}{PERCENT}"
 
 
-def fmt_bandwidth(mb_s):
+def fmt_bandwidth(mb_s: float | None) -> str:
     """A bandwidth in MB/s, three significant digits: '1250 MB/s'."""
     return "-" if mb_s is None else f"{sig(mb_s)} {MB_S}"
 
 
-def fmt_bandwidth_tick(mb_s):
+def fmt_bandwidth_tick(mb_s: float) -> str:
     """A bandwidth on a plot's axis: MB/s below 1000, GB/s (10^9 B/s) above."""
     return f"{mb_s:g} {MB_S}" if mb_s < 1000 else f"{mb_s / 1000:g} {GB_S}"
 
 
-def fmt_insns(n):
+def fmt_insns(n: float | None) -> str:
     """Guest instructions (an exact count): '1.25 M insn'."""
     return "-" if n is None else f"{fmt_count(n)} insn"
 
@@ -110,7 +112,7 @@ SIZE = r"(-?)([0-9]+)\s*(?:([KMGkmg])(?:[iI]?[bB])?|[bB])?"
 _SIZE = re.compile(r"\s*" + SIZE + r"\s*")
 
 
-def parse_size(text, signed=False):
+def parse_size(text: object, signed: bool = False) -> int | None:
     """A size in words -> bytes (int), else None: '32M' -> 33554432, '4096' -> 4096, '32 KiB'
     -> 32768. A leading '-' only with signed (a pattern's parameter value may be negative); at
     most MAX_SIZE_DIGITS digits. An int is taken as it is."""
@@ -123,7 +125,7 @@ def parse_size(text, signed=False):
     return -n if m[1] else n
 
 
-def fmt_size(n, digits=None):
+def fmt_size(n: float | None, digits: int | None = None) -> str:
     """Bytes with a binary suffix: 1536 -> '1.5K', 1048576 -> '1M', 512 -> '512B' (two decimals
     at most); with digits=3, three significant digits (436K, 2.21M: a size that is an estimate)."""
     if n is None:
@@ -151,8 +153,8 @@ class Unit:
 
     name: str
     kind: str
-    higher: Optional[bool]
-    show: Callable
+    higher: bool | None
+    show: Callable[[Any], str]
     words: str
 
 
@@ -171,7 +173,7 @@ _UNITS = (
 UNITS = {u.name: u for u in _UNITS}
 
 
-def higher_is_better(unit, said=None):
+def higher_is_better(unit: str | None, said: object = None) -> bool:
     """Is a higher value better in this unit? What a figure says of itself (said: True/False)
     wins; else the unit's own direction; a unit that does not say (a program's own figure
     without a direction, a count) is lower-is-better, as a time is."""
@@ -181,7 +183,7 @@ def higher_is_better(unit, said=None):
     return bool(u and u.higher)
 
 
-def show(x, unit):
+def show(x: float | None, unit: str | None) -> str:
     """A value in its unit, as a person reads it: a time for ns/op (no '/op'), guest
     instructions for insn/op, MB/s, or a program's own figure as three digits and its unit."""
     u = UNITS.get(unit if unit is not None else NS_OP)

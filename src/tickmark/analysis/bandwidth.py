@@ -9,11 +9,20 @@ Multi-core rows show the total rate of the largest thread count measured and its
 CPU (the total divided by one CPU's rate: x2.00 for two CPUs that scale perfectly).
 """
 
-from collections import defaultdict
+from __future__ import annotations
 
+from collections import defaultdict
+from typing import Any
+
+from ..shapes import Row
 from .stats import Stats
 
-COLUMNS = (
+# (a size, its cache level, {column: MB/s}, [columns whose figure was disturbed])
+TableRow = tuple[Any, str, dict[str, float], list[str]]
+# (a size, its cache level, {op: (total MB/s, x of one CPU)}, [ops whose figure was disturbed])
+CoresRow = tuple[Any, str, dict[str, tuple[float, Any]], list[str]]
+
+COLUMNS: tuple[tuple[str, dict[str, int], str], ...] = (
     ("mem.bw_read", {}, "read"),
     ("mem.bw_write", {}, "write"),
     ("mem.bw_copy", {}, "copy"),
@@ -26,14 +35,14 @@ CORES_OPS = {0: "read", 1: "write", 2: "copy"}
 DEFAULTS = {"shift": 256}  # parameters older runs did not have, at the value they ran with
 
 
-def _rate(r):
+def _rate(r: Row) -> float | None:
     st = Stats.of(r).main
     if r.get("status") != "ok" or not st or st.value is None:
         return None
     return st.value
 
 
-def series_label(bench, params):
+def series_label(bench: str, params: dict[str, Any] | None) -> str:
     """The name of a way of moving the bytes, as the table's column says it ("NT write", "move"),
     for a mem.bw_* result's parameters other than its size; other parameters follow the name."""
     p = {k: v for k, v in (params or {}).items() if k != "size"}
@@ -44,7 +53,7 @@ def series_label(bench, params):
     return " ".join([bench.split("_", 1)[-1]] + [f"{k}={v}" for k, v in sorted(p.items())])
 
 
-def level_of(size, caches):
+def level_of(size: int, caches: list[tuple[str, int | None]]) -> str:
     """caches: [(name, bytes)] smallest first -> the name of the first that holds size; past the
     last level whose size is known, a level that was not measurable (bytes None) gives its name
     with '?' (it or a larger level: which one holds it is not known)."""
@@ -56,7 +65,7 @@ def level_of(size, caches):
     return "memory" if caches else "-"
 
 
-def caches_for(run, detected=None):
+def caches_for(run: Row | None, detected: dict[str, Any] | None = None) -> tuple[list[tuple[str, int | None]], str]:
     """[(name, bytes)] of the levels detected in the run (its topology's `detected`), else of
     those the run's target's OS reports (its fingerprint) -> (levels, "detected" or "OS")."""
     got = [(lv["name"], lv["size"]) for lv in (detected or {}).get("levels") or [] if lv["name"] != "memory"]
@@ -67,17 +76,18 @@ def caches_for(run, detected=None):
     return [(lv["name"], lv["size"]) for lv in os_report((run or {}).get("fingerprint"))["levels"]], "OS"
 
 
-def disturbed(r):
+def disturbed(r: Row) -> bool:
     """Was a bandwidth result's best round disturbed (on a CPU less than stats.DISTURBED_ON_CPU of
     its wall time: its rate is lower than the machine gives quietly)?"""
     st = Stats.of(r).main
     return bool(st and "disturbed" in (st.flags or []))
 
 
-def table_rows(results, caches):
+def table_rows(results: list[Row], caches: list[tuple[str, int | None]]) -> tuple[list[str], list[TableRow]]:
     """-> (header, rows): rows are (size, level, {column: MB/s}, [columns whose figure was
     disturbed]) sorted by size, one column per way of moving the bytes with one CPU."""
-    cells, bad = defaultdict(dict), defaultdict(set)
+    cells: defaultdict[Any, dict[str, float]] = defaultdict(dict)
+    bad: defaultdict[Any, set[str]] = defaultdict(set)
     for r in results:
         p = r.get("params") or {}
         v = _rate(r)
@@ -94,12 +104,12 @@ def table_rows(results, caches):
     return header, [(size, level_of(size, caches), dict(cells[size]), sorted(bad[size])) for size in sorted(cells)]
 
 
-def cores_rows(results, caches):
+def cores_rows(results: list[Row], caches: list[tuple[str, int | None]]) -> tuple[int | None, list[CoresRow]]:
     """mem.bw_cores -> (threads, rows): rows are (size, level, {op: (total MB/s, x of one CPU)},
     [ops whose total or one-CPU figure was disturbed]) for the largest thread count measured (more
     than one); (None, []) without such results."""
-    cores = defaultdict(dict)  # (size, op) -> {threads: MB/s}
-    bad = set()
+    cores: defaultdict[tuple[Any, int], dict[int, float]] = defaultdict(dict)  # (size, op) -> {threads: MB/s}
+    bad: set[tuple[Any, int, int]] = set()
     for r in results:
         p = r.get("params") or {}
         v = _rate(r)
@@ -110,7 +120,8 @@ def cores_rows(results, caches):
     n = max((max(by_n) for by_n in cores.values()), default=1)
     if n < 2:
         return None, []
-    rows, marks = defaultdict(dict), defaultdict(set)
+    rows: defaultdict[Any, dict[str, tuple[float, Any]]] = defaultdict(dict)
+    marks: defaultdict[Any, set[str]] = defaultdict(set)
     for (size, op), by_n in cores.items():
         if n in by_n:
             one = by_n.get(1)

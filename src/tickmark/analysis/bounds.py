@@ -23,12 +23,19 @@ regression gate fails (analysis/verdict.py's Gate and Failure, so every exporter
 treats them alike).
 """
 
+from __future__ import annotations
+
 import fnmatch
 import math
+import os
+import sys
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any, Callable
 
 from ..errors import TickmarkError
 from ..names import printable
+from ..shapes import Row
 from ..units import INSN_OP, NS_OP
 from .compare import key_matches, metric_name
 from .stats import TASK_CLOCK, Stats
@@ -47,11 +54,11 @@ class Bound:
     lo: float
     hi: float
 
-    def applies(self, uri):
+    def applies(self, uri: str | None) -> bool:
         return fnmatch.fnmatchcase(uri or "local", self.target)
 
 
-def value_of(result, metric=""):
+def value_of(result: Row, metric: str = "") -> tuple[float, float, float, str, float | None] | None:
     """(value, low, high, unit, round CV) of one metric of a stored result, or None without one."""
     st = Stats.of(result)
     if metric == TASK_CLOCK:
@@ -66,18 +73,18 @@ def value_of(result, metric=""):
     return s.value, lo, hi, s.unit, s.round_cv
 
 
-def exact(run):
+def exact(run: Row) -> bool:
     fp = run.get("fingerprint") or {}
     return bool(fp.get("qemu_icount")) or fp.get("cycles_method") == "icount-insns"
 
 
-def unit_in(run, unit):
+def unit_in(run: Row, unit: str) -> str:
     """The unit a run's figure is in: a time per operation of an exact-count run is a count of
     guest instructions per operation."""
     return INSN_OP if unit == NS_OP and exact(run) else unit
 
 
-def _round_out(x, up):
+def _round_out(x: float, up: bool) -> float:
     """x rounded outward (up or down) to four significant digits."""
     if x == 0 or not math.isfinite(x):
         return x
@@ -85,10 +92,12 @@ def _round_out(x, up):
     return (math.ceil if up else math.floor)(x / step) * step
 
 
-def derive(runs, results_of, metrics=("",)):
+def derive(
+    runs: Iterable[Row], results_of: Callable[[Row], Iterable[Row]], metrics: Iterable[str] = ("",)
+) -> list[Bound]:
     """Bounds from stored runs (all of one target each; several targets give bounds of each)
     -> [Bound]. results_of(run) gives a run's stored results (with their statistics)."""
-    seen = {}  # (target, key, metric) -> [lo, hi, unit, exact, [round cvs], n]
+    seen: dict[tuple[str, str, str], list[Any]] = {}  # (target, key, metric) -> [lo, hi, unit, exact, [round cvs], n]
     for run in runs:
         uri = (run.get("fingerprint") or {}).get("target_uri") or "local"
         for r in results_of(run):
@@ -106,18 +115,18 @@ def derive(runs, results_of, metrics=("",)):
                 cur[0], cur[1] = min(cur[0], v, lo), max(cur[1], v, hi)
                 cur[4].append(rcv or 0.0)
                 cur[5] += 1
-    out = []
+    out: list[Bound] = []
     for (uri, key, m), (lo, hi, unit, is_exact, cvs, _) in sorted(seen.items()):
         margin = EXACT_FLOOR if is_exact else max(MIN_BAND, ROUND_CV_MARGIN * max(cvs))
         out.append(Bound(uri, key, m, unit, _round_out(lo * (1 - margin), False), _round_out(hi * (1 + margin), True)))
     return out
 
 
-def _quote(text):
+def _quote(text: object) -> str:
     return '"' + str(text).replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-def to_toml(bounds, note=""):
+def to_toml(bounds: Iterable[Bound], note: str = "") -> str:
     """The bounds as a bounds file's text."""
     lines = [f"# {line}" for line in note.splitlines()] + ([""] if note else [])
     for b in bounds:
@@ -134,7 +143,7 @@ def to_toml(bounds, note=""):
     return "\n".join(lines)
 
 
-def _tolerance(text, where):
+def _tolerance(text: object, where: str) -> float:
     t = str(text).strip()
     try:
         v = float(t[:-1]) / 100 if t.endswith("%") else float(t)
@@ -145,18 +154,18 @@ def _tolerance(text, where):
     return v
 
 
-def _number(d, k, where):
+def _number(d: dict[str, Any], k: str, where: str) -> float:
     v = d.get(k)
     if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
         raise TickmarkError(f"{where}: '{k}' must be a number")
     return float(v)
 
 
-def read(path):
+def read(path: str | os.PathLike[str]) -> list[Bound]:
     """A bounds file -> [Bound]; a one-line error naming the file and the entry for bad input."""
-    try:
+    if sys.version_info >= (3, 11):
         import tomllib
-    except ImportError:  # Python before 3.11
+    else:  # Python before 3.11
         import tomli as tomllib
     try:
         with open(path, "rb") as f:
@@ -171,7 +180,7 @@ def read(path):
         raise TickmarkError(f"bounds file {path}: unknown key '{printable(sorted(unknown)[0])[:40]}' (only [[bound]])")
     if not isinstance(entries, list) or not entries:
         raise TickmarkError(f"bounds file {path} has no [[bound]] entry")
-    out = []
+    out: list[Bound] = []
     for i, d in enumerate(entries, 1):
         where = f"bounds file {path}, entry {i}"
         if not isinstance(d, dict):
@@ -208,24 +217,26 @@ class Checked:
 
     key: str
     bound: Bound
-    value: float = None
+    value: float | None = None
     unit: str = ""
     state: str = "ok"  # ok, OUT, UNMEASURED
     why: str = ""
 
 
-def _fmt(x):
+def _fmt(x: float) -> str:
     return "-inf" if x == -math.inf else "inf" if x == math.inf else f"{x:.6g}"
 
 
-def check(run, results, bounds, label=None, source="bounds"):
+def check(
+    run: Row, results: list[Row], bounds: Iterable[Bound], label: str | None = None, source: str = "bounds"
+) -> tuple[Gate, list[Checked]]:
     """Hold one run's results to the bounds that apply to its target -> (Gate, [Checked]). The
     gate fails for every figure out of its range, every bounded benchmark not measured, and a run
     that did not finish."""
     label = label or run.get("name") or f"run {run['id']}"
     uri = (run.get("fingerprint") or {}).get("target_uri") or "local"
     g = Gate(source, 0.0, "")
-    rows = []
+    rows: list[Checked] = []
     for b in (b for b in bounds if b.applies(uri)):
         hit = [r for r in results if key_matches(r["key"], r.get("bench") or r["key"], [b.bench])]
         if not hit:
@@ -235,7 +246,11 @@ def check(run, results, bounds, label=None, source="bounds"):
         for r in hit:
             got = value_of(r, b.metric) if r.get("status") == "ok" else None
             if got is None:
-                why = r.get("status") if r.get("status") != "ok" else f"no {b.metric or 'headline'} value"
+                why = (
+                    (r.get("status") or "no status")
+                    if r.get("status") != "ok"
+                    else f"no {b.metric or 'headline'} value"
+                )
                 rows.append(Checked(r["key"], b, state=UNMEASURED, why=why))
                 g.failures.append(Failure(label, r["key"], UNMEASURED, why))
                 continue
@@ -258,7 +273,7 @@ def check(run, results, bounds, label=None, source="bounds"):
     return g, rows
 
 
-def lines(g, rows):
+def lines(g: Gate, rows: list[Checked]) -> list[str]:
     """The check in words: a line per figure out of bounds or not measured, then a summary."""
     out = [f"{c.key}{'' if not c.bound.metric else ' ' + c.bound.metric}: {c.why}" for c in rows if c.state != "ok"]
     for f in g.of_kind(UNFINISHED):

@@ -5,9 +5,13 @@ rounds would resolve what is unresolved. Runs that counted guest instructions (Q
 exact counts: their rows are in instructions per operation and get the exact-count verdict.
 """
 
+from __future__ import annotations
+
 import math
 import zlib
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -56,25 +60,29 @@ HEADLINE = "headline"  # --metric headline: the main metric (stored under "")
 class Side:
     label: str  # what the user sees: variant label, name or id
     ref: str  # how it was given
-    run: dict
-    results: dict = field(default_factory=dict)  # key -> result dict with "samples"
+    run: dict[str, Any]
+    results: dict[str, dict[str, Any]] = field(default_factory=dict)  # key -> result dict with "samples"
     source: str = ""
-    profiles: dict = field(default_factory=dict)  # key -> profile (tickmark profile)
+    profiles: dict[str, dict[str, Any]] = field(default_factory=dict)  # key -> profile (tickmark profile)
     # key -> why its wall time is contended, where the side says so itself (a history's level of
     # runs: which of them were kept off the CPU); otherwise the samples say it (on_cpu)
-    contended: dict = field(default_factory=dict)
+    contended: dict[str, str] = field(default_factory=dict)
 
     @property
-    def fingerprint(self):
+    def fingerprint(self) -> dict[str, Any]:
         return self.run.get("fingerprint") or {}
 
     @property
-    def hello(self):
+    def hello(self) -> dict[str, Any]:
         return self.run.get("hello") or {}
 
 
+# A compared pair: (A, B) and compare_pair's result
+Pair = tuple[tuple[Side, Side], dict[str, Any]]
+
+
 # ---------------------------------------------------------------- statistics
-def metric_values(result, sub=""):
+def metric_values(result: dict[str, Any], sub: str = "") -> tuple[Any, Any, str]:
     """Per-sample values of one metric (ns/op, MB/s for bandwidth, a figure's own unit) and their
     rounds. sub "task-clock": on-CPU time per operation from the task-clock counter (time the
     process was descheduled does not count, so it resolves CPU-bound differences on a busy
@@ -89,7 +97,7 @@ def metric_values(result, sub=""):
     return vals, rounds, unit
 
 
-def multiple(ratio, higher_is_better=False):
+def multiple(ratio: float | None, higher_is_better: bool = False) -> str:
     """'11.2x slower' / '1.52x faster' (B relative to A) from the ratio of B/A."""
     if ratio is None or not ratio or math.isnan(ratio):
         return "-"
@@ -102,7 +110,7 @@ def multiple(ratio, higher_is_better=False):
 
 
 # ---------------------------------------------------------------- one pair of runs
-def _metrics(result, other=None, exact=False):
+def _metrics(result: dict[str, Any], other: dict[str, Any] | None = None, exact: bool = False) -> list[str]:
     """The metrics of a result to compare: its headline, its sub-metrics, and the on-CPU time
     (task-clock) where both sides counted it and the runs measured time (exact: they counted
     guest instructions, whose task-clock is no time)."""
@@ -114,20 +122,20 @@ def _metrics(result, other=None, exact=False):
     return [""] + subs
 
 
-def _counters(result, exact=False):
+def _counters(result: dict[str, Any], exact: bool = False) -> dict[str, Any]:
     """The counter figures of a result; of an exact-count run only those that are counts."""
     main = Stats.of(result).main
     figures = (main and main.counter_figures()) or counters.derived(result.get("samples") or [])
     return counters.counts_only(figures) if exact else figures
 
 
-def on_cpu(result):
+def on_cpu(result: dict[str, Any]) -> float | None:
     """Median fraction of the wall time the process was on a CPU (verdict.on_cpu_share), for
     direct-method instances that do not block by design; else None."""
     return on_cpu_share(result.get("samples"), bool((result.get("meta") or {}).get("blocking")))
 
 
-def disturbed(A, B, key, ra, rb):
+def disturbed(A: Side, B: Side, key: str, ra: dict[str, Any], rb: dict[str, Any]) -> str | None:
     """Why the wall time of a benchmark is contended in a pair (the one rule: verdict.contended),
     in words, or None: a side that says so itself (a history's level), or a round of either side
     kept off the CPU (verdict.least_on_cpu)."""
@@ -140,7 +148,7 @@ def disturbed(A, B, key, ra, rb):
     return None
 
 
-def cpu_verdict(ra, rb, seed, key):
+def cpu_verdict(ra: dict[str, Any], rb: dict[str, Any], seed: int, key: str) -> dict[str, Any] | None:
     """The verdict on the on-CPU time (task-clock) of two results, drawn as the task-clock row's
     (the same random numbers), or None where one side did not count it."""
     va, rda, _ = metric_values(ra, TASK_CLOCK)
@@ -150,11 +158,11 @@ def cpu_verdict(ra, rb, seed, key):
     return verdict(va, rda, vb, rdb, False, rng=row_rng(seed, key, TASK_CLOCK))
 
 
-def family(bench):
+def family(bench: str) -> str:
     return bench.split(".", 1)[0]
 
 
-def isa_difference(A, B):
+def isa_difference(A: Side, B: Side) -> tuple[str, str] | None:
     """(arch of A, arch of B) when both runs counted guest instructions (QEMU -icount) on two
     instruction sets, else None: their counts differ by the ISA, not by speed."""
     fa, fb = A.fingerprint, B.fingerprint
@@ -163,7 +171,7 @@ def isa_difference(A, B):
     return None
 
 
-def insn_multiple(ratio):
+def insn_multiple(ratio: float | None) -> str:
     """'1.52× more instructions' / '1.52× fewer instructions' (B relative to A) for exact counts
     (QEMU -icount): a ratio of instruction counts, never a time ratio or 'slower'."""
     if ratio is None or not ratio or math.isnan(ratio):
@@ -175,19 +183,19 @@ def insn_multiple(ratio):
     return f"{txt}× {'more' if ratio > 1 else 'fewer'} instructions"
 
 
-def multiple_of(ratio, row_higher, counted):
+def multiple_of(ratio: float | None, row_higher: bool, counted: bool) -> str:
     """The multiple of a row or a family mean in words: instructions for exact counts (counted:
     the comparison's exact or isa), else slower/faster by the row's direction."""
     return insn_multiple(ratio) if counted else multiple(ratio, row_higher)
 
 
-def exact_counts(side):
+def exact_counts(side: Side) -> bool:
     """The run counted guest instructions (QEMU -icount): its figures are exact counts, the same
     on every run, not times."""
     return counts_instructions(side.fingerprint)
 
 
-def check_metric(sides, metric):
+def check_metric(sides: Sequence[Side], metric: str | None) -> None:
     """--metric names a metric that some compared result has (a one-line error otherwise)."""
     if not metric:
         return
@@ -197,13 +205,13 @@ def check_metric(sides, metric):
     raise TickmarkError(f"bad --metric '{printable(metric)[:40]}' ({', '.join([HEADLINE, TASK_CLOCK] + subs)})")
 
 
-def metric_name(text):
+def metric_name(text: str | None) -> str:
     """--metric: "" for the headline ("headline" or ""), else the name as given."""
     t = (text or "").strip()
     return "" if t in ("", HEADLINE) else t
 
 
-def key_matches(key, bench, patterns):
+def key_matches(key: str, bench: str, patterns: Sequence[str]) -> bool:
     """A result selected by benchmark patterns (globs on the benchmark name or on its key with
     parameters, read as the core reads them: patterns.py; every result when there is no pattern)."""
     from ..patterns import matches
@@ -211,35 +219,37 @@ def key_matches(key, bench, patterns):
     return not patterns or any(matches(key, p) or matches(bench, p) for p in patterns)
 
 
-def row_rng(seed, key, metric):
+def row_rng(seed: int, key: str, metric: str) -> np.random.Generator:
     """The bootstrap's random numbers for one row, from the seed and the row alone: a row's
     verdict does not depend on which other rows were compared (compare, the JUnit gate and
     history compare the same row alike)."""
     return np.random.default_rng([seed, zlib.crc32(f"{key}\0{metric}".encode())])
 
 
-def compare_pair(A, B, seed=SEED, metric=None, patterns=()):
+def compare_pair(
+    A: Side, B: Side, seed: int = SEED, metric: str | None = None, patterns: Sequence[str] = ()
+) -> dict[str, Any]:
     """All rows of B against A, plus the per-family geometric means. metric: only that metric's
     rows ("" the headline, a sub-metric, "task-clock"; None: every metric); patterns: only the
     benchmarks they select (key_matches)."""
-    rows = []
+    rows: list[dict[str, Any]] = []
     isa = isa_difference(A, B)
     exact = exact_counts(A) and exact_counts(B)
     keys = set(A.results) | set(B.results)
     for key in sorted(keys):
         ra, rb = A.results.get(key), B.results.get(key)
-        any_r = ra or rb
-        bench = any_r.get("bench") or key.split("[")[0]
+        one = ra or rb or {}  # the key is in one of them at least
+        bench = one.get("bench") or key.split("[")[0]
         if not key_matches(key, bench, patterns):
             continue
-        subs = _metrics(ra, rb, exact) if ra else _metrics(rb, None, exact)
+        subs = _metrics(ra, rb, exact) if ra else _metrics(one, None, exact)
         for sub in subs if metric is None else [metric]:
-            row = {"key": key, "bench": bench, "metric": sub or "", "family": family(bench)}
+            row: dict[str, Any] = {"key": key, "bench": bench, "metric": sub or "", "family": family(bench)}
             if not ra or not rb or ra["status"] != "ok" or rb["status"] != "ok":
                 miss = "A" if not ra else "B" if not rb else None
                 row["status_a"], row["status_b"] = (r["status"] if r else "absent" for r in (ra, rb))
                 row["verdict"] = MISSING
-                row["note"] = f"not in {miss}" if miss else f"A {ra['status']}, B {rb['status']}"
+                row["note"] = f"A {ra['status']}, B {rb['status']}" if ra and rb else f"not in {miss}"
                 rows.append(row)
                 continue
             va, rda, unit = metric_values(ra, sub)
@@ -280,11 +290,11 @@ def compare_pair(A, B, seed=SEED, metric=None, patterns=()):
     return {"a": A.label, "b": B.label, "rows": rows, "families": families(rows), "isa": isa, "exact": exact}
 
 
-def families(rows):
+def families(rows: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     """Geometric mean per family of the time ratios B/A (bandwidth inverted, so that above 1
     always means B is slower), over the main metrics that are not flagged unstable (over all of
     them, marked so, when every one is unstable); task-clock rows get their own line."""
-    out = {}
+    out: dict[str, dict[str, Any]] = {}
     for fam in sorted({r["family"] for r in rows}):
         for metric, label in (("", fam), (TASK_CLOCK, f"{fam} ({TASK_CLOCK})")):
             cand = [
@@ -297,7 +307,7 @@ def families(rows):
             if not use:
                 continue
             logs = [math.log(t) for t in (time_ratio_of(r) for r in use) if t]
-            verdicts = {}
+            verdicts: dict[str, int] = {}
             for r in use:
                 verdicts[r["verdict"]] = verdicts.get(r["verdict"], 0) + 1
             out[label] = {
@@ -310,7 +320,7 @@ def families(rows):
     return out
 
 
-def fingerprint_differences(A, B):
+def fingerprint_differences(A: Side, B: Side) -> list[tuple[str, Any, Any]]:
     """Settings that differ between the machines/builds of two runs (printed before the table):
     [(key, a, b)], the keys the fingerprint registry shows, then the runs' labels ('label:KEY',
     as history's --by names them; None on the side without it)."""
@@ -320,7 +330,7 @@ def fingerprint_differences(A, B):
 
 
 # ---------------------------------------------------------------- thresholds
-def parse_threshold(text, option="--fail-above"):
+def parse_threshold(text: str, option: str = "--fail-above") -> float:
     """A percentage option: '5%' or '5' both mean five percent -> 0.05; finite and not negative."""
     t = text.strip()
     num = t[:-1].strip() if t.endswith("%") else t
@@ -334,7 +344,7 @@ def parse_threshold(text, option="--fail-above"):
 
 
 # ---------------------------------------------------------------- output
-def _num(x):
+def _num(x: Any) -> Any:
     if x is None:
         return None
     if isinstance(x, float) and (math.isnan(x) or math.isinf(x)):
@@ -374,11 +384,11 @@ ROW_FIELDS = (  # the fields of a compared row, in the comparison document and e
 )
 
 
-def to_json(sides, pairs, metric=None):
+def to_json(sides: Sequence[Side], pairs: list[Pair], metric: str | None = None) -> dict[str, Any]:
     """The comparison as the JSON the views read (`compare --format json`). metric: the one metric
     compared (--metric), or None for every one."""
 
-    def clean(o):
+    def clean(o: Any) -> Any:
         if isinstance(o, dict):
             return {k: clean(v) for k, v in o.items()}
         if isinstance(o, (list, tuple)):
@@ -387,7 +397,7 @@ def to_json(sides, pairs, metric=None):
             o = o.item()
         return _num(o)
 
-    doc = {
+    doc: dict[str, Any] = {
         "format": "tickmark-compare",
         "version": 1,
         "runs": [
@@ -422,7 +432,7 @@ def to_json(sides, pairs, metric=None):
         "comparisons": [],
     }
     for (A, B), res in pairs:
-        rows = []
+        rows: list[dict[str, Any]] = []
         for r in res["rows"]:
             row = {k: r.get(k) for k in ROW_FIELDS if r.get(k) is not None}
             if r.get("decided"):  # the one rule decided it: never a direction from contended wall time
@@ -446,12 +456,12 @@ def to_json(sides, pairs, metric=None):
     return clean(doc)
 
 
-def _emulated(side):
+def _emulated(side: Side) -> bool:
     fp = side.fingerprint
     return bool(fp.get("emulated")) or "emulated" in (fp.get("flags") or [])
 
 
-def check_comparable(A, B):
+def check_comparable(A: Side, B: Side) -> None:
     """Runs that measured in different units (instruction counts under QEMU icount are not
     times) are never compared: the fingerprint registry's incomparable keys."""
     bad = fingerprint.incomparable(A.fingerprint, B.fingerprint)
@@ -460,7 +470,7 @@ def check_comparable(A, B):
         raise TickmarkError(f"cannot compare {A.label} ({a}) with {B.label} ({b}): the units differ")
 
 
-def mixing_warning(A, B):
+def mixing_warning(A: Side, B: Side) -> str | None:
     """A line when one run was emulated and the other was not, else None."""
     if _emulated(A) == _emulated(B):
         return None
@@ -471,12 +481,14 @@ def mixing_warning(A, B):
     )
 
 
-def compare_sides(sides, metric=None, patterns=()):
+def compare_sides(
+    sides: list[Side], metric: str | None = None, patterns: Sequence[str] = ()
+) -> tuple[list[Side], list[Pair]]:
     """Compare the first side (the baseline) with each of the others -> (sides, pairs); labels
     are made unique for the reader. metric and patterns narrow the rows (compare_pair)."""
     if len(sides) < 2:
         raise TickmarkError("compare needs two runs at least (RUN_A RUN_B, or --baseline RUN and a run)")
-    seen = {}
+    seen: dict[str, int] = {}
     for s in sides:  # make labels unique for the reader
         n = seen.get(s.label, 0)
         seen[s.label] = n + 1

@@ -4,6 +4,10 @@ fractions, branch-miss rate, cache-miss rate). Each figure is computed per sampl
 by the median over the samples. What a machine cannot count is reported, never guessed.
 """
 
+from __future__ import annotations
+
+from typing import Any
+
 import numpy as np
 
 HARDWARE = (
@@ -35,7 +39,7 @@ RATIOS = {
 NOT_COUNTS = ("task_clock", "cycles", "on_cpu") + tuple(n for n, (_, den) in RATIOS.items() if den == "cycles")
 
 
-def counts_only(figures):
+def counts_only(figures: dict[str, Any]) -> dict[str, Any]:
     """Counter figures (derived()'s) of an exact-count run without those that are times or over
     cycles (NOT_COUNTS); the counts per operation that are counts stay -> dict ({} stays {})."""
     if not figures:
@@ -46,21 +50,22 @@ def counts_only(figures):
     return out if out.get("per_op") or set(out) - {"per_op", "multiplexed"} else {}
 
 
-def _ctr_ops(s):
+def _ctr_ops(s: dict[str, Any]) -> Any:
     return s.get("ctr_ops") or s.get("ops")
 
 
-def derived(samples):
+def derived(samples: list[dict[str, Any]]) -> dict[str, Any]:
     """{"per_op": {counter: median per op}, "ipc": .., "stall_fe": .., ..., "multiplexed": frac}
     from samples with `ctr`; {} when no sample has counters."""
     with_ctr = [s for s in samples if s.get("ctr") and _ctr_ops(s)]
     if not with_ctr:
         return {}
     names = sorted({k for s in with_ctr for k in s["ctr"]})
-    out = {"per_op": {}}
+    per_op: dict[str, float] = {}
+    out: dict[str, Any] = {"per_op": per_op}
     for k in names:
         vals = [s["ctr"][k] / _ctr_ops(s) for s in with_ctr if k in s["ctr"]]
-        out["per_op"][k] = float(np.median(vals))
+        per_op[k] = float(np.median(vals))
     for name, (num, den) in RATIOS.items():
         vals = [s["ctr"][num] / s["ctr"][den] for s in with_ctr if s["ctr"].get(den) and num in s["ctr"]]
         if vals:
@@ -74,7 +79,7 @@ def derived(samples):
 ICOUNT_STATUS = "guest instructions only: under QEMU -icount the cycle and instruction counters count them"
 
 
-def availability(hello, cycles_method=None):
+def availability(hello: dict[str, Any] | None, cycles_method: str | None = None) -> dict[str, Any]:
     """What the core could count on the machine of a run, from its hello record (and the run's
     cycles method: under QEMU -icount a board's "cycles" counter counts instructions):
     {"hardware": [...], "software": [...], "unsupported": [...], "hardware_status": text,

@@ -15,15 +15,20 @@ noisy points it rested on, never as a number. The check reads only the measured 
 what the OS says, so it protects a board whose OS reports nothing. Pure: plain dicts in and out.
 """
 
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
 CONFIRM = 1.1  # two rounds' minima of a point within this factor confirm it
 CACHE_TOL = 1.5  # a cache level holds when found again within one sweep step
 TLB_TOL = 1.15  # a TLB level holds when found again within 15 % of its entries (as the rounds' check)
 
 
-def noisy_points(minima):
+def noisy_points(minima: dict[Any, list[float]]) -> list[Any]:
     """{x: [the minimum of each round that measured x]} -> sorted xs whose rounds disagree: the
     two lowest rounds' minima more than CONFIRM apart."""
-    out = []
+    out: list[Any] = []
     for x, vals in minima.items():
         v = sorted(v for v in vals if v and v > 0)
         if len(v) >= 2 and v[1] > CONFIRM * v[0]:
@@ -31,26 +36,26 @@ def noisy_points(minima):
     return sorted(out)
 
 
-def without(points, xs):
+def without(points: dict[Any, float], xs: Iterable[Any]) -> dict[Any, float]:
     """{x: ns} less the points xs."""
     drop = set(xs)
     return {x: v for x, v in points.items() if x not in drop}
 
 
-def near(xs, lo, hi, widen=CACHE_TOL):
+def near(xs: Iterable[float], lo: float, hi: float, widen: float = CACHE_TOL) -> list[float]:
     """The xs within [lo / widen, hi * widen]."""
     return [x for x in xs if lo / widen <= x <= hi * widen]
 
 
-def refusal(n):
+def refusal(n: int) -> str:
     return f"not measurable under this load ({n} noisy point{'s' if n != 1 else ''})"
 
 
-def _width(lo, hi):
+def _width(lo: float | None, hi: float | None) -> float:
     return hi / lo if lo and hi else float("inf")
 
 
-def cache_holds(level, again):
+def cache_holds(level: dict[str, Any], again: list[dict[str, Any]]) -> dict[str, Any] | None:
     """A cache level {"size", "range"} and the levels found without the noisy points -> the one
     that matches it: within CACHE_TOL, and placed by its points as closely (its range, from the
     last size on the plateau below to the first above, no wider than the level's own or two
@@ -64,7 +69,7 @@ def cache_holds(level, again):
     return None
 
 
-def tlb_holds(level, again):
+def tlb_holds(level: dict[str, Any], again: list[dict[str, Any]]) -> dict[str, Any] | None:
     """A TLB level {"entries", "next"} and the levels found without the noisy points -> the match:
     within TLB_TOL, its step between two counts no further apart than the level's own or TLB_TOL
     squared; or None."""
@@ -80,6 +85,6 @@ def tlb_holds(level, again):
     return None
 
 
-def line_holds(line, again):
+def line_holds(line: dict[str, Any] | None, again: dict[str, Any] | None) -> bool:
     """The line size and the one found without the noisy strides: the same number of bytes."""
     return bool(line and again and line.get("bytes") and again.get("bytes") == line["bytes"])

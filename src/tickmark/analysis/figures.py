@@ -9,13 +9,18 @@ from its standard output by `tickmark exec --figure` (a regular expression) or `
 A figure missing from an output, or one that is not a number, raises FigureMissing with the
 reason; the spec itself is checked when it is parsed (one line, TickmarkError)."""
 
+from __future__ import annotations
+
 import json
 import math
 import re
 import signal
 import threading
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
+from types import FrameType
+from typing import Any
 
 from ..errors import TickmarkError
 
@@ -38,7 +43,7 @@ class Figure:
     expr: str  # the regular expression, or the dotted path of the JSON field
 
     @classmethod
-    def parse(cls, text, source="regex"):
+    def parse(cls, text: str, source: str = "regex") -> Figure:
         """'NAME[:UNIT]:higher|lower=EXPR' -> Figure; TickmarkError naming what is wrong."""
         opt = "--figure" if source == "regex" else "--json-figure"
         head, eq, expr = text.partition("=")
@@ -62,10 +67,10 @@ class Figure:
             raise TickmarkError(f"bad {opt} '{text[:60]}': a field path is KEY[.KEY|.INDEX...]")
         return cls(name, unit, DIRECTIONS[direction], source, expr)
 
-    def as_dict(self):
+    def as_dict(self) -> dict[str, Any]:
         return asdict(self)
 
-    def value(self, out, limit=None):
+    def value(self, out: str, limit: float | None = None) -> float:
         """The figure in one run's output -> float; FigureMissing when it is not there, or
         when finding it takes longer than `limit` seconds (a regular expression that backtracks
         without end)."""
@@ -80,14 +85,14 @@ class _TooLong(Exception):
 
 
 @contextmanager
-def _time_limit(seconds, what):
+def _time_limit(seconds: float | None, what: str) -> Iterator[None]:
     """FigureMissing when the block takes longer than `seconds` (a timer signal: Python's regular
     expressions look for signals while they match; only the main thread has one to take)."""
     if not seconds or threading.current_thread() is not threading.main_thread():
         yield
         return
 
-    def expired(signum, frame):
+    def expired(signum: int, frame: FrameType | None) -> None:
         raise _TooLong
 
     old = signal.signal(signal.SIGALRM, expired)
@@ -101,7 +106,7 @@ def _time_limit(seconds, what):
         signal.signal(signal.SIGALRM, old)
 
 
-def _number(x, what):
+def _number(x: object, what: str) -> float:
     """A JSON number, or the first number in a text ("1,234.5 Mbit/s" -> 1234.5) -> float."""
     if isinstance(x, (int, float)) and not isinstance(x, bool):
         v = float(x)
@@ -115,7 +120,7 @@ def _number(x, what):
     return v
 
 
-def _from_regex(expr, out):
+def _from_regex(expr: str, out: str) -> float:
     """The last match of expr in out: its first group, else the whole match, read as a number."""
     last = next(iter(reversed(list(re.finditer(expr, out, re.M)))), None)
     if last is None:
@@ -126,7 +131,7 @@ def _from_regex(expr, out):
     return _number(text, f"the match of /{expr[:40]}/")
 
 
-def json_document(out):
+def json_document(out: str) -> Any:
     """The output as one JSON document, else the last line that is one -> object, or None;
     FigureMissing for a document nested too deeply to read."""
     try:
@@ -147,7 +152,7 @@ def json_document(out):
     return None
 
 
-def _from_json(path, out):
+def _from_json(path: str, out: str) -> float:
     doc = json_document(out)
     if doc is None:
         raise FigureMissing("the output holds no JSON document")

@@ -26,10 +26,15 @@ page/32 loads), the TLB levels found from `mem.lat_tlb`, whether huge pages reac
   hides it.
 """
 
+from __future__ import annotations
+
 import math
+from typing import Any, Callable
 
 from ..units import fmt_size
-from .knees import find_knees
+from .knees import Curve, Knee, find_knees
+
+Level = dict[str, Any]  # a cache or TLB level, or memory: name, size, range, latency_ns, why, ...
 
 MATCH = 1.5  # two knees within this factor of size are the same step
 SHARED = 1.3  # the other CPU streaming raises a load this much: the capacity is shared
@@ -40,18 +45,18 @@ CURVES = {
 }
 
 
-def _near(a, b, f=MATCH):
+def _near(a: float, b: float, f: float = MATCH) -> bool:
     return max(a, b) / min(a, b) <= f
 
 
-def _same_step(knee, level):
+def _same_step(knee: Knee, level: Level) -> bool:
     """A knee of another curve is the level's step when their sizes are within MATCH or their
     ranges (widened by MATCH) meet: noise and the TLB move a step around on one curve."""
     lo, hi = level["range"]
     return _near(knee["size"], level["size"]) or (knee["lo"] <= hi * MATCH and knee["hi"] >= lo / MATCH)
 
 
-def _tlb_at(knee, tlb):
+def _tlb_at(knee: Knee, tlb: list[Level] | None) -> Level | None:
     """The TLB level whose reach lies in a knee's range (from 1/1.5 of its last plateau size, as a
     random chase slows a little before the reach, to the first size past it), or None."""
     for t in tlb or []:
@@ -60,7 +65,7 @@ def _tlb_at(knee, tlb):
     return None
 
 
-def cache_curve(curves, huge_honoured):
+def cache_curve(curves: dict[str, Curve], huge_honoured: bool | None) -> tuple[str, Curve, bool]:
     """-> (name, {size: ns}, TLB-neutral?) of the curve the caches are read from."""
     if len(curves.get("pagelocal") or {}) >= 6:
         return "pagelocal", curves["pagelocal"], True
@@ -70,7 +75,7 @@ def cache_curve(curves, huge_honoured):
     return name, curves.get(name) or {}, False
 
 
-def _read_latency(rand, size, prev_size, tlb):
+def _read_latency(rand: Curve, size: int, prev_size: int, tlb: list[Level]) -> tuple[Any, float | None]:
     """(size read at, ns) on the random chase: the largest measured set <= size/2 that is >= 4x
     the level below, kept inside the first DTLB's reach when the plateau reaches back to it."""
     pts = sorted((s, v) for s, v in rand.items() if v and v > 0)
@@ -88,7 +93,14 @@ def _read_latency(rand, size, prev_size, tlb):
     return s, min(v for t, v in pts if t >= s)  # on the envelope
 
 
-def assign(curves, tlb=None, huge_honoured=None, shared=None, os_levels=None, per_round=None):
+def assign(
+    curves: dict[str, Curve],
+    tlb: list[Level] | None = None,
+    huge_honoured: bool | None = None,
+    shared: dict[tuple[Any, Any], float] | None = None,
+    os_levels: list[Level] | None = None,
+    per_round: list[Curve] | None = None,
+) -> dict[str, Any]:
     """-> {"curve", "tlb_neutral", "levels": [cache levels, then memory], "tlb_knees", "other_knees",
     "llc": verdict or None, "notes"}.
 
@@ -99,10 +111,12 @@ def assign(curves, tlb=None, huge_honoured=None, shared=None, os_levels=None, pe
     tlb = tlb or []
     name, curve, neutral = cache_curve(curves, huge_honoured)
     rand = curves.get("rand_huge") or curves.get("rand_4k") or {}
-    notes = []
+    notes: list[str] = []
     found = find_knees(curve)
     knees = found["knees"]
-    levels, tlb_knees, prev = [], [], 0
+    levels: list[Level] = []
+    tlb_knees: list[Knee] = []
+    prev = 0
     for k in knees:
         t = None if neutral else _tlb_at(k, tlb)
         if t and not k["open"]:
@@ -111,7 +125,7 @@ def assign(curves, tlb=None, huge_honoured=None, shared=None, os_levels=None, pe
             )
             continue
         at, ns = _read_latency(rand or curve, k["size"], prev, tlb)
-        lv = {
+        lv: Level = {
             "name": f"L{len(levels) + 1}",
             "size": k["size"],
             "range": [k["lo"], k["hi"]],
@@ -127,7 +141,7 @@ def assign(curves, tlb=None, huge_honoured=None, shared=None, os_levels=None, pe
         levels.append(lv)
         prev = k["size"]
     # knees of the random chase that the cache curve does not have
-    other = []
+    other: list[Knee] = []
     if neutral and rand:
         for k in find_knees(rand)["knees"]:
             if any(_same_step(k, lv) for lv in levels):
@@ -147,7 +161,7 @@ def assign(curves, tlb=None, huge_honoured=None, shared=None, os_levels=None, pe
     still = bool(knees and knees[-1]["open"])
     if still and levels and levels[-1]["open"]:
         levels.pop()  # still climbing at the end: memory not reached, the climb is no level
-    mem = {
+    mem: Level = {
         "name": "memory",
         "size": None,
         # memory's latency on the TLB-neutral curve where there is one (the random chase in small
@@ -161,7 +175,7 @@ def assign(curves, tlb=None, huge_honoured=None, shared=None, os_levels=None, pe
     }
     if per_round:
         _stability(levels, per_round)
-    out = {
+    out: dict[str, Any] = {
         "curve": name,
         "tlb_neutral": neutral,
         "levels": levels + [mem],
@@ -175,21 +189,26 @@ def assign(curves, tlb=None, huge_honoured=None, shared=None, os_levels=None, pe
     return out
 
 
-def _stability(levels, per_round):
+def _stability(levels: list[Level], per_round: list[Curve]) -> None:
     """Each round alone: a level whose size moves by more than one sweep step (x1.5) between
     rounds loses confidence (x0.6) and says where the rounds put it."""
     found = [[k["size"] for k in find_knees(r)["knees"]] for r in per_round if r]
     for lv in levels:
-        got = [min(f, key=lambda s, z=lv["size"]: abs(math.log(s / z))) if f else None for f in found]
+        got = [_nearest(f, lv["size"]) if f else None for f in found]
         lv["rounds"] = got
         if len(got) > 1 and not all(g and _near(g, lv["size"]) for g in got):
             lv["confidence"] = round(lv["confidence"] * 0.6, 2)
             lv["why"] += "; rounds alone found " + ", ".join(fmt_size(g) if g else "none" for g in got)
 
 
-def _shared_effect(shared):
+def _nearest(sizes: list[int], z: int) -> int:
+    """The size nearest z (in log)."""
+    return min(sizes, key=lambda s: abs(math.log(s / z)))
+
+
+def _shared_effect(shared: dict[tuple[Any, Any], float] | None) -> tuple[Any, float, float] | None:
     """(size, idle ns, busy ns) with the largest busy/idle ratio, or None."""
-    best = None
+    best: tuple[Any, float, float] | None = None
     for (s, hog), v in (shared or {}).items():
         idle = (shared or {}).get((s, 0))
         if hog and idle and (best is None or v / idle > best[2] / best[1]):
@@ -197,7 +216,14 @@ def _shared_effect(shared):
     return best
 
 
-def llc_verdict(det, tlb, shared, os_levels, huge_honoured, rand):
+def llc_verdict(
+    det: dict[str, Any],
+    tlb: list[Level],
+    shared: dict[tuple[Any, Any], float] | None,
+    os_levels: list[Level] | None,
+    huge_honoured: bool | None,
+    rand: Curve,
+) -> dict[str, Any] | None:
     """The last-level cache the OS reports, measured: {"level", "verdict", "size", "latency_ns",
     "why"}; verdict "found" (within MATCH of the OS's size), or "not measurable": a level far
     smaller than the OS says (with "cause" and the level as "share"), or none (with the reason
@@ -214,9 +240,9 @@ def llc_verdict(det, tlb, shared, os_levels, huge_honoured, rand):
     cap = math.inf
     if len(caches) > idx and caches[idx]["size"] * MATCH < olast["size"] and caches[idx]["latency_ns"] and rand:
         cap = math.sqrt(caches[idx]["latency_ns"] * rand[max(rand)])
-    idle = {k[0]: v for k, v in (shared or {}).items() if not k[1]}
-    eff = _shared_effect({k: v for k, v in (shared or {}).items() if idle.get(k[0], math.inf) <= cap})
-    past = sorted(s for s, v in idle.items() if v > cap)
+    idle_ns = {k[0]: v for k, v in (shared or {}).items() if not k[1]}
+    eff = _shared_effect({k: v for k, v in (shared or {}).items() if idle_ns.get(k[0], math.inf) <= cap})
+    past = sorted(s for s, v in idle_ns.items() if v > cap)
     share = ""
     if eff:
         s, idle, busy = eff
@@ -224,7 +250,7 @@ def llc_verdict(det, tlb, shared, os_levels, huge_honoured, rand):
             f"with the other CPU streaming through a large buffer a {fmt_size(s)} set costs {busy:.1f} ns "
             f"against {idle:.1f} ns idle (x{busy / idle:.2f})"
         )
-    out = {"level": olast["name"], "os_size": olast["size"]}
+    out: dict[str, Any] = {"level": olast["name"], "os_size": olast["size"]}
     if len(caches) > idx:
         lv = caches[idx]
         out.update(latency_ns=lv["latency_ns"], range=lv["range"])
@@ -269,7 +295,7 @@ def llc_verdict(det, tlb, shared, os_levels, huge_honoured, rand):
         )
         return out
     # not found as a level of its own: say what hides it
-    reasons = []
+    reasons: list[str] = []
     hidden = [k for k in det["tlb_knees"] if caches and k["lo"] >= caches[-1]["size"]]
     if hidden:
         k = hidden[-1]
@@ -296,7 +322,13 @@ def llc_verdict(det, tlb, shared, os_levels, huge_honoured, rand):
 # ---- cross-checks: every source may be wrong ----
 
 
-def cross_check(what, measured, sources, tol, show=str):
+def cross_check(
+    what: str,
+    measured: float | None,
+    sources: dict[str, Any],
+    tol: float | dict[str, float],
+    show: Callable[[Any], str] = str,
+) -> dict[str, str]:
     """measured value and {source: value} (sysfs, cpuid, cpuinfo...) -> {"what", "verdict", "why"}.
 
     verdict: "agree" (every source within tol of the measurement), "doubtful: SOURCE" (the
@@ -320,7 +352,14 @@ def cross_check(what, measured, sources, tol, show=str):
     return {"what": what, "verdict": "DISAGREE", "why": ", ".join(f"{k} {show(v)}" for k, v in given.items())}
 
 
-def tlb_cross_check(level, measured, cpuid, cpuinfo_entries=None, cost=None, step_ns=None):
+def tlb_cross_check(
+    level: int,
+    measured: int | None,
+    cpuid: int | None,
+    cpuinfo_entries: int | None = None,
+    cost: dict[int, float] | None = None,
+    step_ns: float | None = None,
+) -> dict[str, str]:
     """One TLB level: the measured entries against cpuid's and /proc/cpuinfo's. cost: {pages: ns}
     of the measured translation cost; a cpuid figure at whose page count the cost shows no step
     (flat from 0.8x to 1.5x of it, within step_ns) is doubtful by measurement even alone."""

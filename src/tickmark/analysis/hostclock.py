@@ -18,22 +18,28 @@ sample, a combination of three timestamps, is good to √6 times that, and the f
 of those (about 95 %).
 """
 
+from __future__ import annotations
+
 import math
+from typing import Any, Callable
 
 import numpy as np
+
+from ..shapes import Row
 
 MIN_MARKS_FOR_FIT = 5  # three unknowns and two degrees of freedom at least
 ASSUMED_JITTER_NS = 1_000_000  # before a run measures it: 1 ms, a USB serial adapter's latency timer
 PRECISION = 0.01  # the precision a host-clock sample is sized for when tickmark chooses its length
 
 
-def samples(marks, ops_per_iter=1):
+def samples(marks: list[dict[str, Any]], ops_per_iter: int = 1) -> tuple[list[dict[str, Any]], int]:
     """The marks of one instance (records with i, iters, host_ns and maybe board_ns, in order)
     -> (samples, dropped): sample records whose ns is the host's time for iters iterations
     (board_ns: the board's for the same), and how many pairs were left out (a mark missing, or
     the longer chunk not longer: noise larger than the chunk)."""
     by_i = {m["i"]: m for m in marks}
-    out, dropped = [], 0
+    out: list[dict[str, Any]] = []
+    dropped = 0
     n_pairs = (max(by_i) if by_i else 0) // 2
     for s in range(n_pairs):
         m0, m1, m2 = by_i.get(2 * s), by_i.get(2 * s + 1), by_i.get(2 * s + 2)
@@ -53,7 +59,7 @@ def samples(marks, ops_per_iter=1):
     return out, dropped
 
 
-def jitter_ns(marks):
+def jitter_ns(marks: list[dict[str, Any]]) -> float | None:
     """The spread (standard deviation) of the host's timestamps of one instance's marks, in ns ->
     float, or None with too few marks to tell. Where the marks carry the board's clock, against
     it: the residuals of host = a + b·board (the same events on two clocks: what is left is the
@@ -76,7 +82,7 @@ def jitter_ns(marks):
     return float(math.sqrt(float(resid @ resid) / (len(ms) - x.shape[1])))
 
 
-def resolution(marks, char_ns, sample_ns):
+def resolution(marks: list[dict[str, Any]], char_ns: float | None, sample_ns: float | None) -> dict[str, Any]:
     """What the serial path allows for one instance -> dict: char_ns (one character on the line),
     jitter_ns (measured, or None), res_ns (a timestamp's resolution: the larger), sample_pct (a
     sample's uncertainty, 2·√6·res_ns, against a sample's time sample_ns, in %)."""
@@ -86,7 +92,7 @@ def resolution(marks, char_ns, sample_ns):
     return {"char_ns": char_ns or 0, "jitter_ns": jit, "res_ns": res, "sample_pct": pct}
 
 
-def sample_ms(char_ns, precision=PRECISION):
+def sample_ms(char_ns: float | None, precision: float = PRECISION) -> int:
     """How long a sample (its N chunk) must last for the precision wanted, before a run has
     measured anything: 2·√6 times the larger of a character and ASSUMED_JITTER_NS, over the
     precision -> whole milliseconds."""
@@ -94,7 +100,7 @@ def sample_ms(char_ns, precision=PRECISION):
     return math.ceil(2 * math.sqrt(6) * res / precision / 1e6)
 
 
-def _over_all(result, samples):
+def _over_all(result: Row, samples: list[Row]) -> tuple[float | None, float | None]:
     """(host, board) ps per operation over every sample of a result (all its rounds), by its
     headline's statistic (the minimum for a min headline, else the median): the host's figure is
     the result's headline itself; the board's is None unless every sample carries its clock."""
@@ -107,13 +113,13 @@ def _over_all(result, samples):
     return host, (float(pick(board)) * 1000 if board and len(board) == len(samples) else None)
 
 
-def agreement(results, samples_of=None):
+def agreement(results: list[Row], samples_of: Callable[[Row], list[Row]] | None = None) -> list[dict[str, Any]]:
     """For each host-timed result: its time per operation by the host and by the board's own
     clock (from the same chunks), how far apart in %, and the resolution stated -> list of dicts
     (key, host_ns, board_ns, differ_pct, sample_pct, res_ns, char_ns, jitter_ns). samples_of(result)
     -> its samples: both figures over all the rounds, the host's the result's own headline (one
     figure for one quantity); without it, the last round's medians the core's meta recorded."""
-    out = []
+    out: list[dict[str, Any]] = []
     for r in results:
         hc = (r.get("meta") or {}).get("host_clock")
         if r.get("status") != "ok" or not isinstance(hc, dict):
@@ -136,7 +142,9 @@ def agreement(results, samples_of=None):
     return out
 
 
-def instance(meta, marks, char_ns):
+def instance(
+    meta: dict[str, Any] | None, marks: list[dict[str, Any]], char_ns: float | None
+) -> tuple[list[dict[str, Any]], dict[str, Any] | None, int]:
     """One instance's marks of one round -> (samples, meta, dropped): the host-timed samples,
     its meta record with what the host clock found (host_clock: the resolution in ns, a sample's
     uncertainty in parts per million, the medians per operation by host and board in ps; integers,

@@ -5,6 +5,11 @@ put beside another run's (bare metal beside Linux on the same CPU). Each figure 
 control loop subtracted; a row says what the benchmark did where it skipped (Linux has no
 software interrupt for user space; a port that owns no vectors)."""
 
+from __future__ import annotations
+
+from typing import Any
+
+from ..shapes import Row
 from .stats import Stats
 
 # (figure, benchmark key)
@@ -17,18 +22,25 @@ FIGURES = [
 ]
 
 
-def present(results):
+def present(results: list[Row]) -> bool:
     """Whether a run has kernel-entry results to show."""
     return any(r["key"].startswith("trap.") for r in results)
 
 
-def rows(results):
+def rows(results: list[Row]) -> list[dict[str, Any]]:
     """One dict per figure: figure, key, ns, per_s, cycles, cycles_method, status, reason."""
     by_key = {r["key"]: r for r in results}
-    out = []
+    out: list[dict[str, Any]] = []
     for figure, key in FIGURES:
         r = by_key.get(key)
-        row = {"figure": figure, "key": key, "ns": None, "per_s": None, "cycles": None, "cycles_method": None}
+        row: dict[str, Any] = {
+            "figure": figure,
+            "key": key,
+            "ns": None,
+            "per_s": None,
+            "cycles": None,
+            "cycles_method": None,
+        }
         row["status"], row["reason"] = ("missing", "not run") if r is None else (r["status"], r.get("reason") or "")
         main = Stats.of(r).main if r is not None and r["status"] == "ok" else None
         if main is not None and main.median:

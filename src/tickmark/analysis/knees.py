@@ -43,9 +43,18 @@ a Zen 3 guest this puts the L2 (512K, conflict misses from ~350K) at 0.9-1.05x i
 L1 (32K, rising from 32K to 64K) at 1.2x. Pure: no click, rich or store.
 """
 
+from __future__ import annotations
+
 import math
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, Union
 
 from ..units import fmt_size
+
+Curve = dict[int, float]  # a latency curve: {working-set size in bytes: ns per load}
+Points = Union[Mapping[Any, Any], Iterable[tuple[Any, Any]]]  # {size: ns} or [(size, ns)]
+Knee = dict[str, Any]  # size, lo, hi, below, above, rise, open, confidence, why (find_knees)
+Span = Sequence[int]  # a plateau: the indices of its first and last points
 
 FLAT_PER_OCTAVE = 1.4  # a segment rising less than this per octave of size is a plateau
 SLOPED = 2.0  # a segment rising less than this per octave between two steeper steps is a level too
@@ -62,22 +71,25 @@ INNER_STEP = 2.0  # ... and the climb rises at least this much on each side of t
 FAR = 6.0  # a point leaning off a plateau joins it when the step after it is this many times larger (in log)
 
 
-def envelope(points):
+def envelope(points: Sequence[tuple[int, float]]) -> list[tuple[int, float]]:
     """[(x, y)] sorted by x -> [(x, min of y over this and every later point)]."""
-    out, m = [], math.inf
+    out: list[tuple[int, float]] = []
+    m = math.inf
     for x, y in reversed(points):
         m = min(m, y)
         out.append((x, m))
     return out[::-1]
 
 
-def clean(points):
+def clean(points: Points) -> list[tuple[int, float]]:
     """{size: ns} or [(size, ns)] -> [(size, ns)] sorted, positive values only."""
     items = points.items() if isinstance(points, dict) else points
     return sorted((int(s), float(v)) for s, v in items if v is not None and v > 0 and s > 0)
 
 
-def _line_sse(sx, sy, sxx, sxy, syy, i, j):
+def _line_sse(
+    sx: list[float], sy: list[float], sxx: list[float], sxy: list[float], syy: list[float], i: int, j: int
+) -> tuple[float, float]:
     """Least-squares line through points i..j (inclusive) from prefix sums -> (sse, slope)."""
     n = j - i + 1
     x, y = sx[j + 1] - sx[i], sy[j + 1] - sy[i]
@@ -91,7 +103,9 @@ def _line_sse(sx, sy, sxx, sxy, syy, i, j):
     return max(0.0, vy - slope * cov), slope
 
 
-def segments(xs, ys, penalty=SEGMENT_PENALTY, min_len=2):
+def segments(
+    xs: Sequence[float], ys: Sequence[float], penalty: float = SEGMENT_PENALTY, min_len: int = 2
+) -> list[tuple[int, int, float]]:
     """Optimal cut of the points into straight segments -> [(first, last, slope)] (indices).
 
     Segments have at least min_len points, except the first and the last, which may be one
@@ -117,7 +131,8 @@ def segments(xs, ys, penalty=SEGMENT_PENALTY, min_len=2):
             c = best[i] + sse + penalty
             if c < best[j]:
                 best[j], cut[j] = c, i
-    out, j = [], n
+    out: list[tuple[int, int, float]] = []
+    j = n
     while j > 0:
         i = cut[j]
         _, slope = _line_sse(sx, sy, sxx, sxy, syy, i, j - 1)
@@ -126,11 +141,11 @@ def segments(xs, ys, penalty=SEGMENT_PENALTY, min_len=2):
     return out[::-1]
 
 
-def _clamp(x):
+def _clamp(x: float) -> float:
     return max(0.0, min(1.0, x))
 
 
-def find_knees(points, penalty=SEGMENT_PENALTY):
+def find_knees(points: Points, penalty: float = SEGMENT_PENALTY) -> dict[str, Any]:
     """[(size, ns)] or {size: ns} -> {"knees": [...], "plateaus": [...], "envelope": [...]}.
 
     A plateau: {"first", "last" (sizes), "ns" (the envelope at its last point), "slope" (x per
@@ -181,7 +196,7 @@ def find_knees(points, penalty=SEGMENT_PENALTY):
         else:
             one.append(p)
     merged = one
-    knees = []
+    knees: list[Knee] = []
     for k, (a, b) in enumerate(merged):
         nxt = merged[k + 1][0] if k + 1 < len(merged) else None
         if nxt is None:
@@ -210,7 +225,15 @@ def find_knees(points, penalty=SEGMENT_PENALTY):
     return {"knees": knees, "plateaus": plateaus, "envelope": env}
 
 
-def _knee(sizes, lat, raw, below, top, above, is_open):
+def _knee(
+    sizes: list[int],
+    lat: list[float],
+    raw: list[tuple[int, float]],
+    below: Span,
+    top: int,
+    above: Span | None,
+    is_open: bool,
+) -> Knee:
     a, b = below
     lo_ns, hi_ns = lat[b], lat[top]
     size = _knee_size(sizes, lat, raw, b, top)
@@ -250,7 +273,7 @@ def _knee(sizes, lat, raw, below, top, above, is_open):
     }
 
 
-def _knee_size(sizes, lat, raw, b, top):
+def _knee_size(sizes: list[int], lat: list[float], raw: list[tuple[int, float]], b: int, top: int) -> float:
     """Where a step lies between the last point b of the plateau below and the first point top of
     the one above. When the steepest stretch between two neighbouring points holds at least
     SHARP of the step (in log: a sharp step, the cache ends inside it): its upper point when the
@@ -272,7 +295,7 @@ def _knee_size(sizes, lat, raw, b, top):
     return 2 ** (math.log2(sizes[h]) + f * math.log2(sizes[i] / sizes[h]))
 
 
-def _sloped_level(xs, ys, sizes, a, b, slope):
+def _sloped_level(xs: list[float], ys: list[float], sizes: list[int], a: int, b: int, slope: float) -> bool:
     """A climbing segment that is still a level: gentler than SLOPED, an octave wide, and with a
     steeper step on both sides of it (a level only part of whose capacity this core keeps, e.g. a
     shared cache that others are taking lines from, between two clear steps)."""
@@ -283,7 +306,7 @@ def _sloped_level(xs, ys, sizes, a, b, slope):
     return min(before, after) > 1.5 * slope
 
 
-def _joins(lat, end, j, beyond):
+def _joins(lat: list[float], end: int, j: int, beyond: int) -> bool:
     """Point j next to a plateau's end belongs to the plateau: within PLATEAU_TOL of it, or
     within MIN_STEP when the step from j on to the point beyond is FAR times as large (in log):
     a level whose last point already leans a little into the next, far larger climb."""
@@ -295,7 +318,9 @@ def _joins(lat, end, j, beyond):
     return abs(math.log(lat[beyond] / lat[j])) >= FAR * gap
 
 
-def _inner_levels(sizes, lat, raw, plats):
+def _inner_levels(
+    sizes: list[int], lat: list[float], raw: list[tuple[int, float]], plats: list[list[int]]
+) -> list[list[int]]:
     """Short levels inside the climb between two plateaus: two or more consecutive points within
     INNER_TOL of each other on the envelope, each side a step of at least INNER_STEP from the
     middle of the plateau below and to the level above, as between cache levels (a last-level
@@ -303,7 +328,7 @@ def _inner_levels(sizes, lat, raw, plats):
     own flat stretches can be a noisy point taking the value of a larger set, so each point was
     measured within INNER_NOISY of it and one of them as it is, and the highest of them as
     measured lies a step below the level above."""
-    out = []
+    out: list[list[int]] = []
     for (a, b), (c, d) in zip(plats, plats[1:]):
         j = b + 1
         while j + 1 < c:
@@ -325,21 +350,21 @@ def _inner_levels(sizes, lat, raw, plats):
     return out
 
 
-def _starts(plats):
+def _starts(plats: list[list[int]]) -> set[int]:
     return {a for a, _ in plats}
 
 
-def _ends(plats):
+def _ends(plats: list[list[int]]) -> set[int]:
     return {b for _, b in plats}
 
 
-def _raw_mid(raw, plateau):
+def _raw_mid(raw: list[tuple[int, float]], plateau: Span) -> float:
     a, b = plateau
     vals = sorted(v for _, v in raw[a : b + 1])
     return vals[len(vals) // 2]
 
 
-def _mid(lat, plateau):
+def _mid(lat: list[float], plateau: Span) -> float:
     a, b = plateau
     vals = sorted(lat[a : b + 1])
     return vals[len(vals) // 2]

@@ -12,31 +12,38 @@ fastest at every one of those parameters; otherwise the row says what the verdic
 instead (no difference beyond noise, inconclusive, too few samples).
 """
 
+from __future__ import annotations
+
 import math
 from collections import defaultdict
+from typing import Any, Optional
 
+from ..shapes import Row, SamplesOf
 from . import compare
 from .stats import Stats, higher_is_better
 from .verdict import FASTER, verdict
 
-IMPLS = {0: "libc", 1: "ref", 2: "word", 3: "user"}
+IMPLS: dict[object, str] = {0: "libc", 1: "ref", 2: "word", 3: "user"}
+
+# (routine, size, {impl: ns}, the fastest impl, its margin over the second, the verdict on it)
+MemfnRow = tuple[str, Any, dict[str, float], str, Optional[float], Optional[str]]
 
 
-def _gmean(xs):
+def _gmean(xs: list[float]) -> float:
     return math.exp(sum(math.log(x) for x in xs) / len(xs))
 
 
-def _rest(params):
+def _rest(params: dict[str, Any]) -> tuple[tuple[str, Any], ...]:
     """The parameters of an instance other than impl and size, as a hashable key."""
     return tuple(sorted((k, v) for k, v in params.items() if k not in ("impl", "size")))
 
 
-def winner_verdict(best, second, samples_of):
+def winner_verdict(best: dict[Any, Row], second: dict[Any, Row], samples_of: SamplesOf) -> str | None:
     """The one verdict on the fastest implementation (best) against the second (second):
     {rest of params: result} of each, with the samples from samples_of(result). -> FASTER when
     it is so at every parameter set both measured; else the first verdict that is not (None
     without samples)."""
-    verdicts = []
+    verdicts: list[str] = []
     for rest in sorted(set(best) & set(second)):
         a, b = second[rest], best[rest]
         sa, sb = samples_of(a), samples_of(b)
@@ -51,14 +58,16 @@ def winner_verdict(best, second, samples_of):
     return next((v for v in verdicts if v != FASTER), FASTER)
 
 
-def table_rows(results, samples_of=None):
+def table_rows(
+    results: list[Row], samples_of: SamplesOf | None = None
+) -> tuple[list[MemfnRow], dict[tuple[str, str], str]]:
     """-> (rows, failures). rows: (routine, size, {impl: ns}, fastest, margin, verdict); the ns
     of an implementation at a size is the geometric mean over the other parameters (alignments,
     directions); margin = second best / best; verdict: compare's verdict on the fastest against
     the second (FASTER: the winner; None without samples or without a second)."""
-    cells = defaultdict(lambda: defaultdict(list))
-    inst = defaultdict(lambda: defaultdict(dict))
-    failures = {}
+    cells: defaultdict[tuple[str, Any], defaultdict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
+    inst: defaultdict[tuple[str, Any], defaultdict[str, dict[Any, Row]]] = defaultdict(lambda: defaultdict(dict))
+    failures: dict[tuple[str, str], str] = {}
     for r in results:
         if not r["bench"].startswith("memfn."):
             continue
@@ -73,10 +82,10 @@ def table_rows(results, samples_of=None):
             continue
         cells[(routine, p.get("size"))][impl].append(st.value)
         inst[(routine, p.get("size"))][impl][_rest(p)] = r
-    rows = []
+    rows: list[MemfnRow] = []
     for (routine, size), by_impl in sorted(cells.items(), key=lambda kv: (kv[0][0], kv[0][1] or 0)):
         ns = {i: _gmean(v) for i, v in by_impl.items()}
-        ranked = sorted(ns, key=ns.get)
+        ranked = sorted(ns, key=lambda i: ns[i])
         margin = ns[ranked[1]] / ns[ranked[0]] if len(ranked) > 1 else None
         said = None
         if len(ranked) > 1 and samples_of is not None:

@@ -9,6 +9,11 @@ board; this module picks the figures out of the stored results (report/terminal/
 lays them out).
 """
 
+from __future__ import annotations
+
+from typing import Any
+
+from ..shapes import Row
 from .stats import Stats
 
 # (figure, benchmark key, sub-metric or "" for the headline)
@@ -39,13 +44,13 @@ STUDY_CYCLES = {
 }
 
 
-def rows(results):
+def rows(results: list[Row]) -> list[dict[str, Any]]:
     """One dict per figure: figure, key, ns, cycles, cycles_method, det, boots (the cycles of
     each round's median: a round is one boot of a board), status, reason."""
     by_key = {r["key"]: r for r in results}
-    out = []
+    out: list[dict[str, Any]] = []
     for figure, key, sub in FIGURES:
-        row = {
+        row: dict[str, Any] = {
             "figure": figure,
             "key": key + (f" {sub}" if sub else ""),
             "ns": None,

@@ -13,8 +13,12 @@ its fingerprint.
 This module only builds the table; the terminal, Markdown and HTML views lay it out.
 """
 
+from __future__ import annotations
+
 import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from .rtos_study import FIGURES, rows
 
@@ -22,19 +26,19 @@ from .rtos_study import FIGURES, rows
 @dataclass
 class Side:
     label: str  # "FreeRTOS", "NuttX", "Linux", "bare metal"
-    run: dict  # the stored run (its fingerprint says the system)
-    results: list  # its stored results
+    run: dict[str, Any]  # the stored run (its fingerprint says the system)
+    results: list[dict[str, Any]]  # its stored results
 
 
 @dataclass
 class Cell:
-    value: float = None  # cycles (instructions under icount) per operation
-    det: float = None  # % deviation of the worst round
-    boots: list = field(default_factory=list)  # the value of each round (boot)
+    value: float | None = None  # cycles (instructions under icount) per operation
+    det: float | None = None  # % deviation of the worst round
+    boots: list[float] = field(default_factory=list)  # the value of each round (boot)
     note: str = ""  # why there is no value ("skip: the baremetal port lacks threads")
 
     @property
-    def rounds(self):
+    def rounds(self) -> int:
         return len(self.boots)
 
 
@@ -42,32 +46,34 @@ class Cell:
 class Row:
     figure: str
     key: str
-    cells: list  # one Cell per side
-    ratios: list = field(default_factory=list)  # per side: reference / this side, or None
+    cells: list[Cell]  # one Cell per side
+    ratios: list[float | None] = field(default_factory=list)  # per side: reference / this side, or None
 
 
 @dataclass
 class Table:
     board: str
     unit: str  # "insn" (QEMU icount), else the cycles method
-    labels: list
+    labels: list[str]
     reference: int = 0  # the side the ratios are taken against
-    rows: list = field(default_factory=list)
-    notes: list = field(default_factory=list)
-    settings: list = field(default_factory=list)  # (label, what moves its figures) per side
+    rows: list[Row] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    settings: list[tuple[str, str]] = field(default_factory=list)  # (label, what moves its figures) per side
 
 
-def unit_of(run):
+def unit_of(run: dict[str, Any]) -> str:
     method = (run.get("fingerprint") or {}).get("cycles_method") or "none"
     return "insn" if method == "icount-insns" else method
 
 
-def side_label(run):
+def side_label(run: dict[str, Any]) -> str:
     """The system of a run in a word: FreeRTOS, NuttX, Linux or bare metal (from its
     fingerprint)."""
     fp = run.get("fingerprint") or {}
     osname = (fp.get("os") or "").lower()
-    rtos = fp.get("rtos") if isinstance(fp.get("rtos"), dict) else {}
+    rtos = fp.get("rtos")
+    if not isinstance(rtos, dict):
+        rtos = {}
     if rtos.get("name"):
         return str(rtos["name"])
     if osname.startswith("freertos"):
@@ -81,10 +87,10 @@ def side_label(run):
     return fp.get("os") or run.get("name") or "?"
 
 
-def distinct_labels(labels, runs):
+def distinct_labels(labels: list[str], runs: Sequence[dict[str, Any]]) -> list[str]:
     """The labels, each one that repeats told apart by its run (the campaign's target name, or
     the run's name): "FreeRTOS (freertos-v10)" beside "FreeRTOS (freertos)"."""
-    out = []
+    out: list[str] = []
     for label, run in zip(labels, runs):
         if labels.count(label) > 1:
             name = run.get("name") or f"run {run.get('id')}"
@@ -95,7 +101,7 @@ def distinct_labels(labels, runs):
     return out
 
 
-def settings_text(run):
+def settings_text(run: dict[str, Any]) -> str:
     """What moves a side's figures, in one line: the heap, the stack fill, assertions, the
     tick and the kernel's build for an RTOS; the kernel and its command line for Linux."""
     fp = run.get("fingerprint") or {}
@@ -130,7 +136,7 @@ def settings_text(run):
     return f"{fp.get('os') or '?'}, {core}"
 
 
-def build(sides):
+def build(sides: list[Side]) -> Table:
     """sides: Side for each system -> Table (ratios against Linux, or against the first side)."""
     units = {unit_of(s.run) for s in sides}
     boards = {(s.run.get("fingerprint") or {}).get("board") or "?" for s in sides}
@@ -153,7 +159,7 @@ def build(sides):
         )
     per_side = [rows(s.results) for s in sides]
     for i, (figure, key, sub) in enumerate(FIGURES):
-        cells = []
+        cells: list[Cell] = []
         for side_rows in per_side:
             r = side_rows[i]
             if r["cycles"] is not None:
@@ -163,13 +169,13 @@ def build(sides):
         row = Row(figure, key + (f" {sub}" if sub else ""), cells)
         ref = cells[t.reference] if cells else Cell()
         for k, c in enumerate(cells):
-            ok = t.unit != "mixed" and k != t.reference and ref.value is not None and c.value
-            row.ratios.append(ref.value / c.value if ok else None)
+            ok = t.unit != "mixed" and k != t.reference
+            row.ratios.append(ref.value / c.value if ok and ref.value is not None and c.value else None)
         t.rows.append(row)
     return t
 
 
-def ratio_text(x):
+def ratio_text(x: float | None) -> str:
     """A ratio to three significant figures, the same way in every row: '2.97x', '11.4x',
     '351x', '0.512x'; '-' for none."""
     if x is None:
@@ -183,7 +189,7 @@ def ratio_text(x):
     return f"{x:#.3g}\u00d7"
 
 
-def to_dict(t):
+def to_dict(t: Table) -> dict[str, Any]:
     """The table as plain JSON-ready data for the report model (every view renders it)."""
     return {
         "board": t.board,
@@ -205,7 +211,7 @@ def to_dict(t):
     }
 
 
-def boots_text(values):
+def boots_text(values: Iterable[float]) -> str:
     """Each boot's figure: '3,360 3,358 3,360', or '3,360 x3' when they are all the same."""
     texts = [f"{v:,.0f}" for v in values]
     if len(texts) > 1 and len(set(texts)) == 1:
@@ -213,20 +219,20 @@ def boots_text(values):
     return " ".join(texts)
 
 
-def note_text(note):
+def note_text(note: str) -> str:
     """A side's reason for no figure, short: 'skip: the baremetal port lacks threads' ->
     'skip: lacks threads'."""
     return re.sub(r"^(\w+): the \S+ port (lacks|has no) ", r"\1: \2 ", note)
 
 
-def grid(d, keys=True):
+def grid(d: dict[str, Any], keys: bool = True) -> tuple[list[str], list[list[str]]]:
     """The table (to_dict form) as short texts, the same for every view -> (header, rows): one
     line per figure and system (with keys, the benchmark's key under the figure's name), its
     cost per operation, each boot's, and how many times it the reference's cost is ("Linux
     is 26.5x")."""
     ref = d.get("reference") or "first"
     header = ["figure", "system", f"{d['unit']}/op", "each boot", f"{ref} is"]
-    out = []
+    out: list[list[str]] = []
     for r in d["rows"]:
         for i, (label, c) in enumerate(zip(d["labels"], r["cells"])):
             first = r["figure"] if i == 0 else r["key"] if i == 1 and keys else ""

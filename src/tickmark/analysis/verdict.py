@@ -31,11 +31,16 @@ tell exits EXIT_INCONCLUSIVE unless told to pass or fail. Which way is better is
 stats.better_higher, the time ratio stats.time_ratio: slower_by() reads them from the row.
 """
 
+from __future__ import annotations
+
 import functools
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from . import estimators, stats
 
@@ -74,7 +79,7 @@ INCONCLUSIVE_POLICIES = ("pass", "fail")
 
 
 # ---------------------------------------------------------------- statistics
-def boot_medians(vals, rounds, rng, n_boot=N_BOOT):
+def boot_medians(vals: np.ndarray, rounds: np.ndarray, rng: np.random.Generator, n_boot: int = N_BOOT) -> np.ndarray:
     """Bootstrap replicates of the median: rounds drawn with replacement, then samples drawn
     with replacement inside each drawn round (vectorised: one index array for all replicates)."""
     order = np.argsort(rounds, kind="stable")
@@ -98,14 +103,14 @@ def boot_medians(vals, rounds, rng, n_boot=N_BOOT):
     return (x[:, m // 2 - 1] + x[:, m // 2]) / 2
 
 
-def mann_whitney(a, b):
+def mann_whitney(a: ArrayLike, b: ArrayLike) -> float:
     """Two-sided Mann–Whitney U p-value. Above 8 samples a side (or with ties) this is scipy's
     asymptotic method (normal approximation, tie and continuity corrections) in numpy, so that a
     comparison does not pay for importing scipy.stats; smaller tie-free samples use scipy's exact
     distribution."""
-    a, b = np.asarray(a, float), np.asarray(b, float)
-    n1, n2 = len(a), len(b)
-    x = np.concatenate([a, b])
+    xa, xb = np.asarray(a, float), np.asarray(b, float)
+    n1, n2 = len(xa), len(xb)
+    x = np.concatenate([xa, xb])
     _, inv, counts = np.unique(x, return_inverse=True, return_counts=True)
     if (n1 <= 8 or n2 <= 8) and len(counts) == len(x):
         ranks = np.argsort(np.argsort(x)) + 1
@@ -114,8 +119,8 @@ def mann_whitney(a, b):
         u = max(u1, n1 * n2 - u1)
         return float(min(1.0, 2 * dist[u:].sum() / dist.sum()))
     ends = np.cumsum(counts)
-    ranks = (ends - (counts - 1) / 2.0)[inv]  # average ranks, 1-based
-    u1 = ranks[:n1].sum() - n1 * (n1 + 1) / 2.0
+    mid_ranks = (ends - (counts - 1) / 2.0)[inv]  # average ranks, 1-based
+    u1 = mid_ranks[:n1].sum() - n1 * (n1 + 1) / 2.0
     u = max(u1, n1 * n2 - u1)
     n = n1 + n2
     ties = float((counts**3 - counts).sum())
@@ -127,7 +132,7 @@ def mann_whitney(a, b):
 
 
 @functools.lru_cache(maxsize=64)
-def _u_distribution(n1, n2):
+def _u_distribution(n1: int, n2: int) -> np.ndarray:
     """Number of orderings of n1 + n2 distinct values giving each U = 0..n1*n2 (the exact null
     distribution of the Mann–Whitney U, as scipy's method="exact"; built by the recurrence
     f(m, n) = f(m - 1, n) shifted by n + f(m, n - 1))."""
@@ -143,7 +148,7 @@ def _u_distribution(n1, n2):
     return f[(n1, n2)]
 
 
-def rounds_needed(n_rounds, half_width, effect, band):
+def rounds_needed(n_rounds: int, half_width: float, effect: float, band: float) -> int | None:
     """Rounds per side at which the CI (half-width shrinking as 1/sqrt(rounds)) would resolve
     the comparison: clear of the band if the effect lies outside it, inside it otherwise."""
     room = abs(abs(effect) - band)
@@ -155,7 +160,7 @@ def rounds_needed(n_rounds, half_width, effect, band):
     return min(max(need, n_rounds + 1), MAX_ROUNDS_HINT)
 
 
-def deviation(vals, groups):
+def deviation(vals: np.ndarray, groups: np.ndarray) -> float:
     """Run-to-run deviation of a result set, relative to its median: the largest distance of a
     group's (round's) median from the median of all values; with one group, of a single value."""
     vals = np.asarray(vals, dtype=float)
@@ -167,14 +172,22 @@ def deviation(vals, groups):
 
 
 # ---------------------------------------------------------------- the verdict
-def verdict(a, ra, b, rb, higher_is_better=False, exact=False, rng=None):
+def verdict(
+    a: ArrayLike,
+    ra: ArrayLike,
+    b: ArrayLike,
+    rb: ArrayLike,
+    higher_is_better: bool = False,
+    exact: bool = False,
+    rng: np.random.Generator | None = None,
+) -> dict[str, Any]:
     """B against A for one metric: a, b the per-sample values, ra, rb their groups (rounds, or
     run and round) -> dict with the medians, ratio B/A, verdict and what it rests on (module doc).
     exact: both sides are exact counts (QEMU -icount), judged against their run-to-run deviation."""
     rng = rng if rng is not None else np.random.default_rng(SEED)
     a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
     ra, rb = np.asarray(ra), np.asarray(rb)
-    out = {"n_a": int(len(a)), "n_b": int(len(b))}
+    out: dict[str, Any] = {"n_a": int(len(a)), "n_b": int(len(b))}
     if len(a) == 0 or len(b) == 0:
         out.update(verdict=MISSING, note="no samples on one side")
         return out
@@ -227,7 +240,7 @@ def verdict(a, ra, b, rb, higher_is_better=False, exact=False, rng=None):
 
 
 # ---------------------------------------------------------------- disturbed evidence
-def on_cpu_share(samples, blocking=False):
+def on_cpu_share(samples: Iterable[dict[str, Any]] | None, blocking: bool = False) -> float | None:
     """The evidence that wall time was disturbed: the median share of a sample's wall time that
     the process spent on a CPU (task-clock / wall time; waiting for a CPU, an involuntary switch,
     a migration's wait take it below 1), over the samples whose counter covered the timed
@@ -243,18 +256,18 @@ def on_cpu_share(samples, blocking=False):
     return float(np.median(fr)) if fr else None
 
 
-def least_on_cpu(samples, blocking=False):
+def least_on_cpu(samples: Iterable[dict[str, Any]] | None, blocking: bool = False) -> float | None:
     """The evidence the one rule holds: the on-CPU share (on_cpu_share) of the round that had the
     least of it. A verdict draws its interval from the rounds (processes), so one round kept off
     the CPU spoils it even when the median sample of the run was on a CPU all the time."""
-    by_round = {}
+    by_round: dict[Any, list[dict[str, Any]]] = {}
     for s in samples or ():
         by_round.setdefault(s.get("round", 1), []).append(s)
     shares = [x for x in (on_cpu_share(r, blocking) for r in by_round.values()) if x is not None]
     return min(shares) if shares else None
 
 
-def contended(share, reference=1.0):
+def contended(share: float | None, reference: float | None = 1.0) -> bool:
     """The one rule for "the measurement was disturbed": a side's wall time is contended when its
     process was on a CPU less than ON_CPU_MIN of the time and by more than ON_CPU_GAP less than
     its reference: a process alone on its CPU (1.0) for a run and a pair of runs (least_on_cpu),
@@ -266,7 +279,7 @@ def contended(share, reference=1.0):
     return share < ON_CPU_MIN and reference - share > ON_CPU_GAP
 
 
-def contention_words(oa, ob):
+def contention_words(oa: float, ob: float) -> str:
     """What made a pair's wall time contended, in words (the least on-CPU share of a round)."""
     return f"contention: on CPU {oa * 100:.0f}% of the time in A, {ob * 100:.0f}% in B (least of a round)"
 
@@ -274,7 +287,7 @@ def contention_words(oa, ob):
 DECIDING = (FASTER, SLOWER, SAME)
 
 
-def decide(row, cpu, why):
+def decide(row: dict[str, Any], cpu: dict[str, Any] | None, why: str) -> dict[str, Any]:
     """Apply the one rule to a compared row (a verdict dict) whose wall-time evidence is
     contended (why: what says so, in words): the CPU-time verdict of the same samples (cpu: a
     verdict dict of the task-clock metric, or None where the runs did not count it) decides when
@@ -296,7 +309,7 @@ def decide(row, cpu, why):
     return row
 
 
-def cpu_bound(row):
+def cpu_bound(row: dict[str, Any]) -> float | None:
     """The most B's CPU time can be slower than A's by the 95 % interval of an undecided row (a
     fraction), or None where no CPU-time interval was taken: a gate asks "slower by more than the
     threshold?", which an interval wholly under the threshold answers even when it does not say
@@ -305,7 +318,7 @@ def cpu_bound(row):
     return None if not ci else float(ci[1])
 
 
-def cpu_words(cpu):
+def cpu_words(cpu: dict[str, Any]) -> str:
     """'4.17x slower' of a CPU-time verdict (lower is better)."""
     r = stats.time_ratio(cpu.get("ratio"), False)
     if r is None:
@@ -314,7 +327,7 @@ def cpu_words(cpu):
     return f"{m:.2f}× {'slower' if r > 1 else 'faster'}" if m >= 1.005 else "1.00×"
 
 
-def deciding_ratio(row):
+def deciding_ratio(row: dict[str, Any]) -> tuple[float | None, bool]:
     """(ratio B/A, higher is better) of what decided a row: the CPU time where the one rule
     decided on it, else the row's own figure."""
     d = row.get("decided") or {}
@@ -323,18 +336,18 @@ def deciding_ratio(row):
     return row.get("ratio"), bool(row.get("higher"))
 
 
-def time_ratio_of(row):
+def time_ratio_of(row: dict[str, Any]) -> float | None:
     """A compared row's deciding ratio as a time ratio (above 1: B worse), or None."""
     return stats.time_ratio(*deciding_ratio(row))
 
 
-def cannot_tell(row):
+def cannot_tell(row: dict[str, Any]) -> bool:
     """Did the one rule leave this row undecided (contended wall time, no CPU-time verdict)?"""
     d = row.get("decided")
     return isinstance(d, dict) and d.get("on") is None
 
 
-def slower_by(row):
+def slower_by(row: dict[str, Any]) -> float | None:
     """How much slower B is than A in a compared row, as a fraction, by what decided it (the
     direction from the row's figure: stats.better_higher)."""
     t = time_ratio_of(row)
@@ -352,7 +365,7 @@ class Failure:
     key: str
     kind: str  # "slower", "not measured", "unfinished" or "inconclusive"
     why: str  # in words: "+12.3%", "crashed", "incomplete", "contention: ..."
-    slower: float = None
+    slower: float | None = None
 
 
 @dataclass
@@ -360,27 +373,27 @@ class Gate:
     baseline: str
     threshold: float
     metric: str
-    failures: list = field(default_factory=list)
-    inconclusive: str = None  # what an undecided benchmark does: None (exit 3), "pass" or "fail"
+    failures: list[Failure] = field(default_factory=list)
+    inconclusive: str | None = None  # what an undecided benchmark does: None (exit 3), "pass" or "fail"
     # (run, key, bound) of rows the one rule left undecided that passed on their CPU-time interval
-    bounded: list = field(default_factory=list)
+    bounded: list[tuple[str, str, float | None]] = field(default_factory=list)
     EXIT_INCONCLUSIVE = EXIT_INCONCLUSIVE  # the exit status of an undecided gate (for its words)
 
     @property
-    def failed(self):
+    def failed(self) -> list[Failure]:
         """The failures that fail the gate whatever --inconclusive says (and the undecided ones
         with --inconclusive=fail)."""
         return [f for f in self.failures if f.kind != "inconclusive" or self.inconclusive == "fail"]
 
     @property
-    def undecided(self):
+    def undecided(self) -> list[Failure]:
         return self.of_kind("inconclusive")
 
     @property
-    def passed(self):
+    def passed(self) -> bool:
         return self.exit_status() == 0
 
-    def exit_status(self):
+    def exit_status(self) -> int:
         """0 passed; 1 a failure (a regression, a benchmark not measured, an unfinished run, or
         an undecided one with --inconclusive=fail); EXIT_INCONCLUSIVE when nothing failed but a
         benchmark could not be decided (0 with --inconclusive=pass)."""
@@ -390,21 +403,21 @@ class Gate:
             return EXIT_INCONCLUSIVE
         return 0
 
-    def of_kind(self, kind):
+    def of_kind(self, kind: str) -> list[Failure]:
         return [f for f in self.failures if f.kind == kind]
 
-    def by_key(self):
+    def by_key(self) -> dict[str, list[Failure]]:
         """{key: [failures]} of the benchmarks that fail (the run-wide ones under "")."""
-        out = {}
+        out: dict[str, list[Failure]] = {}
         for f in self.failures:
             out.setdefault(f.key, []).append(f)
         return out
 
 
-def regressions(result, threshold, metric=""):
+def regressions(result: dict[str, Any], threshold: float, metric: str = "") -> list[tuple[dict[str, Any], float]]:
     """Rows of a compared pair, of one metric, that are slower by the verdict and by more than
     threshold (a fraction) -> [(row, fraction slower)]."""
-    out = []
+    out: list[tuple[dict[str, Any], float]] = []
     for r in result["rows"]:
         if r.get("metric", "") != metric or r.get("verdict") != SLOWER:
             continue
@@ -414,11 +427,11 @@ def regressions(result, threshold, metric=""):
     return out
 
 
-def unmeasured(result, metric=""):
+def unmeasured(result: dict[str, Any], metric: str = "") -> list[tuple[dict[str, Any], str]]:
     """Rows of a compared pair, of one metric, that A measured and B did not (B crashed, failed,
     timed out, skipped it, does not have it, or has no samples of it) -> [(row, why)]: a gate
     cannot vouch for them, so it fails on them as on a regression."""
-    out = []
+    out: list[tuple[dict[str, Any], str]] = []
     for r in result["rows"]:
         if r.get("metric", "") != metric or r.get("verdict") != MISSING:
             continue
@@ -431,7 +444,9 @@ def unmeasured(result, metric=""):
     return out
 
 
-def undecided(result, metric="", threshold=None):
+def undecided(
+    result: dict[str, Any], metric: str = "", threshold: float | None = None
+) -> list[tuple[dict[str, Any], str]]:
     """Rows of a compared pair, of one metric, that the one rule could not decide (contended
     wall time and no CPU-time verdict) -> [(row, why)]: a gate cannot pass them silently. Held
     to a threshold, a row whose CPU-time interval lies wholly under it (cpu_bound) is decided for
@@ -447,7 +462,13 @@ def undecided(result, metric="", threshold=None):
     return out
 
 
-def gate(pairs, threshold, metric="", baseline=None, inconclusive=None):
+def gate(
+    pairs: list[Any],
+    threshold: float,
+    metric: str = "",
+    baseline: str | None = None,
+    inconclusive: str | None = None,
+) -> Gate:
     """Hold each compared pair ((A, B), result) to the threshold (a fraction) on one metric's
     rows -> Gate. It fails for every row slower by the verdict and by more than the threshold,
     for every benchmark A measured and B did not, and for a B that is not complete; a row the one

@@ -14,23 +14,27 @@ optimistic; it is the statement the data support under that assumption, as cycli
 is the one it saw.
 """
 
+from __future__ import annotations
+
 import math
+from collections.abc import Iterable, Sequence
+from typing import Any, Callable
 
 from scipy.stats import binom
 
 SUB = 32  # sub-buckets per power of two: core/src/hist.c (TM_HIST_SUB)
 
 
-def bucket_index(ns):
+def bucket_index(ns: float) -> int:
     """The core's histogram bucket of a value (core/src/hist.c: tm_hist_index)."""
-    ns = int(ns)
-    if ns < SUB:
-        return ns
-    shift = ns.bit_length() - 1 - 5
-    return (shift + 1) * SUB + ((ns >> shift) - SUB)
+    n = int(ns)
+    if n < SUB:
+        return n
+    shift = n.bit_length() - 1 - 5
+    return (shift + 1) * SUB + ((n >> shift) - SUB)
 
 
-def bucket_lower(idx):
+def bucket_lower(idx: int) -> int:
     """The lowest value of a bucket (tm_hist_lower)."""
     if idx < SUB:
         return idx
@@ -38,12 +42,12 @@ def bucket_lower(idx):
     return (SUB + idx % SUB) << shift
 
 
-def events_needed(q, confidence=0.95):
+def events_needed(q: float, confidence: float = 0.95) -> int:
     """The fewest events whose maximum bounds the q-quantile at the confidence level."""
     return math.ceil(math.log(1 - confidence) / math.log(q))
 
 
-def rank_from_top(n, q, confidence=0.95):
+def rank_from_top(n: int, q: float, confidence: float = 0.95) -> int | None:
     """The largest j such that the j-th largest of n events is at or above the q-quantile with
     at least the confidence -> j (1 is the maximum), or None when n is too small."""
     alpha = 1 - confidence
@@ -53,15 +57,17 @@ def rank_from_top(n, q, confidence=0.95):
     return k + 1 if k >= 0 else None
 
 
-def quantile_bound(buckets, maximum, q=0.9999, confidence=0.95):
+def quantile_bound(
+    buckets: Iterable[Sequence[Any]], maximum: float | None, q: float = 0.9999, confidence: float = 0.95
+) -> dict[str, Any]:
     """buckets: [[lower_ns, count], ...] of one histogram (or merged), maximum: its largest event
     -> {"q", "confidence", "events", "bound"} with bound the value X of "the q-quantile <= X with
     this confidence", or bound None and "needed" (the events such a statement takes)."""
-    counts = {}
+    counts: dict[int, int] = {}
     for lower, count in buckets:
         counts[int(lower)] = counts.get(int(lower), 0) + int(count)
     n = sum(counts.values())
-    out = {"q": q, "confidence": confidence, "events": n, "bound": None}
+    out: dict[str, Any] = {"q": q, "confidence": confidence, "events": n, "bound": None}
     j = rank_from_top(n, q, confidence) if n else None
     if j is None:
         out["needed"] = events_needed(q, confidence)
@@ -76,7 +82,7 @@ def quantile_bound(buckets, maximum, q=0.9999, confidence=0.95):
     return out
 
 
-def statement(bound, unit_text):
+def statement(bound: dict[str, Any], unit_text: Callable[[Any], str]) -> str:
     """One line of a bound (quantile_bound's dict): "p99.99 <= 41.2 us (95 % confidence, 6.0M
     events)" or "p99.99: not enough events (1,200 of 29,956)"; unit_text formats a value."""
     name = "p" + f"{bound['q'] * 100:.4f}".rstrip("0").rstrip(".")

@@ -32,13 +32,29 @@ topology_model (tickmark topology), board_model (show --summary).
 Nothing here formats for a medium beyond short texts shared by all views (value_text etc.).
 """
 
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, TypedDict
+
 from ...analysis import rtos_table, thread_metric
+from ...shapes import StoreReader
 from ...store.analyses import rtos_table_of_runs, thread_metric_table_of_runs
-from .board import board_model
+from .board import BoardModel, board_model
 from .compare import campaign_model, compare_model, comparison, family_covers
-from .kernel_entry import report_kernel_entry
+from .kernel_entry import KernelEntryTable, report_kernel_entry
 from .memory import bandwidth_model, memfn_model, topology_model
-from .run import EVENTS_NOTE, FLAG_MEANINGS, counters_model, essentials, result_rows, rtos_study_rows, run_model, where
+from .run import (
+    EVENTS_NOTE,
+    FLAG_MEANINGS,
+    RunModel,
+    counters_model,
+    essentials,
+    result_rows,
+    rtos_study_rows,
+    run_model,
+    where,
+)
 from .series import nbench_series
 
 FORMAT = "tickmark-report"
@@ -47,7 +63,33 @@ FORMAT = "tickmark-report"
 # "host_clock" is {"title", "rows", "notes"} (was its list of rows)
 VERSION = 3
 
+
+class FamilyRuns(TypedDict):
+    family: str
+    runs: list[int]
+
+
+class _ReportHead(TypedDict):
+    format: str
+    version: int
+    board: BoardModel | None
+    families: list[FamilyRuns]
+    runs: list[RunModel]
+    compare: dict[str, Any] | None
+    compare_notes: list[str]
+
+
+class ReportModel(_ReportHead, total=False):
+    """The report model (build): what every view of `tickmark report` renders."""
+
+    rtos_study: dict[str, Any] | None
+    thread_metric: dict[str, Any] | None
+    kernel_entry: KernelEntryTable | None
+
+
 __all__ = [
+    "ReportModel",
+    "RunModel",
     "EVENTS_NOTE",
     "FLAG_MEANINGS",
     "bandwidth_model",
@@ -69,13 +111,13 @@ __all__ = [
 ]
 
 
-def build(store, refs=("latest",), with_compare=True):
+def build(store: StoreReader, refs: Sequence[Any] | None = ("latest",), with_compare: bool = True) -> ReportModel:
     """The model of the runs `refs` (ids, names or 'latest') from `store`: whatever they hold,
     with comparisons where they overlap (compare_model) and the board page first."""
-    refs = [str(r) for r in (refs or ("latest",))]
-    runs = [store.run(r) for r in refs]
+    given = [str(r) for r in (refs or ("latest",))]
+    runs = [store.run(r) for r in given]
     models = [run_model(store, run) for run in runs]
-    model = {
+    model: ReportModel = {
         "format": FORMAT,
         "version": VERSION,
         "board": board_model(store, runs, {m["id"]: m["topology"] for m in models}),
@@ -85,7 +127,7 @@ def build(store, refs=("latest",), with_compare=True):
         "compare_notes": [],
     }
     if with_compare and len(runs) >= 2:
-        model["compare"], model["compare_notes"] = compare_model(store, runs, refs)
+        model["compare"], model["compare_notes"] = compare_model(store, runs, given)
     study = rtos_table_of_runs(store, runs)
     model["rtos_study"] = rtos_table.to_dict(study) if study is not None else None
     tm_table = thread_metric_table_of_runs(store, runs)
@@ -94,9 +136,9 @@ def build(store, refs=("latest",), with_compare=True):
     return model
 
 
-def family_index(models):
+def family_index(models: list[RunModel]) -> list[FamilyRuns]:
     """[{"family", "runs": [run id, ...]}]: which of the report's runs hold each family."""
-    out = {}
+    out: dict[str, list[int]] = {}
     for m in models:
         for f in m["families"]:
             out.setdefault(f["family"], []).append(m["id"])

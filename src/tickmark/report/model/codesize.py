@@ -4,20 +4,53 @@ functions next to its time ratio, in words ("7 % faster, 12 % larger"). The size
 runs' fingerprints (code_size: measured when the core was built; kernel_image_size), never from
 this machine."""
 
+from __future__ import annotations
+
 import math
+from typing import Any, TypedDict
 
 from ...analysis.compare import multiple_of
 from ...analysis.verdict import CPU_TIME, time_ratio_of
 from ...exact import exact_counts
+from ...shapes import Fingerprint
 
 CORE_PARTS = ("text", "data", "bss")
 
 
-def _ratio(a, b):
+class SizeRow(TypedDict):
+    """A part of the core (text, data, bss) or the kernel image: its size in A and B."""
+
+    part: str
+    a: int | None
+    b: int | None
+    ratio: float | None
+    words: str
+
+
+class BenchSize(TypedDict):
+    """A benchmark's own code size in A and B beside its speed."""
+
+    bench: str
+    a: int | None
+    b: int | None
+    ratio: float | None
+    time_ratio: float | None
+    speed_from: str
+    instances: int
+    words: str
+
+
+class CodeSize(TypedDict):
+    core: list[SizeRow]
+    benches: list[BenchSize]
+    measure: str
+
+
+def _ratio(a: object, b: object) -> float | None:
     return b / a if isinstance(a, (int, float)) and isinstance(b, (int, float)) and a > 0 else None
 
 
-def change_words(ratio, more, less):
+def change_words(ratio: float | None, more: str, less: str) -> str:
     """'1.12× larger' / '1.03× smaller' / '521× larger' / 'same' for a ratio B/A (None: '-'): a
     multiple, as the speed is given, never a percentage of thousands."""
     if ratio is None or math.isnan(ratio) or ratio <= 0:
@@ -28,11 +61,11 @@ def change_words(ratio, more, less):
     return f"{_times(m)} {more if ratio > 1 else less}"
 
 
-def _times(m):
+def _times(m: float) -> str:
     return (f"{m:.2f}" if m < 10 else f"{m:.1f}" if m < 100 else f"{m:.0f}") + "×"
 
 
-def speed_words(time_ratio, exact=False):
+def speed_words(time_ratio: float | None, exact: bool = False) -> str:
     """The speed of B against A from a time ratio B/A as compare words it: '17.6× slower',
     '2.13× faster' (B takes 0.47 of A's time); of instruction counts (exact): '1.20× more
     instructions'."""
@@ -46,7 +79,7 @@ def speed_words(time_ratio, exact=False):
 SETTLED = {"faster", "slower", "no difference beyond noise"}
 
 
-def _speed(brows, exact=False):
+def _speed(brows: list[dict[str, Any]], exact: bool = False) -> tuple[float | None, str, str]:
     """(time ratio, words, which) of a benchmark's instance rows, by compare's one verdict
     (analysis/verdict.py): its headline rows, each decided on what the one rule for disturbed
     evidence decided it on (wall time, or task-clock where wall time was contended); the
@@ -63,13 +96,13 @@ def _speed(brows, exact=False):
     return t, "count inconclusive" if exact else "speed inconclusive", ""
 
 
-def pair_model(fa, fb, rows):
+def pair_model(fa: Fingerprint, fb: Fingerprint, rows: list[dict[str, Any]]) -> CodeSize | None:
     """The sizes of runs A and B (their fingerprints) beside the compare rows of the pair -> {"core":
     [{part, a, b, ratio, words}], "benches": [{bench, a, b, ratio, time_ratio, speed_from,
     instances, words}]}, or None when neither run recorded a size."""
     sa, sb = fa.get("code_size") or {}, fb.get("code_size") or {}
     exact = exact_counts(fa) and exact_counts(fb)  # ratios of instruction counts, not of times
-    core = []
+    core: list[SizeRow] = []
     for part in CORE_PARTS:
         a, b = (sa.get("core") or {}).get(part), (sb.get("core") or {}).get(part)
         if a is not None or b is not None:
@@ -77,9 +110,9 @@ def pair_model(fa, fb, rows):
     ka, kb = fa.get("kernel_image_size"), fb.get("kernel_image_size")
     if ka is not None or kb is not None:
         core.append(_size_row("kernel image", ka, kb))
-    benches = []
+    benches: list[BenchSize] = []
     ba, bb = sa.get("benches") or {}, sb.get("benches") or {}
-    by_bench = {}
+    by_bench: dict[str, list[dict[str, Any]]] = {}
     for row in rows:
         if row.get("bench") in ba.keys() | bb.keys() and not row.get("metric"):
             by_bench.setdefault(row["bench"], []).append(row)
@@ -104,6 +137,6 @@ def pair_model(fa, fb, rows):
     return {"core": core, "benches": benches, "measure": "insn" if exact else "time"}
 
 
-def _size_row(part, a, b):
+def _size_row(part: str, a: Any, b: Any) -> SizeRow:
     r = _ratio(a, b)
     return {"part": part, "a": a, "b": b, "ratio": r, "words": change_words(r, "larger", "smaller")}

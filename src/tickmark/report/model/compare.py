@@ -1,17 +1,61 @@
 """The models of compared runs: `compare` and `matrix` (comparison), the report's comparisons
 (compare_model) and a campaign's summary (campaign_model)."""
 
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, TypedDict
+
 from ... import fingerprint
 from ...analysis import rtos_table, thread_metric
+from ...analysis.compare import Pair, Side
 from ...errors import TickmarkError
 from ...fmt import known
 from ...names import decimal
+from ...shapes import Row, StoreReader
 from ...store.analyses import rtos_table_of_runs, thread_metric_table_of_runs
 from . import codesize
 from .series import nbench_comparison
 
 
-def comparison(sides, pairs, metric=None):
+class CampaignCell(TypedDict):
+    id: Any
+    state: str
+    run_id: int | None
+    results: int | None
+    seconds: float | None
+    message: str | None
+
+
+class _GroupHead(TypedDict):
+    variant: str
+    workload: str
+    baseline: str
+    runs: list[str]
+    comparison: dict[str, Any] | None
+    error: str | None
+
+
+class CampaignGroup(_GroupHead, total=False):
+    """One variant and workload of a campaign: the other targets' runs against the baseline's."""
+
+    rtos_study: dict[str, Any] | None
+    thread_metric: dict[str, Any] | None
+
+
+class CampaignModel(TypedDict):
+    """A campaign's summary (campaign_model)."""
+
+    name: str
+    targets: int
+    variants: int
+    workloads: int
+    cells: list[CampaignCell]
+    counts: dict[str, int]
+    groups: list[CampaignGroup]
+
+
+def comparison(sides: Sequence[Side], pairs: list[Pair], metric: str | None = None) -> dict[str, Any]:
     """Compared runs (compare.py's sides and pairs) as every view and `compare --format json`
     read them, one shape for every command: the runs with what their machines could count, and
     per pair (the baseline A against B) the rows in benchmark order (parameters numerically,
@@ -54,7 +98,7 @@ def comparison(sides, pairs, metric=None):
 RATIO_WORDS = {False: "time ratio", True: "instruction ratio"}
 
 
-def family_covers(f):
+def family_covers(f: dict[str, Any]) -> str:
     """What a family's geometric mean is taken over, in words: '16 benchmarks', '2 of 16
     benchmarks (14 unstable left out)', '3 benchmarks, all unstable'."""
     n, total = f["n"], f.get("of", f["n"])
@@ -65,7 +109,7 @@ def family_covers(f):
     return f"{n} benchmark{'s' if n != 1 else ''}"
 
 
-def _key_order(key):
+def _key_order(key: str) -> tuple[Any, ...]:
     """'bench[a=1,b=64K]' -> a sort key with the parameters in numeric order."""
     bench, _, rest = key.partition("[")
     params = []
@@ -75,7 +119,9 @@ def _key_order(key):
     return (bench, params)
 
 
-def compare_model(store, runs, refs=None):
+def compare_model(
+    store: StoreReader, runs: list[Row], refs: Sequence[Any] | None = None
+) -> tuple[dict[str, Any] | None, list[str]]:
     """The comparisons of a report of `runs` (run rows; `refs`: how each was given) where they
     overlap: each run against the first run before it that shares a benchmark with it (so the
     first run against each other when all share one) -> (document, notes). The document is
@@ -84,17 +130,19 @@ def compare_model(store, runs, refs=None):
     benchmark in common, other units)."""
     from ...store.refs import run_compare
 
-    refs = [str(x) for x in refs] if refs else [str(run["id"]) for run in runs]
-    ref_of = {run["id"]: ref for run, ref in zip(runs, refs)}
+    given = [str(x) for x in refs] if refs else [str(run["id"]) for run in runs]
+    ref_of = {run["id"]: ref for run, ref in zip(runs, given)}
     keys = {run["id"]: {r["key"] for r in store.results(run["id"])} for run in runs}
-    groups, notes = {}, []
+    groups: dict[Any, tuple[Row, list[Row]]] = {}
+    notes: list[str] = []
     for i, b in enumerate(runs[1:], 1):
         base = next((a for a in runs[:i] if keys[a["id"]] & keys[b["id"]]), None)
         if base is None:
             notes.append(f"{_name(b)} shares no benchmark with {_earlier(runs[:i])}: not compared")
         else:
             groups.setdefault(base["id"], (base, []))[1].append(b)
-    docs, sides = [], {}
+    docs: list[dict[str, Any]] = []
+    sides: dict[Any, Any] = {}
     for base, others in groups.values():
         for b in others:
             try:
@@ -113,30 +161,37 @@ def compare_model(store, runs, refs=None):
     return doc, notes
 
 
-def _name(run):
+def _name(run: Row) -> str:
     return f"run {run['id']}" + (f" ({run['name']})" if run.get("name") else "")
 
 
-def _earlier(runs):
+def _earlier(runs: list[Row]) -> str:
     return _name(runs[0]) if len(runs) == 1 else "the runs before it"
 
 
-def campaign_model(store, spec, cells):
+def campaign_model(store: StoreReader, spec: Any, cells: Sequence[Any]) -> CampaignModel:
     """A campaign's summary: its cells and their states, then for each variant and workload the
     other targets' runs against the baseline target's (comparison)."""
     from ...store.refs import run_compare
 
-    counts = {}
+    counts: dict[str, int] = {}
     for c in cells:
         counts[c.state] = counts.get(c.state, 0) + 1
     complete = {(c.target, c.variant, c.workload): c for c in cells if c.state in ("done", "finished")}
-    groups = []
+    groups: list[CampaignGroup] = []
     for v in spec.variants:
         for wl in spec.workloads:
             order = [spec.baseline] + [t for t in spec.targets if t != spec.baseline]
             runs = [complete[(t, v, wl)].run_name for t in order if (t, v, wl) in complete]
             if len(runs) >= 2:
-                g = {"variant": v, "workload": wl, "baseline": runs[0], "runs": runs, "comparison": None, "error": None}
+                g: CampaignGroup = {
+                    "variant": v,
+                    "workload": wl,
+                    "baseline": runs[0],
+                    "runs": runs,
+                    "comparison": None,
+                    "error": None,
+                }
                 try:
                     g["comparison"] = comparison(*run_compare(store, runs))
                 except TickmarkError as e:  # runs in different units (QEMU icount beside time)

@@ -11,11 +11,17 @@ host_clock_model: a host-timed run's figures (analysis/hostclock.py): per result
 operation by the host and by the board's clock over the same chunks, and what they mean.
 """
 
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Callable, TypedDict
+
 from ... import fmt
 from ...analysis import hostclock, kernel_entry, rtos_table
 from ...exact import ICOUNT_METHOD
 from ...fingerprint import CYCLES_METHODS
 from ...fmt import fmt_rate, fmt_time
+from ...shapes import Row, StoreReader
 
 # the cycle methods that count (a figure in them is not time in other units): QEMU's guest
 # instructions and the hardware cycle counters
@@ -37,13 +43,38 @@ MIXED = (
 HOST_CLOCK_NOTE = "host clock: timed from the host, the control loop included (time loop.control beside it)"
 
 
-def system_label(run):
+class System(TypedDict):
+    """One system (a run) of the kernel-entry table: a cell per way into the kernel."""
+
+    run: int
+    name: str | None
+    label: str
+    host_clock: bool
+    cells: list[dict[str, Any]]
+
+
+class KernelEntryTable(TypedDict):
+    title: str
+    figures: list[dict[str, str]]
+    systems: list[System]
+    notes: list[dict[str, Any]]
+    units: str
+    host_clock_note: str | None
+
+
+class HostClockTable(TypedDict):
+    title: str
+    rows: list[dict[str, Any]]
+    notes: list[str]
+
+
+def system_label(run: Row) -> str:
     """A run as a system in a word and where it ran: 'bare metal, mps2-an385', 'Linux, x86_64'."""
     fp = run.get("fingerprint") or {}
     return f"{rtos_table.side_label(run)}, {fp.get('board') or fp.get('arch') or '?'}"
 
 
-def _figure(row):
+def _figure(row: dict[str, Any]) -> tuple[str, str | None, str | None]:
     """(text, rate, unit) of one way into the kernel in one run: its cost per entry in its unit
     ('insn', 'perf', 'pmu' or 'time') and the entries per second; without a figure the text says
     why, and rate and unit are None."""
@@ -60,12 +91,13 @@ def _figure(row):
     return fmt_time(row["ns"]), fmt_rate(row["per_s"]), "time"
 
 
-def kernel_entry_model(sides):
+def kernel_entry_model(sides: Sequence[tuple[Row, list[Row]]]) -> KernelEntryTable | None:
     """sides: (run, its results) per system -> the table (dict), or None without any side."""
     if not sides:
         return None
     labels = rtos_table.distinct_labels([system_label(run) for run, _ in sides], [run for run, _ in sides])
-    notes, systems = [], []
+    notes: list[str] = []
+    systems: list[System] = []
     for label, (run, results) in zip(labels, sides):
         host = bool((run.get("fingerprint") or {}).get("host_clock"))
         cells = []
@@ -93,7 +125,7 @@ def kernel_entry_model(sides):
     }
 
 
-def units_text(systems):
+def units_text(systems: list[System]) -> str:
     """What the figures of the table count, in words: the units it uses, that they differ where
     they do, and the rate under a figure where there is one (a time or cycles, never a count of
     guest instructions)."""
@@ -107,18 +139,18 @@ def units_text(systems):
     return "; ".join(words + (["under a time or cycles: entries per second"] if rated else []))
 
 
-def report_kernel_entry(store, runs):
+def report_kernel_entry(store: StoreReader, runs: list[Row]) -> KernelEntryTable | None:
     """The one kernel-entry table of a report: every run with trap.* results, in the report's
     order -> dict or None."""
     sides = [(run, store.results(run["id"])) for run in runs]
     return kernel_entry_model([(run, results) for run, results in sides if kernel_entry.present(results)])
 
 
-def _pct(x, sign=False):
+def _pct(x: float | None, sign: bool = False) -> str:
     return "-" if x is None else (f"{x:+.2f}%" if sign else f"±{x:.2f}%")
 
 
-def host_clock_model(results, samples_of=None):
+def host_clock_model(results: list[Row], samples_of: Callable[[Row], list[Row]] | None = None) -> HostClockTable | None:
     """The host-clock table of a run's results -> {"rows", "notes"}, or None when the run was
     not timed from the host. samples_of(result) -> its samples: the host's figure is then the
     result's headline, and the board's over the same samples (hostclock.agreement)."""

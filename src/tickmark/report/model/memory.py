@@ -2,10 +2,64 @@
 the memfn.* comparison (`tickmark memfn`) and the detected topology (`tickmark topology`, and
 the topology section of `show` and `report`)."""
 
+from __future__ import annotations
+
+from typing import Any, TypedDict
+
 from ...fmt import fmt_size, fmt_time
+from ...shapes import Row, SamplesOf, StoreReader
 
 
-def bandwidth_model(results, run=None, store=None):
+class BandwidthRow(TypedDict):
+    """One size of a bandwidth table: its cache level, a cell per column, the disturbed columns."""
+
+    size: int
+    level: str
+    cells: dict[str, Any]
+    disturbed: list[str]
+
+
+class Cores(TypedDict):
+    threads: int | None
+    ops: list[str]
+    rows: list[BandwidthRow]
+
+
+class BandwidthModel(TypedDict):
+    """The bandwidth tables of a run (`tickmark bandwidth`)."""
+
+    levels_from: str | None
+    header: list[str]
+    rows: list[BandwidthRow]
+    cores: Cores
+    notes: list[str]
+
+
+class MemfnRow(TypedDict):
+    routine: str
+    size: int
+    ns: dict[str, float]
+    fastest: str | None
+    margin: float | None
+    verdict: str | None
+    winner: str | None
+
+
+class MemfnFailure(TypedDict):
+    routine: str
+    impl: str
+    reason: str
+
+
+class MemfnModel(TypedDict):
+    """The memfn.* comparison (`tickmark memfn`)."""
+
+    impls: list[str]
+    rows: list[MemfnRow]
+    failures: list[MemfnFailure]
+
+
+def bandwidth_model(results: list[Row], run: Row | None = None, store: StoreReader | None = None) -> BandwidthModel:
     """The bandwidth tables of a run (analysis/bandwidth.py): MB/s per size and way of moving the
     bytes with one CPU, and with every CPU at once ([total, x of one CPU] per operation), each
     size with the cache level it fits (detected from the run's latency sweeps when `store` is given
@@ -18,7 +72,7 @@ def bandwidth_model(results, run=None, store=None):
     caches, src = caches_for(run, topo and topo["detected"])
     header, rows = table_rows(results, caches)
     n, crows = cores_rows(results, caches)
-    notes = []
+    notes: list[str] = []
     unclear = sorted({lvl for _, lvl, _, _ in rows + crows if lvl.endswith("?")})
     if any(bad for *_, bad in rows + crows):
         notes.append(
@@ -56,7 +110,7 @@ def bandwidth_model(results, run=None, store=None):
     }
 
 
-def memfn_model(results, samples_of=None):
+def memfn_model(results: list[Row], samples_of: SamplesOf | None = None) -> MemfnModel:
     """The memfn.* comparison (analysis/memfn.py): per routine and size, the time of each
     implementation, the fastest, its margin over the second, and whether the comparison
     statistics call it faster (samples_of(result) gives the samples they need); the
@@ -86,7 +140,7 @@ def memfn_model(results, samples_of=None):
     }
 
 
-def topology_of(store, runs, results=None):
+def topology_of(store: StoreReader, runs: list[Row], results: list[Row] | None = None) -> dict[str, Any] | None:
     """The topology of stored runs, as every view shows it (`topology --from`, `show`, `report`,
     `bandwidth`): analysis/topology.py's one detection from their results and the first run's
     target (its fingerprint's OS figures, its hello) -> topology_model, or None when the runs
@@ -102,20 +156,20 @@ def topology_of(store, runs, results=None):
     return topology_model(det, osr, [run["id"] for run in runs])
 
 
-def _sz(n):
+def _sz(n: float | None) -> str:
     """A size in three significant digits (436K, 2.21M): the table's sizes are estimates."""
     return fmt_size(n, digits=3)
 
 
-def _range(r):
+def _range(r: Any) -> str:
     return f"{_sz(r[0])}-{_sz(r[1])}" if r else ""
 
 
-def _ns(ns, sign=""):
+def _ns(ns: float | None, sign: str = "") -> str:
     return f"{sign}{fmt_time(ns)}" if ns else ""
 
 
-def _cyc(det, ns):
+def _cyc(det: dict[str, Any], ns: float | None) -> str:
     k = det.get("fcore_khz")
     if not (k and ns):
         return ""
@@ -142,7 +196,7 @@ CURVE = {
 TOPOLOGY_COLUMNS = ("level", "detected", "knee", "latency", "cycles", "conf", "OS", "check")
 
 
-def topology_model(det, osr, runs):
+def topology_model(det: dict[str, Any], osr: dict[str, Any], runs: list[Any]) -> dict[str, Any]:
     """What `tickmark topology` found (analysis/topology.py's detection `det` over the runs)
     beside what the OS reports (`osr`), with the verdict of each comparison: the detection as
     `tickmark topology --json` prints it (analysis/os_topology.document, without the curves' points),
@@ -161,7 +215,7 @@ def topology_model(det, osr, runs):
         doubts=doubts,
         cycle_warning=warning,
         title=f"memory hierarchy detected from run{'s' if len(runs) > 1 else ''} {', '.join(map(str, runs))}; "
-        f"caches read on {CURVE.get(det.get('curve'), det.get('curve'))}; OS values from "
+        f"caches read on {CURVE.get(det.get('curve') or '', det.get('curve'))}; OS values from "
         f"{osr.get('source') or 'nothing (the OS reports no caches)'}",
         columns=list(TOPOLOGY_COLUMNS),
         table=table,
@@ -170,7 +224,9 @@ def topology_model(det, osr, runs):
     )
 
 
-def _topology_table(det, osr, checks, points):
+def _topology_table(
+    det: dict[str, Any], osr: dict[str, Any], checks: list[list[Any]], points: dict[str, Any]
+) -> tuple[list[list[str]], list[list[str]]]:
     from ...analysis import os_topology
 
     """The rows of the topology table (texts, TOPOLOGY_COLUMNS) and the evidence of each level
@@ -178,7 +234,8 @@ def _topology_table(det, osr, checks, points):
     the TLB levels and the knees that are not caches."""
     rows = {w: (o, v) for w, _, o, v in checks}
     oslv = osr.get("levels", [])
-    table, evidence = [], []
+    table: list[list[str]] = []
+    evidence: list[list[str]] = []
     caches = os_topology.cache_levels(det)
     llc = det.get("llc") or {}
     for i, lv in enumerate(caches):
@@ -213,7 +270,7 @@ def _topology_table(det, osr, checks, points):
                 _cyc(det, lat),
                 "",
                 f"{fmt_size(o['size'])} {o['name']}",
-                CHECK_WORDS.get(v or "DISAGREE"),
+                CHECK_WORDS.get(v or "DISAGREE", v or ""),
             ]
         )
         if llc.get("level") == o["name"]:
@@ -315,7 +372,7 @@ def _topology_table(det, osr, checks, points):
     return table, evidence
 
 
-def _topology_notes(det, doubts, warning):
+def _topology_notes(det: dict[str, Any], doubts: list[list[Any]], warning: str | None) -> list[str]:
     """The lines under the evidence: doubtful figures, page-walk costs, huge pages in the TLB,
     stability, the detection's flags, how cycles were had."""
     notes = [f"{what}: {why}" for what, why in doubts]

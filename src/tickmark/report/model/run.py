@@ -1,20 +1,25 @@
 """The model of one run: its header (the machine in words), its result rows, the per-family
 summary, its problems and notes, and the series its plots draw (series.py)."""
 
+from __future__ import annotations
+
 import math
+from collections.abc import Iterable, Sequence
+from typing import Any, TypedDict
 
 from ... import fingerprint, fmt
 from ... import machine as machine_words
 from ...analysis import kernel_entry, rtos_table, stats, thread_metric
 from ...analysis.memfn import IMPLS
-from ...analysis.stats import Stats
+from ...analysis.stats import Stats, Summary
 from ...exact import exact_counts, explanation
 from ...exact import unit as shown_unit
 from ...fmt import listed
 from ...names import labels_text, printable, run_labels, when
-from .kernel_entry import host_clock_model, kernel_entry_model
+from ...shapes import Fingerprint, Row, StoreReader
+from .kernel_entry import HostClockTable, KernelEntryTable, host_clock_model, kernel_entry_model
 from .memory import topology_of
-from .series import nbench_series, result_order, series
+from .series import NbenchFigures, nbench_series, result_order, series
 
 # What the event latencies are beside a result's headline (every view says it under them)
 EVENTS_NOTE = (
@@ -29,7 +34,154 @@ EVENTS_NOTE = (
 FLAG_MEANINGS = {**stats.FLAG_MEANINGS, **fingerprint.ENV_FLAG_MEANINGS}
 
 
-def run_model(store, run, with_series=True, beside=None):
+# ---------------------------------------------------------------- the sections, as typed structures
+# Every view (terminal, Markdown, HTML, JSON) reads these keys; the type checker holds the code that
+# builds them to these names.
+
+
+class _RowHead(TypedDict):
+    """What every result row has: a failed, skipped or crashed instance has only this."""
+
+    key: str
+    shown: str
+    bench: str
+    family: str
+    params: dict[str, Any]
+    metric: str
+    status: str
+    reason: str
+    flags: list[str]
+    hist: dict[str, Any] | None
+    hist_text: dict[str, str] | None
+
+
+class ResultRow(_RowHead, total=False):
+    """One row of the table of results: the headline of an instance or one of its sub-metrics
+    (the figures only where the instance is ok)."""
+
+    unit: str | None
+    stat: str | None
+    value: float | None
+    value_text: str
+    ns_per_op: float | None
+    cycles_per_op: float | None
+    cycles_method: str | None
+    cycles_tag: str
+    ops_per_s: float | None
+    median: float | None
+    ci95_lo: float | None
+    ci95_hi: float | None
+    ci_pct: float | None
+    rcv: float | None
+    round_cv: float | None
+    determinism: float | None
+    n: int
+    rounds: int
+
+
+class Family(TypedDict):
+    """The per-family summary line."""
+
+    family: str
+    n: int
+    ok: int
+    flagged: int
+    max_determinism: float | None
+
+
+class Verified(TypedDict):
+    """A benchmark whose instances checked their own output."""
+
+    bench: str
+    what: str
+    passed: int
+    instances: int
+
+
+class Problems(TypedDict):
+    """What went wrong in a run: the first few, and how many more."""
+
+    first: list[str]
+    more: int
+
+
+class EnvFlag(TypedDict):
+    flag: str
+    meaning: str
+
+
+class Beside(TypedDict):
+    label: str
+    rows: list[dict[str, Any]]
+
+
+class RtosStudy(TypedDict):
+    """A run's RTOS-study figures, with another system's beside them where one was given."""
+
+    rows: list[dict[str, Any]]
+    beside: Beside | None
+    exact: bool
+    note: str | None
+
+
+class Essentials(TypedDict):
+    """A run's one-line header (the terminal's `show`)."""
+
+    id: int
+    name: str | None
+    started: str
+    status: str
+    rounds: Any
+    samples: str | None
+    where: str
+    labels: str
+    fingerprint: dict[str, Any]
+    machine: list[list[str]]
+    exact: str | None
+
+
+class RunModel(TypedDict):
+    """The model of one run (run_model)."""
+
+    id: int
+    name: str | None
+    label: str
+    started: str
+    status: str
+    suite: str | None
+    patterns: list[str]
+    rounds: int | None
+    incomplete: str | None
+    machine: list[list[str]]
+    exact: str | None
+    env_flags: list[EnvFlag]
+    flag_meanings: dict[str, str]
+    preemption: str | None
+    problems: Problems
+    malformed: int
+    rows: list[ResultRow]
+    cycles_note: str | None
+    families: list[Family]
+    essentials: Essentials
+    nbench: NbenchFigures | None
+    verified: list[Verified]
+    rtos_study: RtosStudy | None
+    thread_metric: dict[str, Any] | None
+    kernel_entry: KernelEntryTable | None
+    host_clock: HostClockTable | None
+    topology: dict[str, Any] | None
+    series: dict[str, Any]
+
+
+class CountersModel(TypedDict):
+    """The counter-derived figures of a run (show --counters)."""
+
+    availability: Any
+    rows: list[dict[str, Any]]
+    exact: bool
+
+
+def run_model(store: StoreReader, run: Row, with_series: bool = True, beside: Row | None = None) -> RunModel:
     """The model of one run; with_series=False leaves out the plot series (the terminal view).
     beside: another run (bare metal, another OS) whose RTOS-study and kernel-entry figures go
     beside this one's."""
@@ -44,7 +196,7 @@ def run_model(store, run, with_series=True, beside=None):
     used = sorted({f for r in rows for f in r["flags"]})
     nb = nbench_series(store, results, fp)
     topo = topology_of(store, [run], results)
-    study = None
+    study: RtosStudy | None = None
     if run.get("suite") == "rtos-study" or (beside is not None and has_rtos_figures(results)):
         study = {"rows": rtos_study_rows(results), "beside": None, "exact": exact, "note": None}
         if beside is not None:  # named by its system (Linux, NuttX...), and by its run if both are of one
@@ -105,7 +257,7 @@ def run_model(store, run, with_series=True, beside=None):
     }
 
 
-def has_rtos_figures(results):
+def has_rtos_figures(results: list[Row]) -> bool:
     """Whether a run has any RTOS-study figure but the control loop (a run of the kernel-entry
     benchmarks alone puts only their table beside another run's)."""
     from ...analysis.rtos_study import PATTERNS
@@ -113,11 +265,11 @@ def has_rtos_figures(results):
     return any(r["key"] in PATTERNS and r["key"] != "loop.control" for r in results)
 
 
-def verified(results):
+def verified(results: list[Row]) -> list[Verified]:
     """The benchmarks whose instances checked their own output and passed (the core's end record
     said what it verified): [{"bench", "what", "passed", "instances"}] in name order, where
     instances counts every instance of the benchmark that ran (not the skipped ones)."""
-    out = {}
+    out: dict[str, Verified] = {}
     for r in results:
         what = (r.get("meta") or {}).get("verified")
         if r["status"] == "ok" and isinstance(what, str):
@@ -133,17 +285,19 @@ def verified(results):
 SHOWN_PROBLEMS = 10
 
 
-def problems(notes):
+def problems(notes: dict[str, Any]) -> Problems:
     """What went wrong in a run, first few first: the problems its rounds recorded, then those
     found while reading its log (an ingested run) -> {"first": [...], "more": how many not listed}."""
-    ingested = notes.get("ingested") if isinstance(notes.get("ingested"), dict) else {}
+    ingested = notes.get("ingested")
+    if not isinstance(ingested, dict):
+        ingested = {}
     found = [str(p) for p in list(notes.get("problems") or []) + list(ingested.get("problems") or [])]
     found = list(dict.fromkeys(found))  # once each, in order
     total = len(found) + max(0, (_int(ingested.get("problem_count")) or 0) - len(ingested.get("problems") or []))
     return {"first": found[:SHOWN_PROBLEMS], "more": total - min(len(found), SHOWN_PROBLEMS)}
 
 
-def _int(x):
+def _int(x: object) -> int | None:
     return x if isinstance(x, int) and not isinstance(x, bool) else None
 
 
@@ -151,7 +305,7 @@ def _int(x):
 HEADER_KEYS = tuple(k.name for k in fingerprint.keys(header=True))
 
 
-def essentials(run):
+def essentials(run: Row) -> Essentials:
     """What a run's header says: id, name, start, status, rounds, and the fingerprint's
     essentials (those it has), the cycles method with its short tag."""
     fp = run.get("fingerprint") or {}
@@ -174,7 +328,7 @@ def essentials(run):
     }
 
 
-def _samples(run):
+def _samples(run: Row) -> str | None:
     """'5 of 10 ms' per round: what the core said it ran (its hello), else the run's options ->
     text or None when neither recorded it."""
     hello, opts = run.get("hello") or {}, run.get("options") or {}
@@ -185,13 +339,13 @@ def _samples(run):
     return f"{n} of {ms} ms" if isinstance(ms, int) and not isinstance(ms, bool) and ms > 0 else str(n)
 
 
-def cycles_tag(method):
+def cycles_tag(method: str | None) -> str:
     """The short tag of a cycles method for a table column ('cal', 'insn'); the method itself
     when the registry does not know it."""
     return fingerprint.CYCLES_METHODS.get(method or "none", (method or "",))[0]
 
 
-def rtos_study_rows(results):
+def rtos_study_rows(results: list[Row]) -> list[dict[str, Any]]:
     """The RTOS-vs-Linux study figures of a run (analysis/rtos_study.py), each with the cycles
     the study published."""
     from ...analysis.rtos_study import STUDY_CYCLES, rows
@@ -203,14 +357,14 @@ def rtos_study_rows(results):
     return out
 
 
-def run_label(run):
+def run_label(run: Row) -> str:
     fp = run.get("fingerprint") or {}
     base = run.get("name") or f"run {run['id']}"
     v = fp.get("variant")
     return f"{base} ({v})" if v and v != run.get("name") else base
 
 
-def incomplete_text(run, n_results):
+def incomplete_text(run: Row, n_results: int) -> str | None:
     if run["status"] == "complete":
         return None
     notes = run.get("notes") or {}
@@ -225,24 +379,24 @@ def incomplete_text(run, n_results):
     return printable(f"INCOMPLETE: {how}{where} after {n_results}{of} instances")
 
 
-def labelled(run):
-    """The labels of a run as a pair of its machine table ([("labels", "board=b build=1")]), or []."""
+def labelled(run: Row) -> list[list[str]]:
+    """The labels of a run as a pair of its machine table ([["labels", "board=b build=1"]]), or []."""
     text = labels_text(run_labels(run))
-    return [("labels", text)] if text else []
+    return [["labels", text]] if text else []
 
 
-def machine(fp, hello=None):
+def machine(fp: Fingerprint, hello: Row | None = None) -> list[list[str]]:
     """The machine of a run in words (machine.lines: the same words as `tickmark info` and the
     run's header), as [what, value] pairs."""
     return [[k, printable(v)] for k, v in machine_words.lines(fp)]
 
 
-def where(fp):
+def where(fp: Fingerprint) -> str:
     """Where a run ran, in words (machine.where)."""
     return machine_words.where(fp)
 
 
-def preemption_note(results):
+def preemption_note(results: list[Row]) -> str | None:
     """One sentence on preemption for the run header (None when no sample was preempted)."""
     hit = moved = 0
     for r in results:
@@ -260,7 +414,7 @@ def preemption_note(results):
     return preemption_text(hit, len(results), moved)
 
 
-def preemption_text(hit, n, moved):
+def preemption_text(hit: int, n: int, moved: int) -> str:
     """The header's sentence on preemption: how many results had preempted samples, and in how
     many of them that changed the result (those are flagged)."""
     said = f"{hit} of {n} results had samples preempted by a context switch or a CPU migration, even after one retake; "
@@ -269,7 +423,7 @@ def preemption_text(hit, n, moved):
     return said + f"it changed {moved} of these results (flagged 'preempted')"
 
 
-def disturbance_text(notes):
+def disturbance_text(notes: dict[str, Any] | None) -> str | None:
     """The sentence `run` ends with: how much of the run was disturbed (the engine's notes,
     run/engine.py Run.disturbed) and which figures that affects; None when the run recorded no
     evidence (no task-clock counts)."""
@@ -289,13 +443,13 @@ def disturbance_text(notes):
     )
 
 
-def _num(x):
+def _num(x: float | None) -> float | None:
     if x is None or (isinstance(x, float) and (math.isnan(x) or math.isinf(x))):
         return None
     return x
 
 
-def shown_key(r):
+def shown_key(r: Row) -> str:
     """The key of a result as tables show it: a memfn.* implementation by its name
     (memfn.memcpy[impl=libc,size=64]) rather than its number."""
     impl = (r.get("params") or {}).get("impl")
@@ -304,7 +458,7 @@ def shown_key(r):
     return r["key"].replace(f"impl={impl}", f"impl={IMPLS[impl]}", 1)
 
 
-def _covered(d):
+def _covered(d: Summary) -> bool:
     """Whether a summary's CI of the median covers 95 % (statistics without the level: yes)."""
     return d.ci95_level is None or d.ci95_level >= 0.95
 
@@ -318,14 +472,14 @@ ESTIMATED_CYCLES = {
 }
 
 
-def cycles_note(rows):
+def cycles_note(rows: list[ResultRow]) -> str | None:
     """What the estimated cycles among rows are, in words (None when every cycle was counted)."""
     used = {r.get("cycles_method") for r in rows if r.get("cycles_per_op") is not None}
     said = [text for method, text in ESTIMATED_CYCLES.items() if method in used]
     return "; ".join(said) or None
 
 
-def _metric_row(r, sub, d, env, exact=False):
+def _metric_row(r: Row, sub: str, d: Summary, env: Sequence[str], exact: bool = False) -> ResultRow:
     """One table row of a metric (d: a stats.Summary); exact: the run counted guest instructions
     (exact.exact_counts): its figures are counts, so the row has no time and no rate per second."""
     return {
@@ -364,7 +518,7 @@ def _metric_row(r, sub, d, env, exact=False):
     }
 
 
-def event_texts(hist, exact=False):
+def event_texts(hist: dict[str, Any], exact: bool = False) -> dict[str, str]:
     """The event latencies of a histogram as text, each in its unit: a time, or guest instructions
     where the run counted them (exact) -> {"min": "175 ns", ..., "events": "1000"}."""
     unit = shown_unit(None, exact)
@@ -373,11 +527,11 @@ def event_texts(hist, exact=False):
     return out
 
 
-def result_rows(results, env=(), exact=False):
+def result_rows(results: Iterable[Row], env: Sequence[str] = (), exact: bool = False) -> list[ResultRow]:
     """One row per benchmark instance (its headline) and one per sub-metric, ordered by
     benchmark name then parameters in numeric order; failed, skipped and crashed instances
     keep their status and reason. exact: the run counted guest instructions (exact.exact_counts)."""
-    rows = []
+    rows: list[ResultRow] = []
     for r in sorted(results, key=result_order):
         st = Stats.of(r)
         main = st.main
@@ -404,9 +558,9 @@ def result_rows(results, env=(), exact=False):
     return rows
 
 
-def families(rows):
+def families(rows: list[ResultRow]) -> list[Family]:
     """[{family, n, ok, unstable, max_det}] in name order: the per-family summary line."""
-    out = {}
+    out: dict[str, Family] = {}
     for r in rows:
         if r["metric"]:
             continue
@@ -421,7 +575,7 @@ def families(rows):
     return [out[k] for k in sorted(out)]
 
 
-def counters_model(store, run):
+def counters_model(store: StoreReader, run: Row) -> CountersModel:
     """The counter-derived figures of a run (show --counters): what the machine could count,
     and per result its ratios, counts per operation and multiplexed share."""
     from ...analysis.counters import availability, derived

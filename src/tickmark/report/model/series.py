@@ -2,12 +2,32 @@
 the run's topology, the context-switch ring, event-latency histograms, bandwidth over size, the
 nbench indices and stored profiles."""
 
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any, Callable, TypedDict
+
+from ...analysis.compare import Side
 from ...analysis.memfn import IMPLS
-from ...analysis.stats import Stats
+from ...analysis.stats import Stats, Summary
 from ...exact import exact_counts
+from ...shapes import Fingerprint, Row, SamplesOf, StoreReader
 
 
-def result_order(r):
+class NbenchFigures(TypedDict):
+    """The nbench figures of a run: a row per kernel, the BYTEmark indices of its groups (None
+    under QEMU -icount), the time basis and its words, and the caveat of an exact-count run."""
+
+    rows: list[dict[str, Any]]
+    original_groups: dict[str, float | None]
+    partial_groups: tuple[dict[str, Any], dict[str, Any]]  # (original, Linux): nbench.partial_groups
+    linux_groups: dict[str, float | None]
+    basis: str | None
+    basis_text: str | None
+    caveat: str | None
+
+
+def result_order(r: Row) -> tuple[str, list[tuple[str, tuple[int, Any, str]]]]:
     """The order of result rows: by benchmark name, then parameters in numeric order."""
     return (
         r["bench"],
@@ -18,7 +38,7 @@ def result_order(r):
     )
 
 
-def _ok(results, pred):
+def _ok(results: Iterable[Row], pred: Callable[[Row], bool]) -> Iterator[tuple[Row, Summary]]:
     """(result, headline Summary) of the results that are ok and match pred."""
     for r in results:
         if r["status"] != "ok" or not pred(r):
@@ -28,10 +48,16 @@ def _ok(results, pred):
             yield r, main
 
 
-def series(store, run, results, nb=None, topo=None):
+def series(
+    store: StoreReader,
+    run: Row,
+    results: list[Row],
+    nb: NbenchFigures | None = None,
+    topo: dict[str, Any] | None = None,
+) -> dict[str, Any]:
     """What the plots of a run draw (the series it has data for); topo: the run's topology
     (memory.topology_of)."""
-    drawn = (
+    drawn: tuple[tuple[str, Any], ...] = (
         ("latency", latency_series(results, topo)),
         ("ctx_ring", ctx_ring_series(results)),
         ("hists", hist_series(store, results)),
@@ -42,7 +68,7 @@ def series(store, run, results, nb=None, topo=None):
     return {name: value for name, value in drawn if value}
 
 
-def latency_series(results, topo):
+def latency_series(results: list[Row], topo: dict[str, Any] | None) -> dict[str, Any] | None:
     """mem.lat_rand: minimum latency over the working set (4 KiB and huge pages; the page-local
     chase mem.lat_pagelocal beside them where it was run), with the run's topology (its model,
     memory.topology_of): the levels detected and the levels the target's OS reports."""
@@ -61,9 +87,9 @@ def latency_series(results, topo):
     }
 
 
-def ctx_ring_series(results):
+def ctx_ring_series(results: list[Row]) -> list[dict[str, Any]]:
     """sched.ctx_ring: time per hop over the ring size, one line per private data size."""
-    lines = {}
+    lines: dict[Any, list[list[Any]]] = {}
     for r, d in _ok(results, lambda r: r["bench"] == "sched.ctx_ring"):
         p = r.get("params") or {}
         if "procs" not in p:
@@ -72,13 +98,13 @@ def ctx_ring_series(results):
     return [{"size_kib": s, "points": sorted(pts)} for s, pts in sorted(lines.items())]
 
 
-def hist_series(store, results):
+def hist_series(store: StoreReader, results: list[Row]) -> list[dict[str, Any]]:
     """Event-latency histograms (timer.cyclic*, ping-pongs): merged buckets and percentiles."""
     out = []
     for r, d in _ok(sorted(results, key=result_order), lambda r: True):
         if not d.hist:
             continue
-        counts = {}
+        counts: dict[Any, int] = {}
         for h in store.hists(r["id"]):
             for lower, count in h.get("buckets", []):
                 counts[lower] = counts.get(lower, 0) + count
@@ -99,14 +125,14 @@ def hist_series(store, results):
     return out
 
 
-def bandwidth_series(results):
+def bandwidth_series(results: list[Row]) -> list[dict[str, Any]]:
     """Bandwidth over size: mem.bw_* (one line per routine) and memfn.* (one panel per routine,
     one line per implementation; MB/s = bytes per call / time per call, geometric mean over the
     alignments and directions)."""
     from ...analysis.bandwidth import COLUMNS, series_label
     from ...analysis.memfn import table_rows
 
-    mem = {}
+    mem: dict[str, list[list[Any]]] = {}
     for r, d in _ok(results, lambda r: r["bench"].startswith("mem.bw_")):
         p = dict(r.get("params") or {})
         size = p.pop("size", None)
@@ -117,14 +143,14 @@ def bandwidth_series(results):
     order = sorted(mem, key=lambda k: (names.index(k) if k in names else len(names), k))
     out = [{"group": "mem.bw", "routine": k, "impl": None, "points": sorted(mem[k])} for k in order]
     rows, failures = table_rows(results)
-    lines = {}
+    lines: dict[tuple[str, str], list[list[Any]]] = {}
     for routine, size, ns, *_ in rows:
         for impl, t in ns.items():
             if size and t:
                 lines.setdefault((routine, impl), []).append([size, size * 1000.0 / t])
-    order = list(IMPLS.values())
+    impls = list(IMPLS.values())
     for (routine, impl), pts in sorted(
-        lines.items(), key=lambda kv: (kv[0][0], order.index(kv[0][1]) if kv[0][1] in order else 9)
+        lines.items(), key=lambda kv: (kv[0][0], impls.index(kv[0][1]) if kv[0][1] in impls else 9)
     ):
         out.append(
             {
@@ -145,12 +171,12 @@ ICOUNT_NBENCH = (
 )
 
 
-def nbench_series(store, results, fp=None):
+def nbench_series(store: StoreReader, results: list[Row], fp: Fingerprint | None = None) -> NbenchFigures | None:
     """The nbench figures of a run's cpu.* kernels (nbench_figures, samples from the store)."""
     return nbench_figures(results, lambda r: store.samples(r["id"]), fp)
 
 
-def nbench_figures(results, samples_of, fp=None):
+def nbench_figures(results: list[Row], samples_of: SamplesOf, fp: Fingerprint | None = None) -> NbenchFigures | None:
     """The nbench figures of a run's cpu.* kernels (analysis/nbench.py: rates and indices on
     process CPU time where task-clock was counted, else wall time, said in "basis"); under QEMU
     -icount (instructions, not time) the rates with a caveat and no BYTEmark index. None
@@ -161,7 +187,7 @@ def nbench_figures(results, samples_of, fp=None):
     if not mine:
         return None
     rows, (orig, linux) = nbench.summarize(mine, samples_of)
-    out = {
+    out: NbenchFigures = {
         "rows": [
             {
                 k: row.get(k)
@@ -187,7 +213,7 @@ def nbench_figures(results, samples_of, fp=None):
     return out
 
 
-def nbench_comparison(sides):
+def nbench_comparison(sides: Sequence[Side]) -> dict[str, Any] | None:
     """The nbench index table of compared runs side by side (analysis/nbench.side_by_side), for
     two runs or more with cpu.* results; else None."""
     from ...analysis import nbench
@@ -195,18 +221,18 @@ def nbench_comparison(sides):
     figs = [
         (s.label, nbench_figures(list(s.results.values()), lambda r: r.get("samples"), s.fingerprint)) for s in sides
     ]
-    figs = [(label, f) for label, f in figs if f is not None]
-    if len(figs) < 2:
+    had = [(label, f) for label, f in figs if f is not None]
+    if len(had) < 2:
         return None
-    t = nbench.side_by_side([(label, f["rows"], f["original_groups"], f["linux_groups"]) for label, f in figs])
+    t = nbench.side_by_side([(label, f["rows"], f["original_groups"], f["linux_groups"]) for label, f in had])
     # every run counted instructions (QEMU -icount): the rates are per 10^9 instructions, not per second
-    t["icount"] = all(f["caveat"] == ICOUNT_NBENCH for _, f in figs)
+    t["icount"] = all(f["caveat"] == ICOUNT_NBENCH for _, f in had)
     # each kernel checks its own output: "ok" is a verified result, per run
-    t["verified"] = [sum(1 for k in t["kernels"] if k["status"][i] == "ok") for i in range(len(figs))]
+    t["verified"] = [sum(1 for k in t["kernels"] if k["status"][i] == "ok") for i in range(len(had))]
     return t
 
 
-def profile_series(store, run, top=15):
+def profile_series(store: StoreReader, run: Row, top: int = 15) -> list[dict[str, Any]] | None:
     """Stored profiles (tickmark profile): per benchmark, its routines ranked by their own
     share of the sampled time, with the time per operation that share stands for."""
     from ...profile.model import GROUPS, group_shares
