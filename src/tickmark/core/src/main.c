@@ -115,6 +115,10 @@ static void emit_bench(const tm_bench *b)
         tm_json_str(&j, "name", b->params[i].name);
         tm_json_str(&j, "sweep", tm_param_sweep(b, i, sweep, sizeof sweep));
         tm_json_str(&j, "help", b->params[i].help ? b->params[i].help : "");
+        if (b->params[i].unkeyed)
+            tm_json_str(&j, "unkeyed", b->params[i].unkeyed);
+        if (b->params[i].range)
+            tm_json_str(&j, "range", b->params[i].range);
         tm_json_close(&j, '}');
     }
     tm_json_close(&j, ']');

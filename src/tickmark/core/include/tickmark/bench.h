@@ -60,6 +60,11 @@ typedef struct tm_param_def {
     const char *name;  /* e.g. "procs" */
     const char *sweep; /* default values, comma separated integers, K/M/G suffixes allowed */
     const char *help;
+    const char *unkeyed; /* optional: a value the instance's key leaves out, so that a parameter
+                            added to a benchmark later keeps the keys stored before it */
+    const char *range;   /* optional: the values allowed, "LO..HI" (K/M/G suffixes): the core
+                            refuses others before any instance runs, the harness before a build
+                            (it reads the range from this source: write it as .range = "...") */
 } tm_param_def;
 
 typedef struct tm_bench {
