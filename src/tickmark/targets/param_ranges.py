@@ -1,9 +1,9 @@
 """The ranges of the core's benchmark parameters, read from its source, so that a --param value
 the core would refuse is refused before anything is built (a cross build of the core and an RTOS
-image take minutes). A parameter declares its range in its definition as `.range = "LO..HI"`
-(bench.h: tm_param_def), either in the TM_BENCH descriptor or in a macro of parameters the
-descriptor names (twoparty.h: TP_LAT_MSG_PARAM); the core checks the same text when it expands
-the sweep, and its `list` gives it too (a test holds the two readings to each other)."""
+image take minutes). A TM_BENCH descriptor declares them as `.ranges = "NAME=LO..HI[,...]"`
+(bench.h), a string or a macro of one (twoparty.h: TP_MSG_RANGE); the core checks the same text
+when it expands the sweep, and its `list` gives each parameter's range too (a test holds the two
+readings to each other)."""
 
 import re
 
@@ -13,7 +13,7 @@ from .build import core_dir
 _DESCRIPTOR = re.compile(r"^TM_BENCH\(\w+\) = \{(.*?)^\};", re.M | re.S)
 _NAME = re.compile(r'\.name = "([^"]+)"')
 _DEFINE = re.compile(r"^#define (\w+)[ \t]+(.*)$", re.M)
-_ENTRY = re.compile(r'\{\s*"(\w+)"\s*,[^{}]*?\.range = "([^"]*)"[^{}]*\}')
+_RANGES = re.compile(r'\.ranges = "([^"]*)"')
 _WORD = re.compile(r"\b[A-Z][A-Z0-9_]*\b")
 
 
@@ -42,13 +42,13 @@ def declared(root=None):
     for text in texts:
         for d in _DESCRIPTOR.finditer(text):
             name = _NAME.search(d.group(1))
-            ranges = dict(_ENTRY.findall(_expanded(d.group(1), macros)))
+            ranges = _RANGES.search(_expanded(d.group(1), macros))
             if name and ranges:
-                out[name.group(1)] = ranges
+                out[name.group(1)] = dict(e.split("=", 1) for e in ranges.group(1).split(","))
     return out
 
 
 def bounds(text):
-    """"LO..HI" -> (lo, hi) in integers (K/M/G suffixes as the core reads them)."""
+    """A range 'LO..HI' -> (lo, hi) in integers (K/M/G suffixes as the core reads them)."""
     lo, _, hi = text.partition("..")
     return parse_size(lo, signed=True), parse_size(hi, signed=True)

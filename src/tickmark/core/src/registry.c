@@ -147,7 +147,33 @@ static const char *override_of(const tm_bench *b, const char *param, const tm_op
     }
     return scoped ? scoped : any;
 }
-/* Whether v lies in a parameter's range "LO..HI" (no range: every value). */
+/* The text of parameter name in a "NAME=TEXT[,NAME=TEXT]" list (ranges, unkeyed) into buf, or NULL. */
+static const char *entry_of(const char *list, const char *name, char *buf, size_t len)
+{
+    size_t n = strlen(name), k;
+    while (list && *list) {
+        k = strcspn(list, ",");
+        if (k > n && strncmp(list, name, n) == 0 && list[n] == '=' && k - n - 1 < len) {
+            memcpy(buf, list + n + 1, k - n - 1);
+            buf[k - n - 1] = '\0';
+            return buf;
+        }
+        list += k + (list[k] == ',');
+    }
+    return NULL;
+}
+
+const char *tm_param_range(const tm_bench *b, int i, char *buf, size_t len)
+{
+    return entry_of(b->ranges, b->params[i].name, buf, len);
+}
+
+const char *tm_param_unkeyed(const tm_bench *b, int i, char *buf, size_t len)
+{
+    return entry_of(b->unkeyed, b->params[i].name, buf, len);
+}
+
+/* Whether v lies in a range "LO..HI" (no range: every value). */
 static int in_range(const char *range, int64_t v)
 {
     char lo_text[32];
@@ -168,7 +194,10 @@ static int in_range(const char *range, int64_t v)
 int tm_expand(const tm_bench *b, const tm_options *opt, tm_instance *out, int max, char *err, size_t errlen)
 {
     int64_t sweep[TM_MAX_PARAMS][TM_MAX_SWEEP];
-    char defaults[256];
+    char defaults[256], range_buf[64];
+    const char *range;
+    int quiet[TM_MAX_PARAMS];
+    int64_t quiet_value[TM_MAX_PARAMS];
     int count[TM_MAX_PARAMS], np = 0, total = 1, i, k, shown;
     for (i = 0; i < TM_MAX_PARAMS && b->params[i].name; i++, np++) {
         const char *text = override_of(b, b->params[i].name, opt);
@@ -181,12 +210,15 @@ int tm_expand(const tm_bench *b, const tm_options *opt, tm_instance *out, int ma
                      b->params[i].name, b->name, text ? text : "", TM_MAX_SWEEP);
             return -1;
         }
+        range = tm_param_range(b, i, range_buf, sizeof range_buf);
         for (k = 0; k < count[i]; k++)
-            if (!in_range(b->params[i].range, sweep[i][k])) {
+            if (!in_range(range, sweep[i][k])) {
                 snprintf(err, errlen, "parameter %s of %s: %lld is outside %s", b->params[i].name, b->name,
-                         (long long)sweep[i][k], b->params[i].range);
+                         (long long)sweep[i][k], range);
                 return -1;
             }
+        quiet[i] = tm_param_unkeyed(b, i, range_buf, sizeof range_buf) &&
+                   tm_parse_int(range_buf, &quiet_value[i]) == 0;
         total *= count[i];
     }
     if (total > max) {
@@ -204,8 +236,7 @@ int tm_expand(const tm_bench *b, const tm_options *opt, tm_instance *out, int ma
             rest /= count[i];
         }
         for (i = 0, shown = 0; i < np; i++) {
-            int64_t quiet;
-            if (b->params[i].unkeyed && tm_parse_int(b->params[i].unkeyed, &quiet) == 0 && quiet == inst->values[i])
+            if (quiet[i] && quiet_value[i] == inst->values[i])
                 continue;
             len += snprintf(inst->key + len, sizeof inst->key - (size_t)len, "%s%s=%lld", shown++ ? "," : "[",
                             b->params[i].name, (long long)inst->values[i]);

@@ -77,8 +77,8 @@ void tp_lat_run(tm_ctx *ctx, uint64_t iters);
 int tp_bw_setup(tm_ctx *ctx, int kind);
 void tp_bw_run(tm_ctx *ctx, uint64_t iters);
 void tp_channel_teardown(tm_ctx *ctx);
-#define TP_MSG_PARAM {"msg", "64K", "message size in bytes (K/M suffixes), up to 1M", .range = "1..1M"}
-#define TP_LAT_MSG_PARAM                                                                                  \
-    {"msg", "1", "bytes sent each way per round trip (K/M suffixes), up to 1M", .unkeyed = "1", .range = "1..1M"}
+#define TP_MSG_PARAM {"msg", "64K", "message size in bytes (K/M suffixes), up to 1M"}
+#define TP_LAT_MSG_PARAM {"msg", "1", "bytes sent each way per round trip (K/M suffixes), up to 1M"}
+#define TP_MSG_RANGE "msg=1..1M" /* the tm_bench ranges of the benchmarks with a msg parameter */
 
 #endif
