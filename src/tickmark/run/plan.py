@@ -161,6 +161,8 @@ def check_param_ranges(params, patterns, in_file=False):
     a value the core would refuse is said before a build."""
     from ..targets import param_ranges
 
+    if not params:
+        return
     what = option_name("params", in_file) if in_file else "--param"
     heads = [p.partition("[")[0] for p in patterns if isinstance(p, str)]
     for bench, ranges in sorted(param_ranges.declared().items()):

@@ -9,9 +9,8 @@ import re
 
 from ..units import parse_size
 from .build import core_dir
+from .sizes import BENCH_NAME, DESCRIPTOR
 
-_DESCRIPTOR = re.compile(r"^TM_BENCH\(\w+\) = \{(.*?)^\};", re.M | re.S)
-_NAME = re.compile(r'\.name = "([^"]+)"')
 _DEFINE = re.compile(r"^#define (\w+)[ \t]+(.*)$", re.M)
 _RANGES = re.compile(r'\.ranges = "([^"]*)"')
 _WORD = re.compile(r"\b[A-Z][A-Z0-9_]*\b")
@@ -40,8 +39,8 @@ def declared(root=None):
     macros = _macros(texts)
     out = {}
     for text in texts:
-        for d in _DESCRIPTOR.finditer(text):
-            name = _NAME.search(d.group(1))
+        for d in DESCRIPTOR.finditer(text):
+            name = BENCH_NAME.search(d.group(1))
             ranges = _RANGES.search(_expanded(d.group(1), macros))
             if name and ranges:
                 out[name.group(1)] = dict(e.split("=", 1) for e in ranges.group(1).split(","))
