@@ -70,5 +70,10 @@ def test_declared_ranges_are_the_cores(real, cli):
         for b in json.loads(out)
         if b["t"] == "bench"
     }
-    assert param_ranges.declared() == {k: v for k, v in listed.items() if v}
+    declared = param_ranges.declared()
+    assert declared == {k: v for k, v in listed.items() if v}
+    for ranges in declared.values():
+        for text in ranges.values():
+            lo, hi = param_ranges.bounds(text)
+            assert lo is not None and hi is not None and lo <= hi, text
     assert listed["ipc.unix_stream_lat"] == {"msg": "1..1M"} and listed["ipc.unix_bw"] == {"msg": "1..1M"}
