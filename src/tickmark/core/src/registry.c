@@ -147,6 +147,7 @@ static const char *override_of(const tm_bench *b, const char *param, const tm_op
     }
     return scoped ? scoped : any;
 }
+
 /* The text of parameter name in a "NAME=TEXT[,NAME=TEXT]" list (ranges, unkeyed) into buf, or NULL. */
 static const char *entry_of(const char *list, const char *name, char *buf, size_t len)
 {
