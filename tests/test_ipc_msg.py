@@ -16,13 +16,14 @@ def _ns(result):
 
 
 def test_msg_sweep_on_linux(real, cli):
-    """The sweep runs on this machine, selected by today's keys: 1 byte keeps its key, larger
-    messages carry msg=N in theirs and take longer (512K each way against 1 byte: ten times at
-    least, whatever the load); a datagram larger than Linux sends in one (its default send buffer,
-    about 208K) skips saying so."""
+    """The sweep runs on this machine (UNIX sockets, pipes, TCP), selected by today's keys: 1 byte
+    keeps its key, larger messages carry msg=N in theirs and take longer (512K each way against
+    1 byte: ten times at least over a UNIX socket, four over a pipe or TCP, whatever the load); a
+    datagram larger than Linux sends in one (its default send buffer, about 208K) skips saying so."""
     rc, out, err = cli(
         "run", "--rounds", "1", "--samples", "3", "--name", "sweep", "-q",
-        "ipc.unix_stream_lat[cross=0]", "ipc.unix_dgram_lat[cross=0]", "--param", "msg=1,64K,512K",
+        "ipc.unix_stream_lat[cross=0]", "ipc.unix_dgram_lat[cross=0]", "ipc.pipe_lat[cross=0]", "ipc.tcp_lat[cross=0]",
+        "--param", "msg=1,64K,512K",
     )  # fmt: skip
     assert rc == 0, err + out
     _, res = stored(real, "sweep")
@@ -32,6 +33,8 @@ def test_msg_sweep_on_linux(real, cli):
     one, mid, big = (_ns(r) for r in stream)
     assert one < mid < big and big > 10 * one, (one, mid, big)
     assert _ns(res["ipc.unix_dgram_lat[cross=0,msg=65536]"]) > _ns(res["ipc.unix_dgram_lat[cross=0]"])
+    for bench in ("ipc.pipe_lat", "ipc.tcp_lat"):
+        assert _ns(res[f"{bench}[cross=0,msg=524288]"]) > 4 * _ns(res[f"{bench}[cross=0]"]), bench
     skip = res["ipc.unix_dgram_lat[cross=0,msg=524288]"]
     assert skip["status"] == "skip"
     assert skip["reason"] == "msg=524288 is more than the largest datagram this system sends"
