@@ -172,6 +172,21 @@ def test_lmbench_families_on_nuttx(real, cli):
         assert res[key]["status"] == "skip" and words in res[key]["reason"], (key, res[key]["reason"])
 
 
+def test_messages_larger_than_the_pipe_buffer_on_nuttx(real, cli):
+    """NuttX's pipes and local sockets hold 1K (CONFIG_DEV_PIPE_SIZE, CONFIG_DEV_FIFO_SIZE): a 4K
+    round trip each way cannot be written whole before the peer reads, and runs (the echo peer
+    takes the whole message before it answers), costing more than 1 byte."""
+    need_board("virt-aarch64")
+    patterns = ["ipc.unix_stream_lat[cross=0]", "ipc.pipe_lat[cross=0]"]
+    run_board(cli, "qemu-system:virt-aarch64?os=nuttx", "msg", patterns, "--param", "msg=1,4K")
+    _, res = stored(real, "msg")
+    for bench in ("ipc.unix_stream_lat", "ipc.pipe_lat"):
+        one, big = res[f"{bench}[cross=0]"], res[f"{bench}[cross=0,msg=4096]"]
+        assert one["status"] == big["status"] == "ok", (one["reason"], big["reason"])
+        assert big["meta"]["info"]["peer_thread"] == 1
+        assert big["stats"][""]["cycles_per_op"] > 2 * one["stats"][""]["cycles_per_op"]
+
+
 @pytest.mark.parametrize("board", BOARDS)
 def test_nbench_is_verified_on_nuttx(board, real, cli):
     """The ten nbench kernels run and pass their checks on NuttX on both boards. cpu.fpemu failed

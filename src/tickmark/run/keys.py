@@ -12,6 +12,7 @@ from ..analysis.memfn import IMPLS
 from ..errors import TickmarkError
 from ..names import printable
 from ..patterns import normalized
+from ..units import parse_size
 
 _NAMED = {"memfn.": {"impl": {name: n for n, name in IMPLS.items()}}}
 
@@ -64,7 +65,13 @@ def _keys(p, pairs, bench, params):
             raise TickmarkError(f"bad pattern '{printable(p)[:60]}': {k}={printable(v)[:20]} is not a number")
         given[k] = [full]
     sweeps = [given.get(d["name"]) or _sweep(d, name, params) for d in bench.get("params") or []]
-    return [f"{name}[{','.join(f'{k}={v}' for k, v in zip(declared, point))}]" for point in itertools.product(*sweeps)]
+    return [_key(name, bench.get("params") or [], point) for point in itertools.product(*sweeps)]
+
+
+def _key(name, defs, point):
+    """The core's key of one point: a parameter at its unkeyed value is left out (bench.h)."""
+    shown = [f"{d['name']}={v}" for d, v in zip(defs, point) if v != str(parse_size(d.get("unkeyed"), signed=True))]
+    return f"{name}[{','.join(shown)}]" if shown else name
 
 
 def _sweep(d, bench, params):

@@ -155,6 +155,32 @@ def parse_params(params, one_point=False, in_file=False):
     return out
 
 
+def check_param_ranges(params, patterns, in_file=False):
+    """Every --param value lies in the range the core's source declares for that parameter of
+    each benchmark the patterns select and the --param applies to (targets/param_ranges.py):
+    a value the core would refuse is said before a build."""
+    from ..targets import param_ranges
+
+    if not params:
+        return
+    what = option_name("params", in_file) if in_file else "--param"
+    heads = [p.partition("[")[0] for p in patterns if isinstance(p, str)]
+    for bench, ranges in sorted(param_ranges.declared().items()):
+        if not any(matches(bench, h) for h in heads):
+            continue
+        for p in params:
+            if p.name not in ranges or not p.applies(bench):
+                continue
+            lo, hi = param_ranges.bounds(ranges[p.name])
+            for v in p.values:
+                if not lo <= parse_size(v) <= hi:
+                    label = f"{p.scope}:{p.name}" if p.scope else p.name
+                    raise TickmarkError(
+                        f"{what} {label}: value {_clip(v, 30)} is outside {ranges[p.name]}, "
+                        f"the values {bench} takes for {p.name}"
+                    )
+
+
 def sweep_of(bench, name, params):
     """The number of points of parameter `name` of a bench record under these Params (the core's
     rule: a scoped one that applies wins over an unscoped one)."""
@@ -293,6 +319,7 @@ class Plan:
         if stored_suite is not None:
             self.suite = stored_suite
         check_pattern_words(self.patterns)
+        check_param_ranges(self.params, self.patterns, in_file)
         self.given_patterns = bool(patterns)
         if labels is None:
             labels = {}

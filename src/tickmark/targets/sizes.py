@@ -10,8 +10,8 @@ import re
 import shutil
 import subprocess
 
-_DESCRIPTOR = re.compile(r"^TM_BENCH\(\w+\) = \{(.*?)^\};", re.M | re.S)
-_NAME = re.compile(r'\.name = "([^"]+)"')
+DESCRIPTOR = re.compile(r"^TM_BENCH\(\w+\) = \{(.*?)^\};", re.M | re.S)
+BENCH_NAME = re.compile(r'\.name = "([^"]+)"')
 _CC = re.compile(r"(.*-)?(gcc|cc|clang)(-[0-9.]+)?")
 CODE_TYPES = set("tTwW")  # functions (weak ones too)
 TIMEOUT = 60
@@ -23,7 +23,7 @@ def bench_names(source):
         text = open(source, encoding="utf-8", errors="replace").read()
     except OSError:
         return []
-    return [m.group(1) for d in _DESCRIPTOR.finditer(text) if (m := _NAME.search(d.group(1)))]
+    return [m.group(1) for d in DESCRIPTOR.finditer(text) if (m := BENCH_NAME.search(d.group(1)))]
 
 
 def tool(cc, name):

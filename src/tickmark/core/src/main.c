@@ -101,7 +101,7 @@ static int instance_selected(const tm_instance *inst, char **globs, int nglobs, 
 static void emit_bench(const tm_bench *b)
 {
     tm_json j;
-    char buf[128], sweep[256];
+    char buf[128], sweep[256], text[64];
     unsigned missing = tm_missing_caps(b);
     int i;
     tm_json_begin(&j, stdout, "bench");
@@ -115,6 +115,10 @@ static void emit_bench(const tm_bench *b)
         tm_json_str(&j, "name", b->params[i].name);
         tm_json_str(&j, "sweep", tm_param_sweep(b, i, sweep, sizeof sweep));
         tm_json_str(&j, "help", b->params[i].help ? b->params[i].help : "");
+        if (tm_param_unkeyed(b, i, text, sizeof text))
+            tm_json_str(&j, "unkeyed", text);
+        if (tm_param_range(b, i, text, sizeof text))
+            tm_json_str(&j, "range", text);
         tm_json_close(&j, '}');
     }
     tm_json_close(&j, ']');

@@ -148,12 +148,58 @@ static const char *override_of(const tm_bench *b, const char *param, const tm_op
     return scoped ? scoped : any;
 }
 
+/* The text of parameter name in a "NAME=TEXT[,NAME=TEXT]" list (ranges, unkeyed) into buf, or NULL. */
+static const char *entry_of(const char *list, const char *name, char *buf, size_t len)
+{
+    size_t n = strlen(name), k;
+    while (list && *list) {
+        k = strcspn(list, ",");
+        if (k > n && strncmp(list, name, n) == 0 && list[n] == '=' && k - n - 1 < len) {
+            memcpy(buf, list + n + 1, k - n - 1);
+            buf[k - n - 1] = '\0';
+            return buf;
+        }
+        list += k + (list[k] == ',');
+    }
+    return NULL;
+}
+
+const char *tm_param_range(const tm_bench *b, int i, char *buf, size_t len)
+{
+    return entry_of(b->ranges, b->params[i].name, buf, len);
+}
+
+const char *tm_param_unkeyed(const tm_bench *b, int i, char *buf, size_t len)
+{
+    return entry_of(b->unkeyed, b->params[i].name, buf, len);
+}
+
+/* Whether v lies in a range "LO..HI" (no range: every value). */
+static int in_range(const char *range, int64_t v)
+{
+    char lo_text[32];
+    const char *dots = range ? strstr(range, "..") : NULL;
+    int64_t lo, hi;
+    size_t n;
+    if (!dots)
+        return 1;
+    n = (size_t)(dots - range);
+    if (n >= sizeof lo_text)
+        return 1;
+    memcpy(lo_text, range, n);
+    lo_text[n] = '\0';
+    return tm_parse_int(lo_text, &lo) != 0 || tm_parse_int(dots + 2, &hi) != 0 || (v >= lo && v <= hi);
+}
+
 /* Expand a benchmark into instances: the cartesian product of its parameter sweeps. */
 int tm_expand(const tm_bench *b, const tm_options *opt, tm_instance *out, int max, char *err, size_t errlen)
 {
     int64_t sweep[TM_MAX_PARAMS][TM_MAX_SWEEP];
-    char defaults[256];
-    int count[TM_MAX_PARAMS], np = 0, total = 1, i, k;
+    char defaults[256], range_buf[64];
+    const char *range;
+    int quiet[TM_MAX_PARAMS];
+    int64_t quiet_value[TM_MAX_PARAMS];
+    int count[TM_MAX_PARAMS], np = 0, total = 1, i, k, shown;
     for (i = 0; i < TM_MAX_PARAMS && b->params[i].name; i++, np++) {
         const char *text = override_of(b, b->params[i].name, opt);
         if (!text)
@@ -165,6 +211,15 @@ int tm_expand(const tm_bench *b, const tm_options *opt, tm_instance *out, int ma
                      b->params[i].name, b->name, text ? text : "", TM_MAX_SWEEP);
             return -1;
         }
+        range = tm_param_range(b, i, range_buf, sizeof range_buf);
+        for (k = 0; k < count[i]; k++)
+            if (!in_range(range, sweep[i][k])) {
+                snprintf(err, errlen, "parameter %s of %s: %lld is outside %s", b->params[i].name, b->name,
+                         (long long)sweep[i][k], range);
+                return -1;
+            }
+        quiet[i] = tm_param_unkeyed(b, i, range_buf, sizeof range_buf) &&
+                   tm_parse_int(range_buf, &quiet_value[i]) == 0;
         total *= count[i];
     }
     if (total > max) {
@@ -181,10 +236,13 @@ int tm_expand(const tm_bench *b, const tm_options *opt, tm_instance *out, int ma
             inst->values[i] = sweep[i][rest % count[i]];
             rest /= count[i];
         }
-        for (i = 0; i < np; i++)
-            len += snprintf(inst->key + len, sizeof inst->key - (size_t)len, "%s%s=%lld", i ? "," : "[",
+        for (i = 0, shown = 0; i < np; i++) {
+            if (quiet[i] && quiet_value[i] == inst->values[i])
+                continue;
+            len += snprintf(inst->key + len, sizeof inst->key - (size_t)len, "%s%s=%lld", shown++ ? "," : "[",
                             b->params[i].name, (long long)inst->values[i]);
-        if (np)
+        }
+        if (shown)
             snprintf(inst->key + len, sizeof inst->key - (size_t)len, "]");
     }
     return total;

@@ -84,6 +84,9 @@ struct tm_runtime {
 const tm_bench *const *tm_registry(void);
 int tm_glob_match(const char *pattern, const char *name);
 int tm_parse_int(const char *s, int64_t *out);
+/* Parameter i's range ("LO..HI") and unkeyed value of b's ranges and unkeyed lists, in buf, or NULL. */
+const char *tm_param_range(const tm_bench *b, int i, char *buf, size_t len);
+const char *tm_param_unkeyed(const tm_bench *b, int i, char *buf, size_t len);
 int tm_expand(const tm_bench *b, const tm_options *opt, tm_instance *out, int max, char *err, size_t errlen);
 const char *tm_requires_text(unsigned req, char *buf, size_t len);
 const char *tm_param_sweep(const tm_bench *b, int i, char *buf, size_t len);

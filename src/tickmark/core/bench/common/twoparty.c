@@ -29,14 +29,18 @@ int tp_place(tm_ctx *ctx, int cross, int *mine, int *peer)
     return TM_OK;
 }
 
-static void peer_echo(int rfd, int wfd)
+static void peer_echo(int rfd, int wfd, unsigned msg)
 {
-    char b[64];
-    for (;;) {
-        long n = tm_os_read(rfd, b, sizeof b);
-        if (n <= 0 || tm_os_write(wfd, b, (size_t)n) != n)
-            return;
-    }
+    char small[64];
+    char *buf = msg > sizeof small ? tm_os_alloc(msg) : small;
+    if (!msg)
+        msg = 1;
+    if (!buf)
+        return;
+    while (tp_read_full(rfd, buf, msg, msg, 1) == 0 && tp_write_full(wfd, buf, msg) == 0)
+        ;
+    if (buf != small)
+        tm_os_free(buf);
 }
 
 static void peer_source(int rfd, int wfd, unsigned chunk)
@@ -70,7 +74,7 @@ tm_os_pid tp_fork_peer(int mode, int rfd, int wfd, int cpu, const int close_fd[4
             tm_os_close(close_fd[i]);
     if (tm_os_pin_cpu(cpu) == 0) {
         if (mode == TP_ECHO)
-            peer_echo(rfd, wfd);
+            peer_echo(rfd, wfd, chunk);
         else
             peer_source(rfd, wfd, chunk);
     }
@@ -104,6 +108,19 @@ void tp_pingpong(tm_ctx *ctx, int wfd, int rfd, uint64_t iters, unsigned div)
         }
         tm_hist_add(ctx, tm_ticks_to_ns(tm_ticks() - t0) / div);
     }
+}
+
+int tp_write_full(int fd, const void *buf, uint64_t n)
+{
+    const char *p = buf;
+    while (n) {
+        long w = tm_os_write(fd, p, (size_t)n);
+        if (w <= 0)
+            return -1;
+        n -= (uint64_t)w;
+        p += w;
+    }
+    return 0;
 }
 
 int tp_event_hist(tm_ctx *ctx, int (*event)(void), unsigned div)
@@ -145,7 +162,7 @@ static void *peer_thread(void *arg)
     tp_peer_args *a = arg;
     if (tm_os_pin_cpu(a->cpu) == 0) {
         if (a->mode == TP_ECHO)
-            peer_echo(a->rfd, a->wfd);
+            peer_echo(a->rfd, a->wfd, a->chunk);
         else
             peer_source(a->rfd, a->wfd, a->chunk);
     }
@@ -239,27 +256,58 @@ void tp_link_close(tp_link *l)
 
 /* ---- the channel benchmarks ---- */
 
-#define TP_MAX_MSG TP_BUF_BYTES
-
 static tp_link channel;
+static uint64_t channel_msg; /* the latency benchmarks' message: bytes each way */
 
-int tp_lat_setup(tm_ctx *ctx, int kind)
+/* One round trip of msg bytes each way over the channel: all of ours out, all of the echo in. */
+static int round_trip(uint64_t msg)
+{
+    return tp_write_full(channel.wfd, tp_buf, msg) == 0 && tp_read_full(channel.rfd, tp_buf, msg, (unsigned)msg, 1) == 0
+               ? 0
+               : -1;
+}
+
+int tp_lat_setup(tm_ctx *ctx, int kind, int64_t msg)
 {
     int mine, peer, r;
+    if (msg > 1 && !tp_buffer()) /* msg: its range, 1M = TP_BUF_BYTES at most */
+        return tm_skip(ctx, "cannot allocate %u KiB", TP_BUF_BYTES >> 10);
     if ((r = tp_place(ctx, (int)tm_param(ctx, "cross"), &mine, &peer)) != TM_OK)
         return r;
     ctx->user = &channel;
-    return tp_link_open(ctx, &channel, kind, peer, TP_ECHO, 0);
+    channel_msg = (uint64_t)msg;
+    if ((r = tp_link_open(ctx, &channel, kind, peer, TP_ECHO, (unsigned)msg)) != TM_OK || msg == 1)
+        return r;
+    if (round_trip(channel_msg) != 0) { /* a datagram larger than the system sends */
+        int dgram = channel.dgram;
+        tp_link_close(&channel);
+        return dgram ? tm_skip(ctx, "msg=%lld is more than the largest datagram this system sends", (long long)msg)
+                   : tm_fail(ctx, "the echo peer went away");
+    }
+    return TM_OK;
 }
 
-void tp_lat_run(tm_ctx *ctx, uint64_t iters) { tp_pingpong(ctx, channel.wfd, channel.rfd, iters, 1); }
+void tp_lat_run(tm_ctx *ctx, uint64_t iters)
+{
+    uint64_t i;
+    if (channel_msg == 1) {
+        tp_pingpong(ctx, channel.wfd, channel.rfd, iters, 1);
+        return;
+    }
+    for (i = 0; i < iters; i++) {
+        uint64_t t0 = tm_ticks();
+        if (round_trip(channel_msg) != 0) {
+            tm_fail(ctx, "the echo peer went away");
+            return;
+        }
+        tm_hist_add(ctx, tm_ticks_to_ns(tm_ticks() - t0));
+    }
+}
 
 int tp_bw_setup(tm_ctx *ctx, int kind)
 {
-    int64_t msg = tm_param(ctx, "msg");
+    int64_t msg = tm_param(ctx, "msg"); /* its range: 1M = TP_BUF_BYTES at most */
     int mine, peer, r;
-    if (msg < 1 || msg > (int64_t)TP_MAX_MSG)
-        return tm_fail(ctx, "msg must be 1 .. 1M bytes");
     if (!tp_buffer())
         return tm_skip(ctx, "cannot allocate %u KiB", TP_BUF_BYTES >> 10);
     if ((r = tp_place(ctx, (int)tm_param(ctx, "cross"), &mine, &peer)) != TM_OK)

@@ -18,8 +18,9 @@
 int tp_place(tm_ctx *ctx, int cross, int *mine, int *peer);
 
 /* Fork a peer pinned to cpu that serves fd (read side rfd, write side wfd) until EOF or a
- * zero-length message: mode TP_ECHO answers every message with the same bytes; mode
- * TP_SOURCE reads an 8-byte count n and then writes n bytes in chunks of chunk bytes.
+ * zero-length message: mode TP_ECHO reads a whole message of chunk bytes (0: 1 byte), then
+ * writes it back whole, so no channel buffer, however small, can hold both parties in a write;
+ * mode TP_SOURCE reads an 8-byte count n and then writes n bytes in chunks of chunk bytes.
  * close_fd lists up to 4 of the parent's descriptors the child must close (-1 = none).
  * Returns the child's pid or -1. */
 enum { TP_ECHO = 0, TP_SOURCE = 1 };
@@ -51,6 +52,9 @@ void tp_link_close(tp_link *l); /* stop the peer, close, reap; harmless when not
  * timed with tm_ticks() and added to the histogram divided by div. tm_fail() on error. */
 void tp_pingpong(tm_ctx *ctx, int wfd, int rfd, uint64_t iters, unsigned div);
 
+/* Write exactly n bytes from buf, in as many writes as the channel takes; 0 on success. */
+int tp_write_full(int fd, const void *buf, uint64_t n);
+
 /* The per-event latency figure of a benchmark whose samples time whole batches (no clock read
  * per event inside a sample): TP_EVENTS events, each timed alone with tm_ticks() (two clock
  * reads around it, which the histogram includes and the samples do not), added to the
@@ -63,13 +67,18 @@ int tp_event_hist(tm_ctx *ctx, int (*event)(void), unsigned div);
 int tp_read_full(int fd, void *buf, uint64_t n, unsigned chunk, int advance);
 
 /* The channel benchmarks (ipc.*_lat, ipc.*_bw, sched.pipe_pingpong) differ only in the kind of
- * channel; these do the rest. Latency: an echo child, 1-byte round trips. Bandwidth: a source
- * child asked for iters * msg bytes per batch, read in msg-byte reads (msg: 1 .. 1M). */
-int tp_lat_setup(tm_ctx *ctx, int kind);
+ * channel; these do the rest. Latency: an echo child, round trips of msg bytes each way (the
+ * benchmarks without a msg parameter pass 1): we write all msg bytes, the child reads them all
+ * and writes them back, we read them all (a datagram channel: one datagram each way, skipped
+ * above the largest one the system sends). Bandwidth: a source child asked for iters * msg
+ * bytes per batch, read in msg-byte reads. msg: 1 .. 1M for both. */
+int tp_lat_setup(tm_ctx *ctx, int kind, int64_t msg);
 void tp_lat_run(tm_ctx *ctx, uint64_t iters);
 int tp_bw_setup(tm_ctx *ctx, int kind);
 void tp_bw_run(tm_ctx *ctx, uint64_t iters);
 void tp_channel_teardown(tm_ctx *ctx);
 #define TP_MSG_PARAM {"msg", "64K", "message size in bytes (K/M suffixes), up to 1M"}
+#define TP_LAT_MSG_PARAM {"msg", "1", "bytes sent each way per round trip (K/M suffixes), up to 1M"}
+#define TP_MSG_RANGE "msg=1..1M" /* the tm_bench ranges of the benchmarks with a msg parameter */
 
 #endif

@@ -18,6 +18,7 @@ TM_BENCH(ipc_pipe_bw) = {
     .flags = TM_F_BLOCKING | TM_F_NO_COUNTERS,
     .stat = TM_STAT_MAX_RATE,
     .params = {TP_MSG_PARAM, TP_CROSS_PARAM},
+    .ranges = TP_MSG_RANGE,
     .setup = setup,
     .run = tp_bw_run,
     .teardown = tp_channel_teardown,

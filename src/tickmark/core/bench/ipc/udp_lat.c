@@ -6,7 +6,7 @@
  * also timed alone (tm_ticks) into the histogram. */
 #include "../common/twoparty.h"
 
-static int setup(tm_ctx *ctx) { return tp_lat_setup(ctx, TM_SOCK_UDP); }
+static int setup(tm_ctx *ctx) { return tp_lat_setup(ctx, TM_SOCK_UDP, 1); }
 
 TM_BENCH(ipc_udp_lat) = {
     .name = "ipc.udp_lat",

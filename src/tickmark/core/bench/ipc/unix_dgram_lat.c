@@ -1,20 +1,24 @@
-/* ipc.unix_dgram_lat — one operation is one round trip of a 1-byte message between this process and
- * an echo child over a UNIX datagram socket pair: our send, the child's
- * receive and send back, our receive. cross=0 pins both to one CPU (two context switches per
- * round trip), cross=1 to two CPUs (two cross-CPU wake-ups). Timed: the four calls and the
- * switches or wake-ups. Not timed: opening the channel, fork, teardown. Each round trip is
- * also timed alone (tm_ticks) into the histogram. */
+/* ipc.unix_dgram_lat — one operation is one round trip of a message of msg bytes (default 1, the
+ * key then without msg) between this process and an echo child over a UNIX datagram socket pair:
+ * we write all msg bytes, the child reads them all and writes them back, we read them all (one
+ * datagram each way; a msg larger than the largest datagram the system sends is skipped, the size
+ * in the reason). cross=0 pins both to one CPU (two context switches per round trip at least),
+ * cross=1 to two CPUs (two cross-CPU wake-ups at least). Timed: both sides' writes, reads and
+ * copies of msg bytes each way, and the switches or wake-ups. Not timed: opening the channel,
+ * fork, teardown. Each round trip is also timed alone (tm_ticks) into the histogram. */
 #include "../common/twoparty.h"
 
-static int setup(tm_ctx *ctx) { return tp_lat_setup(ctx, TM_SOCK_UNIX_DGRAM); }
+static int setup(tm_ctx *ctx) { return tp_lat_setup(ctx, TM_SOCK_UNIX_DGRAM, tm_param(ctx, "msg")); }
 
 TM_BENCH(ipc_unix_dgram_lat) = {
     .name = "ipc.unix_dgram_lat",
-    .summary = "1-byte round trip between two processes over UNIX datagram socket",
+    .summary = "round trip of msg bytes (default 1) between two processes over UNIX datagram socket",
     .unit = "round trip",
     .requires = TM_REQ_SOCKETS,
     .flags = TM_F_BLOCKING | TM_F_NO_COUNTERS,
-    .params = {TP_CROSS_PARAM},
+    .params = {TP_CROSS_PARAM, TP_LAT_MSG_PARAM},
+    .ranges = TP_MSG_RANGE,
+    .unkeyed = "msg=1",
     .setup = setup,
     .run = tp_lat_run,
     .teardown = tp_channel_teardown,

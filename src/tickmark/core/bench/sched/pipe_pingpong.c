@@ -6,7 +6,7 @@
  * teardown. Each round trip is also timed alone (tm_ticks) into the histogram. */
 #include "../common/twoparty.h"
 
-static int setup(tm_ctx *ctx) { return tp_lat_setup(ctx, TP_PIPE); }
+static int setup(tm_ctx *ctx) { return tp_lat_setup(ctx, TP_PIPE, 1); }
 
 TM_BENCH(sched_pipe_pingpong) = {
     .name = "sched.pipe_pingpong",

@@ -77,6 +77,12 @@ typedef struct tm_bench {
     tm_param_def params[TM_MAX_PARAMS];
     const char *cpus_param;  /* optional: a parameter that counts CPUs; its default sweep stops
                                 at the CPU count of the machine it runs on (tm_param_sweep) */
+    const char *ranges;      /* optional: the values parameters allow, "NAME=LO..HI[,NAME=LO..HI]"
+                                (K/M/G suffixes): the core refuses others before any instance
+                                runs, the harness before a build (it reads them from this source:
+                                a string or a macro of one) */
+    const char *unkeyed;     /* optional: "NAME=V[,NAME=V]": a value the instance's key leaves out,
+                                so that a parameter added later keeps the keys stored before it */
     int (*setup)(tm_ctx *ctx);                    /* optional; TM_OK, or tm_skip()/tm_fail() */
     void (*run)(tm_ctx *ctx, uint64_t iters);     /* required */
     void (*run_x2)(tm_ctx *ctx, uint64_t iters);  /* optional: run() with the body doubled,
