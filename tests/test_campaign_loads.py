@@ -132,3 +132,22 @@ def test_command_line_label_load_is_refused_with_loads(env, cli, tmp_path):
     f.write_text(LOADED)
     rc, out, err = cli("campaign", str(f), "--label", "load=x")
     assert rc == 2 and "the label 'load' is theirs" in err, err + out
+
+
+def test_loads_with_the_real_core(real, cli, tmp_path):
+    """The real core on this machine, a few seconds: the cell under the cpu load is stored with
+    its load, and compared with the idle cell."""
+    f = tmp_path / "real.toml"
+    f.write_text(
+        'name = "rl"\nrounds = 1\nmax_rounds = 1\nsamples = 2\nsample_ms = 2\nloads = ["idle", "cpu"]\n'
+        '[targets]\nhere = "local"\n[workloads]\nctl = ["loop.control"]\n'
+    )
+    rc, out, err = cli("campaign", str(f))
+    assert rc == 0, err + out
+    runs = runs_by_name(real)
+    assert sorted(runs) == ["rl:here:default:ctl", "rl:here:default:ctl:cpu"]
+    load = runs["rl:here:default:ctl:cpu"]["fingerprint"]["load"]
+    assert load["name"] == "cpu" and load["intensity"] > 0 and load["workers"] == (os.cpu_count() or 1), load
+    assert "load" not in runs["rl:here:default:ctl"]["fingerprint"]
+    assert "B = rl:here:default:ctl:cpu (default)  vs  A = rl:here:default:ctl (default)" in out
+    assert "differs: load: not recorded | cpu" in out

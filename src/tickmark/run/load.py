@@ -156,6 +156,10 @@ class Load:
         if kind.name == "cpu":
             self._jobs = [(_cpu, None)] * self.cpus
         elif kind.name == "memory":
+            # imported here, before the fork: a campaign forks from a worker thread, and a child
+            # must not take an import lock that another thread held at the fork
+            import numpy  # noqa: F401
+
             self._jobs = [(_memory, None)] * self.cpus
         elif kind.name == "io":
             self._folder = tempfile.mkdtemp(prefix="tickmark-load-")
