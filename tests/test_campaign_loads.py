@@ -151,3 +151,11 @@ def test_loads_with_the_real_core(real, cli, tmp_path):
     assert "load" not in runs["rl:here:default:ctl"]["fingerprint"]
     assert "B = rl:here:default:ctl:cpu (default)  vs  A = rl:here:default:ctl (default)" in out
     assert "differs: load: not recorded | cpu" in out
+
+
+def test_status_names_a_single_load(env, cli, tmp_path):
+    f = tmp_path / "one.toml"
+    f.write_text(LOADED.replace('["idle", "cpu"]', '["cpu"]'))
+    rc, out, err = cli("campaign", str(f), "--status")
+    assert rc == 0, err + out
+    assert "(1 targets x 1 variants x 1 workloads x 1 loads: cpu)" in out and "a:default:sys:cpu  pending" in out

@@ -43,7 +43,7 @@ def render(m, file=None):
     say(
         f"campaign {m['name']}: {len(m['cells'])} cells "
         f"({m['targets']} targets x {m['variants']} variants x {m['workloads']} workloads"
-        + (f" x {len(m['loads'])} loads: {', '.join(m['loads'])})" if len(m["loads"]) > 1 else ")")
+        + (f" x {len(m['loads'])} loads: {', '.join(m['loads'])})" if m["loads"] != ["idle"] else ")")
     )
     for c in m["cells"]:
         extra = f"run {c['run_id']}, {c['results']} results" if c["run_id"] is not None else ""
