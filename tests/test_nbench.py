@@ -314,7 +314,15 @@ def test_a_campaign_prints_the_nbench_table_before_its_pairs():
         "error": None,
         "comparison": {"runs": sources, "comparisons": [], "nbench": table},
     }
-    m = {"name": "study", "cells": [cell], "targets": 2, "variants": 1, "workloads": 1, "counts": {"done": 1}}
+    m = {
+        "name": "study",
+        "cells": [cell],
+        "targets": 2,
+        "variants": 1,
+        "workloads": 1,
+        "loads": ["idle"],
+        "counts": {"done": 1},
+    }
     buf = io.StringIO()
     render(dict(m, groups=[group]), file=buf)
     out = buf.getvalue()

@@ -91,9 +91,9 @@ def run_cmd(
 
         run_options = long_run.apply(duration, patterns, suite, run_options)
     if load_name:
-        uri = (ctx.find_root().obj or {}).get("target_uri") or "local"
-        if uri != "local":
-            raise TickmarkError(f"--load runs its load on this machine: the target must be local, not {uri}")
+        from ..run.load import check_local
+
+        check_local((ctx.find_root().obj or {}).get("target_uri") or "local")
         labels = (*labels, f"load={load_name}")
     plan = Plan(patterns, suite, labels=labels, names=[name], host_clock=host_clock, before=before, **run_options)
     store = store_of(ctx)
@@ -117,28 +117,29 @@ def run_cmd(
     cfg = plan.config(core, name)
     pats = cfg.patterns
     run = Run(store, core, cfg)
+    from ..run.load import Load
+    from ..run.load import record as load_record
+
     load = None
     try:
         if load_name:
-            from ..run.load import Load
-
             load = Load(load_name).start()
         with Progress(cfg.rounds, quiet=quiet) as prog:
             run.progress = prog
             run_id = run.execute()
     except KeyboardInterrupt:
         if load is not None:
-            record_load(store, run.run_id, load.stop())
+            load_record(store, run.run_id, load.stop())
         if run.run_id is not None:
             report.show(store, store.run(run.run_id))
         click.echo("tickmark: interrupted; the finished instances are stored", err=True)
         sys.exit(130)
     except BaseException:
         if load is not None:
-            record_load(store, run.run_id, load.stop())
+            load_record(store, run.run_id, load.stop())
         raise
     if load is not None:
-        record_load(store, run_id, load.stop())
+        load_record(store, run_id, load.stop())
     report.show(store, store.run(run_id))
     if any(p.startswith("memfn") for p in pats):
         from ..report.terminal import memory
@@ -159,16 +160,6 @@ def run_cmd(
         why = (done.get("notes") or {}).get("incomplete") or "not every instance finished"
         click.echo(f"tickmark: run {run_id} is incomplete: {printable(why)}", err=True)
         raise click.exceptions.Exit(1)
-
-
-def record_load(store, run_id, record):
-    """The load that ran beside a run (run/load.py's record: what, workers, intensity) into its
-    fingerprint, where compare and history see it."""
-    if run_id is None:
-        return
-    fp = dict(store.run(run_id).get("fingerprint") or {})
-    fp["load"] = record
-    store.update_run(run_id, fingerprint=fp)
 
 
 def say_disturbed(run):

@@ -1,7 +1,9 @@
-"""Campaigns: targets x variants x workloads from one TOML file, run as one job.
+"""Campaigns: targets x variants x workloads (x loads) from one TOML file, run as one job.
 
-A cell is one (target, variant, workload); it becomes one stored run named
-CAMPAIGN:TARGET:VARIANT:WORKLOAD, with the campaign and the cell, and the cell's definition (what
+A cell is one (target, variant, workload[, load]); it becomes one stored run named
+CAMPAIGN:TARGET:VARIANT:WORKLOAD (CAMPAIGN:TARGET:VARIANT:WORKLOAD:LOAD for a cell under a
+background load, which runs on this machine beside the cell's run as `tickmark run --load`
+runs it), with the campaign and the cell, and the cell's definition (what
 it measures: the target's URI and what the target builds from (an OS tree, a kernel image), the
 variant's compiler, flags and routine file, the workload's patterns and the parameters), in the
 run's notes. Targets run in parallel, one worker thread each
@@ -33,6 +35,7 @@ from ..errors import TickmarkError
 from ..names import MAX_NAME, check_name
 from ..store import claims
 from .campaign_file import cells
+from .load import IDLE
 
 
 def _file_sha256(path):
@@ -60,6 +63,8 @@ def definition(spec, c):
         "patterns": list(wl["patterns"]),
         "params": list(spec.options.get("params", [])),
     }
+    if c.load != IDLE:
+        d["load"] = c.load
     return d
 
 
@@ -119,7 +124,7 @@ def check_cell_names(spec):
         if len(c.run_name) > MAX_NAME - _ASIDE:
             raise TickmarkError(
                 f"campaign {spec.path}: cell run name '{c.run_name[:60]}...' is longer than {MAX_NAME - _ASIDE} "
-                "characters (NAME:TARGET:VARIANT:WORKLOAD): shorten those names"
+                "characters (NAME:TARGET:VARIANT:WORKLOAD[:LOAD]): shorten those names"
             )
 
 
@@ -427,6 +432,20 @@ class Campaign:
                 store.close()
             self.finished[tname].set()
 
+    def _run_under_load(self, store, run, c):
+        """The cell's run, beside its load (none for an idle cell), which is stopped after it
+        however it ends and recorded in the run's fingerprint -> the run's id."""
+        if c.load == IDLE:
+            return run.execute()
+        from .load import Load, record
+
+        load = Load(c.load)
+        try:
+            load.start()
+            return run.execute()
+        finally:
+            record(store, run.run_id, load.stop())
+
     def _cell(self, store, tgt, cores, c, stop):
         from ..targets import Variant
         from .engine import Run
@@ -451,7 +470,7 @@ class Campaign:
                     core.build = dict(core.build, variant=c.variant)
                 cores[c.variant] = core
             core = cores[c.variant]
-            cfg = spec.plan(c.workload, c.run_name).config(core, c.run_name, params_checked=True)
+            cfg = spec.plan(c.workload, c.run_name, c.load).config(core, c.run_name, params_checked=True)
             notes = {
                 "campaign": spec.name,
                 "cell": {
@@ -464,11 +483,13 @@ class Campaign:
                 },
                 "campaign_runner": {"host": socket.gethostname(), "pid": os.getpid()},
             }
+            if c.load != IDLE:
+                notes["cell"]["load"] = c.load
             run = Run(store, core, cfg, notes=notes, cancel=stop)
             with self.lock:
                 self.active[c.target] = run
             self.echo(f"{c.target}: running {c.id}")
-            c.run_id = run.execute()
+            c.run_id = self._run_under_load(store, run, c)
             stored = store.run(str(c.run_id))
             c.state = "done" if stored["status"] == "complete" else "failed"
             if c.state == "failed":  # stored incomplete (a lost target): run again on resume
@@ -564,7 +585,7 @@ def holder_gone(store, c, holder):
 
 
 def report_order(spec, cs):
-    """Run names of the stored cells for a report: the baseline target's first, so that the
-    report compares every other cell with the baseline's first cell."""
+    """Run names of the stored cells for a report: the baseline target's first (its idle cell
+    first of all), so that the report compares every other cell with the baseline's first cell."""
     stored = [c for c in cs if c.state in ("done", "finished")]
-    return [c.run_name for c in sorted(stored, key=lambda c: (c.target != spec.baseline,))]
+    return [c.run_name for c in sorted(stored, key=lambda c: (c.target != spec.baseline, c.load != IDLE))]

@@ -1,5 +1,6 @@
 """A campaign file: its keys checked and read into a Spec, and its cells (target x variant x
-workload, each a run named CAMPAIGN:TARGET:VARIANT:WORKLOAD). campaign.py runs them.
+workload [x load], each a run named CAMPAIGN:TARGET:VARIANT:WORKLOAD, or CAMPAIGN:TARGET:VARIANT:
+WORKLOAD:LOAD for a cell under a load). campaign.py runs them.
 
 File format (README.md has the user's version):
 
@@ -7,6 +8,8 @@ File format (README.md has the user's version):
     rounds = 3                        # optional, as `tickmark run`: rounds max_rounds samples
                                       # sample_ms seed timeout params baseline (limits: plan.LIMITS)
     lease = 60                        # optional: seconds a claim lives without being renewed
+    loads = ["idle", "messages"]      # optional: each cell once per load (run/load.py; "idle" is
+                                      # none, its cells keep the name without ':LOAD'); local targets only
     [labels]                          # optional: KEY = "VALUE" stored with every cell's run
     build = "1234"
     [targets]                         # NAME = "URI" (any --target URI), in order
@@ -24,12 +27,13 @@ from dataclasses import dataclass, field
 from ..errors import TickmarkError
 from ..names import printable
 from ..targets import check_uri, source_identity
+from .load import IDLE
 from .plan import LIMITS, Plan, check_params_used
 
 _NAME = re.compile(r"[A-Za-z0-9_.+-]+")
 
 
-_TOP_KEYS = {"name", "targets", "variants", "workloads", "params", "baseline", "lease", "labels", *LIMITS}
+_TOP_KEYS = {"name", "targets", "variants", "workloads", "params", "baseline", "lease", "labels", "loads", *LIMITS}
 
 
 LEASE = 60  # seconds a claim on a cell lives without being renewed (claims.py)
@@ -48,6 +52,7 @@ class Spec:
     labels: dict = field(default_factory=dict)  # stored with every cell's run (history orders by them)
     machines: dict = field(default_factory=dict)  # target name -> the machine it runs on (Target.host_key())
     sources: dict = field(default_factory=dict, repr=False)  # target name -> target_sources(), once read
+    loads: list = field(default_factory=lambda: [IDLE])  # each cell runs once under each (run/load.py)
 
     def target_sources(self, tname):
         """What target tname builds its core from besides the core and the variant (an OS tree, a
@@ -61,8 +66,9 @@ class Spec:
                 self.sources[tname] = {"unreadable": {"what": "the target's sources", "error": str(e)}}
         return self.sources[tname]
 
-    def plan(self, workload, name=None):
-        """The run plan of a workload's cells (run/plan.py: the command line's checks and limits)."""
+    def plan(self, workload, name=None, load=IDLE):
+        """The run plan of a workload's cells (run/plan.py: the command line's checks and limits);
+        a cell under a load carries the label load=NAME, as `tickmark run --load` does."""
         w = self.workloads[workload]
         o = dict(self.options)
         params = o.pop("params", [])
@@ -70,7 +76,7 @@ class Spec:
             w["patterns"] if w["suite"] is None else (),
             w["suite"],
             params=params,
-            labels=self.labels,
+            labels=self.labels if load == IDLE else dict(self.labels, load=load),
             names=[name],
             name_what="cell run name",
             in_file=True,
@@ -81,6 +87,8 @@ class Spec:
         """Labels from the command line (--label), beside the file's [labels]: a key the file sets
         to another value is refused (every cell's run must carry the same labels)."""
         for k, v in labels.items():
+            if k == "load" and self.loads != [IDLE]:
+                raise TickmarkError(f"--label load=...: campaign {self.path} has loads: the label 'load' is theirs")
             if k in self.labels and self.labels[k] != v:
                 raise TickmarkError(
                     f"--label {k}={printable(v)[:40]}: campaign {self.path} sets {k} = "
@@ -95,6 +103,7 @@ class Cell:
     variant: str
     workload: str
     run_name: str
+    load: str = IDLE  # the background load the cell runs under (run/load.py)
     machine: str = None  # what the target runs on: one cell at a time on it (claims by this key)
     state: str = "pending"  # pending, done (this start), finished (before), failed, interrupted, not run
     run_id: int = None
@@ -104,7 +113,7 @@ class Cell:
 
     @property
     def id(self):
-        return f"{self.target}:{self.variant}:{self.workload}"
+        return f"{self.target}:{self.variant}:{self.workload}" + ("" if self.load == IDLE else f":{self.load}")
 
 
 # ---------------------------------------------------------------- the file
@@ -189,12 +198,40 @@ def parse(doc, path="campaign"):
     if not isinstance(labels, dict):
         bad('[labels] must be a table such as { build = "1234" }')
     spec = Spec(name, targets, variants, workloads, opts, baseline, str(path), float(lease), dict(labels), machines)
+    spec.loads = _loads(doc, targets, labels, bad)
     for wname in workloads:  # the run options, as the command line's (run/plan.py)
         try:
             spec.plan(wname)
         except TickmarkError as e:
             bad(f"workloads.{wname}: {e}" if "pattern" in str(e) else str(e))
     return spec
+
+
+def _loads(doc, targets, labels, bad):
+    """The loads axis: a list of load names (run/load.py's, or "idle"), each once; a load runs on
+    this machine, so every target must be local."""
+    from .load import LOADS, check_local
+
+    loads = doc.get("loads", [IDLE])
+    known = [IDLE, *LOADS]
+    if not isinstance(loads, list) or not loads or not all(isinstance(x, str) for x in loads):
+        bad(f"'loads' must be a non-empty list of load names ({', '.join(known)})")
+    for x in loads:
+        if x not in known:
+            bad(f"loads: unknown load '{printable(x)[:40]}' (known: {', '.join(known)})")
+        if loads.count(x) > 1:
+            bad(f"loads: '{x}' is named twice")
+    if loads != [IDLE] and "load" in labels:
+        bad("[labels]: the label 'load' is the loads' own (each loaded cell's run carries load=NAME)")
+    for load in loads:
+        if load == IDLE:
+            continue
+        for tname, uri in targets.items():
+            try:
+                check_local(uri, f"load '{load}' runs")
+            except TickmarkError as e:
+                bad(f"targets.{tname}: {e}")
+    return list(loads)
 
 
 def _table(doc, key, bad, required=False):
@@ -214,7 +251,10 @@ def cells(spec):
     for t in spec.targets:
         for v in spec.variants:
             for w in spec.workloads:
-                out.append(Cell(t, v, w, f"{spec.name}:{t}:{v}:{w}", machine=spec.machines.get(t, spec.targets[t])))
+                for load in spec.loads:
+                    c = Cell(t, v, w, "", load=load, machine=spec.machines.get(t, spec.targets[t]))
+                    c.run_name = f"{spec.name}:{c.id}"
+                    out.append(c)
     return out
 
 

@@ -54,6 +54,25 @@ LOADS = {
 }
 
 
+IDLE = "idle"  # a campaign's cell without a load
+
+
+def check_local(uri, who="--load runs its load"):
+    """A load runs on this machine: the target must be this machine ('local')."""
+    if uri != "local":
+        raise TickmarkError(f"{who} on this machine: the target must be local, not {uri}")
+
+
+def record(store, run_id, what):
+    """The load that ran beside a run (Load.stop()'s record: what, workers, intensity) into its
+    fingerprint, where compare and history see it."""
+    if run_id is None:
+        return
+    fp = dict(store.run(run_id).get("fingerprint") or {})
+    fp["load"] = what
+    store.update_run(run_id, fingerprint=fp)
+
+
 def kind_of(name):
     if name not in LOADS:
         raise TickmarkError(f"unknown load '{name}' (known: {', '.join(LOADS)})")
@@ -137,6 +156,10 @@ class Load:
         if kind.name == "cpu":
             self._jobs = [(_cpu, None)] * self.cpus
         elif kind.name == "memory":
+            # imported here, before the fork: a campaign forks from a worker thread, and a child
+            # must not take an import lock that another thread held at the fork
+            import numpy  # noqa: F401
+
             self._jobs = [(_memory, None)] * self.cpus
         elif kind.name == "io":
             self._folder = tempfile.mkdtemp(prefix="tickmark-load-")

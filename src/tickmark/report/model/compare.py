@@ -50,6 +50,7 @@ class CampaignModel(TypedDict):
     targets: int
     variants: int
     workloads: int
+    loads: list[str]  # the loads axis: ["idle"] when the file names none
     cells: list[CampaignCell]
     counts: dict[str, int]
     groups: list[CampaignGroup]
@@ -171,18 +172,21 @@ def _earlier(runs: list[Row]) -> str:
 
 def campaign_model(store: StoreReader, spec: Any, cells: Sequence[Any]) -> CampaignModel:
     """A campaign's summary: its cells and their states, then for each variant and workload the
-    other targets' runs against the baseline target's (comparison)."""
+    other targets' runs against the baseline target's (comparison); with loads, each target's
+    runs under them beside its idle run (the baseline target's idle run first)."""
     from ...store.refs import run_compare
 
     counts: dict[str, int] = {}
     for c in cells:
         counts[c.state] = counts.get(c.state, 0) + 1
-    complete = {(c.target, c.variant, c.workload): c for c in cells if c.state in ("done", "finished")}
+    complete = {(c.target, c.variant, c.workload, c.load): c for c in cells if c.state in ("done", "finished")}
+    loads = list(spec.loads)
     groups: list[CampaignGroup] = []
     for v in spec.variants:
         for wl in spec.workloads:
             order = [spec.baseline] + [t for t in spec.targets if t != spec.baseline]
-            runs = [complete[(t, v, wl)].run_name for t in order if (t, v, wl) in complete]
+            keys = [(t, v, wl, load) for t in order for load in loads]
+            runs = [complete[k].run_name for k in keys if k in complete]
             if len(runs) >= 2:
                 g: CampaignGroup = {
                     "variant": v,
@@ -206,6 +210,7 @@ def campaign_model(store: StoreReader, spec: Any, cells: Sequence[Any]) -> Campa
         "targets": len(spec.targets),
         "variants": len(spec.variants),
         "workloads": len(spec.workloads),
+        "loads": loads,
         "cells": [
             {
                 "id": c.id,

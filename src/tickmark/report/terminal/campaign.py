@@ -42,7 +42,8 @@ def render(m, file=None):
 
     say(
         f"campaign {m['name']}: {len(m['cells'])} cells "
-        f"({m['targets']} targets x {m['variants']} variants x {m['workloads']} workloads)"
+        f"({m['targets']} targets x {m['variants']} variants x {m['workloads']} workloads"
+        + (f" x {len(m['loads'])} loads: {', '.join(m['loads'])})" if m["loads"] != ["idle"] else ")")
     )
     for c in m["cells"]:
         extra = f"run {c['run_id']}, {c['results']} results" if c["run_id"] is not None else ""
@@ -69,7 +70,8 @@ def render(m, file=None):
                 f"tickmark compare {' '.join(_quoted(r) for r in g['runs'])}"
             )
             continue
-        say(f"cross-target compare, variant {g['variant']}, workload {g['workload']} (baseline {g['baseline']}):")
+        what = "compare across targets and loads" if len(m["loads"]) > 1 else "cross-target compare"
+        say(f"{what}, variant {g['variant']}, workload {g['workload']} (baseline {g['baseline']}):")
         file.flush()
         if g["error"]:
             say(f"not compared: {g['error']}", "  ", "    ")
@@ -86,4 +88,7 @@ def render(m, file=None):
         render_comparison(comparison, file=file, show_counters=False)
     if not m["groups"]:
         print(file=file)
-        say("(no cross-target compare: no variant and workload finished on two targets)")
+        if len(m["loads"]) > 1:
+            say("(no compare: no variant and workload finished on two targets or under two loads)")
+        else:
+            say("(no cross-target compare: no variant and workload finished on two targets)")
