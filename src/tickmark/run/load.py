@@ -25,6 +25,7 @@ import time
 from dataclasses import dataclass, field
 
 from ..errors import TickmarkError
+from ..units import MB_S
 
 MSG_BYTES = 100  # hackbench's default message size
 GROUPS = 2  # groups of the message storm
@@ -44,13 +45,13 @@ class Kind:
 
 LOADS = {
     "cpu": Kind("cpu", "one busy loop per CPU", "loops/s"),
-    "memory": Kind("memory", "a streaming copy between two 64 MiB buffers per CPU", "MB/s"),
+    "memory": Kind("memory", "a streaming copy between two 64 MiB buffers per CPU", MB_S),
     "messages": Kind(
         "messages",
         f"{GROUPS} groups of {FDS} senders and {FDS} receivers, {MSG_BYTES}-byte messages over UNIX stream sockets",
         "messages/s",
     ),
-    "io": Kind("io", "1 MiB writes to a scratch file, each followed by fsync", "MB/s"),
+    "io": Kind("io", "1 MiB writes to a scratch file, each followed by fsync", MB_S),
 }
 
 

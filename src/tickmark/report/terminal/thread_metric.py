@@ -3,11 +3,12 @@ system, the cost per operation and the same over one basic-processing pass of th
 
 import sys
 
+from ...units import INSN_OP
 from ..console import console, print_table, styled_table
 
 
 def unit_words(unit):
-    if unit == "insn/op":
+    if unit == INSN_OP:
         return "guest instructions per operation (QEMU -icount)"
     if unit == "mixed":
         return "each system's own unit"
@@ -21,7 +22,7 @@ def show(d, file=None):
     t = styled_table(plain, title=f"Thread-Metric's figures: {', '.join(d['labels'])}")
     t.add_column("figure", overflow="fold")
     for label in d["labels"]:
-        t.add_column(label if d["unit"] != "insn/op" else f"{label} insn", justify="right", no_wrap=True)
+        t.add_column(label if d["unit"] != INSN_OP else f"{label} insn", justify="right", no_wrap=True)
         t.add_column("\u00d7 basic", justify="right", no_wrap=True)
     for r in d["rows"]:
         row = [r["figure"]]
