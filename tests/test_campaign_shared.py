@@ -77,10 +77,18 @@ def test_three_hosts_share_twelve_cells_and_take_over_a_killed_ones(pg_server, t
         lines = [ln for ln in out.splitlines() if f"on {me}:{victim.pid}, lease renewed" in ln]
         assert lines and all(" running " in ln for ln in lines), out
         time.sleep(1)
+
+        def running_of_victim():
+            mine = f"{me}:{victim.pid}"
+            return {c for c, r in claim_rows(url).items() if r["holder"] == mine and r["state"] == "running"}
+
+        # the cells it holds as it dies (its w1 cell hangs until the kill); read before the kill too:
+        # on this host a survivor may take a dead holder's cell before this test reads it again
+        before = running_of_victim()
         killed_at = time.time()
         os.killpg(victim.pid, signal.SIGKILL)  # mid-cell: the harness and its core
         victim.communicate()
-        held = [c for c, r in claim_rows(url).items() if r["holder"] == f"{me}:{victim.pid}"]
+        held = sorted(before | running_of_victim())
         results = [p.communicate(timeout=180) + (p.returncode,) for p in others]
     finally:
         for p in [victim, *others]:
