@@ -112,7 +112,7 @@ def _figure_jobs(run):
                 "latency",
                 "Load latency over the working set (mem.lat_rand)",
                 "latency",
-                (s["latency"], f"{label}: latency vs working set"),
+                (s["latency"], f"{label}: latency vs working set", bool(run.get("exact"))),
             )
         )
     if s.get("ctx_ring"):
@@ -121,7 +121,7 @@ def _figure_jobs(run):
                 "ctx-ring",
                 "Context switch in a ring of processes (sched.ctx_ring)",
                 "ctx_ring",
-                (s["ctx_ring"], f"{label}: sched.ctx_ring"),
+                (s["ctx_ring"], f"{label}: sched.ctx_ring", bool(run.get("exact"))),
             )
         )
     if s.get("bandwidth"):

@@ -142,9 +142,17 @@ def _label_row(ax, labels, y, color, gap_pt=6):
         )
 
 
-def latency(lat, title):
+def _per_op(exact):
+    """(tick formatter, word) of a per-operation axis: guest instructions in a run that counts
+    them (QEMU -icount), never time; else time."""
+    return (fmt_count, "instructions") if exact else (fmt_time, None)
+
+
+def latency(lat, title, exact=False):
     """Latency over the working set, detected levels marked, the OS's levels beside them: their
-    labels in two rows above the plot (detected, then the OS's), the legend under it."""
+    labels in two rows above the plot (detected, then the OS's), the legend under it. exact: the
+    run counts guest instructions (the axis says so, in no unit of time)."""
+    tick, word = _per_op(exact)
     with matplotlib.rc_context(RC):
         fig = _fig(7.5, 4.6, top=0.95, bottom=1.15)
         ax = fig.add_subplot()
@@ -161,7 +169,7 @@ def latency(lat, title):
         xs += [lv["size"] for lv in lat["os_levels"]]
         _log_axis(ax, "x", *_range(xs), 2, _size)
         lo, hi = _range(ys)
-        _log_axis(ax, "y", lo, hi * 3, 10, fmt_time)
+        _log_axis(ax, "y", lo, hi * 3, 10, tick)
         detected = []
         for lv in lat["levels"]:
             if lv.get("size"):
@@ -179,13 +187,15 @@ def latency(lat, title):
         ax.plot([], [], ":", color=COLORS[2], label="level the OS reports")
         ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=3)
         ax.set_xlabel("working set")
-        ax.set_ylabel("load latency (minimum)")
+        ax.set_ylabel(f"{word} per load (minimum)" if word else "load latency (minimum)")
         ax.set_title(title, pad=34)
         return _svg(fig, title)
 
 
-def ctx_ring(lines, title):
-    """lmbench's lat_ctx figure: time per hop over the ring size, one line per data size."""
+def ctx_ring(lines, title, exact=False):
+    """lmbench's lat_ctx figure: time per hop over the ring size, one line per data size (guest
+    instructions per hop in a run that counts them)."""
+    tick, word = _per_op(exact)
     with matplotlib.rc_context(RC):
         fig = _fig(7.5, 3.2, right=1.5)
         ax = fig.add_subplot()
@@ -211,10 +221,10 @@ def ctx_ring(lines, title):
                 label=f"{ln['size_kib']} KiB per process",
             )
         _log_axis(ax, "x", *_range(xs), 2, _num)
-        ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: fmt_time(v)))
+        ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: tick(v)))
         ax.set_ylim(bottom=0)
         ax.set_xlabel("processes in the ring")
-        ax.set_ylabel("time per hop (95% CI)")
+        ax.set_ylabel(f"{word or 'time'} per hop (95% CI)")
         ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0))
         ax.set_title(title)
         return _svg(fig, title)
