@@ -11,7 +11,8 @@ import pytest
 from conftest import need_cc, need_tool
 from tickmark import probe
 from tickmark.targets import open_target
-from tickmark.targets.build import build_core, c_library, elf_linkage
+from tickmark.targets.build import build_core, c_library
+from tickmark.targets.elf import elf_linkage
 
 
 def test_process_limits_from_what_a_shell_prints():
