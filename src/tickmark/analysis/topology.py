@@ -317,7 +317,28 @@ def analyse(results, fcore_khz=0, hello=None, per_round=None, osr=None):
         minima, keys = round_minima(per_round)
         curves_now = dict(cv, stride=stride, tlb_spread=t["spread"], tlb_packed=t["packed"])
         det["unclear"] = hold(det, curves_now, minima, keys, hon["honoured"], shared_points(results), oslv)
+        det["confirm"] = line_deciders(det["line_size"], minima.get("stride", {}), keys)
     return det
+
+
+LINE_ROUNDS = 4  # the two strides that decide the line size, measured in at least this many rounds
+
+
+def line_deciders(line, minima, keys):
+    """The instance keys of the two strides that decide the line size (the step and the stride
+    below it) while either was measured in fewer than LINE_ROUNDS rounds: a busy machine can
+    slow one stride in every round of a short run (x1.43 at 32 B on a 64-B line, both rounds
+    alike), and only more rounds of the two bring its minimum down. [] when they have them."""
+    if not line or not line.get("bytes"):
+        return []
+    strides = sorted(minima)
+    if line["bytes"] not in strides:
+        return []
+    i = strides.index(line["bytes"])
+    pair = strides[max(0, i - 1) : i + 1]
+    if all(len(minima[x]) >= LINE_ROUNDS for x in pair):
+        return []
+    return sorted(keys[("stride", x)] for x in pair if ("stride", x) in keys)
 
 
 def hold(det, cv, minima, keys, honoured, shared, oslv):

@@ -137,11 +137,12 @@ def measure(store, core, rounds=1, samples=7, max_size=None, refine=True, progre
 
 def again_pass(results, run, per_round):
     """After the second pass: the figures whose evidence did not hold under the measured noise
-    (analysis/evidence.py) -> (patterns, params) of a pass that measures their noisy points
-    again, in more rounds; None when every figure held."""
+    (analysis/evidence.py), and the two strides that decide the line size while they have few
+    rounds -> (patterns, params) of a pass that measures those points again, in more rounds;
+    None when every figure held and the line's strides have their rounds."""
     hello = run.get("hello") or {}
     det = analyse(results, hello.get("fcore_khz") or 0, hello, per_round, os_report(run.get("fingerprint")))
-    keys = sorted({k for u in det.get("unclear") or [] for k in u["keys"]})
+    keys = sorted({k for u in det.get("unclear") or [] for k in u["keys"]} | set(det.get("confirm") or []))
     if not keys:
         return None
     values = {}

@@ -1,9 +1,10 @@
 /* The dependent add chains of the core-frequency estimate in assembly, for an architecture's
- * chain.c that defines TM_CHAIN_ADD (one add of 1 to operand %0, one cycle on every core of the
- * architecture): 50 (250) such adds, each on the previous one's result, in one asm statement, so
- * that the value stays in a register at every optimisation level. Only the loop counter around
- * them may go through memory at -O0; the estimate takes the difference of the two chains, so the
- * loop's cost cancels. */
+ * chain.c that defines TM_CHAIN_ADD (operand %0 added to itself, one cycle on every core of the
+ * architecture; never an add of a constant, which a renamer may fold: Golden Cove runs a chain of
+ * `add $1` at about six per cycle): 50 (250) such adds, each on the previous one's result, in one
+ * asm statement, so that the value stays in a register at every optimisation level. Only the loop
+ * counter around them may go through memory at -O0; the estimate takes the difference of the two
+ * chains, so the loop's cost cancels. */
 #include "runner.h"
 
 uint64_t tm_arch_chain50(uint64_t n)
