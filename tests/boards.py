@@ -3,7 +3,7 @@ tools or a skip (a failure under CI=true), a short run of the real core on a tar
 stored results of a run by name."""
 
 from conftest import need_tool
-from tickmark.errors import TickmarkError
+from tickmark.base.errors import TickmarkError
 from tickmark.targets.baremetal import load_board
 
 

@@ -20,7 +20,7 @@ Used by the harness tests so they run without a C compiler. FAKECORE_MODE (comma
 FAKECORE_LOG: append each argv (one line) to this file.
 
 Patterns select as the real core's do (tests/test_tm1.py holds the two together): the project's
-pattern rule (tickmark.patterns), on a benchmark's name, or with a '[' on an instance's key.
+pattern rule (tickmark.base.patterns), on a benchmark's name, or with a '[' on an instance's key.
 """
 
 import json
@@ -29,7 +29,7 @@ import random
 import sys
 import time
 
-from tickmark.patterns import matches
+from tickmark.base.patterns import matches
 
 BENCHES = [
     {"name": "sys.fast", "unit": "call", "stat": "median", "params": [], "subs": [], "ns": 100},

@@ -131,7 +131,7 @@ FIND = [*EXEC, "--fail-above", "10%"]
 
 
 def _stored_labels():
-    from tickmark.names import run_labels
+    from tickmark.base.names import run_labels
     from tickmark.store import Store
 
     store = Store(os.environ["TICKMARK_STORE"], readonly=True)

@@ -11,7 +11,7 @@ import pytest
 from boards import need_board
 from conftest import need_tool
 from tickmark.analysis import bounds as bd
-from tickmark.errors import TickmarkError
+from tickmark.base.errors import TickmarkError
 
 CACHE = os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache")
 KERNEL_TREE = os.environ.get("FREERTOS_KERNEL") or os.path.join(

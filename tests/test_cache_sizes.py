@@ -5,7 +5,7 @@ older form."""
 
 import json
 
-from tickmark import fingerprint, probe
+from tickmark.facts import fingerprint, probe
 from tickmark.store import Store, exports
 
 OLD_CACHES = [

@@ -133,8 +133,8 @@ def _mutate_campaign_text(rng, text):
 
 def _campaign_case(load):
     """load() -> a Spec whose every cell has a run name tickmark accepts, or one line of error."""
-    from tickmark.errors import TickmarkError
-    from tickmark.names import check_name
+    from tickmark.base.errors import TickmarkError
+    from tickmark.base.names import check_name
     from tickmark.run import campaign as cp
     from tickmark.run import campaign_file
 

@@ -7,7 +7,7 @@ import os
 import pytest
 
 from test_campaign import runs_by_name
-from tickmark.errors import TickmarkError
+from tickmark.base.errors import TickmarkError
 from tickmark.run.campaign_file import cells, parse
 
 LOADED = """

@@ -15,7 +15,7 @@ import pytest
 
 from boards import need_board
 from conftest import exclusive, need_tool
-from tickmark.exact import EXPLANATION
+from tickmark.base.exact import EXPLANATION
 
 pytestmark = pytest.mark.integration
 

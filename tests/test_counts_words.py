@@ -9,9 +9,9 @@ import sys
 
 import pytest
 
-from tickmark import exact
 from tickmark.analysis import counters, hostclock, stats
 from tickmark.analysis.compare import insn_multiple, multiple_of
+from tickmark.base import exact
 from tickmark.report.history import changed_lines
 from tickmark.report.model.codesize import change_words, speed_words
 

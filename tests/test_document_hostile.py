@@ -128,7 +128,7 @@ def test_fuzz_export_documents(exported, env, cli, tmp_path):
     import io
     import random
 
-    from tickmark.errors import TickmarkError
+    from tickmark.base.errors import TickmarkError
     from tickmark.report import terminal as report
     from tickmark.run.importing import import_document
     from tickmark.store import document as export

@@ -4,7 +4,7 @@ wake-up in the histogram."""
 import pytest
 
 from boards import stored
-from tickmark.errors import TickmarkError
+from tickmark.base.errors import TickmarkError
 from tickmark.run import duration
 
 

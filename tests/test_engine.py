@@ -50,7 +50,7 @@ def test_the_steps_by_hand(tmp_path):
 
 
 def test_an_error_closes_the_run_and_an_error_before_any_result_leaves_none(tmp_path):
-    from tickmark.errors import TickmarkError
+    from tickmark.base.errors import TickmarkError
 
     st = Store(tmp_path / "s.db")
     run = Run(st, fake_core(), RunConfig(patterns=["sys.fast"], rounds=1))
@@ -165,8 +165,8 @@ def test_a_large_run_takes_shorter_samples(core_binary):
     """The sample length follows the instances the core will run: '*' (about 480) gets 5 ms
     samples, the default suite and a --param that shrinks the sweeps the core's default (None);
     a length given is kept."""
+    from tickmark.base.suites import patterns_for
     from tickmark.run.plan import LARGE_RUN_INSTANCES, default_sample_ms, planned_instances
-    from tickmark.suites import patterns_for
 
     core = LocalCore(open_target("local"), [core_binary], {"binary": core_binary})
     everything = check_patterns(core, ["*"])

@@ -10,7 +10,7 @@ import os
 
 import pytest
 
-from tickmark.errors import TickmarkError
+from tickmark.base.errors import TickmarkError
 from tickmark.targets.baremetal import load_board
 
 pytestmark = pytest.mark.integration

@@ -14,9 +14,9 @@ import pytest
 
 from tickmark.analysis import stats
 from tickmark.analysis.figures import Figure, FigureMissing
-from tickmark.errors import TickmarkError
+from tickmark.base.errors import TickmarkError
+from tickmark.base.tm1 import Reader
 from tickmark.store import Store
-from tickmark.tm1 import Reader
 
 CPU_LOOP = "i=0; while [ $i -lt 40000 ]; do i=$((i+1)); done"
 

@@ -6,9 +6,9 @@ import shutil
 import pytest
 
 from conftest import fake_core
-from tickmark import fingerprint
 from tickmark.analysis import history
-from tickmark.errors import TickmarkError
+from tickmark.base.errors import TickmarkError
+from tickmark.facts import fingerprint
 from tickmark.run.ingest import LogTarget
 from tickmark.store import document
 from tickmark.targets import open_target

@@ -13,8 +13,8 @@ import pytest
 
 from boards import check_study, counts, need_board, run_board, stored
 from conftest import need_nuttx, need_tool
-from tickmark.errors import TickmarkError
-from tickmark.suites import SUITES
+from tickmark.base.errors import TickmarkError
+from tickmark.base.suites import SUITES
 from tickmark.targets.baremetal import load_board
 
 CACHE = os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache")

@@ -11,7 +11,7 @@ import pytest
 
 from tickmark.analysis import changepoints, detection_power
 from tickmark.analysis import history as h
-from tickmark.errors import TickmarkError
+from tickmark.base.errors import TickmarkError
 
 
 def runs_of(values, fp=lambda i: {}, labels=lambda i: {}, unit="ns/op", stat="median", se=0.01, rounds=3):

@@ -112,7 +112,7 @@ def test_core_that_dies_keeps_finished_instances(tmp_path, monkeypatch):
 def test_core_refusing_its_command_line_leaves_no_run(tmp_path, monkeypatch):
     import pytest
 
-    from tickmark.errors import TickmarkError
+    from tickmark.base.errors import TickmarkError
 
     monkeypatch.setenv("FAKECORE_MODE", "usage")
     st = Store(tmp_path / "s.db")

@@ -4,7 +4,7 @@ import sys
 
 import pytest
 
-from tickmark.errors import TickmarkError
+from tickmark.base.errors import TickmarkError
 from tickmark.profile import hosttool
 
 

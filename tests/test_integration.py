@@ -66,7 +66,7 @@ def test_build_is_cached_and_keyed(real, tmp_path):
 
 
 def test_build_errors_are_one_line_with_the_fix(real):
-    from tickmark.errors import TickmarkError
+    from tickmark.base.errors import TickmarkError
     from tickmark.targets.build import build_core
 
     with pytest.raises(TickmarkError, match="install gcc: apt-get install build-essential"):

@@ -7,7 +7,7 @@ import time
 import pytest
 
 from boards import stored
-from tickmark.errors import TickmarkError
+from tickmark.base.errors import TickmarkError
 from tickmark.run.load import LOADS, Load, kind_of
 
 

@@ -8,9 +8,10 @@ import io
 import pytest
 
 import reportdata
-from tickmark import fingerprint, machine
+from tickmark.base.fmt import md_text
 from tickmark.cli.info import info_lines
-from tickmark.fmt import md_text
+from tickmark.facts import fingerprint
+from tickmark.facts import words as machine
 from tickmark.report import documents, model
 from tickmark.report.terminal import header_lines, render
 

@@ -143,7 +143,7 @@ def test_tlb_reach():
 def probe_fingerprint(root):
     """The fingerprint of a fake machine under `root`: the probe script that an SSH target runs on
     the board (every /sys and /proc path moved under root), its output parsed as a board's is."""
-    from tickmark import probe
+    from tickmark.facts import probe
 
     script = probe.PROBE_SCRIPT.replace("/sys/", f"{root}/sys/").replace("/proc/", f"{root}/proc/")
     out = subprocess.run(["sh", "-c", script], capture_output=True, text=True, check=True).stdout
@@ -688,7 +688,7 @@ def test_a_targets_own_caches_and_memory_in_every_view(real, cli, monkeypatch):
     fingerprint's texts replaced): the sweep stops at a quarter of the target's free memory, and
     topology, show, report (JSON, Markdown) and bandwidth compare and label with the target's
     caches, none of this machine's."""
-    from tickmark import probe
+    from tickmark.facts import probe
 
     monkeypatch.setattr(probe, "read_local", board_texts)
     rc, out, err = cli("topology", "--json", "--rounds", "1", "--samples", "2", "-q", "--no-refine")

@@ -245,7 +245,7 @@ def test_run_with_broken_memfn_reports_string_sort_failed(real, cli):
 def test_nbench_suite_is_the_ten_kernels():
     from fnmatch import fnmatch
 
-    from tickmark.suites import patterns_for
+    from tickmark.base.suites import patterns_for
 
     assert all(any(fnmatch(n, p) for p in patterns_for("nbench")) for n in nbench.NAMES)
 

@@ -14,7 +14,7 @@ import pytest
 
 from boards import check_study, counts, need_board, run_board, stored
 from conftest import CORE, need_nuttx
-from tickmark.suites import SUITES
+from tickmark.base.suites import SUITES
 from tickmark.targets import nuttx
 from tickmark.targets.baremetal import load_board
 
@@ -261,7 +261,7 @@ def test_the_kernel_build_prints_its_progress(tmp_path, monkeypatch, capsys):
     done: each of its steps prints a line every PROGRESS_EVERY seconds (here 1) on stderr."""
     from types import SimpleNamespace
 
-    from tickmark.errors import TickmarkError
+    from tickmark.base.errors import TickmarkError
     from tickmark.targets import build
 
     monkeypatch.setattr(build, "PROGRESS_EVERY", 1)

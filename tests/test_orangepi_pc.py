@@ -12,7 +12,7 @@ import pytest
 
 from boards import counts, need_board, run_board, stored
 from conftest import need_tool
-from tickmark.errors import TickmarkError
+from tickmark.base.errors import TickmarkError
 from tickmark.targets.baremetal import load_board
 from tickmark.targets.kernel_image import board_dtb, cached_kernel
 

@@ -9,7 +9,7 @@ import pytest
 
 from boards import need_board
 from conftest import need_tool, run_tmp
-from tickmark.errors import TickmarkError
+from tickmark.base.errors import TickmarkError
 from tickmark.targets.baremetal import board_names, load_board, parse_board, semihost_args
 
 BOARDS = ["mps2-an500", "mps2-an385", "virt-aarch64", "virt-riscv64", "orangepi-pc"]
@@ -281,8 +281,8 @@ def test_uart_console_for_boards_without_a_debugger(real):
     import subprocess
     import threading
 
+    from tickmark.base.tm1 import Parser
     from tickmark.targets.build import build_core
-    from tickmark.tm1 import Parser
 
     b = need_board("mps2-an500")
     info = build_core(

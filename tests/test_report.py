@@ -11,7 +11,7 @@ import pytest
 from markupsafe import escape
 
 import reportdata
-from tickmark import fmt
+from tickmark.base import fmt
 from tickmark.report import documents as views
 from tickmark.report import model
 from tickmark.report.console import PIPE_WIDTH
@@ -634,8 +634,8 @@ def test_flag_meanings_and_header_keys_have_one_source():
     """The report's flag meanings are the statistics' (with their thresholds) and the
     fingerprint's (the flags on every result); the header's keys are the fingerprint registry's
     keys marked header: no second copy to drift."""
-    from tickmark import fingerprint
     from tickmark.analysis import stats
+    from tickmark.facts import fingerprint
     from tickmark.report.model import run as run_model
 
     assert model.FLAG_MEANINGS == {**stats.FLAG_MEANINGS, **fingerprint.ENV_FLAG_MEANINGS}

@@ -241,7 +241,7 @@ def test_the_table_in_every_view(monkeypatch):
 def test_two_freertos_trees_differ_by_their_settings():
     """Two FreeRTOS runs built from different kernel trees: a comparison names what differs in
     the kernel's record, field by field; two different kernels are named by their names."""
-    from tickmark import fingerprint
+    from tickmark.facts import fingerprint
 
     a = {"rtos": {"name": "FreeRTOS", "version": "V11.2.0", "source": "/a", "sources_sha256": "1" * 64}}
     b = {"rtos": {"name": "FreeRTOS", "version": "V11.2.0", "source": "/b", "sources_sha256": "2" * 64}}

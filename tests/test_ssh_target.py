@@ -48,7 +48,7 @@ def left_on_target(s):
 
 
 def test_uri_forms():
-    from tickmark.errors import TickmarkError
+    from tickmark.base.errors import TickmarkError
     from tickmark.targets.ssh import parse_uri
 
     assert parse_uri("ssh://root@10.0.0.2:2222") == ("ssh://root@10.0.0.2:2222", "root@10.0.0.2", 2222)
@@ -346,7 +346,7 @@ def test_ctrl_c_removes_the_folder(sshd, cli):
 def test_info_asks_the_board_and_the_fingerprint_tells_its_static_core_from_the_hosts(sshd, cli, monkeypatch):
     """The board's static core and this machine's dynamic one differ in the fingerprint (compare
     names it); info asks the board itself what a process may do there."""
-    from tickmark.probe import cpu_list
+    from tickmark.facts.probe import cpu_list
 
     local_tmp = Path(tempfile.mkdtemp(prefix="tm-", dir="/tmp"))  # short: it holds a socket
     monkeypatch.setattr(tempfile, "tempdir", str(local_tmp))

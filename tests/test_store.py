@@ -3,7 +3,7 @@ import json
 import pytest
 
 from conftest import fake_core
-from tickmark.errors import TickmarkError
+from tickmark.base.errors import TickmarkError
 from tickmark.run.engine import Run, RunConfig
 from tickmark.run.importing import import_document
 from tickmark.store import Store

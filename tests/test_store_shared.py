@@ -10,7 +10,7 @@ import time
 import pytest
 
 from conftest import FAKECORE, row_counts, tickmark_proc, wait_results
-from tickmark.errors import TickmarkError
+from tickmark.base.errors import TickmarkError
 from tickmark.store import Store
 
 PATTERNS = ["sys.*", "lat.*", "bw.*", "sync.*", "ipc.*"]

@@ -10,8 +10,8 @@ import pytest
 
 from boards import check_study, counts, need_board, run_board, stored
 from conftest import need_tool
-from tickmark.errors import TickmarkError
-from tickmark.suites import SUITES
+from tickmark.base.errors import TickmarkError
+from tickmark.base.suites import SUITES
 from tickmark.targets import sylixos
 
 TARGET = "qemu-system:orangepi-pc?os=sylixos"

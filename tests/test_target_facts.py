@@ -9,7 +9,7 @@ import shutil
 import pytest
 
 from conftest import need_cc, need_tool
-from tickmark import probe
+from tickmark.facts import probe
 from tickmark.targets import open_target
 from tickmark.targets.build import build_core, c_library
 from tickmark.targets.elf import elf_linkage

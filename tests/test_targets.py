@@ -7,7 +7,7 @@ import sys
 import pytest
 
 from conftest import FAKECORE
-from tickmark.errors import TickmarkError
+from tickmark.base.errors import TickmarkError
 from tickmark.run.plan import check_patterns
 from tickmark.targets import open_target, schemes
 

@@ -10,7 +10,7 @@ import pytest
 from boards import counts, need_board, run_board, stored
 from conftest import need_nuttx, need_tool
 from tickmark.analysis import thread_metric
-from tickmark.suites import patterns_for
+from tickmark.base.suites import patterns_for
 
 CACHE = os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache")
 FREERTOS_TREE = os.environ.get("FREERTOS_KERNEL") or os.path.join(

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from conftest import FAKECORE
-from tickmark.tm1 import Parser, Reader, parse_text, validate
+from tickmark.base.tm1 import Parser, Reader, parse_text, validate
 
 HELLO = '{"t":"hello","v":1,"core":"0.1.0"}'
 META = '{"t":"meta","bench":"a","key":"a"}'
@@ -222,9 +222,9 @@ CORE_UNIT = Path(__file__).resolve().parent.parent / "src" / "tickmark" / "core"
 
 
 def test_the_pattern_rule_is_the_cores():
-    """The project's pattern rule (tickmark.patterns, which the synthetic core selects with)
+    """The project's pattern rule (tickmark.base.patterns, which the synthetic core selects with)
     answers the core's own glob cases (its unit tests) as the core does."""
-    from tickmark.patterns import matches
+    from tickmark.base.patterns import matches
 
     cases = re.findall(r'CHECK\((!?)tm_glob_match\("([^"]*)", "([^"]*)"\)\)', CORE_UNIT.read_text())
     assert len(cases) >= 5, "the core's glob cases moved"

@@ -52,7 +52,7 @@ def _mutate_line(rng, line):
 def test_fuzz_tm1_lines_no_crash_and_valid_records_kept():
     import random
 
-    from tickmark.tm1 import Reader, validate
+    from tickmark.base.tm1 import Reader, validate
 
     rng = random.Random(20261123)
     mutated = 0

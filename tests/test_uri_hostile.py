@@ -62,7 +62,7 @@ def _parse_target(uri):
 
     if uri.startswith("labgrid:"):  # opening it reaches for the coordinator: parse only
         if any(ord(c) < 32 or ord(c) == 127 for c in uri):
-            from tickmark.errors import TickmarkError
+            from tickmark.base.errors import TickmarkError
 
             raise TickmarkError("bad --target: control characters in the URI")
         return labgrid.parse_uri(uri)[0]
@@ -125,7 +125,7 @@ def test_fuzz_target_uris():
     line of error that never echoes a password; never an exception."""
     import random
 
-    from tickmark.errors import TickmarkError
+    from tickmark.base.errors import TickmarkError
 
     rng = random.Random(1119)
     accepted = refused = 0

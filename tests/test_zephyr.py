@@ -12,7 +12,7 @@ import pytest
 
 from boards import counts, need_board, run_board, stored
 from conftest import CORE, need_zephyr
-from tickmark.suites import SUITES
+from tickmark.base.suites import SUITES
 from tickmark.targets import zephyr
 from tickmark.targets.baremetal import load_board
 

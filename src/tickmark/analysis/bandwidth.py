@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
-from ..shapes import Row
+from ..base.shapes import Row
 from .stats import Stats
 
 # (a size, its cache level, {column: MB/s}, [columns whose figure was disturbed])

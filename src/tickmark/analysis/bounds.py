@@ -33,10 +33,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from ..errors import TickmarkError
-from ..names import printable
-from ..shapes import Row
-from ..units import INSN_OP, NS_OP
+from ..base.errors import TickmarkError
+from ..base.names import printable
+from ..base.shapes import Row
+from ..base.units import INSN_OP, NS_OP
 from .compare import key_matches, metric_name
 from .stats import TASK_CLOCK, Stats
 from .verdict import EXACT_FLOOR, MIN_BAND, Failure, Gate

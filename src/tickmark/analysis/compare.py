@@ -15,10 +15,10 @@ from typing import Any
 
 import numpy as np
 
-from .. import fingerprint
-from ..errors import TickmarkError
-from ..exact import exact_counts as counts_instructions
-from ..names import printable, run_labels
+from ..base.errors import TickmarkError
+from ..base.exact import exact_counts as counts_instructions
+from ..base.names import printable, run_labels
+from ..facts import fingerprint
 from . import counters, stats
 from .stats import TASK_CLOCK, Stats
 from .verdict import (  # noqa: F401  (the verdict's words and rule, read through this module too)
@@ -214,7 +214,7 @@ def metric_name(text: str | None) -> str:
 def key_matches(key: str, bench: str, patterns: Sequence[str]) -> bool:
     """A result selected by benchmark patterns (globs on the benchmark name or on its key with
     parameters, read as the core reads them: patterns.py; every result when there is no pattern)."""
-    from ..patterns import matches
+    from ..base.patterns import matches
 
     return not patterns or any(matches(key, p) or matches(bench, p) for p in patterns)
 

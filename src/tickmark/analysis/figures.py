@@ -22,7 +22,7 @@ from dataclasses import asdict, dataclass
 from types import FrameType
 from typing import Any
 
-from ..errors import TickmarkError
+from ..base.errors import TickmarkError
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_-]{0,39}")
 _NUMBER = re.compile(r"[-+]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?")

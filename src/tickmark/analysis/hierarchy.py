@@ -31,7 +31,7 @@ from __future__ import annotations
 import math
 from typing import Any, Callable
 
-from ..units import fmt_size
+from ..base.units import fmt_size
 from .knees import Curve, Knee, find_knees
 
 Level = dict[str, Any]  # a cache or TLB level, or memory: name, size, range, latency_ns, why, ...

@@ -20,9 +20,9 @@ from typing import Optional
 
 import numpy as np
 
-from .. import fingerprint
-from ..errors import TickmarkError
-from ..exact import exact_counts
+from ..base.errors import TickmarkError
+from ..base.exact import exact_counts
+from ..facts import fingerprint
 from .changepoints import MIN_SEGMENT, detect, ratio_ci
 from .stats import NS_OP, better_higher, time_ratio
 from .verdict import CPU_TIME, contended

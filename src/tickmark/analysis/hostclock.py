@@ -25,7 +25,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from ..shapes import Row
+from ..base.shapes import Row
 
 MIN_MARKS_FOR_FIT = 5  # three unknowns and two degrees of freedom at least
 ASSUMED_JITTER_NS = 1_000_000  # before a run measures it: 1 ms, a USB serial adapter's latency timer

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..shapes import Row
+from ..base.shapes import Row
 from .stats import Stats
 
 # (figure, benchmark key)

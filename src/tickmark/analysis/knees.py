@@ -49,7 +49,7 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Union
 
-from ..units import fmt_size
+from ..base.units import fmt_size
 
 Curve = dict[int, float]  # a latency curve: {working-set size in bytes: ns per load}
 Points = Union[Mapping[Any, Any], Iterable[tuple[Any, Any]]]  # {size: ns} or [(size, ns)]

@@ -18,7 +18,7 @@ import math
 from collections import defaultdict
 from typing import Any, Optional
 
-from ..shapes import Row, SamplesOf
+from ..base.shapes import Row, SamplesOf
 from . import compare
 from .stats import Stats, higher_is_better
 from .verdict import FASTER, verdict

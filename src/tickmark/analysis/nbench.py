@@ -13,7 +13,7 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from ..shapes import Row, SamplesOf
+from ..base.shapes import Row, SamplesOf
 from .stats import Stats
 
 # name, nbench label, units per iteration, P90 baseline, K6/233 baseline, original group, Linux group

@@ -4,8 +4,8 @@ by side, their verdicts, and the detection's document (`tickmark topology --json
 
 import json
 
-from ..fmt import fmt_size
-from ..units import parse_size
+from ..base.fmt import fmt_size
+from ..base.units import parse_size
 from . import hierarchy
 from .tlb import TLB_STEP
 from .topology import cycle_warning

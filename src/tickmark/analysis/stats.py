@@ -24,8 +24,8 @@ from typing import Optional
 
 import numpy as np
 
-from .. import units
-from ..units import INSN_OP, MB_S, NS_OP  # noqa: F401 (the headline units, where analysis takes them)
+from ..base import units
+from ..base.units import INSN_OP, MB_S, NS_OP  # noqa: F401 (the headline units, where analysis takes them)
 from . import counters
 from .estimators import _cv, determinism, median_ci, round_medians
 from .worstcase import quantile_bound

@@ -15,9 +15,9 @@ This module only builds the table; report/terminal/thread_metric.py lays it out.
 
 from dataclasses import dataclass, field
 
-from .. import units
-from ..exact import exact_counts
-from ..exact import unit as shown_unit
+from ..base import units
+from ..base.exact import exact_counts
+from ..base.exact import unit as shown_unit
 from .rtos_table import distinct_labels, side_label
 from .stats import Stats
 

@@ -2,7 +2,7 @@
 and from mem.lat_rand in small and huge pages: the levels, their entries and miss costs, whether
 huge pages reach the TLB, and what a page walk costs (topology.py reads the curves and calls these)."""
 
-from ..fmt import fmt_size
+from ..base.fmt import fmt_size
 from .knees import envelope
 
 

@@ -32,7 +32,7 @@ store/analyses.py's.
 
 import math
 
-from ..fmt import fmt_size
+from ..base.fmt import fmt_size
 from . import evidence, hierarchy
 from .knees import envelope
 from .stats import Stats

@@ -9,8 +9,8 @@ import sys
 import click
 
 from .. import __version__
-from ..errors import Interrupted, TickmarkError
-from ..names import printable
+from ..base.errors import Interrupted, TickmarkError
+from ..base.names import printable
 from .bisect import bisect_cmd
 from .bounds import bounds_cmd, check_cmd
 from .campaign import campaign_cmd

@@ -7,9 +7,9 @@ import sys
 import click
 
 from ..analysis.verdict import EXIT_INCONCLUSIVE as UNSETTLED
-from ..errors import TickmarkError
-from ..names import printable
-from ..suites import SUITES
+from ..base.errors import TickmarkError
+from ..base.names import printable
+from ..base.suites import SUITES
 from .options import round_options, store_of, target_of, target_option
 
 # exit statuses (docs/bisect.md): an unsettled search exits as an undecided gate does

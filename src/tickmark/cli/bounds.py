@@ -3,8 +3,8 @@ file); `run --bounds` and `campaign --bounds` check what they measured the same 
 
 import click
 
-from ..errors import TickmarkError
-from ..names import printable
+from ..base.errors import TickmarkError
+from ..base.names import printable
 from .options import check_output, emit, store_of
 
 

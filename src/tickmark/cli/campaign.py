@@ -2,8 +2,8 @@
 
 import click
 
-from ..errors import TickmarkError
-from ..names import parse_labels
+from ..base.errors import TickmarkError
+from ..base.names import parse_labels
 from .options import check_output, store_of
 from .report import write_report
 

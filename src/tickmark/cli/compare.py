@@ -2,8 +2,8 @@
 
 import click
 
-from ..errors import TickmarkError
-from ..names import printable
+from ..base.errors import TickmarkError
+from ..base.names import printable
 from ..report import formats
 from .options import inconclusive_option, store_for_refs
 

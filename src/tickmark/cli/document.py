@@ -3,8 +3,8 @@
 
 import click
 
-from ..errors import TickmarkError
-from ..names import printable
+from ..base.errors import TickmarkError
+from ..base.names import printable
 from ..report import formats
 from .options import check_output, inconclusive_option, store_of, write_file
 

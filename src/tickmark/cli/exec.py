@@ -7,8 +7,8 @@ import sys
 
 import click
 
-from ..errors import TickmarkError
-from ..names import check_name, printable
+from ..base.errors import TickmarkError
+from ..base.names import check_name, printable
 from ..run.plan import LIMITS
 from ..targets import check_boots, usages
 from .options import store_of

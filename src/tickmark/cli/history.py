@@ -4,7 +4,7 @@ import io
 
 import click
 
-from ..errors import TickmarkError
+from ..base.errors import TickmarkError
 from ..report import formats
 from .options import check_output, emit, inconclusive_option, run_filter_options, store_of
 
@@ -55,7 +55,7 @@ def history_cmd(ctx, patterns, by, names, target, labels, since, metric, fmt, ou
     --fail-on-change: 1 when the gate fails for the newest run (the last in the order), 3 when
     nothing failed but a benchmark could not be decided, 0 otherwise; 2 on bad input."""
     from ..analysis.compare import parse_threshold
-    from ..names import parse_labels
+    from ..base.names import parse_labels
     from ..report import history as hr
 
     threshold = parse_threshold(fail_on, "--fail-on-change") if fail_on is not None else None

@@ -4,8 +4,8 @@ import json
 
 import click
 
-from ..errors import TickmarkError
-from ..suites import SUITES
+from ..base.errors import TickmarkError
+from ..base.suites import SUITES
 from .options import hello_of, prepare_core, target_option
 
 
@@ -36,7 +36,7 @@ def list_cmd(ctx, patterns, as_json):
     if as_json:
         click.echo(json.dumps(benches, indent=1))
         return
-    from ..fmt import fmt_sweep
+    from ..base.fmt import fmt_sweep
     from ..report.console import console, print_table
 
     con = console()
@@ -61,7 +61,7 @@ def list_cmd(ctx, patterns, as_json):
 @click.pass_context
 def info_cmd(ctx, as_json):
     """The target (this machine by default): fingerprint and what it supports."""
-    from ..names import printable
+    from ..base.names import printable
 
     core = prepare_core(ctx)
     hello = hello_of(core)
@@ -93,7 +93,7 @@ def info_lines(fp, unknown="unknown"):
     """What `tickmark info` prints of a fingerprint: the machine in words (machine.lines, the same
     words as a run's header and the report), then what the target lets a process do and the
     flags every result would carry -> [(what, text)]."""
-    from ..machine import lines
+    from ..facts.words import lines
 
     out = [tuple(line) for line in lines(fp)]
     out.append(

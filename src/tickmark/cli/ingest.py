@@ -5,8 +5,8 @@ import sys
 
 import click
 
-from ..errors import TickmarkError
-from ..names import check_name, printable
+from ..base.errors import TickmarkError
+from ..base.names import check_name, printable
 from ..run.ingest import ingest
 from .options import store_of
 

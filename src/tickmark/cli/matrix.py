@@ -6,9 +6,9 @@ import sys
 
 import click
 
-from ..errors import TickmarkError
-from ..names import check_name, printable
-from ..suites import SUITES
+from ..base.errors import TickmarkError
+from ..base.names import check_name, printable
+from ..base.suites import SUITES
 from .options import label_option, round_options, store_of, target_of, target_option
 from .outputs import comparison_format_option, report_comparison
 

@@ -2,7 +2,7 @@
 
 import click
 
-from ..errors import TickmarkError
+from ..base.errors import TickmarkError
 from ..report.terminal import memory
 from .options import store_of
 

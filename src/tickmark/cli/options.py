@@ -3,8 +3,8 @@
 import atexit
 import os
 
-from ..errors import TickmarkError
-from ..names import printable
+from ..base.errors import TickmarkError
+from ..base.names import printable
 
 
 def store_of(ctx, readonly=False):

@@ -4,7 +4,7 @@ a comparison, or the one run's report when there is only one."""
 
 import click
 
-from ..errors import TickmarkError
+from ..base.errors import TickmarkError
 from ..report import formats
 
 

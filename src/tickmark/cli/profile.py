@@ -3,9 +3,9 @@ existing run built the same way), or show how two profiled runs differ."""
 
 import click
 
-from ..errors import TickmarkError
-from ..names import printable
-from ..patterns import matches
+from ..base.errors import TickmarkError
+from ..base.names import printable
+from ..base.patterns import matches
 from ..profile import TOOLS
 from .options import store_for_refs, store_of, target_of, target_option
 

@@ -5,9 +5,9 @@ import sys
 
 import click
 
-from ..errors import TickmarkError
-from ..names import printable
-from ..suites import SUITES
+from ..base.errors import TickmarkError
+from ..base.names import printable
+from ..base.suites import SUITES
 from .options import label_option, prepare_core, round_options, store_of, target_option
 
 

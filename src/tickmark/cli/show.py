@@ -5,7 +5,7 @@ import itertools
 
 import click
 
-from ..errors import TickmarkError
+from ..base.errors import TickmarkError
 from .options import run_filter_options, store_of
 
 
@@ -87,7 +87,7 @@ def show_summary(store, refs):
 @click.pass_context
 def runs_cmd(ctx, names, target, labels, since, limit):
     """List the stored runs (all, or those the filters select), a table per 1,000 runs."""
-    from ..names import parse_labels
+    from ..base.names import parse_labels
     from ..report import history
     from ..report.runs import runs_model
     from ..report.terminal import runs

@@ -5,8 +5,8 @@ import click
 
 from ..analysis import os_topology
 from ..analysis import topology as topo
-from ..errors import TickmarkError
-from ..names import check_name, printable
+from ..base.errors import TickmarkError
+from ..base.names import check_name, printable
 from ..report.progress import Progress
 from ..report.terminal import topology as terminal
 from ..run import topology as sweep

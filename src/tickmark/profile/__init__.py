@@ -9,7 +9,7 @@ driving it the run's (run/profile.py), which stores the profile through the run 
 
 import struct
 
-from ..errors import TickmarkError
+from ..base.errors import TickmarkError
 
 TOOLS = ("auto", "perf", "gprof")
 SAMPLES = 10  # samples of the instance, each seconds/SAMPLES long

@@ -13,7 +13,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from ..errors import TickmarkError
+from ..base.errors import TickmarkError
 from . import hosttool
 from .model import routine_name
 

@@ -2,7 +2,7 @@
 
 import subprocess
 
-from ..errors import TickmarkError
+from ..base.errors import TickmarkError
 
 
 def output(argv, timeout, what=None, fix=""):

@@ -155,7 +155,7 @@ def _pct(x):
 
 def describe(row, unit="op"):
     """'memmove: 25 % -> 90 % self, +4.1 ms per iteration (libc -> core: tm_user_memmove)'."""
-    from ..fmt import fmt_time
+    from ..base.fmt import fmt_time
 
     text = f"{row['name']}: {_pct(row['self_a'])} \u2192 {_pct(row['self_b'])} self"
     if row.get("dns") is not None:

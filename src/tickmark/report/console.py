@@ -16,7 +16,7 @@ import os
 import re
 import sys
 
-from ..names import decimal, numeric_environ, printable
+from ..base.names import decimal, numeric_environ, printable
 
 _CONTROL = re.compile(r"[\x00-\x09\x0b-\x1f\x7f-\x9f]")
 

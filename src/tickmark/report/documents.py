@@ -13,9 +13,10 @@ import signal
 from jinja2 import Environment, PackageLoader, select_autoescape
 from markupsafe import Markup, escape
 
-from .. import __version__, exact, fmt
+from .. import __version__
 from ..analysis.rtos_table import grid as rtos_grid
 from ..analysis.stats import TASK_CLOCK, time_ratio
+from ..base import exact, fmt
 from .history import change_text, signed_pct, value_text
 from .model import EVENTS_NOTE
 

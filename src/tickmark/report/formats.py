@@ -18,7 +18,7 @@ returns None.
 
 from dataclasses import dataclass, field
 
-from ..errors import TickmarkError
+from ..base.errors import TickmarkError
 
 WHATS = ("run", "report", "comparison", "history")
 

@@ -1,7 +1,7 @@
 """The words of the one gate (analysis/verdict.py's Gate) that `compare --fail-above` and
 `history --fail-on-change` print on stderr, and the --inconclusive option the three gates take."""
 
-from ..fmt import listed
+from ..base.fmt import listed
 
 
 def gate_lines(g, slower=None, passed=None):

@@ -10,12 +10,12 @@ import re
 import time
 from collections.abc import Mapping
 
-from .. import fingerprint
 from ..analysis import changepoints, history
-from ..errors import TickmarkError
-from ..fmt import listed
-from ..names import printable, run_labels
-from ..units import INSN_OP, MB_S, NS_OP
+from ..base.errors import TickmarkError
+from ..base.fmt import listed
+from ..base.names import printable, run_labels
+from ..base.units import INSN_OP, MB_S, NS_OP
+from ..facts import fingerprint
 
 FORMAT = "tickmark-history"
 VERSION = 1
@@ -52,7 +52,7 @@ def check_by(by):
 
 def glob_to_like(pattern):
     """A benchmark pattern (patterns.py) as an SQL LIKE pattern (backslash escapes)."""
-    from ..patterns import normalized
+    from ..base.patterns import normalized
 
     out = []
     for ch in normalized(pattern):
@@ -360,7 +360,7 @@ def _level(store, s, points, label):
 
 # ---------------------------------------------------------------- words
 def value_text(v, unit):
-    from ..fmt import fmt_in
+    from ..base.fmt import fmt_in
 
     if v is None:
         return "-"

@@ -16,8 +16,8 @@ matplotlib.use("Agg")
 from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.ticker import FixedLocator, FuncFormatter, NullLocator  # noqa: E402
 
-from ..fmt import fmt_count, fmt_size, fmt_time  # noqa: E402
-from ..units import INSN_OP, MB_S, NS_OP, fmt_bandwidth_tick  # noqa: E402
+from ..base.fmt import fmt_count, fmt_size, fmt_time  # noqa: E402
+from ..base.units import INSN_OP, MB_S, NS_OP, fmt_bandwidth_tick  # noqa: E402
 
 RC = {
     "svg.fonttype": "none",  # <text> elements instead of glyph paths: much smaller

@@ -19,7 +19,7 @@ import sys
 import threading
 import time
 
-from ..names import printable
+from ..base.names import printable
 from .console import console, is_plain, width
 
 EVERY = 10.0  # seconds between two lines in a pipe while a stage goes on

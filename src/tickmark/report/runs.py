@@ -1,9 +1,9 @@
 """The stored runs as `tickmark runs` lists them: the model (one row per run, what ran, where,
 with which labels), built from the store's run rows; the view is report/terminal/runs.py."""
 
-from .. import names
-from ..fmt import known
-from ..suites import SUITES
+from ..base import names
+from ..base.fmt import known
+from ..base.suites import SUITES
 
 
 def what_ran(run):

@@ -22,8 +22,8 @@ import subprocess
 from dataclasses import dataclass, field
 
 from ..analysis import bisect as search
-from ..errors import TickmarkError
-from ..names import printable, run_labels
+from ..base.errors import TickmarkError
+from ..base.names import printable, run_labels
 from .exec import ExecMatrix
 from .matrix import Cell, Matrix, build_all
 

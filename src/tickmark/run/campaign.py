@@ -31,8 +31,8 @@ import socket
 import threading
 import time
 
-from ..errors import TickmarkError
-from ..names import MAX_NAME, check_name
+from ..base.errors import TickmarkError
+from ..base.names import MAX_NAME, check_name
 from ..store import claims
 from .campaign_file import cells
 from .load import IDLE

@@ -24,8 +24,8 @@ import os
 import re
 from dataclasses import dataclass, field
 
-from ..errors import TickmarkError
-from ..names import printable
+from ..base.errors import TickmarkError
+from ..base.names import printable
 from ..targets import check_uri, source_identity
 from .load import IDLE
 from .plan import LIMITS, Plan, check_params_used
@@ -177,7 +177,7 @@ def parse(doc, path="campaign"):
             v["memfn"] = mf
         variants[vname] = v
     workloads = {}
-    from ..suites import SUITES
+    from ..base.suites import SUITES
 
     for wname, w in _table(doc, "workloads", bad, required=True).items():
         if isinstance(w, str):

@@ -13,7 +13,7 @@ the periods it missed (as cyclictest does), so on a loaded machine the run lasts
 import math
 import re
 
-from ..errors import TickmarkError
+from ..base.errors import TickmarkError
 
 BENCHES = ("timer.cyclic", "timer.cyclic_rt")
 COUNT_MAX = 1_000_000  # the core's limit of wake-ups per iteration (cyclic_common.c)

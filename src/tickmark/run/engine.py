@@ -28,11 +28,11 @@ import threading
 import time
 
 from ..analysis import hostclock, memfn, stats
-from ..errors import TickmarkError, interrupted_by_signals
-from ..names import check_name
+from ..base.errors import TickmarkError, interrupted_by_signals
+from ..base.names import check_name
+from ..base.tm1 import Reader
+from ..base.waiting import Watchdog, environ_seconds
 from ..store.analyses import nbench_unsettled
-from ..tm1 import Reader
-from ..waiting import Watchdog, environ_seconds
 from .plan import RunConfig, check_patterns  # noqa: F401  (the engine's input, made by plan.py)
 from .results import ResultWriter, split_key
 

@@ -20,8 +20,8 @@ import time
 from dataclasses import dataclass, field
 
 from ..analysis.figures import FigureMissing
-from ..errors import TickmarkError
-from ..names import printable
+from ..base.errors import TickmarkError
+from ..base.names import printable
 from .engine import Run
 from .matrix import Matrix
 

@@ -1,8 +1,8 @@
 """Import: an export document (store/document.py, validated, its statistics recomputed) stored as a
 new run, its results written through the ResultWriter (results.py)."""
 
-from .. import fingerprint
-from ..names import numbered
+from ..base.names import numbered
+from ..facts import fingerprint
 from ..store import NameTaken
 from .results import ResultWriter
 

@@ -15,11 +15,11 @@ import re
 import socket
 from dataclasses import dataclass, field
 
-from .. import probe
-from ..errors import TickmarkError
-from ..names import check_name
+from ..base.errors import TickmarkError
+from ..base.names import check_name
+from ..base.tm1 import Parser, clean_line, validate
+from ..facts import probe
 from ..targets.base import Core, Session, Target
-from ..tm1 import Parser, clean_line, validate
 
 _U63 = 2**63 - 1
 

@@ -9,10 +9,10 @@ is refused before anything runs."""
 import itertools
 
 from ..analysis.memfn import IMPLS
-from ..errors import TickmarkError
-from ..names import printable
-from ..patterns import normalized
-from ..units import parse_size
+from ..base.errors import TickmarkError
+from ..base.names import printable
+from ..base.patterns import normalized
+from ..base.units import parse_size
 
 _NAMED = {"memfn.": {"impl": {name: n for n, name in IMPLS.items()}}}
 

@@ -24,8 +24,8 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 
-from ..errors import TickmarkError
-from ..units import MB_S
+from ..base.errors import TickmarkError
+from ..base.units import MB_S
 
 MSG_BYTES = 100  # hackbench's default message size
 GROUPS = 2  # groups of the message storm

@@ -13,8 +13,8 @@ import re
 import time
 from dataclasses import dataclass
 
-from .. import fingerprint
-from ..errors import TickmarkError
+from ..base.errors import TickmarkError
+from ..facts import fingerprint
 from .engine import Run, TransportLost, extra_budget, signals
 
 

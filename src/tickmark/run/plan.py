@@ -30,10 +30,10 @@ import re
 from dataclasses import dataclass, field
 
 from ..analysis import hostclock
-from ..errors import TickmarkError
-from ..names import check_label, check_name, parse_labels, printable
-from ..patterns import matches, normalized
-from ..units import parse_size
+from ..base.errors import TickmarkError
+from ..base.names import check_label, check_name, parse_labels, printable
+from ..base.patterns import matches, normalized
+from ..base.units import parse_size
 from .keys import written_out
 
 # option -> (lowest, highest): the command line, a campaign file and the core agree on them
@@ -255,7 +255,7 @@ def check_patterns(core, patterns):
 def patterns_of(patterns=(), suite=None, default="default"):
     """Patterns and a suite together -> (patterns, the suite to store or None): the suite's
     patterns, then the others (each once); neither: the `default` suite (None: no pattern)."""
-    from ..suites import patterns_for
+    from ..base.suites import patterns_for
 
     patterns = [normalized(p) if isinstance(p, str) else p for p in patterns or ()]
     if suite is None and not patterns:

@@ -17,7 +17,7 @@ import time
 
 from .. import profile as prof
 from ..analysis import stats
-from ..errors import TickmarkError
+from ..base.errors import TickmarkError
 from ..profile import gprof, perf
 from ..targets import Variant
 from .engine import Run, attach_profile

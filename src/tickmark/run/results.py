@@ -6,8 +6,8 @@ an imported document (importing.py) write their results through it."""
 import dataclasses
 import re
 
-from .. import tm1
 from ..analysis import stats, verdict
+from ..base import tm1
 
 
 def split_key(key):

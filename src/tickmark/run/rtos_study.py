@@ -12,7 +12,7 @@ campaigns/ say the same for the two boards, with FreeRTOS's settings chosen in t
 from urllib.parse import quote
 
 from ..analysis.rtos_table import Side, side_label
-from ..errors import TickmarkError
+from ..base.errors import TickmarkError
 from ..targets import baremetal
 from . import campaign_file
 

@@ -7,8 +7,8 @@ import contextlib
 
 from ..analysis.os_topology import os_report
 from ..analysis.topology import analyse, refine_sizes
+from ..base.units import parse_size
 from ..store.analyses import round_points
-from ..units import parse_size
 from .engine import Run
 from .plan import Plan, check_patterns
 

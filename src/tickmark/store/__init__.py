@@ -10,9 +10,9 @@ A file or database that is not a tickmark store is never written to.
 
 import time
 
-from ..errors import CorruptStore, NoRun, TickmarkError
-from ..names import decimal
-from ..units import NS_OP
+from ..base.errors import CorruptStore, NoRun, TickmarkError
+from ..base.names import decimal
+from ..base.units import NS_OP
 from . import migrations
 from .copies import _FILL, HEAD_COLS, brief_fields, brief_of, head_of, labels_of
 from .location import default_path, is_pg_url, locate
@@ -545,8 +545,8 @@ class Store:
     def _refresh_stats(self, run_id, rows):
         """Statistics stored by another version of stats.py are recomputed from the raw samples
         (and written back where the store is writable)."""
-        from .. import fingerprint
         from ..analysis import stats
+        from ..facts import fingerprint
 
         stale = [r for r in rows if not stats.is_current(r["stats"])]
         if not stale:

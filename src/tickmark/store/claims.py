@@ -17,7 +17,7 @@ that cell's result.
 import os
 import socket
 
-from ..errors import TickmarkError
+from ..base.errors import TickmarkError
 
 # The database's clock, in seconds since the epoch.
 _NOW = {

@@ -13,7 +13,7 @@ HEAD_COLS = ("value", "ci95_lo", "ci95_hi", "unit", "v", "rounds", "round_cv", "
 def brief_fields():
     """The fingerprint fields run_brief keeps: those that separate series in a history, and the
     variant (what `runs` shows)."""
-    from .. import fingerprint
+    from ..facts import fingerprint
 
     return [k.name for k in fingerprint.keys(separates=True)] + ["variant"]
 

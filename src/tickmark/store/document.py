@@ -9,13 +9,14 @@ import json
 import math
 import re
 
-from .. import fingerprint, tm1
 from ..analysis import stats
 from ..analysis.stats import Stats
-from ..errors import TickmarkError
-from ..exact import exact_counts
-from ..exact import unit as shown_unit
-from ..names import check_name, printable, text_problem
+from ..base import tm1
+from ..base.errors import TickmarkError
+from ..base.exact import exact_counts
+from ..base.exact import unit as shown_unit
+from ..base.names import check_name, printable, text_problem
+from ..facts import fingerprint
 from .rows import MAX_TIME
 
 FORMAT = "tickmark-results"

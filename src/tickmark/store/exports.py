@@ -28,13 +28,13 @@ import math
 import time
 from xml.etree import ElementTree as ET
 
-from .. import fingerprint
 from ..analysis import estimators, stats
 from ..analysis.stats import MB_S, NS_OP, Stats
-from ..errors import TickmarkError
-from ..exact import exact_counts
-from ..names import decimal
-from ..units import parse_size
+from ..base.errors import TickmarkError
+from ..base.exact import exact_counts
+from ..base.names import decimal
+from ..base.units import parse_size
+from ..facts import fingerprint
 
 STATUSES = ("ok", "skip", "failed", "crashed", "timeout")
 
@@ -370,7 +370,7 @@ def _run_seconds(r):
 
 
 def _value_text(d, exact=False):
-    from ..fmt import fmt_value
+    from ..base.fmt import fmt_value
 
     return fmt_value(d, exact)
 

@@ -5,8 +5,8 @@ import os
 import re
 from pathlib import Path
 
-from ..errors import TickmarkError
-from ..names import printable
+from ..base.errors import TickmarkError
+from ..base.names import printable
 
 _SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*):")
 _SQLITE_URL = "sqlite:///"

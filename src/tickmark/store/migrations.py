@@ -11,7 +11,7 @@ that an older tickmark keeps writing into after a migration.
 import json
 import time
 
-from .. import fingerprint
+from ..facts import fingerprint
 
 TABLE = "CREATE TABLE IF NOT EXISTS migrations (name TEXT NOT NULL PRIMARY KEY, done REAL NOT NULL)"
 

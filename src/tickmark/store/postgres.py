@@ -10,7 +10,7 @@ that dies takes only its open transaction with it.
 import re
 from urllib.parse import unquote
 
-from ..errors import TickmarkError
+from ..base.errors import TickmarkError
 
 SCHEMES = ("postgresql://", "postgres://")
 _LOCK_KEY = 0x7469636B  # "tick": serializes schema creation between runners

@@ -4,8 +4,8 @@ with their results and raw samples (analysis/compare.py compares them)."""
 import os
 
 from ..analysis import compare
-from ..errors import NoRun, TickmarkError
-from ..names import printable
+from ..base.errors import NoRun, TickmarkError
+from ..base.names import printable
 from .document import read_document
 
 

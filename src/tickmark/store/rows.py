@@ -3,9 +3,9 @@ refused with "corrupt store" (naming the row and column), never handed on to cra
 
 import json
 
-from .. import tm1
-from ..errors import CorruptStore
-from ..names import plain, plain_all
+from ..base import tm1
+from ..base.errors import CorruptStore
+from ..base.names import plain, plain_all
 from . import migrations
 from .schema import _JSON_COLS
 

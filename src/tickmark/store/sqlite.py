@@ -11,8 +11,8 @@ import time
 import urllib.parse
 from pathlib import Path
 
-from ..errors import CorruptStore, TickmarkError
-from ..waiting import environ_seconds
+from ..base.errors import CorruptStore, TickmarkError
+from ..base.waiting import environ_seconds
 from . import sqlite_log
 
 _MAGIC = b"SQLite format 3\x00"

@@ -20,7 +20,7 @@ process holds on it (see sqlite.py's _OPEN).
 
 import os
 
-from ..errors import TickmarkError
+from ..base.errors import TickmarkError
 
 LOGS = ("-wal", "-shm")
 _BOUND = "user.tickmark.file"

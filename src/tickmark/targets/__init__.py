@@ -14,8 +14,8 @@ base.py declares the contract, uri.py parses a URI's options, toolchain.py picks
 qemu.py holds what the qemu-system targets share.
 """
 
-from ..errors import TickmarkError
-from ..names import text_problem
+from ..base.errors import TickmarkError
+from ..base.names import text_problem
 from .base import Core, ProcessSession, Session, Target, Variant, register, registered, shown
 
 __all__ = [

@@ -18,7 +18,7 @@ import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..errors import TickmarkError
+from ..base.errors import TickmarkError
 from .build import build_core, core_dir
 
 # The longest semihosting command line picolibc's start-up code takes whole (its buffer is

@@ -29,8 +29,8 @@ import subprocess
 import tempfile
 from dataclasses import dataclass
 
-from ..errors import TickmarkError
-from ..waiting import Watchdog
+from ..base.errors import TickmarkError
+from ..base.waiting import Watchdog
 
 _REGISTRY = {}
 
@@ -38,7 +38,7 @@ _REGISTRY = {}
 def shown(text, limit=80):
     """A URI (or a piece of one) as error messages quote it: control characters escaped, a long
     one cut short (a 5,000-digit option must not push the reason off the line)."""
-    from ..names import printable
+    from ..base.names import printable
 
     text = printable(text)
     return text if len(text) <= limit else text[: limit - 3] + "..."
@@ -202,7 +202,7 @@ class Core:
 
     def call(self, args, timeout=120):
         """Run the core with ARGS to completion -> its records. TickmarkError when it fails."""
-        from ..tm1 import Reader
+        from ..base.tm1 import Reader
 
         s = self.start(args)
         p = Reader()
@@ -373,7 +373,7 @@ class Target:
         """What a process may do on the target (probe.process_limits: real-time priority,
         the CPUs it may run on), asked through the target's shell; None for a target without
         one (a console, a bare-metal board)."""
-        from .. import probe
+        from ..facts import probe
 
         try:
             self.connect()

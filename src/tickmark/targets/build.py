@@ -28,7 +28,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from ..errors import Interrupted, TickmarkError, interrupted_by_signals
+from ..base.errors import Interrupted, TickmarkError, interrupted_by_signals
 from . import sizes
 from .elf import elf_linkage
 

@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import TickmarkError
+from ..base.errors import TickmarkError
 
 ENV = "FREERTOS_KERNEL"
 DEFAULT_NAME = "FreeRTOS-Kernel-V11.2.0"

@@ -34,10 +34,10 @@ import shutil
 import stat
 from pathlib import Path
 
-from .. import fingerprint, probe
-from ..errors import TickmarkError
-from ..names import decimal
-from ..waiting import Watchdog
+from ..base.errors import TickmarkError
+from ..base.names import decimal
+from ..base.waiting import Watchdog
+from ..facts import fingerprint, probe
 from . import toolchain
 from .baremetal import ICOUNT, INSN_FCORE_KHZ
 from .base import Core, ProcessSession, Target, Variant, shown, with_options

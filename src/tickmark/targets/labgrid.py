@@ -30,8 +30,8 @@ import socket
 import threading
 import time
 
-from ..errors import TickmarkError
-from ..waiting import Again, retry
+from ..base.errors import TickmarkError
+from ..base.waiting import Again, retry
 from . import uri as uri_options
 from .base import Variant, WrappingCore, WrappingTarget, register, shown
 from .uri import Option

@@ -9,8 +9,8 @@ import shlex
 import shutil
 import tempfile
 
-from .. import probe
-from ..errors import TickmarkError
+from ..base.errors import TickmarkError
+from ..facts import probe
 from . import toolchain
 from .base import Core, ProcessSession, Target, Variant, register, shown
 from .build import sha256_file

@@ -35,7 +35,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import TickmarkError
+from ..base.errors import TickmarkError
 from .build import _one_builder, _run_tool, cache_root, compiler_version, core_dir
 
 ENV_DIR = "NUTTX_DIR"

@@ -7,7 +7,7 @@ readings to each other)."""
 
 import re
 
-from ..units import parse_size
+from ..base.units import parse_size
 from .build import core_dir
 from .sizes import BENCH_NAME, DESCRIPTOR
 

@@ -15,10 +15,10 @@ import subprocess
 import tempfile
 import time
 
-from ..errors import TickmarkError
-from ..names import decimal
-from ..tm1 import Parser
-from ..waiting import Watchdog
+from ..base.errors import TickmarkError
+from ..base.names import decimal
+from ..base.tm1 import Parser
+from ..base.waiting import Watchdog
 
 
 class Instance:

@@ -7,7 +7,7 @@ import shutil
 import subprocess
 import tempfile
 
-from ..waiting import Watchdog
+from ..base.waiting import Watchdog
 from .base import ProcessSession
 
 DEFAULT_TIMEOUT = 60  # the core's own per-benchmark limit

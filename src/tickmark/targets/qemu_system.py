@@ -28,8 +28,8 @@ Two kinds of machine:
 Every result is flagged `emulated`: these are never timings of real hardware.
 """
 
-from .. import fingerprint, probe
-from ..errors import TickmarkError
+from ..base.errors import TickmarkError
+from ..facts import fingerprint, probe
 from . import baremetal, freertos, nuttx, sylixos, zephyr
 from . import uri as uri_options
 from .base import Core, Target, Variant, register, shown, with_options

@@ -4,7 +4,7 @@ For CI and for checking a port, never for timing claims: every result is flagged
 
 from dataclasses import replace
 
-from ..errors import TickmarkError
+from ..base.errors import TickmarkError
 from . import toolchain
 from .base import Variant, register, shown
 from .local import LocalCore, LocalTarget, qemu_user_argv

@@ -21,9 +21,9 @@ import shlex
 import threading
 import time
 
-from .. import probe
-from ..errors import TickmarkError
-from ..tm1 import Reader, clean_line
+from ..base.errors import TickmarkError
+from ..base.tm1 import Reader, clean_line
+from ..facts import probe
 from . import uri as uri_options
 from .base import Core, Session, Target, Variant, register, shown
 from .uri import Option

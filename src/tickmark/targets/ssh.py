@@ -27,9 +27,9 @@ import tempfile
 import threading
 import urllib.parse
 
-from .. import probe
-from ..errors import TickmarkError
-from ..names import decimal
+from ..base.errors import TickmarkError
+from ..base.names import decimal
+from ..facts import probe
 from . import toolchain
 from .base import Core, Session, Target, Variant, register, shown
 

@@ -32,7 +32,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import TickmarkError
+from ..base.errors import TickmarkError
 from .build import _one_builder, cache_root, compiler_version, core_dir, sha256_file
 from .nuttx import tree_digest
 

@@ -7,7 +7,7 @@ import os
 import platform
 import shutil
 
-from ..errors import TickmarkError
+from ..base.errors import TickmarkError
 from .build import build_core
 
 # a machine's name (uname -m, or a qemu-user:ARCH) -> Debian's cross prefix for it

@@ -10,8 +10,8 @@ import re
 import urllib.parse
 from dataclasses import dataclass
 
-from ..errors import TickmarkError
-from ..names import decimal
+from ..base.errors import TickmarkError
+from ..base.names import decimal
 from .base import shown
 
 _TRUE = ("1", "yes", "true", "")

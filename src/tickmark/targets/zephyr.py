@@ -28,7 +28,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import TickmarkError
+from ..base.errors import TickmarkError
 from . import nuttx
 from .build import BuildInfo, _one_builder, cache_root, compiler_version, core_dir, sha256_file, source_files
 

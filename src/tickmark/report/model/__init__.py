@@ -38,7 +38,7 @@ from collections.abc import Sequence
 from typing import Any, TypedDict
 
 from ...analysis import rtos_table, thread_metric
-from ...shapes import StoreReader
+from ...base.shapes import StoreReader
 from ...store.analyses import rtos_table_of_runs, thread_metric_table_of_runs
 from .board import BoardModel, board_model
 from .compare import campaign_model, compare_model, comparison, family_covers

@@ -18,9 +18,9 @@ from __future__ import annotations
 from typing import Any, TypedDict, Union
 
 from ...analysis.stats import Stats, Summary
-from ...fmt import fmt_time
-from ...shapes import Row, StoreReader
-from ...units import MB_S, fmt_bandwidth
+from ...base.fmt import fmt_time
+from ...base.shapes import Row, StoreReader
+from ...base.units import MB_S, fmt_bandwidth
 from .memory import topology_of
 
 # (lmbench's name, the benchmark (or the benchmarks whose mean it is), the parameters of its figure)

@@ -11,8 +11,8 @@ from typing import Any, TypedDict
 
 from ...analysis.compare import multiple_of
 from ...analysis.verdict import CPU_TIME, time_ratio_of
-from ...exact import exact_counts
-from ...shapes import Fingerprint
+from ...base.exact import exact_counts
+from ...base.shapes import Fingerprint
 
 CORE_PARTS = ("text", "data", "bss")
 

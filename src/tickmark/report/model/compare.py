@@ -6,13 +6,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, TypedDict
 
-from ... import fingerprint
 from ...analysis import rtos_table, thread_metric
 from ...analysis.compare import Pair, Side
-from ...errors import TickmarkError
-from ...fmt import known
-from ...names import decimal
-from ...shapes import Row, StoreReader
+from ...base.errors import TickmarkError
+from ...base.fmt import known
+from ...base.names import decimal
+from ...base.shapes import Row, StoreReader
+from ...facts import fingerprint
 from ...store.analyses import rtos_table_of_runs, thread_metric_table_of_runs
 from . import codesize
 from .series import nbench_comparison

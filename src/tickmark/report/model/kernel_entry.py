@@ -16,12 +16,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Callable, TypedDict
 
-from ... import fmt
 from ...analysis import hostclock, kernel_entry, rtos_table
-from ...exact import ICOUNT_METHOD
-from ...fingerprint import CYCLES_METHODS
-from ...fmt import fmt_rate, fmt_time
-from ...shapes import Row, StoreReader
+from ...base import fmt
+from ...base.exact import ICOUNT_METHOD
+from ...base.fmt import fmt_rate, fmt_time
+from ...base.shapes import Row, StoreReader
+from ...facts.fingerprint import CYCLES_METHODS
 
 # the cycle methods that count (a figure in them is not time in other units): QEMU's guest
 # instructions and the hardware cycle counters

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any, TypedDict
 
-from ...fmt import fmt_size, fmt_time
-from ...shapes import Row, SamplesOf, StoreReader
+from ...base.fmt import fmt_size, fmt_time
+from ...base.shapes import Row, SamplesOf, StoreReader
 
 
 class BandwidthRow(TypedDict):

@@ -7,16 +7,17 @@ import math
 from collections.abc import Iterable, Sequence
 from typing import Any, TypedDict
 
-from ... import fingerprint, fmt
-from ... import machine as machine_words
 from ...analysis import kernel_entry, rtos_table, stats, thread_metric
 from ...analysis.memfn import IMPLS
 from ...analysis.stats import Stats, Summary
-from ...exact import exact_counts, explanation
-from ...exact import unit as shown_unit
-from ...fmt import listed
-from ...names import labels_text, printable, run_labels, when
-from ...shapes import Fingerprint, Row, StoreReader
+from ...base import fmt
+from ...base.exact import exact_counts, explanation
+from ...base.exact import unit as shown_unit
+from ...base.fmt import listed
+from ...base.names import labels_text, printable, run_labels, when
+from ...base.shapes import Fingerprint, Row, StoreReader
+from ...facts import fingerprint
+from ...facts import words as machine_words
 from .kernel_entry import HostClockTable, KernelEntryTable, host_clock_model, kernel_entry_model
 from .memory import topology_of
 from .series import NbenchFigures, nbench_series, result_order, series

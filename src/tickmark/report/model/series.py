@@ -10,8 +10,8 @@ from typing import Any, Callable, TypedDict
 from ...analysis.compare import Side
 from ...analysis.memfn import IMPLS
 from ...analysis.stats import Stats, Summary
-from ...exact import exact_counts
-from ...shapes import Fingerprint, Row, SamplesOf, StoreReader
+from ...base.exact import exact_counts
+from ...base.shapes import Fingerprint, Row, SamplesOf, StoreReader
 
 
 class NbenchFigures(TypedDict):

@@ -8,10 +8,10 @@ import textwrap
 
 from rich.text import Text
 
-from ... import fmt
-from ...fmt import fmt_pct, fmt_rate, known
-from ...names import printable
-from ...units import CYCLES_OP, OPS_S
+from ...base import fmt
+from ...base.fmt import fmt_pct, fmt_rate, known
+from ...base.names import printable
+from ...base.units import CYCLES_OP, OPS_S
 from ..console import (
     console,
     dropped_note,

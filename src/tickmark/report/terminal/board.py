@@ -4,7 +4,7 @@ processes x private-data grid, and the memory latencies."""
 
 import textwrap
 
-from ...fmt import fmt_size
+from ...base.fmt import fmt_size
 from ..console import console, print_table, styled_table
 
 

@@ -3,7 +3,7 @@ report/model/codesize.py): the core's text, data and bss (and a kernel image's s
 benchmark the bytes of its functions (its file's and the shared helpers' it calls) in A and B
 with the speed and size in words."""
 
-from ...fmt import fmt_size
+from ...base.fmt import fmt_size
 
 
 def _bytes(n):

@@ -8,8 +8,8 @@ import sys
 from rich.text import Text
 
 from ...analysis.compare import FASTER, FEW, INCONCLUSIVE, MAX_ROUNDS_HINT, SAME, SLOWER
-from ...fmt import fmt_in
-from ...units import CYCLES_OP
+from ...base.fmt import fmt_in
+from ...base.units import CYCLES_OP
 from ..console import console, dropped_note, fixed_table, print_wrapped
 from . import codesize
 from .counters import NO_PMU_HINT, fmt_per_op, fmt_ratio

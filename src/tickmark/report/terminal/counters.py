@@ -7,9 +7,9 @@ from rich import box
 from rich.table import Table
 
 from ...analysis.counters import NOT_SUPPORTED
-from ...fmt import fmt_count, fmt_time
-from ...fmt import sig as _sig
-from ...units import CYCLES_OP
+from ...base.fmt import fmt_count, fmt_time
+from ...base.fmt import sig as _sig
+from ...base.units import CYCLES_OP
 from ..console import console, print_table
 
 # Where no PMU counts instructions (most VMs and clouds), QEMU's -icount does.

@@ -3,7 +3,7 @@ host_clock_model): per result, the time per operation by the host and by the boa
 over the same chunks, how far apart, and the resolution the console allowed; the model's notes
 under it."""
 
-from ...names import printable
+from ...base.names import printable
 from ..console import print_table, styled_table
 
 COLUMNS = (("benchmark", "key"), ("host", "host_text"), ("board", "board_text"), ("differ", "differ_text"),

@@ -8,8 +8,8 @@ import textwrap
 from rich.table import Table
 
 from ...analysis.compare import FASTER, FEW, INCONCLUSIVE, SAME
-from ...fmt import fmt_size, fmt_time
-from ...units import MB_S
+from ...base.fmt import fmt_size, fmt_time
+from ...base.units import MB_S
 from ..console import console, print_table
 
 

@@ -4,8 +4,8 @@ out like nbench's own report (analysis/nbench.py computes the figures, the model
 import textwrap
 
 from ...analysis.nbench import CI_TARGET, LINUX_GROUPS, MIN_CLEAN, ORIGINAL_GROUPS
-from ...fmt import fmt_it_rate
-from ...units import IT_S
+from ...base.fmt import fmt_it_rate
+from ...base.units import IT_S
 
 
 def _num(x, width, places):

@@ -3,7 +3,7 @@
 import sys
 
 from ...analysis.compare import multiple
-from ...fmt import fmt_time
+from ...base.fmt import fmt_time
 from ...profile.model import GROUPS, describe, diff, group_shares
 from ..console import console, lines_printable, wrap_words
 

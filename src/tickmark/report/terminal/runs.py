@@ -4,7 +4,7 @@ left out, with a note)."""
 
 from rich.text import Text
 
-from ...names import printable
+from ...base.names import printable
 from ..console import console, dropped_note, fitted, print_table, styled_table
 
 COLUMNS = ("id", "started", "status", "results", "name", "target", "labels", "benchmarks")

@@ -3,7 +3,7 @@ system, the cost per operation and the same over one basic-processing pass of th
 
 import sys
 
-from ...units import INSN_OP
+from ...base.units import INSN_OP
 from ..console import console, print_table, styled_table
 
 

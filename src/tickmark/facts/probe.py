@@ -18,9 +18,9 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from . import __version__
+from .. import __version__
+from ..base.names import decimal, plain_all, word
 from .fingerprint import cache_numbers, env_flags, variant_label
-from .names import decimal, plain_all, word
 
 # name -> file read on the target
 # The probe runs inside the SSH target's holder script: its variables are tm_-prefixed.

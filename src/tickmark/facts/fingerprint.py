@@ -7,8 +7,8 @@ the flags of the environment); probe.py takes the fingerprint from the target.
 import os
 from dataclasses import dataclass
 
-from .names import decimal
-from .units import fmt_size, parse_size
+from ..base.names import decimal
+from ..base.units import fmt_size, parse_size
 
 
 # ---------------------------------------------------------------- the keys

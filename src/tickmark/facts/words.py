@@ -12,10 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
+from ..base.exact import exact_counts, explanation
+from ..base.fmt import known
+from ..base.shapes import Fingerprint
 from . import fingerprint
-from .exact import exact_counts, explanation
-from .fmt import known
-from .shapes import Fingerprint
 
 
 @dataclass(frozen=True)
