@@ -46,7 +46,8 @@ def test_cold_calls_are_single_operations_beside_the_headline(core_binary):
 
 
 def test_show_report_and_export_put_cold_beside_warm(real, cli, tmp_path):
-    rc, out, err = cli("run", "--rounds", "1", "--max-rounds", "1", "--samples", "3", "--sample-ms", "2", "-q", "sync.mutex", "loop.control")
+    one_round = ("--rounds", "1", "--max-rounds", "1", "--sample-ms", "2", "-q")
+    rc, out, err = cli("run", *one_round, "--samples", "3", "sync.mutex", "loop.control")
     assert rc == 0, err + out
     rc, out, err = cli("show")
     assert rc == 0, err
@@ -76,7 +77,7 @@ def test_a_port_that_cannot_flush_skips_the_cold_sub_metric(make_core, real, cli
     assert "cold_flush" not in meta and not any("cold" in r for r in recs if r["t"] == "sample")
     assert next(r for r in recs if r["t"] == "end")["status"] == "ok"  # the headline stands
     monkeypatch.setenv("TICKMARK_CORE", str(core))
-    rc, out, err = cli("run", "--rounds", "1", "--max-rounds", "1", "--samples", "2", "--sample-ms", "2", "-q", "sync.mutex")
+    rc, out, err = cli("run", "--rounds", "1", "--max-rounds", "1", "--samples", "2", "-q", "sync.mutex")
     assert rc == 0, err + out
     rc, out, err = cli("show")
     assert re.search(r"^  cold +\| +skip [| ]+the posix port cannot", out, re.M), out

@@ -42,7 +42,7 @@ int tm_os_flush_caches(char *how, size_t len)
         }
     }
     if (!largest) {
-        snprintf(how, len, "the kernel lists no cache sizes (/sys/devices/system/cpu/cpu0/cache), so none can be flushed");
+        snprintf(how, len, "the kernel lists no cache sizes (/sys/devices/system/cpu/cpu0/cache): none to flush");
         return -1;
     }
     snprintf(sized_by, sizeof sized_by, "twice the %s L%d cache, the largest the kernel lists",
