@@ -67,6 +67,17 @@ def test_show_report_and_export_put_cold_beside_warm(real, cli, tmp_path):
     assert rc == 0, err + out
     md = (tmp_path / "r.md").read_text()
     assert re.search(r"^\| sync\.mutex \| [\d.]+ [nu]s/op \| [\d.]+ [nu]s/op \| [\d.]+× \| \d+ \|$", md, re.M), md
+    rc, out, err = cli("report", "-o", str(tmp_path / "r.html"))
+    assert rc == 0, err + out
+    assert re.search(r"<td class=\"k\">sync\.mutex</td>(<td class=\"n\">[^<]+</td>){2}<td class=\"n\">[\d.]+×</td>",
+                     (tmp_path / "r.html").read_text())  # fmt: skip
+    # an imported document computes the same cold figure again from its samples
+    (tmp_path / "run.json").write_text(doc)
+    rc, out, err = cli("--store", str(tmp_path / "copy.db"), "import", str(tmp_path / "run.json"))
+    assert rc == 0, err + out
+    rc, again, err = cli("--store", str(tmp_path / "copy.db"), "export", "latest", "--format", "json")
+    copy = next(r for r in json.loads(again)["results"] if r["key"] == "sync.mutex")
+    assert copy["stats"]["cold"]["value"] == cold["value"] and copy["meta"]["cold_flush"] == mutex["meta"]["cold_flush"]
 
 
 def test_a_port_that_cannot_flush_skips_the_cold_sub_metric(make_core, real, cli, monkeypatch):
