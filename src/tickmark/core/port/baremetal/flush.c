@@ -13,7 +13,7 @@ int tm_os_flush_caches(char *how, size_t len)
     static char sized_by[80];
     char size[24];
     if (TM_BM_CACHE_BYTES == 0) {
-        snprintf(how, len, "the board description gives no cache to flush (BM_CACHE_BYTES is 0)");
+        snprintf(how, len, "the board description gives no cache to flush: BM_CACHE_BYTES is 0");
         return -1;
     }
     snprintf(sized_by, sizeof sized_by, "twice the board's %s cache (BM_CACHE_BYTES)",
