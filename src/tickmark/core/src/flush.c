@@ -17,9 +17,10 @@ static int flush_map(size_t bytes, char *how, size_t len)
 {
     uint64_t avail = tm_os_mem_available();
     size_t i, page = tm_os_page_size();
+    char want[24], have[24];
     if (avail && bytes > avail / 4) {
-        snprintf(how, len, "a flush reads %lu KiB, more than a quarter of the free memory (%lu KiB)",
-                 (unsigned long)(bytes >> 10), (unsigned long)(avail >> 10));
+        snprintf(how, len, "a flush would read %s, more than a quarter of the %s of free memory",
+                 tm_size_text(bytes, want, sizeof want), tm_size_text(avail, have, sizeof have));
         return -1;
     }
     if (flush_buf)
@@ -27,7 +28,7 @@ static int flush_map(size_t bytes, char *how, size_t len)
     flush_buf = tm_os_map(bytes);
     flush_bytes = flush_buf ? bytes : 0;
     if (!flush_buf) {
-        snprintf(how, len, "cannot map the %lu KiB buffer a flush reads", (unsigned long)(bytes >> 10));
+        snprintf(how, len, "cannot map the %s buffer a flush reads", tm_size_text(bytes, want, sizeof want));
         return -1;
     }
     tm_os_huge_advise((void *)flush_buf, bytes, 0);
