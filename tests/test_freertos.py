@@ -240,3 +240,23 @@ def test_the_study_in_one_go(real, monkeypatch, nuttx_cache, cli):
     for res in sides[2].results:
         first = dict(res, samples=Store(str(real)).samples(res["id"]))
         assert counts(first) == counts(again[res["key"]]), res["key"]
+
+
+def test_cold_calls_count_instructions_on_freertos(real, cli):
+    """Under QEMU -icount a cold call (one lock and unlock after the board's cache flush) is a
+    count of guest instructions, the same for every call (QEMU models no cache), shown as
+    instructions beside the warm figure and never as a time."""
+    need_board("virt-aarch64")
+    run_board(cli, "qemu-system:virt-aarch64?os=freertos", "cold", ["sync.mutex"])
+    run, res = stored(real, "cold")
+    mutex = res["sync.mutex"]
+    assert mutex["meta"]["cold_flush"] == "read 2 MiB: twice the board's 1 MiB cache (BM_CACHE_BYTES)"
+    colds = [s["cold"] for s in mutex["samples"]]
+    assert len(colds) == 2 and len(set(colds)) == 1 and 50 < colds[0] < 1000, colds
+    cold = mutex["stats"]["cold"]
+    assert cold["flags"][0] == "cold" and cold["value"] == colds[0]
+    rc, out, err = cli("show", "cold")
+    assert rc == 0, err
+    assert re.search(r"^sync\.mutex +\| +[\d.]+ insn/op \| +[\d.]+ insn/op \| +[\d.]+× \| +2$", out, re.M), out
+    table = out[out.index("cold and warm") :]
+    assert "models no cache" in " ".join(table.split()) and not re.search(r"\d [nuµm]?s\b", table), table

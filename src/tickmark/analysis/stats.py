@@ -39,6 +39,10 @@ FEW_SAMPLES = 9
 DISTURBED_ON_CPU = 0.9  # a bandwidth round on a CPU less than this share of its wall time is disturbed
 CONFIRMED_ROUND = 1.15  # ... and a best round that no other round comes within this factor of
 TASK_CLOCK = "task-clock"  # pseudo sub-metric: on-CPU time per operation (task-clock counter)
+# Sub-metric of a benchmark with cold calls (its descriptor's .cold): one operation timed alone
+# right after the port flushed the caches, a sample's "cold"; per call, never divided by a
+# sample's operations, and never part of the headline.
+COLD = "cold"
 
 # What each flag of a result means, in words, from the thresholds above (flags_for, summarize)
 FLAG_MEANINGS = {
@@ -49,6 +53,8 @@ FLAG_MEANINGS = {
     "the median (outside the clean samples' 95 % CI), or too few clean samples are left",
     "few-samples": f"fewer than {FEW_SAMPLES} samples: the CI is wide or uncovered",
     "multiplexed": "the kernel time-shared the hardware counters: counts are scaled estimates",
+    COLD: "one operation timed alone right after the caches were flushed (median of the cold calls); "
+    "not part of the headline",
     "disturbed": f"a bandwidth whose best round was on a CPU less than {DISTURBED_ON_CPU * 100:g} % of its "
     f"wall time (task-clock), or that no other round came within {CONFIRMED_ROUND * 100 - 100:g} % of: other "
     "work took the CPU, the caches or the memory bus, the rate is not what the machine gives quietly",
@@ -281,7 +287,8 @@ def metric_values(samples, metric="", bytes_per_op=0):
     """Per-sample values of one metric and their rounds -> (values, rounds) as arrays.
 
     metric "": ns per operation, or MB/s when bytes_per_op is given (a bandwidth headline);
-    a sub-metric name: that part's ns per operation; TASK_CLOCK: on-CPU ns per operation from the
+    a sub-metric name: that part's ns per operation; COLD: the ns of each cold call (one operation
+    after a cache flush, not divided by the sample's operations); TASK_CLOCK: on-CPU ns per operation from the
     task-clock counter (time the process was descheduled does not count); FIGURE: a figure's
     values as the program printed them (any finite number). Samples without the value, without
     operations, or (but for a figure) with a value of zero or less are left out."""
@@ -297,6 +304,8 @@ def metric_values(samples, metric="", bytes_per_op=0):
         ops = s.get("ops")
         if metric == TASK_CLOCK:
             ops, x = s.get("ctr_ops"), (s.get("ctr") or {}).get("task_clock")
+        elif metric == COLD:
+            ops, x = 1, s.get("cold")
         elif metric:
             x = (s.get("sub") or {}).get(metric)
         else:
@@ -458,6 +467,19 @@ def task_clock_summary(good, stat, extended=True):
     return d
 
 
+def cold_summary(good, extended=True):
+    """The cold calls of an instance (each sample's "cold": one operation after a cache flush)
+    -> Summary, its value their median, flagged "cold"; None without any. No rate per second: a
+    cold call is a single event, not a throughput."""
+    vals, rounds = metric_values(good, COLD)
+    if not len(vals):
+        return None
+    d = distribution(vals, rounds)
+    d.value = d.ns_per_op = d.median
+    d.flags = [COLD] + flags_for(d, False, extended)
+    return d
+
+
 def compute(
     samples,
     stat="median",
@@ -535,6 +557,9 @@ def compute(
         sd.ops_per_s = 1e9 / sd.median
         sd.flags = flags_for(sd, False, extended)
         out[name] = sd
+    cold = cold_summary(good, extended)
+    if cold is not None:
+        out[COLD] = cold
     if with_task_clock:
         tc = task_clock_summary(good, stat, extended)
         if tc is not None:

@@ -101,6 +101,8 @@ SCHEMA = {
             "calib_ns": _UINT,
             "fcore_khz": _UINT,
             "loop_overhead_ps": _UINT,
+            "cold_flush": _STR,
+            "cold_skip": _STR,
         },
     ),
     "sample": (
@@ -112,6 +114,7 @@ SCHEMA = {
             "cpu0": _INT,
             "cpu1": _INT,
             "retaken": _INT,
+            "cold": _UINT,
             "sub": "uintmap",
             "ctr_ops": _UINT,
             "ctr": "uintmap",

@@ -210,6 +210,7 @@ _SAMPLE = {
         "ctr_ops": _COUNT,
         "ctr": _COUNTS,
         "sub": _COUNTS,
+        "cold": _COUNT,
         "retaken": _I64,
         "nivcsw": _I64,
         "minflt": _I64,

@@ -15,6 +15,8 @@ BM_STACK_SIZE = 0x00010000
 BM_CLOCK_HZ = 1008000000
 BM_COUNTER_ADDR = 0
 BM_COUNTER_HZ = 62500000
+# The cache a flush evicts before a cold call: the H3's shared L2 of 512 KiB.
+BM_CACHE_BYTES = 0x00080000
 # The GIC-400 (a GICv2); trap.irq raises its software-generated interrupt 1 to this CPU.
 BM_GIC_DIST = 0x01C81000
 BM_GIC_CPU = 0x01C82000

@@ -182,6 +182,8 @@ static void emit_meta(tm_ctx *ctx, uint64_t iters, uint64_t calib_ns, const tm_e
     tm_json_uint(&j, "fcore_khz", env->fcore_khz);
     tm_json_uint(&j, "loop_overhead_ps",
                  host_clock || differential(b) || (b->flags & TM_F_CONTROL) ? 0 : env->loop_overhead_ps);
+    if (ctx->rt->cold)
+        tm_json_str(&j, ctx->rt->cold > 0 ? "cold_flush" : "cold_skip", ctx->rt->cold_how);
     if (ctx->rt->ninfo) {
         int i;
         tm_json_open(&j, "info", '{');
@@ -219,6 +221,8 @@ static void emit_sample(tm_ctx *ctx, int idx, uint64_t iters, const tm_measure *
     tm_json_int(&j, "cpu0", side->cpu0);
     tm_json_int(&j, "cpu1", side->cpu1);
     tm_json_int(&j, "retaken", side->retaken);
+    if (idx < rt->ncold)
+        tm_json_uint(&j, "cold", rt->cold_ns[idx]);
     if (rt->nsubs) {
         tm_json_open(&j, "sub", '{');
         for (i = 0; i < rt->nsubs; i++)
@@ -307,6 +311,34 @@ static void emit_hist(const struct tm_runtime *rt)
     tm_json_end(&j);
 }
 
+/* Cold calls (the descriptor's .cold), before calibration: n times, the port flushes the caches,
+ * the clock is read once (so that its own misses are not the call's), and one operation is timed
+ * alone. A port that cannot flush, or --host-clock (the board's clock times nothing), leaves the
+ * sub-metric out with the reason in the meta record. */
+static void cold_calls(tm_ctx *ctx, int n, const tm_env *env, int host_clock)
+{
+    struct tm_runtime *rt = ctx->rt;
+    if (host_clock) {
+        rt->cold = -1;
+        snprintf(rt->cold_how, sizeof rt->cold_how, "--host-clock: the board's clock times no single call");
+        return;
+    }
+    rt->cold = 1;
+    for (rt->ncold = 0; rt->ncold < n && rt->ncold < TM_MAX_COLD && !tm_failed(ctx); rt->ncold++) {
+        uint64_t t0, t1;
+        if (tm_os_flush_caches(rt->cold_how, sizeof rt->cold_how) != 0) {
+            rt->cold = -1;
+            rt->ncold = 0;
+            return;
+        }
+        tm_os_now_ns();
+        t0 = tm_os_now_ns();
+        ctx->bench->cold(ctx);
+        t1 = tm_os_now_ns();
+        rt->cold_ns[rt->ncold] = sub_sat(t1 - t0, env->timer_overhead_ps / 1000);
+    }
+}
+
 static void parse_subs(struct tm_runtime *rt, const char *subs)
 {
     rt->nsubs = 0;
@@ -332,17 +364,34 @@ static uint64_t fixed_iters(const tm_instance *inst, const tm_options *opt)
     return opt->iters_all;
 }
 
+static void sort_u64(uint64_t *v, int n)
+{
+    int i, k;
+    for (i = 1; i < n; i++) /* insertion sort: a handful of samples */
+        for (k = i; k > 0 && v[k - 1] > v[k]; k--) {
+            uint64_t t = v[k];
+            v[k] = v[k - 1];
+            v[k - 1] = t;
+        }
+}
+
+/* Text mode: the median of the cold calls (each after a cache flush), or why there are none. */
+static void print_text_cold(struct tm_runtime *rt, const char *unit)
+{
+    if (rt->cold < 0)
+        printf("%-40s skip: %s\n", "  cold", rt->cold_how);
+    if (rt->cold <= 0 || !rt->ncold)
+        return;
+    sort_u64(rt->cold_ns, rt->ncold);
+    printf("%-40s %10llu ns/%s  (one call after each of %d cache flushes, median; %s)\n", "  cold",
+           (unsigned long long)rt->cold_ns[rt->ncold / 2], unit, rt->ncold, rt->cold_how);
+}
+
 /* Text mode: print the median time per operation of the samples, in integer arithmetic. */
 static void print_text_summary(const tm_ctx *ctx, uint64_t *ps_per_op, int n, const tm_env *env)
 {
     uint64_t med, rate_x10;
-    int i, k;
-    for (i = 1; i < n; i++) /* insertion sort: a handful of samples */
-        for (k = i; k > 0 && ps_per_op[k - 1] > ps_per_op[k]; k--) {
-            uint64_t t = ps_per_op[k];
-            ps_per_op[k] = ps_per_op[k - 1];
-            ps_per_op[k - 1] = t;
-        }
+    sort_u64(ps_per_op, n);
     med = ps_per_op[n / 2];
     rate_x10 = med ? UINT64_C(10000000000000) / med : 0;
     printf("%-40s %10llu.%03llu ns/%s", ctx->rt->inst->key, (unsigned long long)(med / 1000),
@@ -351,6 +400,7 @@ static void print_text_summary(const tm_ctx *ctx, uint64_t *ps_per_op, int n, co
         printf("  %8llu cycles", (unsigned long long)(med * env->fcore_khz / 1000000000ull));
     printf("  %10llu.%llu %s/s  (%d samples)\n", (unsigned long long)(rate_x10 / 10),
            (unsigned long long)(rate_x10 % 10), ctx->bench->unit ? ctx->bench->unit : "op", n);
+    print_text_cold(ctx->rt, ctx->bench->unit ? ctx->bench->unit : "op");
     fflush(stdout);
 }
 
@@ -408,6 +458,8 @@ int tm_run_one(const tm_instance *inst, const tm_options *opt, const tm_env *env
     }
     if (ctx.ops_per_iter == 0)
         ctx.ops_per_iter = 1;
+    if (b->cold)
+        cold_calls(&ctx, opt->samples, env, opt->host_clock);
     if (!(b->flags & TM_F_NO_COUNTERS))
         tm_ctr_open();
 

@@ -22,6 +22,7 @@
 #define TM_MAX_SWEEP 64
 #define TM_MAX_OVERRIDE_VALUE 511 /* characters of one --param's values (or --iters' count) */
 #define TM_MAX_SAMPLES 1000
+#define TM_MAX_COLD 32 /* cold calls of an instance (the first samples' "cold") */
 #define TM_HIST_SUB 32 /* sub-buckets per power of two */
 #define TM_HIST_BUCKETS (64 * TM_HIST_SUB)
 
@@ -78,6 +79,10 @@ struct tm_runtime {
     int64_t info_vals[TM_MAX_INFO];
     uint64_t hist[TM_HIST_BUCKETS];
     uint64_t hist_count, hist_min, hist_max, hist_sum;
+    int cold;              /* the descriptor's .cold: 1 measured, -1 not (cold_how says why), 0 none */
+    int ncold;
+    uint64_t cold_ns[TM_MAX_COLD];
+    char cold_how[160];    /* what a flush did, or why there was none */
 };
 
 /* registry.c */
@@ -124,6 +129,12 @@ int tm_run_one(const tm_instance *inst, const tm_options *opt, const tm_env *env
 void tm_emit_end(const tm_instance *inst, const char *status, const char *reason, uint64_t wall_ns,
                  const tm_options *opt);
 uint64_t tm_calibrate_next(uint64_t n, uint64_t t_ns, uint64_t target_ns);
+
+/* flush.c: the cache flush of the ports that can (osal.h's tm_os_flush_caches): read every
+ * line of a buffer of `bytes`, mapped once; how gets what was done ("read 512 MiB: " sized_by),
+ * or why it could not be (the buffer does not fit) and -1. */
+int tm_flush_walk(size_t bytes, const char *sized_by, char *how, size_t len);
+const char *tm_size_text(uint64_t bytes, char *buf, size_t len); /* "512 MiB", "48 KiB" */
 
 /* counters (port): per-thread event counters, perf_event_open on Linux */
 #define TM_CTR_MAX 16

@@ -18,6 +18,7 @@ from ...base.names import labels_text, printable, run_labels, when
 from ...base.shapes import Fingerprint, Row, StoreReader
 from ...facts import fingerprint
 from ...facts import words as machine_words
+from .cold import ColdTable, cold_model
 from .kernel_entry import HostClockTable, KernelEntryTable, host_clock_model, kernel_entry_model
 from .memory import topology_of
 from .series import NbenchFigures, nbench_series, result_order, series
@@ -170,6 +171,7 @@ class RunModel(TypedDict):
     thread_metric: dict[str, Any] | None
     kernel_entry: KernelEntryTable | None
     host_clock: HostClockTable | None
+    cold: ColdTable | None
     topology: dict[str, Any] | None
     series: dict[str, Any]
 
@@ -253,6 +255,7 @@ def run_model(store: StoreReader, run: Row, with_series: bool = True, beside: Ro
         "thread_metric": tmetric,
         "kernel_entry": entry,
         "host_clock": host_clock_model(results, lambda r: store.samples(r["id"])),
+        "cold": cold_model(results, fp),
         "topology": topo,
         "series": series(store, run, results, nb, topo) if with_series else {},
     }
@@ -537,26 +540,32 @@ def result_rows(results: Iterable[Row], env: Sequence[str] = (), exact: bool = F
         st = Stats.of(r)
         main = st.main
         if r["status"] != "ok" or not main:
-            rows.append(
-                {
-                    "key": r["key"],
-                    "shown": shown_key(r),
-                    "bench": r["bench"],
-                    "family": r["bench"].split(".", 1)[0],
-                    "params": r.get("params") or {},
-                    "metric": "",
-                    "status": r["status"] if r["status"] != "ok" else "no data",
-                    "reason": r.get("reason") or "",
-                    "flags": [],
-                    "hist": None,
-                    "hist_text": None,
-                }
-            )
+            rows.append(_status_row(r, "", r["status"] if r["status"] != "ok" else "no data", r.get("reason") or ""))
             continue
         rows.append(_metric_row(r, "", main, env, exact))
         for sub, d in st.subs.items():
             rows.append(_metric_row(r, sub, d, env, exact))
+        cold_skip = (r.get("meta") or {}).get("cold_skip")
+        if cold_skip and stats.COLD not in st.subs:  # cold calls asked for, the port could not flush
+            rows.append(_status_row(r, stats.COLD, "skip", cold_skip))
     return rows
+
+
+def _status_row(r: Row, metric: str, status: str, reason: str) -> ResultRow:
+    """A row without figures: an instance (metric "") or a sub-metric that has none, and why."""
+    return {
+        "key": r["key"],
+        "shown": shown_key(r),
+        "bench": r["bench"],
+        "family": r["bench"].split(".", 1)[0],
+        "params": r.get("params") or {},
+        "metric": metric,
+        "status": status,
+        "reason": reason,
+        "flags": [],
+        "hist": None,
+        "hist_text": None,
+    }
 
 
 def families(rows: list[ResultRow]) -> list[Family]:

@@ -106,7 +106,7 @@ def build_table(rows, plain=False, drop=(), narrow=0, room=0, flags_whole=False)
         if r["status"] != "ok":
             style = None if plain else ("yellow" if r["status"] == "skip" else "red")
             cells = {
-                "benchmark": Text(key_text(r)),
+                "benchmark": Text(printable(f"  {r['metric']}") if r["metric"] else key_text(r)),
                 "value": Text(r["status"], style=style),
                 "flags": Text(printable(r.get("reason") or "")),
             }
@@ -208,7 +208,7 @@ def show(store, run, file=None, beside=None):
 
 def render(m, file=None):
     """The terminal view of one run's model."""
-    from . import hostclock, kernel_entry, nbench, rtos_study, thread_metric, topology
+    from . import cold, hostclock, kernel_entry, nbench, rtos_study, thread_metric, topology
 
     con = console(file)
     plain = not con.is_terminal
@@ -238,6 +238,9 @@ def render(m, file=None):
         if m.get("host_clock"):
             con.print()
             hostclock.show(m["host_clock"], con)
+        if m.get("cold"):
+            con.print()
+            cold.show(m["cold"], con)
         if m.get("topology"):
             con.print()
             topology.render(m["topology"], con.file, evidence=False)

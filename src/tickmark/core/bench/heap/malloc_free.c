@@ -3,7 +3,8 @@
  * apart into the sub-metrics "malloc" and "free". The blocks are not touched (their addresses
  * escape to the optimiser), so pages are not faulted in: this is the cost of the allocator
  * and its system calls (brk/mmap/munmap for large sizes), not of first touching the memory.
- * Timed: the mallocs and frees (and three tick reads per 128 calls). Not timed: nothing else. */
+ * Timed: the mallocs and frees (and three tick reads per 128 calls). Not timed: nothing else.
+ * Cold (sub-metric "cold"): one malloc and free of size bytes, alone, after a cache flush. */
 #include "tickmark/bench.h"
 #include "tickmark/osal.h"
 
@@ -41,6 +42,15 @@ static void run(tm_ctx *ctx, uint64_t iters)
     tm_sub_add(ctx, 1, tm_ticks_to_ns(tf));
 }
 
+static void cold(tm_ctx *ctx)
+{
+    void *p = tm_os_alloc((size_t)tm_param(ctx, "size"));
+    tm_escape(p);
+    if (!p)
+        tm_fail(ctx, "malloc(%lu) failed", (unsigned long)tm_param(ctx, "size"));
+    tm_os_free(p);
+}
+
 static int setup(tm_ctx *ctx)
 {
     int64_t size = tm_param(ctx, "size");
@@ -62,4 +72,5 @@ TM_BENCH(heap_malloc_free) = {
     .params = {{"size", "16,256,4K,64K,1M", "block size in bytes (K/M suffixes)"}},
     .setup = setup,
     .run = run,
+    .cold = cold,
 };

@@ -3,7 +3,9 @@
  * threads to one CPU (two switches per round trip), cross=1 to two CPUs (two wake-ups).
  * Timed: a batch of posts, waits and switches/wake-ups between two clock reads. Not timed:
  * thread creation and stop, and the per-event figure (setup): TP_EVENTS round trips, each
- * timed alone (tm_ticks), into the histogram. */
+ * timed alone (tm_ticks), into the histogram.
+ * Cold (sub-metric "cold"): one round trip, alone, after a cache flush (the partner's lines
+ * flushed too). */
 #include "../common/twoparty.h"
 
 typedef struct {
@@ -58,6 +60,12 @@ static void run(tm_ctx *ctx, uint64_t iters)
         }
 }
 
+static void cold(tm_ctx *ctx)
+{
+    if (round_trip() != 0)
+        tm_fail(ctx, "semaphore call failed");
+}
+
 static void teardown(tm_ctx *ctx)
 {
     if (ctx->user) {
@@ -80,4 +88,5 @@ TM_BENCH(sync_sem_pingpong) = {
     .setup = setup,
     .run = run,
     .teardown = teardown,
+    .cold = cold,
 };

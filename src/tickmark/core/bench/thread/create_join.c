@@ -3,7 +3,8 @@
  * 16 threads, then joins the 16; the create phase and the join phase are timed apart into the
  * sub-metrics "create" and "join" (ns per thread). The created threads run, on whatever CPU
  * the OS gives them, while we go on creating; their run time lands in whichever phase it
- * overlaps. Not timed: nothing is set up beforehand. */
+ * overlaps. Not timed: nothing is set up beforehand. Cold (sub-metric "cold"): one thread
+ * created and joined, alone, after a cache flush. */
 #include "tickmark/bench.h"
 #include "tickmark/osal.h"
 
@@ -46,6 +47,16 @@ static void run(tm_ctx *ctx, uint64_t iters)
     tm_sub_add(ctx, 1, tm_ticks_to_ns(join));
 }
 
+static void cold(tm_ctx *ctx)
+{
+    tm_os_thread t;
+    if (tm_os_thread_create(&t, body, NULL) != 0) {
+        tm_fail(ctx, "thread creation failed");
+        return;
+    }
+    tm_os_thread_join(t);
+}
+
 TM_BENCH(thread_create_join) = {
     .name = "thread.create_join",
     .summary = "create a thread and join it (subs: create, join separately)",
@@ -55,4 +66,5 @@ TM_BENCH(thread_create_join) = {
     .flags = TM_F_BLOCKING | TM_F_NO_COUNTERS,
     .subs = "create,join",
     .run = run,
+    .cold = cold,
 };

@@ -88,6 +88,15 @@ typedef struct tm_bench {
     void (*run_x2)(tm_ctx *ctx, uint64_t iters);  /* optional: run() with the body doubled,
                                                      enables differential timing for tiny ops */
     void (*teardown)(tm_ctx *ctx);                /* optional; always called after setup */
+    void (*cold)(tm_ctx *ctx);                    /* optional: exactly one operation, alone. Each
+                                                     of the instance's first samples gets one cold
+                                                     call: the port flushes the caches
+                                                     (tm_os_flush_caches), the runner times one
+                                                     call of this, and the sample carries it as
+                                                     "cold" (ns of that one operation, never in the
+                                                     headline). All are made after setup, before
+                                                     calibration: the first is the instance's first
+                                                     operation after the benchmark before it. */
 } tm_bench;
 
 /* The part of the context a benchmark uses directly. */

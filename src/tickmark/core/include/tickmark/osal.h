@@ -101,6 +101,15 @@ int64_t tm_os_huge_bytes(const void *p, size_t bytes);
 int tm_os_populate(void *p, size_t bytes);
 uint64_t tm_os_mem_available(void); /* bytes allocatable without swapping; 0 if unknown */
 
+/* ---- caches (a benchmark's cold calls: bench.h's .cold) ----
+ * Evict from the caches, and from the TLB, what they hold of the benchmark, before the runner
+ * times one cold call: 0 once done, with what it did in how ("read 512 MiB: twice the 256 MiB
+ * last-level cache"); -1 where the port cannot, with why in how (the cold sub-metric skips with
+ * those words). Every port that can uses tm_flush_walk() (runner.h) over a buffer sized for its
+ * caches: the kernel's cache sizes on Linux, the board description's BM_CACHE_BYTES on bare
+ * metal and the RTOSes. */
+int tm_os_flush_caches(char *how, size_t len);
+
 /* ---- threads and synchronisation ---- */
 int tm_os_thread_create(tm_os_thread *t, void *(*fn)(void *), void *arg);
 int tm_os_thread_join(tm_os_thread t);

@@ -35,11 +35,13 @@ BM_GIC_DIST ?= 0
 BM_GIC_CPU ?= 0
 BM_CLINT ?= 0
 BM_FAULT_ADDR ?= 0
+# The largest cache, in bytes, that a flush before a cold call must evict (flush.c); 0: none given.
+BM_CACHE_BYTES ?= 0
 PORT_CFLAGS := $(BM_CPU) --specs=$(BM_SPECS) $(BM_LIBC) \
   -DTM_MAX_GLOBS=256 -DTM_MAX_ITERS=256 -DTM_MAX_INSTANCES=512 \
   -DTM_BM_CLOCK_HZ=$(BM_CLOCK_HZ)u -DTM_BM_COUNTER_ADDR=$(BM_COUNTER_ADDR)u -DTM_BM_COUNTER_HZ=$(BM_COUNTER_HZ)u \
   -DTM_BM_SOFT_IRQ=$(BM_SOFT_IRQ) -DTM_BM_GIC_DIST=$(BM_GIC_DIST)u -DTM_BM_GIC_CPU=$(BM_GIC_CPU)u \
-  -DTM_BM_CLINT=$(BM_CLINT)u -DTM_BM_FAULT_ADDR=$(BM_FAULT_ADDR)u
+  -DTM_BM_CLINT=$(BM_CLINT)u -DTM_BM_FAULT_ADDR=$(BM_FAULT_ADDR)u -DTM_BM_CACHE_BYTES=$(BM_CACHE_BYTES)u
 PORT_LDFLAGS := -Wl,--defsym=__flash=$(BM_FLASH) -Wl,--defsym=__flash_size=$(BM_FLASH_SIZE) \
   -Wl,--defsym=__ram=$(BM_RAM) -Wl,--defsym=__ram_size=$(BM_RAM_SIZE) \
   -Wl,--defsym=__stack_size=$(BM_STACK_SIZE) -Wl,--defsym=__heap_end=$(BM_RAM)+$(BM_RAM_SIZE)-$(BM_STACK_SIZE)

@@ -24,7 +24,7 @@ PORT_BASE := posix
 # the time counter is the board's clock (tm_ticks() the generic one)
 ARCH_GENERIC := ticks.c
 LIBS := -Wl,--start-group $(NUTTX_LIBS) -Wl,--end-group
-PORT_BORROW := port/baremetal/time.c port/baremetal/counters.c port/baremetal/isolate.c port/baremetal/pages.c \
+PORT_BORROW := port/baremetal/flush.c port/baremetal/time.c port/baremetal/counters.c port/baremetal/isolate.c port/baremetal/pages.c \
   port/baremetal/memory.c port/baremetal/noexec.c
 PORT_DROP := memhint.c usage.c exec.c
 PORT_EXTRA_SRCS := port/baremetal/arch/$(BM_ARCH)/timebase.c port/nuttx/arch/$(BM_ARCH)/semihost.c \
@@ -32,7 +32,7 @@ PORT_EXTRA_SRCS := port/baremetal/arch/$(BM_ARCH)/timebase.c port/nuttx/arch/$(B
 PORT_CFLAGS := $(NUTTX_CPUFLAGS) -isystem $(NUTTX_EXPORT)/include -D__NuttX__ $(NUTTX_DEFINES) \
   -ffunction-sections -fdata-sections -Iport/baremetal \
   -DTM_MAX_GLOBS=256 -DTM_MAX_ITERS=256 -DTM_MAX_INSTANCES=512 \
-  -DTM_BM_CLOCK_HZ=$(BM_CLOCK_HZ)u -DTM_BM_COUNTER_ADDR=$(BM_COUNTER_ADDR)u -DTM_BM_COUNTER_HZ=$(BM_COUNTER_HZ)u \
+  -DTM_BM_CLOCK_HZ=$(BM_CLOCK_HZ)u -DTM_BM_COUNTER_ADDR=$(BM_COUNTER_ADDR)u -DTM_BM_COUNTER_HZ=$(BM_COUNTER_HZ)u -DTM_BM_CACHE_BYTES=$(or $(BM_CACHE_BYTES),0)u \
   -DTM_BM_SOFT_IRQ=$(or $(BM_SOFT_IRQ),-1) -DTM_BM_GIC_DIST=$(or $(BM_GIC_DIST),0)u -Iport/nuttx
 PORT_LDFLAGS := -nostdlib -nostartfiles -Wl,--entry=__start -Wl,-T,$(NUTTX_LDSCRIPT) -Wl,--gc-sections \
   -Wl,--no-warn-rwx-segments

@@ -26,14 +26,14 @@ PORT_BASE := posix
 # the time counter is the board's clock (tm_ticks() the generic one)
 ARCH_GENERIC := ticks.c
 LIBS := $(SYLIXOS_OBJS) -Wl,--start-group $(SYLIXOS_LIBS) -Wl,--end-group
-PORT_BORROW := port/baremetal/scratch.c port/baremetal/time.c port/baremetal/counters.c port/baremetal/isolate.c port/baremetal/pages.c \
+PORT_BORROW := port/baremetal/flush.c port/baremetal/scratch.c port/baremetal/time.c port/baremetal/counters.c port/baremetal/isolate.c port/baremetal/pages.c \
   port/baremetal/memory.c port/baremetal/noexec.c port/nuttx/entry.c port/nuttx/process.c port/nuttx/prim_proc.c \
   port/nuttx/cpu.c port/nuttx/sleep.c
 PORT_DROP := memhint.c usage.c exec.c
 PORT_EXTRA_SRCS := port/baremetal/arch/$(BM_ARCH)/timebase.c port/nuttx/arch/$(BM_ARCH)/semihost.c
 PORT_CFLAGS := $(SYLIXOS_CPUFLAGS) -mthumb $(SYLIXOS_INCLUDES) -DSYLIXOS -Iport/baremetal \
   -DTM_MAX_GLOBS=256 -DTM_MAX_ITERS=256 -DTM_MAX_INSTANCES=512 \
-  -DTM_BM_CLOCK_HZ=$(BM_CLOCK_HZ)u -DTM_BM_COUNTER_ADDR=$(BM_COUNTER_ADDR)u -DTM_BM_COUNTER_HZ=$(BM_COUNTER_HZ)u \
+  -DTM_BM_CLOCK_HZ=$(BM_CLOCK_HZ)u -DTM_BM_COUNTER_ADDR=$(BM_COUNTER_ADDR)u -DTM_BM_COUNTER_HZ=$(BM_COUNTER_HZ)u -DTM_BM_CACHE_BYTES=$(or $(BM_CACHE_BYTES),0)u \
   -DTM_BM_SOFT_IRQ=$(or $(BM_SOFT_IRQ),-1) -DTM_BM_GIC_DIST=$(or $(BM_GIC_DIST),0)u
 PORT_LDFLAGS := -nostdlib -nostartfiles -Wl,--entry=tm_sylixos_boot -Wl,-T,$(SYLIXOS_LDSCRIPT) -L$(SYLIXOS_EXPORT)/bsp \
   -Wl,--no-warn-rwx-segments

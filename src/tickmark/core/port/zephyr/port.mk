@@ -27,11 +27,11 @@ LIBS := $(dir $(BM_SPECS))lib/$(shell $(CROSS_COMPILE)gcc $(BM_CPU) -print-multi
 # processes, OS calls), no scratch directory, no program to exec. From the NuttX port: the entry
 # (arguments and exit status through semihosting), started from Zephyr's main thread (main.c),
 # and one CPU with sched_yield() (sched.h here says where Zephyr declares it).
-PORT_BORROW := port/baremetal/time.c port/baremetal/counters.c port/baremetal/isolate.c port/baremetal/pages.c \
+PORT_BORROW := port/baremetal/flush.c port/baremetal/time.c port/baremetal/counters.c port/baremetal/isolate.c port/baremetal/pages.c \
   port/baremetal/noexec.c port/baremetal/absent.c port/baremetal/scratch.c port/nuttx/entry.c port/nuttx/cpu.c
 PORT_DROP := memhint.c usage.c exec.c process.c prim_proc.c prim_child.c file.c prim_signal.c prim_sock.c \
   prim_misc.c syscall.c
 PORT_EXTRA_SRCS := port/baremetal/arch/$(BM_ARCH)/timebase.c port/nuttx/arch/$(BM_ARCH)/semihost.c
 PORT_CFLAGS := -Iport/baremetal -Iport/nuttx \
   -DTM_MAX_GLOBS=256 -DTM_MAX_ITERS=256 -DTM_MAX_INSTANCES=512 \
-  -DTM_BM_CLOCK_HZ=$(BM_CLOCK_HZ)u -DTM_BM_COUNTER_ADDR=$(BM_COUNTER_ADDR)u -DTM_BM_COUNTER_HZ=$(BM_COUNTER_HZ)u
+  -DTM_BM_CLOCK_HZ=$(BM_CLOCK_HZ)u -DTM_BM_COUNTER_ADDR=$(BM_COUNTER_ADDR)u -DTM_BM_COUNTER_HZ=$(BM_COUNTER_HZ)u -DTM_BM_CACHE_BYTES=$(or $(BM_CACHE_BYTES),0)u
