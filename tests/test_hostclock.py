@@ -44,6 +44,20 @@ def test_samples_cancel_what_a_mark_costs():
     assert hostclock.samples(late)[1] == 1
 
 
+def test_a_pair_whose_board_chunks_came_out_reversed_keeps_the_board_figure_of_the_others():
+    """Under load the board's own clock can read a longer chunk as shorter in one pair: that pair
+    has no board time, and the board's figure is the median of the pairs that have one (a run of a
+    busy machine once stored no board figure at all), with how many were without."""
+    marks = _marks(2_000_000, 4, offset=777)
+    noisy = [dict(m, board_ns=m["board_ns"] + (3_000_000 if m["i"] == 1 else 0)) for m in marks]
+    recs, meta, dropped = hostclock.instance({"ops_per_iter": 1}, noisy, 0)
+    assert dropped == 0 and len(recs) == 4 and "board_ns" not in recs[0]
+    hc = meta["host_clock"]
+    assert hc["board_ps_per_op"] == 2_000_000 and hc["board_samples_dropped"] == 1
+    hc = hostclock.instance({"ops_per_iter": 1}, marks, 0)[1]["host_clock"]
+    assert hc["board_ps_per_op"] == 2_000_000 and "board_samples_dropped" not in hc
+
+
 def test_resolution_is_the_character_or_the_jitter_measured():
     quiet = _marks(1_000_000, 5)
     r = hostclock.resolution(quiet, char_ns=86_805, sample_ns=1_000_000)

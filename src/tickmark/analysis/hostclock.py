@@ -164,6 +164,8 @@ def instance(
     }
     if res["jitter_ns"] is not None:
         hc["jitter_ns"] = int(round(res["jitter_ns"]))
-    if len(board) == len(recs):
+    if board:  # a pair whose board chunks came out in the wrong order (noise) has no board figure
         hc["board_ps_per_op"] = int(round(1000 * float(np.median(board))))
+        if len(board) < len(recs):
+            hc["board_samples_dropped"] = len(recs) - len(board)
     return recs, dict(meta or {}, host_clock=hc), dropped
