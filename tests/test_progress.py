@@ -30,8 +30,8 @@ def test_run_in_a_pipe_prints_a_line_per_round(env, cli, no_grace):
     rc, out, err = cli(*RUN)
     assert rc == 0, err
     lines = err.splitlines()
-    # the first line comes as the run starts (a loaded machine may take a second to get there)
-    assert re.fullmatch(r"tickmark: round 1/2, 0 of 6 instances done, 0:0[01] spent", lines[0]), lines
+    # the first line comes as the run starts (a loaded machine may take seconds to get there)
+    assert re.fullmatch(r"tickmark: round 1/2, 0 of 6 instances done, 0:0[0-3] spent", lines[0]), lines
     second = next(line for line in lines if line.startswith("tickmark: round 2/2, 3 of 6 instances done, "))
     assert re.search(r", about \d+:\d\d left$", second), second
     rc, out, err = cli(*RUN, "-q")
@@ -49,7 +49,7 @@ def test_a_pipe_gets_a_line_at_least_every_few_seconds(env, cli, monkeypatch, no
     lines = [line for line in err.splitlines() if line.startswith("tickmark: round 1/1, ")]
     assert len(lines) >= 4, err  # about 2 s / 0.3 s while ipc.ping sleeps
     spent = [m.group(1) for m in re.finditer(r"done, (\d:\d\d) spent", err)]
-    assert spent[0] in ("0:00", "0:01") and spent[-1] in ("0:01", "0:02", "0:03", "0:04"), err
+    assert spent[0] in ("0:00", "0:01", "0:02", "0:03") and spent[-1] in ("0:01", "0:02", "0:03", "0:04", "0:05"), err
 
 
 def test_matrix_in_a_pipe_names_the_variant_of_each_round(env, cli, no_grace):
