@@ -124,3 +124,29 @@ def test_the_mark_of_an_unsettled_kernel_renders_as_an_asterisk(real, cli, tmp_p
     html = MarkdownIt("commonmark").enable("table").render(md)
     assert re.search(r"<td[^>]*>±\d+\.\d% \*</td>", html), html
     assert "\\*" not in html
+
+
+def _row(shown, key):
+    header = next(line for line in shown.splitlines() if line.startswith("benchmark "))
+    cols = [c.strip() for c in header.split("|")]
+    line = next(line for line in shown.splitlines() if line.startswith(key + " "))
+    return dict(zip(cols, (c.strip() for c in line.split("|"))))
+
+
+def test_a_ci_only_where_the_samples_reach_95_percent(real, cli):
+    """Three samples cover the median only at 75 % (the interval between the smallest and the
+    largest): on main their whole range was shown as a '±CI' (±131 % beside a round-cv of
+    2.3 %); now none, and the few-samples flag says why. Fifteen samples reach 96.5 %."""
+    rc, out, err = cli("run", "sys.getppid", "--rounds", "1", "--samples", "3", "-q", "--name", "few")
+    assert rc == 0, err
+    rc, out, err = cli("run", "sys.getppid", "--rounds", "3", "--samples", "5", "-q", "--name", "enough")
+    assert rc == 0, err
+    stats = {n: _json(cli, "export", n, "--format", "json")["results"][0]["stats"][""] for n in ("few", "enough")}
+    assert stats["few"]["ci95_level"] == pytest.approx(0.75) and stats["enough"]["ci95_level"] > 0.95
+    few = _row(cli("show", "few")[1], "sys.getppid")
+    assert few["±CI"] == "-" and "few-samples" in few["flags"], few
+    enough = _row(cli("show", "enough")[1], "sys.getppid")
+    assert re.fullmatch(r"±\d+\.\d%", enough["±CI"]), enough
+    report = _json(cli, "report", "few", "--format", "json")
+    (row,) = [r for r in report["runs"][0]["rows"] if r["key"] == "sys.getppid" and not r["metric"]]
+    assert row["ci_pct"] is None and row["ci95_lo"] is None and row["ci95_hi"] is None, row
