@@ -35,6 +35,33 @@ def test_a_user_routine_that_crashes_fails_the_run(real, cli, tmp_path):
     assert "is incomplete: 2 instances failed: memfn.memcpy[impl=3" in err and "SIGSEGV" in err
 
 
+HANG = """#include <stddef.h>
+void *tm_user_memcpy(void *d, const void *s, size_t n);
+void *tm_user_memcpy(void *d, const void *s, size_t n)
+{
+    (void)s;
+    (void)n;
+    for (;;)
+        __asm__ volatile("");
+    return d;
+}
+"""
+
+
+def test_a_user_routine_that_hangs_fails_the_run(real, cli, tmp_path):
+    """A routine that never returns is stopped at --timeout, and the run is incomplete, exit 1,
+    as when it crashes (it was complete, exit 0)."""
+    need_cc()
+    src = tmp_path / "hang.c"
+    src.write_text(HANG)
+    rc, out, err = cli(
+        "run", "--memfn", str(src), "memfn.memcpy", "--param", "impl=3", "--param", "size=64",
+        "--rounds", "1", "--max-rounds", "1", "--samples", "2", "--timeout", "3", "-q", "--name", "hang",
+    )  # fmt: skip
+    assert rc == 1, err
+    assert "is incomplete: 2 instances failed: memfn.memcpy[impl=3" in err and "no result after 3 s" in err, err
+
+
 @pytest.fixture
 def zero_log(build_cache, tmp_path):
     from tickmark.targets.build import build_core

@@ -198,3 +198,22 @@ def test_host_timed_board_under_qemu_agrees_with_its_own_clock(real, cli, tmp_pa
         assert r["res_ns"] >= r["char_ns"] and r["sample_pct"] > 0
         assert abs(r["differ_pct"]) <= r["sample_pct"], (key, r)
     assert "Host clock against the board's" in out
+
+
+LATE = 499_500  # a chunk of 1 ms whose middle mark arrives this late reads t2 - 2·t1 + t0 = 1 us
+
+
+def test_a_sample_within_the_timestamps_noise_is_left_out(tmp_path, real, cli):
+    """A mark that arrived late made a 1 ms chunk of getppid calls read as 2 us (1.29 ns a call,
+    beside the board's 7.35 us) and the run complete, exit 0; a sample shorter than one
+    timestamp's resolution is left out now, and a run with no other sample has no data."""
+    one = _marks(1_000_000, 6, jitter=[0, LATE])
+    recs, meta, dropped = hostclock.instance({"ops_per_iter": 1}, one, 0)
+    assert dropped == 1 and [s["ns"] for s in recs] == [1_000_000] * 5
+    assert meta["host_clock"]["res_ns"] > 1000 and meta["host_clock"]["samples_dropped"] == 1
+    every = _marks(1_000_000, 6, jitter=[LATE if k % 2 else 0 for k in range(13)])
+    recs, meta, dropped = hostclock.instance({"ops_per_iter": 1}, every, 0)
+    assert recs == [] and dropped == 6
+    (tmp_path / "late.log").write_text(_log(every))
+    rc, out, err = cli("ingest", str(tmp_path / "late.log"), "--name", "late")
+    assert rc == 1 and "without data" in out + err, out + err

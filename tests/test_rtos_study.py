@@ -14,8 +14,9 @@ def result(key, status="ok", stats=None, reason=""):
 
 
 def stat(median, det=1.0, cycles=None, method=None):
+    """det in %; the statistics keep it as a fraction"""
     spread = median * det / 100
-    d = {"median": median, "determinism": det, "round_medians": [median - spread, median, median + spread]}
+    d = {"median": median, "determinism": det / 100, "round_medians": [median - spread, median, median + spread]}
     if cycles is not None:
         d.update(cycles_per_op=cycles, cycles_method=method)
     return d
@@ -36,7 +37,7 @@ def test_rows_pick_sub_metrics_and_scale_cycles():
     rows = {r["figure"]: r for r in rtos_study.rows(RESULTS)}
     assert [r["figure"] for r in rtos_study.rows(RESULTS)] == [f for f, _, _ in rtos_study.FIGURES]
     assert rows["heap alloc (4 B)"]["ns"] == 8.0 and rows["heap alloc (4 B)"]["cycles"] == 24.0
-    assert rows["heap free (4 B)"]["det"] == 4.0
+    assert rows["heap free (4 B)"]["det"] == 0.04
     assert rows["mutex unlock"]["cycles"] == 15.0 and rows["mutex unlock"]["cycles_method"] == "perf"
     assert rows["context switch (yield)"]["ns"] == 500.0 and rows["context switch (yield)"]["cycles"] == 1500.0
     assert rows["pthread_create"]["ns"] is None and rows["pthread_create"]["status"] == "skip"
@@ -127,7 +128,7 @@ def test_the_table_across_systems():
     assert heap.cells[0].value == 150.0 and heap.cells[1].value == 300.0 and heap.ratios == [2.0, None, 3.0]
     assert heap.cells[2].value == 100.0  # bare metal beside them
     sem = rows["semaphore round trip"]
-    assert sem.ratios[0] == 10.0 and rtos_table.ratio_text(sem.ratios[0]) == "10.0\u00d7" and sem.cells[1].det == 2.0
+    assert sem.ratios[0] == 10.0 and rtos_table.ratio_text(sem.ratios[0]) == "10.0\u00d7" and sem.cells[1].det == 0.02
     assert rows["mutex lock"].ratios[0] == 50.0 / 90.0
     assert rows["mutex lock"].cells[2].note == "skip: the baremetal port lacks threads"
     assert rows["queue round trip (8 B)"].ratios == [None, None, None] and rows["queue round trip (8 B)"].cells[0].note

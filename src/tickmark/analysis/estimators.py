@@ -66,8 +66,9 @@ def round_cv(values, rounds):
 
 
 def determinism(values, rounds):
-    """Largest distance of a round median from the overall median, in % (None for a zero median)."""
+    """Largest distance of a round median from the overall median, as a fraction of it (0.023 is
+    2.3 %, as rcv, cv and round_cv are fractions; None for a zero median)."""
     med = float(np.median(np.asarray(values, dtype=float)))
     if not med:
         return None
-    return max(abs(m - med) for m in round_medians(values, rounds)) / med * 100
+    return max(abs(m - med) for m in round_medians(values, rounds)) / med

@@ -152,6 +152,14 @@ def instance(
     recs, dropped = samples(marks, (meta or {}).get("ops_per_iter") or 1)
     if not recs:
         return recs, meta, dropped
+    res = resolution(marks, char_ns, float(np.median([s["ns"] for s in recs])))
+    # a sample shorter than one timestamp's resolution is the timestamps' noise, not the chunk: a
+    # mark that arrived late made a chunk of a millisecond read as 2 us (1.29 ns for a getppid)
+    kept = [s for s in recs if s["ns"] > res["res_ns"]]
+    dropped += len(recs) - len(kept)
+    if not kept:
+        return kept, meta, dropped
+    recs = kept
     mid = float(np.median([s["ns"] for s in recs]))
     res = resolution(marks, char_ns, mid)
     board = [s["board_ns"] / s["ops"] for s in recs if "board_ns" in s]

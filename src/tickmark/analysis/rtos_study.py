@@ -1,5 +1,5 @@
 """The RTOS-vs-Linux study: its seven figures side by side, in ns and cycles, with the
-determinism of each (largest deviation of a round median from the overall median, in %).
+determinism of each (largest deviation of a round median from the overall median, a fraction).
 
 The study measured heap alloc/free (1000 allocations of 4 bytes, then 1000 frees), mutex
 lock/unlock, pthread_create/join and the context switch by yield, over 3 runs; it reported,

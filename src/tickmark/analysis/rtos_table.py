@@ -33,7 +33,7 @@ class Side:
 @dataclass
 class Cell:
     value: float | None = None  # cycles (instructions under icount) per operation
-    det: float | None = None  # % deviation of the worst round
+    det: float | None = None  # deviation of the worst round, a fraction of the median
     boots: list[float] = field(default_factory=list)  # the value of each round (boot)
     note: str = ""  # why there is no value ("skip: the baremetal port lacks threads")
 

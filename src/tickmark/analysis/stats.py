@@ -10,7 +10,7 @@ Per-sample value: ns / ops (ns per operation). Headline by the instance's `stat`
               single sample (`max`) is kept beside it
 Spread: rcv = 1.4826*MAD/median (robust CV), cv = std/mean, round_cv = CV of the round medians,
 ci95 = distribution-free order-statistic interval of the median, determinism = largest distance
-of a round median from the overall median, in %.
+of a round median from the overall median. Every spread is a fraction (0.023 is 2.3 %).
 
 The result model: `compute()` gives a `Stats` (one `Summary` per metric: "" is the headline,
 other names are sub-metrics). The store keeps `Stats.to_dict()`, each summary stamped with
@@ -30,7 +30,8 @@ from . import counters
 from .estimators import _cv, determinism, median_ci, round_medians
 from .worstcase import quantile_bound
 
-STATS_VERSION = 4  # 3: `preempted` only where the preempted samples moved the headline; 4: bandwidth: best round
+STATS_VERSION = 5  # 3: `preempted` only where the preempted samples moved the headline; 4: bandwidth: best round;
+# 5: determinism a fraction like the other spreads, no rate per second of the task-clock
 UNSTABLE_RCV = 0.10
 NOISY_ROUND_CV = 0.03
 OUTLIER_MADS = 14.8
@@ -461,8 +462,7 @@ def task_clock_summary(good, stat, extended=True):
         return None
     d = distribution(vals, rounds)
     d.value = d.min if stat == "min" else d.median
-    d.ns_per_op = d.median
-    d.ops_per_s = 1e9 / d.median
+    d.ns_per_op = d.median  # no ops_per_s: CPU time per run is no rate of runs (the wall time's row has it)
     d.flags = flags_for(d, False, extended)
     return d
 

@@ -132,7 +132,7 @@ def exec_cmd(
         raise TickmarkError("two figures have the same name")
     if name is not None:
         check_name(name)
-    bench_of = ex.bench_name((commands[0].split() or ["sh"]) if shell else argvs[0], bench)
+    bench_of = ex.bench_name(ex.shell_program(commands[0]) if shell else argvs[0], bench)
     files = tuple(ex.check_file(f) for f in files)
     names = ex.labels([c.split() for c in commands] if shell else argvs)
     specs = [(names[i], ex.ExecSpec(a, bench_of, warmup, figs, files)) for i, a in enumerate(argvs)]

@@ -87,7 +87,7 @@ def _cycles(r):
 
 
 def _det(x):
-    return "-" if x is None else f"{x:.1f}%"
+    return fmt.fmt_pct(x)
 
 
 def _ci(r):

@@ -370,7 +370,7 @@ class Run:
                         if dropped:
                             self.notes["problems"].append(
                                 f"round {rnd}: {key}: {dropped} host-timed sample(s) left out "
-                                "(a mark missing, or the longer chunk not the longer: noise above a chunk)"
+                                "(a mark missing, or the chunks' difference within the timestamps' noise)"
                             )
                     if wanted is None or key in wanted:
                         self.record(rnd, key, inst["meta"], inst["samples"], inst["hists"], rec)

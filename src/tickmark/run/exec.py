@@ -130,6 +130,31 @@ def split_command(text, shell=False):
         raise TickmarkError(f"bad command '{printable(text)[:60]}': {e}")
 
 
+SHELL_PUNCTUATION = set("();<>|&")
+
+
+def shell_program(text):
+    """The program a shell line starts first, as its words: 'true; true' -> ['true'], 'FOO=1 gzip
+    f | cat' -> ['gzip', 'f'], '(cd x && make)' -> ['cd', 'x'] (the shell's punctuation and
+    leading assignments are no program); ['sh'] when there is none."""
+    lex = shlex.shlex(text, posix=True, punctuation_chars=True)
+    lex.whitespace_split = True
+    try:
+        words = list(lex)
+    except ValueError:  # an unclosed quote: sh says so when it runs
+        words = text.split()
+    first = []
+    for w in words:
+        if set(w) <= SHELL_PUNCTUATION:
+            if first:
+                break
+            continue
+        if not first and re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*=.*", w):
+            continue
+        first.append(w)
+    return first or ["sh"]
+
+
 class ExecRun(Run):
     """One command on one core, stored as a run: each round is one start of the core's exec mode
     (the warm-up runs, then cfg.samples runs, each a sample)."""

@@ -140,13 +140,12 @@ def _csv(v):
 
 
 def _csv_stat(d, name, exact):
-    """One statistic of a CSV row: every spread a fraction (determinism too, which the statistics
-    keep in percent, beside rcv, cv and round_cv: 0.023 is 2.3 %); no rate per second for exact
-    counts (QEMU -icount)."""
+    """One statistic of a CSV row (every spread a fraction, as the statistics keep them: 0.023 is
+    2.3 %); no rate per second for exact counts (QEMU -icount)."""
     v = getattr(d, name, None)
     if v is None or (exact and name == "ops_per_s"):
         return ""
-    return v / 100 if name == "determinism" else v
+    return v
 
 
 _FORMULA = ("=", "+", "-", "@", "\t", "\r")

@@ -71,7 +71,7 @@ def _cells(r):
         "±CI": "-" if ci is None else "±" + fmt_pct(ci),
         "rcv": fmt_pct(r.get("rcv")),
         "round-cv": fmt_pct(r.get("round_cv")),
-        "det": "-" if r.get("determinism") is None else f"{r['determinism']:.1f}%",
+        "det": fmt_pct(r.get("determinism")),
         "flags": ", ".join(r.get("flags") or []),
     }
 

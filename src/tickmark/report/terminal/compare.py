@@ -8,7 +8,7 @@ import sys
 from rich.text import Text
 
 from ...analysis.compare import FASTER, FEW, INCONCLUSIVE, MAX_ROUNDS_HINT, SAME, SLOWER
-from ...base.fmt import fmt_in
+from ...base.fmt import fmt_in, fmt_pct
 from ...base.units import CYCLES_OP
 from ..console import console, dropped_note, fixed_table, print_wrapped
 from . import codesize
@@ -96,7 +96,7 @@ def render_comparison(doc, file=None, show_counters=True):
                 rn = r["rounds_needed"]
                 verdict += f" (~{rn}{'+' if rn >= MAX_ROUNDS_HINT else ''} rounds)"
             ci = r.get("ci")
-            det = "/".join("-" if x is None else f"{x:.1f}%" for x in (r.get("det_a"), r.get("det_b")))
+            det = "/".join(fmt_pct(r.get(k)) for k in ("det_a", "det_b"))
             rows.append(
                 [
                     name,

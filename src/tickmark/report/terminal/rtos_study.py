@@ -2,6 +2,7 @@
 analysis/rtos_study.py picks them out): ns, cycles and determinism per figure, beside the cycles
 the study published."""
 
+from ...base.fmt import fmt_pct
 from ..console import print_table, styled_table
 
 
@@ -22,7 +23,7 @@ REFERENCE = "study, hw cycles: RTOS / Linux"
 
 
 def _det(row):
-    return "-" if row["det"] is None else f"{row['det']:.1f}%"
+    return fmt_pct(row["det"])
 
 
 def build_table(study, plain=False):
