@@ -38,6 +38,27 @@ def stored(store_path, name):
     return run, {r["key"]: dict(r, samples=st.samples(r["id"])) for r in st.results(run["id"])}
 
 
+def study_run(cli, store_path, board, system):
+    """The rtos-study suite on BOARD under SYSTEM (os=SYSTEM), stored as "one", counted in guest
+    instructions (its fingerprint says so) -> (the target, the fingerprint, hello, {key: result})."""
+    need_board(board)
+    target = f"qemu-system:{board}?os={system}"
+    run_board(cli, target, "one", ["--suite", "rtos-study"])
+    run, res = stored(store_path, "one")
+    fp = run["fingerprint"]
+    assert fp["board"] == board and fp["qemu_icount"] == "shift=0,sleep=off" and fp["cycles_method"] == "icount-insns"
+    return target, fp, run["hello"], res
+
+
+def study_counts_again(cli, store_path, target, res, keys):
+    """A second run of the suite on TARGET with the same seed, stored as "two", counts each of
+    KEYS as RES did."""
+    run_board(cli, target, "two", ["--suite", "rtos-study"])
+    _, res2 = stored(store_path, "two")
+    for key in keys:
+        assert counts(res[key]) == counts(res2[key]), key
+
+
 def counts(result):
     """What two runs with one seed must have alike: each sample's time, cycles and iterations."""
     return [(s["ns"], s.get("cyc"), s["iters"]) for s in result["samples"]]

@@ -10,7 +10,16 @@ from pathlib import Path
 
 import pytest
 
-from boards import check_study, core_sources, counts, need_board, nuttx_sources, run_board, stored
+from boards import (
+    check_study,
+    core_sources,
+    need_board,
+    nuttx_sources,
+    run_board,
+    stored,
+    study_counts_again,
+    study_run,
+)
 from conftest import need_nuttx
 from snapshotfix import fetch, make_snapshot
 from tickmark.base.suites import SUITES
@@ -114,13 +123,8 @@ def test_target_spelling_and_errors(real, cli, monkeypatch, tmp_path):
 def test_study_runs_on_nuttx_and_counts_are_identical(board, real, cli):
     """The rtos-study benchmarks run on NuttX on both boards, the fingerprint names NuttX, its
     commit and its configuration, and a second run with the same seed counts the same."""
-    need_board(board)
-    target = f"qemu-system:{board}?os=nuttx"
-    run_board(cli, target, "one", ["--suite", "rtos-study"])
-    run, res = stored(real, "one")
-    fp, hello = run["fingerprint"], run["hello"]
+    target, fp, hello, res = study_run(cli, real, board, "nuttx")
     assert hello["port"] == "nuttx" and hello["os"] == "NuttX"
-    assert fp["board"] == board and fp["qemu_icount"] == "shift=0,sleep=off" and fp["cycles_method"] == "icount-insns"
     rtos = fp["rtos"]
     assert rtos["name"] == "NuttX" and rtos["commit"] == nuttx.NUTTX_COMMIT and "snapshot" in rtos["origin"]
     assert rtos["base_config"] == load_board(board).vars["NUTTX_BOARD"] and rtos["build"] == "flat"
@@ -138,10 +142,7 @@ def test_study_runs_on_nuttx_and_counts_are_identical(board, real, cli):
     export = Path(nuttx.cache_dir()) / "exports"
     before = {p.name: p.stat().st_mtime_ns for p in export.iterdir()}
 
-    run_board(cli, target, "two", ["--suite", "rtos-study"])
-    _, res2 = stored(real, "two")
-    for key in STUDY:
-        assert counts(res[key]) == counts(res2[key]), key
+    study_counts_again(cli, real, target, res, STUDY)
     assert {p.name: p.stat().st_mtime_ns for p in export.iterdir()} == before  # the kernel was not built again
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from boards import core_sources, counts, need_board, nuttx_sources, run_board, stored
+from boards import core_sources, nuttx_sources, study_counts_again, study_run
 from conftest import need_zephyr
 from snapshotfix import fetch, make_snapshot
 from tickmark.base.suites import SUITES
@@ -100,13 +100,8 @@ def test_study_runs_on_zephyr_and_counts_are_identical(board, real, cli):
     """The rtos-study benchmarks run on Zephyr on both boards (the M7's image compiled for the
     Cortex-M7), the fingerprint names Zephyr 2.7.0, its commit and its configuration, and a
     second run with the same seed counts the same without building again."""
-    need_board(board)
-    target = f"qemu-system:{board}?os=zephyr"
-    run_board(cli, target, "one", ["--suite", "rtos-study"])
-    run, res = stored(real, "one")
-    fp, hello = run["fingerprint"], run["hello"]
+    target, fp, hello, res = study_run(cli, real, board, "zephyr")
     assert hello["port"] == "zephyr" and hello["os"] == "Zephyr"
-    assert fp["board"] == board and fp["qemu_icount"] == "shift=0,sleep=off" and fp["cycles_method"] == "icount-insns"
     rtos = fp["rtos"]
     assert fp["os"] == "Zephyr 2.7.0" and rtos["commit"] == zephyr.ZEPHYR_COMMIT and "snapshot" in rtos["origin"]
     assert rtos["board"] == load_board(board).vars["ZEPHYR_BOARD"]
@@ -127,10 +122,7 @@ def test_study_runs_on_zephyr_and_counts_are_identical(board, real, cli):
     images = Path(zephyr.cache_dir()) / "images"
     before = {p.name: p.stat().st_mtime_ns for p in images.iterdir()}
 
-    run_board(cli, target, "two", ["--suite", "rtos-study"])
-    _, res2 = stored(real, "two")
-    for key in STUDY:
-        assert counts(res[key]) == counts(res2[key]), key
+    study_counts_again(cli, real, target, res, STUDY)
     assert {p.name: p.stat().st_mtime_ns for p in images.iterdir()} == before  # not built again
 
 
