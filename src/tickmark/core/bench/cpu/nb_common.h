@@ -1,5 +1,6 @@
 /* Shared by the cpu.* kernels (the BYTEmark/nbench 2.2.3 workloads): the benchmark's random
- * generator, its buffer placement rule, and the teardown of a kernel's buffers and state. Header-only so that each kernel stays one file. */
+ * generator, its buffer placement rule, and the teardown of a kernel's buffers and state.
+ * Header-only so that each kernel stays one file. */
 #ifndef TM_CPU_NB_COMMON_H
 #define TM_CPU_NB_COMMON_H
 

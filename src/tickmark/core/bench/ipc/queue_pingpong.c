@@ -69,7 +69,10 @@ static int setup(tm_ctx *ctx)
     return TM_OK;
 }
 
-static void run(tm_ctx *ctx, uint64_t iters) { tp_events(ctx, round_trip, iters, "message queue call failed or answered wrong"); }
+static void run(tm_ctx *ctx, uint64_t iters)
+{
+    tp_events(ctx, round_trip, iters, "message queue call failed or answered wrong");
+}
 
 static void teardown(tm_ctx *ctx)
 {
