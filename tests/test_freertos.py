@@ -11,7 +11,7 @@ import shutil
 
 import pytest
 
-from boards import check_study, counts, need_board, run_board, stored
+from boards import check_study, counts, need_board, run_board, stored, study_counts_again, study_run
 from conftest import need_nuttx, need_tool
 from tickmark.base.errors import TickmarkError
 from tickmark.base.suites import SUITES
@@ -84,13 +84,8 @@ def test_freertos_ports_of_the_boards():
 def test_study_runs_on_freertos_and_counts_are_identical(board, real, cli):
     """The rtos-study benchmarks produce valid records on every FreeRTOS board, what FreeRTOS
     lacks skips naming it, and a second run with the same seed counts the same instructions."""
-    need_board(board)
-    target = f"qemu-system:{board}?os=freertos"
-    run_board(cli, target, "one", ["--suite", "rtos-study"])
-    run, res = stored(real, "one")
-    fp, hello = run["fingerprint"], run["hello"]
+    target, fp, hello, res = study_run(cli, real, board, "freertos")
     assert hello["port"] == "freertos" and hello["os"] == "FreeRTOS" and hello["kernel"] == "V11.2.0"
-    assert fp["board"] == board and fp["qemu_icount"] == "shift=0,sleep=off" and fp["cycles_method"] == "icount-insns"
     rtos = fp["rtos"]
     assert rtos["version"] == "V11.2.0" and rtos["port"] == "GCC/" + load_board(board).vars["FREERTOS_PORT"]
     assert rtos["heap"].startswith("heap_4, ") and "TICK_RATE_HZ=1000" in rtos["config"]
@@ -111,10 +106,7 @@ def test_study_runs_on_freertos_and_counts_are_identical(board, real, cli):
         for key, words in LACKS.items():
             assert lacks[key]["status"] == "skip" and words in lacks[key]["reason"], (key, lacks[key]["reason"])
 
-    run_board(cli, target, "two", ["--suite", "rtos-study"])
-    _, res2 = stored(real, "two")
-    for key in STUDY:
-        assert counts(res[key]) == counts(res2[key]), key
+    study_counts_again(cli, real, target, res, STUDY)
 
 
 def test_a_kernel_tree_of_the_users_own_is_honoured(real, cli, tmp_path):

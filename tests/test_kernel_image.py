@@ -1,33 +1,12 @@
 """A Linux kernel image under qemu-system: a minimal initramfs (busybox-static and the static core)
 booted with the Debian kernel that `./bootstrap test` unpacks from its package."""
 
-import glob
 import os
 import stat
 import warnings
 
-import pytest
-
+from kernelfix import boot_store, debian_kernel
 from tickmark.targets.kernel_image import _guest_fields, args_archive, cpio_newc
-
-KERNELS = os.path.join(os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "tickmark", "kernels")
-
-
-def _kernel(rt=False):
-    given = os.environ.get("TICKMARK_TEST_RT_KERNEL" if rt else "TICKMARK_TEST_KERNEL")
-    if given:
-        return given
-    found = [
-        k
-        for k in sorted(glob.glob(os.path.join(KERNELS, "linux-image-*-amd64", "boot", "vmlinuz-*")))
-        if ("-rt-" in k) == rt
-    ]
-    if found:
-        return found[-1]
-    msg = f"no Debian kernel unpacked under {KERNELS} (./bootstrap test fetches it)"
-    if os.environ.get("CI"):
-        pytest.fail(msg)
-    pytest.skip(msg)
 
 
 def test_cpio_newc_layout():
@@ -56,15 +35,8 @@ def test_kernel_option_errors(tmp_path, monkeypatch, cli):
 
 
 def test_kernel_image_boots_and_runs(tmp_path, monkeypatch, cli, build_cache):
-    kernel = _kernel()
-    if not (os.path.isfile("/bin/busybox") and __import__("shutil").which("qemu-system-x86_64")):
-        msg = "needs busybox-static and qemu-system-x86"
-        if os.environ.get("CI"):
-            pytest.fail(msg)
-        pytest.skip(msg)
-    monkeypatch.setenv("XDG_CACHE_HOME", str(build_cache))
-    monkeypatch.setenv("TICKMARK_STORE", str(tmp_path / "r.db"))
-    monkeypatch.delenv("TICKMARK_CORE", raising=False)
+    kernel = debian_kernel()
+    boot_store(tmp_path, monkeypatch, build_cache)
     rc, out, err = cli(
         "run", "--target", "qemu-system:x86_64", "--kernel", kernel, "--name", "k", "-q", "--rounds", "1",
         "--samples", "2", "--sample-ms", "2", "sys.getppid", "sched.pipe_pingpong", "--param", "cross=0",
@@ -87,14 +59,7 @@ def test_kernel_image_boots_and_runs(tmp_path, monkeypatch, cli, build_cache):
 
 
 def test_a_file_that_is_no_kernel_gets_qemus_own_word(tmp_path, monkeypatch, cli, build_cache):
-    if not (os.path.isfile("/bin/busybox") and __import__("shutil").which("qemu-system-x86_64")):
-        msg = "needs busybox-static and qemu-system-x86"
-        if os.environ.get("CI"):
-            pytest.fail(msg)
-        pytest.skip(msg)
-    monkeypatch.setenv("XDG_CACHE_HOME", str(build_cache))
-    monkeypatch.setenv("TICKMARK_STORE", str(tmp_path / "r.db"))
-    monkeypatch.delenv("TICKMARK_CORE", raising=False)
+    boot_store(tmp_path, monkeypatch, build_cache)
     rc, out, err = cli("run", "--target", "qemu-system:x86_64?accel=tcg", "--kernel", "/etc/passwd", "sys.getppid")
     assert rc == 2 and err.count("\n") == 1, err
     assert err.startswith("tickmark: error: qemu-system:x86_64?accel=tcg cannot boot /etc/passwd: ")

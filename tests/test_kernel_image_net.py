@@ -1,24 +1,12 @@
 """The loopback interface inside a kernel image (`--kernel`): up before the core starts, so the
 TCP benchmarks run there (lo was down, and a TCP program waited for its whole timeout)."""
 
-import os
-import shutil
-
-import pytest
-
-from test_kernel_image import _kernel
+from kernelfix import boot_store, debian_kernel
 
 
 def test_loopback_tcp_runs_inside_a_kernel_image(tmp_path, monkeypatch, cli, build_cache):
-    kernel = _kernel()
-    if not (os.path.isfile("/bin/busybox") and shutil.which("qemu-system-x86_64")):
-        msg = "needs busybox-static and qemu-system-x86"
-        if os.environ.get("CI"):
-            pytest.fail(msg)
-        pytest.skip(msg)
-    monkeypatch.setenv("XDG_CACHE_HOME", str(build_cache))
-    monkeypatch.setenv("TICKMARK_STORE", str(tmp_path / "r.db"))
-    monkeypatch.delenv("TICKMARK_CORE", raising=False)
+    kernel = debian_kernel()
+    boot_store(tmp_path, monkeypatch, build_cache)
     rc, out, err = cli(
         "run", "--target", "qemu-system:x86_64", "--kernel", kernel, "--name", "net", "-q", "--rounds", "1",
         "--samples", "2", "--sample-ms", "2", "ipc.tcp_lat", "ipc.tcp_connect", "--param", "cross=0",

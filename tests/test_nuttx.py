@@ -4,16 +4,24 @@ from the same POSIX source files as on Linux, linked with the NuttX kernel that 
 snapshot `./bootstrap test` unpacks, and booted under qemu-system -icount on the Cortex-A53 and
 the Cortex-M7 boards."""
 
-import os
 import re
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 
-from boards import check_study, counts, need_board, run_board, stored
-from conftest import CORE, need_nuttx
+from boards import (
+    check_study,
+    core_sources,
+    need_board,
+    nuttx_sources,
+    run_board,
+    stored,
+    study_counts_again,
+    study_run,
+)
+from conftest import need_nuttx
+from snapshotfix import fetch, make_snapshot
 from tickmark.base.suites import SUITES
 from tickmark.targets import nuttx
 from tickmark.targets.baremetal import load_board
@@ -57,22 +65,11 @@ def real(tmp_path, monkeypatch, build_cache, nuttx_cache):
     return tmp_path / "results.db"
 
 
-def _print_build(**make_vars):
-    """The core Makefile's source list for a port -> [files]."""
-    args = [f"{k}={v}" for k, v in make_vars.items()]
-    r = subprocess.run(["make", "-s", "-C", str(CORE), *args, "print-build"], capture_output=True, text=True)
-    assert r.returncode == 0, r.stderr
-    return next(line for line in r.stdout.splitlines() if line.startswith("SRCS=")).split("=", 1)[1].split()
-
-
 def test_the_posix_primitives_are_the_linux_files(tmp_path):
     """Threads, mutexes, semaphores and message queues: NuttX compiles the very files Linux does
     (the benchmarks and port/posix's thread.c, prim_sync.c, prim_queue.c), by the build lists."""
-    export = tmp_path / "export"
-    export.mkdir()
-    (export / "tickmark.mk").write_text("NUTTX_CPUFLAGS =\nNUTTX_DEFINES =\nNUTTX_LIBS =\nNUTTX_LDSCRIPT = x.ld\n")
-    linux = set(_print_build(PORT="linux"))
-    on_nuttx = set(_print_build(PORT="nuttx", BOARD="virt-aarch64", NUTTX_EXPORT=export, CC="gcc"))
+    linux = set(core_sources(PORT="linux"))
+    on_nuttx = set(nuttx_sources(tmp_path, "virt-aarch64"))
     shared = {
         "bench/thread/create_join.c",
         "bench/sync/mutex.c",
@@ -126,13 +123,8 @@ def test_target_spelling_and_errors(real, cli, monkeypatch, tmp_path):
 def test_study_runs_on_nuttx_and_counts_are_identical(board, real, cli):
     """The rtos-study benchmarks run on NuttX on both boards, the fingerprint names NuttX, its
     commit and its configuration, and a second run with the same seed counts the same."""
-    need_board(board)
-    target = f"qemu-system:{board}?os=nuttx"
-    run_board(cli, target, "one", ["--suite", "rtos-study"])
-    run, res = stored(real, "one")
-    fp, hello = run["fingerprint"], run["hello"]
+    target, fp, hello, res = study_run(cli, real, board, "nuttx")
     assert hello["port"] == "nuttx" and hello["os"] == "NuttX"
-    assert fp["board"] == board and fp["qemu_icount"] == "shift=0,sleep=off" and fp["cycles_method"] == "icount-insns"
     rtos = fp["rtos"]
     assert rtos["name"] == "NuttX" and rtos["commit"] == nuttx.NUTTX_COMMIT and "snapshot" in rtos["origin"]
     assert rtos["base_config"] == load_board(board).vars["NUTTX_BOARD"] and rtos["build"] == "flat"
@@ -150,10 +142,7 @@ def test_study_runs_on_nuttx_and_counts_are_identical(board, real, cli):
     export = Path(nuttx.cache_dir()) / "exports"
     before = {p.name: p.stat().st_mtime_ns for p in export.iterdir()}
 
-    run_board(cli, target, "two", ["--suite", "rtos-study"])
-    _, res2 = stored(real, "two")
-    for key in STUDY:
-        assert counts(res[key]) == counts(res2[key]), key
+    study_counts_again(cli, real, target, res, STUDY)
     assert {p.name: p.stat().st_mtime_ns for p in export.iterdir()} == before  # the kernel was not built again
 
 
@@ -202,41 +191,17 @@ def test_nbench_is_verified_on_nuttx(board, real, cli):
     assert rc == 0 and re.search(r"^FP EMULATION\s*:\s*[\d.]+", out, re.M) and "FAILED" not in out, out
 
 
-def _fetch_nuttx(tmp_path, vendor, path=None):
-    """bootstrap's fetch_nuttx alone (its lines, sourced), into a cache under tmp_path."""
-    root = Path(__file__).resolve().parents[1]
-    text = (root / "bootstrap").read_text()
-    body = text[text.index("nuttx_commit=") : text.index("# clone_at URL COMMIT DIR")]
-    env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path / "cache"), TICKMARK_NUTTX_VENDOR=str(vendor))
-    if path is not None:
-        env["PATH"] = path
-    r = subprocess.run(
-        [shutil.which("bash"), "-c", body + "\nfetch_nuttx"], capture_output=True, text=True, env=env, cwd=root
-    )
-    assert r.returncode == 0, r.stderr
-    return tmp_path / "cache" / "tickmark" / "nuttx", r.stderr
-
-
 def test_bootstrap_unpacks_a_checked_snapshot(tmp_path):
     """A vendored snapshot (two tarballs and their SHA256SUMS) is checked and unpacked into the
     cache with notes of where each tree came from; one that fails its sums is not used."""
-    import hashlib
-    import tarfile
-
-    vendor = tmp_path / "vendor"
-    vendor.mkdir()
-    for name, top, inner in (
-        (f"nuttx-{nuttx.NUTTX_COMMIT[:12]}.tar.xz", "nuttx", "sched/Kconfig"),
-        (f"nuttx-apps-{nuttx.APPS_COMMIT[:12]}.tar.xz", "apps", "Makefile"),
-    ):
-        src = tmp_path / "src" / top / inner
-        src.parent.mkdir(parents=True)
-        src.write_text("x\n")
-        with tarfile.open(vendor / name, "w:xz") as tar:
-            tar.add(tmp_path / "src" / top, arcname=top)
-    sums = "".join(f"{hashlib.sha256(p.read_bytes()).hexdigest()}  {p.name}\n" for p in sorted(vendor.glob("*.xz")))
-    (vendor / "SHA256SUMS").write_text(sums)
-    cache, _ = _fetch_nuttx(tmp_path, vendor)
+    vendor, sums = make_snapshot(
+        tmp_path,
+        (
+            (f"nuttx-{nuttx.NUTTX_COMMIT[:12]}.tar.xz", "nuttx", "sched/Kconfig"),
+            (f"nuttx-apps-{nuttx.APPS_COMMIT[:12]}.tar.xz", "apps", "Makefile"),
+        ),
+    )
+    cache, _ = fetch(tmp_path, "nuttx", vendor)
     tree, apps = cache / f"nuttx-{nuttx.NUTTX_COMMIT[:12]}", cache / f"apps-{nuttx.APPS_COMMIT[:12]}"
     assert (tree / "sched" / "Kconfig").is_file() and (apps / "Makefile").is_file()
     note = Path(str(tree) + ".origin").read_text()
@@ -251,7 +216,7 @@ def test_bootstrap_unpacks_a_checked_snapshot(tmp_path):
     tools.mkdir()
     for name in ("tar", "xz", "sha256sum", "mktemp", "mkdir", "mv", "rm", "cat"):
         (tools / name).symlink_to(shutil.which(name))
-    cache2, err = _fetch_nuttx(tmp_path / "two", vendor, path=str(tools))
+    cache2, err = fetch(tmp_path / "two", "nuttx", vendor, path=str(tools))
     assert "no NuttX snapshot and no clone" in err, err
     assert not (cache2 / f"nuttx-{nuttx.NUTTX_COMMIT[:12]}").exists()
 

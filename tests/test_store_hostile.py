@@ -10,7 +10,6 @@ import shutil
 import sqlite3
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -20,16 +19,12 @@ from conftest import (
     copy_store,
     need_tool,
     one_error_line,
-    row_counts,
     synthetic_store,
-    tickmark_proc,
-    wait_results,
 )
+from writerfix import RUN, make_backup, writing_run
 
 # hostile input or surroundings of the component: `pytest -m hostile` runs every such test
 pytestmark = pytest.mark.hostile
-
-RUN = ("run", "-q", "--rounds", "1", "--samples", "2")
 
 
 def runs_and_integrity(path):
@@ -47,40 +42,13 @@ def runs_and_integrity(path):
 @pytest.fixture(scope="module")
 def backup_store(tmp_path_factory):
     """A store of 33 runs (the backup that is restored), its log folded in -> its path."""
-    path = synthetic_store(
-        tmp_path_factory.mktemp("backup"), *[(*RUN, "sys.fast", "--name", f"b{i}") for i in range(33)]
-    )
-    db = sqlite3.connect(str(path))
-    db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    db.close()
-    return path
+    return make_backup(tmp_path_factory.mktemp("backup"), 33)
 
 
 def _restore(backup, store):
     """A backup put in place of the store as a restore or a sync tool does it: a new file renamed over it."""
     shutil.copy(backup, f"{store}.restoring")
     os.rename(f"{store}.restoring", store)
-
-
-SWEEP = "size=" + ",".join(str(1024 * k) for k in range(1, 40))
-
-
-def _victim(env, slow=6):
-    """A run that writes results before and after a slow instance (ipc.ping) -> its process,
-    once it is inside the slow instance (no result stored for a second)."""
-    p = tickmark_proc(
-        RUN + ("lat.sweep", "ipc.ping", "sys.fast", "--param", SWEEP, "--seed", "1", "--name", "victim"),
-        env={"FAKECORE_MODE": f"slowkey=ipc.ping,slow={slow}"},
-    )
-    wait_results(env, 3)
-    seen, since = None, time.time()
-    while time.time() - since < 1.0:
-        n = row_counts(env)["results"]
-        if n != seen:
-            seen, since = n, time.time()
-        time.sleep(0.05)
-    assert p.poll() is None
-    return p
 
 
 def _writer(store):
@@ -108,7 +76,7 @@ def _kill(p):
 def test_a_store_replaced_under_a_run_keeps_the_replacement_whole(env, cli, backup_store):
     rc, out, err = cli(*RUN, "sys.fast", "--name", "before")
     assert rc == 0, err
-    p = _victim(env)
+    p = writing_run(env)
     _restore(backup_store, env)
     out, err = p.communicate(timeout=120)
     one_error_line(p.returncode, err, "deleted, replaced or emptied")
@@ -119,7 +87,7 @@ def test_a_store_replaced_under_a_run_keeps_the_replacement_whole(env, cli, back
 
 
 def test_a_reader_meanwhile_is_told_who_writes_the_old_file(env, cli, backup_store):
-    p = _victim(env, slow=20)
+    p = writing_run(env, slow=20)
     try:
         _restore(backup_store, env)
         rc, out, err = cli("runs")  # the writer is in its slow instance: it has not noticed yet
@@ -152,7 +120,7 @@ def test_a_new_store_where_one_was_deleted_gets_no_ghost_run(env, cli, killed):
         env.unlink()
         _kill(w)
     else:
-        p = _victim(env)
+        p = writing_run(env)
         env.unlink()
         out, err = p.communicate(timeout=120)
         one_error_line(p.returncode, err, "deleted, replaced or emptied")

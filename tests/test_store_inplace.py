@@ -7,45 +7,18 @@ into it)."""
 import os
 import shutil
 import sqlite3
-import time
 from pathlib import Path
 
 import pytest
 
-from conftest import one_error_line, row_counts, synthetic_store, tickmark_proc, wait_results
-
-RUN = ("run", "-q", "--rounds", "1", "--samples", "2")
-SWEEP = "size=" + ",".join(str(1024 * k) for k in range(1, 40))
+from conftest import one_error_line, tickmark_proc
+from writerfix import RUN, make_backup, writing_run
 
 
 @pytest.fixture(scope="module")
 def backup(tmp_path_factory):
     """A store of 12 runs with its log folded in (a backup as a user keeps one) -> its path."""
-    path = synthetic_store(
-        tmp_path_factory.mktemp("backup"), *[(*RUN, "sys.fast", "--name", f"b{i}") for i in range(12)]
-    )
-    db = sqlite3.connect(str(path))
-    db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    db.close()
-    return path
-
-
-def _writing(env):
-    """A run that stores results before and after a slow instance -> its process, once it is
-    inside that instance."""
-    p = tickmark_proc(
-        RUN + ("lat.sweep", "ipc.ping", "sys.fast", "--param", SWEEP, "--seed", "1", "--name", "victim"),
-        env={"FAKECORE_MODE": "slowkey=ipc.ping,slow=6"},
-    )
-    wait_results(env, 3)
-    seen, since = None, time.time()
-    while time.time() - since < 1.0:
-        n = row_counts(env)["results"]
-        if n != seen:
-            seen, since = n, time.time()
-        time.sleep(0.05)
-    assert p.poll() is None
-    return p
+    return make_backup(tmp_path_factory.mktemp("backup"), 12)
 
 
 def _before():
@@ -65,7 +38,7 @@ def _check(path):
 
 def test_a_backup_copied_over_the_store_in_place(env, cli, backup):
     _before()
-    p = _writing(env)
+    p = writing_run(env)
     inode = os.stat(env).st_ino
     shutil.copyfile(backup, env)  # what cp does: the same file, its bytes replaced
     assert os.stat(env).st_ino == inode
@@ -83,7 +56,7 @@ def test_a_backup_copied_over_the_store_in_place(env, cli, backup):
 
 def test_a_store_emptied_under_a_run_stays_empty(env, cli):
     _before()
-    p = _writing(env)
+    p = writing_run(env)
     os.truncate(env, 0)
     out, err = p.communicate(timeout=120)
     one_error_line(p.returncode, err, "emptied")

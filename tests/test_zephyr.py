@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from boards import counts, need_board, run_board, stored
-from conftest import CORE, need_zephyr
+from boards import core_sources, nuttx_sources, study_counts_again, study_run
+from conftest import need_zephyr
+from snapshotfix import fetch, make_snapshot
 from tickmark.base.suites import SUITES
 from tickmark.targets import zephyr
 from tickmark.targets.baremetal import load_board
@@ -44,25 +45,14 @@ def real(tmp_path, monkeypatch, build_cache, zephyr_cache):
     return tmp_path / "results.db"
 
 
-def _print_build(**make_vars):
-    """The core Makefile's source list for a port -> [files] (what Zephyr's build compiles too:
-    port/zephyr/app/CMakeLists.txt reads this list)."""
-    args = [f"{k}={v}" for k, v in make_vars.items()]
-    r = subprocess.run(["make", "-s", "-C", str(CORE), *args, "print-build"], capture_output=True, text=True)
-    assert r.returncode == 0, r.stderr
-    return next(line for line in r.stdout.splitlines() if line.startswith("SRCS=")).split("=", 1)[1].split()
-
-
 def test_the_posix_benchmarks_are_the_same_files_on_linux_nuttx_and_zephyr(tmp_path):
     """Thread, mutex, semaphore, queue and heap benchmarks: Linux, NuttX and Zephyr compile the
     very same files, by the build lists; what Zephyr does differently is in its port."""
-    export = tmp_path / "export"
-    export.mkdir()
-    (export / "tickmark.mk").write_text("NUTTX_CPUFLAGS =\nNUTTX_DEFINES =\nNUTTX_LIBS =\nNUTTX_LDSCRIPT = x.ld\n")
-    linux = set(_print_build(PORT="linux"))
-    on_nuttx = set(_print_build(PORT="nuttx", BOARD="virt-aarch64", NUTTX_EXPORT=export, CC="gcc"))
+    linux = set(core_sources(PORT="linux"))
+    on_nuttx = set(nuttx_sources(tmp_path, "virt-aarch64"))
     for board in ("virt-aarch64", "mps2-an500"):
-        on_zephyr = set(_print_build(PORT="zephyr", BOARD=board))
+        # the list Zephyr's build compiles too (port/zephyr/app/CMakeLists.txt reads it)
+        on_zephyr = set(core_sources(PORT="zephyr", BOARD=board))
         assert SHARED <= linux and SHARED <= on_nuttx and SHARED <= on_zephyr, (
             SHARED - linux,
             SHARED - on_nuttx,
@@ -110,13 +100,8 @@ def test_study_runs_on_zephyr_and_counts_are_identical(board, real, cli):
     """The rtos-study benchmarks run on Zephyr on both boards (the M7's image compiled for the
     Cortex-M7), the fingerprint names Zephyr 2.7.0, its commit and its configuration, and a
     second run with the same seed counts the same without building again."""
-    need_board(board)
-    target = f"qemu-system:{board}?os=zephyr"
-    run_board(cli, target, "one", ["--suite", "rtos-study"])
-    run, res = stored(real, "one")
-    fp, hello = run["fingerprint"], run["hello"]
+    target, fp, hello, res = study_run(cli, real, board, "zephyr")
     assert hello["port"] == "zephyr" and hello["os"] == "Zephyr"
-    assert fp["board"] == board and fp["qemu_icount"] == "shift=0,sleep=off" and fp["cycles_method"] == "icount-insns"
     rtos = fp["rtos"]
     assert fp["os"] == "Zephyr 2.7.0" and rtos["commit"] == zephyr.ZEPHYR_COMMIT and "snapshot" in rtos["origin"]
     assert rtos["board"] == load_board(board).vars["ZEPHYR_BOARD"]
@@ -137,55 +122,27 @@ def test_study_runs_on_zephyr_and_counts_are_identical(board, real, cli):
     images = Path(zephyr.cache_dir()) / "images"
     before = {p.name: p.stat().st_mtime_ns for p in images.iterdir()}
 
-    run_board(cli, target, "two", ["--suite", "rtos-study"])
-    _, res2 = stored(real, "two")
-    for key in STUDY:
-        assert counts(res[key]) == counts(res2[key]), key
+    study_counts_again(cli, real, target, res, STUDY)
     assert {p.name: p.stat().st_mtime_ns for p in images.iterdir()} == before  # not built again
-
-
-def _fetch_zephyr(tmp_path, vendor):
-    """bootstrap's fetch_zephyr alone (its lines, sourced), into a cache under tmp_path."""
-    import os
-    import shutil
-
-    root = Path(__file__).resolve().parents[1]
-    text = (root / "bootstrap").read_text()
-    body = text[text.index("zephyr_commit=") : text.index("# clone_at URL COMMIT DIR")]
-    env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path / "cache"), TICKMARK_ZEPHYR_VENDOR=str(vendor))
-    r = subprocess.run(
-        [shutil.which("bash"), "-c", body + "\nfetch_zephyr"], capture_output=True, text=True, env=env, cwd=root
-    )
-    assert r.returncode == 0, r.stderr
-    return tmp_path / "cache" / "tickmark" / "zephyr", r.stderr
 
 
 def test_bootstrap_unpacks_a_checked_snapshot_or_says_how_to_get_zephyr(tmp_path):
     """A vendored snapshot (two tarballs and their SHA256SUMS) is checked and unpacked into the
     cache with notes of where each tree came from; without one, bootstrap says how to get Zephyr
     2.7 with west, and nothing is unpacked."""
-    import hashlib
-    import tarfile
-
-    vendor = tmp_path / "vendor"
-    vendor.mkdir()
-    for name, top, inner in (
-        (f"zephyr-v2.7.0-{zephyr.ZEPHYR_COMMIT[:12]}.tar.xz", "zephyr", "VERSION"),
-        (f"cmsis-{zephyr.CMSIS_COMMIT[:12]}.tar.xz", "cmsis", "CMSIS/Core/x.h"),
-    ):
-        src = tmp_path / "src" / top / inner
-        src.parent.mkdir(parents=True)
-        src.write_text("x\n")
-        with tarfile.open(vendor / name, "w:xz") as tar:
-            tar.add(tmp_path / "src" / top, arcname=top)
-    sums = "".join(f"{hashlib.sha256(p.read_bytes()).hexdigest()}  {p.name}\n" for p in sorted(vendor.glob("*.xz")))
-    (vendor / "SHA256SUMS").write_text(sums)
-    cache, _ = _fetch_zephyr(tmp_path, vendor)
+    vendor, _ = make_snapshot(
+        tmp_path,
+        (
+            (f"zephyr-v2.7.0-{zephyr.ZEPHYR_COMMIT[:12]}.tar.xz", "zephyr", "VERSION"),
+            (f"cmsis-{zephyr.CMSIS_COMMIT[:12]}.tar.xz", "cmsis", "CMSIS/Core/x.h"),
+        ),
+    )
+    cache, _ = fetch(tmp_path, "zephyr", vendor)
     tree, cmsis = cache / f"zephyr-{zephyr.ZEPHYR_COMMIT[:12]}", cache / f"cmsis-{zephyr.CMSIS_COMMIT[:12]}"
     assert (tree / "VERSION").is_file() and (cmsis / "CMSIS").is_dir()
     note = Path(str(tree) + ".origin").read_text()
     assert f"commit={zephyr.ZEPHYR_COMMIT}" in note and "snapshot" in note
 
-    cache2, err = _fetch_zephyr(tmp_path / "two", tmp_path / "nothing-here")
+    cache2, err = fetch(tmp_path / "two", "zephyr", tmp_path / "nothing-here")
     assert "west init" in err and "zephyr-v2.7.0" in err and "ZEPHYR_BASE" in err, err
     assert not (cache2 / tree.name).exists()

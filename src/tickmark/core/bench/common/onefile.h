@@ -14,6 +14,8 @@ typedef struct {
 
 #define OF_NONE {-1, ""}
 
+/* Both make f the file of_teardown releases (ctx->user), whether or not they succeed. */
+
 /* Open a device (/dev/zero, /dev/null) with TM_O_* flags -> TM_OK, or a skip that names it. */
 int of_open_device(tm_ctx *ctx, of_file *f, const char *device, int flags);
 
@@ -23,5 +25,8 @@ int of_make_scratch(tm_ctx *ctx, of_file *f, const char *name, int flags);
 
 /* Close what is open and remove what was made. */
 void of_release(of_file *f);
+
+/* The teardown of a benchmark of one file: of_release of the file its set-up opened or made. */
+void of_teardown(tm_ctx *ctx);
 
 #endif

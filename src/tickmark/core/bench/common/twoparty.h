@@ -62,6 +62,19 @@ int tp_write_full(int fd, const void *buf, uint64_t n);
 #define TP_EVENTS 1000
 int tp_event_hist(tm_ctx *ctx, int (*event)(void), unsigned div);
 
+/* The timed batch of such a benchmark: iters events one after the other; at the first that
+ * fails, tm_fail() with why. Inline, so that the benchmark's event is called directly in the
+ * loop, as it would be in a loop of the benchmark's own. */
+static inline void tp_events(tm_ctx *ctx, int (*event)(void), uint64_t iters, const char *why)
+{
+    uint64_t i;
+    for (i = 0; i < iters; i++)
+        if (event() != 0) {
+            tm_fail(ctx, "%s", why);
+            return;
+        }
+}
+
 /* Read exactly n bytes, chunk bytes at most per read, into buf (advance 1) or each read over
  * the start of buf (advance 0, for draining a stream); 0 on success. */
 int tp_read_full(int fd, void *buf, uint64_t n, unsigned chunk, int advance);

@@ -219,12 +219,8 @@ static void as_run(tm_ctx *ctx, uint64_t iters)
 static void as_teardown(tm_ctx *ctx)
 {
     as_state *s = ctx->user;
-    if (!s)
-        return;
-    nb_free(s->raw[0]);
-    nb_free(s->raw[1]);
-    free(s);
-    ctx->user = NULL;
+    if (s)
+        nb_release(ctx, s->raw, 2);
 }
 
 TM_BENCH(cpu_assign) = {

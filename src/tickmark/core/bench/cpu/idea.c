@@ -190,13 +190,8 @@ static void id_run(tm_ctx *ctx, uint64_t iters)
 static void id_teardown(tm_ctx *ctx)
 {
     id_state *s = ctx->user;
-    int i;
-    if (!s)
-        return;
-    for (i = 0; i < 4; i++)
-        nb_free(s->raw[i]);
-    free(s);
-    ctx->user = NULL;
+    if (s)
+        nb_release(ctx, s->raw, 4);
 }
 
 TM_BENCH(cpu_idea) = {

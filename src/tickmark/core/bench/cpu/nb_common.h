@@ -1,5 +1,6 @@
 /* Shared by the cpu.* kernels (the BYTEmark/nbench 2.2.3 workloads): the benchmark's random
- * generator and its buffer placement rule. Header-only so that each kernel stays one file. */
+ * generator, its buffer placement rule, and the teardown of a kernel's buffers and state.
+ * Header-only so that each kernel stays one file. */
 #ifndef TM_CPU_NB_COMMON_H
 #define TM_CPU_NB_COMMON_H
 
@@ -54,5 +55,16 @@ static inline void *nb_alloc(size_t bytes, void **raw)
 }
 
 static inline void nb_free(void *raw) { tm_os_free(raw); }
+
+/* A kernel's teardown, once set-up made its state (ctx->user, from calloc): its n buffers of
+ * nb_alloc (their raw pointers), then the state. */
+static inline void nb_release(tm_ctx *ctx, void **raw, int n)
+{
+    int i;
+    for (i = 0; i < n; i++)
+        nb_free(raw[i]);
+    free(ctx->user);
+    ctx->user = NULL;
+}
 
 #endif

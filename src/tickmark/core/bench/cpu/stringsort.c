@@ -206,13 +206,8 @@ static void ss_run(tm_ctx *ctx, uint64_t iters)
 static void ss_teardown(tm_ctx *ctx)
 {
     ss_state *s = ctx->user;
-    int i;
-    if (!s)
-        return;
-    for (i = 0; i < 3; i++)
-        nb_free(s->raw[i]);
-    free(s);
-    ctx->user = NULL;
+    if (s)
+        nb_release(ctx, s->raw, 3);
 }
 
 TM_BENCH(cpu_stringsort) = {

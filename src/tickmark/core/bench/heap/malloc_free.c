@@ -5,8 +5,7 @@
  * and its system calls (brk/mmap/munmap for large sizes), not of first touching the memory.
  * Timed: the mallocs and frees (and three tick reads per 128 calls). Not timed: nothing else.
  * Cold (sub-metric "cold"): one malloc and free of size bytes, alone, after a cache flush. */
-#include "tickmark/bench.h"
-#include "tickmark/osal.h"
+#include "heap_common.h"
 
 #define NBLOCKS 64
 
@@ -15,31 +14,8 @@ static void *blk[NBLOCKS];
 static void run(tm_ctx *ctx, uint64_t iters)
 {
     size_t size = (size_t)tm_param(ctx, "size");
-    uint64_t ta = 0, tf = 0, i;
-    int k;
-    for (i = 0; i < iters; i++) {
-        uint64_t t0 = tm_ticks(), t1, t2;
-        for (k = 0; k < NBLOCKS; k++) {
-            blk[k] = tm_os_alloc(size);
-            if (!blk[k])
-                break;
-            tm_escape(blk[k]);
-        }
-        t1 = tm_ticks();
-        if (k < NBLOCKS) {
-            while (k > 0)
-                tm_os_free(blk[--k]);
-            tm_fail(ctx, "malloc(%lu) failed", (unsigned long)size);
-            return;
-        }
-        for (k = 0; k < NBLOCKS; k++)
-            tm_os_free(blk[k]);
-        t2 = tm_ticks();
-        ta += t1 - t0;
-        tf += t2 - t1;
-    }
-    tm_sub_add(ctx, 0, tm_ticks_to_ns(ta));
-    tm_sub_add(ctx, 1, tm_ticks_to_ns(tf));
+    if (tm_heap_rounds(ctx, blk, NBLOCKS, size, iters) != 0)
+        tm_fail(ctx, "malloc(%lu) failed", (unsigned long)size);
 }
 
 static void cold(tm_ctx *ctx)

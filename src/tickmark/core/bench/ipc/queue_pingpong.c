@@ -73,12 +73,7 @@ static int setup(tm_ctx *ctx)
 
 static void run(tm_ctx *ctx, uint64_t iters)
 {
-    uint64_t i;
-    for (i = 0; i < iters; i++)
-        if (round_trip() != 0) {
-            tm_fail(ctx, "message queue call failed or answered wrong");
-            return;
-        }
+    tp_events(ctx, round_trip, iters, "message queue call failed or answered wrong");
 }
 
 static void cold(tm_ctx *ctx)

@@ -28,11 +28,6 @@
 
 #define SLOT 32
 
-typedef struct {
-    tm_membuf buf;
-    void **cur;
-} lat_pagelocal_state;
-
 /* Shuffle ix[0..n) into a uniformly random permutation (Fisher-Yates). */
 static void shuffle(uint32_t *ix, size_t n, uint64_t *seed)
 {
@@ -80,7 +75,7 @@ static void **link_pagelocal(char *p, size_t bytes, size_t page, const uint32_t 
 
 static int setup_lat_pagelocal(tm_ctx *ctx)
 {
-    static lat_pagelocal_state st;
+    static tm_chase_state st;
     int64_t size = tm_param(ctx, "size"), thp = tm_param(ctx, "thp"), group = tm_param(ctx, "group");
     size_t page = tm_os_page_size(), npages;
     uint32_t *pages, *slots;
@@ -117,33 +112,16 @@ static int setup_lat_pagelocal(tm_ctx *ctx)
     return TM_OK;
 }
 
-static void run_lat_pagelocal(tm_ctx *ctx, uint64_t iters)
-{
-    lat_pagelocal_state *st = ctx->user;
-    st->cur = tm_chase(st->cur, iters);
-}
-
-static void teardown_lat_pagelocal(tm_ctx *ctx)
-{
-    lat_pagelocal_state *st = ctx->user;
-    if (st)
-        tm_membuf_put(&st->buf);
-    ctx->user = NULL;
-}
-
 TM_BENCH(mem_lat_pagelocal) = {
     .name = "mem.lat_pagelocal",
     .summary = "dependent load in a random chase through every slot of a group of pages, then the next group",
     .unit = "load",
     .ops_per_iter = 64,
     .stat = TM_STAT_MIN,
-    .params = {{"size", "1K,1536,2K,3K,4K,6K,8K,12K,16K,24K,32K,48K,64K,96K,128K,192K,256K,"
-                        "384K,512K,768K,1M,1536K,2M,3M,4M,6M,8M,12M,16M,24M,32M,48M,64M,96M,"
-                        "128M",
-                "working set in bytes"},
+    .params = {{"size", TM_CHASE_SIZES, "working set in bytes"},
                {"group", "16", "pages whose slots are visited together, in one random order"},
                {"thp", "0", "1: transparent huge pages (checked: info huge_pct), 0: advised off"}},
     .setup = setup_lat_pagelocal,
-    .run = run_lat_pagelocal,
-    .teardown = teardown_lat_pagelocal,
+    .run = tm_chase_run,
+    .teardown = tm_chase_teardown,
 };

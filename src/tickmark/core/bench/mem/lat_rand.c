@@ -17,14 +17,9 @@
 
 #define SLOT 32
 
-typedef struct {
-    tm_membuf buf;
-    void **cur;
-} lat_rand_state;
-
 static int setup_lat_rand(tm_ctx *ctx)
 {
-    static lat_rand_state st;
+    static tm_chase_state st;
     int64_t size = tm_param(ctx, "size"), thp = tm_param(ctx, "thp");
     int rc;
     if (size < 2 * SLOT)
@@ -40,31 +35,15 @@ static int setup_lat_rand(tm_ctx *ctx)
     return TM_OK;
 }
 
-static void run_lat_rand(tm_ctx *ctx, uint64_t iters)
-{
-    lat_rand_state *st = ctx->user;
-    st->cur = tm_chase(st->cur, iters);
-}
-
-static void teardown_lat_rand(tm_ctx *ctx)
-{
-    lat_rand_state *st = ctx->user;
-    if (st)
-        tm_membuf_put(&st->buf);
-}
-
 TM_BENCH(mem_lat_rand) = {
     .name = "mem.lat_rand",
     .summary = "dependent load in a random pointer chase over a working set",
     .unit = "load",
     .ops_per_iter = 64,
     .stat = TM_STAT_MIN,
-    .params = {{"size", "1K,1536,2K,3K,4K,6K,8K,12K,16K,24K,32K,48K,64K,96K,128K,192K,256K,"
-                        "384K,512K,768K,1M,1536K,2M,3M,4M,6M,8M,12M,16M,24M,32M,48M,64M,96M,"
-                        "128M",
-                "working set in bytes"},
+    .params = {{"size", TM_CHASE_SIZES, "working set in bytes"},
                {"thp", "0,1", "1: transparent huge pages (checked: info huge_pct), 0: advised off"}},
     .setup = setup_lat_rand,
-    .run = run_lat_rand,
-    .teardown = teardown_lat_rand,
+    .run = tm_chase_run,
+    .teardown = tm_chase_teardown,
 };

@@ -16,14 +16,9 @@
 #include "memutil.h"
 #include "tickmark/osal.h"
 
-typedef struct {
-    tm_membuf buf;
-    void **cur;
-} lat_stride_state;
-
 static int setup_lat_stride(tm_ctx *ctx)
 {
-    static lat_stride_state st;
+    static tm_chase_state st;
     int64_t size = tm_param(ctx, "span"), stride = tm_param(ctx, "stride");
     size_t block, i;
     int rc;
@@ -49,19 +44,6 @@ static int setup_lat_stride(tm_ctx *ctx)
     return TM_OK;
 }
 
-static void run_lat_stride(tm_ctx *ctx, uint64_t iters)
-{
-    lat_stride_state *st = ctx->user;
-    st->cur = tm_chase(st->cur, iters);
-}
-
-static void teardown_lat_stride(tm_ctx *ctx)
-{
-    lat_stride_state *st = ctx->user;
-    if (st)
-        tm_membuf_put(&st->buf);
-}
-
 TM_BENCH(mem_lat_stride) = {
     .name = "mem.lat_stride",
     .summary = "dependent load pair in a random block, stride bytes apart (line size)",
@@ -71,6 +53,6 @@ TM_BENCH(mem_lat_stride) = {
     .params = {{"span", "256K", "working set in bytes: beyond L1, inside L2"},
                {"stride", "8,16,32,64,128,256,512", "distance of the second load in a block"}},
     .setup = setup_lat_stride,
-    .run = run_lat_stride,
-    .teardown = teardown_lat_stride,
+    .run = tm_chase_run,
+    .teardown = tm_chase_teardown,
 };

@@ -19,14 +19,9 @@
 #include "memutil.h"
 #include "tickmark/osal.h"
 
-typedef struct {
-    tm_membuf buf;
-    void **cur;
-} lat_tlb_state;
-
 static int setup_lat_tlb(tm_ctx *ctx)
 {
-    static lat_tlb_state st;
+    static tm_chase_state st;
     int64_t pages = tm_param(ctx, "pages"), packed = tm_param(ctx, "packed"), thp = tm_param(ctx, "thp");
     size_t page = tm_os_page_size(), per = page / 64, bytes, k, n;
     uint32_t *ix;
@@ -62,19 +57,6 @@ static int setup_lat_tlb(tm_ctx *ctx)
     return TM_OK;
 }
 
-static void run_lat_tlb(tm_ctx *ctx, uint64_t iters)
-{
-    lat_tlb_state *st = ctx->user;
-    st->cur = tm_chase(st->cur, iters);
-}
-
-static void teardown_lat_tlb(tm_ctx *ctx)
-{
-    lat_tlb_state *st = ctx->user;
-    if (st)
-        tm_membuf_put(&st->buf);
-}
-
 TM_BENCH(mem_lat_tlb) = {
     .name = "mem.lat_tlb",
     .summary = "dependent load, one per page in a random page order, lines kept in cache (TLB levels)",
@@ -87,6 +69,6 @@ TM_BENCH(mem_lat_tlb) = {
                {"packed", "0,1", "0: one line per page; 1: 64 lines to a page (the cache-only reference)"},
                {"thp", "0", "1: huge pages (does the TLB hold huge translations?), 0: advised off"}},
     .setup = setup_lat_tlb,
-    .run = run_lat_tlb,
-    .teardown = teardown_lat_tlb,
+    .run = tm_chase_run,
+    .teardown = tm_chase_teardown,
 };

@@ -112,3 +112,17 @@ void **tm_chase(void **p, uint64_t iters)
     tm_escape(p);
     return p;
 }
+
+void tm_chase_run(tm_ctx *ctx, uint64_t iters)
+{
+    tm_chase_state *st = ctx->user;
+    st->cur = tm_chase(st->cur, iters);
+}
+
+void tm_chase_teardown(tm_ctx *ctx)
+{
+    tm_chase_state *st = ctx->user;
+    if (st)
+        tm_membuf_put(&st->buf);
+    ctx->user = NULL;
+}

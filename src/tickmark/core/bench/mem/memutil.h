@@ -36,6 +36,24 @@ void **tm_chain_random(char *p, size_t bytes, size_t slot, uint64_t seed);
  * chase) and return where it stopped. */
 void **tm_chase(void **p, uint64_t iters);
 
+/* The state of a chase through one buffer (mem.lat_rand, lat_stride, lat_tlb, lat_pagelocal):
+ * the buffer and where the chase stands; their set-up makes it ctx->user. Their run is
+ * tm_chase_run (tm_chase from where the previous batch stopped) and their teardown
+ * tm_chase_teardown (the buffer given back). */
+typedef struct {
+    tm_membuf buf;
+    void **cur;
+} tm_chase_state;
+void tm_chase_run(tm_ctx *ctx, uint64_t iters);
+void tm_chase_teardown(tm_ctx *ctx);
+
+/* The working sets of the random chases (mem.lat_rand, mem.lat_pagelocal): 1 KiB to 128 MiB,
+ * two steps an octave. */
+#define TM_CHASE_SIZES                                                                                  \
+    "1K,1536,2K,3K,4K,6K,8K,12K,16K,24K,32K,48K,64K,96K,128K,192K,256K,"                                \
+    "384K,512K,768K,1M,1536K,2M,3M,4M,6M,8M,12M,16M,24M,32M,48M,64M,96M,"                               \
+    "128M"
+
 /* A fingerprint of a chain's layout: a hash of the offsets (from base) of its first 64 hops,
  * reported as the instance's "chain" info so that two runs can show they chased the same chain. */
 int64_t tm_chain_id(void **start, const char *base);

@@ -6,7 +6,7 @@
 #include "memfn_common.h"
 
 static struct {
-    tm_memfn_area abuf, bbuf;
+    tm_memfn_pair buf;
     const char *a, *b;
     size_t n;
     int (*fn)(const void *, const void *, size_t);
@@ -15,26 +15,21 @@ static struct {
 static int setup_memcmp(tm_ctx *ctx)
 {
     const tm_memfns *f;
-    long size = tm_memfn_param(ctx, "size", 0, 1L << 30), aa = tm_memfn_param(ctx, "aalign", 0, 4095),
-         ba = tm_memfn_param(ctx, "balign", 0, 4095);
+    long size, aa, ba;
     int rc;
-    if (size < 0 || aa < 0 || ba < 0)
+    if (tm_memfn_pair_params(ctx, "aalign", "balign", &size, &aa, &ba) != TM_OK)
         return TM_FAIL;
     if ((rc = tm_memfn_setup(ctx, "memcmp", &f)) != TM_OK)
         return rc;
-    if ((rc = tm_memfn_area_get(ctx, &mp.abuf, (size_t)(size + aa + ba))) != TM_OK)
+    if ((rc = tm_memfn_pair_get(ctx, &mp.buf, (size_t)(size + aa + ba), (size_t)(size + aa + ba))) != TM_OK)
         return rc;
-    if ((rc = tm_memfn_area_get(ctx, &mp.bbuf, (size_t)(size + aa + ba))) != TM_OK) {
-        tm_memfn_area_put(&mp.abuf);
-        return rc;
-    }
     ctx->user = &mp;
-    mp.a = mp.abuf.p + aa;
-    mp.b = mp.bbuf.p + ba;
+    mp.a = mp.buf.a.p + aa;
+    mp.b = mp.buf.b.p + ba;
     {
         size_t i;
         for (i = 0; i < (size_t)size; i++)
-            mp.bbuf.p[ba + i] = mp.abuf.p[aa + i];
+            mp.buf.b.p[ba + i] = mp.buf.a.p[aa + i];
     }
     mp.n = (size_t)size;
     mp.fn = f->memcmp_fn;
@@ -54,10 +49,8 @@ static void run_memcmp(tm_ctx *ctx, uint64_t iters)
 
 static void teardown_memcmp(tm_ctx *ctx)
 {
-    if (ctx->user) {
-        tm_memfn_area_put(&mp.abuf);
-        tm_memfn_area_put(&mp.bbuf);
-    }
+    if (ctx->user)
+        tm_memfn_pair_put(&mp.buf);
 }
 
 TM_BENCH(memfn_memcmp) = {

@@ -8,7 +8,7 @@
 #include "memfn_common.h"
 
 static struct {
-    tm_memfn_area src, dst;
+    tm_memfn_pair buf;
     char *s, *d;
     size_t n;
     void *(*fn)(void *, const void *, size_t);
@@ -17,22 +17,17 @@ static struct {
 static int setup_memcpy(tm_ctx *ctx)
 {
     const tm_memfns *f;
-    long size = tm_memfn_param(ctx, "size", 0, 1L << 30), sa = tm_memfn_param(ctx, "salign", 0, 4095),
-         da = tm_memfn_param(ctx, "dalign", 0, 4095);
+    long size, sa, da;
     int rc;
-    if (size < 0 || sa < 0 || da < 0)
+    if (tm_memfn_pair_params(ctx, "salign", "dalign", &size, &sa, &da) != TM_OK)
         return TM_FAIL;
     if ((rc = tm_memfn_setup(ctx, "memcpy", &f)) != TM_OK)
         return rc;
-    if ((rc = tm_memfn_area_get(ctx, &mc.src, (size_t)(size + sa))) != TM_OK)
+    if ((rc = tm_memfn_pair_get(ctx, &mc.buf, (size_t)(size + sa), (size_t)(size + da))) != TM_OK)
         return rc;
-    if ((rc = tm_memfn_area_get(ctx, &mc.dst, (size_t)(size + da))) != TM_OK) {
-        tm_memfn_area_put(&mc.src);
-        return rc;
-    }
     ctx->user = &mc;
-    mc.s = mc.src.p + sa;
-    mc.d = mc.dst.p + da;
+    mc.s = mc.buf.a.p + sa;
+    mc.d = mc.buf.b.p + da;
     mc.n = (size_t)size;
     mc.fn = f->memcpy_fn;
     return TM_OK;
@@ -49,10 +44,8 @@ static void run_memcpy(tm_ctx *ctx, uint64_t iters)
 
 static void teardown_memcpy(tm_ctx *ctx)
 {
-    if (ctx->user) {
-        tm_memfn_area_put(&mc.src);
-        tm_memfn_area_put(&mc.dst);
-    }
+    if (ctx->user)
+        tm_memfn_pair_put(&mc.buf);
 }
 
 TM_BENCH(memfn_memcpy) = {

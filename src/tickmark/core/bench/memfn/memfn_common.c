@@ -65,3 +65,30 @@ long tm_memfn_param(tm_ctx *ctx, const char *name, long lo, long hi)
     }
     return (long)v;
 }
+
+int tm_memfn_pair_get(tm_ctx *ctx, tm_memfn_pair *p, size_t a_bytes, size_t b_bytes)
+{
+    int rc;
+    if ((rc = tm_memfn_area_get(ctx, &p->a, a_bytes)) != TM_OK)
+        return rc;
+    if ((rc = tm_memfn_area_get(ctx, &p->b, b_bytes)) != TM_OK) {
+        tm_memfn_area_put(&p->a);
+        return rc;
+    }
+    return TM_OK;
+}
+
+void tm_memfn_pair_put(tm_memfn_pair *p)
+{
+    tm_memfn_area_put(&p->a);
+    tm_memfn_area_put(&p->b);
+}
+
+int tm_memfn_pair_params(tm_ctx *ctx, const char *a_name, const char *b_name, long *size, long *a_align,
+                         long *b_align)
+{
+    *size = tm_memfn_param(ctx, "size", 0, 1L << 30);
+    *a_align = tm_memfn_param(ctx, a_name, 0, 4095);
+    *b_align = tm_memfn_param(ctx, b_name, 0, 4095);
+    return *size < 0 || *a_align < 0 || *b_align < 0 ? TM_FAIL : TM_OK;
+}

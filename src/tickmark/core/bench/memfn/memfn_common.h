@@ -25,7 +25,21 @@ typedef struct {
 int tm_memfn_area_get(tm_ctx *ctx, tm_memfn_area *a, size_t bytes);
 void tm_memfn_area_put(tm_memfn_area *a);
 
+/* The two areas of a routine of two operands (a source and a destination, two blocks compared):
+ * both of them, or (on failure) neither. */
+typedef struct {
+    tm_memfn_area a, b;
+} tm_memfn_pair;
+int tm_memfn_pair_get(tm_ctx *ctx, tm_memfn_pair *p, size_t a_bytes, size_t b_bytes);
+void tm_memfn_pair_put(tm_memfn_pair *p);
+
 /* A parameter that must lie in [lo, hi]; fails the instance otherwise (returns -1). */
 long tm_memfn_param(tm_ctx *ctx, const char *name, long lo, long hi);
+
+/* The parameters of a routine of two operands: `size` (0 to 1 GiB) and the two operands' offsets
+ * from a page boundary (0 to 4095), named a_name and b_name. TM_OK; TM_FAIL, the instance failed,
+ * when one is outside its range. */
+int tm_memfn_pair_params(tm_ctx *ctx, const char *a_name, const char *b_name, long *size, long *a_align,
+                         long *b_align);
 
 #endif

@@ -7,7 +7,7 @@
 #include "memfn_common.h"
 
 static struct {
-    tm_memfn_area abuf, bbuf;
+    tm_memfn_pair buf;
     const char *a, *b;
     int (*fn)(const char *, const char *);
 } sc;
@@ -15,26 +15,21 @@ static struct {
 static int setup_strcmp(tm_ctx *ctx)
 {
     const tm_memfns *f;
-    long size = tm_memfn_param(ctx, "size", 0, 1L << 30), aa = tm_memfn_param(ctx, "aalign", 0, 4095),
-         ba = tm_memfn_param(ctx, "balign", 0, 4095);
+    long size, aa, ba;
     int rc;
     size_t i;
-    if (size < 0 || aa < 0 || ba < 0)
+    if (tm_memfn_pair_params(ctx, "aalign", "balign", &size, &aa, &ba) != TM_OK)
         return TM_FAIL;
     if ((rc = tm_memfn_setup(ctx, "strcmp", &f)) != TM_OK)
         return rc;
-    if ((rc = tm_memfn_area_get(ctx, &sc.abuf, (size_t)(size + aa + 1))) != TM_OK)
+    if ((rc = tm_memfn_pair_get(ctx, &sc.buf, (size_t)(size + aa + 1), (size_t)(size + ba + 1))) != TM_OK)
         return rc;
-    if ((rc = tm_memfn_area_get(ctx, &sc.bbuf, (size_t)(size + ba + 1))) != TM_OK) {
-        tm_memfn_area_put(&sc.abuf);
-        return rc;
-    }
     ctx->user = &sc;
     for (i = 0; i < (size_t)size; i++)
-        sc.bbuf.p[ba + i] = sc.abuf.p[aa + i];
-    sc.abuf.p[aa + size] = sc.bbuf.p[ba + size] = 0;
-    sc.a = sc.abuf.p + aa;
-    sc.b = sc.bbuf.p + ba;
+        sc.buf.b.p[ba + i] = sc.buf.a.p[aa + i];
+    sc.buf.a.p[aa + size] = sc.buf.b.p[ba + size] = 0;
+    sc.a = sc.buf.a.p + aa;
+    sc.b = sc.buf.b.p + ba;
     sc.fn = f->strcmp_fn;
     return TM_OK;
 }
@@ -52,10 +47,8 @@ static void run_strcmp(tm_ctx *ctx, uint64_t iters)
 
 static void teardown_strcmp(tm_ctx *ctx)
 {
-    if (ctx->user) {
-        tm_memfn_area_put(&sc.abuf);
-        tm_memfn_area_put(&sc.bbuf);
-    }
+    if (ctx->user)
+        tm_memfn_pair_put(&sc.buf);
 }
 
 TM_BENCH(memfn_strcmp) = {

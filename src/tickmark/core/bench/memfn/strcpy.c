@@ -6,7 +6,7 @@
 #include "memfn_common.h"
 
 static struct {
-    tm_memfn_area src, dst;
+    tm_memfn_pair buf;
     char *s, *d;
     char *(*fn)(char *, const char *);
 } sp;
@@ -14,23 +14,18 @@ static struct {
 static int setup_strcpy(tm_ctx *ctx)
 {
     const tm_memfns *f;
-    long size = tm_memfn_param(ctx, "size", 0, 1L << 30), sa = tm_memfn_param(ctx, "salign", 0, 4095),
-         da = tm_memfn_param(ctx, "dalign", 0, 4095);
+    long size, sa, da;
     int rc;
-    if (size < 0 || sa < 0 || da < 0)
+    if (tm_memfn_pair_params(ctx, "salign", "dalign", &size, &sa, &da) != TM_OK)
         return TM_FAIL;
     if ((rc = tm_memfn_setup(ctx, "strcpy", &f)) != TM_OK)
         return rc;
-    if ((rc = tm_memfn_area_get(ctx, &sp.src, (size_t)(size + sa + 1))) != TM_OK)
+    if ((rc = tm_memfn_pair_get(ctx, &sp.buf, (size_t)(size + sa + 1), (size_t)(size + da + 1))) != TM_OK)
         return rc;
-    if ((rc = tm_memfn_area_get(ctx, &sp.dst, (size_t)(size + da + 1))) != TM_OK) {
-        tm_memfn_area_put(&sp.src);
-        return rc;
-    }
     ctx->user = &sp;
-    sp.src.p[sa + size] = 0;
-    sp.s = sp.src.p + sa;
-    sp.d = sp.dst.p + da;
+    sp.buf.a.p[sa + size] = 0;
+    sp.s = sp.buf.a.p + sa;
+    sp.d = sp.buf.b.p + da;
     sp.fn = f->strcpy_fn;
     return TM_OK;
 }
@@ -46,10 +41,8 @@ static void run_strcpy(tm_ctx *ctx, uint64_t iters)
 
 static void teardown_strcpy(tm_ctx *ctx)
 {
-    if (ctx->user) {
-        tm_memfn_area_put(&sp.src);
-        tm_memfn_area_put(&sp.dst);
-    }
+    if (ctx->user)
+        tm_memfn_pair_put(&sp.buf);
 }
 
 TM_BENCH(memfn_strcpy) = {

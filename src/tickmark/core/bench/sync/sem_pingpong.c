@@ -50,15 +50,7 @@ static int setup(tm_ctx *ctx)
     return TM_OK;
 }
 
-static void run(tm_ctx *ctx, uint64_t iters)
-{
-    uint64_t i;
-    for (i = 0; i < iters; i++)
-        if (round_trip() != 0) {
-            tm_fail(ctx, "semaphore call failed");
-            return;
-        }
-}
+static void run(tm_ctx *ctx, uint64_t iters) { tp_events(ctx, round_trip, iters, "semaphore call failed"); }
 
 static void cold(tm_ctx *ctx)
 {

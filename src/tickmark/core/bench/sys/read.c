@@ -20,12 +20,6 @@ static void run(tm_ctx *ctx, uint64_t iters)
     tm_sink = (uint64_t)got;
 }
 
-static void teardown(tm_ctx *ctx)
-{
-    (void)ctx;
-    of_release(&file);
-}
-
 TM_BENCH(sys_read) = {
     .name = "sys.read",
     .summary = "read(2) of 1 byte from /dev/zero",
@@ -34,5 +28,5 @@ TM_BENCH(sys_read) = {
     .requires = TM_REQ_SYSCALLS | TM_REQ_FILES,
     .setup = setup,
     .run = run,
-    .teardown = teardown,
+    .teardown = of_teardown,
 };

@@ -19,12 +19,6 @@ static void run(tm_ctx *ctx, uint64_t iters)
     tm_sink = size;
 }
 
-static void teardown(tm_ctx *ctx)
-{
-    (void)ctx;
-    of_release(&file);
-}
-
 TM_BENCH(sys_stat) = {
     .name = "sys.stat",
     .summary = "stat(2) of a file in a private temporary directory",
@@ -33,5 +27,5 @@ TM_BENCH(sys_stat) = {
     .requires = TM_REQ_SYSCALLS | TM_REQ_FILES,
     .setup = setup,
     .run = run,
-    .teardown = teardown,
+    .teardown = of_teardown,
 };

@@ -19,12 +19,6 @@ static void run(tm_ctx *ctx, uint64_t iters)
     tm_sink = (uint64_t)put;
 }
 
-static void teardown(tm_ctx *ctx)
-{
-    (void)ctx;
-    of_release(&file);
-}
-
 TM_BENCH(sys_write) = {
     .name = "sys.write",
     .summary = "write(2) of 1 byte to /dev/null",
@@ -33,5 +27,5 @@ TM_BENCH(sys_write) = {
     .requires = TM_REQ_SYSCALLS | TM_REQ_FILES,
     .setup = setup,
     .run = run,
-    .teardown = teardown,
+    .teardown = of_teardown,
 };

@@ -10,11 +10,7 @@
  *          GICD_SGIR; the IRQ entry acknowledges it (GICC_IAR), ends it (GICC_EOIR), counts it
  * Any other exception is reported (its syndrome and address) and ends the program. The GIC's
  * addresses are the board's (BM_GIC_DIST, BM_GIC_CPU). */
-#include "bm_trap.h"
-#include "gicv2.h"
-#include "tickmark/osal.h"
-
-#define SCTLR_A (1u << 1)
+#include "a_profile_trap.h"
 
 const uintptr_t tm_bm_gicc = TM_BM_GIC_CPU;
 extern const char tm_bm_vectors[];
@@ -78,67 +74,42 @@ __asm__(".pushsection .text.tm_bm_trap,\"ax\",%progbits\n"
         "\tbl tm_bm_trap_unexpected\n"
         "\t.popsection\n");
 
-static uint64_t saved_vbar, saved_sctlr;
 static uint64_t unaligned[2] __attribute__((aligned(16)));
 
-static uint64_t vbar(void)
+static uintptr_t vbar(void)
 {
     uint64_t v;
     __asm__ __volatile__("mrs %0, vbar_el1" : "=r"(v));
     return v;
 }
 
-static void set_vbar(uint64_t v) { __asm__ __volatile__("msr vbar_el1, %0\n\tisb" : : "r"(v) : "memory"); }
+static void set_vbar(uintptr_t v) { __asm__ __volatile__("msr vbar_el1, %0\n\tisb" : : "r"(v) : "memory"); }
 
-static uint64_t sctlr(void)
+static uintptr_t sctlr(void)
 {
     uint64_t v;
     __asm__ __volatile__("mrs %0, sctlr_el1" : "=r"(v));
     return v;
 }
 
-static void set_sctlr(uint64_t v) { __asm__ __volatile__("msr sctlr_el1, %0\n\tisb" : : "r"(v) : "memory"); }
+static void set_sctlr(uintptr_t v) { __asm__ __volatile__("msr sctlr_el1, %0\n\tisb" : : "r"(v) : "memory"); }
+
+static void irqs_on(void) { __asm__ __volatile__("dsb sy\n\tmsr daifclr, #2\n\tisb" : : : "memory"); }
+
+static void irqs_off(void) { __asm__ __volatile__("msr daifset, #2\n\tisb" : : : "memory"); }
 
 const char *tm_bm_trap_install(int kind, tm_bm_trap_plan *plan)
 {
-    unsigned sgi = (unsigned)(TM_BM_SOFT_IRQ);
     saved_vbar = vbar();
     if (saved_vbar != 0 && saved_vbar != (uintptr_t)tm_bm_vectors)
         return "the exception vectors are the system's (VBAR_EL1 is set): it has no handler for this";
-    if (kind == TM_TRAP_IRQ && (TM_BM_GIC_DIST == 0 || TM_BM_GIC_CPU == 0 || TM_BM_SOFT_IRQ < 0 || sgi > 15))
-        return "no GICv2 or SGI for it (BM_GIC_DIST, BM_GIC_CPU, BM_SOFT_IRQ in the board description)";
-    set_vbar((uintptr_t)tm_bm_vectors);
-    if (kind == TM_TRAP_ABORT) {
-        plan->fault_addr = (const char *)unaligned + 1;
-    } else if (kind == TM_TRAP_IRQ) {
-        gic_open(sgi, plan);
-    }
+    if (kind == TM_TRAP_IRQ && gic_missing() != NULL)
+        return gic_missing();
+    vectors_in(tm_bm_vectors, kind, plan, unaligned);
     return NULL;
 }
 
-/* Alignment checking (SCTLR_EL1.A) only while the loop runs: the C library's memcpy makes
- * unaligned loads of its own. IRQs are unmasked only while the loop runs. */
-void tm_bm_trap_during(int kind, int on)
-{
-    if (kind == TM_TRAP_ABORT && on) {
-        saved_sctlr = sctlr();
-        set_sctlr(saved_sctlr | SCTLR_A);
-    } else if (kind == TM_TRAP_ABORT) {
-        set_sctlr(saved_sctlr);
-    } else if (kind == TM_TRAP_IRQ && on) {
-        __asm__ __volatile__("dsb sy\n\tmsr daifclr, #2\n\tisb" : : : "memory");
-    } else if (kind == TM_TRAP_IRQ) {
-        __asm__ __volatile__("msr daifset, #2\n\tisb" : : : "memory");
-    }
-}
-
-void tm_bm_trap_restore(int kind)
-{
-    unsigned sgi = (unsigned)(TM_BM_SOFT_IRQ);
-    if (kind == TM_TRAP_IRQ)
-        gic_close(sgi);
-    set_vbar(saved_vbar);
-}
+void tm_bm_trap_during(int kind, int on) { checks_during(kind, on); }
 
 /* irq.*: a second vector table whose IRQ entry calls a C handler (tm_bm_irq_fn): it saves the
  * registers a C function may change (x0-x18, x30; the handler must leave the floating-point
@@ -221,8 +192,8 @@ static int irq_on_system;
 const char *tm_bm_irq_attach(void (*isr)(void), tm_bm_trap_plan *plan)
 {
     unsigned sgi = (unsigned)(TM_BM_SOFT_IRQ);
-    if (TM_BM_GIC_DIST == 0 || TM_BM_GIC_CPU == 0 || TM_BM_SOFT_IRQ < 0 || sgi > 15)
-        return "no GICv2 or SGI for it (BM_GIC_DIST, BM_GIC_CPU, BM_SOFT_IRQ in the board description)";
+    if (gic_missing() != NULL)
+        return gic_missing();
     plan->raise_reg = (volatile void *)(uintptr_t)GICD_SGIR;
     plan->raise_value = (2u << 24) | sgi; /* to the requesting CPU only */
     saved_vbar = vbar();
@@ -232,7 +203,7 @@ const char *tm_bm_irq_attach(void (*isr)(void), tm_bm_trap_plan *plan)
     tm_bm_irq_fn = isr;
     set_vbar((uintptr_t)tm_bm_irq_vectors);
     gic_open(sgi, plan);
-    __asm__ __volatile__("dsb sy\n\tmsr daifclr, #2\n\tisb" : : : "memory");
+    irqs_on();
     return NULL;
 }
 
@@ -242,8 +213,6 @@ void tm_bm_irq_detach(void)
         tm_bm_irq_system(0, (unsigned)(TM_BM_SOFT_IRQ));
         return;
     }
-    __asm__ __volatile__("msr daifset, #2\n\tisb" : : : "memory");
-    gic_close((unsigned)(TM_BM_SOFT_IRQ));
-    set_vbar(saved_vbar);
+    irq_vectors_out();
     tm_bm_irq_fn = 0;
 }

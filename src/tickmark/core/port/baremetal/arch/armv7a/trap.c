@@ -14,11 +14,7 @@
  *          GICD_SGIR; the IRQ entry acknowledges it (GICC_IAR), ends it (GICC_EOIR), counts it.
  * Any other exception is reported (its vector, address and DFAR) and ends the program. The
  * GIC's addresses are the board's (BM_GIC_DIST, BM_GIC_CPU). */
-#include "bm_trap.h"
-#include "gicv2.h"
-#include "tickmark/osal.h"
-
-#define SCTLR_A (1u << 1)
+#include "a_profile_trap.h"
 
 const uintptr_t tm_bm_gicc = TM_BM_GIC_CPU;
 extern const char tm_bm_vectors[];
@@ -102,27 +98,31 @@ __asm__(".pushsection .text.tm_bm_trap,\"ax\",%progbits\n"
         "\tbx lr\n"
         "\t.popsection\n");
 
-static uint32_t saved_vbar, saved_sctlr, saved_mode;
+static uint32_t saved_mode;
 static uint32_t unaligned[2] __attribute__((aligned(8)));
 static uint64_t mode_stack[3][32] __attribute__((aligned(8))); /* IRQ, abort, undefined */
 
-static uint32_t vbar(void)
+static uintptr_t vbar(void)
 {
     uint32_t v;
     __asm__ __volatile__("mrc p15, 0, %0, c12, c0, 0" : "=r"(v));
     return v;
 }
 
-static void set_vbar(uint32_t v) { __asm__ __volatile__("mcr p15, 0, %0, c12, c0, 0\n\tisb" : : "r"(v) : "memory"); }
+static void set_vbar(uintptr_t v) { __asm__ __volatile__("mcr p15, 0, %0, c12, c0, 0\n\tisb" : : "r"(v) : "memory"); }
 
-static uint32_t sctlr(void)
+static uintptr_t sctlr(void)
 {
     uint32_t v;
     __asm__ __volatile__("mrc p15, 0, %0, c1, c0, 0" : "=r"(v));
     return v;
 }
 
-static void set_sctlr(uint32_t v) { __asm__ __volatile__("mcr p15, 0, %0, c1, c0, 0\n\tisb" : : "r"(v) : "memory"); }
+static void set_sctlr(uintptr_t v) { __asm__ __volatile__("mcr p15, 0, %0, c1, c0, 0\n\tisb" : : "r"(v) : "memory"); }
+
+static void irqs_on(void) { __asm__ __volatile__("dsb\n\tcpsie i\n\tisb" : : : "memory"); }
+
+static void irqs_off(void) { __asm__ __volatile__("cpsid i\n\tisb" : : : "memory"); }
 
 static uint32_t mode(void)
 {
@@ -138,49 +138,27 @@ void tm_bm_trap_unexpected32(uint32_t vector, uint32_t pc, uint32_t addr)
 
 const char *tm_bm_trap_install(int kind, tm_bm_trap_plan *plan)
 {
-    unsigned sgi = (unsigned)(TM_BM_SOFT_IRQ);
-    if (kind == TM_TRAP_IRQ && (TM_BM_GIC_DIST == 0 || TM_BM_GIC_CPU == 0 || TM_BM_SOFT_IRQ < 0 || sgi > 15))
-        return "no GICv2 or SGI for it (BM_GIC_DIST, BM_GIC_CPU, BM_SOFT_IRQ in the board description)";
+    if (kind == TM_TRAP_IRQ && gic_missing() != NULL)
+        return gic_missing();
     if (kind == TM_TRAP_CALL && mode() != 0x13u)
         return "the program does not run in the supervisor mode, where this handler expects it";
     saved_vbar = vbar();
     tm_bm_mode_stacks(mode_stack[0] + 32, mode_stack[1] + 32, mode_stack[2] + 32);
-    set_vbar((uintptr_t)tm_bm_vectors);
-    if (kind == TM_TRAP_ABORT) {
-        plan->fault_addr = (const char *)unaligned + 1;
-    } else if (kind == TM_TRAP_IRQ) {
-        gic_open(sgi, plan);
-    }
+    vectors_in(tm_bm_vectors, kind, plan, unaligned);
     return NULL;
 }
 
-/* Alignment checking (SCTLR.A) only while the loop runs: the C library's memcpy makes unaligned
- * loads of its own. IRQs are unmasked, and the system mode is on, only while the loop runs. */
+/* Alignment checking and IRQs as on every A-profile CPU (a_profile_trap.h); trap.syscall's loop
+ * runs in the system mode. */
 void tm_bm_trap_during(int kind, int on)
 {
-    if (kind == TM_TRAP_ABORT && on) {
-        saved_sctlr = sctlr();
-        set_sctlr(saved_sctlr | SCTLR_A);
-    } else if (kind == TM_TRAP_ABORT) {
-        set_sctlr(saved_sctlr);
-    } else if (kind == TM_TRAP_IRQ && on) {
-        __asm__ __volatile__("dsb\n\tcpsie i\n\tisb" : : : "memory");
-    } else if (kind == TM_TRAP_IRQ) {
-        __asm__ __volatile__("cpsid i\n\tisb" : : : "memory");
-    } else if (kind == TM_TRAP_CALL && on) {
+    checks_during(kind, on);
+    if (kind == TM_TRAP_CALL && on) {
         saved_mode = mode();
         tm_bm_to_system_mode();
     } else if (kind == TM_TRAP_CALL && saved_mode == 0x13u) {
         tm_bm_to_supervisor_mode();
     }
-}
-
-void tm_bm_trap_restore(int kind)
-{
-    unsigned sgi = (unsigned)(TM_BM_SOFT_IRQ);
-    if (kind == TM_TRAP_IRQ)
-        gic_close(sgi);
-    set_vbar(saved_vbar);
 }
 
 /* irq.*: a second vector table whose IRQ entry calls a C handler (tm_bm_irq_fn), in the IRQ mode
@@ -230,22 +208,19 @@ __asm__(".pushsection .text.tm_bm_irq,\"ax\",%progbits\n"
 
 const char *tm_bm_irq_attach(void (*isr)(void), tm_bm_trap_plan *plan)
 {
-    unsigned sgi = (unsigned)(TM_BM_SOFT_IRQ);
-    if (TM_BM_GIC_DIST == 0 || TM_BM_GIC_CPU == 0 || TM_BM_SOFT_IRQ < 0 || sgi > 15)
-        return "no GICv2 or SGI for it (BM_GIC_DIST, BM_GIC_CPU, BM_SOFT_IRQ in the board description)";
+    if (gic_missing() != NULL)
+        return gic_missing();
     saved_vbar = vbar();
     tm_bm_irq_fn = isr;
     tm_bm_mode_stacks(irq_stack + 128, mode_stack[1] + 32, mode_stack[2] + 32);
     set_vbar((uintptr_t)tm_bm_irq_vectors);
-    gic_open(sgi, plan);
-    __asm__ __volatile__("dsb\n\tcpsie i\n\tisb" : : : "memory");
+    gic_open((unsigned)(TM_BM_SOFT_IRQ), plan);
+    irqs_on();
     return NULL;
 }
 
 void tm_bm_irq_detach(void)
 {
-    __asm__ __volatile__("cpsid i\n\tisb" : : : "memory");
-    gic_close((unsigned)(TM_BM_SOFT_IRQ));
-    set_vbar(saved_vbar);
+    irq_vectors_out();
     tm_bm_irq_fn = 0;
 }
