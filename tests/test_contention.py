@@ -112,7 +112,7 @@ def test_cannot_tell_is_its_own_exit_status(store, cli):
     (never a silent pass); --inconclusive=pass and =fail choose; JUnit says error, or failure."""
     row = headline(cli, "noisy-a", "noisy-b")
     assert row["verdict"] == verdict.INCONCLUSIVE and row["decided"]["on"] is None
-    assert set(row["decided"]) == {"on", "why", "cpu"} and len(row["decided"]["cpu"]["ci"]) == 2
+    assert set(row["decided"]) == {"on", "why", "cpu", "floor"} and len(row["decided"]["floor"]["ci"]) == 2
     assert row["note"].startswith("cannot tell: contention: on CPU") and "task-clock inconclusive" in row["note"]
     gate = ("compare", "--baseline", "noisy-a", "noisy-b", BENCH, "--fail-above", "5%")
     rc, _, err = cli(*gate)

@@ -44,6 +44,7 @@ from .verdict import (  # noqa: F401  (the verdict's words and rule, read throug
     contended,
     contention_words,
     decide,
+    floor_change,
     least_on_cpu,
     mann_whitney,
     on_cpu_share,
@@ -150,12 +151,15 @@ def disturbed(A: Side, B: Side, key: str, ra: dict[str, Any], rb: dict[str, Any]
 
 def cpu_verdict(ra: dict[str, Any], rb: dict[str, Any], seed: int, key: str) -> dict[str, Any] | None:
     """The verdict on the on-CPU time (task-clock) of two results, drawn as the task-clock row's
-    (the same random numbers), or None where one side did not count it."""
+    (the same random numbers), with the change of its floor (verdict.floor_change), or None where
+    one side did not count it."""
     va, rda, _ = metric_values(ra, TASK_CLOCK)
     vb, rdb, _ = metric_values(rb, TASK_CLOCK)
     if not len(va) or not len(vb):
         return None
-    return verdict(va, rda, vb, rdb, False, rng=row_rng(seed, key, TASK_CLOCK))
+    out = verdict(va, rda, vb, rdb, False, rng=row_rng(seed, key, TASK_CLOCK))
+    out["floor"] = floor_change(va, vb, rng=row_rng(seed, key, f"{TASK_CLOCK} floor"))
+    return out
 
 
 def family(bench: str) -> str:
