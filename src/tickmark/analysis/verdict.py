@@ -27,7 +27,10 @@ the gate, the JUnit export, history's change points and gate, the code-size tabl
 extra rounds): a side whose process was on a CPU less than ON_CPU_MIN of its wall time and by more
 than ON_CPU_GAP less than what it is compared with is contended (contended()); its row is decided
 on the CPU time (task-clock) and says so, or is inconclusive (decide()), and a gate that cannot
-tell exits EXIT_INCONCLUSIVE unless told to pass or fail. Which way is better is
+tell exits EXIT_INCONCLUSIVE unless told to pass or fail. A core shared with other work slows the
+CPU time too, unseen by the on-CPU share, but only ever up: a task-clock direction stands only
+where the sides' floors (their fastest samples, floor_change()) agree with it, and a gate bounds
+an undecided row by the floors' interval (cpu_bound()). Which way is better is
 stats.better_higher, the time ratio stats.time_ratio: slower_by() reads them from the row.
 """
 
