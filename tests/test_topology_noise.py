@@ -217,3 +217,17 @@ def test_a_cache_step_the_random_chase_contradicts_is_not_measurable():
     assert 2 * M <= l2["size"] <= 3 * M and not l2.get("unclear")
     (u,) = det["unclear"]
     assert u["what"] == "L1" and "mem.lat_pagelocal[size=49152,group=16,thp=0]" in u["keys"]
+
+
+def test_a_refused_level_sits_beside_the_os_level_its_step_read():
+    """The L1's step hidden by the load and the L2's refused (its step read 2.1M): the refused
+    level goes beside the OS's 2M L2 (not measurable), and the OS's L1 has no level found."""
+    det = {"levels": [{"name": "L1", "size": None, "read": 2_200_000, "unclear": "not measurable under this load"}]}
+    osr = {"levels": [{"name": "L1d", "size": 48 * K}, {"name": "L2", "size": 2 * M}, {"name": "L3", "size": 32 * M}]}
+    pairs = os_topology.pair_levels(det["levels"], osr["levels"])
+    assert [(d and d["name"], o["name"]) for d, o in pairs] == [(None, "L1d"), ("L1", "L2"), (None, "L3")]
+    verdicts = {what: v for what, _, _, v in os_topology.compare(det, osr)}
+    assert verdicts["L2 size"] == "not measurable" and verdicts["L1d size"] == ""
+    # a level that was measured keeps its place, whatever it reads
+    det["levels"][0].update(size=2 * M)
+    assert [o["name"] for _, o in os_topology.pair_levels(det["levels"], osr["levels"])][0] == "L1d"

@@ -365,6 +365,7 @@ def hold(det, cv, minima, keys, honoured, shared, oslv):
                 f"{fmt_size(hit[0])} set at {hit[1]:.2f} ns, within x{evidence.STILL_HITS} of the level's "
                 f"{lv['latency_ns']:.2f} ns: a hit in it; " + lv["why"]
             )
+            lv["read"] = lv["size"]
             for f in ("size", "latency_ns", "at_size", "latency_cycles"):
                 lv[f] = None
             lv["confidence"] = 0.0
@@ -380,6 +381,8 @@ def hold(det, cv, minima, keys, honoured, shared, oslv):
             f"{obj['unclear']}: {shown} with every point, but not with the {n} point(s) whose rounds disagree "
             f"by more than x{evidence.CONFIRM} left out ({', '.join(_x_text(c, x) for c, x in pts)}); " + obj["why"]
         )
+        if field == "size":
+            obj["read"] = obj["size"]  # what the refused step read: where it sits beside the OS's levels
         for f in (field, *extra):
             obj[f] = None
         obj["confidence"] = 0.0
