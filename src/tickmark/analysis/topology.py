@@ -363,7 +363,7 @@ def hold(det, cv, minima, keys, honoured, shared, oslv):
                 f"{lv['unclear']}: the step reads {fmt_size(lv['size'])} on {CURVE_WORDS.get(name, name)}, "
                 f"but the random chase reads a "
                 f"{fmt_size(hit[0])} set at {hit[1]:.2f} ns, within x{evidence.STILL_HITS} of the level's "
-                f"{lv['latency_ns']:.2f} ns: a hit in it; " + lv["why"]
+                f"{hit[2]:.2f} ns: a hit in it; " + lv["why"]
             )
             lv["read"] = lv["size"]
             for f in ("size", "latency_ns", "at_size", "latency_cycles"):
