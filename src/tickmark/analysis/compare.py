@@ -68,6 +68,9 @@ class Side:
     # key -> why its wall time is contended, where the side says so itself (a history's level of
     # runs: which of them were kept off the CPU); otherwise the samples say it (on_cpu)
     contended: dict[str, str] = field(default_factory=dict)
+    # the samples of several runs (a history's level): their fastest sample is one run's floor,
+    # not the level's (a level that holds one run of another build would take that run's)
+    pooled: bool = False
 
     @property
     def fingerprint(self) -> dict[str, Any]:
@@ -149,16 +152,19 @@ def disturbed(A: Side, B: Side, key: str, ra: dict[str, Any], rb: dict[str, Any]
     return None
 
 
-def cpu_verdict(ra: dict[str, Any], rb: dict[str, Any], seed: int, key: str) -> dict[str, Any] | None:
+def cpu_verdict(
+    ra: dict[str, Any], rb: dict[str, Any], seed: int, key: str, floor: bool = True
+) -> dict[str, Any] | None:
     """The verdict on the on-CPU time (task-clock) of two results, drawn as the task-clock row's
-    (the same random numbers), with the change of its floor (verdict.floor_change), or None where
-    one side did not count it."""
+    (the same random numbers), with the change of its floor (verdict.floor_change; not where a
+    side pools several runs: floor False), or None where one side did not count it."""
     va, rda, _ = metric_values(ra, TASK_CLOCK)
     vb, rdb, _ = metric_values(rb, TASK_CLOCK)
     if not len(va) or not len(vb):
         return None
     out = verdict(va, rda, vb, rdb, False, rng=row_rng(seed, key, TASK_CLOCK))
-    out["floor"] = floor_change(va, vb, rng=row_rng(seed, key, f"{TASK_CLOCK} floor"))
+    if floor:
+        out["floor"] = floor_change(va, vb, rng=row_rng(seed, key, f"{TASK_CLOCK} floor"))
     return out
 
 
@@ -285,7 +291,7 @@ def compare_pair(
                     row["counters_a"]["on_cpu"], row["counters_b"]["on_cpu"] = oa, ob
                 why = None if exact else disturbed(A, B, key, ra, rb)
                 if why and row["verdict"] in (FASTER, SLOWER, SAME, INCONCLUSIVE):
-                    decide(row, cpu_verdict(ra, rb, seed, key), why)  # the one rule
+                    decide(row, cpu_verdict(ra, rb, seed, key, not (A.pooled or B.pooled)), why)  # the one rule
             if not sub and row.get("verdict") == SLOWER and key in A.profiles and key in B.profiles:
                 from ..profile.model import top_change
 
