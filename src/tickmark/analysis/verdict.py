@@ -341,7 +341,7 @@ def decide(row: dict[str, Any], cpu: dict[str, Any] | None, why: str) -> dict[st
         if floor:
             row["decided"]["floor"] = dict(floor)  # what a gate may still use (cpu_bound)
         tc = f"{CPU_TIME} {cpu['verdict']}" if cpu is not None else f"no {CPU_TIME} counts"
-        if cpu is not None and floor_disagrees(cpu):
+        if cpu is not None and floor and floor_disagrees(cpu):
             lo, hi = floor["ci"]
             tc = (
                 f"{CPU_TIME} {cpu_words(cpu)} but its floor {lo * 100:+.1f}% .. {hi * 100:+.1f}%: "
