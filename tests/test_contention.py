@@ -42,8 +42,9 @@ def made(tmp_path_factory):
         run("loaded", LOADED)
         run("slow", SLOW)
         run("slow-loaded", _mode(SLOW, LOADED))
-        run("noisy-a", f"cpujitter={BENCH}:0.4")
-        run("noisy-b", _mode(LOADED, f"cpujitter={BENCH}:0.4"))
+        # seeded: the fastest samples of two jittering sides decide the gate's bound, by chance
+        run("noisy-a", f"cpujitter={BENCH}:0.4", "--seed", "11")
+        run("noisy-b", _mode(LOADED, f"cpujitter={BENCH}:0.4"), "--seed", "12")
         for i in range(1, 11):
             busy = LOADED if i in (3, 8) else ""
             run(f"h-{i}", _mode(SLOW if i >= 6 else "", busy), "--label", f"build={i}")
@@ -112,7 +113,7 @@ def test_cannot_tell_is_its_own_exit_status(store, cli):
     (never a silent pass); --inconclusive=pass and =fail choose; JUnit says error, or failure."""
     row = headline(cli, "noisy-a", "noisy-b")
     assert row["verdict"] == verdict.INCONCLUSIVE and row["decided"]["on"] is None
-    assert set(row["decided"]) == {"on", "why", "cpu"} and len(row["decided"]["cpu"]["ci"]) == 2
+    assert set(row["decided"]) == {"on", "why", "cpu", "floor"} and len(row["decided"]["floor"]["ci"]) == 2
     assert row["note"].startswith("cannot tell: contention: on CPU") and "task-clock inconclusive" in row["note"]
     gate = ("compare", "--baseline", "noisy-a", "noisy-b", BENCH, "--fail-above", "5%")
     rc, _, err = cli(*gate)
@@ -194,3 +195,29 @@ def test_an_undecided_row_whose_cpu_interval_is_under_the_threshold_passes_the_g
     rc, xml, _ = cli("export", "noisy-b", "--format", "junit", "--baseline", "noisy-a", "--fail-above", wide)
     assert rc == 0 and errored_cases(xml) == [] and failed_cases(xml) == [], xml
     assert cli(*gate, "5%")[0] == verdict.EXIT_INCONCLUSIVE
+
+
+def test_a_contended_run_whose_cpu_time_rarely_reaches_its_floor_takes_more_samples(env, cli, monkeypatch):
+    """Kept off the CPU, its on-CPU time jittering by +-40 % (a core shared with other work): too
+    few samples reach the floor that compare holds a contended pair to, so an extra round of its
+    own takes three times the samples, and the run's last line says so. Kept off the CPU with a
+    steady on-CPU time, the floor is reached in every sample and no round takes more."""
+    from tickmark.store import Store
+
+    monkeypatch.setenv("FAKECORE_MODE", _mode(LOADED, f"cpujitter={BENCH}:0.4"))
+    rc, out, err = cli("run", BENCH, "--name", "shared", "-q", "--max-rounds", "5", "--samples", "5")
+    assert rc == 0, err
+    st = Store(str(env))
+    run = st.run("shared")
+    assert run["notes"]["floor_rounds"] >= 1 and run["notes"]["disturbed"]["floor_rounds"] >= 1, run["notes"]
+    (res,) = st.results(run["id"])
+    per_round = {}
+    for s in st.samples(res["id"]):
+        per_round[s["round"]] = per_round.get(s["round"], 0) + 1
+    assert [per_round[r] for r in (1, 2, 3)] == [5, 5, 5] and 15 in list(per_round.values())[3:], per_round
+    last = " ".join(out.strip().split("\n")[-3:])
+    assert "with more samples, to reach the task-clock floor" in last, out
+    monkeypatch.setenv("FAKECORE_MODE", LOADED)
+    rc, out, err = cli("run", BENCH, "--name", "steady", "-q", "--max-rounds", "5", "--samples", "5")
+    run = Store(str(env)).run("steady")
+    assert rc == 0 and not run["notes"].get("floor_rounds") and run["notes"]["extended"][BENCH] >= 1, run["notes"]

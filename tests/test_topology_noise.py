@@ -194,3 +194,40 @@ def test_a_line_step_both_rounds_agree_on_is_measured_again_before_it_stands():
     assert det["line_size"]["bytes"] == 64 and det["confirm"] == []
     results, per_round = rows(stride(curve))
     assert again_pass(results, {"hello": {}, "fingerprint": {}}, per_round) is None
+
+
+def test_a_cache_step_the_random_chase_contradicts_is_not_measurable():
+    """Under load the page-local chase read the sets from 32K to 48K at 3.3 ns in both rounds
+    alike (no noisy point says it), a 48K L1 stepping at 28K; the random chase read those sets
+    at 1.3 ns, L1 hits. Another chase reading a hit one sweep step past a step is the step's
+    disturbance, never the cache's: the L1 is not measurable under this load, the L2 stands, and
+    the slowed sets are the ones to measure again. Quiet, the same check refuses nothing."""
+    sizes = cache_sweep()
+    points = pagelocal({s: [staircase(s), staircase(s) * 1.02] for s in sizes})
+    quiet = analyse(points)
+    assert quiet["unclear"] == [] and 48 * K <= quiet["levels"][0]["size"] <= 64 * K
+    for s in (32 * K, 48 * K):
+        points[("mem.lat_pagelocal", (("size", s), ("group", 16), ("thp", 0)))] = [3.3, 3.32]
+    before = topo.analyse(rows(points)[0], 0, {}, None, {"levels": []})  # no rounds: no check
+    assert before["levels"][0]["size"] < 32 * K  # the wrong figure the page-local chase alone gives
+    det = analyse(points)
+    l1, l2 = det["levels"][:2]
+    assert l1["size"] is None and l1["unclear"] == "not measurable under this load (the curves disagree)"
+    assert "the random chase reads a 48K set at 1.30 ns" in l1["why"], l1["why"]
+    assert 2 * M <= l2["size"] <= 3 * M and not l2.get("unclear")
+    (u,) = det["unclear"]
+    assert u["what"] == "L1" and "mem.lat_pagelocal[size=49152,group=16,thp=0]" in u["keys"]
+
+
+def test_a_refused_level_sits_beside_the_os_level_its_step_read():
+    """The L1's step hidden by the load and the L2's refused (its step read 2.1M): the refused
+    level goes beside the OS's 2M L2 (not measurable), and the OS's L1 has no level found."""
+    det = {"levels": [{"name": "L1", "size": None, "read": 2_200_000, "unclear": "not measurable under this load"}]}
+    osr = {"levels": [{"name": "L1d", "size": 48 * K}, {"name": "L2", "size": 2 * M}, {"name": "L3", "size": 32 * M}]}
+    pairs = os_topology.pair_levels(det["levels"], osr["levels"])
+    assert [(d and d["name"], o["name"]) for d, o in pairs] == [(None, "L1d"), ("L1", "L2"), (None, "L3")]
+    verdicts = {what: v for what, _, _, v in os_topology.compare(det, osr)}
+    assert verdicts["L2 size"] == "not measurable" and verdicts["L1d size"] == ""
+    # a level that was measured keeps its place, whatever it reads
+    det["levels"][0].update(size=2 * M)
+    assert [o["name"] for _, o in os_topology.pair_levels(det["levels"], osr["levels"])][0] == "L1d"

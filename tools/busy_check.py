@@ -39,10 +39,24 @@ def main():
                 held.setdefault(check, []).append(ok)
                 if not ok:
                     print(f"try {i}: did not hold: {check}", file=sys.stderr, flush=True)
-            same = [busyfix.compare_gate(store, a, b, args.bench)[0] for a, b in busyfix.same_build_pairs()]
+            same = []
+            for a, b in busyfix.same_build_pairs():
+                rc, _, row = busyfix.compare_gate(store, a, b, args.bench)
+                same.append(rc)
+                print(f"try {i}: -O2 build {a} / {b}: exit {rc}, {said(row)}", file=sys.stderr, flush=True)
             exits.append(same)
-        print(f"try {i} done ({time.monotonic() - t0:.0f} s)", file=sys.stderr, flush=True)
+        load = " ".join(Path("/proc/loadavg").read_text().split()[:3])
+        print(f"try {i} done ({time.monotonic() - t0:.0f} s, load average {load})", file=sys.stderr, flush=True)
         table(held, exits, args.bench, i)
+
+
+def said(row):
+    """What decided a same-build pair's headline row, with the intervals the gate held."""
+    d = row.get("decided") or {}
+    ci = {k: (d.get(k) or {}).get("ci") for k in ("cpu", "floor")}
+    ci["task-clock"] = d.get("ci") if d.get("on") else None
+    shown = [f"{k} {lo * 100:+.1f}% .. {hi * 100:+.1f}%" for k, v in ci.items() if v for lo, hi in [v]]
+    return f"{row['verdict']}" + (f" ({'; '.join(shown)})" if shown else "")
 
 
 def table(held, exits, bench, tries):

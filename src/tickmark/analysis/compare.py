@@ -44,6 +44,7 @@ from .verdict import (  # noqa: F401  (the verdict's words and rule, read throug
     contended,
     contention_words,
     decide,
+    floor_change,
     least_on_cpu,
     mann_whitney,
     on_cpu_share,
@@ -67,6 +68,9 @@ class Side:
     # key -> why its wall time is contended, where the side says so itself (a history's level of
     # runs: which of them were kept off the CPU); otherwise the samples say it (on_cpu)
     contended: dict[str, str] = field(default_factory=dict)
+    # the samples of several runs (a history's level): their fastest sample is one run's floor,
+    # not the level's (a level that holds one run of another build would take that run's)
+    pooled: bool = False
 
     @property
     def fingerprint(self) -> dict[str, Any]:
@@ -148,14 +152,20 @@ def disturbed(A: Side, B: Side, key: str, ra: dict[str, Any], rb: dict[str, Any]
     return None
 
 
-def cpu_verdict(ra: dict[str, Any], rb: dict[str, Any], seed: int, key: str) -> dict[str, Any] | None:
+def cpu_verdict(
+    ra: dict[str, Any], rb: dict[str, Any], seed: int, key: str, floor: bool = True
+) -> dict[str, Any] | None:
     """The verdict on the on-CPU time (task-clock) of two results, drawn as the task-clock row's
-    (the same random numbers), or None where one side did not count it."""
+    (the same random numbers), with the change of its floor (verdict.floor_change; not where a
+    side pools several runs: floor False), or None where one side did not count it."""
     va, rda, _ = metric_values(ra, TASK_CLOCK)
     vb, rdb, _ = metric_values(rb, TASK_CLOCK)
     if not len(va) or not len(vb):
         return None
-    return verdict(va, rda, vb, rdb, False, rng=row_rng(seed, key, TASK_CLOCK))
+    out = verdict(va, rda, vb, rdb, False, rng=row_rng(seed, key, TASK_CLOCK))
+    if floor:
+        out["floor"] = floor_change(va, vb, rng=row_rng(seed, key, f"{TASK_CLOCK} floor"))
+    return out
 
 
 def family(bench: str) -> str:
@@ -281,7 +291,7 @@ def compare_pair(
                     row["counters_a"]["on_cpu"], row["counters_b"]["on_cpu"] = oa, ob
                 why = None if exact else disturbed(A, B, key, ra, rb)
                 if why and row["verdict"] in (FASTER, SLOWER, SAME, INCONCLUSIVE):
-                    decide(row, cpu_verdict(ra, rb, seed, key), why)  # the one rule
+                    decide(row, cpu_verdict(ra, rb, seed, key, not (A.pooled or B.pooled)), why)  # the one rule
             if not sub and row.get("verdict") == SLOWER and key in A.profiles and key in B.profiles:
                 from ..profile.model import top_change
 

@@ -22,6 +22,9 @@ from typing import Any
 
 CONFIRM = 1.1  # two rounds' minima of a point within this factor confirm it
 CACHE_TOL = 1.5  # a cache level holds when found again within one sweep step
+# a set one sweep step past a cache level that another chase reads within this factor of the
+# level's own latency still hits that level there (a real step costs 2x or more)
+STILL_HITS = 1.25
 TLB_TOL = 1.15  # a TLB level holds when found again within 15 % of its entries (as the rounds' check)
 
 
@@ -82,6 +85,26 @@ def tlb_holds(level: dict[str, Any], again: list[dict[str, Any]]) -> dict[str, A
             and _width(t["entries"], t["next"]) <= limit
         ):
             return t
+    return None
+
+
+def contradicted(level: dict[str, Any], rand: dict[float, float]) -> tuple[float, float, float] | None:
+    """A cache level {"size", "latency_ns", "plateau"} found on one curve, and the random chase
+    (rand: {size: ns}) -> (size, ns, the level's latency) of the smallest set at least one sweep
+    step past the level that the random chase reads within STILL_HITS of the level's latency (a
+    hit in that level: the level is larger than the cache curve says, whose points past it were
+    slowed in every round), or None. The level's latency is the lower of the random chase's and
+    the cache curve's plateau (either may be slowed too). The random chase only adds cost (no
+    prefetcher helps it, a TLB miss adds a walk), so reading a hit where the other curve read a
+    miss is the other curve's disturbance, never the cache's."""
+    z = level.get("size")
+    lats = [x for x in (level.get("latency_ns"), (level.get("plateau") or [None] * 3)[2]) if x]
+    if not z or not lats:
+        return None
+    lat = min(lats)
+    for x in sorted(rand):
+        if x >= z * CACHE_TOL and rand[x] <= lat * STILL_HITS:
+            return x, rand[x], lat
     return None
 
 

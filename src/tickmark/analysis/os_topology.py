@@ -3,6 +3,7 @@ run's fingerprint), and the cross-checks of the detection (topology.py) against 
 by side, their verdicts, and the detection's document (`tickmark topology --json`)."""
 
 import json
+import math
 
 from ..base.fmt import fmt_size
 from ..base.units import parse_size
@@ -60,12 +61,8 @@ def _rows(detected, osr):
     contiguous); for a figure that contradicts the measurement and another source,
     'doubtful: SOURCE'; '' where there is nothing to compare."""
     rows = []
-    caches = cache_levels(detected)
-    oslv = osr.get("levels", [])
     llc = detected.get("llc") or {}
-    for i in range(max(len(caches), len(oslv))):
-        d = caches[i] if i < len(caches) else None
-        o = oslv[i] if i < len(oslv) else None
+    for d, o in pair_levels(cache_levels(detected), osr.get("levels", [])):
         name = (o or {}).get("name") or (d or {}).get("name")
         v = _verdict(d and d["size"], o and o["size"], 1.3)
         if d and d.get("unclear"):
@@ -121,6 +118,22 @@ def cache_levels(detected):
     """The detected cache levels (memory left out), those not measurable under the load included
     (their size None, "unclear" saying why), smallest first."""
     return [lv for lv in detected.get("levels", []) if lv["name"] != "memory"]
+
+
+def pair_levels(caches, oslv):
+    """[(detected cache level or None, OS level or None)], smallest first: in order, except that a
+    level not measurable under the load goes beside the OS level nearest what its step read
+    ("read"), and the OS levels it passes have none (a step refused at 2.1M is the L2's, not the
+    L1's that the load hid)."""
+    out, j = [], 0
+    for d in caches:
+        r = d.get("read") if d.get("size") is None else None
+        while r and j + 1 < len(oslv) and abs(math.log(r / oslv[j + 1]["size"])) < abs(math.log(r / oslv[j]["size"])):
+            out.append((None, oslv[j]))
+            j += 1
+        out.append((d, oslv[j] if j < len(oslv) else None))
+        j += 1
+    return out + [(None, o) for o in oslv[j:]]
 
 
 def _verdict(d, o, tol):

@@ -321,6 +321,8 @@ def analyse(results, fcore_khz=0, hello=None, per_round=None, osr=None):
     return det
 
 
+CURVE_WORDS = {"pagelocal": "the page-local chase"}
+
 LINE_ROUNDS = 4  # the two strides that decide the line size, measured in at least this many rounds
 
 
@@ -349,10 +351,29 @@ def hold(det, cv, minima, keys, honoured, shared, oslv):
     "keys"}] of the figures that did not hold, with the instance keys of their noisy points (the
     points to measure again)."""
     bad = {c: evidence.noisy_points(m) for c, m in minima.items()}
-    if not any(bad.values()):
-        return []
-    less = {c: evidence.without(v, bad.get(c, ())) for c, v in cv.items()}
     out = []
+    name = det["curve"]
+    rand = cv.get("rand_huge") or cv.get("rand_4k") or {}
+    several = any(len(v) > 1 for m in minima.values() for v in m.values())  # one round: not checked
+    for lv in det["levels"] if several and name not in ("rand_huge", "rand_4k") else ():
+        hit = evidence.contradicted(lv, rand) if lv.get("size") and not lv.get("open") else None
+        if hit:  # slowed in every round: no noisy point says it, the other curve does
+            pts = [(name, x) for x in sorted(cv.get(name, {})) if lv["size"] <= x <= hit[0]]
+            lv["unclear"] = "not measurable under this load (the curves disagree)"
+            lv["why"] = (
+                f"{lv['unclear']}: the step reads {fmt_size(lv['size'])} on {CURVE_WORDS.get(name, name)}, "
+                f"but the random chase reads a "
+                f"{fmt_size(hit[0])} set at {hit[1]:.2f} ns, within x{evidence.STILL_HITS} of the level's "
+                f"{hit[2]:.2f} ns: a hit in it; " + lv["why"]
+            )
+            lv["read"] = lv["size"]
+            for f in ("size", "latency_ns", "at_size", "latency_cycles"):
+                lv[f] = None
+            lv["confidence"] = 0.0
+            out.append({"what": lv["name"], "noisy": len(pts), "keys": sorted({keys[p] for p in pts if p in keys})})
+    if not any(bad.values()):
+        return out
+    less = {c: evidence.without(v, bad.get(c, ())) for c, v in cv.items()}
 
     def refuse(what, obj, pts, field, shown, extra=()):
         n = len(pts)
@@ -361,6 +382,8 @@ def hold(det, cv, minima, keys, honoured, shared, oslv):
             f"{obj['unclear']}: {shown} with every point, but not with the {n} point(s) whose rounds disagree "
             f"by more than x{evidence.CONFIRM} left out ({', '.join(_x_text(c, x) for c, x in pts)}); " + obj["why"]
         )
+        if field == "size":
+            obj["read"] = obj["size"]  # what the refused step read: where it sits beside the OS's levels
         for f in (field, *extra):
             obj[f] = None
         obj["confidence"] = 0.0
@@ -368,7 +391,6 @@ def hold(det, cv, minima, keys, honoured, shared, oslv):
 
     # cache levels: the hierarchy again on the curves without their noisy points
     tlb_less = detect_tlb_levels(less["tlb_spread"], less["tlb_packed"])
-    name = det["curve"]
     again = hierarchy.assign(
         {k: less[k] for k in ("rand_huge", "rand_4k", "pagelocal")}, tlb_less, honoured, shared, oslv
     )["levels"]

@@ -27,7 +27,10 @@ the gate, the JUnit export, history's change points and gate, the code-size tabl
 extra rounds): a side whose process was on a CPU less than ON_CPU_MIN of its wall time and by more
 than ON_CPU_GAP less than what it is compared with is contended (contended()); its row is decided
 on the CPU time (task-clock) and says so, or is inconclusive (decide()), and a gate that cannot
-tell exits EXIT_INCONCLUSIVE unless told to pass or fail. Which way is better is
+tell exits EXIT_INCONCLUSIVE unless told to pass or fail. A core shared with other work slows the
+CPU time too, unseen by the on-CPU share, but only ever up: a task-clock direction stands only
+where the sides' floors (their fastest samples, floor_change()) agree with it, and a gate bounds
+an undecided row by the floors' interval (cpu_bound()). Which way is better is
 stats.better_higher, the time ratio stats.time_ratio: slower_by() reads them from the row.
 """
 
@@ -287,15 +290,46 @@ def contention_words(oa: float, ob: float) -> str:
 DECIDING = (FASTER, SLOWER, SAME)
 
 
+def floor_change(a: ArrayLike, b: ArrayLike, rng: np.random.Generator | None = None) -> dict[str, Any] | None:
+    """The change of the CPU time's floor, B against A: each side's fastest sample (other work
+    only ever adds time: a core shared with it, through SMT, the host, the caches or the clock,
+    runs slower without leaving it, so the fastest samples are the least disturbed figure) ->
+    {"ratio": floor B / floor A, "ci": [lo, hi] of that ratio - 1}, or None where a side has
+    fewer than MIN_SAMPLES samples. The interval bootstraps each side's minimum over its samples
+    (with replacement), so a floor that one sample alone reached counts for little: the upper end
+    is about B's fourth fastest sample against A's fastest."""
+    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    if min(len(a), len(b)) < MIN_SAMPLES or a.min() <= 0:
+        return None
+    rng = rng if rng is not None else np.random.default_rng(SEED)
+    fa = a[rng.integers(0, len(a), size=(N_BOOT, len(a)))].min(axis=1)
+    fb = b[rng.integers(0, len(b), size=(N_BOOT, len(b)))].min(axis=1)
+    lo, hi = (float(x) for x in np.percentile(fb / fa - 1, [2.5, 97.5]))
+    return {"ratio": float(b.min() / a.min()), "ci": [lo, hi]}
+
+
+def floor_disagrees(cpu: dict[str, Any]) -> bool:
+    """Is the CPU-time verdict's direction one its floor does not share? (The floors' interval
+    not wholly beyond the verdict's band on the same side: the CPU time was disturbed too, and
+    its medians moved with the disturbance, not with the code.)"""
+    floor, band = cpu.get("floor"), cpu.get("band") or MIN_BAND
+    if cpu.get("verdict") not in (FASTER, SLOWER) or not floor:
+        return False
+    lo, hi = floor["ci"]
+    return not (lo > band if cpu["ratio"] > 1 else hi < -band)
+
+
 def decide(row: dict[str, Any], cpu: dict[str, Any] | None, why: str) -> dict[str, Any]:
     """Apply the one rule to a compared row (a verdict dict) whose wall-time evidence is
     contended (why: what says so, in words): the CPU-time verdict of the same samples (cpu: a
-    verdict dict of the task-clock metric, or None where the runs did not count it) decides when
-    it calls one; else the row is inconclusive. The wall-time verdict is kept as wall_verdict;
-    `decided` says what decided (the metric, its ratio and CI, why), and the note says it."""
+    verdict dict of the task-clock metric with its `floor` (floor_change), or None where the runs
+    did not count it) decides when it calls one that its floor does not contradict; else the row
+    is inconclusive. The wall-time verdict is kept as wall_verdict; `decided` says what decided
+    (the metric, its ratio and CI, why), and the note says it."""
     row["wall_verdict"] = row["verdict"]
     row.pop("rounds_needed", None)
-    if cpu is not None and cpu.get("verdict") in DECIDING:
+    floor = (cpu or {}).get("floor")
+    if cpu is not None and cpu.get("verdict") in DECIDING and not floor_disagrees(cpu):
         row["verdict"] = cpu["verdict"]
         row["decided"] = {"on": CPU_TIME, "ratio": cpu["ratio"], "ci": cpu.get("ci"), "why": why}
         row["note"] = f"decided on {CPU_TIME} ({cpu_words(cpu)}): {why}"
@@ -303,18 +337,29 @@ def decide(row: dict[str, Any], cpu: dict[str, Any] | None, why: str) -> dict[st
         row["verdict"] = INCONCLUSIVE
         row["decided"] = {"on": None, "why": why}
         if cpu is not None and cpu.get("ci"):
-            row["decided"]["cpu"] = {"ratio": cpu["ratio"], "ci": cpu["ci"]}  # what a gate may still use
+            row["decided"]["cpu"] = {"ratio": cpu["ratio"], "ci": cpu["ci"]}
+        if floor:
+            row["decided"]["floor"] = dict(floor)  # what a gate may still use (cpu_bound)
         tc = f"{CPU_TIME} {cpu['verdict']}" if cpu is not None else f"no {CPU_TIME} counts"
+        if cpu is not None and floor and floor_disagrees(cpu):
+            lo, hi = floor["ci"]
+            tc = (
+                f"{CPU_TIME} {cpu_words(cpu)} but its floor {lo * 100:+.1f}% .. {hi * 100:+.1f}%: "
+                "the CPU time was disturbed too"
+            )
         row["note"] = f"cannot tell: {why}; {tc}"
     return row
 
 
 def cpu_bound(row: dict[str, Any]) -> float | None:
-    """The most B's CPU time can be slower than A's by the 95 % interval of an undecided row (a
-    fraction), or None where no CPU-time interval was taken: a gate asks "slower by more than the
-    threshold?", which an interval wholly under the threshold answers even when it does not say
-    "faster", "slower" or "same"."""
-    ci = ((row.get("decided") or {}).get("cpu") or {}).get("ci")
+    """The most B's CPU time can be slower than A's in an undecided row (a fraction), or None
+    where no CPU-time interval was taken: the upper end of the 95 % interval of the floors'
+    change (floor_change: the least disturbed figure, since disturbance only adds time; a side's
+    median task-clock moves with a core shared with other work) where it was taken, else of the
+    task-clock medians'. A gate asks "slower by more than the threshold?", which an interval
+    wholly under the threshold answers even when it does not say "faster", "slower" or "same"."""
+    d = row.get("decided") or {}
+    ci = (d.get("floor") or d.get("cpu") or {}).get("ci")
     return None if not ci else float(ci[1])
 
 

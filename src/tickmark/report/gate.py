@@ -31,14 +31,15 @@ def gate_lines(g, slower=None, passed=None):
 
 def bounded_lines(g):
     """The benchmarks whose wall time was contended and whose CPU time neither won nor lost, but
-    whose CPU-time interval lies under the threshold: the gate passed them on that interval."""
+    whose CPU-time interval (of the floor, the fastest samples, where it was taken:
+    verdict.cpu_bound) lies under the threshold: the gate passed them on that interval."""
     mine = getattr(g, "bounded", None)
     if not mine:
         return []
     which = listed(f"{key} (at most {bound * 100:+.1f}%)" for _, key, bound in mine)
     return [
         f"{len(mine)} benchmark(s) with contended wall time held to the gate by their task-clock "
-        f"interval (95 %), under {g.threshold * 100:g}%: {which}"
+        f"interval (95 %, of the fastest samples), under {g.threshold * 100:g}%: {which}"
     ]
 
 

@@ -351,7 +351,7 @@ def _level(store, s, points, label):
         samples += [dict(x, round=i * 100000 + x.get("round", 1)) for x in store.samples(r["id"])]
     run = {"status": "complete", "name": label, "fingerprint": dict(points[-1].fingerprint)}
     results = {s.key: dict(res, samples=samples)} if res else {}
-    side = Side(label, label, run, results, source=f"{len(points)} runs")
+    side = Side(label, label, run, results, source=f"{len(points)} runs", pooled=len(points) > 1)
     hit = [p for p in points if p.decided]
     if hit:  # the one rule, per run: the series marked these runs' wall time contended
         side.contended[s.key] = listed(f"{p.run} on CPU {p.on_cpu * 100:.0f}%" for p in hit)

@@ -38,6 +38,10 @@ from .results import ResultWriter, split_key
 
 NOISY_ROUND_CV = stats.NOISY_ROUND_CV
 EXTRA_BUDGET_INSTANCES = 50
+# An extra round of instances whose wall time was contended and whose CPU time's floor too few
+# samples reached takes this many times the run's samples (a core shared with other work: the
+# moments it runs alone are few, and a sample costs far less than a round's process and calibration)
+FLOOR_SAMPLES = 3
 
 
 def extra_budget(base_s, instances):
@@ -145,17 +149,25 @@ class Run:
         return True
 
     def extend(self, budget_s):
-        """One extra round for the instances whose round-to-round CV is above 3 % (worst first,
-        then nbench kernels not yet within ±5 %), as many as fit in budget_s seconds -> the keys
-        that ran again ([] when none deserves one, none fits, or max_rounds is reached)."""
+        """One extra round for the instances whose wall time was contended or whose round-to-round
+        CV is above 3 % (pick_extra), as many as fit in budget_s seconds -> the keys that ran
+        again ([] when none deserves one, none fits, or max_rounds is reached). Contended ones
+        whose CPU time's floor too few samples reached (results.Disturbance.floor_unheld) get a
+        round of their own with FLOOR_SAMPLES times the samples."""
         rnd = max(self._next, self._pass_from + self.cfg.rounds + 1)
         if rnd > self._pass_from + self.cfg.max_rounds:
             return []
         chosen = self.pick_extra(budget_s)
         if not chosen:
             return []
+        ds = self._disturbance()
+        unheld = [k for k in chosen if k in ds and ds[k].floor_unheld]
+        samples = None
+        if unheld:  # a round of their own, with more samples to reach the floor (FLOOR_SAMPLES)
+            chosen, samples = unheld, self.cfg.samples * FLOOR_SAMPLES
+            self.notes["floor_rounds"] = self.notes.get("floor_rounds", 0) + 1
         self._next = rnd + 1
-        self._round(rnd, sorted(chosen), chosen)  # instance keys: only those points rerun
+        self._round(rnd, sorted(chosen), chosen, samples=samples)  # instance keys: only those points rerun
         extended = self.notes.setdefault("extended", {})
         for k in chosen:
             extended[k] = extended.get(k, 0) + 1
@@ -292,9 +304,9 @@ class Run:
         return st
 
     # ---- one round ----
-    def _argv(self, patterns, seed, keys=None):
+    def _argv(self, patterns, seed, keys=None, samples=None):
         c = self.cfg
-        argv = ["run", "--samples", str(c.samples), "--seed", str(seed)]
+        argv = ["run", "--samples", str(samples or c.samples), "--seed", str(seed)]
         if c.sample_ms is not None:
             argv += ["--sample-ms", str(c.sample_ms)]
         for p in c.params:
@@ -312,7 +324,7 @@ class Run:
         if self.cancel is not None and self.cancel.is_set():
             raise _Interrupt()
 
-    def _round(self, rnd, patterns, keys=None, retried=False):
+    def _round(self, rnd, patterns, keys=None, retried=False, samples=None):
         self._cancelled()
         seed = self.rng.randrange(1, 2**31)
         self.notes["seeds"].append(seed)
@@ -320,7 +332,7 @@ class Run:
         self.store.update_run(self.run_id, notes=self.notes)
         if self.cfg.before:
             self.core.target.before_round(self.cfg.before)
-        session = self.core.start(self._argv(patterns, seed, keys))
+        session = self.core.start(self._argv(patterns, seed, keys, samples))
         with self._lock:
             self._session = session
         try:
@@ -493,8 +505,9 @@ class Run:
     def disturbed(self):
         """How much of the run was disturbed (stored in its notes, said at the end of `run`): the
         results whose wall time was contended ([key, on-CPU share], least on a CPU first, and
-        how many extra rounds each had), out of how many had the evidence, and the samples kept
-        off the CPU out of those that say."""
+        how many extra rounds each had), out of how many had the evidence, the samples kept
+        off the CPU out of those that say, and the extra rounds that took more samples to reach
+        the CPU time's floor."""
         ds = self._disturbance()
         hit = sorted(((k, d.share) for k, d in ds.items() if d.contended), key=lambda x: x[1])
         extended = self.notes.get("extended") or {}
@@ -503,6 +516,8 @@ class Run:
             "of": sum(d.share is not None for d in ds.values()),
             "samples": sum(d.off for d in ds.values()),
             "samples_of": sum(d.n for d in ds.values()),
+            # extra rounds that took FLOOR_SAMPLES times the samples, for a floor too few reached
+            "floor_rounds": self.notes.get("floor_rounds", 0),
         }
 
     def _round_cv(self):
@@ -524,7 +539,7 @@ class Run:
         noisy += [k for k in nbench_unsettled(self.store, self.run_id) if k in self.iters and k not in noisy]
         chosen, cost = [], 0.2  # process start and the core's own start-up calibration
         for k in noisy:
-            k_cost = self.wall_ns.get(k, 1e9) / 1e9
+            k_cost = self.wall_ns.get(k, 1e9) / 1e9 * (FLOOR_SAMPLES if k in ds and ds[k].floor_unheld else 1)
             if cost + k_cost <= budget_left:
                 chosen.append(k)
                 cost += k_cost

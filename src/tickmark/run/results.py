@@ -96,11 +96,16 @@ class ResultWriter:
 @dataclasses.dataclass
 class Disturbance:
     """How much of one result's measurement was disturbed: its on-CPU share (the evidence of
-    analysis/verdict.py's one rule) and how many of its samples were kept off the CPU."""
+    analysis/verdict.py's one rule), how many of its samples were kept off the CPU, and how many
+    reached the floor of its CPU time (what a contended pair is held to: verdict.floor_change)."""
 
     share: float = None  # the least on-CPU share of a round (verdict.least_on_cpu; None: nothing says it)
     off: int = 0  # samples on a CPU less than verdict.ON_CPU_MIN of their wall time
     n: int = 0  # samples whose share is known
+    at_floor: int = 0  # samples whose task-clock per operation lies within FLOOR_NEAR of the fastest
+
+    FLOOR_NEAR = 0.02  # the spread of an -O2 kernel's fastest samples on a quiet machine (1-2 %)
+    FLOOR_HELD = 5  # a floor the bootstrap vouches for: its interval reaches about the 4th fastest
 
     @classmethod
     def of(cls, samples, blocking=False):
@@ -109,9 +114,17 @@ class Disturbance:
             return cls()
         each = [verdict.on_cpu_share([x]) for x in samples]
         known = [x for x in each if x is not None]
-        return cls(share, sum(x < verdict.ON_CPU_MIN for x in known), len(known))
+        cpu, _ = stats.metric_values(samples, stats.TASK_CLOCK)
+        near = int((cpu <= cpu.min() * (1 + cls.FLOOR_NEAR)).sum()) if len(cpu) else 0
+        return cls(share, sum(x < verdict.ON_CPU_MIN for x in known), len(known), near)
 
     @property
     def contended(self):
         """The one rule (against a process alone on its CPU), as compare holds it."""
         return verdict.contended(self.share)
+
+    @property
+    def floor_unheld(self):
+        """Contended, and its CPU time's floor reached by too few samples to hold a pair to it:
+        other work shared its core in nearly every sample (extra rounds take more samples)."""
+        return self.contended and self.at_floor < self.FLOOR_HELD

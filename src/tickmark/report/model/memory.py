@@ -236,10 +236,28 @@ def _topology_table(
     oslv = osr.get("levels", [])
     table: list[list[str]] = []
     evidence: list[list[str]] = []
-    caches = os_topology.cache_levels(det)
     llc = det.get("llc") or {}
-    for i, lv in enumerate(caches):
-        o = oslv[i] if i < len(oslv) else None
+    for lv, o in os_topology.pair_levels(os_topology.cache_levels(det), oslv):
+        if lv is None:
+            assert o is not None
+            v = rows.get(f"{o['name']} size", (None, ""))[1]
+            lat = llc.get("latency_ns") if llc.get("level") == o["name"] else None
+            part = llc.get("share") if llc.get("level") == o["name"] else None
+            table.append(
+                [
+                    "-",
+                    f"share {_sz(part['size'])}" if part else "not found",
+                    _range(part["range"]) if part else "",
+                    _ns(lat),
+                    _cyc(det, lat),
+                    "",
+                    f"{fmt_size(o['size'])} {o['name']}",
+                    CHECK_WORDS.get(v or "DISAGREE", v or ""),
+                ]
+            )
+            if llc.get("level") == o["name"]:
+                evidence.append([o["name"], f"{llc['verdict']}: {llc['why']}"])
+            continue
         v = rows.get(f"{(o or {}).get('name') or lv['name']} size", (None, ""))[1]
         table.append(
             [
@@ -257,24 +275,6 @@ def _topology_table(
         if o and llc.get("level") == o["name"]:
             why += f". {llc['why']}"
         evidence.append([lv["name"], why])
-    for o in oslv[len(caches) :]:
-        v = rows.get(f"{o['name']} size", (None, ""))[1]
-        lat = llc.get("latency_ns") if llc.get("level") == o["name"] else None
-        part = llc.get("share") if llc.get("level") == o["name"] else None
-        table.append(
-            [
-                "-",
-                f"share {_sz(part['size'])}" if part else "not found",
-                _range(part["range"]) if part else "",
-                _ns(lat),
-                _cyc(det, lat),
-                "",
-                f"{fmt_size(o['size'])} {o['name']}",
-                CHECK_WORDS.get(v or "DISAGREE", v or ""),
-            ]
-        )
-        if llc.get("level") == o["name"]:
-            evidence.append([o["name"], f"{llc['verdict']}: {llc['why']}"])
     mem = det["levels"][-1] if det["levels"] else None
     if mem and mem["size"] is None:
         lat = mem.get("latency_ns")

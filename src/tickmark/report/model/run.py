@@ -439,11 +439,14 @@ def disturbance_text(notes: dict[str, Any] | None) -> str | None:
     if not hit:
         return f"disturbed: no result of {of} ({samples or 'every result on a CPU for its wall time'})"
     more = sum(x[2] for x in hit)
+    floor = d.get("floor_rounds") or 0
+    rounds = f"; {more} extra rounds" if more else ""
+    if more and floor:
+        rounds += f" ({floor} with more samples, to reach the task-clock floor)"
     which = listed(f"{k} (on CPU {share * 100:.0f}%)" for k, share, _ in hit)
     return (
         f"disturbed: {len(hit)} of {of} results had their wall time kept off the CPU ({samples}"
-        f"{f'; {more} extra rounds' if more else ''}): {which}; compare and history decide these on "
-        "task-clock or call them inconclusive"
+        f"{rounds}): {which}; compare and history decide these on task-clock or call them inconclusive"
     )
 
 
