@@ -32,6 +32,13 @@ from .options import label_option, prepare_core, round_options, store_of, target
     help="A shell command run on the target before each round (e.g. dropping the page cache); recorded with the run.",
 )
 @click.option(
+    "--cpu",
+    type=click.IntRange(0, 4095),
+    metavar="N",
+    help="Run the benchmarks on CPU N (default: the CPU the core starts on), e.g. beside "
+    "cyclictest -a N; recorded with the run.",
+)
+@click.option(
     "--bounds",
     "bounds_file",
     type=click.Path(dir_okay=False),
@@ -65,6 +72,7 @@ def run_cmd(
     quiet,
     host_clock,
     before,
+    cpu,
     bounds_file,
     load_name,
     duration,
@@ -95,7 +103,9 @@ def run_cmd(
 
         check_local((ctx.find_root().obj or {}).get("target_uri") or "local")
         labels = (*labels, f"load={load_name}")
-    plan = Plan(patterns, suite, labels=labels, names=[name], host_clock=host_clock, before=before, **run_options)
+    plan = Plan(
+        patterns, suite, labels=labels, names=[name], host_clock=host_clock, before=before, cpu=cpu, **run_options
+    )
     store = store_of(ctx)
     plan.check_store(store)
     core = prepare_core(ctx, cc, cflags, memfn)

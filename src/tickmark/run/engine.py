@@ -303,6 +303,8 @@ class Run:
             argv += ["--timeout", str(c.timeout)]
         if c.host_clock:
             argv.append("--host-clock")
+        if c.cpu is not None:
+            argv += ["--cpu", str(c.cpu)]
         for k in keys or ():
             argv += ["--iters", f"{k}={self.iters[k]}"]
         return argv + ["--", *patterns]  # patterns never read as options
