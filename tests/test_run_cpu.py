@@ -43,3 +43,13 @@ def test_a_cpu_the_target_cannot_run_on_is_refused(real, cli):
     one_error_line(rc, err, "--cpu names a CPU that this target cannot run on", "4095")
     rc, out, err = cli("export", "nowhere")
     assert rc != 0  # nothing ran: no run of that name
+
+
+def test_a_board_that_runs_what_it_was_built_to_run_cannot_take_cpu(real, cli):
+    master, slave = os.openpty()  # a console without a shell: nobody types the core's arguments
+    try:
+        rc, out, err = cli("run", "-q", "--target", f"serial:{os.ttyname(slave)}", "--cpu", "0")
+    finally:
+        os.close(slave)
+        os.close(master)
+    one_error_line(rc, err, "--cpu is an argument of the core", "runs what it was built to run")

@@ -118,6 +118,11 @@ def run_cmd(
         )
     if before and not core.target.has_shell():
         raise TickmarkError(f"--before runs a command in the target's shell: {core.target.uri} has none")
+    if cpu is not None and not core.target.reruns:
+        raise TickmarkError(
+            f"--cpu is an argument of the core, but {core.target.uri} runs what it was built to run "
+            "(build it with --cpu N in its arguments)"
+        )
     if not core.target.reruns:  # a console without a shell: the board runs what it was built to run
         click.echo(
             f"tickmark: {core.target.uri} cannot take new arguments: one round per start, with "
