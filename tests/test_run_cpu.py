@@ -30,6 +30,7 @@ def test_the_benchmarks_run_on_the_cpu_asked_for(real, cli):
     rc, out, err = cli("export", "pinned")
     run = json.loads(out)
     assert run["run"]["options"]["cpu"] == cpu
+    assert run["run"]["fingerprint"]["cpu"] == cpu
     assert run["run"]["hello"]["cpu"] == cpu
     (result,) = run["results"]
     assert [(s["cpu0"], s["cpu1"]) for s in result["samples"]] == [(cpu, cpu)] * 2
