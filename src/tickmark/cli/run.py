@@ -32,6 +32,13 @@ from .options import label_option, prepare_core, round_options, store_of, target
     help="A shell command run on the target before each round (e.g. dropping the page cache); recorded with the run.",
 )
 @click.option(
+    "--cpu",
+    type=click.IntRange(0, 4095),
+    metavar="N",
+    help="Run the benchmarks on CPU N (default: the CPU the core starts on), e.g. beside "
+    "cyclictest -a N; recorded with the run.",
+)
+@click.option(
     "--bounds",
     "bounds_file",
     type=click.Path(dir_okay=False),
@@ -65,6 +72,7 @@ def run_cmd(
     quiet,
     host_clock,
     before,
+    cpu,
     bounds_file,
     load_name,
     duration,
@@ -95,7 +103,9 @@ def run_cmd(
 
         check_local((ctx.find_root().obj or {}).get("target_uri") or "local")
         labels = (*labels, f"load={load_name}")
-    plan = Plan(patterns, suite, labels=labels, names=[name], host_clock=host_clock, before=before, **run_options)
+    plan = Plan(
+        patterns, suite, labels=labels, names=[name], host_clock=host_clock, before=before, cpu=cpu, **run_options
+    )
     store = store_of(ctx)
     plan.check_store(store)
     core = prepare_core(ctx, cc, cflags, memfn)
@@ -108,6 +118,11 @@ def run_cmd(
         )
     if before and not core.target.has_shell():
         raise TickmarkError(f"--before runs a command in the target's shell: {core.target.uri} has none")
+    if cpu is not None and not core.target.reruns:
+        raise TickmarkError(
+            f"--cpu is an argument of the core, but {core.target.uri} runs what it was built to run "
+            "(build it with --cpu N in its arguments)"
+        )
     if not core.target.reruns:  # a console without a shell: the board runs what it was built to run
         click.echo(
             f"tickmark: {core.target.uri} cannot take new arguments: one round per start, with "

@@ -91,6 +91,7 @@ _KEYS = (
     Key("clock", "text", "timer", export="word", header=True),
     Key("host_clock", "bool", "timed on the host from the core's marks", shown=True),
     Key("before", "text", "command run before each round", shown=True, header=True),
+    Key("cpu", "int", "benchmarks pinned to CPU (--cpu)", shown=True, header=True),
     Key("load", "object", "background load beside the run (--load)", shown=True, header=True, separates=True),
     Key("clock_res_ns", "int", "timer resolution (ns)", export="int", header=True),
     Key("timer_overhead_ps", "int", "timer read cost (ps)", volatile=True, export="int"),

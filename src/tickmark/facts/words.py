@@ -147,6 +147,7 @@ LINES = (
     Line("clocksource", ("clocksource",), lambda fp: known(fp.get("clocksource"))),
     Line("load average", ("loadavg",), _given("loadavg")),
     Line("before each round", ("before",), _given("before")),
+    Line("pinned to CPU", ("cpu",), _given("cpu")),
     Line("load", ("load",), _load),
 )
 

@@ -315,6 +315,8 @@ class Run:
             argv += ["--timeout", str(c.timeout)]
         if c.host_clock:
             argv.append("--host-clock")
+        if c.cpu is not None:
+            argv += ["--cpu", str(c.cpu)]
         for k in keys or ():
             argv += ["--iters", f"{k}={self.iters[k]}"]
         return argv + ["--", *patterns]  # patterns never read as options
@@ -476,6 +478,8 @@ class Run:
             fp["cycles_method"] = self.cycles_method  # the run's own: what its statistics are in
             if self.cfg.before:
                 fp["before"] = self.cfg.before
+            if self.cfg.cpu is not None:
+                fp["cpu"] = self.cfg.cpu
             self.writer = ResultWriter(self.store, self.run_id, self.cycles_method, fp["flags"])
             order = rec.get("order") or []
             self.notes["planned"] = len(order) or None

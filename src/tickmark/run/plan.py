@@ -73,6 +73,7 @@ class RunConfig:
     labels: dict = field(default_factory=dict)  # KEY=VALUE stored in the run's notes (history orders by them)
     host_clock: bool = False  # the host times the samples from the core's marks (--host-clock)
     before: str = None  # a shell command run on the target before each round (--before)
+    cpu: int = None  # the CPU the core runs the benchmarks on (--cpu; None: the one it starts on)
 
     def __post_init__(self):
         check_pattern_words(self.patterns)
@@ -85,6 +86,7 @@ class RunConfig:
             }
             | ({"host_clock": True} if self.host_clock else {})
             | ({"before": self.before} if self.before else {})
+            | ({"cpu": self.cpu} if self.cpu is not None else {})
         )
 
 
@@ -242,10 +244,11 @@ def check_pattern_words(patterns):
             )
 
 
-def check_patterns(core, patterns):
-    """The bench records the patterns select, as the core decides; error when one selects nothing."""
+def check_patterns(core, patterns, cpu=None):
+    """The bench records the patterns select, as the core decides; error when one selects nothing
+    (or, with cpu, when the core cannot run on that CPU: it refuses --cpu N for list too)."""
     check_pattern_words(patterns)
-    recs = core.call(["list", "--", *patterns])
+    recs = core.call(["list", *(["--cpu", str(cpu)] if cpu is not None else []), "--", *patterns])
     for r in recs:
         if r.get("t") == "unmatched":
             raise TickmarkError(f"no benchmark matches '{r.get('pattern')}' (tickmark list shows them)")
@@ -279,7 +282,8 @@ class Plan:
     stored_suite: the suite column to store instead (the harness's own sweeps: "topology");
     budget_s: the time for extra rounds (default: engine.extra_budget()); host_clock: the host
     times the samples (--host-clock: their length, when not given, is what a 1 % sample needs on
-    the target's console, analysis/hostclock.py)."""
+    the target's console, analysis/hostclock.py); cpu: the CPU the core runs the benchmarks on
+    (--cpu N, as cyclictest -a N or taskset place a program; None: the CPU the core starts on)."""
 
     def __init__(
         self,
@@ -297,11 +301,13 @@ class Plan:
         budget_s=None,
         host_clock=False,
         before=None,
+        cpu=None,
         **numbers,
     ):
         self.in_file = in_file
         self.host_clock = bool(host_clock)
         self.before = before
+        self.cpu = cpu
         unknown = sorted(set(numbers) - set(LIMITS))
         if unknown:
             raise TypeError(f"Plan: unknown option {unknown[0]}")
@@ -344,7 +350,7 @@ class Plan:
 
     def benches(self, core, patterns=None):
         """The bench records the plan's patterns select on this core (the core decides)."""
-        return check_patterns(core, list(patterns or self.patterns))
+        return check_patterns(core, list(patterns or self.patterns), self.cpu)
 
     def config(self, core, name=None, benches=None, params_checked=False):
         """The RunConfig for one run on `core` (None: no core is asked), named `name` (one of the
@@ -384,4 +390,5 @@ class Plan:
             labels=dict(self.labels),
             host_clock=self.host_clock,
             before=self.before,
+            cpu=self.cpu,
         )

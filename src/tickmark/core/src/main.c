@@ -317,6 +317,7 @@ int tm_main(int argc, char **argv)
 {
     static tm_options opt;
     static char *globs[TM_MAX_GLOBS];
+    char cpu_text[16];
     int nglobs = 0, i, list, options_end = 0;
     int64_t v;
 
@@ -428,5 +429,9 @@ int tm_main(int argc, char **argv)
     }
     if (opt.host_clock && opt.text)
         return usage_error("--host-clock writes marks for the host to time, not text", NULL);
+    if (opt.cpu >= 0 && tm_os_pin_cpu(opt.cpu) != 0) { /* checked for list too: the harness asks it first */
+        snprintf(cpu_text, sizeof cpu_text, "%d", opt.cpu);
+        return usage_error("--cpu names a CPU that this target cannot run on (or it cannot pin)", cpu_text);
+    }
     return list ? cmd_list(globs, nglobs, opt.text) : cmd_run(globs, nglobs, &opt);
 }
