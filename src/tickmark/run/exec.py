@@ -166,9 +166,9 @@ class ExecRun(Run):
     def open(self, hello=None, options=None):
         return super().open(hello, dict(options or {}, exec=self.spec.as_dict()))
 
-    def _argv(self, patterns, seed, keys=None):
+    def _argv(self, patterns, seed, keys=None, samples=None):
         c, s = self.cfg, self.spec
-        argv = ["exec", "--name", s.bench, "--samples", str(c.samples), "--warmup", str(s.warmup)]
+        argv = ["exec", "--name", s.bench, "--samples", str(samples or c.samples), "--warmup", str(s.warmup)]
         argv += ["--seed", str(seed), "--timeout", str(c.timeout or 600)]
         if s.figures:
             argv.append("--capture")
