@@ -126,6 +126,8 @@ NOT_SECTIONS = {
     "series": "what the HTML view's plots draw (text views have no plots)",
     "thread_metric": "the terminal's table of a thread-metric run; the documents draw the report's "
     "table across its runs (the report model's own thread_metric, tests/test_thread_metric.py)",
+    "cold": "the cold-and-warm table, drawn from a real core's cold calls in the terminal, Markdown "
+    "and HTML views by tests/test_cold.py (the rich model here has no cold samples)",
 }
 
 
