@@ -150,11 +150,16 @@ def draw_all(jobs):
     pool = multiprocessing.get_context("fork").Pool(min(cpus, len(jobs)), initializer=_quiet_worker)
     try:
         out = pool.map(_draw, jobs, chunksize=1)
-        pool.close()  # the workers end when their queue does, not by a SIGTERM
-        return out
-    finally:
+    except BaseException:
         pool.terminate()
         pool.join()
+        raise
+    # the workers end when their queue does, never by a SIGTERM: one just forked still has the
+    # command's handlers (the pool closes its pipes before it runs the initializer) and would
+    # print a traceback
+    pool.close()
+    pool.join()
+    return out
 
 
 def _quiet_worker():
