@@ -26,7 +26,11 @@ def test_topology_under_load_reports_no_wrong_figure(real, cli):
     if not os_levels or not doc["os"]["line_size"]:
         pytest.skip("this machine's OS reports no caches to check against")
     caches = [lv for lv in doc["detected"]["levels"] if lv["name"] != "memory"]
-    assert caches, doc["detected"]
+    if not caches:  # the load flattened every step: said so, and the OS's L1 is "not found", not placed
+        assert any(f.startswith("no cache step found up to 256K") for f in doc["detected"]["flags"]), doc["detected"]
+        reached = [o for o in os_levels if 1.5 * o["size"] <= 256 * K]
+        verdicts = {c["what"]: c["verdict"] for c in doc["comparison"]}
+        assert reached and all(verdicts[f"{o['name']} size"] == "not found" for o in reached), doc["comparison"]
     for lv, o in zip(caches, os_levels):
         if lv["size"] is None:
             assert lv["unclear"].startswith("not measurable under this load ("), lv

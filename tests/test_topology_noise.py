@@ -231,3 +231,24 @@ def test_a_refused_level_sits_beside_the_os_level_its_step_read():
     # a level that was measured keeps its place, whatever it reads
     det["levels"][0].update(size=2 * M)
     assert [o["name"] for _, o in os_topology.pair_levels(det["levels"], osr["levels"])][0] == "L1d"
+
+
+def test_a_curve_flattened_by_preemption_says_no_step_is_a_finding_it_cannot_make():
+    """Under a load of context switches every set up to 256K read about 3.9 ns (other processes
+    evicted the L1 between the loads) and the points' samples were preempted even after their
+    retake: no cache level is placed, a flag says why no step is no finding, and the OS's 48K L1d,
+    which the sweep went past, is 'not found' beside it, not left blank. The same flat curve from
+    samples no switch hit (a board without caches) carries no such flag."""
+    sizes = [s for s in cache_sweep() if s <= 256 * K]
+    results, per_round = rows(pagelocal({s: [3.9, 3.95] for s in sizes}))
+    osr = {"levels": [{"name": "L1d", "size": 48 * K}, {"name": "L2", "size": 2 * M}]}
+    calm = topo.analyse(results, 0, {}, per_round, osr)
+    assert [lv["name"] for lv in calm["levels"]] == ["memory"]
+    assert not any(f.startswith("no cache step") for f in calm["flags"]), calm["flags"]
+    for r in results:
+        r["stats"][""]["preempted_samples"] = 2
+    det = topo.analyse(results, 0, {}, per_round, osr)
+    [flag] = [f for f in det["flags"] if f.startswith("no cache step found up to 256K")]
+    assert f"{len(sizes)} of the curve's {len(sizes)} points were hit by a context switch" in flag
+    verdicts = {what: v for what, _, _, v in os_topology.compare(det, osr)}
+    assert verdicts == {"L1d size": "not found", "L2 size": "not measurable", "line size": ""}, verdicts

@@ -55,16 +55,20 @@ def doubts(detected, osr):
 
 
 def _rows(detected, osr):
-    """Rows (what, detected, os, verdict, why) side by side. verdict: 'agree'; 'DISAGREE'; for the last
+    """Rows (what, detected, os, verdict, why) side by side. verdict: 'agree'; 'DISAGREE'; 'not
+    found' (an OS level the sweep went past without a step there); for the last
     level the OS reports, 'not measurable' (a share of it, or no level; the cause is in the
     verdict's evidence); 'scattered' (a physically indexed cache found smaller where huge pages are not
     contiguous); for a figure that contradicts the measurement and another source,
     'doubtful: SOURCE'; '' where there is nothing to compare."""
     rows = []
     llc = detected.get("llc") or {}
+    top = max((x for c in ("lat_4k", "lat_huge", "pagelocal") for x, _ in (detected.get("points") or {}).get(c) or ()), default=0)
     for d, o in pair_levels(cache_levels(detected), osr.get("levels", [])):
         name = (o or {}).get("name") or (d or {}).get("name")
         v = _verdict(d and d["size"], o and o["size"], 1.3)
+        if not d and o and top >= 1.5 * o["size"]:
+            v = "not found"  # the sweep went a step past it and no step was there
         if d and d.get("unclear"):
             v = "not measurable"
         if o and llc.get("level") == o["name"] and llc.get("verdict") == "not measurable":

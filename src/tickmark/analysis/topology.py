@@ -276,6 +276,9 @@ def analyse(results, fcore_khz=0, hello=None, per_round=None, osr=None):
     short = short_sweep(cv, oslv)
     if short:
         flags.append(short)
+    hidden = no_step_found(levels, cv[name], name, results)
+    if hidden:
+        flags.append(hidden)
     stab = tlb_stability(tlb, per_round or {})
     caches = [lv for lv in levels if lv["size"]]
     moved = [lv["name"] for lv in caches if lv.get("rounds") and lv["why"].find("rounds alone found") >= 0]
@@ -445,6 +448,31 @@ def short_sweep(curves, oslv):
         f"larger levels and memory were not reached (the last plateau may be that cache; measure to "
         f"{fmt_size(4 * last['size'])} or more)"
     )
+
+
+def no_step_found(levels, curve, name, results):
+    """A warning when the cache curve has no step at all and some of its points were preempted
+    in a sample even after its retake: other processes on the CPU evict the caches between loads
+    and can flatten every step, so 'no cache' is then not a finding. None otherwise."""
+    if not curve or any(lv["name"] != "memory" for lv in levels):
+        return None
+    hit = set()
+    for r in results:
+        at = _curve_of(r)
+        if at and at[0] == name and _preempted(r):
+            hit.add(at[1])
+    if not hit:
+        return None
+    return (
+        f"no cache step found up to {fmt_size(max(curve))}, and {len(hit)} of the curve's {len(curve)} points "
+        "were hit by a context switch even after a retake: a busy machine can hide every step (run again "
+        "on a quieter machine, or with more --rounds)"
+    )
+
+
+def _preempted(r):
+    st = Stats.of(r).main
+    return bool(r.get("status") == "ok" and st and st.preempted_samples)
 
 
 def has_sweep(results):

@@ -185,6 +185,7 @@ CHECK_WORDS = {
     "partition": "smaller: part",
     "scattered": "smaller: pages",
     "not measurable": "not measurable",
+    "not found": "not found",
 }
 
 CURVE = {
