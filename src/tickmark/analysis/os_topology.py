@@ -63,7 +63,10 @@ def _rows(detected, osr):
     'doubtful: SOURCE'; '' where there is nothing to compare."""
     rows = []
     llc = detected.get("llc") or {}
-    top = max((x for c in ("lat_4k", "lat_huge", "pagelocal") for x, _ in (detected.get("points") or {}).get(c) or ()), default=0)
+    top = max(
+        (x for c in ("lat_4k", "lat_huge", "pagelocal") for x, _ in (detected.get("points") or {}).get(c) or ()),
+        default=0,
+    )
     for d, o in pair_levels(cache_levels(detected), osr.get("levels", [])):
         name = (o or {}).get("name") or (d or {}).get("name")
         v = _verdict(d and d["size"], o and o["size"], 1.3)
