@@ -49,6 +49,9 @@ BUSYBOX_ENV = "TICKMARK_BUSYBOX"
 EXIT_MARK = "TICKMARK-EXIT "
 GUEST_MARK = "TICKMARK-GUEST "
 PROBE_TIMEOUT = 15
+# the quiet kernel says nothing while it boots: seconds of that silence allowed on top of the
+# core's own limit (an emulated boot on a loaded machine takes minutes; KVM seconds)
+BOOT_SILENCE = {"kvm": 60, "tcg": 240}
 MACHINES = {
     "x86_64": {
         "qemu": ["qemu-system-x86_64", "-m", "1024M", "-smp", "2"],
@@ -313,7 +316,8 @@ class KernelCore(Core):
             if self.target.files:
                 f.write(files_archive(self.target.files))
             f.write(args_archive(list(args)))
-        return KernelSession(self.qemu_argv(initrd, accel), silence_s or core_timeout(args) + SLACK + 60, self)
+        boot = BOOT_SILENCE["kvm" if (accel or self.accel) == "kvm" else "tcg"]
+        return KernelSession(self.qemu_argv(initrd, accel), silence_s or core_timeout(args) + SLACK + boot, self)
 
 
 class KernelTarget(Scratch, Target):
