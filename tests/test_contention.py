@@ -49,6 +49,10 @@ def made(tmp_path_factory):
             busy = LOADED if i in (3, 8) else ""
             run(f"h-{i}", _mode(SLOW if i >= 6 else "", busy), "--label", f"build={i}")
             run(f"f-{i}", busy, "--label", f"build={i}")
+        for i in range(1, 11):  # 3x from build 6, 3.3x from build 8; builds 6 and 10 jitter off the CPU
+            slow = "" if i < 6 else SLOW if i < 8 else f"cflags=-O0,slower={BENCH}:3.3"
+            busy = _mode(LOADED, f"cpujitter={BENCH}:0.4") if i in (6, 10) else ""
+            run(f"w-{i}", _mode(slow, busy), "--label", f"build={i}", "--seed", str(i))
     return store
 
 
@@ -221,3 +225,14 @@ def test_a_contended_run_whose_cpu_time_rarely_reaches_its_floor_takes_more_samp
     rc, out, err = cli("run", BENCH, "--name", "steady", "-q", "--max-rounds", "5", "--samples", "5")
     run = Store(str(env)).run("steady")
     assert rc == 0 and not run["notes"].get("floor_rounds") and run["notes"]["extended"][BENCH] >= 1, run["notes"]
+
+
+def test_the_history_gate_holds_an_undecided_newest_level_to_the_level_before_that(store, cli):
+    """A 3x step at build 6 and a smaller one at build 8 whose two levels, each with a run kept
+    off the CPU and jittering on it, cannot be told apart: the newest level is held to the level
+    before build 6's change instead, and the gate fails there (never exit 3 on a 3.3x regression)."""
+    doc = json.loads(cli("history", "--name", "w-*", "--by", "label:build", "--format", "json")[1])
+    (s,) = doc["series"]
+    assert [c["index"] for c in s["changes"]] == [5, 7], s["changes"]
+    rc, out, err = cli("history", "--name", "w-*", "--by", "label:build", "--fail-on-change", "5")
+    assert rc == 1 and re.search(rf"{BENCH} \+2\d\d\.\d% since label:build 6", err), err

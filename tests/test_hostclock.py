@@ -94,9 +94,10 @@ def test_core_prints_marks_of_alternating_chunks(make_core):
 
 def test_a_local_run_timed_from_the_host(real, cli):
     rc, out, err = cli(
-        "run", "loop.control", "--host-clock", "--rounds", "1", "--samples", "3", "--sample-ms", "20",
+        "run", "loop.control", "--host-clock", "--rounds", "1", "--samples", "5", "--sample-ms", "60",
         "--name", "hc", "-q",
     )  # fmt: skip
+    # chunks of 60 ms and more: a mark read late by a loaded host (tens of ms) leaves most pairs standing
     assert rc == 0, err + out
     from tickmark.store import Store
 
@@ -108,7 +109,7 @@ def test_a_local_run_timed_from_the_host(real, cli):
     samples = st.samples(res["id"])
     hc = res["meta"]["host_clock"]
     # a pair whose longer chunk came out shorter (this machine's noise above a chunk) is left out, and said
-    assert res["status"] == "ok" and samples and len(samples) + hc["samples_dropped"] == 3
+    assert res["status"] == "ok" and samples and len(samples) + hc["samples_dropped"] == 5
     assert all(s["clock"] == "host" for s in samples)
     assert hc["char_ns"] == 0 and hc["res_ns"] >= 0 and hc["host_ps_per_op"] > 0 and hc["board_ps_per_op"] > 0
     assert "Host clock against the board's" in out and "host-clock" in out

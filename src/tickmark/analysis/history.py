@@ -297,6 +297,9 @@ def _task_clock_of(st):
     return float(v) if isinstance(v, (int, float)) and math.isfinite(v) and v > 0 else None
 
 
+CONTENDED_SE = 0.1  # relative error of a contended run's CPU-time level (settle_contention)
+
+
 def settle_contention(s):
     """The one rule for disturbed evidence (verdict.contended), per run of a series of wall
     times: a run whose process was on a CPU for much less of its wall time than the series' runs
@@ -304,7 +307,9 @@ def settle_contention(s):
     low share in every run) was kept off the CPU, so its wall time says nothing
     of its speed; its task-clock level stands in (its on-CPU time per operation, times the
     series' typical wall / on-CPU ratio, from the runs that were not contended), marked
-    `decided`. Its own error and CI are unknown then (0: the series' typical error)."""
+    `decided`. Its CI is unknown then, and its error is CONTENDED_SE: a run kept off its CPU
+    shared the core while on it too, and its CPU time can read 15-25 % high with nothing in the
+    run that shows it (docs/compare.md, "Contention"), so it weighs less in the change search."""
     shares = [p.on_cpu for p in s.points if p.on_cpu is not None]
     if not shares:
         return s
@@ -315,7 +320,7 @@ def settle_contention(s):
     clean = [p.value / p.task_clock for p in s.points if p.task_clock and not contended(p.on_cpu, ref)]
     scale = float(np.median(clean)) if clean else 1.0
     for p in hit:
-        p.wall, p.value, p.se, p.decided = p.value, p.task_clock * scale, 0.0, CPU_TIME
+        p.wall, p.value, p.se, p.decided = p.value, p.task_clock * scale, CONTENDED_SE, CPU_TIME
         p.ci_lo = p.ci_hi = None  # the CI was the wall time's
     return s
 

@@ -4,11 +4,14 @@ documents.py (Markdown, and the HTML report's section with one trend per benchma
 plots.history_trend), JSON (the model as it is)."""
 
 import contextlib
+import dataclasses
 import fnmatch
 import gc
 import re
 import time
 from collections.abc import Mapping
+
+import numpy as np
 
 from ..analysis import changepoints, history
 from ..base.errors import TickmarkError
@@ -253,7 +256,7 @@ def gate(store, model, threshold, inconclusive=None):
     (`inconclusive`: None, "pass" or "fail", as analysis/verdict.gate). -> (Gate, {key: (series,
     change)})."""
     from ..analysis.compare import compare_pair
-    from ..analysis.verdict import Failure
+    from ..analysis.verdict import Failure, undecided
     from ..analysis.verdict import gate as hold
 
     newest = model["_newest"]
@@ -263,11 +266,18 @@ def gate(store, model, threshold, inconclusive=None):
         c = s.newest_change()
         if s.points[-1].run_id != newest["id"] or c is None:
             continue
-        start = ([0] + [x.index for x in s.changes])[-2]
-        A = _level(store, s, s.points[max(start, c.index - MAX_GATE_RUNS) : c.index], "the level before")
+        starts = [0] + [x.index for x in s.changes]
         B = _level(store, s, s.points[c.index :][-MAX_GATE_RUNS:], label)
-        pairs.append(((A, B), compare_pair(A, B, metric=model["_metric"])))
-        where[s.key] = (s, c)
+        k = len(s.changes) - 1
+        while True:
+            c = s.changes[k]
+            A = _level(store, s, s.points[max(starts[k], c.index - MAX_GATE_RUNS) : c.index], "the level before")
+            res = compare_pair(A, B, metric=model["_metric"])
+            if k == 0 or not undecided(res, model["_metric"], threshold):
+                break
+            k -= 1  # the newest level cannot be told from the one before: held to the level before that
+        pairs.append(((A, B), res))
+        where[s.key] = (s, c if k == len(s.changes) - 1 else _held_to(s, c, s.changes[-1].index))
     g = hold(pairs, threshold, model["_metric"], baseline="the level before", inconclusive=inconclusive)
     g.failures = [f for f in g.failures if _as_the_table_says(f, where, threshold)]
     mine = history.group_of(newest.get("fingerprint"))
@@ -282,6 +292,17 @@ def gate(store, model, threshold, inconclusive=None):
     if newest.get("status") != "complete":
         g.failures.append(Failure(label, "", "unfinished", newest.get("status") or "unknown"))
     return g, where
+
+
+def _held_to(s, c, newest_start):
+    """The change c of series s (an older one) as the gate holds the newest level to it: the
+    newest level (from newest_start) against the level before c, as the table's figures (medians
+    of the runs' values)."""
+    before = float(np.median([p.value for p in s.points[: c.index][-c.n_before :]]))
+    after = float(np.median([p.value for p in s.points[newest_start:]]))
+    ratio = after / before
+    better = ratio > 1 if s.higher_is_better else ratio < 1
+    return dataclasses.replace(c, after=after, ratio=ratio, worse=not better and ratio != 1)
 
 
 def _as_the_table_says(f, where, threshold):
