@@ -4,6 +4,8 @@ booted as the machine's only program, records through semihosting, counts in gue
 import os
 import shutil
 import subprocess
+import sys
+import time
 
 import pytest
 
@@ -314,3 +316,55 @@ def test_uart_console_for_boards_without_a_debugger(real):
     assert recs[0]["port"] == "baremetal" and recs[0]["seed"] == 3
     end = next(r for r in recs if r["t"] == "end")
     assert end["key"] == "loop.control" and end["status"] == "ok"
+
+
+def _children(pid):
+    """{pid: command line} of the processes whose parent is pid (from /proc)."""
+    out = {}
+    for d in os.listdir("/proc"):
+        if d.isdigit():
+            try:
+                with open(f"/proc/{d}/stat") as f:
+                    stat = f.read()
+                if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                    with open(f"/proc/{d}/cmdline") as f:
+                        out[int(d)] = f.read()
+            except OSError:
+                continue  # ended meanwhile
+    return out
+
+
+def _gone(pid, within_s):
+    deadline = time.monotonic() + within_s
+    while time.monotonic() < deadline:
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                if f.read().rsplit(")", 1)[1].split()[0] == "Z":
+                    return True  # ended; its parent (init) has not reaped it yet
+        except OSError:
+            return True
+        time.sleep(0.1)
+    return False
+
+
+def test_an_emulated_machine_ends_with_the_tickmark_that_was_killed(real, tmp_path):
+    """tickmark killed with SIGKILL (no handler runs) while its board runs: the QEMU it started
+    gets its parent-death signal and ends, never left running with init as its parent."""
+    need_board("mps2-an385")
+    env = dict(os.environ, TICKMARK_STORE=str(real))
+    # one long sample: QEMU writes nothing for a long while (a write to the closed pipe would end it anyway)
+    args = ["run", "--target", "qemu-system:mps2-an385", "cpu.numsort", "--samples", "1", "--sample-ms", "10000", "-q"]
+    p = subprocess.Popen([sys.executable, "-m", "tickmark.cli", *args], env=env, start_new_session=True,
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
+    try:
+        deadline, qemu = time.monotonic() + 300, []
+        while not qemu and time.monotonic() < deadline and p.poll() is None:
+            time.sleep(0.2)
+            qemu = [c for c, cmd in _children(p.pid).items() if "qemu-system" in cmd]
+        assert qemu, "no QEMU started"
+        p.kill()
+        p.wait()
+        assert _gone(qemu[0], 10), f"QEMU {qemu[0]} still runs after its tickmark was killed"
+    finally:
+        if p.poll() is None:
+            p.kill()

@@ -121,16 +121,29 @@ class Session:
         did not end by itself leaves behind."""
 
 
-class ProcessSession(Session):
-    """A session that is a local process (the core itself, or ssh/qemu running it)."""
+def tied_to_this_thread(argv):
+    """argv started through util-linux's setpriv with a parent-death signal, where both are
+    there: the process gets SIGTERM when the thread that starts it ends, however that happens (a
+    tickmark killed with SIGKILL leaves no emulated machine running). A program that is not
+    found is started as it is, so that the error says so."""
+    setpriv = shutil.which("setpriv")
+    if not (argv and setpriv and shutil.which(argv[0])):
+        return list(argv)
+    return [setpriv, "--pdeathsig", "TERM", "--", *argv]
 
-    def __init__(self, argv, what="tickmark-core", cwd=None, env=None):
+
+class ProcessSession(Session):
+    """A session that is a local process (the core itself, or ssh/qemu running it). tied: ended
+    with the thread that starts it (tied_to_this_thread), for a program that takes no parent-death
+    signal of its own (QEMU; the core takes one itself); that thread must outlive the session."""
+
+    def __init__(self, argv, what="tickmark-core", cwd=None, env=None, tied=False):
         self.argv, self.what = list(argv), what
         self.program = os.path.basename(self.argv[0]) if self.argv else what
         self.errfile = tempfile.TemporaryFile(mode="w+")
         try:
             self.proc = subprocess.Popen(
-                self.argv,
+                tied_to_this_thread(self.argv) if tied else self.argv,
                 stdout=subprocess.PIPE,
                 stderr=self.errfile,
                 stdin=subprocess.DEVNULL,

@@ -32,7 +32,7 @@ class QemuSession(ProcessSession):
     fault report, a kernel panic) becomes the error text when the machine ends badly."""
 
     def __init__(self, argv, silence_s, what="qemu"):
-        super().__init__(argv, what)
+        super().__init__(argv, what, tied=True)
         self.silence_s = silence_s
         self.last_text = ""
         self._dog = Watchdog(silence_s, self.stop)
