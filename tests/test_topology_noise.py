@@ -3,6 +3,8 @@ rounds measured is reported as not measurable under this load, never as a number
 evidence.py, topology.hold). The refusal comes from the measured points alone: these cases give
 no OS report at all, as on a bare-metal board."""
 
+import math
+
 import pytest
 
 from tickmark.analysis import evidence, os_topology
@@ -252,3 +254,33 @@ def test_a_curve_flattened_by_preemption_says_no_step_is_a_finding_it_cannot_mak
     assert f"{len(sizes)} of the curve's {len(sizes)} points were hit by a context switch" in flag
     verdicts = {what: v for what, _, _, v in os_topology.compare(det, osr)}
     assert verdicts == {"L1d size": "not found", "L2 size": "not measurable", "line size": ""}, verdicts
+
+
+def test_a_climb_over_several_sweep_steps_through_noisy_points_is_not_measurable():
+    """An L2 whose step climbs smoothly from 1.25M to 6M (the shape a shared, busy last level
+    gives): its size is placed by the shape of the climb. With two points inside the climb whose
+    rounds disagree by x1.3, that shape is the load's, and the level is not measurable; with
+    rounds that agree it stands (a wide knee alone refuses nothing)."""
+
+    def climb(s):
+        if s <= 48 * K:
+            return 1.3
+        if s <= 1200 * K:
+            return 4.0
+        if s >= 6 * M:
+            return 90.0 if s > 24 * M else 28.0
+        return 4.0 * (28.0 / 4.0) ** (math.log(s / (1200 * K)) / math.log(6 * M / (1200 * K)))
+
+    sizes = cache_sweep()
+    points = pagelocal({s: [climb(s), climb(s) * 1.02] for s in sizes})
+    quiet = analyse(points)
+    l2 = quiet["levels"][1]
+    assert l2["size"] and l2["range"][1] / l2["range"][0] > 2.25 and not l2.get("unclear"), l2
+    noisy = [s for s in sizes if 2 * M <= s <= 4 * M][:2]
+    for s in noisy:
+        points[("mem.lat_pagelocal", (("size", s), ("group", 16), ("thp", 0)))] = [climb(s), climb(s) * 1.3]
+    det = analyse(points)
+    l2 = det["levels"][1]
+    assert l2["size"] is None and l2["unclear"] == "not measurable under this load (2 noisy points)", l2
+    assert "climbs from" in l2["why"] and "more than two sweep steps" in l2["why"], l2["why"]
+    assert det["levels"][0]["size"] and not det["levels"][0].get("unclear")

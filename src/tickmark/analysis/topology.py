@@ -378,13 +378,14 @@ def hold(det, cv, minima, keys, honoured, shared, oslv):
         return out
     less = {c: evidence.without(v, bad.get(c, ())) for c, v in cv.items()}
 
-    def refuse(what, obj, pts, field, shown, extra=()):
+    def refuse(what, obj, pts, field, shown, extra=(), because=None):
         n = len(pts)
         obj["unclear"] = evidence.refusal(n)
-        obj["why"] = (
-            f"{obj['unclear']}: {shown} with every point, but not with the {n} point(s) whose rounds disagree "
-            f"by more than x{evidence.CONFIRM} left out ({', '.join(_x_text(c, x) for c, x in pts)}); " + obj["why"]
+        because = because or (
+            f"{shown} with every point, but not with the {n} point(s) whose rounds disagree "
+            f"by more than x{evidence.CONFIRM} left out"
         )
+        obj["why"] = f"{obj['unclear']}: {because} ({', '.join(_x_text(c, x) for c, x in pts)}); " + obj["why"]
         if field == "size":
             obj["read"] = obj["size"]  # what the refused step read: where it sits beside the OS's levels
         for f in (field, *extra):
@@ -397,15 +398,25 @@ def hold(det, cv, minima, keys, honoured, shared, oslv):
     again = hierarchy.assign(
         {k: less[k] for k in ("rand_huge", "rand_4k", "pagelocal")}, tlb_less, honoured, shared, oslv
     )["levels"]
+    gone = ("latency_ns", "at_size", "latency_cycles")
     for lv in det["levels"]:
         if not lv.get("size"):
             continue
+        lo, hi = lv["range"]
+        inside = [x for x in bad.get(name, []) if lo <= x <= hi]
         if evidence.cache_holds(lv, again) is None:
             xs = evidence.near(bad.get(name, []), *lv["range"]) or bad.get(name, [])
             if xs:
                 shown = f"the step reads {fmt_size(lv['size'])}"
-                gone = ("latency_ns", "at_size", "latency_cycles")
                 refuse(lv["name"], lv, [(name, x) for x in xs], "size", shown, gone)
+        elif inside and not lv.get("open") and hi / lo > evidence.CACHE_TOL**2:
+            # a climb over more than two sweep steps places its size by the shape of the climb,
+            # and points whose rounds disagree inside it move that shape
+            because = (
+                f"the step climbs from {fmt_size(lo)} to {fmt_size(hi)}, more than two sweep steps, "
+                f"through points whose rounds disagree by more than x{evidence.CONFIRM}"
+            )
+            refuse(lv["name"], lv, [(name, x) for x in inside], "size", "", gone, because)
     line = det.get("line_size")
     if line and line.get("bytes") and bad.get("stride"):
         if not evidence.line_holds(line, detect_line(less["stride"].items())):
