@@ -409,11 +409,11 @@ def hold(det, cv, minima, keys, honoured, shared, oslv):
             if xs:
                 shown = f"the step reads {fmt_size(lv['size'])}"
                 refuse(lv["name"], lv, [(name, x) for x in xs], "size", shown, gone)
-        elif inside and not lv.get("open") and hi / lo > evidence.CACHE_TOL**2:
-            # a climb over more than two sweep steps places its size by the shape of the climb,
+        elif inside and not lv.get("open") and hi / lo > evidence.CACHE_TOL**3:
+            # a climb over more than three sweep steps places its size by the shape of the climb,
             # and points whose rounds disagree inside it move that shape
             because = (
-                f"the step climbs from {fmt_size(lo)} to {fmt_size(hi)}, more than two sweep steps, "
+                f"the step climbs from {fmt_size(lo)} to {fmt_size(hi)}, more than three sweep steps, "
                 f"through points whose rounds disagree by more than x{evidence.CONFIRM}"
             )
             refuse(lv["name"], lv, [(name, x) for x in inside], "size", "", gone, because)
