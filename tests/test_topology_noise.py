@@ -254,6 +254,14 @@ def test_a_curve_flattened_by_preemption_says_no_step_is_a_finding_it_cannot_mak
     assert f"{len(sizes)} of the curve's {len(sizes)} points were hit by a context switch" in flag
     verdicts = {what: v for what, _, _, v in os_topology.compare(det, osr)}
     assert verdicts == {"L1d size": "not found", "L2 size": "not measurable", "line size": ""}, verdicts
+    # every view's table says the same: the L1d passed and not found; a level past the sweep's end
+    # (no last-level verdict) is "not reached", with no check, never DISAGREE
+    from tickmark.report.model.memory import topology_model
+
+    osr["levels"].insert(1, {"name": "L2", "size": 1 * M})
+    osr["levels"][2]["name"] = "L3"
+    table = {row[6]: (row[1], row[7]) for row in topology_model(det, osr, [1])["table"]}
+    assert table["48K L1d"] == ("not found", "not found") and table["2M L3"] == ("not reached", ""), table
 
 
 def test_a_climb_over_several_sweep_steps_through_noisy_points_is_not_measurable():

@@ -247,13 +247,13 @@ def _topology_table(
             table.append(
                 [
                     "-",
-                    f"share {_sz(part['size'])}" if part else "not found",
+                    f"share {_sz(part['size'])}" if part else "not found" if v else "not reached",
                     _range(part["range"]) if part else "",
                     _ns(lat),
                     _cyc(det, lat),
                     "",
                     f"{fmt_size(o['size'])} {o['name']}",
-                    CHECK_WORDS.get(v or "DISAGREE", v or ""),
+                    CHECK_WORDS.get(v, v),
                 ]
             )
             if llc.get("level") == o["name"]:
