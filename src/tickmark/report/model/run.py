@@ -490,14 +490,7 @@ def _metric_row(r: Row, sub: str, d: Summary, env: Sequence[str], exact: bool = 
     """One table row of a metric (d: a stats.Summary); exact: the run counted guest instructions
     (exact.exact_counts): its figures are counts, so the row has no time and no rate per second."""
     return {
-        "key": r["key"],
-        "shown": shown_key(r),
-        "bench": r["bench"],
-        "family": r["bench"].split(".", 1)[0],
-        "params": r.get("params") or {},
-        "metric": sub,
-        "status": "ok",
-        "reason": "",
+        **_status_row(r, sub, "ok", ""),
         "unit": shown_unit(d.unit, exact),
         "stat": r.get("stat"),
         "value": _num(d.value),
