@@ -53,9 +53,10 @@ def make_series(store, bench=BENCH, plan=NIGHTLY):
             raise AssertionError(f"run {name(i)} exited {rc}: {err[-500:]}")
 
 
-def compare_gate(store, a, b, bench=BENCH):
-    """(exit status of compare --fail-above, its stderr, the headline row of the JSON)."""
-    rc, _, err = tickmark(store, "compare", "--baseline", name(a), name(b), bench, "--fail-above", THRESHOLD)
+def compare_gate(store, a, b, bench=BENCH, *policy):
+    """(exit status of compare --fail-above, its stderr, the headline row of the JSON); policy:
+    more options of the gate (--inconclusive=pass)."""
+    rc, _, err = tickmark(store, "compare", "--baseline", name(a), name(b), bench, "--fail-above", THRESHOLD, *policy)
     _, out, _ = tickmark(store, "compare", name(a), name(b), bench, "--format", "json")
     (row,) = [r for r in json.loads(out)["comparisons"][0]["rows"] if r["metric"] == ""]
     return rc, err, row

@@ -67,3 +67,18 @@ def under_load(args=BUSY, settle_s=1.0):
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
+        _wait_gone(proc.pid)
+
+
+def _wait_gone(pgid, limit_s=10.0):
+    """Wait until no process of the load's group is left: its parent exits before its workers have
+    all died, and a worker still spinning would load the next measurement, meant to be quiet."""
+    deadline = time.monotonic() + limit_s
+    while time.monotonic() < deadline:
+        try:
+            os.killpg(pgid, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.02)
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(pgid, signal.SIGKILL)
