@@ -32,8 +32,12 @@ class Backend(Protocol):
     label: str  # what messages name (a URL without its password)
     begin_sql: str
     order_col: str
-    IntegrityError: type[Exception]
-    DatabaseError: type[Exception]
+
+    @property
+    def IntegrityError(self) -> type[Exception]: ...  # (the DB-API names it so)
+
+    @property
+    def DatabaseError(self) -> type[Exception]: ...  # (the DB-API names it so)
 
     def ddl(self, schema: str) -> list[str]: ...
 
