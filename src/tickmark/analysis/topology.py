@@ -217,7 +217,7 @@ def curves(results: Iterable[Row]) -> tuple[Curve, Curve, Curve, float | None]:
         if r.get("status") != "ok" or not st:
             continue
         v = st.min if st.min is not None else st.value
-        if v is None:  # a headline without a value (an imported document's null): no point
+        if v is None:  # a headline without a value (statistics edited by hand in the store): no point
             continue
         p = r.get("params") or {}
         if r["bench"] == "mem.lat_rand" and "size" in p:
