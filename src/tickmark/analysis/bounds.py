@@ -62,9 +62,11 @@ def value_of(result: Row, metric: str = "") -> tuple[float, float, float, str, f
     """(value, low, high, unit, round CV) of one metric of a stored result, or None without one."""
     st = Stats.of(result)
     if metric == TASK_CLOCK:
-        per_op = (st.main.counters_per_op or {}) if st.main else {}
-        v = per_op.get("task_clock")
-        return None if v is None else (v, v, v, NS_OP, st.main.round_cv)
+        main = st.main
+        if main is None:
+            return None
+        v = (main.counters_per_op or {}).get("task_clock")
+        return None if v is None else (v, v, v, NS_OP, main.round_cv)
     s = st.get(metric)
     if s is None or s.value is None:
         return None

@@ -26,11 +26,15 @@ The size of a change is the ratio of the medians after and before; its 95 % CI c
 bootstrap of both segments (fixed seed: the same data give the same interval).
 """
 
+from __future__ import annotations
+
 import math
 from dataclasses import dataclass
 from statistics import NormalDist
+from typing import Union
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 ALPHA = 0.01  # false changes per series of pure normal noise (docs/history.md: on real noise)
 MIN_SEGMENT = 2  # points on either side of a change
@@ -69,15 +73,17 @@ THRESHOLDS = {
 }
 NOISE_FLOOR = 1e-4  # relative: an exactly repeatable series (instruction counts) still has a scale
 BOOTSTRAP = 2000
+# a statistic of one split, or of many at once (an array of them)
+FloatOrArray = Union[float, np.ndarray]
 
 
 @dataclass
 class Found:
-    cuts: list  # [(index of the first point of a new level, z, threshold)]
+    cuts: list[tuple[int, float, float]]  # [(index of the first point of a new level, z, threshold)]
     tau: float  # noise between runs (of log values)
 
 
-def detect(y, e=None):
+def detect(y: ArrayLike, e: ArrayLike | None = None) -> Found:
     """The changes of log values y whose points have relative standard errors e -> Found."""
     y = np.asarray(y, dtype=float)
     n = len(y)
@@ -88,7 +94,8 @@ def detect(y, e=None):
     if n < 2 * MIN_SEGMENT:
         return Found([], tau)
     sums = _Sums(y, 1.0 / np.maximum(e**2 + tau**2, NOISE_FLOOR**2))
-    cuts, todo = [], [(0, n)]
+    cuts: list[int] = []
+    todo = [(0, n)]
     while todo:
         a, b = todo.pop()
         k, z = sums.best_split(a, b)
@@ -108,7 +115,17 @@ def detect(y, e=None):
     return Found([], float(tau))
 
 
-def split_z(wl, wr, sl, sr, ql, qr, nl, nr, floor=0.0):
+def split_z(
+    wl: FloatOrArray,
+    wr: FloatOrArray,
+    sl: FloatOrArray,
+    sr: FloatOrArray,
+    ql: FloatOrArray,
+    qr: FloatOrArray,
+    nl: FloatOrArray,
+    nr: FloatOrArray,
+    floor: float = 0.0,
+) -> FloatOrArray:
     """The weighted two-sample statistic of a split from the sums of weights w, w y and w y^2 and
     the counts of each side: the difference of the weighted means over its standard error. The
     scale of the weights is the larger of the two sides' pooled weighted residual variance and
@@ -127,14 +144,14 @@ class _Sums:
     keeps the sums of squares exact enough for counts that never change): each split's weighted
     two-sample statistic in O(1)."""
 
-    def __init__(self, y, w):
+    def __init__(self, y: np.ndarray, w: np.ndarray) -> None:
         y = y - float(np.median(y))
         self.w = np.concatenate([[0.0], np.cumsum(w)])
         self.s = np.concatenate([[0.0], np.cumsum(w * y)])
         self.q = np.concatenate([[0.0], np.cumsum(w * y * y)])
         self.floor = NOISE_FLOOR**2 * float(np.median(w))  # the smallest scale a point is given
 
-    def z(self, a, k, b):
+    def z(self, a: int, k: int | np.ndarray, b: int) -> FloatOrArray:
         """The statistic of the split at k of points a..b-1 (k may be an array): split_z of the
         weighted sums of both sides."""
         w, s, q = self.w, self.s, self.q
@@ -142,19 +159,19 @@ class _Sums:
             w[k] - w[a], w[b] - w[k], s[k] - s[a], s[b] - s[k], q[k] - q[a], q[b] - q[k], k - a, b - k, self.floor
         )
 
-    def best_split(self, a, b):
+    def best_split(self, a: int, b: int) -> tuple[int | None, float]:
         """(k, z) of the split of a..b-1 with the largest |z| (MIN_SEGMENT points a side), or
         (None, 0)."""
         lo, hi = a + MIN_SEGMENT, b - MIN_SEGMENT
         if hi < lo:
             return None, 0.0
         k = np.arange(lo, hi + 1)
-        z = self.z(a, k, b)
+        z = np.asarray(self.z(a, k, b))  # an array of statistics: k is one
         i = int(np.argmax(np.abs(z)))
         return int(k[i]), float(z[i])
 
 
-def noise(y, e=None):
+def noise(y: ArrayLike, e: ArrayLike | None = None) -> float:
     """tau: the spread between runs beyond their own errors e (module doc, step 2), floored. The
     robust spread of d / sqrt(e[i]^2 + e[i+1]^2 + 2 tau^2) falls as tau grows, and it is 1 where
     half of the pairs need a tau as large: tau is the median over the successive pairs of the tau
@@ -168,7 +185,7 @@ def noise(y, e=None):
     return max(math.sqrt(max(float(np.median(need)), 0.0)), NOISE_FLOOR)
 
 
-def threshold(n):
+def threshold(n: int) -> float:
     """What max |z| over the splits of n points must exceed for a change (module doc): the
     simulated quantile of THRESHOLDS, linear in log(n) between its lengths, and past the last one
     growing as the Bonferroni bound does."""
@@ -186,7 +203,9 @@ def threshold(n):
     return (1 - f) * THRESHOLDS[a] + f * THRESHOLDS[b]
 
 
-def simulated_threshold(n, alpha=ALPHA, simulations=40000, seed=0, batch=4000):
+def simulated_threshold(
+    n: int, alpha: float = ALPHA, simulations: int = 40000, seed: int = 0, batch: int = 4000
+) -> float:
     """The (1 - alpha) quantile of max |z| over the splits of n points of normal noise (the
     statistic of split_z with unit weights): what THRESHOLDS holds (tools/history_thresholds.py
     prints it)."""
@@ -202,7 +221,9 @@ def simulated_threshold(n, alpha=ALPHA, simulations=40000, seed=0, batch=4000):
     return float(np.quantile(np.concatenate(top), 1 - alpha))
 
 
-def ratio_ci(before, after, level=0.95, n=BOOTSTRAP, seed=0):
+def ratio_ci(
+    before: ArrayLike, after: ArrayLike, level: float = 0.95, n: int = BOOTSTRAP, seed: int = 0
+) -> tuple[float, float]:
     """Bootstrap interval of exp(median(after) - median(before)) for log values (fewer draws for
     long segments, whose medians vary little; drawn in batches to bound the memory)."""
     rng = np.random.default_rng(seed)
@@ -210,12 +231,12 @@ def ratio_ci(before, after, level=0.95, n=BOOTSTRAP, seed=0):
     longest = max(len(before), len(after))
     n = n if longest <= 500 else max(200, n // 4)
     batch = max(1, 2_000_000 // longest)
-    d = []
+    diffs: list[np.ndarray] = []
     for k in range(0, n, batch):
         m = min(batch, n - k)
         mb = np.median(rng.choice(before, (m, len(before))), axis=1)
         ma = np.median(rng.choice(after, (m, len(after))), axis=1)
-        d.append(ma - mb)
-    d = np.sort(np.concatenate(d))
+        diffs.append(ma - mb)
+    d = np.sort(np.concatenate(diffs))
     q = (1 - level) / 2
     return math.exp(float(np.quantile(d, q))), math.exp(float(np.quantile(d, 1 - q)))

@@ -2,12 +2,18 @@
 coefficient of variation, and the medians of the rounds with their spread (round CV,
 determinism). stats.py builds an instance's summary from them."""
 
+from __future__ import annotations
+
 import math
+from collections.abc import Sequence
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 
-def median_ci(sorted_values, level=0.95):
+def median_ci(
+    sorted_values: Sequence[float] | np.ndarray, level: float = 0.95
+) -> tuple[float | None, float | None, float]:
     """Order-statistic CI of the median: (lo, hi, coverage).
 
     The widest-needed symmetric pair x(k), x(n-k+1) (1-based) whose coverage
@@ -30,7 +36,7 @@ def median_ci(sorted_values, level=0.95):
     return float(x[best_k - 1]), float(x[n - best_k]), float(cover)
 
 
-def _binom_half_cdf(k, n):
+def _binom_half_cdf(k: int, n: int) -> float:
     """P(Binom(n, 1/2) <= k): the terms summed from k down (log space) until they no longer
     count, which takes O(sqrt(n)) terms (no scipy import for reading statistics)."""
     if k < 0:
@@ -47,25 +53,25 @@ def _binom_half_cdf(k, n):
     return total
 
 
-def _cv(values):
+def _cv(values: ArrayLike) -> float | None:
     v = np.asarray(values, dtype=float)
     if len(v) < 2 or v.mean() == 0:
         return None
     return float(v.std(ddof=1) / abs(v.mean()))
 
 
-def round_medians(values, rounds):
+def round_medians(values: ArrayLike, rounds: ArrayLike) -> list[float]:
     """Median of each round's values, in round order."""
     v, r = np.asarray(values, dtype=float), np.asarray(rounds)
     return [float(np.median(v[r == k])) for k in np.unique(r)]
 
 
-def round_cv(values, rounds):
+def round_cv(values: ArrayLike, rounds: ArrayLike) -> float | None:
     """CV of the round medians (None with fewer than two rounds)."""
     return _cv(round_medians(values, rounds))
 
 
-def determinism(values, rounds):
+def determinism(values: ArrayLike, rounds: ArrayLike) -> float | None:
     """Largest distance of a round median from the overall median, as a fraction of it (0.023 is
     2.3 %, as rcv, cv and round_cv are fractions; None for a zero median)."""
     med = float(np.median(np.asarray(values, dtype=float)))

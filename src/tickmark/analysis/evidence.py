@@ -88,7 +88,7 @@ def tlb_holds(level: dict[str, Any], again: list[dict[str, Any]]) -> dict[str, A
     return None
 
 
-def contradicted(level: dict[str, Any], rand: dict[float, float]) -> tuple[float, float, float] | None:
+def contradicted(level: dict[str, Any], rand: dict[Any, float]) -> tuple[float, float, float] | None:
     """A cache level {"size", "latency_ns", "plateau"} found on one curve, and the random chase
     (rand: {size: ns}) -> (size, ns, the level's latency) of the smallest set at least one sweep
     step past the level that the random chase reads within STILL_HITS of the level's latency (a

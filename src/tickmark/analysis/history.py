@@ -13,23 +13,29 @@ what sets it apart from the others of its benchmark.
 The method of finding the changes is changepoints.py's (docs/history.md, "The method").
 """
 
+from __future__ import annotations
+
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Optional
+from typing import Any, Optional, overload
 
 import numpy as np
 
 from ..base.errors import TickmarkError
 from ..base.exact import exact_counts
+from ..base.shapes import Fingerprint, Row
 from ..facts import fingerprint
 from .changepoints import MIN_SEGMENT, detect, ratio_ci
-from .stats import NS_OP, better_higher, time_ratio
+from .stats import NS_OP, Stats, Summary, better_higher, time_ratio
 from .verdict import CPU_TIME, contended
 
 CONFIRM = 3  # points after a change that confirm it (fewer: tentative)
 
 TASK_CLOCK = "task-clock"
+# what _metric gives of a result's metric: (value, CI low, CI high, unit, higher is better,
+# relative standard error)
+Figures = tuple[Optional[float], Optional[float], Optional[float], str, bool, float]
 
 # Fingerprint fields that are measurements of the moment, not what the run ran on.
 VOLATILE = {k.name for k in fingerprint.keys(volatile=True)}  # a difference there is no change
@@ -43,14 +49,14 @@ class Point:
     started: float
     order: str  # the value the series is ordered by (a time, a kernel, a label), as text
     value: float
-    ci_lo: Optional[float]
-    ci_hi: Optional[float]
+    ci_lo: float | None
+    ci_hi: float | None
     se: float = 0.0  # the run's own relative standard error of the value (0: unknown)
-    fingerprint: dict = field(default_factory=dict, repr=False)
-    labels: dict = field(default_factory=dict)
-    task_clock: Optional[float] = None  # the run's on-CPU time per operation (headline series of times)
-    on_cpu: Optional[float] = None  # the share of its wall time on a CPU (task_clock / value)
-    wall: Optional[float] = None  # its wall-time value, where its task-clock level stands in (decided)
+    fingerprint: Fingerprint = field(default_factory=dict, repr=False)
+    labels: dict[str, Any] = field(default_factory=dict)
+    task_clock: float | None = None  # the run's on-CPU time per operation (headline series of times)
+    on_cpu: float | None = None  # the share of its wall time on a CPU (task_clock / value)
+    wall: float | None = None  # its wall-time value, where its task-clock level stands in (decided)
     decided: str = ""  # CPU_TIME where the one rule put its task-clock level in place of its wall time
 
 
@@ -69,12 +75,12 @@ class Change:
     n_after: int
     run_before: str
     run_after: str
-    changed: list  # [[key, old, new], ...]: fingerprint fields and labels that differ there
+    changed: list[list[Any]]  # [[key, old, new], ...]: fingerprint fields and labels that differ there
     tentative: bool = False
     to_confirm: int = 0  # more runs at the new level that would confirm a tentative change
 
     @property
-    def pct(self):
+    def pct(self) -> float:
         return (self.ratio - 1) * 100
 
 
@@ -84,29 +90,29 @@ class Series:
     bench: str
     unit: str
     higher_is_better: bool
-    points: list
-    changes: list = field(default_factory=list)
-    noise: Optional[float] = None  # relative noise between runs (tau, of log values)
+    points: list[Point]
+    changes: list[Change] = field(default_factory=list)
+    noise: float | None = None  # relative noise between runs (tau, of log values)
     skipped: str = ""  # why no analysis was made (too few points)
-    where: list = field(default_factory=list)  # what sets it apart from its benchmark's other series
+    where: list[str] = field(default_factory=list)  # what sets it apart from its benchmark's other series
     number: int = 1  # its number among the series of its benchmark
     of: int = 1  # how many series its benchmark has
 
     @property
-    def name(self):
+    def name(self) -> str:
         return self.key if self.of == 1 else f"{self.key} #{self.number}"
 
-    def levels(self):
+    def levels(self) -> list[tuple[int, int, float]]:
         """[(first index, last index + 1, median)] of the segments between the changes."""
         cuts = [0] + [c.index for c in self.changes] + [len(self.points)]
         vals = np.array([p.value for p in self.points], dtype=float)
         return [(a, b, float(np.median(vals[a:b]))) for a, b in zip(cuts, cuts[1:]) if b > a]
 
-    def newest_change(self):
+    def newest_change(self) -> Change | None:
         """The change that the newest point's level starts with, or None."""
         return self.changes[-1] if self.changes and self.points else None
 
-    def to_dict(self):
+    def to_dict(self) -> dict[str, Any]:
         return {
             "key": self.key,
             "name": self.name,
@@ -122,32 +128,38 @@ class Series:
         }
 
 
-class PointDicts(Sequence):
+class PointDicts(Sequence[dict[str, Any]]):
     """The points of a series as plain data (to_dict), each dict made when it is read: a series
     of thousands of runs holds its Points once, not a dict for each beside them. Compares, copies
     and pickles as the list of dicts."""
 
     __slots__ = ("_points",)
 
-    def __init__(self, points):
+    def __init__(self, points: list[Point]) -> None:
         self._points = points
 
-    def __len__(self):
+    def __len__(self) -> int:
         return len(self._points)
 
-    def __getitem__(self, i):
+    @overload
+    def __getitem__(self, i: int) -> dict[str, Any]: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[dict[str, Any]]: ...
+
+    def __getitem__(self, i: int | slice) -> dict[str, Any] | list[dict[str, Any]]:
         if isinstance(i, slice):
             return [_point_dict(p) for p in self._points[i]]
         return _point_dict(self._points[i])
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         return list(self) == list(other) if isinstance(other, (list, PointDicts)) else NotImplemented
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[type[list[Any]], tuple[list[dict[str, Any]]]]:
         return (list, (list(self),))
 
 
-def _point_dict(p):
+def _point_dict(p: Point) -> dict[str, Any]:
     return {
         "run_id": p.run_id,
         "run": p.run,
@@ -168,7 +180,7 @@ def _point_dict(p):
 _NUMBER = r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?"
 
 
-def natural_key(text):
+def natural_key(text: object) -> list[tuple[int, Any, str]]:
     """How values of --by sort: a value that is a number sorts as that number (-1 before 2, any
     length); anything else part by part, its digit runs as numbers ('6.1.0-10' after '6.1.0-9')
     and the rest as text; numbers before text."""
@@ -181,29 +193,29 @@ def natural_key(text):
             return [(0, Fraction(t), "")]
         except (ValueError, ZeroDivisionError):
             pass
-    out = []
+    out: list[tuple[int, Any, str]] = []
     for part in re.findall(r"\d+|\D+", t):
         out.append((1, int(part), "") if part.isascii() and part.isdigit() else (2, 0, part))
     return out
 
 
-def run_order(by):
+def run_order(by: str | None) -> Callable[[Row], tuple[Any, ...]]:
     """The sort key of runs in a history ordered by `by`: its value (natural_key), then the
     start time and the id."""
 
-    def key(run):
+    def key(run: Row) -> tuple[Any, ...]:
         ov = order_value(run, by)
         return (natural_key(ov) if ov is not None else [], run["started"], run["id"])
 
     return key
 
 
-def group_of(fp):
+def group_of(fp: Fingerprint | None) -> tuple[str | None, ...]:
     """The values of the keys that separate series: runs with equal ones can share a series."""
     return tuple(_text((fp or {}).get(k)) for k in SEPARATES)
 
 
-def order_value(run, by):
+def order_value(run: Row, by: str | None) -> str | None:
     """What a run is ordered by: None for time, 'kernel' (the fingerprint's kernel), 'label:KEY',
     or any other fingerprint field. None when the run does not have it."""
     if by in (None, "time"):
@@ -219,7 +231,12 @@ def order_value(run, by):
 CHUNK = 500  # runs whose result rows build asks `results` for at a time
 
 
-def build(runs, by=None, metric="", results=None):
+def build(
+    runs: Sequence[Row],
+    by: str | None = None,
+    metric: str = "",
+    results: Callable[[list[Row]], dict[Any, list[Row]]] | None = None,
+) -> list[Series]:
     """runs: [{id, name, started, fingerprint, notes, results: [result rows]}] -> [Series]: per
     result key with an ok value of the metric, one series per group of runs that can be compared
     (SEPARATES), in key order; the points ordered by `by` (see order_value), then by time. Runs
@@ -230,12 +247,12 @@ def build(runs, by=None, metric="", results=None):
     from .stats import INSN_OP, Stats
 
     ordered = [r for r in runs if by in (None, "time") or order_value(r, by) is not None]
-    if runs and not ordered:
+    if runs and not ordered and by is not None:  # by is a field: time leaves every run
         what = f"the label '{by[6:]}'" if by.startswith("label:") else f"the fingerprint field '{by}'"
         raise TickmarkError(f"no run has {what} (--by {by})")
     ordered.sort(key=run_order(by))
-    series = {}
-    got = {}
+    series: dict[tuple[str, tuple[str | None, ...], str | None], Series] = {}
+    got: dict[Any, list[Row]] = {}
     for i, r in enumerate(ordered):
         if results is not None and i % CHUNK == 0:
             got = results(ordered[i : i + CHUNK])
@@ -284,7 +301,7 @@ def build(runs, by=None, metric="", results=None):
     return out
 
 
-def _task_clock_of(st):
+def _task_clock_of(st: dict[str, Any] | Stats) -> float | None:
     """The headline's on-CPU time per operation of a result's statistics (stored dict or Stats),
     or None."""
     d = st.get("") if type(st) is dict else None
@@ -300,7 +317,7 @@ def _task_clock_of(st):
 CONTENDED_SE = 0.1  # relative error of a contended run's CPU-time level (settle_contention)
 
 
-def settle_contention(s):
+def settle_contention(s: Series) -> Series:
     """The one rule for disturbed evidence (verdict.contended), per run of a series of wall
     times: a run whose process was on a CPU for much less of its wall time than the series' runs
     left alone were (the 90th percentile of the shares; a benchmark that blocks by design has a
@@ -320,24 +337,25 @@ def settle_contention(s):
     clean = [p.value / p.task_clock for p in s.points if p.task_clock and not contended(p.on_cpu, ref)]
     scale = float(np.median(clean)) if clean else 1.0
     for p in hit:
+        assert p.task_clock is not None  # its on_cpu share is task_clock / value
         p.wall, p.value, p.se, p.decided = p.value, p.task_clock * scale, CONTENDED_SE, CPU_TIME
         p.ci_lo = p.ci_hi = None  # the CI was the wall time's
     return s
 
 
-def _text(v):
+def _text(v: object) -> str | None:
     return None if v is None or v == "" else str(v)
 
 
-def _first(s):
+def _first(s: Series) -> tuple[float, int]:
     p = s.points[0]
     return (p.started, p.run_id)
 
 
-def _say_where(series):
+def _say_where(series: Iterable[Series]) -> None:
     """Number the series of each benchmark and give each the values that set it apart (the
     separating keys whose values differ between the series of that benchmark)."""
-    by_key = {}
+    by_key: dict[str, list[Series]] = {}
     for s in series:
         by_key.setdefault(s.key, []).append(s)
     for group in by_key.values():
@@ -352,14 +370,14 @@ def _say_where(series):
             s.where = [_where(k, fp.get(k)) for k in differ] or ([f"unit {s.unit}"] if units else [])
 
 
-def _where(name, value):
+def _where(name: str, value: object) -> str:
     """A separating key's value in words: 'target ssh://board', 'measured time'."""
     k = fingerprint.KEYS[name]
     v = _text(value)
     return f"{k.label} {v}" if v is not None else (k.absent or f"no {k.label}")
 
 
-def _metric(st, metric, stat="median"):
+def _metric(st: Stats, metric: str, stat: str | None = "median") -> Figures:
     """(value, CI low, CI high, unit, higher is better, relative standard error) of a result's
     metric: the headline (""), a sub-metric by name, or "task-clock" (on-CPU time per operation,
     from the task-clock counter: the time a process did not wait for a CPU). The standard error
@@ -369,17 +387,17 @@ def _metric(st, metric, stat="median"):
         return _task_clock(st.main)
     d = st.get(metric) if metric else st.main
     if d is None:
-        return None, None, None, None, False, 0.0
+        return None, None, None, "", False, 0.0
     return _values(d, metric, stat)
 
 
-def _task_clock(d):
+def _task_clock(d: Summary | _Stored | None) -> Figures:
     """_metric's figures of task-clock per operation, from a headline summary d (or None)."""
     v = ((d.counters_per_op or {}).get("task_clock") if d is not None else None) or None
     return v, None, None, NS_OP, False, 0.0
 
 
-def _values(d, metric, stat):
+def _values(d: Summary | _Stored, metric: str, stat: str | None) -> Figures:
     """_metric's figures of one summary d (a stats.Summary or a _Stored)."""
     se = standard_error(d) if metric or (stat or "median") == "median" else 0.0
     return d.value, d.ci95_lo, d.ci95_hi, d.unit, d.higher_is_better, se
@@ -392,18 +410,18 @@ class _Stored:
 
     __slots__ = ("value", "ci95_lo", "ci95_hi", "unit", "rounds", "round_cv", "counters_per_op", "higher")
 
-    def __init__(self, d):
+    def __init__(self, d: dict[str, Any]) -> None:
         self.value, self.ci95_lo, self.ci95_hi = d.get("value"), d.get("ci95_lo"), d.get("ci95_hi")
         self.unit, self.rounds, self.round_cv = d.get("unit", NS_OP), d.get("rounds", 0), d.get("round_cv")
         self.counters_per_op = d.get("counters_per_op")
         self.higher = d.get("higher")  # a figure's own direction (None: from the unit)
 
     @property
-    def higher_is_better(self):
+    def higher_is_better(self) -> bool:
         return better_higher(self.unit, self.higher)
 
 
-def standard_error(d):
+def standard_error(d: Summary | _Stored) -> float:
     """What a run knows about the precision of its value, as a relative standard error: the
     larger of its 95 % CI's half-width / 1.96 and the spread of its round medians (separate
     processes) / sqrt(rounds); 0 when it knows neither."""
@@ -420,14 +438,14 @@ def standard_error(d):
 
 
 # ---------------------------------------------------------------- the analysis
-def analyse(series_list):
+def analyse(series_list: list[Series]) -> list[Series]:
     """Find the changes of every series (in place) -> the list."""
     for s in series_list:
         analyse_series(s)
     return series_list
 
 
-def analyse_series(s):
+def analyse_series(s: Series) -> Series:
     vals = np.array([p.value for p in s.points], dtype=float)
     if len(vals) < 2 * MIN_SEGMENT:
         s.skipped = f"{len(vals)} point{'s' if len(vals) != 1 else ''}: a change needs {2 * MIN_SEGMENT} at least"
@@ -442,7 +460,7 @@ def analyse_series(s):
     return s
 
 
-def _change(s, y, cuts, i, z, thr):
+def _change(s: Series, y: np.ndarray, cuts: list[int], i: int, z: float, thr: float) -> Change:
     n = len(y)
     bounds = [0] + cuts + [n]
     a, c, b = bounds[i], bounds[i + 1], bounds[i + 2]
@@ -450,6 +468,8 @@ def _change(s, y, cuts, i, z, thr):
     lo, hi = ratio_ci(before, after)
     ratio = math.exp(float(np.median(after)) - float(np.median(before)))
     tentative = b == n and b - c < CONFIRM
+    time = time_ratio(ratio, s.higher_is_better)
+    assert time is not None  # a ratio of two medians of positive values
     return Change(
         index=c,
         before=math.exp(float(np.median(before))),
@@ -459,7 +479,7 @@ def _change(s, y, cuts, i, z, thr):
         ratio_hi=hi,
         z=z,
         threshold=thr,
-        worse=time_ratio(ratio, s.higher_is_better) > 1,
+        worse=time > 1,
         n_before=c - a,
         n_after=b - c,
         run_before=s.points[c - 1].run,
@@ -470,10 +490,10 @@ def _change(s, y, cuts, i, z, thr):
     )
 
 
-def fingerprint_changes(p0, p1):
+def fingerprint_changes(p0: Point, p1: Point) -> list[list[Any]]:
     """[[field, old, new]] of the fingerprint fields (in words, fingerprint.in_words) and labels
     that differ between two points; fields that measure the moment (volatile) are left out."""
-    out = []
+    out: list[list[Any]] = []
     f0, f1 = _flat(p0.fingerprint), _flat(p1.fingerprint)
     for k in sorted(set(f0) | set(f1), key=_registry_order):
         if k.split(".", 1)[0] in VOLATILE:
@@ -489,12 +509,12 @@ def fingerprint_changes(p0, p1):
 _ORDER = {k.name: i for i, k in enumerate(fingerprint.keys())}
 
 
-def _registry_order(k):
+def _registry_order(k: str) -> tuple[int, str]:
     return (_ORDER.get(k.split(".", 1)[0], len(_ORDER)), k)
 
 
-def _flat(d, prefix=""):
-    out = {}
+def _flat(d: dict[str, Any] | None, prefix: str = "") -> dict[str, Any]:
+    out: dict[str, Any] = {}
     for k, v in (d or {}).items():
         if isinstance(v, dict):
             out.update(_flat(v, f"{prefix}{k}."))

@@ -78,7 +78,7 @@ def table_rows(
             failures.setdefault((routine, impl), r.get("reason") or "failed")
             continue
         st = Stats.of(r).main
-        if r["status"] != "ok" or not st:
+        if r["status"] != "ok" or not st or st.value is None:
             continue
         cells[(routine, p.get("size"))][impl].append(st.value)
         inst[(routine, p.get("size"))][impl][_rest(p)] = r

@@ -2,28 +2,34 @@
 run's fingerprint), and the cross-checks of the detection (topology.py) against it: the rows side
 by side, their verdicts, and the detection's document (`tickmark topology --json`)."""
 
+from __future__ import annotations
+
 import json
 import math
+from collections.abc import Iterable
+from typing import Any
 
 from ..base.fmt import fmt_size
+from ..base.shapes import Fingerprint
 from ..base.units import parse_size
 from . import hierarchy
+from .hierarchy import Level
 from .tlb import TLB_STEP
 from .topology import cycle_warning
 
 
-def _count(text):
+def _count(text: object) -> int | None:
     t = str(text if text is not None else "").strip()
     return int(t) if t.isdigit() and len(t) <= 9 else None
 
 
-def os_report(fp):
+def os_report(fp: Fingerprint | None) -> dict[str, Any]:
     """Caches, line size and TLB reach as the target's OS reports them, from the run's
     fingerprint (sysfs or the device tree, and /proc/cpuinfo's TLB size, as read on the target:
     fingerprint.py), never from the machine running this. Empty lists/None where it reports
     nothing."""
     fp = fp or {}
-    levels = []
+    levels: list[Level] = []
     for c in fp.get("caches") or []:
         if not isinstance(c, dict) or c.get("type") == "Instruction":
             continue
@@ -44,24 +50,24 @@ def os_report(fp):
     }
 
 
-def compare(detected, osr):
+def compare(detected: dict[str, Any], osr: dict[str, Any]) -> list[tuple[Any, ...]]:
     """Rows (what, detected, os, verdict) side by side (see _rows)."""
     return [row[:4] for row in _rows(detected, osr)]
 
 
-def doubts(detected, osr):
+def doubts(detected: dict[str, Any], osr: dict[str, Any]) -> list[tuple[str, str]]:
     """[(what, why)] of the figures flagged doubtful, with the values that make them so."""
     return [(row[0], row[4]) for row in _rows(detected, osr) if row[3].startswith("doubtful")]
 
 
-def _rows(detected, osr):
+def _rows(detected: dict[str, Any], osr: dict[str, Any]) -> list[tuple[str, Any, Any, str, str]]:
     """Rows (what, detected, os, verdict, why) side by side. verdict: 'agree'; 'DISAGREE'; 'not
     found' (an OS level the sweep went past without a step there); for the last
     level the OS reports, 'not measurable' (a share of it, or no level; the cause is in the
     verdict's evidence); 'scattered' (a physically indexed cache found smaller where huge pages are not
     contiguous); for a figure that contradicts the measurement and another source,
     'doubtful: SOURCE'; '' where there is nothing to compare."""
-    rows = []
+    rows: list[tuple[str, Any, Any, str, str]] = []
     llc = detected.get("llc") or {}
     top = max(
         (x for c in ("lat_4k", "lat_huge", "pagelocal") for x, _ in (detected.get("points") or {}).get(c) or ()),
@@ -69,7 +75,7 @@ def _rows(detected, osr):
     )
     for d, o in pair_levels(cache_levels(detected), osr.get("levels", [])):
         name = (o or {}).get("name") or (d or {}).get("name")
-        v = _verdict(d and d["size"], o and o["size"], 1.3)
+        v = _verdict(d["size"] if d else None, o["size"] if o else None, 1.3)
         if not d and o and top >= 1.5 * o["size"]:
             v = "not found"  # the sweep went a step past it and no step was there
         if d and d.get("unclear"):
@@ -121,18 +127,19 @@ def _rows(detected, osr):
     return rows
 
 
-def cache_levels(detected):
+def cache_levels(detected: dict[str, Any]) -> list[Level]:
     """The detected cache levels (memory left out), those not measurable under the load included
     (their size None, "unclear" saying why), smallest first."""
     return [lv for lv in detected.get("levels", []) if lv["name"] != "memory"]
 
 
-def pair_levels(caches, oslv):
+def pair_levels(caches: list[Level], oslv: list[Level]) -> list[tuple[Level | None, Level | None]]:
     """[(detected cache level or None, OS level or None)], smallest first: in order, except that a
     level not measurable under the load goes beside the OS level nearest what its step read
     ("read"), and the OS levels it passes have none (a step refused at 2.1M is the L2's, not the
     L1's that the load hid)."""
-    out, j = [], 0
+    out: list[tuple[Level | None, Level | None]] = []
+    j = 0
     for d in caches:
         r = d.get("read") if d.get("size") is None else None
         while r and j + 1 < len(oslv) and abs(math.log(r / oslv[j + 1]["size"])) < abs(math.log(r / oslv[j]["size"])):
@@ -143,7 +150,7 @@ def pair_levels(caches, oslv):
     return out + [(None, o) for o in oslv[j:]]
 
 
-def _verdict(d, o, tol):
+def _verdict(d: float | None, o: float | None, tol: float) -> str:
     if not d or not o:
         return ""
     return "agree" if max(d, o) / min(d, o) <= tol else "DISAGREE"
@@ -152,7 +159,7 @@ def _verdict(d, o, tol):
 # ---- from stored results ----
 
 
-def document(detected, osr, run_ids):
+def document(detected: dict[str, Any], osr: dict[str, Any], run_ids: Iterable[Any]) -> dict[str, Any]:
     """The detection as `tickmark topology --json` prints it (and the report's JSON holds it)."""
     det = {k: v for k, v in detected.items() if k != "points"}
     det["warning"] = cycle_warning(detected)
@@ -165,7 +172,7 @@ def document(detected, osr, run_ids):
     }
 
 
-def to_json(detected, osr, run_ids):
+def to_json(detected: dict[str, Any], osr: dict[str, Any], run_ids: Iterable[Any]) -> str:
     return json.dumps(document(detected, osr, run_ids), indent=1)
 
 

@@ -18,13 +18,18 @@ STATS_VERSION; `Stats.of(result)` reads a stored or exported result back. Statis
 under another version are recomputed from the raw samples when they are read (store/__init__.py).
 """
 
+from __future__ import annotations
+
 import math
+from collections.abc import ItemsView, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, fields
-from typing import Optional
+from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from ..base import units
+from ..base.shapes import Row
 from ..base.units import INSN_OP, MB_S, NS_OP  # noqa: F401 (the headline units, where analysis takes them)
 from . import counters
 from .estimators import _cv, determinism, median_ci, round_medians
@@ -62,16 +67,16 @@ FLAG_MEANINGS = {
 }
 
 
-def is_bandwidth(stat, bytes_per_op):
+def is_bandwidth(stat: str | None, bytes_per_op: float | None) -> bool:
     """Instances whose headline is a rate in MB/s rather than a time per operation."""
     return stat == "max" and (bytes_per_op or 0) > 0
 
 
-def unit_for(stat, bytes_per_op):
+def unit_for(stat: str | None, bytes_per_op: float | None) -> str:
     return MB_S if is_bandwidth(stat, bytes_per_op) else NS_OP
 
 
-def unit_of(meta):
+def unit_of(meta: dict[str, Any] | None) -> str:
     """The unit of an instance's headline from its meta record: a figure's own unit (a number
     read from a program's output, `tickmark exec --figure`), MB/s or ns/op."""
     fig = (meta or {}).get("figure")
@@ -80,21 +85,21 @@ def unit_of(meta):
     return unit_for((meta or {}).get("stat"), (meta or {}).get("bytes_per_op", 0))
 
 
-def higher_is_better(meta):
+def higher_is_better(meta: dict[str, Any] | None) -> bool:
     """Is a higher headline better? A figure says so itself; else its unit says (units.py:
     bandwidth is, a time is not)."""
     fig = (meta or {}).get("figure")
     return better_higher(unit_of(meta), fig.get("higher") if isinstance(fig, dict) else None)
 
 
-def better_higher(unit, higher=None):
+def better_higher(unit: str, higher: bool | None = None) -> bool:
     """The one rule of which way is better: a direction given (a figure's own: higher=True or
     False) is the answer; without one, a rate in MB/s is better higher and anything else (a time,
     a count per operation) better lower."""
     return units.higher_is_better(unit, higher)
 
 
-def time_ratio(ratio, higher):
+def time_ratio(ratio: float | None, higher: bool) -> float | None:
     """A ratio B/A of a figure as a time ratio: above 1 always means B is worse (a figure where
     higher is better inverted); None without a usable ratio."""
     if ratio is None or not ratio or math.isnan(ratio) or math.isinf(ratio):
@@ -109,64 +114,65 @@ class Summary:
 
     n: int = 0
     unit: str = NS_OP
-    value: Optional[float] = None  # the headline (by the instance's stat)
-    median: Optional[float] = None
-    min: Optional[float] = None
-    max: Optional[float] = None
-    p90: Optional[float] = None
-    mean: Optional[float] = None
-    mad: Optional[float] = None
-    rcv: Optional[float] = None
-    cv: Optional[float] = None
+    value: float | None = None  # the headline (by the instance's stat)
+    median: float | None = None
+    min: float | None = None
+    max: float | None = None
+    p90: float | None = None
+    mean: float | None = None
+    mad: float | None = None
+    rcv: float | None = None
+    cv: float | None = None
     rounds: int = 0
-    round_medians: list = field(default_factory=list)
-    round_cv: Optional[float] = None
-    ci95_lo: Optional[float] = None
-    ci95_hi: Optional[float] = None
-    ci95_level: Optional[float] = None
-    determinism: Optional[float] = None
-    ns_per_op: Optional[float] = None
-    ops_per_s: Optional[float] = None
-    cycles_per_op: Optional[float] = None
-    cycles_method: Optional[str] = None
-    counters_per_op: Optional[dict] = None
-    counters: Optional[dict] = None
-    hist: Optional[dict] = None
-    retaken: Optional[int] = None
-    preempted_samples: Optional[int] = None  # samples hit again after their retake
-    flags: list = field(default_factory=list)
-    higher: Optional[bool] = None  # a figure's direction (None: from the unit)
+    round_medians: list[float] = field(default_factory=list)
+    round_cv: float | None = None
+    ci95_lo: float | None = None
+    ci95_hi: float | None = None
+    ci95_level: float | None = None
+    determinism: float | None = None
+    ns_per_op: float | None = None
+    ops_per_s: float | None = None
+    cycles_per_op: float | None = None
+    cycles_method: str | None = None
+    counters_per_op: dict[str, Any] | None = None
+    counters: dict[str, Any] | None = None
+    hist: dict[str, Any] | None = None
+    retaken: int | None = None
+    preempted_samples: int | None = None  # samples hit again after their retake
+    flags: list[str] = field(default_factory=list)
+    higher: bool | None = None  # a figure's direction (None: from the unit)
     version: int = STATS_VERSION
 
     @property
-    def is_bandwidth(self):
+    def is_bandwidth(self) -> bool:
         return self.unit == MB_S
 
     @property
-    def higher_is_better(self):
+    def higher_is_better(self) -> bool:
         return better_higher(self.unit, self.higher)
 
     @property
-    def ci(self):
+    def ci(self) -> tuple[float, float] | None:
         """(lo, hi) of the median's 95 % interval, or None."""
         if self.ci95_lo is None or self.ci95_hi is None:
             return None
         return self.ci95_lo, self.ci95_hi
 
     @property
-    def ci_rel(self):
+    def ci_rel(self) -> float | None:
         """Half-width of the median's 95 % interval relative to the median, or None."""
-        if self.ci is None or not self.median:
+        ci = self.ci
+        if ci is None or not self.median:
             return None
-        return (self.ci95_hi - self.ci95_lo) / 2 / self.median
+        return (ci[1] - ci[0]) / 2 / self.median
 
-    def counter_figures(self):
+    def counter_figures(self) -> dict[str, Any]:
         """Counter-derived figures as counters.derived() gives them ({} when none were stored)."""
         if self.counters is None and self.counters_per_op is None:
             return {}
         return dict(self.counters or {}, per_op=self.counters_per_op or {})
 
-    def to_dict(self):
+    def to_dict(self) -> dict[str, Any]:
         """The stored form: every field (None as null) but the optional extras, stamped "v"."""
         d = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "version"}
         d = {k: v for k, v in d.items() if v is not None or k not in _OPTIONAL}
@@ -174,7 +180,7 @@ class Summary:
         return d
 
     @classmethod
-    def from_dict(cls, d):
+    def from_dict(cls, d: dict[str, Any] | None) -> Summary:
         """From a stored or exported summary; missing fields are None, unknown ones ignored, and
         a summary without a version stamp is version 1."""
         names = _FIELDS.get(cls)
@@ -184,7 +190,7 @@ class Summary:
         return cls(version=(d or {}).get("v", 1), **kw)
 
 
-_FIELDS = {}  # class -> the names from_dict takes
+_FIELDS: dict[type, set[str]] = {}  # class -> the names from_dict takes
 
 # Fields a summary has only where they were measured (absent from the stored form otherwise).
 _OPTIONAL = {
@@ -202,58 +208,58 @@ _OPTIONAL = {
 class Stats:
     """The statistics of one instance: metric name -> Summary ("" = headline, first)."""
 
-    def __init__(self, metrics=None):
+    def __init__(self, metrics: dict[str, Summary] | None = None) -> None:
         self.metrics = dict(metrics or {})
 
     @classmethod
-    def from_dict(cls, d):
+    def from_dict(cls, d: dict[str, Any] | None) -> Stats:
         return cls({k: v if isinstance(v, Summary) else Summary.from_dict(v) for k, v in (d or {}).items()})
 
     @classmethod
-    def of(cls, result):
+    def of(cls, result: Any) -> Stats:
         """The Stats of a result row (store) or exported result: its "stats" entry."""
         st = result.get("stats") if isinstance(result, dict) else result
         return st if isinstance(st, Stats) else cls.from_dict(st)
 
-    def to_dict(self):
+    def to_dict(self) -> dict[str, dict[str, Any]]:
         return {k: s.to_dict() for k, s in self.metrics.items()}
 
     @property
-    def main(self):
+    def main(self) -> Summary | None:
         return self.metrics.get("")
 
     @property
-    def subs(self):
+    def subs(self) -> dict[str, Summary]:
         """Sub-metric name -> Summary (without the headline)."""
         return {k: s for k, s in self.metrics.items() if k}
 
-    def get(self, name):
+    def get(self, name: str) -> Summary | None:
         return self.metrics.get(name)
 
-    def items(self):
+    def items(self) -> ItemsView[str, Summary]:
         return self.metrics.items()
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[str]:
         return iter(self.metrics)
 
-    def __bool__(self):
+    def __bool__(self) -> bool:
         return bool(self.metrics)
 
-    def __len__(self):
+    def __len__(self) -> int:
         return len(self.metrics)
 
     @property
-    def current(self):
+    def current(self) -> bool:
         """Computed by this version of the statistics (else: recompute from the samples)."""
         return all(s.version == STATS_VERSION for s in self.metrics.values())
 
 
-def is_current(stats_dict):
+def is_current(stats_dict: dict[str, Any] | None) -> bool:
     """A stored stats dict that this version computed (an empty one has nothing to redo)."""
     return all(isinstance(d, dict) and d.get("v") == STATS_VERSION for d in (stats_dict or {}).values())
 
 
-def distribution(values, rounds, unit=NS_OP):
+def distribution(values: ArrayLike, rounds: ArrayLike, unit: str = NS_OP) -> Summary:
     """Descriptive statistics of per-sample values with their round numbers -> Summary."""
     v = np.asarray(values, dtype=float)
     med = float(np.median(v))
@@ -284,7 +290,7 @@ def distribution(values, rounds, unit=NS_OP):
 FIGURE = "figure"  # metric_values' metric for a figure's own values (the samples' "value")
 
 
-def metric_values(samples, metric="", bytes_per_op=0):
+def metric_values(samples: Iterable[Row], metric: str = "", bytes_per_op: float = 0) -> tuple[np.ndarray, np.ndarray]:
     """Per-sample values of one metric and their rounds -> (values, rounds) as arrays.
 
     metric "": ns per operation, or MB/s when bytes_per_op is given (a bandwidth headline);
@@ -293,7 +299,8 @@ def metric_values(samples, metric="", bytes_per_op=0):
     task-clock counter (time the process was descheduled does not count); FIGURE: a figure's
     values as the program printed them (any finite number). Samples without the value, without
     operations, or (but for a figure) with a value of zero or less are left out."""
-    vals, rounds = [], []
+    vals: list[float] = []
+    rounds: list[Any] = []
     if metric == FIGURE:
         for s in samples:
             x = s.get("value")
@@ -319,15 +326,16 @@ def metric_values(samples, metric="", bytes_per_op=0):
     return np.asarray(vals, dtype=float), np.asarray(rounds)
 
 
-def hist_percentiles(hists):
+def hist_percentiles(hists: Sequence[Row]) -> dict[str, Any] | None:
     """Merge per-round histograms ({"buckets": [[lower_ns, count], ...], "min", "max", "sum"}) and
     read p50/p99/p99.9/p99.99 as the lower bound of the bucket holding that rank (clamped to
     min/max), and "tail": what the events support about p99.99 at 95 % confidence
     (worstcase.quantile_bound: a bound, or not enough events);
     avg (cyclictest's Avg) is the events' exact mean where every histogram carries its sum."""
-    counts = {}
-    lo_all, hi_all = None, None
-    sums = [h.get("sum") for h in hists]
+    counts: dict[int, int] = {}
+    lo_all: int | None = None
+    hi_all: int | None = None
+    sums: list[Any] = [h.get("sum") for h in hists]
     for h in hists:
         for lower, count in h.get("buckets", []):
             counts[lower] = counts.get(lower, 0) + count
@@ -338,7 +346,7 @@ def hist_percentiles(hists):
     total = sum(counts.values())
     if not total:
         return None
-    out = {"count": total, "min": lo_all, "max": hi_all}
+    out: dict[str, Any] = {"count": total, "min": lo_all, "max": hi_all}
     if sums and all(isinstance(x, int) for x in sums):
         out["avg"] = sum(sums) / total
     bounds = sorted(counts)
@@ -360,14 +368,16 @@ def hist_percentiles(hists):
     return out
 
 
-def flags_for(d, preempted=False, extended=True):
+def flags_for(d: Summary, preempted: bool = False, extended: bool = True) -> list[str]:
     """Noise flags of one metric's Summary `d` (see module doc for thresholds)."""
-    flags = []
+    flags: list[str] = []
     if d.rcv is not None and d.rcv >= UNSTABLE_RCV:
         flags.append("unstable")
     if extended and d.round_cv is not None and d.round_cv > NOISY_ROUND_CV:
         flags.append("noisy")
     med, mad = d.median, d.mad
+    # distribution() gives every summary these (from at least one value)
+    assert med is not None and mad is not None and d.min is not None and d.max is not None
     far = med and (abs(d.min - med) / med >= OUTLIER_FAR or abs(d.max - med) / med >= OUTLIER_FAR)
     if far or (mad > 0 and max(abs(d.max - med), abs(d.min - med)) > OUTLIER_MADS * mad):
         flags.append("outliers")
@@ -378,29 +388,29 @@ def flags_for(d, preempted=False, extended=True):
     return flags
 
 
-def _hit_again(s):
+def _hit_again(s: Row) -> bool:
     return s.get("nivcsw", 0) > 0 or s.get("cpu0", 0) != s.get("cpu1", 0)
 
 
-def best_round_rate(samples, bytes_per_op):
+def best_round_rate(samples: Iterable[Row], bytes_per_op: float) -> float:
     """The bandwidth headline: per round, the bytes of all its samples over their total time
     (MB/s), and the best of the rounds."""
-    per = {}
+    per: dict[Any, tuple[float, float]] = {}
     for s in samples:
         b, ns = per.get(s.get("round", 1), (0, 0))
         per[s.get("round", 1)] = (b + bytes_per_op * s["ops"], ns + s["ns"])
     return max(b * 1000.0 / ns for b, ns in per.values() if ns > 0)
 
 
-def round_rates(samples, bytes_per_op):
+def round_rates(samples: Iterable[Row], bytes_per_op: float) -> dict[Any, float]:
     """{round: MB/s of all its samples' bytes over their time}."""
-    per = {}
+    per: dict[Any, list[Row]] = {}
     for s in samples:
         per.setdefault(s.get("round", 1), []).append(s)
     return {r: best_round_rate(ss, bytes_per_op) for r, ss in per.items()}
 
 
-def bandwidth_disturbed(samples, bytes_per_op):
+def bandwidth_disturbed(samples: Sequence[Row], bytes_per_op: float) -> bool:
     """Is the bandwidth headline (the best round) disturbed? Its round was on a CPU less than
     DISTURBED_ON_CPU of its wall time, or (two rounds or more) no other round came within
     CONFIRMED_ROUND of it: a clean round alone whose rate the others do not confirm (the caches
@@ -410,10 +420,10 @@ def bandwidth_disturbed(samples, bytes_per_op):
     return unconfirmed or (best_round_on_cpu(samples, bytes_per_op) or 1.0) < DISTURBED_ON_CPU
 
 
-def best_round_on_cpu(samples, bytes_per_op):
+def best_round_on_cpu(samples: Iterable[Row], bytes_per_op: float) -> float | None:
     """The share of its wall time that the bandwidth headline's round (best_round_rate's) spent
     on a CPU (task-clock over ns of its samples), or None where task-clock was not counted."""
-    per = {}
+    per: dict[Any, list[Row]] = {}
     for s in samples:
         per.setdefault(s.get("round", 1), []).append(s)
     best = max(per.values(), key=lambda ss: best_round_rate(ss, bytes_per_op))
@@ -423,7 +433,7 @@ def best_round_on_cpu(samples, bytes_per_op):
     return sum(s["ctr"]["task_clock"] for s in best) / ns if ns else None
 
 
-def preemption_moved(good, stat="median", bytes_per_op=0):
+def preemption_moved(good: Sequence[Row], stat: str | None = "median", bytes_per_op: float = 0) -> bool:
     """Did the preempted samples (retaken and hit again) measurably move the headline? A median
     headline: yes when the median of all samples lies outside the 95 % CI of the median of the
     clean samples. A bandwidth headline (the best round): when the clean samples' best round is
@@ -438,10 +448,13 @@ def preemption_moved(good, stat="median", bytes_per_op=0):
         return False
     lo, hi, _ = median_ci(np.sort(metric_values(clean, "", bytes_per_op)[0]))
     head = float(np.median(metric_values(good, "", bytes_per_op)[0]))
+    assert lo is not None and hi is not None  # two clean samples at least: the interval has ends
     return not (lo <= head <= hi)
 
 
-def figure_stats(samples, figure, env_flags=(), extended=True):
+def figure_stats(
+    samples: Iterable[Row], figure: dict[str, Any], env_flags: Iterable[str] = (), extended: bool = True
+) -> Stats:
     """Statistics of a figure read from a program's output (meta "figure": its unit and
     direction) -> Stats with the headline only: the median of the values, in the figure's unit."""
     vals, rounds = metric_values(samples, FIGURE)
@@ -454,7 +467,7 @@ def figure_stats(samples, figure, env_flags=(), extended=True):
     return Stats({"": d})
 
 
-def task_clock_summary(good, stat, extended=True):
+def task_clock_summary(good: Sequence[Row], stat: str | None, extended: bool = True) -> Summary | None:
     """The on-CPU time per operation (task-clock) as a sub-metric of its own, or None when the
     samples did not count it (a program run by `tickmark exec`: what hyperfine calls user + sys)."""
     vals, rounds = metric_values(good, TASK_CLOCK)
@@ -467,7 +480,7 @@ def task_clock_summary(good, stat, extended=True):
     return d
 
 
-def cold_summary(good, extended=True):
+def cold_summary(good: Sequence[Row], extended: bool = True) -> Summary | None:
     """The cold calls of an instance (each sample's "cold": one operation after a cache flush)
     -> Summary, its value their median, flagged "cold"; None without any. No rate per second: a
     cold call is a single event, not a throughput."""
@@ -481,16 +494,16 @@ def cold_summary(good, extended=True):
 
 
 def compute(
-    samples,
-    stat="median",
-    bytes_per_op=0,
-    hists=(),
-    cycles_method="none",
-    env_flags=(),
-    extended=True,
-    figure=None,
-    with_task_clock=False,
-):
+    samples: Sequence[Row],
+    stat: str | None = "median",
+    bytes_per_op: float = 0,
+    hists: Sequence[Row] = (),
+    cycles_method: str = "none",
+    env_flags: Iterable[str] = (),
+    extended: bool = True,
+    figure: dict[str, Any] | None = None,
+    with_task_clock: bool = False,
+) -> Stats:
     """Statistics of one instance -> Stats ({"": headline, "<sub>": ...}; empty without data).
 
     samples: dicts with round, ops, ns and optionally cyc, retaken, nivcsw, cpu0, cpu1, sub {name: ns},
@@ -510,7 +523,7 @@ def compute(
     hit = [s for s in retaken if _hit_again(s)]
     multiplexed = any(s.get("multiplexed") for s in good)
     bandwidth = is_bandwidth(stat, bytes_per_op)
-    out = {}
+    out: dict[str, Summary] = {}
 
     vals, rounds = metric_values(good, "", bytes_per_op if bandwidth else 0)
     d = distribution(vals, rounds, unit_for(stat, bytes_per_op))
@@ -541,7 +554,7 @@ def compute(
         d.flags.append("disturbed")
     out[""] = d
 
-    sub_names = []
+    sub_names: list[str] = []
     for s in good:
         for k in s.get("sub") or {}:
             if k not in sub_names:
@@ -552,6 +565,7 @@ def compute(
             continue
         vals, rounds = metric_values(good, name)
         sd = distribution(vals, rounds)
+        assert sd.median is not None  # a value above zero at least (above)
         sd.value = sd.min if stat == "min" else sd.median
         sd.ns_per_op = sd.median
         sd.ops_per_s = 1e9 / sd.median
@@ -567,14 +581,28 @@ def compute(
     return Stats(out)
 
 
-def summarize(samples, stat="median", bytes_per_op=0, hists=(), cycles_method="none", env_flags=(), extended=True):
+def summarize(
+    samples: Sequence[Row],
+    stat: str = "median",
+    bytes_per_op: float = 0,
+    hists: Sequence[Row] = (),
+    cycles_method: str = "none",
+    env_flags: Iterable[str] = (),
+    extended: bool = True,
+) -> dict[str, dict[str, Any]]:
     """compute() in its stored form (a dict of versioned summary dicts)."""
     return compute(samples, stat, bytes_per_op, hists, cycles_method, env_flags, extended).to_dict()
 
 
-def recompute(result, samples, hists, cycles_method="none", env_flags=()):
+def recompute(
+    result: Row,
+    samples: Sequence[Row],
+    hists: Sequence[Row],
+    cycles_method: str = "none",
+    env_flags: Iterable[str] = (),
+) -> Stats:
     """Fresh statistics of a stored result row from its raw samples and histograms -> Stats."""
-    meta = result.get("meta") or {}
+    meta: dict[str, Any] = result.get("meta") or {}
     return compute(
         samples,
         stat=meta.get("stat", result.get("stat", "median")),

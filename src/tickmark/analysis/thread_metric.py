@@ -13,11 +13,16 @@ whatever the unit.
 This module only builds the table; report/terminal/thread_metric.py lays it out.
 """
 
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..base import units
 from ..base.exact import exact_counts
 from ..base.exact import unit as shown_unit
+from ..base.shapes import Row
 from .rtos_table import distinct_labels, side_label
 from .stats import Stats
 
@@ -39,8 +44,8 @@ BY_SIGNAL = "a signal the thread sends itself stands in for the interrupt (its u
 
 @dataclass
 class Cell:
-    value: float = None  # cost per operation, in the table's unit
-    normalised: float = None  # value / basic processing's value of the same run
+    value: float | None = None  # cost per operation, in the table's unit
+    normalised: float | None = None  # value / basic processing's value of the same run
     note: str = ""  # why there is no value ("skip: ...")
     by_signal: bool = False
 
@@ -48,17 +53,18 @@ class Cell:
 @dataclass
 class Table:
     unit: str  # units.INSN_OP or units.NS_OP; "mixed" when the runs differ
-    labels: list
-    side_units: list = field(default_factory=list)  # the unit of each side's values
-    rows: list = field(default_factory=list)  # (figure, key, [Cell per side])
-    notes: list = field(default_factory=list)
+    labels: list[str]
+    side_units: list[str] = field(default_factory=list)  # the unit of each side's values
+    rows: list[tuple[str, str, list[Cell]]] = field(default_factory=list)  # (figure, key, [Cell per side])
+    notes: list[str] = field(default_factory=list)
 
 
-def cells(results, exact=False):
+def cells(results: Iterable[Row], exact: bool = False) -> tuple[list[Cell], str | None]:
     """One Cell per figure of one run's results, and the unit of their values (exact: the run
     counted guest instructions, exact.exact_counts)."""
     by_key = {r["key"]: r for r in results}
-    found, unit = [], None
+    found: list[Cell] = []
+    unit: str | None = None
     for _, key in FIGURES:
         r = by_key.get(key)
         if r is None:
@@ -78,7 +84,7 @@ def cells(results, exact=False):
     return found, unit
 
 
-def build(runs_results):
+def build(runs_results: Sequence[tuple[Row, Sequence[Row]]]) -> Table:
     """runs_results: [(run, results)] -> Table."""
     per_side = [cells(results, exact_counts(run.get("fingerprint"))) for run, results in runs_results]
     side_units = {u for _, u in per_side if u}
@@ -99,7 +105,7 @@ def build(runs_results):
     return t
 
 
-def value_text(x, unit, mixed=False):
+def value_text(x: float | None, unit: str, mixed: bool = False) -> str:
     """A cost per operation: guest instructions whole ('1,235', or '1,235 insn' in a table of
     mixed units), a time with its unit ('1.23 us')."""
     if x is None:
@@ -109,7 +115,7 @@ def value_text(x, unit, mixed=False):
     return units.show(x, unit) if unit == units.NS_OP else units.sig(x)
 
 
-def norm_text(x):
+def norm_text(x: float | None) -> str:
     """A normalised value to three significant figures, alike in every row: '0.130', '1.00',
     '40.6', '1,234'; '-' for none."""
     if x is None:
@@ -117,7 +123,7 @@ def norm_text(x):
     return f"{x:,.0f}" if x >= 99.95 else f"{x:#.3g}"
 
 
-def to_dict(t):
+def to_dict(t: Table) -> dict[str, Any]:
     """The table as plain data for the report model: per row the figure, the key and per side the
     value's text, the normalised value's text, or the note."""
     return {

@@ -2,11 +2,17 @@
 and from mem.lat_rand in small and huge pages: the levels, their entries and miss costs, whether
 huge pages reach the TLB, and what a page walk costs (topology.py reads the curves and calls these)."""
 
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
 from ..base.fmt import fmt_size
+from .hierarchy import Level
 from .knees import envelope
 
 
-def _clamp(x):
+def _clamp(x: float) -> float:
     return max(0.0, min(1.0, x))
 
 
@@ -19,7 +25,7 @@ TLB_MIN = 1 << 20
 TLB_STEP = 0.5  # a TLB level ends where the translation cost rises by half an L1 hit or more
 
 
-def detect_tlb(p4k, phuge):
+def detect_tlb(p4k: Mapping[int, float], phuge: Mapping[int, float]) -> dict[str, Any]:
     """{size: ns} with 4 KiB pages and with huge pages -> {"bytes", "bound", "confidence", "why"}."""
     # below TLB_MIN the page sizes differ mostly by how frames spread over the cache sets
     both = sorted(s for s in p4k if s in phuge and s >= TLB_MIN and p4k[s] > 0 and phuge[s] > 0)
@@ -58,7 +64,7 @@ def detect_tlb(p4k, phuge):
     }
 
 
-def _without_dips(pts, step):
+def _without_dips(pts: list[tuple[int, float]], step: float) -> list[tuple[int, float]]:
     """[(pages, ns)] less the points that lie a TLB step below both neighbours. Noise only slows
     a chase; a count that is much cheaper than the counts on either side had pages the TLB could
     merge (physically contiguous 4 KiB pages that a core coalesces into one entry, as AMD's do,
@@ -69,7 +75,7 @@ def _without_dips(pts, step):
     ]
 
 
-def detect_tlb_levels(spread, packed, page=4096):
+def detect_tlb_levels(spread: Mapping[Any, Any], packed: Mapping[Any, Any], page: int = 4096) -> list[Level]:
     """{pages: ns} one line per page and {lines: ns} the same lines packed -> TLB levels.
 
     The translation cost d(N) = spread(N) - packed(N') (N' the largest reference point <= N; the
@@ -85,7 +91,7 @@ def detect_tlb_levels(spread, packed, page=4096):
     pts = _without_dips(pts, TLB_STEP * rf[0][1])
     sp = envelope(pts)
 
-    def ref_at(n):
+    def ref_at(n: int) -> float:
         below = [v for m, v in rf if m <= n]
         return below[-1] if below else rf[0][1]
 
@@ -102,9 +108,10 @@ def detect_tlb_levels(spread, packed, page=4096):
     raw = {n: v - ref_at(n) for n, v in pts}
     l1 = rf[0][1]
     step = TLB_STEP * l1
-    levels, i, k = [], 0, len(d)
+    levels: list[tuple[int, int]] = []
+    i, k = 0, len(d)
 
-    def up(x):  # the cost rises from point x to x+1 (by a third of a step, and by 5 % of itself)
+    def up(x: int) -> bool:  # the cost rises from point x to x+1 (by a third of a step, and by 5 % of itself)
         return dv[x + 1] - dv[x] >= max(step / 3, 0.05 * dv[x])
 
     while i < k - 1:
@@ -123,7 +130,7 @@ def detect_tlb_levels(spread, packed, page=4096):
     # page counts before the next step or the end of the sweep)
     # (a later level's miss at least doubles the cost: a page walk against a second-level hit)
     big = [(a, b) for a, b in levels if dv[b] - dv[a] >= dv[a]]
-    kept = []
+    kept: list[tuple[int, int, int]] = []
     for lv, (a, b) in enumerate(big):
         nxt = big[lv + 1][0] if lv + 1 < len(big) else k - 1
         # (the last step may run into the end of the sweep: a page walk needs no plateau after it)
@@ -133,7 +140,7 @@ def detect_tlb_levels(spread, packed, page=4096):
     # themselves grow dearer in steps as the page tables leave the caches
     if len(kept) > 2:
         kept = kept[:1] + [(kept[1][0], kept[1][1], kept[2][0])]
-    out = []
+    out: list[Level] = []
     for a, b, end in kept:
         plateau = dv[b : end + 1]
         cost = plateau[len(plateau) // 2] if plateau else dv[b]
@@ -172,7 +179,7 @@ def detect_tlb_levels(spread, packed, page=4096):
     return out
 
 
-def huge_honoured(spread, huge, levels):
+def huge_honoured(spread: Mapping[int, float], huge: Mapping[int, float], levels: list[Level]) -> dict[str, Any]:
     """Does the TLB hold huge translations? Compares the one-line-per-page chase in huge pages
     with small pages just past the first TLB level (where small pages already miss it)."""
     if not levels or not huge:
@@ -197,7 +204,7 @@ def huge_honoured(spread, huge, levels):
     }
 
 
-def page_walk_costs(p4k, phuge):
+def page_walk_costs(p4k: Mapping[int, float], phuge: Mapping[int, float]) -> list[tuple[int, float, float]]:
     """[(size, ns with 4 KiB pages, ns with huge pages)] where both were measured (each curve on
     its lower non-decreasing envelope: a noisy point of either would fake a cost or a gain)."""
     e4 = dict(envelope(sorted((s, v) for s, v in p4k.items() if v > 0)))

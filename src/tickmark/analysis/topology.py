@@ -30,21 +30,27 @@ detection's document are os_topology.py's; the topology of stored runs (read fro
 store/analyses.py's.
 """
 
+from __future__ import annotations
+
 import math
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 from ..base.fmt import fmt_size
+from ..base.shapes import Row
 from . import evidence, hierarchy
-from .knees import envelope
+from .hierarchy import Level
+from .knees import Curve, Knee, envelope
 from .stats import Stats
 from .tlb import _clamp, detect_tlb, detect_tlb_levels, huge_honoured, page_walk_costs
 
 LINE_RISE = 1.15
 
 
-def refine_sizes(knees, measured, page=4096):
+def refine_sizes(knees: Iterable[Knee], measured: Iterable[int], page: int = 4096) -> list[int]:
     """Extra sizes inside each knee's range (the last size on the plateau below to the first on
     the plateau above): nice sizes (x1.125 .. x1.75 of its start, and x0.875) not measured yet."""
-    extra = set()
+    extra: set[int] = set()
     for k in knees:
         if not k.get("range"):
             continue
@@ -57,7 +63,7 @@ def refine_sizes(knees, measured, page=4096):
     return sorted(extra)
 
 
-def detect_line(points):
+def detect_line(points: Iterable[tuple[Any, Any]]) -> dict[str, Any] | None:
     """points: [(stride, min_ns)] of mem.lat_stride -> {"bytes", "confidence", "why"} or None."""
     pts = sorted((int(s), float(v)) for s, v in points if v and v > 0)
     if len(pts) < 3:
@@ -93,7 +99,7 @@ def detect_line(points):
 ROUND_BENCHES = ("mem.lat_rand", "mem.lat_pagelocal", "mem.lat_tlb", "mem.lat_stride")
 
 
-def _curve_of(r):
+def _curve_of(r: Row) -> tuple[str, int] | None:
     """(curve, x) a sweep result is a point of, or None: the page-local chase, the random chase
     in huge or small pages (by size), the stride pairs (by stride), the TLB chase one line per
     page or packed (by page count)."""
@@ -110,9 +116,12 @@ def _curve_of(r):
     return None
 
 
-def round_minima(per_round):
+def round_minima(
+    per_round: Mapping[Any, list[Row]] | None,
+) -> tuple[dict[str, dict[int, list[float]]], dict[tuple[str, float], str]]:
     """round_points' rows -> ({curve: {x: [each round's minimum]}}, {(curve, x): instance key})."""
-    minima, keys = {}, {}
+    minima: dict[str, dict[int, list[float]]] = {}
+    keys: dict[tuple[str, float], str] = {}
     for _, res in sorted((per_round or {}).items()):
         for r in res:
             c = _curve_of(r)
@@ -125,21 +134,21 @@ def round_minima(per_round):
     return minima, keys
 
 
-def tlb_stability(tlb, per_round):
+def tlb_stability(tlb: list[Level] | None, per_round: Mapping[Any, list[Row]]) -> dict[str, Any]:
     """Detect the TLB levels on each round alone; a level whose entries differ between rounds by
     more than 15 % loses confidence (x0.6) and says what the rounds found."""
     if len(per_round) < 2:
         return {"rounds": len(per_round), "stable": None, "why": "fewer than two rounds: stability not measured"}
-    found = []
+    found: list[list[int]] = []
     for _, res in sorted(per_round.items()):
-        t = tlb_curves(res)
-        if len(t["spread"]) >= 8:  # (a round of another sweep has no TLB points)
-            found.append([x["entries"] for x in detect_tlb_levels(t["spread"], t["packed"])])
+        tc = tlb_curves(res)
+        if len(tc["spread"]) >= 8:  # (a round of another sweep has no TLB points)
+            found.append([x["entries"] for x in detect_tlb_levels(tc["spread"], tc["packed"])])
     if len(found) < 2:
         return {"rounds": len(found), "stable": None, "why": "fewer than two rounds: stability not measured"}
     stable = True
     for t in tlb or []:
-        got = [min(e, key=lambda x, s=t["entries"]: abs(math.log(x / s))) if e else None for e in found]
+        got = [_nearest(e, t["entries"]) if e else None for e in found]
         t["rounds"] = got
         if not all(g and max(g, t["entries"]) / min(g, t["entries"]) <= 1.15 for g in got):
             stable = False
@@ -148,16 +157,21 @@ def tlb_stability(tlb, per_round):
     return {"rounds": len(per_round), "stable": stable}
 
 
-def _headline(r):
+def _nearest(entries: list[int], to: int) -> int:
+    """The entries nearest (by ratio) to a level's."""
+    return min(entries, key=lambda x: abs(math.log(x / to)))
+
+
+def _headline(r: Row) -> float | None:
     st = Stats.of(r).main
     if not st:
         return None
     return st.min if st.min is not None else st.value
 
 
-def tlb_curves(results):
+def tlb_curves(results: Iterable[Row]) -> dict[str, Curve]:
     """Stored results -> {"spread": {pages: ns}, "packed": {lines: ns}, "huge": {pages: ns}}."""
-    out = {"spread": {}, "packed": {}, "huge": {}}
+    out: dict[str, Curve] = {"spread": {}, "packed": {}, "huge": {}}
     for r in results:
         v = _headline(r)
         p = r.get("params") or {}
@@ -168,10 +182,10 @@ def tlb_curves(results):
     return out
 
 
-def huge_not_granted(results):
+def huge_not_granted(results: Iterable[Row]) -> dict[int, int]:
     """{size: percent} of the mem.lat_rand thp=1 points where the OS did not back the whole set
     with huge pages (-1: it could not tell)."""
-    out = {}
+    out: dict[int, int] = {}
     for r in results:
         p = r.get("params") or {}
         info = (r.get("meta") or {}).get("info") or {}
@@ -180,8 +194,8 @@ def huge_not_granted(results):
     return out
 
 
-def shared_points(results):
-    out = {}
+def shared_points(results: Iterable[Row]) -> dict[tuple[Any, Any], float]:
+    out: dict[tuple[Any, Any], float] = {}
     for r in results:
         v = _headline(r)
         p = r.get("params") or {}
@@ -191,15 +205,20 @@ def shared_points(results):
     return out
 
 
-def curves(results):
+def curves(results: Iterable[Row]) -> tuple[Curve, Curve, Curve, float | None]:
     """Stored results -> ({size: ns} 4K pages, {size: ns} huge pages, {stride: ns}, cycles/ns).
     (The page-local chase: pagelocal_curve.)"""
-    p4k, phuge, stride, ratio = {}, {}, {}, []
+    p4k: Curve = {}
+    phuge: Curve = {}
+    stride: Curve = {}
+    ratio: list[float] = []
     for r in results:
         st = Stats.of(r).main
         if r.get("status") != "ok" or not st:
             continue
         v = st.min if st.min is not None else st.value
+        if v is None:  # a headline without a value (statistics edited by hand in the store): no point
+            continue
         p = r.get("params") or {}
         if r["bench"] == "mem.lat_rand" and "size" in p:
             d = phuge if p.get("thp") == 1 else p4k
@@ -214,9 +233,9 @@ def curves(results):
     return p4k, phuge, stride, (ratio[len(ratio) // 2] if ratio else None)
 
 
-def pagelocal_curve(results):
+def pagelocal_curve(results: Iterable[Row]) -> Curve:
     """{size: ns} of mem.lat_pagelocal (small pages)."""
-    out = {}
+    out: Curve = {}
     for r in results:
         v = _headline(r)
         p = r.get("params") or {}
@@ -225,7 +244,13 @@ def pagelocal_curve(results):
     return out
 
 
-def analyse(results, fcore_khz=0, hello=None, per_round=None, osr=None):
+def analyse(
+    results: Sequence[Row],
+    fcore_khz: float = 0,
+    hello: dict[str, Any] | None = None,
+    per_round: Mapping[Any, list[Row]] | None = None,
+    osr: dict[str, Any] | None = None,
+) -> dict[str, Any]:
     """Everything detected from stored results (the public entry point).
 
     results: result rows (bench, params, status, stats, meta); hello: the core's hello record
@@ -236,7 +261,7 @@ def analyse(results, fcore_khz=0, hello=None, per_round=None, osr=None):
     p4k, phuge, stride, cyc_per_ns = curves(results)
     if cyc_per_ns and not fcore_khz:
         fcore_khz = cyc_per_ns * 1e6
-    flags = []
+    flags: list[str] = []
     missing = huge_not_granted(results)
     granted = {s: v for s, v in phuge.items() if s not in missing}
     if missing:
@@ -253,7 +278,7 @@ def analyse(results, fcore_khz=0, hello=None, per_round=None, osr=None):
     pl = pagelocal_curve(results)
     cv = {"rand_huge": granted if len(granted) >= 4 else {}, "rand_4k": p4k, "pagelocal": pl}
     name, _, _ = hierarchy.cache_curve(cv, hon["honoured"])
-    rounds = []
+    rounds: list[Curve] = []
     for _, res in sorted((per_round or {}).items()):
         r4, rh, _, _ = curves(res)
         rounds.append({"rand_huge": rh, "rand_4k": r4, "pagelocal": pagelocal_curve(res)}[name])
@@ -290,7 +315,7 @@ def analyse(results, fcore_khz=0, hello=None, per_round=None, osr=None):
         if stab["stable"]
         else "rounds alone disagree (see the levels' evidence): confidence lowered"
     )
-    det = {
+    det: dict[str, Any] = {
         "levels": levels,
         "curve": name,
         "tlb_neutral": h["tlb_neutral"],
@@ -329,7 +354,9 @@ CURVE_WORDS = {"pagelocal": "the page-local chase"}
 LINE_ROUNDS = 4  # the two strides that decide the line size, measured in at least this many rounds
 
 
-def line_deciders(line, minima, keys):
+def line_deciders(
+    line: dict[str, Any] | None, minima: dict[int, list[float]], keys: dict[tuple[str, float], str]
+) -> list[str]:
     """The instance keys of the two strides that decide the line size (the step and the stride
     below it) while either was measured in fewer than LINE_ROUNDS rounds: a busy machine can
     slow one stride in every round of a short run (x1.43 at 32 B on a 64-B line, both rounds
@@ -346,7 +373,15 @@ def line_deciders(line, minima, keys):
     return sorted(keys[("stride", x)] for x in pair if ("stride", x) in keys)
 
 
-def hold(det, cv, minima, keys, honoured, shared, oslv):
+def hold(
+    det: dict[str, Any],
+    cv: dict[str, Curve],
+    minima: dict[str, dict[int, list[float]]],
+    keys: dict[tuple[str, float], str],
+    honoured: bool | None,
+    shared: dict[tuple[Any, Any], float],
+    oslv: list[Level],
+) -> list[dict[str, Any]]:
     """The evidence check (analysis/evidence.py): every cache level, the line size and every TLB
     level is detected again with the points whose rounds disagree left out; a figure not found
     again is not measurable under this load: its number goes ("size", "bytes", "entries" None,
@@ -354,14 +389,14 @@ def hold(det, cv, minima, keys, honoured, shared, oslv):
     "keys"}] of the figures that did not hold, with the instance keys of their noisy points (the
     points to measure again)."""
     bad = {c: evidence.noisy_points(m) for c, m in minima.items()}
-    out = []
+    out: list[dict[str, Any]] = []
     name = det["curve"]
     rand = cv.get("rand_huge") or cv.get("rand_4k") or {}
     several = any(len(v) > 1 for m in minima.values() for v in m.values())  # one round: not checked
     for lv in det["levels"] if several and name not in ("rand_huge", "rand_4k") else ():
         hit = evidence.contradicted(lv, rand) if lv.get("size") and not lv.get("open") else None
         if hit:  # slowed in every round: no noisy point says it, the other curve does
-            pts = [(name, x) for x in sorted(cv.get(name, {})) if lv["size"] <= x <= hit[0]]
+            pts: list[tuple[str, float]] = [(name, x) for x in sorted(cv.get(name, {})) if lv["size"] <= x <= hit[0]]
             lv["unclear"] = "not measurable under this load (the curves disagree)"
             lv["why"] = (
                 f"{lv['unclear']}: the step reads {fmt_size(lv['size'])} on {CURVE_WORDS.get(name, name)}, "
@@ -378,7 +413,15 @@ def hold(det, cv, minima, keys, honoured, shared, oslv):
         return out
     less = {c: evidence.without(v, bad.get(c, ())) for c, v in cv.items()}
 
-    def refuse(what, obj, pts, field, shown, extra=(), because=None):
+    def refuse(
+        what: str,
+        obj: dict[str, Any],
+        pts: list[tuple[str, float]],
+        field: str,
+        shown: str,
+        extra: Sequence[str] = (),
+        because: str | None = None,
+    ) -> None:
         n = len(pts)
         obj["unclear"] = evidence.refusal(n)
         because = because or (
@@ -431,23 +474,23 @@ def hold(det, cv, minima, keys, honoured, shared, oslv):
     return out
 
 
-def _x_text(curve, x):
+def _x_text(curve: str, x: float) -> str:
     return f"{x} B" if curve == "stride" else f"{x} pages" if curve.startswith("tlb") else fmt_size(x)
 
 
-def cpuid_tlb(hello):
+def cpuid_tlb(hello: dict[str, Any] | None) -> dict[str, Any]:
     """The data TLBs for 4 KiB pages that cpuid reported in the hello record, smallest level first."""
     hello = hello or {}
     rows = [t for t in hello.get("tlb") or [] if t.get("page_kb") == 4 and t.get("type") in ("data", "load", "unified")]
     rows.sort(key=lambda t: (t["level"], t["type"] != "load"))
-    out = []
+    out: list[dict[str, Any]] = []
     for t in rows:
         if all(o["level"] != t["level"] for o in out):
             out.append(t)
     return {"levels": out, "source": hello.get("tlb_src")}
 
 
-def short_sweep(curves, oslv):
+def short_sweep(curves: Mapping[str, Curve], oslv: list[Level]) -> str | None:
     """A warning when the sweep ended inside the last cache the OS reports (--max-size, or a
     quarter of the target's free memory), so that what it calls memory may be that cache."""
     top = max((s for c in curves.values() for s in c), default=None)
@@ -461,13 +504,13 @@ def short_sweep(curves, oslv):
     )
 
 
-def no_step_found(levels, curve, name, results):
+def no_step_found(levels: list[Level], curve: Curve, name: str, results: Iterable[Row]) -> str | None:
     """A warning when the cache curve has no step at all and some of its points were preempted
     in a sample even after its retake: other processes on the CPU evict the caches between loads
     and can flatten every step, so 'no cache' is then not a finding. None otherwise."""
     if not curve or any(lv["name"] != "memory" for lv in levels):
         return None
-    hit = set()
+    hit: set[int] = set()
     for r in results:
         at = _curve_of(r)
         if at and at[0] == name and _preempted(r):
@@ -481,17 +524,17 @@ def no_step_found(levels, curve, name, results):
     )
 
 
-def _preempted(r):
+def _preempted(r: Row) -> bool:
     st = Stats.of(r).main
     return bool(r.get("status") == "ok" and st and st.preempted_samples)
 
 
-def has_sweep(results):
+def has_sweep(results: Iterable[Row]) -> bool:
     """Do these results hold a latency sweep that levels can be detected on?"""
     return any(r.get("status") == "ok" and r["bench"] in ("mem.lat_rand", "mem.lat_pagelocal") for r in results)
 
 
-def cycle_warning(det):
+def cycle_warning(det: dict[str, Any]) -> str | None:
     """L1 load-to-use is 3-5 cycles on every core we target (methodology sanity bound)."""
     l1 = next((lv for lv in det.get("levels", []) if lv["name"] == "L1" and lv["size"]), None)
     c = l1 and l1.get("latency_cycles")

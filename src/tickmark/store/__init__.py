@@ -8,29 +8,40 @@ it).
 A file or database that is not a tickmark store is never written to.
 """
 
+from __future__ import annotations
+
 import time
+from collections.abc import Iterable, Iterator, Sequence
+from pathlib import Path
+from types import TracebackType
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 from ..base.errors import CorruptStore, NoRun, TickmarkError
 from ..base.names import decimal
+from ..base.shapes import Fingerprint, Row
 from ..base.units import NS_OP
 from . import migrations
+from .backend import Args, Backend, Columns
 from .copies import _FILL, HEAD_COLS, brief_fields, brief_of, head_of, labels_of
 from .location import default_path, is_pg_url, locate
 from .owner import _abandoned, process_owner
 from .rows import _dump, _loads, _row
 from .schema import _ADDED, _COLUMNS, _INDEXES, _JSON_COLS, RESULT_COLS, RUN_COLS, SCHEMA_VERSION, _create_tables
 
+if TYPE_CHECKING:
+    from .sqlite import SQLiteBackend
 
-class _Rows(list):
+
+class _Rows(list[Any]):
     """The rows of a statement, all read at once (so a damaged page is met inside the store),
     and `rowcount`, the rows it changed."""
 
     rowcount = -1
 
-    def fetchone(self):
+    def fetchone(self) -> Any:
         return self[0] if self else None
 
-    def fetchall(self):
+    def fetchall(self) -> list[Any]:
         return list(self)
 
 
@@ -43,13 +54,13 @@ _SAMPLE_COLS = ("iters", "ops", "ns", "cyc")
 class Store:
     """The result store API; `target` is a file path (SQLite) or a URL (see locate)."""
 
-    def __init__(self, path=None, readonly=False):
+    def __init__(self, path: str | Path | None = None, readonly: bool = False) -> None:
         target = locate(path) if path is not None else default_path()
         self.readonly = readonly
         if is_pg_url(target):
             from .postgres import PostgresBackend
 
-            self.backend = PostgresBackend(str(target), readonly=readonly)
+            self.backend: Backend = PostgresBackend(str(target), readonly=readonly)
         else:
             from .sqlite import SQLiteBackend
 
@@ -58,7 +69,7 @@ class Store:
         self.path = self.backend.label  # what messages name (a URL without its password)
         self._open()
 
-    def _open(self):
+    def _open(self) -> None:
         b = self.backend
         try:
             tables = b.tables()
@@ -97,7 +108,7 @@ class Store:
         except UnicodeDecodeError:  # SQLite's message quotes a damaged schema
             raise CorruptStore(f"store {self.path} is corrupt: its schema is damaged")
 
-    def _add(self, missing, missing_ix):
+    def _add(self, missing: Iterable[str], missing_ix: Iterable[str]) -> None:
         """The tables and indexes added since schema version 1 that the store lacks, made (and
         filled) in one transaction. A PostgreSQL role that may not change the schema uses the
         store as it is."""
@@ -119,7 +130,7 @@ class Store:
             if getattr(e, "sqlstate", None) != "42501":  # not a privilege it lacks
                 raise
 
-    def _migrate(self):
+    def _migrate(self) -> None:
         """The changes to stored documents this store has not had (migrations.py), made in one
         transaction; a PostgreSQL role that may not change the runs uses the store as it is."""
         b = self.backend
@@ -133,7 +144,7 @@ class Store:
             if getattr(e, "sqlstate", None) != "42501":  # not a privilege it lacks
                 raise
 
-    def _check_tables(self, have):
+    def _check_tables(self, have: Columns) -> None:
         """Every table of the schema with its columns (a store edited by hand may have lost one:
         it is corrupt, never read half-way)."""
         for table, cols in _COLUMNS.items():
@@ -143,10 +154,10 @@ class Store:
             if lost:
                 raise CorruptStore(f"store {self.path} is corrupt: table {table} has no column {lost[0]}")
 
-    def close(self):
+    def close(self) -> None:
         self.backend.close()
 
-    def _db_error(self, e):
+    def _db_error(self, e: Exception) -> TickmarkError:
         """A database error as one line that says which kind of trouble it is."""
         try:
             self.backend.check_intact()  # the file deleted or emptied under a writer: say that
@@ -174,7 +185,7 @@ class Store:
             return TickmarkError(f"store {self.path} is busy (another process holds it): {msg}")
         return TickmarkError(f"store {self.path}: {msg}")
 
-    def _x(self, sql, args=()):
+    def _x(self, sql: str, args: Args = ()) -> _Rows:
         try:
             cur = self.backend.execute(sql, args)
             rows = _Rows(cur.fetchall() if cur.description is not None else ())
@@ -187,13 +198,13 @@ class Store:
         except UnicodeDecodeError:  # SQLite's message quotes a damaged schema
             raise CorruptStore(f"store {self.path} is corrupt: its schema is damaged")
 
-    def _row(self, cols, row, table="runs"):
+    def _row(self, cols: Sequence[str], row: Sequence[Any], table: str = "runs") -> Row:
         try:
             return _row(cols, row, table)
         except CorruptStore as e:
             raise CorruptStore(f"store {self.path} is corrupt: {e}")
 
-    def _json(self, text, what, kind=dict):
+    def _json(self, text: str, what: str, kind: type = dict) -> Any:
         """A JSON column that must hold a `kind` (an object by default) -> its value."""
         try:
             v = _loads(text, what)
@@ -203,11 +214,11 @@ class Store:
             raise CorruptStore(f"store {self.path} is corrupt: {what} is not a JSON {kind.__name__}")
         return v
 
-    def _ints(self, values, what):
+    def _ints(self, values: Iterable[object], what: str) -> None:
         if not all(isinstance(v, int) and not isinstance(v, bool) for v in values):
             raise CorruptStore(f"store {self.path} is corrupt: {what} holds a value that is not an integer")
 
-    def _insert(self, sql, args):
+    def _insert(self, sql: str, args: Args) -> int:
         try:
             return self.backend.insert(sql, args)
         except self.backend.IntegrityError:
@@ -215,24 +226,24 @@ class Store:
         except self.backend.DatabaseError as e:
             raise self._db_error(e)
 
-    def transaction(self):
+    def transaction(self) -> _Tx:
         return _Tx(self)
 
     # ---- runs ----
     def create_run(
         self,
         *,
-        name=None,
-        suite=None,
-        patterns=(),
-        options=None,
-        fingerprint=None,
-        hello=None,
-        status="running",
-        started=None,
-        finished=None,
-        notes=None,
-    ):
+        name: str | None = None,
+        suite: str | None = None,
+        patterns: Iterable[str] = (),
+        options: dict[str, Any] | None = None,
+        fingerprint: Fingerprint | None = None,
+        hello: dict[str, Any] | None = None,
+        status: str = "running",
+        started: float | None = None,
+        finished: float | None = None,
+        notes: dict[str, Any] | None = None,
+    ) -> int:
         if status == "running":  # who writes it, so that a later command can tell an abandoned run
             notes = {} if notes is None else notes
             notes.setdefault("owner", process_owner())  # in the caller's notes too: they are written back
@@ -258,17 +269,17 @@ class Store:
         self._brief(run_id, fingerprint=fingerprint or {}, notes=notes or {})
         return run_id
 
-    def name_taken(self, name):
+    def name_taken(self, name: str) -> bool:
         return self._x("SELECT 1 FROM runs WHERE name = ?", (name,)).fetchone() is not None
 
-    def update_run(self, run_id, **fields):
+    def update_run(self, run_id: int, **fields: Any) -> None:
         self.backend.check_intact()
         sets = ", ".join(f"{k} = ?" for k in fields)
         vals = [_dump(v) if k in _JSON_COLS else v for k, v in fields.items()]
         self._x(f"UPDATE runs SET {sets} WHERE id = ?", (*vals, run_id))
         self._brief(run_id, **{k: v for k, v in fields.items() if k in ("fingerprint", "notes")})
 
-    def _brief(self, run_id, **docs):
+    def _brief(self, run_id: int, **docs: Any) -> None:
         """Keep run_brief's copy of what changed in the run's fingerprint or notes."""
         cols = {"fields": brief_of(docs["fingerprint"])} if "fingerprint" in docs else {}
         if "notes" in docs:
@@ -282,11 +293,11 @@ class Store:
                 (run_id, *cols.values()),
             )
 
-    def delete_run(self, run_id):
+    def delete_run(self, run_id: int) -> None:
         with self.transaction():
             self._x("DELETE FROM runs WHERE id = ?", (run_id,))
 
-    def run(self, ref):
+    def run(self, ref: Any) -> Row:
         """A run by numeric id, name, or 'latest' -> dict; TickmarkError if none."""
         ref = str(ref)
         cols = ", ".join(RUN_COLS)
@@ -304,7 +315,7 @@ class Store:
                 raise NoRun(f"no run '{ref}' in {self.path} (tickmark runs lists them)")
         return _abandoned(self._row(RUN_COLS, row))
 
-    def runs(self):
+    def runs(self) -> list[Row]:
         cols = ", ".join(RUN_COLS)
         runs = [_abandoned(self._row(RUN_COLS, r)) for r in self._x(f"SELECT {cols} FROM runs ORDER BY id")]
         counts = dict(self._x("SELECT run_id, count(*) FROM results GROUP BY run_id").fetchall())
@@ -312,7 +323,9 @@ class Store:
             r["n_results"] = counts.get(r["id"], 0)
         return runs
 
-    def run_rows(self, fields=(), newest=None, since=None, page=RUN_PAGE):
+    def run_rows(
+        self, fields: Iterable[str] = (), newest: int | None = None, since: float | None = None, page: int = RUN_PAGE
+    ) -> Iterator[Row]:
         """The runs, oldest first, for commands that read many (runs, history), read a page of
         `page` runs at a time, so that what is held does not grow with the store: each run's row
         without its documents but `patterns`, with `n_results`, its labels (`notes`: {"labels":
@@ -357,7 +370,7 @@ class Store:
                 return
             after = rows[-1][0]
 
-    def _run_row(self, cols, row, names, extra):
+    def _run_row(self, cols: Sequence[str], row: Sequence[Any], names: list[str], extra: list[str]) -> Row:
         """A row of run_rows' statement -> the run (see run_rows)."""
         brief, labels, from_doc, notes, extras, running, n_results = row[7:]
         r = self._row(cols, row[:7])
@@ -385,25 +398,25 @@ class Store:
         return _abandoned(r)
 
     # ---- results ----
-    def result_id(self, run_id, key):
+    def result_id(self, run_id: int, key: str) -> int | None:
         row = self._x("SELECT id FROM results WHERE run_id = ? AND key = ?", (run_id, key)).fetchone()
         return row[0] if row else None
 
     def add_result(
         self,
-        run_id,
+        run_id: int,
         *,
-        key,
-        bench,
-        params=None,
-        metric=NS_OP,
-        status="ok",
-        reason="",
-        unit="",
-        stat="median",
-        meta=None,
-        stats=None,
-    ):
+        key: str,
+        bench: str,
+        params: dict[str, Any] | None = None,
+        metric: str = NS_OP,
+        status: str = "ok",
+        reason: str | None = "",
+        unit: str | None = "",
+        stat: str = "median",
+        meta: dict[str, Any] | None = None,
+        stats: dict[str, Any] | None = None,
+    ) -> int:
         result_id = self._insert(
             "INSERT INTO results (run_id, key, bench, params, metric, status, reason, unit, stat,"
             " meta, stats) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
@@ -424,14 +437,14 @@ class Store:
         self._head(result_id, stats or {})
         return result_id
 
-    def update_result(self, result_id, **fields):
+    def update_result(self, result_id: int, **fields: Any) -> None:
         sets = ", ".join(f"{k} = ?" for k in fields)
         vals = [_dump(v) if k in _JSON_COLS else v for k, v in fields.items()]
         self._x(f"UPDATE results SET {sets} WHERE id = ?", (*vals, result_id))
         if "stats" in fields:
             self._head(result_id, fields["stats"])
 
-    def _head(self, result_id, stats):
+    def _head(self, result_id: int, stats: object) -> None:
         """Keep result_heads' copy of a result's headline figures."""
         if "result_heads" in self._tables:
             sets = ", ".join(f"{k} = excluded.{k}" for k in HEAD_COLS)
@@ -442,7 +455,7 @@ class Store:
                 (*head_of(stats), result_id),
             )
 
-    def results(self, run_id):
+    def results(self, run_id: Any) -> list[Row]:
         cols = ", ".join(RESULT_COLS)
         self._check_samples(run_id)
         rows = [
@@ -452,24 +465,23 @@ class Store:
         self._refresh_stats(run_id, rows)
         return rows
 
-    def _check_samples(self, run_id):
+    def _check_samples(self, run_id: int) -> None:
         """The samples of a run hold integers where the schema says so (SQLite, which keeps any
         value in any column: a store edited by hand)."""
         if self.kind != "sqlite":
             return
-        bad = self._x(*self.backend.mistyped_samples(run_id)).fetchone()
+        sq = cast("SQLiteBackend", self.backend)  # (its kind, above)
+        bad = self._x(*sq.mistyped_samples(run_id)).fetchone()
         if bad:
-            col, kind = next(
-                (c, t) for c, t in zip(self.backend.INT_SAMPLE_COLS, bad[1:]) if t not in ("integer", "null")
-            )
+            col, kind = next((c, t) for c, t in zip(sq.INT_SAMPLE_COLS, bad[1:]) if t not in ("integer", "null"))
             raise CorruptStore(f"store {self.path} is corrupt: samples of result {bad[0]}: column {col} holds {kind}")
 
-    def results_of(self, run_ids, benches=None):
+    def results_of(self, run_ids: Iterable[int], benches: Iterable[str] | None = None) -> dict[int, list[Row]]:
         """{run id: [result rows]} of many runs at once (one query per 500 runs); `benches`: only
         results of these benchmark names."""
         cols = ", ".join(RESULT_COLS)
         ids = list(run_ids)
-        out = {i: [] for i in ids}
+        out: dict[int, list[Row]] = {i: [] for i in ids}
         for k in range(0, len(ids), 500):
             chunk = ids[k : k + 500]
             marks = ",".join("?" * len(chunk))
@@ -480,7 +492,7 @@ class Store:
             self._refresh_stats(rid, rows)
         return out
 
-    def headlines(self, run_ids, like=None):
+    def headlines(self, run_ids: Iterable[int], like: Sequence[str] | None = None) -> dict[int, list[Row]]:
         """{run id: [result rows]} of many runs, each row with only its headline statistics
         (value, CI, unit, rounds and their CV, task-clock per operation), from result_heads (where a result has no row
         there, from its statistics): what a history of thousands of runs needs, without parsing
@@ -491,13 +503,13 @@ class Store:
 
         heads = "result_heads" in self._tables
         where = ""
-        args = []
+        args: list[str] = []
         if like:
             where = " AND (" + " OR ".join("bench LIKE ? ESCAPE '\\' OR key LIKE ? ESCAPE '\\'" for _ in like) + ")"
             args = [p for pat in like for p in (pat, pat)]
         ids = list(run_ids)
-        out = {i: [] for i in ids}
-        stale = set()
+        out: dict[int, list[Row]] = {i: [] for i in ids}
+        stale: set[int] = set()
         for k in range(0, len(ids), 500):
             chunk = ids[k : k + 500]
             marks = ",".join("?" * len(chunk))
@@ -506,7 +518,7 @@ class Store:
                 f" WHERE run_id IN ({marks}){where} ORDER BY run_id, id",
                 chunk + args,
             )
-            figures = {}
+            figures: dict[int, Sequence[Any]] = {}
             if heads:  # a query of its own: a join makes PostgreSQL read the whole of result_heads
                 cols = ", ".join(HEAD_COLS)
                 figures = {
@@ -522,15 +534,15 @@ class Store:
                         figures[rid] = head_of(self._json(stats, f"result {rid}: stats"))
             for row in rows:
                 rid, run_id, key, bench, status, stat = row[:6]
-                head = figures[rid] if heads else head_of(self._json(row[6], f"result {rid}: stats"))
-                value, lo, hi, unit, ver, rounds, rcv, task_clock = head
+                fig = figures[rid] if heads else head_of(self._json(row[6], f"result {rid}: stats"))
+                value, lo, hi, unit, ver, rounds, rcv, task_clock = fig
                 # another version's, or edited by hand; or a figure, whose direction is its own
                 # (not a time, not a bandwidth): read whole below
                 if ver != STATS_VERSION or (unit not in (None, NS_OP) and stat != "max"):
                     if status == "ok":
                         stale.add(run_id)
                     continue
-                head = {"value": value, "ci95_lo": lo, "ci95_hi": hi, "unit": unit, "v": ver}
+                head: dict[str, Any] = {"value": value, "ci95_lo": lo, "ci95_hi": hi, "unit": unit, "v": ver}
                 head.update(rounds=rounds or 0, round_cv=rcv)
                 if task_clock is not None:
                     head["counters_per_op"] = {"task_clock": task_clock}
@@ -538,11 +550,11 @@ class Store:
                     {"run_id": run_id, "key": key, "bench": bench, "status": status, "stat": stat, "stats": {"": head}}
                 )
         if stale:
-            for rid, rows in self.results_of(sorted(stale)).items():
-                out[rid] = rows
+            for rid, whole in self.results_of(sorted(stale)).items():
+                out[rid] = whole
         return out
 
-    def _refresh_stats(self, run_id, rows):
+    def _refresh_stats(self, run_id: int, rows: list[Row]) -> None:
         """Statistics stored by another version of stats.py are recomputed from the raw samples
         (and written back where the store is writable)."""
         from ..analysis import stats
@@ -568,7 +580,7 @@ class Store:
             except (TickmarkError, self.backend.DatabaseError):
                 pass  # a read-only store: the fresh statistics are used without being kept
 
-    def add_samples(self, result_id, rnd, samples):
+    def add_samples(self, result_id: int, rnd: int, samples: Iterable[Row]) -> None:
         rows = []
         for i, s in enumerate(samples):
             extra = {k: v for k, v in s.items() if k not in _SAMPLE_COLS + ("t", "key", "i", "round")}
@@ -578,7 +590,7 @@ class Store:
         except self.backend.DatabaseError as e:
             raise self._db_error(e)
 
-    def samples(self, result_id):
+    def samples(self, result_id: Any) -> list[Row]:
         out = []
         for rnd, idx, iters, ops, ns, cyc, extra in self._x(
             "SELECT round, idx, iters, ops, ns, cyc, extra FROM samples WHERE result_id = ?"
@@ -587,17 +599,17 @@ class Store:
         ):
             what = f"a sample of result {result_id}"
             self._ints((rnd, idx, iters, ops, ns) + (() if cyc is None else (cyc,)), what)
-            s = {"round": rnd, "i": idx, "iters": iters, "ops": ops, "ns": ns}
+            s: Row = {"round": rnd, "i": idx, "iters": iters, "ops": ops, "ns": ns}
             if cyc is not None:
                 s["cyc"] = cyc
             s.update(self._json(extra, what))
             out.append(s)
         return out
 
-    def add_hist(self, result_id, rnd, data):
+    def add_hist(self, result_id: int, rnd: int, data: dict[str, Any]) -> None:
         self._x("INSERT INTO hists VALUES (?,?,?)", (result_id, rnd, _dump(data)))
 
-    def hists(self, result_id):
+    def hists(self, result_id: Any) -> list[Row]:
         rows = self._x(
             f"SELECT round, data FROM hists WHERE result_id = ? ORDER BY round, {self.backend.order_col}", (result_id,)
         )
@@ -605,7 +617,7 @@ class Store:
         return [dict(self._json(d, f"a histogram of result {result_id}"), round=r) for r, d in rows]
 
     # ---- profiles (one per run and instance key; a new one replaces the old) ----
-    def add_profile(self, run_id, key, data, created=None):
+    def add_profile(self, run_id: int, key: str, data: dict[str, Any], created: float | None = None) -> None:
         """Call inside a transaction (the old profile is deleted, then the new one written)."""
         self._x("DELETE FROM profiles WHERE run_id = ? AND key = ?", (run_id, key))
         self._x(
@@ -613,14 +625,14 @@ class Store:
             (run_id, key, data.get("tool", ""), created or time.time(), _dump(data)),
         )
 
-    def profiles(self, run_id):
+    def profiles(self, run_id: Any) -> dict[str, Row]:
         """key -> profile dict of a run."""
         return {
             k: self._json(d, f"a profile of run {run_id}")
             for k, d in self._x("SELECT key, data FROM profiles WHERE run_id = ? ORDER BY key", (run_id,))
         }
 
-    def count(self, table):
+    def count(self, table: str) -> int:
         return self._x(f"SELECT count(*) FROM {table}").fetchone()[0]
 
 
@@ -631,15 +643,17 @@ class NameTaken(TickmarkError):
 class _Tx:
     """BEGIN/COMMIT, ROLLBACK on any exception (the connection is in autocommit otherwise)."""
 
-    def __init__(self, store):
+    def __init__(self, store: Store) -> None:
         self.store = store
 
-    def __enter__(self):
+    def __enter__(self) -> _Tx:
         self.store.backend.check_intact()
         self.store._x(self.store.backend.begin_sql)
         return self
 
-    def __exit__(self, et, ev, tb):
+    def __exit__(
+        self, et: type[BaseException] | None, ev: BaseException | None, tb: TracebackType | None
+    ) -> Literal[False]:
         if et is None:
             self.store._x("COMMIT")
             return False
@@ -650,7 +664,7 @@ class _Tx:
         return False
 
 
-def _one_line(e):
+def _one_line(e: Exception) -> str:
     """A database error's message on one line (PostgreSQL's primary message, without the
     statement it quotes)."""
     text = getattr(getattr(e, "diag", None), "message_primary", None) or str(e)

@@ -14,10 +14,28 @@ runs, its holder renews the lease (keep_alive); a holder that finds its lease go
 that cell's result.
 """
 
+from __future__ import annotations
+
 import os
 import socket
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..base.errors import TickmarkError
+
+if TYPE_CHECKING:
+    from . import Store
+
+
+class ClaimedCell(Protocol):
+    """What register takes of a campaign cell: its id and the machine it runs on."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def machine(self) -> str | None: ...
+
 
 # The database's clock, in seconds since the epoch.
 _NOW = {
@@ -42,12 +60,12 @@ COLS = (
 )
 
 
-def holder_id():
+def holder_id() -> str:
     """This process: HOST:PID."""
     return f"{socket.gethostname()}:{os.getpid()}"
 
 
-def holder_gone(holder):
+def holder_gone(holder: str | None) -> bool:
     """A holder (HOST:PID) known to have ended: a process of this host that is no more (a
     tickmark killed with SIGKILL), whose lease need not be waited out."""
     from .owner import owner_gone
@@ -56,16 +74,16 @@ def holder_gone(holder):
     return pid.isdigit() and owner_gone({"host": host, "pid": int(pid)})
 
 
-def now(store):
+def now(store: Store) -> float:
     return store._x(f"SELECT {_NOW[store.kind]}").fetchone()[0]
 
 
-def register(store, campaign, cells, finished):
+def register(store: Store, campaign: str, cells: Iterable[ClaimedCell], finished: Iterable[str]) -> None:
     """Make a row for every cell (c.id, on the machine c.machine); the runs stored decide what is
     done: cells whose run is stored complete (`finished`: cell ids) are done, the other cells that
     are not running are pending (a new start retries the cells that failed, and a cell whose run
     was set aside runs again)."""
-    finished = set(finished)
+    done = set(finished)
     with store.transaction():
         for c in cells:
             store._x(
@@ -74,11 +92,13 @@ def register(store, campaign, cells, finished):
             )
             store._x(
                 "UPDATE claims SET state = ?, target = ? WHERE campaign = ? AND cell = ? AND state <> 'running'",
-                ("done" if c.id in finished else "pending", c.machine, campaign, c.id),
+                ("done" if c.id in done else "pending", c.machine, campaign, c.id),
             )
 
 
-def claim(store, campaign, target, cells, holder, lease):
+def claim(
+    store: Store, campaign: str, target: str, cells: Sequence[str], holder: str, lease: float
+) -> tuple[str, str | None] | None:
     """Claim the first free cell of the machine `target` among `cells` (ids, in order) -> (cell
     id, previous holder or None) or None. See the module's comment for what is free."""
     t_now = _NOW[store.kind]
@@ -112,9 +132,9 @@ def claim(store, campaign, target, cells, holder, lease):
     return None
 
 
-def keep_alive(store, campaign, cells, holder, lease):
+def keep_alive(store: Store, campaign: str, cells: Iterable[str], holder: str, lease: float) -> list[str]:
     """Renew the leases of `cells` held by `holder` -> the cells whose claim was lost."""
-    lost = []
+    lost: list[str] = []
     for cid in cells:
         cur = store._x(
             f"UPDATE claims SET lease_until = {_NOW[store.kind]} + ?, heartbeat = {_NOW[store.kind]}"
@@ -126,7 +146,15 @@ def keep_alive(store, campaign, cells, holder, lease):
     return lost
 
 
-def settle(store, campaign, cell, holder, state, run_id=None, message=None):
+def settle(
+    store: Store,
+    campaign: str,
+    cell: str,
+    holder: str,
+    state: str,
+    run_id: int | None = None,
+    message: str | None = None,
+) -> bool:
     """The end of a cell: done, failed, or pending again (interrupted: free for anyone). Only
     the holder settles its claim -> whether it still held it."""
     cur = store._x(
@@ -137,7 +165,7 @@ def settle(store, campaign, cell, holder, state, run_id=None, message=None):
     return cur.rowcount > 0
 
 
-def unsettled(store, campaign, target):
+def unsettled(store: Store, campaign: str, target: str) -> list[str]:
     """Cells of the machine `target` that are not done or failed yet."""
     return [
         r[0]
@@ -148,7 +176,7 @@ def unsettled(store, campaign, target):
     ]
 
 
-def status(store, campaign):
+def status(store: Store, campaign: str) -> dict[str, dict[str, Any]]:
     """{cell id: {column: value, 'now': database time}} of a campaign (empty before its first start)."""
     try:
         rows = store._x(
@@ -156,7 +184,7 @@ def status(store, campaign):
         ).fetchall()
     except TickmarkError:
         return {}
-    out = {}
+    out: dict[str, dict[str, Any]] = {}
     for r in rows:
         d = dict(zip(COLS, r))
         d["now"] = r[-1]

@@ -3,27 +3,35 @@ JSON document (with raw samples) or CSV; such a document read back (strictly val
 statistics computed again from the raw samples). The run engine stores a document read here as a
 new run (run/importing.py: import_document)."""
 
+from __future__ import annotations
+
 import csv
 import io
 import json
 import math
 import re
+from collections.abc import Iterable, Sequence
+from typing import Any, NoReturn, Union
 
 from ..analysis import stats
-from ..analysis.stats import Stats
+from ..analysis.stats import Stats, Summary
 from ..base import tm1
 from ..base.errors import TickmarkError
 from ..base.exact import exact_counts
 from ..base.exact import unit as shown_unit
 from ..base.names import check_name, printable, text_problem
+from ..base.shapes import Row, StoreReader
 from ..facts import fingerprint
 from .rows import MAX_TIME
+
+# a check's type or types (isinstance's second argument)
+Types = Union[type, tuple[type, ...]]
 
 FORMAT = "tickmark-results"
 VERSION = 1
 
 
-def run_model(store, run):
+def run_model(store: StoreReader, run: Row) -> dict[str, Any]:
     """A stored run as every run format renders it (report/formats.py), so that none reads the
     store: the run row, its result rows each with its raw samples ("samples") and histogram
     ("hist"), and its profiles by name."""
@@ -31,9 +39,9 @@ def run_model(store, run):
     return {"run": run, "results": results, "profiles": store.profiles(run["id"])}
 
 
-def to_document(model):
+def to_document(model: dict[str, Any]) -> dict[str, Any]:
     """The run model as the versioned document that import reads back."""
-    results = []
+    results: list[dict[str, Any]] = []
     for r in model["results"]:
         results.append(
             {
@@ -57,14 +65,14 @@ def to_document(model):
 
     run = model["run"]
     run_doc = {k: run[k] for k in RUN_COLS}
-    doc = {"format": FORMAT, "version": VERSION, "run": run_doc, "results": results}
+    doc: dict[str, Any] = {"format": FORMAT, "version": VERSION, "run": run_doc, "results": results}
     profiles = model["profiles"]
     if profiles:  # optional: runs with profiles (tickmark profile) only
         doc["profiles"] = [profiles[k] for k in sorted(profiles)]
     return doc
 
 
-def to_json(model):
+def to_json(model: dict[str, Any]) -> str:
     return json.dumps(to_document(model), indent=1, sort_keys=True) + "\n"
 
 
@@ -88,7 +96,7 @@ CSV_STATS = (
 )
 
 
-def to_csv(model):
+def to_csv(model: dict[str, Any]) -> str:
     """One row per result and metric of the run model."""
     run = model["run"]
     out = io.StringIO()
@@ -135,11 +143,11 @@ def to_csv(model):
     return out.getvalue()
 
 
-def _csv(v):
+def _csv(v: object) -> object:
     return "" if v is None else v
 
 
-def _csv_stat(d, name, exact):
+def _csv_stat(d: Summary | None, name: str, exact: bool) -> object:
     """One statistic of a CSV row (every spread a fraction, as the statistics keep them: 0.023 is
     2.3 %); no rate per second for exact counts (QEMU -icount)."""
     v = getattr(d, name, None)
@@ -151,7 +159,7 @@ def _csv_stat(d, name, exact):
 _FORMULA = ("=", "+", "-", "@", "\t", "\r")
 
 
-def write_row(w, cells):
+def write_row(w: Any, cells: Iterable[object]) -> None:
     """A CSV row whose text cells a spreadsheet never reads as a formula: a text starting with
     = + - @ (or a tab, a carriage return) gets a leading apostrophe. Numbers stay numbers."""
     w.writerow(["'" + c if isinstance(c, str) and c.startswith(_FORMULA) else c for c in cells])
@@ -162,7 +170,7 @@ class _Bad(Exception):
     pass
 
 
-def _need(obj, key, types, where):
+def _need(obj: object, key: str, types: Types, where: str) -> Any:
     if not isinstance(obj, dict) or key not in obj:
         raise _Bad(f"{where}: missing '{key}'")
     v = obj[key]
@@ -171,11 +179,11 @@ def _need(obj, key, types, where):
     return v
 
 
-def _tuple(t):
+def _tuple(t: Types) -> tuple[type, ...]:
     return t if isinstance(t, tuple) else (t,)
 
 
-def _names(types):
+def _names(types: Types) -> str:
     return " or ".join("null" if t is type(None) else t.__name__ for t in _tuple(types))
 
 
@@ -350,12 +358,12 @@ MAX_DEPTH = 64
 _UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
 
 
-def _scan(doc):
+def _scan(doc: object) -> str | None:
     """What no store keeps, anywhere in the document (checked without recursion): nesting
     deeper than MAX_DEPTH, a text or a key that breaks the store's one rule for texts
     (names.text_problem: a NUL character or a lone surrogate, any control character, an
     invisible one) -> the problem or None."""
-    stack = [(doc, ())]
+    stack: list[tuple[object, tuple[str | int, ...]]] = [(doc, ())]
     while stack:
         v, path = stack.pop()
         if len(path) > MAX_DEPTH:
@@ -376,14 +384,14 @@ def _scan(doc):
     return None
 
 
-def _where(path):
+def _where(path: Iterable[str | int]) -> str:
     out = ""
     for p in path:
         out += f"[{p}]" if isinstance(p, int) else f".{p}"
     return out.lstrip(".") or "document"
 
 
-def validate(doc):
+def validate(doc: object) -> None:
     """Raise TickmarkError naming the first thing wrong with an import document (one line)."""
     import jsonschema
 
@@ -421,12 +429,12 @@ def validate(doc):
                 raise _Bad(str(e))
         if run["finished"] is not None and run["finished"] < run["started"]:
             raise _Bad("run.finished: before run.started")
-        keys = set()
+        keys: set[str] = set()
         for i, r in enumerate(doc["results"]):
             if r["key"] in keys:
                 raise _Bad(f"results[{i}].key: duplicate key {printable(r['key'])[:80]!r}")
             keys.add(r["key"])
-            seen = set()
+            seen: set[tuple[Any, Any]] = set()
             for j, s in enumerate(r["samples"]):
                 if "i" in s:
                     if (s["round"], s["i"]) in seen:
@@ -438,7 +446,7 @@ def validate(doc):
         raise TickmarkError(f"invalid results document: {e}")
 
 
-def recompute_stats(doc):
+def recompute_stats(doc: dict[str, Any]) -> dict[str, Any]:
     """Replace every result's statistics by ones computed from its raw samples and histograms."""
     run = doc["run"]
     cycles = fingerprint.cycles_method(run["fingerprint"], run["hello"])  # the run's own (icount: insns)
@@ -448,31 +456,33 @@ def recompute_stats(doc):
     return doc
 
 
-def _float(text):
+def _float(text: str) -> float:
     v = float(text)
     if not math.isfinite(v):
         raise ValueError(f"number {text[:30]} is out of range")
     return v
 
 
-def _constant(name):
+def _constant(name: str) -> NoReturn:
     raise ValueError(f"{name} is not a number")
 
 
-def _object(pairs):
+def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     """A JSON object whose keys are each given once (which of two would count is not JSON's to say)."""
     obj = dict(pairs)
     if len(obj) != len(pairs):
-        seen = set()
-        dup = next(k for k, _ in pairs if k in seen or seen.add(k))
-        raise ValueError(f"key {printable(dup)[:40]!r} is given twice in one object")
+        seen: set[str] = set()
+        for k, _ in pairs:
+            if k in seen:
+                raise ValueError(f"key {printable(k)[:40]!r} is given twice in one object")
+            seen.add(k)
     return obj
 
 
-def _validate_profiles(profiles, keys):
+def _validate_profiles(profiles: Sequence[Any], keys: set[str]) -> None:
     from ..profile.model import GROUPS
 
-    seen = set()
+    seen: set[str] = set()
     for i, p in enumerate(profiles):
         w = f"profiles[{i}]"
         key = _need(p, "key", str, w)
@@ -494,15 +504,15 @@ def _validate_profiles(profiles, keys):
             for k in ("self", "total"):
                 if not 0 <= _need(r, k, NUM, wr) <= 1:
                     raise _Bad(f"{wr}.{k}: a share between 0 and 1, got {r[k]!r}")
-            for k, sym in enumerate(_need(r, "symbols", list, wr)):
+            for n, sym in enumerate(_need(r, "symbols", list, wr)):
                 if not isinstance(sym, str):
-                    raise _Bad(f"{wr}.symbols[{k}]: expected str, got {type(sym).__name__}")
+                    raise _Bad(f"{wr}.symbols[{n}]: expected str, got {type(sym).__name__}")
 
 
 MAX_DOCUMENT = 1 << 30  # bytes read at most (an export of a run of 300 instances x 100,000 samples)
 
 
-def read_document(path):
+def read_document(path: str) -> dict[str, Any]:
     """A results document from a file (or standard input: '-'): parsed, validated as a whole,
     statistics recomputed. Read with a bound: a file that does not start as a JSON object
     (/dev/zero, a binary) is refused at its first bytes, and one larger than MAX_DOCUMENT when it
@@ -527,7 +537,7 @@ def read_document(path):
     return parse_document(text, path)
 
 
-def parse_document(text, where="document"):
+def parse_document(text: str, where: str = "document") -> dict[str, Any]:
     try:
         doc = json.loads(text, parse_float=_float, parse_constant=_constant, object_pairs_hook=_object)
     except RecursionError:

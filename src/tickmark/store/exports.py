@@ -23,37 +23,47 @@ with their raw samples), never the store, and returns text; report/formats.py is
 formats that chooses them.
 """
 
+from __future__ import annotations
+
 import json
 import math
 import time
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any
 from xml.etree import ElementTree as ET
 
 from ..analysis import estimators, stats
-from ..analysis.stats import MB_S, NS_OP, Stats
+from ..analysis.stats import MB_S, NS_OP, Stats, Summary
 from ..base.errors import TickmarkError
 from ..base.exact import exact_counts
 from ..base.names import decimal
+from ..base.shapes import Row
 from ..base.units import parse_size
 from ..facts import fingerprint
+
+if TYPE_CHECKING:
+    from typing_extensions import TypeGuard
+
+    from ..analysis.verdict import Failure, Gate
 
 STATUSES = ("ok", "skip", "failed", "crashed", "timeout")
 
 
-def _iso(t):
+def _iso(t: float) -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%S+00:00", time.gmtime(t))
 
 
-def _size_bytes(size):
+def _size_bytes(size: object) -> int:
     """A cache's size in bytes (a number; the text of an older fingerprint: "32K"), else 0."""
     return parse_size(size) or 0
 
 
-def _finite(x):
+def _finite(x: object) -> TypeGuard[float]:
     return x is not None and isinstance(x, (int, float)) and math.isfinite(x)
 
 
 # ---------------------------------------------------------------- google/benchmark JSON
-def _round_times(samples):
+def _round_times(samples: Sequence[Row]) -> tuple[list[float], list[float] | None, float | None]:
     """Per round (in order), the median ns per operation of its samples, on wall time and on
     on-CPU time (task-clock) -> (wall, cpu, cpu_all): cpu is None unless every sample counted
     task-clock; cpu_all is the median over all samples."""
@@ -72,7 +82,7 @@ CPU_TIME_NOTE = "cpu_time: on-CPU time per operation (task-clock); wall time whe
 NO_TASK_CLOCK = "cpu_time is wall time: no task-clock counted"
 
 
-def to_gbench(model):
+def to_gbench(model: dict[str, Any]) -> str:
     """The run model (document.run_model): each result's raw samples make its repetitions (the
     rounds). A run whose figures are counts of guest instructions (QEMU -icount) has no time to
     give: refused, with the formats that hold counts."""
@@ -86,7 +96,7 @@ def to_gbench(model):
             "google/benchmark's JSON holds times only; export it as json, csv, junit or openmetrics"
         )
     load = [float(x) for x in str(fp.get("loadavg") or "").split()[:3] if _is_float(x)]
-    caches = []
+    caches: list[dict[str, Any]] = []
     for c in fp.get("caches") or []:
         level = str(c.get("level") or "")
         if decimal(level, 2) is not None and _size_bytes(c.get("size")):
@@ -98,7 +108,7 @@ def to_gbench(model):
                     "num_sharing": 0,
                 }
             )
-    ctx = {
+    ctx: dict[str, Any] = {
         "date": _iso(run["started"]),
         "host_name": fp.get("hostname") or fp.get("target_uri") or "",
         "executable": "tickmark-core",
@@ -116,7 +126,7 @@ def to_gbench(model):
         ctx["cpu_scaling_enabled"] = fp["governor"] != "performance"
     for k, v in sorted(((run.get("notes") or {}).get("labels") or {}).items()):
         ctx[f"label:{k}"] = str(v)
-    benches = []
+    benches: list[dict[str, Any]] = []
     figures = figure_counters(results)
     results = [r for r in results if not _figure_of(r)]
     for family, r in enumerate(sorted(results, key=lambda r: r["key"])):
@@ -194,7 +204,7 @@ def to_gbench(model):
     return json.dumps({"context": ctx, "benchmarks": benches}, indent=2) + "\n"
 
 
-def _counters(d, bpo, ns, extra):
+def _counters(d: Summary, bpo: float, ns: float, extra: dict[str, float]) -> dict[str, float]:
     """The user counters of an entry whose time is ns: a bandwidth entry's rate is the rate of
     its own time; cycles per operation where they were obtained; the figures its program
     printed (extra, figure_counters)."""
@@ -206,10 +216,12 @@ def _counters(d, bpo, ns, extra):
     return out
 
 
-def _mean_sd(wall, cpu):
+def _mean_sd(
+    wall: Sequence[float], cpu: Sequence[float]
+) -> tuple[tuple[float, float], tuple[float, float], tuple[float, float]]:
     """((mean wall, mean cpu), (sd wall, sd cpu), (cv wall, cv cpu)) over the repetitions."""
 
-    def msc(xs):
+    def msc(xs: Sequence[float]) -> tuple[float, float, float]:
         mean = sum(xs) / len(xs)
         sd = math.sqrt(sum((x - mean) ** 2 for x in xs) / (len(xs) - 1)) if len(xs) > 1 else 0.0
         return mean, sd, sd / mean if mean else 0.0
@@ -218,16 +230,16 @@ def _mean_sd(wall, cpu):
     return (mw, mc), (sw, sc), (cw, cc)
 
 
-def _figure_of(r):
+def _figure_of(r: Row) -> dict[str, Any] | None:
     """A figure's unit and direction, for a figure read from a program's output (exec), else None."""
     f = (r.get("meta") or {}).get("figure")
     return f if isinstance(f, dict) else None
 
 
-def figure_counters(results):
+def figure_counters(results: Iterable[Row]) -> dict[str, dict[str, float]]:
     """The figures of programs (exec.NAME.FIGURE) as counters of their program's instance
     (google/benchmark's user counters) -> {program key: {figure name: median}}."""
-    out = {}
+    out: dict[str, dict[str, float]] = {}
     for r in results:
         f, d = _figure_of(r), Stats.of(r).main
         if f and r["status"] == "ok" and d is not None and _finite(d.median):
@@ -235,7 +247,7 @@ def figure_counters(results):
     return out
 
 
-def _is_float(x):
+def _is_float(x: str) -> bool:
     try:
         return math.isfinite(float(x))
     except ValueError:
@@ -243,7 +255,7 @@ def _is_float(x):
 
 
 # ---------------------------------------------------------------- JUnit XML
-def to_junit(model, gate=None):
+def to_junit(model: dict[str, Any], gate: Gate | None = None) -> str:
     """gate: the verdict of analysis/verdict.py's gate against a baseline (or None): its failures
     fail their test cases, and a benchmark of the baseline that this run did not measure is a
     failed test case of its own. A run that did not finish fails a test case `run`, and each
@@ -253,17 +265,19 @@ def to_junit(model, gate=None):
     fp = run.get("fingerprint") or {}
     exact = exact_counts(fp)  # counts of guest instructions: no time, so a test case's time is 0
     failing = gate.by_key() if gate is not None else {}
-    cases, fails, errors, skips, total = [], 0, 0, 0, 0.0
+    cases: list[ET.Element] = []
+    fails, errors, skips, total = 0, 0, 0, 0.0
 
-    def failed(tc, kind, message, text):
+    def failed(tc: ET.Element, kind: str, message: str, text: str) -> None:
         nonlocal fails
         fails += 1
         f = ET.SubElement(tc, "failure", message=message, type=kind)
         f.text = text
 
-    def gate_failure(tc, key, d=None):
+    def gate_failure(tc: ET.Element, key: str, d: Summary | None = None) -> bool:
         for g in failing.get(key, ()):
-            if g.kind == "slower":
+            assert gate is not None  # the failures are the gate's
+            if g.kind == "slower" and g.slower is not None:  # (a "slower" failure has its figure)
                 failed(
                     tc,
                     "gate",
@@ -284,10 +298,11 @@ def to_junit(model, gate=None):
             return True
         return False
 
-    def undecided(tc, key, g):
+    def undecided(tc: ET.Element, key: str, g: Failure) -> None:
         """A benchmark the one rule could not decide: a failure with --inconclusive=fail, else an
         error (neither passed nor failed), never a silent pass."""
         nonlocal errors
+        assert gate is not None  # the failure is the gate's
         message = f"cannot tell against {gate.baseline}: {g.why}"
         if gate.inconclusive == "fail":
             failed(tc, "inconclusive", message, f"{key}: {message}")
@@ -359,7 +374,7 @@ def to_junit(model, gate=None):
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
 
 
-def _run_seconds(r):
+def _run_seconds(r: Row) -> float:
     """The measured time of an instance: its samples' total (from the statistics), else 0."""
     d = Stats.of(r).main
     if d is None or not _finite(d.mean) or not d.n:
@@ -369,26 +384,26 @@ def _run_seconds(r):
     return max(0.0, ns * iters * d.n / 1e9)
 
 
-def _value_text(d, exact=False):
+def _value_text(d: object, exact: bool = False) -> str:
     from ..base.fmt import fmt_value
 
     return fmt_value(d, exact)
 
 
 # ---------------------------------------------------------------- OpenMetrics
-def _esc(v):
+def _esc(v: object) -> str:
     return str(v).replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
 
 
-def _labels(d):
+def _labels(d: dict[str, Any]) -> str:
     return "{" + ",".join(f'{k}="{_esc(v)}"' for k, v in d.items()) + "}"
 
 
-def _num(x):
+def _num(x: float) -> str:
     return repr(float(x))
 
 
-def to_openmetrics(model):
+def to_openmetrics(model: dict[str, Any]) -> str:
     """A run whose figures are counts of guest instructions (QEMU -icount) gives them as
     instructions per operation (tickmark_op_instructions), never as seconds."""
     run, results = model["run"], model["results"]
@@ -396,7 +411,7 @@ def to_openmetrics(model):
     exact = exact_counts(fp)
     run_label = run.get("name") or str(run["id"])
     base = {"run": run_label}
-    fams = {
+    fams: dict[str, tuple[str, str, str, list[str]]] = {
         "tickmark_run": ("info", "", "the run and the machine it measured", []),
         "tickmark_op_time_seconds": (
             "gauge",
@@ -488,7 +503,7 @@ def to_openmetrics(model):
             )
         if _finite(d.round_cv):
             fams["tickmark_round_cv_ratio"][3].append(f"tickmark_round_cv_ratio{_labels(lab)} {_num(d.round_cv)}")
-    out = []
+    out: list[str] = []
     for name, (kind, unit, help_, lines) in fams.items():
         if not lines:
             continue
@@ -501,7 +516,7 @@ def to_openmetrics(model):
     return "\n".join(out) + "\n"
 
 
-def _label_name(k):
+def _label_name(k: object) -> str:
     """A label key as an OpenMetrics label name ([a-zA-Z_][a-zA-Z0-9_]*)."""
     s = "".join(c if c.isalnum() or c == "_" else "_" for c in str(k))
     return s if s and not s[0].isdigit() else f"_{s}"

@@ -1,6 +1,8 @@
 """Where a store is: what --store or TICKMARK_STORE names (a path, an sqlite:/// URL or a
 postgresql:// URL), and the per-user SQLite file by default."""
 
+from __future__ import annotations
+
 import os
 import re
 from pathlib import Path
@@ -12,7 +14,7 @@ _SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*):")
 _SQLITE_URL = "sqlite:///"
 
 
-def locate(target):
+def locate(target: str | Path) -> str | Path:
     """What --store or TICKMARK_STORE names -> a postgresql:// URL, or the Path of an SQLite file.
     An SQLite file may also be given as a URL: sqlite:///relative.db, sqlite:////absolute.db.
     Another URL scheme (mysql://...) is refused, never taken for a file name (its folders would
@@ -36,13 +38,13 @@ def locate(target):
     return Path(text)
 
 
-def is_pg_url(target):
+def is_pg_url(target: object) -> bool:
     from .postgres import is_url
 
     return is_url(target)
 
 
-def default_path():
+def default_path() -> str | Path:
     """TICKMARK_STORE (a path or a URL, see locate), else the per-user SQLite file."""
     env = os.environ.get("TICKMARK_STORE")
     if env:

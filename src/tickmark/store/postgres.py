@@ -7,20 +7,28 @@ unless the store opens a transaction, so results are visible to others as they a
 that dies takes only its open transaction with it.
 """
 
+from __future__ import annotations
+
 import re
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote
 
 from ..base.errors import TickmarkError
+from .backend import Args, Columns
+
+if TYPE_CHECKING:  # imported when a PostgreSQL store is opened (an optional dependency)
+    import psycopg
 
 SCHEMES = ("postgresql://", "postgres://")
 _LOCK_KEY = 0x7469636B  # "tick": serializes schema creation between runners
 
 
-def is_url(target):
+def is_url(target: object) -> bool:
     return isinstance(target, str) and target.startswith(SCHEMES)
 
 
-def _split(url):
+def _split(url: str) -> tuple[str, str | None, list[str], str, str, str]:
     """url -> (scheme, user part, [host[:port], ...], path, query, fragment) without decoding
     anything (urllib would raise on an odd port or bracket, and echo the password)."""
     scheme, _, rest = url.partition("://")
@@ -31,7 +39,7 @@ def _split(url):
     return scheme, (userinfo if at else None), hosts.split(","), slash + path, query, fragment
 
 
-def redact(url):
+def redact(url: str) -> str:
     """The URL without its password (user:***@, password=*** in the query): for messages and the
     run's records."""
     scheme, userinfo, hosts, path, query, fragment = _split(url)
@@ -44,11 +52,11 @@ def redact(url):
     )
 
 
-def secrets(url):
+def secrets(url: str) -> list[str]:
     """The password as it may appear in a message: as written and decoded, from the user part
     and from a password= option."""
     _, userinfo, _, _, query, _ = _split(url)
-    found = []
+    found: list[str] = []
     if userinfo and ":" in userinfo:
         found.append(userinfo.split(":", 1)[1])
     found += [m.group(1) for m in re.finditer(r"(?:^|&)password=([^&]*)", query, flags=re.IGNORECASE)]
@@ -56,14 +64,14 @@ def secrets(url):
     return sorted({x for x in found if x}, key=len, reverse=True)
 
 
-def scrub(text, url):
+def scrub(text: str, url: str) -> str:
     """A message with every form of the URL's password replaced by ***."""
     for secret in secrets(url):
         text = text.replace(secret, "***")
     return text
 
 
-def check_url(url):
+def check_url(url: str) -> str:
     """Ports that are numbers 1..65535 (libpq's own check would quote the URL) -> url, or TickmarkError."""
     for host in _split(url)[2]:
         port = host.rpartition("]")[2].partition(":")[2] if host.startswith("[") else host.partition(":")[2]
@@ -75,7 +83,7 @@ def check_url(url):
 class PostgresBackend:
     kind = "postgresql"
 
-    def __init__(self, url, readonly=False):
+    def __init__(self, url: str, readonly: bool = False) -> None:
         """readonly: a reading command's connection, which never makes tables."""
         self.readonly = readonly
         try:
@@ -97,7 +105,7 @@ class PostgresBackend:
     begin_sql = "BEGIN"
     order_col = "rowid"
 
-    def ddl(self, schema):
+    def ddl(self, schema: str) -> list[str]:
         out = []
         for stmt in (s.strip() for s in schema.split(";")):
             if not stmt:
@@ -110,7 +118,7 @@ class PostgresBackend:
             out.append(stmt)
         return out
 
-    def tables(self):
+    def tables(self) -> set[str]:
         """The tables of the schema, those the role may not read too (the catalogue shows them all)."""
         return {
             r[0]
@@ -126,7 +134,7 @@ class PostgresBackend:
     READ = ("tickmark_schema", "runs", "results", "samples", "hists")
     UPDATED = ("runs", "results", "run_brief", "result_heads")
 
-    def check_privileges(self, tables, write):
+    def check_privileges(self, tables: set[str], write: bool) -> None:
         """Before anything is read or written: the role holds what the command needs (a role
         without SELECT would otherwise be told the store is empty, one without UPDATE would
         leave a run that is never finished)."""
@@ -137,9 +145,7 @@ class PostgresBackend:
         lacking = [
             (t, p)
             for t, p in need
-            if not self.conn.execute(
-                "SELECT has_table_privilege(current_schema() || '.' || %s, %s)", (t, p)
-            ).fetchone()[0]
+            if not self._first("SELECT has_table_privilege(current_schema() || '.' || %s, %s)", (t, p))
         ]
         if not lacking:
             return
@@ -156,12 +162,12 @@ class PostgresBackend:
             "(reading commands still work)"
         )
 
-    def indexes(self):
+    def indexes(self) -> set[str]:
         return {r[0] for r in self.conn.execute("SELECT indexname FROM pg_indexes WHERE schemaname = current_schema()")}
 
-    def columns(self):
+    def columns(self) -> Columns:
         """{table: set of its columns}."""
-        out = {}
+        out: Columns = {}
         for table, col in self.conn.execute(
             "SELECT c.relname, a.attname FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid"
             " JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = current_schema()"
@@ -170,49 +176,55 @@ class PostgresBackend:
             out.setdefault(table, set()).add(col)
         return out
 
-    def before_create(self):
+    def before_create(self) -> None:
         pass
 
-    def opened(self):
+    def opened(self) -> None:
         pass
 
-    def check_intact(self):
+    def check_intact(self) -> None:
         pass  # a server's database does not vanish under an open connection unnoticed
 
-    def lock_schema(self):
+    def lock_schema(self) -> None:
         self.conn.execute("SELECT pg_advisory_xact_lock(%s)", (_LOCK_KEY,))
 
     @staticmethod
-    def json_doc(col):
+    def json_doc(col: str) -> str:
         """A JSON text column parsed by the server (once per row where the query materializes it)."""
         return f"({col})::jsonb"
 
     @staticmethod
-    def json_fields(doc, names):
+    def json_fields(doc: str, names: Iterable[str]) -> str:
         """SQL for a JSON array (text) of the top-level fields `names` of a JSON text column (null
         where absent), the document parsed once."""
         fields = ", ".join(f"j -> '{n}'" for n in names)
         return f"(SELECT jsonb_build_array({fields}) FROM (SELECT ({doc})::jsonb AS j) AS d)::text"
 
     @staticmethod
-    def json_field(doc, key, field):
+    def json_field(doc: str, key: str, field: str) -> str:
         """SQL for doc[key][field] as text (doc: a json_doc expression)."""
         return f"({doc} -> '{key}' ->> '{field}')"
 
     # ---- statements ----
     @staticmethod
-    def _sql(sql):
+    def _sql(sql: str) -> str:
         return sql.replace("%", "%%").replace("?", "%s")
 
-    def execute(self, sql, args=()):
+    def execute(self, sql: str, args: Args = ()) -> psycopg.Cursor[Any]:
         return self.conn.execute(self._sql(sql), args)
 
-    def executemany(self, sql, rows):
+    def executemany(self, sql: str, rows: Iterable[Args]) -> None:
         with self.conn.cursor() as cur:
             cur.executemany(self._sql(sql), rows)
 
-    def insert(self, sql, args):
-        return self.conn.execute(self._sql(sql) + " RETURNING id", args).fetchone()[0]
+    def insert(self, sql: str, args: Args) -> int:
+        return self._first(self._sql(sql) + " RETURNING id", args)
 
-    def close(self):
+    def _first(self, sql: str, args: Args) -> Any:
+        """The first column of the one row a statement returns (in psycopg's placeholders)."""
+        row = self.conn.execute(sql, args).fetchone()
+        assert row is not None  # a function's value, or the id an INSERT gave
+        return row[0]
+
+    def close(self) -> None:
         self.conn.close()

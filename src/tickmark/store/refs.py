@@ -1,15 +1,19 @@
 """Runs by reference for a comparison: an id, a name, 'latest' or an exported JSON file, loaded
 with their results and raw samples (analysis/compare.py compares them)."""
 
+from __future__ import annotations
+
 import os
+from collections.abc import Sequence
 
 from ..analysis import compare
 from ..base.errors import NoRun, TickmarkError
 from ..base.names import printable
+from ..base.shapes import Row, StoreReader
 from .document import read_document
 
 
-def _label(run, fallback):
+def _label(run: Row, fallback: str) -> str:
     fp = run.get("fingerprint") or {}
     name = run.get("name")
     variant = fp.get("variant")
@@ -21,7 +25,7 @@ def _label(run, fallback):
 FILE_PREFIX = "file:"
 
 
-def is_file_ref(ref):
+def is_file_ref(ref: str) -> bool:
     """An argument that names an exported file, whatever the store holds: `file:PATH`, or a
     path that says it is one (it starts with '/', './', '../' or '~/'). Any other argument is a
     stored run first (id, name, 'latest'; a name may hold '/' or end in '.json'), and a file
@@ -29,19 +33,19 @@ def is_file_ref(ref):
     return ref.startswith((FILE_PREFIX, "/", "./", "../", "~/"))
 
 
-def file_path(ref):
+def file_path(ref: str) -> str:
     """The path an argument names as a file (`file:` taken off, `~` expanded)."""
     path = ref[len(FILE_PREFIX) :] if ref.startswith(FILE_PREFIX) else ref
     return os.path.expanduser(path)
 
 
-def _from_file(ref):
+def _from_file(ref: str) -> compare.Side:
     path = file_path(ref)
     if not os.path.isfile(path):
         raise TickmarkError(f"no exported run at {printable(path)}: not a file")
     doc = read_document(path)
     run = doc["run"]
-    results = {}
+    results: dict[str, Row] = {}
     for r in doc["results"]:
         results[r["key"]] = dict(r, bench=r["benchmark"])
     profiles = {p["key"]: p for p in doc.get("profiles", [])}
@@ -50,7 +54,7 @@ def _from_file(ref):
     )
 
 
-def load(store, ref):
+def load(store: StoreReader | None, ref: str) -> compare.Side:
     """A run by id, name or 'latest' from the store, or an exported JSON file -> Side (the
     rule: is_file_ref)."""
     if is_file_ref(ref):
@@ -65,7 +69,7 @@ def load(store, ref):
         if os.path.isfile(ref):  # no run of that name, but a file
             return _from_file(ref)
         raise
-    results = {}
+    results: dict[str, Row] = {}
     for r in store.results(run["id"]):
         r = dict(r, samples=store.samples(r["id"]))
         results[r["key"]] = r
@@ -74,7 +78,7 @@ def load(store, ref):
     )
 
 
-def is_run(store, ref):
+def is_run(store: StoreReader | None, ref: str) -> bool:
     """An argument that names a run: a file by the rule of is_file_ref, an existing file, or a
     run of the store (id, name, 'latest')."""
     if is_file_ref(ref) or os.path.isfile(ref):
@@ -88,12 +92,18 @@ def is_run(store, ref):
     return True
 
 
-def run_compare(store, refs, baseline=None, metric=None, patterns=()):
+def run_compare(
+    store: StoreReader | None,
+    refs: Sequence[str],
+    baseline: str | None = None,
+    metric: str | None = None,
+    patterns: Sequence[str] = (),
+) -> tuple[list[compare.Side], list[compare.Pair]]:
     """Load the runs and compare the baseline (first, or --baseline) with each of the others
     (metric, patterns: compare.compare_sides)."""
     return compare.compare_sides(load_sides(store, refs, baseline), metric=metric, patterns=patterns)
 
 
-def load_sides(store, refs, baseline=None):
+def load_sides(store: StoreReader | None, refs: Sequence[str], baseline: str | None = None) -> list[compare.Side]:
     """The runs to compare, the baseline first -> [Side]."""
     return ([load(store, baseline)] if baseline is not None else []) + [load(store, r) for r in refs]

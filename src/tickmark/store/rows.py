@@ -1,18 +1,23 @@
 """Row shapes: what each column holds once read. A store edited by hand or damaged on disk is
 refused with "corrupt store" (naming the row and column), never handed on to crash a view."""
 
+from __future__ import annotations
+
 import json
+from collections.abc import Sequence
+from typing import Any
 
 from ..base import tm1
 from ..base.errors import CorruptStore
 from ..base.names import plain, plain_all
+from ..base.shapes import Row
 from . import migrations
 from .schema import _JSON_COLS
 
 # What each column holds once read: a store edited by hand or damaged on disk is refused with
 # "corrupt store" (naming the row and column), never handed on to crash a view.
 _NUM, _OPT_NUM, _TEXT, _OPT_TEXT = (int, float), (int, float, type(None)), (str,), (str, type(None))
-_SHAPES = {
+_SHAPES: dict[str, tuple[type, ...]] = {
     "id": (int,),
     "run_id": (int,),
     "name": _OPT_TEXT,
@@ -30,7 +35,7 @@ _SHAPES = {
 }
 
 
-def _loads(text, what):
+def _loads(text: str, what: str) -> Any:
     """A JSON column -> its value, its texts by the one rule of names.plain (a store written by
     an older tickmark, or edited, may hold a control character or a lone surrogate, which no view
     or export may meet raw); CorruptStore when it is not JSON."""
@@ -44,7 +49,7 @@ def _loads(text, what):
 MAX_TIME = 253402300799  # the end of the year 9999: the latest time a clock shows
 
 
-def _row(cols, row, table="runs"):
+def _row(cols: Sequence[str], row: Sequence[Any], table: str = "runs") -> Row:
     d = dict(zip(cols, row))
     what = f"{table} row {d.get('id')!r}"[:60]
     for k in _JSON_COLS & d.keys():
@@ -55,7 +60,7 @@ def _row(cols, row, table="runs"):
             d[k] = v = plain(v)
         if isinstance(v, bool) or not isinstance(v, _SHAPES.get(k, _TEXT)):
             raise CorruptStore(f"{what}: {k} holds {type(v).__name__}, not {_SHAPES.get(k, _TEXT)[0].__name__}")
-        if k in ("started", "finished") and v is not None and not 0 <= v <= MAX_TIME:  # NaN too
+        if k in ("started", "finished") and v is not None and not 0 <= d[k] <= MAX_TIME:  # NaN too
             raise CorruptStore(f"{what}: {k} holds {str(v)[:30]}, not a time (seconds since 1970, up to 9999)")
         if k == "params" and tm1.params_problem(v):
             raise CorruptStore(f"{what}: {tm1.params_problem(v)}")
@@ -64,5 +69,5 @@ def _row(cols, row, table="runs"):
     return d
 
 
-def _dump(x):
+def _dump(x: Any) -> str:
     return json.dumps(x, sort_keys=True)

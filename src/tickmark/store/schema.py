@@ -1,7 +1,10 @@
 """The store's schema: the tables of schema version 1, the tables and indexes added since, the
 columns each table must have, and the making of a new store's tables."""
 
+from __future__ import annotations
+
 from . import migrations
+from .backend import Backend
 
 SCHEMA_VERSION = 1
 
@@ -96,7 +99,7 @@ _COLUMNS = {
 _JSON_COLS = {"patterns", "options", "fingerprint", "hello", "notes", "params", "meta", "stats"}
 
 
-def _create_tables(b):
+def _create_tables(b: Backend) -> None:
     """The tables of a new store, on backend b (inside a transaction)."""
     for stmt in b.ddl(_SCHEMA):
         b.execute(stmt)

@@ -18,15 +18,22 @@ Nothing here opens the log or its index: closing any descriptor of a file drops 
 process holds on it (see sqlite.py's _OPEN).
 """
 
+from __future__ import annotations
+
 import os
+from pathlib import Path
+from typing import Optional
 
 from ..base.errors import TickmarkError
 
 LOGS = ("-wal", "-shm")
 _BOUND = "user.tickmark.file"
 
+Ident = tuple[int, int]  # (device, inode) of a file
+Logs = dict[str, Optional[Ident]]  # {suffix: the identity of the log or index, None: none}
 
-def ident(path):
+
+def ident(path: str | Path) -> Ident | None:
     """(device, inode) of a file, or None when there is none."""
     try:
         st = os.stat(path)
@@ -35,13 +42,13 @@ def ident(path):
     return st.st_dev, st.st_ino
 
 
-def own_logs(path):
+def own_logs(path: str | Path) -> Logs:
     """{suffix: (device, inode)} of the store's log and index as they are now (a writer's own,
     read once its connection has them open)."""
     return {s: ident(f"{path}{s}") for s in LOGS}
 
 
-def bind(path, main, wal):
+def bind(path: str | Path, main: Ident | None, wal: Ident | None) -> None:
     """Name the file `main` ((device, inode) of the store) in the store's log, and the log
     itself (`wal`): a copy of the log (cp -a, rsync -X) is a new file, to which the binding does
     not apply, as it was made with a copy of the store."""
@@ -53,7 +60,7 @@ def bind(path, main, wal):
         pass
 
 
-def remove_own(path, own, empty=False):
+def remove_own(path: str | Path, own: Logs, empty: bool = False) -> None:
     """Remove the store's log and index where they are still the ones this writer had (own_logs).
     empty: the file at path is the one this writer has open, its contents changed under it (a
     file copied over it, or emptied): the log is emptied first, so that SQLite, closing, finds no
@@ -71,7 +78,7 @@ def remove_own(path, own, empty=False):
                 pass
 
 
-def check(path):
+def check(path: str | Path) -> None:
     """Before SQLite opens the store at path (or a new file takes that name): a log beside it
     that belongs to another file is removed, or, while a live process still writes it, a
     TickmarkError names that process."""
@@ -97,7 +104,7 @@ def check(path):
                 pass
 
 
-def _bound(wal):
+def _bound(wal: str) -> Ident | None:
     """The file the log was written for, while the log is the very file that was bound, or None."""
     try:
         dev, ino, wal_dev, wal_ino = (int(n) for n in os.getxattr(wal, _BOUND).decode().split(":"))
@@ -106,7 +113,7 @@ def _bound(wal):
     return (dev, ino) if ident(wal) == (wal_dev, wal_ino) else None
 
 
-def _writers(path, main):
+def _writers(path: str | Path, main: Ident | None) -> list[tuple[int, str]]:
     """[(pid, whose)] of the other processes that hold locks on the store's index (every SQLite
     connection to the store does), as far as this system shows them (/proc): whose is "this"
     (the process has the file now at path open), "old" (it has another file of that name open,
@@ -115,7 +122,7 @@ def _writers(path, main):
     if shm is None:
         return []
     dev = f"{os.major(shm[0]):02x}:{os.minor(shm[0]):02x}:{shm[1]}"
-    pids = set()
+    pids: set[int] = set()
     try:
         with open("/proc/locks") as f:
             for line in f:
@@ -125,9 +132,10 @@ def _writers(path, main):
     except (OSError, ValueError, IndexError):
         return []
     name = os.path.basename(path)
-    out = []
+    out: list[tuple[int, str]] = []
     for pid in sorted(pids - {os.getpid()}):
-        have, old = set(), False
+        have: set[Ident | None] = set()
+        old = False
         try:
             for fd in os.listdir(f"/proc/{pid}/fd"):
                 try:
