@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from boards import core_sources, nuttx_sources, study_counts_again, study_run
+from boards import check_study, core_sources, nuttx_sources, study_counts_again, study_run
 from conftest import need_zephyr
 from snapshotfix import fetch, make_snapshot
 from tickmark.base.suites import SUITES
@@ -19,6 +19,9 @@ from tickmark.targets.baremetal import load_board
 
 BOARDS = ["virt-aarch64", "mps2-an500"]
 STUDY = SUITES["rtos-study"]
+# board -> guest instructions of the interrupt rows: the round trip (control loop subtracted),
+# the raise to the handler's first statement (entry)
+IRQ_FIGURES = {"virt-aarch64": {"return": 123.0, "entry": 57.0}, "mps2-an500": {"return": 28.0}}
 # the study's primitives: the benchmarks and the POSIX files they reach, compiled alike everywhere
 SHARED = {
     "bench/thread/create_join.c",
@@ -69,6 +72,7 @@ def test_the_benchmark_configuration():
     want = zephyr.wanted_settings(board)
     assert want["ASSERT"] == "n" and want["STACK_SENTINEL"] == "n" and want["STACK_CANARIES"] == "n"
     assert want["POSIX_API"] == "y" and want["SYS_CLOCK_TICKS_PER_SEC"] == "1000"
+    assert want["DYNAMIC_INTERRUPTS"] == "y"  # irq.* connects its handler at run time
     final = (
         'CONFIG_BOARD="tickmark_mps2_an500"\nCONFIG_SOC="tickmark_mps2_an500"\nCONFIG_SYS_CLOCK_TICKS_PER_SEC=1000\n'
         "CONFIG_TICKLESS_KERNEL=y\nCONFIG_TIMESLICING=y\nCONFIG_TIMESLICE_SIZE=10\n"
@@ -95,11 +99,29 @@ def test_target_spelling_and_errors(real, cli, monkeypatch, tmp_path):
     assert rc == 2 and "is not a Zephyr tree" in err and "Traceback" not in err
 
 
+def irq_figures(board, res):
+    """The interrupt rows, through Zephyr's own interrupt entry and exit (irq_connect_dynamic):
+    the round trip exact, the raise to the handler exact where the clock counts every
+    instruction (the A53's PMCCNTR_EL0), the raise to the woken thread after the handler's give
+    and the switch on the kernel's way out."""
+    want = IRQ_FIGURES[board]
+    ret = res["irq.return"]["stats"][""]["cycles_per_op"]
+    assert ret == pytest.approx(want["return"], abs=0.1), ret  # a tick may land in a sample
+    entry = res["irq.entry"]["stats"]["entry"]["median"]
+    if "entry" in want:
+        assert entry == pytest.approx(want["entry"], abs=0.05), entry
+    else:  # the MPS2 counter steps every 40 instructions: an average over the iterations
+        assert 5 < entry < 80, entry
+    wake = res["irq.wake"]["stats"]["wake"]["median"]
+    assert entry + 100 < wake < 1000, (entry, wake)
+
+
 @pytest.mark.parametrize("board", BOARDS)
 def test_study_runs_on_zephyr_and_counts_are_identical(board, real, cli):
     """The rtos-study benchmarks run on Zephyr on both boards (the M7's image compiled for the
-    Cortex-M7), the fingerprint names Zephyr 2.7.0, its commit and its configuration, and a
-    second run with the same seed counts the same without building again."""
+    Cortex-M7), the interrupt rows through the kernel's interrupt API; the fingerprint names
+    Zephyr 2.7.0, its commit and its configuration, and a second run with the same seed counts
+    the same without building again."""
     target, fp, hello, res = study_run(cli, real, board, "zephyr")
     assert hello["port"] == "zephyr" and hello["os"] == "Zephyr"
     rtos = fp["rtos"]
@@ -107,14 +129,8 @@ def test_study_runs_on_zephyr_and_counts_are_identical(board, real, cli):
     assert rtos["board"] == load_board(board).vars["ZEPHYR_BOARD"]
     assert re.fullmatch(r"[0-9a-f]{64}", rtos["config_sha256"])
     assert rtos["assertions"] == "off" and rtos["stack_checks"] == "off" and rtos["tick"].startswith("1000 Hz")
-    for key in STUDY:
-        if key.startswith("irq."):  # the interrupt rows: Zephyr's POSIX layer offers no handler hook
-            assert res[key]["status"] == "skip" and "irq_connect_dynamic" in res[key]["reason"], key
-            continue
-        assert res[key]["status"] == "ok", (key, res[key]["reason"])
-        assert res[key]["stats"][""]["cycles_method"] == "icount-insns"
-    subs = res["sync.mutex"]["stats"]
-    assert 10 < subs["lock"]["median"] < 1000 and 10 < subs["unlock"]["median"] < 1000
+    check_study(res, STUDY)  # every row counted, the interrupt rows too
+    irq_figures(board, res)
     image = Path(zephyr.cache_dir()) / "images" / fp["build_hash"] / "zephyr.elf"
     if board == "mps2-an500":  # the M7's own image: ARMv7E-M with the double-precision FPU, hard float
         attrs = subprocess.run(["arm-none-eabi-readelf", "-A", str(image)], capture_output=True, text=True).stdout

@@ -31,7 +31,11 @@ PORT_BORROW := port/baremetal/flush.c port/baremetal/time.c port/baremetal/count
   port/baremetal/noexec.c port/baremetal/absent.c port/baremetal/scratch.c port/nuttx/entry.c port/nuttx/cpu.c
 PORT_DROP := memhint.c usage.c exec.c process.c prim_proc.c prim_child.c file.c prim_signal.c prim_sock.c \
   prim_misc.c syscall.c
-PORT_EXTRA_SRCS := port/baremetal/arch/$(BM_ARCH)/timebase.c port/nuttx/arch/$(BM_ARCH)/semihost.c
-PORT_CFLAGS := -Iport/baremetal -Iport/nuttx \
+# The software interrupt of irq.* (irq.c): per CPU, its line and the store that raises it
+# (arch/$(BM_ARCH)/irq_line.c); the board's ZEPHYR_SOFT_IRQ where Zephyr's interrupt controller
+# differs from the bare-metal one, else its BM_SOFT_IRQ.
+PORT_EXTRA_SRCS := port/baremetal/arch/$(BM_ARCH)/timebase.c port/nuttx/arch/$(BM_ARCH)/semihost.c \
+  port/zephyr/arch/$(BM_ARCH)/irq_line.c
+PORT_CFLAGS := -Iport/baremetal -Iport/nuttx -DTM_ZEPHYR_SOFT_IRQ=$(or $(ZEPHYR_SOFT_IRQ),$(BM_SOFT_IRQ),-1) \
   -DTM_MAX_GLOBS=256 -DTM_MAX_ITERS=256 -DTM_MAX_INSTANCES=512 \
   -DTM_BM_CLOCK_HZ=$(BM_CLOCK_HZ)u -DTM_BM_COUNTER_ADDR=$(BM_COUNTER_ADDR)u -DTM_BM_COUNTER_HZ=$(BM_COUNTER_HZ)u -DTM_BM_CACHE_BYTES=$(or $(BM_CACHE_BYTES),0)u
