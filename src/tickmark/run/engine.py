@@ -291,13 +291,13 @@ class Run:
         if s is not None:
             s.stop()
 
-    def execute(self, more: MorePasses | None = None) -> int | None:
+    def execute(self, more: MorePasses | None = None) -> int:
         """open, every base round, the extra rounds, close; under signals() -> run id. more: a
         function of this run called after its rounds -> (patterns, params) of another pass
         (next_pass), or None when the run is done. A lost target ends the run incomplete, like a
         core that died; KeyboardInterrupt and TickmarkError leave the run closed and go on up."""
         with signals():
-            self.open()
+            run_id = self.open()
             try:
                 while True:
                     self._pass()
@@ -307,12 +307,12 @@ class Run:
                     self.next_pass(*nxt)
             except TransportLost as e:
                 self.close(e)
-                return self.run_id
+                return run_id
             except BaseException as e:
                 self.close(e)
                 raise
             self.close()
-        return self.run_id
+        return run_id
 
     def _pass(self) -> None:
         """The base rounds of the current pass, then its extra rounds within their budget."""

@@ -175,14 +175,13 @@ class Matrix(Generic[C]):
         self.rng.shuffle(order)
         return order
 
-    def execute(self) -> list[int | None]:
+    def execute(self) -> list[int]:
         """Every cell's run, closed: complete, or incomplete with its reason -> run ids. A lost
         target ends every run incomplete (the command exits 1); another error or an interrupt
         closes every run before it goes on up."""
         cfg = self.cfg
         with signals():
-            for c in self.cells:
-                _run(c).open()
+            ids = [_run(c).open() for c in self.cells]
             t0 = time.monotonic()
             try:
                 for _ in range(cfg.rounds):
@@ -194,14 +193,14 @@ class Matrix(Generic[C]):
             except TransportLost as e:  # the target is gone: every run ends incomplete, like any other
                 for c in self.cells:
                     _run(c).close(e)
-                return [_run(c).run_id for c in self.cells]
+                return ids
             except BaseException as e:
                 for c in self.cells:
                     _run(c).close(e)
                 raise
             for c in self.cells:
                 _run(c).close()
-        return [_run(c).run_id for c in self.cells]
+        return ids
 
     def _extend(self, base_s: float) -> None:
         """Extra rounds (interleaved too) for the instances whose round-to-round CV is above 3 %,
