@@ -475,12 +475,8 @@ class Campaign:
             record(store, run.run_id, load.stop())
 
     def _cell(self, store: Store, tgt: Target, cores: dict[str, Core], c: Cell, stop: _CellStop) -> None:
-        from ..targets import Variant
         from .engine import Run
-
-        # targets.Variant declares its fields str with None defaults (targets is not annotated yet):
-        # called here as a function of any arguments until it declares them str | None
-        variant: Callable[..., Variant] = Variant
+        from .matrix import variant
 
         spec = self.spec
         var = spec.variants[c.variant]

@@ -24,7 +24,7 @@ from .engine import Run, TransportLost, extra_budget, signals
 
 if TYPE_CHECKING:
     from ..store import Store
-    from ..targets.base import Core, Target
+    from ..targets.base import Core, Target, Variant
     from .plan import Plan, RunConfig
 
 
@@ -102,13 +102,18 @@ def compiler_message(err: TickmarkError) -> str:
     return "; ".join(errs[:3]) or (lines[-1] if lines else str(err))
 
 
-def build_all(target: Target, cs: Iterable[Cell], echo: Callable[[str], object]) -> None:
-    """Prepare every cell's core on the target; a cell that fails keeps its compiler message."""
+def variant(**fields: str | None) -> Variant:
+    """A targets.Variant of these fields (cc, cflags, memfn, cross_compile; None: the target's
+    default). targets.Variant declares them str with None defaults (targets is not annotated
+    yet): it is called here as a function of any arguments until it declares them str | None."""
     from ..targets import Variant
 
-    # targets.Variant declares its fields str with None defaults (targets is not annotated yet):
-    # called here as a function of any arguments until it declares them str | None
-    variant: Callable[..., Variant] = Variant
+    make: Callable[..., Variant] = Variant
+    return make(**fields)
+
+
+def build_all(target: Target, cs: Iterable[Cell], echo: Callable[[str], object]) -> None:
+    """Prepare every cell's core on the target; a cell that fails keeps its compiler message."""
     for c in cs:
         try:
             if c.cc and c.cc.endswith("-"):  # a cross prefix: run under qemu-user on this machine
