@@ -65,7 +65,7 @@ class Spec:
     sources: dict[str, Any] = field(default_factory=dict, repr=False)  # target name -> target_sources(), once read
     loads: list[str] = field(default_factory=lambda: [IDLE])  # each cell runs once under each (run/load.py)
 
-    def target_sources(self, tname: str) -> Any:
+    def target_sources(self, tname: str) -> dict[str, Any]:
         """What target tname builds its core from besides the core and the variant (an OS tree, a
         kernel image: Target.source_identity), read once per start of the campaign, without
         building or booting; where it cannot be read (a missing tree), why: the cell then runs,
