@@ -396,6 +396,20 @@ def test_first_pass_is_coarse_where_the_curves_are_flat():
     assert max(pl) == 4 * M and not any("size=8388608" in k for k in keys)
 
 
+def test_a_sweep_point_that_is_no_size_is_one_line_not_a_traceback():
+    """A core whose listing holds a sweep point that is no size (an empty one, a word) is refused
+    in one line naming the benchmark, before anything is measured (it was a TypeError)."""
+    from tickmark.base.errors import TickmarkError
+    from tickmark.run import topology as run_topo
+
+    for sweep_text in ("1K,,4K", "1K,big"):
+        benches = [{"name": "mem.lat_rand", "params": [{"name": "size", "sweep": sweep_text}]}]
+        with pytest.raises(
+            TickmarkError, match=r"^the core lists mem\.lat_rand's size sweep with '[a-z]*', which is no size$"
+        ):
+            run_topo.first_pass(benches, 1 << 62)
+
+
 def test_golden_one_low_point_on_memory_is_no_level():
     """A run at load 9-10 whose page-local chase came out low at 16M (43.7 ns among 60-115 ns on
     memory's plateau): the envelope carries that point back to 1.5M, but the measured points on

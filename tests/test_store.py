@@ -125,3 +125,28 @@ def test_stale_statistics_are_recomputed_on_read(new_store):
     raw = json.loads(st.backend.execute("SELECT stats FROM results WHERE key = 'sys.fast'").fetchone()[0])
     assert raw == fresh["sys.fast"]  # written back
     st.close()
+
+
+def test_import_takes_the_next_free_name_when_another_import_took_it_first(new_store, monkeypatch):
+    """Another import may take the free name between the look and the write: the import tries
+    the next one, a hundred times at most, then says the name is taken."""
+    from tickmark.run import importing
+    from tickmark.store import NameTaken
+
+    st = Store(new_store("a"))
+    doc = export.to_document(export.run_model(st, st.run(fake_run(st))))
+    real, calls = importing._free_name, []
+
+    def raced(store, name, late=3):  # the first `late` looks miss the run that takes the name
+        calls.append(name)
+        return name if len(calls) <= late else real(store, name)
+
+    monkeypatch.setattr(importing, "_free_name", raced)
+    rid = import_document(st, doc)
+    assert len(calls) == 4 and st.run(rid)["name"] == "r1-2"
+    calls.clear()
+    monkeypatch.setattr(importing, "_free_name", lambda store, name: calls.append(name) or name)
+    with pytest.raises(NameTaken):
+        import_document(st, doc)
+    assert len(calls) == 100
+    assert [r["name"] for r in st.runs()] == ["r1", "r1-2"]

@@ -25,11 +25,15 @@ keep-alive thread renews; a cell whose holder died is taken over once its lease 
 The file and its cells are campaign_file.py's.
 """
 
+from __future__ import annotations
+
 import hashlib
 import os
 import socket
 import threading
 import time
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..base.errors import TickmarkError
 from ..base.names import MAX_NAME, check_name
@@ -37,8 +41,22 @@ from ..store import claims
 from .campaign_file import cells
 from .load import IDLE
 
+if TYPE_CHECKING:
+    from ..base.shapes import Row
+    from ..store import Store
+    from ..targets.base import Core, Target
+    from .campaign_file import Cell, Spec
+    from .engine import Run
 
-def _file_sha256(path):
+
+class Progress(Protocol):
+    """What a campaign tells of its progress: a step for each cell this process ran
+    (report/progress.py's Progress, a layer above)."""
+
+    def step(self, detail: str = "") -> None: ...
+
+
+def _file_sha256(path: str) -> str | None:
     try:
         with open(path, "rb") as f:
             return hashlib.sha256(f.read()).hexdigest()
@@ -46,7 +64,7 @@ def _file_sha256(path):
         return None
 
 
-def definition(spec, c):
+def definition(spec: Spec, c: Cell) -> dict[str, Any]:
     """What the cell measures, stored with its run: a stored run of another definition is not
     the cell's result (the cell runs again). The target's URI, what the target builds from (its
     OS tree or kernel image, by path and digest), the variant, the workload's patterns and the
@@ -71,7 +89,7 @@ def definition(spec, c):
 _SHOWN = {"target_uri": "target URI", "memfn_sha256": "memfn file's content"}
 
 
-def changed(run, spec, c):
+def changed(run: Row, spec: Spec, c: Cell) -> list[str]:
     """What differs between the cell's definition now and the one its stored run was made
     with -> the differing items, in words ([]: the same). A run stored before definitions were
     kept has only the target's URI to compare; an item its definition lacks (kept before tickmark
@@ -81,7 +99,7 @@ def changed(run, spec, c):
     then = cell.get("definition")
     if not isinstance(then, dict):
         then = {"target_uri": cell.get("target_uri")}
-    out = []
+    out: list[str] = []
     for k in now:
         if k not in then or now[k] == then[k]:
             continue
@@ -89,15 +107,16 @@ def changed(run, spec, c):
     return out
 
 
-def _sources_changed(now, then):
+def _sources_changed(now: object, then: object) -> list[str]:
     """The items of two target_sources that differ, in words: 'the FreeRTOS kernel tree (its
     contents)' when the same path holds other contents, '(another one)' when it is another path."""
-    now, then = now if isinstance(now, dict) else {}, then if isinstance(then, dict) else {}
-    if "unreadable" in now:
-        return [f"{now['unreadable']['what']} (not readable now)"]
+    new: dict[str, Any] = now if isinstance(now, dict) else {}
+    old: dict[str, Any] = then if isinstance(then, dict) else {}
+    if "unreadable" in new:
+        return [f"{new['unreadable']['what']} (not readable now)"]
     out = []
-    for k in list(now) + [k for k in then if k not in now]:
-        a, b = now.get(k), then.get(k)
+    for k in list(new) + [k for k in old if k not in new]:
+        a, b = new.get(k), old.get(k)
         if a == b:
             continue
         a, b = a if isinstance(a, dict) else {}, b if isinstance(b, dict) else {}
@@ -114,7 +133,7 @@ def _sources_changed(now, then):
 _ASIDE = len("~") + 10
 
 
-def check_cell_names(spec):
+def check_cell_names(spec: Spec) -> None:
     """Every cell's run name follows the name rules, with room for '~ID' (names.check_name)."""
     for c in cells(spec):
         try:
@@ -128,7 +147,7 @@ def check_cell_names(spec):
             )
 
 
-def is_cells_run(run, spec, c):
+def is_cells_run(run: Row, spec: Spec, c: Cell) -> bool:
     """Whether a stored run is this campaign's run of cell c (its notes say so, and it was
     measured into this store, not imported: an exported run, another host's or forged, says
     anything): a run of another origin that happens to have the cell's name is never adopted,
@@ -140,7 +159,7 @@ def is_cells_run(run, spec, c):
     return notes.get("campaign") == spec.name and isinstance(cell, dict) and cell.get("id") == c.id
 
 
-def foreign_runs(store, spec, cs):
+def foreign_runs(store: Store, spec: Spec, cs: Iterable[Cell]) -> list[str]:
     """Names of the cells' runs that the store holds but this campaign did not make."""
     out = []
     for c in cs:
@@ -158,7 +177,7 @@ def foreign_runs(store, spec, cs):
 
 
 # ---------------------------------------------------------------- state in the store
-def mark_finished(store, spec, cs):
+def mark_finished(store: Store, spec: Spec, cs: Iterable[Cell]) -> None:
     """Cells whose run is stored complete, with the cell's definition of now, become 'finished'
     (skipped); a cell whose definition changed says what changed (it runs again)."""
     for c in cs:
@@ -175,7 +194,7 @@ def mark_finished(store, spec, cs):
         c.results = len(store.results(run["id"]))
 
 
-def aside_name(store, name, run_id):
+def aside_name(store: Store, name: str, run_id: int) -> str:
     """The name a cell's run is kept under when the cell runs again: NAME~ID, or NAME~ID-N when a
     run holds that name already (whoever made it)."""
     aside, n = f"{name}~{run_id}", 1
@@ -185,7 +204,7 @@ def aside_name(store, name, run_id):
     return aside
 
 
-def set_aside(store, spec, c):
+def set_aside(store: Store, spec: Spec, c: Cell) -> bool:
     """Before a cell runs: a run of the cell that did not finish (an earlier start, or a holder
     that died), or one of a definition that changed since, is renamed NAME~ID, kept, so the cell
     can run again under its name. -> False when the cell's run is stored complete after all
@@ -217,10 +236,10 @@ def set_aside(store, spec, c):
 class _CellStop:
     """What stops one cell: the campaign's stop, or the loss of the cell's claim."""
 
-    def __init__(self, campaign):
+    def __init__(self, campaign: threading.Event) -> None:
         self.campaign, self.lost = campaign, threading.Event()
 
-    def is_set(self):
+    def is_set(self) -> bool:
         return self.campaign.is_set() or self.lost.is_set()
 
 
@@ -230,29 +249,37 @@ class Campaign:
     keep-alive thread renews the leases of the cells being run. Cells held by others are waited
     for (and taken over when their holder's lease runs out) until every cell is settled."""
 
-    def __init__(self, spec, store_target, echo=None, prebuilt=None, poll=None, progress=None):
+    def __init__(
+        self,
+        spec: Spec,
+        store_target: str | None,
+        echo: Callable[[str], object] | None = None,
+        prebuilt: str | None = None,
+        poll: float | None = None,
+        progress: Progress | None = None,
+    ) -> None:
         """echo: a function that shows a message; progress: counts a step for each cell this
         process runs (report/progress.py)."""
         self.spec, self.store_target = spec, store_target
-        self.echo = echo or (lambda s: None)
+        self.echo: Callable[[str], object] = echo or (lambda s: None)
         self.progress = progress
         self.prebuilt = prebuilt
         self.cells = cells(spec)
         self.cancel = threading.Event()
         self.lock = threading.Lock()
-        self.active = {}  # target name -> engine.Run in progress
-        self.held = {}  # cell id -> _CellStop of the cells this process runs now
+        self.active: dict[str, Run] = {}  # target name -> engine.Run in progress
+        self.held: dict[str, _CellStop] = {}  # cell id -> _CellStop of the cells this process runs now
         self.holder = claims.holder_id()
         self.lease = spec.lease
         self.poll = poll if poll is not None else min(2.0, self.lease / 4)
 
-    def by_target(self):
-        out = {}
+    def by_target(self) -> dict[str, list[Cell]]:
+        out: dict[str, list[Cell]] = {}
         for c in self.cells:
             out.setdefault(c.target, []).append(c)
         return out
 
-    def execute(self):
+    def execute(self) -> list[Cell]:
         """Run the cells this process claims; returns the cells. KeyboardInterrupt after stopping
         the workers."""
         from ..store import Store
@@ -264,7 +291,7 @@ class Campaign:
         finally:
             store.close()
 
-    def _execute(self, store):
+    def _execute(self, store: Store) -> list[Cell]:
         todo = {t: [c for c in cs if c.state == "pending"] for t, cs in self.by_target().items()}
         todo = {t: cs for t, cs in todo.items() if cs}
         # Completion is kept in events of our own: after a Thread.join() that Ctrl-C interrupted,
@@ -289,25 +316,25 @@ class Campaign:
         self._others(store)
         return self.cells
 
-    def stop(self):
+    def stop(self) -> None:
         self.cancel.set()
         with self.lock:
             runs = list(self.active.values())
         for run in runs:
             run.stop()
 
-    def _claim_lost(self, store, cid):
+    def _claim_lost(self, store: Store, cid: str) -> bool:
         """Whether this process's claim on the cell is gone (renewing it fails); a store error counts as kept."""
         try:
             return bool(claims.keep_alive(store, self.spec.name, [cid], self.holder, self.lease))
         except TickmarkError:
             return False
 
-    def _keep_alive(self, done):
+    def _keep_alive(self, done: threading.Event) -> None:
         """Renew the leases of the cells being run, every quarter lease; a lost claim stops its cell."""
         from ..store import Store
 
-        store = None
+        store: Store | None = None
         try:
             store = Store(self.store_target)
             while not done.wait(self.lease / 4):
@@ -330,14 +357,14 @@ class Campaign:
             if store is not None:
                 store.close()
 
-    def stop_cell(self, cid):
+    def stop_cell(self, cid: str) -> None:
         target = cid.split(":", 1)[0]
         with self.lock:
             run = self.active.get(target)
         if run is not None:
             run.stop()
 
-    def _others(self, store):
+    def _others(self, store: Store) -> None:
         """Cells that other processes ran or hold: their state as the store says."""
         st = claims.status(store, self.spec.name)
         for c in self.cells:
@@ -351,17 +378,18 @@ class Campaign:
             elif row["state"] == "running":
                 c.state, c.message = "elsewhere", f"running on {row['holder']}"
 
-    def _worker(self, tname, cs):
+    def _worker(self, tname: str, cs: Sequence[Cell]) -> None:
         from ..store import Store
         from ..targets import open_target
 
         uri = self.spec.targets[tname]
-        machine = cs[0].machine
-        store = tgt = None
+        machine = cs[0].machine or uri  # (cells() names each cell's machine: its URI where none is known)
+        store: Store | None = None
+        tgt: Target | None = None
         mine = {c.id: c for c in cs}
         try:
             store = Store(self.store_target)
-            cores = {}
+            cores: dict[str, Core] = {}
             while not self.cancel.is_set():
                 got = claims.claim(store, self.spec.name, machine, list(mine), self.holder, self.lease)
                 if got is None:
@@ -432,7 +460,7 @@ class Campaign:
                 store.close()
             self.finished[tname].set()
 
-    def _run_under_load(self, store, run, c):
+    def _run_under_load(self, store: Store, run: Run, c: Cell) -> int | None:
         """The cell's run, beside its load (none for an idle cell), which is stopped after it
         however it ends and recorded in the run's fingerprint -> the run's id."""
         if c.load == IDLE:
@@ -446,18 +474,18 @@ class Campaign:
         finally:
             record(store, run.run_id, load.stop())
 
-    def _cell(self, store, tgt, cores, c, stop):
-        from ..targets import Variant
+    def _cell(self, store: Store, tgt: Target, cores: dict[str, Core], c: Cell, stop: _CellStop) -> None:
         from .engine import Run
+        from .matrix import variant
 
         spec = self.spec
         var = spec.variants[c.variant]
         t0 = time.monotonic()
-        run = None
+        run: Run | None = None
         try:
             if c.variant not in cores:
                 self.echo(f"{c.target}: preparing variant {c.variant}")
-                v = Variant(cc=var.get("cc"), cflags=var.get("cflags"), memfn=var.get("memfn"))
+                v = variant(cc=var.get("cc"), cflags=var.get("cflags"), memfn=var.get("memfn"))
                 try:
                     core = tgt.prepare(v)
                 except TickmarkError as e:  # the connection may have dropped since the last cell: once more
@@ -471,7 +499,7 @@ class Campaign:
                 cores[c.variant] = core
             core = cores[c.variant]
             cfg = spec.plan(c.workload, c.run_name, c.load).config(core, c.run_name, params_checked=True)
-            notes = {
+            notes: dict[str, Any] = {
                 "campaign": spec.name,
                 "cell": {
                     "target": c.target,
@@ -520,7 +548,7 @@ class Campaign:
         self.echo(f"{c.target}: {c.id} {c.state}" + (f": {c.message}" if c.message else ""))
 
 
-def _target_gone(message):
+def _target_gone(message: str) -> bool:
     """A failure that says the target itself went away (the rest of its cells cannot run)."""
     m = message.lower()
     return any(
@@ -539,7 +567,7 @@ def _target_gone(message):
 
 
 # ---------------------------------------------------------------- summary
-def held_elsewhere(store, spec, cs):
+def held_elsewhere(store: Store, spec: Spec, cs: Iterable[Cell]) -> None:
     """Cells not run by this process (still 'pending' here, as with --status): who holds them,
     from the claims in the store."""
     st = claims.status(store, spec.name)
@@ -564,7 +592,7 @@ def held_elsewhere(store, spec, cs):
             c.message += f" (taken over from {row['previous']})"
 
 
-def holder_gone(store, c, holder):
+def holder_gone(store: Store, c: Cell, holder: object) -> bool:
     """Whether the process holding a cell (HOST:PID) is known to have ended: it ran on this host
     and its PID is gone, or belongs to a process that started later than the cell's run (the
     run's writer, as a run is read 'abandoned': store.owner_gone)."""
@@ -573,7 +601,7 @@ def holder_gone(store, c, holder):
     host, _, pid = str(holder).rpartition(":")
     if not pid.isdigit():
         return False
-    owner = {"host": host, "pid": int(pid)}
+    owner: dict[str, Any] = {"host": host, "pid": int(pid)}
     if store.name_taken(c.run_name):
         try:
             run_owner = (store.run(c.run_name).get("notes") or {}).get("owner")
@@ -584,7 +612,7 @@ def holder_gone(store, c, holder):
     return owner_gone(owner)
 
 
-def report_order(spec, cs):
+def report_order(spec: Spec, cs: Iterable[Cell]) -> list[str]:
     """Run names of the stored cells for a report: the baseline target's first (its idle cell
     first of all), so that the report compares every other cell with the baseline's first cell."""
     stored = [c for c in cs if c.state in ("done", "finished")]

@@ -20,15 +20,26 @@ File format (README.md has the user's version):
     os = "os"
 """
 
+from __future__ import annotations
+
 import os
 import re
+import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from ..base.errors import TickmarkError
 from ..base.names import printable
 from ..targets import check_uri, source_identity
 from .load import IDLE
-from .plan import LIMITS, Plan, check_params_used
+from .plan import LIMITS, Bench, Plan, check_params_used
+
+if TYPE_CHECKING:
+    from ..targets.base import Core
+
+# a campaign file's mistake: one TickmarkError line naming the file
+Bad = Callable[[str], NoReturn]
 
 _NAME = re.compile(r"[A-Za-z0-9_.+-]+")
 
@@ -42,19 +53,19 @@ LEASE = 60  # seconds a claim on a cell lives without being renewed (claims.py)
 @dataclass
 class Spec:
     name: str
-    targets: dict  # name -> URI
-    variants: dict  # name -> {"cc", "cflags", "memfn"}
-    workloads: dict  # name -> {"suite": str|None, "patterns": [..]}
-    options: dict = field(default_factory=dict)  # the run options (plan.LIMITS keys, params)
-    baseline: str = None  # the target the others are compared against (default: the first)
+    targets: dict[str, str]  # name -> URI
+    variants: dict[str, dict[str, str]]  # name -> {"cc", "cflags", "memfn"}
+    workloads: dict[str, dict[str, Any]]  # name -> {"suite": str|None, "patterns": [..]}
+    options: dict[str, Any] = field(default_factory=dict)  # the run options (plan.LIMITS keys, params)
+    baseline: str | None = None  # the target the others are compared against (default: the first)
     path: str = ""
     lease: float = LEASE  # seconds: a dead process's cell is taken over this long after its last renewal
-    labels: dict = field(default_factory=dict)  # stored with every cell's run (history orders by them)
-    machines: dict = field(default_factory=dict)  # target name -> the machine it runs on (Target.host_key())
-    sources: dict = field(default_factory=dict, repr=False)  # target name -> target_sources(), once read
-    loads: list = field(default_factory=lambda: [IDLE])  # each cell runs once under each (run/load.py)
+    labels: dict[str, str] = field(default_factory=dict)  # stored with every cell's run (history orders by them)
+    machines: dict[str, str] = field(default_factory=dict)  # target name -> the machine it runs on (Target.host_key())
+    sources: dict[str, Any] = field(default_factory=dict, repr=False)  # target name -> target_sources(), once read
+    loads: list[str] = field(default_factory=lambda: [IDLE])  # each cell runs once under each (run/load.py)
 
-    def target_sources(self, tname):
+    def target_sources(self, tname: str) -> dict[str, Any]:
         """What target tname builds its core from besides the core and the variant (an OS tree, a
         kernel image: Target.source_identity), read once per start of the campaign, without
         building or booting; where it cannot be read (a missing tree), why: the cell then runs,
@@ -66,7 +77,7 @@ class Spec:
                 self.sources[tname] = {"unreadable": {"what": "the target's sources", "error": str(e)}}
         return self.sources[tname]
 
-    def plan(self, workload, name=None, load=IDLE):
+    def plan(self, workload: str, name: str | None = None, load: str = IDLE) -> Plan:
         """The run plan of a workload's cells (run/plan.py: the command line's checks and limits);
         a cell under a load carries the label load=NAME, as `tickmark run --load` does."""
         w = self.workloads[workload]
@@ -83,7 +94,7 @@ class Spec:
             **o,
         )
 
-    def add_labels(self, labels):
+    def add_labels(self, labels: dict[str, str]) -> None:
         """Labels from the command line (--label), beside the file's [labels]: a key the file sets
         to another value is refused (every cell's run must carry the same labels)."""
         for k, v in labels.items():
@@ -104,24 +115,24 @@ class Cell:
     workload: str
     run_name: str
     load: str = IDLE  # the background load the cell runs under (run/load.py)
-    machine: str = None  # what the target runs on: one cell at a time on it (claims by this key)
+    machine: str | None = None  # what the target runs on: one cell at a time on it (claims by this key)
     state: str = "pending"  # pending, done (this start), finished (before), failed, interrupted, not run
-    run_id: int = None
+    run_id: int | None = None
     results: int = 0
     message: str = ""
     seconds: float = 0.0
 
     @property
-    def id(self):
+    def id(self) -> str:
         return f"{self.target}:{self.variant}:{self.workload}" + ("" if self.load == IDLE else f":{self.load}")
 
 
 # ---------------------------------------------------------------- the file
-def load(path):
+def load(path: str) -> Spec:
     """Read and check a campaign file -> Spec. Every mistake is one TickmarkError line."""
-    try:
+    if sys.version_info >= (3, 11):
         import tomllib
-    except ImportError:  # Python < 3.11
+    else:  # Python before 3.11
         import tomli as tomllib
     try:
         with open(path, "rb") as f:
@@ -133,8 +144,8 @@ def load(path):
     return parse(doc, path)
 
 
-def parse(doc, path="campaign"):
-    def bad(msg):
+def parse(doc: dict[str, Any], path: str = "campaign") -> Spec:
+    def bad(msg: str) -> NoReturn:
         raise TickmarkError(f"campaign {path}: {msg}")
 
     unknown = sorted(set(doc) - _TOP_KEYS)
@@ -150,7 +161,7 @@ def parse(doc, path="campaign"):
     opts["params"] = list(params)
 
     targets = _table(doc, "targets", bad, required=True)
-    machines = {}
+    machines: dict[str, str] = {}
     for tname, uri in targets.items():
         if not isinstance(uri, str) or not uri:
             bad(f"targets.{tname}: expected a target URI string")
@@ -176,7 +187,7 @@ def parse(doc, path="campaign"):
                 bad(f"variants.{vname}.memfn: {v['memfn']} does not exist")
             v["memfn"] = mf
         variants[vname] = v
-    workloads = {}
+    workloads: dict[str, dict[str, Any]] = {}
     from ..base.suites import SUITES
 
     for wname, w in _table(doc, "workloads", bad, required=True).items():
@@ -207,7 +218,7 @@ def parse(doc, path="campaign"):
     return spec
 
 
-def _loads(doc, targets, labels, bad):
+def _loads(doc: dict[str, Any], targets: dict[str, str], labels: dict[str, Any], bad: Bad) -> list[str]:
     """The loads axis: a list of load names (run/load.py's, or "idle"), each once; a load runs on
     this machine, so every target must be local."""
     from .load import LOADS, check_local
@@ -234,7 +245,7 @@ def _loads(doc, targets, labels, bad):
     return list(loads)
 
 
-def _table(doc, key, bad, required=False):
+def _table(doc: dict[str, Any], key: str, bad: Bad, required: bool = False) -> dict[str, Any]:
     t = doc.get(key)
     if t is None and not required:
         return {}
@@ -246,7 +257,7 @@ def _table(doc, key, bad, required=False):
     return dict(t)
 
 
-def cells(spec):
+def cells(spec: Spec) -> list[Cell]:
     out = []
     for t in spec.targets:
         for v in spec.variants:
@@ -258,10 +269,10 @@ def cells(spec):
     return out
 
 
-def check_workloads(spec, core):
+def check_workloads(spec: Spec, core: Core) -> None:
     """Every workload's patterns select benchmarks on this core, and every parameter applies to a
     benchmark of some workload (the cells check their own workload again on their own core)."""
-    benches = []
+    benches: list[Bench] = []
     for wname in spec.workloads:
         try:
             benches += spec.plan(wname).benches(core)

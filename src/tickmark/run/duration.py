@@ -10,8 +10,12 @@ margin. The duration counts wake-ups, one a period: a wake-up later than the nex
 the periods it missed (as cyclictest does), so on a loaded machine the run lasts longer than asked.
 """
 
+from __future__ import annotations
+
 import math
 import re
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 from ..base.errors import TickmarkError
 
@@ -22,7 +26,7 @@ SAMPLES_MAX = 1000  # run/plan.py's limit of samples
 _UNITS = {"s": 1, "m": 60, "h": 3600}
 
 
-def parse(text):
+def parse(text: object) -> float:
     """'10m', '90s', '1h', '600' (seconds) -> seconds; a clear error for anything else."""
     m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([smh]?)\s*", str(text))
     if not m or float(m.group(1)) <= 0:
@@ -30,7 +34,7 @@ def parse(text):
     return float(m.group(1)) * _UNITS[m.group(2) or "s"]
 
 
-def period_of(params):
+def period_of(params: Iterable[str] | None) -> int:
     """The period (µs) the run's --param texts give the cyclic benchmarks, else the default; one
     value only."""
     period = None
@@ -46,7 +50,7 @@ def period_of(params):
     return period or DEFAULT_PERIOD_US
 
 
-def shape(seconds, period_us):
+def shape(seconds: float, period_us: float) -> tuple[int, int]:
     """(samples, count): samples of count wake-ups, plus the warm-up sample of as many, that last
     about `seconds` at the period."""
     events = max(2, round(seconds * 1e6 / period_us))
@@ -56,7 +60,7 @@ def shape(seconds, period_us):
     return samples, max(1, round(events / (samples + 1)))
 
 
-def apply(text, patterns, suite, run_options):
+def apply(text: object, patterns: Sequence[str], suite: str | None, run_options: dict[str, Any]) -> dict[str, Any]:
     """The run options of a --duration run -> new run_options (a --param count for the cyclic
     benchmarks, one round, the samples, the time limit); refuses anything but timer.cyclic*."""
     if suite or not patterns or any(p not in BENCHES for p in patterns):

@@ -22,10 +22,15 @@ its statistics computed again from everything stored, with the run's own cycles 
 is the one place where SIGTERM and SIGHUP become an interrupt.
 """
 
+from __future__ import annotations
+
 import dataclasses
 import random
 import threading
 import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import AbstractContextManager
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..analysis import hostclock, memfn, stats
 from ..base.errors import TickmarkError, interrupted_by_signals
@@ -34,7 +39,30 @@ from ..base.tm1 import Reader
 from ..base.waiting import Watchdog, environ_seconds
 from ..store.analyses import nbench_unsettled
 from .plan import RunConfig, check_patterns  # noqa: F401  (the engine's input, made by plan.py)
-from .results import ResultWriter, split_key
+from .results import Disturbance, ResultWriter, split_key
+
+if TYPE_CHECKING:
+    from ..base.shapes import Row
+    from ..store import Store
+    from ..targets.base import Core, Session
+
+
+class Progress(Protocol):
+    """What a run tells of its progress (report/progress.py's Progress, a layer above)."""
+
+    def round_started(self, rnd: int, n: int) -> None: ...
+
+    def advance(self, key: str, rnd: int) -> None: ...
+
+
+class Cancel(Protocol):
+    """What stops a run from another thread (a threading.Event, a campaign's claim)."""
+
+    def is_set(self) -> bool: ...
+
+
+# what a run's function of more passes gives: (patterns, params) of the next pass, or None
+MorePasses = Callable[["Run"], "tuple[Sequence[str], Sequence[str]] | None"]
 
 NOISY_ROUND_CV = stats.NOISY_ROUND_CV
 EXTRA_BUDGET_INSTANCES = 50
@@ -44,7 +72,7 @@ EXTRA_BUDGET_INSTANCES = 50
 FLOOR_SAMPLES = 3
 
 
-def extra_budget(base_s, instances):
+def extra_budget(base_s: float, instances: int) -> float:
     """The default time for extra rounds: as long as the base rounds took, but when more than 50
     instances ran, only what the base rounds took for 50 of them (base_s x 50 / instances), and
     at least 5 s. Extra rounds are there to settle a few noisy results (an extra round for the
@@ -59,19 +87,19 @@ class TransportLost(TickmarkError):
 
 
 class _Interrupt(KeyboardInterrupt):
-    def __init__(self, reason="interrupted (cancelled)"):
+    def __init__(self, reason: str = "interrupted (cancelled)") -> None:
         super().__init__(reason)
         self.reason = reason
 
 
-def signals():
+def signals() -> AbstractContextManager[None]:
     """While it lasts, SIGTERM and SIGHUP (a terminal closed, a kill) interrupt like Ctrl-C, with
     the signal's name as the reason, so that a run ends incomplete and never stays 'running'.
     Only the main thread can take signals; elsewhere this does nothing."""
     return interrupted_by_signals(_Interrupt)
 
 
-def _user_routine_died(r):
+def _user_routine_died(r: Row) -> bool:
     """A result of the user's own routine (--memfn: impl=user) that crashed or hung: the routine
     under test failed, as when it gives a wrong result."""
     return (
@@ -90,28 +118,49 @@ class Run:
     with the run (a matrix's group, a campaign's cell); cancel: an object whose is_set() stops
     the run between and inside rounds (a campaign's Ctrl-C, a lost claim)."""
 
-    def __init__(self, store, core, cfg, progress=None, notes=None, cancel=None):
+    def __init__(
+        self,
+        store: Store,
+        core: Core,
+        cfg: RunConfig,
+        progress: Progress | None = None,
+        notes: dict[str, Any] | None = None,
+        cancel: Cancel | None = None,
+    ) -> None:
         self.store, self.core, self.cfg = store, core, cfg
         self.progress = progress
         self.cancel = cancel
-        self.run_id = None
-        self.hello = {}
+        self.run_id: int | None = None
+        self.hello: dict[str, Any] = {}
         self.cycles_method = "none"
-        self.writer = None
-        self.iters = {}  # key -> frozen iterations (from round 1)
-        self.wall_ns = {}  # key -> wall time of its last round
-        self.notes = {"rounds": 0, "planned": None, "problems": [], "junk": 0, "malformed": 0, "seeds": []}
+        self.writer: ResultWriter | None = None
+        self.iters: dict[str, int] = {}  # key -> frozen iterations (from round 1)
+        self.wall_ns: dict[str, int] = {}  # key -> wall time of its last round
+        self.notes: dict[str, Any] = {
+            "rounds": 0,
+            "planned": None,
+            "problems": [],
+            "junk": 0,
+            "malformed": 0,
+            "seeds": [],
+        }
         if cfg.labels:
             self.notes["labels"] = dict(cfg.labels)
         self.notes.update(notes or {})
-        self.rng = random.Random(cfg.seed) if cfg.seed is not None else random.SystemRandom()
+        self.rng: random.Random = random.Random(cfg.seed) if cfg.seed is not None else random.SystemRandom()
         self._next = 1  # the next base round
         self._pass_from = 0  # the rounds before the current pass (next_pass)
-        self._session = None
+        self._session: Session | None = None
         self._lock = threading.Lock()
 
+    @property
+    def _id(self) -> int:
+        """The run's id, for the steps after open() (which stores the run)."""
+        assert self.run_id is not None, "Run.open() comes first"
+        return self.run_id
+
     # ---- the steps ----
-    def open(self, hello=None, options=None):
+    def open(self, hello: dict[str, Any] | None = None, options: dict[str, Any] | None = None) -> int:
         """Create the run row (status 'running') -> run id. hello: the core's hello record when it
         is known already (a profile); options: more options stored with the run's."""
         c = self.cfg
@@ -134,7 +183,7 @@ class Run:
             self._hello(hello, 1, None)
         return self.run_id
 
-    def round(self):
+    def round(self) -> bool:
         """The next base round: round 1 runs the patterns (the core calibrates), rounds 2..R the
         instances that ran ok with their iterations frozen -> False when the base rounds are done."""
         rnd = self._next
@@ -148,7 +197,7 @@ class Run:
             self._round(rnd, sorted({split_key(k)[0] for k in self.iters}), sorted(self.iters))
         return True
 
-    def extend(self, budget_s):
+    def extend(self, budget_s: float) -> list[str]:
         """One extra round for the instances whose wall time was contended or whose round-to-round
         CV is above 3 % (pick_extra), as many as fit in budget_s seconds -> the keys that ran
         again ([] when none deserves one, none fits, or max_rounds is reached). Contended ones
@@ -171,10 +220,10 @@ class Run:
         extended = self.notes.setdefault("extended", {})
         for k in chosen:
             extended[k] = extended.get(k, 0) + 1
-        self.store.update_run(self.run_id, notes=self.notes)
+        self.store.update_run(self._id, notes=self.notes)
         return chosen
 
-    def next_pass(self, patterns, params=()):
+    def next_pass(self, patterns: Iterable[str], params: Iterable[str] = ()) -> None:
         """More instances in this run, after the rounds so far (a sweep's second pass at the
         sizes its first pass chose): the next base rounds run `patterns` with `params`, the first
         of them calibrating the new instances, as round 1 did for the first pass."""
@@ -182,9 +231,9 @@ class Run:
         self._pass_from = self._next - 1
         self.iters = {}
         run = self.store.run(self.run_id)
-        self.store.update_run(self.run_id, patterns=list(run.get("patterns") or []) + list(patterns))
+        self.store.update_run(self._id, patterns=list(run.get("patterns") or []) + list(patterns))
 
-    def close(self, error=None):
+    def close(self, error: BaseException | None = None) -> str | None:
         """End the run: 'complete', or 'incomplete' with its reason (a round that did not finish,
         the error or interrupt given) -> the status stored, or None when an error came before
         anything was measured (then no run is left behind)."""
@@ -216,7 +265,7 @@ class Run:
         self.store.update_run(self.run_id, status=status, finished=time.time(), notes=self.notes)
         return status
 
-    def _failed(self):
+    def _failed(self) -> str | None:
         """Instances that ran and failed (a check of their own output that did not pass, a routine
         that is wrong, a point the benchmark refused), in words -> None when there is none: such a
         run is done but not all of it (incomplete)."""
@@ -235,20 +284,20 @@ class Run:
             )
         return None
 
-    def stop(self):
+    def stop(self) -> None:
         """Stop the round in progress now (from any thread); the run goes on with the next."""
         with self._lock:
             s = self._session
         if s is not None:
             s.stop()
 
-    def execute(self, more=None):
+    def execute(self, more: MorePasses | None = None) -> int:
         """open, every base round, the extra rounds, close; under signals() -> run id. more: a
         function of this run called after its rounds -> (patterns, params) of another pass
         (next_pass), or None when the run is done. A lost target ends the run incomplete, like a
         core that died; KeyboardInterrupt and TickmarkError leave the run closed and go on up."""
         with signals():
-            self.open()
+            run_id = self.open()
             try:
                 while True:
                     self._pass()
@@ -258,14 +307,14 @@ class Run:
                     self.next_pass(*nxt)
             except TransportLost as e:
                 self.close(e)
-                return self.run_id
+                return run_id
             except BaseException as e:
                 self.close(e)
                 raise
             self.close()
-        return self.run_id
+        return run_id
 
-    def _pass(self):
+    def _pass(self) -> None:
         """The base rounds of the current pass, then its extra rounds within their budget."""
         t0 = time.monotonic()
         while self.round():
@@ -280,12 +329,20 @@ class Run:
                 break
             spent += time.monotonic() - t
 
-    def add_profile(self, key, profile):
+    def add_profile(self, key: str, profile: dict[str, Any]) -> None:
         """Keep a profile (run/profile.py) of instance key with this run."""
         with self.store.transaction():
-            self.store.add_profile(self.run_id, key, profile)
+            self.store.add_profile(self._id, key, profile)
 
-    def record(self, rnd, key, meta, samples=(), hists=(), end=None):
+    def record(
+        self,
+        rnd: int,
+        key: str,
+        meta: dict[str, Any],
+        samples: Sequence[Row] = (),
+        hists: Iterable[Row] = (),
+        end: dict[str, Any] | None = None,
+    ) -> stats.Stats:
         """Store one instance's records of round rnd (meta, samples, histograms and its end
         record) -> its statistics (stats.Stats)."""
         end = end or {}
@@ -293,6 +350,7 @@ class Run:
         if status == "ok" and end.get("verified"):  # the check the instance passed, kept with its row
             meta = dict(meta, verified=end["verified"])
         w = self.writer
+        assert w is not None, "Run.open() comes first"
         with self.store.transaction():
             rid, new = w.row(key, meta, status, reason, rnd)
             w.add(rid, rnd, samples, hists)
@@ -304,7 +362,9 @@ class Run:
         return st
 
     # ---- one round ----
-    def _argv(self, patterns, seed, keys=None, samples=None):
+    def _argv(
+        self, patterns: Iterable[str], seed: int, keys: Iterable[str] | None = None, samples: int | None = None
+    ) -> list[str]:
         c = self.cfg
         argv = ["run", "--samples", str(samples or c.samples), "--seed", str(seed)]
         if c.sample_ms is not None:
@@ -321,17 +381,24 @@ class Run:
             argv += ["--iters", f"{k}={self.iters[k]}"]
         return argv + ["--", *patterns]  # patterns never read as options
 
-    def _cancelled(self):
+    def _cancelled(self) -> None:
         """Stopped from another thread (a campaign's Ctrl-C): end like an interrupt."""
         if self.cancel is not None and self.cancel.is_set():
             raise _Interrupt()
 
-    def _round(self, rnd, patterns, keys=None, retried=False, samples=None):
+    def _round(
+        self,
+        rnd: int,
+        patterns: Sequence[str],
+        keys: Sequence[str] | None = None,
+        retried: bool = False,
+        samples: int | None = None,
+    ) -> None:
         self._cancelled()
         seed = self.rng.randrange(1, 2**31)
         self.notes["seeds"].append(seed)
         self.notes["round_in_progress"] = rnd
-        self.store.update_run(self.run_id, notes=self.notes)
+        self.store.update_run(self._id, notes=self.notes)
         if self.cfg.before:
             self.core.target.before_round(self.cfg.before)
         session = self.core.start(self._argv(patterns, seed, keys, samples))
@@ -344,7 +411,7 @@ class Run:
                 self._session = None
 
     @staticmethod
-    def _timed_records(session, dog, parser):
+    def _timed_records(session: Session, dog: Watchdog, parser: Reader) -> Iterator[tuple[dict[str, Any], int]]:
         """The round's valid records, each with the time its line arrived (the session's own
         timestamp where it takes one, else when it was read): (record, time.monotonic_ns)."""
         for line in dog.watch(session.lines()):
@@ -353,12 +420,17 @@ class Run:
             for rec in parser.feed_line(line):
                 yield rec, at
 
-    def _read_round(self, session, rnd, patterns, keys, retried):
+    def _read_round(
+        self, session: Session, rnd: int, patterns: Sequence[str], keys: Sequence[str] | None, retried: bool
+    ) -> None:
         parser = Reader()
         wanted = set(keys) if keys is not None else None
-        cur, saw_bye, bye = {}, False, {}
+        cur: dict[str, dict[str, Any]] = {}
+        saw_bye, bye = False, {}
         dog = Watchdog(self.silence_limit(), session.kill)
-        order, ended, core_errors = [], set(), []
+        order: list[str] = []
+        ended: set[str] = set()
+        core_errors: list[str] = []
         try:
             for rec, at in self._timed_records(session, dog, parser):
                 t = rec.get("t")
@@ -431,7 +503,7 @@ class Run:
                 if nxt is not None:
                     cur[nxt] = {"meta": {}, "samples": [], "hists": []}
             for key, inst in cur.items():  # instances it was in the middle of
-                if (wanted is None or key in wanted) and self.store.result_id(self.run_id, key) is None:
+                if (wanted is None or key in wanted) and self.store.result_id(self._id, key) is None:
                     self.record(
                         rnd,
                         key,
@@ -439,19 +511,28 @@ class Run:
                         end={"status": "crashed", "reason": "tickmark-core died during this instance"},
                     )
         self.notes["rounds"] = rnd
-        self.store.update_run(self.run_id, notes=self.notes)
+        self.store.update_run(self._id, notes=self.notes)
 
-    def silence_limit(self):
+    def silence_limit(self) -> float:
         """Seconds without a line from the core before the watchdog stops it: TICKMARK_WATCHDOG,
         else twice the per-instance time limit (the core's own default: 60 s) plus 10 s."""
         return environ_seconds("TICKMARK_WATCHDOG", 2 * (self.cfg.timeout or 60) + 10, whole=True)
 
-    def _transport_lost(self, rnd, patterns, keys, why, done, order, retried):
+    def _transport_lost(
+        self,
+        rnd: int,
+        patterns: Sequence[str],
+        keys: Sequence[str] | None,
+        why: str,
+        done: set[str],
+        order: Sequence[str],
+        retried: bool,
+    ) -> None:
         """The round's connection dropped: what finished is stored; reconnect and retry the
         instances it had not finished, once; a second loss ends the run (incomplete)."""
         target = self.core.target
         self.notes["problems"].append(f"round {rnd}: connection to {target.uri} lost: {why}")
-        self.store.update_run(self.run_id, notes=self.notes)
+        self.store.update_run(self._id, notes=self.notes)
         if retried:
             raise TransportLost(f"connection to {target.uri} lost again in round {rnd} after a retry: {why}")
         if not target.reconnects:
@@ -469,7 +550,7 @@ class Run:
         else:
             self._round(rnd, todo, [k for k in keys if k in todo] if keys is not None else None, retried=True)
 
-    def _hello(self, rec, rnd, keys):
+    def _hello(self, rec: dict[str, Any], rnd: int, keys: Sequence[str] | None) -> None:
         if rnd == 1 and not self.hello:
             self.hello = rec
             # a target may know better what the core's cycles are (QEMU icount: instructions)
@@ -480,40 +561,41 @@ class Run:
                 fp["before"] = self.cfg.before
             if self.cfg.cpu is not None:
                 fp["cpu"] = self.cfg.cpu
-            self.writer = ResultWriter(self.store, self.run_id, self.cycles_method, fp["flags"])
+            self.writer = ResultWriter(self.store, self._id, self.cycles_method, fp["flags"])
             order = rec.get("order") or []
             self.notes["planned"] = len(order) or None
-            self.store.update_run(self.run_id, hello=rec, fingerprint=fp)
+            self.store.update_run(self._id, hello=rec, fingerprint=fp)
             if not self.core.target.reruns:
                 self._board_chose(rec)
         if self.progress:
             n = len(keys) if keys is not None else len(rec.get("order") or [])
             self.progress.round_started(rnd, n)
 
-    def _board_chose(self, hello):
+    def _board_chose(self, hello: dict[str, Any]) -> None:
         """A target that takes no arguments (a console without a shell, a captured log): the run
         records what the board ran and the board's seed, not what was typed here."""
         if isinstance(hello.get("seed"), int):
             self.notes["seeds"][-1] = hello["seed"]
         ran = {k: hello[k] for k in ("samples", "sample_ms", "seed") if isinstance(hello.get(k), int)}
         benches = sorted({str(k).split("[", 1)[0] for k in hello.get("order") or []})
-        self.store.update_run(self.run_id, options=dict(self.cfg.options(), **ran), notes=self.notes)
+        self.store.update_run(self._id, options=dict(self.cfg.options(), **ran), notes=self.notes)
         if benches:
-            self.store.update_run(self.run_id, patterns=benches)
+            self.store.update_run(self._id, patterns=benches)
 
-    def _disturbance(self):
+    def _disturbance(self) -> dict[str, Disturbance]:
         """{key: Disturbance} of the results written in this run."""
         keys = {r["id"]: r["key"] for r in self.store.results(self.run_id)}
+        assert self.writer is not None, "Run.open() comes first"
         return {keys[rid]: d for rid, d in self.writer.disturbance.items() if rid in keys}
 
-    def disturbed(self):
+    def disturbed(self) -> dict[str, Any]:
         """How much of the run was disturbed (stored in its notes, said at the end of `run`): the
         results whose wall time was contended ([key, on-CPU share], least on a CPU first, and
         how many extra rounds each had), out of how many had the evidence, the samples kept
         off the CPU out of those that say, and the extra rounds that took more samples to reach
         the CPU time's floor."""
         ds = self._disturbance()
-        hit = sorted(((k, d.share) for k, d in ds.items() if d.contended), key=lambda x: x[1])
+        hit = sorted(((k, d.share) for k, d in ds.items() if d.share is not None and d.contended), key=lambda x: x[1])
         extended = self.notes.get("extended") or {}
         return {
             "results": [[k, round(share, 3), extended.get(k, 0)] for k, share in hit],
@@ -524,7 +606,7 @@ class Run:
             "floor_rounds": self.notes.get("floor_rounds", 0),
         }
 
-    def _round_cv(self):
+    def _round_cv(self) -> dict[str, float]:
         out = {}
         for r in self.store.results(self.run_id):
             main = stats.Stats.of(r).main
@@ -532,16 +614,20 @@ class Run:
                 out[r["key"]] = main.round_cv
         return out
 
-    def pick_extra(self, budget_left):
+    def pick_extra(self, budget_left: float) -> list[str]:
         """Instance keys that deserve an extra round (wall time contended, least on a CPU first:
         the one rule of analysis/verdict.py; then round-to-round CV above 3 %, worst first; then
         nbench kernels not yet within ±5 %), as many as fit in budget_left seconds."""
         cvs = self._round_cv()
         ds = self._disturbance()
-        noisy = sorted((k for k, d in ds.items() if k in self.iters and d.contended), key=lambda k: ds[k].share)
+        contended = {
+            k: d.share for k, d in ds.items() if d.share is not None and d.contended
+        }  # (no share: not contended)
+        noisy = sorted((k for k in contended if k in self.iters), key=lambda k: contended[k])
         noisy += sorted((k for k, v in cvs.items() if v > NOISY_ROUND_CV and k not in noisy), key=lambda k: -cvs[k])
         noisy += [k for k in nbench_unsettled(self.store, self.run_id) if k in self.iters and k not in noisy]
-        chosen, cost = [], 0.2  # process start and the core's own start-up calibration
+        chosen: list[str] = []
+        cost = 0.2  # process start and the core's own start-up calibration
         for k in noisy:
             k_cost = self.wall_ns.get(k, 1e9) / 1e9 * (FLOOR_SAMPLES if k in ds and ds[k].floor_unheld else 1)
             if cost + k_cost <= budget_left:
@@ -550,7 +636,7 @@ class Run:
         return chosen
 
 
-def check_no_profile(store, run, key):
+def check_no_profile(store: Store, run: Row, key: str) -> None:
     """A run keeps one profile per instance: one it holds already is never replaced
     (TickmarkError saying how to keep both)."""
     if key in store.profiles(run["id"]):
@@ -560,7 +646,7 @@ def check_no_profile(store, run, key):
         )
 
 
-def attach_profile(store, run, key, profile):
+def attach_profile(store: Store, run: Row, key: str, profile: dict[str, Any]) -> None:
     """Keep a profile of instance key with a stored run (check_no_profile: never over another)."""
     with store.transaction():
         check_no_profile(store, run, key)

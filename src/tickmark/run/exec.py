@@ -12,18 +12,30 @@ Several commands, targets or kernel images are cells, run a round at a time in a
 order (run/matrix.py's Matrix), each stored as its own run, so that drift of the machine hits
 every cell alike."""
 
+from __future__ import annotations
+
 import copy
 import os
 import re
 import shlex
 import time
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from ..analysis.figures import FigureMissing
 from ..base.errors import TickmarkError
 from ..base.names import printable
 from .engine import Run
-from .matrix import Matrix
+from .matrix import Matrix, MatrixCell, built_core
+
+if TYPE_CHECKING:
+    from ..analysis.figures import Figure
+    from ..analysis.stats import Stats
+    from ..base.shapes import Row
+    from ..store import Store
+    from ..targets.base import Core, Target
+    from .plan import Plan, RunConfig
 
 RUN_UNIT = "run"
 MAX_ARG = 4096
@@ -35,20 +47,20 @@ class ExecSpec:
     """What to run: the program and its arguments, the benchmark's name, warm-up runs per round,
     the figures to read from its output (analysis.figures.Figure) and the files it needs."""
 
-    argv: list
+    argv: list[str]
     bench: str
     warmup: int = 1
-    figures: tuple = ()
-    files: tuple = ()
+    figures: tuple[Figure, ...] = ()
+    files: tuple[str, ...] = ()
 
     @property
-    def key(self):
+    def key(self) -> str:
         return f"exec.{self.bench}"
 
-    def figure_key(self, f):
+    def figure_key(self, f: Figure) -> str:
         return f"{self.key}.{f.name}"
 
-    def as_dict(self):
+    def as_dict(self) -> dict[str, Any]:
         return {
             "argv": list(self.argv),
             "command": shlex.join(self.argv),
@@ -59,7 +71,7 @@ class ExecSpec:
         }
 
 
-def bench_name(argv, given=None):
+def bench_name(argv: Sequence[str], given: str | None = None) -> str:
     """The benchmark's name: the one given, else the program's file name; any character but
     letters, digits and '._-' becomes '_' (the core's rule for the key)."""
     name = given if given is not None else os.path.basename(argv[0]) or "program"
@@ -68,7 +80,7 @@ def bench_name(argv, given=None):
     return re.sub(r"[^A-Za-z0-9._-]", "_", name)
 
 
-def check_argv(argv):
+def check_argv(argv: Sequence[str]) -> list[str]:
     """A command's words: at least the program; no word with a NUL or a line break (the core takes
     its arguments one per line on a kernel image) or longer than MAX_ARG characters."""
     if not argv or not argv[0]:
@@ -81,7 +93,7 @@ def check_argv(argv):
     return list(argv)
 
 
-def check_file(path):
+def check_file(path: str) -> str:
     """A file a command needs (--file): a regular file (never a device, a FIFO or a terminal,
     which would be copied until the disk is full) -> its path."""
     import stat
@@ -100,7 +112,7 @@ def check_file(path):
 LABEL_MAX = 40
 
 
-def short_label(argv, whole=False):
+def short_label(argv: Iterable[str], whole: bool = False) -> str:
     """A command as a cell's label: its words, the program's path cut to its file name (the whole
     command is stored with the run; an argument is shown as given: `echo a/b` is not `echo b`),
     at most LABEL_MAX characters. whole: the program's path too (two commands whose programs
@@ -112,14 +124,14 @@ def short_label(argv, whole=False):
     return text if len(text) <= LABEL_MAX else text[: LABEL_MAX - 3] + "..."
 
 
-def labels(argvs):
+def labels(argvs: Sequence[Sequence[str]]) -> list[str]:
     """The labels of several commands (short_label), with the program's whole path for those
     whose short labels would be the same."""
     short = [short_label(a) for a in argvs]
     return [short_label(a, whole=short.count(t) > 1) for a, t in zip(argvs, short)]
 
 
-def split_command(text, shell=False):
+def split_command(text: str, shell: bool = False) -> list[str]:
     """A command line (-c) -> its words: split as a POSIX shell would, never run by one; with
     shell, `sh -c TEXT` (pipes, redirections and globs, with the shell's start in the time)."""
     if shell:
@@ -133,7 +145,7 @@ def split_command(text, shell=False):
 SHELL_PUNCTUATION = set("();<>|&")
 
 
-def shell_program(text):
+def shell_program(text: str) -> list[str]:
     """The program a shell line starts first, as its words: 'true; true' -> ['true'], 'FOO=1 gzip
     f | cat' -> ['gzip', 'f'], '(cd x && make)' -> ['cd', 'x'] (the shell's punctuation and
     leading assignments are no program); ['sh'] when there is none."""
@@ -143,7 +155,7 @@ def shell_program(text):
         words = list(lex)
     except ValueError:  # an unclosed quote: sh says so when it runs
         words = text.split()
-    first = []
+    first: list[str] = []
     for w in words:
         if set(w) <= SHELL_PUNCTUATION:
             if first:
@@ -159,14 +171,18 @@ class ExecRun(Run):
     """One command on one core, stored as a run: each round is one start of the core's exec mode
     (the warm-up runs, then cfg.samples runs, each a sample)."""
 
-    def __init__(self, store, core, cfg, spec, notes=None, **kw):
+    def __init__(
+        self, store: Store, core: Core, cfg: RunConfig, spec: ExecSpec, notes: dict[str, Any] | None = None, **kw: Any
+    ) -> None:
         super().__init__(store, core, cfg, notes=notes, **kw)
         self.spec = spec
 
-    def open(self, hello=None, options=None):
+    def open(self, hello: dict[str, Any] | None = None, options: dict[str, Any] | None = None) -> int:
         return super().open(hello, dict(options or {}, exec=self.spec.as_dict()))
 
-    def _argv(self, patterns, seed, keys=None, samples=None):
+    def _argv(
+        self, patterns: Iterable[str], seed: int, keys: Iterable[str] | None = None, samples: int | None = None
+    ) -> list[str]:
         c, s = self.cfg, self.spec
         argv = ["exec", "--name", s.bench, "--samples", str(samples or c.samples), "--warmup", str(s.warmup)]
         argv += ["--seed", str(seed), "--timeout", str(c.timeout or 600)]
@@ -174,12 +190,20 @@ class ExecRun(Run):
             argv.append("--capture")
         return argv + ["--", *s.argv]
 
-    def silence_limit(self):
+    def silence_limit(self) -> float:
         """A round writes nothing while the warm-up runs: every one of them may take the time
         limit of a run, and so may the run after them."""
         return (self.spec.warmup + 1) * (self.cfg.timeout or 600) + 30
 
-    def record(self, rnd, key, meta, samples=(), hists=(), end=None):
+    def record(
+        self,
+        rnd: int,
+        key: str,
+        meta: dict[str, Any],
+        samples: Sequence[Row] = (),
+        hists: Iterable[Row] = (),
+        end: dict[str, Any] | None = None,
+    ) -> Stats:
         """The program's instance, and each figure read from the outputs of its runs."""
         if not self.spec.figures:
             return super().record(rnd, key, meta, samples, hists, end)
@@ -188,7 +212,8 @@ class ExecRun(Run):
         limit = min(self.cfg.timeout or 600, FIGURE_LIMIT)
         for f in self.spec.figures:
             fkey = self.spec.figure_key(f)
-            found, missing = [], []
+            found: list[Row] = []
+            missing: list[str] = []
             for s in samples:
                 if missing and "longer than" in missing[0]:  # the same search on the next output: as long
                     missing.append(f"run {s['i'] + 1}: not searched")
@@ -226,26 +251,28 @@ class ExecCell:
     label: str
     spec: ExecSpec
     uri: str
-    kernel: str = None
-    target: object = None
-    core: object = None
-    run: object = None
-    extra: dict = field(default_factory=dict)
+    kernel: str | None = None
+    target: Target | None = None
+    core: Core | None = None
+    run: Run | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
 
 
-def cells(commands, targets, kernels):
+def cells(
+    commands: Sequence[tuple[str, ExecSpec]], targets: Sequence[str], kernels: Iterable[str | None]
+) -> list[ExecCell]:
     """commands: [(label, ExecSpec)]; targets: URIs; kernels: kernel images (None: none) -> the
     cells, every command on every target and kernel; each labelled by what tells it apart."""
     out = []
-    kernels = list(kernels) or [None]
+    kernel_axis = [*kernels] or [None]
     for uri in targets:
-        for k in kernels:
+        for k in kernel_axis:
             for label, spec in commands:
                 parts = [label if len(commands) > 1 else None]
                 parts.append(uri if len(targets) > 1 else None)
-                parts.append(os.path.basename(k) if k and len(kernels) > 1 else None)
+                parts.append(os.path.basename(k) if k and len(kernel_axis) > 1 else None)
                 out.append(ExecCell(" ".join(p for p in parts if p) or label, spec, uri, k))
-    seen = set()
+    seen: set[str] = set()
     for c in out:
         if c.label in seen:
             raise TickmarkError(f"'{printable(c.label)}' is given twice")
@@ -253,7 +280,7 @@ def cells(commands, targets, kernels):
     return out
 
 
-def default_group(cs, name):
+def default_group(cs: Sequence[ExecCell], name: str | None) -> str | None:
     """The name of a group of cells: --name, else exec-DATE-TIME when there are several (a
     run's own name tells the cells apart in a comparison), else none."""
     if name or len(cs) == 1:
@@ -261,30 +288,30 @@ def default_group(cs, name):
     return time.strftime("exec-%Y%m%d-%H%M%S")
 
 
-class ExecMatrix(Matrix):
+class ExecMatrix(Matrix[ExecCell]):
     """The cells of an exec, a round at a time in a fresh random order each round."""
 
-    def run_name(self, name, c):
+    def run_name(self, name: str | None, c: ExecCell) -> str | None:
         return cell_run_name(name, c, len(self.cells))
 
-    def config(self, plan, c, name):
+    def config(self, plan: Plan, c: ExecCell, name: str | None) -> RunConfig:
         """The plan's configuration without asking the core (exec.NAME is no benchmark of the core)."""
         return plan.config(None, name)
 
-    def make_run(self, c, cfg):
+    def make_run(self, c: ExecCell, cfg: RunConfig) -> Run:
         """The run of one cell, its label (the command, target or kernel image that tells it
         apart) stored as its variant; cells on one target share the target's core."""
-        core = copy.copy(c.core)  # the core's own size says nothing about the program: left out
+        core = copy.copy(built_core(c))  # the core's own size says nothing about the program: left out
         core.build = {k: v for k, v in (core.build or {}).items() if k != "code_size"}
         core.build["variant"] = c.label
         return ExecRun(self.store, core, cfg, c.spec, notes={"exec_group": self.group}, progress=self.progress)
 
 
-def _slug(label):
+def _slug(label: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.+=-]+", "_", label).strip("_")[:60] or "cell"
 
 
-def cell_run_name(name, c, n_cells):
+def cell_run_name(name: str | None, c: MatrixCell, n_cells: int) -> str | None:
     """The run name of a cell: NAME for a single cell, NAME-<cell> for several, None without NAME."""
     if not name:
         return None

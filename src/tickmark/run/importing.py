@@ -1,13 +1,21 @@
 """Import: an export document (store/document.py, validated, its statistics recomputed) stored as a
 new run, its results written through the ResultWriter (results.py)."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 from ..base.names import numbered
 from ..facts import fingerprint
 from ..store import NameTaken
 from .results import ResultWriter
 
+if TYPE_CHECKING:
+    from ..base.shapes import Fingerprint
+    from ..store import Store
 
-def import_document(store, doc):
+
+def import_document(store: Store, doc: dict[str, Any]) -> int:
     """Store an export document (store/document.py, validated, its statistics recomputed) as a
     new run: a new id, the same fingerprint, its name made unique -> run id. One transaction;
     its result rows through the ResultWriter."""
@@ -19,15 +27,15 @@ def import_document(store, doc):
         status = "incomplete"
         notes.pop("owner", None)
         notes.setdefault("incomplete", "exported while it was still running: imported as it was then")
-    for attempt in range(100):  # another import may take the free name first: the next one
+    for _ in range(99):  # another import may take the free name first: the next one
         try:
             return _import_as(store, doc, _free_name(store, run.get("name")), fp, hello, status, notes)
         except NameTaken:
-            if attempt == 99:
-                raise
+            pass
+    return _import_as(store, doc, _free_name(store, run.get("name")), fp, hello, status, notes)  # the 100th try
 
 
-def _free_name(store, name):
+def _free_name(store: Store, name: str | None) -> str | None:
     """The name, or its first numbered form (names.numbered) that no run has."""
     if not name:
         return name
@@ -38,7 +46,15 @@ def _free_name(store, name):
     return name
 
 
-def _import_as(store, doc, name, fp, hello, status, notes):
+def _import_as(
+    store: Store,
+    doc: dict[str, Any],
+    name: str | None,
+    fp: Fingerprint,
+    hello: dict[str, Any],
+    status: str,
+    notes: dict[str, Any],
+) -> int:
     """import_document's transaction: the run under `name` with its results -> run id."""
     run = doc["run"]
     with store.transaction():

@@ -10,10 +10,14 @@ kept. The records of a run are then replayed through the same code that stores a
 other; its fingerprint is what the hello record says about the board.
 """
 
+from __future__ import annotations
+
 import json
 import re
 import socket
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import IO, TYPE_CHECKING, Any
 
 from ..base.errors import TickmarkError
 from ..base.names import check_name
@@ -21,25 +25,34 @@ from ..base.tm1 import Parser, clean_line, validate
 from ..facts import probe
 from ..targets.base import Core, Session, Target
 
+if TYPE_CHECKING:
+    from ..base.shapes import Fingerprint
+    from ..store import Store
+    from ..targets.base import Variant
+
+# a TM1 record as the reader gives it
+Record = dict[str, Any]
+
 _U63 = 2**63 - 1
 
 
 @dataclass
 class LogRun:
     first_line: int
-    hello: dict
-    records: list = field(default_factory=list)  # (line number, record) of the valid records
-    bye: dict = None
+    hello: Record
+    records: list[tuple[int, Record]] = field(default_factory=list)  # (line number, record) of the valid records
+    bye: Record | None = None
     last_line: int = 0
-    problems: list = field(default_factory=list)  # "line N: what"
-    times: dict = field(default_factory=dict)  # (line number, key, i) of a mark -> its line's time, ns
+    problems: list[str] = field(default_factory=list)  # "line N: what"
+    # (line number, key, i) of a mark -> its line's time, ns
+    times: dict[tuple[int, Any, Any], int] = field(default_factory=dict)
 
     @property
-    def keys_done(self):
+    def keys_done(self) -> int:
         return sum(1 for _, r in self.records if r.get("t") == "end")
 
 
-def _uint(rec, name, required=True):
+def _uint(rec: Record, name: str, required: bool = True) -> bool:
     v = rec.get(name)
     if v is None and not required:
         return True
@@ -49,12 +62,12 @@ def _uint(rec, name, required=True):
 class _RunReader:
     """Checks the order of one run's records: meta, then its samples/hists, then end."""
 
-    def __init__(self, run):
+    def __init__(self, run: LogRun) -> None:
         self.run = run
-        self.open = {}  # key -> set of sample indexes seen
-        self.ended = set()
+        self.open: dict[str, set[Any]] = {}  # key -> set of sample indexes seen (and ("mark", i) of marks)
+        self.ended: set[str] = set()
 
-    def add(self, n, rec, at=None):
+    def add(self, n: int, rec: Record, at: int | None = None) -> None:
         """Record rec of line n; at: the time at the start of its line (ns), where the log has one."""
         t, key = rec.get("t"), rec.get("key")
         bad = self._check(t, key, rec)
@@ -66,11 +79,12 @@ class _RunReader:
             if t == "mark" and at is not None:
                 self.run.times[(n, key, rec["i"])] = at
 
-    def cut(self):
+    def cut(self) -> None:
         """The run ends without its bye: instances still open are left out (and named)."""
         if not self.open:
             return
-        counts, first = {}, {}
+        counts: dict[str, int] = {}
+        first: dict[str, int] = {}
         for n, r in self.run.records:  # one pass: a log of thousands of open instances stays linear
             key = r.get("key")
             if key in self.open:
@@ -84,7 +98,7 @@ class _RunReader:
         self.run.records = [(n, r) for n, r in self.run.records if r.get("key") not in self.open]
         self.open = {}
 
-    def _check(self, t, key, rec):
+    def _check(self, t: object, key: Any, rec: Record) -> str | None:
         if t in ("meta", "sample", "hist", "mark", "end") and (not isinstance(key, str) or not key):
             return f"'{t}' record without a key"
         if t == "meta":
@@ -134,7 +148,7 @@ class _RunReader:
 MAX_LINE = 16 << 20  # bytes: far beyond the longest record (a hello listing thousands of keys)
 
 
-def _lines(stream, outside):
+def _lines(stream: IO[bytes], outside: list[str]) -> Iterator[tuple[int, bytes]]:
     """(line number, raw line without its newline) of a binary stream, each line read with a
     bounded buffer: a line longer than MAX_LINE (no console prints one; /dev/zero is one) ends
     the reading, with a problem in outside."""
@@ -150,11 +164,13 @@ def _lines(stream, outside):
         yield n, raw.rstrip(b"\n")
 
 
-def split_runs(stream):
+def split_runs(stream: IO[bytes]) -> tuple[list[LogRun], list[str], Parser]:
     """Read a log (a binary file object) -> (runs, problems outside any run, Parser). Every record
     left out is a problem with its line number: nothing is dropped silently."""
     parser = Parser()
-    runs, outside, cur = [], [], None
+    runs: list[LogRun] = []
+    outside: list[str] = []
+    cur: _RunReader | None = None
     n = 0
     for n, raw in _lines(stream, outside):
         line = clean_line(raw)
@@ -181,7 +197,7 @@ def split_runs(stream):
 _LINE_TIME = re.compile(r"\s*\[?\s*(\d{1,12})(?:\.(\d{1,9}))?[\]\s]")
 
 
-def _line_time(line):
+def _line_time(line: str) -> int | None:
     """The time at the start of a captured line -> ns, or None when the line has none."""
     m = _LINE_TIME.match(line)
     if not m:
@@ -190,7 +206,7 @@ def _line_time(line):
     return int(m.group(1)) * 10**9 + int(frac)
 
 
-def _untimed_marks(run):
+def _untimed_marks(run: LogRun) -> None:
     """Host-clock marks of a log without times at the start of their lines cannot be timed: the
     instance is stored as failed, saying how to capture the console, and its marks left out."""
     untimed = {r["key"] for n, r in run.records if r.get("t") == "mark" and (n, r["key"], r["i"]) not in run.times}
@@ -211,7 +227,9 @@ def _untimed_marks(run):
     run.problems.append(f"{', '.join(sorted(untimed))}: {why}")
 
 
-def _one_record(n, rec, runs, outside, cur, at=None):
+def _one_record(
+    n: int, rec: Record, runs: list[LogRun], outside: list[str], cur: _RunReader | None, at: int | None = None
+) -> _RunReader | None:
     """One record of line n (at: the time at its start) into the runs -> the run reader now current."""
     t = rec.get("t")
     if t == "error":  # the core's own word: named first, as the cause of what follows
@@ -241,49 +259,49 @@ def _one_record(n, rec, runs, outside, cur, at=None):
 
 
 class _LogSession(Session):
-    def __init__(self, run):
+    def __init__(self, run: LogRun) -> None:
         self.run = run
-        self._arrival = None
+        self._arrival: int | None = None
 
-    def lines(self):
+    def lines(self) -> Iterator[str]:
         yield "TM1 " + json.dumps(self.run.hello) + "\n"
         for n, rec in self.run.records:
             self._arrival = self.run.times.get((n, rec.get("key"), rec.get("i"))) if rec.get("t") == "mark" else None
             yield "TM1 " + json.dumps(rec) + "\n"
 
-    def arrival_ns(self):
+    def arrival_ns(self) -> int | None:
         """The time the log gives the line of the record last replayed (a mark's)."""
         return self._arrival
 
-    def finish(self):
+    def finish(self) -> tuple[int, str]:
         return 0, "" if self.run.bye is not None else "the log ends before the run's final record (bye)"
 
-    def stop(self):
+    def stop(self) -> None:
         pass
 
 
 class _LogCore(Core):
-    def __init__(self, target, run):
+    def __init__(self, target: LogTarget, run: LogRun) -> None:
         super().__init__(target, None)
         self.run = run
 
-    def start(self, args):
+    def start(self, args: list[str]) -> _LogSession:
         return _LogSession(self.run)
 
 
 class LogTarget(Target):
     """A captured log: the board is known only by what its hello record says."""
 
-    scheme = "log"
+    scheme: Any = "log"  # (targets.Target says None: targets is not annotated yet)
     reruns = False
 
-    def __init__(self, uri):
+    def __init__(self, uri: str) -> None:
         super().__init__(uri)
 
-    def prepare(self, variant=None):
+    def prepare(self, variant: Variant | None = None) -> Core:
         raise TickmarkError("a captured log cannot run anything")
 
-    def fingerprint(self, core, hello=None):
+    def fingerprint(self, core: _LogCore, hello: Record | None = None) -> Fingerprint:
         fp = probe.from_texts({}, None, hello or core.run.hello)
         fp = self.base_fingerprint(fp, core)
         fp["host"] = None  # nothing drove it: it was captured
@@ -291,7 +309,7 @@ class LogTarget(Target):
         return fp
 
 
-def store_run(store, run, name, source):
+def store_run(store: Store, run: LogRun, name: str | None, source: str) -> int:
     """One LogRun -> a stored run (its id)."""
     from .engine import Run
     from .plan import Plan
@@ -315,7 +333,7 @@ def store_run(store, run, name, source):
     return Run(store, _LogCore(LogTarget(f"log:{source}"), run), cfg, notes=notes).execute()
 
 
-def _names(name, n, store):
+def _names(name: str | None, n: int, store: Store) -> Sequence[str | None]:
     if name is None:
         return [None] * n
     names = [name] + [f"{name}-{i}" for i in range(2, n + 1)]
@@ -326,7 +344,9 @@ def _names(name, n, store):
     return names
 
 
-def ingest(store, stream, source, name=None, echo=print):
+def ingest(
+    store: Store, stream: IO[bytes], source: str, name: str | None = None, echo: Callable[[str], object] = print
+) -> list[int]:
     """Store every run of the log -> list of run ids. TickmarkError when the log holds no run."""
     runs, outside, parser = split_runs(stream)
     for p in outside:

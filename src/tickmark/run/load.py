@@ -16,16 +16,30 @@ the count over the time the load ran. The workers leave nothing behind (the scra
 removed at stop).
 """
 
+from __future__ import annotations
+
 import os
 import shutil
 import signal
 import socket
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Union
 
 from ..base.errors import TickmarkError
 from ..base.units import MB_S
+
+if TYPE_CHECKING:
+    from ctypes import Array, c_ulonglong
+
+    from ..store import Store
+
+    # the workers' counts (one slot a worker, shared with the forked workers); a worker's argument
+    Counts = Array[c_ulonglong]
+    JobArg = Union[None, str, list[socket.socket]]
+    Job = tuple[Callable[[Counts, int, Any], None], JobArg]
 
 MSG_BYTES = 100  # hackbench's default message size
 GROUPS = 2  # groups of the message storm
@@ -58,13 +72,13 @@ LOADS = {
 IDLE = "idle"  # a campaign's cell without a load
 
 
-def check_local(uri, who="--load runs its load"):
+def check_local(uri: str, who: str = "--load runs its load") -> None:
     """A load runs on this machine: the target must be this machine ('local')."""
     if uri != "local":
         raise TickmarkError(f"{who} on this machine: the target must be local, not {uri}")
 
 
-def record(store, run_id, what):
+def record(store: Store, run_id: int | None, what: dict[str, Any]) -> None:
     """The load that ran beside a run (Load.stop()'s record: what, workers, intensity) into its
     fingerprint, where compare and history see it."""
     if run_id is None:
@@ -74,13 +88,13 @@ def record(store, run_id, what):
     store.update_run(run_id, fingerprint=fp)
 
 
-def kind_of(name):
+def kind_of(name: str) -> Kind:
     if name not in LOADS:
         raise TickmarkError(f"unknown load '{name}' (known: {', '.join(LOADS)})")
     return LOADS[name]
 
 
-def _cpu(counts, slot, _arg):
+def _cpu(counts: Counts, slot: int, _arg: None) -> None:
     n = 0
     while True:
         for _ in range(100000):
@@ -89,7 +103,7 @@ def _cpu(counts, slot, _arg):
         counts[slot] = n
 
 
-def _memory(counts, slot, _arg):
+def _memory(counts: Counts, slot: int, _arg: None) -> None:
     import numpy as np
 
     src = np.ones(COPY_BYTES // 8, dtype=np.uint64)
@@ -101,7 +115,7 @@ def _memory(counts, slot, _arg):
         counts[slot] = n
 
 
-def _sender(counts, slot, socks):
+def _sender(counts: Counts, slot: int, socks: list[socket.socket]) -> None:
     msg = b"m" * MSG_BYTES
     n = 0
     while True:
@@ -111,7 +125,7 @@ def _sender(counts, slot, socks):
         counts[slot] = n
 
 
-def _receiver(counts, slot, socks):
+def _receiver(counts: Counts, slot: int, socks: list[socket.socket]) -> None:
     (sock,) = socks
     n, left = 0, 0
     while True:
@@ -124,7 +138,7 @@ def _receiver(counts, slot, socks):
         counts[slot] = n
 
 
-def _io(counts, slot, folder):
+def _io(counts: Counts, slot: int, folder: str) -> None:
     block = os.urandom(WRITE_BYTES)
     path = os.path.join(folder, f"load-{slot}")
     n = 0
@@ -144,15 +158,15 @@ class Load:
 
     name: str
     cpus: int = field(default_factory=lambda: os.cpu_count() or 1)
-    pids: list = field(default_factory=list)
+    pids: list[int] = field(default_factory=list)
     started: float = 0.0
-    _counts: object = None
-    _folder: str = None
-    _jobs: list = field(default_factory=list)  # (function, argument) per worker
-    _counted: list = field(default_factory=list)  # the slots whose counts make the intensity
+    _counts: Counts | None = None
+    _folder: str | None = None
+    _jobs: list[Job] = field(default_factory=list)  # (function, argument) per worker
+    _counted: list[int] = field(default_factory=list)  # the slots whose counts make the intensity
     _at_start: int = 0  # their sum when the run started
 
-    def _plan(self):
+    def _plan(self) -> None:
         kind = kind_of(self.name)
         if kind.name == "cpu":
             self._jobs = [(_cpu, None)] * self.cpus
@@ -172,13 +186,13 @@ class Load:
                 self._jobs += [(_sender, [ours for ours, _ in pairs])] * FDS
         self._counted = [i for i, (fn, _) in enumerate(self._jobs) if fn is not _sender]
 
-    def start(self):
+    def start(self) -> Load:
         import multiprocessing
 
         self._plan()
         self._counts = multiprocessing.get_context("fork").RawArray("Q", len(self._jobs))
         for slot, (fn, arg) in enumerate(self._jobs):
-            self._fork(fn, slot, arg)
+            self._fork(self._counts, fn, slot, arg)
         for _, arg in self._jobs:  # the parent's copies of the sockets
             for s in arg if isinstance(arg, list) else []:
                 s.close()
@@ -191,19 +205,19 @@ class Load:
         self._at_start = sum(self._counts[i] for i in self._counted)
         return self
 
-    def _fork(self, fn, slot, arg):
+    def _fork(self, counts: Counts, fn: Callable[[Counts, int, Any], None], slot: int, arg: JobArg) -> None:
         pid = os.fork()
         if pid == 0:  # the worker: it ends by SIGTERM (or when its socket's other end closes)
             code = 0
             try:
                 signal.signal(signal.SIGINT, signal.SIG_IGN)
-                fn(self._counts, slot, arg)
+                fn(counts, slot, arg)
             except BaseException:  # noqa: BLE001 (a worker never unwinds into the caller's code)
                 code = 1
             os._exit(code)
         self.pids.append(pid)
 
-    def stop(self):
+    def stop(self) -> dict[str, Any]:
         """End every worker, remove the scratch files -> the record of what ran."""
         seconds = time.monotonic() - self.started if self.started else 0.0
         done = sum(self._counts[i] for i in self._counted) - self._at_start if self._counts is not None else 0

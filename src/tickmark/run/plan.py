@@ -26,8 +26,12 @@ LIMITS is the one table of the numeric options' ranges (the command line's click
 campaign file's keys read it); they are the core's own (tickmark-core refuses more).
 """
 
+from __future__ import annotations
+
 import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from ..analysis import hostclock
 from ..base.errors import TickmarkError
@@ -35,6 +39,13 @@ from ..base.names import check_label, check_name, parse_labels, printable
 from ..base.patterns import matches, normalized
 from ..base.units import parse_size
 from .keys import written_out
+
+if TYPE_CHECKING:
+    from ..store import Store
+    from ..targets.base import Core
+
+# a benchmark's record as the core lists it (t: bench, name, params: [{name, sweep, ...}], ...)
+Bench = dict[str, Any]
 
 # option -> (lowest, highest): the command line, a campaign file and the core agree on them
 LIMITS = {
@@ -59,26 +70,26 @@ _MAX_OVERRIDE_NAME = 63  # the core keeps BENCH:NAME in 64 bytes (runner.h: tm_o
 class RunConfig:
     """What a run does, as the engine (engine.Run) reads it; made by Plan.config()."""
 
-    patterns: list
+    patterns: list[str]
     rounds: int = 3
     max_rounds: int = 5
     samples: int = 5
-    sample_ms: int = None
-    seed: int = None
-    params: list = field(default_factory=list)
-    timeout: int = None
-    name: str = None
-    suite: str = None
-    budget_s: float = None  # time for extra rounds; default: engine.extra_budget()
-    labels: dict = field(default_factory=dict)  # KEY=VALUE stored in the run's notes (history orders by them)
+    sample_ms: int | None = None
+    seed: int | None = None
+    params: list[str] = field(default_factory=list)
+    timeout: int | None = None
+    name: str | None = None
+    suite: str | None = None
+    budget_s: float | None = None  # time for extra rounds; default: engine.extra_budget()
+    labels: dict[str, str] = field(default_factory=dict)  # KEY=VALUE stored in the run's notes (history orders by them)
     host_clock: bool = False  # the host times the samples from the core's marks (--host-clock)
-    before: str = None  # a shell command run on the target before each round (--before)
-    cpu: int = None  # the CPU the core runs the benchmarks on (--cpu; None: the one it starts on)
+    before: str | None = None  # a shell command run on the target before each round (--before)
+    cpu: int | None = None  # the CPU the core runs the benchmarks on (--cpu; None: the one it starts on)
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         check_pattern_words(self.patterns)
 
-    def options(self):
+    def options(self) -> dict[str, Any]:
         return (
             {
                 k: getattr(self, k)
@@ -90,12 +101,12 @@ class RunConfig:
         )
 
 
-def option_name(key, in_file=False):
+def option_name(key: str, in_file: bool = False) -> str:
     """How a user wrote an option: --sample-ms on the command line, 'sample_ms' in a file."""
     return f"'{key}'" if in_file else "--" + key.replace("_", "-")
 
 
-def _clip(text, n=60):
+def _clip(text: object, n: int = 60) -> str:
     text = printable(str(text))
     return text if len(text) <= n else text[: n - 3] + "..."
 
@@ -105,15 +116,15 @@ class Param:
     """One --param: its scope (a glob of benchmark names, None: every benchmark), its name and values."""
 
     text: str
-    scope: str
+    scope: str | None
     name: str
-    values: tuple
+    values: tuple[str, ...]
 
-    def applies(self, bench):
+    def applies(self, bench: str) -> bool:
         return self.scope is None or matches(bench, self.scope)
 
 
-def parse_params(params, one_point=False, in_file=False):
+def parse_params(params: Sequence[object], one_point: bool = False, in_file: bool = False) -> list[Param]:
     """[BENCH:]NAME=V[,V...] strings -> [Param]: integers (K/M/G suffixes) that fit 64 bits, at
     most as many values as the core sweeps (its TM_MAX_SWEEP), each [BENCH:]NAME once; one value
     each with one_point. A one-line error naming the first problem."""
@@ -125,7 +136,8 @@ def parse_params(params, one_point=False, in_file=False):
     )
     if len(params) > max_given:
         raise TickmarkError(f"{what}: {len(params)} given; the core takes at most {max_given}")
-    out, seen = [], set()
+    out: list[Param] = []
+    seen: set[str] = set()
     for p in params:
         m = _PARAM.fullmatch(p) if isinstance(p, str) else None
         if not m:
@@ -143,7 +155,7 @@ def parse_params(params, one_point=False, in_file=False):
             raise TickmarkError(f"bad {what} '{_clip(p)}' (a profile takes one point: NAME=V)")
         if len(values) > max_sweep:
             raise TickmarkError(f"{what} {label}: {len(values)} values; at most {max_sweep} per parameter")
-        got = {}
+        got: dict[int, str] = {}
         for v in values:
             n = parse_size(v)  # None: more digits than any 64-bit value
             if n is None or n > 2**63 - 1:
@@ -153,11 +165,11 @@ def parse_params(params, one_point=False, in_file=False):
             got[n] = v
         if len(vals) > max_text:
             raise TickmarkError(f"{what} {label}: its values are {len(vals)} characters; the core takes {max_text}")
-        out.append(Param(p, scope, name, tuple(values)))
+        out.append(Param(m.string, scope, name, tuple(values)))  # m.string: p, the text matched
     return out
 
 
-def check_param_ranges(params, patterns, in_file=False):
+def check_param_ranges(params: Sequence[Param], patterns: Iterable[object], in_file: bool = False) -> None:
     """Every --param value lies in the range the core's source declares for that parameter of
     each benchmark the patterns select and the --param applies to (targets/param_ranges.py):
     a value the core would refuse is said before a build."""
@@ -183,19 +195,19 @@ def check_param_ranges(params, patterns, in_file=False):
                     )
 
 
-def sweep_of(bench, name, params):
+def sweep_of(bench: Bench, name: str, params: Sequence[Param]) -> int:
     """The number of points of parameter `name` of a bench record under these Params (the core's
     rule: a scoped one that applies wins over an unscoped one)."""
     scoped = [p for p in params if p.scope is not None and p.name == name and p.applies(bench["name"])]
     plain = [p for p in params if p.scope is None and p.name == name]
-    chosen = (scoped or plain or [None])[-1]
+    chosen = (scoped or plain)[-1] if scoped or plain else None
     if chosen is not None:
         return len(chosen.values)
-    d = next((d for d in bench.get("params", []) if d["name"] == name), {})
+    d: dict[str, Any] = next((d for d in bench.get("params", []) if d["name"] == name), {})
     return len(str(d.get("sweep", "")).split(","))
 
 
-def check_params_used(params, benches, in_file=False):
+def check_params_used(params: Iterable[Param], benches: Sequence[Bench], in_file: bool = False) -> None:
     """Every Param names a parameter of a benchmark it applies to among the bench records."""
     what = option_name("params", in_file) if in_file else "--param"
     for p in params:
@@ -208,7 +220,7 @@ def check_params_used(params, benches, in_file=False):
         raise TickmarkError(f"{what} {p.name}: no selected benchmark {where}has a parameter '{p.name}'")
 
 
-def planned_instances(benches, params=()):
+def planned_instances(benches: Iterable[Bench], params: Iterable[Param | str] = ()) -> int:
     """How many instances the bench records (from check_patterns) make with these --param
     overrides (strings or Params): the product of each benchmark's sweep lengths."""
     ps = [p if isinstance(p, Param) else parse_params([p])[0] for p in params]
@@ -224,7 +236,9 @@ def planned_instances(benches, params=()):
     return total
 
 
-def default_sample_ms(benches, params=(), sample_ms=None):
+def default_sample_ms(
+    benches: Iterable[Bench], params: Iterable[Param | str] = (), sample_ms: int | None = None
+) -> int | None:
     """The sample length a run uses: the one given, else the core's default (10 ms), except for a
     run of more than LARGE_RUN_INSTANCES instances (`run '*'`, about 480), whose samples last
     LARGE_RUN_SAMPLE_MS so that everything fits in about a minute and a half here (measured side
@@ -234,7 +248,7 @@ def default_sample_ms(benches, params=(), sample_ms=None):
     return LARGE_RUN_SAMPLE_MS
 
 
-def check_pattern_words(patterns):
+def check_pattern_words(patterns: Iterable[object]) -> None:
     """Patterns name benchmarks: never empty, never something the core could take for an option."""
     for p in patterns:
         if not isinstance(p, str) or not p or p.startswith("-"):
@@ -244,7 +258,7 @@ def check_pattern_words(patterns):
             )
 
 
-def check_patterns(core, patterns, cpu=None):
+def check_patterns(core: Core, patterns: Sequence[str], cpu: int | None = None) -> list[Bench]:
     """The bench records the patterns select, as the core decides; error when one selects nothing
     (or, with cpu, when the core cannot run on that CPU: it refuses --cpu N for list too)."""
     check_pattern_words(patterns)
@@ -255,7 +269,9 @@ def check_patterns(core, patterns, cpu=None):
     return [r for r in recs if r.get("t") == "bench"]
 
 
-def patterns_of(patterns=(), suite=None, default="default"):
+def patterns_of(
+    patterns: Iterable[str] | None = (), suite: str | None = None, default: str | None = "default"
+) -> tuple[list[str], str | None]:
     """Patterns and a suite together -> (patterns, the suite to store or None): the suite's
     patterns, then the others (each once); neither: the `default` suite (None: no pattern)."""
     from ..base.suites import patterns_for
@@ -287,23 +303,23 @@ class Plan:
 
     def __init__(
         self,
-        patterns=(),
-        suite=None,
+        patterns: Sequence[str] = (),
+        suite: str | None = None,
         *,
-        params=(),
-        labels=None,
-        names=(),
-        name_what="--name",
-        one_point=False,
-        in_file=False,
-        stored_suite=None,
-        default_suite="default",
-        budget_s=None,
-        host_clock=False,
-        before=None,
-        cpu=None,
-        **numbers,
-    ):
+        params: Sequence[object] = (),
+        labels: dict[str, str] | Iterable[str] | None = None,
+        names: Iterable[str | None] = (),
+        name_what: str = "--name",
+        one_point: bool = False,
+        in_file: bool = False,
+        stored_suite: str | None = None,
+        default_suite: str | None = "default",
+        budget_s: float | None = None,
+        host_clock: bool = False,
+        before: str | None = None,
+        cpu: int | None = None,
+        **numbers: int | None,
+    ) -> None:
         self.in_file = in_file
         self.host_clock = bool(host_clock)
         self.before = before
@@ -311,7 +327,7 @@ class Plan:
         unknown = sorted(set(numbers) - set(LIMITS))
         if unknown:
             raise TypeError(f"Plan: unknown option {unknown[0]}")
-        vals = dict(DEFAULTS)
+        vals: dict[str, Any] = dict(DEFAULTS)
         vals.update({k: v for k, v in numbers.items() if v is not None})
         for k, (lo, hi) in LIMITS.items():
             v = vals[k]
@@ -331,28 +347,34 @@ class Plan:
             labels = {}
         elif not isinstance(labels, dict):
             labels = parse_labels(labels)
-        for k, v in labels.items():
-            check_label(k, v, "label" if in_file else "--label")
+        for key, value in labels.items():
+            check_label(key, value, "label" if in_file else "--label")
         self.labels = dict(labels)
         self.names = [n for n in names if n is not None]
-        seen = {}
+        seen: dict[str, bool] = {}
         for n in self.names:
             check_name(n, name_what)
             if n in seen:
                 raise TickmarkError(f"two runs would be named '{_clip(n)}' ({name_what}): make the names differ")
             seen[n] = True
 
-    def check_store(self, store):
+    def check_store(self, store: Store) -> None:
         """The run names are free in the store (checked before anything runs)."""
         for n in self.names:
             if store.name_taken(n):
                 raise TickmarkError(f"a run named '{_clip(n)}' exists already (choose another --name)")
 
-    def benches(self, core, patterns=None):
+    def benches(self, core: Core, patterns: Sequence[str] | None = None) -> list[Bench]:
         """The bench records the plan's patterns select on this core (the core decides)."""
         return check_patterns(core, list(patterns or self.patterns), self.cpu)
 
-    def config(self, core, name=None, benches=None, params_checked=False):
+    def config(
+        self,
+        core: Core | None,
+        name: str | None = None,
+        benches: list[Bench] | None = None,
+        params_checked: bool = False,
+    ) -> RunConfig:
         """The RunConfig for one run on `core` (None: no core is asked), named `name` (one of the
         plan's names). benches: the bench records when the caller has them already;
         params_checked: the --params were checked over more than this run's benchmarks (a

@@ -12,8 +12,12 @@ variant_of(run, ...) is the variant a stored run was built with (recorded by the
 `profile BENCH --run RUN` profiles the core that measured the run without being told again.
 """
 
+from __future__ import annotations
+
 import os
 import time
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, Protocol, Union, cast
 
 from .. import profile as prof
 from ..analysis import stats
@@ -21,20 +25,41 @@ from ..base.errors import TickmarkError
 from ..profile import gprof, perf
 from ..targets import Variant
 from .engine import Run, attach_profile
+from .matrix import variant as make_variant
+
+if TYPE_CHECKING:
+    from ..base.shapes import Row
+    from ..store import Store
+    from ..targets.base import Core, Target
+    from ..targets.local import LocalCore
+    from ..targets.profiling import Instance, LocalRunner, SshRunner
+    from .plan import RunConfig
+
+    # where a sampler runs beside the core (targets/profiling.py)
+    Runner = Union[LocalRunner, SshRunner]
 
 
-def variant_of(run, cc=None, cflags=None, memfn=None):
+class Progress(Protocol):
+    """What a profile tells of its progress: the stage it is at and each of its STEPS done
+    (report/progress.py's Progress, a layer above)."""
+
+    def stage(self, what: str) -> None: ...
+
+    def step(self) -> None: ...
+
+
+def variant_of(run: Row, cc: str | None = None, cflags: str | None = None, memfn: str | None = None) -> Variant:
     """The variant to profile a stored run with: the one given, else the one the run recorded
     (its options' variant: compiler, flags, routine file) -> targets.Variant."""
     if cc or cflags or memfn:
-        return Variant(cc=cc, cflags=cflags, memfn=memfn)
+        return make_variant(cc=cc, cflags=cflags, memfn=memfn)
     rec = (run.get("options") or {}).get("variant") or {}
-    return Variant(
+    return make_variant(
         cc=rec.get("cc"), cflags=rec.get("cflags"), memfn=rec.get("memfn"), cross_compile=rec.get("cross_compile")
     )
 
 
-def check_same_core(target, variant, run, given):
+def check_same_core(target: Target, variant: Variant, run: Row, given: bool) -> None:
     """The profile must describe the core that measured the run: the variant's binary is the
     run's (the same sources, compiler, flags and routines)."""
     sha = (target.prepare(variant).build or {}).get("binary_sha256")
@@ -57,7 +82,7 @@ def check_same_core(target, variant, run, given):
     )
 
 
-def _remote_perf(target):
+def _remote_perf(target: Target) -> str | None:
     """None when perf runs on the SSH board (and here, to read its file), else why not."""
     target.connect()
     r = target.run_remote("perf --version >/dev/null 2>&1", timeout=60, check=False)
@@ -67,19 +92,20 @@ def _remote_perf(target):
     return f"{here} on this machine, to read the board's recording" if here else None
 
 
-def choose_tool(tool, target=None):
+def choose_tool(tool: str, target: Target | None = None) -> str:
     """'perf' or 'gprof' for this target, or a TickmarkError saying in one line why neither works.
     Decided before anything is built (gprof needs its own -pg build)."""
-    where = target.profiles if target is not None else "here"
-    if where is None:
+    if target is not None and target.profiles is None:
         raise TickmarkError(
             f"profiles are not supported on {target.uri}: perf and gprof run only where the core is a "
             "process of this machine (local, qemu-user) or of an SSH board"
         )
+    where = target.profiles if target is not None else "here"
     prebuilt = bool(target.prebuilt) if target is not None else False
+    perf_why: str | None
     if target is not None and target.emulated:
         perf_why = "perf would sample the emulator, not the core (qemu-user)"
-    elif where == "remote":
+    elif target is not None and where == "remote":
         perf_why = _remote_perf(target)
     else:
         perf_why = perf.available()
@@ -99,7 +125,17 @@ def choose_tool(tool, target=None):
 STEPS = 3
 
 
-def measure(target, variant, pattern, params=(), tool="auto", seconds=None, timeout=None, check=None, progress=None):
+def measure(
+    target: Target,
+    variant: Variant,
+    pattern: str,
+    params: Sequence[str] = (),
+    tool: str = "auto",
+    seconds: float | None = None,
+    timeout: float | None = None,
+    check: Callable[[Core], object] | None = None,
+    progress: Progress | None = None,
+) -> tuple[dict[str, Any], Instance, Core]:
     """Profile one instance on target -> (profile dict, Instance, the profiled Core).
 
     variant: a targets.Variant (cc, cflags, memfn); with gprof it is rebuilt with -pg. check: a
@@ -139,11 +175,23 @@ def measure(target, variant, pattern, params=(), tool="auto", seconds=None, time
         runner.close()
 
 
-def _profile(core, runner, tool, static, pattern, params, seconds, timeout, progress=None):
+def _profile(
+    core: Core,
+    runner: Runner,
+    tool: str,
+    static: bool,
+    pattern: str,
+    params: Sequence[str],
+    seconds: float,
+    timeout: float | None,
+    progress: Progress | None = None,
+) -> tuple[dict[str, Any], Instance, Core]:
     build = core.build or {}
     binary = build["binary"]
-    if not runner.remote and core.argv[-1] != binary:
-        raise TickmarkError(f"a profile needs the core binary itself, not a command ('{' '.join(core.argv)}')")
+    if not runner.remote:  # a core of this machine (a sampler runs beside it here): its command line
+        argv = cast("LocalCore", core).argv
+        if argv[-1] != binary:
+            raise TickmarkError(f"a profile needs the core binary itself, not a command ('{' '.join(argv)}')")
     prof.check_symbols(binary)
     cc, cross = build.get("cc"), build.get("cross_compile")
     objdir = os.path.join(os.path.dirname(binary), "obj")
@@ -155,7 +203,7 @@ def _profile(core, runner, tool, static, pattern, params, seconds, timeout, prog
     for p in params:
         args += ["--param", p]
     pattern_args = ["--", pattern]  # last: never read as an option
-    notes = []
+    notes: list[str] = []
     totals = True
     t0 = time.monotonic()
     if progress:
@@ -231,17 +279,19 @@ def _profile(core, runner, tool, static, pattern, params, seconds, timeout, prog
     return out, inst, core
 
 
-def _read_step(progress):
+def _read_step(progress: Progress | None) -> None:
     if progress:
         progress.step()
         progress.stage("reading the samples")
 
 
-def store_new(store, core, cfg, profile, inst):
+def store_new(store: Store, core: Core, cfg: RunConfig, profile: dict[str, Any], inst: Instance) -> int:
     """A run of its own for the profiled instance (its samples measured under the sampler), the
     profile kept with it -> run id."""
     run = Run(store, core, cfg, notes={"rounds": 1, "profiled": profile["tool"]})
-    run.open(hello=inst.hello, options={"profile": {"tool": profile["tool"], "seconds": profile["requested_s"]}})
+    run_id = run.open(
+        hello=inst.hello, options={"profile": {"tool": profile["tool"], "seconds": profile["requested_s"]}}
+    )
     try:
         st = run.record(1, inst.key, inst.meta, inst.samples, end=inst.end)
         prof.attach_ns(profile, st.main.ns_per_op if st.main else None, "measured under the sampler")
@@ -250,10 +300,10 @@ def store_new(store, core, cfg, profile, inst):
         run.close(e)
         raise
     run.close()
-    return run.run_id
+    return run_id
 
 
-def store_with(store, run, profile, inst):
+def store_with(store: Store, run: Row, profile: dict[str, Any], inst: Instance) -> None:
     """Keep the profile with a stored run, with the run's median time per operation (refused when
     the run holds a profile of this instance already: engine.attach_profile)."""
     label = run["name"] or run["id"]

@@ -9,6 +9,9 @@ given). The table is built from the stored runs by analysis/rtos_table.py. The c
 campaigns/ say the same for the two boards, with FreeRTOS's settings chosen in the open.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from ..analysis.rtos_table import Side, side_label
@@ -16,10 +19,14 @@ from ..base.errors import TickmarkError
 from ..targets import baremetal
 from . import campaign_file
 
+if TYPE_CHECKING:
+    from ..store import Store
+    from ..targets.baremetal import Board
+
 WORKLOAD = "rtos-study"
 
 
-def systems(board):
+def systems(board: Board) -> list[tuple[str, str]]:
     """(target name, URI) of each system the board can run, in the table's order."""
     out = []
     if board.vars.get("FREERTOS_PORT"):
@@ -32,7 +39,9 @@ def systems(board):
     return out
 
 
-def spec(board_name, rounds=3, kernel=None, name=None, **run_options):
+def spec(
+    board_name: str, rounds: int = 3, kernel: str | None = None, name: str | None = None, **run_options: Any
+) -> campaign_file.Spec:
     """The campaign of the study on BOARD_NAME -> campaign.Spec (targets in the table's order).
     run_options: more of a campaign's run settings (seed, samples, sample_ms, timeout)."""
     board = baremetal.load_board(board_name)
@@ -49,7 +58,7 @@ def spec(board_name, rounds=3, kernel=None, name=None, **run_options):
     return campaign_file.parse(doc, path=f"the rtos study of {board_name}")
 
 
-def sides(store, study):
+def sides(store: Store, study: campaign_file.Spec) -> list[Side]:
     """The stored run of each system of the study, in the table's order -> [Side] (systems
     without a stored run are left out)."""
     out = []

@@ -3,40 +3,65 @@ mem.lat_stride and mem.lat_shared run through the harness, stored as one run of 
 second at the sizes the first one's detection chose), so that the run holds everything its
 topology is detected from (analysis/topology.py reads the knees from them)."""
 
+from __future__ import annotations
+
 import contextlib
+from collections.abc import Callable, Iterable, Sequence
+from contextlib import AbstractContextManager
+from typing import TYPE_CHECKING, Any
 
 from ..analysis.os_topology import os_report
 from ..analysis.topology import analyse, refine_sizes
+from ..base.errors import TickmarkError
+from ..base.names import printable
 from ..base.units import parse_size
 from ..store.analyses import round_points
-from .engine import Run
-from .plan import Plan, check_patterns
+from .engine import Progress, Run
+from .plan import Bench, Plan, check_patterns
+
+if TYPE_CHECKING:
+    from ..base.shapes import Row
+    from ..store import Store
+    from ..targets.base import Core
+
+# a key's parameters, in the core's order: ((name, value), ...)
+Combo = Sequence[tuple[str, int]]
+# a pass: (patterns, params)
+Pass = tuple[list[str], list[str]]
 
 
-def _sweep_of(benches, bench, param):
+def _sweep_of(benches: Iterable[Bench], bench: str, param: str) -> list[int]:
+    """The points of a parameter's sweep as the core lists it ('1K,1536' -> [1024, 1536])."""
     for b in benches:
         if b.get("name") == bench:
             for p in b.get("params", []):
                 if p["name"] == param:
-                    return [parse_size(x) for x in p["sweep"].split(",")]
+                    return [_size(x, bench, param) for x in p["sweep"].split(",")]
     return []
 
 
-def _nice(n):
+def _size(text: str, bench: str, param: str) -> int:
+    n = parse_size(text)
+    if n is None:
+        raise TickmarkError(f"the core lists {bench}'s {param} sweep with {printable(text)[:20]!r}, which is no size")
+    return n
+
+
+def _nice(n: int) -> int:
     """The largest size of the form {1, 1.5} x 2^k not above n."""
     k = max(0, n.bit_length() - 1)
     return (3 << (k - 1)) if k >= 1 and (3 << (k - 1)) <= n else (1 << k)
 
 
-def _keys(bench, combos):
+def _keys(bench: str, combos: Iterable[Combo]) -> list[str]:
     return [f"{bench}[" + ",".join(f"{k}={v}" for k, v in c) + "]" for c in combos]
 
 
-def _pagelocal_keys(sizes):
+def _pagelocal_keys(sizes: Iterable[int]) -> list[str]:
     return _keys("mem.lat_pagelocal", [(("size", s), ("group", PAGELOCAL_GROUP), ("thp", 0)) for s in sizes])
 
 
-def _join(values):
+def _join(values: Iterable[int]) -> str:
     return ",".join(str(v) for v in sorted(set(values)))
 
 
@@ -56,7 +81,7 @@ PAGELOCAL_FINE = (8 << 10, 8 << 20)  # ... two points per octave between these s
 PAGELOCAL_GROUP = 16
 
 
-def first_pass(benches, cap):
+def first_pass(benches: Sequence[Bench], cap: int) -> tuple[list[str], list[str], list[int], list[int]]:
     """The coarse first pass -> (keys, params, mem.lat_rand sizes, mem.lat_pagelocal sizes).
 
     The page-local chase (the cache curve) at every size of the sweep from 8K to 8M (two points
@@ -90,7 +115,16 @@ def first_pass(benches, cap):
     return keys, params, sizes, pl
 
 
-def measure(store, core, rounds=1, samples=7, max_size=None, refine=True, progress=None, name=None):
+def measure(
+    store: Store,
+    core: Core,
+    rounds: int = 1,
+    samples: int = 7,
+    max_size: int | None = None,
+    refine: bool = True,
+    progress: Callable[[int], AbstractContextManager[Progress]] | None = None,
+    name: str | None = None,
+) -> int:
     """Run the sweeps through the harness, as one run of two passes -> its run id.
 
     Pass 1: mem.lat_rand with huge pages at every size, with 4 KiB pages one size per octave
@@ -120,9 +154,9 @@ def measure(store, core, rounds=1, samples=7, max_size=None, refine=True, progre
         stored_suite="topology",
     ).config(None, name)
 
-    passes = []
+    passes: list[list[str]] = []
 
-    def second(run):  # after the first pass: the second; after it, the noisy points again; done
+    def second(run: Run) -> Pass | None:  # after the first pass: the second; after it, the noisy points again; done
         passes.append(run.cfg.patterns)
         results = store.results(run.run_id)
         if len(passes) == 1:
@@ -135,7 +169,7 @@ def measure(store, core, rounds=1, samples=7, max_size=None, refine=True, progre
         return Run(store, core, cfg, progress=prog).execute(more=second)
 
 
-def again_pass(results, run, per_round):
+def again_pass(results: list[Row], run: Row, per_round: Any) -> Pass | None:
     """After the second pass: the figures whose evidence did not hold under the measured noise
     (analysis/evidence.py), and the two strides that decide the line size while they have few
     rounds -> (patterns, params) of a pass that measures those points again, in more rounds;
@@ -145,7 +179,7 @@ def again_pass(results, run, per_round):
     keys = sorted({k for u in det.get("unclear") or [] for k in u["keys"]} | set(det.get("confirm") or []))
     if not keys:
         return None
-    values = {}
+    values: dict[str, set[int]] = {}
     for key in keys:
         for item in key[key.index("[") + 1 : -1].split(","):
             name, _, value = item.partition("=")
@@ -153,7 +187,15 @@ def again_pass(results, run, per_round):
     return keys, [f"{name}={_join(vs)}" for name, vs in sorted(values.items())]
 
 
-def second_pass(benches, results, run, cap, sizes, pl, refine):
+def second_pass(
+    benches: Sequence[Bench],
+    results: list[Row],
+    run: Row,
+    cap: int,
+    sizes: Sequence[int],
+    pl: Sequence[int],
+    refine: bool,
+) -> Pass:
     """The second pass from the first pass's results -> (patterns, params)."""
     hello = run.get("hello") or {}
     osr = os_report(run.get("fingerprint"))
@@ -210,8 +252,9 @@ def second_pass(benches, results, run, cap, sizes, pl, refine):
     # the first TLB level's step between two page counts of the sweep (8 apart around 64 entries,
     # a step of 12 %): every other count between them
     first = det["tlb"][0] if det["tlb"] else None
-    tlb2 = [n for n in range(first["entries"] + 2, first["next"], 2)] if refine and first else []
-    tlb2 = [n for n in tlb2 if first["next"] - first["entries"] <= 16 and n * 4096 <= cap]
+    tlb2: list[int] = []
+    if refine and first and first["next"] - first["entries"] <= 16:
+        tlb2 = [n for n in range(first["entries"] + 2, first["next"], 2) if n * 4096 <= cap]
     if tlb2:
         pats2 += _keys("mem.lat_tlb", [(("pages", n), ("packed", 0), ("thp", 0)) for n in tlb2])
         params2 += ["pages=" + _join(tlb2), "packed=0"]
