@@ -26,6 +26,7 @@ pattern rule (tickmark.base.patterns), on a benchmark's name, or with a '[' on a
 import json
 import os
 import random
+import shutil
 import sys
 import time
 
@@ -151,13 +152,14 @@ def main(argv):
             if not any(bench_selected(b["name"], g) for b in BENCHES):
                 emit({"t": "unmatched", "pattern": g})
         return 0
-    # like the real core: a scratch folder $TMPDIR/tickmark-<pid> while it runs, removed at its end
+    # like the real core: a scratch folder $TMPDIR/tickmark-<pid> while it runs, removed with what
+    # is in it at its end (a core killed earlier with the same PID may have left files there)
     scratch = os.path.join(os.environ.get("TMPDIR") or "/tmp", f"tickmark-{os.getpid()}")
     os.makedirs(scratch, exist_ok=True)
     try:
         return run(opts, globs, iters, params, sel)
     finally:
-        os.rmdir(scratch)
+        shutil.rmtree(scratch, ignore_errors=True)
 
 
 def run(opts, globs, iters, params, sel):

@@ -64,7 +64,8 @@ def qemu_user_argv(cross_compile, binary):
 
 
 def _remove_abandoned(prefix):
-    """Folders PREFIX<PID>-* in the temporary folder whose tickmark (that PID) has ended."""
+    """Folders PREFIX<PID> and PREFIX<PID>-* in the temporary folder whose process (that PID: a
+    tickmark, or a core for its scratch folder) has ended."""
     root = tempfile.gettempdir()
     try:
         names = os.listdir(root)
@@ -132,6 +133,7 @@ class LocalTarget(Target):
         return cls(uri, **options)
 
     def prepare(self, variant=None):
+        _remove_abandoned("tickmark-")  # scratch folders of cores killed before they could remove them
         variant = variant or Variant()
         if self.prebuilt:
             return self._prebuilt(self.prebuilt)
