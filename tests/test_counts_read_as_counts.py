@@ -7,6 +7,7 @@ read `lock 72.5 ns/op`, the HTML CI column "164 ns–164 ns", event latencies "1
 kernel-entry table "2.00 insn, 500M/s", compare "task-clock/op 110 ms", "IPC 1.00" and "time
 ratio", and the exports `ns/op`, `time_unit: ns` and `tickmark_op_time_seconds`."""
 
+import json
 import os
 import re
 from pathlib import Path
@@ -111,6 +112,23 @@ def test_no_view_or_export_shows_a_count_as_time(outputs):
     assert ",insn/op," in outputs["export lx --format csv"]
     entry = outputs["report bm rtos lx --format md"].split("Into the kernel and back")[1]
     assert " insn |" in entry and "not the hardware's exception entry" in entry
+
+
+def test_the_json_document_holds_counts_and_imports_back_as_the_same_counts(outputs, cli, tmp_path, monkeypatch):
+    doc = outputs["export rtos --format json"]
+    assert '"ns/op"' not in doc and not re.search(r'"(?:ns_per_op|ops_per_s)": [0-9]', doc)
+    assert '"metric": "insn/op"' in doc
+    path = tmp_path / "rtos.json"
+    path.write_text(doc)
+    monkeypatch.setenv("TICKMARK_STORE", str(tmp_path / "imported.db"))
+    rc, _, err = cli("import", str(path))
+    assert rc == 0, err
+    rc, again, err = cli("export", "rtos", "--format", "json")
+    assert rc == 0, err
+    rows = {r["key"]: r["stats"][""]["median"] for r in json.loads(doc)["results"] if r["status"] == "ok"}
+    back = {r["key"]: r["stats"][""]["median"] for r in json.loads(again)["results"] if r["status"] == "ok"}
+    assert rows and back == rows
+    assert '"ns/op"' not in again
 
 
 def test_gbench_refuses_counts(icount_store, cli, monkeypatch):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ..base.exact import COUNT_UNIT, TIME_UNIT, exact_counts
 from ..base.names import numbered
 from ..facts import fingerprint
 from ..store import NameTaken
@@ -73,8 +74,11 @@ def _import_as(
             notes=dict(notes),
         )
         w = ResultWriter(store, run_id, fingerprint.cycles_method(fp, hello), fp.get("flags"))
+        exact = exact_counts(fp)
         for r in doc["results"]:
             fields = {k: r[k] for k in ("params", "metric", "unit", "stat")}
+            if exact and fields["metric"] == COUNT_UNIT:  # stored as the core gave them, as a time
+                fields["metric"] = TIME_UNIT
             rid, _ = w.row(
                 r["key"], r.get("meta", {}), r["status"], r["reason"], fields=dict(fields, bench=r["benchmark"])
             )

@@ -42,13 +42,14 @@ def run_model(store: StoreReader, run: Row) -> dict[str, Any]:
 def to_document(model: dict[str, Any]) -> dict[str, Any]:
     """The run model as the versioned document that import reads back."""
     results: list[dict[str, Any]] = []
+    exact = exact_counts(model["run"]["fingerprint"])
     for r in model["results"]:
         results.append(
             {
                 "benchmark": r["bench"],
                 "key": r["key"],
                 "params": r["params"],
-                "metric": r["metric"],
+                "metric": shown_unit(r["metric"], exact),
                 "status": r["status"],
                 "reason": r["reason"],
                 "unit": r["unit"],
@@ -56,7 +57,7 @@ def to_document(model: dict[str, Any]) -> dict[str, Any]:
                 "meta": r["meta"],
                 # the check of its own output the instance passed (None: it has none, or did not pass)
                 "verified": (r["meta"] or {}).get("verified") if r["status"] == "ok" else None,
-                "stats": r["stats"],
+                "stats": {k: _counted(v) for k, v in r["stats"].items()} if exact else r["stats"],
                 "samples": r["samples"],
                 "hist": r["hist"],
             }
@@ -70,6 +71,17 @@ def to_document(model: dict[str, Any]) -> dict[str, Any]:
     if profiles:  # optional: runs with profiles (tickmark profile) only
         doc["profiles"] = [profiles[k] for k in sorted(profiles)]
     return doc
+
+
+def _counted(summary: Any) -> Any:
+    """A metric's statistics of an exact-count run as counts: its unit insn/op, and no time, rate
+    or second count of a figure that is itself the count (import recomputes them all from the
+    samples)."""
+    if not isinstance(summary, dict):
+        return summary
+    out = dict(summary, ns_per_op=None, ops_per_s=None, cycles_per_op=None)
+    out["unit"] = shown_unit(summary.get("unit"), True)
+    return out
 
 
 def to_json(model: dict[str, Any]) -> str:
